@@ -1,0 +1,128 @@
+// Package adapters holds toolhost's tool backends (http, exec, template) and
+// the registry they are looked up in.
+//
+// A backend goes through three steps. Compile decodes the backend's block in
+// the config (no I/O: no request is sent, no command runs), Call runs one tool
+// call with a context, and Close releases what the backend holds (idle
+// connections, for example) when its config is retired.
+package adapters
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Backend is a compiled tool backend: the thing that does the work of one
+// tool. Backends are safe for concurrent use.
+type Backend interface {
+	// Call runs the tool once. The returned error's message is shown to the
+	// model as an isError result, so it says what went wrong and what to try;
+	// it never contains secrets.
+	Call(ctx context.Context, in *Input) (*Output, error)
+	// Close releases what the backend holds. Calls already running finish.
+	Close() error
+}
+
+// Input is one call of a backend.
+type Input struct {
+	// Eval is the evaluation context of the call: the variable "param" holds
+	// the validated arguments (every declared parameter is present; absent
+	// optional ones are null), and the functions are toolhost's library.
+	Eval *hcl.EvalContext
+}
+
+// Output is what a backend produced.
+type Output struct {
+	// Body is the response body (http), standard output (exec) or rendered
+	// text (template). Text is always UTF-8: backends decode other charsets.
+	Body []byte
+	// MIMEType is the media type without parameters, such as
+	// "application/json" or "text/plain". Empty when unknown.
+	MIMEType string
+	// Truncated is set when Body was cut at the backend's size cap.
+	Truncated bool
+}
+
+// CompileContext is what a backend's Compile gets besides its block.
+type CompileContext struct {
+	// BaseDir is the directory of the config file the block is in; relative
+	// paths in the block are relative to it.
+	BaseDir string
+	// Eval is a compile-time evaluation context: the functions of the
+	// language, and "param" as an unknown value of the parameters' object
+	// type. Evaluating an expression with it type-checks the expression and
+	// reports references to undeclared parameters with a suggestion, without
+	// knowing any argument. An expression whose value is wholly known under
+	// Eval does not depend on arguments and can be evaluated once.
+	Eval *hcl.EvalContext
+	// ToolName is the label of the tool block, for messages.
+	ToolName string
+	// Params describes the tool's declared parameters by name.
+	Params map[string]ParamInfo
+}
+
+// ParamInfo is what a backend may need to know of a declared parameter.
+type ParamInfo struct {
+	// AllowFlags permits values starting with "-" where the parameter is a
+	// command's positional argument (exec).
+	AllowFlags bool
+	// Sensitive marks values that must never appear in logs or messages.
+	Sensitive bool
+}
+
+// CompileFunc decodes a backend block into a Backend. It does no I/O and
+// reports every problem it finds as diagnostics with the tightest range.
+type CompileFunc func(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics)
+
+// Kind is one kind of backend, named by its block type in a tool block.
+type Kind struct {
+	// Name is the block type, such as "http".
+	Name string
+	// Summary is a one-line description for help texts.
+	Summary string
+	// Compile decodes the block.
+	Compile CompileFunc
+}
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]Kind{}
+)
+
+// Register adds a backend kind. It panics when the name is taken: two kinds
+// with one name are a programming error found at init.
+func Register(k Kind) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if k.Name == "" || k.Compile == nil {
+		panic("adapters: Register needs a name and a compile function")
+	}
+	if _, dup := registry[k.Name]; dup {
+		panic(fmt.Sprintf("adapters: backend kind %q registered twice", k.Name))
+	}
+	registry[k.Name] = k
+}
+
+// Lookup returns the backend kind registered under name.
+func Lookup(name string) (Kind, bool) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	k, ok := registry[name]
+	return k, ok
+}
+
+// Names lists the registered backend kinds, sorted.
+func Names() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,137 @@
+package hcl
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// constant evaluates an attribute that must not depend on call arguments and
+// converts it to want. It returns cty.NilVal with diagnostics on failure.
+func constant(attr *hcl.Attribute, ctx *hcl.EvalContext, want cty.Type) (cty.Value, hcl.Diagnostics) {
+	if vars := attr.Expr.Variables(); len(vars) > 0 {
+		return cty.NilVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Value must be constant",
+			Detail:   fmt.Sprintf("The value of %s is fixed when the config is loaded, so it cannot refer to %s. Use a literal value or a function of environment variables, such as env(\"NAME\", \"default\").", attr.Name, vars[0].RootName()),
+			Subject:  vars[0].SourceRange().Ptr(),
+		}}
+	}
+	v, diags := attr.Expr.Value(ctx)
+	if diags.HasErrors() {
+		return cty.NilVal, diags
+	}
+	cv, err := convert.Convert(v, want)
+	if err != nil {
+		return cty.NilVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Wrong type for " + attr.Name,
+			Detail:   fmt.Sprintf("%s must be %s: %s.", attr.Name, friendlyCtyType(want), err),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	if cv.IsNull() {
+		return cty.NilVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Missing value for " + attr.Name,
+			Detail:   fmt.Sprintf("%s is null; give it a value or remove the attribute.", attr.Name),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	return cv, nil
+}
+
+// stringAttr reads an optional constant string attribute.
+func stringAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst *string) hcl.Diagnostics {
+	attr, ok := attrs[name]
+	if !ok {
+		return nil
+	}
+	v, diags := constant(attr, ctx, cty.String)
+	if !diags.HasErrors() {
+		*dst = v.AsString()
+	}
+	return diags
+}
+
+// boolAttr reads an optional constant bool attribute.
+func boolAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst *bool) hcl.Diagnostics {
+	attr, ok := attrs[name]
+	if !ok {
+		return nil
+	}
+	v, diags := constant(attr, ctx, cty.Bool)
+	if !diags.HasErrors() {
+		*dst = v.True()
+	}
+	return diags
+}
+
+// boolPtrAttr reads an optional constant bool attribute into a pointer, left
+// nil when the attribute is absent.
+func boolPtrAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst **bool) hcl.Diagnostics {
+	if _, ok := attrs[name]; !ok {
+		return nil
+	}
+	var b bool
+	diags := boolAttr(attrs, name, ctx, &b)
+	if !diags.HasErrors() {
+		*dst = &b
+	}
+	return diags
+}
+
+// numberAttr reads an optional constant number attribute.
+func numberAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst **float64) hcl.Diagnostics {
+	attr, ok := attrs[name]
+	if !ok {
+		return nil
+	}
+	v, diags := constant(attr, ctx, cty.Number)
+	if !diags.HasErrors() {
+		f, _ := v.AsBigFloat().Float64()
+		*dst = &f
+	}
+	return diags
+}
+
+// countAttr reads an optional constant non-negative whole number.
+func countAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst **int) hcl.Diagnostics {
+	attr, ok := attrs[name]
+	if !ok {
+		return nil
+	}
+	v, diags := constant(attr, ctx, cty.Number)
+	if diags.HasErrors() {
+		return diags
+	}
+	bf := v.AsBigFloat()
+	i, acc := bf.Int64()
+	if acc != big.Exact || i < 0 || i > 1<<31 {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid " + name,
+			Detail:   fmt.Sprintf("%s must be a whole number from 0 up, such as 1 or 100.", name),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	n := int(i)
+	*dst = &n
+	return nil
+}
+
+// friendlyCtyType names a cty type as a config author writes it.
+func friendlyCtyType(t cty.Type) string {
+	switch {
+	case t == cty.String:
+		return "a string"
+	case t == cty.Number:
+		return "a number"
+	case t == cty.Bool:
+		return "true or false"
+	}
+	return t.FriendlyName()
+}

@@ -1,0 +1,230 @@
+// Package hcl is toolhost's config language: it parses tools.hcl files,
+// decodes their blocks (server, tool, resource, resource_template, prompt),
+// and reports every problem as an HCL diagnostic with its source range.
+//
+// Other packages usually import it under another name, since it shares its
+// name with github.com/hashicorp/hcl/v2, whose types it returns.
+package hcl
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+)
+
+// Config is everything declared in one or more config files, merged.
+type Config struct {
+	// Server is the server block, or defaults when there is none.
+	Server *Server
+	// Tools, Resources, ResourceTemplates and Prompts are in file order.
+	Tools             []*Tool
+	Resources         []*Resource
+	ResourceTemplates []*ResourceTemplate
+	Prompts           []*Prompt
+	// Files are the parsed files by name, for rendering diagnostics.
+	Files map[string]*hcl.File
+	// Paths are the config files read, in the order read.
+	Paths []string
+}
+
+var rootSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "server"},
+		{Type: "tool", LabelNames: []string{"name"}},
+		{Type: "resource", LabelNames: []string{"name"}},
+		{Type: "resource_template", LabelNames: []string{"name"}},
+		{Type: "prompt", LabelNames: []string{"name"}},
+	},
+}
+
+// Options tune how a config is loaded.
+type Options struct {
+	// LookupEnv reads environment variables for env(); os.LookupEnv when nil.
+	LookupEnv EnvLookup
+}
+
+// ConfigFiles expands the paths given on the command line: a file stands for
+// itself, a directory for the *.hcl files directly in it, sorted.
+func ConfigFiles(paths []string) ([]string, hcl.Diagnostics) {
+	var files []string
+	var diags hcl.Diagnostics
+	seen := map[string]bool{}
+	add := func(p string) {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			abs = p
+		}
+		if !seen[abs] {
+			seen[abs] = true
+			files = append(files, p)
+		}
+	}
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Config not found",
+				Detail:   fmt.Sprintf("There is no file or directory at %s. Give the path of a tools.hcl file, or of a directory of *.hcl files.", p),
+			})
+			continue
+		}
+		if !info.IsDir() {
+			add(p)
+			continue
+		}
+		matches, _ := filepath.Glob(filepath.Join(p, "*.hcl"))
+		sort.Strings(matches)
+		if len(matches) == 0 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "No config files",
+				Detail:   fmt.Sprintf("The directory %s has no *.hcl files. Put the tool declarations in a file such as %s.", p, filepath.Join(p, "tools.hcl")),
+			})
+		}
+		for _, m := range matches {
+			add(m)
+		}
+	}
+	return files, diags
+}
+
+// Load reads the config files or directories at paths with a fresh parser,
+// merges them and decodes every block. It reports all problems it finds; the
+// Config is usable only when the diagnostics have no errors. Load does no
+// I/O beyond reading the config files and checking that files they name
+// exist.
+func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	cfg := &Config{Files: map[string]*hcl.File{}}
+	files, diags := ConfigFiles(paths)
+	parser := hclparse.NewParser()
+	var bodies []*hcl.File
+	for _, name := range files {
+		var f *hcl.File
+		var d hcl.Diagnostics
+		if strings.HasSuffix(name, ".json") {
+			f, d = parser.ParseJSONFile(name)
+		} else {
+			f, d = parser.ParseHCLFile(name)
+		}
+		diags = append(diags, d...)
+		cfg.Paths = append(cfg.Paths, name)
+		if f != nil {
+			cfg.Files[name] = f
+			bodies = append(bodies, f)
+		}
+	}
+	if diags.HasErrors() {
+		return cfg, diags
+	}
+	static := StaticEval(opts.LookupEnv)
+	for i, f := range bodies {
+		content, d := f.Body.Content(rootSchema)
+		diags = append(diags, d...)
+		baseDir := filepath.Dir(files[i])
+		for _, block := range content.Blocks {
+			switch block.Type {
+			case "server":
+				s, d := decodeServer(block, static)
+				diags = append(diags, d...)
+				if cfg.Server != nil && s != nil {
+					diags = append(diags, duplicate("server block", "", block.DefRange, cfg.Server.DeclRange))
+					continue
+				}
+				cfg.Server = s
+			case "tool":
+				t, d := decodeTool(block, static, baseDir)
+				diags = append(diags, d...)
+				if t != nil {
+					cfg.Tools = append(cfg.Tools, t)
+				}
+			case "resource":
+				r, d := decodeResource(block, static, baseDir)
+				diags = append(diags, d...)
+				if r != nil {
+					cfg.Resources = append(cfg.Resources, r)
+				}
+			case "resource_template":
+				r, d := decodeResourceTemplate(block, static, baseDir)
+				diags = append(diags, d...)
+				if r != nil {
+					cfg.ResourceTemplates = append(cfg.ResourceTemplates, r)
+				}
+			case "prompt":
+				p, d := decodePrompt(block, static)
+				diags = append(diags, d...)
+				if p != nil {
+					cfg.Prompts = append(cfg.Prompts, p)
+				}
+			}
+		}
+	}
+	if cfg.Server == nil {
+		cfg.Server = defaultServer()
+	}
+	diags = append(diags, cfg.checkDuplicates()...)
+	return cfg, diags
+}
+
+// checkDuplicates reports names and URIs declared twice, pointing at both.
+func (c *Config) checkDuplicates() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	check := func(kind string, names []string, ranges []hcl.Range) {
+		first := map[string]hcl.Range{}
+		for i, n := range names {
+			if prev, ok := first[n]; ok {
+				diags = append(diags, duplicate(kind, n, ranges[i], prev))
+				continue
+			}
+			first[n] = ranges[i]
+		}
+	}
+	var names []string
+	var ranges []hcl.Range
+	for _, t := range c.Tools {
+		names, ranges = append(names, t.Name), append(ranges, t.DeclRange)
+	}
+	check("tool", names, ranges)
+	names, ranges = nil, nil
+	for _, p := range c.Prompts {
+		names, ranges = append(names, p.Name), append(ranges, p.DeclRange)
+	}
+	check("prompt", names, ranges)
+	names, ranges = nil, nil
+	for _, r := range c.Resources {
+		names, ranges = append(names, r.Name), append(ranges, r.DeclRange)
+	}
+	for _, r := range c.ResourceTemplates {
+		names, ranges = append(names, r.Name), append(ranges, r.DeclRange)
+	}
+	check("resource", names, ranges)
+	names, ranges = nil, nil
+	for _, r := range c.Resources {
+		names, ranges = append(names, r.URI), append(ranges, r.URIRange)
+	}
+	check("resource URI", names, ranges)
+	return diags
+}
+
+// duplicate is the diagnostic for a name declared twice: it points at the
+// second declaration and names the first.
+func duplicate(kind, name string, at, prev hcl.Range) *hcl.Diagnostic {
+	what := kind
+	if name != "" {
+		what = fmt.Sprintf("%s %q", kind, name)
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Duplicate " + kind,
+		Detail:   fmt.Sprintf("The %s is already declared at %s. Names must be unique across all config files; rename or remove one of them.", what, prev),
+		Subject:  at.Ptr(),
+	}
+}

@@ -1,0 +1,172 @@
+package hcl
+
+import (
+	"encoding/base64"
+	"net/url"
+	"os"
+	"time"
+
+	"github.com/agext/levenshtein"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+)
+
+// EnvLookup reads an environment variable; tests and reloads can replace it.
+type EnvLookup func(name string) (string, bool)
+
+// Functions returns the function library of the language. env reads
+// variables through lookup (os.LookupEnv when nil).
+func Functions(lookup EnvLookup) map[string]function.Function {
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	return map[string]function.Function{
+		"env":          envFunc(lookup),
+		"now":          nowFunc,
+		"timestamp":    nowFunc,
+		"urlencode":    urlEncodeFunc,
+		"base64encode": base64EncodeFunc,
+		"base64decode": base64DecodeFunc,
+
+		"abs":             stdlib.AbsoluteFunc,
+		"ceil":            stdlib.CeilFunc,
+		"chomp":           stdlib.ChompFunc,
+		"coalesce":        stdlib.CoalesceFunc,
+		"coalescelist":    stdlib.CoalesceListFunc,
+		"compact":         stdlib.CompactFunc,
+		"concat":          stdlib.ConcatFunc,
+		"contains":        stdlib.ContainsFunc,
+		"distinct":        stdlib.DistinctFunc,
+		"element":         stdlib.ElementFunc,
+		"flatten":         stdlib.FlattenFunc,
+		"floor":           stdlib.FloorFunc,
+		"format":          stdlib.FormatFunc,
+		"formatdate":      stdlib.FormatDateFunc,
+		"formatlist":      stdlib.FormatListFunc,
+		"indent":          stdlib.IndentFunc,
+		"index":           stdlib.IndexFunc,
+		"join":            stdlib.JoinFunc,
+		"jsondecode":      stdlib.JSONDecodeFunc,
+		"jsonencode":      stdlib.JSONEncodeFunc,
+		"keys":            stdlib.KeysFunc,
+		"length":          stdlib.LengthFunc,
+		"lookup":          stdlib.LookupFunc,
+		"lower":           stdlib.LowerFunc,
+		"max":             stdlib.MaxFunc,
+		"merge":           stdlib.MergeFunc,
+		"min":             stdlib.MinFunc,
+		"parseint":        stdlib.ParseIntFunc,
+		"range":           stdlib.RangeFunc,
+		"regex":           stdlib.RegexFunc,
+		"regexall":        stdlib.RegexAllFunc,
+		"regex_replace":   stdlib.RegexReplaceFunc,
+		"replace":         stdlib.ReplaceFunc,
+		"reverse":         stdlib.ReverseListFunc,
+		"slice":           stdlib.SliceFunc,
+		"sort":            stdlib.SortFunc,
+		"split":           stdlib.SplitFunc,
+		"strlen":          stdlib.StrlenFunc,
+		"strrev":          stdlib.ReverseFunc,
+		"substr":          stdlib.SubstrFunc,
+		"timeadd":         stdlib.TimeAddFunc,
+		"title":           stdlib.TitleFunc,
+		"trim":            stdlib.TrimFunc,
+		"trimprefix":      stdlib.TrimPrefixFunc,
+		"trimspace":       stdlib.TrimSpaceFunc,
+		"trimsuffix":      stdlib.TrimSuffixFunc,
+		"upper":           stdlib.UpperFunc,
+		"values":          stdlib.ValuesFunc,
+		"zipmap":          stdlib.ZipmapFunc,
+		"tostring":        stdlib.MakeToFunc(cty.String),
+		"tonumber":        stdlib.MakeToFunc(cty.Number),
+		"tobool":          stdlib.MakeToFunc(cty.Bool),
+		"setintersection": stdlib.SetIntersectionFunc,
+	}
+}
+
+// envFunc is env(NAME[, DEFAULT]): the variable's value, the default when it
+// is unset, and an error naming the variable when it is unset with no default.
+func envFunc(lookup EnvLookup) function.Function {
+	return function.New(&function.Spec{
+		Description: "Reads an environment variable, with an optional default.",
+		Params:      []function.Parameter{{Name: "name", Type: cty.String}},
+		VarParam:    &function.Parameter{Name: "default", Type: cty.String, AllowNull: true},
+		Type:        function.StaticReturnType(cty.String),
+		RefineResult: func(b *cty.RefinementBuilder) *cty.RefinementBuilder {
+			return b.NotNull()
+		},
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if len(args) > 2 {
+				return cty.NilVal, function.NewArgErrorf(2, "env takes a name and at most one default value")
+			}
+			name := args[0].AsString()
+			if v, ok := lookup(name); ok {
+				return cty.StringVal(v), nil
+			}
+			if len(args) == 2 && !args[1].IsNull() {
+				return args[1], nil
+			}
+			return cty.NilVal, function.NewArgErrorf(0, "the environment variable %s is not set; set it, or give a default as env(%q, \"value\")", name, name)
+		},
+	})
+}
+
+// nowFunc is now() (and timestamp()): the current time in RFC 3339, in the
+// host's local zone, ready for formatdate.
+var nowFunc = function.New(&function.Spec{
+	Description: "The current date and time, as an RFC 3339 timestamp.",
+	Type:        function.StaticReturnType(cty.String),
+	Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
+		return cty.StringVal(time.Now().Format(time.RFC3339)), nil
+	},
+})
+
+var urlEncodeFunc = function.New(&function.Spec{
+	Description: "Encodes a string for a URL query.",
+	Params:      []function.Parameter{{Name: "str", Type: cty.String}},
+	Type:        function.StaticReturnType(cty.String),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return cty.StringVal(url.QueryEscape(args[0].AsString())), nil
+	},
+})
+
+var base64EncodeFunc = function.New(&function.Spec{
+	Description: "Encodes a string in base64.",
+	Params:      []function.Parameter{{Name: "str", Type: cty.String}},
+	Type:        function.StaticReturnType(cty.String),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return cty.StringVal(base64.StdEncoding.EncodeToString([]byte(args[0].AsString()))), nil
+	},
+})
+
+var base64DecodeFunc = function.New(&function.Spec{
+	Description: "Decodes a base64 string.",
+	Params:      []function.Parameter{{Name: "str", Type: cty.String}},
+	Type:        function.StaticReturnType(cty.String),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		b, err := base64.StdEncoding.DecodeString(args[0].AsString())
+		if err != nil {
+			return cty.NilVal, function.NewArgErrorf(0, "not valid base64: %s", err)
+		}
+		return cty.StringVal(string(b)), nil
+	},
+})
+
+// StaticEval is the evaluation context for expressions evaluated when the
+// config is loaded: functions only, no variables.
+func StaticEval(lookup EnvLookup) *hcl.EvalContext {
+	return &hcl.EvalContext{Functions: Functions(lookup)}
+}
+
+// suggest returns the candidate closest to given, or "" when none is close.
+// It is the same rule HCL uses for its own "Did you mean" hints.
+func suggest(given string, candidates []string) string {
+	for _, c := range candidates {
+		if levenshtein.Distance(given, c, nil) < 3 {
+			return c
+		}
+	}
+	return ""
+}

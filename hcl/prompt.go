@@ -1,0 +1,142 @@
+package hcl
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// Prompt is a prompt block: a message template with string arguments.
+type Prompt struct {
+	Name        string
+	Title       string
+	Description string
+	Args        []*PromptArg
+	Messages    []*PromptMessage
+	DeclRange   hcl.Range
+}
+
+// PromptArg is an arg block of a prompt. Prompt arguments are strings.
+type PromptArg struct {
+	Name        string
+	Description string
+	// Required is true unless the block says required = false.
+	Required  bool
+	DeclRange hcl.Range
+}
+
+// PromptMessage is a message block: a role and a text expression that may
+// refer to arg.NAME (null when an optional argument is absent).
+type PromptMessage struct {
+	Role      string
+	Text      hcl.Expression
+	DeclRange hcl.Range
+}
+
+var promptBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "title"},
+		{Name: "description"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "arg", LabelNames: []string{"name"}},
+		{Type: "message", LabelNames: []string{"role"}},
+	},
+}
+
+var promptArgBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "description"},
+		{Name: "required"},
+	},
+}
+
+var promptMessageBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "text", Required: true},
+	},
+}
+
+// ArgsType is the object type of the "arg" variable.
+func (p *Prompt) ArgsType() cty.Type {
+	attrs := make(map[string]cty.Type, len(p.Args))
+	for _, a := range p.Args {
+		attrs[a.Name] = cty.String
+	}
+	return cty.Object(attrs)
+}
+
+func decodePrompt(block *hcl.Block, static *hcl.EvalContext) (*Prompt, hcl.Diagnostics) {
+	content, diags := block.Body.Content(promptBlockSchema)
+	p := &Prompt{Name: block.Labels[0], DeclRange: block.DefRange}
+	diags = append(diags, stringAttr(content.Attributes, "title", static, &p.Title)...)
+	diags = append(diags, stringAttr(content.Attributes, "description", static, &p.Description)...)
+	seen := map[string]hcl.Range{}
+	var messages []*hcl.Block
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "arg":
+			if prev, dup := seen[b.Labels[0]]; dup {
+				diags = append(diags, duplicate("arg", b.Labels[0], b.DefRange, prev))
+				continue
+			}
+			seen[b.Labels[0]] = b.DefRange
+			ac, d := b.Body.Content(promptArgBlockSchema)
+			diags = append(diags, d...)
+			a := &PromptArg{Name: b.Labels[0], Required: true, DeclRange: b.DefRange}
+			diags = append(diags, stringAttr(ac.Attributes, "description", static, &a.Description)...)
+			diags = append(diags, boolAttr(ac.Attributes, "required", static, &a.Required)...)
+			p.Args = append(p.Args, a)
+		case "message":
+			messages = append(messages, b)
+		}
+	}
+	names := make([]string, len(p.Args))
+	for i, a := range p.Args {
+		names[i] = a.Name
+	}
+	eval := &hcl.EvalContext{
+		Functions: static.Functions,
+		Variables: map[string]cty.Value{"arg": cty.UnknownVal(p.ArgsType())},
+	}
+	for _, b := range messages {
+		role := b.Labels[0]
+		if role != "user" && role != "assistant" {
+			detail := fmt.Sprintf("A message's role is \"user\" or \"assistant\", not %q.", role)
+			if s := suggest(role, []string{"user", "assistant"}); s != "" {
+				detail += fmt.Sprintf(" Did you mean %q?", s)
+			}
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid message role", Detail: detail, Subject: b.LabelRanges[0].Ptr()})
+			continue
+		}
+		mc, d := b.Body.Content(promptMessageBlockSchema)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		text := mc.Attributes["text"].Expr
+		refDiags := checkExprRefs(text, "arg", names)
+		diags = append(diags, refDiags...)
+		if !refDiags.HasErrors() {
+			v, d := text.Value(eval)
+			diags = append(diags, d...)
+			if !d.HasErrors() {
+				if _, err := convert.Convert(v, cty.String); err != nil {
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Message text is not a string", Detail: fmt.Sprintf("text must evaluate to a string: %s.", err), Subject: text.Range().Ptr()})
+				}
+			}
+		}
+		p.Messages = append(p.Messages, &PromptMessage{Role: role, Text: text, DeclRange: b.DefRange})
+	}
+	if len(p.Messages) == 0 {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Prompt without messages",
+			Detail:   fmt.Sprintf("The prompt %q has no message block. Add one, as in message \"user\" { text = \"...\" }.", p.Name),
+			Subject:  block.DefRange.Ptr(),
+		})
+	}
+	return p, diags
+}

@@ -1,0 +1,669 @@
+package hcl
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"regexp"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/toolhost/toolhost/adapters"
+)
+
+// Tool is a tool block: an MCP tool and the backend that runs it.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	Annotations *Annotations
+	// Params are the declared parameters, in declaration order.
+	Params []*Param
+	// Result maps the backend's output to structured content; nil means the
+	// output is returned as text.
+	Result *Result
+	// BackendKind is the backend block's type ("http", "exec", "template").
+	BackendKind string
+	// Backend is the compiled backend.
+	Backend adapters.Backend
+	// InputSchema and OutputSchema are what clients see; OutputSchema is nil
+	// without a result block.
+	InputSchema  *jsonschema.Schema
+	OutputSchema *jsonschema.Schema
+	DeclRange    hcl.Range
+}
+
+// Annotations are the MCP tool annotations: hints for clients.
+type Annotations struct {
+	Title           string
+	ReadOnlyHint    bool
+	DestructiveHint *bool
+	IdempotentHint  bool
+	OpenWorldHint   *bool
+}
+
+// Param is a param block: one argument of a tool.
+type Param struct {
+	Name        string
+	Type        *Type
+	Title       string
+	Description string
+	// Default is cty.NilVal when the parameter has no default.
+	Default cty.Value
+	// Required is true for parameters with no default, unless required =
+	// false.
+	Required             bool
+	Enum                 []cty.Value
+	Minimum, Maximum     *float64
+	MinLength, MaxLength *int
+	MinItems, MaxItems   *int
+	Pattern              *regexp.Regexp
+	AllowFlags           bool
+	Sensitive            bool
+	DeclRange            hcl.Range
+}
+
+// Result is a result block: named fields extracted from the backend's
+// output with gjson paths.
+type Result struct {
+	Fields    []*Field
+	DeclRange hcl.Range
+}
+
+// Field is one field of a result block.
+type Field struct {
+	Name        string
+	Description string
+	// Path is a string expression (it may interpolate params) that evaluates
+	// to a gjson path over the backend's JSON output.
+	Path     hcl.Expression
+	Type     *Type
+	Optional bool
+	// DeclRange is the field block's header, for messages.
+	DeclRange hcl.Range
+}
+
+var toolCommonAttributes = []hcl.AttributeSchema{
+	{Name: "title"},
+	{Name: "description"},
+}
+
+var toolCommonBlocks = []hcl.BlockHeaderSchema{
+	{Type: "annotations"},
+	{Type: "param", LabelNames: []string{"name"}},
+	{Type: "result"},
+}
+
+// toolBlockSchema is the schema of a tool block: the common attributes and
+// blocks, plus one block type for each registered backend kind.
+func toolBlockSchema() *hcl.BodySchema {
+	s := &hcl.BodySchema{Attributes: toolCommonAttributes, Blocks: append([]hcl.BlockHeaderSchema(nil), toolCommonBlocks...)}
+	for _, name := range adapters.Names() {
+		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: name})
+	}
+	return s
+}
+
+var annotationsBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "title"},
+		{Name: "read_only_hint"},
+		{Name: "destructive_hint"},
+		{Name: "idempotent_hint"},
+		{Name: "open_world_hint"},
+	},
+}
+
+var paramBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "type"},
+		{Name: "title"},
+		{Name: "description"},
+		{Name: "default"},
+		{Name: "required"},
+		{Name: "enum"},
+		{Name: "minimum"},
+		{Name: "maximum"},
+		{Name: "min_length"},
+		{Name: "max_length"},
+		{Name: "min_items"},
+		{Name: "max_items"},
+		{Name: "pattern"},
+		{Name: "allow_flags"},
+		{Name: "sensitive"},
+	},
+}
+
+var resultBlockSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{{Type: "field", LabelNames: []string{"name"}}},
+}
+
+var fieldBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "path", Required: true},
+		{Name: "type"},
+		{Name: "description"},
+		{Name: "optional"},
+	},
+}
+
+// toolNamePattern is the MCP guidance for tool names.
+var toolNamePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+func decodeTool(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*Tool, hcl.Diagnostics) {
+	t := &Tool{Name: block.Labels[0], DeclRange: block.DefRange}
+	var diags hcl.Diagnostics
+	if !toolNamePattern.MatchString(t.Name) {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid tool name",
+			Detail:   fmt.Sprintf("The tool name %q is not allowed: MCP tool names are 1 to 128 letters, digits, '_', '-' or '.'. Rename the tool, for example to %q.", t.Name, sanitizeName(t.Name)),
+			Subject:  block.LabelRanges[0].Ptr(),
+		})
+	}
+	content, d := block.Body.Content(toolBlockSchema())
+	diags = append(diags, d...)
+	contentDiags := d
+	diags = append(diags, stringAttr(content.Attributes, "title", static, &t.Title)...)
+	diags = append(diags, stringAttr(content.Attributes, "description", static, &t.Description)...)
+
+	var backends []*hcl.Block
+	var result *hcl.Block
+	paramRanges := map[string]hcl.Range{}
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "annotations":
+			if t.Annotations != nil {
+				diags = append(diags, duplicate("annotations block", "", b.DefRange, block.DefRange))
+				continue
+			}
+			a, d := decodeAnnotations(b, static)
+			diags = append(diags, d...)
+			t.Annotations = a
+		case "param":
+			p, d := decodeParam(b, static)
+			diags = append(diags, d...)
+			if prev, dup := paramRanges[b.Labels[0]]; dup {
+				diags = append(diags, duplicate("param", b.Labels[0], b.DefRange, prev))
+				continue
+			}
+			paramRanges[b.Labels[0]] = b.DefRange
+			if p != nil {
+				t.Params = append(t.Params, p)
+			}
+		case "result":
+			if result != nil {
+				diags = append(diags, duplicate("result block", "", b.DefRange, result.DefRange))
+				continue
+			}
+			result = b
+		default:
+			backends = append(backends, b)
+		}
+	}
+	if t.Annotations != nil && t.Title == "" {
+		t.Title = t.Annotations.Title
+	}
+
+	eval := t.compileEval(static)
+	if result != nil {
+		r, d := decodeResult(result, eval, t.Params)
+		diags = append(diags, d...)
+		t.Result = r
+	}
+
+	unsupported := false
+	for _, dg := range contentDiags {
+		if dg.Summary == "Unsupported block type" {
+			unsupported = true
+		}
+	}
+	switch len(backends) {
+	case 0:
+		if unsupported {
+			break // the misspelt block is already reported
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Missing backend block",
+			Detail:   fmt.Sprintf("The tool %q has nothing to run. Add one backend block: %s.", t.Name, strings.Join(adapters.Names(), ", ")),
+			Subject:  block.DefRange.Ptr(),
+		})
+	case 1:
+	default:
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "More than one backend block",
+			Detail:   fmt.Sprintf("A tool runs exactly one backend, but %q has a %s block and a %s block. Keep one of them, or split them into two tools.", t.Name, backends[0].Type, backends[1].Type),
+			Subject:  backends[1].DefRange.Ptr(),
+		})
+	}
+	if !diags.HasErrors() && len(backends) == 1 {
+		b := backends[0]
+		t.BackendKind = b.Type
+		refDiags := checkBodyRefs(b.Body, "param", t.paramNames())
+		diags = append(diags, refDiags...)
+		if !refDiags.HasErrors() {
+			kind, _ := adapters.Lookup(b.Type)
+			backend, d := kind.Compile(b, &adapters.CompileContext{
+				BaseDir:  baseDir,
+				Eval:     eval,
+				ToolName: t.Name,
+				Params:   t.paramInfo(),
+			})
+			diags = append(diags, d...)
+			t.Backend = backend
+		}
+	}
+	if diags.HasErrors() {
+		return t, diags
+	}
+	t.InputSchema = t.inputSchema()
+	if t.Result != nil {
+		t.OutputSchema = t.Result.schema()
+	}
+	return t, diags
+}
+
+func (t *Tool) paramNames() []string {
+	names := make([]string, len(t.Params))
+	for i, p := range t.Params {
+		names[i] = p.Name
+	}
+	return names
+}
+
+func (t *Tool) paramInfo() map[string]adapters.ParamInfo {
+	m := make(map[string]adapters.ParamInfo, len(t.Params))
+	for _, p := range t.Params {
+		m[p.Name] = adapters.ParamInfo{AllowFlags: p.AllowFlags, Sensitive: p.Sensitive}
+	}
+	return m
+}
+
+// ParamsType is the object type of the "param" variable.
+func (t *Tool) ParamsType() cty.Type {
+	attrs := make(map[string]cty.Type, len(t.Params))
+	for _, p := range t.Params {
+		attrs[p.Name] = p.Type.Cty()
+	}
+	return cty.Object(attrs)
+}
+
+// compileEval is the compile-time context: the functions, and "param" as an
+// unknown value of the parameters' type.
+func (t *Tool) compileEval(static *hcl.EvalContext) *hcl.EvalContext {
+	return &hcl.EvalContext{
+		Functions: static.Functions,
+		Variables: map[string]cty.Value{"param": cty.UnknownVal(t.ParamsType())},
+	}
+}
+
+func (t *Tool) inputSchema() *jsonschema.Schema {
+	s := &jsonschema.Schema{
+		Type:                 "object",
+		Properties:           make(map[string]*jsonschema.Schema, len(t.Params)),
+		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+	}
+	for _, p := range t.Params {
+		s.Properties[p.Name] = p.schema()
+		s.PropertyOrder = append(s.PropertyOrder, p.Name)
+		if p.Required {
+			s.Required = append(s.Required, p.Name)
+		}
+	}
+	return s
+}
+
+func (p *Param) schema() *jsonschema.Schema {
+	s := p.Type.Schema(true)
+	s.Title = p.Title
+	s.Description = p.Description
+	if p.Default != cty.NilVal {
+		s.Default = mustJSON(p.Default)
+	}
+	for _, e := range p.Enum {
+		var v any
+		_ = json.Unmarshal(mustJSON(e), &v)
+		s.Enum = append(s.Enum, v)
+	}
+	s.Minimum, s.Maximum = p.Minimum, p.Maximum
+	s.MinLength, s.MaxLength = p.MinLength, p.MaxLength
+	s.MinItems, s.MaxItems = p.MinItems, p.MaxItems
+	if p.Pattern != nil {
+		s.Pattern = p.Pattern.String()
+	}
+	return s
+}
+
+func mustJSON(v cty.Value) json.RawMessage {
+	b, err := ctyjson.Marshal(v, v.Type())
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func decodeAnnotations(block *hcl.Block, ctx *hcl.EvalContext) (*Annotations, hcl.Diagnostics) {
+	content, diags := block.Body.Content(annotationsBlockSchema)
+	a := &Annotations{}
+	diags = append(diags, stringAttr(content.Attributes, "title", ctx, &a.Title)...)
+	diags = append(diags, boolAttr(content.Attributes, "read_only_hint", ctx, &a.ReadOnlyHint)...)
+	diags = append(diags, boolPtrAttr(content.Attributes, "destructive_hint", ctx, &a.DestructiveHint)...)
+	diags = append(diags, boolAttr(content.Attributes, "idempotent_hint", ctx, &a.IdempotentHint)...)
+	diags = append(diags, boolPtrAttr(content.Attributes, "open_world_hint", ctx, &a.OpenWorldHint)...)
+	return a, diags
+}
+
+func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (*Param, hcl.Diagnostics) {
+	p := &Param{Name: block.Labels[0], DeclRange: block.DefRange, Type: &Type{Kind: KindString}}
+	content, diags := block.Body.Content(paramBlockSchema)
+	if !hclsyntax.ValidIdentifier(p.Name) {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid parameter name",
+			Detail:   fmt.Sprintf("%q cannot be used as param.%s in expressions. A parameter name starts with a letter and has only letters, digits, '_' and '-'; try %q.", p.Name, p.Name, sanitizeName(p.Name)),
+			Subject:  block.LabelRanges[0].Ptr(),
+		})
+	}
+	attrs := content.Attributes
+	if a, ok := attrs["type"]; ok {
+		t, d := ParseType(a.Expr)
+		diags = append(diags, d...)
+		if t != nil {
+			p.Type = t
+		}
+	}
+	diags = append(diags, stringAttr(attrs, "title", ctx, &p.Title)...)
+	diags = append(diags, stringAttr(attrs, "description", ctx, &p.Description)...)
+	diags = append(diags, boolAttr(attrs, "allow_flags", ctx, &p.AllowFlags)...)
+	diags = append(diags, boolAttr(attrs, "sensitive", ctx, &p.Sensitive)...)
+	diags = append(diags, numberAttr(attrs, "minimum", ctx, &p.Minimum)...)
+	diags = append(diags, numberAttr(attrs, "maximum", ctx, &p.Maximum)...)
+	diags = append(diags, countAttr(attrs, "min_length", ctx, &p.MinLength)...)
+	diags = append(diags, countAttr(attrs, "max_length", ctx, &p.MaxLength)...)
+	diags = append(diags, countAttr(attrs, "min_items", ctx, &p.MinItems)...)
+	diags = append(diags, countAttr(attrs, "max_items", ctx, &p.MaxItems)...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	kind := p.Type.Kind
+	isNumber := kind == KindNumber || kind == KindInteger
+	isCollection := kind == KindList || kind == KindSet || kind == KindTuple
+	wrongType := func(attr, wants string) {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Constraint does not fit the type",
+			Detail:   fmt.Sprintf("%s applies to %s parameters, but %q is of type %s. Remove %s or change the type.", attr, wants, p.Name, p.Type, attr),
+			Subject:  attrs[attr].NameRange.Ptr(),
+		})
+	}
+	if (p.Minimum != nil || p.Maximum != nil) && !isNumber {
+		for _, n := range []string{"minimum", "maximum"} {
+			if _, ok := attrs[n]; ok {
+				wrongType(n, "number and integer")
+			}
+		}
+	}
+	for _, n := range []string{"min_length", "max_length", "pattern"} {
+		if _, ok := attrs[n]; ok && kind != KindString {
+			wrongType(n, "string")
+		}
+	}
+	for _, n := range []string{"min_items", "max_items"} {
+		if _, ok := attrs[n]; ok && !isCollection {
+			wrongType(n, "list, set and tuple")
+		}
+	}
+	if p.Minimum != nil && p.Maximum != nil && *p.Minimum > *p.Maximum {
+		diags = append(diags, rangeDiag(attrs["minimum"], "minimum is greater than maximum", fmt.Sprintf("No value can be at least %v and at most %v. Swap or correct the bounds.", *p.Minimum, *p.Maximum)))
+	}
+	if p.MinLength != nil && p.MaxLength != nil && *p.MinLength > *p.MaxLength {
+		diags = append(diags, rangeDiag(attrs["min_length"], "min_length is greater than max_length", "No string can satisfy both lengths. Swap or correct them."))
+	}
+	if a, ok := attrs["pattern"]; ok && kind == KindString {
+		var src string
+		diags = append(diags, stringAttr(attrs, "pattern", ctx, &src)...)
+		re, err := regexp.Compile(src)
+		if err != nil {
+			diags = append(diags, rangeDiag(a, "Invalid pattern", fmt.Sprintf("The pattern is not a valid regular expression: %s. Patterns use RE2 syntax (the common subset of ECMAScript that JSON Schema clients also understand).", err)))
+		} else {
+			p.Pattern = re
+		}
+	}
+	if a, ok := attrs["enum"]; ok {
+		v, d := constant(a, ctx, cty.DynamicPseudoType)
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			if !v.CanIterateElements() || v.Type().IsMapType() || v.Type().IsObjectType() || v.LengthInt() == 0 {
+				diags = append(diags, rangeDiag(a, "Invalid enum", "enum is a non-empty list of the allowed values, as in enum = [\"simple\", \"detailed\"]."))
+			} else {
+				var enum []cty.Value
+				for it := v.ElementIterator(); it.Next(); {
+					_, ev := it.Element()
+					cv, msg := p.conform(ev)
+					if msg != "" {
+						diags = append(diags, rangeDiag(a, "Invalid enum value", fmt.Sprintf("The enum value %s %s. Every enum value must be a valid value of the parameter.", ctyDisplay(ev), msg)))
+						continue
+					}
+					enum = append(enum, cv)
+				}
+				p.Enum = enum
+			}
+		}
+	}
+	if a, ok := attrs["default"]; ok {
+		v, d := constant(a, ctx, cty.DynamicPseudoType)
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			cv, msg := p.conform(v)
+			if msg != "" {
+				diags = append(diags, rangeDiag(a, "Invalid default", fmt.Sprintf("The default %s %s. Change the default or the constraint.", ctyDisplay(v), msg)))
+			} else {
+				p.Default = cv
+			}
+		}
+	}
+	p.Required = p.Default == cty.NilVal
+	if a, ok := attrs["required"]; ok {
+		var req bool
+		diags = append(diags, boolAttr(attrs, "required", ctx, &req)...)
+		if req && p.Default != cty.NilVal {
+			diags = append(diags, rangeDiag(a, "Required parameter with a default", fmt.Sprintf("%q has a default, so a caller never has to give it. Remove required = true, or remove the default.", p.Name)))
+		}
+		p.Required = req
+	}
+	return p, diags
+}
+
+// Check checks a value already of the parameter's type against the
+// parameter's constraints (bounds, lengths, pattern, enum). It returns a
+// message such as "is not one of the enum values" when v does not fit, or "".
+func (p *Param) Check(v cty.Value) string {
+	_, msg := p.conform(v)
+	return msg
+}
+
+// conform converts v to the parameter's type and checks it against the
+// parameter's constraints. It returns a message such as "is not one of the
+// enum values" when v does not fit.
+func (p *Param) conform(v cty.Value) (cty.Value, string) {
+	cv, err := convert.Convert(v, p.Type.Cty())
+	if err != nil {
+		return cty.NilVal, fmt.Sprintf("is not of type %s", p.Type)
+	}
+	if cv.IsNull() {
+		return cty.NilVal, "is null"
+	}
+	if p.Type.Kind == KindInteger && !cv.AsBigFloat().IsInt() {
+		return cty.NilVal, "is not a whole number"
+	}
+	if p.Type.Kind == KindNumber || p.Type.Kind == KindInteger {
+		f, _ := cv.AsBigFloat().Float64()
+		if p.Minimum != nil && f < *p.Minimum {
+			return cty.NilVal, fmt.Sprintf("is less than the minimum %v", *p.Minimum)
+		}
+		if p.Maximum != nil && f > *p.Maximum {
+			return cty.NilVal, fmt.Sprintf("is greater than the maximum %v", *p.Maximum)
+		}
+	}
+	if p.Type.Kind == KindString {
+		s := cv.AsString()
+		n := len([]rune(s))
+		if p.MinLength != nil && n < *p.MinLength {
+			return cty.NilVal, fmt.Sprintf("is shorter than min_length %d", *p.MinLength)
+		}
+		if p.MaxLength != nil && n > *p.MaxLength {
+			return cty.NilVal, fmt.Sprintf("is longer than max_length %d", *p.MaxLength)
+		}
+		if p.Pattern != nil && !p.Pattern.MatchString(s) {
+			return cty.NilVal, fmt.Sprintf("does not match the pattern %s", p.Pattern)
+		}
+	}
+	if len(p.Enum) > 0 {
+		found := false
+		for _, e := range p.Enum {
+			if e.Equals(cv).True() {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return cty.NilVal, "is not one of the allowed values " + enumList(p.Enum)
+		}
+	}
+	return cv, ""
+}
+
+func rangeDiag(a *hcl.Attribute, summary, detail string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: a.Expr.Range().Ptr()}
+}
+
+// ctyDisplay renders a known value as JSON for messages.
+func ctyDisplay(v cty.Value) string {
+	if !v.IsWhollyKnown() {
+		return "(unknown)"
+	}
+	b, err := ctyjson.Marshal(v, v.Type())
+	if err != nil {
+		return v.GoString()
+	}
+	return string(b)
+}
+
+func decodeResult(block *hcl.Block, eval *hcl.EvalContext, params []*Param) (*Result, hcl.Diagnostics) {
+	content, diags := block.Body.Content(resultBlockSchema)
+	r := &Result{DeclRange: block.DefRange}
+	names := make([]string, len(params))
+	for i, p := range params {
+		names[i] = p.Name
+	}
+	seen := map[string]hcl.Range{}
+	for _, b := range content.Blocks {
+		f := &Field{Name: b.Labels[0], DeclRange: b.DefRange, Type: &Type{Kind: KindAny}}
+		if prev, dup := seen[f.Name]; dup {
+			diags = append(diags, duplicate("field", f.Name, b.DefRange, prev))
+			continue
+		}
+		seen[f.Name] = b.DefRange
+		fc, d := b.Body.Content(fieldBlockSchema)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		f.Path = fc.Attributes["path"].Expr
+		refDiags := checkExprRefs(f.Path, "param", names)
+		diags = append(diags, refDiags...)
+		if !refDiags.HasErrors() {
+			v, d := f.Path.Value(eval)
+			diags = append(diags, d...)
+			if !d.HasErrors() {
+				if _, err := convert.Convert(v, cty.String); err != nil {
+					diags = append(diags, &hcl.Diagnostic{
+						Severity: hcl.DiagError,
+						Summary:  "Invalid path",
+						Detail:   "path is a gjson path written as a string, such as \"data.#.title\".",
+						Subject:  f.Path.Range().Ptr(),
+					})
+				}
+			}
+		}
+		if a, ok := fc.Attributes["type"]; ok {
+			t, d := ParseType(a.Expr)
+			diags = append(diags, d...)
+			if t != nil {
+				f.Type = t
+			}
+		}
+		diags = append(diags, stringAttr(fc.Attributes, "description", eval, &f.Description)...)
+		diags = append(diags, boolAttr(fc.Attributes, "optional", eval, &f.Optional)...)
+		r.Fields = append(r.Fields, f)
+	}
+	if len(r.Fields) == 0 {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Empty result block",
+			Detail:   "A result block declares at least one field, as in field \"title\" { path = \"data.title\" }. Remove the block to return the output as text.",
+			Subject:  block.DefRange.Ptr(),
+		})
+	}
+	return r, diags
+}
+
+func (r *Result) schema() *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}
+	for _, f := range r.Fields {
+		fs := f.Type.Schema(false)
+		fs.Description = f.Description
+		s.Properties[f.Name] = fs
+		s.PropertyOrder = append(s.PropertyOrder, f.Name)
+		if !f.Optional {
+			s.Required = append(s.Required, f.Name)
+		}
+	}
+	return s
+}
+
+// IntegerValue reports whether v is a whole number, for integer types.
+func IntegerValue(v cty.Value) bool {
+	if v.IsNull() || !v.IsKnown() || v.Type() != cty.Number {
+		return false
+	}
+	_, acc := v.AsBigFloat().Int64()
+	return acc == big.Exact
+}
+
+// sanitizeName turns s into a name that fits the naming rules, for hints.
+func sanitizeName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteRune('_')
+		}
+	}
+	out := b.String()
+	if out == "" || (out[0] >= '0' && out[0] <= '9') {
+		out = "x" + out
+	}
+	if len(out) > 64 {
+		out = out[:64]
+	}
+	return out
+}
+
+func enumList(vals []cty.Value) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = ctyDisplay(v)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}

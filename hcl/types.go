@@ -1,0 +1,320 @@
+package hcl
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// TypeKind is the kind of a declared type.
+type TypeKind int
+
+// The kinds of declared types. Integer is a number that must be whole.
+const (
+	KindAny TypeKind = iota
+	KindString
+	KindNumber
+	KindInteger
+	KindBool
+	KindList
+	KindSet
+	KindMap
+	KindObject
+	KindTuple
+)
+
+// Type is a type written in HCL's type-constraint syntax (string, number,
+// bool, any, list(T), set(T), map(T), object({...}), tuple([...])), plus
+// integer. It compiles to a cty type for evaluation and to a JSON Schema for
+// clients.
+type Type struct {
+	Kind TypeKind
+	// Elem is the element type of a list, set or map.
+	Elem *Type
+	// Attrs are an object's attributes, in AttrOrder.
+	Attrs     map[string]*Type
+	AttrOrder []string
+	// Optional names the object attributes declared optional(T).
+	Optional map[string]bool
+	// Elems are a tuple's element types.
+	Elems []*Type
+}
+
+var primitiveKinds = map[string]TypeKind{
+	"any":     KindAny,
+	"string":  KindString,
+	"number":  KindNumber,
+	"integer": KindInteger,
+	"bool":    KindBool,
+}
+
+// ParseType reads a type expression such as list(object({ title = string })).
+func ParseType(expr hcl.Expression) (*Type, hcl.Diagnostics) {
+	return parseType(expr, false)
+}
+
+func typeError(expr hcl.Expression, summary, detail string) hcl.Diagnostics {
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   detail,
+		Subject:  expr.Range().Ptr(),
+	}}
+}
+
+const typeHelp = "A type is one of string, number, integer, bool, any, list(T), set(T), map(T), object({ name = T, ... }) or tuple([T, ...]); write it without quotes."
+
+func parseType(expr hcl.Expression, inObject bool) (*Type, hcl.Diagnostics) {
+	if kw := hcl.ExprAsKeyword(expr); kw != "" {
+		if k, ok := primitiveKinds[kw]; ok {
+			return &Type{Kind: k}, nil
+		}
+		detail := fmt.Sprintf("%q is not a type. %s", kw, typeHelp)
+		if s := suggest(kw, []string{"any", "string", "number", "integer", "bool"}); s != "" {
+			detail = fmt.Sprintf("%q is not a type. Did you mean %q? %s", kw, s, typeHelp)
+		}
+		return nil, typeError(expr, "Invalid type", detail)
+	}
+	call, diags := hcl.ExprCall(expr)
+	if diags.HasErrors() {
+		return nil, typeError(expr, "Invalid type", "This is not a type expression. "+typeHelp)
+	}
+	oneArg := func() (hcl.Expression, hcl.Diagnostics) {
+		if len(call.Arguments) != 1 {
+			return nil, typeError(expr, "Invalid type", fmt.Sprintf("%s(...) takes exactly one argument, the type of its elements, as in %s(string).", call.Name, call.Name))
+		}
+		return call.Arguments[0], nil
+	}
+	switch call.Name {
+	case "list", "set", "map":
+		arg, diags := oneArg()
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		elem, diags := parseType(arg, false)
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		kind := map[string]TypeKind{"list": KindList, "set": KindSet, "map": KindMap}[call.Name]
+		return &Type{Kind: kind, Elem: elem}, nil
+	case "object":
+		arg, diags := oneArg()
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		pairs, pdiags := hcl.ExprMap(arg)
+		if pdiags.HasErrors() {
+			return nil, typeError(arg, "Invalid type", "object(...) takes a map of attribute types, as in object({ title = string, hot = number }).")
+		}
+		t := &Type{Kind: KindObject, Attrs: map[string]*Type{}, Optional: map[string]bool{}}
+		var all hcl.Diagnostics
+		for _, p := range pairs {
+			name := hcl.ExprAsKeyword(p.Key)
+			if name == "" {
+				all = append(all, typeError(p.Key, "Invalid attribute name", "An object attribute name is a bare identifier, as in { title = string }.")...)
+				continue
+			}
+			if _, dup := t.Attrs[name]; dup {
+				all = append(all, typeError(p.Key, "Duplicate attribute", fmt.Sprintf("The attribute %q is declared twice in this object type; remove one.", name))...)
+				continue
+			}
+			at, diags := parseType(p.Value, true)
+			all = append(all, diags...)
+			if at == nil {
+				continue
+			}
+			if at.Kind == kindOptionalMarker {
+				at = at.Elem
+				t.Optional[name] = true
+			}
+			t.Attrs[name] = at
+			t.AttrOrder = append(t.AttrOrder, name)
+		}
+		return t, all
+	case "tuple":
+		arg, diags := oneArg()
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		elems, ediags := hcl.ExprList(arg)
+		if ediags.HasErrors() {
+			return nil, typeError(arg, "Invalid type", "tuple(...) takes a list of element types, as in tuple([string, number]).")
+		}
+		t := &Type{Kind: KindTuple}
+		var all hcl.Diagnostics
+		for _, e := range elems {
+			et, diags := parseType(e, false)
+			all = append(all, diags...)
+			if et != nil {
+				t.Elems = append(t.Elems, et)
+			}
+		}
+		return t, all
+	case "optional":
+		if !inObject {
+			return nil, typeError(expr, "Invalid type", "optional(T) is only allowed for an attribute of an object type, as in object({ url = optional(string) }).")
+		}
+		arg, diags := oneArg()
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		inner, diags := parseType(arg, false)
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		return &Type{Kind: kindOptionalMarker, Elem: inner}, nil
+	}
+	detail := fmt.Sprintf("%s(...) is not a type constructor. %s", call.Name, typeHelp)
+	if s := suggest(call.Name, []string{"list", "set", "map", "object", "tuple", "optional"}); s != "" {
+		detail = fmt.Sprintf("%s(...) is not a type constructor. Did you mean %s(...)? %s", call.Name, s, typeHelp)
+	}
+	return nil, typeError(expr, "Invalid type", detail)
+}
+
+// kindOptionalMarker wraps an attribute type declared optional(T) while parsing.
+const kindOptionalMarker TypeKind = -1
+
+// Cty is the cty type values of this type are converted to.
+func (t *Type) Cty() cty.Type {
+	switch t.Kind {
+	case KindString:
+		return cty.String
+	case KindNumber, KindInteger:
+		return cty.Number
+	case KindBool:
+		return cty.Bool
+	case KindList:
+		return cty.List(t.Elem.Cty())
+	case KindSet:
+		return cty.Set(t.Elem.Cty())
+	case KindMap:
+		return cty.Map(t.Elem.Cty())
+	case KindObject:
+		attrs := make(map[string]cty.Type, len(t.Attrs))
+		var optional []string
+		for n, a := range t.Attrs {
+			attrs[n] = a.Cty()
+			if t.Optional[n] {
+				optional = append(optional, n)
+			}
+		}
+		if len(optional) > 0 {
+			return cty.ObjectWithOptionalAttrs(attrs, optional)
+		}
+		return cty.Object(attrs)
+	case KindTuple:
+		elems := make([]cty.Type, len(t.Elems))
+		for i, e := range t.Elems {
+			elems[i] = e.Cty()
+		}
+		return cty.Tuple(elems)
+	}
+	return cty.DynamicPseudoType
+}
+
+// IsPrimitive reports whether the type is a string, number, integer or bool.
+func (t *Type) IsPrimitive() bool {
+	switch t.Kind {
+	case KindString, KindNumber, KindInteger, KindBool:
+		return true
+	}
+	return false
+}
+
+// String renders the type as it is written in a config.
+func (t *Type) String() string {
+	switch t.Kind {
+	case KindString:
+		return "string"
+	case KindNumber:
+		return "number"
+	case KindInteger:
+		return "integer"
+	case KindBool:
+		return "bool"
+	case KindList:
+		return "list(" + t.Elem.String() + ")"
+	case KindSet:
+		return "set(" + t.Elem.String() + ")"
+	case KindMap:
+		return "map(" + t.Elem.String() + ")"
+	case KindObject:
+		parts := make([]string, 0, len(t.AttrOrder))
+		for _, n := range t.AttrOrder {
+			s := t.Attrs[n].String()
+			if t.Optional[n] {
+				s = "optional(" + s + ")"
+			}
+			parts = append(parts, n+" = "+s)
+		}
+		return "object({ " + strings.Join(parts, ", ") + " })"
+	case KindTuple:
+		parts := make([]string, len(t.Elems))
+		for i, e := range t.Elems {
+			parts[i] = e.String()
+		}
+		return "tuple([" + strings.Join(parts, ", ") + "])"
+	}
+	return "any"
+}
+
+// Schema is the JSON Schema of the type. strict adds additionalProperties:
+// false to objects (used for inputs, where an unknown property is a mistake).
+func (t *Type) Schema(strict bool) *jsonschema.Schema {
+	s := &jsonschema.Schema{}
+	switch t.Kind {
+	case KindString:
+		s.Type = "string"
+	case KindNumber:
+		s.Type = "number"
+	case KindInteger:
+		s.Type = "integer"
+	case KindBool:
+		s.Type = "boolean"
+	case KindList:
+		s.Type = "array"
+		s.Items = t.Elem.Schema(strict)
+	case KindSet:
+		s.Type = "array"
+		s.Items = t.Elem.Schema(strict)
+		s.UniqueItems = true
+	case KindMap:
+		s.Type = "object"
+		s.AdditionalProperties = t.Elem.Schema(strict)
+	case KindObject:
+		s.Type = "object"
+		s.Properties = make(map[string]*jsonschema.Schema, len(t.Attrs))
+		for _, n := range t.AttrOrder {
+			s.Properties[n] = t.Attrs[n].Schema(strict)
+			if !t.Optional[n] {
+				s.Required = append(s.Required, n)
+			}
+		}
+		s.PropertyOrder = append([]string(nil), t.AttrOrder...)
+		if strict {
+			s.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}}
+		}
+	case KindTuple:
+		s.Type = "array"
+		for _, e := range t.Elems {
+			s.PrefixItems = append(s.PrefixItems, e.Schema(strict))
+		}
+		s.MinItems = jsonschema.Ptr(len(t.Elems))
+		s.MaxItems = jsonschema.Ptr(len(t.Elems))
+	}
+	return s
+}
+
+// sortedKeys returns the keys of m, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

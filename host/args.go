@@ -1,0 +1,316 @@
+package host
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+
+	thcl "github.com/toolhost/toolhost/hcl"
+)
+
+// ArgumentError is a tools/call whose arguments do not fit the tool's
+// inputSchema. Its message names the parameter and the rule.
+type ArgumentError struct {
+	Param string
+	Msg   string
+}
+
+func (e *ArgumentError) Error() string {
+	if e.Param == "" {
+		return "invalid arguments: " + e.Msg
+	}
+	return fmt.Sprintf("invalid argument %q: %s", e.Param, e.Msg)
+}
+
+// DecodeArgs validates raw JSON arguments against the tool's parameters and
+// returns the "param" object: every declared parameter is present, absent
+// optional ones are their default or null. Nothing runs before this passes.
+func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
+	var obj map[string]any
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
+		dec := json.NewDecoder(bytes.NewReader(trimmed))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return cty.NilVal, &ArgumentError{Msg: "arguments are not valid JSON: " + err.Error()}
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			return cty.NilVal, &ArgumentError{Msg: fmt.Sprintf("arguments must be a JSON object, got %s", jsonKind(v))}
+		}
+		obj = m
+	}
+	names := make([]string, len(t.Params))
+	known := make(map[string]bool, len(t.Params))
+	for i, p := range t.Params {
+		names[i] = p.Name
+		known[p.Name] = true
+	}
+	var unknown []string
+	for k := range obj {
+		if !known[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		msg := "this tool has no such parameter"
+		if len(names) == 0 {
+			msg = "this tool takes no arguments"
+		} else {
+			msg += "; its parameters are " + strings.Join(names, ", ")
+		}
+		return cty.NilVal, &ArgumentError{Param: unknown[0], Msg: msg}
+	}
+	vals := make(map[string]cty.Value, len(t.Params))
+	for _, p := range t.Params {
+		v, present := obj[p.Name]
+		if !present || v == nil {
+			switch {
+			case p.Default != cty.NilVal:
+				vals[p.Name] = p.Default
+			case p.Required:
+				return cty.NilVal, &ArgumentError{Param: p.Name, Msg: fmt.Sprintf("required, of type %s", p.Type)}
+			default:
+				vals[p.Name] = cty.NullVal(p.Type.Cty())
+			}
+			continue
+		}
+		cv, err := decodeValue(p.Type, v, "")
+		if err != nil {
+			return cty.NilVal, &ArgumentError{Param: p.Name, Msg: err.Error()}
+		}
+		if msg := p.Check(cv); msg != "" {
+			return cty.NilVal, &ArgumentError{Param: p.Name, Msg: fmt.Sprintf("%s %s", display(v), msg)}
+		}
+		vals[p.Name] = cv
+	}
+	if len(vals) == 0 {
+		return cty.EmptyObjectVal, nil
+	}
+	return cty.ObjectVal(vals), nil
+}
+
+// decodeValue converts a JSON value decoded with UseNumber to the declared
+// type, strictly: no string-to-number or number-to-string conversion.
+func decodeValue(t *thcl.Type, v any, path string) (cty.Value, error) {
+	at := func(msg string) error {
+		if path == "" {
+			return fmt.Errorf("%s", msg)
+		}
+		return fmt.Errorf("%s: %s", path, msg)
+	}
+	want := func() error { return at(fmt.Sprintf("must be %s, got %s", article(t), jsonKind(v))) }
+	if v == nil {
+		if t.Kind == thcl.KindAny {
+			return cty.NullVal(cty.DynamicPseudoType), nil
+		}
+		return cty.NilVal, want()
+	}
+	switch t.Kind {
+	case thcl.KindString:
+		s, ok := v.(string)
+		if !ok {
+			return cty.NilVal, want()
+		}
+		return cty.StringVal(s), nil
+	case thcl.KindNumber, thcl.KindInteger:
+		n, ok := v.(json.Number)
+		if !ok {
+			return cty.NilVal, want()
+		}
+		f, _, err := big.ParseFloat(string(n), 10, 512, big.ToNearestEven)
+		if err != nil {
+			return cty.NilVal, want()
+		}
+		if t.Kind == thcl.KindInteger && !f.IsInt() {
+			return cty.NilVal, at(fmt.Sprintf("must be a whole number, got %s", n))
+		}
+		return cty.NumberVal(f), nil
+	case thcl.KindBool:
+		b, ok := v.(bool)
+		if !ok {
+			return cty.NilVal, want()
+		}
+		return cty.BoolVal(b), nil
+	case thcl.KindList, thcl.KindSet, thcl.KindTuple:
+		arr, ok := v.([]any)
+		if !ok {
+			return cty.NilVal, want()
+		}
+		if t.Kind == thcl.KindTuple && len(arr) != len(t.Elems) {
+			return cty.NilVal, at(fmt.Sprintf("must have exactly %d elements, got %d", len(t.Elems), len(arr)))
+		}
+		elems := make([]cty.Value, len(arr))
+		for i, e := range arr {
+			et := t.Elem
+			if t.Kind == thcl.KindTuple {
+				et = t.Elems[i]
+			}
+			ev, err := decodeValue(et, e, fmt.Sprintf("%s[%d]", path, i))
+			if err != nil {
+				return cty.NilVal, err
+			}
+			elems[i] = ev
+		}
+		switch {
+		case t.Kind == thcl.KindTuple:
+			return cty.TupleVal(elems), nil
+		case len(elems) == 0 && t.Kind == thcl.KindSet:
+			return cty.SetValEmpty(t.Elem.Cty()), nil
+		case len(elems) == 0:
+			return cty.ListValEmpty(t.Elem.Cty()), nil
+		case t.Kind == thcl.KindSet:
+			return cty.SetVal(elems), nil
+		}
+		return cty.ListVal(elems), nil
+	case thcl.KindMap:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return cty.NilVal, want()
+		}
+		if len(m) == 0 {
+			return cty.MapValEmpty(t.Elem.Cty()), nil
+		}
+		vals := make(map[string]cty.Value, len(m))
+		for k, e := range m {
+			ev, err := decodeValue(t.Elem, e, joinPath(path, k))
+			if err != nil {
+				return cty.NilVal, err
+			}
+			vals[k] = ev
+		}
+		return cty.MapVal(vals), nil
+	case thcl.KindObject:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return cty.NilVal, want()
+		}
+		for k := range m {
+			if _, ok := t.Attrs[k]; !ok {
+				return cty.NilVal, at(fmt.Sprintf("unexpected property %q; allowed: %s", k, strings.Join(t.AttrOrder, ", ")))
+			}
+		}
+		vals := make(map[string]cty.Value, len(t.Attrs))
+		for _, name := range t.AttrOrder {
+			at := t.Attrs[name]
+			e, present := m[name]
+			if !present || e == nil {
+				if t.Optional[name] {
+					vals[name] = cty.NullVal(at.Cty())
+					continue
+				}
+				return cty.NilVal, fmt.Errorf("%s: required, of type %s", joinPath(path, name), at)
+			}
+			ev, err := decodeValue(at, e, joinPath(path, name))
+			if err != nil {
+				return cty.NilVal, err
+			}
+			vals[name] = ev
+		}
+		if len(vals) == 0 {
+			return cty.EmptyObjectVal, nil
+		}
+		return cty.ObjectVal(vals), nil
+	}
+	return anyValue(v), nil
+}
+
+// anyValue converts a JSON value of undeclared type to cty.
+func anyValue(v any) cty.Value {
+	switch x := v.(type) {
+	case nil:
+		return cty.NullVal(cty.DynamicPseudoType)
+	case string:
+		return cty.StringVal(x)
+	case bool:
+		return cty.BoolVal(x)
+	case json.Number:
+		f, _, err := big.ParseFloat(string(x), 10, 512, big.ToNearestEven)
+		if err != nil {
+			return cty.StringVal(string(x))
+		}
+		return cty.NumberVal(f)
+	case []any:
+		if len(x) == 0 {
+			return cty.EmptyTupleVal
+		}
+		elems := make([]cty.Value, len(x))
+		for i, e := range x {
+			elems[i] = anyValue(e)
+		}
+		return cty.TupleVal(elems)
+	case map[string]any:
+		if len(x) == 0 {
+			return cty.EmptyObjectVal
+		}
+		vals := make(map[string]cty.Value, len(x))
+		for k, e := range x {
+			vals[k] = anyValue(e)
+		}
+		return cty.ObjectVal(vals)
+	}
+	return cty.NullVal(cty.DynamicPseudoType)
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func article(t *thcl.Type) string {
+	switch t.Kind {
+	case thcl.KindString:
+		return "a string"
+	case thcl.KindNumber:
+		return "a number"
+	case thcl.KindInteger:
+		return "an integer"
+	case thcl.KindBool:
+		return "a boolean"
+	case thcl.KindList, thcl.KindSet, thcl.KindTuple:
+		return "an array (" + t.String() + ")"
+	case thcl.KindMap, thcl.KindObject:
+		return "an object (" + t.String() + ")"
+	}
+	return "a value"
+}
+
+func jsonKind(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return fmt.Sprintf("the string %s", display(x))
+	case json.Number:
+		return "the number " + string(x)
+	case bool:
+		return fmt.Sprintf("%v", x)
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// display renders a JSON value for a message, shortened.
+func display(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	s := string(b)
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}

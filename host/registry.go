@@ -1,0 +1,357 @@
+// Package host runs toolhost: it compiles a loaded config into a Registry of
+// tools, resources and prompts, and serves it to MCP clients.
+package host
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/toolhost/toolhost/adapters"
+	thcl "github.com/toolhost/toolhost/hcl"
+)
+
+// Registry is one compiled config: the tools, resources and prompts it
+// declares, ready to serve. A Registry does not change; a reload builds a
+// new one and retires the old one with Close.
+type Registry struct {
+	Config    *thcl.Config
+	Tools     []*mcp.Tool
+	Resources []*mcp.Resource
+	Templates []*mcp.ResourceTemplate
+	Prompts   []*mcp.Prompt
+
+	tools     map[string]*thcl.Tool
+	prompts   map[string]*thcl.Prompt
+	resources map[string]*thcl.Resource
+	templates []*templateDir
+	functions *hcl.EvalContext
+}
+
+type templateDir struct {
+	decl *thcl.ResourceTemplate
+	dir  *adapters.Dir
+}
+
+// Load reads and compiles the config at paths. validate and serve share it;
+// it starts nothing: no request is sent, no command runs.
+func Load(paths []string, opts *thcl.Options) (*Registry, hcl.Diagnostics) {
+	cfg, diags := thcl.Load(paths, opts)
+	if diags.HasErrors() {
+		closeTools(cfg)
+		return &Registry{Config: cfg}, diags
+	}
+	var lookup thcl.EnvLookup
+	if opts != nil {
+		lookup = opts.LookupEnv
+	}
+	r, d := compile(cfg, lookup)
+	return r, append(diags, d...)
+}
+
+func closeTools(cfg *thcl.Config) {
+	if cfg == nil {
+		return
+	}
+	for _, t := range cfg.Tools {
+		if t.Backend != nil {
+			_ = t.Backend.Close()
+		}
+	}
+}
+
+func compile(cfg *thcl.Config, lookup thcl.EnvLookup) (*Registry, hcl.Diagnostics) {
+	r := &Registry{
+		Config:    cfg,
+		tools:     map[string]*thcl.Tool{},
+		prompts:   map[string]*thcl.Prompt{},
+		resources: map[string]*thcl.Resource{},
+		functions: thcl.StaticEval(lookup),
+	}
+	var diags hcl.Diagnostics
+	for _, t := range cfg.Tools {
+		def := &mcp.Tool{
+			Name:         t.Name,
+			Title:        t.Title,
+			Description:  t.Description,
+			InputSchema:  t.InputSchema,
+			OutputSchema: nil,
+		}
+		if t.OutputSchema != nil {
+			def.OutputSchema = t.OutputSchema
+		}
+		if a := t.Annotations; a != nil {
+			def.Annotations = &mcp.ToolAnnotations{
+				Title:           a.Title,
+				ReadOnlyHint:    a.ReadOnlyHint,
+				DestructiveHint: a.DestructiveHint,
+				IdempotentHint:  a.IdempotentHint,
+				OpenWorldHint:   a.OpenWorldHint,
+			}
+		}
+		// The SDK panics on a schema it cannot use; check here so that a
+		// bad schema is a diagnostic, never a crash.
+		if err := checkSchemas(def); err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid schema",
+				Detail:   fmt.Sprintf("The schema compiled for tool %q is not usable: %s.", t.Name, err),
+				Subject:  t.DeclRange.Ptr(),
+			})
+			continue
+		}
+		r.tools[t.Name] = t
+		r.Tools = append(r.Tools, def)
+	}
+	for _, res := range cfg.Resources {
+		r.resources[res.URI] = res
+		r.Resources = append(r.Resources, &mcp.Resource{
+			URI:         res.URI,
+			Name:        res.Name,
+			Title:       res.Title,
+			Description: res.Description,
+			MIMEType:    res.MIMEType,
+		})
+	}
+	for _, rt := range cfg.ResourceTemplates {
+		dir, err := adapters.OpenDir(rt.Dir)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Cannot open directory",
+				Detail:   fmt.Sprintf("The directory of resource template %q cannot be opened: %s.", rt.Name, err),
+				Subject:  rt.DeclRange.Ptr(),
+			})
+			continue
+		}
+		r.templates = append(r.templates, &templateDir{decl: rt, dir: dir})
+		r.Templates = append(r.Templates, &mcp.ResourceTemplate{
+			URITemplate: rt.URITemplate,
+			Name:        rt.Name,
+			Title:       rt.Title,
+			Description: rt.Description,
+			MIMEType:    rt.MIMEType,
+		})
+	}
+	for _, p := range cfg.Prompts {
+		r.prompts[p.Name] = p
+		def := &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}
+		for _, a := range p.Args {
+			def.Arguments = append(def.Arguments, &mcp.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
+		}
+		r.Prompts = append(r.Prompts, def)
+	}
+	return r, diags
+}
+
+// checkSchemas checks what Server.AddTool would otherwise panic on.
+func checkSchemas(t *mcp.Tool) error {
+	b, err := json.Marshal(t.InputSchema)
+	if err != nil {
+		return fmt.Errorf("input schema: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil || m["type"] != "object" {
+		return errors.New(`the input schema must be an object schema`)
+	}
+	if t.OutputSchema != nil {
+		if _, err := json.Marshal(t.OutputSchema); err != nil {
+			return fmt.Errorf("output schema: %v", err)
+		}
+	}
+	return nil
+}
+
+// Close retires the registry: backends release what they hold and
+// directories are closed. Calls already running finish.
+func (r *Registry) Close() error {
+	closeTools(r.Config)
+	for _, t := range r.templates {
+		_ = t.dir.Close()
+	}
+	return nil
+}
+
+// Tool returns the compiled tool named name.
+func (r *Registry) Tool(name string) (*thcl.Tool, bool) {
+	t, ok := r.tools[name]
+	return t, ok
+}
+
+// ErrUnknownTool is returned by CallTool for a name the config does not
+// declare.
+var ErrUnknownTool = errors.New("unknown tool")
+
+// CallTool runs one tool call: it validates the arguments against the
+// tool's parameters before anything runs, calls the backend, and shapes the
+// output. Tool failures come back as a result with IsError set and a message
+// a model can act on; only an unknown tool is an error.
+func (r *Registry) CallTool(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	t, ok := r.tools[name]
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrUnknownTool, name)
+	}
+	start := time.Now()
+	res := r.callTool(ctx, t, args)
+	slog.Debug("tool call", "tool", name, "error", res.IsError, "duration", time.Since(start))
+	return res, nil
+}
+
+func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMessage) *mcp.CallToolResult {
+	params, err := DecodeArgs(t, args)
+	if err != nil {
+		return toolError(err.Error() + ".")
+	}
+	eval := &hcl.EvalContext{
+		Functions: r.functions.Functions,
+		Variables: map[string]cty.Value{"param": params},
+	}
+	out, err := t.Backend.Call(ctx, &adapters.Input{Eval: eval})
+	if err != nil {
+		if ctx.Err() != nil && !errors.Is(err, context.DeadlineExceeded) {
+			return toolError("the call was cancelled")
+		}
+		return toolError(err.Error())
+	}
+	if t.Result == nil {
+		text := string(out.Body)
+		if out.Truncated {
+			text += fmt.Sprintf("\n[output truncated at %d bytes]", len(out.Body))
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+	}
+	if out.Truncated {
+		return toolError(fmt.Sprintf("the output was larger than the tool's size cap and was cut at %d bytes, so the result fields cannot be read from it; raise the cap or narrow the request", len(out.Body)))
+	}
+	structured, err := MapResult(t.Result, out.Body, eval)
+	if err != nil {
+		return toolError(err.Error())
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(structured)}},
+		StructuredContent: structured,
+	}
+}
+
+// toolError is an isError result. It never carries structuredContent, so
+// that a client checking it against outputSchema sees the real error.
+func toolError(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+}
+
+// ReadResource reads a declared resource, or a file of a resource template's
+// directory. Anything not found or refused is mcp.ResourceNotFoundError.
+func (r *Registry) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error) {
+	if res, ok := r.resources[uri]; ok {
+		fc, err := adapters.ReadFile(res.File, adapters.DefaultMaxFileSize)
+		if err != nil {
+			if errors.Is(err, adapters.ErrNotFound) {
+				return nil, mcp.ResourceNotFoundError(uri)
+			}
+			return nil, err
+		}
+		return contents(uri, res.MIMEType, fc), nil
+	}
+	for _, t := range r.templates {
+		d := t.decl
+		if !strings.HasPrefix(uri, d.Prefix) || !strings.HasSuffix(uri, d.Suffix) || len(uri) < len(d.Prefix)+len(d.Suffix) {
+			continue
+		}
+		raw := uri[len(d.Prefix) : len(uri)-len(d.Suffix)]
+		lower := strings.ToLower(raw)
+		if raw == "" || strings.Contains(lower, "%2f") || strings.Contains(lower, "%5c") || strings.Contains(lower, "%00") {
+			return nil, mcp.ResourceNotFoundError(uri)
+		}
+		name, err := url.PathUnescape(raw)
+		if err != nil {
+			return nil, mcp.ResourceNotFoundError(uri)
+		}
+		fc, err := t.dir.Read(name, adapters.DefaultMaxFileSize)
+		if err != nil {
+			if errors.Is(err, adapters.ErrNotFound) {
+				return nil, mcp.ResourceNotFoundError(uri)
+			}
+			return nil, err
+		}
+		return contents(uri, d.MIMEType, fc), nil
+	}
+	return nil, mcp.ResourceNotFoundError(uri)
+}
+
+func contents(uri, declared string, fc *adapters.FileContent) *mcp.ReadResourceResult {
+	mimeType := declared
+	if mimeType == "" {
+		mimeType = fc.MIMEType
+	}
+	rc := &mcp.ResourceContents{URI: uri, MIMEType: mimeType}
+	if fc.Text {
+		rc.Text = string(fc.Data)
+	} else {
+		rc.Blob = fc.Data
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}
+}
+
+// PromptError is a prompts/get with arguments that do not fit the prompt.
+type PromptError struct{ Msg string }
+
+func (e *PromptError) Error() string { return e.Msg }
+
+// GetPrompt renders a prompt with the given arguments.
+func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]string) (*mcp.GetPromptResult, error) {
+	p, ok := r.prompts[name]
+	if !ok {
+		return nil, &PromptError{Msg: fmt.Sprintf("unknown prompt %q", name)}
+	}
+	vals := make(map[string]cty.Value, len(p.Args))
+	declared := map[string]bool{}
+	for _, a := range p.Args {
+		declared[a.Name] = true
+		v, ok := args[a.Name]
+		switch {
+		case ok:
+			vals[a.Name] = cty.StringVal(v)
+		case a.Required:
+			return nil, &PromptError{Msg: fmt.Sprintf("prompt %q: missing required argument %q", name, a.Name)}
+		default:
+			vals[a.Name] = cty.NullVal(cty.String)
+		}
+	}
+	for k := range args {
+		if !declared[k] {
+			return nil, &PromptError{Msg: fmt.Sprintf("prompt %q has no argument %q", name, k)}
+		}
+	}
+	argObj := cty.EmptyObjectVal
+	if len(vals) > 0 {
+		argObj = cty.ObjectVal(vals)
+	}
+	eval := &hcl.EvalContext{Functions: r.functions.Functions, Variables: map[string]cty.Value{"arg": argObj}}
+	res := &mcp.GetPromptResult{Description: p.Description}
+	for _, m := range p.Messages {
+		v, diags := m.Text.Value(eval)
+		if diags.HasErrors() {
+			return nil, fmt.Errorf("prompt %q: %s", name, diags.Error())
+		}
+		s, err := convert.Convert(v, cty.String)
+		if err != nil || s.IsNull() {
+			return nil, fmt.Errorf("prompt %q: a message rendered to null; use coalesce(arg.NAME, \"default\") for optional arguments", name)
+		}
+		res.Messages = append(res.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: &mcp.TextContent{Text: s.AsString()}})
+	}
+	return res, nil
+}
+
+// blobText is used by inspect and call to print binary resource contents.
+func blobText(b []byte) string { return base64.StdEncoding.EncodeToString(b) }

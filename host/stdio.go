@@ -1,0 +1,329 @@
+package host
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultMaxMessageSize caps one inbound line: 4 MiB.
+const DefaultMaxMessageSize = 4 << 20
+
+// StdioTransport serves MCP as newline-delimited JSON-RPC over a reader and
+// a writer (stdin and stdout). Unlike the SDK's stdio transport it keeps
+// serving after a malformed line (answering it with the JSON-RPC error the
+// spec prescribes), and when the input ends it answers every request
+// already read before it reports the end.
+type StdioTransport struct {
+	In  io.Reader
+	Out io.Writer
+	// MaxMessageSize caps a line; 0 means DefaultMaxMessageSize. A longer
+	// line is answered with an error and skipped.
+	MaxMessageSize int
+	// Logger receives transport problems; slog.Default when nil.
+	Logger *slog.Logger
+}
+
+// Connect implements mcp.Transport.
+func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	max := t.MaxMessageSize
+	if max <= 0 {
+		max = DefaultMaxMessageSize
+	}
+	logger := t.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	c := &stdioConn{
+		out:       t.Out,
+		in:        t.In,
+		logger:    logger,
+		incoming:  make(chan jsonrpc.Message),
+		closed:    make(chan struct{}),
+		inputDone: make(chan struct{}),
+		pending:   map[jsonrpc.ID]bool{},
+		cancelled: map[jsonrpc.ID]bool{},
+		drained:   make(chan struct{}, 1),
+	}
+	go c.readLoop(max)
+	return c, nil
+}
+
+type stdioConn struct {
+	in     io.Reader
+	out    io.Writer
+	logger *slog.Logger
+
+	writeMu sync.Mutex
+
+	incoming  chan jsonrpc.Message
+	inputDone chan struct{} // closed when the input has ended
+	inputErr  error
+
+	mu        sync.Mutex
+	pending   map[jsonrpc.ID]bool // client requests read and not yet answered
+	cancelled map[jsonrpc.ID]bool // cancelled by the client: no reply is sent
+	drained   chan struct{}       // signalled when pending becomes empty
+
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+func (c *stdioConn) readLoop(max int) {
+	defer close(c.inputDone)
+	r := bufio.NewReaderSize(c.in, 64<<10)
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		switch {
+		case err == bufio.ErrBufferFull:
+			if len(line)+len(chunk) > max {
+				c.skipLong(r, max)
+				line = line[:0]
+				continue
+			}
+			line = append(line, chunk...)
+			continue
+		case err != nil && len(chunk) == 0 && len(line) == 0:
+			if err != io.EOF {
+				c.inputErr = err
+			}
+			return
+		}
+		if len(line)+len(chunk) > max {
+			line = line[:0]
+			c.replyError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message larger than %d bytes; it was skipped", max))
+		} else {
+			line = append(line, chunk...)
+			if !c.handleLine(line) {
+				return
+			}
+			line = line[:0]
+		}
+		if err != nil {
+			if err != io.EOF {
+				c.inputErr = err
+			}
+			return
+		}
+	}
+}
+
+// skipLong discards the rest of an oversized line and answers it.
+func (c *stdioConn) skipLong(r *bufio.Reader, max int) {
+	for {
+		_, err := r.ReadSlice('\n')
+		if err != bufio.ErrBufferFull {
+			break
+		}
+	}
+	c.logger.Warn("skipped an oversized message", "limit_bytes", max)
+	c.replyError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message larger than %d bytes; it was skipped", max))
+}
+
+// handleLine decodes one line and hands it to Read. It reports false when
+// the connection is closed.
+func (c *stdioConn) handleLine(line []byte) bool {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return true
+	}
+	if !utf8.Valid(line) {
+		c.replyError(nil, jsonrpc.CodeParseError, "Parse error: the message is not valid UTF-8")
+		return true
+	}
+	if !json.Valid(line) {
+		c.replyError(nil, jsonrpc.CodeParseError, "Parse error: the message is not valid JSON")
+		return true
+	}
+	if line[0] == '[' {
+		c.replyError(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per line")
+		return true
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		c.replyError(rawID(line), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
+		return true
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok {
+		if req.IsCall() {
+			c.mu.Lock()
+			dup := c.pending[req.ID]
+			if !dup {
+				c.pending[req.ID] = true
+				delete(c.cancelled, req.ID)
+			}
+			c.mu.Unlock()
+			if dup {
+				c.replyError(&req.ID, jsonrpc.CodeInvalidRequest, "Invalid Request: a request with this id is still running")
+				return true
+			}
+		} else if req.Method == "notifications/cancelled" {
+			c.noteCancelled(req.Params)
+		}
+	}
+	select {
+	case c.incoming <- msg:
+		return true
+	case <-c.closed:
+		return false
+	}
+}
+
+// noteCancelled stops waiting for a cancelled request: the spec says the
+// server should not answer it.
+func (c *stdioConn) noteCancelled(params json.RawMessage) {
+	var p struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.RequestID == nil {
+		return
+	}
+	id, err := jsonrpc.MakeID(p.RequestID)
+	if err != nil {
+		return
+	}
+	c.mu.Lock()
+	if c.pending[id] {
+		delete(c.pending, id)
+		c.cancelled[id] = true
+		c.signalIfDrained()
+	}
+	c.mu.Unlock()
+}
+
+func (c *stdioConn) signalIfDrained() {
+	if len(c.pending) == 0 {
+		select {
+		case c.drained <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// rawID digs the id out of a message that is JSON but not a valid request,
+// so that the error reply can carry it.
+func rawID(line []byte) *jsonrpc.ID {
+	var probe struct {
+		ID any `json:"id"`
+	}
+	if json.Unmarshal(line, &probe) != nil || probe.ID == nil {
+		return nil
+	}
+	id, err := jsonrpc.MakeID(probe.ID)
+	if err != nil {
+		return nil
+	}
+	return &id
+}
+
+// replyError writes a JSON-RPC error response directly (id null when nil).
+func (c *stdioConn) replyError(id *jsonrpc.ID, code int64, msg string) {
+	var idJSON any
+	if id != nil {
+		idJSON = id.Raw()
+	}
+	b, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      idJSON,
+		"error":   map[string]any{"code": code, "message": msg},
+	})
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	_, _ = c.out.Write(append(b, '\n'))
+}
+
+// Read returns the next message. When the input has ended it waits until
+// every request already read is answered, then reports io.EOF.
+func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case msg := <-c.incoming:
+		return msg, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.closed:
+		return nil, io.EOF
+	case <-c.inputDone:
+	}
+	for {
+		c.mu.Lock()
+		n := len(c.pending)
+		c.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		select {
+		case <-c.drained:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-c.closed:
+			return nil, io.EOF
+		}
+	}
+	if c.inputErr != nil {
+		return nil, c.inputErr
+	}
+	return nil, io.EOF
+}
+
+// Write writes one message as a line. A response to a request the client
+// cancelled is dropped.
+func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	resp, isResp := msg.(*jsonrpc.Response)
+	if isResp {
+		c.mu.Lock()
+		if c.cancelled[resp.ID] {
+			delete(c.cancelled, resp.ID)
+			c.mu.Unlock()
+			return nil
+		}
+		c.mu.Unlock()
+		// The id leaves pending only after the reply is written, so that
+		// Read cannot report the end of input before it is out.
+		defer func() {
+			c.mu.Lock()
+			delete(c.pending, resp.ID)
+			c.signalIfDrained()
+			c.mu.Unlock()
+		}()
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("encoding message: %w", err)
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	select {
+	case <-c.closed:
+		return errors.New("connection closed")
+	default:
+	}
+	_, err = c.out.Write(append(data, '\n'))
+	return err
+}
+
+// Close closes the connection. The input is closed when it can be.
+func (c *stdioConn) Close() error {
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		if cl, ok := c.in.(io.Closer); ok {
+			_ = cl.Close()
+		}
+	})
+	return nil
+}
+
+// SessionID is empty: stdio has one session.
+func (c *stdioConn) SessionID() string { return "" }
+
+var _ mcp.Transport = (*StdioTransport)(nil)
