@@ -3,8 +3,10 @@ package hcl
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -36,7 +38,11 @@ type Tool struct {
 	// without a result block.
 	InputSchema  *jsonschema.Schema
 	OutputSchema *jsonschema.Schema
-	DeclRange    hcl.Range
+	// InputSchemaJSON and OutputSchemaJSON are the schemas rendered once,
+	// as clients receive them.
+	InputSchemaJSON  json.RawMessage
+	OutputSchemaJSON json.RawMessage
+	DeclRange        hcl.Range
 }
 
 // Annotations are the MCP tool annotations: hints for clients.
@@ -175,6 +181,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*Too
 
 	var backends []*hcl.Block
 	var result *hcl.Block
+	var declaredParams []string
 	paramRanges := map[string]hcl.Range{}
 	for _, b := range content.Blocks {
 		switch b.Type {
@@ -194,6 +201,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*Too
 				continue
 			}
 			paramRanges[b.Labels[0]] = b.DefRange
+			declaredParams = append(declaredParams, b.Labels[0])
 			if p != nil {
 				t.Params = append(t.Params, p)
 			}
@@ -213,7 +221,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*Too
 
 	eval := t.compileEval(static)
 	if result != nil {
-		r, d := decodeResult(result, eval, t.Params)
+		r, d := decodeResult(result, eval, declaredParams, !diags.HasErrors())
 		diags = append(diags, d...)
 		t.Result = r
 	}
@@ -244,12 +252,14 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*Too
 			Subject:  backends[1].DefRange.Ptr(),
 		})
 	}
-	if !diags.HasErrors() && len(backends) == 1 {
+	if len(backends) == 1 {
 		b := backends[0]
 		t.BackendKind = b.Type
-		refDiags := checkBodyRefs(b.Body, "param", t.paramNames())
+		// References are checked against every declared param, even one
+		// whose block has errors, so that all problems show at once.
+		refDiags := checkBodyRefs(b.Body, "param", declaredParams)
 		diags = append(diags, refDiags...)
-		if !refDiags.HasErrors() {
+		if !diags.HasErrors() {
 			kind, _ := adapters.Lookup(b.Type)
 			backend, d := kind.Compile(b, &adapters.CompileContext{
 				BaseDir:  baseDir,
@@ -265,8 +275,10 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*Too
 		return t, diags
 	}
 	t.InputSchema = t.inputSchema()
+	t.InputSchemaJSON = SchemaJSON(t.InputSchema)
 	if t.Result != nil {
 		t.OutputSchema = t.Result.schema()
+		t.OutputSchemaJSON = SchemaJSON(t.OutputSchema)
 	}
 	return t, diags
 }
@@ -342,7 +354,27 @@ func (p *Param) schema() *jsonschema.Schema {
 	return s
 }
 
+// mustJSON renders a known value as JSON. Primitives take a fast path:
+// cty numbers carry 512 bits of precision, and formatting them through
+// big.Float is slow for the small whole numbers configs are made of.
 func mustJSON(v cty.Value) json.RawMessage {
+	switch {
+	case v.IsNull():
+		return json.RawMessage("null")
+	case v.Type() == cty.Number:
+		bf := v.AsBigFloat()
+		if i, acc := bf.Int64(); acc == big.Exact {
+			return strconv.AppendInt(nil, i, 10)
+		}
+		if f, acc := bf.Float64(); acc == big.Exact && !math.IsInf(f, 0) {
+			return strconv.AppendFloat(nil, f, 'g', -1, 64)
+		}
+	case v.Type() == cty.String:
+		b, _ := json.Marshal(v.AsString())
+		return b
+	case v.Type() == cty.Bool:
+		return strconv.AppendBool(nil, v.True())
+	}
 	b, err := ctyjson.Marshal(v, v.Type())
 	if err != nil {
 		panic(err)
@@ -557,13 +589,12 @@ func ctyDisplay(v cty.Value) string {
 	return string(b)
 }
 
-func decodeResult(block *hcl.Block, eval *hcl.EvalContext, params []*Param) (*Result, hcl.Diagnostics) {
+// decodeResult decodes a result block. names are the declared params;
+// typecheck is false when the params have errors, so their types are not
+// known well enough to evaluate the paths.
+func decodeResult(block *hcl.Block, eval *hcl.EvalContext, names []string, typecheck bool) (*Result, hcl.Diagnostics) {
 	content, diags := block.Body.Content(resultBlockSchema)
 	r := &Result{DeclRange: block.DefRange}
-	names := make([]string, len(params))
-	for i, p := range params {
-		names[i] = p.Name
-	}
 	seen := map[string]hcl.Range{}
 	for _, b := range content.Blocks {
 		f := &Field{Name: b.Labels[0], DeclRange: b.DefRange, Type: &Type{Kind: KindAny}}
@@ -580,7 +611,7 @@ func decodeResult(block *hcl.Block, eval *hcl.EvalContext, params []*Param) (*Re
 		f.Path = fc.Attributes["path"].Expr
 		refDiags := checkExprRefs(f.Path, "param", names)
 		diags = append(diags, refDiags...)
-		if !refDiags.HasErrors() {
+		if !refDiags.HasErrors() && typecheck {
 			v, d := f.Path.Value(eval)
 			diags = append(diags, d...)
 			if !d.HasErrors() {

@@ -3,6 +3,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"log/slog"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -37,6 +39,12 @@ type Registry struct {
 	resources map[string]*thcl.Resource
 	templates []*templateDir
 	functions *hcl.EvalContext
+
+	// use counts calls running on this registry, so that a retired
+	// registry is closed only when the last of them is done.
+	useMu   sync.Mutex
+	active  int
+	retired bool
 }
 
 type templateDir struct {
@@ -81,15 +89,16 @@ func compile(cfg *thcl.Config, lookup thcl.EnvLookup) (*Registry, hcl.Diagnostic
 	}
 	var diags hcl.Diagnostics
 	for _, t := range cfg.Tools {
+		// The schemas go to the SDK as JSON rendered once: it then neither
+		// re-encodes them for every tools/list nor on registration.
 		def := &mcp.Tool{
-			Name:         t.Name,
-			Title:        t.Title,
-			Description:  t.Description,
-			InputSchema:  t.InputSchema,
-			OutputSchema: nil,
+			Name:        t.Name,
+			Title:       t.Title,
+			Description: t.Description,
+			InputSchema: t.InputSchemaJSON,
 		}
-		if t.OutputSchema != nil {
-			def.OutputSchema = t.OutputSchema
+		if t.OutputSchemaJSON != nil {
+			def.OutputSchema = t.OutputSchemaJSON
 		}
 		if a := t.Annotations; a != nil {
 			def.Annotations = &mcp.ToolAnnotations{
@@ -155,26 +164,58 @@ func compile(cfg *thcl.Config, lookup thcl.EnvLookup) (*Registry, hcl.Diagnostic
 	return r, diags
 }
 
-// checkSchemas checks what Server.AddTool would otherwise panic on.
+// checkSchemas checks what Server.AddTool would otherwise panic on: an input
+// schema that is not an object schema. The compiler builds the schemas
+// itself, so this guards against a compiler bug rather than a config
+// mistake.
 func checkSchemas(t *mcp.Tool) error {
-	b, err := json.Marshal(t.InputSchema)
-	if err != nil {
-		return fmt.Errorf("input schema: %v", err)
+	in, ok := t.InputSchema.(json.RawMessage)
+	if !ok || !bytes.HasPrefix(in, []byte(`{"type":"object"`)) {
+		return errors.New("the input schema must be an object schema")
 	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil || m["type"] != "object" {
-		return errors.New(`the input schema must be an object schema`)
-	}
-	if t.OutputSchema != nil {
-		if _, err := json.Marshal(t.OutputSchema); err != nil {
-			return fmt.Errorf("output schema: %v", err)
-		}
+	if out, ok := t.OutputSchema.(json.RawMessage); ok && !json.Valid(out) {
+		return errors.New("the output schema is not valid JSON")
 	}
 	return nil
 }
 
-// Close retires the registry: backends release what they hold and
-// directories are closed. Calls already running finish.
+// acquire marks a call as running on r. It reports false when r is retired:
+// the caller takes the registry in service instead.
+func (r *Registry) acquire() bool {
+	r.useMu.Lock()
+	defer r.useMu.Unlock()
+	if r.retired {
+		return false
+	}
+	r.active++
+	return true
+}
+
+func (r *Registry) release() {
+	r.useMu.Lock()
+	r.active--
+	done := r.retired && r.active == 0
+	r.useMu.Unlock()
+	if done {
+		_ = r.Close()
+	}
+}
+
+// Retire takes r out of service: no new call starts on it, and it is closed
+// as soon as the calls running on it are done.
+func (r *Registry) Retire() {
+	r.useMu.Lock()
+	already := r.retired
+	r.retired = true
+	idle := r.active == 0
+	r.useMu.Unlock()
+	if !already && idle {
+		_ = r.Close()
+	}
+}
+
+// Close releases what the registry holds: backends release their resources
+// and directories are closed. Use Retire for a registry that may be in use.
 func (r *Registry) Close() error {
 	closeTools(r.Config)
 	for _, t := range r.templates {

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -36,7 +37,7 @@ func NewServer(reg *Registry, logger *slog.Logger) *Server {
 	s := &Server{logger: logger}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Title: info.Title, Version: info.Version}, &mcp.ServerOptions{
 		Instructions: info.Instructions,
-		Logger:       logger,
+		Logger:       sdkLogger(logger),
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:     &mcp.ToolCapabilities{ListChanged: true},
 			Resources: &mcp.ResourceCapabilities{ListChanged: true},
@@ -44,8 +45,38 @@ func NewServer(reg *Registry, logger *slog.Logger) *Server {
 			Logging:   &mcp.LoggingCapabilities{},
 		},
 	})
+	s.mcp.AddReceivingMiddleware(defaultLogLevel)
 	s.Apply(reg)
 	return s
+}
+
+// DefaultLogLevel is the level of logging notifications a client receives
+// until it sets its own with logging/setLevel. The spec leaves the choice to
+// the server; warning lets a client see a broken reload without asking.
+const DefaultLogLevel mcp.LoggingLevel = "warning"
+
+// defaultLogLevel sets DefaultLogLevel on a session when it is initialized.
+func defaultLogLevel(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if method == "notifications/initialized" && err == nil {
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
+				_, _ = next(ctx, "logging/setLevel", &mcp.ServerRequest[*mcp.SetLoggingLevelParams]{
+					Session: ss,
+					Params:  &mcp.SetLoggingLevelParams{Level: DefaultLogLevel},
+				})
+			}
+		}
+		return res, err
+	}
+}
+
+// Notify sends a logging notification to every connected client (each
+// filters it by the level it asked for).
+func (s *Server) Notify(ctx context.Context, level mcp.LoggingLevel, msg string) {
+	for ss := range s.mcp.Sessions() {
+		_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: "toolhost", Data: msg})
+	}
 }
 
 // MCP returns the SDK server, for transports.
@@ -83,7 +114,7 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 		switch {
 		case !existed:
 			ch.ToolsAdded = append(ch.ToolsAdded, t.Name)
-		case !sameJSON(prev, t):
+		case !sameTool(prev, t):
 			ch.ToolsChanged = append(ch.ToolsChanged, t.Name)
 		default:
 			continue
@@ -143,14 +174,40 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 	return old, ch
 }
 
+// sameTool compares two tool definitions; their schemas are JSON already,
+// so this is cheap.
+func sameTool(a, b *mcp.Tool) bool {
+	return a.Name == b.Name && a.Title == b.Title && a.Description == b.Description &&
+		bytes.Equal(a.InputSchema.(json.RawMessage), b.InputSchema.(json.RawMessage)) &&
+		rawEqual(a.OutputSchema, b.OutputSchema) && sameJSON(a.Annotations, b.Annotations)
+}
+
+func rawEqual(a, b any) bool {
+	ra, _ := a.(json.RawMessage)
+	rb, _ := b.(json.RawMessage)
+	return bytes.Equal(ra, rb)
+}
+
 func sameJSON(a, b any) bool {
 	ja, err1 := json.Marshal(a)
 	jb, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && reflect.DeepEqual(ja, jb)
 }
 
+// use returns the registry in service, marked as in use until release is
+// called, so that a reload cannot close it under a running call.
+func (s *Server) use() *Registry {
+	for {
+		reg := s.current.Load()
+		if reg.acquire() {
+			return reg
+		}
+	}
+}
+
 func (s *Server) toolHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	reg := s.current.Load()
+	reg := s.use()
+	defer reg.release()
 	res, err := reg.CallTool(ctx, req.Params.Name, req.Params.Arguments)
 	if errors.Is(err, ErrUnknownTool) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
@@ -159,11 +216,15 @@ func (s *Server) toolHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 }
 
 func (s *Server) resourceHandler(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	return s.current.Load().ReadResource(ctx, req.Params.URI)
+	reg := s.use()
+	defer reg.release()
+	return reg.ReadResource(ctx, req.Params.URI)
 }
 
 func (s *Server) promptHandler(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-	res, err := s.current.Load().GetPrompt(ctx, req.Params.Name, req.Params.Arguments)
+	reg := s.use()
+	defer reg.release()
+	res, err := reg.GetPrompt(ctx, req.Params.Name, req.Params.Arguments)
 	var pe *PromptError
 	if errors.As(err, &pe) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: pe.Msg}
@@ -182,3 +243,30 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 
 // ServerInfo returns the server block in service, for inspect.
 func (s *Server) ServerInfo() *thcl.Server { return s.current.Load().Config.Server }
+
+// sdkLogger quiets the SDK's per-session chatter: it logs at warn and above
+// unless toolhost runs at debug.
+func sdkLogger(l *slog.Logger) *slog.Logger {
+	if l.Enabled(context.Background(), slog.LevelDebug) {
+		return l.With("component", "mcp")
+	}
+	return slog.New(minLevel{l.Handler(), slog.LevelWarn}).With("component", "mcp")
+}
+
+// minLevel is a slog.Handler that drops records below a level.
+type minLevel struct {
+	slog.Handler
+	level slog.Level
+}
+
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.level && h.Handler.Enabled(ctx, l)
+}
+
+func (h minLevel) WithAttrs(a []slog.Attr) slog.Handler {
+	return minLevel{h.Handler.WithAttrs(a), h.level}
+}
+
+func (h minLevel) WithGroup(n string) slog.Handler {
+	return minLevel{h.Handler.WithGroup(n), h.level}
+}

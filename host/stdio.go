@@ -151,6 +151,9 @@ func (c *stdioConn) handleLine(line []byte) bool {
 		return true
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
+	if err == nil {
+		err = checkShape(line, msg)
+	}
 	if err != nil {
 		c.replyError(rawID(line), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
 		return true
@@ -209,6 +212,27 @@ func (c *stdioConn) signalIfDrained() {
 		default:
 		}
 	}
+}
+
+// checkShape checks what DecodeMessage lets through: the version must be
+// "2.0", and a message without a method must be a response with a result
+// or an error.
+func checkShape(line []byte, msg jsonrpc.Message) error {
+	var probe struct {
+		Version *string         `json:"jsonrpc"`
+		Result  json.RawMessage `json:"result"`
+		Error   json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(line, &probe); err != nil {
+		return errors.New("the message is not a JSON object")
+	}
+	if probe.Version == nil || *probe.Version != "2.0" {
+		return errors.New(`"jsonrpc" must be "2.0"`)
+	}
+	if _, isResp := msg.(*jsonrpc.Response); isResp && probe.Result == nil && probe.Error == nil {
+		return errors.New(`a message needs a "method" (request or notification) or a "result" or "error" (response)`)
+	}
+	return nil
 }
 
 // rawID digs the id out of a message that is JSON but not a valid request,

@@ -161,6 +161,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := newFlags("serve", "serve [flags] [CONFIG...]", stderr)
 	level := fs.String("log-level", "info", "log level on stderr: debug, info, warn or error")
 	maxMsg := fs.Int("max-message-size", host.DefaultMaxMessageSize, "largest inbound message in bytes")
+	watch := fs.Bool("watch", true, "reload the config when its files change")
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return ExitUsage
@@ -184,9 +185,25 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	slog.SetDefault(logger)
 	srv := host.NewServer(reg, logger)
-	logger.Info("serving over stdio", "config", strings.Join(reg.Config.Paths, ","), "tools", len(reg.Tools), "resources", len(reg.Resources)+len(reg.Templates), "prompts", len(reg.Prompts))
-	err = srv.Run(ctx, &host.StdioTransport{In: stdin, Out: stdout, MaxMessageSize: *maxMsg, Logger: logger})
-	srv.Registry().Close()
+	logger.Info("serving over stdio", "config", strings.Join(reg.Config.Paths, ","), "tools", len(reg.Tools), "resources", len(reg.Resources)+len(reg.Templates), "prompts", len(reg.Prompts), "watch", *watch)
+	runCtx, cancel := context.WithCancel(ctx)
+	watchDone := make(chan struct{})
+	if *watch {
+		r := &host.Reloader{Paths: paths, Server: srv, Logger: logger, Diagnostics: stderr}
+		r.Prime()
+		go func() {
+			defer close(watchDone)
+			if err := r.Watch(runCtx); err != nil {
+				logger.Warn("hot reload is off", "error", err)
+			}
+		}()
+	} else {
+		close(watchDone)
+	}
+	err = srv.Run(runCtx, &host.StdioTransport{In: stdin, Out: stdout, MaxMessageSize: *maxMsg, Logger: logger})
+	cancel()
+	<-watchDone
+	srv.Registry().Retire()
 	if err != nil && !errors.Is(err, io.EOF) {
 		logger.Error("server stopped", "error", err)
 		return ExitFailure
@@ -326,4 +343,3 @@ func nonNil[T any](s []T) []T {
 	}
 	return s
 }
-

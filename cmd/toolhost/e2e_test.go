@@ -1,0 +1,428 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// binPath is the toolhost binary built once for the end-to-end tests.
+var binPath string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "toolhost-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binPath = filepath.Join(dir, "toolhost")
+	out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "building toolhost: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// writeConfig writes an HCL config into a fresh directory and returns its path.
+func writeConfig(t *testing.T, src string) string {
+	t.Helper()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "tools.hcl")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const testConfig = `
+server {
+  name    = "e2e"
+  version = "9.9.9"
+}
+tool "hello" {
+  description = "greets"
+  param "name" { type = string }
+  template { text = "hello ${param.name}" }
+}
+tool "slow" {
+  description = "sleeps, then answers"
+  param "seconds" {
+    type    = number
+    default = 1
+  }
+  exec {
+    command = ["sh", "-c", "sleep \"$1\"; printf slept", "slow", param.seconds]
+    timeout = "20s"
+  }
+}
+tool "fail" {
+  description = "exits 3"
+  exec { command = ["sh", "-c", "echo broken >&2; exit 3"] }
+}
+`
+
+// session is a running "toolhost serve" with pipes to its stdin and stdout.
+type session struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan string
+	stderr *bytes.Buffer
+	mu     sync.Mutex
+}
+
+func startServe(t *testing.T, args ...string) *session {
+	t.Helper()
+	cmd := exec.Command(binPath, append([]string{"serve"}, args...)...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &session{t: t, cmd: cmd, stdin: stdin, lines: make(chan string, 100), stderr: &bytes.Buffer{}}
+	cmd.Stderr = &lockedWriter{w: s.stderr, mu: &s.mu}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		for sc.Scan() {
+			s.lines <- sc.Text()
+		}
+		close(s.lines)
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if t.Failed() {
+			s.mu.Lock()
+			t.Logf("server stderr:\n%s", s.stderr.String())
+			s.mu.Unlock()
+		}
+	})
+	return s
+}
+
+type lockedWriter struct {
+	w  io.Writer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (s *session) send(line string) {
+	s.t.Helper()
+	if _, err := io.WriteString(s.stdin, line+"\n"); err != nil {
+		s.t.Fatalf("writing to server: %v", err)
+	}
+}
+
+func (s *session) sendJSON(v any) {
+	s.t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.send(string(b))
+}
+
+// recv returns the next message from stdout, which must be a JSON object.
+func (s *session) recv() map[string]any {
+	s.t.Helper()
+	select {
+	case line, ok := <-s.lines:
+		if !ok {
+			s.t.Fatal("server closed stdout")
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			s.t.Fatalf("stdout carried a line that is not a JSON object: %q", line)
+		}
+		return m
+	case <-time.After(30 * time.Second):
+		s.t.Fatal("no message from the server within 30s")
+	}
+	return nil
+}
+
+func (s *session) initialize(version string) map[string]any {
+	s.t.Helper()
+	s.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": map[string]any{
+		"protocolVersion": version, "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "e2e", "version": "1"},
+	}})
+	resp := s.recv()
+	s.sendJSON(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	return resp
+}
+
+func call(id int, tool string, args map[string]any) map[string]any {
+	return map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{"name": tool, "arguments": args}}
+}
+
+func idOf(m map[string]any) any { return m["id"] }
+
+func resultText(t *testing.T, m map[string]any) (string, bool) {
+	t.Helper()
+	res, ok := m["result"].(map[string]any)
+	if !ok {
+		t.Fatalf("expected a result, got %v", m)
+	}
+	content := res["content"].([]any)
+	var b strings.Builder
+	for _, c := range content {
+		b.WriteString(c.(map[string]any)["text"].(string))
+	}
+	isErr, _ := res["isError"].(bool)
+	return b.String(), isErr
+}
+
+func TestProtocolVersions(t *testing.T) {
+	cfg := writeConfig(t, testConfig)
+	for _, tc := range []struct{ asked, want string }{
+		{"2024-11-05", "2024-11-05"},
+		{"2025-03-26", "2025-03-26"},
+		{"2025-06-18", "2025-06-18"},
+		{"2025-11-25", "2025-11-25"},
+		{"1999-01-01", "2025-11-25"},
+	} {
+		t.Run(tc.asked, func(t *testing.T) {
+			s := startServe(t, cfg)
+			resp := s.initialize(tc.asked)
+			res := resp["result"].(map[string]any)
+			if got := res["protocolVersion"]; got != tc.want {
+				t.Fatalf("protocolVersion = %v, want %v", got, tc.want)
+			}
+			info := res["serverInfo"].(map[string]any)
+			if info["name"] != "e2e" || info["version"] != "9.9.9" {
+				t.Fatalf("serverInfo = %v", info)
+			}
+			caps := res["capabilities"].(map[string]any)
+			for _, k := range []string{"tools", "resources", "prompts", "logging"} {
+				if _, ok := caps[k]; !ok {
+					t.Errorf("capability %s missing in %v", k, caps)
+				}
+			}
+			s.sendJSON(call(1, "hello", map[string]any{"name": "世界"}))
+			if text, isErr := resultText(t, s.recv()); text != "hello 世界" || isErr {
+				t.Fatalf("hello = %q isError=%v", text, isErr)
+			}
+		})
+	}
+}
+
+// TestMalformedInputKeepsServing sends broken lines between good requests:
+// each broken line is answered with the prescribed error and the server goes
+// on to answer the next request.
+func TestMalformedInputKeepsServing(t *testing.T) {
+	cfg := writeConfig(t, testConfig)
+	s := startServe(t, "--max-message-size", "4096", cfg)
+	s.initialize("2025-06-18")
+	for i, tc := range []struct {
+		name, line string
+		code       float64
+		id         any
+	}{
+		{"not JSON", "garbage{", -32700, nil},
+		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\xfe\"}", -32700, nil},
+		{"binary", "\x00\x01\x02\x03", -32700, nil},
+		{"no method", `{"jsonrpc":"2.0","id":77}`, -32600, float64(77)},
+		{"wrong version", `{"jsonrpc":"1.0","id":78,"method":"ping"}`, -32600, float64(78)},
+		{"batch", `[{"jsonrpc":"2.0","id":79,"method":"ping"}]`, -32600, nil},
+		{"oversized", `{"jsonrpc":"2.0","id":80,"method":"ping","params":{"pad":"` + strings.Repeat("x", 8000) + `"}}`, -32600, nil},
+		{"unknown method", `{"jsonrpc":"2.0","id":81,"method":"no/such"}`, -32601, float64(81)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s.send(tc.line)
+			resp := s.recv()
+			e, ok := resp["error"].(map[string]any)
+			if !ok {
+				t.Fatalf("expected an error response, got %v", resp)
+			}
+			if e["code"] != tc.code {
+				t.Errorf("code = %v, want %v (%v)", e["code"], tc.code, e["message"])
+			}
+			if idOf(resp) != tc.id {
+				t.Errorf("id = %v, want %v", idOf(resp), tc.id)
+			}
+			s.sendJSON(call(100+i, "hello", map[string]any{"name": "again"}))
+			resp = s.recv()
+			if text, _ := resultText(t, resp); text != "hello again" {
+				t.Fatalf("after %s the server answered %v", tc.name, resp)
+			}
+		})
+	}
+}
+
+// TestSlowToolDoesNotBlock starts a slow call and then a fast one: the fast
+// one is answered first.
+func TestSlowToolDoesNotBlock(t *testing.T) {
+	cfg := writeConfig(t, testConfig)
+	s := startServe(t, cfg)
+	s.initialize("2025-06-18")
+	s.sendJSON(call(1, "slow", map[string]any{"seconds": 2}))
+	s.sendJSON(call(2, "hello", map[string]any{"name": "fast"}))
+	first := s.recv()
+	if idOf(first) != float64(2) {
+		t.Fatalf("first reply was for id %v, want the fast call (2): %v", idOf(first), first)
+	}
+	second := s.recv()
+	if text, _ := resultText(t, second); idOf(second) != float64(1) || text != "slept" {
+		t.Fatalf("second reply = %v", second)
+	}
+}
+
+// TestRepliesAfterStdinCloses pipes requests and closes stdin at once, as
+// `printf ... | toolhost serve` does: every request read is answered.
+func TestRepliesAfterStdinCloses(t *testing.T) {
+	cfg := writeConfig(t, testConfig)
+	var in strings.Builder
+	in.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}` + "\n")
+	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	in.WriteString(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"seconds":1}}}` + "\n")
+	for i := 2; i <= 20; i++ {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"hello","arguments":{"name":"n%d"}}}`+"\n", i, i)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binPath, "serve", cfg)
+	cmd.Stdin = strings.NewReader(in.String())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("serve: %v\n%s", err, stderr.String())
+	}
+	seen := map[float64]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("stdout line is not JSON: %q", line)
+		}
+		if id, ok := m["id"].(float64); ok {
+			seen[id] = true
+		}
+	}
+	for i := 0; i <= 20; i++ {
+		if !seen[float64(i)] {
+			t.Errorf("no reply for id %d; stdout:\n%s", i, out)
+		}
+	}
+}
+
+func TestToolErrorsAreResults(t *testing.T) {
+	cfg := writeConfig(t, testConfig)
+	s := startServe(t, cfg)
+	s.initialize("2025-06-18")
+	for i, tc := range []struct {
+		name string
+		args map[string]any
+		tool string
+		want string
+	}{
+		{"missing argument", map[string]any{}, "hello", `"name"`},
+		{"wrong type", map[string]any{"name": 5}, "hello", "must be a string"},
+		{"extra argument", map[string]any{"name": "x", "nme": "y"}, "hello", `"nme"`},
+		{"non-zero exit", nil, "fail", "status 3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s.sendJSON(call(i+1, tc.tool, tc.args))
+			text, isErr := resultText(t, s.recv())
+			if !isErr || !strings.Contains(text, tc.want) {
+				t.Fatalf("got isError=%v %q, want an error containing %q", isErr, text, tc.want)
+			}
+		})
+	}
+	t.Run("unknown tool", func(t *testing.T) {
+		s.sendJSON(call(50, "nope", nil))
+		resp := s.recv()
+		e, ok := resp["error"].(map[string]any)
+		if !ok || e["code"] != float64(-32602) {
+			t.Fatalf("unknown tool: %v", resp)
+		}
+	})
+}
+
+func TestCLI(t *testing.T) {
+	good := writeConfig(t, testConfig)
+	bad := writeConfig(t, `tool "x" {
+  description = "bad"
+  param "a" { type = strng }
+  template { text = "${param.b}" }
+}
+`)
+	empty := t.TempDir()
+	for _, tc := range []struct {
+		name       string
+		dir        string
+		args       []string
+		code       int
+		stdout     string
+		stderr     string
+		stdoutNone bool
+	}{
+		{name: "version", args: []string{"version"}, stdout: "toolhost "},
+		{name: "no command", args: nil, code: 2, stderr: "Usage"},
+		{name: "unknown command", args: []string{"serv"}, code: 2, stderr: `unknown command "serv"`},
+		{name: "validate good", args: []string{"validate", good}, stdout: "valid (3 tools"},
+		{name: "validate bad", args: []string{"validate", bad}, code: 1, stderr: "tools.hcl line 3", stdoutNone: true},
+		{name: "validate reports all", args: []string{"validate", bad}, code: 1, stderr: `The parameter "b" is not declared`},
+		{name: "validate suggestion", args: []string{"validate", bad}, code: 1, stderr: `Did you mean "string"?`},
+		{name: "validate no args", args: []string{"validate"}, code: 2},
+		{name: "validate missing", args: []string{"validate", filepath.Join(empty, "nope.hcl")}, code: 1, stderr: "Config not found"},
+		{name: "call", args: []string{"call", good, "hello", "name=世界"}, stdout: "hello 世界"},
+		{name: "call json", args: []string{"call", good, "hello", "--json", `{"name":"j"}`}, stdout: "hello j"},
+		{name: "call bad arg", args: []string{"call", good, "hello", "name=1", "extra=2"}, code: 1, stderr: `"extra"`, stdoutNone: true},
+		{name: "call unknown tool", args: []string{"call", good, "nope"}, code: 1, stderr: "the tools are: hello, slow, fail"},
+		{name: "inspect", args: []string{"inspect", good}, stdout: `"additionalProperties": false`},
+		{name: "serve without config", dir: empty, args: []string{"serve"}, code: 1, stderr: "no tools.hcl in the current directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(binPath, tc.args...)
+			cmd.Dir = tc.dir
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tc.code {
+				t.Errorf("exit code %d, want %d\nstdout: %s\nstderr: %s", code, tc.code, stdout.String(), stderr.String())
+			}
+			if !strings.Contains(stdout.String(), tc.stdout) {
+				t.Errorf("stdout %q does not contain %q", stdout.String(), tc.stdout)
+			}
+			if !strings.Contains(stderr.String(), tc.stderr) {
+				t.Errorf("stderr %q does not contain %q", stderr.String(), tc.stderr)
+			}
+			if tc.stdoutNone && stdout.Len() > 0 {
+				t.Errorf("stdout should be empty, got %q", stdout.String())
+			}
+		})
+	}
+}
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// toolConfig is a config of template tools named by names.
+func toolConfig(names ...string) string {
+	var b strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&b, "tool %q {\n  description = \"tool %s\"\n  template { text = \"I am %s\" }\n}\n", n, n, n)
+	}
+	return b.String()
+}
+
+// until reads messages until one satisfies ok, and returns it. Messages that
+// do not are kept in skipped. It fails after the deadline.
+func (s *session) until(what string, ok func(map[string]any) bool) map[string]any {
+	s.t.Helper()
+	deadline := time.After(15 * time.Second)
+	for {
+		select {
+		case line, open := <-s.lines:
+			if !open {
+				s.t.Fatalf("server closed stdout while waiting for %s", what)
+			}
+			m := map[string]any{}
+			if err := jsonUnmarshal(line, &m); err != nil {
+				s.t.Fatalf("stdout line is not JSON: %q", line)
+			}
+			if ok(m) {
+				return m
+			}
+		case <-deadline:
+			s.t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+func isMethod(method string) func(map[string]any) bool {
+	return func(m map[string]any) bool { return m["method"] == method }
+}
+
+func isID(id int) func(map[string]any) bool {
+	return func(m map[string]any) bool { return m["id"] == float64(id) }
+}
+
+// toolNames lists the tools the server offers now.
+func (s *session) toolNames(id int) []string {
+	s.t.Helper()
+	s.sendJSON(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/list"})
+	resp := s.until("tools/list reply", isID(id))
+	var names []string
+	for _, t := range resp["result"].(map[string]any)["tools"].([]any) {
+		names = append(names, t.(map[string]any)["name"].(string))
+	}
+	return names
+}
+
+// writeAtomically saves like vim or JetBrains: write a temp file, rename it
+// over the original.
+func writeAtomically(t *testing.T, path, content string) {
+	t.Helper()
+	tmp := path + ".tmp~"
+	if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReload(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(t *testing.T, path string, content string)
+	}{
+		{"in place", func(t *testing.T, path, content string) {
+			if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"rename over", writeAtomically},
+		{"delete and re-create", func(t *testing.T, path, content string) {
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(20 * time.Millisecond)
+			if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeConfig(t, toolConfig("alpha", "beta"))
+			s := startServe(t, cfg)
+			s.initialize("2025-06-18")
+			if got := strings.Join(s.toolNames(1), ","); got != "alpha,beta" {
+				t.Fatalf("tools before: %s", got)
+			}
+			tc.edit(t, cfg, toolConfig("alpha", "gamma"))
+			s.until("tools/list_changed", isMethod("notifications/tools/list_changed"))
+			if got := strings.Join(s.toolNames(2), ","); got != "alpha,gamma" {
+				t.Fatalf("tools after: %s", got)
+			}
+			s.sendJSON(call(3, "gamma", nil))
+			if text, _ := resultText(t, s.until("gamma reply", isID(3))); text != "I am gamma" {
+				t.Fatalf("gamma answered %q", text)
+			}
+		})
+	}
+}
+
+// TestReloadSymlinkSwap updates a config the way Kubernetes updates a
+// mounted ConfigMap: tools.hcl -> ..data/tools.hcl, and ..data is a symlink
+// swapped atomically to a new directory.
+func TestReloadSymlinkSwap(t *testing.T) {
+	dir := t.TempDir()
+	write := func(version, content string) {
+		vdir := filepath.Join(dir, "..v"+version)
+		if err := os.Mkdir(vdir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(vdir, "tools.hcl"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tmp := filepath.Join(dir, "..data_tmp")
+		if err := os.Symlink("..v"+version, tmp); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, filepath.Join(dir, "..data")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("1", toolConfig("alpha"))
+	cfg := filepath.Join(dir, "tools.hcl")
+	if err := os.Symlink(filepath.Join("..data", "tools.hcl"), cfg); err != nil {
+		t.Fatal(err)
+	}
+	s := startServe(t, cfg)
+	s.initialize("2025-06-18")
+	if got := strings.Join(s.toolNames(1), ","); got != "alpha" {
+		t.Fatalf("tools before: %s", got)
+	}
+	write("2", toolConfig("alpha", "delta"))
+	s.until("tools/list_changed", isMethod("notifications/tools/list_changed"))
+	if got := strings.Join(s.toolNames(2), ","); got != "alpha,delta" {
+		t.Fatalf("tools after: %s", got)
+	}
+}
+
+// TestReloadBrokenSaveKeepsTools saves a broken config: the client is told
+// at level error with the file and line, the old tools keep working, and the
+// next good save is applied.
+func TestReloadBrokenSaveKeepsTools(t *testing.T) {
+	cfg := writeConfig(t, toolConfig("alpha"))
+	s := startServe(t, cfg)
+	s.initialize("2025-06-18")
+	s.toolNames(1)
+
+	writeAtomically(t, cfg, toolConfig("alpha")+"tool \"broken\" {\n  template { text = param.nope }\n}\n")
+	msg := s.until("error notification", isMethod("notifications/message"))
+	params := msg["params"].(map[string]any)
+	if params["level"] != "error" || !strings.Contains(fmt.Sprint(params["data"]), "tools.hcl:6:21: error: Undeclared parameter") {
+		t.Fatalf("notification = %v", params)
+	}
+	s.sendJSON(call(2, "alpha", nil))
+	if text, isErr := resultText(t, s.until("alpha reply", isID(2))); text != "I am alpha" || isErr {
+		t.Fatalf("alpha after a broken save: %q", text)
+	}
+
+	// Deleted: keep serving the last good set.
+	if err := os.Remove(cfg); err != nil {
+		t.Fatal(err)
+	}
+	s.until("error notification for the missing file", isMethod("notifications/message"))
+	s.sendJSON(call(3, "alpha", nil))
+	if text, _ := resultText(t, s.until("alpha reply", isID(3))); text != "I am alpha" {
+		t.Fatalf("alpha after delete: %q", text)
+	}
+
+	// Empty for a moment, then restored with a new tool.
+	if err := os.WriteFile(cfg, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(250 * time.Millisecond)
+	writeAtomically(t, cfg, toolConfig("alpha", "omega"))
+	s.until("tools/list_changed", isMethod("notifications/tools/list_changed"))
+	if got := strings.Join(s.toolNames(4), ","); got != "alpha,omega" {
+		t.Fatalf("tools after restore: %s", got)
+	}
+}
+
+// TestReloadRapidSaves saves fifty times in quick succession: the server
+// settles on the last save and stays responsive throughout.
+func TestReloadRapidSaves(t *testing.T) {
+	cfg := writeConfig(t, toolConfig("t0"))
+	s := startServe(t, cfg)
+	s.initialize("2025-06-18")
+	s.toolNames(1)
+	for i := 1; i <= 50; i++ {
+		writeAtomically(t, cfg, toolConfig("stable", fmt.Sprintf("t%d", i)))
+		if i%10 == 0 {
+			s.sendJSON(call(1000+i, "hello_missing", nil))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for id := 100; ; id++ {
+		if got := strings.Join(s.toolNames(id), ","); got == "stable,t50" {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("tools never settled on the last save: %s", got)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestReloadOff(t *testing.T) {
+	cfg := writeConfig(t, toolConfig("alpha"))
+	s := startServe(t, "--watch=false", cfg)
+	s.initialize("2025-06-18")
+	writeAtomically(t, cfg, toolConfig("beta"))
+	// Give a watcher, were there one, several debounce periods.
+	time.Sleep(500 * time.Millisecond)
+	if got := strings.Join(s.toolNames(1), ","); got != "alpha" {
+		t.Fatalf("with --watch=false the tools changed to %s", got)
+	}
+}

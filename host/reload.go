@@ -1,0 +1,271 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/hashicorp/hcl/v2"
+
+	thcl "github.com/toolhost/toolhost/hcl"
+)
+
+// DefaultDebounce is how long the watcher waits after the last file event
+// of a burst before it reloads.
+const DefaultDebounce = 100 * time.Millisecond
+
+// Reloader keeps a Server's registry in step with its config files: it
+// watches them, and on a change builds a new registry off to the side and
+// swaps it in when it compiles without errors. A broken config never takes
+// working tools away.
+type Reloader struct {
+	// Paths are the config files and directories, as given to serve.
+	Paths  []string
+	Server *Server
+	Logger *slog.Logger
+	// Debounce is the quiet time before a reload; DefaultDebounce when 0.
+	Debounce time.Duration
+	// Options are passed to every load.
+	Options *thcl.Options
+	// OnReload, when set, is called after every reload attempt that was not
+	// skipped (for tests and benchmarks).
+	OnReload func(ReloadResult)
+	// Diagnostics receives the full rendering of a failed reload's
+	// diagnostics, with source snippets; os.Stderr when nil.
+	Diagnostics io.Writer
+
+	lastSum [32]byte
+}
+
+// ReloadResult says what one reload attempt did.
+type ReloadResult struct {
+	// Applied is true when a new registry went into service.
+	Applied bool
+	// Skipped is true when the files' bytes had not changed, or a file was
+	// empty (an editor in the middle of a save).
+	Skipped     bool
+	Changes     Changes
+	Diagnostics hcl.Diagnostics
+	Duration    time.Duration
+}
+
+// Prime records the current files' contents as the ones in service, so that
+// an event that does not change them is skipped.
+func (r *Reloader) Prime() {
+	if sum, ok := r.configSum(); ok {
+		r.lastSum = sum
+	}
+}
+
+// configSum hashes the names and bytes of the config files. It reports
+// false when a file is empty or unreadable, which happens mid-save.
+func (r *Reloader) configSum() ([32]byte, bool) {
+	files, diags := thcl.ConfigFiles(r.Paths)
+	h := sha256.New()
+	if diags.HasErrors() {
+		return [32]byte{}, false
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil || len(bytes.TrimSpace(b)) == 0 {
+			return [32]byte{}, false
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", f, len(b))
+		h.Write(b)
+	}
+	var sum [32]byte
+	copy(sum[:], h.Sum(nil))
+	return sum, true
+}
+
+// Reload loads and compiles the config with a fresh parser and, when it has
+// no errors, puts it in service. On errors the registry in service stays,
+// and the diagnostics go to the log and to clients as an error notification.
+func (r *Reloader) Reload(ctx context.Context) ReloadResult {
+	start := time.Now()
+	logger := r.logger()
+	sum, ok := r.configSum()
+	if ok && sum == r.lastSum {
+		return ReloadResult{Skipped: true}
+	}
+	if !ok {
+		// A file missing, empty or unreadable: load anyway, to report what
+		// is wrong, unless it is only empty (mid-save), which is skipped.
+		if r.hasEmptyFile() {
+			logger.Warn("config file is empty; keeping the tools in service until it has content")
+			return ReloadResult{Skipped: true}
+		}
+	}
+	reg, diags := Load(r.Paths, r.Options)
+	res := ReloadResult{Diagnostics: diags}
+	if diags.HasErrors() {
+		reg.Close()
+		res.Duration = time.Since(start)
+		text := thcl.FormatDiagnostics(diags)
+		logger.Error("reload failed; the previous tools stay in service", "errors", countErrors(diags))
+		fmt.Fprintln(r.diagOut(), renderDiagnostics(reg.Config, diags))
+		r.Server.Notify(ctx, "error", "toolhost: the config has errors; the previous tools stay in service.\n"+text)
+		r.notify(res)
+		return res
+	}
+	old, changes := r.Server.Apply(reg)
+	if old != nil {
+		old.Retire()
+	}
+	r.lastSum = sum
+	res.Applied, res.Changes, res.Duration = true, changes, time.Since(start)
+	logger.Info("reloaded config",
+		"tools_added", strings.Join(changes.ToolsAdded, ","),
+		"tools_removed", strings.Join(changes.ToolsRemoved, ","),
+		"tools_changed", strings.Join(changes.ToolsChanged, ","),
+		"resources_changed", changes.ResourcesChanged,
+		"prompts_changed", changes.PromptsChanged,
+		"tools", len(reg.Tools),
+		"duration", res.Duration)
+	r.notify(res)
+	return res
+}
+
+// diagOut is where full diagnostics with source snippets are written.
+func (r *Reloader) diagOut() io.Writer {
+	if r.Diagnostics != nil {
+		return r.Diagnostics
+	}
+	return os.Stderr
+}
+
+func (r *Reloader) notify(res ReloadResult) {
+	if r.OnReload != nil {
+		r.OnReload(res)
+	}
+}
+
+func (r *Reloader) logger() *slog.Logger {
+	if r.Logger != nil {
+		return r.Logger
+	}
+	return slog.Default()
+}
+
+func (r *Reloader) hasEmptyFile() bool {
+	files, _ := thcl.ConfigFiles(r.Paths)
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil && len(bytes.TrimSpace(b)) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Watch watches the config until ctx ends. It watches the parent directory
+// of every config file (and every config directory) and filters events by
+// name, so that saves by rename, files deleted and re-created, and
+// Kubernetes ConfigMap updates (a "..data" symlink swap) are all seen.
+// Bursts of events are debounced into one reload. Errors in a reload never
+// stop the watch.
+func (r *Reloader) Watch(ctx context.Context) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("starting the file watcher: %w", err)
+	}
+	defer w.Close()
+	dirs, match := r.watchSet()
+	for _, d := range dirs {
+		if err := w.Add(d); err != nil {
+			return fmt.Errorf("watching %s: %w", d, err)
+		}
+	}
+	r.logger().Debug("watching config", "dirs", strings.Join(dirs, ","))
+	debounce := r.Debounce
+	if debounce <= 0 {
+		debounce = DefaultDebounce
+	}
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil
+		case ev, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			if match(ev.Name) {
+				timer.Reset(debounce)
+			}
+		case err, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			r.logger().Warn("file watcher error", "error", err)
+		case <-timer.C:
+			r.Reload(ctx)
+		}
+	}
+}
+
+// watchSet returns the directories to watch and a filter for event names.
+func (r *Reloader) watchSet() ([]string, func(string) bool) {
+	dirSet := map[string]bool{}
+	files := map[string]bool{}
+	hclDirs := map[string]bool{}
+	for _, p := range r.Paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		if info, err := os.Stat(abs); err == nil && info.IsDir() {
+			dirSet[abs] = true
+			hclDirs[abs] = true
+			continue
+		}
+		dirSet[filepath.Dir(abs)] = true
+		files[abs] = true
+	}
+	dirs := make([]string, 0, len(dirSet))
+	for d := range dirSet {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	return dirs, func(name string) bool {
+		abs, err := filepath.Abs(name)
+		if err != nil {
+			return false
+		}
+		if files[abs] || filepath.Base(abs) == "..data" {
+			return true
+		}
+		return hclDirs[filepath.Dir(abs)] && strings.HasSuffix(abs, ".hcl")
+	}
+}
+
+// renderDiagnostics renders diagnostics as HCL does, without colour.
+func renderDiagnostics(cfg *thcl.Config, diags hcl.Diagnostics) string {
+	var b strings.Builder
+	files := map[string]*hcl.File{}
+	if cfg != nil {
+		files = cfg.Files
+	}
+	_ = hcl.NewDiagnosticTextWriter(&b, files, 0, false).WriteDiagnostics(diags)
+	return strings.TrimSpace(b.String())
+}
+
+func countErrors(diags hcl.Diagnostics) int {
+	n := 0
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			n++
+		}
+	}
+	return n
+}
