@@ -1,0 +1,1328 @@
+package adapters
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	levdist "github.com/agext/levenshtein"
+	"github.com/go-resty/resty/v2"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"golang.org/x/net/http/httpguts"
+	"golang.org/x/text/encoding/htmlindex"
+)
+
+func init() {
+	Register(Kind{
+		Name:    "http",
+		Summary: "send an HTTP request built from the arguments and return the response body",
+		Compile: compileHTTP,
+	})
+}
+
+// Defaults and limits of the http block.
+const (
+	httpDefaultMethod       = http.MethodGet
+	httpDefaultTimeout      = 30 * time.Second
+	httpMaxTimeout          = 10 * time.Minute
+	httpDefaultMaxResponse  = 10 << 20 // 10 MiB
+	httpMaxMaxResponse      = 1 << 30  // 1 GiB: the body is held in memory
+	httpDefaultMaxRedirects = 5
+	httpMaxMaxRedirects     = 20
+	httpDefaultContentType  = "application/json"
+	httpErrorSnippetBytes   = 200
+	httpUserAgent           = "toolhost"
+	httpParamRoot           = "param"
+)
+
+// httpMethods are the methods an http block may use.
+var httpMethods = []string{
+	http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut,
+	http.MethodPatch, http.MethodDelete, http.MethodOptions,
+}
+
+// httpBlockSchema is the schema of the http block. Attributes not listed
+// here get HCL's "Unsupported argument" diagnostic with a suggestion.
+var httpBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "method"},
+		{Name: "url", Required: true},
+		{Name: "headers"},
+		{Name: "query"},
+		{Name: "body"},
+		{Name: "content_type"},
+		{Name: "timeout"},
+		{Name: "max_response"},
+		{Name: "max_redirects"},
+		{Name: "charset"},
+	},
+}
+
+// httpTransport is shared by every http backend so that connections to one
+// upstream are reused across tools and calls.
+var httpTransport = &http.Transport{
+	Proxy: http.ProxyFromEnvironment,
+	DialContext: (&net.Dialer{
+		Timeout:   30 * time.Second,
+		KeepAlive: 30 * time.Second,
+	}).DialContext,
+	ForceAttemptHTTP2:     true,
+	MaxIdleConns:          256,
+	MaxIdleConnsPerHost:   64,
+	IdleConnTimeout:       90 * time.Second,
+	TLSHandshakeTimeout:   10 * time.Second,
+	ExpectContinueTimeout: time.Second,
+}
+
+// HTTP is the backend of an http block: each call sends one HTTP request
+// built from the block's expressions and returns the response body, decoded
+// to UTF-8.
+//
+// Expressions that do not depend on the call's arguments are evaluated once
+// at compile time. Parameter values interpolated into a quoted url template
+// are escaped for the place they land in (path segment or query), and may
+// never land in the scheme or host.
+type HTTP struct {
+	method       string
+	url          *httpURL
+	headers      *httpKV
+	query        *httpKV
+	body         *httpValue // nil: no body
+	contentType  string     // content_type; "" for the default
+	timeout      time.Duration
+	maxResponse  int64
+	maxRedirects int
+	charset      string // charset label overriding the response's; "" when unset
+	client       *resty.Client
+}
+
+// Call sends the request. The call's context cancels it; the block's timeout
+// bounds it. Errors are short, name the host, and never contain header
+// values.
+func (h *HTTP) Call(ctx context.Context, in *Input) (*Output, error) {
+	ev := &hcl.EvalContext{}
+	if in != nil && in.Eval != nil {
+		ev = in.Eval
+	}
+
+	target, err := h.url.build(ev)
+	if err != nil {
+		return nil, err
+	}
+	if h.query != nil {
+		entries, err := h.query.eval(ev)
+		if err != nil {
+			return nil, err
+		}
+		q := url.Values{}
+		for _, e := range entries {
+			q[e.name] = append(q[e.name], e.values...)
+		}
+		if enc := q.Encode(); enc != "" {
+			if target.RawQuery == "" {
+				target.RawQuery = enc
+			} else {
+				target.RawQuery += "&" + enc
+			}
+		}
+	}
+	header := http.Header{}
+	if h.headers != nil {
+		entries, err := h.headers.eval(ev)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			if err := httpCheckHeaderName(e.name); err != nil {
+				return nil, err
+			}
+			for _, v := range e.values {
+				if err := httpCheckHeaderValue(e.name, v); err != nil {
+					return nil, err
+				}
+				header.Add(e.name, v)
+			}
+		}
+	}
+	var body *string
+	if h.body != nil {
+		val, err := h.body.eval(ev)
+		if err != nil {
+			return nil, err
+		}
+		if !val.IsNull() {
+			s, err := httpValueString(val)
+			if err != nil {
+				return nil, fmt.Errorf("body: %v", err)
+			}
+			body = &s
+		}
+	}
+
+	host := target.Host
+	callCtx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+
+	req := h.client.R().SetContext(callCtx).SetDoNotParseResponse(true)
+	req.Header = header
+	if body != nil && *body != "" {
+		switch {
+		case h.contentType != "":
+			req.SetHeader("Content-Type", h.contentType)
+		case req.Header.Get("Content-Type") == "":
+			req.SetHeader("Content-Type", httpDefaultContentType)
+		}
+		req.SetBody(*body)
+	}
+	resp, err := req.Execute(h.method, target.String())
+	if err != nil {
+		return nil, h.requestError(err, host, ctx, callCtx)
+	}
+	raw := resp.RawBody()
+	if raw == nil {
+		return nil, fmt.Errorf("request to %s failed: no response", host)
+	}
+	defer raw.Close()
+	data, err := io.ReadAll(io.LimitReader(raw, h.maxResponse+1))
+	if err != nil {
+		return nil, h.readError(err, host, ctx, callCtx)
+	}
+	over := int64(len(data)) > h.maxResponse
+	if over {
+		data = data[:h.maxResponse]
+	}
+
+	ct := resp.Header().Get("Content-Type")
+	mediaType, label := httpParseContentType(ct)
+	if h.charset != "" {
+		label = h.charset
+	}
+
+	if code := resp.StatusCode(); code < 200 || code > 299 {
+		msg := "upstream returned HTTP " + resp.Status()
+		if resp.Status() == "" {
+			msg = fmt.Sprintf("upstream returned HTTP %d", code)
+		}
+		if snippet := httpErrorSnippet(data, label); snippet != "" {
+			msg += ": " + snippet
+		}
+		return nil, errors.New(msg)
+	}
+	if over {
+		return nil, fmt.Errorf("response body larger than %d bytes (max_response)", h.maxResponse)
+	}
+	decoded, err := httpDecodeCharset(data, label)
+	if err != nil {
+		return nil, err
+	}
+	return &Output{Body: decoded, MIMEType: mediaType}, nil
+}
+
+// Close closes the idle connections of the backend's transport. Calls
+// already running finish. The transport is shared by the http backends, so
+// the others reconnect when they need to.
+func (h *HTTP) Close() error {
+	h.client.GetClient().CloseIdleConnections()
+	return nil
+}
+
+// newHTTPClient builds the resty client of a backend. It does no I/O.
+func newHTTPClient(h *HTTP) *resty.Client {
+	hc := &http.Client{Transport: httpTransport} // no cookie jar: calls share no state
+	return resty.NewWithClient(hc).
+		SetLogger(httpDiscardLogger{}).
+		SetAllowGetMethodPayload(true).
+		SetHeader("User-Agent", httpUserAgent).
+		SetRedirectPolicy(resty.RedirectPolicyFunc(h.checkRedirect))
+}
+
+// httpRedirectError is a refused redirect. Its message is final.
+type httpRedirectError struct{ msg string }
+
+func (e *httpRedirectError) Error() string { return e.msg }
+
+// httpRedirectSafeHeaders are the headers kept when a redirect leaves the
+// original host; the others (API keys and the like) are dropped.
+var httpRedirectSafeHeaders = map[string]bool{
+	"Accept":          true,
+	"Accept-Encoding": true,
+	"Accept-Language": true,
+	"User-Agent":      true,
+}
+
+// checkRedirect enforces max_redirects, refuses a change to a scheme other
+// than http or https and any https to http downgrade, and drops the
+// configured headers when the redirect goes to another host.
+func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
+	host := via[0].URL.Host
+	if len(via) > h.maxRedirects {
+		if h.maxRedirects == 0 {
+			return &httpRedirectError{fmt.Sprintf("%s answered with a redirect and max_redirects is 0; raise max_redirects or use the final URL", host)}
+		}
+		return &httpRedirectError{fmt.Sprintf("request to %s was redirected more than %d times (max_redirects)", host, h.maxRedirects)}
+	}
+	switch req.URL.Scheme {
+	case "https":
+	case "http":
+		for _, prev := range via {
+			if prev.URL.Scheme == "https" {
+				return &httpRedirectError{fmt.Sprintf("request to %s was redirected from https to plain http; the redirect was refused", host)}
+			}
+		}
+	default:
+		return &httpRedirectError{fmt.Sprintf("request to %s was redirected to a %q URL; only http and https are followed", host, req.URL.Scheme)}
+	}
+	if !strings.EqualFold(req.URL.Hostname(), via[0].URL.Hostname()) {
+		for name := range req.Header {
+			if !httpRedirectSafeHeaders[name] {
+				req.Header.Del(name)
+			}
+		}
+	}
+	return nil
+}
+
+// requestError turns an error of sending the request into a short message
+// naming the host.
+func (h *HTTP) requestError(err error, host string, parent, callCtx context.Context) error {
+	var re *httpRedirectError
+	if errors.As(err, &re) {
+		return re
+	}
+	if cerr := h.contextError(host, parent, callCtx); cerr != nil {
+		return cerr
+	}
+	var dnsErr *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var unknownCA x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	var recErr tls.RecordHeaderError
+	var netErr net.Error
+	switch {
+	case errors.As(err, &dnsErr):
+		return fmt.Errorf("could not resolve host %s; check the url", host)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Errorf("connection to %s refused; is the service running?", host)
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("connection to %s was closed unexpectedly", host)
+	case errors.As(err, &certErr), errors.As(err, &unknownCA), errors.As(err, &hostErr):
+		return fmt.Errorf("TLS certificate of %s was not accepted: %v", host, httpInnermost(err))
+	case errors.As(err, &recErr):
+		return fmt.Errorf("TLS handshake with %s failed; does the server speak https?", host)
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return fmt.Errorf("connecting to %s timed out", host)
+	}
+	return fmt.Errorf("request to %s failed: %v", host, httpInnermost(err))
+}
+
+// readError turns an error of reading the response body into a short
+// message naming the host.
+func (h *HTTP) readError(err error, host string, parent, callCtx context.Context) error {
+	if cerr := h.contextError(host, parent, callCtx); cerr != nil {
+		return cerr
+	}
+	return fmt.Errorf("reading the response from %s failed: %v", host, httpInnermost(err))
+}
+
+// contextError reports a canceled call or an expired timeout, or nil.
+func (h *HTTP) contextError(host string, parent, callCtx context.Context) error {
+	switch {
+	case parent.Err() != nil:
+		if errors.Is(parent.Err(), context.DeadlineExceeded) {
+			return fmt.Errorf("request to %s was abandoned: the call's deadline passed", host)
+		}
+		return fmt.Errorf("request to %s was canceled", host)
+	case callCtx.Err() != nil:
+		return fmt.Errorf("request to %s timed out after %s (timeout)", host, h.timeout)
+	}
+	return nil
+}
+
+// httpInnermost returns the message of the innermost wrapped error, which names
+// the cause without the chain of operations around it.
+func httpInnermost(err error) string {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err.Error()
+		}
+		err = next
+	}
+}
+
+// httpDiscardLogger silences resty: its messages could contain request data.
+type httpDiscardLogger struct{}
+
+func (httpDiscardLogger) Errorf(string, ...any)        {}
+func (httpDiscardLogger) Warnf(string, ...interface{}) {}
+func (httpDiscardLogger) Debugf(string, ...any)        {}
+
+// ---- compile ----
+
+// httpCompiler holds the state of one compileHTTP run.
+type httpCompiler struct {
+	cc     *CompileContext
+	ev     *hcl.EvalContext
+	params map[string]bool // declared parameter names; nil when unknown
+	diags  hcl.Diagnostics
+}
+
+// compileHTTP decodes an http block. It reports every problem it finds.
+func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics) {
+	if cc == nil {
+		cc = &CompileContext{}
+	}
+	c := &httpCompiler{cc: cc, ev: cc.Eval}
+	if c.ev == nil {
+		c.ev = &hcl.EvalContext{}
+	}
+	c.params = httpParamNames(cc, c.ev)
+
+	content, diags := block.Body.Content(httpBlockSchema)
+	for _, d := range diags {
+		if d.Summary == "Missing required argument" {
+			// HCL points at an empty range; the block header says more.
+			d.Subject = block.DefRange.Ptr()
+			d.Detail += ` Add it to the http block, for example url = "https://api.example.com/v1/items".`
+		}
+	}
+	c.diags = append(c.diags, diags...)
+	attrs := content.Attributes
+
+	h := &HTTP{
+		method:       httpDefaultMethod,
+		timeout:      httpDefaultTimeout,
+		maxResponse:  httpDefaultMaxResponse,
+		maxRedirects: httpDefaultMaxRedirects,
+	}
+
+	if a := attrs["method"]; a != nil {
+		if v, ok := c.constant(a, cty.String, `a string such as "GET" or "POST"`); ok {
+			h.method = c.method(a, v.AsString())
+		}
+	}
+	if a := attrs["url"]; a != nil {
+		h.url = c.compileURL(a)
+	}
+	if a := attrs["headers"]; a != nil {
+		h.headers = c.compileKV(a, true)
+	}
+	if a := attrs["query"]; a != nil {
+		h.query = c.compileKV(a, false)
+	}
+	if a := attrs["body"]; a != nil {
+		h.body = c.compileBody(a)
+		if h.body != nil && (h.method == http.MethodHead || h.method == http.MethodOptions) {
+			c.errorf(a.Expr.Range(), "Body not allowed",
+				"A %s request carries no body. Remove the body argument, or use a method such as POST or PUT.", h.method)
+		}
+	}
+	if a := attrs["content_type"]; a != nil {
+		if v, ok := c.constant(a, cty.String, `a media type such as "application/json"`); ok {
+			ct := v.AsString()
+			if _, _, err := mime.ParseMediaType(ct); err != nil || !httpguts.ValidHeaderFieldValue(ct) {
+				c.errorf(a.Expr.Range(), "Invalid content type",
+					"%q is not a valid media type. Write one such as \"application/json\" or \"text/plain; charset=utf-8\".", ct)
+			} else {
+				h.contentType = ct
+			}
+		}
+		if attrs["body"] == nil {
+			c.diags = append(c.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "content_type without body",
+				Detail:   "The content_type argument only applies to a request body, and this block has none. Add a body argument or remove content_type.",
+				Subject:  a.Expr.Range().Ptr(),
+			})
+		}
+	}
+	if a := attrs["timeout"]; a != nil {
+		if v, ok := c.constant(a, cty.String, `a duration string such as "10s" or "1m30s"`); ok {
+			d, err := time.ParseDuration(v.AsString())
+			switch {
+			case err != nil:
+				c.errorf(a.Expr.Range(), "Invalid timeout",
+					"%q is not a duration. Write a Go duration such as \"10s\", \"500ms\" or \"1m30s\".", v.AsString())
+			case d <= 0 || d > httpMaxTimeout:
+				c.errorf(a.Expr.Range(), "Timeout out of range",
+					"The timeout must be more than zero and at most %s; %s is not. Choose a value in that range, such as \"30s\".", httpMaxTimeout, d)
+			default:
+				h.timeout = d
+			}
+		}
+	}
+	if a := attrs["max_response"]; a != nil {
+		if n, ok := c.constantInt(a, "a number of bytes such as 1048576"); ok {
+			if n < 1 || n > httpMaxMaxResponse {
+				c.errorf(a.Expr.Range(), "max_response out of range",
+					"The max_response must be between 1 and %d bytes; %d is not. Choose a value in that range; the default is %d (10 MiB).", httpMaxMaxResponse, n, httpDefaultMaxResponse)
+			} else {
+				h.maxResponse = n
+			}
+		}
+	}
+	if a := attrs["max_redirects"]; a != nil {
+		if n, ok := c.constantInt(a, "a whole number such as 5"); ok {
+			if n < 0 || n > httpMaxMaxRedirects {
+				c.errorf(a.Expr.Range(), "max_redirects out of range",
+					"The max_redirects must be between 0 and %d; %d is not. Use 0 to refuse every redirect.", httpMaxMaxRedirects, n)
+			} else {
+				h.maxRedirects = int(n)
+			}
+		}
+	}
+	if a := attrs["charset"]; a != nil {
+		if v, ok := c.constant(a, cty.String, `a charset name such as "gbk" or "utf-8"`); ok {
+			if _, err := htmlindex.Get(v.AsString()); err != nil {
+				c.errorf(a.Expr.Range(), "Unknown charset",
+					"%q is not a charset toolhost can decode. Use a WHATWG encoding label such as \"utf-8\", \"gbk\", \"gb18030\", \"big5\", \"shift_jis\" or \"iso-8859-1\".", v.AsString())
+			} else {
+				h.charset = v.AsString()
+			}
+		}
+	}
+
+	if c.diags.HasErrors() {
+		return nil, c.diags
+	}
+	h.client = newHTTPClient(h)
+	return h, c.diags
+}
+
+// httpParamNames returns the names of the declared parameters, from the
+// compile context or else from the type of "param" in the evaluation
+// context; nil when neither tells.
+func httpParamNames(cc *CompileContext, ev *hcl.EvalContext) map[string]bool {
+	if cc.Params != nil {
+		names := make(map[string]bool, len(cc.Params))
+		for n := range cc.Params {
+			names[n] = true
+		}
+		return names
+	}
+	if v, ok := ev.Variables[httpParamRoot]; ok && v.Type().IsObjectType() {
+		names := map[string]bool{}
+		for n := range v.Type().AttributeTypes() {
+			names[n] = true
+		}
+		return names
+	}
+	return nil
+}
+
+// errorf appends an error diagnostic.
+func (c *httpCompiler) errorf(subject hcl.Range, summary, detail string, args ...any) {
+	c.diags = append(c.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   fmt.Sprintf(detail, args...),
+		Subject:  subject.Ptr(),
+	})
+}
+
+// eval evaluates expr with the compile-time context and records its
+// diagnostics. A reference to an undeclared parameter gets a diagnostic
+// with a suggestion in place of HCL's plain "Unsupported attribute". ok is
+// false when there were errors.
+func (c *httpCompiler) eval(expr hcl.Expression) (val cty.Value, ok bool) {
+	var undeclared []hcl.Range
+	if c.params != nil {
+		for _, tr := range expr.Variables() {
+			if tr.RootName() != httpParamRoot || len(tr) < 2 {
+				continue
+			}
+			step, isAttr := tr[1].(hcl.TraverseAttr)
+			if !isAttr || c.params[step.Name] {
+				continue
+			}
+			who := "This tool has"
+			if c.cc.ToolName != "" {
+				who = fmt.Sprintf("Tool %q has", c.cc.ToolName)
+			}
+			c.errorf(tr.SourceRange(), "Reference to undeclared parameter",
+				"%s no parameter named %q.%s Declare it in a param block, or correct the name.",
+				who, step.Name, c.suggest(step.Name))
+			undeclared = append(undeclared, step.SrcRange)
+		}
+	}
+	val, diags := expr.Value(c.ev)
+	for _, d := range diags {
+		if d.Subject != nil && d.Summary == "Unsupported attribute" && httpOverlapsAny(*d.Subject, undeclared) {
+			continue
+		}
+		c.diags = append(c.diags, d)
+	}
+	return val, !diags.HasErrors() && len(undeclared) == 0
+}
+
+// suggest returns ` Did you mean "x"?` for the declared parameter closest to
+// name, or "".
+func (c *httpCompiler) suggest(name string) string {
+	names := make([]string, 0, len(c.params))
+	for n := range c.params {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	best, bestDist := "", 3
+	for _, n := range names {
+		if d := levdist.Distance(name, n, nil); d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" Did you mean %q?", best)
+}
+
+// httpOverlapsAny reports whether r overlaps one of rs.
+func httpOverlapsAny(r hcl.Range, rs []hcl.Range) bool {
+	for _, o := range rs {
+		if r.Overlaps(o) {
+			return true
+		}
+	}
+	return false
+}
+
+// httpRefsParam reports whether expr references the call's arguments.
+func httpRefsParam(expr hcl.Expression) bool {
+	for _, tr := range expr.Variables() {
+		if tr.RootName() == httpParamRoot {
+			return true
+		}
+	}
+	return false
+}
+
+// constant evaluates an attribute that must not depend on the arguments and
+// converts it to ty. want describes the expected value for messages. ok is
+// false when the attribute is null (meaning: use the default) or wrong; a
+// wrong one has been reported.
+func (c *httpCompiler) constant(a *hcl.Attribute, ty cty.Type, want string) (cty.Value, bool) {
+	if httpRefsParam(a.Expr) {
+		c.errorf(a.Expr.Range(), "Argument must be constant",
+			"The %s argument is fixed when the config loads, so it cannot refer to param. Replace the reference with %s.", a.Name, want)
+		return cty.NilVal, false
+	}
+	val, ok := c.eval(a.Expr)
+	if !ok {
+		return cty.NilVal, false
+	}
+	val, _ = val.UnmarkDeep()
+	if !val.IsWhollyKnown() {
+		c.errorf(a.Expr.Range(), "Argument must be constant",
+			"The value of %s must be known when the config loads. Replace the expression with %s.", a.Name, want)
+		return cty.NilVal, false
+	}
+	if val.IsNull() {
+		return cty.NilVal, false
+	}
+	conv, err := convert.Convert(val, ty)
+	if err != nil {
+		c.errorf(a.Expr.Range(), "Incorrect attribute value type",
+			"The %s argument must be %s, not %s.", a.Name, want, val.Type().FriendlyName())
+		return cty.NilVal, false
+	}
+	return conv, true
+}
+
+// constantInt is constant for whole numbers.
+func (c *httpCompiler) constantInt(a *hcl.Attribute, want string) (int64, bool) {
+	v, ok := c.constant(a, cty.Number, want)
+	if !ok {
+		return 0, false
+	}
+	bf := v.AsBigFloat()
+	n, acc := bf.Int64()
+	if !bf.IsInt() || acc != big.Exact {
+		c.errorf(a.Expr.Range(), "Whole number required",
+			"The %s argument must be %s; fractions are not allowed.", a.Name, want)
+		return 0, false
+	}
+	return n, true
+}
+
+// method validates an HTTP method, accepting any letter case, and returns
+// it in upper case.
+func (c *httpCompiler) method(a *hcl.Attribute, m string) string {
+	up := strings.ToUpper(strings.TrimSpace(m))
+	for _, known := range httpMethods {
+		if up == known {
+			return up
+		}
+	}
+	suggestion := ""
+	for _, known := range httpMethods {
+		if levdist.Distance(up, known, nil) <= 2 {
+			suggestion = fmt.Sprintf(" Did you mean %q?", known)
+			break
+		}
+	}
+	c.errorf(a.Expr.Range(), "Invalid HTTP method",
+		"%q is not an HTTP method toolhost sends.%s Use one of %s.", m, suggestion, strings.Join(httpMethods, ", "))
+	return httpDefaultMethod
+}
+
+// compileBody compiles the body argument. A constant null body means none.
+func (c *httpCompiler) compileBody(a *hcl.Attribute) *httpValue {
+	val, ok := c.eval(a.Expr)
+	if !ok {
+		return nil
+	}
+	if err := httpCheckScalarType(val.Type(), false); err != nil {
+		c.errorf(a.Expr.Range(), "Invalid body",
+			"The body must be a string, not %s. Encode structured data with jsonencode(...), for example body = jsonencode({ city = param.city }).", val.Type().FriendlyName())
+		return nil
+	}
+	v := newHTTPValue(a.Expr, val, "body")
+	if v.known && v.val.IsNull() {
+		return nil
+	}
+	return v
+}
+
+// ---- values ----
+
+// httpValue is an expression evaluated once when constant, else per call.
+type httpValue struct {
+	expr  hcl.Expression
+	what  string // for messages: "url", `header "Accept"`, ...
+	known bool
+	val   cty.Value
+}
+
+// newHTTPValue wraps expr whose compile-time value is val.
+func newHTTPValue(expr hcl.Expression, val cty.Value, what string) *httpValue {
+	v := &httpValue{expr: expr, what: what}
+	if !httpRefsParam(expr) && val.IsWhollyKnown() {
+		v.known = true
+		v.val, _ = val.UnmarkDeep()
+	}
+	return v
+}
+
+// eval returns the value for a call.
+func (v *httpValue) eval(ev *hcl.EvalContext) (cty.Value, error) {
+	if v.known {
+		return v.val, nil
+	}
+	val, diags := v.expr.Value(ev)
+	if diags.HasErrors() {
+		return cty.NilVal, httpDiagsError(v.what, diags)
+	}
+	val, _ = val.UnmarkDeep()
+	if !val.IsWhollyKnown() {
+		return cty.NilVal, fmt.Errorf("%s: the value is not known", v.what)
+	}
+	return val, nil
+}
+
+// httpDiagsError turns evaluation errors into one error.
+func httpDiagsError(what string, diags hcl.Diagnostics) error {
+	var msgs []string
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		m := d.Summary
+		if d.Detail != "" {
+			m += ": " + d.Detail
+		}
+		msgs = append(msgs, m)
+	}
+	return fmt.Errorf("evaluating %s: %s", what, strings.Join(msgs, "; "))
+}
+
+// httpCheckScalarType reports whether values of ty can become text: strings,
+// numbers and bools, and with lists also lists, sets and tuples of them.
+func httpCheckScalarType(ty cty.Type, lists bool) error {
+	switch {
+	case ty == cty.DynamicPseudoType, ty.IsPrimitiveType():
+		return nil
+	case lists && (ty.IsListType() || ty.IsSetType()):
+		return httpCheckScalarType(ty.ElementType(), false)
+	case lists && ty.IsTupleType():
+		for _, et := range ty.TupleElementTypes() {
+			if err := httpCheckScalarType(et, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if lists {
+		return fmt.Errorf("must be a string, number, bool or a list of them, not %s", ty.FriendlyName())
+	}
+	return fmt.Errorf("must be a string, number or bool, not %s", ty.FriendlyName())
+}
+
+// httpValueString converts a known, non-null primitive value to a string.
+func httpValueString(v cty.Value) (string, error) {
+	v, _ = v.UnmarkDeep()
+	if !v.Type().IsPrimitiveType() && v.Type() != cty.DynamicPseudoType {
+		return "", fmt.Errorf("must be a string, number or bool, not %s", v.Type().FriendlyName())
+	}
+	s, err := convert.Convert(v, cty.String)
+	if err != nil {
+		return "", fmt.Errorf("must be a string, number or bool, not %s", v.Type().FriendlyName())
+	}
+	if s.IsNull() || !s.IsKnown() {
+		return "", errors.New("the value is null")
+	}
+	return s.AsString(), nil
+}
+
+// httpValueStrings converts a value to the strings it stands for: none for
+// null, one for a primitive, one per non-null element for a list when lists
+// is set.
+func httpValueStrings(v cty.Value, lists bool) ([]string, error) {
+	v, _ = v.UnmarkDeep()
+	if v.IsNull() {
+		return nil, nil
+	}
+	ty := v.Type()
+	if lists && (ty.IsListType() || ty.IsSetType() || ty.IsTupleType()) {
+		var out []string
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			if e.IsNull() {
+				continue
+			}
+			s, err := httpValueString(e)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	if err := httpCheckScalarType(ty, lists); err != nil {
+		return nil, err
+	}
+	s, err := httpValueString(v)
+	if err != nil {
+		return nil, err
+	}
+	return []string{s}, nil
+}
+
+// ---- headers and query ----
+
+// httpKV is the headers or query argument: either an object constructor
+// with constant keys, whose values are compiled one by one, or any other
+// expression yielding a map, evaluated whole.
+type httpKV struct {
+	header bool // headers (one value each) rather than query (lists allowed)
+	pairs  []httpKVPair
+	whole  *httpValue
+}
+
+// httpKVPair is one entry of an object constructor.
+type httpKVPair struct {
+	name  string
+	value *httpValue
+}
+
+// httpKVEntry is an evaluated entry.
+type httpKVEntry struct {
+	name   string
+	values []string
+}
+
+// compileKV compiles a headers (header set) or query argument.
+func (c *httpCompiler) compileKV(a *hcl.Attribute, header bool) *httpKV {
+	kv := &httpKV{header: header}
+	what := "query parameter"
+	if header {
+		what = "header"
+	}
+	pairs, diags := hcl.ExprMap(a.Expr)
+	if diags.HasErrors() {
+		// Not an object constructor: a map-valued expression.
+		val, ok := c.eval(a.Expr)
+		if !ok {
+			return kv
+		}
+		ty := val.Type()
+		if !(ty == cty.DynamicPseudoType || ty.IsObjectType() || ty.IsMapType()) {
+			c.errorf(a.Expr.Range(), "Incorrect attribute value type",
+				"The %s argument must be a map of %s values, such as { Accept = \"application/json\" }, not %s.", a.Name, what, ty.FriendlyName())
+			return kv
+		}
+		kv.whole = newHTTPValue(a.Expr, val, a.Name)
+		if kv.whole.known {
+			if _, err := kv.evalWhole(kv.whole.val); err != nil {
+				c.errorf(a.Expr.Range(), "Invalid "+a.Name, "%s Correct the %s argument.", httpSentence(err.Error()), a.Name)
+			}
+		}
+		return kv
+	}
+	seen := map[string]hcl.Range{}
+	for _, p := range pairs {
+		if httpRefsParam(p.Key) {
+			c.errorf(p.Key.Range(), "Name must be constant",
+				"A %s name is fixed when the config loads, so it cannot refer to param. Write the name literally, and use param in the value.", what)
+			continue
+		}
+		kval, ok := c.eval(p.Key)
+		if !ok {
+			continue
+		}
+		kval, _ = kval.UnmarkDeep()
+		ks, err := convert.Convert(kval, cty.String)
+		if err != nil || !ks.IsWhollyKnown() || ks.IsNull() {
+			c.errorf(p.Key.Range(), "Invalid "+what+" name",
+				"A %s name must be a string known when the config loads. Write the name literally, quoted if it contains a dash: \"X-Api-Key\" = ...", what)
+			continue
+		}
+		name := ks.AsString()
+		key := name
+		if header {
+			if !httpguts.ValidHeaderFieldName(name) {
+				c.errorf(p.Key.Range(), "Invalid header name",
+					"%q is not a valid header name: header names are letters, digits and !#$%%&'*+-.^_`|~ only. Correct the name.", name)
+				continue
+			}
+			key = http.CanonicalHeaderKey(name)
+		}
+		if prev, dup := seen[key]; dup {
+			c.errorf(p.Key.Range(), "Duplicate "+what,
+				"The %s %q is already set at %s. Remove one of them.", what, name, prev)
+			continue
+		}
+		seen[key] = p.Key.Range()
+
+		label := fmt.Sprintf("%s %q", what, name)
+		val, ok := c.eval(p.Value)
+		if !ok {
+			continue
+		}
+		if err := httpCheckScalarType(val.Type(), !header); err != nil {
+			c.errorf(p.Value.Range(), "Invalid "+what+" value",
+				"The %s %s. Convert it, for example with jsonencode(...) for structured data.", label, err)
+			continue
+		}
+		v := newHTTPValue(p.Value, val, label)
+		if v.known && header {
+			values, err := httpValueStrings(v.val, false)
+			if err == nil {
+				for _, s := range values {
+					err = httpCheckHeaderValue(name, s)
+				}
+			}
+			if err != nil {
+				c.errorf(p.Value.Range(), "Invalid header value", "%s Correct the value.", httpSentence(err.Error()))
+				continue
+			}
+		}
+		kv.pairs = append(kv.pairs, httpKVPair{name: name, value: v})
+	}
+	return kv
+}
+
+// eval evaluates the entries for a call. Null values are left out.
+func (kv *httpKV) eval(ev *hcl.EvalContext) ([]httpKVEntry, error) {
+	if kv.whole != nil {
+		val, err := kv.whole.eval(ev)
+		if err != nil {
+			return nil, err
+		}
+		return kv.evalWhole(val)
+	}
+	entries := make([]httpKVEntry, 0, len(kv.pairs))
+	for _, p := range kv.pairs {
+		val, err := p.value.eval(ev)
+		if err != nil {
+			return nil, err
+		}
+		values, err := httpValueStrings(val, !kv.header)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", p.value.what, err)
+		}
+		if len(values) > 0 {
+			entries = append(entries, httpKVEntry{name: p.name, values: values})
+		}
+	}
+	return entries, nil
+}
+
+// evalWhole turns a map value into entries, sorted by name.
+func (kv *httpKV) evalWhole(val cty.Value) ([]httpKVEntry, error) {
+	what := "query"
+	if kv.header {
+		what = "headers"
+	}
+	val, _ = val.UnmarkDeep()
+	if val.IsNull() {
+		return nil, nil
+	}
+	ty := val.Type()
+	if !ty.IsObjectType() && !ty.IsMapType() {
+		return nil, fmt.Errorf("%s: must be a map, not %s", what, ty.FriendlyName())
+	}
+	var entries []httpKVEntry
+	for it := val.ElementIterator(); it.Next(); {
+		k, v := it.Element()
+		name := k.AsString()
+		values, err := httpValueStrings(v, !kv.header)
+		if err != nil {
+			return nil, fmt.Errorf("%s %q: %v", what, name, err)
+		}
+		if kv.header {
+			if err := httpCheckHeaderName(name); err != nil {
+				return nil, err
+			}
+			for _, s := range values {
+				if err := httpCheckHeaderValue(name, s); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if len(values) > 0 {
+			entries = append(entries, httpKVEntry{name: name, values: values})
+		}
+	}
+	return entries, nil
+}
+
+// httpCheckHeaderName refuses a malformed header name.
+func httpCheckHeaderName(name string) error {
+	if !httpguts.ValidHeaderFieldName(name) {
+		return fmt.Errorf("%q is not a valid header name", name)
+	}
+	return nil
+}
+
+// httpCheckHeaderValue refuses a header value that could split the request.
+// The message names the header, never the value.
+func httpCheckHeaderValue(name, value string) error {
+	if strings.ContainsAny(value, "\r\n") {
+		return fmt.Errorf("header %q has a value with a line break (CR or LF), which was refused; header values must be a single line", name)
+	}
+	if !httpguts.ValidHeaderFieldValue(value) {
+		return fmt.Errorf("header %q has a value with control characters, which was refused", name)
+	}
+	return nil
+}
+
+// httpSentence capitalizes msg and ends it with a period.
+func httpSentence(msg string) string {
+	if msg == "" {
+		return msg
+	}
+	msg = strings.ToUpper(msg[:1]) + msg[1:]
+	if !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	return msg
+}
+
+// ---- url ----
+
+// httpURL is the url argument, in one of three forms: a constant, a quoted
+// template whose parts are evaluated and escaped separately, or any other
+// expression evaluated whole.
+type httpURL struct {
+	constant *url.URL
+	parts    []httpURLPart
+	whole    *httpValue
+}
+
+// httpURLPart is a part of a url template.
+type httpURLPart struct {
+	value *httpValue
+	param bool // derived from param: escaped where it lands
+}
+
+// Where a part of a URL lands.
+const (
+	httpInAuthority = iota // scheme, userinfo, host, port
+	httpInPath
+	httpInQuery // query or fragment
+)
+
+// httpURLPosition tells where text appended to prefix lands.
+func httpURLPosition(prefix string) int {
+	i := strings.Index(prefix, "://")
+	if i < 0 {
+		return httpInAuthority
+	}
+	rest := prefix[i+3:]
+	j := strings.IndexAny(rest, "/?#")
+	if j < 0 {
+		return httpInAuthority
+	}
+	if strings.ContainsAny(rest[j:], "?#") {
+		return httpInQuery
+	}
+	return httpInPath
+}
+
+// compileURL compiles the url argument, checking what can be checked now.
+func (c *httpCompiler) compileURL(a *hcl.Attribute) *httpURL {
+	val, ok := c.eval(a.Expr)
+	if !ok {
+		return nil
+	}
+	if err := httpCheckScalarType(val.Type(), false); err != nil || (val.IsKnown() && val.IsNull()) {
+		c.errorf(a.Expr.Range(), "Invalid url",
+			"The url must be a string such as \"https://api.example.com/v1/items\".")
+		return nil
+	}
+	if v := newHTTPValue(a.Expr, val, "url"); v.known {
+		s, err := httpValueString(v.val)
+		if err == nil {
+			var u *url.URL
+			if u, err = httpParseTarget(s); err == nil {
+				return &httpURL{constant: u}
+			}
+		}
+		c.errorf(a.Expr.Range(), "Invalid url", "%s Write a full URL such as \"https://api.example.com/v1/items\".", httpSentence(err.Error()))
+		return nil
+	}
+
+	tmpl, isTemplate := a.Expr.(*hclsyntax.TemplateExpr)
+	if !isTemplate {
+		return &httpURL{whole: &httpValue{expr: a.Expr, what: "url"}}
+	}
+	u := &httpURL{}
+	prefix, prefixKnown, schemeChecked := "", true, false
+	for _, p := range tmpl.Parts {
+		pv, _ := p.Value(c.ev) // the whole template evaluated cleanly
+		part := httpURLPart{value: newHTTPValue(p, pv, "url"), param: httpRefsParam(p)}
+		u.parts = append(u.parts, part)
+		switch {
+		case part.param:
+			if !prefixKnown {
+				continue
+			}
+			if httpURLPosition(prefix) == httpInAuthority {
+				c.errorf(p.Range(), "Parameter in URL host",
+					"This parameter would land in the scheme or host part of the url, where a value could send the request to another server. Use parameters only in the path or the query, for example \"https://api.example.com/items/${param.id}\", or use the query argument.")
+				prefixKnown = false // one report is enough
+				continue
+			}
+			if !schemeChecked {
+				schemeChecked = true
+				scheme := strings.ToLower(prefix[:strings.Index(prefix, "://")])
+				if scheme != "http" && scheme != "https" {
+					c.errorf(a.Expr.Range(), "Invalid url",
+						"The url scheme %q is not supported. Write a URL starting with http:// or https://.", scheme)
+				}
+			}
+		case part.value.known:
+			s, err := httpValueString(part.value.val)
+			if err != nil {
+				c.errorf(p.Range(), "Invalid url", "The interpolated value %s. Convert it to a string.", err)
+				prefixKnown = false
+				continue
+			}
+			part.value.val = cty.StringVal(s)
+			prefix += s
+		default:
+			prefixKnown = false
+		}
+	}
+	return u
+}
+
+// build returns the URL of a call.
+func (u *httpURL) build(ev *hcl.EvalContext) (*url.URL, error) {
+	switch {
+	case u.constant != nil:
+		cp := *u.constant
+		return &cp, nil
+	case u.whole != nil:
+		val, err := u.whole.eval(ev)
+		if err != nil {
+			return nil, err
+		}
+		s, err := httpValueString(val)
+		if err != nil {
+			return nil, fmt.Errorf("url: %v", err)
+		}
+		target, err := httpParseTarget(s)
+		if err != nil {
+			return nil, fmt.Errorf("url: %v", err)
+		}
+		return target, nil
+	}
+
+	var b strings.Builder
+	var paramRanges [][2]int // param text in the path
+	for _, p := range u.parts {
+		val, err := p.value.eval(ev)
+		if err != nil {
+			return nil, err
+		}
+		if val.IsNull() {
+			return nil, errors.New("url: a value interpolated into the url is null; pass a value for the parameter, or give it a default")
+		}
+		s, err := httpValueString(val)
+		if err != nil {
+			return nil, fmt.Errorf("url: an interpolated value %v", err)
+		}
+		if !p.param {
+			b.WriteString(s)
+			continue
+		}
+		switch httpURLPosition(b.String()) {
+		case httpInAuthority:
+			return nil, errors.New("url: a parameter value would land in the scheme or host part of the url; parameters may only be used in the path or the query")
+		case httpInPath:
+			start := b.Len()
+			b.WriteString(url.PathEscape(s))
+			paramRanges = append(paramRanges, [2]int{start, b.Len()})
+		default:
+			b.WriteString(url.QueryEscape(s))
+		}
+	}
+	target, err := httpParseTarget(httpEscapeDotSegments(b.String(), paramRanges))
+	if err != nil {
+		return nil, fmt.Errorf("url: %v", err)
+	}
+	return target, nil
+}
+
+// httpEscapeDotSegments percent-encodes the dots of "." and ".." path segments
+// that come from parameter values, so that a value cannot climb the path.
+func httpEscapeDotSegments(s string, paramRanges [][2]int) string {
+	if len(paramRanges) == 0 {
+		return s
+	}
+	i := strings.Index(s, "://")
+	if i < 0 {
+		return s
+	}
+	start := i + 3 + strings.IndexAny(s[i+3:], "/?#")
+	if start < i+3 || s[start] != '/' {
+		return s
+	}
+	end := len(s)
+	if j := strings.IndexAny(s[start:], "?#"); j >= 0 {
+		end = start + j
+	}
+	var b strings.Builder
+	b.WriteString(s[:start])
+	for pos := start; pos < end; {
+		segEnd := pos + 1 + strings.IndexByte(s[pos+1:end], '/')
+		if segEnd <= pos {
+			segEnd = end
+		}
+		seg := s[pos+1 : segEnd] // without the leading '/'
+		fromParam := false
+		for _, r := range paramRanges {
+			if r[0] < segEnd && pos+1 < r[1] {
+				fromParam = true
+			}
+		}
+		b.WriteByte('/')
+		if fromParam && (seg == "." || seg == "..") {
+			seg = strings.ReplaceAll(seg, ".", "%2E")
+		}
+		b.WriteString(seg)
+		pos = segEnd
+	}
+	b.WriteString(s[end:])
+	return b.String()
+}
+
+// httpParseTarget parses a request URL and refuses schemes other than http and
+// https.
+func httpParseTarget(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("cannot parse the url: %v", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		if u.Scheme == "" {
+			return nil, errors.New("the url has no scheme; it must start with http:// or https://")
+		}
+		return nil, fmt.Errorf("the url scheme %q is not supported; the url must start with http:// or https://", u.Scheme)
+	}
+	if u.Host == "" {
+		return nil, errors.New("the url has no host")
+	}
+	return u, nil
+}
+
+// ---- response ----
+
+// httpParseContentType returns the media type without parameters and the
+// charset label of a Content-Type header.
+func httpParseContentType(ct string) (mediaType, charset string) {
+	if ct == "" {
+		return "", ""
+	}
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		mt, _, _ = strings.Cut(ct, ";")
+		return strings.ToLower(strings.TrimSpace(mt)), ""
+	}
+	return mt, params["charset"]
+}
+
+// httpDecodeCharset decodes body from the charset label to UTF-8. UTF-8 and
+// an empty label leave the bytes as they are.
+func httpDecodeCharset(body []byte, label string) ([]byte, error) {
+	if label == "" {
+		return body, nil
+	}
+	enc, err := htmlindex.Get(label)
+	if err != nil {
+		if utf8.Valid(body) {
+			return body, nil
+		}
+		return nil, fmt.Errorf("the response uses charset %q, which toolhost cannot decode; set charset in the http block to the charset the upstream really uses", label)
+	}
+	if name, _ := htmlindex.Name(enc); name == "utf-8" {
+		return body, nil
+	}
+	out, err := enc.NewDecoder().Bytes(body)
+	if err != nil {
+		return nil, fmt.Errorf("decoding the response from %s failed: %v", label, err)
+	}
+	return out, nil
+}
+
+// httpErrorSnippet returns the start of an error response body for a message:
+// decoded, at most httpErrorSnippetBytes bytes, cut at a character
+// boundary, trimmed.
+func httpErrorSnippet(body []byte, label string) string {
+	decoded, err := httpDecodeCharset(body, label)
+	if err != nil {
+		decoded = body
+	}
+	s := strings.ToValidUTF8(string(decoded), "\uFFFD")
+	if len(s) > httpErrorSnippetBytes {
+		cut := httpErrorSnippetBytes
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut]
+	}
+	return strings.TrimSpace(s)
+}
+
+var _ Backend = (*HTTP)(nil)
