@@ -3,6 +3,9 @@ package host
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"math/big"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -35,11 +38,15 @@ func MapResult(r *thcl.Result, body []byte, eval *hcl.EvalContext) (json.RawMess
 		}
 		path := ps.AsString()
 		res := gjson.GetBytes(body, path)
-		if !res.Exists() {
+		if !res.Exists() || res.Type == gjson.Null {
 			if f.Optional {
 				continue
 			}
-			return nil, fmt.Errorf("result field %q: the path %q matched nothing in the output", f.Name, path)
+			found := "nothing"
+			if res.Exists() {
+				found = "null"
+			}
+			return nil, fmt.Errorf("result field %q: the path %q matched %s in the output; mark the field optional = true if it may be absent", f.Name, path, found)
 		}
 		raw, err := ConvertJSON(f.Type, []byte(res.Raw))
 		if err != nil {
@@ -76,11 +83,91 @@ func ConvertJSON(t *thcl.Type, raw []byte) (json.RawMessage, error) {
 	if msg := checkIntegers(t, cv, ""); msg != "" {
 		return nil, fmt.Errorf("%s", msg)
 	}
-	b, err := ctyjson.Marshal(cv, cv.Type())
-	if err != nil {
-		return nil, err
+	if path := nullPath(t, cv, ""); path != "" {
+		return nil, fmt.Errorf("%s is null, but the declared type %s does not allow null; declare it optional(...) in an object type", path, t)
 	}
-	return b, nil
+	return appendValue(nil, t, cv), nil
+}
+
+// appendValue encodes a value of the declared type as JSON. Optional object
+// attributes that are null are left out, so that the output matches the
+// outputSchema, where they are simply not required.
+func appendValue(b []byte, t *thcl.Type, v cty.Value) []byte {
+	if v.IsNull() {
+		return append(b, "null"...)
+	}
+	switch t.Kind {
+	case thcl.KindString:
+		q, _ := json.Marshal(v.AsString())
+		return append(b, q...)
+	case thcl.KindNumber, thcl.KindInteger:
+		bf := v.AsBigFloat()
+		if i, acc := bf.Int64(); acc == big.Exact {
+			return strconv.AppendInt(b, i, 10)
+		}
+		f, _ := bf.Float64()
+		if math.IsInf(f, 0) {
+			return append(b, bf.Text('g', -1)...)
+		}
+		return strconv.AppendFloat(b, f, 'g', -1, 64)
+	case thcl.KindBool:
+		return strconv.AppendBool(b, v.True())
+	case thcl.KindList, thcl.KindSet:
+		b = append(b, '[')
+		i := 0
+		for it := v.ElementIterator(); it.Next(); i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			_, ev := it.Element()
+			b = appendValue(b, t.Elem, ev)
+		}
+		return append(b, ']')
+	case thcl.KindTuple:
+		b = append(b, '[')
+		for i, et := range t.Elems {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendValue(b, et, v.Index(cty.NumberIntVal(int64(i))))
+		}
+		return append(b, ']')
+	case thcl.KindMap:
+		b = append(b, '{')
+		i := 0
+		for it := v.ElementIterator(); it.Next(); i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			k, ev := it.Element()
+			q, _ := json.Marshal(k.AsString())
+			b = append(append(b, q...), ':')
+			b = appendValue(b, t.Elem, ev)
+		}
+		return append(b, '}')
+	case thcl.KindObject:
+		b = append(b, '{')
+		first := true
+		for _, n := range t.AttrOrder {
+			av := v.GetAttr(n)
+			if av.IsNull() && t.Optional[n] {
+				continue
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			q, _ := json.Marshal(n)
+			b = append(append(b, q...), ':')
+			b = appendValue(b, t.Attrs[n], av)
+		}
+		return append(b, '}')
+	}
+	raw, err := ctyjson.Marshal(v, v.Type())
+	if err != nil {
+		return append(b, "null"...)
+	}
+	return append(b, raw...)
 }
 
 // checkIntegers reports the first value declared integer that is not whole.
@@ -122,6 +209,54 @@ func checkIntegers(t *thcl.Type, v cty.Value, path string) string {
 		for i, et := range t.Elems {
 			if msg := checkIntegers(et, v.Index(cty.NumberIntVal(int64(i))), fmt.Sprintf("%s[%d]", path, i)); msg != "" {
 				return msg
+			}
+		}
+	}
+	return ""
+}
+
+// nullPath returns the path of the first null the declared type does not
+// allow (only optional object attributes and "any" may be null), or "".
+func nullPath(t *thcl.Type, v cty.Value, path string) string {
+	if t.Kind == thcl.KindAny {
+		return ""
+	}
+	if v.IsNull() {
+		if path == "" {
+			return "the value"
+		}
+		return path
+	}
+	switch t.Kind {
+	case thcl.KindList, thcl.KindSet:
+		i := 0
+		for it := v.ElementIterator(); it.Next(); i++ {
+			_, ev := it.Element()
+			if p := nullPath(t.Elem, ev, fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
+			}
+		}
+	case thcl.KindMap:
+		for it := v.ElementIterator(); it.Next(); {
+			k, ev := it.Element()
+			if p := nullPath(t.Elem, ev, joinPath(path, k.AsString())); p != "" {
+				return p
+			}
+		}
+	case thcl.KindObject:
+		for _, n := range t.AttrOrder {
+			av := v.GetAttr(n)
+			if t.Optional[n] && av.IsNull() {
+				continue
+			}
+			if p := nullPath(t.Attrs[n], av, joinPath(path, n)); p != "" {
+				return p
+			}
+		}
+	case thcl.KindTuple:
+		for i, et := range t.Elems {
+			if p := nullPath(et, v.Index(cty.NumberIntVal(int64(i))), fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
 			}
 		}
 	}

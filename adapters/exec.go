@@ -1,0 +1,1438 @@
+package adapters
+
+// The exec backend runs a command given as an argv list, never through a
+// shell, and returns its standard output.
+//
+//	exec {
+//	  command     = ["grep", "-n", "--", param.pattern, "notes.txt"]
+//	  timeout     = "5s"                   # default 30s, > 0 and <= 1h
+//	  dir         = "scripts"              # relative to the config file
+//	  env         = { LANG = "C.UTF-8" }   # added to the environment
+//	  inherit_env = false                  # default: a minimal environment
+//	  stdin       = param.text             # default: empty standard input
+//	  max_output  = 1048576                # bytes of stdout kept
+//	}
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+const (
+	// DefaultExecTimeout is how long a command may run when its exec block
+	// sets no timeout.
+	DefaultExecTimeout = 30 * time.Second
+	// MaxExecTimeout is the largest timeout an exec block may set.
+	MaxExecTimeout = time.Hour
+	// DefaultExecMaxOutput is how many bytes of standard output are kept
+	// when an exec block sets no max_output.
+	DefaultExecMaxOutput = 1 << 20
+	// MaxExecMaxOutput is the largest max_output an exec block may set.
+	MaxExecMaxOutput = 64 << 20
+
+	// execStderrKeep is how much of the end of standard error is kept for
+	// error messages.
+	execStderrKeep = 64 << 10
+	// execStderrShown is about how many bytes of standard error an error
+	// message quotes.
+	execStderrShown = 500
+	// execWaitDelay bounds how long Wait waits for the output pipes to close
+	// after the command exited or was killed (a process that left the
+	// command's process group may still hold them).
+	execWaitDelay = time.Second
+	// execDefaultPath is the search path used when the host has no PATH.
+	execDefaultPath = "/usr/local/bin:/usr/bin:/bin"
+)
+
+// execMinimalEnv lists the host variables a command gets when inherit_env is
+// false, besides every LC_* variable.
+var execMinimalEnv = []string{"PATH", "HOME", "LANG", "TMPDIR", "USER"}
+
+// execBlockSchema is the schema of an exec block. Every attribute is
+// optional in the schema so that a missing command gets a diagnostic of our
+// own with a fix.
+var execBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "command"},
+		{Name: "timeout"},
+		{Name: "dir"},
+		{Name: "env"},
+		{Name: "inherit_env"},
+		{Name: "stdin"},
+		{Name: "max_output"},
+	},
+}
+
+func init() {
+	Register(Kind{
+		Name:    "exec",
+		Summary: "run a command (an argv list, never a shell) and return its standard output",
+		Compile: compileExec,
+	})
+}
+
+// Exec is a compiled exec block: a backend that runs a command per call.
+//
+// Each call runs the command in a process group of its own, with a minimal
+// environment (unless inherit_env is set), empty standard input (unless
+// stdin is set) and a timeout. When the command exits, times out, is
+// cancelled or the backend is closed, the whole process group is killed, so
+// background processes the command started do not outlive the call.
+type Exec struct {
+	tool    string
+	baseDir string
+	params  map[string]ParamInfo
+
+	command    hcl.Expression
+	argv       []string        // the whole argv when it does not depend on arguments
+	sources    []execArgSource // where each element comes from; nil when unknown
+	allRefs    []string        // every parameter the command refers to
+	timeout    time.Duration
+	dir        string // working directory, absolute or relative to the process's
+	env        hcl.Expression
+	envConst   map[string]*string // cached env when it does not depend on arguments
+	envKnown   bool
+	inheritEnv bool
+	stdin      hcl.Expression
+	stdinConst *string // cached stdin when it does not depend on arguments
+	maxOutput  int
+
+	mu      sync.Mutex
+	closed  bool
+	running map[int]struct{} // process groups of running commands
+}
+
+// execArgSource describes where one element of the command comes from.
+type execArgSource struct {
+	// params are the parameters whose values can make up the start of the
+	// element. Nil when the start is fixed by the configuration.
+	params []string
+	// separator is set when the element is a literal "--" in the
+	// configuration.
+	separator bool
+}
+
+func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics) {
+	if cc == nil {
+		cc = &CompileContext{}
+	}
+	content, diags := block.Body.Content(execBlockSchema)
+	e := &Exec{
+		tool:      cc.ToolName,
+		baseDir:   cc.BaseDir,
+		params:    cc.Params,
+		timeout:   DefaultExecTimeout,
+		maxOutput: DefaultExecMaxOutput,
+		running:   map[int]struct{}{},
+	}
+	if e.params == nil {
+		e.params = map[string]ParamInfo{}
+	}
+	c := &execCompiler{cc: cc, eval: cc.Eval}
+	if c.eval == nil {
+		c.eval = &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.DynamicVal}}
+	}
+
+	attrs := content.Attributes
+	if a, ok := attrs["command"]; ok {
+		diags = append(diags, c.command(e, a)...)
+	} else {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Missing command",
+			Detail: `An exec block needs a "command" argument: the program and its arguments as a list of strings, ` +
+				`such as command = ["grep", "-n", "--", param.pattern, "notes.txt"]. Add it to the block.`,
+			Subject: block.DefRange.Ptr(),
+		})
+	}
+	if a, ok := attrs["timeout"]; ok {
+		diags = append(diags, c.timeout(e, a)...)
+	}
+	if a, ok := attrs["max_output"]; ok {
+		diags = append(diags, c.maxOutput(e, a)...)
+	}
+	if a, ok := attrs["dir"]; ok {
+		diags = append(diags, c.dir(e, a)...)
+	} else {
+		e.dir = cc.BaseDir
+	}
+	if a, ok := attrs["inherit_env"]; ok {
+		diags = append(diags, c.inheritEnv(e, a)...)
+	}
+	if a, ok := attrs["env"]; ok {
+		diags = append(diags, c.env(e, a)...)
+	} else {
+		e.envKnown = true
+	}
+	if a, ok := attrs["stdin"]; ok {
+		diags = append(diags, c.stdin(e, a)...)
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return e, diags
+}
+
+// execCompiler holds what the attribute checks of one exec block share.
+type execCompiler struct {
+	cc   *CompileContext
+	eval *hcl.EvalContext
+}
+
+// paramNames lists the declared parameters, sorted.
+func (c *execCompiler) paramNames() []string {
+	names := make([]string, 0, len(c.cc.Params))
+	for n := range c.cc.Params {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// undeclared reports references to parameters that are not declared, with
+// a suggestion.
+func (c *execCompiler) undeclared(expr hcl.Expression) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, tr := range expr.Variables() {
+		name, ok := execParamName(tr)
+		if !ok || name == "" {
+			continue
+		}
+		if _, declared := c.cc.Params[name]; declared {
+			continue
+		}
+		detail := fmt.Sprintf("This tool has no parameter named %q.", name)
+		if s := execSuggestName(name, c.paramNames()); s != "" {
+			detail += fmt.Sprintf(" Did you mean %q?", s)
+		} else if names := c.paramNames(); len(names) > 0 {
+			detail += fmt.Sprintf(" Its parameters are %s.", execQuoteList(names))
+		} else {
+			detail += " It declares no parameters."
+		}
+		detail += fmt.Sprintf(" Add a param %q block to the tool, or correct the name.", name)
+		rng := hcl.RangeBetween(tr[0].SourceRange(), tr[1].SourceRange())
+		diags = append(diags, &hcl.Diagnostic{
+			Severity:   hcl.DiagError,
+			Summary:    "Reference to undeclared parameter",
+			Detail:     detail,
+			Subject:    &rng,
+			Expression: expr,
+		})
+	}
+	return diags
+}
+
+// value evaluates expr with the compile-time context, after checking its
+// parameter references.
+func (c *execCompiler) value(expr hcl.Expression) (cty.Value, hcl.Diagnostics) {
+	if diags := c.undeclared(expr); diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	return expr.Value(c.eval)
+}
+
+// constant evaluates the expression of an attribute that must not depend on
+// arguments. ok is false when diagnostics were reported.
+func (c *execCompiler) constant(a *hcl.Attribute, example string) (cty.Value, hcl.Diagnostics, bool) {
+	var diags hcl.Diagnostics
+	for _, tr := range a.Expr.Variables() {
+		if tr.RootName() != "param" {
+			continue
+		}
+		rng := tr.SourceRange()
+		if len(tr) > 1 {
+			rng = hcl.RangeBetween(tr[0].SourceRange(), tr[1].SourceRange())
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Parameter reference not allowed",
+			Detail: fmt.Sprintf("The %s argument is fixed when the configuration loads, so it cannot refer to parameters. "+
+				"Write a constant value, such as %s = %s.", a.Name, a.Name, example),
+			Subject:    &rng,
+			Expression: a.Expr,
+		})
+	}
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags, false
+	}
+	v, vd := a.Expr.Value(c.eval)
+	diags = append(diags, vd...)
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags, false
+	}
+	if !v.IsWhollyKnown() {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Value not known at load time",
+			Detail: fmt.Sprintf("The %s argument must be known when the configuration loads, and this expression is only known later. "+
+				"Write a constant value, such as %s = %s.", a.Name, a.Name, example),
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		})
+		return cty.DynamicVal, diags, false
+	}
+	v, _ = v.UnmarkDeep()
+	if v.IsNull() {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("Invalid %s", a.Name),
+			Detail: fmt.Sprintf("The %s argument is null. Write a value, such as %s = %s, or remove the argument to use the default.",
+				a.Name, a.Name, example),
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		})
+		return cty.DynamicVal, diags, false
+	}
+	return v, diags, true
+}
+
+func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+	e.command = a.Expr
+	const example = `["grep", "-n", "--", param.pattern, "notes.txt"]`
+	invalid := func(rng hcl.Range, detail string) *hcl.Diagnostic {
+		return &hcl.Diagnostic{
+			Severity:   hcl.DiagError,
+			Summary:    "Invalid command",
+			Detail:     detail,
+			Subject:    rng.Ptr(),
+			Expression: a.Expr,
+		}
+	}
+
+	tuple, isTuple := a.Expr.(*hclsyntax.TupleConsExpr)
+	if isTuple && len(tuple.Exprs) == 0 {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Empty command",
+			Detail: "The command list is empty, so there is no program to run. " +
+				"Put the program first and its arguments after it, such as command = " + example + ".",
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		}}
+	}
+	// The program is fixed by the configuration.
+	if isTuple {
+		if refs := execParamRefs(tuple.Exprs[0], c.paramNames()); len(refs) > 0 {
+			return hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Program depends on a parameter",
+				Detail: fmt.Sprintf("The first element of command names the program to run, and it refers to parameter %q. "+
+					"The program must be fixed in the configuration: name it literally and pass parameters as later elements, "+
+					"such as command = %s.", refs[0], example),
+				Subject:    tuple.Exprs[0].Range().Ptr(),
+				Expression: a.Expr,
+			}}
+		}
+	}
+
+	v, diags := c.value(a.Expr)
+	if diags.HasErrors() {
+		return diags
+	}
+	v, _ = v.UnmarkDeep()
+	ty := v.Type()
+	switch {
+	case ty == cty.DynamicPseudoType:
+	case ty.IsListType(), ty.IsTupleType():
+	default:
+		return append(diags, invalid(a.Expr.Range(), fmt.Sprintf(
+			"The command must be a list of strings, the program followed by its arguments, and this is %s. "+
+				"Each element is passed to the program as one argument and no shell is involved; write, for example, command = %s. "+
+				"To use shell syntax, run the shell explicitly, as in [\"sh\", \"-c\", \"...\", \"sh\", param.x], and read parameters as \"$1\".",
+			execTypeName(ty), example)))
+	}
+	if v.IsKnown() && v.IsNull() {
+		return append(diags, invalid(a.Expr.Range(),
+			"The command is null. Write the program and its arguments as a list, such as command = "+example+"."))
+	}
+
+	elemRange := func(i int) hcl.Range {
+		if isTuple && i < len(tuple.Exprs) {
+			return tuple.Exprs[i].Range()
+		}
+		return a.Expr.Range()
+	}
+	if ty.IsListType() && !execArgType(ty.ElementType()) {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid command element",
+			Detail: fmt.Sprintf("The command is a list of %s, and each element must be a string, number or bool: "+
+				"one argument of the program. Pass each argument as its own element.", ty.ElementType().FriendlyName()),
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		})
+	}
+
+	var elems []cty.Value
+	if v.IsKnown() && !v.IsNull() {
+		elems = v.AsValueSlice()
+		if len(elems) == 0 {
+			return append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Empty command",
+				Detail: "The command list is empty, so there is no program to run. " +
+					"Put the program first and its arguments after it, such as command = " + example + ".",
+				Subject:    a.Expr.Range().Ptr(),
+				Expression: a.Expr,
+			})
+		}
+		for i, el := range elems {
+			if problem := execArgProblem(el); problem != "" {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid command element",
+					Detail: fmt.Sprintf("The element command[%d] %s, and each element must be a string, number or bool: "+
+						"one argument of the program. Pass each argument as its own element.", i, problem),
+					Subject:    elemRange(i).Ptr(),
+					Expression: a.Expr,
+				})
+			}
+		}
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+
+	// The program must be known now.
+	if elems == nil || !elems[0].IsKnown() {
+		refs := execParamRefs(a.Expr, c.paramNames())
+		detail := "The first element of command names the program to run, and it must be fixed in the configuration, but this command is only known when the tool is called."
+		if len(refs) > 0 {
+			detail = fmt.Sprintf("The first element of command names the program to run, and it must be fixed in the configuration, but this command depends on parameter %q.", refs[0])
+		}
+		return append(diags, &hcl.Diagnostic{
+			Severity:   hcl.DiagError,
+			Summary:    "Program not fixed",
+			Detail:     detail + " Write the command as a list whose first element is the program's name, such as command = " + example + ".",
+			Subject:    elemRange(0).Ptr(),
+			Expression: a.Expr,
+		})
+	}
+	if prog, _ := execArgString(elems[0]); prog == "" {
+		return append(diags, invalid(elemRange(0),
+			"The program name is empty. Name the program to run as the first element, such as command = "+example+"."))
+	}
+
+	e.allRefs = execParamRefs(a.Expr, c.paramNames())
+	if v.IsWhollyKnown() {
+		e.argv = make([]string, len(elems))
+		for i, el := range elems {
+			e.argv[i], _ = execArgString(el)
+		}
+	}
+	switch {
+	case isTuple:
+		e.sources = make([]execArgSource, len(tuple.Exprs))
+		for i, x := range tuple.Exprs {
+			if len(x.Variables()) == 0 && i < len(elems) && elems[i].IsKnown() {
+				s, _ := execArgString(elems[i])
+				e.sources[i].separator = s == "--"
+				continue
+			}
+			e.sources[i].params = execLeadingParamRefs(x, c.paramNames())
+		}
+	case elems != nil:
+		// The length is known: known elements come from the configuration;
+		// the others may come from any parameter the command refers to.
+		e.sources = make([]execArgSource, len(elems))
+		for i, el := range elems {
+			if el.IsWhollyKnown() {
+				s, _ := execArgString(el)
+				e.sources[i].separator = s == "--"
+				continue
+			}
+			e.sources[i].params = e.allRefs
+		}
+	}
+	return diags
+}
+
+func (c *execCompiler) timeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+	v, diags, ok := c.constant(a, `"30s"`)
+	if !ok {
+		return diags
+	}
+	sv, err := convert.Convert(v, cty.String)
+	if err != nil {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid timeout",
+			Detail: fmt.Sprintf("The timeout must be a duration string, and this is %s. "+
+				`Write a number with a unit, such as "30s", "2m" or "1h".`, execTypeName(v.Type())),
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		})
+	}
+	s := sv.AsString()
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid timeout",
+			Detail: fmt.Sprintf(`%q is not a duration. Write a number with a unit, such as "30s", "2m" or "1h" `+
+				`(units are ms, s, m and h).`, s),
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		})
+	}
+	if d <= 0 || d > MaxExecTimeout {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Timeout out of range",
+			Detail: fmt.Sprintf("The timeout is %s, and it must be more than zero and at most %s. "+
+				`Write a duration in that range, such as "30s".`, execDuration(d), execDuration(MaxExecTimeout)),
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		})
+	}
+	e.timeout = d
+	return diags
+}
+
+func (c *execCompiler) maxOutput(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+	v, diags, ok := c.constant(a, "1048576")
+	if !ok {
+		return diags
+	}
+	invalid := func(detail string) hcl.Diagnostics {
+		return append(diags, &hcl.Diagnostic{
+			Severity:   hcl.DiagError,
+			Summary:    "Invalid max_output",
+			Detail:     detail,
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		})
+	}
+	nv, err := convert.Convert(v, cty.Number)
+	if err != nil {
+		return invalid(fmt.Sprintf("The max_output argument must be a number of bytes, and this is %s. "+
+			"Write a whole number, such as max_output = 1048576 for 1 MiB.", execTypeName(v.Type())))
+	}
+	bf := nv.AsBigFloat()
+	if !bf.IsInt() || bf.Sign() <= 0 || bf.Cmp(big.NewFloat(MaxExecMaxOutput)) > 0 {
+		return invalid(fmt.Sprintf("The max_output argument is %s, and it must be a whole number of bytes from 1 to %d (64 MiB). "+
+			"Write a number in that range, such as max_output = 1048576 for 1 MiB.", bf.Text('g', -1), MaxExecMaxOutput))
+	}
+	n, _ := bf.Int64()
+	e.maxOutput = int(n)
+	return diags
+}
+
+func (c *execCompiler) dir(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+	v, diags, ok := c.constant(a, `"scripts"`)
+	if !ok {
+		return diags
+	}
+	sv, err := convert.Convert(v, cty.String)
+	if err != nil || sv.AsString() == "" || strings.ContainsRune(sv.AsString(), 0) {
+		detail := "The dir argument is empty."
+		if err != nil {
+			detail = fmt.Sprintf("The dir argument must be a string, and this is %s.", execTypeName(v.Type()))
+		} else if sv.AsString() != "" {
+			detail = "The dir argument contains a NUL character."
+		}
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid dir",
+			Detail: detail + " Write the working directory of the command as a path, absolute or relative to the configuration file, " +
+				`such as dir = "scripts", or remove the argument to run in the configuration file's directory.`,
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		})
+	}
+	d := sv.AsString()
+	if !filepath.IsAbs(d) && c.cc.BaseDir != "" {
+		d = filepath.Join(c.cc.BaseDir, d)
+	}
+	e.dir = filepath.Clean(d)
+	return diags
+}
+
+func (c *execCompiler) inheritEnv(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+	v, diags, ok := c.constant(a, "true")
+	if !ok {
+		return diags
+	}
+	bv, err := convert.Convert(v, cty.Bool)
+	if err != nil {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid inherit_env",
+			Detail: fmt.Sprintf("The inherit_env argument must be true or false, and this is %s. "+
+				"Write inherit_env = true to pass the host's whole environment to the command.", execTypeName(v.Type())),
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		})
+	}
+	e.inheritEnv = bv.True()
+	return diags
+}
+
+func (c *execCompiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+	e.env = a.Expr
+	const example = `{ LANG = "C.UTF-8" }`
+	v, diags := c.value(a.Expr)
+	if diags.HasErrors() {
+		return diags
+	}
+	v, _ = v.UnmarkDeep()
+	ty := v.Type()
+	if !(ty == cty.DynamicPseudoType || ty.IsObjectType() || ty.IsMapType()) || (v.IsKnown() && v.IsNull()) {
+		what := "null"
+		if !v.IsNull() {
+			what = execTypeName(ty)
+		}
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid env",
+			Detail: fmt.Sprintf("The env argument must be an object of environment variables, and this is %s. "+
+				"Write names and string values, such as env = %s.", what, example),
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		})
+	}
+	if ty.IsMapType() && !execArgType(ty.ElementType()) {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid env",
+			Detail: fmt.Sprintf("The env argument is a map of %s, and environment values must be strings. "+
+				"Write names and string values, such as env = %s.", ty.ElementType().FriendlyName(), example),
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		})
+	}
+	if !v.IsKnown() {
+		return diags
+	}
+
+	// Ranges of the items, when the object is written out.
+	keyRange := map[string]hcl.Range{}
+	valRange := map[string]hcl.Range{}
+	if oc, ok := a.Expr.(*hclsyntax.ObjectConsExpr); ok {
+		for _, item := range oc.Items {
+			kv, kd := item.KeyExpr.Value(c.eval)
+			if kd.HasErrors() || !kv.IsKnown() || kv.IsNull() || kv.Type() != cty.String {
+				continue
+			}
+			keyRange[kv.AsString()] = item.KeyExpr.Range()
+			valRange[kv.AsString()] = item.ValueExpr.Range()
+		}
+	}
+	rangeOf := func(m map[string]hcl.Range, k string) *hcl.Range {
+		if r, ok := m[k]; ok {
+			return &r
+		}
+		return a.Expr.Range().Ptr()
+	}
+	for it := v.ElementIterator(); it.Next(); {
+		k, val := it.Element()
+		name := k.AsString()
+		if problem := execEnvNameProblem(name); problem != "" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid environment variable name",
+				Detail: fmt.Sprintf("The name %q %s. Use a name of letters, digits and underscores, such as LANG or MY_TOOL_MODE.",
+					name, problem),
+				Subject:    rangeOf(keyRange, name),
+				Expression: a.Expr,
+			})
+		}
+		if val.IsKnown() && !val.IsNull() {
+			if problem := execArgProblem(val); problem != "" {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid env",
+					Detail: fmt.Sprintf("The value of environment variable %s %s, and it must be a string. "+
+						"Write a string value, such as env = %s.", name, problem, example),
+					Subject:    rangeOf(valRange, name),
+					Expression: a.Expr,
+				})
+			}
+		} else if !val.IsKnown() && !execArgType(val.Type()) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid env",
+				Detail: fmt.Sprintf("The value of environment variable %s is %s, and it must be a string. "+
+					"Write a string value, such as env = %s.", name, execTypeName(val.Type()), example),
+				Subject:    rangeOf(valRange, name),
+				Expression: a.Expr,
+			})
+		}
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+	if v.IsWhollyKnown() {
+		env, err := execEnvMap(v)
+		if err == nil {
+			e.envConst = env
+			e.envKnown = true
+		}
+	}
+	return diags
+}
+
+func (c *execCompiler) stdin(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+	e.stdin = a.Expr
+	v, diags := c.value(a.Expr)
+	if diags.HasErrors() {
+		return diags
+	}
+	v, _ = v.UnmarkDeep()
+	if !execArgType(v.Type()) {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid stdin",
+			Detail: fmt.Sprintf("The stdin argument is fed to the command's standard input and must be a string, and this is %s. "+
+				"Write a string, such as stdin = param.text, or use jsonencode(...) to pass structured data.", execTypeName(v.Type())),
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		})
+	}
+	if v.IsWhollyKnown() {
+		s := ""
+		if !v.IsNull() {
+			s, _ = execArgString(v)
+		}
+		e.stdinConst = &s
+	}
+	return diags
+}
+
+// Call runs the command once and returns its standard output.
+func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var ectx *hcl.EvalContext
+	if in != nil {
+		ectx = in.Eval
+	}
+	argv, err := e.buildArgv(ectx)
+	if err != nil {
+		return nil, err
+	}
+	env, err := e.buildEnv(ectx)
+	if err != nil {
+		return nil, err
+	}
+	stdin, err := e.buildStdin(ectx)
+	if err != nil {
+		return nil, err
+	}
+	path, err := e.resolveProgram(argv[0], env)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.checkDir(); err != nil {
+		return nil, err
+	}
+
+	runCtx, cancel := context.WithTimeout(ctx, e.timeout)
+	defer cancel()
+	cmd := exec.CommandContext(runCtx, path)
+	cmd.Args = argv
+	cmd.Dir = e.dir
+	cmd.Env = env
+	if stdin != nil {
+		cmd.Stdin = strings.NewReader(*stdin)
+	} // else os/exec connects standard input to the null device
+	stdout := &execCapWriter{max: e.maxOutput}
+	stderr := &execTailWriter{max: execStderrKeep}
+	cmd.Stdout = stdout
+	cmd.Stderr = stderr
+	execSetProcessGroup(cmd)
+	cmd.Cancel = func() error { return execKillGroup(cmd.Process.Pid) }
+	cmd.WaitDelay = execWaitDelay
+
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil, errors.New("the tool was stopped because its configuration was unloaded; call it again")
+	}
+	err = cmd.Start()
+	var pid int
+	if err == nil {
+		pid = cmd.Process.Pid
+		e.running[pid] = struct{}{}
+	}
+	e.mu.Unlock()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, e.startError(argv[0], err)
+	}
+
+	werr := cmd.Wait()
+	e.mu.Lock()
+	delete(e.running, pid)
+	closed := e.closed
+	e.mu.Unlock()
+	// Kill what the command left behind in its process group.
+	_ = execKillGroup(pid)
+
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
+		return nil, fmt.Errorf("command timed out after %s (timeout) and was killed", execDuration(e.timeout))
+	case closed && execKilled(werr):
+		return nil, errors.New("the command was killed because the tool's configuration was unloaded; call the tool again")
+	}
+	if werr != nil && !errors.Is(werr, exec.ErrWaitDelay) {
+		var ee *exec.ExitError
+		if errors.As(werr, &ee) {
+			msg := execExitDescription(ee.ProcessState)
+			tail := stderr.bytes()
+			if len(bytes.TrimSpace(tail)) == 0 {
+				tail = stdout.buf // some programs report errors on stdout
+			}
+			if s := execLastPart(tail, execStderrShown); s != "" {
+				msg += ": " + e.scrub(ectx, s)
+			}
+			return nil, errors.New(msg)
+		}
+		return nil, fmt.Errorf("command %q failed: %v", argv[0], werr)
+	}
+
+	body := stdout.buf
+	if stdout.truncated {
+		body = execTrimPartialRune(body)
+	}
+	if !utf8.Valid(body) {
+		body = []byte(strings.ToValidUTF8(string(body), "\uFFFD"))
+	}
+	mime := "text/plain"
+	if json.Valid(body) {
+		mime = "application/json"
+	}
+	return &Output{Body: body, MIMEType: mime, Truncated: stdout.truncated}, nil
+}
+
+// Close kills the process groups of the commands still running. Calls made
+// after Close fail.
+func (e *Exec) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.closed = true
+	for pid := range e.running {
+		_ = execKillGroup(pid)
+	}
+	return nil
+}
+
+// scrub replaces the values of sensitive parameters in msg, which quotes
+// the command's output, so that messages never show them.
+func (e *Exec) scrub(ectx *hcl.EvalContext, msg string) string {
+	if ectx == nil {
+		return msg
+	}
+	params, ok := ectx.Variables["param"]
+	if !ok {
+		return msg
+	}
+	params, _ = params.UnmarkDeep()
+	if !params.IsKnown() || params.IsNull() || !params.Type().IsObjectType() {
+		return msg
+	}
+	for name, info := range e.params {
+		if !info.Sensitive || !params.Type().HasAttribute(name) {
+			continue
+		}
+		v := params.GetAttr(name)
+		if !v.IsKnown() || v.IsNull() || !v.Type().IsPrimitiveType() {
+			continue
+		}
+		if s, problem := execArgString(v); problem == "" && len(s) >= 4 {
+			msg = strings.ReplaceAll(msg, s, "(sensitive value)")
+		}
+	}
+	return msg
+}
+
+// buildArgv evaluates the command for one call and applies the rules on
+// leading dashes.
+func (e *Exec) buildArgv(ectx *hcl.EvalContext) ([]string, error) {
+	if e.argv != nil {
+		return e.argv, nil
+	}
+	v, diags := e.command.Value(ectx)
+	if diags.HasErrors() {
+		return nil, execEvalError("command", diags)
+	}
+	v, _ = v.UnmarkDeep()
+	if !v.IsKnown() || v.IsNull() || !(v.Type().IsListType() || v.Type().IsTupleType()) {
+		return nil, errors.New("the command of this tool did not evaluate to a list; the tool's configuration needs fixing")
+	}
+	elems := v.AsValueSlice()
+	if len(elems) == 0 {
+		return nil, errors.New("the command of this tool evaluated to an empty list, so there is no program to run")
+	}
+	sources := e.sources
+	if len(sources) != len(elems) {
+		sources = nil
+	}
+	argv := make([]string, len(elems))
+	for i, el := range elems {
+		s, problem := execArgString(el)
+		if problem != "" {
+			return nil, fmt.Errorf("command[%d]%s %s, and each element of the command must be a string, number or bool%s",
+				i, e.fromParams(sources, i), problem, e.giveValueHint(sources, i, el))
+		}
+		if strings.ContainsRune(s, 0) {
+			return nil, fmt.Errorf("command[%d]%s contains a NUL character, which a command argument cannot hold; remove it",
+				i, e.fromParams(sources, i))
+		}
+		argv[i] = s
+	}
+	if argv[0] == "" {
+		return nil, errors.New("the command of this tool has an empty program name; the tool's configuration needs fixing")
+	}
+
+	for i := 1; i < len(argv); i++ {
+		var src execArgSource
+		if sources != nil {
+			src = sources[i]
+		} else {
+			src.params = e.allRefs
+		}
+		if src.separator {
+			break // later elements are operands, not options
+		}
+		if !strings.HasPrefix(argv[i], "-") {
+			continue
+		}
+		for _, p := range src.params {
+			if !e.params[p].AllowFlags {
+				return nil, fmt.Errorf("parameter %q value may not start with \"-\": it would be read as an option; "+
+					"use a value that does not start with \"-\" (for a file name, prefix it with \"./\")", p)
+			}
+		}
+	}
+	return argv, nil
+}
+
+// fromParams names the parameters element i comes from, for messages.
+func (e *Exec) fromParams(sources []execArgSource, i int) string {
+	var ps []string
+	if sources != nil {
+		ps = sources[i].params
+	} else {
+		ps = e.allRefs
+	}
+	switch len(ps) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf(" (from parameter %q)", ps[0])
+	default:
+		return fmt.Sprintf(" (from parameters %s)", execQuoteList(ps))
+	}
+}
+
+func (e *Exec) giveValueHint(sources []execArgSource, i int, v cty.Value) string {
+	if v.IsNull() && e.fromParams(sources, i) != "" {
+		return "; give the parameter a value"
+	}
+	return ""
+}
+
+// buildEnv returns the environment of one call.
+func (e *Exec) buildEnv(ectx *hcl.EvalContext) ([]string, error) {
+	extra := e.envConst
+	if !e.envKnown {
+		v, diags := e.env.Value(ectx)
+		if diags.HasErrors() {
+			return nil, execEvalError("env", diags)
+		}
+		var err error
+		if extra, err = execEnvMap(v); err != nil {
+			return nil, err
+		}
+	}
+
+	vars := map[string]string{}
+	for _, kv := range os.Environ() {
+		k, val, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			continue
+		}
+		if e.inheritEnv || strings.HasPrefix(k, "LC_") || slices.Contains(execMinimalEnv, k) {
+			vars[k] = val
+		}
+	}
+	for k, val := range extra {
+		if val == nil {
+			delete(vars, k)
+		} else {
+			vars[k] = *val
+		}
+	}
+	if _, ok := vars["PATH"]; !ok {
+		vars["PATH"] = execDefaultPath
+	}
+	env := make([]string, 0, len(vars))
+	for k, val := range vars {
+		env = append(env, k+"="+val)
+	}
+	sort.Strings(env)
+	return env, nil
+}
+
+// buildStdin returns the standard input of one call; nil means empty.
+func (e *Exec) buildStdin(ectx *hcl.EvalContext) (*string, error) {
+	if e.stdin == nil {
+		return nil, nil
+	}
+	if e.stdinConst != nil {
+		return e.stdinConst, nil
+	}
+	v, diags := e.stdin.Value(ectx)
+	if diags.HasErrors() {
+		return nil, execEvalError("stdin", diags)
+	}
+	v, _ = v.UnmarkDeep()
+	if v.IsKnown() && v.IsNull() {
+		return nil, nil
+	}
+	s, problem := execArgString(v)
+	if problem != "" {
+		return nil, fmt.Errorf("the stdin of the command %s, and it must be a string", problem)
+	}
+	return &s, nil
+}
+
+// resolveProgram finds the program to run. A name without a slash is looked
+// up in the PATH of the command's environment; a relative path is relative
+// to the configuration file's directory.
+func (e *Exec) resolveProgram(prog string, env []string) (string, error) {
+	if strings.ContainsRune(prog, '/') {
+		p := prog
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(e.baseDir, p)
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", fmt.Errorf("command %q not found", prog)
+		}
+		fi, err := os.Stat(abs)
+		switch {
+		case err != nil:
+			return "", fmt.Errorf("command %q not found", prog)
+		case fi.IsDir() || fi.Mode().Perm()&0o111 == 0:
+			return "", fmt.Errorf("command %q is not an executable file", prog)
+		}
+		return abs, nil
+	}
+	pathList := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			pathList = v
+		}
+	}
+	for _, dir := range filepath.SplitList(pathList) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue // never look in the working directory
+		}
+		p := filepath.Join(dir, prog)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("command %q not found on PATH", prog)
+}
+
+// checkDir checks the working directory before the command starts: with a
+// process group of its own, a failing chdir in the child would be reported
+// as a failing exec of the program.
+func (e *Exec) checkDir() error {
+	if e.dir == "" {
+		return nil
+	}
+	fi, err := os.Stat(e.dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("the working directory of the command (dir) %q does not exist", e.dir)
+	case err != nil:
+		return fmt.Errorf("cannot use the working directory of the command (dir) %q: %v", e.dir, execUnwrapPathError(err))
+	case !fi.IsDir():
+		return fmt.Errorf("the working directory of the command (dir) %q is not a directory", e.dir)
+	}
+	return nil
+}
+
+// startError turns an error of Start into a message.
+func (e *Exec) startError(prog string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Op == "chdir" {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("the working directory of the command (dir) %q does not exist", e.dir)
+		}
+		return fmt.Errorf("cannot enter the working directory of the command (dir) %q: %v", e.dir, pe.Err)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("command %q not found", prog)
+	}
+	return fmt.Errorf("command %q could not be started: %v", prog, execUnwrapPathError(err))
+}
+
+func execUnwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// execEvalError turns the diagnostics of evaluating an attribute at call time
+// into an error.
+func execEvalError(attr string, diags hcl.Diagnostics) error {
+	var parts []string
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		s := d.Summary
+		if d.Detail != "" {
+			s += ": " + d.Detail
+		}
+		parts = append(parts, s)
+	}
+	return fmt.Errorf("evaluating the %s of the command failed: %s", attr, strings.Join(parts, "; "))
+}
+
+// execEnvMap converts an env value; a nil entry removes the variable.
+func execEnvMap(v cty.Value) (map[string]*string, error) {
+	v, _ = v.UnmarkDeep()
+	if !v.IsKnown() || v.IsNull() || !(v.Type().IsObjectType() || v.Type().IsMapType()) {
+		return nil, errors.New("the env of this tool did not evaluate to an object; the tool's configuration needs fixing")
+	}
+	m := map[string]*string{}
+	for it := v.ElementIterator(); it.Next(); {
+		k, val := it.Element()
+		name := k.AsString()
+		if problem := execEnvNameProblem(name); problem != "" {
+			return nil, fmt.Errorf("environment variable name %q %s", name, problem)
+		}
+		if val.IsKnown() && val.IsNull() {
+			m[name] = nil
+			continue
+		}
+		s, problem := execArgString(val)
+		if problem != "" {
+			return nil, fmt.Errorf("the value of environment variable %s %s, and it must be a string", name, problem)
+		}
+		if strings.ContainsRune(s, 0) {
+			return nil, fmt.Errorf("the value of environment variable %s contains a NUL character; remove it", name)
+		}
+		m[name] = &s
+	}
+	return m, nil
+}
+
+// execEnvNameProblem says what is wrong with an environment variable name, or
+// returns "".
+func execEnvNameProblem(name string) string {
+	switch {
+	case name == "":
+		return "is empty"
+	case strings.ContainsAny(name, "=\x00"):
+		return `contains "=" or a NUL character`
+	}
+	return ""
+}
+
+// execArgType reports whether values of ty can be one command argument.
+func execArgType(ty cty.Type) bool {
+	return ty == cty.DynamicPseudoType || ty.IsPrimitiveType()
+}
+
+// execArgProblem says why v cannot be one command argument, or returns "".
+// Unknown values of a fitting type are fine.
+func execArgProblem(v cty.Value) string {
+	v, _ = v.UnmarkDeep()
+	switch {
+	case !execArgType(v.Type()):
+		return "is " + execTypeName(v.Type())
+	case !v.IsKnown():
+		return ""
+	case v.IsNull():
+		return "is null"
+	}
+	return ""
+}
+
+// execArgString converts a known value to one command argument.
+func execArgString(v cty.Value) (string, string) {
+	v, _ = v.UnmarkDeep()
+	if problem := execArgProblem(v); problem != "" {
+		return "", problem
+	}
+	if !v.IsKnown() {
+		return "", "is not known"
+	}
+	sv, err := convert.Convert(v, cty.String)
+	if err != nil {
+		return "", "cannot be converted to a string"
+	}
+	return sv.AsString(), ""
+}
+
+// execParamName returns the parameter a traversal refers to. ok is
+// false for other variables; name is "" for the whole param object.
+func execParamName(tr hcl.Traversal) (name string, ok bool) {
+	if tr.RootName() != "param" {
+		return "", false
+	}
+	if len(tr) < 2 {
+		return "", true
+	}
+	switch step := tr[1].(type) {
+	case hcl.TraverseAttr:
+		return step.Name, true
+	case hcl.TraverseIndex:
+		if step.Key.Type() == cty.String && step.Key.IsKnown() && !step.Key.IsNull() {
+			return step.Key.AsString(), true
+		}
+	}
+	return "", true
+}
+
+// execParamRefs lists the parameters expr refers to, sorted. A reference to the
+// whole param object refers to all of all.
+func execParamRefs(expr hcl.Expression, all []string) []string {
+	set := map[string]bool{}
+	for _, tr := range expr.Variables() {
+		name, ok := execParamName(tr)
+		switch {
+		case !ok:
+		case name == "":
+			for _, n := range all {
+				set[n] = true
+			}
+		default:
+			set[name] = true
+		}
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// execLeadingParamRefs lists the parameters whose values can make up the start
+// of expr's value. A template starting with literal text is fixed at the
+// start; a conditional starts with one of its results; anything else may
+// start with any parameter it refers to.
+func execLeadingParamRefs(expr hclsyntax.Expression, all []string) []string {
+	switch x := expr.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return nil
+	case *hclsyntax.ParenthesesExpr:
+		return execLeadingParamRefs(x.Expression, all)
+	case *hclsyntax.TemplateWrapExpr:
+		return execLeadingParamRefs(x.Wrapped, all)
+	case *hclsyntax.TemplateExpr:
+		if len(x.Parts) > 0 {
+			if lit, ok := x.Parts[0].(*hclsyntax.LiteralValueExpr); ok &&
+				lit.Val.Type() == cty.String && lit.Val.IsKnown() && !lit.Val.IsNull() && lit.Val.AsString() != "" {
+				return nil
+			}
+		}
+	case *hclsyntax.ConditionalExpr:
+		set := map[string]bool{}
+		for _, n := range execLeadingParamRefs(x.TrueResult, all) {
+			set[n] = true
+		}
+		for _, n := range execLeadingParamRefs(x.FalseResult, all) {
+			set[n] = true
+		}
+		if len(set) == 0 {
+			return nil
+		}
+		out := make([]string, 0, len(set))
+		for n := range set {
+			out = append(out, n)
+		}
+		sort.Strings(out)
+		return out
+	}
+	return execParamRefs(expr, all)
+}
+
+// execDuration formats d without zero minutes and seconds, as in "1h".
+func execDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// execKilled reports whether err says the command ended by a signal.
+func execKilled(err error) bool {
+	var ee *exec.ExitError
+	return errors.As(err, &ee) && ee.ExitCode() == -1
+}
+
+// execTypeName names a type with an article, for messages.
+func execTypeName(ty cty.Type) string {
+	name := ty.FriendlyName()
+	if strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
+}
+
+// execSuggestName returns the candidate closest to given, when close enough.
+func execSuggestName(given string, candidates []string) string {
+	best, bestDist := "", 3
+	for _, c := range candidates {
+		if d := execLevenshtein(given, c); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+func execLevenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+func execQuoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// execCapWriter keeps the first max bytes written to it and discards the rest,
+// so the writer never blocks and never grows past max.
+type execCapWriter struct {
+	buf       []byte
+	max       int
+	truncated bool
+}
+
+func (w *execCapWriter) Write(p []byte) (int, error) {
+	if room := w.max - len(w.buf); room > 0 {
+		if len(p) > room {
+			w.buf = append(w.buf, p[:room]...)
+			w.truncated = true
+		} else {
+			w.buf = append(w.buf, p...)
+		}
+	} else if len(p) > 0 {
+		w.truncated = true
+	}
+	return len(p), nil
+}
+
+// execTailWriter keeps about the last max bytes written to it.
+type execTailWriter struct {
+	buf []byte
+	max int
+}
+
+func (w *execTailWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(p) > w.max {
+		p = p[len(p)-w.max:]
+	}
+	w.buf = append(w.buf, p...)
+	if len(w.buf) > 2*w.max {
+		w.buf = append(w.buf[:0], w.buf[len(w.buf)-w.max:]...)
+	}
+	return n, nil
+}
+
+func (w *execTailWriter) bytes() []byte {
+	if len(w.buf) > w.max {
+		return w.buf[len(w.buf)-w.max:]
+	}
+	return w.buf
+}
+
+var _ io.Writer = (*execCapWriter)(nil)
+var _ io.Writer = (*execTailWriter)(nil)
+
+// execLastPart returns the end of b as trimmed valid UTF-8 of at most about n
+// bytes, starting at a line when it can.
+func execLastPart(b []byte, n int) string {
+	s := strings.TrimSpace(strings.ToValidUTF8(string(b), "\uFFFD"))
+	if len(s) <= n {
+		return s
+	}
+	cut := len(s) - n
+	for cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut++
+	}
+	tail := s[cut:]
+	if i := strings.IndexByte(tail, '\n'); i >= 0 && i < len(tail)-1 && i < n/2 {
+		tail = tail[i+1:]
+	}
+	return "…" + strings.TrimSpace(tail)
+}
+
+// execTrimPartialRune drops an incomplete UTF-8 sequence at the end of b, left
+// there by cutting output at the size cap.
+func execTrimPartialRune(b []byte) []byte {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return b[:i]
+			}
+			break
+		}
+	}
+	return b
+}
+
+var _ Backend = (*Exec)(nil)

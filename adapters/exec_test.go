@@ -1,0 +1,920 @@
+//go:build unix
+
+package adapters
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+)
+
+// execFixture declares a tool's parameters for compiling and calling exec
+// blocks in tests.
+type execFixture struct {
+	params  map[string]cty.Type
+	info    map[string]ParamInfo
+	baseDir string
+}
+
+var execTestFuncs = map[string]function.Function{
+	"concat":     stdlib.ConcatFunc,
+	"upper":      stdlib.UpperFunc,
+	"jsonencode": stdlib.JSONEncodeFunc,
+}
+
+// defaultExecFixture has the parameters most tests use.
+func defaultExecFixture() execFixture {
+	return execFixture{
+		params: map[string]cty.Type{
+			"text":    cty.String,
+			"path":    cty.String,
+			"n":       cty.Number,
+			"flag":    cty.Bool,
+			"a":       cty.String,
+			"b":       cty.String,
+			"opt":     cty.String,
+			"pidfile": cty.String,
+		},
+		info: map[string]ParamInfo{},
+	}
+}
+
+// source wraps body in an exec block.
+func execSource(body string) string {
+	return "exec {\n" + body + "\n}\n"
+}
+
+// compile parses src (a whole exec block) and compiles it.
+func (f execFixture) compile(t *testing.T, src string) (*Exec, hcl.Diagnostics) {
+	t.Helper()
+	file, diags := hclsyntax.ParseConfig([]byte(src), "test.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatalf("parsing test config: %s", diags.Error())
+	}
+	var block *hcl.Block
+	for _, b := range file.Body.(*hclsyntax.Body).Blocks {
+		if b.Type == "exec" {
+			block = b.AsHCLBlock()
+		}
+	}
+	if block == nil {
+		t.Fatalf("no exec block in test config")
+	}
+	params := map[string]ParamInfo{}
+	for name := range f.params {
+		params[name] = f.info[name]
+	}
+	kind, ok := Lookup("exec")
+	if !ok {
+		t.Fatalf("exec kind is not registered")
+	}
+	cc := &CompileContext{
+		BaseDir:  f.baseDir,
+		ToolName: "test_tool",
+		Params:   params,
+		Eval: &hcl.EvalContext{
+			Variables: map[string]cty.Value{"param": cty.UnknownVal(cty.Object(f.params))},
+			Functions: execTestFuncs,
+		},
+	}
+	b, diags := kind.Compile(block, cc)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	e, ok := b.(*Exec)
+	if !ok {
+		t.Fatalf("compile returned %T, want *Exec", b)
+	}
+	return e, diags
+}
+
+// mustCompile compiles body and fails the test on any diagnostic.
+func (f execFixture) mustCompile(t *testing.T, body string) *Exec {
+	t.Helper()
+	e, diags := f.compile(t, execSource(body))
+	if len(diags) > 0 {
+		t.Fatalf("compile: %s", diags.Error())
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// input builds the call-time evaluation context; parameters not in args
+// are null.
+func (f execFixture) input(args map[string]cty.Value) *Input {
+	attrs := map[string]cty.Value{}
+	for name, ty := range f.params {
+		if v, ok := args[name]; ok {
+			attrs[name] = v
+		} else {
+			attrs[name] = cty.NullVal(ty)
+		}
+	}
+	return &Input{Eval: &hcl.EvalContext{
+		Variables: map[string]cty.Value{"param": cty.ObjectVal(attrs)},
+		Functions: execTestFuncs,
+	}}
+}
+
+func (f execFixture) call(t *testing.T, ctx context.Context, e *Exec, args map[string]cty.Value) (*Output, error) {
+	t.Helper()
+	return e.Call(ctx, f.input(args))
+}
+
+func TestExecArgvVerbatim(t *testing.T) {
+	t.Parallel()
+	nasty := `a b  "double" 'single' $(id) ` + "`id`" + ` ; echo pwned | cat && rm -rf / $HOME * \ newline:` + "\n" + `end`
+	tests := []struct {
+		name string
+		body string
+		args map[string]cty.Value
+		want string
+	}{
+		{"shell syntax is one argument", `command = ["printf", "%s", param.text]`,
+			map[string]cty.Value{"text": cty.StringVal(nasty)}, nasty},
+		{"spaces stay in one argument", `command = ["printf", "[%s]", param.text, "x y"]`,
+			map[string]cty.Value{"text": cty.StringVal("one two")}, "[one two][x y]"},
+		{"empty string is an argument", `command = ["printf", "[%s]", param.text]`,
+			map[string]cty.Value{"text": cty.StringVal("")}, "[]"},
+		{"number is converted", `command = ["printf", "%s", param.n]`,
+			map[string]cty.Value{"n": cty.NumberIntVal(42)}, "42"},
+		{"fraction is converted", `command = ["printf", "%s", param.n]`,
+			map[string]cty.Value{"n": cty.NumberFloatVal(3.5)}, "3.5"},
+		{"bool is converted", `command = ["printf", "%s", param.flag]`,
+			map[string]cty.Value{"flag": cty.True}, "true"},
+		{"template", `command = ["printf", "%s", "x=${param.text}"]`,
+			map[string]cty.Value{"text": cty.StringVal("$(id)")}, "x=$(id)"},
+		{"function call", `command = ["printf", "%s", upper(param.text)]`,
+			map[string]cty.Value{"text": cty.StringVal("abc")}, "ABC"},
+		{"constant command", `command = ["printf", "%s-%s", 1, true]`, nil, "1-true"},
+		{"computed list", `command = concat(["printf", "%s"], [param.text])`,
+			map[string]cty.Value{"text": cty.StringVal("a;b")}, "a;b"},
+	}
+	f := defaultExecFixture()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := f.mustCompile(t, tt.body)
+			out, err := f.call(t, context.Background(), e, tt.args)
+			if err != nil {
+				t.Fatalf("call: %v", err)
+			}
+			if got := string(out.Body); got != tt.want {
+				t.Errorf("body = %q, want %q", got, tt.want)
+			}
+			if out.Truncated {
+				t.Errorf("Truncated = %v", out.Truncated)
+			}
+		})
+	}
+}
+
+func TestExecRelativeProgramAndDir(t *testing.T) {
+	t.Parallel()
+	testdata, err := filepath.Abs(filepath.Join("testdata", "exec"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := t.TempDir()
+	sub := filepath.Join(base, "work", "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wantSub, _ := filepath.EvalSymlinks(sub)
+	wantBase, _ := filepath.EvalSymlinks(base)
+
+	t.Run("program relative to BaseDir", func(t *testing.T) {
+		t.Parallel()
+		f := defaultExecFixture()
+		f.baseDir = testdata
+		e := f.mustCompile(t, `command = ["./args.sh", param.text, "b c"]`)
+		out, err := f.call(t, context.Background(), e, map[string]cty.Value{"text": cty.StringVal("$(id)")})
+		if err != nil {
+			t.Fatalf("call: %v", err)
+		}
+		if got, want := string(out.Body), "[$(id)]\n[b c]\n"; got != want {
+			t.Errorf("body = %q, want %q", got, want)
+		}
+	})
+	t.Run("dir relative to BaseDir", func(t *testing.T) {
+		t.Parallel()
+		f := defaultExecFixture()
+		f.baseDir = base
+		e := f.mustCompile(t, `command = ["pwd", "-P"]
+dir = "work/sub"`)
+		out, err := f.call(t, context.Background(), e, nil)
+		if err != nil {
+			t.Fatalf("call: %v", err)
+		}
+		if got := strings.TrimSpace(string(out.Body)); got != wantSub {
+			t.Errorf("pwd = %q, want %q", got, wantSub)
+		}
+	})
+	t.Run("default dir is BaseDir", func(t *testing.T) {
+		t.Parallel()
+		f := defaultExecFixture()
+		f.baseDir = base
+		e := f.mustCompile(t, `command = ["pwd", "-P"]`)
+		out, err := f.call(t, context.Background(), e, nil)
+		if err != nil {
+			t.Fatalf("call: %v", err)
+		}
+		if got := strings.TrimSpace(string(out.Body)); got != wantBase {
+			t.Errorf("pwd = %q, want %q", got, wantBase)
+		}
+	})
+	t.Run("missing dir", func(t *testing.T) {
+		t.Parallel()
+		f := defaultExecFixture()
+		f.baseDir = base
+		e := f.mustCompile(t, `command = ["pwd"]
+dir = "nope"`)
+		_, err := f.call(t, context.Background(), e, nil)
+		if err == nil || !strings.Contains(err.Error(), "does not exist") {
+			t.Errorf("err = %v, want a missing directory", err)
+		}
+	})
+}
+
+func TestExecFlagInjection(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		body    string
+		allow   []string
+		args    map[string]cty.Value
+		want    string // body on success
+		wantErr string // error substring
+	}{
+		{"leading dash refused", `command = ["printf", "%s,", param.path]`, nil,
+			map[string]cty.Value{"path": cty.StringVal("-n")}, "",
+			`parameter "path" value may not start with "-": it would be read as an option`},
+		{"double dash value refused", `command = ["printf", "%s,", param.path]`, nil,
+			map[string]cty.Value{"path": cty.StringVal("--help")}, "", `parameter "path"`},
+		{"lone dash refused", `command = ["printf", "%s,", param.path]`, nil,
+			map[string]cty.Value{"path": cty.StringVal("-")}, "", `parameter "path"`},
+		{"negative number refused", `command = ["printf", "%s,", param.n]`, nil,
+			map[string]cty.Value{"n": cty.NumberIntVal(-5)}, "", `parameter "n"`},
+		{"wrapped template refused", `command = ["printf", "%s,", "${param.path}"]`, nil,
+			map[string]cty.Value{"path": cty.StringVal("-n")}, "", `parameter "path"`},
+		{"function of param refused", `command = ["printf", "%s,", upper(param.path)]`, nil,
+			map[string]cty.Value{"path": cty.StringVal("-n")}, "", `parameter "path"`},
+		{"template with param first refused", `command = ["printf", "%s,", "${param.a}${param.b}"]`, nil,
+			map[string]cty.Value{"a": cty.StringVal("-x"), "b": cty.StringVal("y")}, "", `parameter "a"`},
+		{"separator from a param does not count", `command = ["printf", "%s,", param.a, param.b]`, nil,
+			map[string]cty.Value{"a": cty.StringVal("--"), "b": cty.StringVal("-x")}, "", `parameter "a"`},
+		{"computed list refused", `command = concat(["printf", "%s,"], [param.path])`, nil,
+			map[string]cty.Value{"path": cty.StringVal("-n")}, "", `parameter "path"`},
+		{"AllowFlags", `command = ["printf", "%s,", param.path]`, []string{"path"},
+			map[string]cty.Value{"path": cty.StringVal("-n")}, "-n,", ""},
+		{"AllowFlags on one param only", `command = ["printf", "%s,", param.path, param.a]`, []string{"path"},
+			map[string]cty.Value{"path": cty.StringVal("-n"), "a": cty.StringVal("-x")}, "", `parameter "a"`},
+		{"after literal separator", `command = ["printf", "%s,", "--", param.path]`, nil,
+			map[string]cty.Value{"path": cty.StringVal("-n")}, "--,-n,", ""},
+		{"after separator in computed list", `command = concat(["printf", "%s,", "--"], [param.path])`, nil,
+			map[string]cty.Value{"path": cty.StringVal("-n")}, "--,-n,", ""},
+		{"literal prefix is the config's", `command = ["printf", "%s,", "--name=${param.path}"]`, nil,
+			map[string]cty.Value{"path": cty.StringVal("-n")}, "--name=-n,", ""},
+		{"conditional between literal flags", `command = ["printf", "%s,", param.flag ? "-v" : "-q"]`, nil,
+			map[string]cty.Value{"flag": cty.True}, "-v,", ""},
+		{"conditional with param result", `command = ["printf", "%s,", param.flag ? param.path : "-q"]`, nil,
+			map[string]cty.Value{"flag": cty.True, "path": cty.StringVal("-n")}, "", `parameter "path"`},
+		{"constant flags are fine", `command = ["printf", "%s,", "-n", param.path]`, nil,
+			map[string]cty.Value{"path": cty.StringVal("x")}, "-n,x,", ""},
+		{"dash inside is fine", `command = ["printf", "%s,", param.path]`, nil,
+			map[string]cty.Value{"path": cty.StringVal("a-b")}, "a-b,", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := defaultExecFixture()
+			for _, p := range tt.allow {
+				f.info[p] = ParamInfo{AllowFlags: true}
+			}
+			e := f.mustCompile(t, tt.body)
+			out, err := f.call(t, context.Background(), e, tt.args)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("call: %v", err)
+			}
+			if got := string(out.Body); got != tt.want {
+				t.Errorf("body = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestExecCallErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		body    string
+		args    map[string]cty.Value
+		wantErr string
+	}{
+		{"null element", `command = ["printf", "%s", param.opt]`, nil,
+			`command[2] (from parameter "opt") is null`},
+		{"missing program", `command = ["toolhost-no-such-program-xyz", "a"]`, nil,
+			`command "toolhost-no-such-program-xyz" not found on PATH`},
+		{"missing program path", `command = ["/nonexistent/toolhost-prog"]`, nil,
+			`command "/nonexistent/toolhost-prog" not found`},
+		{"non-zero exit with stderr", `command = ["sh", "-c", "echo first >&2; echo 'it broke' >&2; exit 2"]`, nil,
+			"command exited with status 2: first\nit broke"},
+		{"non-zero exit without output", `command = ["sh", "-c", "exit 3"]`, nil,
+			"command exited with status 3"},
+		{"killed by signal", `command = ["sh", "-c", "kill -TERM $$"]`, nil,
+			"command was killed by signal 15"},
+		{"NUL in argument", `command = ["printf", "%s", param.text]`,
+			map[string]cty.Value{"text": cty.StringVal("a\x00b")}, "NUL"},
+	}
+	f := defaultExecFixture()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := f.mustCompile(t, tt.body)
+			_, err := f.call(t, context.Background(), e, tt.args)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
+			}
+		})
+	}
+
+	t.Run("sensitive values are scrubbed", func(t *testing.T) {
+		t.Parallel()
+		f := defaultExecFixture()
+		f.info["a"] = ParamInfo{Sensitive: true}
+		e := f.mustCompile(t, `command = ["sh", "-c", "echo \"bad token $1\" >&2; exit 1", "sh", param.a]`)
+		_, err := f.call(t, context.Background(), e, map[string]cty.Value{"a": cty.StringVal("s3cr3t-token")})
+		if err == nil || strings.Contains(err.Error(), "s3cr3t") || !strings.Contains(err.Error(), "bad token (sensitive value)") {
+			t.Errorf("err = %v", err)
+		}
+	})
+
+	t.Run("long stderr is trimmed to its end", func(t *testing.T) {
+		t.Parallel()
+		e := f.mustCompile(t, `command = ["sh", "-c", "i=0; while [ $i -lt 2000 ]; do echo line $i >&2; i=$((i+1)); done; echo last words >&2; exit 1"]`)
+		_, err := f.call(t, context.Background(), e, nil)
+		if err == nil {
+			t.Fatal("no error")
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "command exited with status 1: ") || !strings.HasSuffix(msg, "last words") {
+			t.Errorf("err = %q", msg)
+		}
+		if len(msg) > 600 {
+			t.Errorf("error is %d bytes long", len(msg))
+		}
+	})
+}
+
+func TestExecEnvironment(t *testing.T) {
+	// t.Setenv rules out t.Parallel.
+	t.Setenv("TOOLHOST_EXEC_TEST_SECRET", "leaked")
+	t.Setenv("LC_TOOLHOST_TEST", "kept")
+	f := defaultExecFixture()
+	tests := []struct {
+		name   string
+		body   string
+		args   map[string]cty.Value
+		want   []string
+		absent []string
+	}{
+		{"minimal", `command = ["env"]
+env = { FOO = "bar", LANG = "C.UTF-8" }`, nil,
+			[]string{"FOO=bar", "LANG=C.UTF-8", "LC_TOOLHOST_TEST=kept", "PATH="},
+			[]string{"TOOLHOST_EXEC_TEST_SECRET"}},
+		{"inherit_env", `command = ["env"]
+inherit_env = true
+env = { FOO = "bar" }`, nil,
+			[]string{"FOO=bar", "TOOLHOST_EXEC_TEST_SECRET=leaked"}, nil},
+		{"null removes", `command = ["env"]
+inherit_env = true
+env = { TOOLHOST_EXEC_TEST_SECRET = null }`, nil,
+			nil, []string{"TOOLHOST_EXEC_TEST_SECRET"}},
+		{"value from a param", `command = ["env"]
+env = { GREETING = param.text }`, map[string]cty.Value{"text": cty.StringVal("hello $(id)")},
+			[]string{"GREETING=hello $(id)"}, []string{"TOOLHOST_EXEC_TEST_SECRET"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := f.mustCompile(t, tt.body)
+			out, err := f.call(t, context.Background(), e, tt.args)
+			if err != nil {
+				t.Fatalf("call: %v", err)
+			}
+			lines := strings.Split(string(out.Body), "\n")
+			has := func(prefix string) bool {
+				for _, l := range lines {
+					if strings.HasPrefix(l, prefix) {
+						return true
+					}
+				}
+				return false
+			}
+			for _, w := range tt.want {
+				if !has(w) {
+					t.Errorf("environment lacks %q:\n%s", w, out.Body)
+				}
+			}
+			for _, a := range tt.absent {
+				if has(a + "=") {
+					t.Errorf("environment has %s:\n%s", a, out.Body)
+				}
+			}
+		})
+	}
+}
+
+func TestExecStdin(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	t.Run("empty by default", func(t *testing.T) {
+		t.Parallel()
+		e := f.mustCompile(t, `command = ["cat"]
+timeout = "10s"`)
+		start := time.Now()
+		out, err := f.call(t, context.Background(), e, nil)
+		if err != nil {
+			t.Fatalf("call: %v", err)
+		}
+		if len(out.Body) != 0 {
+			t.Errorf("body = %q, want empty", out.Body)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("cat took %s: standard input was not empty", d)
+		}
+	})
+	t.Run("from a param", func(t *testing.T) {
+		t.Parallel()
+		e := f.mustCompile(t, `command = ["cat"]
+stdin = param.text`)
+		text := "line one\n$(id) `x`\n"
+		out, err := f.call(t, context.Background(), e, map[string]cty.Value{"text": cty.StringVal(text)})
+		if err != nil {
+			t.Fatalf("call: %v", err)
+		}
+		if string(out.Body) != text {
+			t.Errorf("body = %q, want %q", out.Body, text)
+		}
+	})
+	t.Run("null param is empty", func(t *testing.T) {
+		t.Parallel()
+		e := f.mustCompile(t, `command = ["cat"]
+stdin = param.opt`)
+		out, err := f.call(t, context.Background(), e, nil)
+		if err != nil {
+			t.Fatalf("call: %v", err)
+		}
+		if len(out.Body) != 0 {
+			t.Errorf("body = %q, want empty", out.Body)
+		}
+	})
+	t.Run("constant and unread", func(t *testing.T) {
+		t.Parallel()
+		e := f.mustCompile(t, `command = ["printf", "ok"]
+stdin = jsonencode({ a = 1 })`)
+		out, err := f.call(t, context.Background(), e, nil)
+		if err != nil {
+			t.Fatalf("call: %v", err)
+		}
+		if string(out.Body) != "ok" {
+			t.Errorf("body = %q", out.Body)
+		}
+	})
+}
+
+// TestExecStdinNotInherited gives the test process a standard input that
+// never ends: a command that read it would hang until its timeout. It does
+// not run in parallel, as it swaps os.Stdin.
+func TestExecStdinNotInherited(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	saved := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = saved }()
+
+	f := defaultExecFixture()
+	e := f.mustCompile(t, `command = ["cat"]
+timeout = "3s"`)
+	out, err := f.call(t, context.Background(), e, nil)
+	if err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	if len(out.Body) != 0 {
+		t.Errorf("body = %q, want empty", out.Body)
+	}
+}
+
+func TestExecOutput(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	tests := []struct {
+		name      string
+		body      string
+		want      string
+		mime      string
+		truncated bool
+	}{
+		{"json", `command = ["printf", "%s", "{\"a\": [1, 2]}\n"]`, "{\"a\": [1, 2]}\n", "application/json", false},
+		{"text", `command = ["printf", "hello"]`, "hello", "text/plain", false},
+		{"empty", `command = ["true"]`, "", "text/plain", false},
+		{"invalid utf-8 replaced", `command = ["printf", "a\\377b"]`, "a\uFFFDb", "text/plain", false},
+		{"truncated", `command = ["sh", "-c", "yes abc | head -c 5000"]
+max_output = 10`, "abc\nabc\nab", "text/plain", true},
+		{"truncated json is text", `command = ["printf", "[1,2,3,4]"]
+max_output = 4`, "[1,2", "text/plain", true},
+		{"cut rune dropped", `command = ["printf", "ab\u00e9"]
+max_output = 3`, "ab", "text/plain", true},
+		{"exactly max_output", `command = ["printf", "abcd"]
+max_output = 4`, "abcd", "text/plain", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := f.mustCompile(t, tt.body)
+			out, err := f.call(t, context.Background(), e, nil)
+			if err != nil {
+				t.Fatalf("call: %v", err)
+			}
+			if string(out.Body) != tt.want || out.MIMEType != tt.mime || out.Truncated != tt.truncated {
+				t.Errorf("got (%q, %q, %v), want (%q, %q, %v)", out.Body, out.MIMEType, out.Truncated, tt.want, tt.mime, tt.truncated)
+			}
+		})
+	}
+}
+
+// TestExecHugeOutput checks that output far past max_output is drained
+// without being kept.
+func TestExecHugeOutput(t *testing.T) {
+	f := defaultExecFixture()
+	tests := []struct {
+		name    string
+		body    string
+		wantErr string
+	}{
+		{"finishes", `command = ["head", "-c", "300000000", "/dev/zero"]
+timeout = "60s"`, ""},
+		{"killed at timeout", `command = ["yes", "a fairly long line of output to fill the pipe quickly"]
+timeout = "1s"`, "command timed out after 1s (timeout) and was killed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := f.mustCompile(t, tt.body)
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			out, err := f.call(t, context.Background(), e, nil)
+			runtime.ReadMemStats(&after)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+			} else {
+				if err != nil {
+					t.Fatalf("call: %v", err)
+				}
+				if len(out.Body) != DefaultExecMaxOutput || !out.Truncated {
+					t.Errorf("body is %d bytes, Truncated = %v; want %d bytes, truncated", len(out.Body), out.Truncated, DefaultExecMaxOutput)
+				}
+			}
+			if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+				t.Errorf("allocated %d MiB while draining output", grew>>20)
+			}
+		})
+	}
+}
+
+// execProcessGone waits until pid has exited (or is a zombie nobody reaped yet)
+// and reports whether it did before the deadline.
+func execProcessGone(pid int, within time.Duration) bool {
+	deadline := time.Now().Add(within)
+	for {
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			return true
+		}
+		if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+			// The state follows the command name in parentheses.
+			if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && strings.HasPrefix(string(stat[i+1:]), " Z") {
+				return true
+			}
+		} else if errors.Is(err, os.ErrNotExist) && runtime.GOOS == "linux" {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// execReadPids waits for the pid file the test command writes and returns the
+// pids in it.
+func execReadPids(t *testing.T, path string, within time.Duration) []int {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		data, err := os.ReadFile(path)
+		if err == nil && strings.HasSuffix(string(data), "\n") {
+			var pids []int
+			for _, field := range strings.Fields(string(data)) {
+				pid, err := strconv.Atoi(field)
+				if err != nil {
+					t.Fatalf("pid file %q: %v", data, err)
+				}
+				pids = append(pids, pid)
+			}
+			return pids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pid file %s not written", path)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// execSleeperBody starts a background grandchild, writes "shellpid childpid"
+// to param.pidfile, and sleeps.
+const execSleeperBody = `command = ["sh", "-c", "sleep 30 & echo $$ $! > \"$1.tmp\"; mv \"$1.tmp\" \"$1\"; sleep 30", "sh", param.pidfile]
+timeout = "%s"`
+
+func TestExecKillsProcessGroup(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		timeout string
+		stop    func(cancel context.CancelFunc, e *Exec) // stops the call once the pids are known
+		check   func(t *testing.T, err error)
+	}{
+		{"timeout", "500ms", nil, func(t *testing.T, err error) {
+			if err == nil || err.Error() != "command timed out after 500ms (timeout) and was killed" {
+				t.Errorf("err = %v", err)
+			}
+		}},
+		{"cancel", "30s", func(cancel context.CancelFunc, _ *Exec) { cancel() }, func(t *testing.T, err error) {
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("err = %v, want context.Canceled", err)
+			}
+		}},
+		{"close", "30s", func(_ context.CancelFunc, e *Exec) { e.Close() }, func(t *testing.T, err error) {
+			if err == nil || !strings.Contains(err.Error(), "killed") {
+				t.Errorf("err = %v, want a killed command", err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := defaultExecFixture()
+			e := f.mustCompile(t, strings.Replace(execSleeperBody, "%s", tt.timeout, 1))
+			pidfile := filepath.Join(t.TempDir(), "pids")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			type result struct {
+				out *Output
+				err error
+			}
+			done := make(chan result, 1)
+			start := time.Now()
+			go func() {
+				out, err := e.Call(ctx, f.input(map[string]cty.Value{"pidfile": cty.StringVal(pidfile)}))
+				done <- result{out, err}
+			}()
+			pids := execReadPids(t, pidfile, 10*time.Second)
+			if len(pids) != 2 {
+				t.Fatalf("pids = %v", pids)
+			}
+			if tt.stop != nil {
+				tt.stop(cancel, e)
+			}
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(15 * time.Second):
+				t.Fatal("call did not return")
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("call took %s", d)
+			}
+			tt.check(t, r.err)
+			for _, pid := range pids {
+				if !execProcessGone(pid, 5*time.Second) {
+					t.Errorf("process %d is still running", pid)
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+		})
+	}
+}
+
+func TestExecLeftoversKilledOnExit(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	e := f.mustCompile(t, `command = ["sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $! > \"$1\"; echo done", "sh", param.pidfile]`)
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	out, err := f.call(t, context.Background(), e, map[string]cty.Value{"pidfile": cty.StringVal(pidfile)})
+	if err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	if string(out.Body) != "done\n" {
+		t.Errorf("body = %q", out.Body)
+	}
+	for _, pid := range execReadPids(t, pidfile, time.Second) {
+		if !execProcessGone(pid, 5*time.Second) {
+			t.Errorf("background process %d outlived the call", pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+func TestExecGrandchildHoldingStdout(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	// The background sleep keeps standard output open after sh exits.
+	e := f.mustCompile(t, `command = ["sh", "-c", "sleep 30 & echo $! > \"$1\"; echo done", "sh", param.pidfile]`)
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	start := time.Now()
+	out, err := f.call(t, context.Background(), e, map[string]cty.Value{"pidfile": cty.StringVal(pidfile)})
+	if err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("call took %s", d)
+	}
+	if string(out.Body) != "done\n" {
+		t.Errorf("body = %q", out.Body)
+	}
+	for _, pid := range execReadPids(t, pidfile, time.Second) {
+		if !execProcessGone(pid, 5*time.Second) {
+			t.Errorf("background process %d outlived the call", pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+func TestExecClosed(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	e := f.mustCompile(t, `command = ["true"]`)
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.call(t, context.Background(), e, nil); err == nil {
+		t.Error("call after Close succeeded")
+	}
+}
+
+func TestExecCompileDiagnostics(t *testing.T) {
+	t.Parallel()
+	type wantDiag struct {
+		summary string
+		subject string // source text of the diagnostic's subject
+		detail  string // substring of the detail
+	}
+	tests := []struct {
+		name string
+		body string
+		want []wantDiag
+	}{
+		{"unknown attribute", `command = ["ls"]
+timout = "5s"`, []wantDiag{{"Unsupported argument", "timout", `Did you mean "timeout"?`}}},
+		{"misspelt command", `comand = ["ls"]`, []wantDiag{
+			{"Unsupported argument", "comand", `Did you mean "command"?`},
+			{"Missing command", "exec", `command = [`},
+		}},
+		{"missing command", `timeout = "5s"`, []wantDiag{{"Missing command", "exec", `command = [`}}},
+		{"string command", `command = "ls -l"`, []wantDiag{{"Invalid command", `"ls -l"`, "no shell"}}},
+		{"object command", `command = { a = 1 }`, []wantDiag{{"Invalid command", `{ a = 1 }`, "list of strings"}}},
+		{"empty command", `command = []`, []wantDiag{{"Empty command", `[]`, "no program"}}},
+		{"null element", `command = ["printf", null]`, []wantDiag{{"Invalid command element", `null`, "command[1] is null"}}},
+		{"list element", `command = ["printf", ["a", "b"]]`, []wantDiag{{"Invalid command element", `["a", "b"]`, "command[1] is a tuple"}}},
+		{"program from param", `command = [param.text, "x"]`, []wantDiag{{"Program depends on a parameter", `param.text`, `parameter "text"`}}},
+		{"program of computed list", `command = concat([param.text], ["x"])`, []wantDiag{{"Program not fixed", `concat([param.text], ["x"])`, `parameter "text"`}}},
+		{"undeclared param", `command = ["printf", "%s", param.txet]`,
+			[]wantDiag{{"Reference to undeclared parameter", `param.txet`, `Did you mean "text"?`}}},
+		{"undeclared param in stdin", `command = ["cat"]
+stdin = param.nothing_like_it`,
+			[]wantDiag{{"Reference to undeclared parameter", `param.nothing_like_it`, `no parameter named "nothing_like_it"`}}},
+		{"bad duration", `command = ["ls"]
+timeout = "5x"`, []wantDiag{{"Invalid timeout", `"5x"`, `"30s"`}}},
+		{"duration without unit", `command = ["ls"]
+timeout = 5`, []wantDiag{{"Invalid timeout", `5`, "unit"}}},
+		{"timeout too long", `command = ["ls"]
+timeout = "2h"`, []wantDiag{{"Timeout out of range", `"2h"`, "at most 1h."}}},
+		{"zero timeout", `command = ["ls"]
+timeout = "0s"`, []wantDiag{{"Timeout out of range", `"0s"`, "more than zero"}}},
+		{"param in timeout", `command = ["ls"]
+timeout = param.text`, []wantDiag{{"Parameter reference not allowed", `param.text`, "cannot refer to parameters"}}},
+		{"param in dir", `command = ["ls"]
+dir = "x/${param.path}"`, []wantDiag{{"Parameter reference not allowed", `param.path`, "dir"}}},
+		{"param in inherit_env", `command = ["ls"]
+inherit_env = param.flag`, []wantDiag{{"Parameter reference not allowed", `param.flag`, "inherit_env"}}},
+		{"zero max_output", `command = ["ls"]
+max_output = 0`, []wantDiag{{"Invalid max_output", `0`, "whole number"}}},
+		{"fractional max_output", `command = ["ls"]
+max_output = 1.5`, []wantDiag{{"Invalid max_output", `1.5`, "whole number"}}},
+		{"string inherit_env", `command = ["ls"]
+inherit_env = "maybe"`, []wantDiag{{"Invalid inherit_env", `"maybe"`, "true or false"}}},
+		{"env not an object", `command = ["ls"]
+env = ["A=B"]`, []wantDiag{{"Invalid env", `["A=B"]`, "object"}}},
+		{"env bad name", `command = ["ls"]
+env = { "A=B" = "x" }`, []wantDiag{{"Invalid environment variable name", `"A=B"`, "letters"}}},
+		{"env list value", `command = ["ls"]
+env = { A = ["x"] }`, []wantDiag{{"Invalid env", `["x"]`, "must be a string"}}},
+		{"stdin object", `command = ["cat"]
+stdin = { a = 1 }`, []wantDiag{{"Invalid stdin", `{ a = 1 }`, "jsonencode"}}},
+		{"all problems collected", `command = "ls"
+timeout = "forever"
+max_output = -1
+bogus = 1`, []wantDiag{
+			{"Unsupported argument", "bogus", "not expected here"},
+			{"Invalid command", `"ls"`, ""},
+			{"Invalid timeout", `"forever"`, ""},
+			{"Invalid max_output", `-1`, ""},
+		}},
+	}
+	f := defaultExecFixture()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			src := execSource(tt.body)
+			b, diags := f.compile(t, src)
+			if b != nil {
+				t.Fatalf("compile succeeded")
+			}
+			for _, d := range diags {
+				t.Logf("%s", d.Error())
+			}
+			if len(diags) != len(tt.want) {
+				t.Fatalf("got %d diagnostics, want %d:\n%s", len(diags), len(tt.want), diags.Error())
+			}
+			for i, w := range tt.want {
+				d := diags[i]
+				if d.Severity != hcl.DiagError || d.Summary != w.summary {
+					t.Errorf("diagnostic %d: %q, want summary %q", i, d.Error(), w.summary)
+				}
+				if d.Subject == nil {
+					t.Errorf("diagnostic %d has no subject", i)
+					continue
+				}
+				if got := src[d.Subject.Start.Byte:d.Subject.End.Byte]; got != w.subject {
+					t.Errorf("diagnostic %d subject = %q, want %q", i, got, w.subject)
+				}
+				if !strings.Contains(d.Detail, w.detail) {
+					t.Errorf("diagnostic %d detail = %q, want it to contain %q", i, d.Detail, w.detail)
+				}
+				if !strings.HasSuffix(d.Detail, ".") && !strings.HasSuffix(d.Detail, "?") {
+					t.Errorf("diagnostic %d detail is not a sentence: %q", i, d.Detail)
+				}
+			}
+		})
+	}
+}
+
+func TestExecCompileCaches(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	e := f.mustCompile(t, `command = ["printf", "%s", "x"]
+env = { A = "b" }
+stdin = "in"
+timeout = "5s"
+max_output = 100
+inherit_env = true`)
+	if strings.Join(e.argv, " ") != "printf %s x" {
+		t.Errorf("argv = %q", e.argv)
+	}
+	if !e.envKnown || e.envConst["A"] == nil || *e.envConst["A"] != "b" {
+		t.Errorf("env not cached: %v", e.envConst)
+	}
+	if e.stdinConst == nil || *e.stdinConst != "in" {
+		t.Errorf("stdin not cached")
+	}
+	if e.timeout != 5*time.Second || e.maxOutput != 100 || !e.inheritEnv {
+		t.Errorf("timeout %s, max_output %d, inherit_env %v", e.timeout, e.maxOutput, e.inheritEnv)
+	}
+	d := f.mustCompile(t, `command = ["printf", "%s", param.text]`)
+	if d.argv != nil || d.timeout != DefaultExecTimeout || d.maxOutput != DefaultExecMaxOutput || d.inheritEnv {
+		t.Errorf("defaults: argv %q, timeout %s, max_output %d, inherit_env %v", d.argv, d.timeout, d.maxOutput, d.inheritEnv)
+	}
+}

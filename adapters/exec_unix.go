@@ -1,0 +1,44 @@
+//go:build unix
+
+package adapters
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// execSetProcessGroup makes the command the leader of a new process group, so
+// that it and everything it starts can be killed together.
+func execSetProcessGroup(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
+}
+
+// execKillGroup kills the process group led by pid. A group that is gone
+// already is not an error.
+func execKillGroup(pid int) error {
+	if pid <= 0 {
+		return nil // never signal our own group or every process
+	}
+	err := syscall.Kill(-pid, syscall.SIGKILL)
+	if errors.Is(err, syscall.ESRCH) {
+		return os.ErrProcessDone
+	}
+	return err
+}
+
+// execExitDescription says how a command that failed ended.
+func execExitDescription(ps *os.ProcessState) string {
+	if ps == nil {
+		return "command failed"
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return fmt.Sprintf("command was killed by signal %d (%v)", int(ws.Signal()), ws.Signal())
+	}
+	return fmt.Sprintf("command exited with status %d", ps.ExitCode())
+}
