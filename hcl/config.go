@@ -10,11 +10,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
-	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclparse"
 )
 
 // Config is everything declared in one or more config files, merged.
@@ -78,7 +79,14 @@ func ConfigFiles(paths []string) ([]string, hcl.Diagnostics) {
 			add(p)
 			continue
 		}
-		matches, _ := filepath.Glob(filepath.Join(p, "*.hcl"))
+		// Not filepath.Glob: a directory name may hold glob characters.
+		var matches []string
+		entries, _ := os.ReadDir(p)
+		for _, e := range entries {
+			if !e.IsDir() && filepath.Ext(e.Name()) == ".hcl" {
+				matches = append(matches, filepath.Join(p, e.Name()))
+			}
+		}
 		sort.Strings(matches)
 		if len(matches) == 0 {
 			diags = append(diags, &hcl.Diagnostic{
@@ -105,16 +113,18 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	}
 	cfg := &Config{Files: map[string]*hcl.File{}}
 	files, diags := ConfigFiles(paths)
-	parser := hclparse.NewParser()
 	var bodies []*hcl.File
 	for _, name := range files {
-		var f *hcl.File
-		var d hcl.Diagnostics
-		if strings.HasSuffix(name, ".json") {
-			f, d = parser.ParseJSONFile(name)
-		} else {
-			f, d = parser.ParseHCLFile(name)
+		src, err := os.ReadFile(name)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Cannot read config",
+				Detail:   fmt.Sprintf("The config file %s cannot be read: %s.", name, err),
+			})
+			continue
 		}
+		f, d := parseFile(name, src)
 		diags = append(diags, d...)
 		cfg.Paths = append(cfg.Paths, name)
 		if f != nil {
@@ -126,45 +136,32 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		return cfg, diags
 	}
 	static := StaticEval(opts.LookupEnv)
+	var blocks []decodeJob
 	for i, f := range bodies {
 		content, d := f.Body.Content(rootSchema)
 		diags = append(diags, d...)
-		baseDir := filepath.Dir(files[i])
 		for _, block := range content.Blocks {
-			switch block.Type {
-			case "server":
-				s, d := decodeServer(block, static)
-				diags = append(diags, d...)
-				if cfg.Server != nil && s != nil {
-					diags = append(diags, duplicate("server block", "", block.DefRange, cfg.Server.DeclRange))
-					continue
-				}
-				cfg.Server = s
-			case "tool":
-				t, d := decodeTool(block, static, baseDir)
-				diags = append(diags, d...)
-				if t != nil {
-					cfg.Tools = append(cfg.Tools, t)
-				}
-			case "resource":
-				r, d := decodeResource(block, static, baseDir)
-				diags = append(diags, d...)
-				if r != nil {
-					cfg.Resources = append(cfg.Resources, r)
-				}
-			case "resource_template":
-				r, d := decodeResourceTemplate(block, static, baseDir)
-				diags = append(diags, d...)
-				if r != nil {
-					cfg.ResourceTemplates = append(cfg.ResourceTemplates, r)
-				}
-			case "prompt":
-				p, d := decodePrompt(block, static)
-				diags = append(diags, d...)
-				if p != nil {
-					cfg.Prompts = append(cfg.Prompts, p)
-				}
+			blocks = append(blocks, decodeJob{block: block, baseDir: filepath.Dir(files[i])})
+		}
+	}
+	decodeAll(blocks, static)
+	for _, j := range blocks {
+		diags = append(diags, j.diags...)
+		switch v := j.result.(type) {
+		case *Server:
+			if cfg.Server != nil {
+				diags = append(diags, duplicate("server block", "", j.block.DefRange, cfg.Server.DeclRange))
+				continue
 			}
+			cfg.Server = v
+		case *Tool:
+			cfg.Tools = append(cfg.Tools, v)
+		case *Resource:
+			cfg.Resources = append(cfg.Resources, v)
+		case *ResourceTemplate:
+			cfg.ResourceTemplates = append(cfg.ResourceTemplates, v)
+		case *Prompt:
+			cfg.Prompts = append(cfg.Prompts, v)
 		}
 	}
 	if cfg.Server == nil {
@@ -227,4 +224,81 @@ func duplicate(kind, name string, at, prev hcl.Range) *hcl.Diagnostic {
 		Detail:   fmt.Sprintf("The %s is already declared at %s. Names must be unique across all config files; rename or remove one of them.", what, prev),
 		Subject:  at.Ptr(),
 	}
+}
+
+// decodeJob is one top-level block to decode, and what decoding it gave.
+type decodeJob struct {
+	block   *hcl.Block
+	baseDir string
+	result  any
+	diags   hcl.Diagnostics
+}
+
+// parallelDecodeMin is the number of blocks from which decoding is spread
+// over the processors.
+const parallelDecodeMin = 64
+
+// decodeAll decodes the blocks, concurrently for large configs. Blocks are
+// independent of each other, and results keep their order.
+func decodeAll(jobs []decodeJob, static *hcl.EvalContext) {
+	workers := runtime.GOMAXPROCS(0)
+	if len(jobs) < parallelDecodeMin || workers < 2 {
+		for i := range jobs {
+			jobs[i].decode(static)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(jobs) {
+					return
+				}
+				jobs[i].decode(static)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func (j *decodeJob) decode(static *hcl.EvalContext) {
+	var d hcl.Diagnostics
+	switch j.block.Type {
+	case "server":
+		var s *Server
+		s, d = decodeServer(j.block, static)
+		if s != nil {
+			j.result = s
+		}
+	case "tool":
+		var t *Tool
+		t, d = decodeTool(j.block, static, j.baseDir)
+		if t != nil {
+			j.result = t
+		}
+	case "resource":
+		var r *Resource
+		r, d = decodeResource(j.block, static, j.baseDir)
+		if r != nil {
+			j.result = r
+		}
+	case "resource_template":
+		var r *ResourceTemplate
+		r, d = decodeResourceTemplate(j.block, static, j.baseDir)
+		if r != nil {
+			j.result = r
+		}
+	case "prompt":
+		var p *Prompt
+		p, d = decodePrompt(j.block, static)
+		if p != nil {
+			j.result = p
+		}
+	}
+	j.diags = d
 }

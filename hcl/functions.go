@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
@@ -149,6 +150,9 @@ var base64DecodeFunc = function.New(&function.Spec{
 		b, err := base64.StdEncoding.DecodeString(args[0].AsString())
 		if err != nil {
 			return cty.NilVal, function.NewArgErrorf(0, "not valid base64: %s", err)
+		}
+		if !utf8.Valid(b) {
+			return cty.NilVal, function.NewArgErrorf(0, "the decoded bytes are not UTF-8 text; base64decode returns text only")
 		}
 		return cty.StringVal(string(b)), nil
 	},

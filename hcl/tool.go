@@ -3,10 +3,8 @@ package hcl
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/big"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -338,48 +336,26 @@ func (p *Param) schema() *jsonschema.Schema {
 	s.Title = p.Title
 	s.Description = p.Description
 	if p.Default != cty.NilVal {
-		s.Default = mustJSON(p.Default)
+		s.Default = EncodeJSON(p.Type, p.Default)
 	}
 	for _, e := range p.Enum {
 		var v any
-		_ = json.Unmarshal(mustJSON(e), &v)
+		_ = json.Unmarshal(EncodeJSON(p.Type, e), &v)
 		s.Enum = append(s.Enum, v)
 	}
 	s.Minimum, s.Maximum = p.Minimum, p.Maximum
 	s.MinLength, s.MaxLength = p.MinLength, p.MaxLength
-	s.MinItems, s.MaxItems = p.MinItems, p.MaxItems
+	// A tuple's own size bounds stay unless the param narrows them.
+	if p.MinItems != nil {
+		s.MinItems = p.MinItems
+	}
+	if p.MaxItems != nil {
+		s.MaxItems = p.MaxItems
+	}
 	if p.Pattern != nil {
 		s.Pattern = p.Pattern.String()
 	}
 	return s
-}
-
-// mustJSON renders a known value as JSON. Primitives take a fast path:
-// cty numbers carry 512 bits of precision, and formatting them through
-// big.Float is slow for the small whole numbers configs are made of.
-func mustJSON(v cty.Value) json.RawMessage {
-	switch {
-	case v.IsNull():
-		return json.RawMessage("null")
-	case v.Type() == cty.Number:
-		bf := v.AsBigFloat()
-		if i, acc := bf.Int64(); acc == big.Exact {
-			return strconv.AppendInt(nil, i, 10)
-		}
-		if f, acc := bf.Float64(); acc == big.Exact && !math.IsInf(f, 0) {
-			return strconv.AppendFloat(nil, f, 'g', -1, 64)
-		}
-	case v.Type() == cty.String:
-		b, _ := json.Marshal(v.AsString())
-		return b
-	case v.Type() == cty.Bool:
-		return strconv.AppendBool(nil, v.True())
-	}
-	b, err := ctyjson.Marshal(v, v.Type())
-	if err != nil {
-		panic(err)
-	}
-	return b
 }
 
 func decodeAnnotations(block *hcl.Block, ctx *hcl.EvalContext) (*Annotations, hcl.Diagnostics) {
@@ -636,7 +612,7 @@ func decodeResult(block *hcl.Block, eval *hcl.EvalContext, names []string, typec
 		diags = append(diags, boolAttr(fc.Attributes, "optional", eval, &f.Optional)...)
 		r.Fields = append(r.Fields, f)
 	}
-	if len(r.Fields) == 0 {
+	if len(content.Blocks) == 0 {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Empty result block",

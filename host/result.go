@@ -3,9 +3,6 @@ package host
 import (
 	"encoding/json"
 	"fmt"
-	"math"
-	"math/big"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -86,88 +83,7 @@ func ConvertJSON(t *thcl.Type, raw []byte) (json.RawMessage, error) {
 	if path := nullPath(t, cv, ""); path != "" {
 		return nil, fmt.Errorf("%s is null, but the declared type %s does not allow null; declare it optional(...) in an object type", path, t)
 	}
-	return appendValue(nil, t, cv), nil
-}
-
-// appendValue encodes a value of the declared type as JSON. Optional object
-// attributes that are null are left out, so that the output matches the
-// outputSchema, where they are simply not required.
-func appendValue(b []byte, t *thcl.Type, v cty.Value) []byte {
-	if v.IsNull() {
-		return append(b, "null"...)
-	}
-	switch t.Kind {
-	case thcl.KindString:
-		q, _ := json.Marshal(v.AsString())
-		return append(b, q...)
-	case thcl.KindNumber, thcl.KindInteger:
-		bf := v.AsBigFloat()
-		if i, acc := bf.Int64(); acc == big.Exact {
-			return strconv.AppendInt(b, i, 10)
-		}
-		f, _ := bf.Float64()
-		if math.IsInf(f, 0) {
-			return append(b, bf.Text('g', -1)...)
-		}
-		return strconv.AppendFloat(b, f, 'g', -1, 64)
-	case thcl.KindBool:
-		return strconv.AppendBool(b, v.True())
-	case thcl.KindList, thcl.KindSet:
-		b = append(b, '[')
-		i := 0
-		for it := v.ElementIterator(); it.Next(); i++ {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			_, ev := it.Element()
-			b = appendValue(b, t.Elem, ev)
-		}
-		return append(b, ']')
-	case thcl.KindTuple:
-		b = append(b, '[')
-		for i, et := range t.Elems {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendValue(b, et, v.Index(cty.NumberIntVal(int64(i))))
-		}
-		return append(b, ']')
-	case thcl.KindMap:
-		b = append(b, '{')
-		i := 0
-		for it := v.ElementIterator(); it.Next(); i++ {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			k, ev := it.Element()
-			q, _ := json.Marshal(k.AsString())
-			b = append(append(b, q...), ':')
-			b = appendValue(b, t.Elem, ev)
-		}
-		return append(b, '}')
-	case thcl.KindObject:
-		b = append(b, '{')
-		first := true
-		for _, n := range t.AttrOrder {
-			av := v.GetAttr(n)
-			if av.IsNull() && t.Optional[n] {
-				continue
-			}
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			q, _ := json.Marshal(n)
-			b = append(append(b, q...), ':')
-			b = appendValue(b, t.Attrs[n], av)
-		}
-		return append(b, '}')
-	}
-	raw, err := ctyjson.Marshal(v, v.Type())
-	if err != nil {
-		return append(b, "null"...)
-	}
-	return append(b, raw...)
+	return thcl.EncodeJSON(t, cv), nil
 }
 
 // checkIntegers reports the first value declared integer that is not whole.

@@ -232,3 +232,76 @@ func TestReloadOff(t *testing.T) {
 		t.Fatalf("with --watch=false the tools changed to %s", got)
 	}
 }
+
+// TestReloadRunningCallFinishes removes a tool while a call of it runs: the
+// call finishes on the definition it started with, and new calls see the
+// new config.
+func TestReloadRunningCallFinishes(t *testing.T) {
+	slow := `tool "slow" {
+  description = "sleeps"
+  exec {
+    command = ["sh", "-c", "sleep 1; printf done"]
+    timeout = "20s"
+  }
+}
+`
+	cfg := writeConfig(t, slow+toolConfig("alpha"))
+	s := startServe(t, cfg)
+	s.initialize("2025-06-18")
+	s.sendJSON(call(1, "slow", nil))
+	writeAtomically(t, cfg, toolConfig("alpha"))
+	s.until("tools/list_changed", isMethod("notifications/tools/list_changed"))
+	s.sendJSON(call(2, "slow", nil))
+	if resp := s.until("call after the reload", isID(2)); resp["error"] == nil {
+		t.Fatalf("slow is still callable after it was removed: %v", resp)
+	}
+	if text, isErr := resultText(t, s.until("the running call", isID(1))); text != "done" || isErr {
+		t.Fatalf("the call running across the reload answered %q (isError %v)", text, isErr)
+	}
+}
+
+// TestReloadNotifiesPerKind changes only a prompt, then only a tool: each
+// reload sends one notification, of the kind that changed.
+func TestReloadNotifiesPerKind(t *testing.T) {
+	prompt := func(text string) string {
+		return fmt.Sprintf("prompt \"p\" {\n  description = %q\n  message \"user\" { text = \"hi\" }\n}\n", text)
+	}
+	cfg := writeConfig(t, toolConfig("alpha")+prompt("one"))
+	s := startServe(t, cfg)
+	s.initialize("2025-06-18")
+	s.toolNames(1)
+
+	// Every message up to the reply to a later request is collected: the
+	// notifications of one reload are sent before the server reads on.
+	collect := func(id int) []string {
+		var methods []string
+		s.sendJSON(map[string]any{"jsonrpc": "2.0", "id": id, "method": "ping"})
+		s.until("ping reply", func(m map[string]any) bool {
+			if method, ok := m["method"].(string); ok {
+				methods = append(methods, method)
+			}
+			return m["id"] == float64(id)
+		})
+		return methods
+	}
+
+	writeAtomically(t, cfg, toolConfig("alpha")+prompt("two"))
+	first := s.until("prompts/list_changed", func(m map[string]any) bool { return m["method"] != nil })
+	if first["method"] != "notifications/prompts/list_changed" {
+		t.Fatalf("a prompt change sent %v", first["method"])
+	}
+	time.Sleep(100 * time.Millisecond) // room for a wrong second notification to arrive
+	if extra := collect(2); len(extra) > 0 {
+		t.Fatalf("a prompt change also sent %v", extra)
+	}
+
+	writeAtomically(t, cfg, toolConfig("alpha", "beta")+prompt("two"))
+	first = s.until("tools/list_changed", func(m map[string]any) bool { return m["method"] != nil })
+	if first["method"] != "notifications/tools/list_changed" {
+		t.Fatalf("a tool change sent %v", first["method"])
+	}
+	time.Sleep(100 * time.Millisecond)
+	if extra := collect(3); len(extra) > 0 {
+		t.Fatalf("a tool change also sent %v", extra)
+	}
+}

@@ -1,0 +1,127 @@
+package hcl
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// trickyBlock is a block whose text has braces, quotes and block-like lines
+// in places a naive splitter would be fooled by.
+const trickyBlock = `tool "t%d" {
+  # a comment with a brace }
+  // another { comment
+  /* a block comment
+     tool "fake" { } */
+  description = "braces } { in a string, an escaped \" quote, $${literal} and %%%%{literal}"
+  param "p" { type = string }
+  template {
+    text = "${param.p == "}" ? "{" : "x${"}"}y"} done"
+  }
+}
+tool "h%d" {
+  description = <<EOT
+A heredoc with a closing brace:
+}
+tool "not_a_block" {
+EOT
+  param "q" {
+    type    = string
+    default = <<-EOF
+      indented }
+      EOF
+  }
+  template { text = "${param.q}" }
+}
+`
+
+func trickyConfig(n int) []byte {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, trickyBlock, i, i)
+	}
+	return []byte(b.String())
+}
+
+func TestParsePiecesMatchesWholeParse(t *testing.T) {
+	src := trickyConfig(300)
+	if len(src) < splitThreshold {
+		t.Fatalf("fixture of %d bytes is below the split threshold", len(src))
+	}
+	whole, diags := hclsyntax.ParseConfig(src, "big.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatalf("the fixture does not parse: %s", diags.Error())
+	}
+	cuts := splitTopLevel(src, 4)
+	if len(cuts) != 3 {
+		t.Fatalf("splitTopLevel found %d cuts, want 3", len(cuts))
+	}
+	for _, c := range cuts {
+		if !strings.HasPrefix(string(src[c:]), "tool \"") {
+			t.Errorf("cut at %d is not at a block start: %q", c, src[c:c+20])
+		}
+	}
+	pieces, ok := parsePieces("big.hcl", src, cuts)
+	if !ok {
+		t.Fatal("parsePieces failed on a valid file")
+	}
+	wb, pb := whole.Body.(*hclsyntax.Body), pieces.Body.(*hclsyntax.Body)
+	if len(wb.Blocks) != len(pb.Blocks) || len(wb.Blocks) != 600 {
+		t.Fatalf("blocks: whole %d, pieces %d, want 600", len(wb.Blocks), len(pb.Blocks))
+	}
+	for i := range wb.Blocks {
+		w, p := wb.Blocks[i], pb.Blocks[i]
+		if w.Type != p.Type || strings.Join(w.Labels, ",") != strings.Join(p.Labels, ",") || w.DefRange() != p.DefRange() || w.Body.SrcRange != p.Body.SrcRange {
+			t.Fatalf("block %d differs: whole %s %v %v, pieces %s %v %v", i, w.Type, w.Labels, w.DefRange(), p.Type, p.Labels, p.DefRange())
+		}
+	}
+	// A diagnostic in a piece names the same place as in the whole file.
+	if got := pieceNav([]*hcl.File{pieces}).ContextString(wb.Blocks[599].Body.SrcRange.Start.Byte + 5); got == "" {
+		t.Error("no context string for an offset in the last piece")
+	}
+}
+
+func TestSplitTopLevelRefusesUnbalanced(t *testing.T) {
+	for _, tc := range []struct{ name, src string }{
+		{"unclosed block", strings.Repeat("tool \"a\" {\n}\n", 100) + "tool \"b\" {\n"},
+		{"unclosed string", strings.Repeat("tool \"a\" {\n}\n", 100) + "x = \"abc\n"},
+		{"unclosed heredoc", strings.Repeat("tool \"a\" {\n}\n", 100) + "x = <<EOT\nabc\n"},
+		{"unclosed comment", strings.Repeat("tool \"a\" {\n}\n", 100) + "/* abc\n"},
+		{"stray brace", strings.Repeat("tool \"a\" {\n}\n", 100) + "}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if cuts := splitTopLevel([]byte(tc.src), 4); cuts != nil {
+				t.Errorf("cuts = %v, want none", cuts)
+			}
+		})
+	}
+}
+
+// TestLoadLargeFileDiagnostics checks that a large file with an error gets
+// exactly the whole-file diagnostics (the piecewise parse falls back).
+func TestLoadLargeFileDiagnostics(t *testing.T) {
+	src := append(trickyConfig(300), []byte("tool \"broken\" {\n  description = \"x\n}\n")...)
+	f, diags := parseFile("big.hcl", src)
+	_, want := hclsyntax.ParseConfig(src, "big.hcl", hcl.InitialPos)
+	if f == nil || diags.Error() != want.Error() || !diags.HasErrors() {
+		t.Fatalf("diagnostics differ:\n got %s\nwant %s", diags.Error(), want.Error())
+	}
+}
+
+func BenchmarkParseLarge(b *testing.B) {
+	src := trickyConfig(1000)
+	b.SetBytes(int64(len(src)))
+	b.Run("whole", func(b *testing.B) {
+		for b.Loop() {
+			hclsyntax.ParseConfig(src, "big.hcl", hcl.InitialPos)
+		}
+	})
+	b.Run("pieces", func(b *testing.B) {
+		for b.Loop() {
+			parseFile("big.hcl", src)
+		}
+	})
+}
