@@ -1,0 +1,108 @@
+// Package interop holds the interoperability test of toolhost with the
+// official TypeScript MCP SDK client (client.test.mjs, run by node).
+package interop
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// nodeTimeout bounds the whole node test run.
+const nodeTimeout = 2 * time.Minute
+
+const npmHint = "run `npm ci` in interop/ (needs Node.js 18 or newer) to install the TypeScript MCP SDK"
+
+// TestTypeScriptClient builds toolhost and runs client.test.mjs against it
+// with node's test runner.
+func TestTypeScriptClient(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing(t, "node is not installed: install Node.js 18 or newer, then "+npmHint)
+	}
+	if _, err := os.Stat(filepath.Join("node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		missing(t, "node_modules/@modelcontextprotocol/sdk is missing: "+npmHint)
+	}
+
+	bin := filepath.Join(t.TempDir(), "toolhost")
+	build := exec.Command("go", "build", "-o", bin, "../cmd/toolhost")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ../cmd/toolhost: %v\n%s", err, out)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), nodeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "client.test.mjs")
+	cmd.Env = append(os.Environ(), "TOOLHOST_BIN="+bin, "NO_COLOR=1", "FORCE_COLOR=0")
+	cmd.Stdin = nil
+	// Kill the whole run at the deadline, and don't wait forever for pipes
+	// held open by a grandchild (the toolhost server) after that.
+	cmd.WaitDelay = 10 * time.Second
+
+	lw := &lineLogger{t: t}
+	cmd.Stdout = lw
+	cmd.Stderr = lw
+	err = cmd.Run()
+	lw.flush()
+	if ctx.Err() != nil {
+		t.Fatalf("node --test client.test.mjs did not finish within %s", nodeTimeout)
+	}
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			t.Fatalf("node --test client.test.mjs failed (exit status %d); its output is above", ee.ExitCode())
+		}
+		t.Fatalf("node --test client.test.mjs: %v", err)
+	}
+}
+
+// missing fails the test on CI and skips it elsewhere.
+func missing(t *testing.T, msg string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+}
+
+// lineLogger writes whole lines of output to the test log as they arrive.
+type lineLogger struct {
+	t   *testing.T
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+var _ io.Writer = (*lineLogger)(nil)
+
+func (l *lineLogger) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf.Write(p)
+	for {
+		line, err := l.buf.ReadString('\n')
+		if err != nil {
+			// Incomplete line: keep it for the next write.
+			l.buf.Reset()
+			l.buf.WriteString(line)
+			return len(p), nil
+		}
+		l.t.Log(strings.TrimRight(line, "\r\n"))
+	}
+}
+
+func (l *lineLogger) flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if rest := l.buf.String(); rest != "" {
+		l.t.Log(rest)
+		l.buf.Reset()
+	}
+}
