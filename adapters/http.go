@@ -231,7 +231,30 @@ func (h *HTTP) Call(ctx context.Context, in *Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	if httpTextual(mediaType) && !utf8.Valid(decoded) {
+		return nil, fmt.Errorf("the %s response is not valid UTF-8 and its Content-Type declares no other charset; if the upstream sends GBK, GB18030, Big5 or similar, set charset = \"gbk\" (or the right one) in the http block", httpMediaName(mediaType))
+	}
 	return &Output{Body: decoded, MIMEType: mediaType}, nil
+}
+
+// httpTextual reports whether a media type is text, whose body must decode to
+// UTF-8. An undeclared type counts as text: toolhost reads it as text.
+func httpTextual(mediaType string) bool {
+	switch {
+	case mediaType == "", strings.HasPrefix(mediaType, "text/"),
+		mediaType == "application/json", strings.HasSuffix(mediaType, "+json"),
+		mediaType == "application/xml", strings.HasSuffix(mediaType, "+xml"),
+		mediaType == "application/javascript", mediaType == "application/x-www-form-urlencoded":
+		return true
+	}
+	return false
+}
+
+func httpMediaName(mediaType string) string {
+	if mediaType == "" {
+		return "upstream's"
+	}
+	return mediaType
 }
 
 // Close closes the idle connections of the backend's transport. Calls

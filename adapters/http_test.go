@@ -993,3 +993,48 @@ func TestHTTPURLCheckedAtCallTime(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPUndeclaredCharset: GBK bytes sent without a charset are an error
+// that says how to fix it, not text full of replacement characters; the
+// charset attribute fixes it.
+func TestHTTPUndeclaredCharset(t *testing.T) {
+	gbk, err := simplifiedchinese.GBK.NewEncoder().Bytes([]byte(`{"title":"百度热点"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(gbk)
+	}))
+	defer srv.Close()
+	for _, tc := range []struct {
+		name, extra, want string
+		wantErr           bool
+	}{
+		{"no charset", "", "", true},
+		{"charset attribute", `charset = "gbk"`, `{"title":"百度热点"}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := fmt.Sprintf("http {\n  url = %q\n  %s\n}\n", srv.URL, tc.extra)
+			f, diags := hclsyntax.ParseConfig([]byte(src), "t.hcl", hcl.InitialPos)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			block := f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock()
+			b, diags := compileHTTP(block, &CompileContext{Eval: &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.UnknownVal(cty.EmptyObject)}}})
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			out, err := b.Call(context.Background(), &Input{Eval: &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.EmptyObjectVal}}})
+			if tc.wantErr {
+				if err == nil || !strings.Contains(err.Error(), `charset = "gbk"`) {
+					t.Fatalf("err = %v, want advice to set charset", err)
+				}
+				return
+			}
+			if err != nil || string(out.Body) != tc.want {
+				t.Fatalf("got %q, %v", out.Body, err)
+			}
+		})
+	}
+}
