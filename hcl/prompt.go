@@ -130,7 +130,7 @@ func decodePrompt(block *hcl.Block, static *hcl.EvalContext) (*Prompt, hcl.Diagn
 		}
 		p.Messages = append(p.Messages, &PromptMessage{Role: role, Text: text, DeclRange: b.DefRange})
 	}
-	if len(p.Messages) == 0 {
+	if len(messages) == 0 {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Prompt without messages",

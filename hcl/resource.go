@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // Resource is a resource block: one file served under a fixed URI.
@@ -104,6 +105,10 @@ func decodeResourceTemplate(block *hcl.Block, ctx *hcl.EvalContext, baseDir stri
 	}
 	r.Prefix, r.Suffix = r.URITemplate[:open], r.URITemplate[closing+1:]
 	r.Variable = strings.TrimLeft(r.URITemplate[open+1:closing], "+/")
+	if !hclsyntax.ValidIdentifier(r.Variable) {
+		diags = append(diags, rangeDiag(attrs["uri_template"], "Invalid URI template", fmt.Sprintf("%q needs a variable name in the braces, as in notes:///{path}.", r.URITemplate)))
+		return nil, diags
+	}
 	if !strings.Contains(r.Prefix, ":") {
 		diags = append(diags, rangeDiag(attrs["uri_template"], "Invalid URI template", fmt.Sprintf("%q has no scheme before the variable. Start it with a scheme, as in notes:///{path}.", r.URITemplate)))
 	}

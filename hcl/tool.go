@@ -534,6 +534,15 @@ func (p *Param) conform(v cty.Value) (cty.Value, string) {
 			return cty.NilVal, fmt.Sprintf("does not match the pattern %s", p.Pattern)
 		}
 	}
+	if (p.MinItems != nil || p.MaxItems != nil) && cv.CanIterateElements() {
+		n := cv.LengthInt()
+		if p.MinItems != nil && n < *p.MinItems {
+			return cty.NilVal, fmt.Sprintf("has %d items, fewer than min_items %d", n, *p.MinItems)
+		}
+		if p.MaxItems != nil && n > *p.MaxItems {
+			return cty.NilVal, fmt.Sprintf("has %d items, more than max_items %d", n, *p.MaxItems)
+		}
+	}
 	if len(p.Enum) > 0 {
 		found := false
 		for _, e := range p.Enum {

@@ -16,13 +16,19 @@ import (
 // ArgumentError is a tools/call whose arguments do not fit the tool's
 // inputSchema. Its message names the parameter and the rule.
 type ArgumentError struct {
+	// Param is the parameter's name; Path the place inside its value, such
+	// as "[1].title", or "" for the value itself.
 	Param string
+	Path  string
 	Msg   string
 }
 
 func (e *ArgumentError) Error() string {
-	if e.Param == "" {
+	switch {
+	case e.Param == "":
 		return "invalid arguments: " + e.Msg
+	case e.Path != "":
+		return fmt.Sprintf("invalid argument %q at %s: %s", e.Param, e.Param+e.Path, e.Msg)
 	}
 	return fmt.Sprintf("invalid argument %q: %s", e.Param, e.Msg)
 }
@@ -39,6 +45,9 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 		var v any
 		if err := dec.Decode(&v); err != nil {
 			return cty.NilVal, &ArgumentError{Msg: "arguments are not valid JSON: " + err.Error()}
+		}
+		if dec.InputOffset() != int64(len(trimmed)) {
+			return cty.NilVal, &ArgumentError{Msg: "arguments are not valid JSON: there is data after the arguments object"}
 		}
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -84,6 +93,9 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 		}
 		cv, err := decodeValue(p.Type, v, "")
 		if err != nil {
+			if ve, ok := err.(*valueError); ok {
+				return cty.NilVal, &ArgumentError{Param: p.Name, Path: ve.path, Msg: ve.msg}
+			}
 			return cty.NilVal, &ArgumentError{Param: p.Name, Msg: err.Error()}
 		}
 		if msg := p.Check(cv); msg != "" {
@@ -97,15 +109,16 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 	return cty.ObjectVal(vals), nil
 }
 
+// valueError is a value that does not fit its type, at a path relative to
+// the parameter, such as "[1].title" ("" for the parameter itself).
+type valueError struct{ path, msg string }
+
+func (e *valueError) Error() string { return e.path + ": " + e.msg }
+
 // decodeValue converts a JSON value decoded with UseNumber to the declared
 // type, strictly: no string-to-number or number-to-string conversion.
 func decodeValue(t *thcl.Type, v any, path string) (cty.Value, error) {
-	at := func(msg string) error {
-		if path == "" {
-			return fmt.Errorf("%s", msg)
-		}
-		return fmt.Errorf("%s: %s", path, msg)
-	}
+	at := func(msg string) error { return &valueError{path: path, msg: msg} }
 	want := func() error { return at(fmt.Sprintf("must be %s, got %s", article(t), jsonKind(v))) }
 	if v == nil {
 		if t.Kind == thcl.KindAny {
@@ -167,7 +180,11 @@ func decodeValue(t *thcl.Type, v any, path string) (cty.Value, error) {
 		case len(elems) == 0:
 			return cty.ListValEmpty(t.Elem.Cty()), nil
 		case t.Kind == thcl.KindSet:
-			return cty.SetVal(elems), nil
+			set := cty.SetVal(elems)
+			if set.LengthInt() != len(elems) {
+				return cty.NilVal, at("has duplicate items; each value may appear once")
+			}
+			return set, nil
 		}
 		return cty.ListVal(elems), nil
 	case thcl.KindMap:
@@ -180,7 +197,7 @@ func decodeValue(t *thcl.Type, v any, path string) (cty.Value, error) {
 		}
 		vals := make(map[string]cty.Value, len(m))
 		for k, e := range m {
-			ev, err := decodeValue(t.Elem, e, joinPath(path, k))
+			ev, err := decodeValue(t.Elem, e, path+"."+k)
 			if err != nil {
 				return cty.NilVal, err
 			}
@@ -206,9 +223,9 @@ func decodeValue(t *thcl.Type, v any, path string) (cty.Value, error) {
 					vals[name] = cty.NullVal(at.Cty())
 					continue
 				}
-				return cty.NilVal, fmt.Errorf("%s: required, of type %s", joinPath(path, name), at)
+				return cty.NilVal, &valueError{path: path + "." + name, msg: fmt.Sprintf("required, of type %s", at)}
 			}
-			ev, err := decodeValue(at, e, joinPath(path, name))
+			ev, err := decodeValue(at, e, path+"."+name)
 			if err != nil {
 				return cty.NilVal, err
 			}

@@ -1,0 +1,309 @@
+package hcl
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// expectedDiag is one "# ERROR: Summary" annotation of a fixture line, with
+// the optional "# DETAIL: text" that the diagnostic's detail must contain.
+type expectedDiag struct {
+	Line    int
+	Summary string
+	Detail  string
+}
+
+func (e expectedDiag) key() string { return fmt.Sprintf("%d: %s", e.Line, e.Summary) }
+
+// readExpectations reads the annotations of a fixture. A line may carry
+// several "# ERROR:" annotations, each with its own "# DETAIL:".
+func readExpectations(t *testing.T, path string) []expectedDiag {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []expectedDiag
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		parts := strings.Split(sc.Text(), "# ERROR: ")
+		for _, p := range parts[1:] {
+			summary, detail, _ := strings.Cut(p, " # DETAIL: ")
+			out = append(out, expectedDiag{Line: line, Summary: strings.TrimSpace(summary), Detail: strings.TrimSpace(detail)})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestInvalidConfigs loads each testdata/invalid/*.hcl and checks that its
+// error diagnostics are exactly the annotated ones: the set of (line,
+// summary) pairs is equal, and each annotated detail is in the diagnostic.
+func TestInvalidConfigs(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "invalid", "*.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no fixtures in testdata/invalid")
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".hcl"), func(t *testing.T) {
+			want := readExpectations(t, file)
+			if len(want) == 0 {
+				t.Fatalf("%s has no # ERROR: annotations", file)
+			}
+			// A nil Options reads the real environment: env.hcl uses a
+			// name that is surely unset.
+			_, diags := Load([]string{file}, nil)
+
+			got := map[string][]*hcl.Diagnostic{}
+			for _, d := range errorsOf(diags) {
+				if d.Subject == nil {
+					t.Errorf("error without a source range: %s", FormatDiagnostic(d))
+					continue
+				}
+				if filepath.Clean(d.Subject.Filename) != filepath.Clean(file) {
+					t.Errorf("diagnostic in another file: %s", FormatDiagnostic(d))
+					continue
+				}
+				k := expectedDiag{Line: d.Subject.Start.Line, Summary: d.Summary}.key()
+				got[k] = append(got[k], d)
+			}
+			wantKeys := map[string]bool{}
+			for _, w := range want {
+				k := w.key()
+				wantKeys[k] = true
+				ds, ok := got[k]
+				if !ok {
+					t.Errorf("missing diagnostic %s", k)
+					continue
+				}
+				if w.Detail == "" {
+					continue
+				}
+				found := false
+				for _, d := range ds {
+					if strings.Contains(d.Detail, w.Detail) {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("diagnostic %s: detail does not contain %q:\n%s", k, w.Detail, ds[0].Detail)
+				}
+			}
+			var extra []string
+			for k, ds := range got {
+				if !wantKeys[k] {
+					for _, d := range ds {
+						extra = append(extra, FormatDiagnostic(d))
+					}
+				}
+			}
+			sort.Strings(extra)
+			for _, e := range extra {
+				t.Errorf("unexpected diagnostic %s", e)
+			}
+		})
+	}
+}
+
+// TestValidConfigs loads each testdata/valid/*.hcl and expects no
+// diagnostics at all, warnings included.
+func TestValidConfigs(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "valid", "*.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no fixtures in testdata/valid")
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".hcl"), func(t *testing.T) {
+			cfg, diags := Load([]string{file}, &Options{LookupEnv: mapEnv(nil)})
+			if len(diags) > 0 {
+				t.Fatalf("unexpected diagnostics:\n%s", FormatDiagnostics(diags))
+			}
+			if len(cfg.Tools) == 0 {
+				t.Errorf("no tools loaded")
+			}
+			for _, tool := range cfg.Tools {
+				if tool.Backend == nil || tool.InputSchema == nil {
+					t.Errorf("tool %q: not compiled (backend %v, schema %v)", tool.Name, tool.Backend, tool.InputSchema)
+				}
+				if (tool.Result == nil) != (tool.OutputSchema == nil) {
+					t.Errorf("tool %q: result block and output schema disagree", tool.Name)
+				}
+			}
+		})
+	}
+}
+
+// TestDuplicateToolAcrossFiles declares one tool name in two files of a
+// directory: the error points at the second file's declaration and names
+// the first file's.
+func TestDuplicateToolAcrossFiles(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"a.hcl": "tool \"greet\" {\n  template {\n    text = \"a\"\n  }\n}\n",
+		"b.hcl": "# second\n\ntool \"greet\" {\n  template {\n    text = \"b\"\n  }\n}\n",
+	})
+	_, diags := Load([]string{dir}, nil)
+	errs := errorsOf(diags)
+	if len(errs) != 1 {
+		t.Fatalf("want one error, got:\n%s", FormatDiagnostics(diags))
+	}
+	d := errs[0]
+	if d.Summary != "Duplicate tool" {
+		t.Errorf("summary = %q, want Duplicate tool", d.Summary)
+	}
+	if d.Subject == nil || filepath.Base(d.Subject.Filename) != "b.hcl" || d.Subject.Start.Line != 3 {
+		t.Errorf("subject = %v, want b.hcl line 3", d.Subject)
+	}
+	if want := filepath.Join(dir, "a.hcl") + ":1,"; !strings.Contains(d.Detail, want) {
+		t.Errorf("detail does not name the first declaration %q:\n%s", want, d.Detail)
+	}
+	if !strings.Contains(d.Detail, `"greet"`) {
+		t.Errorf("detail does not name the tool:\n%s", d.Detail)
+	}
+}
+
+func TestDuplicatesAcrossFiles(t *testing.T) {
+	tests := []struct {
+		name    string
+		a, b    string
+		summary string
+	}{
+		{"prompt", "prompt \"p\" {\n  message \"user\" {\n    text = \"a\"\n  }\n}\n", "prompt \"p\" {\n  message \"user\" {\n    text = \"b\"\n  }\n}\n", "Duplicate prompt"},
+		{"server", "server {\n  name = \"a\"\n}\n", "server {\n  name = \"b\"\n}\n", "Duplicate server block"},
+		{"resource", "resource \"r\" {\n  uri = \"file:///a\"\n  file = \"a.hcl\"\n}\n", "resource \"r\" {\n  uri = \"file:///b\"\n  file = \"b.hcl\"\n}\n", "Duplicate resource"},
+		{"resource URI", "resource \"r1\" {\n  uri = \"file:///a\"\n  file = \"a.hcl\"\n}\n", "resource \"r2\" {\n  uri = \"file:///a\"\n  file = \"b.hcl\"\n}\n", "Duplicate resource URI"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeFiles(t, map[string]string{"a.hcl": tt.a, "b.hcl": tt.b})
+			_, diags := Load([]string{dir}, nil)
+			errs := errorsOf(diags)
+			if len(errs) != 1 || errs[0].Summary != tt.summary {
+				t.Fatalf("want one %q error, got:\n%s", tt.summary, FormatDiagnostics(diags))
+			}
+			d := errs[0]
+			if filepath.Base(d.Subject.Filename) != "b.hcl" {
+				t.Errorf("subject = %v, want in b.hcl", d.Subject)
+			}
+			if !strings.Contains(d.Detail, filepath.Join(dir, "a.hcl")+":") {
+				t.Errorf("detail does not name a.hcl:\n%s", d.Detail)
+			}
+		})
+	}
+}
+
+func TestLoadPaths(t *testing.T) {
+	tool := func(name string) string {
+		return fmt.Sprintf("tool %q {\n  template {\n    text = %q\n  }\n}\n", name, name)
+	}
+	t.Run("directory in name order", func(t *testing.T) {
+		dir := writeFiles(t, map[string]string{
+			"b.hcl":       tool("second"),
+			"a.hcl":       tool("first"),
+			"c.hcl":       tool("third"),
+			"notes.txt":   "not config",
+			"d.hcl.bak":   "not config either {",
+			"sub/x.hcl":   tool("nested_not_read"),
+			"10-late.hcl": tool("zeroth"),
+		})
+		cfg := mustLoad(t, dir)
+		var names []string
+		for _, tl := range cfg.Tools {
+			names = append(names, tl.Name)
+		}
+		if got, want := strings.Join(names, ","), "zeroth,first,second,third"; got != want {
+			t.Errorf("tools = %s, want %s", got, want)
+		}
+		var bases []string
+		for _, p := range cfg.Paths {
+			bases = append(bases, filepath.Base(p))
+		}
+		if got, want := strings.Join(bases, ","), "10-late.hcl,a.hcl,b.hcl,c.hcl"; got != want {
+			t.Errorf("paths = %s, want %s", got, want)
+		}
+		if cfg.Server == nil || cfg.Server.Name != "toolhost" {
+			t.Errorf("server = %+v, want the default", cfg.Server)
+		}
+	})
+	t.Run("file and directory, each file once", func(t *testing.T) {
+		dir := writeFiles(t, map[string]string{"a.hcl": tool("first"), "b.hcl": tool("second")})
+		cfg := mustLoad(t, filepath.Join(dir, "b.hcl"), dir)
+		var names []string
+		for _, tl := range cfg.Tools {
+			names = append(names, tl.Name)
+		}
+		if got, want := strings.Join(names, ","), "second,first"; got != want {
+			t.Errorf("tools = %s, want %s", got, want)
+		}
+	})
+	t.Run("directory name with glob characters", func(t *testing.T) {
+		dir := writeFiles(t, map[string]string{"conf[prod]/tools.hcl": tool("globbed")})
+		cfg, diags := Load([]string{filepath.Join(dir, "conf[prod]")}, nil)
+		if len(diags) > 0 {
+			t.Fatalf("unexpected diagnostics:\n%s", FormatDiagnostics(diags))
+		}
+		if len(cfg.Tools) != 1 {
+			t.Errorf("tools = %d, want 1", len(cfg.Tools))
+		}
+	})
+	tests := []struct {
+		name    string
+		path    func(dir string) string
+		summary string
+		detail  string
+	}{
+		{"missing path", func(dir string) string { return filepath.Join(dir, "nope.hcl") }, "Config not found", "nope.hcl"},
+		{"missing directory", func(dir string) string { return filepath.Join(dir, "nope") }, "Config not found", "nope"},
+		{"no hcl files", func(dir string) string { return filepath.Join(dir, "empty") }, "No config files", "tools.hcl"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeFiles(t, map[string]string{"empty/readme.txt": "nothing here"})
+			cfg, diags := Load([]string{tt.path(dir)}, nil)
+			if !hasDiag(diags, tt.summary, tt.detail) {
+				t.Fatalf("want %q mentioning %q, got:\n%s", tt.summary, tt.detail, FormatDiagnostics(diags))
+			}
+			if len(errorsOf(diags)) != 1 {
+				t.Errorf("want exactly one error, got:\n%s", FormatDiagnostics(diags))
+			}
+			if cfg == nil {
+				t.Fatal("Load returned a nil config")
+			}
+		})
+	}
+	t.Run("one missing path among good ones", func(t *testing.T) {
+		dir := writeFiles(t, map[string]string{"a.hcl": tool("first")})
+		_, diags := Load([]string{filepath.Join(dir, "a.hcl"), filepath.Join(dir, "missing.hcl")}, nil)
+		if !hasDiag(diags, "Config not found", "missing.hcl") {
+			t.Errorf("want Config not found for missing.hcl, got:\n%s", FormatDiagnostics(diags))
+		}
+	})
+}
+
+// TestConfigFiles checks the expansion of command-line paths alone.
+func TestConfigFiles(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"b.hcl": "", "a.hcl": "", "c.txt": ""})
+	files, diags := ConfigFiles([]string{dir, filepath.Join(dir, "a.hcl")})
+	if len(diags) > 0 {
+		t.Fatalf("unexpected diagnostics:\n%s", FormatDiagnostics(diags))
+	}
+	want := []string{filepath.Join(dir, "a.hcl"), filepath.Join(dir, "b.hcl")}
+	if strings.Join(files, "\n") != strings.Join(want, "\n") {
+		t.Errorf("files = %v, want %v", files, want)
+	}
+}

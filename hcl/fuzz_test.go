@@ -1,0 +1,53 @@
+package hcl
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// FuzzLoad feeds arbitrary bytes to Load as a config file. Load may report
+// any diagnostics, but it must never panic, and a config without errors
+// must have its schemas compiled.
+func FuzzLoad(f *testing.F) {
+	seeds := []string{filepath.Join("..", "examples", "tools.hcl")}
+	_ = filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".hcl") {
+			seeds = append(seeds, path)
+		}
+		return nil
+	})
+	for _, p := range seeds {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "tools.hcl")
+		if err := os.WriteFile(path, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg, diags := Load([]string{path}, &Options{LookupEnv: mapEnv(map[string]string{"HOME": "/home/fuzz"})})
+		if cfg == nil {
+			t.Fatal("Load returned a nil config")
+		}
+		_ = FormatDiagnostics(diags)
+		if diags.HasErrors() {
+			return
+		}
+		for _, tool := range cfg.Tools {
+			if tool.InputSchema == nil || tool.Backend == nil {
+				t.Fatalf("tool %q loaded without errors but is not compiled", tool.Name)
+			}
+			if (tool.Result == nil) != (tool.OutputSchema == nil) {
+				t.Fatalf("tool %q: result block and output schema disagree", tool.Name)
+			}
+			_ = tool.Backend.Close()
+		}
+	})
+}

@@ -1,0 +1,32 @@
+# Unknown attributes in the http and exec backend blocks.
+tool "http_attr" {
+  http {
+    url     = "https://example.com"
+    methd   = "GET" # ERROR: Unsupported argument # DETAIL: Did you mean "method"?
+  }
+}
+
+tool "exec_attr" {
+  exec {
+    command = ["echo", "hi"]
+    cwd     = "." # ERROR: Unsupported argument
+  }
+}
+
+tool "http_and_exec" {
+  http {
+    url = "https://example.com"
+  }
+  exec { # ERROR: More than one backend block
+    command = ["echo", "hi"]
+  }
+}
+
+tool "http_undeclared" {
+  param "city" {
+    type = string
+  }
+  http {
+    url = "https://example.com/${param.cty}" # ERROR: Undeclared parameter # DETAIL: Did you mean "city"?
+  }
+}

@@ -1,0 +1,65 @@
+# One mistake is reported once: a parameter whose declaration is wrong is
+# still declared, so a path that uses it is not reported as well.
+tool "cascade" {
+  param "limit" {
+    type = integr # ERROR: Invalid type # DETAIL: Did you mean "integer"?
+  }
+  template {
+    text = "{}"
+  }
+  result {
+    field "topics" {
+      path = "data.#(index<=${param.limit})#"
+    }
+  }
+}
+
+# A result block whose only field has a mistake is not also reported as
+# empty: it declares a field.
+tool "field_without_path" {
+  template {
+    text = "{}"
+  }
+  result {
+    field "a" { # ERROR: Missing required argument
+      type = string
+    }
+  }
+}
+
+tool "field_with_typo" {
+  template {
+    text = "{}"
+  }
+  result {
+    field "a" {
+      path = "a"
+      typ  = string # ERROR: Unsupported argument
+    }
+  }
+}
+
+# A template that refers to a param whose block has an error is not
+# reported as undeclared.
+tool "template_cascade" {
+  param "city" {
+    type = strin # ERROR: Invalid type
+  }
+  template {
+    text = "weather in ${param.city}"
+  }
+}
+
+# A prompt whose only message has a mistake is not also reported as having
+# no messages: it has one.
+prompt "bad_role_only" {
+  message "usr" { # ERROR: Invalid message role # DETAIL: Did you mean "user"?
+    text = "hi"
+  }
+}
+
+prompt "message_typo_only" {
+  message "user" { # ERROR: Missing required argument
+    txt = "hi" # ERROR: Unsupported argument # DETAIL: Did you mean "text"?
+  }
+}

@@ -1,0 +1,50 @@
+# Prompt blocks.
+prompt "bad_role" {
+  message "usr" { # ERROR: Invalid message role # DETAIL: Did you mean "user"?
+    text = "hi"
+  }
+  message "user" {
+    text = "hi"
+  }
+}
+
+prompt "undeclared_arg" {
+  arg "city" {
+    required = false
+  }
+  message "user" {
+    text = "Weather in ${coalesce(arg.cty, "Paris")}" # ERROR: Undeclared argument # DETAIL: Did you mean "city"?
+  }
+}
+
+prompt "no_messages" { # ERROR: Prompt without messages
+  description = "nothing to say"
+}
+
+prompt "dup_arg" {
+  arg "a" {
+  }
+  arg "a" { # ERROR: Duplicate arg
+  }
+  message "assistant" {
+    text = "${arg.a}"
+  }
+}
+
+prompt "twice" {
+  message "user" {
+    text = "one"
+  }
+}
+
+prompt "twice" { # ERROR: Duplicate prompt
+  message "user" {
+    text = "two"
+  }
+}
+
+prompt "text_not_string" {
+  message "user" {
+    text = ["a", "b"] # ERROR: Message text is not a string
+  }
+}

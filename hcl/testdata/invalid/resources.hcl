@@ -1,0 +1,59 @@
+# Resources and resource templates. Paths are relative to this directory.
+resource "missing_file" {
+  uri  = "file:///missing.md"
+  file = "no-such-file.md" # ERROR: Missing file
+}
+
+resource "dir_not_file" {
+  uri  = "file:///dir"
+  file = "." # ERROR: Not a file
+}
+
+resource "no_scheme" {
+  uri  = "reports/q4.md" # ERROR: Invalid resource URI # DETAIL: not an absolute URI
+  file = "resources.hcl"
+}
+
+resource "same_uri" {
+  uri  = "file:///resources.hcl"
+  file = "resources.hcl"
+}
+
+resource "same_uri_again" {
+  uri  = "file:///resources.hcl" # ERROR: Duplicate resource URI
+  file = "resources.hcl"
+}
+
+resource "missing_uri" { # ERROR: Missing required argument
+  file = "resources.hcl"
+}
+
+resource_template "no_variable" {
+  uri_template = "notes:///index.md" # ERROR: Invalid URI template # DETAIL: exactly one variable
+  dir          = "."
+}
+
+resource_template "two_variables" {
+  uri_template = "notes:///{dir}/{name}" # ERROR: Invalid URI template
+  dir          = "."
+}
+
+resource_template "no_scheme_template" {
+  uri_template = "/notes/{path}" # ERROR: Invalid URI template # DETAIL: no scheme
+  dir          = "."
+}
+
+resource_template "missing_dir" {
+  uri_template = "docs:///{path}"
+  dir          = "no-such-dir" # ERROR: Missing directory
+}
+
+resource_template "same_uri" { # ERROR: Duplicate resource # DETAIL: resources.hcl:17,
+  uri_template = "other:///{path}"
+  dir          = "."
+}
+
+resource_template "empty_variable" {
+  uri_template = "notes:///{}" # ERROR: Invalid URI template
+  dir          = "."
+}

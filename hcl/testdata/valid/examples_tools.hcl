@@ -1,0 +1,178 @@
+# toolhost examples: every example tool from the documents the project
+# started from. Run `toolhost inspect examples/tools.hcl` to see what a client
+# sees, or `toolhost call examples/tools.hcl say_hello name=world`.
+
+server {
+  name         = "toolhost-examples"
+  version      = "1.0.0"
+  instructions = "Hot lists, time, greetings, files and commands."
+}
+
+# The Baidu hot list (the PowerShell server in the protocol notes). Set
+# HOTLIST_BASE_URL to point it at another server with the same JSON shape.
+tool "getBaiduHotspot" {
+  title       = "Baidu hot list"
+  description = "Get Baidu Hot News List: realtime hot search topics, hottest first."
+  annotations {
+    read_only_hint  = true
+    open_world_hint = true
+  }
+  param "limit" {
+    type        = integer
+    description = "How many topics to return."
+    default     = 10
+    minimum     = 1
+    maximum     = 50
+  }
+  http {
+    method  = "GET"
+    url     = "${env("HOTLIST_BASE_URL", "https://api.vvhan.com")}/api/hotlist/baiduRD"
+    headers = { Accept = "application/json" }
+    timeout = "10s"
+  }
+  result {
+    field "updated_at" {
+      path        = "update_time"
+      type        = string
+      description = "When the list was last updated."
+    }
+    field "topics" {
+      path = "data.#(index<=${param.limit})#.{title,hot,url,index}"
+      type = list(object({ title = string, hot = string, url = string, index = number }))
+    }
+  }
+}
+
+# say_hello from the SSE walkthrough.
+tool "say_hello" {
+  description = "Returns a friendly greeting"
+  param "name" {
+    type        = string
+    description = "The name to greet"
+  }
+  template {
+    text = "hello ${param.name}"
+  }
+}
+
+# get_current_time from the framed-protocol document.
+tool "get_current_time" {
+  description = "Current date and time"
+  param "format" {
+    type    = string
+    enum    = ["simple", "detailed"]
+    default = "simple"
+  }
+  template {
+    text = param.format == "simple" ? formatdate("YYYY-MM-DD hh:mm:ss", now()) : formatdate("EEEE, DD MMMM YYYY hh:mm:ss ZZZ", now())
+  }
+}
+
+# echo from the Python server sketch: argv only, the text is one argument.
+tool "echo" {
+  description = "Echo input"
+  param "text" {
+    type = string
+  }
+  exec {
+    command = ["printf", "%s", param.text]
+    timeout = "5s"
+  }
+}
+
+# create_file from the framed-protocol document: writes a file into
+# examples/workspace. The name pattern keeps it a plain file name there.
+tool "create_file" {
+  description = "Create a file in the workspace folder and write the content into it."
+  annotations {
+    destructive_hint = false
+  }
+  param "filename" {
+    type        = string
+    description = "File name, such as notes.txt (letters, digits, '.', '_' and '-'; no folders)."
+    pattern     = "^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$"
+  }
+  param "content" {
+    type        = string
+    description = "The file's content."
+    max_length  = 1048576
+  }
+  exec {
+    command = ["sh", "-c", "cat > \"$1\" && printf 'created %s (%s bytes)' \"$1\" \"$(wc -c < \"$1\" | tr -d ' ')\"", "create_file", param.filename]
+    stdin   = param.content
+    dir     = "workspace"
+    timeout = "5s"
+  }
+}
+
+# get_weather from the protocol overview (city 北京, unit celsius or
+# fahrenheit), backed by wttr.in's JSON. WEATHER_BASE_URL points it elsewhere.
+tool "get_weather" {
+  description = "Current weather for a city: temperature, conditions and humidity."
+  annotations {
+    read_only_hint  = true
+    open_world_hint = true
+  }
+  param "city" {
+    type        = string
+    description = "City name, such as 北京 or London."
+    min_length  = 1
+    max_length  = 100
+  }
+  param "unit" {
+    type    = string
+    enum    = ["celsius", "fahrenheit"]
+    default = "celsius"
+  }
+  http {
+    url     = "${env("WEATHER_BASE_URL", "https://wttr.in")}/${param.city}?format=j1"
+    timeout = "10s"
+  }
+  result {
+    field "city" {
+      path = "nearest_area.0.areaName.0.value"
+      type = string
+      optional = true
+    }
+    field "temperature" {
+      path        = "current_condition.0.${param.unit == "celsius" ? "temp_C" : "temp_F"}"
+      type        = number
+      description = "Temperature in the requested unit."
+    }
+    field "conditions" {
+      path = "current_condition.0.weatherDesc.0.value"
+      type = string
+    }
+    field "humidity" {
+      path        = "current_condition.0.humidity"
+      type        = integer
+      description = "Relative humidity in percent."
+    }
+  }
+}
+
+resource "q4_report" {
+  uri         = "file:///reports/q4.md"
+  title       = "Q4 report"
+  description = "Fourth-quarter financial report"
+  mime_type   = "text/markdown"
+  file        = "reports/q4.md"
+}
+
+resource_template "notes" {
+  uri_template = "notes:///{path}"
+  description  = "Markdown notes"
+  mime_type    = "text/markdown"
+  dir          = "notes"
+}
+
+prompt "summarize_hotlist" {
+  description = "Summarize today's hot topics"
+  arg "count" {
+    description = "How many topics to cover"
+    required    = false
+  }
+  message "user" {
+    text = "Call getBaiduHotspot with limit ${coalesce(arg.count, "10")} and summarize the topics."
+  }
+}

@@ -1,0 +1,252 @@
+package host
+
+import (
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	thcl "github.com/toolhost/toolhost/hcl"
+)
+
+// loadRegistry compiles a testdata config and fails the test on any
+// diagnostic.
+func loadRegistry(t *testing.T, name string) *Registry {
+	t.Helper()
+	r, diags := Load([]string{filepath.Join("testdata", name)}, &thcl.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	if len(diags) > 0 {
+		t.Fatalf("Load(%s):\n%s", name, thcl.FormatDiagnostics(diags))
+	}
+	t.Cleanup(func() { _ = r.Close() })
+	return r
+}
+
+func mustTool(t *testing.T, r *Registry, name string) *thcl.Tool {
+	t.Helper()
+	tool, ok := r.Tool(name)
+	if !ok {
+		t.Fatalf("no tool %q", name)
+	}
+	return tool
+}
+
+// jsonEqual reports whether two JSON texts are the same value.
+func jsonEqual(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var va, vb any
+	if err := json.Unmarshal(a, &va); err != nil {
+		t.Fatalf("invalid JSON %s: %v", a, err)
+	}
+	if err := json.Unmarshal(b, &vb); err != nil {
+		t.Fatalf("invalid JSON %s: %v", b, err)
+	}
+	return reflect.DeepEqual(va, vb)
+}
+
+func TestDecodeArgs(t *testing.T) {
+	r := loadRegistry(t, "args.hcl")
+	const weatherDefaults = `"unit":"celsius","days":3,"ratio":null,"code":null,"verbose":null`
+	const batchDefaults = `"labels":null,"point":null,"ids":null,"tags":null,"filter":{"field":"title","value":null}`
+	tests := []struct {
+		name string
+		tool string
+		args string
+		// want is the "param" object as JSON, when the call is valid.
+		want string
+		// param is the parameter the error names; errs are texts the
+		// message must hold.
+		param string
+		errs  []string
+	}{
+		// Valid calls: defaults and nulls fill in what is absent.
+		{name: "defaults applied", tool: "weather", args: `{"city":"北京"}`, want: `{"city":"北京",` + weatherDefaults + `}`},
+		{name: "all given", tool: "weather", args: `{"city":"Rio","unit":"fahrenheit","days":7,"ratio":0.5,"code":"ABC","verbose":true}`,
+			want: `{"city":"Rio","unit":"fahrenheit","days":7,"ratio":0.5,"code":"ABC","verbose":true}`},
+		{name: "null for optional is null", tool: "weather", args: `{"city":"a","ratio":null}`, want: `{"city":"a",` + weatherDefaults + `}`},
+		{name: "null for defaulted is the default", tool: "weather", args: `{"city":"a","days":null,"unit":null}`, want: `{"city":"a",` + weatherDefaults + `}`},
+		{name: "whole number written with a fraction", tool: "weather", args: `{"city":"a","days":2.0}`, want: `{"city":"a","unit":"celsius","days":2,"ratio":null,"code":null,"verbose":null}`},
+		{name: "integer in exponent form", tool: "weather", args: `{"city":"a","days":5e0}`, want: `{"city":"a","unit":"celsius","days":5,"ratio":null,"code":null,"verbose":null}`},
+		{name: "bounds inclusive", tool: "weather", args: `{"city":"abc","days":1,"ratio":1}`, want: `{"city":"abc","unit":"celsius","days":1,"ratio":1,"code":null,"verbose":null}`},
+		{name: "length counts code points", tool: "weather", args: `{"city":"北京市"}`, want: `{"city":"北京市",` + weatherDefaults + `}`},
+		{name: "no params, empty object", tool: "nothing", args: `{}`, want: `{}`},
+		{name: "no params, empty arguments", tool: "nothing", args: ``, want: `{}`},
+		{name: "no params, null arguments", tool: "nothing", args: `null`, want: `{}`},
+		{name: "no params, blank arguments", tool: "nothing", args: " \n\t", want: `{}`},
+		{name: "optional only, null arguments", tool: "anything", args: `null`, want: `{"v":null}`},
+		{name: "any takes an object", tool: "anything", args: `{"v":{"a":[1,"x",true]}}`, want: `{"v":{"a":[1,"x",true]}}`},
+		{name: "nested objects", tool: "batch", args: `{"items":[{"title":"a"},{"title":"b","tags":["x"],"meta":{"rank":2}}]}`,
+			want: `{"items":[{"title":"a","tags":null,"meta":null},{"title":"b","tags":["x"],"meta":{"rank":2}}],` + batchDefaults + `}`},
+		{name: "empty list", tool: "batch", args: `{"items":[]}`, want: `{"items":[],` + batchDefaults + `}`},
+		{name: "map tuple set", tool: "batch", args: `{"items":[],"labels":{"k":"v"},"point":[1.5,"p"],"ids":[3,1]}`,
+			want: `{"items":[],"labels":{"k":"v"},"point":[1.5,"p"],"ids":[1,3],"tags":null,"filter":{"field":"title","value":null}}`},
+		{name: "object param given", tool: "batch", args: `{"items":[],"filter":{"field":"f","value":"v"}}`,
+			want: `{"items":[],"labels":null,"point":null,"ids":null,"tags":null,"filter":{"field":"f","value":"v"}}`},
+
+		// Missing and unknown parameters.
+		{name: "missing required", tool: "weather", args: `{}`, param: "city", errs: []string{"required", "string"}},
+		{name: "null for required", tool: "weather", args: `{"city":null}`, param: "city", errs: []string{"required"}},
+		{name: "empty arguments, required param", tool: "weather", args: ``, param: "city", errs: []string{"required"}},
+		{name: "null arguments, required param", tool: "weather", args: `null`, param: "city", errs: []string{"required"}},
+		{name: "unknown property lists the parameters", tool: "weather", args: `{"city":"a","cty":"b"}`, param: "cty",
+			errs: []string{"no such parameter", "city, unit, days, ratio, code, verbose"}},
+		{name: "unknown property on a tool without params", tool: "nothing", args: `{"x":1}`, param: "x", errs: []string{"takes no arguments"}},
+
+		// Wrong types.
+		{name: "string for integer", tool: "weather", args: `{"city":"a","days":"5"}`, param: "days", errs: []string{"must be an integer", `the string "5"`}},
+		{name: "fraction for integer", tool: "weather", args: `{"city":"a","days":1.5}`, param: "days", errs: []string{"whole number", "1.5"}},
+		{name: "object for string", tool: "weather", args: `{"city":{"name":"x"}}`, param: "city", errs: []string{"must be a string", "an object"}},
+		{name: "number for string", tool: "weather", args: `{"city":5}`, param: "city", errs: []string{"must be a string", "the number 5"}},
+		{name: "string for bool", tool: "weather", args: `{"city":"a","verbose":"true"}`, param: "verbose", errs: []string{"must be a boolean"}},
+		{name: "array for number", tool: "weather", args: `{"city":"a","ratio":[1]}`, param: "ratio", errs: []string{"must be a number", "an array"}},
+		{name: "string for list", tool: "batch", args: `{"items":"a"}`, param: "items", errs: []string{"must be an array"}},
+		{name: "tuple too short", tool: "batch", args: `{"items":[],"point":[1]}`, param: "point", errs: []string{"exactly 2 elements"}},
+		{name: "tuple element type", tool: "batch", args: `{"items":[],"point":["x","y"]}`, param: "point", errs: []string{"point[0]", "must be a number"}},
+		{name: "map element type", tool: "batch", args: `{"items":[],"labels":{"k":1}}`, param: "labels", errs: []string{"labels.k", "must be a string"}},
+
+		// Constraints.
+		{name: "enum violation", tool: "weather", args: `{"city":"a","unit":"kelvin"}`, param: "unit", errs: []string{`"kelvin"`, `["celsius", "fahrenheit"]`}},
+		{name: "below minimum", tool: "weather", args: `{"city":"a","days":0}`, param: "days", errs: []string{"minimum 1"}},
+		{name: "above maximum", tool: "weather", args: `{"city":"a","days":8}`, param: "days", errs: []string{"maximum 7"}},
+		{name: "number above maximum", tool: "weather", args: `{"city":"a","ratio":1.01}`, param: "ratio", errs: []string{"maximum 1"}},
+		{name: "too short", tool: "weather", args: `{"city":""}`, param: "city", errs: []string{"min_length 1"}},
+		{name: "too long in code points", tool: "weather", args: `{"city":"北京市区"}`, param: "city", errs: []string{"max_length 3"}},
+		{name: "pattern", tool: "weather", args: `{"city":"a","code":"abc"}`, param: "code", errs: []string{"pattern", "^[A-Z]{3}$"}},
+		{name: "too many items", tool: "batch", args: `{"items":[],"tags":["a","b","c"]}`, param: "tags", errs: []string{"max_items 2"}},
+		{name: "too few items", tool: "batch", args: `{"items":[],"tags":[]}`, param: "tags", errs: []string{"min_items 1"}},
+
+		// Nested objects: the message has the path from the parameter.
+		{name: "nested missing attribute", tool: "batch", args: `{"items":[{"title":"a"},{"tags":[]}]}`, param: "items", errs: []string{"items[1].title", "required"}},
+		{name: "nested extra attribute", tool: "batch", args: `{"items":[{"title":"a"},{"title":"b","colour":"red"}]}`, param: "items", errs: []string{"items[1]", `"colour"`, "title, tags, meta"}},
+		{name: "nested wrong type", tool: "batch", args: `{"items":[{"title":"a","meta":{"rank":"1"}}]}`, param: "items", errs: []string{"items[0].meta.rank", "must be an integer"}},
+		{name: "object param extra attribute", tool: "batch", args: `{"items":[],"filter":{"field":"f","op":"eq"}}`, param: "filter", errs: []string{`"op"`}},
+
+		// Arguments that are not an object.
+		{name: "array arguments", tool: "weather", args: `[1]`, errs: []string{"must be a JSON object", "an array"}},
+		{name: "string arguments", tool: "weather", args: `"city"`, errs: []string{"must be a JSON object", "string"}},
+		{name: "number arguments", tool: "nothing", args: `5`, errs: []string{"must be a JSON object", "number"}},
+		{name: "invalid JSON", tool: "weather", args: `{"city":`, errs: []string{"not valid JSON"}},
+		{name: "trailing data after the object", tool: "weather", args: `{"city":"a"} {"days":9}`, errs: []string{"not valid JSON"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tool := mustTool(t, r, tt.tool)
+			got, err := DecodeArgs(tool, json.RawMessage(tt.args))
+			if tt.want != "" {
+				if err != nil {
+					t.Fatalf("DecodeArgs(%s): %v", tt.args, err)
+				}
+				b, merr := ctyjson.Marshal(got, got.Type())
+				if merr != nil {
+					t.Fatal(merr)
+				}
+				if !jsonEqual(t, b, []byte(tt.want)) {
+					t.Errorf("DecodeArgs(%s)\n got: %s\nwant: %s", tt.args, b, tt.want)
+				}
+				return
+			}
+			if err == nil {
+				b, _ := ctyjson.Marshal(got, got.Type())
+				t.Fatalf("DecodeArgs(%s) = %s, want an error", tt.args, b)
+			}
+			var ae *ArgumentError
+			if !errors.As(err, &ae) {
+				t.Fatalf("error %v is %T, want *ArgumentError", err, err)
+			}
+			msg := err.Error()
+			if ae.Param != tt.param {
+				t.Errorf("error names parameter %q, want %q: %s", ae.Param, tt.param, msg)
+			}
+			if tt.param != "" && !strings.Contains(msg, `"`+tt.param+`"`) {
+				t.Errorf("message does not name %q: %s", tt.param, msg)
+			}
+			for _, e := range tt.errs {
+				if !strings.Contains(msg, e) {
+					t.Errorf("message does not contain %q: %s", e, msg)
+				}
+			}
+		})
+	}
+}
+
+// TestDecodeArgsAgreesWithSchema checks that DecodeArgs accepts exactly the
+// arguments the advertised inputSchema accepts, so that a client validating
+// against the schema and the host agree. (DecodeArgs also takes null for an
+// optional parameter, which the schema does not; those cases are left out.)
+func TestDecodeArgsAgreesWithSchema(t *testing.T) {
+	r := loadRegistry(t, "args.hcl")
+	tests := []struct {
+		tool, args string
+	}{
+		{"weather", `{"city":"北京"}`},
+		{"weather", `{}`},
+		{"weather", `{"city":"a","extra":1}`},
+		{"weather", `{"city":"a","days":2.0}`},
+		{"weather", `{"city":"a","days":1.5}`},
+		{"weather", `{"city":"a","days":"3"}`},
+		{"weather", `{"city":"a","days":0}`},
+		{"weather", `{"city":"a","days":7}`},
+		{"weather", `{"city":"北京市区"}`},
+		{"weather", `{"city":"北京市"}`},
+		{"weather", `{"city":""}`},
+		{"weather", `{"city":"a","unit":"kelvin"}`},
+		{"weather", `{"city":"a","code":"ABCD"}`},
+		{"weather", `{"city":"a","code":"xABC"}`},
+		{"weather", `{"city":"a","code":"ABC"}`},
+		{"weather", `{"city":"a","ratio":-0.1}`},
+		{"batch", `{"items":[]}`},
+		{"batch", `{"items":[{"title":"a","extra":1}]}`},
+		{"batch", `{"items":[{"title":"a","meta":{"rank":1.5}}]}`},
+		{"batch", `{"items":[{"title":"a","meta":{}}]}`},
+		{"batch", `{"items":[],"tags":["a","b","c"]}`},
+		{"batch", `{"items":[],"tags":[]}`},
+		{"batch", `{"items":[],"tags":["a"]}`},
+		{"batch", `{"items":[],"ids":[1,1]}`},
+		{"batch", `{"items":[],"ids":[1,2]}`},
+		{"batch", `{"items":[],"point":[1,"a"]}`},
+		{"batch", `{"items":[],"point":[1]}`},
+		{"batch", `{"items":[],"point":[1,"a",3]}`},
+		{"batch", `{"items":[],"labels":{"a":"b"}}`},
+		{"batch", `{"items":[],"labels":{"a":2}}`},
+		{"batch", `{"items":[],"filter":{"value":"x"}}`},
+		{"nothing", `{}`},
+		{"nothing", `{"a":1}`},
+		{"anything", `{"v":[1,{"a":null}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool+" "+tt.args, func(t *testing.T) {
+			tool := mustTool(t, r, tt.tool)
+			rs, err := tool.InputSchema.Resolve(nil)
+			if err != nil {
+				t.Fatalf("resolve input schema: %v", err)
+			}
+			var instance any
+			if err := json.Unmarshal([]byte(tt.args), &instance); err != nil {
+				t.Fatal(err)
+			}
+			schemaErr := rs.Validate(instance)
+			_, argsErr := DecodeArgs(tool, json.RawMessage(tt.args))
+			if (schemaErr == nil) != (argsErr == nil) {
+				t.Errorf("schema and DecodeArgs disagree on %s\n  schema: %v\n    args: %v", tt.args, schemaErr, argsErr)
+			}
+		})
+	}
+}
+
+// TestInputSchemaOfArgsFixture pins what a client is told about the fixture's
+// parameters, next to what DecodeArgs enforces.
+func TestInputSchemaOfArgsFixture(t *testing.T) {
+	r := loadRegistry(t, "args.hcl")
+	tool := mustTool(t, r, "weather")
+	if got := strings.Join(tool.InputSchema.Required, ","); got != "city" {
+		t.Errorf("required = %s, want city", got)
+	}
+	var s *jsonschema.Schema = tool.InputSchema.Properties["city"]
+	if s == nil || s.MaxLength == nil || *s.MaxLength != 3 {
+		t.Errorf("city schema = %+v, want maxLength 3", s)
+	}
+}

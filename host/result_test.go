@@ -1,0 +1,341 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/zclconf/go-cty/cty"
+
+	thcl "github.com/toolhost/toolhost/hcl"
+)
+
+// hotlistBody is the shape of https://api.vvhan.com/api/hotlist/baiduRD,
+// with the attributes the result block does not ask for.
+const hotlistBody = `{
+  "success": true,
+  "title": "百度热点",
+  "subtitle": "指数",
+  "update_time": "2024-05-01 12:00:00",
+  "data": [
+    {"index": 1, "title": "第一条", "desc": "d1", "pic": "p1", "hot": "492万", "url": "https://www.baidu.com/s?wd=1", "mobilUrl": "m1"},
+    {"index": 2, "title": "Second \"quoted\"", "desc": "d2", "pic": "p2", "hot": "401万", "url": "https://www.baidu.com/s?wd=2", "mobilUrl": "m2"},
+    {"index": 3, "title": "第三条", "desc": "d3", "pic": "p3", "hot": "388万", "url": "https://www.baidu.com/s?wd=3", "mobilUrl": "m3"},
+    {"index": 4, "title": "第四条", "desc": "d4", "pic": "p4", "hot": "300万", "url": "https://www.baidu.com/s?wd=4", "mobilUrl": "m4"},
+    {"index": 5, "title": "第五条", "desc": "d5", "pic": "p5", "hot": "250万", "url": "https://www.baidu.com/s?wd=5", "mobilUrl": "m5"}
+  ]
+}`
+
+// wttrBody is the part of https://wttr.in/CITY?format=j1 the weather tool
+// reads: numbers come as strings.
+const wttrBody = `{
+  "current_condition": [{"temp_C": "21", "temp_F": "70", "humidity": "64", "weatherDesc": [{"value": "Sunny"}]}],
+  "nearest_area": [{"areaName": [{"value": "Beijing"}]}]
+}`
+
+// callEval decodes args for tool and returns the evaluation context of the
+// call, as Registry.callTool builds it.
+func callEval(t *testing.T, tool *thcl.Tool, args string) *hcl.EvalContext {
+	t.Helper()
+	params, err := DecodeArgs(tool, json.RawMessage(args))
+	if err != nil {
+		t.Fatalf("DecodeArgs(%s): %v", args, err)
+	}
+	return &hcl.EvalContext{
+		Functions: thcl.Functions(nil),
+		Variables: map[string]cty.Value{"param": params},
+	}
+}
+
+// checkOutputSchema validates structured content against the tool's
+// outputSchema, as a client does.
+func checkOutputSchema(t *testing.T, tool *thcl.Tool, out json.RawMessage) {
+	t.Helper()
+	rs, err := tool.OutputSchema.Resolve(nil)
+	if err != nil {
+		t.Fatalf("resolve output schema: %v", err)
+	}
+	var instance any
+	if err := json.Unmarshal(out, &instance); err != nil {
+		t.Fatalf("output is not JSON: %s", out)
+	}
+	if err := rs.Validate(instance); err != nil {
+		t.Errorf("output %s does not fit the outputSchema: %v", out, err)
+	}
+}
+
+func TestMapResultHotlist(t *testing.T) {
+	r := loadRegistry(t, "result.hcl")
+	tool := mustTool(t, r, "hotlist")
+	tests := []struct {
+		args   string
+		titles []string
+	}{
+		{`{"limit":3}`, []string{"第一条", `Second "quoted"`, "第三条"}},
+		{`{"limit":1}`, []string{"第一条"}},
+		{`{}`, []string{"第一条", `Second "quoted"`, "第三条", "第四条", "第五条"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			out, err := MapResult(tool.Result, []byte(hotlistBody), callEval(t, tool, tt.args))
+			if err != nil {
+				t.Fatalf("MapResult: %v", err)
+			}
+			checkOutputSchema(t, tool, out)
+			var got struct {
+				UpdatedAt string           `json:"updated_at"`
+				Topics    []map[string]any `json:"topics"`
+			}
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.UpdatedAt != "2024-05-01 12:00:00" {
+				t.Errorf("updated_at = %q", got.UpdatedAt)
+			}
+			if len(got.Topics) != len(tt.titles) {
+				t.Fatalf("%d topics, want %d: %s", len(got.Topics), len(tt.titles), out)
+			}
+			for i, topic := range got.Topics {
+				if topic["title"] != tt.titles[i] {
+					t.Errorf("topic %d title = %v, want %q", i, topic["title"], tt.titles[i])
+				}
+				if topic["index"] != float64(i+1) {
+					t.Errorf("topic %d index = %v, want %d", i, topic["index"], i+1)
+				}
+				if len(topic) != 4 {
+					t.Errorf("topic %d has attributes %v, want title, hot, url, index", i, topic)
+				}
+			}
+		})
+	}
+}
+
+func TestMapResultWeather(t *testing.T) {
+	r := loadRegistry(t, "result.hcl")
+	tool := mustTool(t, r, "weather")
+	tests := []struct {
+		args, body, want string
+	}{
+		{`{}`, wttrBody, `{"city":"Beijing","temperature":21,"humidity":64}`},
+		{`{"unit":"fahrenheit"}`, wttrBody, `{"city":"Beijing","temperature":70,"humidity":64}`},
+		// The optional city is left out when the area is missing.
+		{`{}`, `{"current_condition":[{"temp_C":"-3.5","humidity":"90"}]}`, `{"temperature":-3.5,"humidity":90}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args+" "+tt.want, func(t *testing.T) {
+			out, err := MapResult(tool.Result, []byte(tt.body), callEval(t, tool, tt.args))
+			if err != nil {
+				t.Fatalf("MapResult: %v", err)
+			}
+			if !jsonEqual(t, out, []byte(tt.want)) {
+				t.Errorf("got %s, want %s", out, tt.want)
+			}
+			checkOutputSchema(t, tool, out)
+		})
+	}
+}
+
+func TestMapResult(t *testing.T) {
+	r := loadRegistry(t, "result.hcl")
+	tool := mustTool(t, r, "fields")
+	eval := callEval(t, tool, `{}`)
+	tests := []struct {
+		name string
+		body string
+		want string
+		// errs are texts the error must hold, when the body does not fit.
+		errs []string
+	}{
+		{name: "only the required field", body: `{"name":"a"}`, want: `{"name":"a"}`},
+		{name: "extra top-level attributes ignored", body: `{"name":"a","other":[1,2]}`, want: `{"name":"a"}`},
+		{name: "number in a string becomes a number", body: `{"name":"a","score":"12.5","count":"7"}`, want: `{"name":"a","score":12.5,"count":7}`},
+		{name: "bool in a string becomes a bool", body: `{"name":"a","ok":"true"}`, want: `{"name":"a","ok":true}`},
+		{name: "number for a string becomes a string", body: `{"name":42}`, want: `{"name":"42"}`},
+		{name: "extra object attributes dropped", body: `{"name":"a","item":{"title":"t","url":"u","extra":{"deep":1}}}`, want: `{"name":"a","item":{"title":"t","url":"u"}}`},
+		{name: "optional object attribute missing", body: `{"name":"a","item":{"title":"t"}}`, want: `{"name":"a","item":{"title":"t"}}`},
+		{name: "list of integers", body: `{"name":"a","ids":[1,"2",3]}`, want: `{"name":"a","ids":[1,2,3]}`},
+		{name: "map of numbers", body: `{"name":"a","counts":{"x":1,"y":"2.5"}}`, want: `{"name":"a","counts":{"x":1,"y":2.5}}`},
+		{name: "any passes through", body: `{"name":"a","raw":{"k":[1,null,"x"]}}`, want: `{"name":"a","raw":{"k":[1,null,"x"]}}`},
+		{name: "unicode kept", body: `{"name":"北京 \"quoted\""}`, want: `{"name":"北京 \"quoted\""}`},
+		{name: "top-level array body", body: `[1,2]`, errs: []string{`"name"`, "matched nothing"}},
+
+		{name: "optional null is left out", body: `{"name":"a","count":null}`, want: `{"name":"a"}`},
+		{name: "required null", body: `{"name":null}`, errs: []string{`"name"`}},
+		{name: "string field given an object", body: `{"name":{"first":"a"}}`, errs: []string{`result field "name"`, "expected string"}},
+		{name: "string field given an array", body: `{"name":["a"]}`, errs: []string{`result field "name"`, "expected string"}},
+		{name: "integer field given a fraction", body: `{"name":"a","count":1.5}`, errs: []string{`result field "count"`, "integer", "1.5"}},
+		{name: "integer list element a fraction", body: `{"name":"a","ids":[1,2.5]}`, errs: []string{`result field "ids"`, "[1]", "2.5"}},
+		{name: "number field given a word", body: `{"name":"a","score":"high"}`, errs: []string{`result field "score"`, "expected number"}},
+		{name: "object missing a required attribute", body: `{"name":"a","item":{"url":"u"}}`, errs: []string{`result field "item"`, "title"}},
+		{name: "required field missing", body: `{"title":"a"}`, errs: []string{`result field "name"`, `path "name"`, "matched nothing"}},
+		{name: "HTML body", body: "<!DOCTYPE html>\n<html><body>502 Bad Gateway</body></html>", errs: []string{"not JSON", "<!DOCTYPE html>"}},
+		{name: "empty body", body: ``, errs: []string{"not JSON"}},
+		{name: "truncated JSON", body: `{"name":"a"`, errs: []string{"not JSON"}},
+		{name: "plain text", body: `hello`, errs: []string{"not JSON"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := MapResult(tool.Result, []byte(tt.body), eval)
+			if tt.errs != nil {
+				if err == nil {
+					t.Fatalf("MapResult(%s) = %s, want an error", tt.body, out)
+				}
+				for _, e := range tt.errs {
+					if !strings.Contains(err.Error(), e) {
+						t.Errorf("error does not contain %q: %v", e, err)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("MapResult(%s): %v", tt.body, err)
+			}
+			if !jsonEqual(t, out, []byte(tt.want)) {
+				t.Errorf("MapResult(%s)\n got: %s\nwant: %s", tt.body, out, tt.want)
+			}
+			checkOutputSchema(t, tool, out)
+		})
+	}
+}
+
+func TestConvertJSON(t *testing.T) {
+	typ := func(src string) *thcl.Type {
+		t.Helper()
+		expr, diags := hclsyntax.ParseExpression([]byte(src), "type.hcl", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatalf("parse %s: %s", src, diags)
+		}
+		ty, diags := thcl.ParseType(expr)
+		if diags.HasErrors() {
+			t.Fatalf("ParseType(%s): %s", src, diags)
+		}
+		return ty
+	}
+	tests := []struct {
+		typ, in, want, err string
+	}{
+		{"string", `"a"`, `"a"`, ""},
+		{"string", `12`, `"12"`, ""},
+		{"string", `true`, `"true"`, ""},
+		{"number", `"1e3"`, `1000`, ""},
+		{"number", `"0x10"`, ``, "expected number"},
+		{"integer", `"42"`, `42`, ""},
+		{"integer", `42.0`, `42`, ""},
+		{"integer", `4.2`, ``, "expected an integer"},
+		{"bool", `"false"`, `false`, ""},
+		{"bool", `"yes"`, ``, "expected bool"},
+		{"list(string)", `["a",1]`, `["a","1"]`, ""},
+		{"list(integer)", `[1,2.5]`, ``, "[1]"},
+		{"set(string)", `["b","a","b"]`, `["a","b"]`, ""},
+		{"map(integer)", `{"a":"1"}`, `{"a":1}`, ""},
+		{"map(integer)", `{"a":1.5}`, ``, "at a"},
+		{"tuple([string, integer])", `["a","2"]`, `["a",2]`, ""},
+		{"tuple([string, integer])", `["a"]`, ``, "expected tuple"},
+		{"object({ a = string })", `{"a":"x","b":"y"}`, `{"a":"x"}`, ""},
+		{"object({ a = object({ n = integer }) })", `{"a":{"n":0.5}}`, ``, "at a.n"},
+		{"list(object({ title = string }))", `[{"title":"x"},{}]`, ``, "title"},
+		{"any", `{"a":[1,"x"]}`, `{"a":[1,"x"]}`, ""},
+		{"string", `{}`, ``, "expected string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.typ+" "+tt.in, func(t *testing.T) {
+			out, err := ConvertJSON(typ(tt.typ), []byte(tt.in))
+			if tt.err != "" {
+				if err == nil {
+					t.Fatalf("ConvertJSON = %s, want an error", out)
+				}
+				if !strings.Contains(err.Error(), tt.err) {
+					t.Errorf("error does not contain %q: %v", tt.err, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ConvertJSON: %v", err)
+			}
+			if !jsonEqual(t, out, []byte(tt.want)) {
+				t.Errorf("got %s, want %s", out, tt.want)
+			}
+		})
+	}
+}
+
+// TestCallToolResult runs a template tool whose output is JSON through the
+// registry: the result block shapes it into structured content.
+func TestCallToolResult(t *testing.T) {
+	dir := t.TempDir()
+	src := `
+tool "topics" {
+  param "limit" {
+    type    = integer
+    default = 2
+  }
+  template {
+    text = jsonencode({ data = [for i in range(1, 6) : { index = i, title = "t${i}", hot = "${i}0", url = "u${i}", extra = true }] })
+  }
+  result {
+    field "topics" {
+      path = "data.#(index<=${param.limit})#"
+      type = list(object({ title = string, hot = number, index = integer }))
+    }
+  }
+}
+
+tool "not_json" {
+  template {
+    text = "<html>oops</html>"
+  }
+  result {
+    field "x" {
+      path = "x"
+    }
+  }
+}
+`
+	path := filepath.Join(dir, "tools.hcl")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, diags := Load([]string{path}, nil)
+	if len(diags) > 0 {
+		t.Fatalf("Load:\n%s", thcl.FormatDiagnostics(diags))
+	}
+	defer r.Close()
+
+	res, err := r.CallTool(context.Background(), "topics", json.RawMessage(`{"limit":3}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError {
+		t.Fatalf("tool error: %s", res.Content[0].(*mcp.TextContent).Text)
+	}
+	structured, _ := json.Marshal(res.StructuredContent)
+	want := `{"topics":[{"title":"t1","hot":10,"index":1},{"title":"t2","hot":20,"index":2},{"title":"t3","hot":30,"index":3}]}`
+	if !jsonEqual(t, structured, []byte(want)) {
+		t.Errorf("structured content = %s, want %s", structured, want)
+	}
+
+	res, err = r.CallTool(context.Background(), "not_json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || res.StructuredContent != nil {
+		t.Fatalf("want an error result without structured content, got %+v", res)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, "not JSON") {
+		t.Errorf("error = %q, want it to say the output is not JSON", text)
+	}
+
+	res, err = r.CallTool(context.Background(), "topics", json.RawMessage(`{"limit":"3"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; !res.IsError || !strings.Contains(text, `"limit"`) {
+		t.Errorf("want an argument error naming limit, got %+v %q", res, text)
+	}
+}
