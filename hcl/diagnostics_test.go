@@ -118,13 +118,14 @@ func TestInvalidConfigs(t *testing.T) {
 	}
 }
 
-// TestValidConfigs loads each testdata/valid/*.hcl and expects no
-// diagnostics at all, warnings included.
+// TestValidConfigs loads each testdata/valid/*.hcl, and the examples, and
+// expects no diagnostics at all, warnings included.
 func TestValidConfigs(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "valid", "*.hcl"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	files = append(files, examplesConfig)
 	if len(files) == 0 {
 		t.Fatal("no fixtures in testdata/valid")
 	}

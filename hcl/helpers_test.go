@@ -85,3 +85,6 @@ func hasDiag(diags hcl.Diagnostics, summary string, details ...string) bool {
 	}
 	return false
 }
+
+// examplesConfig is the project's example config, which must stay valid.
+var examplesConfig = filepath.Join("..", "examples", "tools.hcl")

@@ -305,7 +305,7 @@ func normalizeSchema(t *testing.T, b []byte) any {
 // themselves, for every fixture that loads.
 func TestSchemaJSON(t *testing.T) {
 	var fixtures []string
-	for _, pattern := range []string{"testdata/schemas/*.hcl", "testdata/valid/*.hcl"} {
+	for _, pattern := range []string{"testdata/schemas/*.hcl", "testdata/valid/*.hcl", examplesConfig} {
 		m, _ := filepath.Glob(filepath.FromSlash(pattern))
 		fixtures = append(fixtures, m...)
 	}

@@ -12,7 +12,7 @@ import (
 func TestSchemaJSONMatchesEncoder(t *testing.T) {
 	files, _ := filepath.Glob("testdata/schemas/*.hcl")
 	valid, _ := filepath.Glob("testdata/valid/*.hcl")
-	files = append(files, valid...)
+	files = append(append(files, valid...), examplesConfig)
 	if len(files) == 0 {
 		t.Fatal("no fixtures")
 	}
