@@ -426,3 +426,28 @@ func TestCLI(t *testing.T) {
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// TestStatelessProtocol speaks the sessionless 2026-07-28 protocol: no
+// initialize; the version and client info travel in each request's _meta.
+func TestStatelessProtocol(t *testing.T) {
+	cfg := writeConfig(t, testConfig)
+	s := startServe(t, cfg)
+	meta := map[string]any{
+		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
+		"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "e2e", "version": "1"},
+		"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+	}
+	s.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": map[string]any{"_meta": meta}})
+	res := s.recv()["result"].(map[string]any)
+	versions := fmt.Sprint(res["supportedVersions"])
+	for _, v := range []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"} {
+		if !strings.Contains(versions, v) {
+			t.Errorf("supportedVersions %s lacks %s", versions, v)
+		}
+	}
+	s.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{
+		"name": "hello", "arguments": map[string]any{"name": "新"}, "_meta": meta}})
+	if text, isErr := resultText(t, s.recv()); text != "hello 新" || isErr {
+		t.Fatalf("stateless call = %q (isError %v)", text, isErr)
+	}
+}
