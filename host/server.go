@@ -205,10 +205,17 @@ func (s *Server) use() *Registry {
 	}
 }
 
-func (s *Server) toolHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+// CallTool runs a tool of the registry in service, which stays open until
+// the call returns even if a reload retires it meanwhile. Front ends other
+// than MCP (the framed bridge, toolhost call) use it.
+func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	reg := s.use()
 	defer reg.release()
-	res, err := reg.CallTool(ctx, req.Params.Name, req.Params.Arguments)
+	return reg.CallTool(ctx, name, args)
+}
+
+func (s *Server) toolHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	res, err := s.CallTool(ctx, req.Params.Name, req.Params.Arguments)
 	if errors.Is(err, ErrUnknownTool) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 	}
