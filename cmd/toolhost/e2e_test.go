@@ -396,6 +396,7 @@ func TestCLI(t *testing.T) {
 		{name: "call unknown tool", args: []string{"call", good, "nope"}, code: 1, stderr: "the tools are: hello, slow, fail"},
 		{name: "inspect", args: []string{"inspect", good}, stdout: `"additionalProperties": false`},
 		{name: "serve without config", dir: empty, args: []string{"serve"}, code: 1, stderr: "no tools.hcl in the current directory"},
+		{name: "serve invalid config", args: []string{"serve", bad}, code: 1, stderr: "Invalid type", stdoutNone: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command(binPath, tc.args...)

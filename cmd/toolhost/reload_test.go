@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -196,29 +197,138 @@ func TestReloadBrokenSaveKeepsTools(t *testing.T) {
 	}
 }
 
-// TestReloadRapidSaves saves fifty times in quick succession: the server
-// settles on the last save and stays responsive throughout.
+// TestReloadRapidSaves saves about thirty times a second for three
+// seconds, the ways editors do (in place, rename over, half-written then
+// completed, briefly empty), while calls keep arriving: every call is
+// answered, and the server settles on the last save.
 func TestReloadRapidSaves(t *testing.T) {
-	cfg := writeConfig(t, toolConfig("t0"))
+	cfg := writeConfig(t, toolConfig("stable", "v0"))
 	s := startServe(t, cfg)
 	s.initialize("2025-06-18")
 	s.toolNames(1)
-	for i := 1; i <= 50; i++ {
-		writeAtomically(t, cfg, toolConfig("stable", fmt.Sprintf("t%d", i)))
-		if i%10 == 0 {
-			s.sendJSON(call(1000+i, "hello_missing", nil))
+
+	// One reader records every reply by id.
+	var mu sync.Mutex
+	replies := map[float64]map[string]any{}
+	go func() {
+		for line := range s.lines {
+			var m map[string]any
+			if jsonUnmarshal(line, &m) != nil {
+				continue
+			}
+			if id, ok := m["id"].(float64); ok {
+				mu.Lock()
+				replies[id] = m
+				mu.Unlock()
+			}
 		}
-		time.Sleep(5 * time.Millisecond)
+	}()
+	var sendMu sync.Mutex
+	send := func(v any) {
+		sendMu.Lock()
+		defer sendMu.Unlock()
+		s.sendJSON(v)
 	}
+
+	stop := make(chan struct{})
+	sent := make(chan int, 10000)
+	go func() {
+		defer close(sent)
+		for id := 1000; ; id++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(7 * time.Millisecond):
+			}
+			send(call(id, "stable", nil))
+			sent <- id
+		}
+	}()
+
+	saves := 0
+	end := time.Now().Add(3 * time.Second)
+	for i := 1; time.Now().Before(end); i++ {
+		content := toolConfig("stable", fmt.Sprintf("v%d", i))
+		switch i % 4 {
+		case 0:
+			if err := os.WriteFile(cfg, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		case 1:
+			writeAtomically(t, cfg, content)
+		case 2: // half-written, then completed
+			if err := os.WriteFile(cfg, []byte(content[:len(content)/2]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(3 * time.Millisecond)
+			if err := os.WriteFile(cfg, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		case 3: // briefly empty
+			if err := os.WriteFile(cfg, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(3 * time.Millisecond)
+			if err := os.WriteFile(cfg, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		saves = i
+		time.Sleep(30 * time.Millisecond)
+	}
+	close(stop)
+	var ids []int
+	for id := range sent {
+		ids = append(ids, id)
+	}
+	if saves < 50 || len(ids) < 100 {
+		t.Fatalf("only %d saves and %d calls; the test did not exercise what it should", saves, len(ids))
+	}
+	want := fmt.Sprintf("stable,v%d", saves)
 	deadline := time.Now().Add(15 * time.Second)
-	for id := 100; ; id++ {
-		if got := strings.Join(s.toolNames(id), ","); got == "stable,t50" {
+	for id := 1; ; id++ {
+		send(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/list"})
+		var got string
+		for time.Now().Before(deadline) {
+			mu.Lock()
+			m := replies[float64(id)]
+			mu.Unlock()
+			if m != nil {
+				var names []string
+				for _, tl := range m["result"].(map[string]any)["tools"].([]any) {
+					names = append(names, tl.(map[string]any)["name"].(string))
+				}
+				got = strings.Join(names, ",")
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if got == want {
 			break
-		} else if time.Now().After(deadline) {
-			t.Fatalf("tools never settled on the last save: %s", got)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after %d saves the tools are %q, want %q", saves, got, want)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	for _, id := range ids {
+		for {
+			mu.Lock()
+			m := replies[float64(id)]
+			mu.Unlock()
+			if m != nil {
+				if text, isErr := resultText(t, m); text != "I am stable" || isErr {
+					t.Fatalf("call %d during the saves answered %v", id, m)
+				}
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("call %d sent during the saves was never answered", id)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	t.Logf("%d saves, %d calls, all answered", saves, len(ids))
 }
 
 func TestReloadOff(t *testing.T) {
