@@ -63,6 +63,8 @@ type CompileContext struct {
 	ToolName string
 	// Params describes the tool's declared parameters by name.
 	Params map[string]ParamInfo
+	// Network is the server block's network policy for http tools.
+	Network NetworkPolicy
 }
 
 // ParamInfo is what a backend may need to know of a declared parameter.

@@ -71,6 +71,8 @@ var httpBlockSchema = &hcl.BodySchema{
 		{Name: "max_response"},
 		{Name: "max_redirects"},
 		{Name: "charset"},
+		{Name: "allow_hosts"},
+		{Name: "deny_private"},
 	},
 }
 
@@ -109,7 +111,28 @@ type HTTP struct {
 	maxResponse  int64
 	maxRedirects int
 	charset      string // charset label overriding the response's; "" when unset
-	client       *resty.Client
+	// policies must all allow a host: the server block's and the block's.
+	policies []NetworkPolicy
+	client   *resty.Client
+}
+
+// checkHost applies every network policy to host.
+func (h *HTTP) checkHost(host string) error {
+	for _, p := range h.policies {
+		if err := p.checkHost(host); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (h *HTTP) denyPrivate() bool {
+	for _, p := range h.policies {
+		if p.DenyPrivate {
+			return true
+		}
+	}
+	return false
 }
 
 // Call sends the request. The call's context cancels it; the block's timeout
@@ -123,6 +146,9 @@ func (h *HTTP) Call(ctx context.Context, in *Input) (*Output, error) {
 
 	target, err := h.url.build(ev)
 	if err != nil {
+		return nil, err
+	}
+	if err := h.checkHost(target.Hostname()); err != nil {
 		return nil, err
 	}
 	if h.query != nil {
@@ -267,7 +293,7 @@ func (h *HTTP) Close() error {
 
 // newHTTPClient builds the resty client of a backend. It does no I/O.
 func newHTTPClient(h *HTTP) *resty.Client {
-	hc := &http.Client{Transport: httpTransport} // no cookie jar: calls share no state
+	hc := &http.Client{Transport: transportFor(NetworkPolicy{DenyPrivate: h.denyPrivate()})} // no cookie jar: calls share no state
 	return resty.NewWithClient(hc).
 		SetLogger(httpDiscardLogger{}).
 		SetAllowGetMethodPayload(true).
@@ -311,6 +337,9 @@ func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
 	default:
 		return &httpRedirectError{fmt.Sprintf("request to %s was redirected to a %q URL; only http and https are followed", host, req.URL.Scheme)}
 	}
+	if err := h.checkHost(req.URL.Hostname()); err != nil {
+		return &httpRedirectError{fmt.Sprintf("request to %s was redirected to %s, which is not in allow_hosts; the redirect was refused", host, req.URL.Hostname())}
+	}
 	if !strings.EqualFold(req.URL.Hostname(), via[0].URL.Hostname()) {
 		for name := range req.Header {
 			if !httpRedirectSafeHeaders[name] {
@@ -327,6 +356,10 @@ func (h *HTTP) requestError(err error, host string, parent, callCtx context.Cont
 	var re *httpRedirectError
 	if errors.As(err, &re) {
 		return re
+	}
+	var pe *NetworkPolicyError
+	if errors.As(err, &pe) {
+		return pe
 	}
 	if cerr := h.contextError(host, parent, callCtx); cerr != nil {
 		return cerr
@@ -522,11 +555,47 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 		}
 	}
 
+	c.compilePolicy(h, attrs)
 	if c.diags.HasErrors() {
 		return nil, c.diags
 	}
 	h.client = newHTTPClient(h)
 	return h, c.diags
+}
+
+// compilePolicy reads allow_hosts and deny_private, and checks a constant
+// URL's host against the policies at once.
+func (c *httpCompiler) compilePolicy(h *HTTP, attrs hcl.Attributes) {
+	if len(c.cc.Network.AllowHosts) > 0 || c.cc.Network.DenyPrivate {
+		h.policies = append(h.policies, c.cc.Network)
+	}
+	var own NetworkPolicy
+	if a := attrs["allow_hosts"]; a != nil {
+		if v, ok := c.constant(a, cty.List(cty.String), `a list of host names such as ["api.example.com", "*.example.org"]`); ok {
+			for it := v.ElementIterator(); it.Next(); {
+				_, e := it.Element()
+				if e.IsNull() || !ValidHostPattern(e.AsString()) {
+					c.errorf(a.Expr.Range(), "Invalid allow_hosts entry",
+						"Each entry is a host name (api.example.com), an IP address, or \"*.\" and a domain (*.example.com), without scheme, port or path.")
+					continue
+				}
+				own.AllowHosts = append(own.AllowHosts, e.AsString())
+			}
+		}
+	}
+	if a := attrs["deny_private"]; a != nil {
+		if v, ok := c.constant(a, cty.Bool, "true or false"); ok {
+			own.DenyPrivate = v.True()
+		}
+	}
+	if len(own.AllowHosts) > 0 || own.DenyPrivate {
+		h.policies = append(h.policies, own)
+	}
+	if h.url != nil && h.url.constant != nil {
+		if err := h.checkHost(h.url.constant.Hostname()); err != nil {
+			c.errorf(attrs["url"].Expr.Range(), "Host not allowed", "%s. Add the host to allow_hosts, or correct the url.", err)
+		}
+	}
 }
 
 // httpParamNames returns the names of the declared parameters, from the

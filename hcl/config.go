@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/toolhost/toolhost/adapters"
 )
 
 // Config is everything declared in one or more config files, merged.
@@ -144,6 +146,20 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 			blocks = append(blocks, decodeJob{block: block, baseDir: filepath.Dir(files[i])})
 		}
 	}
+	// The server block goes first: its network policy applies to every
+	// http tool.
+	var network adapters.NetworkPolicy
+	for i := range blocks {
+		if blocks[i].block.Type == "server" {
+			blocks[i].decode(static)
+			if s, ok := blocks[i].result.(*Server); ok {
+				network = s.Network
+			}
+		}
+	}
+	for i := range blocks {
+		blocks[i].network = network
+	}
 	decodeAll(blocks, static)
 	for _, j := range blocks {
 		diags = append(diags, j.diags...)
@@ -230,6 +246,8 @@ func duplicate(kind, name string, at, prev hcl.Range) *hcl.Diagnostic {
 type decodeJob struct {
 	block   *hcl.Block
 	baseDir string
+	network adapters.NetworkPolicy
+	done    bool
 	result  any
 	diags   hcl.Diagnostics
 }
@@ -267,6 +285,10 @@ func decodeAll(jobs []decodeJob, static *hcl.EvalContext) {
 }
 
 func (j *decodeJob) decode(static *hcl.EvalContext) {
+	if j.done {
+		return
+	}
+	j.done = true
 	var d hcl.Diagnostics
 	switch j.block.Type {
 	case "server":
@@ -277,7 +299,7 @@ func (j *decodeJob) decode(static *hcl.EvalContext) {
 		}
 	case "tool":
 		var t *Tool
-		t, d = decodeTool(j.block, static, j.baseDir)
+		t, d = decodeTool(j.block, static, j.baseDir, j.network)
 		if t != nil {
 			j.result = t
 		}

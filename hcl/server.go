@@ -2,6 +2,9 @@ package hcl
 
 import (
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/toolhost/toolhost/adapters"
 )
 
 // Version is toolhost's version, reported as the default server version.
@@ -13,7 +16,9 @@ type Server struct {
 	Title        string
 	Version      string
 	Instructions string
-	DeclRange    hcl.Range
+	// Network is the default network policy of the http tools.
+	Network   adapters.NetworkPolicy
+	DeclRange hcl.Range
 }
 
 var serverBlockSchema = &hcl.BodySchema{
@@ -22,6 +27,8 @@ var serverBlockSchema = &hcl.BodySchema{
 		{Name: "title"},
 		{Name: "version"},
 		{Name: "instructions"},
+		{Name: "allow_hosts"},
+		{Name: "deny_private"},
 	},
 }
 
@@ -37,5 +44,20 @@ func decodeServer(block *hcl.Block, ctx *hcl.EvalContext) (*Server, hcl.Diagnost
 	diags = append(diags, stringAttr(content.Attributes, "title", ctx, &s.Title)...)
 	diags = append(diags, stringAttr(content.Attributes, "version", ctx, &s.Version)...)
 	diags = append(diags, stringAttr(content.Attributes, "instructions", ctx, &s.Instructions)...)
+	diags = append(diags, boolAttr(content.Attributes, "deny_private", ctx, &s.Network.DenyPrivate)...)
+	if a, ok := content.Attributes["allow_hosts"]; ok {
+		v, d := constant(a, ctx, cty.List(cty.String))
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			for it := v.ElementIterator(); it.Next(); {
+				_, e := it.Element()
+				if e.IsNull() || !adapters.ValidHostPattern(e.AsString()) {
+					diags = append(diags, rangeDiag(a, "Invalid allow_hosts entry", "Each entry is a host name (api.example.com), an IP address, or \"*.\" and a domain (*.example.com), without scheme, port or path."))
+					continue
+				}
+				s.Network.AllowHosts = append(s.Network.AllowHosts, e.AsString())
+			}
+		}
+	}
 	return s, diags
 }

@@ -160,7 +160,7 @@ var fieldBlockSchema = &hcl.BodySchema{
 // toolNamePattern is the MCP guidance for tool names.
 var toolNamePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 
-func decodeTool(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*Tool, hcl.Diagnostics) {
+func decodeTool(block *hcl.Block, static *hcl.EvalContext, baseDir string, network adapters.NetworkPolicy) (*Tool, hcl.Diagnostics) {
 	t := &Tool{Name: block.Labels[0], DeclRange: block.DefRange}
 	var diags hcl.Diagnostics
 	if !toolNamePattern.MatchString(t.Name) {
@@ -264,6 +264,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*Too
 				Eval:     eval,
 				ToolName: t.Name,
 				Params:   t.paramInfo(),
+				Network:  network,
 			})
 			diags = append(diags, d...)
 			t.Backend = backend

@@ -1,0 +1,24 @@
+server {
+  name        = "network"
+  allow_hosts = ["api.example.com", "https://bad.example.com/"] # ERROR: Invalid allow_hosts entry
+  deny_private = true
+}
+
+tool "allowed" {
+  http {
+    url = "https://api.example.com/v1"
+  }
+}
+
+tool "elsewhere" {
+  http {
+    url = "https://other.example.net/v1" # ERROR: Host not allowed
+  }
+}
+
+tool "narrowed" {
+  http {
+    url         = "https://api.example.com/v1"
+    allow_hosts = ["*.example.com", "api.example.com:443"] # ERROR: Invalid allow_hosts entry
+  }
+}
