@@ -44,6 +44,8 @@ type Reloader struct {
 	Diagnostics io.Writer
 
 	lastSum [32]byte
+	// failed is set while the last reload attempt had errors.
+	failed bool
 }
 
 // ReloadResult says what one reload attempt did.
@@ -58,12 +60,20 @@ type ReloadResult struct {
 	Duration    time.Duration
 }
 
-// Prime records the current files' contents as the ones in service, so that
-// an event that does not change them is skipped.
-func (r *Reloader) Prime() {
-	if sum, ok := r.configSum(); ok {
-		r.lastSum = sum
+// Prime records the config in service, from the bytes reg was loaded
+// from, so that an event that does not change them is skipped, and an edit
+// made after the load but before the watch started is not.
+func (r *Reloader) Prime(reg *Registry) {
+	h := sha256.New()
+	for _, name := range reg.Config.Paths {
+		f := reg.Config.Files[name]
+		if f == nil {
+			return
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", name, len(f.Bytes))
+		h.Write(f.Bytes)
 	}
+	copy(r.lastSum[:], h.Sum(nil))
 }
 
 // configSum hashes the names and bytes of the config files. It reports
@@ -95,6 +105,14 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 	logger := r.logger()
 	sum, ok := r.configSum()
 	if ok && sum == r.lastSum {
+		if r.failed {
+			// Saved back to the config in service after a broken save.
+			r.failed = false
+			logger.Info("the config is valid again; the tools in service are unchanged")
+			// Sent at warning, the level the default client sees, so that
+			// everyone who saw the error also sees it cleared.
+			r.Server.Notify(ctx, "warning", "toolhost: the config is valid again; the tools in service are unchanged.")
+		}
 		return ReloadResult{Skipped: true}
 	}
 	if !ok {
@@ -113,6 +131,7 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 		text := thcl.FormatDiagnostics(diags)
 		logger.Error("reload failed; the previous tools stay in service", "errors", countErrors(diags))
 		fmt.Fprintln(r.diagOut(), renderDiagnostics(reg.Config, diags))
+		r.failed = true
 		r.Server.Notify(ctx, "error", "toolhost: the config has errors; the previous tools stay in service.\n"+text)
 		r.notify(res)
 		return res
@@ -121,7 +140,7 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 	if old != nil {
 		old.Retire()
 	}
-	r.lastSum = sum
+	r.lastSum, r.failed = sum, false
 	res.Applied, res.Changes, res.Duration = true, changes, time.Since(start)
 	logger.Info("reloaded config",
 		"tools_added", strings.Join(changes.ToolsAdded, ","),
@@ -185,6 +204,8 @@ func (r *Reloader) Watch(ctx context.Context) error {
 		}
 	}
 	r.logger().Debug("watching config", "dirs", strings.Join(dirs, ","))
+	// An edit made between the load and now produced no event we saw.
+	r.Reload(ctx)
 	debounce := r.Debounce
 	if debounce <= 0 {
 		debounce = DefaultDebounce

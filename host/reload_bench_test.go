@@ -101,7 +101,7 @@ func BenchmarkReloadToNotification(b *testing.B) {
 			var compile time.Duration
 			r := &Reloader{Paths: []string{path}, Server: srv, Logger: logger, Diagnostics: io.Discard,
 				OnReload: func(res ReloadResult) { compile += res.Duration }}
-			r.Prime()
+			r.Prime(reg)
 			go r.Watch(ctx)
 			time.Sleep(50 * time.Millisecond) // let the watcher start
 			variants := []string{generatedConfig(n, "v1"), generatedConfig(n, "v2")}

@@ -175,6 +175,13 @@ func TestReloadBrokenSaveKeepsTools(t *testing.T) {
 		t.Fatalf("alpha after a broken save: %q", text)
 	}
 
+	// Saved back to the config in service: the client hears it is fixed.
+	writeAtomically(t, cfg, toolConfig("alpha"))
+	msg = s.until("all-clear notification", isMethod("notifications/message"))
+	if data := fmt.Sprint(msg["params"].(map[string]any)["data"]); !strings.Contains(data, "valid again") {
+		t.Fatalf("after reverting the broken save the client heard %q", data)
+	}
+
 	// Deleted: keep serving the last good set.
 	if err := os.Remove(cfg); err != nil {
 		t.Fatal(err)

@@ -190,7 +190,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	watchDone := make(chan struct{})
 	if *watch {
 		r := &host.Reloader{Paths: paths, Server: srv, Logger: logger, Diagnostics: stderr}
-		r.Prime()
+		r.Prime(reg)
 		go func() {
 			defer close(watchDone)
 			if err := r.Watch(runCtx); err != nil {

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// processGone reports whether pid no longer runs (or is a zombie awaiting a
+// reaper that is not ours).
+func processGone(pid int) bool {
+	if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
+		return true
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	return len(fields) > 0 && fields[0] == "Z"
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestRequestBeforeInitialize(t *testing.T) {
+	s := startServe(t, writeConfig(t, testConfig))
+	s.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+	resp := s.recv()
+	if resp["error"] == nil || resp["id"] != float64(1) {
+		t.Fatalf("tools/list before initialize answered %v, want an error", resp)
+	}
+	if res := s.initialize("2025-06-18")["result"]; res == nil {
+		t.Fatal("initialize after the early request failed")
+	}
+	s.sendJSON(call(2, "hello", map[string]any{"name": "x"}))
+	if text, _ := resultText(t, s.recv()); text != "hello x" {
+		t.Fatalf("after initialize: %q", text)
+	}
+}
+
+func TestDuplicateRequestID(t *testing.T) {
+	s := startServe(t, writeConfig(t, testConfig))
+	s.initialize("2025-06-18")
+	s.sendJSON(call(5, "slow", map[string]any{"seconds": 1}))
+	s.sendJSON(call(5, "hello", map[string]any{"name": "dup"}))
+	first := s.recv()
+	if e, ok := first["error"].(map[string]any); !ok || e["code"] != float64(-32600) || first["id"] != float64(5) {
+		t.Fatalf("duplicate id answered %v, want -32600", first)
+	}
+	if text, _ := resultText(t, s.recv()); text != "slept" {
+		t.Fatalf("the original request answered %q", text)
+	}
+}
+
+// TestCancel cancels an unknown request (nothing happens), a running exec
+// call (its process group is killed) and a running http call (the upstream
+// sees the request aborted). Cancelled requests get no reply.
+func TestCancel(t *testing.T) {
+	aborted := make(chan struct{}, 1)
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+			aborted <- struct{}{}
+		case <-time.After(20 * time.Second):
+			fmt.Fprint(w, "too late")
+		}
+	}))
+	defer upstream.Close()
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	cfg := writeConfig(t, fmt.Sprintf(`
+tool "hang" {
+  description = "starts a child that would run for a minute"
+  exec {
+    command = ["sh", "-c", "sleep 60 & echo $! > %s; wait"]
+    timeout = "5m"
+  }
+}
+tool "fetch" {
+  description = "waits on a slow upstream"
+  http {
+    url     = %q
+    timeout = "5m"
+  }
+}
+tool "hello" {
+  description = "greets"
+  template { text = "hi" }
+}
+`, pidFile, upstream.URL))
+	s := startServe(t, cfg)
+	s.initialize("2025-06-18")
+	cancel := func(id any) {
+		s.sendJSON(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": map[string]any{"requestId": id, "reason": "test"}})
+	}
+
+	cancel(999) // unknown: ignored
+	s.sendJSON(call(1, "hello", nil))
+	if m := s.recv(); m["id"] != float64(1) {
+		t.Fatalf("after cancelling an unknown request: %v", m)
+	}
+
+	s.sendJSON(call(2, "hang", nil))
+	var pid int
+	waitFor(t, "the command wrote its child's pid", func() bool {
+		b, err := os.ReadFile(pidFile)
+		if err != nil {
+			return false
+		}
+		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+		return err == nil && pid > 0
+	})
+	cancel(2)
+	waitFor(t, "the cancelled command's child is killed", func() bool { return processGone(pid) })
+
+	s.sendJSON(call(3, "fetch", nil))
+	time.Sleep(100 * time.Millisecond) // let the request reach the upstream
+	cancel(3)
+	select {
+	case <-aborted:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the upstream never saw the cancelled request aborted")
+	}
+
+	// No late reply for 2 or 3: close stdin and read everything that is
+	// left; the server answers what is pending and exits.
+	s.sendJSON(call(4, "hello", nil))
+	s.stdin.Close()
+	for line := range s.lines {
+		var m map[string]any
+		if jsonUnmarshal(line, &m) == nil && (m["id"] == float64(2) || m["id"] == float64(3)) {
+			t.Fatalf("a cancelled request was answered: %v", m)
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package host
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+const fuzzConfig = `
+tool "hello" {
+  description = "greets"
+  param "name" {
+    type       = string
+    max_length = 10
+  }
+  template { text = "hello ${param.name}" }
+}
+`
+
+// FuzzStdio feeds arbitrary bytes to a real server through the stdio
+// transport, followed by an initialize and a ping: the server must not
+// panic, must write only JSON lines, and must answer the ping.
+func FuzzStdio(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`garbage{`,
+		"\xff\xfe\x00",
+		`{"jsonrpc":"2.0","id":77}`,
+		`{"jsonrpc":"1.0","id":1,"method":"ping"}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+		`[]`,
+		`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":null,"method":"ping"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"x"}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"hello","arguments":{"name":"` + "\u0000" + `"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"hello","arguments":[1,2]}}`,
+		`{"jsonrpc":"2.0","id":5,"result":{}}`,
+		`{"jsonrpc":"2.0","id":6,"error":{"code":1,"message":"x"}}`,
+		"\n\n\r\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	dir := f.TempDir()
+	path := filepath.Join(dir, "tools.hcl")
+	if err := os.WriteFile(path, []byte(fuzzConfig), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	reg, diags := Load([]string{path}, nil)
+	if diags.HasErrors() {
+		f.Fatal(diags)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	f.Fuzz(func(t *testing.T, garbage []byte) {
+		srv := NewServer(reg, logger)
+		var in bytes.Buffer
+		in.Write(garbage)
+		in.WriteString("\n")
+		in.WriteString(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"f","version":"1"}}}` + "\n")
+		in.WriteString(`{"jsonrpc":"2.0","id":"last","method":"ping"}` + "\n")
+		var out bytes.Buffer
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = srv.Run(ctx, &StdioTransport{In: &in, Out: &syncWriter{w: &out}, MaxMessageSize: 1 << 16, Logger: logger})
+		if ctx.Err() != nil {
+			t.Fatalf("the server did not finish: input %q", garbage)
+		}
+		answered := false
+		sc := bufio.NewScanner(bytes.NewReader(out.Bytes()))
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var m map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+				t.Fatalf("output line is not JSON: %q", sc.Text())
+			}
+			if m["id"] == "last" {
+				answered = true
+			}
+		}
+		if !answered {
+			t.Fatalf("the ping after %q was not answered; output:\n%s", garbage, out.String())
+		}
+	})
+}
+
+// syncWriter serializes writes for the fuzz target's buffer.
+type syncWriter struct {
+	w  io.Writer
+	mu sync.Mutex
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
