@@ -113,6 +113,9 @@ type HTTP struct {
 	charset      string // charset label overriding the response's; "" when unset
 	// policies must all allow a host: the server block's and the block's.
 	policies []NetworkPolicy
+	// sensitiveParams are the parameters whose values are redacted from
+	// error messages.
+	sensitiveParams []string
 	client   *resty.Client
 }
 
@@ -139,10 +142,23 @@ func (h *HTTP) denyPrivate() bool {
 // bounds it. Errors are short, name the host, and never contain header
 // values.
 func (h *HTTP) Call(ctx context.Context, in *Input) (*Output, error) {
+	var secrets []string
+	out, err := h.call(ctx, in, &secrets)
+	if err != nil {
+		return nil, redactError(err, secrets)
+	}
+	return out, nil
+}
+
+// call sends the request. It adds to secrets the values that must not
+// appear in an error message: those of headers and query parameters named
+// like credentials, and of parameters marked sensitive.
+func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output, error) {
 	ev := &hcl.EvalContext{}
 	if in != nil && in.Eval != nil {
 		ev = in.Eval
 	}
+	*secrets = append(*secrets, sensitiveParamValues(ev, h.sensitiveParams)...)
 
 	target, err := h.url.build(ev)
 	if err != nil {
@@ -159,6 +175,9 @@ func (h *HTTP) Call(ctx context.Context, in *Input) (*Output, error) {
 		q := url.Values{}
 		for _, e := range entries {
 			q[e.name] = append(q[e.name], e.values...)
+			if SensitiveName(e.name) {
+				*secrets = append(*secrets, e.values...)
+			}
 		}
 		if enc := q.Encode(); enc != "" {
 			if target.RawQuery == "" {
@@ -177,6 +196,9 @@ func (h *HTTP) Call(ctx context.Context, in *Input) (*Output, error) {
 		for _, e := range entries {
 			if err := httpCheckHeaderName(e.name); err != nil {
 				return nil, err
+			}
+			if SensitiveName(e.name) {
+				*secrets = append(*secrets, e.values...)
 			}
 			for _, v := range e.values {
 				if err := httpCheckHeaderValue(e.name, v); err != nil {
@@ -556,6 +578,11 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	}
 
 	c.compilePolicy(h, attrs)
+	for name, info := range cc.Params {
+		if info.Sensitive {
+			h.sensitiveParams = append(h.sensitiveParams, name)
+		}
+	}
 	if c.diags.HasErrors() {
 		return nil, c.diags
 	}

@@ -1,0 +1,117 @@
+package adapters
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// minSecretLen is the shortest value redacted: shorter ones would blank out
+// ordinary words of a message.
+const minSecretLen = 4
+
+// sensitiveWords mark a header, query or variable name as holding a
+// credential.
+var sensitiveWords = []string{"auth", "cookie", "token", "secret", "key", "password", "passwd", "session", "signature", "credential"}
+
+// SensitiveName reports whether a header, query parameter or environment
+// variable name looks like it holds a credential (Authorization, Cookie,
+// X-Api-Key, access_token, ...). Values under such names are never put in
+// error messages or logs.
+func SensitiveName(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range sensitiveWords {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Redact replaces every occurrence of the secrets in msg, and of each long
+// word inside them (an upstream may echo the token of "Bearer <token>", or
+// one cookie of several). Longer secrets go first.
+func Redact(msg string, secrets []string) string {
+	var all []string
+	for _, s := range secrets {
+		if len(s) < minSecretLen {
+			continue
+		}
+		all = append(all, s)
+		for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ';' || r == '=' || r == ',' || r == ':' }) {
+			if len(w) >= minSecretWordLen && w != s {
+				all = append(all, w)
+			}
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return len(all[i]) > len(all[j]) })
+	for _, s := range all {
+		msg = strings.ReplaceAll(msg, s, "(redacted)")
+	}
+	return msg
+}
+
+// minSecretWordLen is the shortest word of a secret redacted on its own,
+// long enough to leave "Bearer" and cookie names alone.
+const minSecretWordLen = 8
+
+// redactedError is an error whose message had secrets removed; Unwrap keeps
+// errors.Is working for the cause.
+type redactedError struct {
+	msg   string
+	cause error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.cause }
+
+// redactError removes the secrets from err's message.
+func redactError(err error, secrets []string) error {
+	if err == nil || len(secrets) == 0 {
+		return err
+	}
+	msg := Redact(err.Error(), secrets)
+	if msg == err.Error() {
+		return err
+	}
+	return &redactedError{msg: msg, cause: err}
+}
+
+// sensitiveParamValues returns the string forms of the named parameters'
+// values in the call's evaluation context.
+func sensitiveParamValues(ev *hcl.EvalContext, names []string) []string {
+	if len(names) == 0 || ev == nil {
+		return nil
+	}
+	params, ok := ev.Variables["param"]
+	if !ok || params.IsNull() || !params.IsKnown() || !params.Type().IsObjectType() {
+		return nil
+	}
+	var out []string
+	for _, n := range names {
+		if !params.Type().HasAttribute(n) {
+			continue
+		}
+		out = appendStrings(out, params.GetAttr(n))
+	}
+	return out
+}
+
+// appendStrings adds the strings inside v (a string, or collections of them).
+func appendStrings(out []string, v cty.Value) []string {
+	if v.IsNull() || !v.IsKnown() {
+		return out
+	}
+	switch {
+	case v.Type() == cty.String:
+		return append(out, v.AsString())
+	case v.CanIterateElements():
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			out = appendStrings(out, e)
+		}
+	}
+	return out
+}
