@@ -116,7 +116,7 @@ type HTTP struct {
 	// sensitiveParams are the parameters whose values are redacted from
 	// error messages.
 	sensitiveParams []string
-	client   *resty.Client
+	client          *resty.Client
 }
 
 // checkHost applies every network policy to host.
