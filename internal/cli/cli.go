@@ -36,6 +36,8 @@ Usage:
   toolhost call CONFIG TOOL [name=value ...] [--json '{...}']
                                           run one tool and print its result
   toolhost inspect CONFIG...              print tools, resources and prompts as a client sees them
+  toolhost bridge framed --connect HOST:PORT CONFIG...
+                                          offer the tools to a framed-protocol server (docs/framed-protocol.md)
   toolhost version                        print the version
 
 CONFIG is a .hcl file or a directory of .hcl files; several are merged.
@@ -60,6 +62,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runCall(ctx, rest, stdout, stderr)
 	case "inspect":
 		return runInspect(rest, stdout, stderr)
+	case "bridge":
+		return runBridge(ctx, rest, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "toolhost %s\n", thcl.Version)
 		return ExitOK

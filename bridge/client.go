@@ -1,0 +1,539 @@
+package bridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/host"
+)
+
+// Defaults of a Client.
+const (
+	DefaultTaskID        = "mcp00001"
+	DefaultMaxConcurrent = 64
+	DefaultMinBackoff    = 500 * time.Millisecond
+	DefaultMaxBackoff    = 30 * time.Second
+	DefaultWriteTimeout  = 30 * time.Second
+	DefaultShutdownGrace = 5 * time.Second
+	// registerSeq is the sequence number of register frames, as in the
+	// document's example.
+	registerSeq = "0000"
+	// stableAfter is how long a connection must last for the next
+	// reconnection to start again from the shortest delay.
+	stableAfter = 10 * time.Second
+	dialTimeout = 10 * time.Second
+)
+
+// ErrNotConnected is returned by Register when there is no live connection;
+// the next connection registers the services anyway.
+var ErrNotConnected = errors.New("not connected")
+
+// Client connects to a framed-protocol server as the client role, registers
+// the tools of a host.Server as services and answers the server's calls by
+// running them, with the same validation, limits and timeouts as MCP calls.
+// It reconnects, with exponential backoff and jitter, until its context
+// ends.
+type Client struct {
+	// Addr is the server's HOST:PORT.
+	Addr string
+	// Server holds the registry in service.
+	Server *host.Server
+	// Logger receives the client's logs; slog.Default() when nil.
+	Logger *slog.Logger
+	// TaskID is the task id of the register frames (DefaultTaskID when
+	// empty). Results go out on the task id and sequence number of the call
+	// they answer.
+	TaskID string
+	// MaxFrame caps frames both ways, in bytes (DefaultMaxFrame when 0):
+	// larger inbound frames are skipped, and a result that would be larger
+	// is replaced by an error result.
+	MaxFrame int
+	// MaxConcurrent is the number of calls run at once
+	// (DefaultMaxConcurrent when 0); more calls wait, and so does reading.
+	MaxConcurrent int
+	// MinBackoff and MaxBackoff bound the delay between connection
+	// attempts (DefaultMinBackoff and DefaultMaxBackoff when 0).
+	MinBackoff, MaxBackoff time.Duration
+	// WriteTimeout bounds the writing of one frame (DefaultWriteTimeout
+	// when 0); a server that does not read is disconnected.
+	WriteTimeout time.Duration
+	// ShutdownGrace is how long calls running when the context ends may
+	// take to finish and send their results (DefaultShutdownGrace when 0).
+	ShutdownGrace time.Duration
+
+	mu  sync.Mutex
+	cur *session
+}
+
+// Run connects, serves and reconnects until ctx ends, then stops reading,
+// lets running calls finish for ShutdownGrace, and closes the connection.
+// It returns nil after ctx ends; an error only for a Client it cannot run.
+func (c *Client) Run(ctx context.Context) error {
+	if c.Server == nil {
+		return errors.New("bridge: Client.Server is nil")
+	}
+	if c.Addr == "" {
+		return errors.New("bridge: no server address")
+	}
+	if err := CheckTaskID(c.taskID()); err != nil {
+		return err
+	}
+	log := c.logger()
+	attempt := 0
+	for {
+		start := time.Now()
+		connected, err := c.connectAndServe(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if connected && time.Since(start) >= stableAfter {
+			attempt = 0
+		}
+		delay := c.backoff(attempt)
+		attempt++
+		if connected {
+			log.Warn("connection lost; reconnecting", "addr", c.Addr, "error", err, "in", delay.Round(time.Millisecond))
+		} else {
+			log.Warn("cannot connect; retrying", "addr", c.Addr, "error", err, "in", delay.Round(time.Millisecond))
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// Register sends the services of the registry in service on the live
+// connection, as after a reload. It returns ErrNotConnected when there is
+// none.
+func (c *Client) Register(ctx context.Context) error {
+	c.mu.Lock()
+	s := c.cur
+	c.mu.Unlock()
+	if s == nil {
+		return ErrNotConnected
+	}
+	return s.register(ctx)
+}
+
+// backoff is the delay before attempt number n (from 0): exponential from
+// MinBackoff up to MaxBackoff, with half of it random ("equal jitter") so
+// that many clients dropped at once do not come back at once.
+func (c *Client) backoff(n int) time.Duration {
+	lo, hi := c.MinBackoff, c.MaxBackoff
+	if lo <= 0 {
+		lo = DefaultMinBackoff
+	}
+	if hi <= 0 {
+		hi = DefaultMaxBackoff
+	}
+	d := lo
+	for i := 0; i < n && d < hi; i++ {
+		d *= 2
+	}
+	d = min(d, hi)
+	half := d / 2
+	return half + rand.N(d-half+1)
+}
+
+func (c *Client) logger() *slog.Logger {
+	if c.Logger != nil {
+		return c.Logger
+	}
+	return slog.Default()
+}
+
+func (c *Client) taskID() string {
+	if c.TaskID == "" {
+		return DefaultTaskID
+	}
+	return c.TaskID
+}
+
+func (c *Client) maxFrame() int {
+	if c.MaxFrame <= 0 {
+		return DefaultMaxFrame
+	}
+	return max(c.MaxFrame, MinMaxFrame)
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// connectAndServe makes one connection and serves it until it drops or ctx
+// ends. connected reports whether the connection was made.
+func (c *Client) connectAndServe(ctx context.Context) (connected bool, err error) {
+	dialer := net.Dialer{Timeout: dialTimeout, KeepAlive: 15 * time.Second}
+	conn, err := dialer.DialContext(ctx, "tcp", c.Addr)
+	if err != nil {
+		return false, err
+	}
+	s := &session{c: c, conn: conn, log: c.logger().With("addr", c.Addr)}
+	c.mu.Lock()
+	c.cur = s
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		if c.cur == s {
+			c.cur = nil
+		}
+		c.mu.Unlock()
+	}()
+	s.log.Info("connected to the framed-protocol server", "local", conn.LocalAddr().String())
+	return true, s.serve(ctx)
+}
+
+// session is one connection.
+type session struct {
+	c    *Client
+	conn net.Conn
+	log  *slog.Logger
+
+	wmu   sync.Mutex // one frame at a time
+	calls sync.WaitGroup
+}
+
+// serve registers the services, then reads frames and runs calls until the
+// connection drops or ctx ends.
+func (s *session) serve(ctx context.Context) error {
+	// Calls outlive ctx by ShutdownGrace; callCancel ends them.
+	callCtx, callCancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer callCancel()
+	// When ctx ends, stop reading (the connection stays open for the
+	// results of running calls).
+	stop := context.AfterFunc(ctx, func() { _ = s.conn.SetReadDeadline(time.Now()) })
+	defer stop()
+
+	if err := s.register(ctx); err != nil {
+		s.conn.Close()
+		return err
+	}
+	maxConc := s.c.MaxConcurrent
+	if maxConc <= 0 {
+		maxConc = DefaultMaxConcurrent
+	}
+	sem := make(chan struct{}, maxConc)
+	dec := NewDecoder(s.conn, s.c.maxFrame())
+	var readErr error
+	for {
+		f, err := dec.Next()
+		var se *SkipError
+		if errors.As(err, &se) {
+			s.log.Warn("skipped input from the server", "offset", se.Offset, "bytes", se.Len, "reason", se.Reason)
+			continue
+		}
+		if err != nil {
+			readErr = err
+			break
+		}
+		if !s.handle(ctx, callCtx, f, sem) {
+			break
+		}
+	}
+	if ctx.Err() != nil {
+		readErr = nil
+		s.waitCalls(orDefault(s.c.ShutdownGrace, DefaultShutdownGrace))
+	}
+	callCancel()
+	s.conn.Close()
+	s.calls.Wait()
+	return readErr
+}
+
+// waitCalls waits up to grace for the running calls.
+func (s *session) waitCalls(grace time.Duration) {
+	done := make(chan struct{})
+	go func() { s.calls.Wait(); close(done) }()
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		s.log.Warn("calls still running at shutdown are cancelled", "grace", grace)
+	}
+}
+
+// message is the envelope of every MCP frame's JSON.
+type message struct {
+	Type string          `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+// handle dispatches one frame; calls run on callCtx. It reports false when
+// ctx ended while the call waited for a free slot.
+func (s *session) handle(ctx, callCtx context.Context, f Frame, sem chan struct{}) bool {
+	switch f.Type {
+	case TypeMCP:
+	case TypeText, TypeEnd:
+		s.log.Debug("ignoring a text frame", "type", fmt.Sprintf("0x%02x", f.Type), "task", f.TaskID, "seq", f.Seq)
+		return true
+	default:
+		s.log.Debug("ignoring a frame of unknown type", "type", fmt.Sprintf("0x%02x", f.Type), "task", f.TaskID)
+		return true
+	}
+	var m message
+	if err := json.Unmarshal(f.Payload, &m); err != nil {
+		s.log.Warn("ignoring an MCP frame that is not a JSON object with a type", "task", f.TaskID, "seq", f.Seq, "error", err)
+		return true
+	}
+	if m.Type != "call" {
+		s.log.Debug("ignoring an MCP message", "type", m.Type, "task", f.TaskID)
+		return true
+	}
+	var data map[string]json.RawMessage
+	if err := json.Unmarshal(m.Data, &data); err != nil || data == nil {
+		s.log.Warn("ignoring a call whose data is not an object", "task", f.TaskID, "seq", f.Seq)
+		return true
+	}
+	id := bytes.TrimSpace(data["call_id"])
+	if len(id) == 0 || string(id) == "null" {
+		s.log.Warn("ignoring a call without call_id: it cannot be answered", "task", f.TaskID, "seq", f.Seq)
+		return true
+	}
+	select {
+	case sem <- struct{}{}:
+	case <-ctx.Done():
+		return false
+	}
+	s.calls.Add(1)
+	go func() {
+		defer s.calls.Done()
+		defer func() { <-sem }()
+		s.answer(callCtx, f, id, data)
+	}()
+	return true
+}
+
+// outcome is the "result" object of a result message.
+type outcome struct {
+	Success bool            `json:"success"`
+	Data    json.RawMessage `json:"data,omitempty"`
+	Error   string          `json:"error,omitempty"`
+}
+
+// answer runs one call and sends its result on the call's task id and
+// sequence number.
+func (s *session) answer(ctx context.Context, f Frame, id json.RawMessage, data map[string]json.RawMessage) {
+	start := time.Now()
+	method, out := s.run(ctx, data)
+	payload, err := resultMessage(id, out)
+	if err == nil && len(payload)+len(f.TaskID)+len(f.Seq)+len(startMarker)+len(endMarker)+3 > s.c.maxFrame() {
+		out = outcome{Error: fmt.Sprintf("the result of %s is %d bytes, larger than the frame limit of %d bytes; ask for less", method, len(payload), s.c.maxFrame())}
+		payload, err = resultMessage(id, out)
+	}
+	if err != nil {
+		s.log.Error("cannot encode a result", "call_id", idText(id), "error", err)
+		return
+	}
+	s.log.Debug("call", "call_id", idText(id), "method", method, "success", out.Success, "duration", time.Since(start))
+	if err := s.write(ctx, Frame{Type: TypeMCP, TaskID: f.TaskID, Seq: f.Seq, Payload: payload}); err != nil {
+		s.log.Warn("cannot send a result", "call_id", idText(id), "method", method, "error", err)
+	}
+}
+
+// idText is a call id for logs: the string itself, or the JSON of another
+// value.
+func idText(id json.RawMessage) string {
+	var s string
+	if json.Unmarshal(id, &s) == nil {
+		return s
+	}
+	return string(id)
+}
+
+// run runs the tool a call names and turns its result into an outcome: the
+// text for a text result, the JSON object for a structured one, and the
+// error text with success false for a failed call.
+func (s *session) run(ctx context.Context, data map[string]json.RawMessage) (method string, out outcome) {
+	if err := json.Unmarshal(data["method"], &method); err != nil || method == "" {
+		return method, outcome{Error: "the call has no method: give the service's name as a string in data.method"}
+	}
+	params := bytes.TrimSpace(data["params"])
+	if len(params) == 0 || string(params) == "null" {
+		params = []byte("{}")
+	}
+	if params[0] != '{' {
+		return method, outcome{Error: "params must be a JSON object of the service's parameters"}
+	}
+	res, err := s.c.Server.CallTool(ctx, method, params)
+	if errors.Is(err, host.ErrUnknownTool) {
+		var names []string
+		for _, t := range s.c.Server.Registry().Tools {
+			names = append(names, t.Name)
+		}
+		return method, outcome{Error: fmt.Sprintf("unknown service %q; the services are: %s", method, strings.Join(names, ", "))}
+	}
+	if err != nil {
+		return method, outcome{Error: err.Error()}
+	}
+	if res.IsError {
+		return method, outcome{Error: text(res)}
+	}
+	if sc, ok := res.StructuredContent.(json.RawMessage); ok && len(sc) > 0 {
+		return method, outcome{Success: true, Data: hideMarkers(sc)}
+	}
+	b, err := marshal(text(res))
+	if err != nil {
+		return method, outcome{Error: err.Error()}
+	}
+	return method, outcome{Success: true, Data: b}
+}
+
+// text joins the text items of a result.
+func text(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// resultMessage renders {"type":"result","data":{"call_id":...,"result":...}}.
+// The call id is sent back exactly as it came.
+func resultMessage(id json.RawMessage, out outcome) ([]byte, error) {
+	return marshal(message{Type: "result", Data: mustJSON(struct {
+		CallID json.RawMessage `json:"call_id"`
+		Result outcome         `json:"result"`
+	}{id, out})})
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := marshal(v)
+	if err != nil {
+		return json.RawMessage(`null`)
+	}
+	return b
+}
+
+// registerMessage renders the register message for the tools of reg, in
+// the config's order: each tool's description (its title, or its name, when
+// it has none) and its inputSchema as parameters.
+func registerMessage(reg *host.Registry) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"register","data":{"services":{`)
+	for i, t := range reg.Tools {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		desc := t.Description
+		if desc == "" {
+			desc = t.Title
+		}
+		if desc == "" {
+			desc = t.Name
+		}
+		name, err := marshal(t.Name)
+		if err != nil {
+			return nil, err
+		}
+		d, err := marshal(desc)
+		if err != nil {
+			return nil, err
+		}
+		schema, ok := t.InputSchema.(json.RawMessage)
+		if !ok {
+			if schema, err = marshal(t.InputSchema); err != nil {
+				return nil, err
+			}
+		}
+		b.Write(name)
+		b.WriteString(`:{"description":`)
+		b.Write(d)
+		b.WriteString(`,"parameters":`)
+		b.Write(schema)
+		b.WriteByte('}')
+	}
+	b.WriteString(`}}}`)
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, b.Bytes()); err != nil {
+		return nil, err
+	}
+	return hideMarkers(compact.Bytes()), nil
+}
+
+// marshal encodes v as compact JSON without HTML escaping, and with '#'
+// escaped wherever "##" would appear (see hideMarkers).
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return hideMarkers(bytes.TrimRight(b.Bytes(), "\n")), nil
+}
+
+// hideMarkers rewrites every '#' of a JSON text as \u0023 when the text
+// contains "##", so that no "##END" or "##START" appears inside a payload
+// and a server that looks for the first "##END" still finds the right one.
+// In valid JSON '#' occurs only inside strings, where \u0023 means the same.
+func hideMarkers(b []byte) []byte {
+	if !bytes.Contains(b, []byte("##")) {
+		return b
+	}
+	return bytes.ReplaceAll(b, []byte("#"), []byte(`\u0023`))
+}
+
+// register sends the register message for the registry in service. The
+// message is built under the write lock, so that of two registrations the
+// one written last describes the newer registry.
+func (s *session) register(ctx context.Context) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	reg := s.c.Server.Registry()
+	payload, err := registerMessage(reg)
+	if err != nil {
+		return fmt.Errorf("encoding the register message: %w", err)
+	}
+	if err := s.writeLocked(ctx, Frame{Type: TypeMCP, TaskID: s.c.taskID(), Seq: registerSeq, Payload: payload}); err != nil {
+		return fmt.Errorf("registering: %w", err)
+	}
+	s.log.Info("registered services", "services", len(reg.Tools), "task", s.c.taskID())
+	return nil
+}
+
+func (s *session) write(ctx context.Context, f Frame) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	return s.writeLocked(ctx, f)
+}
+
+// writeLocked writes one frame within WriteTimeout (or until ctx's
+// deadline, if sooner). A failed write closes the connection, which ends
+// the session and starts a reconnection.
+func (s *session) writeLocked(ctx context.Context, f Frame) error {
+	b, err := EncodeFrame(f)
+	if err != nil {
+		return err
+	}
+	deadline := time.Now().Add(orDefault(s.c.WriteTimeout, DefaultWriteTimeout))
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	_ = s.conn.SetWriteDeadline(deadline)
+	if _, err := s.conn.Write(b); err != nil {
+		s.conn.Close()
+		return err
+	}
+	return nil
+}

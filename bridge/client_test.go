@@ -1,0 +1,653 @@
+package bridge_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolhost/toolhost/bridge"
+	"github.com/toolhost/toolhost/bridge/bridgetest"
+	"github.com/toolhost/toolhost/host"
+)
+
+// tlog is a log writer to t.Log.
+type tlog struct{ t testing.TB }
+
+func (w tlog) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// loadServer compiles src into a host.Server.
+func loadServer(t *testing.T, src string) (*host.Server, string) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "tools.hcl")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, diags := host.Load([]string{p}, nil)
+	if diags.HasErrors() {
+		t.Fatalf("config: %s", diags.Error())
+	}
+	srv := host.NewServer(reg, slog.New(slog.NewTextHandler(tlog{t}, nil)))
+	t.Cleanup(func() { srv.Registry().Retire() })
+	return srv, p
+}
+
+// running is a bridge.Client running against a test server.
+type running struct {
+	client *bridge.Client
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// startClient runs a client for srv against ts until the test ends.
+func startClient(t *testing.T, srv *host.Server, ts *bridgetest.Server, opts func(*bridge.Client)) *running {
+	t.Helper()
+	c := &bridge.Client{
+		Addr:       ts.Addr,
+		Server:     srv,
+		Logger:     slog.New(slog.NewTextHandler(tlog{t}, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		MinBackoff: 10 * time.Millisecond,
+		MaxBackoff: 100 * time.Millisecond,
+	}
+	if opts != nil {
+		opts(c)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{client: c, cancel: cancel, done: make(chan error, 1)}
+	go func() { r.done <- c.Run(ctx) }()
+	t.Cleanup(func() { r.stop(t) })
+	return r
+}
+
+// stop cancels the client and waits for Run to return nil.
+func (r *running) stop(t *testing.T) {
+	t.Helper()
+	r.cancel()
+	select {
+	case err := <-r.done:
+		if err != nil {
+			t.Errorf("Run returned %v", err)
+		}
+		r.done <- nil // later stops return at once
+	case <-time.After(bridgetest.Timeout):
+		t.Fatal("Run did not return after cancel")
+	}
+}
+
+const toolsConfig = `
+tool "hello" {
+  description = "greets"
+  param "name" { type = string }
+  template { text = "hello ${param.name}" }
+}
+tool "defaults" {
+  description = "has defaults"
+  param "n" {
+    type    = integer
+    default = 3
+    maximum = 10
+  }
+  template { text = "n=${param.n}" }
+}
+tool "structured" {
+  description = "returns an object"
+  exec { command = ["printf", "{\"a\":1,\"b\":\"x##END\"}"] }
+  result {
+    field "a" {
+      path = "a"
+      type = number
+    }
+    field "b" {
+      path = "b"
+      type = string
+    }
+  }
+}
+tool "fail" {
+  description = "exits 3"
+  exec { command = ["sh", "-c", "echo broken >&2; exit 3"] }
+}
+tool "big" {
+  description = "prints many bytes"
+  exec { command = ["sh", "-c", "head -c 20000 /dev/zero | tr '\\0' x"] }
+}
+tool "gate" {
+  description = "waits for a file, then answers with its label"
+  param "dir" { type = string }
+  param "label" { type = string }
+  exec {
+    command = ["sh", "-c", "touch \"$1/$2.started\"; while [ ! -e \"$1/$2.go\" ]; do sleep 0.01; done; printf '%s' \"$2\"", "gate", param.dir, param.label]
+    timeout = "60s"
+  }
+}
+`
+
+// TestSeedSession replays the seed document's example session byte for
+// byte: toolhost registers get_current_time, the server sends the call as
+// the document writes it, then the text and end frames of its reply to the
+// user, which toolhost must ignore.
+func TestSeedSession(t *testing.T) {
+	src, err := os.ReadFile("testdata/seed-session.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, err := bridgetest.ParseSession(string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) != 7 {
+		t.Fatalf("the seed session has %d frames, want 7", len(steps))
+	}
+	seedRegister, seedCall, seedResult := steps[0].Frame, steps[3].Frame, steps[4].Frame
+	srv, _ := loadServer(t, `
+tool "get_current_time" {
+  description = "获取当前时间"
+  param "format" {
+    type    = string
+    enum    = ["simple", "detailed"]
+    default = "simple"
+  }
+  template {
+    text = param.format == "simple" ? formatdate("YYYY-MM-DD hh:mm:ss", now()) : formatdate("EEEE, DD MMMM YYYY hh:mm:ss ZZZ", now())
+  }
+}
+`)
+	ts := bridgetest.NewServer(t)
+	startClient(t, srv, ts, nil)
+	conn := ts.Accept()
+
+	// 1. The register frame: the seed's header, and JSON that says at
+	// least everything the seed's says.
+	reg := conn.Next()
+	raw := conn.Raw()
+	const header = "##START\x06mcp00001[0000]"
+	if !bytes.HasPrefix(raw, []byte(header)) || !bytes.HasPrefix(seedRegister, []byte(header)) {
+		t.Fatalf("register frame starts %q, want %q", raw[:min(len(raw), 30)], header)
+	}
+	if !bytes.HasSuffix(raw, []byte("}##END")) {
+		t.Fatalf("register frame ends %q", raw[max(0, len(raw)-20):])
+	}
+	wantReg := payloadJSON(t, seedRegister)
+	gotReg := decodeJSON(t, reg.Payload)
+	if p := subset(wantReg, gotReg, ""); p != "" {
+		t.Fatalf("register message lacks what the seed's has: %s\ngot %s", p, reg.Payload)
+	}
+
+	// 3. The server's call, byte for byte.
+	conn.Send(seedCall)
+
+	// 4. The result: the seed's header, the same shape, a time in the
+	// seed's format.
+	res := conn.Next()
+	if !bytes.HasPrefix(seedResult, []byte(header)) {
+		t.Fatalf("the seed's result frame starts %q", seedResult[:30])
+	}
+	resFrame := append(append([]byte(header), res.Payload...), "##END"...)
+	if raw := conn.Raw(); !bytes.Equal(raw[len(raw)-len(resFrame):], resFrame) {
+		t.Fatalf("the result frame on the wire is not %q: %q", header+"JSON##END", raw)
+	}
+	gotRes := decodeJSON(t, res.Payload)
+	data := gotRes["data"].(map[string]any)["result"].(map[string]any)["data"]
+	if s, _ := data.(string); !regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$`).MatchString(s) {
+		t.Fatalf("data = %v, want a time like the seed's 2025-01-22 14:30:25", data)
+	}
+	wantRes := payloadJSON(t, seedResult)
+	wantRes["data"].(map[string]any)["result"].(map[string]any)["data"] = data
+	if !reflect.DeepEqual(gotRes, wantRes) {
+		t.Fatalf("result message = %s, want the seed's shape %v", res.Payload, wantRes)
+	}
+
+	// 5. The server's text and end frames for the user produce nothing:
+	// the next frame answers the call after them.
+	conn.Send(steps[5].Frame)
+	conn.Send(steps[6].Frame)
+	conn.Call("barrier", "get_current_time", map[string]any{"format": "detailed"})
+	last := conn.Next()
+	if id := decodeJSON(t, last.Payload)["data"].(map[string]any)["call_id"]; id != "barrier" {
+		t.Fatalf("after the text frames toolhost sent %s", last.Payload)
+	}
+	// Everything toolhost sent is exactly these three frames.
+	var all []byte
+	for _, f := range []bridge.Frame{reg, res, last} {
+		b, err := bridge.EncodeFrame(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, b...)
+	}
+	if raw := conn.Raw(); !bytes.Equal(raw, all) {
+		t.Fatalf("toolhost sent %q, want exactly the frames %q", raw, all)
+	}
+}
+
+// payloadJSON decodes the JSON payload of a raw MCP frame.
+func payloadJSON(t *testing.T, frame []byte) map[string]any {
+	t.Helper()
+	f, err := bridge.NewDecoder(bytes.NewReader(frame), 0).Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return decodeJSON(t, f.Payload)
+}
+
+func decodeJSON(t *testing.T, b []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	return m
+}
+
+// subset returns where want has something got has not, or "".
+func subset(want, got any, path string) string {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return path + ": not an object"
+		}
+		for k, v := range w {
+			if p := subset(v, g[k], path+"."+k); p != "" {
+				return p
+			}
+		}
+		return ""
+	default:
+		if !reflect.DeepEqual(want, got) {
+			return fmt.Sprintf("%s: %v, want %v", path, got, want)
+		}
+		return ""
+	}
+}
+
+func TestRegister(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	startClient(t, srv, ts, func(c *bridge.Client) { c.TaskID = "dev12345" })
+	conn := ts.Accept()
+	f, m := conn.NextMessage()
+	if f.TaskID != "dev12345" || f.Seq != "0000" || !f.Bracketed || m.Type != "register" {
+		t.Fatalf("register frame: %+v %s", f, m.Type)
+	}
+	// The services are in the config's order.
+	var order []string
+	dec := json.NewDecoder(bytes.NewReader(m.Data))
+	for depth := 0; ; {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			if v == '{' || v == '[' {
+				depth++
+			} else {
+				depth--
+			}
+		case string:
+			if depth == 2 && dec.More() {
+				order = append(order, v)
+				var skip json.RawMessage
+				_ = dec.Decode(&skip)
+			}
+		}
+	}
+	want := []string{"hello", "defaults", "structured", "fail", "big", "gate"}
+	if !reflect.DeepEqual(order, want) {
+		t.Fatalf("services in order %v, want %v", order, want)
+	}
+	var s bridgetest.Services
+	_ = json.Unmarshal(m.Data, &s)
+	hello := s.Services["hello"]
+	if hello.Description != "greets" {
+		t.Errorf("description = %q", hello.Description)
+	}
+	var params map[string]any
+	_ = json.Unmarshal(hello.Parameters, &params)
+	if params["type"] != "object" || !reflect.DeepEqual(params["required"], []any{"name"}) {
+		t.Errorf("parameters = %s", hello.Parameters)
+	}
+	for _, tool := range srv.Registry().Tools {
+		if string(s.Services[tool.Name].Parameters) != string(tool.InputSchema.(json.RawMessage)) {
+			t.Errorf("%s: parameters %s, want the inputSchema %s", tool.Name, s.Services[tool.Name].Parameters, tool.InputSchema)
+		}
+	}
+}
+
+func TestCalls(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	startClient(t, srv, ts, func(c *bridge.Client) { c.MaxFrame = 8 << 10 })
+	conn := ts.Accept()
+	conn.NextRegister()
+	for _, tc := range []struct {
+		name   string
+		data   map[string]any // the call's data; call_id is added
+		ok     bool
+		result string // JSON of data when ok; a substring of error when not
+	}{
+		{name: "text result", data: map[string]any{"method": "hello", "params": map[string]any{"name": "世界"}}, ok: true, result: `"hello 世界"`},
+		{name: "structured result is the object", data: map[string]any{"method": "structured", "params": map[string]any{}}, ok: true, result: `{"a":1,"b":"x##END"}`},
+		{name: "##END in arguments and result", data: map[string]any{"method": "hello", "params": map[string]any{"name": "a##END b"}}, ok: true, result: `"hello a##END b"`},
+		{name: "params absent", data: map[string]any{"method": "defaults"}, ok: true, result: `"n=3"`},
+		{name: "params null", data: map[string]any{"method": "defaults", "params": nil}, ok: true, result: `"n=3"`},
+		{name: "tool error", data: map[string]any{"method": "fail", "params": map[string]any{}}, result: "status 3"},
+		{name: "invalid argument", data: map[string]any{"method": "defaults", "params": map[string]any{"n": 99}}, result: `invalid argument "n": 99 is greater than the maximum 10`},
+		{name: "missing argument", data: map[string]any{"method": "hello", "params": map[string]any{}}, result: `"name"`},
+		{name: "unknown method", data: map[string]any{"method": "nope", "params": map[string]any{}}, result: `unknown service "nope"; the services are: hello, defaults, structured, fail, big, gate`},
+		{name: "no method", data: map[string]any{"params": map[string]any{}}, result: "the call has no method"},
+		{name: "method not a string", data: map[string]any{"method": 5}, result: "the call has no method"},
+		{name: "params not an object", data: map[string]any{"method": "hello", "params": []any{"x"}}, result: "params must be a JSON object"},
+		{name: "result over the frame cap", data: map[string]any{"method": "big", "params": map[string]any{}}, result: "larger than the frame limit of 8192 bytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conn := conn.For(t)
+			id := strings.ReplaceAll(tc.name, " ", "_")
+			tc.data["call_id"] = id
+			conn.SendMessage("mcp00001", "0000", map[string]any{"type": "call", "data": tc.data})
+			f, m := conn.NextMessage()
+			var r bridgetest.Result
+			if err := json.Unmarshal(m.Data, &r); err != nil || m.Type != "result" {
+				t.Fatalf("not a result: %s %s", m.Type, m.Data)
+			}
+			if r.CallID != id || f.TaskID != "mcp00001" || f.Seq != "0000" {
+				t.Fatalf("result for %q on %s[%s], want %q", r.CallID, f.TaskID, f.Seq, id)
+			}
+			// No "##" inside the payload: a server that looks for the first
+			// "##END" finds the real end.
+			if bytes.Contains(f.Payload, []byte("##")) {
+				t.Errorf("payload contains ##: %s", f.Payload)
+			}
+			if r.Result.Success != tc.ok {
+				t.Fatalf("success = %v, want %v: %s", r.Result.Success, tc.ok, m.Data)
+			}
+			if tc.ok {
+				if !jsonEqual(r.Result.Data, []byte(tc.result)) {
+					t.Fatalf("data = %s, want %s", r.Result.Data, tc.result)
+				}
+				if r.Result.Error != "" {
+					t.Fatalf("error %q on success", r.Result.Error)
+				}
+				return
+			}
+			if !strings.Contains(r.Result.Error, tc.result) {
+				t.Fatalf("error = %q, want it to contain %q", r.Result.Error, tc.result)
+			}
+			if r.Result.Data != nil {
+				t.Fatalf("data %s on failure", r.Result.Data)
+			}
+		})
+	}
+	t.Run("numeric call_id comes back as a number", func(t *testing.T) {
+		conn := conn.For(t)
+		conn.SendMessage("mcp00001", "0000", map[string]any{"type": "call", "data": map[string]any{"call_id": 42, "method": "defaults"}})
+		_, m := conn.NextMessage()
+		if !bytes.Contains(m.Data, []byte(`"call_id":42`)) {
+			t.Fatalf("result data %s", m.Data)
+		}
+	})
+}
+
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
+}
+
+// TestFramingRobustness sends what a sloppy or hostile server might, each
+// followed by a call on the same connection, which must be answered next:
+// nothing drops the connection, and nothing is answered that should not be.
+func TestFramingRobustness(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	startClient(t, srv, ts, func(c *bridge.Client) { c.MaxFrame = 4096 })
+	conn := ts.Accept()
+	conn.NextRegister()
+	callFrame := func(task, seq, id, name string) string {
+		n, _ := json.Marshal(name)
+		return fmt.Sprintf("##START\x06%s%s{\"type\":\"call\",\"data\":{\"call_id\":%q,\"method\":\"hello\",\"params\":{\"name\":%s}}}##END", task, seq, id, n)
+	}
+	for i, tc := range []struct {
+		name   string
+		writes []string // written one by one
+		want   []string // call ids answered before the barrier, in any order
+	}{
+		{name: "junk between frames", writes: []string{"\x00garbage\r\n"}},
+		{name: "malformed JSON", writes: []string{"##START\x06mcp00001[0000]{\"type\":\"call\",##END"}},
+		{name: "not a message", writes: []string{"##START\x06mcp00001[0000][1,2]##END", "##START\x06mcp00001[0000]hello##END"}},
+		{name: "oversized frame", writes: []string{callFrame("mcp00001", "[0000]", "huge", strings.Repeat("x", 10000))}},
+		{name: "truncated frame header", writes: []string{"##START\x06mcp"}},
+		{name: "frame split across writes", writes: splitEvery(callFrame("mcp00001", "[0000]", "split", "s"), 7), want: []string{"split"}},
+		{name: "several frames in one write", writes: []string{callFrame("mcp00001", "[0000]", "one", "1") + callFrame("mcp00001", "[0000]", "two", "2")}, want: []string{"one", "two"}},
+		{name: "##END inside a JSON string", writes: []string{callFrame("mcp00001", "[0000]", "end", "x##END##START ##END")}, want: []string{"end"}},
+		{name: "bare sequence number", writes: []string{callFrame("mcp00001", "0007", "bare", "b")}, want: []string{"bare"}},
+		{name: "text and end frames of other tasks", writes: []string{"##START\x04task12340000现在几点了?##END##START\x03task12340001##END"}},
+		{name: "text frame of our own task", writes: []string{"##START\x04mcp00001[0003]hello##END"}},
+		{name: "unknown frame type", writes: []string{"##START\x01task12340000\x00\x01##END"}},
+		{name: "call without call_id", writes: []string{`##START` + "\x06" + `mcp00001[0000]{"type":"call","data":{"method":"hello","params":{"name":"x"}}}##END`}},
+		{name: "call with data not an object", writes: []string{`##START` + "\x06" + `mcp00001[0000]{"type":"call","data":"x"}##END`}},
+		{name: "other message types", writes: []string{`##START` + "\x06" + `mcp00001[0000]{"type":"ack","data":{}}##END`, `##START` + "\x06" + `mcp00001[0000]{"type":"result","data":{"call_id":"c"}}##END`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conn := conn.For(t)
+			for _, w := range tc.writes {
+				conn.Send([]byte(w))
+			}
+			barrier := fmt.Sprintf("barrier%d", i)
+			conn.Send([]byte(callFrame("mcp00001", "[0000]", barrier, "b")))
+			got := map[string]bridge.Frame{}
+			for len(got) < len(tc.want)+1 {
+				f, m := conn.NextMessage()
+				var r bridgetest.Result
+				if err := json.Unmarshal(m.Data, &r); err != nil || m.Type != "result" {
+					t.Fatalf("not a result: %s %s", m.Type, m.Data)
+				}
+				got[r.CallID] = f
+			}
+			for _, id := range append(tc.want, barrier) {
+				if _, ok := got[id]; !ok {
+					t.Fatalf("answered %v, want %v and %s", keys(got), tc.want, barrier)
+				}
+			}
+			if f, ok := got["bare"]; ok && (f.Seq != "0007" || !f.Bracketed) {
+				t.Errorf("the answer to a bare 0007 call went out as %q bracketed=%v, want [0007]", f.Seq, f.Bracketed)
+			}
+		})
+	}
+	if skips := conn.Skips(); len(skips) > 0 {
+		t.Fatalf("toolhost sent bytes outside frames: %v", skips)
+	}
+}
+
+func splitEvery(s string, n int) []string {
+	var out []string
+	for len(s) > n {
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	return append(out, s)
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// waitFile waits for a file to exist.
+func waitFile(t *testing.T, path string) {
+	t.Helper()
+	deadline := time.Now().Add(bridgetest.Timeout)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not appear", path)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func touch(t *testing.T, path string) {
+	t.Helper()
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestConcurrentCallsOutOfOrder starts several calls that each wait for a
+// file, then releases them in reverse order: each result comes as soon as
+// its call is released, matched by call_id.
+func TestConcurrentCallsOutOfOrder(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	startClient(t, srv, ts, nil)
+	conn := ts.Accept()
+	conn.NextRegister()
+	dir := t.TempDir()
+	const n = 5
+	for i := range n {
+		conn.Call(fmt.Sprintf("c%d", i), "gate", map[string]any{"dir": dir, "label": fmt.Sprintf("L%d", i)})
+	}
+	for i := range n {
+		waitFile(t, filepath.Join(dir, fmt.Sprintf("L%d.started", i)))
+	}
+	for i := n - 1; i >= 0; i-- {
+		touch(t, filepath.Join(dir, fmt.Sprintf("L%d.go", i)))
+		r := conn.NextResult()
+		if want := fmt.Sprintf("c%d", i); r.CallID != want || r.Text(t) != fmt.Sprintf("L%d", i) {
+			t.Fatalf("got result %s %s, want %s", r.CallID, r.Result.Data, want)
+		}
+	}
+}
+
+// TestReconnectAfterDrop drops the connection: the client comes back and
+// registers again.
+func TestReconnectAfterDrop(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	startClient(t, srv, ts, nil)
+	for i := range 3 {
+		conn := ts.Accept()
+		if s := conn.NextRegister(); len(s.Services) != 6 {
+			t.Fatalf("connection %d: registered %d services", i, len(s.Services))
+		}
+		conn.Call("c", "hello", map[string]any{"name": fmt.Sprint(i)})
+		if r := conn.NextResult(); r.Text(t) != fmt.Sprintf("hello %d", i) {
+			t.Fatalf("connection %d: %+v", i, r)
+		}
+		conn.Close()
+	}
+}
+
+// TestReconnectAfterRestart stops the server, so that connections are
+// refused for a while, then starts it again at the same address.
+func TestReconnectAfterRestart(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	startClient(t, srv, ts, nil)
+	conn := ts.Accept()
+	conn.NextRegister()
+	addr := ts.Addr
+	ts.Close()
+	conn.Close()
+	ts = bridgetest.NewServerAt(t, addr)
+	conn = ts.Accept()
+	conn.NextRegister()
+	conn.Call("after-restart", "hello", map[string]any{"name": "back"})
+	if r := conn.NextResult(); r.Text(t) != "hello back" {
+		t.Fatalf("after the restart: %+v", r)
+	}
+}
+
+// TestReregister applies a new registry, as a reload does, and registers
+// again on the live connection.
+func TestReregister(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	run := startClient(t, srv, ts, nil)
+	conn := ts.Accept()
+	conn.NextRegister()
+
+	newSrc := `
+tool "fresh" {
+  description = "new after the reload"
+  template { text = "fresh" }
+}
+`
+	p := filepath.Join(t.TempDir(), "tools.hcl")
+	if err := os.WriteFile(p, []byte(newSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, diags := host.Load([]string{p}, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	old, _ := srv.Apply(reg)
+	old.Retire()
+	if err := run.client.Register(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s := conn.NextRegister()
+	if len(s.Services) != 1 || s.Services["fresh"].Description != "new after the reload" {
+		t.Fatalf("re-registered %+v", s.Services)
+	}
+	conn.Call("f", "fresh", nil)
+	if r := conn.NextResult(); r.Text(t) != "fresh" {
+		t.Fatalf("fresh: %+v", r)
+	}
+	conn.Call("h", "hello", map[string]any{"name": "x"})
+	if r := conn.NextResult(); r.Result.Success || !strings.Contains(r.Result.Error, `unknown service "hello"; the services are: fresh`) {
+		t.Fatalf("removed tool: %+v", r)
+	}
+
+	run.stop(t)
+	if err := run.client.Register(context.Background()); !errors.Is(err, bridge.ErrNotConnected) {
+		t.Fatalf("Register after stop = %v, want ErrNotConnected", err)
+	}
+}
+
+// TestShutdown cancels the client while a call runs: the call still
+// finishes and its result is sent, then the connection closes and Run
+// returns nil.
+func TestShutdown(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	run := startClient(t, srv, ts, func(c *bridge.Client) { c.ShutdownGrace = time.Minute })
+	conn := ts.Accept()
+	conn.NextRegister()
+	dir := t.TempDir()
+	conn.Call("inflight", "gate", map[string]any{"dir": dir, "label": "x"})
+	waitFile(t, filepath.Join(dir, "x.started"))
+	run.cancel()
+	touch(t, filepath.Join(dir, "x.go"))
+	if r := conn.NextResult(); r.CallID != "inflight" || r.Text(t) != "x" {
+		t.Fatalf("in-flight call: %+v", r)
+	}
+	conn.WaitClosed()
+	run.stop(t)
+}
+
+// TestRunRejectsBadTaskID checks the task id before connecting.
+func TestRunRejectsBadTaskID(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	c := &bridge.Client{Addr: "127.0.0.1:1", Server: srv, TaskID: "short"}
+	if err := c.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "exactly 8") {
+		t.Fatalf("Run = %v", err)
+	}
+}

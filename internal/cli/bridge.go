@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/toolhost/toolhost/bridge"
+	"github.com/toolhost/toolhost/host"
+)
+
+const bridgeUsage = `Usage: toolhost bridge framed --connect HOST:PORT [flags] CONFIG...
+
+Connects to a server that speaks the framed protocol (##START ... ##END
+frames, docs/framed-protocol.md) as its client, registers the config's tools
+as services and answers the server's calls with them. Reconnects when the
+connection drops; stops on SIGINT or SIGTERM.
+`
+
+// runBridge runs "toolhost bridge framed": the tools of a config offered to
+// a framed-protocol server. stdout stays empty; logs go to stderr.
+func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "framed" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+			fmt.Fprint(stdout, bridgeUsage)
+			return ExitOK
+		}
+		if len(args) > 0 {
+			fmt.Fprintf(stderr, "toolhost bridge: unknown protocol %q; the one supported is framed\n\n", args[0])
+		}
+		fmt.Fprint(stderr, bridgeUsage)
+		return ExitUsage
+	}
+	fs := newFlags("bridge framed", "bridge framed --connect HOST:PORT [flags] CONFIG...", stderr)
+	addr := fs.String("connect", "", "the framed-protocol server's HOST:PORT (required)")
+	taskID := fs.String("task-id", bridge.DefaultTaskID, "task id of the register frames: exactly 8 printable ASCII characters")
+	maxFrame := fs.Int("max-frame", bridge.DefaultMaxFrame, "largest frame in bytes, both ways; larger inbound frames are skipped")
+	level := fs.String("log-level", "info", "log level on stderr: debug, info, warn or error")
+	watch := fs.Bool("watch", true, "reload the config when its files change, and register the new tools")
+	paths, err := parseFlags(fs, args[1:])
+	if err != nil {
+		return ExitUsage
+	}
+	logger, err := newLogger(stderr, *level)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost bridge: %s\n", err)
+		return ExitUsage
+	}
+	switch {
+	case *addr == "":
+		fmt.Fprintln(stderr, "toolhost bridge framed: give the server's address, as in: toolhost bridge framed --connect 127.0.0.1:8888 tools.hcl")
+		return ExitUsage
+	case len(paths) == 0:
+		fmt.Fprintln(stderr, "toolhost bridge framed: give the config, as in: toolhost bridge framed --connect 127.0.0.1:8888 tools.hcl")
+		return ExitUsage
+	case *maxFrame < bridge.MinMaxFrame:
+		fmt.Fprintf(stderr, "toolhost bridge framed: --max-frame must be at least %d bytes\n", bridge.MinMaxFrame)
+		return ExitUsage
+	}
+	if err := bridge.CheckTaskID(*taskID); err != nil {
+		fmt.Fprintf(stderr, "toolhost bridge framed: --task-id: %s\n", err)
+		return ExitUsage
+	}
+	reg, ok := load(paths, stderr)
+	if !ok {
+		return ExitFailure
+	}
+	slog.SetDefault(logger)
+	srv := host.NewServer(reg, logger)
+	client := &bridge.Client{Addr: *addr, Server: srv, Logger: logger, TaskID: *taskID, MaxFrame: *maxFrame}
+	logger.Info("bridging to a framed-protocol server", "addr", *addr, "config", strings.Join(reg.Config.Paths, ","), "tools", len(reg.Tools), "watch", *watch)
+
+	runCtx, cancel := context.WithCancel(ctx)
+	watchDone := make(chan struct{})
+	if *watch {
+		r := &host.Reloader{Paths: paths, Server: srv, Logger: logger, Diagnostics: stderr,
+			OnReload: func(res host.ReloadResult) {
+				c := res.Changes
+				if !res.Applied || len(c.ToolsAdded)+len(c.ToolsRemoved)+len(c.ToolsChanged) == 0 {
+					return
+				}
+				if err := client.Register(runCtx); err != nil && !errors.Is(err, bridge.ErrNotConnected) {
+					logger.Warn("cannot register the reloaded tools; they are registered on the next connection", "error", err)
+				}
+			}}
+		r.Prime(reg)
+		go func() {
+			defer close(watchDone)
+			if err := r.Watch(runCtx); err != nil {
+				logger.Warn("hot reload is off", "error", err)
+			}
+		}()
+	} else {
+		close(watchDone)
+	}
+	err = client.Run(runCtx)
+	cancel()
+	<-watchDone
+	srv.Registry().Retire()
+	if err != nil {
+		logger.Error("bridge stopped", "error", err)
+		return ExitFailure
+	}
+	logger.Info("bridge stopped")
+	return ExitOK
+}
