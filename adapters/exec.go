@@ -190,13 +190,64 @@ func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	if d := c.checkProgram(e); d != nil {
+		diags = append(diags, d)
+	}
 	return e, diags
+}
+
+// checkProgram warns when the program is not where a call would look for
+// it: on the PATH the command gets, or at a path relative to the config
+// file. It is a warning, not an error: the program may be installed after
+// the config is written, and validate may run on another machine.
+func (c *execCompiler) checkProgram(e *Exec) *hcl.Diagnostic {
+	if c.program == "" {
+		return nil
+	}
+	path, ok := os.LookupEnv("PATH")
+	if !ok {
+		path = execDefaultPath
+	}
+	if e.envKnown {
+		if v, set := e.envConst["PATH"]; set {
+			path = execDefaultPath
+			if v != nil {
+				path = *v
+			}
+		}
+	}
+	_, err := e.resolveProgram(c.program, []string{"PATH=" + path})
+	if err == nil {
+		return nil
+	}
+	detail := fmt.Sprintf("The program %q is not on the PATH toolhost gives the command, so calls of tool %q fail until it is installed. Install it, or give its full path as the first element of command.", c.program, e.tool)
+	if strings.ContainsRune(c.program, '/') {
+		detail = fmt.Sprintf("%s, so calls of tool %q fail until it is there. A program path is relative to the config file's directory; create the file, make it executable (chmod +x), or correct the path.", execSentence(err.Error()), e.tool)
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  "Program not found",
+		Detail:   detail,
+		Subject:  c.programRange.Ptr(),
+	}
+}
+
+// execSentence capitalizes a message for the start of a sentence.
+func execSentence(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // execCompiler holds what the attribute checks of one exec block share.
 type execCompiler struct {
 	cc   *CompileContext
 	eval *hcl.EvalContext
+	// program is the command's first element once it is known to be fixed,
+	// and programRange where it is written.
+	program      string
+	programRange hcl.Range
 }
 
 // paramNames lists the declared parameters, sorted.
@@ -433,6 +484,8 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 			"The program name is empty. Name the program to run as the first element, such as command = "+example+"."))
 	}
 
+	c.program, _ = execArgString(elems[0])
+	c.programRange = elemRange(0)
 	e.allRefs = execParamRefs(a.Expr, c.paramNames())
 	if v.IsWhollyKnown() {
 		e.argv = make([]string, len(elems))

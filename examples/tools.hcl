@@ -41,6 +41,40 @@ tool "getBaiduHotspot" {
       type = list(object({ title = string, hot = string, url = string, index = number }))
     }
   }
+
+  # Examples are tests that `toolhost validate` runs offline: the result
+  # mapping runs on the recorded response and must give exactly this result.
+  example "top three" {
+    args     = { limit = 3 }
+    response = file("testdata/hotlist.json")
+    result = {
+      updated_at = "2025-04-25 16:36:39"
+      topics = [
+        {
+          title = "神舟二十号发射圆满成功"
+          hot   = "789.5万"
+          url   = "https://www.baidu.com/s?wd=%E7%A5%9E%E8%88%9F%E4%BA%8C%E5%8D%81%E5%8F%B7%E5%8F%91%E5%B0%84%E5%9C%86%E6%BB%A1%E6%88%90%E5%8A%9F"
+          index = 1
+        },
+        {
+          title = "全国多地迎来降雨"
+          hot   = "765.1万"
+          url   = "https://www.baidu.com/s?wd=%E5%85%A8%E5%9B%BD%E5%A4%9A%E5%9C%B0%E8%BF%8E%E6%9D%A5%E9%99%8D%E9%9B%A8"
+          index = 2
+        },
+        {
+          title = "新能源汽车销量创新高"
+          hot   = "701.3万"
+          url   = "https://www.baidu.com/s?wd=%E6%96%B0%E8%83%BD%E6%BA%90%E6%B1%BD%E8%BD%A6%E9%94%80%E9%87%8F%E5%88%9B%E6%96%B0%E9%AB%98"
+          index = 3
+        },
+      ]
+    }
+  }
+  example "limit above the maximum" {
+    args  = { limit = 99 }
+    error = "greater than the maximum 50"
+  }
 }
 
 # say_hello from the SSE walkthrough.
@@ -52,6 +86,10 @@ tool "say_hello" {
   }
   template {
     text = "hello ${param.name}"
+  }
+  example "world" {
+    args   = { name = "world" }
+    result = "hello world"
   }
 }
 
@@ -130,8 +168,8 @@ tool "get_weather" {
   }
   result {
     field "city" {
-      path = "nearest_area.0.areaName.0.value"
-      type = string
+      path     = "nearest_area.0.areaName.0.value"
+      type     = string
       optional = true
     }
     field "temperature" {
@@ -148,6 +186,11 @@ tool "get_weather" {
       type        = integer
       description = "Relative humidity in percent."
     }
+  }
+  example "Beijing in fahrenheit" {
+    args     = { city = "北京", unit = "fahrenheit" }
+    response = file("testdata/weather-beijing.json")
+    result   = { city = "Beijing", temperature = 70, conditions = "Sunny", humidity = 40 }
   }
 }
 

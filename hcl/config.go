@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/toolhost/toolhost/adapters"
 )
@@ -107,8 +108,9 @@ func ConfigFiles(paths []string) ([]string, hcl.Diagnostics) {
 // Load reads the config files or directories at paths with a fresh parser,
 // merges them and decodes every block. It reports all problems it finds; the
 // Config is usable only when the diagnostics have no errors. Load does no
-// I/O beyond reading the config files and checking that files they name
-// exist.
+// I/O beyond reading the config files and checking that files and programs
+// they name exist. Example blocks are decoded but not run (see
+// host.CheckExamples).
 func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	if opts == nil {
 		opts = &Options{}
@@ -137,7 +139,12 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return cfg, diags
 	}
-	static := StaticEval(opts.LookupEnv)
+	lookup := opts.LookupEnv
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	static := StaticEval(lookup)
+	compile := CompileFunctions(lookup)
 	var blocks []decodeJob
 	for i, f := range bodies {
 		content, d := f.Body.Content(rootSchema)
@@ -159,6 +166,8 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	}
 	for i := range blocks {
 		blocks[i].network = network
+		blocks[i].compile = compile
+		blocks[i].lookup = lookup
 	}
 	decodeAll(blocks, static)
 	for _, j := range blocks {
@@ -247,6 +256,10 @@ type decodeJob struct {
 	block   *hcl.Block
 	baseDir string
 	network adapters.NetworkPolicy
+	// compile are the functions of expressions evaluated at call time, and
+	// lookup reads the environment for env() warnings.
+	compile map[string]function.Function
+	lookup  EnvLookup
 	done    bool
 	result  any
 	diags   hcl.Diagnostics
@@ -299,9 +312,10 @@ func (j *decodeJob) decode(static *hcl.EvalContext) {
 		}
 	case "tool":
 		var t *Tool
-		t, d = decodeTool(j.block, static, j.baseDir, j.network)
+		t, d = decodeTool(j.block, static, j.compile, j.baseDir, j.network)
 		if t != nil {
 			j.result = t
+			d = append(d, lintTool(j.block, t, static, j.lookup, d)...)
 		}
 	case "resource":
 		var r *Resource

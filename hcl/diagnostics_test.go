@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -12,18 +13,30 @@ import (
 	"github.com/hashicorp/hcl/v2"
 )
 
-// expectedDiag is one "# ERROR: Summary" annotation of a fixture line, with
-// the optional "# DETAIL: text" that the diagnostic's detail must contain.
+// expectedDiag is one "# ERROR: Summary" or "# WARNING: Summary" annotation
+// of a fixture line, with the optional "# DETAIL: text" that the
+// diagnostic's detail must contain.
 type expectedDiag struct {
-	Line    int
-	Summary string
-	Detail  string
+	Line     int
+	Severity hcl.DiagnosticSeverity
+	Summary  string
+	Detail   string
 }
 
-func (e expectedDiag) key() string { return fmt.Sprintf("%d: %s", e.Line, e.Summary) }
+func (e expectedDiag) key() string {
+	sev := "error"
+	if e.Severity == hcl.DiagWarning {
+		sev = "warning"
+	}
+	return fmt.Sprintf("%d: %s: %s", e.Line, sev, e.Summary)
+}
+
+// annotationPattern finds the "# ERROR: " and "# WARNING: " annotations.
+var annotationPattern = regexp.MustCompile(`# (ERROR|WARNING): `)
 
 // readExpectations reads the annotations of a fixture. A line may carry
-// several "# ERROR:" annotations, each with its own "# DETAIL:".
+// several "# ERROR:" and "# WARNING:" annotations, each with its own
+// "# DETAIL:".
 func readExpectations(t *testing.T, path string) []expectedDiag {
 	t.Helper()
 	f, err := os.Open(path)
@@ -34,10 +47,19 @@ func readExpectations(t *testing.T, path string) []expectedDiag {
 	var out []expectedDiag
 	sc := bufio.NewScanner(f)
 	for line := 1; sc.Scan(); line++ {
-		parts := strings.Split(sc.Text(), "# ERROR: ")
-		for _, p := range parts[1:] {
-			summary, detail, _ := strings.Cut(p, " # DETAIL: ")
-			out = append(out, expectedDiag{Line: line, Summary: strings.TrimSpace(summary), Detail: strings.TrimSpace(detail)})
+		text := sc.Text()
+		locs := annotationPattern.FindAllStringSubmatchIndex(text, -1)
+		for i, loc := range locs {
+			end := len(text)
+			if i+1 < len(locs) {
+				end = locs[i+1][0]
+			}
+			sev := hcl.DiagError
+			if text[loc[2]:loc[3]] == "WARNING" {
+				sev = hcl.DiagWarning
+			}
+			summary, detail, _ := strings.Cut(text[loc[1]:end], " # DETAIL: ")
+			out = append(out, expectedDiag{Line: line, Severity: sev, Summary: strings.TrimSpace(summary), Detail: strings.TrimSpace(detail)})
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -47,8 +69,9 @@ func readExpectations(t *testing.T, path string) []expectedDiag {
 }
 
 // TestInvalidConfigs loads each testdata/invalid/*.hcl and checks that its
-// error diagnostics are exactly the annotated ones: the set of (line,
-// summary) pairs is equal, and each annotated detail is in the diagnostic.
+// diagnostics, errors and warnings, are exactly the annotated ones: the set
+// of (line, severity, summary) is equal, and each annotated detail is in the
+// diagnostic.
 func TestInvalidConfigs(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "invalid", "*.hcl"))
 	if err != nil {
@@ -61,23 +84,23 @@ func TestInvalidConfigs(t *testing.T) {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".hcl"), func(t *testing.T) {
 			want := readExpectations(t, file)
 			if len(want) == 0 {
-				t.Fatalf("%s has no # ERROR: annotations", file)
+				t.Fatalf("%s has no # ERROR: or # WARNING: annotations", file)
 			}
 			// A nil Options reads the real environment: env.hcl uses a
 			// name that is surely unset.
 			_, diags := Load([]string{file}, nil)
 
 			got := map[string][]*hcl.Diagnostic{}
-			for _, d := range errorsOf(diags) {
+			for _, d := range diags {
 				if d.Subject == nil {
-					t.Errorf("error without a source range: %s", FormatDiagnostic(d))
+					t.Errorf("diagnostic without a source range: %s", FormatDiagnostic(d))
 					continue
 				}
 				if filepath.Clean(d.Subject.Filename) != filepath.Clean(file) {
 					t.Errorf("diagnostic in another file: %s", FormatDiagnostic(d))
 					continue
 				}
-				k := expectedDiag{Line: d.Subject.Start.Line, Summary: d.Summary}.key()
+				k := expectedDiag{Line: d.Subject.Start.Line, Severity: d.Severity, Summary: d.Summary}.key()
 				got[k] = append(got[k], d)
 			}
 			wantKeys := map[string]bool{}

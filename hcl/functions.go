@@ -2,8 +2,14 @@ package hcl
 
 import (
 	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
 	"net/url"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -90,6 +96,15 @@ func Functions(lookup EnvLookup) map[string]function.Function {
 // envFunc is env(NAME[, DEFAULT]): the variable's value, the default when it
 // is unset, and an error naming the variable when it is unset with no default.
 func envFunc(lookup EnvLookup) function.Function {
+	return newEnvFunc(lookup, false)
+}
+
+// newEnvFunc builds env(). A lenient env returns an unknown string, in place
+// of the error, for a variable that is unset with no default: expressions
+// evaluated when a tool is called are compiled with it, so that the unset
+// variable is a warning at load (see envWarnings) and an isError result at
+// call time, when the strict env runs.
+func newEnvFunc(lookup EnvLookup, lenient bool) function.Function {
 	return function.New(&function.Spec{
 		Description: "Reads an environment variable, with an optional default.",
 		Params:      []function.Parameter{{Name: "name", Type: cty.String}},
@@ -109,9 +124,111 @@ func envFunc(lookup EnvLookup) function.Function {
 			if len(args) == 2 && !args[1].IsNull() {
 				return args[1], nil
 			}
+			if lenient {
+				return cty.UnknownVal(cty.String).RefineNotNull(), nil
+			}
 			return cty.NilVal, function.NewArgErrorf(0, "the environment variable %s is not set; set it, or give a default as env(%q, \"value\")", name, name)
 		},
 	})
+}
+
+// CompileFunctions is the function library for compiling expressions that
+// are evaluated when a tool is called (backend blocks, result paths): as
+// Functions, except that env() of a variable that is unset with no default
+// is unknown, not an error.
+func CompileFunctions(lookup EnvLookup) map[string]function.Function {
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	fns := Functions(lookup)
+	fns["env"] = newEnvFunc(lookup, true)
+	return fns
+}
+
+// maxExampleFile is the largest file file() reads.
+const maxExampleFile = 10 << 20
+
+// fileFunc is file(PATH): the text of a file, relative to baseDir (the
+// directory of the config file) and confined to it with os.Root, so that
+// neither ".." nor a symbolic link reads outside. It is available in example
+// blocks, for recorded responses.
+func fileFunc(baseDir string) function.Function {
+	return function.New(&function.Spec{
+		Description: "Reads a text file, relative to the config file's directory.",
+		Params:      []function.Parameter{{Name: "path", Type: cty.String}},
+		Type:        function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			p := args[0].AsString()
+			b, err := readConfined(baseDir, p)
+			if err != nil {
+				return cty.NilVal, function.NewArgError(0, err)
+			}
+			return cty.StringVal(string(b)), nil
+		},
+	})
+}
+
+// readConfined reads the text file p inside dir. Its errors are sentences
+// that say what to do.
+func readConfined(dir, p string) ([]byte, error) {
+	if p == "" {
+		return nil, errors.New("the path is empty; give a file's path relative to the config file, such as \"testdata/response.json\"")
+	}
+	if filepath.IsAbs(p) {
+		return nil, fmt.Errorf("%s is an absolute path; give a path relative to the config file's directory%s, such as \"testdata/response.json\"", p, dirNote(dir))
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("the config file's directory %s cannot be opened: %v", dir, err)
+	}
+	defer root.Close()
+	f, err := root.Open(filepath.FromSlash(p))
+	if err != nil {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("there is no file %s; paths are relative to the config file's directory%s", p, dirNote(dir))
+		case strings.Contains(err.Error(), "escapes"):
+			return nil, fmt.Errorf("%s is outside the config file's directory%s; file() reads only files in it and below", p, dirNote(dir))
+		}
+		return nil, fmt.Errorf("cannot read %s: %v", p, unwrapPathError(err))
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", p, unwrapPathError(err))
+	}
+	if info.IsDir() {
+		return nil, fmt.Errorf("%s is a directory; give the path of a file", p)
+	}
+	if info.Size() > maxExampleFile {
+		return nil, fmt.Errorf("%s has %d bytes, more than file() reads (%d)", p, info.Size(), maxExampleFile)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxExampleFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", p, unwrapPathError(err))
+	}
+	if !utf8.Valid(b) {
+		return nil, fmt.Errorf("%s is not UTF-8 text; file() reads text only", p)
+	}
+	return b, nil
+}
+
+// dirNote names a directory in a message, unless it is the working one.
+func dirNote(dir string) string {
+	if dir == "." || dir == "" {
+		return ""
+	}
+	return " (" + dir + ")"
+}
+
+// unwrapPathError drops the operation and path that *fs.PathError adds,
+// which the messages already give.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // nowFunc is now() (and timestamp()): the current time in RFC 3339, in the

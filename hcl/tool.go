@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/toolhost/toolhost/adapters"
@@ -28,6 +29,9 @@ type Tool struct {
 	// Result maps the backend's output to structured content; nil means the
 	// output is returned as text.
 	Result *Result
+	// Examples are the tool's example blocks: arguments, a recorded
+	// response and the expected result, which validate checks offline.
+	Examples []*Example
 	// BackendKind is the backend block's type ("http", "exec", "template").
 	BackendKind string
 	// Backend is the compiled backend.
@@ -102,6 +106,7 @@ var toolCommonBlocks = []hcl.BlockHeaderSchema{
 	{Type: "annotations"},
 	{Type: "param", LabelNames: []string{"name"}},
 	{Type: "result"},
+	{Type: "example", LabelNames: []string{"name"}},
 }
 
 // toolBlockSchema is the schema of a tool block: the common attributes and
@@ -160,7 +165,9 @@ var fieldBlockSchema = &hcl.BodySchema{
 // toolNamePattern is the MCP guidance for tool names.
 var toolNamePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 
-func decodeTool(block *hcl.Block, static *hcl.EvalContext, baseDir string, network adapters.NetworkPolicy) (*Tool, hcl.Diagnostics) {
+// compile are the functions of expressions evaluated at call time (see
+// CompileFunctions).
+func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]function.Function, baseDir string, network adapters.NetworkPolicy) (*Tool, hcl.Diagnostics) {
 	t := &Tool{Name: block.Labels[0], DeclRange: block.DefRange}
 	var diags hcl.Diagnostics
 	if !toolNamePattern.MatchString(t.Name) {
@@ -209,6 +216,12 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, baseDir string, netwo
 				continue
 			}
 			result = b
+		case "example":
+			ex, d := decodeExample(b, baseDir, t.Examples)
+			diags = append(diags, d...)
+			if ex != nil {
+				t.Examples = append(t.Examples, ex)
+			}
 		default:
 			backends = append(backends, b)
 		}
@@ -217,9 +230,9 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, baseDir string, netwo
 		t.Title = t.Annotations.Title
 	}
 
-	eval := t.compileEval(static)
+	eval := t.compileEval(compile)
 	if result != nil {
-		r, d := decodeResult(result, eval, declaredParams, !diags.HasErrors())
+		r, d := decodeResult(result, eval, static, declaredParams, !diags.HasErrors())
 		diags = append(diags, d...)
 		t.Result = r
 	}
@@ -309,9 +322,9 @@ func (t *Tool) ParamsType() cty.Type {
 
 // compileEval is the compile-time context: the functions, and "param" as an
 // unknown value of the parameters' type.
-func (t *Tool) compileEval(static *hcl.EvalContext) *hcl.EvalContext {
+func (t *Tool) compileEval(functions map[string]function.Function) *hcl.EvalContext {
 	return &hcl.EvalContext{
-		Functions: static.Functions,
+		Functions: functions,
 		Variables: map[string]cty.Value{"param": cty.UnknownVal(t.ParamsType())},
 	}
 }
@@ -578,7 +591,8 @@ func ctyDisplay(v cty.Value) string {
 // decodeResult decodes a result block. names are the declared params;
 // typecheck is false when the params have errors, so their types are not
 // known well enough to evaluate the paths.
-func decodeResult(block *hcl.Block, eval *hcl.EvalContext, names []string, typecheck bool) (*Result, hcl.Diagnostics) {
+// Constant attributes are evaluated with static.
+func decodeResult(block *hcl.Block, eval, static *hcl.EvalContext, names []string, typecheck bool) (*Result, hcl.Diagnostics) {
 	content, diags := block.Body.Content(resultBlockSchema)
 	r := &Result{DeclRange: block.DefRange}
 	seen := map[string]hcl.Range{}
@@ -618,8 +632,8 @@ func decodeResult(block *hcl.Block, eval *hcl.EvalContext, names []string, typec
 				f.Type = t
 			}
 		}
-		diags = append(diags, stringAttr(fc.Attributes, "description", eval, &f.Description)...)
-		diags = append(diags, boolAttr(fc.Attributes, "optional", eval, &f.Optional)...)
+		diags = append(diags, stringAttr(fc.Attributes, "description", static, &f.Description)...)
+		diags = append(diags, boolAttr(fc.Attributes, "optional", static, &f.Optional)...)
 		r.Fields = append(r.Fields, f)
 	}
 	if len(content.Blocks) == 0 {

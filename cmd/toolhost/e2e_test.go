@@ -394,7 +394,7 @@ func TestCLI(t *testing.T) {
 		{name: "call json", args: []string{"call", good, "hello", "--json", `{"name":"j"}`}, stdout: "hello j"},
 		{name: "call bad arg", args: []string{"call", good, "hello", "name=1", "extra=2"}, code: 1, stderr: `"extra"`, stdoutNone: true},
 		{name: "call unknown tool", args: []string{"call", good, "nope"}, code: 1, stderr: "the tools are: hello, slow, fail"},
-		{name: "inspect", args: []string{"inspect", good}, stdout: `"additionalProperties": false`},
+		{name: "inspect", args: []string{"inspect", "--json", good}, stdout: `"additionalProperties": false`},
 		{name: "serve without config", dir: empty, args: []string{"serve"}, code: 1, stderr: "no tools.hcl in the current directory"},
 		{name: "serve invalid config", args: []string{"serve", bad}, code: 1, stderr: "Invalid type", stdoutNone: true},
 	} {

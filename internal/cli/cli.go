@@ -4,7 +4,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/term"
 
 	thcl "github.com/toolhost/toolhost/hcl"
@@ -31,11 +29,15 @@ const (
 const usage = `toolhost serves tools declared in HCL to MCP clients.
 
 Usage:
-  toolhost serve [flags] [CONFIG...]      serve over stdio (default config: ./tools.hcl)
-  toolhost validate CONFIG...             check configs; exit 0 valid, 1 invalid
+  toolhost serve [flags] [CONFIG...]      serve over stdio (default config: ./tools.hcl),
+                                          or over HTTP with --listen 127.0.0.1:8080
+  toolhost validate [--format text|json|github] CONFIG...
+                                          check configs and run their examples; exit 0 valid, 1 invalid
   toolhost call CONFIG TOOL [name=value ...] [--json '{...}']
                                           run one tool and print its result
-  toolhost inspect CONFIG...              print tools, resources and prompts as a client sees them
+  toolhost inspect [--json] CONFIG...     print tools, resources and prompts as a client sees them
+  toolhost fmt [-check] [CONFIG...]       rewrite configs in canonical style (default: ./*.hcl)
+  toolhost init [DIR]                     write a starter tools.hcl (never overwrites)
   toolhost bridge framed --connect HOST:PORT CONFIG...
                                           offer the tools to a framed-protocol server (docs/framed-protocol.md)
   toolhost version                        print the version
@@ -57,11 +59,15 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "serve":
 		return runServe(ctx, rest, stdin, stdout, stderr)
 	case "validate":
-		return runValidate(rest, stdout, stderr)
+		return runValidate(ctx, rest, stdout, stderr)
 	case "call":
 		return runCall(ctx, rest, stdout, stderr)
 	case "inspect":
 		return runInspect(rest, stdout, stderr)
+	case "fmt":
+		return runFmt(rest, stdout, stderr)
+	case "init":
+		return runInit(rest, stdout, stderr)
 	case "bridge":
 		return runBridge(ctx, rest, stdout, stderr)
 	case "version", "--version", "-version":
@@ -116,8 +122,8 @@ func load(paths []string, stderr io.Writer) (*host.Registry, bool) {
 	return reg, true
 }
 
-// writeDiags renders diagnostics the way HCL does, with a source snippet,
-// in colour only on a terminal.
+// writeDiags renders diagnostics the way HCL does, with a source snippet
+// and carets under the place, in colour only on a terminal.
 func writeDiags(w io.Writer, cfg *thcl.Config, diags hcl.Diagnostics) {
 	if len(diags) == 0 {
 		return
@@ -127,35 +133,13 @@ func writeDiags(w io.Writer, cfg *thcl.Config, diags hcl.Diagnostics) {
 		files = cfg.Files
 	}
 	color, width := false, uint(0)
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) && os.Getenv("NO_COLOR") == "" {
 		color = true
 		if wd, _, err := term.GetSize(int(f.Fd())); err == nil {
 			width = uint(wd)
 		}
 	}
-	wr := hcl.NewDiagnosticTextWriter(w, files, width, color)
-	_ = wr.WriteDiagnostics(diags)
-}
-
-func runValidate(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("validate", "validate CONFIG...", stderr)
-	paths, err := parseFlags(fs, args)
-	if err != nil {
-		return ExitUsage
-	}
-	if len(paths) == 0 {
-		fmt.Fprintln(stderr, "toolhost validate: give at least one config file or directory, as in: toolhost validate tools.hcl")
-		return ExitUsage
-	}
-	reg, ok := load(paths, stderr)
-	if !ok {
-		return ExitFailure
-	}
-	defer reg.Close()
-	c := reg.Config
-	fmt.Fprintf(stdout, "%s: valid (%d tools, %d resources, %d resource templates, %d prompts)\n",
-		strings.Join(c.Paths, ", "), len(c.Tools), len(c.Resources), len(c.ResourceTemplates), len(c.Prompts))
-	return ExitOK
+	renderDiags(w, files, diags, color, width)
 }
 
 // defaultConfig is what serve uses without a config argument.
@@ -166,6 +150,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	level := fs.String("log-level", "info", "log level on stderr: debug, info, warn or error")
 	maxMsg := fs.Int("max-message-size", host.DefaultMaxMessageSize, "largest inbound message in bytes")
 	watch := fs.Bool("watch", true, "reload the config when its files change")
+	hf := addHTTPFlags(fs)
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return ExitUsage
@@ -174,6 +159,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
 		return ExitUsage
+	}
+	httpOpts, err := hf.options(fs, *maxMsg, logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
+		if errors.As(err, new(flagError)) {
+			return ExitUsage
+		}
+		return ExitFailure
 	}
 	if len(paths) == 0 {
 		if _, err := os.Stat(defaultConfig); err != nil {
@@ -189,7 +182,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	slog.SetDefault(logger)
 	srv := host.NewServer(reg, logger)
-	logger.Info("serving over stdio", "config", strings.Join(reg.Config.Paths, ","), "tools", len(reg.Tools), "resources", len(reg.Resources)+len(reg.Templates), "prompts", len(reg.Prompts), "watch", *watch)
+	msg := "serving over stdio"
+	if httpOpts != nil {
+		msg = "config loaded"
+	}
+	logger.Info(msg, "config", strings.Join(reg.Config.Paths, ","), "tools", len(reg.Tools), "resources", len(reg.Resources)+len(reg.Templates), "prompts", len(reg.Prompts), "watch", *watch)
 	runCtx, cancel := context.WithCancel(ctx)
 	watchDone := make(chan struct{})
 	if *watch {
@@ -204,7 +201,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	} else {
 		close(watchDone)
 	}
-	err = srv.Run(runCtx, &host.StdioTransport{In: stdin, Out: stdout, MaxMessageSize: *maxMsg, Logger: logger})
+	if httpOpts != nil {
+		err = serveHTTP(runCtx, srv, httpOpts)
+	} else {
+		err = srv.Run(runCtx, &host.StdioTransport{In: stdin, Out: stdout, MaxMessageSize: *maxMsg, Logger: logger})
+	}
 	cancel()
 	<-watchDone
 	srv.Registry().Retire()
@@ -221,129 +222,4 @@ func newLogger(w io.Writer, level string) (*slog.Logger, error) {
 		return nil, fmt.Errorf("unknown log level %q: use debug, info, warn or error", level)
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
-}
-
-func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("call", "call CONFIG TOOL [name=value ...] [--json '{...}']", stderr)
-	rawJSON := fs.String("json", "", "the arguments as one JSON object (merged under name=value pairs)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return ExitUsage
-	}
-	if len(pos) < 2 {
-		fs.Usage()
-		return ExitUsage
-	}
-	reg, ok := load(pos[:1], stderr)
-	if !ok {
-		return ExitFailure
-	}
-	defer reg.Close()
-	tool, ok := reg.Tool(pos[1])
-	if !ok {
-		names := make([]string, 0, len(reg.Tools))
-		for _, t := range reg.Tools {
-			names = append(names, t.Name)
-		}
-		fmt.Fprintf(stderr, "toolhost call: there is no tool %q in %s; the tools are: %s\n", pos[1], pos[0], strings.Join(names, ", "))
-		return ExitFailure
-	}
-	argMap := map[string]json.RawMessage{}
-	if *rawJSON != "" {
-		if err := json.Unmarshal([]byte(*rawJSON), &argMap); err != nil {
-			fmt.Fprintf(stderr, "toolhost call: --json must be a JSON object: %s\n", err)
-			return ExitUsage
-		}
-	}
-	types := map[string]*thcl.Type{}
-	for _, p := range tool.Params {
-		types[p.Name] = p.Type
-	}
-	for _, kv := range pos[2:] {
-		name, value, found := strings.Cut(kv, "=")
-		if !found {
-			fmt.Fprintf(stderr, "toolhost call: argument %q is not name=value\n", kv)
-			return ExitUsage
-		}
-		t, ok := types[name]
-		switch {
-		case ok && t.Kind == thcl.KindString:
-			b, _ := json.Marshal(value)
-			argMap[name] = b
-		case json.Valid([]byte(value)):
-			argMap[name] = json.RawMessage(value)
-		default:
-			b, _ := json.Marshal(value)
-			argMap[name] = b
-		}
-	}
-	argJSON, _ := json.Marshal(argMap)
-	res, err := reg.CallTool(ctx, tool.Name, argJSON)
-	if err != nil {
-		fmt.Fprintf(stderr, "toolhost call: %s\n", err)
-		return ExitFailure
-	}
-	if res.IsError {
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				fmt.Fprintf(stderr, "%s: %s\n", tool.Name, tc.Text)
-			}
-		}
-		return ExitFailure
-	}
-	if res.StructuredContent != nil {
-		b, _ := json.MarshalIndent(res.StructuredContent, "", "  ")
-		fmt.Fprintln(stdout, string(b))
-		return ExitOK
-	}
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			fmt.Fprint(stdout, tc.Text)
-			if !strings.HasSuffix(tc.Text, "\n") {
-				fmt.Fprintln(stdout)
-			}
-		}
-	}
-	return ExitOK
-}
-
-func runInspect(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("inspect", "inspect [--json] CONFIG...", stderr)
-	_ = fs.Bool("json", true, "print JSON (the default)")
-	paths, err := parseFlags(fs, args)
-	if err != nil {
-		return ExitUsage
-	}
-	if len(paths) == 0 {
-		fs.Usage()
-		return ExitUsage
-	}
-	reg, ok := load(paths, stderr)
-	if !ok {
-		return ExitFailure
-	}
-	defer reg.Close()
-	s := reg.Config.Server
-	out := map[string]any{
-		"serverInfo":        map[string]any{"name": s.Name, "title": s.Title, "version": s.Version},
-		"instructions":      s.Instructions,
-		"tools":             nonNil(reg.Tools),
-		"resources":         nonNil(reg.Resources),
-		"resourceTemplates": nonNil(reg.Templates),
-		"prompts":           nonNil(reg.Prompts),
-	}
-	b, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		fmt.Fprintf(stderr, "toolhost inspect: %s\n", err)
-		return ExitFailure
-	}
-	fmt.Fprintln(stdout, string(b))
-	return ExitOK
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }

@@ -12,7 +12,7 @@ tool "collections" {
     required = false
   }
   param "labels" {
-    type    = map(string)
+    type    = map(string) # WARNING: Schema some clients reject
     default = { env = "dev" }
   }
   param "point" {

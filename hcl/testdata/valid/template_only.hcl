@@ -34,7 +34,7 @@ tool "get_current_time" {
   }
 }
 
-tool "search.v2" {
+tool "search-v2" {
   title       = "Search"
   description = env("TOOLHOST_TEST_SURELY_UNSET_7F3A9C", "Search the index.")
   param "query" {

@@ -1,0 +1,419 @@
+package hcl
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/toolhost/toolhost/adapters"
+)
+
+// lintTool runs the static checks on a decoded tool that go beyond decoding
+// each attribute: env() of unset variables in what runs at call time
+// (warnings), values that cannot be interpolated into a string, gjson paths
+// that cannot match, and schemas that common clients reject (warnings).
+// found are the diagnostics decoding already reported: a check stays quiet
+// where one of them already points.
+func lintTool(block *hcl.Block, t *Tool, static *hcl.EvalContext, lookup EnvLookup, found hcl.Diagnostics) hcl.Diagnostics {
+	body, ok := block.Body.(*hclsyntax.Body)
+	if !ok {
+		return nil // JSON syntax: the decoders' checks are all there is
+	}
+	var callTime []hclsyntax.Node // expressions evaluated at call time
+	var paramBlocks []*hclsyntax.Block
+	isBackend := map[string]bool{}
+	for _, n := range adapters.Names() {
+		isBackend[n] = true
+	}
+	for _, b := range body.Blocks {
+		switch {
+		case isBackend[b.Type]:
+			callTime = append(callTime, b.Body)
+		case b.Type == "result":
+			for _, fb := range b.Body.Blocks {
+				if a, ok := fb.Body.Attributes["path"]; ok && fb.Type == "field" {
+					callTime = append(callTime, a.Expr)
+				}
+			}
+		case b.Type == "param":
+			paramBlocks = append(paramBlocks, b)
+		}
+	}
+	var diags hcl.Diagnostics
+	quiet := func(r hcl.Range) bool { return overlapsError(found, r) }
+
+	for _, n := range callTime {
+		for _, u := range envWarnings(n, lookup, t.Name) {
+			if errs := overlappingErrors(found, *u.diag.Subject); len(errs) > 0 {
+				// The value had to be known at load, and is not: say why.
+				note := fmt.Sprintf("It calls env(%q) with no default, and that variable is not set.", u.name)
+				for _, e := range errs {
+					if !strings.Contains(e.Detail, note) {
+						e.Detail += " " + note
+					}
+				}
+				continue
+			}
+			diags = append(diags, u.diag)
+		}
+	}
+	eval := t.compileEval(static.Functions)
+	for _, n := range callTime {
+		for _, d := range interpolationErrors(n, eval) {
+			if !quiet(*d.Subject) {
+				diags = append(diags, d)
+			}
+		}
+	}
+	if t.Result != nil {
+		for _, f := range t.Result.Fields {
+			if f.Path == nil || quiet(f.Path.Range()) {
+				continue
+			}
+			if d := checkPathExpr(f, eval); d != nil {
+				diags = append(diags, d)
+			}
+		}
+	}
+	diags = append(diags, schemaWarnings(t, paramBlocks)...)
+	if d := toolNameWarning(block, t.Name); d != nil {
+		diags = append(diags, d)
+	}
+	return diags
+}
+
+// portableToolName is what the Anthropic and OpenAI APIs accept as a tool
+// (function) name; MCP allows more.
+var portableToolName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// toolNameWarning warns about a tool name that MCP allows but that clients
+// passing tools to the Anthropic or OpenAI APIs cannot use as it is: one
+// with a '.' or longer than 64 characters.
+func toolNameWarning(block *hcl.Block, name string) *hcl.Diagnostic {
+	if !toolNamePattern.MatchString(name) || portableToolName.MatchString(name) {
+		return nil // fine, or already an error
+	}
+	fixed := strings.ReplaceAll(name, ".", "_")
+	if len(fixed) > 64 {
+		fixed = fixed[:64]
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  "Tool name some clients reject",
+		Detail:   fmt.Sprintf("The tool name %q fits MCP's naming rules, but the Anthropic and OpenAI APIs accept only letters, digits, '_' and '-', at most 64 of them, so clients that hand tools to them (Claude Desktop, for one) fail the request or rename the tool. Rename it, for example to %q.", name, fixed),
+		Subject:  block.LabelRanges[0].Ptr(),
+	}
+}
+
+// overlapsError reports whether an error of diags points into r or r into it.
+func overlapsError(diags hcl.Diagnostics, r hcl.Range) bool {
+	return len(overlappingErrors(diags, r)) > 0
+}
+
+func overlappingErrors(diags hcl.Diagnostics, r hcl.Range) []*hcl.Diagnostic {
+	var out []*hcl.Diagnostic
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Subject != nil && d.Subject.Filename == r.Filename && d.Subject.Overlaps(r) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// envUnsetSummary is the summary of the warning for env() of an unset
+// variable.
+const envUnsetSummary = "Environment variable not set"
+
+// envUnset is a call env("NAME") with no default whose variable is unset,
+// and its warning.
+type envUnset struct {
+	name string
+	diag *hcl.Diagnostic
+}
+
+// envWarnings finds the calls env("NAME") with no default in node whose
+// variable is unset, with a warning for each that names the variable (it
+// has no value to leak).
+func envWarnings(node hclsyntax.Node, lookup EnvLookup, tool string) []envUnset {
+	var found []envUnset
+	_ = hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
+		call, ok := n.(*hclsyntax.FunctionCallExpr)
+		if !ok || call.Name != "env" || len(call.Args) == 0 || len(call.Args) > 2 {
+			return nil
+		}
+		if len(call.Args) == 2 {
+			def, d := call.Args[1].Value(nil)
+			if d.HasErrors() || !def.IsKnown() || !def.IsNull() {
+				return nil // a default, or one that is not a literal null
+			}
+		}
+		nv, d := call.Args[0].Value(nil)
+		if d.HasErrors() || !nv.IsKnown() || nv.IsNull() || nv.Type() != cty.String {
+			return nil
+		}
+		name := nv.AsString()
+		if _, set := lookup(name); set {
+			return nil
+		}
+		found = append(found, envUnset{name: name, diag: &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  envUnsetSummary,
+			Detail: fmt.Sprintf("env(%q) has no default and %s is not set, so calls of tool %q fail until it is. Set %s in the environment toolhost runs in, or give a default, as in env(%q, \"value\").",
+				name, name, tool, name, name),
+			Subject: call.Range().Ptr(),
+		}})
+		return nil
+	})
+	return found
+}
+
+// interpolationErrors reports values interpolated into a string template
+// that have no string form: lists, sets, maps, objects and tuples. HCL
+// skips the conversion while a value is unknown, so at load these would go
+// unnoticed until a call fails.
+func interpolationErrors(node hclsyntax.Node, eval *hcl.EvalContext) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	_ = hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
+		tmpl, ok := n.(*hclsyntax.TemplateExpr)
+		if !ok {
+			return nil
+		}
+		for _, part := range tmpl.Parts {
+			if _, lit := part.(*hclsyntax.LiteralValueExpr); lit {
+				continue
+			}
+			v, d := part.Value(eval)
+			if d.HasErrors() {
+				continue // loop variables, or an error reported elsewhere
+			}
+			ty := v.Type()
+			if ty == cty.DynamicPseudoType || ty.IsPrimitiveType() {
+				continue
+			}
+			what := "This value"
+			if tr, td := hcl.AbsTraversalForExpr(part); !td.HasErrors() {
+				what = traversalString(tr)
+			}
+			fix := fmt.Sprintf("Encode it, as in jsonencode(%s), or pick one attribute.", what)
+			if ty.IsListType() || ty.IsSetType() || ty.IsTupleType() {
+				fix = fmt.Sprintf("Join it, as in join(\",\", %s), or encode it, as in jsonencode(%s).", what, what)
+			}
+			if what == "This value" {
+				fix = "Join a list with join(\",\", ...), or encode any value with jsonencode(...)."
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid template interpolation value",
+				Detail:   fmt.Sprintf("%s is %s, which cannot be written into a string. %s", what, typePhrase(ty), fix),
+				Subject:  part.Range().Ptr(),
+			})
+		}
+		return nil
+	})
+	return diags
+}
+
+// typePhrase names a cty type with an article, for messages.
+func typePhrase(ty cty.Type) string {
+	name := ty.FriendlyName()
+	switch {
+	case ty.IsListType():
+		name = "list of " + ty.ElementType().FriendlyName()
+	case ty.IsSetType():
+		name = "set of " + ty.ElementType().FriendlyName()
+	case ty.IsMapType():
+		name = "map of " + ty.ElementType().FriendlyName()
+	}
+	if strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
+}
+
+// traversalString renders a traversal such as param.tags or param.x[0].
+func traversalString(tr hcl.Traversal) string {
+	var b strings.Builder
+	for _, step := range tr {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			b.WriteString("." + s.Name)
+		case hcl.TraverseIndex:
+			if s.Key.Type() == cty.String {
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			} else if s.Key.Type() == cty.Number {
+				b.WriteString("[" + s.Key.AsBigFloat().Text('f', -1) + "]")
+			}
+		}
+	}
+	return b.String()
+}
+
+// checkPathExpr checks a result field's gjson path. A path that
+// interpolates params is checked with each interpolation replaced by "0":
+// its literal text must be a path whatever the values.
+func checkPathExpr(f *Field, eval *hcl.EvalContext) *hcl.Diagnostic {
+	var path string
+	placeholders := false
+	switch e := f.Path.(type) {
+	case *hclsyntax.TemplateExpr:
+		var b strings.Builder
+		for _, part := range e.Parts {
+			v, d := part.Value(eval)
+			if !d.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
+				b.WriteString(v.AsString())
+			} else {
+				b.WriteString("0")
+				placeholders = true
+			}
+		}
+		path = b.String()
+	default:
+		v, d := f.Path.Value(eval)
+		if d.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+			return nil
+		}
+		path = v.AsString()
+	}
+	problem := gjsonPathProblem(path)
+	if problem == "" {
+		return nil
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid gjson path",
+		Detail:   fmt.Sprintf("The path of field %q, %q%s, %s. See https://github.com/tidwall/gjson/blob/master/SYNTAX.md for the syntax.", f.Name, path, map[bool]string{true: " (with 0 for each value interpolated)"}[placeholders], problem),
+		Subject:  f.Path.Range().Ptr(),
+	}
+}
+
+// schemaWarnings warns, once per tool, about parameters whose schemas
+// common clients reject or cannot translate: map(T) (an object whose
+// additionalProperties is a schema), tuple types (prefixItems) and patterns
+// that are not ECMAScript regular expressions. The warning points at the
+// first such parameter and names them all.
+func schemaWarnings(t *Tool, blocks []*hclsyntax.Block) hcl.Diagnostics {
+	var problems []string
+	var subject *hcl.Range
+	attrRange := func(p *Param, attr string) hcl.Range {
+		for _, b := range blocks {
+			if len(b.Labels) == 1 && b.Labels[0] == p.Name {
+				if a, ok := b.Body.Attributes[attr]; ok {
+					return a.Expr.Range()
+				}
+			}
+		}
+		return p.DeclRange
+	}
+	for _, p := range t.Params {
+		var found []string
+		if hasKind(p.Type, KindMap) {
+			found = append(found, fmt.Sprintf("param %q is of type %s, an object whose additionalProperties is a schema: Gemini's function declarations have no additionalProperties and need named properties on every object, and OpenAI's strict function calling requires additionalProperties: false. A list(object({ key = string, value = T })) works everywhere.", p.Name, p.Type))
+		}
+		if hasKind(p.Type, KindTuple) {
+			found = append(found, fmt.Sprintf("param %q is of type %s, an array with prefixItems: Gemini's function declarations need items on every array and have no prefixItems, and OpenAI's strict function calling does not support it. An object with named attributes works everywhere.", p.Name, p.Type))
+		}
+		if len(found) > 0 && subject == nil {
+			subject = attrRange(p, "type").Ptr()
+		}
+		if p.Pattern != nil {
+			if why := nonPortablePattern(p.Pattern.String()); why != "" {
+				found = append(found, fmt.Sprintf("the pattern of param %q %s, which is RE2 syntax that ECMAScript lacks: clients that validate arguments with JSON Schema (the official TypeScript SDK, Ajv) cannot compile it and reject the tool; toolhost still checks it on every call.", p.Name, why))
+				if subject == nil {
+					subject = attrRange(p, "pattern").Ptr()
+				}
+			}
+		}
+		problems = append(problems, found...)
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	for i, s := range problems {
+		problems[i] = strings.ToUpper(s[:1]) + s[1:]
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagWarning,
+		Summary:  "Schema some clients reject",
+		Detail:   fmt.Sprintf("The input schema of tool %q may be refused by some clients. %s", t.Name, strings.Join(problems, " ")),
+		Subject:  subject,
+	}}
+}
+
+// hasKind reports whether t is of kind k or has an element or attribute
+// type of that kind.
+func hasKind(t *Type, k TypeKind) bool {
+	if t == nil {
+		return false
+	}
+	if t.Kind == k {
+		return true
+	}
+	if hasKind(t.Elem, k) {
+		return true
+	}
+	for _, a := range t.Attrs {
+		if hasKind(a, k) {
+			return true
+		}
+	}
+	for _, e := range t.Elems {
+		if hasKind(e, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// nonPortablePattern returns how an RE2 pattern uses syntax that ECMAScript
+// regular expressions (with the u flag, as JSON Schema validators compile
+// them) reject, or "" when it uses none.
+func nonPortablePattern(p string) string {
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			n := p[i+1]
+			switch {
+			case n == 'A' || n == 'z':
+				return fmt.Sprintf(`uses \%c (write %s)`, n, map[byte]string{'A': "^", 'z': "$"}[n])
+			case n == 'Q':
+				return `uses \Q...\E (escape each character instead)`
+			case n == 'C':
+				return `uses \C`
+			case (n == 'p' || n == 'P') && (i+2 >= len(p) || p[i+2] != '{'):
+				return fmt.Sprintf(`uses \%c without braces (write \%c{...})`, n, n)
+			}
+			i++
+		case c == '[' && !inClass:
+			inClass = true
+			if strings.HasPrefix(p[i+1:], "[:") || strings.HasPrefix(p[i+1:], "^[:") {
+				return "uses a POSIX class such as [[:alpha:]] (write [a-zA-Z] or \\p{L})"
+			}
+			if strings.HasPrefix(p[i+1:], "]") {
+				i++ // a literal ] first in the class
+			} else if strings.HasPrefix(p[i+1:], "^]") {
+				i += 2
+			}
+		case c == '[' && inClass && strings.HasPrefix(p[i+1:], ":"):
+			return "uses a POSIX class such as [[:alpha:]] (write [a-zA-Z] or \\p{L})"
+		case c == ']' && inClass:
+			inClass = false
+		case c == '(' && !inClass && strings.HasPrefix(p[i+1:], "?"):
+			rest := p[i+2:]
+			switch {
+			case strings.HasPrefix(rest, "P<"):
+				return "uses (?P<name>...) (write (?<name>...))"
+			case len(rest) > 0 && strings.ContainsRune("imsU-", rune(rest[0])):
+				return "uses inline flags such as (?i)"
+			}
+		}
+	}
+	return ""
+}

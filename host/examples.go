@@ -1,0 +1,478 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/toolhost/toolhost/adapters"
+	thcl "github.com/toolhost/toolhost/hcl"
+)
+
+// ExampleReport is what CheckExamples found.
+type ExampleReport struct {
+	// Run is the number of examples run; Failed how many of them failed.
+	Run, Failed int
+	// Diagnostics has an error for each problem, pointing at the example.
+	Diagnostics hcl.Diagnostics
+}
+
+// maxExampleDiffs is how many differences one example reports.
+const maxExampleDiffs = 5
+
+// CheckExamples runs the example blocks of every tool of a registry loaded
+// without errors, offline: the arguments are checked with DecodeArgs, the
+// tool's result mapping runs on the recorded response with MapResult, and
+// the result is compared with the expected one. No request is sent and no
+// command runs; a template tool without a recorded response renders its
+// template, which does no I/O.
+//
+// validate runs the examples; serve does not (a stale recording never takes
+// tools offline), but it does check their shape when it loads.
+func CheckExamples(ctx context.Context, r *Registry) ExampleReport {
+	var rep ExampleReport
+	if r == nil || r.Config == nil || r.functions == nil {
+		return rep
+	}
+	for _, t := range r.Config.Tools {
+		for _, ex := range t.Examples {
+			rep.Run++
+			d := r.checkExample(ctx, t, ex)
+			if len(d) > 0 {
+				rep.Failed++
+				rep.Diagnostics = append(rep.Diagnostics, d...)
+			}
+		}
+	}
+	return rep
+}
+
+func (r *Registry) checkExample(ctx context.Context, t *thcl.Tool, ex *thcl.Example) hcl.Diagnostics {
+	vals, diags := ex.Evaluate(r.functions.Functions)
+	if diags.HasErrors() {
+		return diags
+	}
+	fail := func(summary string, at hcl.Range, format string, args ...any) hcl.Diagnostics {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  summary,
+			Detail:   fmt.Sprintf("Example %q of tool %q: ", ex.Name, t.Name) + fmt.Sprintf(format, args...),
+			Subject:  at.Ptr(),
+		}}
+	}
+	rangeOf := func(a *hcl.Attribute) hcl.Range {
+		if a == nil {
+			return ex.DeclRange
+		}
+		return a.Expr.Range()
+	}
+	// expectErr handles a failure of the call: it is what the example
+	// expects, or a diagnostic.
+	expectErr := func(err error, summary string, at hcl.Range, fix string) hcl.Diagnostics {
+		if vals.Error == nil {
+			return fail(summary, at, "%s. %s", strings.TrimSuffix(err.Error(), "."), fix)
+		}
+		if strings.Contains(err.Error(), *vals.Error) {
+			return nil
+		}
+		return fail("Example error mismatch", rangeOf(ex.Error), "the tool fails with %q, which does not contain %q. Correct the expected text.", err.Error(), *vals.Error)
+	}
+
+	params, err := DecodeArgs(t, vals.Args)
+	if err != nil {
+		at, fix := rangeOf(ex.Args), ""
+		var ae *ArgumentError
+		if errors.As(err, &ae) && ae.Param != "" && ex.Args != nil {
+			if kr, ok := thcl.ExprKeyRange(ex.Args.Expr, ae.Param); ok && !isParam(t, ae.Param) {
+				at = kr
+				if s := closest(ae.Param, paramNames(t)); s != "" {
+					fix = fmt.Sprintf("Did you mean %q? ", s)
+				}
+			} else {
+				at = thcl.ExprRangeAt(ex.Args.Expr, append([]thcl.PathStep{ae.Param}, argPathSteps(ae.Path)...))
+			}
+		}
+		return expectErr(err, "Invalid example arguments", at,
+			fix+"The tool refuses these arguments before anything runs; correct args, or expect the refusal with error = \"...\".")
+	}
+	eval := &hcl.EvalContext{
+		Functions: r.functions.Functions,
+		Variables: map[string]cty.Value{"param": params},
+	}
+
+	var body []byte
+	switch {
+	case vals.Response != nil:
+		body = []byte(*vals.Response)
+	case t.BackendKind == "template" && t.Backend != nil:
+		out, err := t.Backend.Call(ctx, &adapters.Input{Eval: eval})
+		if err != nil {
+			return expectErr(err, "Example failed", ex.DeclRange, "The template does not render for these arguments.")
+		}
+		body = out.Body
+	default:
+		if vals.Error != nil && ex.Result == nil {
+			return fail("Example error not raised", rangeOf(ex.Error), "the arguments are valid, so the tool would run; validate never sends requests or runs commands, so an error it cannot see needs a recorded response: add response = ... with what the %s backend returned.", t.BackendKind)
+		}
+		what := "the HTTP response body"
+		if t.BackendKind == "exec" {
+			what = "the command's standard output"
+		}
+		return fail("Missing response", ex.DeclRange, "there is no recorded response, and validate never sends requests or runs commands. Add response = file(\"testdata/%s.json\") (or a heredoc) with %s.", t.Name, what)
+	}
+
+	if t.Result == nil {
+		text := string(body)
+		if vals.Error != nil {
+			return fail("Example expected an error", rangeOf(ex.Error), "the tool returns the text %s, but the example expects an error containing %q.", preview(body), *vals.Error)
+		}
+		want, err := convert.Convert(vals.Result, cty.String)
+		if err != nil || want.IsNull() {
+			return fail("Invalid example result", rangeOf(ex.Result), "the tool has no result block, so it returns text and the expected result is a string; write result = \"...\", or add a result block to the tool.")
+		}
+		if w := want.AsString(); w != text {
+			return fail("Example result mismatch", rangeOf(ex.Result), "%s. Correct the expected text.", textDiff(text, w))
+		}
+		return nil
+	}
+
+	got, err := MapResult(t.Result, body, eval)
+	if err != nil {
+		return expectErr(err, "Example failed", rangeOf(ex.Response),
+			"Correct the field's path or type, or record a response that has the field.")
+	}
+	if vals.Error != nil {
+		return fail("Example expected an error", rangeOf(ex.Error), "the tool succeeds with %s, but the example expects an error containing %q.", shorten(string(got)), *vals.Error)
+	}
+	return compareResult(t, ex, vals.Result, got, fail)
+}
+
+// argPathStep matches one step of an ArgumentError's Path: "[1]" or ".title".
+var argPathStep = regexp.MustCompile(`\[(\d+)\]|\.([^.\[]+)`)
+
+// argPathSteps splits an ArgumentError's Path, such as "[1].title", into
+// steps.
+func argPathSteps(path string) []thcl.PathStep {
+	var steps []thcl.PathStep
+	for _, m := range argPathStep.FindAllStringSubmatch(path, -1) {
+		if m[1] != "" {
+			i, err := strconv.Atoi(m[1])
+			if err != nil {
+				break
+			}
+			steps = append(steps, i)
+		} else {
+			steps = append(steps, m[2])
+		}
+	}
+	return steps
+}
+
+func isParam(t *thcl.Tool, name string) bool {
+	for _, p := range t.Params {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func paramNames(t *thcl.Tool) []string {
+	names := make([]string, len(t.Params))
+	for i, p := range t.Params {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// compareResult compares the expected result of an example with the result
+// the mapping gave, field by field. Results are compared whole: every field
+// the mapping returns is listed, and an absent optional field is left out
+// or null.
+func compareResult(t *thcl.Tool, ex *thcl.Example, want cty.Value, got json.RawMessage, fail func(string, hcl.Range, string, ...any) hcl.Diagnostics) hcl.Diagnostics {
+	resultExpr := ex.Result.Expr
+	wt := want.Type()
+	if want.IsNull() || !(wt.IsObjectType() || wt.IsMapType()) {
+		return fail("Invalid example result", resultExpr.Range(), "the expected result is an object of the tool's result fields, as in result = { %s = ... }.", t.Result.Fields[0].Name)
+	}
+	var gotFields map[string]json.RawMessage
+	if err := json.Unmarshal(got, &gotFields); err != nil {
+		return fail("Example failed", resultExpr.Range(), "the mapped result is not a JSON object: %s.", err)
+	}
+	wantFields := map[string]cty.Value{}
+	for it := want.ElementIterator(); it.Next(); {
+		k, v := it.Element()
+		wantFields[k.AsString()] = v
+	}
+	var diags hcl.Diagnostics
+	declared := make([]string, len(t.Result.Fields))
+	isField := map[string]bool{}
+	for i, f := range t.Result.Fields {
+		declared[i] = f.Name
+		isField[f.Name] = true
+	}
+	for _, k := range sortedKeys(wantFields) {
+		if isField[k] {
+			continue
+		}
+		at, ok := thcl.ExprKeyRange(resultExpr, k)
+		if !ok {
+			at = resultExpr.Range()
+		}
+		hint := ""
+		if s := closest(k, declared); s != "" {
+			hint = fmt.Sprintf(" Did you mean %q?", s)
+		}
+		diags = append(diags, fail("Unknown field in example result", at, "the tool's result block has no field %q.%s Its fields are %s.", k, hint, strings.Join(declared, ", "))...)
+	}
+	var diffs []valueDiff
+	for _, f := range t.Result.Fields {
+		wv, listed := wantFields[f.Name]
+		if listed && wv.IsNull() {
+			listed = false
+		}
+		gv, present := gotFields[f.Name]
+		switch {
+		case !listed && !present:
+			continue
+		case listed && !present:
+			diffs = append(diffs, valueDiff{path: []thcl.PathStep{f.Name}, note: fmt.Sprintf("%s is absent from the mapped result (its optional path matched nothing), but the example expects %s", f.Name, ctyPreview(wv))})
+			continue
+		case !listed && present:
+			diags = append(diags, fail("Example result mismatch", resultExpr.Range(), "the mapped result has %s = %s, which the expected result does not list. Results are compared whole: add %s = ... to result.", f.Name, shorten(string(gv)), f.Name)...)
+			continue
+		}
+		wraw, err := ctyjson.Marshal(wv, wv.Type())
+		if err == nil {
+			var conv json.RawMessage
+			conv, err = ConvertJSON(f.Type, wraw)
+			wraw = conv
+		}
+		if err != nil {
+			diags = append(diags, fail("Invalid example result", thcl.ExprRangeAt(resultExpr, []thcl.PathStep{f.Name}), "the expected value of field %q does not fit its type %s: %s.", f.Name, f.Type, err)...)
+			continue
+		}
+		diffJSON([]thcl.PathStep{f.Name}, decodeJSON(wraw), decodeJSON(gv), &diffs)
+	}
+	for i, d := range diffs {
+		if i == maxExampleDiffs {
+			diags[len(diags)-1].Detail += fmt.Sprintf(" (%d more differences are not shown.)", len(diffs)-maxExampleDiffs)
+			break
+		}
+		note := d.note
+		if note == "" {
+			note = fmt.Sprintf("%s is %s in the result mapped from the response, but the example expects %s", pathString(d.path), jsonPreview(d.got), jsonPreview(d.want))
+		}
+		diags = append(diags, fail("Example result mismatch", thcl.ExprRangeAt(resultExpr, d.path), "%s. Correct the expected value, or the field's path if the mapping is what is wrong.", note)...)
+	}
+	return diags
+}
+
+// valueDiff is one difference between an expected and a mapped value.
+type valueDiff struct {
+	path      []thcl.PathStep
+	want, got any
+	note      string // replaces the "is X but expects Y" message when set
+}
+
+// decodeJSON decodes JSON keeping numbers exact.
+func decodeJSON(raw []byte) any {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	_ = dec.Decode(&v)
+	return v
+}
+
+// diffJSON appends the differences between want and got under path.
+func diffJSON(path []thcl.PathStep, want, got any, out *[]valueDiff) {
+	at := func(step thcl.PathStep) []thcl.PathStep {
+		return append(append([]thcl.PathStep(nil), path...), step)
+	}
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			break
+		}
+		keys := map[string]bool{}
+		for k := range w {
+			keys[k] = true
+		}
+		for k := range g {
+			keys[k] = true
+		}
+		for _, k := range sortedKeys(keys) {
+			wv, inW := w[k]
+			gv, inG := g[k]
+			switch {
+			case inW && !inG:
+				*out = append(*out, valueDiff{path: at(k), note: fmt.Sprintf("%s is absent from the mapped result, but the example expects %s", pathString(at(k)), jsonPreview(wv))})
+			case !inW && inG:
+				*out = append(*out, valueDiff{path: path, note: fmt.Sprintf("%s is %s in the mapped result, and the example does not list it", pathString(at(k)), jsonPreview(gv))})
+			default:
+				diffJSON(at(k), wv, gv, out)
+			}
+		}
+		return
+	case []any:
+		g, ok := got.([]any)
+		if !ok {
+			break
+		}
+		n := min(len(w), len(g))
+		for i := 0; i < n; i++ {
+			diffJSON(at(i), w[i], g[i], out)
+		}
+		if len(w) != len(g) {
+			extra := "the mapped result's extra items begin with " + jsonPreview(g[n:])
+			if len(w) > len(g) {
+				extra = "the example's extra items begin with " + jsonPreview(w[n:])
+			}
+			*out = append(*out, valueDiff{path: path, note: fmt.Sprintf("%s has %s in the mapped result, but the example expects %d; %s", pathString(path), items(len(g)), len(w), extra)})
+		}
+		return
+	case json.Number:
+		if g, ok := got.(json.Number); ok && numbersEqual(w, g) {
+			return
+		}
+	default:
+		if fmt.Sprintf("%T", want) == fmt.Sprintf("%T", got) && want == got {
+			return
+		}
+	}
+	*out = append(*out, valueDiff{path: path, want: want, got: got})
+}
+
+func items(n int) string {
+	if n == 1 {
+		return "1 item"
+	}
+	return fmt.Sprintf("%d items", n)
+}
+
+func numbersEqual(a, b json.Number) bool {
+	x, _, errA := big.ParseFloat(string(a), 10, 256, big.ToNearestEven)
+	y, _, errB := big.ParseFloat(string(b), 10, 256, big.ToNearestEven)
+	return errA == nil && errB == nil && x.Cmp(y) == 0
+}
+
+// pathString renders a path as topics[1].title.
+func pathString(path []thcl.PathStep) string {
+	var b strings.Builder
+	for i, step := range path {
+		switch s := step.(type) {
+		case int:
+			fmt.Fprintf(&b, "[%d]", s)
+		case string:
+			switch {
+			case hclsyntax.ValidIdentifier(s) && i == 0:
+				b.WriteString(s)
+			case hclsyntax.ValidIdentifier(s):
+				b.WriteString("." + s)
+			default:
+				fmt.Fprintf(&b, "[%q]", s)
+			}
+		}
+	}
+	return b.String()
+}
+
+// jsonPreview renders a decoded JSON value compactly, shortened.
+func jsonPreview(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return shorten(string(b))
+}
+
+func ctyPreview(v cty.Value) string {
+	b, err := ctyjson.Marshal(v, v.Type())
+	if err != nil {
+		return v.GoString()
+	}
+	return shorten(string(b))
+}
+
+func shorten(s string) string {
+	const max = 200
+	if r := []rune(s); len(r) > max {
+		return string(r[:max]) + "..."
+	}
+	return s
+}
+
+// textDiff describes where two texts first differ.
+func textDiff(got, want string) string {
+	g, w := []rune(got), []rune(want)
+	i := 0
+	for i < len(g) && i < len(w) && g[i] == w[i] {
+		i++
+	}
+	line := 1 + strings.Count(string(g[:i]), "\n")
+	tail := func(r []rune) string {
+		end := min(len(r), i+40)
+		s := string(r[i:end])
+		if end < len(r) {
+			s += "..."
+		}
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprintf("the tool returns %s, but the example expects %s; they differ at character %d (line %d): %s here, %s expected",
+		shorten(fmt.Sprintf("%q", got)), shorten(fmt.Sprintf("%q", want)), i+1, line, tail(g), tail(w))
+}
+
+// closest returns the candidate nearest to given, for "did you mean".
+func closest(given string, candidates []string) string {
+	best, bestDist := "", 3
+	for _, c := range candidates {
+		if d := editDistance(given, c); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

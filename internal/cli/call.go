@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	thcl "github.com/toolhost/toolhost/hcl"
+)
+
+// runCall runs one tool as a client would and prints the result as the
+// client sees it: structuredContent pretty-printed when the tool has a
+// result block, else the text content. A tool error (isError) goes to
+// stderr and exits 1; a malformed command line exits 2.
+func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("call", "call CONFIG TOOL [name=value ...] [--json '{...}']", stderr)
+	rawJSON := fs.String("json", "", "the arguments as one JSON object (merged under name=value pairs)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(pos) < 2 {
+		fs.Usage()
+		return ExitUsage
+	}
+	reg, ok := load(pos[:1], stderr)
+	if !ok {
+		return ExitFailure
+	}
+	defer reg.Close()
+	tool, ok := reg.Tool(pos[1])
+	if !ok {
+		names := make([]string, 0, len(reg.Tools))
+		for _, t := range reg.Tools {
+			names = append(names, t.Name)
+		}
+		fmt.Fprintf(stderr, "toolhost call: there is no tool %q in %s; the tools are: %s\n", pos[1], pos[0], strings.Join(names, ", "))
+		return ExitFailure
+	}
+	argMap := map[string]json.RawMessage{}
+	if *rawJSON != "" {
+		if err := json.Unmarshal([]byte(*rawJSON), &argMap); err != nil {
+			fmt.Fprintf(stderr, "toolhost call: --json must be a JSON object: %s\n", err)
+			return ExitUsage
+		}
+	}
+	types := map[string]*thcl.Type{}
+	for _, p := range tool.Params {
+		types[p.Name] = p.Type
+	}
+	for _, kv := range pos[2:] {
+		name, value, found := strings.Cut(kv, "=")
+		if !found {
+			fmt.Fprintf(stderr, "toolhost call: argument %q is not name=value\n", kv)
+			return ExitUsage
+		}
+		t, ok := types[name]
+		switch {
+		case ok && t.Kind == thcl.KindString:
+			b, _ := json.Marshal(value)
+			argMap[name] = b
+		case json.Valid([]byte(value)):
+			argMap[name] = json.RawMessage(value)
+		default:
+			b, _ := json.Marshal(value)
+			argMap[name] = b
+		}
+	}
+	argJSON, _ := json.Marshal(argMap)
+	res, err := reg.CallTool(ctx, tool.Name, argJSON)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost call: %s\n", err)
+		return ExitFailure
+	}
+	if res.IsError {
+		for _, c := range res.Content {
+			fmt.Fprintf(stderr, "%s: %s\n", tool.Name, strings.TrimRight(contentText(c), "\n"))
+		}
+		return ExitFailure
+	}
+	if res.StructuredContent != nil {
+		b, err := json.MarshalIndent(res.StructuredContent, "", "  ")
+		if err != nil {
+			fmt.Fprintf(stderr, "toolhost call: %s\n", err)
+			return ExitFailure
+		}
+		fmt.Fprintln(stdout, string(b))
+		return ExitOK
+	}
+	for _, c := range res.Content {
+		text := contentText(c)
+		fmt.Fprint(stdout, text)
+		if !strings.HasSuffix(text, "\n") {
+			fmt.Fprintln(stdout)
+		}
+	}
+	return ExitOK
+}
+
+// contentText renders one content item: text as it is, anything else as a
+// one-line description of what a client would receive.
+func contentText(c mcp.Content) string {
+	switch c := c.(type) {
+	case *mcp.TextContent:
+		return c.Text
+	case *mcp.ImageContent:
+		return fmt.Sprintf("[image, %s, %d bytes]", c.MIMEType, len(c.Data))
+	case *mcp.AudioContent:
+		return fmt.Sprintf("[audio, %s, %d bytes]", c.MIMEType, len(c.Data))
+	case *mcp.EmbeddedResource:
+		if c.Resource != nil {
+			if c.Resource.Text != "" {
+				return c.Resource.Text
+			}
+			return fmt.Sprintf("[resource %s, %s, %d bytes]", c.Resource.URI, c.Resource.MIMEType, len(c.Resource.Blob))
+		}
+	case *mcp.ResourceLink:
+		return fmt.Sprintf("[resource link %s]", c.URI)
+	}
+	return fmt.Sprintf("[%T]", c)
+}

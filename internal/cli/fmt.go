@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+
+	thcl "github.com/toolhost/toolhost/hcl"
+)
+
+// runFmt rewrites config files in HCL's canonical style (hclwrite's: aligned
+// equals signs, two-space indents, normalised spacing). With -check it
+// changes nothing, lists the files that would change and exits 1 if there
+// are any, for CI. A file with syntax errors is reported and left alone.
+func runFmt(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("fmt", "fmt [-check] [CONFIG...]", stderr)
+	check := fs.Bool("check", false, "change nothing; list the files that are not formatted and exit 1 if there are any")
+	paths, err := parseFlags(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	files, diags := thcl.ConfigFiles(paths)
+	if diags.HasErrors() {
+		writeDiags(stderr, nil, diags)
+		return ExitFailure
+	}
+	failed := false
+	var unformatted []string
+	for _, name := range files {
+		if !strings.HasSuffix(name, ".hcl") {
+			fmt.Fprintf(stderr, "toolhost fmt: skipping %s: only native syntax (.hcl) files are formatted\n", name)
+			continue
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "toolhost fmt: %s\n", err)
+			failed = true
+			continue
+		}
+		f, pd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+		if pd.HasErrors() {
+			writeDiags(stderr, &thcl.Config{Files: map[string]*hcl.File{name: f}}, pd)
+			fmt.Fprintf(stderr, "toolhost fmt: %s has syntax errors and was not formatted\n", name)
+			failed = true
+			continue
+		}
+		out := hclwrite.Format(src)
+		if bytes.Equal(out, src) {
+			continue
+		}
+		unformatted = append(unformatted, name)
+		if *check {
+			continue
+		}
+		if err := writeInPlace(name, out); err != nil {
+			fmt.Fprintf(stderr, "toolhost fmt: %s\n", err)
+			failed = true
+		}
+	}
+	for _, name := range unformatted {
+		fmt.Fprintln(stdout, name)
+	}
+	switch {
+	case failed:
+		return ExitFailure
+	case *check && len(unformatted) > 0:
+		fmt.Fprintf(stderr, "toolhost fmt: %s not formatted; run toolhost fmt to rewrite %s\n", plural(len(unformatted), "file"), map[bool]string{true: "it", false: "them"}[len(unformatted) == 1])
+		return ExitFailure
+	}
+	return ExitOK
+}
+
+// writeInPlace replaces a file's content atomically, keeping its mode. A
+// symbolic link is followed, so that the file it points to is rewritten
+// and the link stays.
+func writeInPlace(name string, data []byte) error {
+	target, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return err
+	}
+	info, err := os.Stat(target)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".fmt-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), target)
+}

@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// starterConfig is what init writes: one tool of each backend, with an
+// example block, and comments that point to the next step. It validates
+// with no diagnostics and is formatted as toolhost fmt formats.
+const starterConfig = `# tools.hcl: tools for MCP clients, served over stdio by
+#
+#   toolhost serve tools.hcl
+#
+# Check it (as CI would) with  toolhost validate tools.hcl
+# Try a tool without a client:  toolhost call tools.hcl greet name=world
+# See what a client sees:       toolhost inspect tools.hcl
+# Keep it tidy:                 toolhost fmt
+
+server {
+  name         = "my-tools"
+  instructions = "Greetings, GitHub repository facts and word counts."
+}
+
+# template: text computed from the arguments, with no I/O.
+tool "greet" {
+  description = "Greets someone by name."
+  param "name" {
+    type        = string
+    description = "Who to greet."
+    min_length  = 1
+  }
+  template {
+    text = "Hello, ${param.name}!"
+  }
+  # Examples are tests that validate runs offline.
+  example "world" {
+    args   = { name = "world" }
+    result = "Hello, world!"
+  }
+}
+
+# http: calls an API; the result block picks typed fields out of the JSON
+# answer with gjson paths, and becomes the tool's outputSchema.
+tool "github_repo" {
+  description = "Description, stars and forks of a public GitHub repository."
+  annotations {
+    read_only_hint  = true
+    open_world_hint = true
+  }
+  param "owner" {
+    type        = string
+    description = "The repository's owner, such as golang."
+    pattern     = "^[A-Za-z0-9-]+$"
+  }
+  param "repo" {
+    type        = string
+    description = "The repository's name, such as go."
+    pattern     = "^[A-Za-z0-9._-]+$"
+  }
+  http {
+    url     = "https://api.github.com/repos/${param.owner}/${param.repo}"
+    headers = { Accept = "application/vnd.github+json" }
+    timeout = "10s"
+  }
+  result {
+    field "description" {
+      path     = "description"
+      type     = string
+      optional = true
+    }
+    field "stars" {
+      path = "stargazers_count"
+      type = integer
+    }
+    field "forks" {
+      path = "forks_count"
+      type = integer
+    }
+  }
+  # validate applies the result block to this recorded response, and the
+  # result must be exactly this; no request is sent.
+  example "go" {
+    args     = { owner = "golang", repo = "go" }
+    response = <<-EOT
+      {"full_name": "golang/go", "description": "The Go programming language", "stargazers_count": 128000, "forks_count": 18000}
+    EOT
+    result   = { description = "The Go programming language", stars = 128000, forks = 18000 }
+  }
+  example "refused owner" {
+    args  = { owner = "../etc", repo = "go" }
+    error = "does not match the pattern"
+  }
+}
+
+# exec: runs a program with an argument list, never through a shell; each
+# element is one argument whatever it contains.
+tool "word_count" {
+  description = "Counts the words of a text."
+  param "text" {
+    type        = string
+    description = "The text to count."
+  }
+  exec {
+    command = ["wc", "-w"]
+    stdin   = param.text
+    timeout = "5s"
+  }
+}
+`
+
+func runInit(args []string, stdout, stderr io.Writer) int {
+	flags := newFlags("init", "init [DIR]", stderr)
+	pos, err := parseFlags(flags, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(pos) > 1 {
+		flags.Usage()
+		return ExitUsage
+	}
+	dir := "."
+	if len(pos) == 1 {
+		dir = pos[0]
+	}
+	path := filepath.Join(dir, defaultConfig)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			fmt.Fprintf(stderr, "toolhost init: %s already exists; init never overwrites a file. Edit it, or move it away and run init again.\n", path)
+		} else {
+			fmt.Fprintf(stderr, "toolhost init: %s\n", err)
+		}
+		return ExitFailure
+	}
+	if _, err := io.WriteString(f, starterConfig); err != nil {
+		f.Close()
+		fmt.Fprintf(stderr, "toolhost init: %s\n", err)
+		return ExitFailure
+	}
+	if err := f.Close(); err != nil {
+		fmt.Fprintf(stderr, "toolhost init: %s\n", err)
+		return ExitFailure
+	}
+	fmt.Fprintf(stdout, "Wrote %s: one tool of each backend (template, http, exec).\nNext: toolhost validate %s, then toolhost call %s greet name=world\n", path, path, path)
+	return ExitOK
+}

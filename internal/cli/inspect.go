@@ -1,0 +1,276 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/zclconf/go-cty/cty"
+
+	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/host"
+)
+
+func runInspect(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("inspect", "inspect [--json] CONFIG...", stderr)
+	asJSON := fs.Bool("json", false, "print exactly what clients receive (tools with full JSON schemas, resources, templates, prompts) as JSON")
+	paths, err := parseFlags(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(paths) == 0 {
+		fs.Usage()
+		return ExitUsage
+	}
+	reg, ok := load(paths, stderr)
+	if !ok {
+		return ExitFailure
+	}
+	defer reg.Close()
+	if *asJSON {
+		return inspectJSON(reg, stdout, stderr)
+	}
+	inspectText(reg.Config, stdout)
+	return ExitOK
+}
+
+func inspectJSON(reg *host.Registry, stdout, stderr io.Writer) int {
+	s := reg.Config.Server
+	out := map[string]any{
+		"serverInfo":        map[string]any{"name": s.Name, "title": s.Title, "version": s.Version},
+		"instructions":      s.Instructions,
+		"tools":             nonNil(reg.Tools),
+		"resources":         nonNil(reg.Resources),
+		"resourceTemplates": nonNil(reg.Templates),
+		"prompts":           nonNil(reg.Prompts),
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost inspect: %s\n", err)
+		return ExitFailure
+	}
+	fmt.Fprintln(stdout, string(b))
+	return ExitOK
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// inspectText prints what a client sees as a summary for people: the
+// server, then each tool with its parameters (type, whether required, the
+// constraints of the schema) and what it returns, then resources,
+// templates and prompts.
+func inspectText(cfg *thcl.Config, w io.Writer) {
+	s := cfg.Server
+	title := s.Name + " " + s.Version
+	if s.Title != "" {
+		title += " (" + s.Title + ")"
+	}
+	fmt.Fprintln(w, title)
+	if s.Instructions != "" {
+		fmt.Fprintln(w, indentText(s.Instructions, "  "))
+	}
+
+	fmt.Fprintf(w, "\n%s\n", countTitle(len(cfg.Tools), "tool"))
+	for i, t := range cfg.Tools {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		head := "  " + t.Name
+		if t.Title != "" {
+			head += ": " + t.Title
+		}
+		tags := []string{t.BackendKind}
+		if a := t.Annotations; a != nil {
+			if a.ReadOnlyHint {
+				tags = append(tags, "read-only")
+			}
+			if a.DestructiveHint != nil && *a.DestructiveHint {
+				tags = append(tags, "destructive")
+			}
+			if a.IdempotentHint {
+				tags = append(tags, "idempotent")
+			}
+			if a.OpenWorldHint != nil && *a.OpenWorldHint {
+				tags = append(tags, "open-world")
+			}
+		}
+		if n := len(t.Examples); n > 0 {
+			tags = append(tags, plural(n, "example"))
+		}
+		fmt.Fprintf(w, "%s  [%s]\n", head, strings.Join(tags, ", "))
+		if t.Description != "" {
+			fmt.Fprintln(w, indentText(t.Description, "    "))
+		}
+		if len(t.Params) == 0 {
+			fmt.Fprintln(w, "    takes no arguments")
+		} else {
+			fmt.Fprintln(w, "    arguments:")
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			for _, p := range t.Params {
+				row(tw, "      ", p.Name, paramSummary(p), oneLine(p.Description))
+			}
+			tw.Flush()
+		}
+		if t.Result == nil {
+			fmt.Fprintln(w, "    returns text")
+		} else {
+			fmt.Fprintln(w, "    returns:")
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			for _, f := range t.Result.Fields {
+				ty := f.Type.String()
+				if f.Optional {
+					ty += ", optional"
+				}
+				row(tw, "      ", f.Name, ty, oneLine(f.Description))
+			}
+			tw.Flush()
+		}
+	}
+
+	if len(cfg.Resources) > 0 {
+		fmt.Fprintf(w, "\n%s\n", countTitle(len(cfg.Resources), "resource"))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, r := range cfg.Resources {
+			row(tw, "  ", r.Name, r.URI, orDash(r.MIMEType), oneLine(firstOf(r.Title, r.Description)))
+		}
+		tw.Flush()
+	}
+	if len(cfg.ResourceTemplates) > 0 {
+		fmt.Fprintf(w, "\n%s\n", countTitle(len(cfg.ResourceTemplates), "resource template"))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, r := range cfg.ResourceTemplates {
+			row(tw, "  ", r.Name, r.URITemplate, orDash(r.MIMEType), oneLine(firstOf(r.Title, r.Description)))
+		}
+		tw.Flush()
+	}
+	if len(cfg.Prompts) > 0 {
+		fmt.Fprintf(w, "\n%s\n", countTitle(len(cfg.Prompts), "prompt"))
+		for _, p := range cfg.Prompts {
+			head := "  " + p.Name
+			if d := firstOf(p.Title, p.Description); d != "" {
+				head += ": " + oneLine(d)
+			}
+			fmt.Fprintln(w, head)
+			if len(p.Args) == 0 {
+				continue
+			}
+			fmt.Fprintln(w, "    arguments:")
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			for _, a := range p.Args {
+				req := "required"
+				if !a.Required {
+					req = "optional"
+				}
+				row(tw, "      ", a.Name, req, oneLine(a.Description))
+			}
+			tw.Flush()
+		}
+	}
+	fmt.Fprintln(w, "\nThe full JSON schemas: toolhost inspect --json")
+}
+
+// row writes one table row, leaving out empty cells at its end so that no
+// line ends in spaces.
+func row(w io.Writer, indent string, cells ...string) {
+	for len(cells) > 1 && cells[len(cells)-1] == "" {
+		cells = cells[:len(cells)-1]
+	}
+	fmt.Fprintln(w, indent+strings.Join(cells, "\t"))
+}
+
+// paramSummary renders a parameter's schema in one line: type, required or
+// default, and constraints.
+func paramSummary(p *thcl.Param) string {
+	parts := []string{p.Type.String()}
+	switch {
+	case p.Default != cty.NilVal:
+		parts = append(parts, "default "+string(thcl.EncodeJSON(p.Type, p.Default)))
+	case p.Required:
+		parts = append(parts, "required")
+	default:
+		parts = append(parts, "optional")
+	}
+	if len(p.Enum) > 0 {
+		vals := make([]string, len(p.Enum))
+		for i, e := range p.Enum {
+			vals[i] = string(thcl.EncodeJSON(p.Type, e))
+		}
+		parts = append(parts, "one of "+strings.Join(vals, ", "))
+	}
+	parts = append(parts, bounds(p.Minimum, p.Maximum)...)
+	parts = append(parts, countBounds("length", p.MinLength, p.MaxLength)...)
+	parts = append(parts, countBounds("items", p.MinItems, p.MaxItems)...)
+	if p.Pattern != nil {
+		parts = append(parts, "pattern "+p.Pattern.String())
+	}
+	if p.Sensitive {
+		parts = append(parts, "sensitive")
+	}
+	if p.AllowFlags {
+		parts = append(parts, "allows flags")
+	}
+	return strings.Join(parts, ", ")
+}
+
+func bounds(lo, hi *float64) []string {
+	switch {
+	case lo != nil && hi != nil:
+		return []string{fmt.Sprintf("%v to %v", *lo, *hi)}
+	case lo != nil:
+		return []string{fmt.Sprintf("at least %v", *lo)}
+	case hi != nil:
+		return []string{fmt.Sprintf("at most %v", *hi)}
+	}
+	return nil
+}
+
+func countBounds(what string, lo, hi *int) []string {
+	switch {
+	case lo != nil && hi != nil:
+		return []string{fmt.Sprintf("%s %d to %d", what, *lo, *hi)}
+	case lo != nil:
+		return []string{fmt.Sprintf("%s at least %d", what, *lo)}
+	case hi != nil:
+		return []string{fmt.Sprintf("%s at most %d", what, *hi)}
+	}
+	return nil
+}
+
+func countTitle(n int, what string) string {
+	if n == 0 {
+		return "no " + what + "s"
+	}
+	return plural(n, what)
+}
+
+func indentText(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// oneLine keeps a description on one line of a table.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/toolhost/toolhost/host"
+)
+
+// httpFlags are serve's flags for the HTTP transports; --listen switches
+// serve from stdio to HTTP.
+type httpFlags struct {
+	listen             string
+	stateless          bool
+	allowedHosts       string
+	allowedOrigins     string
+	authTokenEnv       string
+	shutdownTimeout    time.Duration
+	requestTimeout     time.Duration
+	sessionIdleTimeout time.Duration
+}
+
+// addHTTPFlags declares the HTTP flags on serve's flag set.
+func addHTTPFlags(fs *flag.FlagSet) *httpFlags {
+	f := &httpFlags{}
+	fs.StringVar(&f.listen, "listen", "", "serve MCP over HTTP on this address instead of stdio, as in 127.0.0.1:8080 (a bare port binds to 127.0.0.1; 0.0.0.0:8080 accepts other machines): streamable HTTP at /mcp, legacy SSE at /sse, health at /healthz and /readyz")
+	fs.BoolVar(&f.stateless, "stateless", false, "with --listen: serve streamable HTTP without sessions, so that any replica behind a load balancer can answer any request")
+	fs.StringVar(&f.allowedHosts, "allowed-hosts", "", "with --listen: comma-separated Host header values to accept besides the listen host, localhost, 127.0.0.1 and [::1] (a name without a port matches any port; * accepts any)")
+	fs.StringVar(&f.allowedOrigins, "allowed-origins", "", "with --listen: comma-separated browser origins to accept (scheme://host[:port]; * accepts any); requests without an Origin header are always accepted")
+	fs.StringVar(&f.authTokenEnv, "auth-token-env", "", "with --listen: require the header Authorization: Bearer TOKEN, where TOKEN is the value of this environment variable")
+	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", host.DefaultShutdownTimeout, "with --listen: on SIGTERM, how long calls in flight may take to finish before they are cancelled")
+	fs.DurationVar(&f.requestTimeout, "request-timeout", host.DefaultRequestTimeout, "with --listen: the longest an MCP request may run (0: no limit)")
+	fs.DurationVar(&f.sessionIdleTimeout, "session-idle-timeout", 0, "with --listen: close a session that has had no request for this long (0: keep it until the client ends it)")
+	return f
+}
+
+// flagError is a misused flag (exit code 2); other errors, such as a token
+// variable that is not set, exit with 1.
+type flagError struct{ error }
+
+// options turns the HTTP flags into HTTPOptions, or nil for stdio. maxBody
+// is --max-message-size, which bounds HTTP request bodies too.
+func (f *httpFlags) options(fs *flag.FlagSet, maxBody int, logger *slog.Logger) (*host.HTTPOptions, error) {
+	if f.listen == "" {
+		var misused []string
+		fs.Visit(func(fl *flag.Flag) {
+			switch fl.Name {
+			case "stateless", "allowed-hosts", "allowed-origins", "auth-token-env", "shutdown-timeout", "request-timeout", "session-idle-timeout":
+				misused = append(misused, "--"+fl.Name)
+			}
+		})
+		if len(misused) > 0 {
+			return nil, flagError{fmt.Errorf("%s only applies when serving over HTTP: add --listen 127.0.0.1:8080 (or drop %s to serve over stdio)", strings.Join(misused, ", "), strings.Join(misused, ", "))}
+		}
+		return nil, nil
+	}
+	if f.shutdownTimeout <= 0 {
+		return nil, flagError{fmt.Errorf("--shutdown-timeout %s: give a positive duration, as in 10s", f.shutdownTimeout)}
+	}
+	if f.requestTimeout < 0 || f.sessionIdleTimeout < 0 {
+		return nil, flagError{errors.New("--request-timeout and --session-idle-timeout take a duration of 0 or more, as in 5m")}
+	}
+	opts := &host.HTTPOptions{
+		Addr:               f.listen,
+		Stateless:          f.stateless,
+		AllowedHosts:       splitList(f.allowedHosts),
+		AllowedOrigins:     splitList(f.allowedOrigins),
+		MaxBodyBytes:       int64(maxBody),
+		RequestTimeout:     f.requestTimeout,
+		ShutdownTimeout:    f.shutdownTimeout,
+		SessionIdleTimeout: f.sessionIdleTimeout,
+		Logger:             logger,
+	}
+	if f.requestTimeout == 0 {
+		opts.RequestTimeout = -1 // no limit
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, flagError{err}
+	}
+	if f.authTokenEnv != "" {
+		tok, set := os.LookupEnv(f.authTokenEnv)
+		switch {
+		case !set:
+			return nil, fmt.Errorf("--auth-token-env %s: the environment variable %s is not set; set it to the token clients must send (as in export %s=$(openssl rand -hex 32)), or drop --auth-token-env", f.authTokenEnv, f.authTokenEnv, f.authTokenEnv)
+		case strings.TrimSpace(tok) == "":
+			return nil, fmt.Errorf("--auth-token-env %s: the environment variable %s is empty; an empty token would let anyone in, so set it to a secret (as in export %s=$(openssl rand -hex 32))", f.authTokenEnv, f.authTokenEnv, f.authTokenEnv)
+		}
+		opts.AuthToken = strings.TrimSpace(tok)
+	}
+	return opts, nil
+}
+
+// splitList splits a comma-separated flag value.
+func splitList(s string) []string {
+	var out []string
+	for _, e := range strings.Split(s, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// serveHTTP serves srv over HTTP until ctx ends (SIGINT or SIGTERM), then
+// shuts down gracefully.
+func serveHTTP(ctx context.Context, srv *host.Server, opts *host.HTTPOptions) error {
+	hs, err := host.NewHTTPServer(srv, *opts)
+	if err != nil {
+		return err
+	}
+	return hs.ListenAndServe(ctx)
+}
