@@ -116,6 +116,8 @@ type HTTP struct {
 	// sensitiveParams are the parameters whose values are redacted from
 	// error messages.
 	sensitiveParams []string
+	// marked are header and query names whose values call sensitive().
+	marked map[string]bool
 	client          *resty.Client
 }
 
@@ -175,7 +177,7 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 		q := url.Values{}
 		for _, e := range entries {
 			q[e.name] = append(q[e.name], e.values...)
-			if SensitiveName(e.name) {
+			if SensitiveName(e.name) || h.marked[e.name] {
 				*secrets = append(*secrets, e.values...)
 			}
 		}
@@ -197,7 +199,7 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 			if err := httpCheckHeaderName(e.name); err != nil {
 				return nil, err
 			}
-			if SensitiveName(e.name) {
+			if SensitiveName(e.name) || h.marked[e.name] {
 				*secrets = append(*secrets, e.values...)
 			}
 			for _, v := range e.values {
@@ -578,6 +580,16 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	}
 
 	c.compilePolicy(h, attrs)
+	for _, name := range []string{"headers", "query"} {
+		if a := attrs[name]; a != nil {
+			for k := range markedSensitive(a.Expr) {
+				if h.marked == nil {
+					h.marked = map[string]bool{}
+				}
+				h.marked[k] = true
+			}
+		}
+	}
 	for name, info := range cc.Params {
 		if info.Sensitive {
 			h.sensitiveParams = append(h.sensitiveParams, name)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -111,6 +112,37 @@ func appendStrings(out []string, v cty.Value) []string {
 		for it := v.ElementIterator(); it.Next(); {
 			_, e := it.Element()
 			out = appendStrings(out, e)
+		}
+	}
+	return out
+}
+
+// markedSensitive returns the keys of an object expression (headers or
+// query) whose value calls sensitive(...).
+func markedSensitive(expr hcl.Expression) map[string]bool {
+	obj, ok := expr.(*hclsyntax.ObjectConsExpr)
+	if !ok {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, item := range obj.Items {
+		key, diags := item.KeyExpr.Value(nil)
+		if diags.HasErrors() || key.Type() != cty.String || key.IsNull() {
+			if kw := hcl.ExprAsKeyword(item.KeyExpr); kw != "" {
+				key = cty.StringVal(kw)
+			} else {
+				continue
+			}
+		}
+		marked := false
+		hclsyntax.VisitAll(item.ValueExpr, func(n hclsyntax.Node) hcl.Diagnostics {
+			if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && call.Name == "sensitive" {
+				marked = true
+			}
+			return nil
+		})
+		if marked {
+			out[key.AsString()] = true
 		}
 	}
 	return out

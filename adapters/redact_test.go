@@ -50,19 +50,19 @@ func TestHTTPErrorsRedactSecrets(t *testing.T) {
 	const token = "tok_9f8e7d6c5b4a3210"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusUnauthorized)
-		fmt.Fprintf(w, "bad credentials %q key=%s pin=%s", r.Header.Get("Authorization"), r.URL.Query().Get("api_key"), r.URL.Query().Get("pin"))
+		fmt.Fprintf(w, "bad credentials %q key=%s pin=%s custom=%s", r.Header.Get("Authorization"), r.URL.Query().Get("api_key"), r.URL.Query().Get("pin"), r.Header.Get("X-Custom"))
 	}))
 	defer srv.Close()
 	env := function.New(&function.Spec{
 		Params: []function.Parameter{{Name: "name", Type: cty.String}},
 		Type:   function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			return cty.StringVal(map[string]string{"API_TOKEN": token, "API_KEY": "key_abcdefgh12345"}[args[0].AsString()]), nil
+			return cty.StringVal(map[string]string{"API_TOKEN": token, "API_KEY": "key_abcdefgh12345", "CUSTOM": "custom-credential-77"}[args[0].AsString()]), nil
 		},
 	})
 	src := fmt.Sprintf(`http {
   url     = %q
-  headers = { Authorization = "Bearer ${env("API_TOKEN")}" }
+  headers = { Authorization = "Bearer ${env("API_TOKEN")}", "X-Custom" = sensitive(env("CUSTOM")) }
   query   = { api_key = env("API_KEY"), pin = param.pin }
 }
 `, srv.URL)
@@ -71,7 +71,11 @@ func TestHTTPErrorsRedactSecrets(t *testing.T) {
 		t.Fatal(diags)
 	}
 	ptype := cty.Object(map[string]cty.Type{"pin": cty.String})
-	funcs := map[string]function.Function{"env": env}
+	funcs := map[string]function.Function{"env": env, "sensitive": function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "v", Type: cty.String}},
+		Type:   function.StaticReturnType(cty.String),
+		Impl:   func(args []cty.Value, _ cty.Type) (cty.Value, error) { return args[0], nil },
+	})}
 	b, diags := compileHTTP(f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &CompileContext{
 		Eval:   &hcl.EvalContext{Functions: funcs, Variables: map[string]cty.Value{"param": cty.UnknownVal(ptype)}},
 		Params: map[string]ParamInfo{"pin": {Sensitive: true}},
@@ -84,7 +88,7 @@ func TestHTTPErrorsRedactSecrets(t *testing.T) {
 	if err == nil {
 		t.Fatal("a 401 was not an error")
 	}
-	for _, secret := range []string{token, "key_abcdefgh12345", "9876-5432"} {
+	for _, secret := range []string{token, "key_abcdefgh12345", "9876-5432", "custom-credential-77"} {
 		if strings.Contains(err.Error(), secret) {
 			t.Errorf("the error leaks %q: %s", secret, err)
 		}

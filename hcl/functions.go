@@ -34,6 +34,7 @@ func Functions(lookup EnvLookup) map[string]function.Function {
 		"now":          nowFunc,
 		"timestamp":    nowFunc,
 		"urlencode":    urlEncodeFunc,
+		"sensitive":    sensitiveFunc,
 		"base64encode": base64EncodeFunc,
 		"base64decode": base64DecodeFunc,
 
@@ -291,3 +292,15 @@ func suggest(given string, candidates []string) string {
 	}
 	return ""
 }
+
+// sensitiveFunc is sensitive(VALUE): the value unchanged. Used in an http
+// block's headers or query, it marks the value as a credential, redacted
+// from every error message, whatever the header's name.
+var sensitiveFunc = function.New(&function.Spec{
+	Description: "Marks a header or query value as a credential; returns it unchanged.",
+	Params:      []function.Parameter{{Name: "value", Type: cty.String, AllowNull: true}},
+	Type:        function.StaticReturnType(cty.String),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return args[0], nil
+	},
+})

@@ -349,7 +349,9 @@ func (p *Param) schema() *jsonschema.Schema {
 	s := p.Type.Schema(true)
 	s.Title = p.Title
 	s.Description = p.Description
-	if p.Default != cty.NilVal {
+	// A sensitive parameter's default (often read with env()) never goes
+	// into the schema a model and a client see.
+	if p.Default != cty.NilVal && !p.Sensitive {
 		s.Default = EncodeJSON(p.Type, p.Default)
 	}
 	for _, e := range p.Enum {
@@ -486,7 +488,11 @@ func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (*Param, hcl.Diagnostic
 		if !d.HasErrors() {
 			cv, msg := p.conform(v)
 			if msg != "" {
-				diags = append(diags, rangeDiag(a, "Invalid default", fmt.Sprintf("The default %s %s. Change the default or the constraint.", ctyDisplay(v), msg)))
+				shown := ctyDisplay(v)
+				if p.Sensitive {
+					shown = "(sensitive value)"
+				}
+				diags = append(diags, rangeDiag(a, "Invalid default", fmt.Sprintf("The default %s %s. Change the default or the constraint.", shown, msg)))
 			} else {
 				p.Default = cv
 			}

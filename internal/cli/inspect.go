@@ -190,6 +190,8 @@ func row(w io.Writer, indent string, cells ...string) {
 func paramSummary(p *thcl.Param) string {
 	parts := []string{p.Type.String()}
 	switch {
+	case p.Default != cty.NilVal && p.Sensitive:
+		parts = append(parts, "default (sensitive, not shown)")
 	case p.Default != cty.NilVal:
 		parts = append(parts, "default "+string(thcl.EncodeJSON(p.Type, p.Default)))
 	case p.Required:
