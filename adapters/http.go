@@ -118,7 +118,7 @@ type HTTP struct {
 	sensitiveParams []string
 	// marked are header and query names whose values call sensitive().
 	marked map[string]bool
-	client          *resty.Client
+	client *resty.Client
 }
 
 // checkHost applies every network policy to host.
