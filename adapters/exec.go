@@ -862,7 +862,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 				tail = stdout.buf // some programs report errors on stdout
 			}
 			if s := execLastPart(tail, execStderrShown); s != "" {
-				msg += ": " + e.scrub(ectx, s)
+				msg += ": " + Redact(e.scrub(ectx, s), e.envSecrets(ectx))
 			}
 			return nil, errors.New(msg)
 		}
@@ -922,6 +922,37 @@ func (e *Exec) scrub(ectx *hcl.EvalContext, msg string) string {
 		}
 	}
 	return msg
+}
+
+// envSecrets returns the values of the child's environment variables that
+// hold credentials: named like them (API_TOKEN, AWS_SECRET_ACCESS_KEY, ...)
+// or wrapped in sensitive(...) in the block's env; with inherit_env, the
+// host's variables named so too.
+func (e *Exec) envSecrets(ectx *hcl.EvalContext) []string {
+	var out []string
+	extra := e.envConst
+	if !e.envKnown && e.env != nil {
+		if v, diags := e.env.Value(ectx); !diags.HasErrors() {
+			extra, _ = execEnvMap(v)
+		}
+	}
+	marked := map[string]bool{}
+	if e.env != nil {
+		marked = markedSensitive(e.env)
+	}
+	for k, v := range extra {
+		if v != nil && (SensitiveName(k) || marked[k]) {
+			out = append(out, *v)
+		}
+	}
+	if e.inheritEnv {
+		for _, kv := range os.Environ() {
+			if k, v, ok := strings.Cut(kv, "="); ok && SensitiveName(k) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // buildArgv evaluates the command for one call and applies the rules on

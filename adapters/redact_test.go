@@ -97,3 +97,40 @@ func TestHTTPErrorsRedactSecrets(t *testing.T) {
 		t.Errorf("error = %s", err)
 	}
 }
+
+// TestExecErrorsRedactEnvSecrets: a command that prints its credential on
+// failure does not get it into the tool error.
+func TestExecErrorsRedactEnvSecrets(t *testing.T) {
+	src := `exec {
+  command = ["sh", "-c", "echo \"auth failed for $API_TOKEN and $OTHER\" >&2; exit 1"]
+  env     = { API_TOKEN = "tok-abcdef0123456789", OTHER = sensitive("other-credential-99") }
+}
+`
+	f, diags := hclsyntax.ParseConfig([]byte(src), "t.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	funcs := map[string]function.Function{"sensitive": function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "v", Type: cty.String}},
+		Type:   function.StaticReturnType(cty.String),
+		Impl:   func(args []cty.Value, _ cty.Type) (cty.Value, error) { return args[0], nil },
+	})}
+	b, diags := compileExec(f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &CompileContext{
+		Eval: &hcl.EvalContext{Functions: funcs, Variables: map[string]cty.Value{"param": cty.UnknownVal(cty.EmptyObject)}},
+	})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	_, err := b.Call(context.Background(), &Input{Eval: &hcl.EvalContext{Functions: funcs, Variables: map[string]cty.Value{"param": cty.EmptyObjectVal}}})
+	if err == nil {
+		t.Fatal("exit 1 was not an error")
+	}
+	for _, secret := range []string{"tok-abcdef0123456789", "other-credential-99"} {
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("the error leaks %q: %s", secret, err)
+		}
+	}
+	if !strings.Contains(err.Error(), "auth failed for (redacted)") {
+		t.Errorf("error = %s", err)
+	}
+}
