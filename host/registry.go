@@ -245,7 +245,9 @@ func (r *Registry) CallTool(ctx context.Context, name string, args json.RawMessa
 	}
 	start := time.Now()
 	res := r.callTool(ctx, t, args)
-	slog.Debug("tool call", "tool", name, "error", res.IsError, "duration", time.Since(start))
+	if slog.Default().Enabled(ctx, slog.LevelDebug) { // the arguments cost allocations
+		slog.Debug("tool call", "tool", name, "error", res.IsError, "duration", time.Since(start))
+	}
 	return res, nil
 }
 

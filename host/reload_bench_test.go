@@ -7,37 +7,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-)
 
-// generatedConfig is a config of n tools, each with two parameters and a
-// template backend, like a large real config.
-func generatedConfig(n int, variant string) string {
-	var b strings.Builder
-	for i := 0; i < n; i++ {
-		fmt.Fprintf(&b, `tool "tool_%d" {
-  description = "Generated tool %d (%s)"
-  param "name" {
-    type        = string
-    description = "A name"
-    max_length  = 100
-  }
-  param "count" {
-    type    = integer
-    default = 1
-    minimum = 0
-    maximum = 1000
-  }
-  template { text = "tool %d says hello ${param.name} x${param.count}" }
-}
-`, i, i, variant, i)
-	}
-	return b.String()
-}
+	"github.com/toolhost/toolhost/internal/testconfig"
+)
 
 func writeBenchConfig(b *testing.B, dir, src string) string {
 	b.Helper()
@@ -53,7 +29,7 @@ func writeBenchConfig(b *testing.B, dir, src string) string {
 func BenchmarkLoad(b *testing.B) {
 	for _, n := range []int{1, 100, 1000} {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			path := writeBenchConfig(b, b.TempDir(), generatedConfig(n, "a"))
+			path := writeBenchConfig(b, b.TempDir(), testconfig.Tools(n, "a"))
 			b.ReportAllocs()
 			for b.Loop() {
 				reg, diags := Load([]string{path}, nil)
@@ -74,7 +50,7 @@ func BenchmarkReloadToNotification(b *testing.B) {
 	for _, n := range []int{1, 100, 1000} {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			dir := b.TempDir()
-			path := writeBenchConfig(b, dir, generatedConfig(n, "v0"))
+			path := writeBenchConfig(b, dir, testconfig.Tools(n, "v0"))
 			reg, diags := Load([]string{path}, nil)
 			if diags.HasErrors() {
 				b.Fatal(diags)
@@ -104,7 +80,7 @@ func BenchmarkReloadToNotification(b *testing.B) {
 			r.Prime(reg)
 			go r.Watch(ctx)
 			time.Sleep(50 * time.Millisecond) // let the watcher start
-			variants := []string{generatedConfig(n, "v1"), generatedConfig(n, "v2")}
+			variants := []string{testconfig.Tools(n, "v1"), testconfig.Tools(n, "v2")}
 			b.ResetTimer()
 			var total time.Duration
 			for i := 0; b.Loop(); i++ {

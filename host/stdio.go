@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sjson "github.com/segmentio/encoding/json"
 )
 
 // DefaultMaxMessageSize caps one inbound line: 4 MiB.
@@ -150,7 +152,7 @@ func (c *stdioConn) handleLine(line []byte) bool {
 		c.replyError(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per line")
 		return true
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
+	msg, err := decodeMessage(line)
 	if err == nil {
 		err = checkShape(line, msg)
 	}
@@ -181,6 +183,92 @@ func (c *stdioConn) handleLine(line []byte) bool {
 	case <-c.closed:
 		return false
 	}
+}
+
+// wireDecode is the SDK's decode form of a JSON-RPC message
+// (internal/jsonrpc2.wireDecode): Method is raw so that a "method" key with
+// an empty value is told apart from none.
+type wireDecode struct {
+	VersionTag string          `json:"jsonrpc"`
+	ID         any             `json:"id,omitempty"`
+	Method     json.RawMessage `json:"method"`
+	Params     json.RawMessage `json:"params,omitempty"`
+	Result     json.RawMessage `json:"result,omitempty"`
+	Error      *jsonrpc.Error  `json:"error,omitempty"`
+}
+
+// maxDepth is the SDK's nesting limit for a message.
+const maxDepth = 1000
+
+// decodeMessage is jsonrpc.DecodeMessage without its cost: the SDK decodes
+// every message through a new segmentio json.Decoder, which allocates a
+// 32 KiB buffer each time, twice per message; that garbage was half of what
+// a tools/call allocated, and kept the GC busy. This is the same decoding
+// (segmentio's parser, with the same case-sensitive field matching, the
+// same nesting limit and the same checks) without the Decoder. A message it
+// does not accept goes to the SDK's decoder, so that errors are the SDK's,
+// word for word. host/perf_test.go checks the two agree.
+func decodeMessage(data []byte) (jsonrpc.Message, error) {
+	if tooDeep(data, maxDepth) {
+		return jsonrpc.DecodeMessage(data)
+	}
+	var msg wireDecode
+	if _, err := sjson.Parse(data, &msg, sjson.DontMatchCaseInsensitiveStructFields); err != nil || msg.VersionTag != "2.0" {
+		return jsonrpc.DecodeMessage(data)
+	}
+	id, err := jsonrpc.MakeID(msg.ID)
+	if err != nil {
+		return jsonrpc.DecodeMessage(data)
+	}
+	if len(msg.Method) > 0 {
+		var method string
+		if _, err := sjson.Parse(msg.Method, &method, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
+			return jsonrpc.DecodeMessage(data)
+		}
+		return &jsonrpc.Request{Method: method, ID: id, Params: msg.Params}, nil
+	}
+	if !id.IsValid() {
+		return jsonrpc.DecodeMessage(data)
+	}
+	resp := &jsonrpc.Response{ID: id, Result: msg.Result}
+	if msg.Error != nil {
+		resp.Error = msg.Error
+	}
+	return resp, nil
+}
+
+// tooDeep reports whether objects and arrays in data nest deeper than max
+// (the SDK's check, outside strings).
+func tooDeep(data []byte, max int) bool {
+	depth := 0
+	inString, escaped := false, false
+	for _, b := range data {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+			continue
+		}
+		switch b {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			if depth > max {
+				return true
+			}
+		case '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return false
 }
 
 // noteCancelled stops waiting for a cancelled request: the spec says the
@@ -321,7 +409,7 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			c.mu.Unlock()
 		}()
 	}
-	data, err := jsonrpc.EncodeMessage(msg)
+	data, err := encodeLine(msg)
 	if err != nil {
 		return fmt.Errorf("encoding message: %w", err)
 	}
@@ -332,8 +420,32 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return errors.New("connection closed")
 	default:
 	}
-	_, err = c.out.Write(append(data, '\n'))
+	_, err = c.out.Write(data)
 	return err
+}
+
+// encodeLine encodes a message as one line, with its newline. A successful
+// response with a numeric id, by far the most frequent message, is written
+// directly around its result: the SDK has already encoded the result
+// compactly (without HTML escaping, as jsonrpc.EncodeMessage writes it), so
+// re-encoding the envelope, which copies and re-compacts the result, gives
+// the same bytes at a cost. Anything else goes through jsonrpc.EncodeMessage.
+func encodeLine(msg jsonrpc.Message) ([]byte, error) {
+	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Error == nil && len(resp.Result) > 0 {
+		if id, ok := resp.ID.Raw().(int64); ok && bytes.IndexByte(resp.Result, '\n') < 0 && resp.Result[0] == '{' {
+			b := make([]byte, 0, len(resp.Result)+48)
+			b = append(b, `{"jsonrpc":"2.0","id":`...)
+			b = strconv.AppendInt(b, id, 10)
+			b = append(b, `,"result":`...)
+			b = append(b, resp.Result...)
+			return append(b, '}', '\n'), nil
+		}
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
 }
 
 // Close closes the connection. The input is closed when it can be.
