@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -52,6 +53,10 @@ const (
 	// cancelGrace is how long a shutdown past its deadline waits for the
 	// calls it cancelled to unwind.
 	cancelGrace = 2 * time.Second
+	// sseLinger is how long an SSE stream stays open during a shutdown after
+	// its last answer, for clients that drop the events still queued when a
+	// stream ends (the Go SDK's SSE client does).
+	sseLinger = 250 * time.Millisecond
 )
 
 // HTTPOptions configures an HTTPServer.
@@ -112,6 +117,11 @@ type HTTPServer struct {
 	// inflight counts MCP requests being handled (not notifications, not
 	// subscriptions/listen streams).
 	inflight atomic.Int64
+	// endStreams, called when a shutdown starts, ends the streams that only
+	// wait for server messages: streamable HTTP's standalone GET and
+	// subscriptions/listen (SSE streams end once their calls are answered).
+	streamsCtx context.Context
+	endStreams context.CancelFunc
 	// stopCalls cancels the context of every request still running when a
 	// shutdown runs past its deadline.
 	stopCtx   context.Context
@@ -188,6 +198,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	}
 	h.policy.Store(p)
 	h.stopCtx, h.stopCalls = context.WithCancel(context.Background())
+	h.streamsCtx, h.endStreams = context.WithCancel(context.Background())
 	srv.MCP().AddReceivingMiddleware(h.callMiddleware)
 
 	getServer := func(*http.Request) *mcp.Server { return srv.MCP() }
@@ -213,7 +224,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	h.sse = &sseHandler{h: h, sessions: map[string]*sseSession{}}
 
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", h.guard(h.streamable))
+	mux.Handle("/mcp", h.guard(h.endOnShutdown(h.streamable)))
 	mux.Handle("/sse", h.guard(http.HandlerFunc(h.sse.serveStream)))
 	mux.Handle("/messages", h.guard(http.HandlerFunc(h.sse.serveMessage)))
 	mux.Handle("/messages/", h.guard(http.HandlerFunc(h.sse.serveMessage)))
@@ -238,10 +249,10 @@ func (h *HTTPServer) ListenAndServe(ctx context.Context) error {
 }
 
 // Serve serves on ln until ctx ends, then shuts down: it stops accepting
-// connections, lets the calls in flight finish and closes every session
-// (which ends their streams). Calls still running after ShutdownTimeout are
-// cancelled and the remaining connections closed. Serve returns nil after a
-// shutdown that ctx started.
+// connections, ends the streams that only wait for server messages, and
+// waits for the calls in flight to be answered. Calls still running after
+// ShutdownTimeout are cancelled and the remaining connections closed.
+// Serve returns nil after a shutdown that ctx started.
 func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	if _, port, err := net.SplitHostPort(h.opts.Addr); err == nil && port == "0" {
 		// Port 0 picked a free port: the allowed Host values need it.
@@ -278,59 +289,73 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 }
 
 // shutdown stops hs gracefully within ShutdownTimeout.
+//
+// Closing an SDK session is no way to end its streams gracefully: a closing
+// session drops the answers of its calls in flight. So the streams end
+// first, each in its own way: the standalone GET of streamable HTTP through
+// its request's context (endOnShutdown), subscriptions/listen through its
+// handler's context (callMiddleware), an SSE stream once its session has no
+// call pending (serveStream). http.Server.Shutdown waits for the rest, the
+// POSTs of calls in flight; the sessions are closed after that.
 func (h *HTTPServer) shutdown(hs *http.Server, serveErr <-chan error) error {
 	h.shutting.Store(true)
+	h.endStreams()
 	timeout := h.opts.ShutdownTimeout
 	h.logger.Info("shutting down", "calls_in_flight", h.inflight.Load(), "timeout", timeout.String())
 	deadline, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 
-	shutDone := make(chan error, 1)
-	go func() { shutDone <- hs.Shutdown(deadline) }()
-
-	// Closing a session waits for its calls to be answered, then ends its
-	// streams (the standalone GET, the SSE stream, subscriptions/listen),
-	// which Shutdown would otherwise wait for until the deadline.
-	sessionsClosed := make(chan struct{})
+	err := hs.Shutdown(deadline)
+	if errors.Is(err, context.DeadlineExceeded) {
+		h.logger.Warn("shutdown timeout reached: cancelling the calls still running and closing connections",
+			"calls_in_flight", h.inflight.Load(), "timeout", timeout.String())
+		err = nil
+	}
+	// Calls whose clients went away may still run, detached from any
+	// request; so may calls past the deadline. They are cancelled (their
+	// processes killed), and the sessions left are closed.
+	h.stopCalls()
+	_ = hs.Close()
+	closed := make(chan struct{})
 	go func() {
 		var wg sync.WaitGroup
 		for ss := range h.srv.MCP().Sessions() {
 			wg.Go(func() { _ = ss.Close() })
 		}
 		wg.Wait()
-		close(sessionsClosed)
+		close(closed)
 	}()
-
-	err := <-shutDone
-	if err == nil {
-		// Every HTTP request is done; a call whose client went away may
-		// still run, detached from any request.
-		select {
-		case <-sessionsClosed:
-		case <-deadline.Done():
-			err = deadline.Err()
-		}
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		h.logger.Warn("shutdown timeout reached: cancelling the calls still running and closing connections",
-			"calls_in_flight", h.inflight.Load(), "timeout", timeout.String())
-		h.stopCalls()
-		_ = hs.Close()
-		// The cancelled calls unwind (their processes are killed); give
-		// them a moment so that their sessions close cleanly.
-		select {
-		case <-sessionsClosed:
-		case <-time.After(cancelGrace):
-		}
-		err = nil
-	} else {
-		h.stopCalls()
+	select {
+	case <-closed:
+	case <-time.After(cancelGrace):
+		h.logger.Warn("some sessions did not close after their calls were cancelled")
 	}
 	if e := <-serveErr; e != nil && !errors.Is(e, http.ErrServerClosed) && err == nil {
 		err = e
 	}
 	h.logger.Info("HTTP server stopped")
 	return err
+}
+
+// endOnShutdown ends a streamable HTTP GET that waits for server messages
+// when a shutdown starts: its request's context is cancelled, which the SDK
+// takes as the client leaving. A GET that resumes the stream of a request
+// (Last-Event-ID naming it) carries that request's answer and is left to
+// finish like a POST; the SDK's event IDs are "<stream>_<index>", and the
+// standalone stream's ID is empty.
+func (h *HTTPServer) endOnShutdown(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			if id := r.Header.Get("Last-Event-ID"); id == "" || strings.HasPrefix(id, "_") {
+				ctx, cancel := context.WithCancel(r.Context())
+				defer cancel()
+				stop := context.AfterFunc(h.streamsCtx, cancel)
+				defer stop()
+				r = r.WithContext(ctx)
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // callMiddleware applies the request timeout to every MCP request, counts
@@ -345,19 +370,35 @@ func (h *HTTPServer) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		stop := context.AfterFunc(h.stopCtx, cancel)
 		defer stop()
 		if method == "subscriptions/listen" {
-			// A listen stream lasts as long as the client wants it.
+			// A listen stream lasts as long as the client wants it, or
+			// until a shutdown starts.
+			stopListen := context.AfterFunc(h.streamsCtx, cancel)
+			defer stopListen()
 			return next(ctx, method, req)
-		}
-		if h.opts.RequestTimeout > 0 {
-			var cancelT context.CancelFunc
-			ctx, cancelT = context.WithTimeout(ctx, h.opts.RequestTimeout)
-			defer cancelT()
 		}
 		h.inflight.Add(1)
 		defer h.inflight.Add(-1)
-		return next(ctx, method, req)
+		if h.opts.RequestTimeout <= 0 {
+			return next(ctx, method, req)
+		}
+		ctx, cancelT := context.WithTimeoutCause(ctx, h.opts.RequestTimeout, errRequestTimeout)
+		defer cancelT()
+		res, err := next(ctx, method, req)
+		if context.Cause(ctx) == errRequestTimeout {
+			msg := fmt.Sprintf("the request ran longer than the server's request timeout (%s) and was stopped; the server's operator can raise it with --request-timeout", h.opts.RequestTimeout)
+			if r, ok := res.(*mcp.CallToolResult); ok && r.IsError {
+				res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+			} else if err != nil {
+				err = errors.New(msg)
+			}
+		}
+		return res, err
 	}
 }
+
+// errRequestTimeout is the cause of a request's cancellation by
+// RequestTimeout.
+var errRequestTimeout = errors.New("request timeout")
 
 // InFlight returns the number of MCP requests being handled.
 func (h *HTTPServer) InFlight() int64 { return h.inflight.Load() }
@@ -383,6 +424,8 @@ type readyStatus struct {
 	Resources int      `json:"resources"`
 	Prompts   int      `json:"prompts"`
 	Stateless bool     `json:"stateless"`
+	// InFlight is the number of MCP requests being handled.
+	InFlight int64 `json:"calls_in_flight"`
 }
 
 // serveReady answers whether the server takes requests: a valid config is
@@ -394,7 +437,7 @@ func (h *HTTPServer) serveReady(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed: use GET", http.StatusMethodNotAllowed)
 		return
 	}
-	st := readyStatus{Status: "ready", Stateless: h.opts.Stateless}
+	st := readyStatus{Status: "ready", Stateless: h.opts.Stateless, InFlight: h.inflight.Load()}
 	code := http.StatusOK
 	if reg := h.srv.Registry(); reg == nil || reg.Config == nil {
 		st.Status, code = "no config in service", http.StatusServiceUnavailable
@@ -446,9 +489,12 @@ func (h *HTTPServer) guard(next http.Handler) http.Handler {
 		if h.opts.AuthToken != "" && !h.authorized(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="toolhost"`)
 			msg := "Unauthorized: send the token as the header Authorization: Bearer TOKEN (the token is in the environment variable named by --auth-token-env where toolhost runs)"
-			if r.Header.Get("Authorization") != "" {
+			if a := r.Header.Get("Authorization"); a != "" {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="toolhost", error="invalid_token"`)
 				msg = "Unauthorized: the bearer token is not the one toolhost was started with"
+				if scheme, _, _ := strings.Cut(a, " "); !strings.EqualFold(scheme, "Bearer") {
+					msg = fmt.Sprintf("Unauthorized: toolhost takes a bearer token, not %s credentials: send the header Authorization: Bearer TOKEN", scheme)
+				}
 			}
 			refuse(w, r, http.StatusUnauthorized, "unauthorized", msg)
 			return
@@ -645,6 +691,7 @@ func (p *originPolicy) hostList() []string {
 			}
 		}
 	}
+	slices.Sort(out)
 	return out
 }
 
@@ -711,6 +758,9 @@ func (h *HTTPServer) accessLog(next http.Handler) http.Handler {
 				slog.Duration("duration", time.Since(start)),
 				slog.String("remote", r.RemoteAddr),
 			}
+			if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+				attrs = append(attrs, slog.String("forwarded_for", xff))
+			}
 			if ua := r.UserAgent(); ua != "" {
 				attrs = append(attrs, slog.String("user_agent", ua))
 			}
@@ -764,13 +814,19 @@ type sseHandler struct {
 	sessions map[string]*sseSession
 }
 
-// sseSession is one SSE session: the SDK's transport for it, and done,
-// closed when the session's connection closes.
+// sseSession is one SSE session: the SDK's transport for it, done, closed
+// when the session's connection closes, and the count of calls read but
+// not yet answered, so that a shutdown ends the stream only when it has
+// carried every answer.
 type sseSession struct {
 	id        string
 	transport *mcp.SSEServerTransport
 	done      chan struct{}
 	closeOnce sync.Once
+
+	pending atomic.Int64
+	// answered is signalled (without blocking) after each answer.
+	answered chan struct{}
 }
 
 // Connect implements mcp.Transport.
@@ -795,6 +851,26 @@ type sseConn struct {
 }
 
 func (c *sseConn) SessionID() string { return c.s.id }
+
+func (c *sseConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := c.Connection.Read(ctx)
+	if r, ok := m.(*jsonrpc.Request); ok && r.IsCall() {
+		c.s.pending.Add(1)
+	}
+	return m, err
+}
+
+func (c *sseConn) Write(ctx context.Context, m jsonrpc.Message) error {
+	err := c.Connection.Write(ctx, m)
+	if _, ok := m.(*jsonrpc.Response); ok {
+		c.s.pending.Add(-1)
+		select {
+		case c.s.answered <- struct{}{}:
+		default:
+		}
+	}
+	return err
+}
 
 func (c *sseConn) Close() error {
 	err := c.Connection.Close()
@@ -826,7 +902,8 @@ func (s *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 			Response:            sw,
 			MaxRequestBodyBytes: s.h.opts.MaxBodyBytes,
 		},
-		done: make(chan struct{}),
+		done:     make(chan struct{}),
+		answered: make(chan struct{}, 1),
 	}
 	s.mu.Lock()
 	s.sessions[id] = sess
@@ -849,6 +926,9 @@ func (s *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 		defer t.Stop()
 		tick = t.C
 	}
+	// A shutdown ends the stream a moment after it carried every answer.
+	shutdown := s.h.streamsCtx.Done()
+	var linger <-chan time.Time
 	for {
 		select {
 		case <-r.Context().Done():
@@ -859,6 +939,17 @@ func (s *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 			if sw.comment("keepalive") != nil {
 				return
 			}
+		case <-shutdown:
+			shutdown = nil
+			if sess.pending.Load() <= 0 {
+				linger = time.After(sseLinger)
+			}
+		case <-sess.answered:
+			if shutdown == nil && linger == nil && sess.pending.Load() <= 0 {
+				linger = time.After(sseLinger)
+			}
+		case <-linger:
+			return
 		}
 	}
 }

@@ -1,0 +1,904 @@
+package host
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const httpTestConfig = `
+server {
+  name    = "http-test"
+  version = "1.0.0"
+}
+tool "say_hello" {
+  description = "Returns a friendly greeting"
+  param "name" {
+    type        = string
+    description = "The name to greet"
+  }
+  template { text = "hello ${param.name}" }
+}
+tool "slow" {
+  description = "sleeps, then answers"
+  param "seconds" {
+    type    = number
+    default = 1
+  }
+  exec {
+    command = ["sh", "-c", "sleep \"$1\"; printf slept", "slow", param.seconds]
+    timeout = "60s"
+  }
+}
+`
+
+// httpLog is a goroutine-safe log buffer.
+type httpLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *httpLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *httpLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// httpEnv is an HTTPServer serving httpTestConfig (or another config) on a
+// real loopback listener.
+type httpEnv struct {
+	t      *testing.T
+	srv    *Server
+	hs     *HTTPServer
+	base   string // http://127.0.0.1:PORT
+	log    *httpLog
+	cancel context.CancelFunc
+	done   chan error
+}
+
+func loadHTTPRegistry(t *testing.T, src string) *Registry {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "tools.hcl")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, diags := Load([]string{p}, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	return reg
+}
+
+func startHTTP(t *testing.T, opts HTTPOptions) *httpEnv {
+	t.Helper()
+	reg := loadHTTPRegistry(t, httpTestConfig)
+	log := &httpLog{}
+	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	srv := NewServer(reg, logger)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Addr = ln.Addr().String()
+	opts.Logger = logger
+	hs, err := NewHTTPServer(srv, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	e := &httpEnv{t: t, srv: srv, hs: hs, base: "http://" + ln.Addr().String(), log: log, cancel: cancel, done: make(chan error, 1)}
+	go func() { e.done <- hs.Serve(ctx, ln) }()
+	t.Cleanup(func() {
+		e.stop()
+		srv.Registry().Retire()
+		if t.Failed() {
+			t.Logf("server log:\n%s", log.String())
+		}
+	})
+	return e
+}
+
+// stop shuts the server down and returns what Serve returned.
+func (e *httpEnv) stop() error {
+	e.cancel()
+	err, ok := <-e.done
+	if ok {
+		close(e.done)
+	}
+	return err
+}
+
+// connect connects an SDK client over streamable HTTP.
+func (e *httpEnv) connect(opts *mcp.ClientOptions, sessOpts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	e.t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: e.base + "/mcp"}, sessOpts)
+	if err != nil {
+		e.t.Fatalf("connect: %v", err)
+	}
+	e.t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// connectSSE connects an SDK client over the legacy SSE transport.
+func (e *httpEnv) connectSSE(opts *mcp.ClientOptions) *mcp.ClientSession {
+	e.t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "test-sse", Version: "1"}, opts)
+	cs, err := c.Connect(context.Background(), &mcp.SSEClientTransport{Endpoint: e.base + "/sse"}, nil)
+	if err != nil {
+		e.t.Fatalf("connect over SSE: %v", err)
+	}
+	e.t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+func callText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) string {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("call %s: %v", name, err)
+	}
+	if res.IsError || len(res.Content) == 0 {
+		t.Fatalf("call %s: %+v", name, res)
+	}
+	return res.Content[0].(*mcp.TextContent).Text
+}
+
+// waitUntil polls cond until it holds, failing after a deadline.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// rawPost posts a JSON body with the headers a streamable client sends.
+func rawPost(t *testing.T, url, body string, hdr map[string]string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range hdr {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// sseEvent is one server-sent event.
+type sseEvent struct {
+	name, data string
+}
+
+// sseReader reads events off a stream, skipping comments.
+type sseReader struct {
+	sc       *bufio.Scanner
+	comments int
+}
+
+func newSSEReader(r io.Reader) *sseReader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	return &sseReader{sc: sc}
+}
+
+func (r *sseReader) next() (sseEvent, error) {
+	var ev sseEvent
+	for r.sc.Scan() {
+		line := r.sc.Text()
+		switch {
+		case line == "":
+			if ev.name != "" || ev.data != "" {
+				return ev, nil
+			}
+		case strings.HasPrefix(line, ":"):
+			r.comments++
+		case strings.HasPrefix(line, "event:"):
+			ev.name = strings.TrimSpace(strings.TrimPrefix(line, "event:"))
+		case strings.HasPrefix(line, "data:"):
+			ev.data += strings.TrimSpace(strings.TrimPrefix(line, "data:"))
+		}
+	}
+	if err := r.sc.Err(); err != nil {
+		return ev, err
+	}
+	return ev, io.EOF
+}
+
+// message reads events until a "message" event, decoded.
+func (r *sseReader) message(t *testing.T) map[string]any {
+	t.Helper()
+	for {
+		ev, err := r.next()
+		if err != nil {
+			t.Fatalf("reading the stream: %v", err)
+		}
+		if ev.name != "message" && ev.name != "" {
+			continue
+		}
+		m := map[string]any{}
+		if err := json.Unmarshal([]byte(ev.data), &m); err != nil {
+			t.Fatalf("event data is not JSON: %q", ev.data)
+		}
+		return m
+	}
+}
+
+func TestNormalizeListenAddr(t *testing.T) {
+	tests := []struct {
+		in, want, err string
+	}{
+		{in: "8080", want: "127.0.0.1:8080"},
+		{in: ":8080", want: "127.0.0.1:8080"},
+		{in: "127.0.0.1:0", want: "127.0.0.1:0"},
+		{in: "0.0.0.0:8080", want: "0.0.0.0:8080"},
+		{in: "[::1]:9000", want: "[::1]:9000"},
+		{in: "localhost:80", want: "localhost:80"},
+		{in: "", err: "empty address"},
+		{in: "localhost", err: "not HOST:PORT"},
+		{in: "host:http", err: "no valid port"},
+		{in: "host:70000", err: "no valid port"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := NormalizeListenAddr(tt.in)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("NormalizeListenAddr(%q) = %q, %v; want an error with %q", tt.in, got, err, tt.err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("NormalizeListenAddr(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestOriginPolicy(t *testing.T) {
+	p, err := newOriginPolicy("0.0.0.0:8080", []string{"mcp.example.com", "proxy.internal:9443"}, []string{"https://app.example.com/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts := []struct {
+		host string
+		ok   bool
+	}{
+		{"127.0.0.1:8080", true},
+		{"localhost:8080", true},
+		{"LOCALHOST:8080", true},
+		{"[::1]:8080", true},
+		{"localhost:9090", false}, // another port: another server
+		{"0.0.0.0:8080", false},   // the wildcard is no name
+		{"mcp.example.com", true}, // no port: any
+		{"mcp.example.com:443", true},
+		{"proxy.internal:9443", true},
+		{"proxy.internal:9444", false},
+		{"evil.example.com:8080", false},
+		{"evil.example.com", false},
+	}
+	for _, tt := range hosts {
+		t.Run("host "+tt.host, func(t *testing.T) {
+			if got := p.hostAllowed(tt.host); got != tt.ok {
+				t.Fatalf("hostAllowed(%q) = %v, want %v", tt.host, got, tt.ok)
+			}
+		})
+	}
+	origins := []struct {
+		origin string
+		ok     bool
+	}{
+		{"http://localhost:8080", true},
+		{"http://127.0.0.1:8080", true},
+		{"https://app.example.com", true},
+		{"HTTPS://APP.EXAMPLE.COM", true},
+		{"https://mcp.example.com", true}, // an allowed host's own pages
+		{"http://localhost:3000", false},
+		{"http://evil.example.com", false},
+		{"null", false},
+		{"file://", false},
+		{"https://app.example.com.evil.com", false},
+	}
+	for _, tt := range origins {
+		t.Run("origin "+tt.origin, func(t *testing.T) {
+			if got := p.originAllowed(tt.origin); got != tt.ok {
+				t.Fatalf("originAllowed(%q) = %v, want %v", tt.origin, got, tt.ok)
+			}
+		})
+	}
+
+	bad := []struct {
+		hosts, origins []string
+		err            string
+	}{
+		{hosts: []string{"https://mcp.example.com"}, err: "--allowed-hosts"},
+		{origins: []string{"app.example.com"}, err: "--allowed-origins"},
+		{origins: []string{"https://app.example.com/path"}, err: "--allowed-origins"},
+	}
+	for _, tt := range bad {
+		t.Run("invalid "+tt.err, func(t *testing.T) {
+			opts := HTTPOptions{Addr: "127.0.0.1:8080", AllowedHosts: tt.hosts, AllowedOrigins: tt.origins}
+			if err := opts.Validate(); err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Fatalf("Validate() = %v, want an error naming %s", err, tt.err)
+			}
+		})
+	}
+	t.Run("wildcards", func(t *testing.T) {
+		p, err := newOriginPolicy("127.0.0.1:8080", []string{"*"}, []string{"*"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.hostAllowed("anything:1") || !p.originAllowed("https://anything") {
+			t.Fatal("* should allow any host and origin")
+		}
+	})
+}
+
+// TestHTTPSessions: streamable HTTP with sessions: each client gets its own
+// Mcp-Session-Id, calls work, and DELETE ends the session.
+func TestHTTPSessions(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{})
+	a := e.connect(nil, nil)
+	b := e.connect(nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	if a.ID() == "" || b.ID() == "" || a.ID() == b.ID() {
+		t.Fatalf("session IDs %q and %q: want two distinct non-empty IDs", a.ID(), b.ID())
+	}
+	if got := callText(t, a, "say_hello", map[string]any{"name": "world"}); got != "hello world" {
+		t.Fatalf("say_hello = %q", got)
+	}
+	if got := callText(t, b, "say_hello", map[string]any{"name": "b"}); got != "hello b" {
+		t.Fatalf("say_hello = %q", got)
+	}
+
+	// A raw client: initialize, then requests with the header, 202 for a
+	// notification, 404 for an unknown session.
+	resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, nil)
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK || sid == "" {
+		t.Fatalf("initialize: %s, Mcp-Session-Id %q", resp.Status, sid)
+	}
+	hdr := map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-06-18"}
+	if resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr); resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("notification: %s, want 202", resp.Status)
+	}
+	resp = rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"raw"}}}`, hdr)
+	m := newSSEReader(resp.Body).message(t)
+	if !strings.Contains(fmt.Sprint(m["result"]), "hello raw") {
+		t.Fatalf("tools/call reply: %v", m)
+	}
+	if resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":2,"method":"ping"}`, map[string]string{"Mcp-Session-Id": "nope"}); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("unknown session: %s, want 404", resp.Status)
+	}
+	req, _ := http.NewRequest(http.MethodDelete, e.base+"/mcp", nil)
+	req.Header.Set("Mcp-Session-Id", sid)
+	dresp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dresp.Body.Close()
+	if dresp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %s", dresp.Status)
+	}
+	if resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":3,"method":"ping"}`, hdr); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("after DELETE: %s, want 404", resp.Status)
+	}
+}
+
+// TestHTTPStateless: no session IDs, every request stands alone (any
+// replica can answer it), for both the 2026-07-28 protocol and older ones.
+func TestHTTPStateless(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{Stateless: true})
+
+	t.Run("2026-07-28 client", func(t *testing.T) {
+		cs := e.connect(nil, nil)
+		if cs.ID() != "" {
+			t.Fatalf("session ID %q in stateless mode", cs.ID())
+		}
+		if got := callText(t, cs, "say_hello", map[string]any{"name": "stateless"}); got != "hello stateless" {
+			t.Fatalf("say_hello = %q", got)
+		}
+	})
+	t.Run("2025-06-18 client", func(t *testing.T) {
+		cs := e.connect(nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+		if got := callText(t, cs, "say_hello", map[string]any{"name": "old"}); got != "hello old" {
+			t.Fatalf("say_hello = %q", got)
+		}
+	})
+	t.Run("raw requests without initialize", func(t *testing.T) {
+		resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"any replica"}}}`,
+			map[string]string{"Mcp-Protocol-Version": "2025-06-18"})
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") != "" {
+			t.Fatalf("%s, Mcp-Session-Id %q", resp.Status, resp.Header.Get("Mcp-Session-Id"))
+		}
+		if m := newSSEReader(resp.Body).message(t); !strings.Contains(fmt.Sprint(m["result"]), "hello any replica") {
+			t.Fatalf("reply: %v", m)
+		}
+		req, _ := http.NewRequest(http.MethodGet, e.base+"/mcp", nil)
+		req.Header.Set("Accept", "text/event-stream")
+		gresp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gresp.Body.Close()
+		if gresp.StatusCode != http.StatusMethodNotAllowed {
+			t.Fatalf("GET in stateless mode: %s, want 405", gresp.Status)
+		}
+	})
+}
+
+// TestHTTPSSESeedFlow replays the SSE walkthrough of the seed exactly:
+// GET /sse, the endpoint event, POSTs to /messages/?session_id=... with
+// 202, and the replies as "message" events on the stream.
+func TestHTTPSSESeedFlow(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{SSEKeepAlive: 20 * time.Millisecond})
+	resp, err := http.Get(e.base + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || ct != "text/event-stream" {
+		t.Fatalf("GET /sse: %s, Content-Type %q", resp.Status, ct)
+	}
+	r := newSSEReader(resp.Body)
+	ev, err := r.next()
+	if err != nil || ev.name != "endpoint" || !strings.HasPrefix(ev.data, "/messages?session_id=") {
+		t.Fatalf("first event: %+v, %v; want event: endpoint, data: /messages?session_id=...", ev, err)
+	}
+	sid := strings.TrimPrefix(ev.data, "/messages?session_id=")
+	post := func(path, body string) {
+		t.Helper()
+		resp := rawPost(t, e.base+path, body, nil)
+		if resp.StatusCode != http.StatusAccepted {
+			b, _ := io.ReadAll(resp.Body)
+			t.Fatalf("POST %s: %s %s", path, resp.Status, b)
+		}
+	}
+
+	post("/messages/?session_id="+sid, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{"roots":{"listChanged":true},"sampling":{}},"clientInfo":{"name":"mcp","version":"0.1.0"},"protocolVersion":"2024-11-05"}}`)
+	m := r.message(t)
+	res, _ := m["result"].(map[string]any)
+	if m["id"] != float64(0) || res["protocolVersion"] != "2024-11-05" || res["serverInfo"].(map[string]any)["name"] != "http-test" {
+		t.Fatalf("initialize reply: %v", m)
+	}
+	post("/messages/?session_id="+sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	post("/messages/?session_id="+sid, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	m = r.message(t)
+	if m["id"] != float64(1) || !strings.Contains(fmt.Sprint(m["result"]), "say_hello") {
+		t.Fatalf("tools/list reply: %v", m)
+	}
+	post("/messages/?session_id="+sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"world"}}}`)
+	m = r.message(t)
+	want := `{"content":[{"text":"hello world","type":"text"}]}`
+	if got, _ := json.Marshal(m["result"]); m["id"] != float64(2) || string(got) != want {
+		t.Fatalf("tools/call reply: %s, want %s", got, want)
+	}
+	// The other spellings of the endpoint.
+	for i, path := range []string{"/messages?session_id=", "/messages?sessionid=", "/messages/?sessionId="} {
+		post(path+sid, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, 10+i))
+		if m := r.message(t); m["id"] != float64(10+i) {
+			t.Fatalf("%s: reply %v", path, m)
+		}
+	}
+	waitUntil(t, "a keep-alive comment on the stream", func() bool {
+		post("/messages?session_id="+sid, `{"jsonrpc":"2.0","id":99,"method":"ping"}`)
+		r.message(t)
+		return r.comments > 0
+	})
+
+	errs := []struct {
+		name, path, contentType string
+		code                    int
+	}{
+		{"unknown session", "/messages?session_id=nope", "application/json", http.StatusNotFound},
+		{"no session", "/messages", "application/json", http.StatusBadRequest},
+		{"not JSON", "/messages?session_id=" + sid, "text/plain", http.StatusUnsupportedMediaType},
+	}
+	for _, tt := range errs {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, err := http.Post(e.base+tt.path, tt.contentType, strings.NewReader(`{"jsonrpc":"2.0","id":5,"method":"ping"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tt.code {
+				t.Fatalf("%s: %s %s, want %d", tt.path, resp.Status, b, tt.code)
+			}
+		})
+	}
+
+	t.Run("SDK SSE client", func(t *testing.T) {
+		cs := e.connectSSE(nil)
+		if got := callText(t, cs, "say_hello", map[string]any{"name": "sse"}); got != "hello sse" {
+			t.Fatalf("say_hello = %q", got)
+		}
+	})
+}
+
+// TestHTTPGuard: Host, Origin and bearer token checks on every MCP
+// endpoint, none on the health endpoints, CORS for allowed origins, and an
+// access log line per request that never holds the token.
+func TestHTTPGuard(t *testing.T) {
+	const token = "s3cret-t0ken"
+	e := startHTTP(t, HTTPOptions{
+		AuthToken:      token,
+		AllowedHosts:   []string{"mcp.example.com"},
+		AllowedOrigins: []string{"https://app.example.com"},
+	})
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(e.base, "http://"))
+	initBody := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+	auth := "Bearer " + token
+	tests := []struct {
+		name   string
+		method string
+		path   string
+		hdr    map[string]string
+		code   int
+		body   string // in the response
+	}{
+		{"bad host", "POST", "/mcp", map[string]string{"Host": "evil.example.com:" + port, "Authorization": auth}, 403, "--allowed-hosts evil.example.com"},
+		{"bad host, sse", "GET", "/sse", map[string]string{"Host": "evil.example.com"}, 403, "not allowed"},
+		{"bad host, messages", "POST", "/messages?session_id=x", map[string]string{"Host": "evil.example.com"}, 403, "not allowed"},
+		{"bad origin", "POST", "/mcp", map[string]string{"Origin": "http://evil.example.com", "Authorization": auth}, 403, "--allowed-origins http://evil.example.com"},
+		{"bad origin, sse", "GET", "/sse", map[string]string{"Origin": "http://evil.example.com", "Authorization": auth}, 403, "not allowed"},
+		{"no token", "POST", "/mcp", nil, 401, "Authorization: Bearer"},
+		{"no token, sse", "GET", "/sse", nil, 401, "Authorization: Bearer"},
+		{"no token, messages", "POST", "/messages?session_id=x", nil, 401, "Authorization: Bearer"},
+		{"wrong token", "POST", "/mcp", map[string]string{"Authorization": "Bearer nope"}, 401, "not the one"},
+		{"wrong scheme", "POST", "/mcp", map[string]string{"Authorization": "Basic " + token}, 401, "Authorization: Bearer"},
+		{"token", "POST", "/mcp", map[string]string{"Authorization": auth}, 200, ""},
+		{"token, lower-case scheme", "POST", "/mcp", map[string]string{"Authorization": "bearer " + token}, 200, ""},
+		{"own origin", "POST", "/mcp", map[string]string{"Authorization": auth, "Origin": "http://127.0.0.1:" + port}, 200, ""},
+		{"allowed origin", "POST", "/mcp", map[string]string{"Authorization": auth, "Origin": "https://app.example.com"}, 200, ""},
+		{"allowed host", "POST", "/mcp", map[string]string{"Authorization": auth, "Host": "mcp.example.com"}, 200, ""},
+		{"preflight", "OPTIONS", "/mcp", map[string]string{"Origin": "https://app.example.com", "Access-Control-Request-Method": "POST"}, 204, ""},
+		{"healthz needs nothing", "GET", "/healthz", map[string]string{"Host": "10.1.2.3:" + port}, 200, "ok"},
+		{"readyz needs nothing", "GET", "/readyz", map[string]string{"Host": "10.1.2.3:" + port}, 200, `"status":"ready"`},
+		{"unknown path", "GET", "/nope", nil, 404, "/mcp"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var body io.Reader
+			if tt.method == "POST" {
+				body = strings.NewReader(initBody)
+			}
+			req, err := http.NewRequest(tt.method, e.base+tt.path, body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			for k, v := range tt.hdr {
+				if k == "Host" {
+					req.Host = v
+				} else {
+					req.Header.Set(k, v)
+				}
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+			if resp.StatusCode != tt.code || !strings.Contains(string(b), tt.body) {
+				t.Fatalf("%s %s: %s %q, want %d with %q", tt.method, tt.path, resp.Status, b, tt.code, tt.body)
+			}
+			switch tt.code {
+			case 401:
+				if got := resp.Header.Get("WWW-Authenticate"); !strings.HasPrefix(got, `Bearer realm="toolhost"`) {
+					t.Fatalf("WWW-Authenticate %q", got)
+				}
+			case 204:
+				if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "https://app.example.com" {
+					t.Fatalf("Access-Control-Allow-Origin %q", got)
+				}
+				if !strings.Contains(resp.Header.Get("Access-Control-Allow-Headers"), "Mcp-Session-Id") {
+					t.Fatalf("Access-Control-Allow-Headers %q", resp.Header.Get("Access-Control-Allow-Headers"))
+				}
+			}
+		})
+	}
+
+	t.Run("SDK client with the token", func(t *testing.T) {
+		c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+		hc := &http.Client{Transport: bearer{token: token}}
+		cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: e.base + "/mcp", HTTPClient: hc}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		if got := callText(t, cs, "say_hello", map[string]any{"name": "auth"}); got != "hello auth" {
+			t.Fatalf("say_hello = %q", got)
+		}
+		sc, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.SSEClientTransport{Endpoint: e.base + "/sse", HTTPClient: hc}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sc.Close()
+		if got := callText(t, sc, "say_hello", map[string]any{"name": "auth sse"}); got != "hello auth sse" {
+			t.Fatalf("say_hello = %q", got)
+		}
+	})
+
+	log := e.log.String()
+	for _, want := range []string{`msg="http request" method=POST path=/mcp status=403`, `refused="origin not allowed"`, `refused="host not allowed"`, `refused=unauthorized`, `path=/mcp status=200`} {
+		if !strings.Contains(log, want) {
+			t.Errorf("access log lacks %q", want)
+		}
+	}
+	if strings.Contains(log, token) {
+		t.Error("the token is in the log")
+	}
+}
+
+// bearer adds a bearer token to every request.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestHTTPBodyLimit: bodies over the limit are refused with 413, whether
+// their length is declared or not, on /mcp and on /messages.
+func TestHTTPBodyLimit(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			e := startHTTP(t, HTTPOptions{MaxBodyBytes: 1024, Stateless: stateless})
+			big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"` + strings.Repeat("x", 2000) + `"}}}`
+			small := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"x"}}}`
+			hdr := map[string]string{"Mcp-Protocol-Version": "2025-06-18"}
+			if stateless {
+				if resp := rawPost(t, e.base+"/mcp", small, hdr); resp.StatusCode != http.StatusOK {
+					t.Fatalf("small body: %s", resp.Status)
+				}
+			}
+			resp := rawPost(t, e.base+"/mcp", big, hdr)
+			b, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(b), "--max-message-size") {
+				t.Fatalf("declared length: %s %q, want 413 naming --max-message-size", resp.Status, b)
+			}
+			// Chunked: no length to check up front.
+			req, _ := http.NewRequest(http.MethodPost, e.base+"/mcp", io.MultiReader(strings.NewReader(big)))
+			req.ContentLength = -1
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+			cresp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cresp.Body.Close()
+			if cresp.StatusCode != http.StatusRequestEntityTooLarge {
+				t.Fatalf("chunked: %s, want 413", cresp.Status)
+			}
+		})
+	}
+	t.Run("messages", func(t *testing.T) {
+		e := startHTTP(t, HTTPOptions{MaxBodyBytes: 1024})
+		resp, err := http.Get(e.base + "/sse")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		ev, _ := newSSEReader(resp.Body).next()
+		big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"x":"` + strings.Repeat("x", 2000) + `"}}}`
+		req, _ := http.NewRequest(http.MethodPost, e.base+ev.data, io.MultiReader(strings.NewReader(big)))
+		req.ContentLength = -1
+		req.Header.Set("Content-Type", "application/json")
+		mresp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mresp.Body.Close()
+		if mresp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Fatalf("chunked POST /messages: %s, want 413", mresp.Status)
+		}
+	})
+}
+
+// TestHTTPGracefulShutdown: a shutdown lets the call in flight finish and
+// answers it, and the long-lived streams (the streamable client's GET, an
+// SSE stream) end with their sessions instead of holding it up until the
+// deadline.
+func TestHTTPGracefulShutdown(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			e := startHTTP(t, HTTPOptions{Stateless: stateless, ShutdownTimeout: time.Minute})
+			cs := e.connect(nil, nil)
+			sse := e.connectSSE(nil)
+			if got := callText(t, sse, "say_hello", map[string]any{"name": "sse"}); got != "hello sse" {
+				t.Fatalf("say_hello = %q", got)
+			}
+			type result struct {
+				res *mcp.CallToolResult
+				err error
+			}
+			got := make(chan result, 2)
+			for _, c := range []*mcp.ClientSession{cs, sse} {
+				go func() {
+					res, err := c.CallTool(context.Background(), &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"seconds": 1}})
+					got <- result{res, err}
+				}()
+			}
+			waitUntil(t, "both calls are in flight", func() bool { return e.hs.InFlight() == 2 })
+			if err := e.stop(); err != nil {
+				t.Fatalf("Serve: %v", err)
+			}
+			for range 2 {
+				r := <-got
+				if r.err != nil || r.res.IsError || r.res.Content[0].(*mcp.TextContent).Text != "slept" {
+					t.Fatalf("call in flight during shutdown: %+v, %v", r.res, r.err)
+				}
+			}
+			if strings.Contains(e.log.String(), "shutdown timeout reached") {
+				t.Fatal("shutdown waited for its deadline")
+			}
+			// Nothing listens any more.
+			if _, err := http.Get(e.base + "/healthz"); err == nil {
+				t.Fatal("the server still answers after shutdown")
+			}
+		})
+	}
+}
+
+// TestHTTPShutdownDeadline: a call still running at the deadline is
+// cancelled (its process killed) and Serve returns.
+func TestHTTPShutdownDeadline(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{ShutdownTimeout: 200 * time.Millisecond})
+	cs := e.connect(nil, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	got := make(chan struct{})
+	go func() {
+		// The client sees a broken connection and retries until cancelled.
+		_, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"seconds": 30}})
+		close(got)
+	}()
+	waitUntil(t, "the call is in flight", func() bool { return e.hs.InFlight() == 1 })
+	if err := e.stop(); err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if !strings.Contains(e.log.String(), "shutdown timeout reached") {
+		t.Fatal("no log of the deadline")
+	}
+	// The 30 s sleep was killed: the handler has returned.
+	waitUntil(t, "the cancelled call returns", func() bool { return e.hs.InFlight() == 0 })
+	cancel()
+	<-got
+}
+
+// TestHTTPRequestTimeout: a request running past --request-timeout is
+// cancelled and answered with an error.
+func TestHTTPRequestTimeout(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{RequestTimeout: 300 * time.Millisecond})
+	cs := e.connect(nil, nil)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"seconds": 30}})
+	if err == nil && !res.IsError {
+		t.Fatalf("a 30 s call under a 300 ms request timeout succeeded: %+v", res)
+	}
+	if err == nil && !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "request timeout (300ms) and was stopped; the server's operator can raise it with --request-timeout") {
+		t.Fatalf("answer %q; want it to name the request timeout", res.Content[0].(*mcp.TextContent).Text)
+	}
+	// Short calls are not affected.
+	if got := callText(t, cs, "say_hello", map[string]any{"name": "quick"}); got != "hello quick" {
+		t.Fatalf("say_hello = %q", got)
+	}
+}
+
+// TestHTTPReloadReachesClients: a reload's list_changed notification
+// reaches every connected client: a streamable session and an SSE session
+// at once, and in stateless mode, two 2026-07-28 clients through their
+// subscriptions/listen streams.
+func TestHTTPReloadReachesClients(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			e := startHTTP(t, HTTPOptions{Stateless: stateless})
+			var clients []*mcp.ClientSession
+			var notified []chan struct{}
+			opts := func() *mcp.ClientOptions {
+				ch := make(chan struct{}, 10)
+				notified = append(notified, ch)
+				return &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { ch <- struct{}{} }}
+			}
+			clients = append(clients, e.connect(opts(), nil))
+			if stateless {
+				clients = append(clients, e.connect(opts(), nil))
+			} else {
+				clients = append(clients, e.connectSSE(opts()))
+			}
+			for _, cs := range clients {
+				callText(t, cs, "say_hello", map[string]any{"name": "before"})
+			}
+
+			reg := loadHTTPRegistry(t, httpTestConfig+`
+tool "added" {
+  description = "new after the reload"
+  template { text = "added" }
+}
+`)
+			old, ch := e.srv.Apply(reg)
+			old.Retire()
+			if len(ch.ToolsAdded) != 1 {
+				t.Fatalf("changes: %+v", ch)
+			}
+			for i, n := range notified {
+				select {
+				case <-n:
+				case <-time.After(15 * time.Second):
+					t.Fatalf("client %d got no tools/list_changed", i)
+				}
+			}
+			for _, cs := range clients {
+				if got := callText(t, cs, "added", nil); got != "added" {
+					t.Fatalf("added = %q", got)
+				}
+			}
+		})
+	}
+}
+
+// TestHTTPReady: /readyz says ready with the config's counts, and 503 once
+// a shutdown started; /healthz stays ok.
+func TestHTTPReady(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{})
+	get := func(path string) (int, string) {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Host = strings.TrimPrefix(e.base, "http://")
+		e.hs.Handler().ServeHTTP(rec, req)
+		return rec.Code, rec.Body.String()
+	}
+	code, body := get("/readyz")
+	var st readyStatus
+	if err := json.Unmarshal([]byte(body), &st); err != nil || code != 200 || st.Status != "ready" || st.Tools != 2 || st.Server != "http-test" {
+		t.Fatalf("/readyz: %d %s", code, body)
+	}
+	e.hs.shutting.Store(true)
+	if code, body := get("/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "shutting down") {
+		t.Fatalf("/readyz during shutdown: %d %s", code, body)
+	}
+	if code, body := get("/healthz"); code != 200 || body != "ok\n" {
+		t.Fatalf("/healthz: %d %q", code, body)
+	}
+	if code, _ := get("/sse"); code != http.StatusServiceUnavailable {
+		t.Fatalf("new SSE stream during shutdown: %d, want 503", code)
+	}
+}
