@@ -33,6 +33,34 @@ type Input struct {
 	// the validated arguments (every declared parameter is present; absent
 	// optional ones are null), and the functions are toolhost's library.
 	Eval *hcl.EvalContext
+	// Report receives what the backend reports while it runs: log lines
+	// and progress. Nil when nobody listens.
+	Report Reporter
+}
+
+// Reporter receives what a backend reports during a call. Its methods are
+// safe for concurrent use; they may block briefly while a notification is
+// written to the client.
+type Reporter interface {
+	// Log sends one log line at an MCP logging level ("debug", "info",
+	// "notice", "warning", "error", "critical", "alert", "emergency").
+	Log(level, msg string)
+	// Progress reports how far the call has come: progress, the total when
+	// known (0 when not) and a short message (may be empty).
+	Progress(progress, total float64, message string)
+}
+
+// LogLevels are the MCP logging levels, lowest first.
+var LogLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// ValidLogLevel reports whether s is an MCP logging level.
+func ValidLogLevel(s string) bool {
+	for _, l := range LogLevels {
+		if l == s {
+			return true
+		}
+	}
+	return false
 }
 
 // Output is what a backend produced.
@@ -45,6 +73,9 @@ type Output struct {
 	MIMEType string
 	// Truncated is set when Body was cut at the backend's size cap.
 	Truncated bool
+	// Binary is set when Body is bytes to pass on as they are (an image, a
+	// sound, a file), not text.
+	Binary bool
 }
 
 // CompileContext is what a backend's Compile gets besides its block.

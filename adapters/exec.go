@@ -21,12 +21,16 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"math/big"
+	"mime"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -80,6 +84,9 @@ var execBlockSchema = &hcl.BodySchema{
 		{Name: "inherit_env"},
 		{Name: "stdin"},
 		{Name: "max_output"},
+		{Name: "stderr_log"},
+		{Name: "binary"},
+		{Name: "mime_type"},
 	},
 }
 
@@ -116,6 +123,9 @@ type Exec struct {
 	stdin      hcl.Expression
 	stdinConst *string // cached stdin when it does not depend on arguments
 	maxOutput  int
+	stderrLog  string // MCP logging level of forwarded stderr lines; "" forwards none
+	binary     bool   // standard output is bytes, passed on as they are
+	mimeType   string // media type of binary output; "" sniffs it
 
 	mu      sync.Mutex
 	closed  bool
@@ -186,6 +196,23 @@ func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	}
 	if a, ok := attrs["stdin"]; ok {
 		diags = append(diags, c.stdin(e, a)...)
+	}
+	if a, ok := attrs["stderr_log"]; ok {
+		diags = append(diags, c.stderrLog(e, a)...)
+	}
+	if a, ok := attrs["binary"]; ok {
+		diags = append(diags, c.boolean(a, &e.binary, "Write binary = true when the command prints an image, a sound or another file's bytes.")...)
+	}
+	if a, ok := attrs["mime_type"]; ok {
+		diags = append(diags, c.mimeType(e, a)...)
+		if _, ok := attrs["binary"]; !ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "mime_type without binary",
+				Detail:   "mime_type names the media type of binary output. Add binary = true to the exec block, or remove mime_type: text output is text/plain, or application/json when it is JSON.",
+				Subject:  a.NameRange.Ptr(),
+			})
+		}
 	}
 	if diags.HasErrors() {
 		return nil, diags
@@ -641,6 +668,79 @@ func (c *execCompiler) inheritEnv(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	return diags
 }
 
+// stderrLog decodes stderr_log: the MCP logging level at which the
+// command's standard error lines are sent to the client.
+func (c *execCompiler) stderrLog(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+	v, diags, ok := c.constant(a, `"info"`)
+	if !ok {
+		return diags
+	}
+	sv, err := convert.Convert(v, cty.String)
+	if err != nil || !ValidLogLevel(sv.AsString()) {
+		given := execTypeName(v.Type())
+		if err == nil {
+			given = fmt.Sprintf("%q", sv.AsString())
+		}
+		detail := fmt.Sprintf("stderr_log is the MCP logging level at which the command's standard error lines reach the client, one of %s; this is %s.", execQuoteList(LogLevels), given)
+		if err == nil {
+			if s := execSuggestName(sv.AsString(), LogLevels); s != "" {
+				detail += fmt.Sprintf(" Did you mean %q?", s)
+			}
+		}
+		return append(diags, &hcl.Diagnostic{
+			Severity:   hcl.DiagError,
+			Summary:    "Invalid stderr_log",
+			Detail:     detail,
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		})
+	}
+	e.stderrLog = sv.AsString()
+	return diags
+}
+
+// mimeType decodes mime_type, the media type of binary output.
+func (c *execCompiler) mimeType(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+	v, diags, ok := c.constant(a, `"image/png"`)
+	if !ok {
+		return diags
+	}
+	sv, err := convert.Convert(v, cty.String)
+	if err == nil {
+		if mt, _, perr := mime.ParseMediaType(sv.AsString()); perr == nil && strings.Contains(mt, "/") {
+			e.mimeType = mt
+			return diags
+		}
+	}
+	return append(diags, &hcl.Diagnostic{
+		Severity:   hcl.DiagError,
+		Summary:    "Invalid mime_type",
+		Detail:     "mime_type must be a media type such as \"image/png\" or \"audio/wav\".",
+		Subject:    a.Expr.Range().Ptr(),
+		Expression: a.Expr,
+	})
+}
+
+// boolean decodes a constant true/false argument into dst.
+func (c *execCompiler) boolean(a *hcl.Attribute, dst *bool, fix string) hcl.Diagnostics {
+	v, diags, ok := c.constant(a, "true")
+	if !ok {
+		return diags
+	}
+	bv, err := convert.Convert(v, cty.Bool)
+	if err != nil {
+		return append(diags, &hcl.Diagnostic{
+			Severity:   hcl.DiagError,
+			Summary:    "Invalid " + a.Name,
+			Detail:     fmt.Sprintf("The %s argument must be true or false, and this is %s. %s", a.Name, execTypeName(v.Type()), fix),
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		})
+	}
+	*dst = bv.True()
+	return diags
+}
+
 func (c *execCompiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	e.env = a.Expr
 	const example = `{ LANG = "C.UTF-8" }`
@@ -811,7 +911,15 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 		cmd.Stdin = strings.NewReader(*stdin)
 	} // else os/exec connects standard input to the null device
 	stdout := &execCapWriter{max: e.maxOutput}
-	stderr := &execTailWriter{max: execStderrKeep}
+	stderr := &execStderr{tail: execTailWriter{max: execStderrKeep}}
+	if in != nil && in.Report != nil {
+		stderr.report = in.Report
+		if e.stderrLog != "" {
+			stderr.level = e.stderrLog
+			secrets := e.envSecrets(ectx)
+			stderr.scrub = func(line string) string { return Redact(e.scrub(ectx, line), secrets) }
+		}
+	}
 	cmd.Stdout = stdout
 	cmd.Stderr = stderr
 	execSetProcessGroup(cmd)
@@ -838,6 +946,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	}
 
 	werr := cmd.Wait()
+	stderr.flush()
 	e.mu.Lock()
 	delete(e.running, pid)
 	closed := e.closed
@@ -857,7 +966,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 		var ee *exec.ExitError
 		if errors.As(werr, &ee) {
 			msg := execExitDescription(ee.ProcessState)
-			tail := stderr.bytes()
+			tail := stderr.tail.bytes()
 			if len(bytes.TrimSpace(tail)) == 0 {
 				tail = stdout.buf // some programs report errors on stdout
 			}
@@ -870,6 +979,13 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	}
 
 	body := stdout.buf
+	if e.binary {
+		mt := e.mimeType
+		if mt == "" {
+			mt, _, _ = mime.ParseMediaType(http.DetectContentType(body))
+		}
+		return &Output{Body: body, MIMEType: mt, Truncated: stdout.truncated, Binary: true}, nil
+	}
 	if stdout.truncated {
 		body = execTrimPartialRune(body)
 	}
@@ -1484,6 +1600,114 @@ func (w *execTailWriter) bytes() []byte {
 	return w.buf
 }
 
+// execStderr takes a command's standard error: it keeps its end for error
+// messages, and, line by line, reports progress lines ("::progress 40/100
+// Downloading") and forwards the other lines as log messages when the tool
+// says stderr_log. Progress lines are left out of error messages.
+type execStderr struct {
+	tail   execTailWriter
+	report Reporter
+	level  string              // "" forwards no log lines
+	scrub  func(string) string // hides secrets in forwarded lines
+	line   []byte              // the line read so far
+	long   bool                // the line grew past execStderrLine
+}
+
+// execStderrLine caps a line that is forwarded or parsed; the rest of a
+// longer line is dropped from the log message (it stays in the tail).
+const execStderrLine = 4 << 10
+
+// execProgressPrefix starts a progress line on standard error.
+const execProgressPrefix = "::progress "
+
+func (w *execStderr) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		chunk := p
+		if i >= 0 {
+			chunk = p[:i]
+		}
+		if room := execStderrLine - len(w.line); room > 0 {
+			if len(chunk) > room {
+				w.line = append(w.line, chunk[:room]...)
+				w.long = true
+			} else {
+				w.line = append(w.line, chunk...)
+			}
+		} else if len(chunk) > 0 {
+			w.long = true
+		}
+		if i < 0 {
+			break
+		}
+		w.endLine()
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// flush ends the last line when the command did not end it with a newline.
+func (w *execStderr) flush() {
+	if len(w.line) > 0 {
+		w.endLine()
+	}
+}
+
+func (w *execStderr) endLine() {
+	line := strings.TrimRight(string(w.line), "\r")
+	long := w.long
+	w.line, w.long = w.line[:0], false
+	if rest, ok := strings.CutPrefix(line, execProgressPrefix); ok {
+		if prog, total, msg, ok := ParseProgress(rest); ok {
+			if w.report != nil {
+				w.report.Progress(prog, total, msg)
+			}
+			return
+		}
+	}
+	_, _ = w.tail.Write([]byte(line + "\n"))
+	if w.report == nil || w.level == "" || strings.TrimSpace(line) == "" {
+		return
+	}
+	line = strings.ToValidUTF8(line, "\uFFFD")
+	if w.scrub != nil {
+		line = w.scrub(line)
+	}
+	if long {
+		line += " [line truncated]"
+	}
+	w.report.Log(w.level, line)
+}
+
+// ParseProgress parses what follows "::progress " on a command's standard
+// error: "N", "N/TOTAL" or "N%", then an optional message. N and TOTAL are
+// non-negative numbers; a percentage is N out of 100.
+func ParseProgress(s string) (progress, total float64, message string, ok bool) {
+	s = strings.TrimLeft(s, " \t")
+	num, message, _ := strings.Cut(s, " ")
+	message = strings.TrimSpace(message)
+	parse := func(x string) (float64, bool) {
+		f, err := strconv.ParseFloat(x, 64)
+		return f, err == nil && f >= 0 && !math.IsInf(f, 0) && !math.IsNaN(f)
+	}
+	switch {
+	case strings.HasSuffix(num, "%"):
+		progress, ok = parse(strings.TrimSuffix(num, "%"))
+		total = 100
+	case strings.Contains(num, "/"):
+		a, b, _ := strings.Cut(num, "/")
+		var ok2 bool
+		progress, ok = parse(a)
+		total, ok2 = parse(b)
+		ok = ok && ok2 && total > 0
+	default:
+		progress, ok = parse(num)
+	}
+	return progress, total, message, ok
+}
+
+var _ io.Writer = (*execStderr)(nil)
 var _ io.Writer = (*execCapWriter)(nil)
 var _ io.Writer = (*execTailWriter)(nil)
 

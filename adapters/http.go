@@ -258,10 +258,22 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 		data = data[:h.maxResponse]
 	}
 
+	if in != nil && in.Report != nil {
+		in.Report.Log("debug", Redact(fmt.Sprintf("%s %s: HTTP %d, %d bytes", h.method, target.Redacted(), resp.StatusCode(), len(data)), *secrets))
+	}
+
 	ct := resp.Header().Get("Content-Type")
 	mediaType, label := httpParseContentType(ct)
 	if h.charset != "" {
 		label = h.charset
+	}
+	if httpBinary(mediaType) && h.charset == "" {
+		if code := resp.StatusCode(); code >= 200 && code <= 299 {
+			if over {
+				return nil, fmt.Errorf("response body larger than %d bytes (max_response)", h.maxResponse)
+			}
+			return &Output{Body: data, MIMEType: mediaType, Binary: true}, nil
+		}
 	}
 
 	if code := resp.StatusCode(); code < 200 || code > 299 {
@@ -285,6 +297,19 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 		return nil, fmt.Errorf("the %s response is not valid UTF-8 and its Content-Type declares no other charset; if the upstream sends GBK, GB18030, Big5 or similar, set charset = \"gbk\" (or the right one) in the http block", httpMediaName(mediaType))
 	}
 	return &Output{Body: decoded, MIMEType: mediaType}, nil
+}
+
+// httpBinary reports whether a media type is bytes to pass on as they
+// are: images, sounds, video, PDFs, archives.
+func httpBinary(mediaType string) bool {
+	switch {
+	case strings.HasPrefix(mediaType, "image/") && mediaType != "image/svg+xml",
+		strings.HasPrefix(mediaType, "audio/"), strings.HasPrefix(mediaType, "video/"),
+		mediaType == "application/octet-stream", mediaType == "application/pdf",
+		mediaType == "application/zip", mediaType == "application/gzip":
+		return true
+	}
+	return false
 }
 
 // httpTextual reports whether a media type is text, whose body must decode to

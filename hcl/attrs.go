@@ -135,3 +135,22 @@ func friendlyCtyType(t cty.Type) string {
 	}
 	return t.FriendlyName()
 }
+
+// stringListAttr decodes an optional constant list of strings.
+func stringListAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst *[]string) hcl.Diagnostics {
+	a, ok := attrs[name]
+	if !ok {
+		return nil
+	}
+	v, diags := constant(a, ctx, cty.List(cty.String))
+	if diags.HasErrors() || v.IsNull() {
+		return diags
+	}
+	for _, e := range v.AsValueSlice() {
+		if e.IsNull() {
+			return append(diags, rangeDiag(a, "Null in "+name, name+" is a list of strings, and one of them is null."))
+		}
+		*dst = append(*dst, e.AsString())
+	}
+	return diags
+}

@@ -319,19 +319,19 @@ func (j *decodeJob) decode(static *hcl.EvalContext) {
 		}
 	case "resource":
 		var r *Resource
-		r, d = decodeResource(j.block, static, j.baseDir)
+		r, d = decodeResource(j.block, static, j.compile, j.baseDir, j.network)
 		if r != nil {
 			j.result = r
 		}
 	case "resource_template":
 		var r *ResourceTemplate
-		r, d = decodeResourceTemplate(j.block, static, j.baseDir)
+		r, d = decodeResourceTemplate(j.block, static, j.compile, j.baseDir, j.network)
 		if r != nil {
 			j.result = r
 		}
 	case "prompt":
 		var p *Prompt
-		p, d = decodePrompt(j.block, static)
+		p, d = decodePrompt(j.block, static, j.baseDir)
 		if p != nil {
 			j.result = p
 		}

@@ -23,15 +23,23 @@ type PromptArg struct {
 	Name        string
 	Description string
 	// Required is true unless the block says required = false.
-	Required  bool
-	DeclRange hcl.Range
+	Required bool
+	// Enum, when set, lists the only values the argument takes; clients are
+	// offered them as completions.
+	Enum []string
+	// Completions are values offered as completions (any value is allowed).
+	Completions []string
+	DeclRange   hcl.Range
 }
 
-// PromptMessage is a message block: a role and a text expression that may
-// refer to arg.NAME (null when an optional argument is absent).
+// PromptMessage is a message block: a role and either a text expression
+// that may refer to arg.NAME (null when an optional argument is absent) or
+// one content block (an image, a sound, an embedded resource or a link).
 type PromptMessage struct {
-	Role      string
+	Role string
+	// Text is nil when the message has a content block instead.
 	Text      hcl.Expression
+	Content   *Content
 	DeclRange hcl.Range
 }
 
@@ -50,13 +58,16 @@ var promptArgBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "description"},
 		{Name: "required"},
+		{Name: "enum"},
+		{Name: "completions"},
 	},
 }
 
 var promptMessageBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
-		{Name: "text", Required: true},
+		{Name: "text"},
 	},
+	Blocks: contentBlockTypes,
 }
 
 // ArgsType is the object type of the "arg" variable.
@@ -68,7 +79,7 @@ func (p *Prompt) ArgsType() cty.Type {
 	return cty.Object(attrs)
 }
 
-func decodePrompt(block *hcl.Block, static *hcl.EvalContext) (*Prompt, hcl.Diagnostics) {
+func decodePrompt(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*Prompt, hcl.Diagnostics) {
 	content, diags := block.Body.Content(promptBlockSchema)
 	p := &Prompt{Name: block.Labels[0], DeclRange: block.DefRange}
 	diags = append(diags, stringAttr(content.Attributes, "title", static, &p.Title)...)
@@ -88,6 +99,8 @@ func decodePrompt(block *hcl.Block, static *hcl.EvalContext) (*Prompt, hcl.Diagn
 			a := &PromptArg{Name: b.Labels[0], Required: true, DeclRange: b.DefRange}
 			diags = append(diags, stringAttr(ac.Attributes, "description", static, &a.Description)...)
 			diags = append(diags, boolAttr(ac.Attributes, "required", static, &a.Required)...)
+			diags = append(diags, stringListAttr(ac.Attributes, "enum", static, &a.Enum)...)
+			diags = append(diags, stringListAttr(ac.Attributes, "completions", static, &a.Completions)...)
 			p.Args = append(p.Args, a)
 		case "message":
 			messages = append(messages, b)
@@ -116,7 +129,32 @@ func decodePrompt(block *hcl.Block, static *hcl.EvalContext) (*Prompt, hcl.Diagn
 		if d.HasErrors() {
 			continue
 		}
-		text := mc.Attributes["text"].Expr
+		textAttr, hasText := mc.Attributes["text"]
+		if n := len(mc.Blocks); (n > 0) == hasText || n > 1 {
+			subject := b.DefRange
+			if n > 1 {
+				subject = mc.Blocks[1].DefRange
+			} else if hasText && n == 1 {
+				subject = mc.Blocks[0].DefRange
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "One content per message",
+				Detail:   "A message has either text = \"...\" or one content block (image, audio, resource or resource_link). Split the content into several message blocks.",
+				Subject:  subject.Ptr(),
+			})
+			continue
+		}
+		if !hasText {
+			sc := &contentScope{root: "arg", names: names, eval: eval, static: static, baseDir: baseDir, where: "a prompt message"}
+			c, d := decodeContent(mc.Blocks[0], sc)
+			diags = append(diags, d...)
+			if c != nil {
+				p.Messages = append(p.Messages, &PromptMessage{Role: role, Content: c, DeclRange: b.DefRange})
+			}
+			continue
+		}
+		text := textAttr.Expr
 		refDiags := checkExprRefs(text, "arg", names)
 		diags = append(diags, refDiags...)
 		if !refDiags.HasErrors() {

@@ -9,6 +9,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/toolhost/toolhost/adapters"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 )
 
 // Resource is a resource block: one file served under a fixed URI.
@@ -19,10 +22,14 @@ type Resource struct {
 	Description string
 	MIMEType    string
 	// File is the path of the served file, made absolute against the
-	// config file's directory.
-	File      string
-	URIRange  hcl.Range
-	DeclRange hcl.Range
+	// config file's directory. Empty when a backend serves the resource.
+	File string
+	// Backend, when set, produces the resource's content on every read
+	// (an http, exec or template block); BackendKind is its block type.
+	Backend     adapters.Backend
+	BackendKind string
+	URIRange    hcl.Range
+	DeclRange   hcl.Range
 }
 
 // ResourceTemplate is a resource_template block: the files of a directory
@@ -34,14 +41,21 @@ type ResourceTemplate struct {
 	Description string
 	MIMEType    string
 	// Dir is the served directory, made absolute against the config file's
-	// directory.
+	// directory. Empty when a backend serves the template.
 	Dir string
+	// Backend, when set, produces the content of each URI on read, with
+	// the template's variable as param.NAME; BackendKind is its block type.
+	Backend     adapters.Backend
+	BackendKind string
 	// Prefix and Suffix surround the single variable in URITemplate; a URI
 	// matches when it starts with Prefix and ends with Suffix.
 	Prefix, Suffix string
 	// Variable is the name of the template's variable.
-	Variable  string
-	DeclRange hcl.Range
+	Variable string
+	// Completions are values offered to clients completing the variable;
+	// without them, the names of the directory's files are offered.
+	Completions []string
+	DeclRange   hcl.Range
 }
 
 var resourceBlockSchema = &hcl.BodySchema{
@@ -50,7 +64,7 @@ var resourceBlockSchema = &hcl.BodySchema{
 		{Name: "title"},
 		{Name: "description"},
 		{Name: "mime_type"},
-		{Name: "file", Required: true},
+		{Name: "file"},
 	},
 }
 
@@ -60,12 +74,77 @@ var resourceTemplateBlockSchema = &hcl.BodySchema{
 		{Name: "title"},
 		{Name: "description"},
 		{Name: "mime_type"},
-		{Name: "dir", Required: true},
+		{Name: "dir"},
+		{Name: "completions"},
 	},
 }
 
-func decodeResource(block *hcl.Block, ctx *hcl.EvalContext, baseDir string) (*Resource, hcl.Diagnostics) {
-	content, diags := block.Body.Content(resourceBlockSchema)
+// withBackends adds a block type for each backend kind to a schema.
+func withBackends(s *hcl.BodySchema) *hcl.BodySchema {
+	out := &hcl.BodySchema{Attributes: s.Attributes}
+	for _, name := range adapters.Names() {
+		out.Blocks = append(out.Blocks, hcl.BlockHeaderSchema{Type: name})
+	}
+	return out
+}
+
+// resourceBackend compiles the backend block of a resource or resource
+// template, if it has one. source is the attribute it replaces ("file" or
+// "dir"); vars are the names of the template's variables, the backend's
+// params. It reports a missing source, or two of them.
+func resourceBackend(block *hcl.Block, content *hcl.BodyContent, source string, vars []string, compile map[string]function.Function, baseDir string, network adapters.NetworkPolicy) (adapters.Backend, string, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	_, hasSource := content.Attributes[source]
+	kinds := strings.Join(adapters.Names(), ", ")
+	switch {
+	case len(content.Blocks) == 0 && !hasSource:
+		return nil, "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Missing " + source,
+			Detail:   fmt.Sprintf("A %s block serves a %s (%s = \"...\") or what a backend block returns (%s). Add one of them.", block.Type, map[string]string{"file": "file", "dir": "directory's files"}[source], source, kinds),
+			Subject:  block.DefRange.Ptr(),
+		}}
+	case len(content.Blocks) > 0 && hasSource:
+		return nil, "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Two sources",
+			Detail:   fmt.Sprintf("This %s has both %s and a %s block. Keep one of them.", block.Type, source, content.Blocks[0].Type),
+			Subject:  content.Blocks[0].DefRange.Ptr(),
+		}}
+	case len(content.Blocks) > 1:
+		return nil, "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "More than one backend block",
+			Detail:   fmt.Sprintf("A %s has one backend block, and this one has a %s block and a %s block. Keep one of them.", block.Type, content.Blocks[0].Type, content.Blocks[1].Type),
+			Subject:  content.Blocks[1].DefRange.Ptr(),
+		}}
+	case len(content.Blocks) == 0:
+		return nil, "", nil
+	}
+	b := content.Blocks[0]
+	diags = append(diags, checkBodyRefs(b.Body, "param", vars)...)
+	if diags.HasErrors() {
+		return nil, "", diags
+	}
+	attrs := make(map[string]cty.Type, len(vars))
+	params := make(map[string]adapters.ParamInfo, len(vars))
+	for _, v := range vars {
+		attrs[v] = cty.String
+		params[v] = adapters.ParamInfo{}
+	}
+	kind, _ := adapters.Lookup(b.Type)
+	backend, d := kind.Compile(b, &adapters.CompileContext{
+		BaseDir:  baseDir,
+		Eval:     &hcl.EvalContext{Functions: compile, Variables: map[string]cty.Value{"param": cty.UnknownVal(cty.Object(attrs))}},
+		ToolName: block.Labels[0],
+		Params:   params,
+		Network:  network,
+	})
+	return backend, b.Type, append(diags, d...)
+}
+
+func decodeResource(block *hcl.Block, ctx *hcl.EvalContext, compile map[string]function.Function, baseDir string, network adapters.NetworkPolicy) (*Resource, hcl.Diagnostics) {
+	content, diags := block.Body.Content(withBackends(resourceBlockSchema))
 	r := &Resource{Name: block.Labels[0], DeclRange: block.DefRange}
 	attrs := content.Attributes
 	diags = append(diags, stringAttr(attrs, "uri", ctx, &r.URI)...)
@@ -80,13 +159,18 @@ func decodeResource(block *hcl.Block, ctx *hcl.EvalContext, baseDir string) (*Re
 	if u, err := url.Parse(r.URI); err != nil || u.Scheme == "" {
 		diags = append(diags, rangeDiag(attrs["uri"], "Invalid resource URI", fmt.Sprintf("%q is not an absolute URI. A resource URI has a scheme, as in file:///reports/q4.md or docs://handbook.", r.URI)))
 	}
-	r.File = resolvePath(baseDir, r.File)
-	diags = append(diags, checkPath(attrs["file"], r.File, false)...)
+	backend, kind, d := resourceBackend(block, content, "file", nil, compile, baseDir, network)
+	diags = append(diags, d...)
+	r.Backend, r.BackendKind = backend, kind
+	if a, ok := attrs["file"]; ok && backend == nil && !d.HasErrors() {
+		r.File = resolvePath(baseDir, r.File)
+		diags = append(diags, checkPath(a, r.File, false)...)
+	}
 	return r, diags
 }
 
-func decodeResourceTemplate(block *hcl.Block, ctx *hcl.EvalContext, baseDir string) (*ResourceTemplate, hcl.Diagnostics) {
-	content, diags := block.Body.Content(resourceTemplateBlockSchema)
+func decodeResourceTemplate(block *hcl.Block, ctx *hcl.EvalContext, compile map[string]function.Function, baseDir string, network adapters.NetworkPolicy) (*ResourceTemplate, hcl.Diagnostics) {
+	content, diags := block.Body.Content(withBackends(resourceTemplateBlockSchema))
 	r := &ResourceTemplate{Name: block.Labels[0], DeclRange: block.DefRange}
 	attrs := content.Attributes
 	diags = append(diags, stringAttr(attrs, "uri_template", ctx, &r.URITemplate)...)
@@ -94,6 +178,7 @@ func decodeResourceTemplate(block *hcl.Block, ctx *hcl.EvalContext, baseDir stri
 	diags = append(diags, stringAttr(attrs, "description", ctx, &r.Description)...)
 	diags = append(diags, stringAttr(attrs, "mime_type", ctx, &r.MIMEType)...)
 	diags = append(diags, stringAttr(attrs, "dir", ctx, &r.Dir)...)
+	diags = append(diags, stringListAttr(attrs, "completions", ctx, &r.Completions)...)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -112,8 +197,13 @@ func decodeResourceTemplate(block *hcl.Block, ctx *hcl.EvalContext, baseDir stri
 	if !strings.Contains(r.Prefix, ":") {
 		diags = append(diags, rangeDiag(attrs["uri_template"], "Invalid URI template", fmt.Sprintf("%q has no scheme before the variable. Start it with a scheme, as in notes:///{path}.", r.URITemplate)))
 	}
-	r.Dir = resolvePath(baseDir, r.Dir)
-	diags = append(diags, checkPath(attrs["dir"], r.Dir, true)...)
+	backend, kind, d := resourceBackend(block, content, "dir", []string{r.Variable}, compile, baseDir, network)
+	diags = append(diags, d...)
+	r.Backend, r.BackendKind = backend, kind
+	if a, ok := attrs["dir"]; ok && backend == nil && !d.HasErrors() {
+		r.Dir = resolvePath(baseDir, r.Dir)
+		diags = append(diags, checkPath(a, r.Dir, true)...)
+	}
 	return r, diags
 }
 

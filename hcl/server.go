@@ -1,6 +1,9 @@
 package hcl
 
 import (
+	"fmt"
+	"time"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -17,8 +20,12 @@ type Server struct {
 	Version      string
 	Instructions string
 	// Network is the default network policy of the http tools.
-	Network   adapters.NetworkPolicy
-	DeclRange hcl.Range
+	Network adapters.NetworkPolicy
+	// ProgressHeartbeat is how often a call that reports no progress sends
+	// an elapsed-time progress notification (when the client asked for
+	// progress); 0 means the default, one second.
+	ProgressHeartbeat time.Duration
+	DeclRange         hcl.Range
 }
 
 var serverBlockSchema = &hcl.BodySchema{
@@ -29,6 +36,7 @@ var serverBlockSchema = &hcl.BodySchema{
 		{Name: "instructions"},
 		{Name: "allow_hosts"},
 		{Name: "deny_private"},
+		{Name: "progress_heartbeat"},
 	},
 }
 
@@ -45,6 +53,15 @@ func decodeServer(block *hcl.Block, ctx *hcl.EvalContext) (*Server, hcl.Diagnost
 	diags = append(diags, stringAttr(content.Attributes, "version", ctx, &s.Version)...)
 	diags = append(diags, stringAttr(content.Attributes, "instructions", ctx, &s.Instructions)...)
 	diags = append(diags, boolAttr(content.Attributes, "deny_private", ctx, &s.Network.DenyPrivate)...)
+	if a, ok := content.Attributes["progress_heartbeat"]; ok {
+		var text string
+		diags = append(diags, stringAttr(content.Attributes, "progress_heartbeat", ctx, &text)...)
+		if d, err := time.ParseDuration(text); text != "" && (err != nil || d < 50*time.Millisecond || d > time.Minute) {
+			diags = append(diags, rangeDiag(a, "Invalid progress_heartbeat", fmt.Sprintf("progress_heartbeat is a duration from 50ms to 1m, such as \"1s\"; %q is not.", text)))
+		} else {
+			s.ProgressHeartbeat = d
+		}
+	}
 	if a, ok := content.Attributes["allow_hosts"]; ok {
 		v, d := constant(a, ctx, cty.List(cty.String))
 		diags = append(diags, d...)

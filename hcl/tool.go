@@ -1,9 +1,15 @@
 package hcl
 
 import (
+	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"mime"
+	"net/http"
+	"net/url"
+	"os"
 	"regexp"
 	"strings"
 
@@ -29,6 +35,14 @@ type Tool struct {
 	// Result maps the backend's output to structured content; nil means the
 	// output is returned as text.
 	Result *Result
+	// Confirm, when set, is a string expression: the question the user is
+	// asked (through elicitation) before each call runs.
+	Confirm hcl.Expression
+	// ConfirmFallback is what happens when the client cannot ask the user:
+	// "deny" (the default) refuses the call, "allow" runs it.
+	ConfirmFallback string
+	// Icons are the tool's icons, for clients to show.
+	Icons []*Icon
 	// Examples are the tool's example blocks: arguments, a recorded
 	// response and the expected result, which validate checks offline.
 	Examples []*Example
@@ -45,6 +59,16 @@ type Tool struct {
 	InputSchemaJSON  json.RawMessage
 	OutputSchemaJSON json.RawMessage
 	DeclRange        hcl.Range
+}
+
+// Icon is an icon block: an image a client may show for the tool.
+type Icon struct {
+	// Src is an https URL or a data: URI (from file).
+	Src       string
+	MIMEType  string
+	Sizes     []string
+	Theme     string
+	DeclRange hcl.Range
 }
 
 // Annotations are the MCP tool annotations: hints for clients.
@@ -80,7 +104,11 @@ type Param struct {
 // Result is a result block: named fields extracted from the backend's
 // output with gjson paths.
 type Result struct {
-	Fields    []*Field
+	Fields []*Field
+	// Content are the result's content blocks, in order: the items of the
+	// result's content, after the JSON text of the fields when there are
+	// fields.
+	Content   []*Content
 	DeclRange hcl.Range
 }
 
@@ -100,6 +128,8 @@ type Field struct {
 var toolCommonAttributes = []hcl.AttributeSchema{
 	{Name: "title"},
 	{Name: "description"},
+	{Name: "confirm"},
+	{Name: "confirm_fallback"},
 }
 
 var toolCommonBlocks = []hcl.BlockHeaderSchema{
@@ -107,6 +137,17 @@ var toolCommonBlocks = []hcl.BlockHeaderSchema{
 	{Type: "param", LabelNames: []string{"name"}},
 	{Type: "result"},
 	{Type: "example", LabelNames: []string{"name"}},
+	{Type: "icon"},
+}
+
+var iconBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "src"},
+		{Name: "file"},
+		{Name: "mime_type"},
+		{Name: "sizes"},
+		{Name: "theme"},
+	},
 }
 
 // toolBlockSchema is the schema of a tool block: the common attributes and
@@ -150,7 +191,7 @@ var paramBlockSchema = &hcl.BodySchema{
 }
 
 var resultBlockSchema = &hcl.BodySchema{
-	Blocks: []hcl.BlockHeaderSchema{{Type: "field", LabelNames: []string{"name"}}},
+	Blocks: append([]hcl.BlockHeaderSchema{{Type: "field", LabelNames: []string{"name"}}}, contentBlockTypes...),
 }
 
 var fieldBlockSchema = &hcl.BodySchema{
@@ -216,6 +257,12 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 				continue
 			}
 			result = b
+		case "icon":
+			ic, d := decodeIcon(b, static, baseDir)
+			diags = append(diags, d...)
+			if ic != nil {
+				t.Icons = append(t.Icons, ic)
+			}
 		case "example":
 			ex, d := decodeExample(b, baseDir, t.Examples)
 			diags = append(diags, d...)
@@ -231,8 +278,9 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	}
 
 	eval := t.compileEval(compile)
+	diags = append(diags, t.decodeConfirm(content.Attributes, eval, static, declaredParams)...)
 	if result != nil {
-		r, d := decodeResult(result, eval, static, declaredParams, !diags.HasErrors())
+		r, d := decodeResult(result, eval, static, declaredParams, !diags.HasErrors(), baseDir)
 		diags = append(diags, d...)
 		t.Result = r
 	}
@@ -248,10 +296,15 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 		if unsupported {
 			break // the misspelt block is already reported
 		}
+		if t.Result != nil && t.Result.fixed() {
+			// Every item has its own data: nothing to run.
+			t.BackendKind, t.Backend = "none", noBackend{}
+			break
+		}
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Missing backend block",
-			Detail:   fmt.Sprintf("The tool %q has nothing to run. Add one backend block: %s.", t.Name, strings.Join(adapters.Names(), ", ")),
+			Detail:   fmt.Sprintf("The tool %q has nothing to run. Add one backend block: %s. (A tool whose result block gives every content item its own data, such as image { file = \"logo.png\" }, needs none.)", t.Name, strings.Join(adapters.Names(), ", ")),
 			Subject:  block.DefRange.Ptr(),
 		})
 	case 1:
@@ -288,12 +341,108 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	}
 	t.InputSchema = t.inputSchema()
 	t.InputSchemaJSON = SchemaJSON(t.InputSchema)
-	if t.Result != nil {
+	if t.Result != nil && len(t.Result.Fields) > 0 {
 		t.OutputSchema = t.Result.schema()
 		t.OutputSchemaJSON = SchemaJSON(t.OutputSchema)
 	}
 	return t, diags
 }
+
+// decodeConfirm decodes confirm and confirm_fallback.
+func (t *Tool) decodeConfirm(attrs hcl.Attributes, eval, static *hcl.EvalContext, names []string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if a, ok := attrs["confirm"]; ok {
+		t.Confirm = a.Expr
+		refs := checkExprRefs(a.Expr, "param", names)
+		diags = append(diags, refs...)
+		if !refs.HasErrors() {
+			v, d := a.Expr.Value(eval)
+			diags = append(diags, d...)
+			if !d.HasErrors() && v.IsKnown() {
+				if _, err := convert.Convert(v, cty.String); err != nil {
+					diags = append(diags, rangeDiag(a, "Invalid confirm", fmt.Sprintf("confirm is the question the user is asked before the tool runs, a string such as \"Delete ${param.path}?\"; this is %s.", friendlyCtyType(v.Type()))))
+				}
+			}
+		}
+	}
+	t.ConfirmFallback = "deny"
+	if a, ok := attrs["confirm_fallback"]; ok {
+		diags = append(diags, stringAttr(attrs, "confirm_fallback", static, &t.ConfirmFallback)...)
+		if t.ConfirmFallback != "deny" && t.ConfirmFallback != "allow" {
+			detail := fmt.Sprintf("confirm_fallback says what happens when the client cannot ask the user: \"deny\" (the default) refuses the call, \"allow\" runs it. %q is neither.", t.ConfirmFallback)
+			if s := suggest(t.ConfirmFallback, []string{"deny", "allow"}); s != "" {
+				detail += fmt.Sprintf(" Did you mean %q?", s)
+			}
+			diags = append(diags, rangeDiag(a, "Invalid confirm_fallback", detail))
+		}
+		if t.Confirm == nil {
+			diags = append(diags, rangeDiag(a, "confirm_fallback without confirm", "confirm_fallback only matters for a tool that asks for confirmation. Add confirm = \"...\" or remove confirm_fallback."))
+		}
+	}
+	return diags
+}
+
+// decodeIcon decodes an icon block. An icon is an https URL (src) or a
+// file next to the config (file), sent as a data: URI.
+func decodeIcon(b *hcl.Block, static *hcl.EvalContext, baseDir string) (*Icon, hcl.Diagnostics) {
+	content, diags := b.Body.Content(iconBlockSchema)
+	ic := &Icon{DeclRange: b.DefRange}
+	attrs := content.Attributes
+	diags = append(diags, stringAttr(attrs, "src", static, &ic.Src)...)
+	diags = append(diags, stringAttr(attrs, "mime_type", static, &ic.MIMEType)...)
+	diags = append(diags, stringAttr(attrs, "theme", static, &ic.Theme)...)
+	if a, ok := attrs["sizes"]; ok {
+		v, d := constant(a, static, cty.List(cty.String))
+		diags = append(diags, d...)
+		if !d.HasErrors() && !v.IsNull() {
+			for _, e := range v.AsValueSlice() {
+				ic.Sizes = append(ic.Sizes, e.AsString())
+			}
+		}
+	}
+	var file string
+	diags = append(diags, stringAttr(attrs, "file", static, &file)...)
+	_, hasSrc := attrs["src"]
+	_, hasFile := attrs["file"]
+	switch {
+	case hasSrc == hasFile:
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Icon needs src or file",
+			Detail:   "An icon block has either src = \"https://...\" (a URL clients fetch) or file = \"icon.png\" (a file next to the config, sent inline). Keep one of them.",
+			Subject:  b.DefRange.Ptr(),
+		})
+	case hasFile && file != "":
+		p := resolvePath(baseDir, file)
+		data, err := os.ReadFile(p)
+		switch {
+		case err != nil:
+			diags = append(diags, rangeDiag(attrs["file"], "Missing file", fmt.Sprintf("The icon file %s cannot be read: %v. Paths are relative to the config file's directory.", p, unwrapPathError(err))))
+		case len(data) > maxIconSize:
+			diags = append(diags, rangeDiag(attrs["file"], "Icon too large", fmt.Sprintf("The icon file %s is %d bytes; icons are sent inline with every tools/list, so keep them under %d KiB, or serve it and use src.", p, len(data), maxIconSize>>10)))
+		default:
+			if ic.MIMEType == "" {
+				ic.MIMEType = mediaTypeByExt(p)
+			}
+			if ic.MIMEType == "" {
+				ic.MIMEType, _, _ = mime.ParseMediaType(http.DetectContentType(data))
+			}
+			ic.Src = "data:" + ic.MIMEType + ";base64," + base64.StdEncoding.EncodeToString(data)
+		}
+	case hasSrc && ic.Src != "":
+		u, err := url.Parse(ic.Src)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "data") {
+			diags = append(diags, rangeDiag(attrs["src"], "Invalid icon src", fmt.Sprintf("%q is not an https URL or a data: URI. Clients fetch icons only over https; for a local file, use file = \"icon.png\".", ic.Src)))
+		}
+	}
+	if ic.Theme != "" && ic.Theme != "light" && ic.Theme != "dark" {
+		diags = append(diags, rangeDiag(attrs["theme"], "Invalid theme", fmt.Sprintf("theme is \"light\" (for light backgrounds) or \"dark\"; %q is neither.", ic.Theme)))
+	}
+	return ic, diags
+}
+
+// maxIconSize caps an icon file sent inline.
+const maxIconSize = 64 << 10
 
 func (t *Tool) paramNames() []string {
 	names := make([]string, len(t.Params))
@@ -598,11 +747,23 @@ func ctyDisplay(v cty.Value) string {
 // typecheck is false when the params have errors, so their types are not
 // known well enough to evaluate the paths.
 // Constant attributes are evaluated with static.
-func decodeResult(block *hcl.Block, eval, static *hcl.EvalContext, names []string, typecheck bool) (*Result, hcl.Diagnostics) {
+func decodeResult(block *hcl.Block, eval, static *hcl.EvalContext, names []string, typecheck bool, baseDir string) (*Result, hcl.Diagnostics) {
 	content, diags := block.Body.Content(resultBlockSchema)
 	r := &Result{DeclRange: block.DefRange}
 	seen := map[string]hcl.Range{}
+	sc := &contentScope{root: "param", names: names, eval: eval, static: static, baseDir: baseDir, output: true, where: "a result block"}
+	if !typecheck {
+		sc.eval = &hcl.EvalContext{Functions: eval.Functions, Variables: map[string]cty.Value{"param": cty.DynamicVal}}
+	}
 	for _, b := range content.Blocks {
+		if b.Type != "field" {
+			c, d := decodeContent(b, sc)
+			diags = append(diags, d...)
+			if c != nil {
+				r.Content = append(r.Content, c)
+			}
+			continue
+		}
 		f := &Field{Name: b.Labels[0], DeclRange: b.DefRange, Type: &Type{Kind: KindAny}}
 		if prev, dup := seen[f.Name]; dup {
 			diags = append(diags, duplicate("field", f.Name, b.DefRange, prev))
@@ -646,7 +807,7 @@ func decodeResult(block *hcl.Block, eval, static *hcl.EvalContext, names []strin
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Empty result block",
-			Detail:   "A result block declares at least one field, as in field \"title\" { path = \"data.title\" }. Remove the block to return the output as text.",
+			Detail:   "A result block declares at least one field, as in field \"title\" { path = \"data.title\" }, or content item, as in image { file = \"logo.png\" }. Remove the block to return the output as text.",
 			Subject:  block.DefRange.Ptr(),
 		})
 	}
@@ -704,3 +865,33 @@ func enumList(vals []cty.Value) string {
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }
+
+// fixed reports whether a result is only content items that each have data
+// of their own (text, data, file or a resource's URI), so that it needs no
+// backend output.
+func (r *Result) fixed() bool {
+	if len(r.Fields) > 0 || len(r.Content) == 0 {
+		return false
+	}
+	for _, c := range r.Content {
+		if c.Kind != ContentResource && c.Output || c.Path != nil {
+			return false
+		}
+	}
+	// A resource item without text or file is then a declared resource.
+	for _, c := range r.Content {
+		c.Output = false
+	}
+	return true
+}
+
+// noBackend is the backend of a tool whose result needs no output.
+type noBackend struct{}
+
+func (noBackend) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, error) {
+	return &adapters.Output{MIMEType: "text/plain"}, ctx.Err()
+}
+
+func (noBackend) Close() error { return nil }
+
+var _ adapters.Backend = noBackend{}

@@ -38,6 +38,9 @@ func lintTool(block *hcl.Block, t *Tool, static *hcl.EvalContext, lookup EnvLook
 				if a, ok := fb.Body.Attributes["path"]; ok && fb.Type == "field" {
 					callTime = append(callTime, a.Expr)
 				}
+				if isContentBlock(fb.Type) {
+					callTime = append(callTime, fb.Body)
+				}
 			}
 		case b.Type == "param":
 			paramBlocks = append(paramBlocks, b)
@@ -74,7 +77,15 @@ func lintTool(block *hcl.Block, t *Tool, static *hcl.EvalContext, lookup EnvLook
 			if f.Path == nil || quiet(f.Path.Range()) {
 				continue
 			}
-			if d := checkPathExpr(f, eval); d != nil {
+			if d := checkPathExpr(f.Path, fmt.Sprintf("field %q", f.Name), eval); d != nil {
+				diags = append(diags, d)
+			}
+		}
+		for _, c := range t.Result.Content {
+			if c.Path == nil || quiet(c.Path.Range()) {
+				continue
+			}
+			if d := checkPathExpr(c.Path, "the "+string(c.Kind)+" item", eval); d != nil {
 				diags = append(diags, d)
 			}
 		}
@@ -257,10 +268,10 @@ func traversalString(tr hcl.Traversal) string {
 // checkPathExpr checks a result field's gjson path. A path that
 // interpolates params is checked with each interpolation replaced by "0":
 // its literal text must be a path whatever the values.
-func checkPathExpr(f *Field, eval *hcl.EvalContext) *hcl.Diagnostic {
+func checkPathExpr(expr hcl.Expression, what string, eval *hcl.EvalContext) *hcl.Diagnostic {
 	var path string
 	placeholders := false
-	switch e := f.Path.(type) {
+	switch e := expr.(type) {
 	case *hclsyntax.TemplateExpr:
 		var b strings.Builder
 		for _, part := range e.Parts {
@@ -274,7 +285,7 @@ func checkPathExpr(f *Field, eval *hcl.EvalContext) *hcl.Diagnostic {
 		}
 		path = b.String()
 	default:
-		v, d := f.Path.Value(eval)
+		v, d := expr.Value(eval)
 		if d.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
 			return nil
 		}
@@ -287,8 +298,8 @@ func checkPathExpr(f *Field, eval *hcl.EvalContext) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid gjson path",
-		Detail:   fmt.Sprintf("The path of field %q, %q%s, %s. See https://github.com/tidwall/gjson/blob/master/SYNTAX.md for the syntax.", f.Name, path, map[bool]string{true: " (with 0 for each value interpolated)"}[placeholders], problem),
-		Subject:  f.Path.Range().Ptr(),
+		Detail:   fmt.Sprintf("The path of %s, %q%s, %s. See https://github.com/tidwall/gjson/blob/master/SYNTAX.md for the syntax.", what, path, map[bool]string{true: " (with 0 for each value interpolated)"}[placeholders], problem),
+		Subject:  expr.Range().Ptr(),
 	}
 }
 

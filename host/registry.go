@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -52,6 +54,12 @@ type templateDir struct {
 	dir  *adapters.Dir
 }
 
+// matches reports whether uri is of the template's form.
+func (t *templateDir) matches(uri string) bool {
+	d := t.decl
+	return strings.HasPrefix(uri, d.Prefix) && strings.HasSuffix(uri, d.Suffix) && len(uri) > len(d.Prefix)+len(d.Suffix)
+}
+
 // Load reads and compiles the config at paths. validate and serve share it;
 // it starts nothing: no request is sent, no command runs.
 func Load(paths []string, opts *thcl.Options) (*Registry, hcl.Diagnostics) {
@@ -77,6 +85,16 @@ func closeTools(cfg *thcl.Config) {
 			_ = t.Backend.Close()
 		}
 	}
+	for _, r := range cfg.Resources {
+		if r.Backend != nil {
+			_ = r.Backend.Close()
+		}
+	}
+	for _, r := range cfg.ResourceTemplates {
+		if r.Backend != nil {
+			_ = r.Backend.Close()
+		}
+	}
 }
 
 func compile(cfg *thcl.Config, lookup thcl.EnvLookup) (*Registry, hcl.Diagnostics) {
@@ -99,6 +117,9 @@ func compile(cfg *thcl.Config, lookup thcl.EnvLookup) (*Registry, hcl.Diagnostic
 		}
 		if t.OutputSchemaJSON != nil {
 			def.OutputSchema = t.OutputSchemaJSON
+		}
+		for _, ic := range t.Icons {
+			def.Icons = append(def.Icons, mcp.Icon{Source: ic.Src, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: mcp.IconTheme(ic.Theme)})
 		}
 		if a := t.Annotations; a != nil {
 			def.Annotations = &mcp.ToolAnnotations{
@@ -134,7 +155,11 @@ func compile(cfg *thcl.Config, lookup thcl.EnvLookup) (*Registry, hcl.Diagnostic
 		})
 	}
 	for _, rt := range cfg.ResourceTemplates {
-		dir, err := adapters.OpenDir(rt.Dir)
+		var dir *adapters.Dir
+		var err error
+		if rt.Backend == nil {
+			dir, err = adapters.OpenDir(rt.Dir)
+		}
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -219,7 +244,9 @@ func (r *Registry) Retire() {
 func (r *Registry) Close() error {
 	closeTools(r.Config)
 	for _, t := range r.templates {
-		_ = t.dir.Close()
+		if t.dir != nil {
+			_ = t.dir.Close()
+		}
 	}
 	return nil
 }
@@ -234,24 +261,32 @@ func (r *Registry) Tool(name string) (*thcl.Tool, bool) {
 // declare.
 var ErrUnknownTool = errors.New("unknown tool")
 
-// CallTool runs one tool call: it validates the arguments against the
+// CallTool runs one tool call with no client to report to or ask (see
+// CallToolFrom): it validates the arguments against the
 // tool's parameters before anything runs, calls the backend, and shapes the
 // output. Tool failures come back as a result with IsError set and a message
 // a model can act on; only an unknown tool is an error.
 func (r *Registry) CallTool(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	return r.CallToolFrom(ctx, name, args, nil)
+}
+
+// CallToolFrom runs one tool call for peer, the client that made it: log
+// lines and progress of the backend go to it, and it is asked to confirm
+// tools that say confirm. A nil peer is a call without a client.
+func (r *Registry) CallToolFrom(ctx context.Context, name string, args json.RawMessage, peer Peer) (*mcp.CallToolResult, error) {
 	t, ok := r.tools[name]
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownTool, name)
 	}
 	start := time.Now()
-	res := r.callTool(ctx, t, args)
+	res := r.callTool(ctx, t, args, peer)
 	if slog.Default().Enabled(ctx, slog.LevelDebug) { // the arguments cost allocations
 		slog.Debug("tool call", "tool", name, "error", res.IsError, "duration", time.Since(start))
 	}
 	return res, nil
 }
 
-func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMessage) *mcp.CallToolResult {
+func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMessage, peer Peer) *mcp.CallToolResult {
 	params, err := DecodeArgs(t, args)
 	if err != nil {
 		return toolError(err.Error() + ".")
@@ -260,7 +295,18 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 		Functions: r.functions.Functions,
 		Variables: map[string]cty.Value{"param": params},
 	}
-	out, err := t.Backend.Call(ctx, &adapters.Input{Eval: eval})
+	if t.Confirm != nil {
+		if res := r.confirm(ctx, t, eval, peer); res != nil {
+			return res
+		}
+	}
+	in := &adapters.Input{Eval: eval}
+	rep := newCallReporter(ctx, peer, t.Name, r.heartbeat())
+	if rep != nil {
+		in.Report = rep
+	}
+	out, err := t.Backend.Call(ctx, in)
+	rep.finish()
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, context.DeadlineExceeded) {
 			return toolError("the call was cancelled")
@@ -268,23 +314,81 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 		return toolError(err.Error())
 	}
 	if t.Result == nil {
-		text := string(out.Body)
-		if out.Truncated {
-			text += fmt.Sprintf("\n[output truncated at %d bytes]", len(out.Body))
+		if out.Binary && out.Truncated {
+			return toolError(fmt.Sprintf("the %s output was larger than the tool's size cap and was cut at %d bytes; raise the cap (max_output or max_response)", out.MIMEType, len(out.Body)))
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+		return &mcp.CallToolResult{Content: []mcp.Content{outputContent(t.Name, out)}}
 	}
 	if out.Truncated {
-		return toolError(fmt.Sprintf("the output was larger than the tool's size cap and was cut at %d bytes, so the result fields cannot be read from it; raise the cap or narrow the request", len(out.Body)))
+		return toolError(fmt.Sprintf("the output was larger than the tool's size cap and was cut at %d bytes, so the result cannot be read from it; raise the cap or narrow the request", len(out.Body)))
 	}
-	structured, err := MapResult(t.Result, out.Body, eval)
-	if err != nil {
-		return toolError(err.Error())
+	res := &mcp.CallToolResult{}
+	if len(t.Result.Fields) > 0 {
+		if out.Binary {
+			return toolError(fmt.Sprintf("the output is %s, not JSON, so the result fields cannot be read from it", out.MIMEType))
+		}
+		structured, err := MapResult(t.Result, out.Body, eval)
+		if err != nil {
+			return toolError(err.Error())
+		}
+		res.Content = append(res.Content, &mcp.TextContent{Text: string(structured)})
+		res.StructuredContent = structured
 	}
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(structured)}},
-		StructuredContent: structured,
+	for _, c := range t.Result.Content {
+		item, err := r.renderContent(ctx, c, eval, out)
+		if err != nil {
+			return toolError(err.Error())
+		}
+		res.Content = append(res.Content, item)
 	}
+	return res
+}
+
+// confirm asks the user to confirm a call of a tool that says confirm. It
+// returns nil to go on, or the result that refuses the call.
+func (r *Registry) confirm(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext, peer Peer) *mcp.CallToolResult {
+	v, diags := t.Confirm.Value(eval)
+	question := ""
+	if !diags.HasErrors() {
+		if sv, err := convert.Convert(v, cty.String); err == nil && !sv.IsNull() {
+			question = sv.AsString()
+		}
+	}
+	if question == "" {
+		question = fmt.Sprintf("Run the tool %s?", t.Name)
+	}
+	if peer == nil || !peer.CanElicit() {
+		if t.ConfirmFallback == "allow" {
+			return nil
+		}
+		return toolError(fmt.Sprintf("the tool %s needs the user's confirmation (%q), and this client cannot ask the user (it does not support elicitation); ask the user to run it from a client that does, or the config's author to set confirm_fallback = \"allow\"", t.Name, question))
+	}
+	res, err := peer.Elicit(ctx, &mcp.ElicitParams{
+		Message:         question,
+		RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`),
+	})
+	switch {
+	case err != nil:
+		if ctx.Err() != nil {
+			return toolError("the call was cancelled")
+		}
+		return toolError(fmt.Sprintf("the tool %s needs the user's confirmation, and asking failed: %v", t.Name, err))
+	case res.Action == "accept":
+		return nil
+	case res.Action == "decline":
+		return toolError(fmt.Sprintf("the user declined: %q was answered no, so the tool %s did not run; do not retry it unless the user asks", question, t.Name))
+	default:
+		return toolError(fmt.Sprintf("the user cancelled the confirmation (%q), so the tool %s did not run", question, t.Name))
+	}
+}
+
+// heartbeat is how often a call that reports no progress sends an
+// elapsed-time progress notification.
+func (r *Registry) heartbeat() time.Duration {
+	if s := r.Config.Server; s != nil && s.ProgressHeartbeat > 0 {
+		return s.ProgressHeartbeat
+	}
+	return DefaultHeartbeat
 }
 
 // toolError is an isError result. It never carries structuredContent, so
@@ -297,6 +401,9 @@ func toolError(msg string) *mcp.CallToolResult {
 // directory. Anything not found or refused is mcp.ResourceNotFoundError.
 func (r *Registry) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error) {
 	if res, ok := r.resources[uri]; ok {
+		if res.Backend != nil {
+			return r.readFromBackend(ctx, uri, res.MIMEType, res.Backend, cty.EmptyObjectVal)
+		}
 		fc, err := adapters.ReadFile(res.File, adapters.DefaultMaxFileSize)
 		if err != nil {
 			if errors.Is(err, adapters.ErrNotFound) {
@@ -308,7 +415,7 @@ func (r *Registry) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 	}
 	for _, t := range r.templates {
 		d := t.decl
-		if !strings.HasPrefix(uri, d.Prefix) || !strings.HasSuffix(uri, d.Suffix) || len(uri) < len(d.Prefix)+len(d.Suffix) {
+		if !t.matches(uri) {
 			continue
 		}
 		raw := uri[len(d.Prefix) : len(uri)-len(d.Suffix)]
@@ -320,6 +427,9 @@ func (r *Registry) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 		if err != nil {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
+		if d.Backend != nil {
+			return r.readFromBackend(ctx, uri, d.MIMEType, d.Backend, cty.ObjectVal(map[string]cty.Value{d.Variable: cty.StringVal(name)}))
+		}
 		fc, err := t.dir.Read(name, adapters.DefaultMaxFileSize)
 		if err != nil {
 			if errors.Is(err, adapters.ErrNotFound) {
@@ -330,6 +440,31 @@ func (r *Registry) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 		return contents(uri, d.MIMEType, fc), nil
 	}
 	return nil, mcp.ResourceNotFoundError(uri)
+}
+
+// readFromBackend reads a resource served by a backend: its output is the
+// content, text or (for binary output) a blob. A backend's failure is a
+// JSON-RPC error whose message says what failed, as for tools.
+func (r *Registry) readFromBackend(ctx context.Context, uri, declared string, b adapters.Backend, params cty.Value) (*mcp.ReadResourceResult, error) {
+	eval := &hcl.EvalContext{Functions: r.functions.Functions, Variables: map[string]cty.Value{"param": params}}
+	out, err := b.Call(ctx, &adapters.Input{Eval: eval})
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %v", uri, err)
+	}
+	if out.Truncated {
+		return nil, fmt.Errorf("reading %s: the content was larger than the size cap and was cut at %d bytes", uri, len(out.Body))
+	}
+	mimeType := declared
+	if mimeType == "" {
+		mimeType = out.MIMEType
+	}
+	rc := &mcp.ResourceContents{URI: uri, MIMEType: mimeType}
+	if out.Binary {
+		rc.Blob = out.Body
+	} else {
+		rc.Text = string(out.Body)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}, nil
 }
 
 func contents(uri, declared string, fc *adapters.FileContent) *mcp.ReadResourceResult {
@@ -363,6 +498,8 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 		declared[a.Name] = true
 		v, ok := args[a.Name]
 		switch {
+		case ok && len(a.Enum) > 0 && !slices.Contains(a.Enum, v):
+			return nil, &PromptError{Msg: fmt.Sprintf("prompt %q: argument %q is %q, and must be one of %s", name, a.Name, v, strings.Join(quoteAll(a.Enum), ", "))}
 		case ok:
 			vals[a.Name] = cty.StringVal(v)
 		case a.Required:
@@ -383,6 +520,14 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 	eval := &hcl.EvalContext{Functions: r.functions.Functions, Variables: map[string]cty.Value{"arg": argObj}}
 	res := &mcp.GetPromptResult{Description: p.Description}
 	for _, m := range p.Messages {
+		if m.Content != nil {
+			item, err := r.renderContent(ctx, m.Content, eval, nil)
+			if err != nil {
+				return nil, fmt.Errorf("prompt %q: %v", name, err)
+			}
+			res.Messages = append(res.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: item})
+			continue
+		}
 		v, diags := m.Text.Value(eval)
 		if diags.HasErrors() {
 			return nil, fmt.Errorf("prompt %q: %s", name, diags.Error())
@@ -398,3 +543,20 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 
 // blobText is used by inspect and call to print binary resource contents.
 func blobText(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
+}
+
+// resourceSource says where a declared resource's content comes from, so
+// that a reload that points a URI elsewhere counts as a change.
+func (r *Registry) resourceSource(uri string) string {
+	if res, ok := r.resources[uri]; ok {
+		return res.File
+	}
+	return ""
+}

@@ -44,11 +44,15 @@ func NewServer(reg *Registry, logger *slog.Logger) *Server {
 		Instructions: info.Instructions,
 		Logger:       sdkLogger(logger),
 		Capabilities: &mcp.ServerCapabilities{
-			Tools:     &mcp.ToolCapabilities{ListChanged: true},
-			Resources: &mcp.ResourceCapabilities{ListChanged: true},
-			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
-			Logging:   &mcp.LoggingCapabilities{},
+			Tools:       &mcp.ToolCapabilities{ListChanged: true},
+			Resources:   &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
+			Prompts:     &mcp.PromptCapabilities{ListChanged: true},
+			Logging:     &mcp.LoggingCapabilities{},
+			Completions: &mcp.CompletionCapabilities{},
 		},
+		CompletionHandler:  s.completionHandler,
+		SubscribeHandler:   s.subscribeHandler,
+		UnsubscribeHandler: s.unsubscribeHandler,
 	})
 	s.mcp.AddReceivingMiddleware(defaultLogLevel)
 	s.Apply(reg)
@@ -173,6 +177,19 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 			s.mcp.AddResourceTemplate(t, s.resourceHandler)
 		}
 	}
+	if ch.ResourcesChanged && old != nil {
+		// Subscribers of a resource whose declaration changed are told;
+		// the SDK sends only to the sessions subscribed to each URI.
+		before := map[string]*mcp.Resource{}
+		for _, r := range oldRes {
+			before[r.URI] = r
+		}
+		for _, r := range reg.Resources {
+			if prev, ok := before[r.URI]; ok && !sameJSON(prev, r) || ok && old.resourceSource(r.URI) != reg.resourceSource(r.URI) {
+				_ = s.mcp.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: r.URI})
+			}
+		}
+	}
 	if !sameJSON(oldPrompts, reg.Prompts) {
 		ch.PromptsChanged = true
 		var names []string
@@ -247,11 +264,38 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 }
 
 func (s *Server) toolHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	res, err := s.CallTool(ctx, req.Params.Name, req.Params.Arguments)
+	reg := s.use()
+	defer reg.release()
+	var peer Peer
+	if req.Session != nil {
+		peer = &sessionPeer{ss: req.Session, token: req.Params.GetProgressToken()}
+	}
+	res, err := reg.CallToolFrom(ctx, req.Params.Name, req.Params.Arguments, peer)
 	if errors.Is(err, ErrUnknownTool) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 	}
 	return res, err
+}
+
+func (s *Server) completionHandler(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	reg := s.use()
+	defer reg.release()
+	return reg.Complete(req.Params.Ref, req.Params.Argument.Name, req.Params.Argument.Value), nil
+}
+
+// subscribeHandler accepts a subscription to a resource the config serves;
+// the client is notified when a reload changes it.
+func (s *Server) subscribeHandler(ctx context.Context, req *mcp.SubscribeRequest) error {
+	reg := s.use()
+	defer reg.release()
+	if !reg.declaresResource(req.Params.URI) {
+		return mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	return nil
+}
+
+func (s *Server) unsubscribeHandler(ctx context.Context, req *mcp.UnsubscribeRequest) error {
+	return nil
 }
 
 func (s *Server) resourceHandler(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

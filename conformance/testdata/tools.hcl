@@ -77,11 +77,133 @@ prompt "test_prompt_with_arguments" {
   description = "A prompt with two required arguments."
   arg "arg1" {
     description = "First test argument"
+    completions = ["paris", "park", "party", "test", "testing"]
   }
   arg "arg2" {
     description = "Second test argument"
   }
   message "user" {
     text = "Prompt with arguments: arg1='${arg.arg1}', arg2='${arg.arg2}'"
+  }
+}
+
+# tools-call-image: a 1x1 PNG from a file, no backend needed.
+tool "test_image_content" {
+  description = "Returns an image (a 1x1 PNG)."
+  result {
+    image {
+      file = "files/static-binary.png"
+    }
+  }
+}
+
+# tools-call-audio: a short WAV from a file.
+tool "test_audio_content" {
+  description = "Returns a short sound (WAV)."
+  result {
+    audio {
+      file = "files/beep.wav"
+    }
+  }
+}
+
+# tools-call-embedded-resource
+tool "test_embedded_resource" {
+  description = "Returns an embedded text resource."
+  result {
+    resource {
+      uri       = "test://embedded-resource"
+      mime_type = "text/plain"
+      text      = "This is an embedded resource content."
+    }
+  }
+}
+
+# tools-call-mixed-content: text, an image and an embedded resource.
+tool "test_multiple_content_types" {
+  description = "Returns text, an image and an embedded resource."
+  result {
+    text {
+      text = "Multiple content types test:"
+    }
+    image {
+      file = "files/static-binary.png"
+    }
+    resource {
+      uri       = "test://mixed-content-resource"
+      mime_type = "application/json"
+      text      = jsonencode({ test = "data", value = 123 })
+    }
+  }
+}
+
+# tools-call-with-logging: standard error lines become log notifications.
+tool "test_tool_with_logging" {
+  description = "Logs three messages at info level while it runs."
+  exec {
+    command    = ["sh", "-c", "echo 'Tool execution started' >&2; sleep 0.05; echo 'Tool processing data' >&2; sleep 0.05; echo 'Tool execution completed' >&2; echo done"]
+    stderr_log = "info"
+    timeout    = "5s"
+  }
+}
+
+# tools-call-with-progress: ::progress lines on standard error.
+tool "test_tool_with_progress" {
+  description = "Reports progress 0, 50 and 100 of 100."
+  exec {
+    command = ["sh", "-c", "echo '::progress 0/100' >&2; sleep 0.05; echo '::progress 50/100 halfway' >&2; sleep 0.05; echo '::progress 100/100 done' >&2; echo done"]
+    timeout = "5s"
+  }
+}
+
+# tools-call-elicitation: asks the user before it runs.
+tool "test_elicitation" {
+  description = "Asks the user to confirm the message, then echoes it."
+  param "message" {
+    type        = string
+    description = "The message to show the user."
+  }
+  confirm = param.message
+  template {
+    text = "User response: accepted (${param.message})"
+  }
+}
+
+# resources-subscribe, resources-unsubscribe
+resource "watched" {
+  uri         = "test://watched-resource"
+  description = "A resource clients may subscribe to."
+  mime_type   = "application/json"
+  file        = "files/watched.json"
+}
+
+# prompts-get-embedded-resource
+prompt "test_prompt_with_embedded_resource" {
+  description = "A prompt that embeds a resource."
+  arg "resourceUri" {
+    description = "URI of the resource to embed"
+  }
+  message "user" {
+    resource {
+      uri       = arg.resourceUri
+      mime_type = "text/plain"
+      text      = "Embedded resource content for testing."
+    }
+  }
+  message "user" {
+    text = "Please process the embedded resource above."
+  }
+}
+
+# prompts-get-with-image
+prompt "test_prompt_with_image" {
+  description = "A prompt with an image."
+  message "user" {
+    image {
+      file = "files/static-binary.png"
+    }
+  }
+  message "user" {
+    text = "Please analyze the image above."
   }
 }

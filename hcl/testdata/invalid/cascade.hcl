@@ -59,7 +59,7 @@ prompt "bad_role_only" {
 }
 
 prompt "message_typo_only" {
-  message "user" { # ERROR: Missing required argument
+  message "user" {
     txt = "hi" # ERROR: Unsupported argument # DETAIL: Did you mean "text"?
   }
 }

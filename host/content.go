@@ -1,0 +1,338 @@
+package host
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tidwall/gjson"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/toolhost/toolhost/adapters"
+	thcl "github.com/toolhost/toolhost/hcl"
+)
+
+// contentError is a content item that could not be made; its message names
+// the item and says what to fix.
+func contentError(c *thcl.Content, format string, args ...any) error {
+	return fmt.Errorf("the %s item of line %d: %s", c.Kind, c.DeclRange.Start.Line, fmt.Sprintf(format, args...))
+}
+
+// renderContent makes one content item. out is the backend's output (nil
+// in prompts).
+func (r *Registry) renderContent(ctx context.Context, c *thcl.Content, eval *hcl.EvalContext, out *adapters.Output) (mcp.Content, error) {
+	switch c.Kind {
+	case thcl.ContentText:
+		text, err := r.itemText(c, eval, out)
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.TextContent{Text: text}, nil
+	case thcl.ContentImage, thcl.ContentAudio:
+		data, mt, err := r.itemMedia(c, eval, out)
+		if err != nil {
+			return nil, err
+		}
+		if c.Kind == thcl.ContentImage {
+			return &mcp.ImageContent{Data: data, MIMEType: mt}, nil
+		}
+		return &mcp.AudioContent{Data: data, MIMEType: mt}, nil
+	case thcl.ContentResource:
+		rc, err := r.itemResource(ctx, c, eval, out)
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.EmbeddedResource{Resource: rc}, nil
+	case thcl.ContentResourceLink:
+		return r.itemLink(c, eval)
+	}
+	return nil, contentError(c, "unknown content kind")
+}
+
+// evalString evaluates a string expression of a content block.
+func evalString(c *thcl.Content, attr string, expr hcl.Expression, eval *hcl.EvalContext) (string, error) {
+	v, diags := expr.Value(eval)
+	if diags.HasErrors() {
+		return "", contentError(c, "%s: %s", attr, diagSummary(diags))
+	}
+	v, _ = v.UnmarkDeep()
+	sv, err := convert.Convert(v, cty.String)
+	if err != nil || sv.IsNull() || !sv.IsKnown() {
+		return "", contentError(c, "%s is null or not a string; use coalesce() to give optional values a default", attr)
+	}
+	return sv.AsString(), nil
+}
+
+// diagSummary is the first error of diags in a sentence.
+func diagSummary(diags hcl.Diagnostics) string {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			if d.Detail != "" {
+				return d.Detail
+			}
+			return d.Summary
+		}
+	}
+	return diags.Error()
+}
+
+// gjsonValue reads a content item's path from the backend's JSON output.
+func gjsonValue(c *thcl.Content, eval *hcl.EvalContext, out *adapters.Output) (gjson.Result, error) {
+	p, err := evalString(c, "path", c.Path, eval)
+	if err != nil {
+		return gjson.Result{}, err
+	}
+	if out == nil || out.Binary || !gjson.ValidBytes(out.Body) {
+		return gjson.Result{}, contentError(c, "path %q needs JSON output, and the output is not JSON", p)
+	}
+	res := gjson.GetBytes(out.Body, p)
+	if !res.Exists() {
+		return res, contentError(c, "path %q matched nothing in the output", p)
+	}
+	return res, nil
+}
+
+func (r *Registry) itemText(c *thcl.Content, eval *hcl.EvalContext, out *adapters.Output) (string, error) {
+	switch {
+	case c.Text != nil:
+		return evalString(c, "text", c.Text, eval)
+	case c.Path != nil:
+		res, err := gjsonValue(c, eval, out)
+		if err != nil {
+			return "", err
+		}
+		if res.Type == gjson.String {
+			return res.Str, nil
+		}
+		return res.Raw, nil
+	}
+	if out == nil || out.Binary {
+		return "", contentError(c, "the output is binary (%s); use an image, audio or resource block for it", out.MIMEType)
+	}
+	return string(out.Body), nil
+}
+
+func (r *Registry) itemMedia(c *thcl.Content, eval *hcl.EvalContext, out *adapters.Output) ([]byte, string, error) {
+	mt := c.MIMEType
+	var data []byte
+	switch {
+	case c.Data != nil || c.Path != nil:
+		var s string
+		if c.Data != nil {
+			v, err := evalString(c, "data", c.Data, eval)
+			if err != nil {
+				return nil, "", err
+			}
+			s = v
+		} else {
+			res, err := gjsonValue(c, eval, out)
+			if err != nil {
+				return nil, "", err
+			}
+			s = res.String()
+		}
+		b, err := decodeBase64(s)
+		if err != nil {
+			return nil, "", contentError(c, "the data is not base64: %v", err)
+		}
+		data = b
+	case c.File != "":
+		fc, err := adapters.ReadFile(c.File, adapters.DefaultMaxFileSize)
+		if err != nil {
+			return nil, "", contentError(c, "cannot read its file: %v", unwrapNotFound(err))
+		}
+		data = fc.Data
+	default:
+		if out == nil {
+			return nil, "", contentError(c, "no data")
+		}
+		if !out.Binary {
+			// Text output may be base64 (a command that prints it so).
+			b, err := decodeBase64(strings.TrimSpace(string(out.Body)))
+			if err != nil {
+				return nil, "", contentError(c, "the output is text (%s), not an image or sound; set binary = true in an exec block whose command prints the bytes, or print base64", out.MIMEType)
+			}
+			data = b
+		} else {
+			data = out.Body
+			if mt == "" {
+				mt = out.MIMEType
+			}
+		}
+	}
+	if mt == "" || mt == "application/octet-stream" {
+		mt, _, _ = mime.ParseMediaType(http.DetectContentType(data))
+	}
+	if !strings.HasPrefix(mt, string(c.Kind)+"/") {
+		return nil, "", contentError(c, "the data is %s, not an %s; set mime_type in the block if the upstream mislabels it", mt, c.Kind)
+	}
+	return data, mt, nil
+}
+
+// decodeBase64 decodes standard or URL-safe base64, padded or not, and a
+// data: URI's payload.
+func decodeBase64(s string) ([]byte, error) {
+	if rest, ok := strings.CutPrefix(s, "data:"); ok {
+		if _, payload, ok := strings.Cut(rest, ";base64,"); ok {
+			s = payload
+		}
+	}
+	s = strings.TrimRight(s, "=")
+	if b, err := base64.RawStdEncoding.DecodeString(s); err == nil {
+		return b, nil
+	}
+	return base64.RawURLEncoding.DecodeString(s)
+}
+
+func unwrapNotFound(err error) error {
+	if errors.Is(err, adapters.ErrNotFound) {
+		return errors.New("the file is missing")
+	}
+	return err
+}
+
+func (r *Registry) itemResource(ctx context.Context, c *thcl.Content, eval *hcl.EvalContext, out *adapters.Output) (*mcp.ResourceContents, error) {
+	uri, err := evalString(c, "uri", c.URI, eval)
+	if err != nil {
+		return nil, err
+	}
+	rc := &mcp.ResourceContents{URI: uri, MIMEType: c.MIMEType}
+	switch {
+	case c.Text != nil:
+		text, err := evalString(c, "text", c.Text, eval)
+		if err != nil {
+			return nil, err
+		}
+		rc.Text = text
+		if rc.MIMEType == "" {
+			rc.MIMEType = "text/plain"
+		}
+		return rc, nil
+	case c.File != "":
+		fc, err := adapters.ReadFile(c.File, adapters.DefaultMaxFileSize)
+		if err != nil {
+			return nil, contentError(c, "cannot read its file: %v", unwrapNotFound(err))
+		}
+		fillResource(rc, fc.Data, fc.Text, fc.MIMEType)
+		return rc, nil
+	}
+	if r.declaresResource(uri) {
+		res, err := r.ReadResource(ctx, uri)
+		if err != nil {
+			return nil, contentError(c, "cannot read resource %s: %v", uri, err)
+		}
+		got := res.Contents[0]
+		if c.MIMEType != "" {
+			got.MIMEType = c.MIMEType
+		}
+		return got, nil
+	}
+	if out == nil || !c.Output {
+		return nil, contentError(c, "no resource is declared with URI %q; declare one, or give the block text or file", uri)
+	}
+	fillResource(rc, out.Body, !out.Binary, out.MIMEType)
+	return rc, nil
+}
+
+// fillResource sets a resource's text or blob and its media type when not
+// declared.
+func fillResource(rc *mcp.ResourceContents, data []byte, text bool, mt string) {
+	if rc.MIMEType == "" {
+		rc.MIMEType = mt
+	}
+	if text && utf8.Valid(data) {
+		rc.Text = string(data)
+	} else {
+		rc.Blob = data
+	}
+}
+
+// declaresResource reports whether uri is a declared resource or falls under
+// a resource template.
+func (r *Registry) declaresResource(uri string) bool {
+	if _, ok := r.resources[uri]; ok {
+		return true
+	}
+	for _, t := range r.templates {
+		if t.matches(uri) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Registry) itemLink(c *thcl.Content, eval *hcl.EvalContext) (mcp.Content, error) {
+	uri, err := evalString(c, "uri", c.URI, eval)
+	if err != nil {
+		return nil, err
+	}
+	l := &mcp.ResourceLink{URI: uri}
+	if res, ok := r.resources[uri]; ok {
+		l.Name, l.Title, l.Description, l.MIMEType = res.Name, res.Title, res.Description, res.MIMEType
+	}
+	if c.Name != "" {
+		l.Name = c.Name
+	}
+	if c.Title != "" {
+		l.Title = c.Title
+	}
+	if c.Description != "" {
+		l.Description = c.Description
+	}
+	if c.MIMEType != "" {
+		l.MIMEType = c.MIMEType
+	}
+	if l.Name == "" {
+		l.Name = linkName(uri)
+	}
+	return l, nil
+}
+
+// linkName is a name for a link to uri: its last path segment, or the URI.
+func linkName(uri string) string {
+	if u, err := url.Parse(uri); err == nil {
+		p := u.Path
+		if p == "" {
+			p = u.Opaque
+		}
+		if base := path.Base(p); base != "." && base != "/" && base != "" {
+			return base
+		}
+		if u.Host != "" {
+			return u.Host
+		}
+	}
+	return uri
+}
+
+// outputContent is the content of a tool without a result block: the
+// output as text, or as an image or a sound when it is one, or as an
+// embedded resource for other binary output.
+func outputContent(tool string, out *adapters.Output) mcp.Content {
+	if out.Binary {
+		switch {
+		case strings.HasPrefix(out.MIMEType, "image/"):
+			return &mcp.ImageContent{Data: out.Body, MIMEType: out.MIMEType}
+		case strings.HasPrefix(out.MIMEType, "audio/"):
+			return &mcp.AudioContent{Data: out.Body, MIMEType: out.MIMEType}
+		}
+		return &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{
+			URI: "toolhost://tools/" + tool + "/output", MIMEType: out.MIMEType, Blob: out.Body,
+		}}
+	}
+	text := string(out.Body)
+	if out.Truncated {
+		text += fmt.Sprintf("\n[output truncated at %d bytes]", len(out.Body))
+	}
+	return &mcp.TextContent{Text: text}
+}

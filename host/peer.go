@@ -1,0 +1,166 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/adapters"
+)
+
+// Peer is the client a call comes from, as far as a call needs it: where
+// its log messages and progress go, and whom to ask for confirmation.
+// Front ends without an MCP client (toolhost call, the framed bridge) pass
+// a nil Peer: logs and progress go nowhere and nobody can be asked.
+type Peer interface {
+	// Log sends a logging notification; the client's level filters it.
+	Log(ctx context.Context, level mcp.LoggingLevel, logger, msg string)
+	// Progress sends a progress notification. It is only called when
+	// WantsProgress is true.
+	Progress(ctx context.Context, progress, total float64, msg string)
+	// WantsProgress reports whether the request asked for progress (it
+	// carried a progress token).
+	WantsProgress() bool
+	// CanElicit reports whether the client can be asked for input.
+	CanElicit() bool
+	// Elicit asks the user through the client.
+	Elicit(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error)
+}
+
+// sessionPeer is the Peer of a call made over an MCP session.
+type sessionPeer struct {
+	ss    *mcp.ServerSession
+	token any // the request's progress token; nil when none
+}
+
+var _ Peer = (*sessionPeer)(nil)
+
+func (p *sessionPeer) Log(ctx context.Context, level mcp.LoggingLevel, logger, msg string) {
+	_ = p.ss.Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: logger, Data: msg})
+}
+
+func (p *sessionPeer) Progress(ctx context.Context, progress, total float64, msg string) {
+	_ = p.ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token, Progress: progress, Total: total, Message: msg})
+}
+
+func (p *sessionPeer) WantsProgress() bool { return p.token != nil }
+
+func (p *sessionPeer) CanElicit() bool {
+	ip := p.ss.InitializeParams()
+	return ip != nil && ip.Capabilities != nil && ip.Capabilities.Elicitation != nil
+}
+
+func (p *sessionPeer) Elicit(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	return p.ss.Elicit(ctx, params)
+}
+
+// DefaultHeartbeat is how often a call that reports no progress of its own
+// sends an elapsed-time progress notification, when the request asked for
+// progress.
+const DefaultHeartbeat = time.Second
+
+// callReporter is the adapters.Reporter of one call: it passes log lines
+// to the peer, and progress so that it never goes backwards, with an
+// elapsed-time heartbeat until the backend reports progress itself.
+type callReporter struct {
+	ctx  context.Context
+	peer Peer
+	tool string
+
+	mu       sync.Mutex
+	last     float64 // the last progress sent
+	sent     bool
+	reported bool // the backend reported progress: no more heartbeats
+	done     bool // the call returned: nothing more is sent
+	stop     chan struct{}
+}
+
+var _ adapters.Reporter = (*callReporter)(nil)
+
+// newCallReporter returns the reporter of a call, or nil when the call has
+// no peer. Call finish when the call returns.
+func newCallReporter(ctx context.Context, peer Peer, tool string, heartbeat time.Duration) *callReporter {
+	if peer == nil {
+		return nil
+	}
+	c := &callReporter{ctx: ctx, peer: peer, tool: tool, stop: make(chan struct{})}
+	if peer.WantsProgress() && heartbeat > 0 {
+		go c.heartbeat(heartbeat)
+	}
+	return c
+}
+
+func (c *callReporter) heartbeat(every time.Duration) {
+	start := time.Now()
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.stop:
+			return
+		case <-c.ctx.Done():
+			return
+		case now := <-t.C:
+			c.mu.Lock()
+			quiet := !c.reported
+			c.mu.Unlock()
+			if quiet {
+				elapsed := now.Sub(start).Round(time.Millisecond)
+				c.send(elapsed.Seconds(), 0, fmt.Sprintf("running for %s", elapsed.Round(time.Second/10)), false)
+			}
+		}
+	}
+}
+
+// Log implements adapters.Reporter.
+func (c *callReporter) Log(level, msg string) {
+	c.mu.Lock()
+	done := c.done
+	c.mu.Unlock()
+	if !done {
+		c.peer.Log(c.ctx, mcp.LoggingLevel(level), c.tool, msg)
+	}
+}
+
+// Progress implements adapters.Reporter.
+func (c *callReporter) Progress(progress, total float64, msg string) {
+	c.send(progress, total, msg, true)
+}
+
+// send sends progress unless it would not go forward. The lock is held
+// while sending, so that notifications leave in order.
+func (c *callReporter) send(progress, total float64, msg string, fromBackend bool) {
+	if !c.peer.WantsProgress() {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if fromBackend {
+		c.reported = true
+	}
+	if c.done || (c.sent && progress <= c.last) {
+		return
+	}
+	if total > 0 && progress > total {
+		total = 0 // a total that was passed is no total
+	}
+	c.last, c.sent = progress, true
+	c.peer.Progress(c.ctx, progress, total, msg)
+}
+
+// finish stops the heartbeat and drops whatever is reported after the call
+// returned.
+func (c *callReporter) finish() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	if !c.done {
+		c.done = true
+		close(c.stop)
+	}
+	c.mu.Unlock()
+}
