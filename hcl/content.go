@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 )
 
 // ContentKind is the type of a content block: the kind of item it adds to a
@@ -143,10 +141,8 @@ func decodeContent(b *hcl.Block, sc *contentScope) (*Content, hcl.Diagnostics) {
 		}
 		v, d := a.Expr.Value(sc.eval)
 		diags = append(diags, d...)
-		if !d.HasErrors() && v.IsKnown() {
-			if _, err := convert.Convert(v, cty.String); err != nil {
-				diags = append(diags, rangeDiag(a, "Not a string", fmt.Sprintf("%s in a %s block must be a string, and this is %s.", name, b.Type, friendlyCtyType(v.Type()))))
-			}
+		if !d.HasErrors() && !stringable(v) {
+			diags = append(diags, rangeDiag(a, "Not a string", fmt.Sprintf("%s in a %s block must be a string, and this is %s. Convert it, as in jsonencode(...) or join(\", \", ...).", name, b.Type, friendlyCtyType(v.Type()))))
 		}
 		return a.Expr
 	}

@@ -358,8 +358,8 @@ func (t *Tool) decodeConfirm(attrs hcl.Attributes, eval, static *hcl.EvalContext
 		if !refs.HasErrors() {
 			v, d := a.Expr.Value(eval)
 			diags = append(diags, d...)
-			if !d.HasErrors() && v.IsKnown() {
-				if _, err := convert.Convert(v, cty.String); err != nil {
+			if !d.HasErrors() && !stringable(v) {
+				{
 					diags = append(diags, rangeDiag(a, "Invalid confirm", fmt.Sprintf("confirm is the question the user is asked before the tool runs, a string such as \"Delete ${param.path}?\"; this is %s.", friendlyCtyType(v.Type()))))
 				}
 			}
@@ -895,3 +895,12 @@ func (noBackend) Call(ctx context.Context, in *adapters.Input) (*adapters.Output
 func (noBackend) Close() error { return nil }
 
 var _ adapters.Backend = noBackend{}
+
+// stringable reports whether a value, known or not, can be converted to a
+// string: its type is enough to tell.
+func stringable(v cty.Value) bool {
+	if v.Type() == cty.DynamicPseudoType || v.Type().Equals(cty.String) {
+		return true
+	}
+	return convert.GetConversion(v.Type(), cty.String) != nil
+}

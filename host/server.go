@@ -301,7 +301,14 @@ func (s *Server) unsubscribeHandler(ctx context.Context, req *mcp.UnsubscribeReq
 func (s *Server) resourceHandler(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	reg := s.use()
 	defer reg.release()
-	return reg.ReadResource(ctx, req.Params.URI)
+	res, err := reg.ReadResource(ctx, req.Params.URI)
+	var rpcErr *jsonrpc.Error
+	if err != nil && !errors.As(err, &rpcErr) {
+		// A file or backend that failed: an internal error with the reason,
+		// not the code 0 the SDK gives plain errors.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+	}
+	return res, err
 }
 
 func (s *Server) promptHandler(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {

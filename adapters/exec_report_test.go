@@ -1,0 +1,142 @@
+package adapters
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// recorder is a Reporter that keeps what it is told, in order.
+type recorder struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (r *recorder) Log(level, msg string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, "log "+level+" "+msg)
+}
+
+func (r *recorder) Progress(progress, total float64, message string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, "progress "+cty.NumberFloatVal(progress).AsBigFloat().Text('g', -1)+"/"+cty.NumberFloatVal(total).AsBigFloat().Text('g', -1)+" "+message)
+}
+
+var _ Reporter = (*recorder)(nil)
+
+func TestParseProgress(t *testing.T) {
+	tests := []struct {
+		in              string
+		progress, total float64
+		msg             string
+		ok              bool
+	}{
+		{"40/100 Downloading", 40, 100, "Downloading", true},
+		{"40/100", 40, 100, "", true},
+		{"  7 step seven ", 7, 0, "step seven", true},
+		{"55% almost", 55, 100, "almost", true},
+		{"2.5/10", 2.5, 10, "", true},
+		{"-1/10", 0, 0, "", false},
+		{"5/0", 0, 0, "", false},
+		{"abc", 0, 0, "", false},
+		{"", 0, 0, "", false},
+		{"NaN", 0, 0, "", false},
+		{"1/Inf", 0, 0, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			p, total, msg, ok := ParseProgress(tt.in)
+			if ok != tt.ok || (ok && (p != tt.progress || total != tt.total || msg != tt.msg)) {
+				t.Errorf("ParseProgress(%q) = %v, %v, %q, %v; want %v, %v, %q, %v", tt.in, p, total, msg, ok, tt.progress, tt.total, tt.msg, tt.ok)
+			}
+		})
+	}
+}
+
+// TestExecStderrReport runs real commands: standard error lines become log
+// messages at stderr_log's level with secrets hidden, ::progress lines
+// become progress and stay out of error messages, and an unterminated last
+// line is not lost.
+func TestExecStderrReport(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	f.info["a"] = ParamInfo{Sensitive: true}
+	e := f.mustCompile(t, `command = ["sh", "-c", "echo first >&2; echo '::progress 1/4 one' >&2; echo \"token=$1\" >&2; echo '::progress nonsense' >&2; printf 'last' >&2; echo out", "sh", param.a]
+stderr_log = "notice"`)
+	rec := &recorder{}
+	in := f.input(map[string]cty.Value{"a": cty.StringVal("s3cr3t-value")})
+	in.Report = rec
+	out, err := e.Call(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out.Body) != "out\n" {
+		t.Errorf("stdout = %q", out.Body)
+	}
+	want := []string{
+		"log notice first",
+		"progress 1/4 one",
+		"log notice token=(sensitive value)",
+		"log notice ::progress nonsense",
+		"log notice last",
+	}
+	if strings.Join(rec.events, "\n") != strings.Join(want, "\n") {
+		t.Errorf("reported:\n%s\nwant:\n%s", strings.Join(rec.events, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestExecStderrNoLogLevel: without stderr_log, lines are not forwarded,
+// but progress is, and a failure's message quotes stderr without the
+// progress lines.
+func TestExecStderrNoLogLevel(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	e := f.mustCompile(t, `command = ["sh", "-c", "echo '::progress 50%' >&2; echo 'disk full' >&2; exit 3"]`)
+	rec := &recorder{}
+	in := f.input(nil)
+	in.Report = rec
+	_, err := e.Call(context.Background(), in)
+	if err == nil || !strings.Contains(err.Error(), "disk full") || strings.Contains(err.Error(), "progress") {
+		t.Errorf("error = %v; want it to quote stderr without the progress line", err)
+	}
+	if strings.Join(rec.events, "\n") != "progress 50/100 " {
+		t.Errorf("reported %q", rec.events)
+	}
+}
+
+// TestExecBinary: binary output is passed on byte for byte with its type
+// sniffed or declared; text output is made valid UTF-8.
+func TestExecBinary(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe"
+	tests := []struct {
+		name, body, wantType string
+		binary               bool
+		want                 string
+	}{
+		{"sniffed", `command = ["printf", "\\211PNG\\r\\n\\032\\n\\000\\000\\000\\rIHDR\\377\\376"]
+binary = true`, "image/png", true, png},
+		{"declared", `command = ["printf", "\\377\\376"]
+binary = true
+mime_type = "audio/wav"`, "audio/wav", true, "\xff\xfe"},
+		{"text", `command = ["printf", "\\377ok"]`, "text/plain", false, "\uFFFDok"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := f.mustCompile(t, tt.body)
+			out, err := e.Call(context.Background(), f.input(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out.Body) != tt.want || out.MIMEType != tt.wantType || out.Binary != tt.binary {
+				t.Errorf("got %q %s binary=%v; want %q %s binary=%v", out.Body, out.MIMEType, out.Binary, tt.want, tt.wantType, tt.binary)
+			}
+		})
+	}
+}

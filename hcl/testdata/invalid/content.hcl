@@ -1,0 +1,146 @@
+# Content blocks of results and prompt messages, confirm, icons and the
+# exec attributes of rich results.
+tool "two_sources" {
+  template {
+    text = "x"
+  }
+  result {
+    text {
+      text = "a"
+      path = "b" # ERROR: More than one source
+    }
+  }
+}
+
+tool "image_without_type" {
+  template {
+    text = "x"
+  }
+  result {
+    image { # ERROR: Missing mime_type # DETAIL: mime_type = "image/png"
+      data = "iVBORw0KGgo="
+    }
+  }
+}
+
+tool "audio_with_image_type" {
+  template {
+    text = "x"
+  }
+  result {
+    audio {
+      data      = "AAAA"
+      mime_type = "image/png" # ERROR: Wrong media type # DETAIL: Use an image block
+    }
+  }
+}
+
+tool "missing_file" {
+  result {
+    image {
+      file = "no-such-picture.png" # ERROR: Missing file
+    }
+  }
+}
+
+tool "undeclared_in_text" {
+  param "name" {
+    type = string
+  }
+  template {
+    text = "x"
+  }
+  result {
+    text {
+      text = "hello ${param.nmae}" # ERROR: Undeclared parameter # DETAIL: Did you mean "name"?
+    }
+  }
+}
+
+tool "output_needed" { # ERROR: Missing backend block # DETAIL: needs none
+  result {
+    text {
+    }
+  }
+}
+
+tool "bad_confirm" {
+  param "path" {
+    type = list(string)
+  }
+  confirm          = param.path # ERROR: Invalid confirm
+  confirm_fallback = "allwo" # ERROR: Invalid confirm_fallback # DETAIL: Did you mean "allow"?
+  template {
+    text = "x"
+  }
+}
+
+tool "fallback_alone" {
+  confirm_fallback = "allow" # ERROR: confirm_fallback without confirm
+  template {
+    text = "x"
+  }
+}
+
+tool "bad_icon" {
+  icon {
+    src = "http://example.com/icon.png" # ERROR: Invalid icon src # DETAIL: https
+  }
+  icon { # ERROR: Icon needs src or file
+    theme = "dark"
+  }
+  template {
+    text = "x"
+  }
+}
+
+tool "exec_rich" {
+  exec {
+    command    = ["true"]
+    stderr_log = "inf" # ERROR: Invalid stderr_log # DETAIL: Did you mean "info"?
+    mime_type  = "image/png" # ERROR: mime_type without binary
+  }
+}
+
+prompt "message_two_contents" {
+  message "user" {
+    text = "a"
+    image { # ERROR: One content per message
+      file = "../valid/notes/a.md"
+    }
+  }
+}
+
+prompt "path_in_prompt" {
+  message "user" {
+    text {
+      path = "data" # ERROR: path without output
+    }
+  }
+}
+
+resource "two_sources" {
+  uri  = "docs://two"
+  file = "content.hcl"
+  template { # ERROR: Two sources
+    text = "x"
+  }
+}
+
+resource "no_source" { # ERROR: Missing file
+  uri = "docs://none"
+}
+
+tool "list_as_text" {
+  param "tags" {
+    type = list(string)
+  }
+  template {
+    text = "x"
+  }
+  result {
+    text {
+      text = param.tags # ERROR: Not a string # DETAIL: jsonencode
+    }
+  }
+}
