@@ -194,6 +194,93 @@ tool "get_weather" {
   }
 }
 
+# The protocol overview's get_weather answer carries text and an image/png
+# item: wttr.in draws the forecast as a PNG, returned beside a caption.
+tool "get_weather_map" {
+  description = "A picture (PNG) of the weather forecast for a city, with a caption."
+  annotations {
+    read_only_hint  = true
+    open_world_hint = true
+  }
+  param "city" {
+    type        = string
+    description = "City name, such as 北京 or London."
+    min_length  = 1
+    max_length  = 100
+  }
+  http {
+    url     = "${env("WEATHER_BASE_URL", "https://wttr.in")}/${param.city}.png"
+    timeout = "15s"
+  }
+  result {
+    text {
+      text = "${param.city}天气预报"
+    }
+    image {}
+  }
+}
+
+# A long-running command, as in the stdio article's progress notifications:
+# it reports progress with ::progress lines on stderr and logs the rest.
+tool "count_files" {
+  description = "Count the files in the notes folder, slowly, reporting progress."
+  annotations {
+    read_only_hint = true
+  }
+  param "delay" {
+    type        = number
+    description = "Seconds to wait per file (to watch the progress)."
+    default     = 0.2
+    minimum     = 0
+    maximum     = 2
+  }
+  exec {
+    command    = ["sh", "-c", "set -- notes/*; n=$#; i=0; for f in \"$@\"; do i=$((i+1)); echo \"::progress $i/$n $f\" >&2; echo \"counted $f\" >&2; sleep \"$0\"; done; echo \"$n files\"", param.delay]
+    stderr_log = "info"
+    timeout    = "60s"
+  }
+}
+
+# Embedded resources and links to them, as the content types of the
+# protocol overview show.
+tool "get_report" {
+  description = "The Q4 report, embedded, with a link to it."
+  annotations {
+    read_only_hint = true
+  }
+  result {
+    text {
+      text = "The fourth-quarter report:"
+    }
+    resource {
+      uri = "file:///reports/q4.md"
+    }
+    resource_link {
+      uri = "file:///reports/q4.md"
+    }
+  }
+}
+
+# A destructive tool asks the user first (elicitation); a client that
+# cannot ask gets a refusal.
+tool "delete_file" {
+  description = "Delete a file from the workspace folder, after asking the user."
+  annotations {
+    destructive_hint = true
+  }
+  param "filename" {
+    type        = string
+    description = "File name in the workspace folder, such as notes.txt."
+    pattern     = "^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$"
+  }
+  confirm = "Delete ${param.filename} from the workspace?"
+  exec {
+    command = ["sh", "-c", "rm -- \"$1\" && printf 'deleted %s' \"$1\"", "delete_file", param.filename]
+    dir     = "workspace"
+    timeout = "5s"
+  }
+}
+
 resource "q4_report" {
   uri         = "file:///reports/q4.md"
   title       = "Q4 report"
@@ -214,6 +301,7 @@ prompt "summarize_hotlist" {
   arg "count" {
     description = "How many topics to cover"
     required    = false
+    completions = ["5", "10", "20", "50"]
   }
   message "user" {
     text = "Call getBaiduHotspot with limit ${coalesce(arg.count, "10")} and summarize the topics."

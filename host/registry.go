@@ -361,7 +361,7 @@ func (r *Registry) confirm(ctx context.Context, t *thcl.Tool, eval *hcl.EvalCont
 		if t.ConfirmFallback == "allow" {
 			return nil
 		}
-		return toolError(fmt.Sprintf("the tool %s needs the user's confirmation (%q), and this client cannot ask the user (it does not support elicitation); ask the user to run it from a client that does, or the config's author to set confirm_fallback = \"allow\"", t.Name, question))
+		return toolError(fmt.Sprintf("the tool %s needs the user's confirmation (%q), and this client cannot ask the user (it does not support elicitation); ask the user to run it from a client that does (with toolhost call: --yes), or the config's author to set confirm_fallback = \"allow\"", t.Name, question))
 	}
 	res, err := peer.Elicit(ctx, &mcp.ElicitParams{
 		Message:         question,

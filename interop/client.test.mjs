@@ -19,7 +19,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 
-import { startFixture, hotlistGBK, hotlistUTF8 } from './fixture.mjs';
+import { startFixture, hotlistGBK, hotlistUTF8, forecastPNG } from './fixture.mjs';
 
 const examplesDir = fileURLToPath(new URL('../examples/', import.meta.url));
 const bin = process.env.TOOLHOST_BIN;
@@ -29,6 +29,40 @@ const CALL_TIMEOUT = { timeout: 20_000 };
 // ---- what the client must see, read off examples/tools.hcl ----
 
 const expectedInputSchemas = {
+  get_weather_map: {
+    type: 'object',
+    properties: {
+      city: { type: 'string', description: 'City name, such as 北京 or London.', minLength: 1, maxLength: 100 },
+    },
+    required: ['city'],
+    additionalProperties: false,
+  },
+  count_files: {
+    type: 'object',
+    properties: {
+      delay: {
+        type: 'number',
+        description: 'Seconds to wait per file (to watch the progress).',
+        default: 0.2,
+        minimum: 0,
+        maximum: 2,
+      },
+    },
+    additionalProperties: false,
+  },
+  get_report: { type: 'object', properties: {}, additionalProperties: false },
+  delete_file: {
+    type: 'object',
+    properties: {
+      filename: {
+        type: 'string',
+        description: 'File name in the workspace folder, such as notes.txt.',
+        pattern: '^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$',
+      },
+    },
+    required: ['filename'],
+    additionalProperties: false,
+  },
   getBaiduHotspot: {
     type: 'object',
     properties: {
@@ -223,7 +257,7 @@ describe('toolhost over stdio with the official TypeScript SDK client', { timeou
     assert.deepEqual(await client.ping(), {});
   });
 
-  test('tools/list: all six tools with the exact input schemas', async () => {
+  test('tools/list: all ten tools with the exact input schemas', async () => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.deepEqual(
@@ -393,6 +427,48 @@ describe('toolhost over stdio with the official TypeScript SDK client', { timeou
       { name: 'get_weather', arguments: { city: 'London' } }, undefined, CALL_TIMEOUT);
     assertOK(r);
     assert.deepEqual(r.structuredContent, { city: 'London', temperature: 21, conditions: 'Sunny', humidity: 40 });
+  });
+
+  test('get_weather_map: a caption and the forecast PNG, byte for byte', async () => {
+    const before = fixture.requests.length;
+    const r = await client.callTool({ name: 'get_weather_map', arguments: { city: '北京' } }, undefined, CALL_TIMEOUT);
+    assertOK(r);
+    assert.deepEqual(r.content.map((c) => c.type), ['text', 'image']);
+    assert.equal(r.content[0].text, '北京天气预报');
+    assert.equal(r.content[1].mimeType, 'image/png');
+    assert.deepEqual(Buffer.from(r.content[1].data, 'base64'), await forecastPNG());
+    const reqs = fixture.requests.slice(before);
+    assert.equal(reqs[0].url, `/${encodeURIComponent('北京')}.png`);
+  });
+
+  test('get_report embeds the Q4 report and links to it', async () => {
+    const r = await client.callTool({ name: 'get_report', arguments: {} }, undefined, CALL_TIMEOUT);
+    assertOK(r);
+    assert.deepEqual(r.content.map((c) => c.type), ['text', 'resource', 'resource_link']);
+    const q4 = await readFile(join(examplesDir, 'reports', 'q4.md'), 'utf8');
+    assert.deepEqual(r.content[1].resource, { uri: 'file:///reports/q4.md', mimeType: 'text/markdown', text: q4 });
+    assert.equal(r.content[2].name, 'q4_report');
+    assert.equal(r.content[2].title, 'Q4 report');
+  });
+
+  test('count_files reports progress per file and returns the count', async () => {
+    const seen = [];
+    const r = await client.callTool({ name: 'count_files', arguments: { delay: 0.05 } }, undefined, {
+      ...CALL_TIMEOUT,
+      onprogress: (p) => seen.push(p),
+    });
+    assertOK(r);
+    assert.equal(onlyText(r), '2 files\n');
+    // The last notification can arrive in the same read as the result,
+    // which this client then drops; the first one cannot.
+    assert.ok(seen.length >= 1, 'progress notifications');
+    assert.deepEqual([seen[0].progress, seen[0].total], [1, 2]);
+  });
+
+  test('delete_file is refused when the client cannot ask the user', async () => {
+    const r = await client.callTool({ name: 'delete_file', arguments: { filename: 'x.txt' } }, undefined, CALL_TIMEOUT);
+    assert.equal(r.isError, true);
+    assert.match(r.content[0].text, /needs the user's confirmation/);
   });
 
   test('get_weather keeps a city with / ? # inside one escaped path segment', async () => {

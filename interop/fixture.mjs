@@ -17,6 +17,11 @@ export async function hotlistGBK() {
   return readFile(new URL('hotlist.gbk.json', testdata));
 }
 
+/** The PNG the fixture serves for wttr.in's /{city}.png. */
+export async function forecastPNG() {
+  return readFile(new URL('rich/red.png', testdata));
+}
+
 /** A minimal wttr.in j1 document for a city. */
 export function weatherFor(city) {
   return {
@@ -39,6 +44,7 @@ export function weatherFor(city) {
  */
 export async function startFixture() {
   const gbk = await hotlistGBK();
+  const pngBytes = await forecastPNG();
   const requests = [];
   const server = createServer((req, res) => {
     requests.push({ method: req.method, url: req.url, headers: { ...req.headers } });
@@ -53,6 +59,13 @@ export async function startFixture() {
     }
     if (u.pathname === '/api/hotlist/baiduRD') {
       send(200, 'application/json;charset=GBK', gbk);
+      return;
+    }
+    // /{city}.png: wttr.in's forecast picture (a 1x1 PNG here).
+    const png = /^\/([^/]+)\.png$/.exec(u.pathname);
+    if (png) {
+      res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': pngBytes.length });
+      res.end(req.method === 'HEAD' ? undefined : pngBytes);
       return;
     }
     // /{city}?format=j1: exactly one non-empty path segment.

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/host"
 )
 
 // runCall runs one tool as a client would and prints the result as the
@@ -19,6 +20,7 @@ import (
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("call", "call CONFIG TOOL [name=value ...] [--json '{...}']", stderr)
 	rawJSON := fs.String("json", "", "the arguments as one JSON object (merged under name=value pairs)")
+	yes := fs.Bool("yes", false, "answer yes when the tool asks for confirmation (confirm)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return ExitUsage
@@ -71,7 +73,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	argJSON, _ := json.Marshal(argMap)
-	res, err := reg.CallTool(ctx, tool.Name, argJSON)
+	res, err := reg.CallToolFrom(ctx, tool.Name, argJSON, &cliPeer{yes: *yes, stderr: stderr})
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost call: %s\n", err)
 		return ExitFailure
@@ -89,6 +91,10 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return ExitFailure
 		}
 		fmt.Fprintln(stdout, string(b))
+		// The first item is the same JSON; print the items after it.
+		for _, c := range res.Content[1:] {
+			fmt.Fprintln(stdout, strings.TrimRight(contentText(c), "\n"))
+		}
 		return ExitOK
 	}
 	for _, c := range res.Content {
@@ -122,4 +128,30 @@ func contentText(c mcp.Content) string {
 		return fmt.Sprintf("[resource link %s]", c.URI)
 	}
 	return fmt.Sprintf("[%T]", c)
+}
+
+// cliPeer is the client of toolhost call: log lines of the tool go to
+// stderr, and a confirmation is answered by --yes.
+type cliPeer struct {
+	yes    bool
+	stderr io.Writer
+}
+
+var _ host.Peer = (*cliPeer)(nil)
+
+func (p *cliPeer) Log(ctx context.Context, level mcp.LoggingLevel, logger, msg string) {
+	fmt.Fprintf(p.stderr, "%s: %s: %s\n", logger, level, msg)
+}
+
+func (p *cliPeer) Progress(context.Context, float64, float64, string) {}
+
+func (p *cliPeer) WantsProgress() bool { return false }
+
+// CanElicit is true with --yes: the person running the command has said
+// yes already. Without it, the tool's confirm_fallback decides.
+func (p *cliPeer) CanElicit() bool { return p.yes }
+
+func (p *cliPeer) Elicit(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	fmt.Fprintf(p.stderr, "%s yes (--yes)\n", params.Message)
+	return &mcp.ElicitResult{Action: "accept"}, nil
 }
