@@ -93,10 +93,9 @@ var resourceLinkContentSchema = &hcl.BodySchema{
 
 // contentScope is what the expressions of content blocks may use.
 type contentScope struct {
-	// root is the variable that holds the arguments ("param" in tools, "arg"
-	// in prompts), and names the declared ones.
-	root  string
-	names []string
+	// roots are the variables expressions may use: param (and answer) in
+	// tools, arg in prompts, with their declared names.
+	roots []refRoot
 	// eval has root as an unknown value of the arguments' type, for type
 	// checks; static evaluates constant attributes.
 	eval, static *hcl.EvalContext
@@ -134,7 +133,7 @@ func decodeContent(b *hcl.Block, sc *contentScope) (*Content, hcl.Diagnostics) {
 		if !ok {
 			return nil
 		}
-		refs := checkExprRefs(a.Expr, sc.root, sc.names)
+		refs := checkRefs(a.Expr.Variables(), sc.roots)
 		diags = append(diags, refs...)
 		if refs.HasErrors() {
 			return a.Expr

@@ -146,7 +146,7 @@ func decodePrompt(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*P
 			continue
 		}
 		if !hasText {
-			sc := &contentScope{root: "arg", names: names, eval: eval, static: static, baseDir: baseDir, where: "a prompt message"}
+			sc := &contentScope{roots: []refRoot{{root: "arg", names: names}}, eval: eval, static: static, baseDir: baseDir, where: "a prompt message"}
 			c, d := decodeContent(mc.Blocks[0], sc)
 			diags = append(diags, d...)
 			if c != nil {

@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -33,26 +34,78 @@ func checkBodyRefs(body hcl.Body, root string, names []string) hcl.Diagnostics {
 	return checkTraversals(travs, root, names)
 }
 
+// refRoot is a variable expressions may refer to: root.NAME for the
+// declared names, and root alone when whole is set.
+type refRoot struct {
+	root  string
+	names []string
+	whole bool
+}
+
+// refWhat names what a root's attributes are, for messages.
+var refWhat = map[string]string{"param": "parameter", "arg": "argument", "answer": "field"}
+
+// refBlock is the block that declares a root's names.
+var refBlock = map[string]string{"param": "param", "arg": "arg", "answer": "field"}
+
 func checkTraversals(travs []hcl.Traversal, root string, names []string) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	declared := make(map[string]bool, len(names))
-	for _, n := range names {
-		declared[n] = true
+	return checkRefs(travs, []refRoot{{root: root, names: names}})
+}
+
+// checkBodyRefsIn is checkBodyRefs with several variables.
+func checkBodyRefsIn(body hcl.Body, roots []refRoot) hcl.Diagnostics {
+	var travs []hcl.Traversal
+	var walk func(b *hclsyntax.Body)
+	walk = func(b *hclsyntax.Body) {
+		for _, a := range b.Attributes {
+			travs = append(travs, a.Expr.Variables()...)
+		}
+		for _, nb := range b.Blocks {
+			walk(nb.Body)
+		}
 	}
-	what := map[string]string{"param": "parameter", "arg": "argument"}[root]
+	if sb, ok := body.(*hclsyntax.Body); ok {
+		walk(sb)
+	}
+	return checkRefs(travs, roots)
+}
+
+// checkRefs reports references to variables that are not among roots, and
+// to attributes of a root that are not declared.
+func checkRefs(travs []hcl.Traversal, roots []refRoot) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	var rootNames, forms []string
+	for _, r := range roots {
+		rootNames = append(rootNames, r.root)
+		forms = append(forms, fmt.Sprintf("%s.NAME (NAME a declared %s)", r.root, refWhat[r.root]))
+	}
 	for _, tr := range travs {
-		if tr.RootName() != root {
+		var scope *refRoot
+		for i := range roots {
+			if roots[i].root == tr.RootName() {
+				scope = &roots[i]
+			}
+		}
+		if scope == nil {
 			detail := fmt.Sprintf("There is no variable named %q here. ", tr.RootName())
-			if s := suggest(tr.RootName(), []string{root}); s != "" {
+			if s := suggest(tr.RootName(), rootNames); s != "" {
 				detail += fmt.Sprintf("Did you mean %q? ", s)
 			}
-			detail += fmt.Sprintf("Only %s.NAME is available, where NAME is a declared %s.", root, what)
+			if len(roots) == 1 {
+				detail += fmt.Sprintf("Only %s.NAME is available, where NAME is a declared %s.", roots[0].root, refWhat[roots[0].root])
+			} else {
+				detail += fmt.Sprintf("Only %s are available.", strings.Join(forms, ", and "))
+			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Unknown variable",
 				Detail:   detail,
 				Subject:  tr.SourceRange().Ptr(),
 			})
+			continue
+		}
+		root, names, what := scope.root, scope.names, refWhat[scope.root]
+		if len(tr) < 2 && scope.whole {
 			continue
 		}
 		if len(tr) < 2 {
@@ -73,7 +126,7 @@ func checkTraversals(travs []hcl.Traversal, root string, names []string) hcl.Dia
 				name = step.Key.AsString()
 			}
 		}
-		if name == "" || declared[name] {
+		if name == "" || slices.Contains(names, name) {
 			continue
 		}
 		detail := fmt.Sprintf("The %s %q is not declared in this block. ", what, name)
@@ -83,7 +136,7 @@ func checkTraversals(travs []hcl.Traversal, root string, names []string) hcl.Dia
 		if len(names) > 0 {
 			detail += fmt.Sprintf("Declared: %s. ", strings.Join(names, ", "))
 		}
-		detail += fmt.Sprintf("Add a %s %q block, or correct the name.", map[string]string{"param": "param", "arg": "arg"}[root], name)
+		detail += fmt.Sprintf("Add a %s %q block, or correct the name.", refBlock[root], name)
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  fmt.Sprintf("Undeclared %s", what),

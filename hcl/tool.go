@@ -41,6 +41,9 @@ type Tool struct {
 	// ConfirmFallback is what happens when the client cannot ask the user:
 	// "deny" (the default) refuses the call, "allow" runs it.
 	ConfirmFallback string
+	// Ask, when set, is a form the user fills in before each call; the
+	// answers are the variable "answer".
+	Ask *Ask
 	// Icons are the tool's icons, for clients to show.
 	Icons []*Icon
 	// Examples are the tool's example blocks: arguments, a recorded
@@ -96,9 +99,12 @@ type Param struct {
 	MinLength, MaxLength *int
 	MinItems, MaxItems   *int
 	Pattern              *regexp.Regexp
-	AllowFlags           bool
-	Sensitive            bool
-	DeclRange            hcl.Range
+	// Choices are the values a multi-select field of an ask block offers
+	// (each element of its list is one of them).
+	Choices    []cty.Value
+	AllowFlags bool
+	Sensitive  bool
+	DeclRange  hcl.Range
 }
 
 // Result is a result block: named fields extracted from the backend's
@@ -138,6 +144,7 @@ var toolCommonBlocks = []hcl.BlockHeaderSchema{
 	{Type: "result"},
 	{Type: "example", LabelNames: []string{"name"}},
 	{Type: "icon"},
+	{Type: "ask"},
 }
 
 var iconBlockSchema = &hcl.BodySchema{
@@ -226,7 +233,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	diags = append(diags, stringAttr(content.Attributes, "description", static, &t.Description)...)
 
 	var backends []*hcl.Block
-	var result *hcl.Block
+	var result, ask *hcl.Block
 	var declaredParams []string
 	paramRanges := map[string]hcl.Range{}
 	for _, b := range content.Blocks {
@@ -257,6 +264,12 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 				continue
 			}
 			result = b
+		case "ask":
+			if ask != nil {
+				diags = append(diags, duplicate("ask block", "", b.DefRange, ask.DefRange))
+				continue
+			}
+			ask = b
 		case "icon":
 			ic, d := decodeIcon(b, static, baseDir)
 			diags = append(diags, d...)
@@ -279,8 +292,18 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 
 	eval := t.compileEval(compile)
 	diags = append(diags, t.decodeConfirm(content.Attributes, eval, static, declaredParams)...)
+	var answers []string
+	if ask != nil {
+		a, d := decodeAsk(ask, eval, static, declaredParams)
+		diags = append(diags, d...)
+		t.Ask = a
+		for _, f := range a.Fields {
+			answers = append(answers, f.Name)
+		}
+		eval = t.compileEval(compile) // now with "answer"
+	}
 	if result != nil {
-		r, d := decodeResult(result, eval, static, declaredParams, !diags.HasErrors(), baseDir)
+		r, d := decodeResult(result, eval, static, t.refRoots(declaredParams, answers), !diags.HasErrors(), baseDir)
 		diags = append(diags, d...)
 		t.Result = r
 	}
@@ -321,7 +344,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 		t.BackendKind = b.Type
 		// References are checked against every declared param, even one
 		// whose block has errors, so that all problems show at once.
-		refDiags := checkBodyRefs(b.Body, "param", declaredParams)
+		refDiags := checkBodyRefsIn(b.Body, t.refRoots(declaredParams, answers))
 		diags = append(diags, refDiags...)
 		if !diags.HasErrors() {
 			kind, _ := adapters.Lookup(b.Type)
@@ -346,6 +369,16 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 		t.OutputSchemaJSON = SchemaJSON(t.OutputSchema)
 	}
 	return t, diags
+}
+
+// refRoots are the variables a tool's backend and result may use: param,
+// and answer (as a whole too) when the tool asks the user a form.
+func (t *Tool) refRoots(params, answers []string) []refRoot {
+	roots := []refRoot{{root: "param", names: params}}
+	if t.Ask != nil {
+		roots = append(roots, refRoot{root: "answer", names: answers, whole: true})
+	}
+	return roots
 }
 
 // decodeConfirm decodes confirm and confirm_fallback.
@@ -472,10 +505,11 @@ func (t *Tool) ParamsType() cty.Type {
 // compileEval is the compile-time context: the functions, and "param" as an
 // unknown value of the parameters' type.
 func (t *Tool) compileEval(functions map[string]function.Function) *hcl.EvalContext {
-	return &hcl.EvalContext{
-		Functions: functions,
-		Variables: map[string]cty.Value{"param": cty.UnknownVal(t.ParamsType())},
+	vars := map[string]cty.Value{"param": cty.UnknownVal(t.ParamsType())}
+	if t.Ask != nil {
+		vars["answer"] = cty.UnknownVal(t.Ask.AnswersType())
 	}
+	return &hcl.EvalContext{Functions: functions, Variables: vars}
 }
 
 func (t *Tool) inputSchema() *jsonschema.Schema {
@@ -747,11 +781,11 @@ func ctyDisplay(v cty.Value) string {
 // typecheck is false when the params have errors, so their types are not
 // known well enough to evaluate the paths.
 // Constant attributes are evaluated with static.
-func decodeResult(block *hcl.Block, eval, static *hcl.EvalContext, names []string, typecheck bool, baseDir string) (*Result, hcl.Diagnostics) {
+func decodeResult(block *hcl.Block, eval, static *hcl.EvalContext, roots []refRoot, typecheck bool, baseDir string) (*Result, hcl.Diagnostics) {
 	content, diags := block.Body.Content(resultBlockSchema)
 	r := &Result{DeclRange: block.DefRange}
 	seen := map[string]hcl.Range{}
-	sc := &contentScope{root: "param", names: names, eval: eval, static: static, baseDir: baseDir, output: true, where: "a result block"}
+	sc := &contentScope{roots: roots, eval: eval, static: static, baseDir: baseDir, output: true, where: "a result block"}
 	if !typecheck {
 		sc.eval = &hcl.EvalContext{Functions: eval.Functions, Variables: map[string]cty.Value{"param": cty.DynamicVal}}
 	}
@@ -776,7 +810,7 @@ func decodeResult(block *hcl.Block, eval, static *hcl.EvalContext, names []strin
 			continue
 		}
 		f.Path = fc.Attributes["path"].Expr
-		refDiags := checkExprRefs(f.Path, "param", names)
+		refDiags := checkRefs(f.Path.Variables(), roots)
 		diags = append(diags, refDiags...)
 		if !refDiags.HasErrors() && typecheck {
 			v, d := f.Path.Value(eval)

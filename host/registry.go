@@ -300,6 +300,13 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 			return res
 		}
 	}
+	if t.Ask != nil {
+		answers, res := r.ask(ctx, t, eval, peer)
+		if res != nil {
+			return res
+		}
+		eval.Variables["answer"] = answers
+	}
 	in := &adapters.Input{Eval: eval}
 	rep := newCallReporter(ctx, peer, t.Name, r.heartbeat())
 	if rep != nil {
@@ -380,6 +387,77 @@ func (r *Registry) confirm(ctx context.Context, t *thcl.Tool, eval *hcl.EvalCont
 	default:
 		return toolError(fmt.Sprintf("the user cancelled the confirmation (%q), so the tool %s did not run", question, t.Name))
 	}
+}
+
+// ask asks the user the tool's form and returns the answers, checked as
+// arguments are, or the result that ends the call.
+func (r *Registry) ask(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext, peer Peer) (cty.Value, *mcp.CallToolResult) {
+	message := fmt.Sprintf("The tool %s needs some details.", t.Name)
+	if v, diags := t.Ask.Message.Value(eval); !diags.HasErrors() {
+		if sv, err := convert.Convert(v, cty.String); err == nil && !sv.IsNull() {
+			message = sv.AsString()
+		}
+	}
+	if peer == nil || !peer.CanElicit() {
+		return cty.NilVal, toolError(fmt.Sprintf("the tool %s needs to ask the user for details (%q), and this client cannot ask the user (it does not support elicitation); ask the user to run it from a client that does", t.Name, message))
+	}
+	res, err := peer.Elicit(ctx, &mcp.ElicitParams{Message: message, RequestedSchema: t.Ask.Schema})
+	switch {
+	case err != nil:
+		if ctx.Err() != nil {
+			return cty.NilVal, toolError("the call was cancelled")
+		}
+		// The SDK checks the answers against the form before we see them.
+		if _, detail, ok := strings.Cut(err.Error(), "does not match requested schema: "); ok {
+			detail = strings.TrimPrefix(detail, "validating root: ")
+			return cty.NilVal, toolError(fmt.Sprintf("the user's answers do not fit the form (%s); the client let through an answer the form does not allow", detail))
+		}
+		return cty.NilVal, toolError(fmt.Sprintf("the tool %s needs the user's answers, and asking failed: %v", t.Name, err))
+	case res.Action == "decline":
+		return cty.NilVal, toolError(fmt.Sprintf("the user declined to answer (%q), so the tool %s did not run; do not retry it unless the user asks", message, t.Name))
+	case res.Action != "accept":
+		return cty.NilVal, toolError(fmt.Sprintf("the user cancelled the form (%q), so the tool %s did not run", message, t.Name))
+	}
+	raw, err := json.Marshal(res.Content)
+	if err != nil || res.Content == nil {
+		raw = []byte("{}")
+	}
+	answers, err := DecodeArgs(&thcl.Tool{Name: t.Name, Params: t.Ask.Fields}, raw)
+	if err != nil {
+		return cty.NilVal, toolError(fmt.Sprintf("the user's answers do not fit the form: %s", strings.Replace(err.Error(), "argument", "answer", 1)))
+	}
+	for _, f := range t.Ask.Fields {
+		v := answers.GetAttr(f.Name)
+		if v.IsNull() || !v.IsKnown() {
+			continue
+		}
+		var values []cty.Value
+		if v.Type().IsListType() {
+			values = v.AsValueSlice()
+		} else if v.Type() == cty.String {
+			values = []cty.Value{v}
+		}
+		for _, e := range values {
+			if len(f.Choices) > 0 && !containsValue(f.Choices, e) {
+				return cty.NilVal, toolError(fmt.Sprintf("the user's answer %q is %q, which is not one of its choices", f.Name, e.AsString()))
+			}
+			// An answer is one argv element in exec, like a parameter,
+			// and may not pass for an option.
+			if t.BackendKind == "exec" && strings.HasPrefix(e.AsString(), "-") {
+				return cty.NilVal, toolError(fmt.Sprintf("the user's answer %q may not start with \"-\": the command would read it as an option", f.Name))
+			}
+		}
+	}
+	return answers, nil
+}
+
+func containsValue(list []cty.Value, v cty.Value) bool {
+	for _, e := range list {
+		if e.Equals(v).True() {
+			return true
+		}
+	}
+	return false
 }
 
 // heartbeat is how often a call that reports no progress sends an

@@ -349,6 +349,76 @@ describe('confirmation', () => {
   });
 });
 
+describe('ask', () => {
+  test('the form is sent with its schema, and the answers reach the tool', async () => {
+    let reply = { action: 'accept', content: { time: '19:30', people: 4, extras: ['window'] } };
+    const asked = [];
+    const client = await connect({
+      capabilities: { elicitation: {} },
+      setup: (c) =>
+        c.setRequestHandler(ElicitRequestSchema, async (req) => {
+          asked.push(req.params);
+          return reply;
+        }),
+    });
+    try {
+      const ok = await client.callTool({ name: 'book_table', arguments: { restaurant: 'Chez Nous' } }, undefined, CALL);
+      assert.equal(ok.isError, undefined, JSON.stringify(ok));
+      assert.equal(ok.content[0].text, 'Booked Chez Nous at 19:30 for 4 (window)');
+      assert.equal(asked[0].message, 'Booking at Chez Nous: when, and for how many?');
+      assert.deepEqual(asked[0].requestedSchema, {
+        type: 'object',
+        properties: {
+          time: { type: 'string', description: 'Time, such as 19:30', maxLength: 5 },
+          people: { type: 'integer', minimum: 1, maximum: 12, default: 2 },
+          extras: {
+            type: 'array',
+            items: {
+              anyOf: [
+                { const: 'window', title: 'By the window' },
+                { const: 'quiet', title: 'A quiet corner' },
+              ],
+            },
+          },
+        },
+        required: ['time'],
+      });
+
+      reply = { action: 'accept', content: { time: '20:00' } };
+      const defaults = await client.callTool({ name: 'book_table', arguments: { restaurant: 'Roma' } }, undefined, CALL);
+      assert.equal(defaults.content[0].text, 'Booked Roma at 20:00 for 2');
+
+      reply = { action: 'accept', content: { time: '20:00', people: 40 } };
+      const tooMany = await client.callTool({ name: 'book_table', arguments: { restaurant: 'Roma' } }, undefined, CALL);
+      assert.equal(tooMany.isError, true);
+      assert.match(tooMany.content[0].text, /answers do not fit the form.*people/);
+
+      reply = { action: 'accept', content: { time: '20:00', extras: ['terrace'] } };
+      const notAChoice = await client.callTool({ name: 'book_table', arguments: { restaurant: 'Roma' } }, undefined, CALL);
+      assert.equal(notAChoice.isError, true);
+      assert.match(notAChoice.content[0].text, /answers do not fit the form.*extras/);
+
+      reply = { action: 'decline' };
+      const declined = await client.callTool({ name: 'book_table', arguments: { restaurant: 'Roma' } }, undefined, CALL);
+      assert.equal(declined.isError, true);
+      assert.match(declined.content[0].text, /declined to answer/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a client that cannot be asked gets a clear refusal', async () => {
+    const client = await connect();
+    try {
+      const res = await client.callTool({ name: 'book_table', arguments: { restaurant: 'Roma' } }, undefined, CALL);
+      assert.equal(res.isError, true);
+      assert.match(res.content[0].text, /needs to ask the user for details/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('cancellation', () => {
   test("cancelling a call kills its command", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'toolhost-rich-'));

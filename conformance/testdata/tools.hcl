@@ -207,3 +207,74 @@ prompt "test_prompt_with_image" {
     text = "Please analyze the image above."
   }
 }
+
+# elicitation-sep1034-defaults: a form whose fields have defaults.
+tool "test_elicitation_sep1034_defaults" {
+  description = "Asks the user a form with a default for every field."
+  ask {
+    message = "Test client default value handling - please accept with defaults"
+    field "name" {
+      type        = string
+      description = "User name"
+      default     = "John Doe"
+    }
+    field "age" {
+      type        = integer
+      description = "User age"
+      default     = 30
+    }
+    field "score" {
+      type        = number
+      description = "User score"
+      default     = 95.5
+    }
+    field "status" {
+      type        = string
+      description = "User status"
+      enum        = ["active", "inactive", "pending"]
+      default     = "active"
+    }
+    field "verified" {
+      type        = bool
+      description = "Verification status"
+      default     = true
+    }
+  }
+  template {
+    text = "Elicitation completed: action=accept, content=${jsonencode(answer)}"
+  }
+}
+
+# elicitation-sep1330-enums: the five kinds of enum fields.
+tool "test_elicitation_sep1330_enums" {
+  description = "Asks the user a form with every kind of enum field."
+  ask {
+    message = "Pick some options"
+    field "untitledSingle" {
+      type = string
+      enum = ["option1", "option2", "option3"]
+    }
+    field "titledSingle" {
+      type        = string
+      enum        = ["value1", "value2", "value3"]
+      enum_titles = ["First Option", "Second Option", "Third Option"]
+    }
+    field "legacyEnum" {
+      type       = string
+      enum       = ["opt1", "opt2", "opt3"]
+      enum_names = ["Option One", "Option Two", "Option Three"]
+    }
+    field "untitledMulti" {
+      type = list(string)
+      enum = ["option1", "option2", "option3"]
+    }
+    field "titledMulti" {
+      type        = list(string)
+      enum        = ["value1", "value2", "value3"]
+      enum_titles = ["First Choice", "Second Choice", "Third Choice"]
+    }
+  }
+  template {
+    text = "Elicitation completed: action=accept, content=${jsonencode(answer)}"
+  }
+}

@@ -218,3 +218,33 @@ prompt "look" {
     text = "What do you see?"
   }
 }
+
+tool "book_table" {
+  description = "Books a table, asking the user when and for how many."
+  param "restaurant" {
+    type = string
+  }
+  ask {
+    message = "Booking at ${param.restaurant}: when, and for how many?"
+    field "time" {
+      type        = string
+      description = "Time, such as 19:30"
+      max_length  = 5
+    }
+    field "people" {
+      type    = integer
+      minimum = 1
+      maximum = 12
+      default = 2
+    }
+    field "extras" {
+      type        = list(string)
+      enum        = ["window", "quiet"]
+      enum_titles = ["By the window", "A quiet corner"]
+      required    = false
+    }
+  }
+  template {
+    text = "Booked ${param.restaurant} at ${answer.time} for ${answer.people}${answer.extras == null ? "" : format(" (%s)", join(", ", answer.extras))}"
+  }
+}
