@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"sort"
 	"strings"
@@ -277,6 +278,9 @@ func decodeValue(t *thcl.Type, v any, path string) (cty.Value, error) {
 		if err != nil {
 			return cty.NilVal, want()
 		}
+		if !inFloat64Range(f) {
+			return cty.NilVal, at(fmt.Sprintf("is out of range: %s is beyond what a 64-bit number holds (0, or a magnitude from 4.9e-324 to 1.8e308)", shortNumber(string(n))))
+		}
 		if t.Kind == thcl.KindInteger && !f.IsInt() {
 			return cty.NilVal, at(fmt.Sprintf("must be a whole number, got %s", n))
 		}
@@ -385,7 +389,8 @@ func anyValue(v any) cty.Value {
 		return cty.BoolVal(x)
 	case json.Number:
 		f, _, err := big.ParseFloat(string(x), 10, 512, big.ToNearestEven)
-		if err != nil {
+		if err != nil || !inFloat64Range(f) {
+			// Kept as its text: formatting such a number takes seconds.
 			return cty.StringVal(string(x))
 		}
 		return cty.NumberVal(f)
@@ -463,6 +468,25 @@ func display(v any) string {
 	s := string(b)
 	if len(s) > 80 {
 		s = s[:77] + "..."
+	}
+	return s
+}
+
+// inFloat64Range reports whether f is zero or within what a float64 holds.
+// Numbers far outside it (1e1000000) are refused: nothing a tool does
+// needs them, and HCL takes seconds to format them into a string.
+func inFloat64Range(f *big.Float) bool {
+	if f.Sign() == 0 {
+		return true
+	}
+	g, _ := f.Float64()
+	return !math.IsInf(g, 0) && g != 0
+}
+
+// shortNumber shortens a long number literal for a message.
+func shortNumber(s string) string {
+	if len(s) > 40 {
+		return s[:20] + "..." + s[len(s)-10:]
 	}
 	return s
 }

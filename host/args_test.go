@@ -100,6 +100,13 @@ func TestDecodeArgs(t *testing.T) {
 		// Wrong types.
 		{name: "string for integer", tool: "weather", args: `{"city":"a","days":"5"}`, param: "days", errs: []string{"must be an integer", `the string "5"`}},
 		{name: "fraction for integer", tool: "weather", args: `{"city":"a","days":1.5}`, param: "days", errs: []string{"whole number", "1.5"}},
+		// Numbers no float64 holds are refused before anything formats
+		// them (1e1000000 took seconds to render into a template).
+		{name: "huge exponent", tool: "weather", args: `{"city":"a","ratio":1e1000000}`, param: "ratio", errs: []string{"out of range", "1e1000000"}},
+		{name: "tiny exponent", tool: "weather", args: `{"city":"a","ratio":1e-1000000}`, param: "ratio", errs: []string{"out of range"}},
+		{name: "huge integer", tool: "weather", args: `{"city":"a","days":1e400}`, param: "days", errs: []string{"out of range"}},
+		{name: "largest float64 is fine", tool: "anything", args: `{"v":1.7e308}`, want: `{"v":1.7e+308}`},
+		{name: "any keeps a huge number as text", tool: "anything", args: `{"v":1e1000000}`, want: `{"v":"1e1000000"}`},
 		{name: "object for string", tool: "weather", args: `{"city":{"name":"x"}}`, param: "city", errs: []string{"must be a string", "an object"}},
 		{name: "number for string", tool: "weather", args: `{"city":5}`, param: "city", errs: []string{"must be a string", "the number 5"}},
 		{name: "string for bool", tool: "weather", args: `{"city":"a","verbose":"true"}`, param: "verbose", errs: []string{"must be a boolean"}},
