@@ -162,12 +162,12 @@ func TestValidConfigs(t *testing.T) {
 				t.Errorf("no tools loaded")
 			}
 			for _, tool := range cfg.Tools {
-				if tool.Backend == nil || tool.InputSchema == nil {
-					t.Errorf("tool %q: not compiled (backend %v, schema %v)", tool.Name, tool.Backend, tool.InputSchema)
+				if tool.Backend == nil || tool.InputSchema() == nil {
+					t.Errorf("tool %q: not compiled (backend %v, schema %v)", tool.Name, tool.Backend, tool.InputSchema())
 				}
 				// Fields compile to an output schema; content items alone
 				// do not (they are not structured content).
-				if hasFields := tool.Result != nil && len(tool.Result.Fields) > 0; hasFields != (tool.OutputSchema != nil) {
+				if hasFields := tool.Result != nil && len(tool.Result.Fields) > 0; hasFields != (tool.OutputSchema() != nil) {
 					t.Errorf("tool %q: result fields and output schema disagree", tool.Name)
 				}
 			}

@@ -41,10 +41,10 @@ func FuzzLoad(f *testing.F) {
 			return
 		}
 		for _, tool := range cfg.Tools {
-			if tool.InputSchema == nil || tool.Backend == nil {
+			if tool.InputSchema() == nil || tool.Backend == nil {
 				t.Fatalf("tool %q loaded without errors but is not compiled", tool.Name)
 			}
-			if (tool.Result == nil) != (tool.OutputSchema == nil) {
+			if hasFields := tool.Result != nil && len(tool.Result.Fields) > 0; hasFields != (tool.OutputSchema() != nil) {
 				t.Fatalf("tool %q: result block and output schema disagree", tool.Name)
 			}
 			_ = tool.Backend.Close()

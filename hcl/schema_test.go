@@ -37,7 +37,7 @@ func TestSchemasGolden(t *testing.T) {
 			cfg := mustLoad(t, fixture)
 			var got []toolSchemas
 			for _, tool := range cfg.Tools {
-				got = append(got, toolSchemas{Name: tool.Name, InputSchema: tool.InputSchema, OutputSchema: tool.OutputSchema})
+				got = append(got, toolSchemas{Name: tool.Name, InputSchema: tool.InputSchema(), OutputSchema: tool.OutputSchema()})
 			}
 			b, err := json.MarshalIndent(got, "", "  ")
 			if err != nil {
@@ -71,7 +71,7 @@ func TestSchemasValid(t *testing.T) {
 		cfg := mustLoad(t, fixture)
 		for _, tool := range cfg.Tools {
 			t.Run(tool.Name, func(t *testing.T) {
-				in := tool.InputSchema
+				in := tool.InputSchema()
 				if in.Type != "object" {
 					t.Errorf("input schema type = %q, want object", in.Type)
 				}
@@ -81,7 +81,7 @@ func TestSchemasValid(t *testing.T) {
 				if _, err := in.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
 					t.Errorf("input schema does not resolve with its defaults validated: %v", err)
 				}
-				if out := tool.OutputSchema; out != nil {
+				if out := tool.OutputSchema(); out != nil {
 					if out.Type != "object" {
 						t.Errorf("output schema type = %q, want object", out.Type)
 					}
@@ -108,7 +108,7 @@ func TestParamSchemaKeywords(t *testing.T) {
 		if !ok {
 			t.Fatalf("no tool %q", tool)
 		}
-		b, err := json.Marshal(tl.InputSchema)
+		b, err := json.Marshal(tl.InputSchema())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +164,7 @@ func TestParamSchemaKeywords(t *testing.T) {
 			"no_params":   nil,
 		}
 		for tool, want := range tests {
-			got := tools[tool].InputSchema.Required
+			got := tools[tool].InputSchema().Required
 			if strings.Join(got, ",") != strings.Join(want, ",") {
 				t.Errorf("%s: required = %v, want %v", tool, got, want)
 			}
@@ -180,7 +180,7 @@ func TestResultSchema(t *testing.T) {
 			hot = tool
 		}
 		if tool.Name == "delete_all" {
-			if tool.OutputSchema != nil {
+			if tool.OutputSchema() != nil {
 				t.Errorf("delete_all has no result block but an output schema")
 			}
 			a := tool.Annotations
@@ -198,7 +198,7 @@ func TestResultSchema(t *testing.T) {
 	if hot.Title != "Hot list" {
 		t.Errorf("title = %q: the tool's own title must win over the annotations' title", hot.Title)
 	}
-	out := hot.OutputSchema
+	out := hot.OutputSchema()
 	if got, want := strings.Join(out.Required, ","), "updated_at,count,ok,topics,counts,raw"; got != want {
 		t.Errorf("output required = %s, want %s", got, want)
 	}
@@ -335,8 +335,8 @@ func TestSchemaJSON(t *testing.T) {
 						t.Errorf("%s is not SchemaJSON of the schema", what)
 					}
 				}
-				check("InputSchemaJSON", tool.InputSchema, tool.InputSchemaJSON)
-				check("OutputSchemaJSON", tool.OutputSchema, tool.OutputSchemaJSON)
+				check("InputSchemaJSON", tool.InputSchema(), tool.InputSchemaJSON)
+				check("OutputSchemaJSON", tool.OutputSchema(), tool.OutputSchemaJSON)
 				if !bytes.HasPrefix(tool.InputSchemaJSON, []byte(`{"type":"object"`)) {
 					t.Errorf("InputSchemaJSON does not start with {\"type\":\"object\": %s", tool.InputSchemaJSON)
 				}
@@ -381,7 +381,7 @@ tool "escapes" {
 	if !json.Valid(tool.InputSchemaJSON) {
 		t.Fatalf("not JSON: %s", tool.InputSchemaJSON)
 	}
-	want, err := json.Marshal(tool.InputSchema)
+	want, err := json.Marshal(tool.InputSchema())
 	if err != nil {
 		t.Fatal(err)
 	}

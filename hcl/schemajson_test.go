@@ -22,9 +22,9 @@ func TestSchemaJSONMatchesEncoder(t *testing.T) {
 			t.Fatalf("%s: %s", f, diags.Error())
 		}
 		for _, tool := range cfg.Tools {
-			pairs := [][2]any{{tool.InputSchemaJSON, tool.InputSchema}}
-			if tool.OutputSchema != nil {
-				pairs = append(pairs, [2]any{tool.OutputSchemaJSON, tool.OutputSchema})
+			pairs := [][2]any{{tool.InputSchemaJSON, tool.InputSchema()}}
+			if tool.OutputSchema() != nil {
+				pairs = append(pairs, [2]any{tool.OutputSchemaJSON, tool.OutputSchema()})
 			}
 			for _, p := range pairs {
 				want, err := json.Marshal(p[1])

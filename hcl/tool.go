@@ -53,12 +53,10 @@ type Tool struct {
 	BackendKind string
 	// Backend is the compiled backend.
 	Backend adapters.Backend
-	// InputSchema and OutputSchema are what clients see; OutputSchema is nil
-	// without a result block.
-	InputSchema  *jsonschema.Schema
-	OutputSchema *jsonschema.Schema
-	// InputSchemaJSON and OutputSchemaJSON are the schemas rendered once,
-	// as clients receive them.
+	// InputSchemaJSON and OutputSchemaJSON are the schemas clients see,
+	// rendered once at load; OutputSchemaJSON is nil without result fields.
+	// (InputSchema and OutputSchema rebuild them as values; a tool keeps
+	// only the JSON, which is a third of the memory.)
 	InputSchemaJSON  json.RawMessage
 	OutputSchemaJSON json.RawMessage
 	DeclRange        hcl.Range
@@ -362,11 +360,9 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	if diags.HasErrors() {
 		return t, diags
 	}
-	t.InputSchema = t.inputSchema()
-	t.InputSchemaJSON = SchemaJSON(t.InputSchema)
-	if t.Result != nil && len(t.Result.Fields) > 0 {
-		t.OutputSchema = t.Result.schema()
-		t.OutputSchemaJSON = SchemaJSON(t.OutputSchema)
+	t.InputSchemaJSON = SchemaJSON(t.inputSchema())
+	if out := t.OutputSchema(); out != nil {
+		t.OutputSchemaJSON = SchemaJSON(out)
 	}
 	return t, diags
 }
@@ -476,6 +472,19 @@ func decodeIcon(b *hcl.Block, static *hcl.EvalContext, baseDir string) (*Icon, h
 
 // maxIconSize caps an icon file sent inline.
 const maxIconSize = 64 << 10
+
+// InputSchema builds the tool's input schema: what InputSchemaJSON holds,
+// as a value.
+func (t *Tool) InputSchema() *jsonschema.Schema { return t.inputSchema() }
+
+// OutputSchema builds the tool's output schema from its result fields; nil
+// when the tool has none.
+func (t *Tool) OutputSchema() *jsonschema.Schema {
+	if t.Result == nil || len(t.Result.Fields) == 0 {
+		return nil
+	}
+	return t.Result.schema()
+}
 
 func (t *Tool) paramNames() []string {
 	names := make([]string, len(t.Params))

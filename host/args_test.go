@@ -228,7 +228,7 @@ func TestDecodeArgsAgreesWithSchema(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.tool+" "+tt.args, func(t *testing.T) {
 			tool := mustTool(t, r, tt.tool)
-			rs, err := tool.InputSchema.Resolve(nil)
+			rs, err := tool.InputSchema().Resolve(nil)
 			if err != nil {
 				t.Fatalf("resolve input schema: %v", err)
 			}
@@ -250,10 +250,10 @@ func TestDecodeArgsAgreesWithSchema(t *testing.T) {
 func TestInputSchemaOfArgsFixture(t *testing.T) {
 	r := loadRegistry(t, "args.hcl")
 	tool := mustTool(t, r, "weather")
-	if got := strings.Join(tool.InputSchema.Required, ","); got != "city" {
+	if got := strings.Join(tool.InputSchema().Required, ","); got != "city" {
 		t.Errorf("required = %s, want city", got)
 	}
-	var s *jsonschema.Schema = tool.InputSchema.Properties["city"]
+	var s *jsonschema.Schema = tool.InputSchema().Properties["city"]
 	if s == nil || s.MaxLength == nil || *s.MaxLength != 3 {
 		t.Errorf("city schema = %+v, want maxLength 3", s)
 	}

@@ -57,7 +57,7 @@ func callEval(t *testing.T, tool *thcl.Tool, args string) *hcl.EvalContext {
 // outputSchema, as a client does.
 func checkOutputSchema(t *testing.T, tool *thcl.Tool, out json.RawMessage) {
 	t.Helper()
-	rs, err := tool.OutputSchema.Resolve(nil)
+	rs, err := tool.OutputSchema().Resolve(nil)
 	if err != nil {
 		t.Fatalf("resolve output schema: %v", err)
 	}
