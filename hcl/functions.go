@@ -15,6 +15,7 @@ import (
 
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/tryfunc"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
@@ -91,6 +92,8 @@ func Functions(lookup EnvLookup) map[string]function.Function {
 		"tonumber":        stdlib.MakeToFunc(cty.Number),
 		"tobool":          stdlib.MakeToFunc(cty.Bool),
 		"setintersection": stdlib.SetIntersectionFunc,
+		"try":             tryfunc.TryFunc,
+		"can":             tryfunc.CanFunc,
 	}
 }
 

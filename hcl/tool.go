@@ -41,6 +41,9 @@ type Tool struct {
 	// ConfirmFallback is what happens when the client cannot ask the user:
 	// "deny" (the default) refuses the call, "allow" runs it.
 	ConfirmFallback string
+	// RawInput, when set, is the tool's input_schema, written by hand in
+	// place of param blocks.
+	RawInput *RawInput
 	// Ask, when set, is a form the user fills in before each call; the
 	// answers are the variable "answer".
 	Ask *Ask
@@ -134,6 +137,7 @@ var toolCommonAttributes = []hcl.AttributeSchema{
 	{Name: "description"},
 	{Name: "confirm"},
 	{Name: "confirm_fallback"},
+	{Name: "input_schema"},
 }
 
 var toolCommonBlocks = []hcl.BlockHeaderSchema{
@@ -288,6 +292,22 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 		t.Title = t.Annotations.Title
 	}
 
+	if a, ok := content.Attributes["input_schema"]; ok {
+		ri, d := decodeInputSchema(a, static)
+		diags = append(diags, d...)
+		t.RawInput = ri
+		if len(declaredParams) > 0 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "input_schema and param blocks",
+				Detail:   "A tool's arguments are declared either by param blocks or by input_schema, not both. Move the parameters into the schema's properties, or remove input_schema.",
+				Subject:  a.NameRange.Ptr(),
+			})
+		}
+		if ri != nil {
+			declaredParams = ri.Properties
+		}
+	}
 	eval := t.compileEval(compile)
 	diags = append(diags, t.decodeConfirm(content.Attributes, eval, static, declaredParams)...)
 	var answers []string
@@ -361,6 +381,9 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 		return t, diags
 	}
 	t.InputSchemaJSON = SchemaJSON(t.inputSchema())
+	if t.RawInput != nil {
+		t.InputSchemaJSON = t.RawInput.Schema
+	}
 	if out := t.OutputSchema(); out != nil {
 		t.OutputSchemaJSON = SchemaJSON(out)
 	}
@@ -475,7 +498,14 @@ const maxIconSize = 64 << 10
 
 // InputSchema builds the tool's input schema: what InputSchemaJSON holds,
 // as a value.
-func (t *Tool) InputSchema() *jsonschema.Schema { return t.inputSchema() }
+func (t *Tool) InputSchema() *jsonschema.Schema {
+	if t.RawInput != nil {
+		var s jsonschema.Schema
+		_ = json.Unmarshal(t.RawInput.Schema, &s)
+		return &s
+	}
+	return t.inputSchema()
+}
 
 // OutputSchema builds the tool's output schema from its result fields; nil
 // when the tool has none.
@@ -496,6 +526,11 @@ func (t *Tool) paramNames() []string {
 
 func (t *Tool) paramInfo() map[string]adapters.ParamInfo {
 	m := make(map[string]adapters.ParamInfo, len(t.Params))
+	if t.RawInput != nil {
+		for _, name := range t.RawInput.Properties {
+			m[name] = adapters.ParamInfo{}
+		}
+	}
 	for _, p := range t.Params {
 		m[p.Name] = adapters.ParamInfo{AllowFlags: p.AllowFlags, Sensitive: p.Sensitive}
 	}
@@ -515,6 +550,9 @@ func (t *Tool) ParamsType() cty.Type {
 // unknown value of the parameters' type.
 func (t *Tool) compileEval(functions map[string]function.Function) *hcl.EvalContext {
 	vars := map[string]cty.Value{"param": cty.UnknownVal(t.ParamsType())}
+	if t.RawInput != nil {
+		vars["param"] = cty.DynamicVal // its type is the arguments'
+	}
 	if t.Ask != nil {
 		vars["answer"] = cty.UnknownVal(t.Ask.AnswersType())
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/toolhost/toolhost/adapters"
 )
@@ -68,6 +69,11 @@ func lintTool(block *hcl.Block, t *Tool, static *hcl.EvalContext, lookup EnvLook
 	for _, n := range callTime {
 		for _, d := range interpolationErrors(n, eval) {
 			if !quiet(*d.Subject) {
+				diags = append(diags, d)
+			}
+		}
+		for _, d := range unknownFunctions(n, static.Functions) {
+			if !quiet(*d.Subject) && !overlapsError(diags, *d.Subject) {
 				diags = append(diags, d)
 			}
 		}
@@ -427,4 +433,36 @@ func nonPortablePattern(p string) string {
 		}
 	}
 	return ""
+}
+
+// unknownFunctions reports calls of functions the language does not have.
+// Evaluation finds them too, but not where it stops early: a conditional
+// on a value known only at call time is not evaluated further at load.
+func unknownFunctions(n hclsyntax.Node, functions map[string]function.Function) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	names := make([]string, 0, len(functions))
+	for name := range functions {
+		names = append(names, name)
+	}
+	_ = hclsyntax.VisitAll(n, func(node hclsyntax.Node) hcl.Diagnostics {
+		call, ok := node.(*hclsyntax.FunctionCallExpr)
+		if !ok {
+			return nil
+		}
+		if _, ok := functions[call.Name]; ok {
+			return nil
+		}
+		detail := fmt.Sprintf("There is no function named %q.", call.Name)
+		if s := suggest(call.Name, names); s != "" {
+			detail += fmt.Sprintf(" Did you mean %q?", s)
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Call to unknown function",
+			Detail:   detail,
+			Subject:  call.NameRange.Ptr(),
+		})
+		return nil
+	})
+	return diags
 }

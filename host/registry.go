@@ -195,8 +195,16 @@ func compile(cfg *thcl.Config, lookup thcl.EnvLookup) (*Registry, hcl.Diagnostic
 // mistake.
 func checkSchemas(t *mcp.Tool) error {
 	in, ok := t.InputSchema.(json.RawMessage)
-	if !ok || !bytes.HasPrefix(in, []byte(`{"type":"object"`)) {
+	if !ok {
 		return errors.New("the input schema must be an object schema")
+	}
+	if !bytes.HasPrefix(in, []byte(`{"type":"object"`)) { // compiled schemas start so
+		var probe struct {
+			Type any `json:"type"`
+		}
+		if json.Unmarshal(in, &probe) != nil || probe.Type != "object" {
+			return errors.New("the input schema must be an object schema")
+		}
 	}
 	if out, ok := t.OutputSchema.(json.RawMessage); ok && !json.Valid(out) {
 		return errors.New("the output schema is not valid JSON")

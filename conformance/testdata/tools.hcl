@@ -278,3 +278,30 @@ tool "test_elicitation_sep1330_enums" {
     text = "Elicitation completed: action=accept, content=${jsonencode(answer)}"
   }
 }
+
+# json-schema-2020-12: an input schema written by hand, with $schema, $defs
+# and $ref, which param blocks cannot express.
+tool "json_schema_2020_12_tool" {
+  description = "Tool with JSON Schema 2020-12 features"
+  input_schema = {
+    "$schema" = "https://json-schema.org/draft/2020-12/schema"
+    type      = "object"
+    "$defs" = {
+      address = {
+        type = "object"
+        properties = {
+          street = { type = "string" }
+          city   = { type = "string" }
+        }
+      }
+    }
+    properties = {
+      name    = { type = "string" }
+      address = { "$ref" = "#/$defs/address" }
+    }
+    additionalProperties = false
+  }
+  template {
+    text = "Hello ${coalesce(param.name, "stranger")}${param.address == null ? "" : format(" of %s", try(param.address.city, "nowhere"))}"
+  }
+}
