@@ -649,23 +649,7 @@ func (c *execCompiler) dir(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 }
 
 func (c *execCompiler) inheritEnv(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
-	v, diags, ok := c.constant(a, "true")
-	if !ok {
-		return diags
-	}
-	bv, err := convert.Convert(v, cty.Bool)
-	if err != nil {
-		return append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid inherit_env",
-			Detail: fmt.Sprintf("The inherit_env argument must be true or false, and this is %s. "+
-				"Write inherit_env = true to pass the host's whole environment to the command.", execTypeName(v.Type())),
-			Subject:    a.Expr.Range().Ptr(),
-			Expression: a.Expr,
-		})
-	}
-	e.inheritEnv = bv.True()
-	return diags
+	return c.boolean(a, &e.inheritEnv, "Write inherit_env = true to pass the host's whole environment to the command.")
 }
 
 // stderrLog decodes stderr_log: the MCP logging level at which the

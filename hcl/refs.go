@@ -18,20 +18,7 @@ func checkExprRefs(expr hcl.Expression, root string, names []string) hcl.Diagnos
 // checkBodyRefs is checkExprRefs over every expression in a body, nested
 // blocks included.
 func checkBodyRefs(body hcl.Body, root string, names []string) hcl.Diagnostics {
-	var travs []hcl.Traversal
-	var walk func(b *hclsyntax.Body)
-	walk = func(b *hclsyntax.Body) {
-		for _, a := range b.Attributes {
-			travs = append(travs, a.Expr.Variables()...)
-		}
-		for _, nb := range b.Blocks {
-			walk(nb.Body)
-		}
-	}
-	if sb, ok := body.(*hclsyntax.Body); ok {
-		walk(sb)
-	}
-	return checkTraversals(travs, root, names)
+	return checkBodyRefsIn(body, []refRoot{{root: root, names: names}})
 }
 
 // refRoot is a variable expressions may refer to: root.NAME for the
