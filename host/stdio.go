@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -392,6 +393,9 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 // cancelled is dropped.
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	resp, isResp := msg.(*jsonrpc.Response)
+	if isResp && resp.Error != nil {
+		resp.Error = standardError(resp.Error)
+	}
 	if isResp {
 		c.mu.Lock()
 		if c.cancelled[resp.ID] {
@@ -463,3 +467,17 @@ func (c *stdioConn) Close() error {
 func (c *stdioConn) SessionID() string { return "" }
 
 var _ mcp.Transport = (*StdioTransport)(nil)
+
+// standardError gives an error the SDK sends without a JSON-RPC code (it
+// would go out as code 0) a standard one: -32600 for a request before
+// initialize, -32603 for anything else. Errors with a code are kept.
+func standardError(err error) error {
+	var rpc *jsonrpc.Error
+	if errors.As(err, &rpc) {
+		return err
+	}
+	if strings.Contains(err.Error(), "invalid during session initialization") {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: err.Error() + ": send initialize (and notifications/initialized) first"}
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+}

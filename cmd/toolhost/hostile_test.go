@@ -45,6 +45,11 @@ func TestRequestBeforeInitialize(t *testing.T) {
 	if resp["error"] == nil || resp["id"] != float64(1) {
 		t.Fatalf("tools/list before initialize answered %v, want an error", resp)
 	}
+	// A standard code (the SDK's own is 0), and a message that says what
+	// to do.
+	if e := resp["error"].(map[string]any); e["code"] != float64(-32600) || !strings.Contains(e["message"].(string), "send initialize") {
+		t.Errorf("error = %v, want code -32600 saying to send initialize", e)
+	}
 	if res := s.initialize("2025-06-18")["result"]; res == nil {
 		t.Fatal("initialize after the early request failed")
 	}
