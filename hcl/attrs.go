@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 
 	"github.com/hashicorp/hcl/v2"
@@ -93,6 +94,14 @@ func numberAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst **f
 	v, diags := constant(attr, ctx, cty.Number)
 	if !diags.HasErrors() {
 		f, _ := v.AsBigFloat().Float64()
+		if math.IsInf(f, 0) || (f == 0 && v.AsBigFloat().Sign() != 0) {
+			return append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid " + name,
+				Detail:   fmt.Sprintf("%s is beyond what a 64-bit number holds (0, or a magnitude from 4.9e-324 to 1.8e308), so no client could read it in a schema. Write a smaller number, or remove %s for no bound.", name, name),
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
 		*dst = &f
 	}
 	return diags

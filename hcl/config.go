@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/toolhost/toolhost/adapters"
@@ -193,7 +195,46 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		cfg.Server = defaultServer()
 	}
 	diags = append(diags, cfg.checkDuplicates()...)
+	redactEnvValues(diags, cfg.Files, lookup)
 	return cfg, diags
+}
+
+// redactEnvValues removes from the diagnostics the values of the
+// environment variables the config reads with env(): they are often
+// credentials, and diagnostics end up in CI logs and pull-request
+// annotations. A diagnostic about such a value says (redacted) instead.
+func redactEnvValues(diags hcl.Diagnostics, files map[string]*hcl.File, lookup EnvLookup) {
+	if len(diags) == 0 {
+		return
+	}
+	var secrets []string
+	for _, f := range files {
+		body, ok := f.Body.(*hclsyntax.Body)
+		if !ok {
+			continue
+		}
+		_ = hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+			call, ok := n.(*hclsyntax.FunctionCallExpr)
+			if !ok || call.Name != "env" || len(call.Args) == 0 {
+				return nil
+			}
+			name, d := call.Args[0].Value(nil)
+			if d.HasErrors() || name.Type() != cty.String || name.IsNull() || !name.IsKnown() {
+				return nil
+			}
+			if v, ok := lookup(name.AsString()); ok {
+				secrets = append(secrets, v)
+			}
+			return nil
+		})
+	}
+	if len(secrets) == 0 {
+		return
+	}
+	for _, d := range diags {
+		d.Summary = adapters.Redact(d.Summary, secrets)
+		d.Detail = adapters.Redact(d.Detail, secrets)
+	}
 }
 
 // checkDuplicates reports names and URIs declared twice, pointing at both.

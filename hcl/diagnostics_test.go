@@ -73,6 +73,9 @@ func readExpectations(t *testing.T, path string) []expectedDiag {
 // of (line, severity, summary) is equal, and each annotated detail is in the
 // diagnostic.
 func TestInvalidConfigs(t *testing.T) {
+	// secrets.hcl reads it with env(): no diagnostic may show it.
+	const secret = "hunter2-not-a-duration"
+	t.Setenv("TOOLHOST_TEST_SECRET", secret)
 	files, err := filepath.Glob(filepath.Join("testdata", "invalid", "*.hcl"))
 	if err != nil {
 		t.Fatal(err)
@@ -92,6 +95,9 @@ func TestInvalidConfigs(t *testing.T) {
 
 			got := map[string][]*hcl.Diagnostic{}
 			for _, d := range diags {
+				if strings.Contains(d.Summary+d.Detail, secret) {
+					t.Errorf("a diagnostic shows the value of an environment variable: %s", FormatDiagnostic(d))
+				}
 				if d.Subject == nil {
 					t.Errorf("diagnostic without a source range: %s", FormatDiagnostic(d))
 					continue

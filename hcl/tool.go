@@ -5,12 +5,14 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"mime"
 	"net/http"
 	"net/url"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -236,6 +238,12 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 
 	var backends []*hcl.Block
 	var result, ask *hcl.Block
+	// argErrs is set when the arguments' types are not known for sure (a
+	// param, input_schema or ask block has errors): expressions that use
+	// them are then not type-checked, and the backend is not compiled, so
+	// that one mistake is not reported again as others. Any other error
+	// leaves them checked: every problem shows at once.
+	argErrs := false
 	var declaredParams []string
 	paramRanges := map[string]hcl.Range{}
 	for _, b := range content.Blocks {
@@ -251,6 +259,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 		case "param":
 			p, d := decodeParam(b, static)
 			diags = append(diags, d...)
+			argErrs = argErrs || d.HasErrors()
 			if prev, dup := paramRanges[b.Labels[0]]; dup {
 				diags = append(diags, duplicate("param", b.Labels[0], b.DefRange, prev))
 				continue
@@ -295,6 +304,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	if a, ok := content.Attributes["input_schema"]; ok {
 		ri, d := decodeInputSchema(a, static)
 		diags = append(diags, d...)
+		argErrs = argErrs || d.HasErrors()
 		t.RawInput = ri
 		if len(declaredParams) > 0 {
 			diags = append(diags, &hcl.Diagnostic{
@@ -314,6 +324,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	if ask != nil {
 		a, d := decodeAsk(ask, eval, static, declaredParams)
 		diags = append(diags, d...)
+		argErrs = argErrs || d.HasErrors()
 		t.Ask = a
 		for _, f := range a.Fields {
 			answers = append(answers, f.Name)
@@ -321,7 +332,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 		eval = t.compileEval(compile) // now with "answer"
 	}
 	if result != nil {
-		r, d := decodeResult(result, eval, static, t.refRoots(declaredParams, answers), !diags.HasErrors(), baseDir)
+		r, d := decodeResult(result, eval, static, t.refRoots(declaredParams, answers), !argErrs, baseDir)
 		diags = append(diags, d...)
 		t.Result = r
 	}
@@ -364,7 +375,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 		// whose block has errors, so that all problems show at once.
 		refDiags := checkBodyRefsIn(b.Body, t.refRoots(declaredParams, answers))
 		diags = append(diags, refDiags...)
-		if !diags.HasErrors() {
+		if !argErrs && !refDiags.HasErrors() {
 			kind, _ := adapters.Lookup(b.Type)
 			backend, d := kind.Compile(b, &adapters.CompileContext{
 				BaseDir:  baseDir,
@@ -752,6 +763,9 @@ func (p *Param) Check(v cty.Value) string {
 // parameter's constraints. It returns a message such as "is not one of the
 // enum values" when v does not fit.
 func (p *Param) conform(v cty.Value) (cty.Value, string) {
+	if !finiteNumbers(v) {
+		return cty.NilVal, "has a number beyond what a 64-bit number holds (0, or a magnitude from 4.9e-324 to 1.8e308), which no client could read in the schema"
+	}
 	cv, err := convert.Convert(v, p.Type.Cty())
 	if err != nil {
 		return cty.NilVal, fmt.Sprintf("is not of type %s", p.Type)
@@ -814,12 +828,21 @@ func rangeDiag(a *hcl.Attribute, summary, detail string) *hcl.Diagnostic {
 
 // ctyDisplay renders a known value as JSON for messages.
 func ctyDisplay(v cty.Value) string {
+	if v.ContainsMarked() {
+		return "(sensitive value)"
+	}
 	if !v.IsWhollyKnown() {
 		return "(unknown)"
 	}
+	if v.Type() == cty.Number && !v.IsNull() {
+		return v.AsBigFloat().Text('g', 10)
+	}
 	b, err := ctyjson.Marshal(v, v.Type())
 	if err != nil {
-		return v.GoString()
+		return "(a value that cannot be shown)"
+	}
+	if len(b) > 120 {
+		return string(b[:100]) + "...(" + strconv.Itoa(len(b)) + " characters)"
 	}
 	return string(b)
 }
@@ -984,4 +1007,21 @@ func stringable(v cty.Value) bool {
 		return true
 	}
 	return convert.GetConversion(v.Type(), cty.String) != nil
+}
+
+// finiteNumbers reports whether every number in v, however deep, is one a
+// 64-bit float holds (JSON decoders, the SDK's among them, fail on others).
+func finiteNumbers(v cty.Value) bool {
+	ok := true
+	_ = cty.Walk(v, func(_ cty.Path, e cty.Value) (bool, error) {
+		e, _ = e.Unmark()
+		if e.IsKnown() && !e.IsNull() && e.Type() == cty.Number {
+			f, _ := e.AsBigFloat().Float64()
+			if math.IsInf(f, 0) || (f == 0 && e.AsBigFloat().Sign() != 0) {
+				ok = false
+			}
+		}
+		return ok, nil
+	})
+	return ok
 }

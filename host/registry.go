@@ -198,6 +198,11 @@ func checkSchemas(t *mcp.Tool) error {
 	if !ok {
 		return errors.New("the input schema must be an object schema")
 	}
+	// A schema the SDK cannot decode makes AddTool panic: check it here so
+	// that it is a diagnostic, never a crash (and validate sees it too).
+	if !json.Valid(in) {
+		return errors.New("the input schema is not valid JSON")
+	}
 	if !bytes.HasPrefix(in, []byte(`{"type":"object"`)) { // compiled schemas start so
 		var probe struct {
 			Type any `json:"type"`

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"reflect"
@@ -212,8 +213,20 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 // 10%, the GC being the bound, so it is done in order.)
 func (s *Server) addTools(tools []*mcp.Tool) {
 	for _, t := range tools {
-		s.mcp.AddTool(t, s.toolHandler)
+		s.addTool(t)
 	}
+}
+
+// addTool registers one tool. The compiler checks every schema before it
+// gets here; should the SDK still refuse one (it panics), the tool is left
+// out and the error logged, so that neither a start nor a reload crashes.
+func (s *Server) addTool(t *mcp.Tool) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logger.Error("tool left out: the SDK refused its definition; please report this as a toolhost bug", "tool", t.Name, "error", fmt.Sprint(r))
+		}
+	}()
+	s.mcp.AddTool(t, s.toolHandler)
 }
 
 // releaseAfter is the number of tools registered at once from which Apply
