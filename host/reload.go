@@ -23,6 +23,10 @@ import (
 // of a burst before it reloads.
 const DefaultDebounce = 100 * time.Millisecond
 
+// MaxDebounce is the longest a burst of saves holds back a reload: an
+// editor that saves continuously still gets one at least this often.
+const MaxDebounce = 500 * time.Millisecond
+
 // Reloader keeps a Server's registry in step with its config files: it
 // watches them, and on a change builds a new registry off to the side and
 // swaps it in when it compiles without errors. A broken config never takes
@@ -129,7 +133,7 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 		reg.Close()
 		res.Duration = time.Since(start)
 		text := thcl.FormatDiagnostics(diags)
-		logger.Error("reload failed; the previous tools stay in service", "errors", countErrors(diags))
+		logger.Error("reload failed; the previous tools stay in service", "errors", countErrors(diags), "duration", res.Duration, "diagnostics", text)
 		fmt.Fprintln(r.diagOut(), renderDiagnostics(reg.Config, diags))
 		r.failed = true
 		r.Server.Notify(ctx, "error", "toolhost: the config has errors; the previous tools stay in service.\n"+text)
@@ -197,13 +201,28 @@ func (r *Reloader) Watch(ctx context.Context) error {
 		return fmt.Errorf("starting the file watcher: %w", err)
 	}
 	defer w.Close()
-	dirs, match := r.watchSet()
-	for _, d := range dirs {
-		if err := w.Add(d); err != nil {
-			return fmt.Errorf("watching %s: %w", d, err)
+	watched := map[string]bool{}
+	var match func(string) bool
+	// watch (re)computes what to watch: a symlinked config's target can
+	// move when the link is swapped, so it runs again after each reload.
+	watch := func() error {
+		var dirs []string
+		dirs, match = r.watchSet()
+		for _, d := range dirs {
+			if watched[d] {
+				continue
+			}
+			if err := w.Add(d); err != nil {
+				return fmt.Errorf("watching %s: %w", d, err)
+			}
+			watched[d] = true
 		}
+		r.logger().Debug("watching config", "dirs", strings.Join(dirs, ","))
+		return nil
 	}
-	r.logger().Debug("watching config", "dirs", strings.Join(dirs, ","))
+	if err := watch(); err != nil {
+		return err
+	}
 	// An edit made between the load and now produced no event we saw.
 	r.Reload(ctx)
 	debounce := r.Debounce
@@ -212,6 +231,7 @@ func (r *Reloader) Watch(ctx context.Context) error {
 	}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	var burstStart time.Time // first event of the burst being debounced
 	for {
 		select {
 		case <-ctx.Done():
@@ -221,7 +241,17 @@ func (r *Reloader) Watch(ctx context.Context) error {
 			if !ok {
 				return nil
 			}
-			if match(ev.Name) {
+			if !match(ev.Name) {
+				continue
+			}
+			// Each event restarts the wait, but a burst that goes on (an
+			// editor saving continuously) is reloaded at least every
+			// MaxDebounce.
+			now := time.Now()
+			if burstStart.IsZero() {
+				burstStart = now
+			}
+			if now.Sub(burstStart)+debounce <= MaxDebounce {
 				timer.Reset(debounce)
 			}
 		case err, ok := <-w.Errors:
@@ -230,7 +260,11 @@ func (r *Reloader) Watch(ctx context.Context) error {
 			}
 			r.logger().Warn("file watcher error", "error", err)
 		case <-timer.C:
+			burstStart = time.Time{}
 			r.Reload(ctx)
+			if err := watch(); err != nil {
+				r.logger().Warn("file watcher error", "error", err)
+			}
 		}
 	}
 }
@@ -252,6 +286,22 @@ func (r *Reloader) watchSet() ([]string, func(string) bool) {
 		}
 		dirSet[filepath.Dir(abs)] = true
 		files[abs] = true
+		// A config that is a symlink to a file elsewhere (dotfiles,
+		// stow): the target's directory sees the edits of the target.
+		if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+			dirSet[filepath.Dir(real)] = true
+			files[real] = true
+		}
+	}
+	// Likewise for *.hcl files of a config directory that are symlinks.
+	for d := range hclDirs {
+		entries, _ := filepath.Glob(filepath.Join(d, "*.hcl"))
+		for _, e := range entries {
+			if real, err := filepath.EvalSymlinks(e); err == nil && real != e && filepath.Dir(real) != d {
+				dirSet[filepath.Dir(real)] = true
+				files[real] = true
+			}
+		}
 	}
 	dirs := make([]string, 0, len(dirSet))
 	for d := range dirSet {

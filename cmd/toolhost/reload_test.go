@@ -155,6 +155,44 @@ func TestReloadSymlinkSwap(t *testing.T) {
 	}
 }
 
+// TestReloadSymlinkElsewhere: the config is a symlink to a file in another
+// directory (dotfiles, stow); editing the target in place and renaming a
+// new file over it are both seen.
+func TestReloadSymlinkElsewhere(t *testing.T) {
+	other := t.TempDir()
+	real := filepath.Join(other, "real.hcl")
+	if err := os.WriteFile(real, []byte(toolConfig("alpha")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(t.TempDir(), "tools.hcl")
+	if err := os.Symlink(real, cfg); err != nil {
+		t.Fatal(err)
+	}
+	s := startServe(t, cfg)
+	s.initialize("2025-06-18")
+	if got := strings.Join(s.toolNames(1), ","); got != "alpha" {
+		t.Fatalf("tools before: %s", got)
+	}
+	if err := os.WriteFile(real, []byte(toolConfig("alpha", "beta")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.until("tools/list_changed after an edit of the target", isMethod("notifications/tools/list_changed"))
+	if got := strings.Join(s.toolNames(2), ","); got != "alpha,beta" {
+		t.Fatalf("tools after the edit: %s", got)
+	}
+	tmp := filepath.Join(other, ".real.hcl.swp")
+	if err := os.WriteFile(tmp, []byte(toolConfig("gamma")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, real); err != nil {
+		t.Fatal(err)
+	}
+	s.until("tools/list_changed after a rename over the target", isMethod("notifications/tools/list_changed"))
+	if got := strings.Join(s.toolNames(3), ","); got != "gamma" {
+		t.Fatalf("tools after the rename: %s", got)
+	}
+}
+
 // TestReloadBrokenSaveKeepsTools saves a broken config: the client is told
 // at level error with the file and line, the old tools keep working, and the
 // next good save is applied.
