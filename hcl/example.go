@@ -32,6 +32,9 @@ type Example struct {
 	// Args, Response, Result and Error are the attributes, nil when absent.
 	// Their expressions are constant: they cannot refer to param.
 	Args, Response, Result, Error *hcl.Attribute
+	// Answers are the user's answers to the tool's ask form, nil when
+	// absent.
+	Answers *hcl.Attribute
 	// BaseDir is the directory of the config file; file() reads below it.
 	BaseDir   string
 	DeclRange hcl.Range
@@ -41,6 +44,9 @@ type Example struct {
 type ExampleValues struct {
 	// Args are the arguments as a JSON object ("{}" when absent).
 	Args json.RawMessage
+	// Answers are the answers to the tool's ask form as a JSON object;
+	// nil when absent.
+	Answers json.RawMessage
 	// Response is the recorded output; nil when absent.
 	Response *string
 	// Result is the expected result; cty.NilVal when absent.
@@ -53,6 +59,7 @@ var exampleBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "description"},
 		{Name: "args"},
+		{Name: "answers"},
 		{Name: "response"},
 		{Name: "result"},
 		{Name: "error"},
@@ -75,6 +82,7 @@ func decodeExample(block *hcl.Block, baseDir string, prev []*Example) (*Example,
 	diags = append(diags, d...)
 	attrs := content.Attributes
 	e.Args, e.Response, e.Result, e.Error = attrs["args"], attrs["response"], attrs["result"], attrs["error"]
+	e.Answers = attrs["answers"]
 	for _, a := range attrs {
 		if vars := a.Expr.Variables(); len(vars) > 0 {
 			diags = append(diags, &hcl.Diagnostic{
@@ -149,17 +157,30 @@ func (e *Example) Evaluate(functions map[string]function.Function) (*ExampleValu
 		r := s.AsString()
 		return &r
 	}
-	if a := e.Args; a != nil {
-		if v, ok := eval(a); ok && !v.IsNull() {
-			t := v.Type()
-			if !t.IsObjectType() && !t.IsMapType() {
-				diags = append(diags, rangeDiag(a, "Invalid args", "An example's args are an object of argument values, as in args = { city = \"Paris\", limit = 3 }."))
-			} else if b, err := ctyjson.Marshal(v, t); err != nil {
-				diags = append(diags, rangeDiag(a, "Invalid args", fmt.Sprintf("The args cannot be written as JSON: %s.", err)))
-			} else {
-				out.Args = b
-			}
+	object := func(a *hcl.Attribute, example string) json.RawMessage {
+		v, ok := eval(a)
+		if !ok || v.IsNull() {
+			return nil
 		}
+		t := v.Type()
+		if !t.IsObjectType() && !t.IsMapType() {
+			diags = append(diags, rangeDiag(a, "Invalid "+a.Name, fmt.Sprintf("An example's %s are an object of values, as in %s.", a.Name, example)))
+			return nil
+		}
+		b, err := ctyjson.Marshal(v, t)
+		if err != nil {
+			diags = append(diags, rangeDiag(a, "Invalid "+a.Name, fmt.Sprintf("The %s cannot be written as JSON: %s.", a.Name, err)))
+			return nil
+		}
+		return b
+	}
+	if a := e.Args; a != nil {
+		if b := object(a, `args = { city = "Paris", limit = 3 }`); b != nil {
+			out.Args = b
+		}
+	}
+	if a := e.Answers; a != nil {
+		out.Answers = object(a, `answers = { time = "19:30", people = 4 }`)
 	}
 	if a := e.Response; a != nil {
 		out.Response = str(a, `file("testdata/response.json") or a heredoc with the recorded body`)

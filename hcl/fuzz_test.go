@@ -1,6 +1,7 @@
 package hcl
 
 import (
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +14,9 @@ import (
 // must have its schemas compiled.
 func FuzzLoad(f *testing.F) {
 	seeds := []string{filepath.Join("..", "examples", "tools.hcl")}
+	// The crasher that made serve panic: a bound beyond float64.
+	f.Add([]byte("tool \"z\" {\n  param \"b\" {\n    type = number\n    minimum = 1e400\n  }\n  template { text = \"x\" }\n}\n"))
+	f.Add([]byte("tool \"z\" {\n  param \"b\" {\n    type = number\n    default = 1e400\n  }\n  template { text = \"x\" }\n}\n"))
 	_ = filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".hcl") {
 			seeds = append(seeds, path)
@@ -46,6 +50,18 @@ func FuzzLoad(f *testing.F) {
 			}
 			if hasFields := tool.Result != nil && len(tool.Result.Fields) > 0; hasFields != (tool.OutputSchema() != nil) {
 				t.Fatalf("tool %q: result block and output schema disagree", tool.Name)
+			}
+			// The SDK decodes the schemas into Go maps when a tool is
+			// registered, and panics when it cannot (a +Inf bound, a
+			// 1e400 default did): every schema must decode.
+			for _, schema := range []json.RawMessage{tool.InputSchemaJSON, tool.OutputSchemaJSON} {
+				if schema == nil {
+					continue
+				}
+				var m map[string]any
+				if err := json.Unmarshal(schema, &m); err != nil {
+					t.Fatalf("tool %q: its schema does not decode: %v\n%s", tool.Name, err, schema)
+				}
 			}
 			_ = tool.Backend.Close()
 		}

@@ -3,6 +3,8 @@ package hcl
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -65,12 +67,73 @@ func decodeInputSchema(a *hcl.Attribute, static *hcl.EvalContext) (*RawInput, hc
 	if err != nil {
 		return fail(fmt.Sprintf("input_schema cannot be used: %v. References ($ref) must point inside the schema, as in \"#/$defs/address\"; remote schemas are not fetched.", err))
 	}
+	diags = nil
+	var badTypes []string
+	walkSchemas(&s, func(sub *jsonschema.Schema) {
+		for _, ty := range append([]string{sub.Type}, sub.Types...) {
+			if ty != "" && !jsonSchemaTypes[ty] && !slices.Contains(badTypes, ty) {
+				badTypes = append(badTypes, ty)
+			}
+		}
+	})
+	for _, ty := range badTypes {
+		detail := fmt.Sprintf("%q is not a JSON Schema type, so every call would fail to match it. The types are string, number, integer, boolean, object, array and null.", ty)
+		if sug := suggest(ty, []string{"string", "number", "integer", "boolean", "object", "array", "null"}); sug != "" {
+			detail += fmt.Sprintf(" Did you mean %q?", sug)
+		}
+		diags = append(diags, rangeDiag(a, "Unknown type in input_schema", detail))
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	var combinators []string
+	for _, k := range []string{"oneOf", "anyOf", "allOf"} {
+		if _, ok := probe[k]; ok {
+			combinators = append(combinators, k)
+		}
+	}
+	if len(combinators) > 0 {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Schema some clients reject",
+			Detail:   fmt.Sprintf("input_schema has %s at its top level. The Anthropic and OpenAI APIs refuse a tool whose input schema has oneOf, anyOf or allOf at the top, so clients that hand tools to them fail the request. Move the alternatives into a property.", strings.Join(combinators, " and ")),
+			Subject:  a.NameRange.Ptr(),
+		})
+	}
 	ri := &RawInput{Schema: compactJSON(raw), Resolved: resolved}
 	for name := range s.Properties {
 		ri.Properties = append(ri.Properties, name)
 	}
 	sort.Strings(ri.Properties)
-	return ri, nil
+	return ri, diags
+}
+
+// jsonSchemaTypes are the type names of JSON Schema.
+var jsonSchemaTypes = map[string]bool{"string": true, "number": true, "integer": true, "boolean": true, "object": true, "array": true, "null": true}
+
+// walkSchemas calls f on s and on every schema inside it.
+func walkSchemas(s *jsonschema.Schema, f func(*jsonschema.Schema)) {
+	if s == nil {
+		return
+	}
+	f(s)
+	v := reflect.ValueOf(s).Elem()
+	schemaPtr := reflect.TypeOf(s)
+	for i := 0; i < v.NumField(); i++ {
+		field := v.Field(i)
+		switch {
+		case field.Type() == schemaPtr:
+			walkSchemas(field.Interface().(*jsonschema.Schema), f)
+		case field.Kind() == reflect.Slice && field.Type().Elem() == schemaPtr:
+			for j := 0; j < field.Len(); j++ {
+				walkSchemas(field.Index(j).Interface().(*jsonschema.Schema), f)
+			}
+		case field.Kind() == reflect.Map && field.Type().Elem() == schemaPtr:
+			for _, k := range field.MapKeys() {
+				walkSchemas(field.MapIndex(k).Interface().(*jsonschema.Schema), f)
+			}
+		}
+	}
 }
 
 func compactJSON(raw []byte) json.RawMessage {

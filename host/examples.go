@@ -112,6 +112,18 @@ func (r *Registry) checkExample(ctx context.Context, t *thcl.Tool, ex *thcl.Exam
 		Functions: r.functions.Functions,
 		Variables: map[string]cty.Value{"param": params},
 	}
+	switch {
+	case t.Ask != nil && ex.Answers == nil:
+		return fail("Missing answers", ex.DeclRange, "The tool asks the user a form (ask) before it runs, so an example says what the user answers: add answers = { %s = ... }.", t.Ask.Fields[0].Name)
+	case t.Ask == nil && ex.Answers != nil:
+		return fail("Answers without a form", ex.Answers.NameRange, "The tool has no ask block, so nobody is asked anything: remove answers.")
+	case t.Ask != nil:
+		answers, err := DecodeArgs(&thcl.Tool{Name: t.Name, Params: t.Ask.Fields}, vals.Answers)
+		if err != nil {
+			return fail("Invalid example answers", ex.Answers.Expr.Range(), "The form refuses these answers (%s); correct answers.", strings.Replace(err.Error(), "argument", "answer", 1))
+		}
+		eval.Variables["answer"] = answers
+	}
 
 	var body []byte
 	switch {

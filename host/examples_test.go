@@ -469,3 +469,76 @@ func TestArgPathSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckExamplesAsk: an example of a tool that asks a form gives the
+// answers, which the form checks, and the result uses them.
+func TestCheckExamplesAsk(t *testing.T) {
+	cfg := `
+tool "book" {
+  param "where" {
+    type = string
+  }
+  ask {
+    message = "When?"
+    field "time" {
+      type = string
+    }
+    field "people" {
+      type    = integer
+      maximum = 12
+      default = 2
+    }
+  }
+  template {
+    text = "${param.where} at ${answer.time} for ${answer.people}"
+  }
+  example "passes" {
+    args    = { where = "Roma" }
+    answers = { time = "20:00" }
+    result  = "Roma at 20:00 for 2"
+  }
+  example "wrong result" {
+    args    = { where = "Roma" }
+    answers = { time = "20:00", people = 3 }
+    result  = "Roma at 20:00 for 2"
+  }
+  example "no answers" {
+    args   = { where = "Roma" }
+    result = "x"
+  }
+  example "bad answers" {
+    args    = { where = "Roma" }
+    answers = { time = "20:00", people = 40 }
+    result  = "x"
+  }
+}
+tool "plain" {
+  template {
+    text = "x"
+  }
+  example "answers for nothing" {
+    answers = { a = 1 }
+    result  = "x"
+  }
+}
+`
+	path := filepath.Join(t.TempDir(), "tools.hcl")
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, diags := Load([]string{path}, &thcl.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	if diags.HasErrors() {
+		t.Fatalf("load: %s", thcl.FormatDiagnostics(diags))
+	}
+	defer reg.Close()
+	rep := CheckExamples(context.Background(), reg)
+	var got []string
+	for _, d := range rep.Diagnostics {
+		got = append(got, fmt.Sprintf("%d %s", d.Subject.Start.Line, d.Summary))
+	}
+	sort.Strings(got)
+	want := []string{"28 Example result mismatch", "30 Missing answers", "36 Invalid example answers", "45 Answers without a form"}
+	if rep.Run != 5 || rep.Failed != 4 || strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("run %d, failed %d, diagnostics %q; want 5, 4, %q\n%s", rep.Run, rep.Failed, got, want, thcl.FormatDiagnostics(rep.Diagnostics))
+	}
+}

@@ -21,6 +21,8 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("call", "call CONFIG TOOL [name=value ...] [--json '{...}']", stderr)
 	rawJSON := fs.String("json", "", "the arguments as one JSON object (merged under name=value pairs)")
 	yes := fs.Bool("yes", false, "answer yes when the tool asks for confirmation (confirm)")
+	var answerFlags multiFlag
+	fs.Var(&answerFlags, "answer", "an answer to the tool's ask form, as name=value (repeatable)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return ExitUsage
@@ -73,7 +75,19 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	argJSON, _ := json.Marshal(argMap)
-	res, err := reg.CallToolFrom(ctx, tool.Name, argJSON, &cliPeer{yes: *yes, stderr: stderr})
+	peer := &cliPeer{yes: *yes, stderr: stderr}
+	if len(answerFlags) > 0 {
+		if tool.Ask == nil {
+			fmt.Fprintf(stderr, "toolhost call: --answer: the tool %s has no ask form\n", tool.Name)
+			return ExitUsage
+		}
+		answers, ok := nameValues(answerFlags, tool.Ask.Fields, stderr)
+		if !ok {
+			return ExitUsage
+		}
+		peer.answers = answers
+	}
+	res, err := reg.CallToolFrom(ctx, tool.Name, argJSON, peer)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost call: %s\n", err)
 		return ExitFailure
@@ -133,8 +147,9 @@ func contentText(c mcp.Content) string {
 // cliPeer is the client of toolhost call: log lines of the tool go to
 // stderr, and a confirmation is answered by --yes.
 type cliPeer struct {
-	yes    bool
-	stderr io.Writer
+	yes     bool
+	answers map[string]any // --answer values for an ask form
+	stderr  io.Writer
 }
 
 var _ host.Peer = (*cliPeer)(nil)
@@ -147,11 +162,48 @@ func (p *cliPeer) Progress(context.Context, float64, float64, string) {}
 
 func (p *cliPeer) WantsProgress() bool { return false }
 
-// CanElicit is true with --yes: the person running the command has said
-// yes already. Without it, the tool's confirm_fallback decides.
-func (p *cliPeer) CanElicit() bool { return p.yes }
+// CanElicit is true with --yes or --answer: the person running the command
+// has answered already. Without them, the tool's confirm_fallback decides.
+func (p *cliPeer) CanElicit() bool { return p.yes || p.answers != nil }
 
 func (p *cliPeer) Elicit(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	if p.answers != nil && params.RequestedSchema != nil {
+		fmt.Fprintf(p.stderr, "%s (answered with --answer)\n", params.Message)
+		return &mcp.ElicitResult{Action: "accept", Content: p.answers}, nil
+	}
 	fmt.Fprintf(p.stderr, "%s yes (--yes)\n", params.Message)
-	return &mcp.ElicitResult{Action: "accept"}, nil
+	return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+}
+
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// nameValues turns name=value pairs into values for the given fields: text
+// for string fields, JSON (a number, true, a list) for the others.
+func nameValues(pairs []string, fields []*thcl.Param, stderr io.Writer) (map[string]any, bool) {
+	out := map[string]any{}
+	for _, kv := range pairs {
+		name, value, found := strings.Cut(kv, "=")
+		if !found {
+			fmt.Fprintf(stderr, "toolhost call: answer %q is not name=value\n", kv)
+			return nil, false
+		}
+		var field *thcl.Param
+		for _, f := range fields {
+			if f.Name == name {
+				field = f
+			}
+		}
+		var v any = value
+		if field == nil || field.Type.Kind != thcl.KindString {
+			if err := json.Unmarshal([]byte(value), &v); err != nil {
+				v = value
+			}
+		}
+		out[name] = v
+	}
+	return out, true
 }
