@@ -248,7 +248,10 @@ func (c *execCompiler) checkProgram(e *Exec) *hcl.Diagnostic {
 		return nil
 	}
 	detail := fmt.Sprintf("The program %q is not on the PATH toolhost gives the command, so calls of tool %q fail until it is installed. Install it, or give its full path as the first element of command.", c.program, e.tool)
-	if strings.ContainsRune(c.program, '/') {
+	switch {
+	case filepath.IsAbs(c.program):
+		detail = fmt.Sprintf("%s, so calls of tool %q fail until it is there. Install the program at that path, make it executable (chmod +x), or correct the path.", execSentence(err.Error()), e.tool)
+	case strings.ContainsRune(c.program, '/'):
 		detail = fmt.Sprintf("%s, so calls of tool %q fail until it is there. A program path is relative to the config file's directory; create the file, make it executable (chmod +x), or correct the path.", execSentence(err.Error()), e.tool)
 	}
 	return &hcl.Diagnostic{

@@ -157,14 +157,14 @@ func (e *Example) Evaluate(functions map[string]function.Function) (*ExampleValu
 		r := s.AsString()
 		return &r
 	}
-	object := func(a *hcl.Attribute, example string) json.RawMessage {
+	object := func(a *hcl.Attribute, what, example string) json.RawMessage {
 		v, ok := eval(a)
 		if !ok || v.IsNull() {
 			return nil
 		}
 		t := v.Type()
 		if !t.IsObjectType() && !t.IsMapType() {
-			diags = append(diags, rangeDiag(a, "Invalid "+a.Name, fmt.Sprintf("An example's %s are an object of values, as in %s.", a.Name, example)))
+			diags = append(diags, rangeDiag(a, "Invalid "+a.Name, fmt.Sprintf("An example's %s are an object of %s, as in %s.", a.Name, what, example)))
 			return nil
 		}
 		b, err := ctyjson.Marshal(v, t)
@@ -175,12 +175,12 @@ func (e *Example) Evaluate(functions map[string]function.Function) (*ExampleValu
 		return b
 	}
 	if a := e.Args; a != nil {
-		if b := object(a, `args = { city = "Paris", limit = 3 }`); b != nil {
+		if b := object(a, "argument values", `args = { city = "Paris", limit = 3 }`); b != nil {
 			out.Args = b
 		}
 	}
 	if a := e.Answers; a != nil {
-		out.Answers = object(a, `answers = { time = "19:30", people = 4 }`)
+		out.Answers = object(a, "the user's answers to the form's fields", `answers = { time = "19:30", people = 4 }`)
 	}
 	if a := e.Response; a != nil {
 		out.Response = str(a, `file("testdata/response.json") or a heredoc with the recorded body`)

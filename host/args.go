@@ -75,6 +75,9 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 		}
 		sort.Strings(unknown)
 		msg := "this tool has no such parameter"
+		if s := closest(unknown[0], names); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		}
 		if len(names) == 0 {
 			msg = "this tool takes no arguments"
 		} else {

@@ -97,10 +97,7 @@ func (r *Registry) checkExample(ctx context.Context, t *thcl.Tool, ex *thcl.Exam
 		var ae *ArgumentError
 		if errors.As(err, &ae) && ae.Param != "" && ex.Args != nil {
 			if kr, ok := thcl.ExprKeyRange(ex.Args.Expr, ae.Param); ok && !isParam(t, ae.Param) {
-				at = kr
-				if s := closest(ae.Param, paramNames(t)); s != "" {
-					fix = fmt.Sprintf("Did you mean %q? ", s)
-				}
+				at = kr // the message suggests the closest name
 			} else {
 				at = thcl.ExprRangeAt(ex.Args.Expr, append([]thcl.PathStep{ae.Param}, argPathSteps(ae.Path)...))
 			}

@@ -187,7 +187,7 @@ func TestCheckExamples(t *testing.T) {
     result = {}
   }
   example "unknown arg" {
-    args   = { limt = 3 } # ERROR: Invalid example arguments # DETAIL: invalid argument "limt": this tool has no such parameter; its parameters are limit. Did you mean "limit"?
+    args   = { limt = 3 } # ERROR: Invalid example arguments # DETAIL: invalid argument "limt": this tool has no such parameter (did you mean "limit"?); its parameters are limit.
     result = {}
   }
   example "mapping fails" {

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/url"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,14 +67,33 @@ func Load(paths []string, opts *thcl.Options) (*Registry, hcl.Diagnostics) {
 	cfg, diags := thcl.Load(paths, opts)
 	if diags.HasErrors() {
 		closeTools(cfg)
-		return &Registry{Config: cfg}, diags
+		return &Registry{Config: cfg}, sortDiagnostics(diags)
 	}
 	var lookup thcl.EnvLookup
 	if opts != nil {
 		lookup = opts.LookupEnv
 	}
 	r, d := compile(cfg, lookup)
-	return r, append(diags, d...)
+	return r, sortDiagnostics(append(diags, d...))
+}
+
+// sortDiagnostics orders diagnostics by file, line and column, so that a
+// user fixes them top to bottom (blocks are decoded in parallel and checks
+// run in phases). Diagnostics without a place come first.
+func sortDiagnostics(diags hcl.Diagnostics) hcl.Diagnostics {
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := diags[i].Subject, diags[j].Subject
+		switch {
+		case a == nil || b == nil:
+			return a == nil && b != nil
+		case a.Filename != b.Filename:
+			return a.Filename < b.Filename
+		case a.Start.Line != b.Start.Line:
+			return a.Start.Line < b.Start.Line
+		}
+		return a.Start.Column < b.Start.Column
+	})
+	return diags
 }
 
 func closeTools(cfg *thcl.Config) {
