@@ -26,6 +26,8 @@ const (
 	DefaultMaxBackoff    = 30 * time.Second
 	DefaultWriteTimeout  = 30 * time.Second
 	DefaultShutdownGrace = 5 * time.Second
+	// DefaultStallWarning is Client.StallWarning's default.
+	DefaultStallWarning = 2 * time.Second
 	// registerSeq is the sequence number of register frames, as in the
 	// document's example.
 	registerSeq = "0000"
@@ -71,6 +73,10 @@ type Client struct {
 	// ShutdownGrace is how long calls running when the context ends may
 	// take to finish and send their results (DefaultShutdownGrace when 0).
 	ShutdownGrace time.Duration
+	// StallWarning is how long a partial frame that already contains
+	// "##END" waits for more input before a warning is logged
+	// (DefaultStallWarning when 0).
+	StallWarning time.Duration
 
 	mu  sync.Mutex
 	cur *session
@@ -232,6 +238,11 @@ func (s *session) serve(ctx context.Context) error {
 	}
 	sem := make(chan struct{}, maxConc)
 	dec := NewDecoder(s.conn, s.c.maxFrame())
+	dec.StallAfter = orDefault(s.c.StallWarning, DefaultStallWarning)
+	dec.OnStall = func(pending int) {
+		s.log.Warn("a frame from the server has not ended although it contains ##END: its JSON payload probably has an unclosed string or bracket; it is held until the payload ends, or skipped when it passes the frame size cap",
+			"bytes", pending, "max_frame", s.c.maxFrame())
+	}
 	var readErr error
 	for {
 		f, err := dec.Next()

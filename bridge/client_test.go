@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -650,4 +651,62 @@ func TestRunRejectsBadTaskID(t *testing.T) {
 	if err := c.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "exactly 8") {
 		t.Fatalf("Run = %v", err)
 	}
+}
+
+// logBuffer collects a client's log output for a test.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) waitFor(t *testing.T, texts ...string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		l.mu.Lock()
+		out := l.b.String()
+		l.mu.Unlock()
+		all := true
+		for _, s := range texts {
+			all = all && strings.Contains(out, s)
+		}
+		if all {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the log never said %q; it has:\n%s", texts, out)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestBridgeLogsWhatItSkips: a malformed frame and an oversized one are
+// logged as skipped, and a frame whose JSON string never closes, which
+// holds up reading, is logged too instead of waiting in silence.
+func TestBridgeLogsWhatItSkips(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	logs := &logBuffer{}
+	startClient(t, srv, ts, func(c *bridge.Client) {
+		c.MaxFrame = 4096
+		c.StallWarning = 50 * time.Millisecond
+		c.Logger = slog.New(slog.NewTextHandler(logs, nil))
+	})
+	conn := ts.Accept()
+	conn.NextRegister()
+
+	conn.Send([]byte("##START\x06mcp00001[0000]{\"type\":\"call\",##END"))
+	logs.waitFor(t, "skipped input from the server", "the JSON payload is malformed")
+
+	conn.Send([]byte("##START\x06mcp00001[0000]{\"type\":\"call\",\"data\":{\"call_id\":\"big\",\"params\":{\"t\":\"" + strings.Repeat("x", 5000) + "\"}}}##END"))
+	logs.waitFor(t, "larger than 4096 bytes")
+
+	conn.Send([]byte("##START\x06mcp00001[0000]{\"type\":\"call\",\"data\":{\"call_id\":\"x\",\"params\":{\"t\":\"oops}}}##END"))
+	logs.waitFor(t, "has not ended although it contains ##END", "unclosed string")
 }

@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"time"
 )
 
 // Frame types of the seed document.
@@ -174,6 +175,15 @@ type Decoder struct {
 	quiet bool
 
 	scan jsonScan
+
+	// OnStall, when set, is called (from another goroutine) when the
+	// decoder has waited StallAfter for more input while holding a partial
+	// frame that already contains "##END": its JSON payload most likely
+	// has an unclosed string or bracket, so the frame only ends when the
+	// string does, or is skipped at the size cap. pending is how many bytes
+	// are held.
+	OnStall    func(pending int)
+	StallAfter time.Duration
 }
 
 // NewDecoder returns a decoder reading from r that skips frames longer than
@@ -274,6 +284,11 @@ func (d *Decoder) flushJunk() *SkipError {
 func (d *Decoder) fill() {
 	if d.err != nil {
 		return
+	}
+	if pending := d.raw[d.start:]; d.OnStall != nil && d.StallAfter > 0 && bytes.Contains(pending, []byte(endMarker)) {
+		n, stall := len(pending), d.OnStall
+		t := time.AfterFunc(d.StallAfter, func() { stall(n) })
+		defer t.Stop()
 	}
 	if d.start > 0 {
 		n := copy(d.raw, d.raw[d.start:])
