@@ -111,6 +111,8 @@ tool "echo" {
   description = "Echo input"
   param "text" {
     type = string
+    # printf "%s" takes its argument as data, so "-5 degrees" is fine here.
+    allow_flags = true
   }
   exec {
     command = ["printf", "%s", param.text]

@@ -135,11 +135,13 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		cfg.Paths = append(cfg.Paths, name)
 		if f != nil {
 			cfg.Files[name] = f
-			bodies = append(bodies, f)
+			// A file with syntax errors is not decoded (its blocks would
+			// only report the same mistakes again), but the other files
+			// are: every file's problems show at once.
+			if !d.HasErrors() {
+				bodies = append(bodies, f)
+			}
 		}
-	}
-	if diags.HasErrors() {
-		return cfg, diags
 	}
 	lookup := opts.LookupEnv
 	if lookup == nil {

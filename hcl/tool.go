@@ -368,6 +368,13 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 			Subject:  backends[1].DefRange.Ptr(),
 		})
 	}
+	if len(backends) > 1 {
+		// Which one is meant is unknown, but each one's references can be
+		// checked.
+		for _, b := range backends {
+			diags = append(diags, checkBodyRefsIn(b.Body, t.refRoots(declaredParams, answers))...)
+		}
+	}
 	if len(backends) == 1 {
 		b := backends[0]
 		t.BackendKind = b.Type
@@ -375,13 +382,26 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 		// whose block has errors, so that all problems show at once.
 		refDiags := checkBodyRefsIn(b.Body, t.refRoots(declaredParams, answers))
 		diags = append(diags, refDiags...)
-		if !argErrs && !refDiags.HasErrors() {
+		if !refDiags.HasErrors() {
+			beval := eval
+			if argErrs {
+				// The arguments' types are not known for sure: check the
+				// backend with them unknown, so that its own mistakes show
+				// without errors that follow from the param's.
+				beval = &hcl.EvalContext{Functions: eval.Functions, Variables: map[string]cty.Value{"param": cty.DynamicVal, "answer": cty.DynamicVal}}
+			}
+			params := t.paramInfo()
+			for _, n := range declaredParams { // declared, even with errors
+				if _, ok := params[n]; !ok {
+					params[n] = adapters.ParamInfo{}
+				}
+			}
 			kind, _ := adapters.Lookup(b.Type)
 			backend, d := kind.Compile(b, &adapters.CompileContext{
 				BaseDir:  baseDir,
-				Eval:     eval,
+				Eval:     beval,
 				ToolName: t.Name,
-				Params:   t.paramInfo(),
+				Params:   params,
 				Network:  network,
 			})
 			diags = append(diags, d...)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -129,6 +130,9 @@ func inspectText(cfg *thcl.Config, w io.Writer) {
 					ty += ", optional"
 				}
 				row(tw, "      ", f.Name, ty, oneLine(f.Description))
+			}
+			for _, c := range t.Result.Content {
+				row(tw, "      ", "["+string(c.Kind)+"]", contentSource(c), "")
 			}
 			tw.Flush()
 		}
@@ -275,4 +279,25 @@ func firstOf(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// contentSource says where a content item's data comes from, for inspect.
+func contentSource(c *thcl.Content) string {
+	switch {
+	case c.Text != nil:
+		return "from a template"
+	case c.Path != nil:
+		return "from a path in the output"
+	case c.Data != nil:
+		return "from base64 data"
+	case c.File != "":
+		return "from " + filepath.Base(c.File)
+	case c.Kind == thcl.ContentResourceLink:
+		return "a link"
+	case c.Kind == thcl.ContentResource && !c.Output:
+		return "a declared resource"
+	case c.Kind == thcl.ContentResource:
+		return "a declared resource, or the output"
+	}
+	return "the output"
 }
