@@ -598,7 +598,11 @@ func TestHTTPGuard(t *testing.T) {
 			if tt.method == "POST" {
 				body = strings.NewReader(initBody)
 			}
-			req, err := http.NewRequest(tt.method, e.base+tt.path, body)
+			// A deadline, so that a regression that lets a stream (GET
+			// /sse) through fails the test instead of hanging it.
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			req, err := http.NewRequestWithContext(ctx, tt.method, e.base+tt.path, body)
 			if err != nil {
 				t.Fatal(err)
 			}
