@@ -2,7 +2,6 @@ package hcl
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -103,15 +102,13 @@ func lintTool(block *hcl.Block, t *Tool, static *hcl.EvalContext, lookup EnvLook
 	return diags
 }
 
-// portableToolName is what the Anthropic and OpenAI APIs accept as a tool
-// (function) name; MCP allows more.
-var portableToolName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-
 // toolNameWarning warns about a tool name that MCP allows but that clients
 // passing tools to the Anthropic or OpenAI APIs cannot use as it is: one
 // with a '.' or longer than 64 characters.
 func toolNameWarning(block *hcl.Block, name string) *hcl.Diagnostic {
-	if !toolNamePattern.MatchString(name) || portableToolName.MatchString(name) {
+	// What the Anthropic and OpenAI APIs accept as a tool (function) name
+	// is narrower than what MCP allows.
+	if !validToolName(name, true, 128) || validToolName(name, false, 64) {
 		return nil // fine, or already an error
 	}
 	fixed := strings.ReplaceAll(name, ".", "_")

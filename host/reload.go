@@ -127,6 +127,7 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 			return ReloadResult{Skipped: true}
 		}
 	}
+	defer RelaxGC()()
 	reg, diags := Load(r.Paths, r.Options)
 	res := ReloadResult{Diagnostics: diags}
 	if diags.HasErrors() {

@@ -156,7 +156,7 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 	if old != nil {
 		oldRes, oldTmpl, oldPrompts = old.Resources, old.Templates, old.Prompts
 	}
-	if !sameJSON(oldRes, reg.Resources) || !sameJSON(oldTmpl, reg.Templates) {
+	if changedJSON(old == nil, oldRes, reg.Resources) || changedJSON(old == nil, oldTmpl, reg.Templates) {
 		ch.ResourcesChanged = true
 		var uris, tmpls []string
 		for _, r := range oldRes {
@@ -191,7 +191,7 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 			}
 		}
 	}
-	if !sameJSON(oldPrompts, reg.Prompts) {
+	if changedJSON(old == nil, oldPrompts, reg.Prompts) {
 		ch.PromptsChanged = true
 		var names []string
 		for _, p := range oldPrompts {
@@ -248,6 +248,16 @@ func rawEqual(a, b any) bool {
 	ra, _ := a.(json.RawMessage)
 	rb, _ := b.(json.RawMessage)
 	return bytes.Equal(ra, rb)
+}
+
+// changedJSON reports whether the declarations in b differ from those in
+// a. At the first Apply (first true) there is nothing to compare: any
+// declaration is a change, and the start does not pay for encoding them.
+func changedJSON[T any](first bool, a, b []T) bool {
+	if first {
+		return len(b) > 0
+	}
+	return !sameJSON(a, b)
 }
 
 func sameJSON(a, b any) bool {

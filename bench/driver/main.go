@@ -145,6 +145,10 @@ func run(cfg config) error {
 	for _, b := range [][2]string{{"toolhost", "./cmd/toolhost"}, {"gosdk", "./bench/baselines/gosdk"}, {"floor", "./bench/baselines/floor"}} {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(tmp, b[0]), b[1])
 		cmd.Dir = root
+		// Static binaries, as toolhost is built for release (README.md,
+		// examples/deploy/Dockerfile): without cgo a process starts
+		// without the dynamic loader and creates its threads itself.
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("building %s: %w", b[1], err)
@@ -159,6 +163,7 @@ func run(cfg config) error {
 		}
 		cmd := exec.Command("go", "build", "-o", filepath.Join(tmp, "toolhost-profiled"), "./bench/profiled")
 		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("building ./bench/profiled: %w", err)

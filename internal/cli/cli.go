@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/term"
@@ -176,12 +177,17 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		paths = []string{defaultConfig}
 	}
+	restoreGC := host.RelaxGC()
 	reg, ok := load(paths, stderr)
 	if !ok {
 		return ExitFailure
 	}
 	slog.SetDefault(logger)
 	srv := host.NewServer(reg, logger)
+	// The GC's settings come back once the first requests are answered,
+	// when the ballast is made (see host.Server.Run): one collection then
+	// instead of one in the middle of the first answer.
+	time.AfterFunc(host.StartGCDelay, restoreGC)
 	msg := "serving over stdio"
 	if httpOpts != nil {
 		msg = "config loaded"

@@ -1,0 +1,58 @@
+package hcl
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestPatternLikeRegexp checks that a Pattern accepts and refuses the same
+// sources as regexp.Compile, with the same error, and matches the same
+// strings.
+func TestPatternLikeRegexp(t *testing.T) {
+	inputs := []string{"", "abc", "a.b", "ABC_1", "x y", "日本", strings.Repeat("a", 200), "-rf", "\x00"}
+	for _, src := range []string{
+		`^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$`, `^\d+$`, `b`, `(?i)^abc$`, `^$`, `\p{Han}`,
+		`(`, `a{1001}`, `[z-a]`, `\8`, `(?<name`, `x**`,
+	} {
+		t.Run(src, func(t *testing.T) {
+			want, wantErr := regexp.Compile(src)
+			got, err := NewPattern(src)
+			if (err == nil) != (wantErr == nil) {
+				t.Fatalf("NewPattern error %v, regexp.Compile error %v", err, wantErr)
+			}
+			if err != nil {
+				if err.Error() != wantErr.Error() {
+					t.Fatalf("error %q, regexp.Compile says %q", err, wantErr)
+				}
+				return
+			}
+			if got.String() != src {
+				t.Errorf("String() = %q, want %q", got.String(), src)
+			}
+			for _, in := range inputs {
+				if g, w := got.MatchString(in), want.MatchString(in); g != w {
+					t.Errorf("MatchString(%q) = %v, regexp says %v", in, g, w)
+				}
+			}
+		})
+	}
+}
+
+// TestValidToolName checks the name rules against the regular expressions
+// they replace.
+func TestValidToolName(t *testing.T) {
+	mcpName := regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+	portable := regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+	for _, name := range []string{
+		"", "a", "get_weather", "getBaiduHotspot", "a.b", "a-b", "a b", "a/b", "é", "a\n",
+		strings.Repeat("x", 64), strings.Repeat("x", 65), strings.Repeat("x", 128), strings.Repeat("x", 129),
+	} {
+		if got, want := validToolName(name, true, 128), mcpName.MatchString(name); got != want {
+			t.Errorf("validToolName(%q, MCP) = %v, want %v", name, got, want)
+		}
+		if got, want := validToolName(name, false, 64), portable.MatchString(name); got != want {
+			t.Errorf("validToolName(%q, portable) = %v, want %v", name, got, want)
+		}
+	}
+}
