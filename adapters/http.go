@@ -364,8 +364,9 @@ var httpRedirectSafeHeaders = map[string]bool{
 	"User-Agent":      true,
 }
 
-// checkRedirect enforces max_redirects, refuses a change to a scheme other
-// than http or https and any https to http downgrade, and drops the
+// checkRedirect enforces max_redirects, refuses any change of scheme (http
+// to https included: the author writes the final scheme in the url), and
+// drops the
 // configured headers when the redirect goes to another host.
 func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
 	host := via[0].URL.Host
@@ -376,12 +377,9 @@ func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
 		return &httpRedirectError{fmt.Sprintf("request to %s was redirected more than %d times (max_redirects)", host, h.maxRedirects)}
 	}
 	switch req.URL.Scheme {
-	case "https":
-	case "http":
-		for _, prev := range via {
-			if prev.URL.Scheme == "https" {
-				return &httpRedirectError{fmt.Sprintf("request to %s was redirected from https to plain http; the redirect was refused", host)}
-			}
+	case "http", "https":
+		if from := via[len(via)-1].URL.Scheme; !strings.EqualFold(from, req.URL.Scheme) {
+			return &httpRedirectError{fmt.Sprintf("request to %s was redirected from %s to %s (%s); redirects never change the scheme. Write the final URL, with its scheme, in the url argument", host, from, req.URL.Scheme, req.URL.Scheme+"://"+req.URL.Host)}
 		}
 	default:
 		return &httpRedirectError{fmt.Sprintf("request to %s was redirected to a %q URL; only http and https are followed", host, req.URL.Scheme)}
@@ -660,6 +658,21 @@ func (c *httpCompiler) compilePolicy(h *HTTP, attrs hcl.Attributes) {
 			c.errorf(attrs["url"].Expr.Range(), "Host not allowed", "%s. Add the host to allow_hosts, or correct the url.", err)
 		}
 	}
+	if h.url != nil && h.url.whole != nil && httpRefsParam(h.url.whole.expr) && !h.allowsHostsOnly() {
+		c.errorf(attrs["url"].Expr.Range(), "URL chosen by a parameter",
+			"The whole url is computed from a parameter, so the model calling the tool would choose the server the request goes to. Write the url as a quoted template with parameters only in the path or the query, for example \"https://api.example.com/items/${param.id}\", or, if the tool really must reach several servers, list them in allow_hosts (in this block or in the server block's network settings).")
+	}
+}
+
+// allowsHostsOnly reports whether some policy limits the hosts the tool may
+// reach to a list.
+func (h *HTTP) allowsHostsOnly() bool {
+	for _, p := range h.policies {
+		if len(p.AllowHosts) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // httpParamNames returns the names of the declared parameters, from the

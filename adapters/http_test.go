@@ -319,7 +319,8 @@ func TestHTTPRequests(t *testing.T) {
 			name:   "url as a whole expression",
 			params: map[string]cty.Type{"target": cty.String},
 			block: `http {
-  url = param.target
+  url         = param.target
+  allow_hosts = ["127.0.0.1"]
 }`,
 			check: func(t *testing.T, r httpTestRequest) {
 				if r.requestURI != "/whole?x=1" {
@@ -631,11 +632,35 @@ func TestHTTPRedirects(t *testing.T) {
 		// Test only: trust the test server's certificate.
 		h.client.SetTransport(secure.Client().Transport)
 		_, err := tt.call(context.Background(), h, nil)
-		if err == nil || !strings.Contains(err.Error(), "from https to plain http") {
+		if err == nil || !strings.Contains(err.Error(), "redirected from https to http") {
 			t.Fatalf("Call error = %v, want the downgrade refused", err)
 		}
 		if n := plainHits.Load(); n != 0 {
 			t.Errorf("plain server got %d requests", n)
+		}
+	})
+
+	t.Run("http to https refused", func(t *testing.T) {
+		var secureHits atomic.Int32
+		secure := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			secureHits.Add(1)
+			io.WriteString(w, "upgraded")
+		}))
+		defer secure.Close()
+		plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, secure.URL+"/landing", http.StatusMovedPermanently)
+		}))
+		defer plain.Close()
+		tt := httpTestTool{env: map[string]string{"BASE": plain.URL}}
+		h := tt.mustCompile(t, `http { url = "${env("BASE")}/start" }`)
+		h.client.SetTransport(secure.Client().Transport)
+		_, err := tt.call(context.Background(), h, nil)
+		want := "redirected from http to https (" + secure.URL + "); redirects never change the scheme"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("Call error = %v, want %q", err, want)
+		}
+		if n := secureHits.Load(); n != 0 {
+			t.Errorf("https server got %d requests", n)
 		}
 	})
 
@@ -938,13 +963,15 @@ func TestHTTPURLCheckedAtCallTime(t *testing.T) {
 	tests := []struct {
 		name  string
 		url   string
+		hosts string               // allow_hosts, if any
 		vars  map[string]cty.Value // besides param; unknown when compiling
 		param string
 		want  string // error; "" for success
 	}{
-		{name: "whole expression with http", url: "param.p", param: srv.URL + "/a", want: ""},
-		{name: "whole expression with ftp", url: "param.p", param: "ftp://files.example.com/x", want: `url: the url scheme "ftp" is not supported`},
-		{name: "whole expression without scheme", url: "param.p", param: "files.example.com/x", want: "url: the url has no scheme"},
+		{name: "whole expression with http", url: "param.p", hosts: `["127.0.0.1"]`, param: srv.URL + "/a", want: ""},
+		{name: "whole expression to a host not allowed", url: "param.p", hosts: `["127.0.0.1"]`, param: "http://evil.example.com/a", want: "evil.example.com"},
+		{name: "whole expression with ftp", url: "param.p", hosts: `["files.example.com"]`, param: "ftp://files.example.com/x", want: `url: the url scheme "ftp" is not supported`},
+		{name: "whole expression without scheme", url: "param.p", hosts: `["files.example.com"]`, param: "files.example.com/x", want: "url: the url has no scheme"},
 		{
 			name:  "param in host found only at call time",
 			url:   `"${upstream}${param.p}"`,
@@ -963,6 +990,9 @@ func TestHTTPURLCheckedAtCallTime(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			src := fmt.Sprintf("http {\n  url = %s\n}\n", tc.url)
+			if tc.hosts != "" {
+				src = fmt.Sprintf("http {\n  url = %s\n  allow_hosts = %s\n}\n", tc.url, tc.hosts)
+			}
 			file, diags := hclsyntax.ParseConfig([]byte(src), "tool.hcl", hcl.InitialPos)
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
@@ -989,6 +1019,59 @@ func TestHTTPURLCheckedAtCallTime(t *testing.T) {
 				t.Fatalf("Call: %v", err)
 			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 				t.Fatalf("Call error = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestHTTPURLHostFromParamRefused checks that a url whose host a parameter
+// could choose is refused at load, unless allow_hosts limits the hosts.
+func TestHTTPURLHostFromParamRefused(t *testing.T) {
+	tests := []struct {
+		name  string
+		attrs string
+		want  string // summary of the error; "" for none
+	}{
+		{name: "bare reference", attrs: `url = param.p`, want: "URL chosen by a parameter"},
+		{name: "template of one parameter", attrs: `url = "${param.p}"`, want: "URL chosen by a parameter"},
+		{name: "parameter in the host", attrs: `url = "https://${param.p}.example.com/x"`, want: "Parameter in URL host"},
+		{name: "format", attrs: `url = format("https://%s/x", param.p)`, want: "URL chosen by a parameter"},
+		{name: "conditional", attrs: `url = param.p == "a" ? "https://a.example.com" : "https://b.example.com"`, want: "URL chosen by a parameter"},
+		{name: "conditional template", attrs: `url = "${param.p == "a" ? "https://a.example.com" : "https://b.example.com"}/x"`, want: "Parameter in URL host"},
+		{name: "bare reference with allow_hosts", attrs: "url = param.p\n  allow_hosts = [\"api.example.com\"]", want: ""},
+		{name: "bare reference with deny_private only", attrs: "url = param.p\n  deny_private = true", want: "URL chosen by a parameter"},
+		{name: "parameter in the path", attrs: `url = "https://api.example.com/items/${param.p}"`, want: ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := fmt.Sprintf("http {\n  %s\n}\n", tc.attrs)
+			file, diags := hclsyntax.ParseConfig([]byte(src), "tool.hcl", hcl.InitialPos)
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			content, _ := file.Body.Content(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "http"}}})
+			paramType := cty.Object(map[string]cty.Type{"p": cty.String})
+			b, diags := compileHTTP(content.Blocks[0], &CompileContext{
+				Eval: &hcl.EvalContext{
+					Variables: map[string]cty.Value{"param": cty.UnknownVal(paramType)},
+					Functions: map[string]function.Function{"format": stdlib.FormatFunc},
+				},
+				Params: map[string]ParamInfo{"p": {}},
+			})
+			if b != nil {
+				defer b.Close()
+			}
+			if tc.want == "" {
+				if diags.HasErrors() {
+					t.Fatalf("compile: %s", diags.Error())
+				}
+				return
+			}
+			if !diags.HasErrors() || diags[0].Summary != tc.want {
+				t.Fatalf("compile diagnostics = %v, want %q", diags, tc.want)
+			}
+			if d := diags[0]; d.Subject == nil || d.Subject.Start.Line != 2 {
+				t.Errorf("subject = %v, want the url on line 2", d.Subject)
 			}
 		})
 	}
