@@ -17,6 +17,7 @@ func execSetProcessGroup(cmd *exec.Cmd) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true
+	execSetParentDeath(cmd.SysProcAttr)
 }
 
 // execKillGroup kills the process group led by pid. A group that is gone

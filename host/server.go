@@ -31,6 +31,10 @@ type Server struct {
 
 	current atomic.Pointer[Registry]
 	applyMu sync.Mutex
+
+	// life ends with Shutdown; every call's context ends with it.
+	life     context.Context
+	shutdown context.CancelFunc
 }
 
 // NewServer makes a server for reg. The server's name, version and
@@ -41,6 +45,7 @@ func NewServer(reg *Registry, logger *slog.Logger) *Server {
 	}
 	info := reg.Config.Server
 	s := &Server{logger: logger}
+	s.life, s.shutdown = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Title: info.Title, Version: info.Version}, &mcp.ServerOptions{
 		Instructions: info.Instructions,
 		Logger:       sdkLogger(logger),
@@ -266,6 +271,20 @@ func sameJSON(a, b any) bool {
 	return err1 == nil && err2 == nil && reflect.DeepEqual(ja, jb)
 }
 
+// Shutdown cancels every call that is running and every call to come:
+// commands are killed with their process groups and reaped, HTTP requests
+// aborted. A host calls it when it is about to exit, so that nothing it
+// started outlives it; the calls answer with their cancellation errors.
+func (s *Server) Shutdown() { s.shutdown() }
+
+// callContext returns a context for one call that ends with ctx or with
+// Shutdown, whichever comes first.
+func (s *Server) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(s.life, cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
 // use returns the registry in service, marked as in use until release is
 // called, so that a reload cannot close it under a running call.
 func (s *Server) use() *Registry {
@@ -283,12 +302,16 @@ func (s *Server) use() *Registry {
 func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	reg := s.use()
 	defer reg.release()
+	ctx, cancel := s.callContext(ctx)
+	defer cancel()
 	return reg.CallTool(ctx, name, args)
 }
 
 func (s *Server) toolHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	reg := s.use()
 	defer reg.release()
+	ctx, cancel := s.callContext(ctx)
+	defer cancel()
 	var peer Peer
 	if req.Session != nil {
 		peer = &sessionPeer{ss: req.Session, token: req.Params.GetProgressToken()}
@@ -324,6 +347,8 @@ func (s *Server) unsubscribeHandler(ctx context.Context, req *mcp.UnsubscribeReq
 func (s *Server) resourceHandler(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	reg := s.use()
 	defer reg.release()
+	ctx, cancel := s.callContext(ctx)
+	defer cancel()
 	res, err := reg.ReadResource(ctx, req.Params.URI)
 	var rpcErr *jsonrpc.Error
 	if err != nil && !errors.As(err, &rpcErr) {
@@ -337,6 +362,8 @@ func (s *Server) resourceHandler(ctx context.Context, req *mcp.ReadResourceReque
 func (s *Server) promptHandler(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	reg := s.use()
 	defer reg.release()
+	ctx, cancel := s.callContext(ctx)
+	defer cancel()
 	res, err := reg.GetPrompt(ctx, req.Params.Name, req.Params.Arguments)
 	var pe *PromptError
 	if errors.As(err, &pe) {

@@ -154,3 +154,88 @@ tool "hello" {
 		}
 	}
 }
+
+// TestHostExitKillsCommands checks that however the host is told to stop
+// (SIGTERM, SIGINT, SIGHUP, the client closing stdin) a command in flight
+// is killed with its whole process group, and the host exits promptly
+// instead of waiting for the command's timeout.
+func TestHostExitKillsCommands(t *testing.T) {
+	tests := []struct {
+		name   string
+		stop   func(s *session)
+		within time.Duration // generous: the host itself takes milliseconds
+	}{
+		{name: "SIGTERM", stop: func(s *session) { _ = s.cmd.Process.Signal(syscall.SIGTERM) }, within: 10 * time.Second},
+		{name: "SIGINT", stop: func(s *session) { _ = s.cmd.Process.Signal(syscall.SIGINT) }, within: 10 * time.Second},
+		{name: "SIGHUP", stop: func(s *session) { _ = s.cmd.Process.Signal(syscall.SIGHUP) }, within: 10 * time.Second},
+		// Closing stdin leaves calls in flight a grace period to finish.
+		{name: "stdin closed", stop: func(s *session) { _ = s.stdin.Close() }, within: 10*time.Second + 2*time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			pidFile := filepath.Join(dir, "pid")
+			cfg := writeConfig(t, fmt.Sprintf(`
+tool "hang" {
+  description = "starts a child and a grandchild that would run for a minute"
+  exec {
+    command = ["sh", "-c", "sleep 60 & echo $$ $! > %s; wait"]
+    timeout = "5m"
+  }
+}
+`, pidFile))
+			s := startServe(t, "--watch=false", cfg)
+			s.initialize("2025-06-18")
+			s.sendJSON(call(1, "hang", nil))
+			var pids []int
+			waitFor(t, "the command wrote its pids", func() bool {
+				b, err := os.ReadFile(pidFile)
+				if err != nil || !strings.HasSuffix(string(b), "\n") {
+					return false
+				}
+				pids = pids[:0]
+				for _, f := range strings.Fields(string(b)) {
+					n, err := strconv.Atoi(f)
+					if err != nil || n <= 0 {
+						return false
+					}
+					pids = append(pids, n)
+				}
+				return len(pids) == 2
+			})
+			start := time.Now()
+			tc.stop(s)
+			exited := make(chan error, 1)
+			go func() { exited <- s.cmd.Wait() }()
+			select {
+			case err := <-exited:
+				if err != nil {
+					t.Errorf("host exited with %v, want status 0", err)
+				}
+			case <-time.After(tc.within):
+				t.Fatalf("host still running %v after being told to stop", tc.within)
+			}
+			t.Logf("host exited %v after being told to stop", time.Since(start).Round(time.Millisecond))
+			for _, pid := range pids {
+				waitFor(t, fmt.Sprintf("process %d is gone", pid), func() bool { return processGone(pid) })
+			}
+		})
+	}
+}
+
+// TestStdinClosedLetsCallsFinish checks that a client that writes its
+// requests and closes stdin still gets the answers of calls that finish
+// within the grace period.
+func TestStdinClosedLetsCallsFinish(t *testing.T) {
+	s := startServe(t, "--watch=false", writeConfig(t, testConfig))
+	s.initialize("2025-06-18")
+	s.sendJSON(call(1, "slow", map[string]any{"seconds": 0.3}))
+	_ = s.stdin.Close()
+	m := s.recv()
+	if text, isErr := resultText(t, m); isErr || text != "slept" {
+		t.Fatalf("answer after stdin closed = %v", m)
+	}
+	if err := s.cmd.Wait(); err != nil {
+		t.Fatalf("host exited with %v, want status 0", err)
+	}
+}

@@ -96,8 +96,11 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	} else {
 		close(watchDone)
 	}
+	stopOnSignal := context.AfterFunc(ctx, srv.Shutdown) // see runServe
+	defer stopOnSignal()
 	err = client.Run(runCtx)
 	cancel()
+	srv.Shutdown()
 	<-watchDone
 	srv.Registry().Retire()
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -208,11 +209,21 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		close(watchDone)
 	}
 	if httpOpts != nil {
+		// On a signal, calls in flight get --shutdown-timeout to finish.
 		err = serveHTTP(runCtx, srv, httpOpts)
 	} else {
-		err = srv.Run(runCtx, &host.StdioTransport{In: stdin, Out: stdout, MaxMessageSize: *maxMsg, Logger: logger})
+		// A signal stops the calls in flight at once: their commands are
+		// killed with their process groups, so nothing the host started
+		// outlives it.
+		stopOnSignal := context.AfterFunc(ctx, srv.Shutdown)
+		defer stopOnSignal()
+		// The client closing stdin is how MCP ends a stdio session: calls in
+		// flight get ShutdownGrace to finish, then are cancelled.
+		in := &eofReader{r: stdin, eof: func() { time.AfterFunc(ShutdownGrace, srv.Shutdown) }}
+		err = srv.Run(runCtx, &host.StdioTransport{In: in, Out: stdout, MaxMessageSize: *maxMsg, Logger: logger})
 	}
 	cancel()
+	srv.Shutdown()
 	<-watchDone
 	srv.Registry().Retire()
 	if err != nil && !errors.Is(err, io.EOF) {
@@ -220,6 +231,26 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return ExitFailure
 	}
 	return ExitOK
+}
+
+// ShutdownGrace is how long calls in flight may go on after the client
+// closes stdin before they are cancelled.
+const ShutdownGrace = 2 * time.Second
+
+// eofReader calls eof once, when reading r first fails (at end of input
+// or on an error).
+type eofReader struct {
+	r    io.Reader
+	eof  func()
+	once sync.Once
+}
+
+func (e *eofReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil {
+		e.once.Do(e.eof)
+	}
+	return n, err
 }
 
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {
