@@ -1,7 +1,10 @@
 package adapters
 
 import (
+	"encoding/json"
+	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -34,16 +37,30 @@ func SensitiveName(name string) bool {
 // Redact replaces every occurrence of the secrets in msg, and of each long
 // word inside them (an upstream may echo the token of "Bearer <token>", or
 // one cookie of several). Longer secrets go first.
+//
+// A secret is also found in the forms a message may quote it in: with the
+// spaces and line ends around it trimmed (an environment variable read
+// from a file often ends in a newline), Go- or JSON-escaped (a %q in a
+// message, a JSON body), and URL-encoded (a query or a path).
 func Redact(msg string, secrets []string) string {
 	var all []string
+	add := func(s string, min int) {
+		for _, form := range secretForms(s) {
+			if len(form) >= min {
+				all = append(all, form)
+			}
+		}
+	}
 	for _, s := range secrets {
-		if len(s) < minSecretLen {
+		if len(strings.TrimSpace(s)) < minSecretLen {
 			continue
 		}
-		all = append(all, s)
-		for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ';' || r == '=' || r == ',' || r == ':' }) {
-			if len(w) >= minSecretWordLen && w != s {
-				all = append(all, w)
+		add(s, minSecretLen)
+		for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+			return r == ' ' || r == ';' || r == '=' || r == ',' || r == ':' || r == '\n' || r == '\r' || r == '\t'
+		}) {
+			if w != s {
+				add(w, minSecretWordLen)
 			}
 		}
 	}
@@ -52,6 +69,31 @@ func Redact(msg string, secrets []string) string {
 		msg = strings.ReplaceAll(msg, s, "(redacted)")
 	}
 	return msg
+}
+
+// secretForms returns s and the other ways a message may spell it.
+func secretForms(s string) []string {
+	forms := []string{s}
+	seen := map[string]bool{s: true}
+	add := func(f string) {
+		if f != "" && !seen[f] {
+			seen[f] = true
+			forms = append(forms, f)
+		}
+	}
+	for _, v := range []string{s, strings.TrimSpace(s)} {
+		add(v)
+		q := strconv.Quote(v)
+		add(q[1 : len(q)-1])
+		q = strconv.QuoteToASCII(v)
+		add(q[1 : len(q)-1])
+		if j, err := json.Marshal(v); err == nil {
+			add(string(j[1 : len(j)-1]))
+		}
+		add(url.QueryEscape(v))
+		add(url.PathEscape(v))
+	}
+	return forms
 }
 
 // minSecretWordLen is the shortest word of a secret redacted on its own,

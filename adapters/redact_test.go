@@ -37,6 +37,12 @@ func TestRedact(t *testing.T) {
 		{"cookie sid=abcdef123456 rejected", []string{"sid=abcdef123456; theme=dark"}, "cookie sid=(redacted) rejected"},
 		{"short abc stays", []string{"abc"}, "short abc stays"},
 		{"Bearer is a word", []string{"Bearer s3cr3t-t0ken-value"}, "Bearer is a word"},
+		{`bad key "s3cr3t-t0ken"`, []string{"s3cr3t-t0ken\n"}, `bad key "(redacted)"`},
+		{fmt.Sprintf("bad key %q", "pa\"ss\nw0rd!"), []string{"pa\"ss\nw0rd!"}, `bad key "(redacted)"`},
+		{`{"error":"bad key pa\u003css\u003ew0rd"}`, []string{"pa<ss>w0rd"}, `{"error":"bad key (redacted)"}`},
+		{"GET /x?key=a%2Bb%2Fc%3D%3D9z failed", []string{"a+b/c==9z"}, "GET /x?key=(redacted) failed"},
+		{`token "\u5bc6\u7801-secret"`, []string{"密码-secret"}, `token "(redacted)"`},
+		{"a    b", []string{"    "}, "a    b"},
 	} {
 		if got := Redact(tc.msg, tc.secrets); got != tc.want {
 			t.Errorf("Redact(%q) = %q, want %q", tc.msg, got, tc.want)

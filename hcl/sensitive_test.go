@@ -54,3 +54,43 @@ func TestSensitiveDefaultStaysHidden(t *testing.T) {
 		t.Errorf("the input schema carries the secret default: %s", cfg.Tools[0].InputSchemaJSON)
 	}
 }
+
+// TestEnvValuesRedactedInDiagnostics: a value read with env() stays out of
+// a diagnostic that quotes it, whatever the quoting does to it (escaped
+// quotes, a trailing newline from a secrets file).
+func TestEnvValuesRedactedInDiagnostics(t *testing.T) {
+	for _, tc := range []struct {
+		name, value string
+	}{
+		{"plain", "s3cr3t-v4lue"},
+		{"trailing newline", "s3cr3t-v4lue\n"},
+		{"quote and newline", "s3cr3t-\"v4lue\n"},
+		{"non-ASCII", "s3cr3t-密码"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "tools.hcl")
+			src := `tool "t" {
+  description = "d"
+  http {
+    url     = "https://api.example.com/x"
+    timeout = env("API_SECRET")
+  }
+}
+`
+			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, diags := Load([]string{path}, &Options{LookupEnv: mapEnv(map[string]string{"API_SECRET": tc.value})})
+			if !diags.HasErrors() {
+				t.Fatal("a timeout that is not a duration was accepted")
+			}
+			text := diags.Error()
+			if strings.Contains(text, "s3cr3t") || strings.Contains(text, "v4lue") {
+				t.Errorf("diagnostics show the value: %s", text)
+			}
+			if !strings.Contains(text, "(redacted)") {
+				t.Errorf("diagnostics do not say (redacted): %s", text)
+			}
+		})
+	}
+}
