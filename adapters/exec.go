@@ -516,6 +516,11 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 
 	c.program, _ = execArgString(elems[0])
 	c.programRange = elemRange(0)
+	if isTuple {
+		if d := c.scriptParams(tuple, elems); d.HasErrors() {
+			return append(diags, d...)
+		}
+	}
 	e.allRefs = execParamRefs(a.Expr, c.paramNames())
 	if v.IsWhollyKnown() {
 		e.argv = make([]string, len(elems))

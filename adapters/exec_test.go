@@ -810,6 +810,13 @@ timout = "5s"`, []wantDiag{{"Unsupported argument", "timout", `Did you mean "tim
 		{"null element", `command = ["printf", null]`, []wantDiag{{"Invalid command element", `null`, "command[1] is null"}}},
 		{"list element", `command = ["printf", ["a", "b"]]`, []wantDiag{{"Invalid command element", `["a", "b"]`, "command[1] is a tuple"}}},
 		{"program from param", `command = [param.text, "x"]`, []wantDiag{{"Program depends on a parameter", `param.text`, `parameter "text"`}}},
+		{"param in a sh -c script", `command = ["sh", "-c", "echo ${param.text}"]`, []wantDiag{{"Parameter inside a script", `"echo ${param.text}"`, `"sh", "-c", "echo \"$1\"", "sh", param.x`}}},
+		{"param in a bash -ec script", `command = ["/bin/bash", "-ec", "ls ${param.text} | wc -l"]`, []wantDiag{{"Parameter inside a script", `"ls ${param.text} | wc -l"`, `parameter "text"`}}},
+		{"param in a quoted shell word", `command = ["sh", "-c", "echo '${param.text}'"]`, []wantDiag{{"Parameter inside a script", `"echo '${param.text}'"`, "however the script quotes it"}}},
+		{"param in a python script", `command = ["python3", "-c", "print('${param.text}')"]`, []wantDiag{{"Parameter inside a script", `"print('${param.text}')"`, "sys.argv[1]"}}},
+		{"param in a node script", `command = ["node", "--eval", "console.log(${param.text})"]`, []wantDiag{{"Parameter inside a script", `"console.log(${param.text})"`, "process.argv[1]"}}},
+		{"param in a perl script", `command = ["perl", "-e", "print ${param.text}"]`, []wantDiag{{"Parameter inside a script", `"print ${param.text}"`, "$ARGV[0]"}}},
+		{"param in a powershell script", `command = ["pwsh.exe", "-Command", "Get-Item ${param.text}"]`, []wantDiag{{"Parameter inside a script", `"Get-Item ${param.text}"`, "$args[0]"}}},
 		{"program of computed list", `command = concat([param.text], ["x"])`, []wantDiag{{"Program not fixed", `concat([param.text], ["x"])`, `parameter "text"`}}},
 		{"undeclared param", `command = ["printf", "%s", param.txet]`,
 			[]wantDiag{{"Reference to undeclared parameter", `param.txet`, `Did you mean "text"?`}}},
@@ -916,5 +923,24 @@ inherit_env = true`)
 	d := f.mustCompile(t, `command = ["printf", "%s", param.text]`)
 	if d.argv != nil || d.timeout != DefaultExecTimeout || d.maxOutput != DefaultExecMaxOutput || d.inheritEnv {
 		t.Errorf("defaults: argv %q, timeout %s, max_output %d, inherit_env %v", d.argv, d.timeout, d.maxOutput, d.inheritEnv)
+	}
+}
+
+// TestExecScriptParamsAllowed: the safe ways to give a script a value, and
+// programs that are not interpreters, compile.
+func TestExecScriptParamsAllowed(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	for _, cmd := range []string{
+		`["sh", "-c", "echo \"$1\"", "sh", param.text]`,
+		`["sh", "-c", param.text]`, // the author lets the caller write the script
+		`["grep", "-c", param.text, "notes.txt"]`,
+		`["sh", "script.sh", param.text]`,
+		`["python3", "-c", "import sys; print(sys.argv[1])", param.text]`,
+		`["bash", "--norc", "-c", "echo ok"]`,
+	} {
+		t.Run(cmd, func(t *testing.T) {
+			f.mustCompile(t, "command = "+cmd)
+		})
 	}
 }

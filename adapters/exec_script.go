@@ -1,0 +1,118 @@
+package adapters
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// execInterpreter describes a program that runs a script given on its
+// command line: the flags after which the next argument is the script, and
+// how a script reads its first extra argument instead.
+type execInterpreter struct {
+	flags      []string // exact, compared case-insensitively
+	shellFlags bool     // also single-dash flag clusters containing c, such as -ec
+	readArg    string   // how the script reads the value, as a whole command
+}
+
+// execInterpreters are the programs whose script argument must not
+// interpolate a parameter, by base name without ".exe".
+var execInterpreters = func() map[string]execInterpreter {
+	shell := execInterpreter{flags: []string{"-c"}, shellFlags: true,
+		readArg: `command = ["sh", "-c", "echo \"$1\"", "sh", param.x]`}
+	python := execInterpreter{flags: []string{"-c"},
+		readArg: `command = ["python3", "-c", "import sys; print(sys.argv[1])", param.x]`}
+	node := execInterpreter{flags: []string{"-e", "--eval", "-p", "--print"},
+		readArg: `command = ["node", "-e", "console.log(process.argv[1])", param.x]`}
+	m := map[string]execInterpreter{
+		"perl":       {flags: []string{"-e", "-E"}, readArg: `command = ["perl", "-e", "print $ARGV[0]", param.x]`},
+		"ruby":       {flags: []string{"-e"}, readArg: `command = ["ruby", "-e", "puts ARGV[0]", param.x]`},
+		"php":        {flags: []string{"-r"}, readArg: `command = ["php", "-r", "echo $argv[1];", param.x]`},
+		"pwsh":       {flags: []string{"-c", "-command"}, readArg: `command = ["pwsh", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
+		"powershell": {flags: []string{"-c", "-command"}, readArg: `command = ["powershell", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
+		"cmd":        {flags: []string{"/c", "/k"}, readArg: `a script file run by another interpreter: cmd.exe has no safe way to pass a value to a command line`},
+		"osascript":  {flags: []string{"-e"}, readArg: `command = ["osascript", "-e", "on run argv", "-e", "return item 1 of argv", "-e", "end run", param.x]`},
+	}
+	for _, n := range []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox"} {
+		m[n] = shell
+	}
+	for _, n := range []string{"python", "python2", "python3", "pypy", "pypy3"} {
+		m[n] = python
+	}
+	for _, n := range []string{"node", "nodejs", "bun"} {
+		m[n] = node
+	}
+	return m
+}()
+
+// scriptFlag reports whether arg makes the next argument the script.
+func (in execInterpreter) scriptFlag(arg string) bool {
+	for _, f := range in.flags {
+		if strings.EqualFold(arg, f) {
+			return true
+		}
+	}
+	if in.shellFlags && len(arg) > 2 && arg[0] == '-' && arg[1] != '-' && strings.ContainsRune(arg, 'c') {
+		for _, r := range arg[1:] {
+			if r < 'a' || r > 'z' {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// scriptParams refuses a parameter interpolated into the script of a
+// shell or another interpreter (["sh", "-c", "echo ${param.x}"]): the
+// value would be code, whatever its quoting, and a model could run
+// anything. The value must be passed as an argument of its own.
+func (c *execCompiler) scriptParams(tuple *hclsyntax.TupleConsExpr, elems []cty.Value) hcl.Diagnostics {
+	if tuple == nil || len(elems) != len(tuple.Exprs) {
+		return nil
+	}
+	prog, _ := execArgString(elems[0])
+	name := strings.ToLower(strings.TrimSuffix(filepath.Base(strings.ReplaceAll(prog, `\`, "/")), ".exe"))
+	in, ok := execInterpreters[name]
+	if !ok {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	for i := 1; i+1 < len(elems); i++ {
+		if !elems[i].IsKnown() {
+			continue
+		}
+		flag, _ := execArgString(elems[i])
+		if !in.scriptFlag(flag) {
+			continue
+		}
+		script := tuple.Exprs[i+1]
+		refs := execParamRefs(script, c.paramNames())
+		if len(refs) == 0 || isBareParamRef(script) {
+			continue
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Parameter inside a script",
+			Detail: fmt.Sprintf("The script %s runs with %s puts parameter %q into its text, so a value would run as code: a value such as `x; rm -rf ~` runs the rm, however the script quotes it. "+
+				"Pass the value as an argument of its own and read it in the script, as in %s.",
+				prog, flag, refs[0], in.readArg),
+			Subject:    script.Range().Ptr(),
+			Expression: script,
+		})
+		break
+	}
+	return diags
+}
+
+// isBareParamRef reports whether expr is only a reference to a parameter
+// (param.script), which is left alone: the author chose to run a script
+// the caller writes, and says so plainly.
+func isBareParamRef(expr hclsyntax.Expression) bool {
+	_, ok := expr.(*hclsyntax.ScopeTraversalExpr)
+	return ok
+}
