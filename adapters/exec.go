@@ -912,8 +912,22 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 			stderr.scrub = func(line string) string { return Redact(e.scrub(ectx, line), secrets) }
 		}
 	}
-	cmd.Stdout = stdout
-	cmd.Stderr = stderr
+	// The output pipes are the command's own files, not writers os/exec
+	// copies from: Wait then returns when the command exits, and what it
+	// left running is killed at once rather than waited for (it may hold
+	// the pipes open for as long as it runs).
+	outPipe, err := newExecPipe(stdout)
+	if err != nil {
+		return nil, fmt.Errorf("cannot run %q: %v", argv[0], err)
+	}
+	defer outPipe.close()
+	errPipe, err := newExecPipe(stderr)
+	if err != nil {
+		return nil, fmt.Errorf("cannot run %q: %v", argv[0], err)
+	}
+	defer errPipe.close()
+	cmd.Stdout = outPipe.w
+	cmd.Stderr = errPipe.w
 	execSetProcessGroup(cmd)
 	cmd.Cancel = func() error { return execKillGroup(cmd.Process.Pid) }
 	cmd.WaitDelay = execWaitDelay
@@ -930,6 +944,8 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 		e.running[pid] = struct{}{}
 	}
 	e.mu.Unlock()
+	outPipe.started()
+	errPipe.started()
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -938,13 +954,17 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	}
 
 	werr := cmd.Wait()
-	stderr.flush()
 	e.mu.Lock()
 	delete(e.running, pid)
 	closed := e.closed
 	e.mu.Unlock()
-	// Kill what the command left behind in its process group.
+	// Kill what the command left behind in its process group, then read
+	// what is left in the pipes.
 	_ = execKillGroup(pid)
+	deadline := time.Now().Add(execWaitDelay)
+	outPipe.drain(deadline)
+	errPipe.drain(deadline)
+	stderr.flush()
 
 	switch {
 	case ctx.Err() != nil:
@@ -1543,6 +1563,53 @@ func execQuoteList(names []string) string {
 		q[i] = fmt.Sprintf("%q", n)
 	}
 	return strings.Join(q, ", ")
+}
+
+// execPipe is an output pipe of a command: the command writes to w, and a
+// goroutine copies what it reads from r to a writer.
+type execPipe struct {
+	r, w *os.File
+	done chan struct{}
+}
+
+// newExecPipe makes a pipe whose output goes to dst.
+func newExecPipe(dst io.Writer) (*execPipe, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	p := &execPipe{r: r, w: w, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		_, _ = io.Copy(dst, r)
+	}()
+	return p, nil
+}
+
+// started closes the parent's copy of the write end, once the command has
+// its own (or failed to start): the reader sees the end of the output when
+// every process holding the pipe has exited.
+func (p *execPipe) started() { _ = p.w.Close() }
+
+// drain waits for the rest of the output, until deadline at most: a
+// process that left the command's process group may hold the pipe open.
+// After drain the writer is not written to any more.
+func (p *execPipe) drain(deadline time.Time) {
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case <-p.done:
+	case <-t.C:
+		_ = p.r.Close()
+		<-p.done
+	}
+}
+
+// close releases both ends and waits for the copy to stop.
+func (p *execPipe) close() {
+	_ = p.w.Close()
+	_ = p.r.Close()
+	<-p.done
 }
 
 // execCapWriter keeps the first max bytes written to it and discards the rest,

@@ -773,6 +773,33 @@ func TestExecGrandchildHoldingStdout(t *testing.T) {
 	}
 }
 
+// TestExecEscapedChildHoldingStdout: a process that left the command's
+// process group (setsid) cannot be killed with it and may hold standard
+// output open; the call still returns, after execWaitDelay, with what the
+// command wrote.
+func TestExecEscapedChildHoldingStdout(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	// The escaped shell writes its pid once it has its own session; the
+	// command waits for that, so the group kill cannot come first.
+	e := f.mustCompile(t, `command = ["sh", "-c", "setsid sh -c 'echo $$ > \"$1\"; exec sleep 30' sh \"$1\" & while [ ! -s \"$1\" ]; do sleep 0.01; done; echo done", "sh", param.pidfile]`)
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	out, err := f.call(t, context.Background(), e, map[string]cty.Value{"pidfile": cty.StringVal(pidfile)})
+	pids := execReadPids(t, pidfile, time.Second)
+	for _, pid := range pids {
+		if execProcessGone(pid, 0) {
+			t.Errorf("process %d did not escape the group; the test tests nothing", pid)
+		}
+		syscall.Kill(pid, syscall.SIGKILL) // it escaped: ours to clean up
+	}
+	if err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	if string(out.Body) != "done\n" {
+		t.Errorf("body = %q", out.Body)
+	}
+}
+
 func TestExecClosed(t *testing.T) {
 	t.Parallel()
 	f := defaultExecFixture()
