@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"fmt"
+	"math/big"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -25,8 +26,18 @@ type Server struct {
 	// an elapsed-time progress notification (when the client asked for
 	// progress); 0 means the default, one second.
 	ProgressHeartbeat time.Duration
-	DeclRange         hcl.Range
+	// MaxConcurrentCalls caps the tool calls whose backends run at once;
+	// more wait for a slot (or for their cancellation).
+	MaxConcurrentCalls int
+	DeclRange          hcl.Range
 }
+
+// DefaultMaxConcurrentCalls is max_concurrent_calls when the server block
+// does not set it, and MaxMaxConcurrentCalls its largest value.
+const (
+	DefaultMaxConcurrentCalls = 128
+	MaxMaxConcurrentCalls     = 10000
+)
 
 var serverBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
@@ -37,11 +48,12 @@ var serverBlockSchema = &hcl.BodySchema{
 		{Name: "allow_hosts"},
 		{Name: "deny_private"},
 		{Name: "progress_heartbeat"},
+		{Name: "max_concurrent_calls"},
 	},
 }
 
 func defaultServer() *Server {
-	return &Server{Name: "toolhost", Version: Version}
+	return &Server{Name: "toolhost", Version: Version, MaxConcurrentCalls: DefaultMaxConcurrentCalls}
 }
 
 func decodeServer(block *hcl.Block, ctx *hcl.EvalContext) (*Server, hcl.Diagnostics) {
@@ -60,6 +72,18 @@ func decodeServer(block *hcl.Block, ctx *hcl.EvalContext) (*Server, hcl.Diagnost
 			diags = append(diags, rangeDiag(a, "Invalid progress_heartbeat", fmt.Sprintf("progress_heartbeat is a duration from 50ms to 1m, such as \"1s\"; %q is not.", text)))
 		} else {
 			s.ProgressHeartbeat = d
+		}
+	}
+	if a, ok := content.Attributes["max_concurrent_calls"]; ok {
+		v, d := constant(a, ctx, cty.Number)
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			n, acc := v.AsBigFloat().Int64()
+			if !v.AsBigFloat().IsInt() || acc != big.Exact || n < 1 || n > MaxMaxConcurrentCalls {
+				diags = append(diags, rangeDiag(a, "Invalid max_concurrent_calls", fmt.Sprintf("max_concurrent_calls is a whole number from 1 to %d; %s is not. The default is %d.", MaxMaxConcurrentCalls, v.AsBigFloat().Text('g', 10), DefaultMaxConcurrentCalls)))
+			} else {
+				s.MaxConcurrentCalls = int(n)
+			}
 		}
 	}
 	if a, ok := content.Attributes["allow_hosts"]; ok {

@@ -48,6 +48,10 @@ type Registry struct {
 	useMu   sync.Mutex
 	active  int
 	retired bool
+
+	// slots holds a token for each tool call whose backend runs
+	// (max_concurrent_calls).
+	slots chan struct{}
 }
 
 type templateDir struct {
@@ -125,6 +129,11 @@ func compile(cfg *thcl.Config, lookup thcl.EnvLookup) (*Registry, hcl.Diagnostic
 		resources: map[string]*thcl.Resource{},
 		functions: thcl.StaticEval(lookup),
 	}
+	slots := thcl.DefaultMaxConcurrentCalls
+	if cfg.Server != nil && cfg.Server.MaxConcurrentCalls > 0 {
+		slots = cfg.Server.MaxConcurrentCalls
+	}
+	r.slots = make(chan struct{}, slots)
 	var diags hcl.Diagnostics
 	for _, t := range cfg.Tools {
 		// The schemas go to the SDK as JSON rendered once: it then neither
@@ -319,6 +328,29 @@ func (r *Registry) CallToolFrom(ctx context.Context, name string, args json.RawM
 	return res, nil
 }
 
+// takeSlot waits for one of the max_concurrent_calls slots. It returns an
+// error result when ctx ends first.
+func (r *Registry) takeSlot(ctx context.Context, tool string) *mcp.CallToolResult {
+	select {
+	case r.slots <- struct{}{}:
+		return nil
+	default:
+	}
+	slog.Debug("tool call waits for a slot", "tool", tool, "max_concurrent_calls", cap(r.slots))
+	select {
+	case r.slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return toolError(fmt.Sprintf("The call was cancelled while it waited for one of the %d calls running to finish (max_concurrent_calls in the server block).", cap(r.slots)))
+	}
+}
+
+// callBackend runs the backend in the slot taken for it.
+func (r *Registry) callBackend(ctx context.Context, t *thcl.Tool, in *adapters.Input) (*adapters.Output, error) {
+	defer func() { <-r.slots }()
+	return t.Backend.Call(ctx, in)
+}
+
 func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMessage, peer Peer) *mcp.CallToolResult {
 	params, err := DecodeArgs(t, args)
 	if err != nil {
@@ -345,7 +377,11 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 	if rep != nil {
 		in.Report = rep
 	}
-	out, err := t.Backend.Call(ctx, in)
+	if res := r.takeSlot(ctx, t.Name); res != nil {
+		rep.finish()
+		return res
+	}
+	out, err := r.callBackend(ctx, t, in)
 	rep.finish()
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, context.DeadlineExceeded) {

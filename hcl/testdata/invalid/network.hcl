@@ -2,6 +2,7 @@ server {
   name        = "network"
   allow_hosts = ["api.example.com", "https://bad.example.com/"] # ERROR: Invalid allow_hosts entry
   deny_private = true
+  max_concurrent_calls = 0 # ERROR: Invalid max_concurrent_calls
 }
 
 tool "allowed" {

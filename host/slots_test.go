@@ -1,0 +1,133 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	thcl "github.com/toolhost/toolhost/hcl"
+)
+
+// loadSource compiles an HCL config written to a temporary file.
+func loadSource(t *testing.T, src string) *Registry {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "tools.hcl")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, diags := Load([]string{p}, &thcl.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	if diags.HasErrors() {
+		t.Fatalf("Load:\n%s", thcl.FormatDiagnostics(diags))
+	}
+	t.Cleanup(func() { _ = r.Close() })
+	return r
+}
+
+// gateConfig has a tool that notes that it started, in DIR/started, then
+// waits until DIR/go exists.
+const gateConfig = `
+server {
+  max_concurrent_calls = %d
+}
+tool "gate" {
+  description = "waits for the test"
+  param "dir" { type = string }
+  exec {
+    command = ["sh", "-c", "echo x >> \"$1/started\"; while [ ! -e \"$1/go\" ]; do sleep 0.01; done; echo done", "gate", param.dir]
+  }
+}
+`
+
+func countStarted(dir string) int {
+	b, _ := os.ReadFile(filepath.Join(dir, "started"))
+	return strings.Count(string(b), "x")
+}
+
+// TestMaxConcurrentCalls: no more backends run at once than
+// max_concurrent_calls; the others wait, and all finish.
+func TestMaxConcurrentCalls(t *testing.T) {
+	r := loadSource(t, strings.Replace(gateConfig, "%d", "2", 1))
+	dir := t.TempDir()
+	args, _ := json.Marshal(map[string]string{"dir": dir})
+	var wg sync.WaitGroup
+	results := make([]string, 3)
+	for i := range results {
+		wg.Go(func() {
+			res, err := r.CallTool(context.Background(), "gate", args)
+			if err != nil {
+				t.Errorf("call %d: %v", i, err)
+				return
+			}
+			results[i] = resultText(res)
+		})
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for countStarted(dir) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // a third start would show by now
+	if n := countStarted(dir); n != 2 {
+		t.Fatalf("%d calls running, want 2 (max_concurrent_calls)", n)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	if n := countStarted(dir); n != 3 {
+		t.Errorf("%d calls ran, want 3", n)
+	}
+	for i, text := range results {
+		if text != "done\n" {
+			t.Errorf("call %d = %q", i, text)
+		}
+	}
+}
+
+// TestMaxConcurrentCallsCancelWhileWaiting: a call cancelled while it waits
+// for a slot says why, and never runs.
+func TestMaxConcurrentCallsCancelWhileWaiting(t *testing.T) {
+	r := loadSource(t, strings.Replace(gateConfig, "%d", "1", 1))
+	dir := t.TempDir()
+	args, _ := json.Marshal(map[string]string{"dir": dir})
+	first := make(chan struct{})
+	go func() {
+		defer close(first)
+		_, _ = r.CallTool(context.Background(), "gate", args)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for countStarted(dir) < 1 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	res, err := r.CallTool(ctx, "gate", args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || !strings.Contains(resultText(res), "max_concurrent_calls") {
+		t.Errorf("waiting call = %v %q, want an error naming max_concurrent_calls", res.IsError, resultText(res))
+	}
+	if n := countStarted(dir); n != 1 {
+		t.Errorf("%d calls started, want 1", n)
+	}
+	_ = os.WriteFile(filepath.Join(dir, "go"), nil, 0o644)
+	<-first
+}
+
+// resultText joins the text content of a result.
+func resultText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
