@@ -53,6 +53,7 @@ func TestFailingBackends(t *testing.T) {
 	upstream := httptest.NewServer(mux)
 	defer upstream.Close()
 
+	mark := fmt.Sprintf("failing-%d-%d", os.Getpid(), time.Now().UnixNano())
 	cfg := fmt.Sprintf(`
 tool "fetch" {
   description = "http with a result mapping"
@@ -72,6 +73,7 @@ tool "hang" {
   description = "never finishes"
   exec {
     command = ["sleep", "60"]
+    env     = { SOAK_MARK = "%[2]s" }
     timeout = "300ms"
   }
 }
@@ -79,6 +81,7 @@ tool "forker" {
   description = "leaves a child running after it exits"
   exec {
     command = ["sh", "-c", "sleep 60 & echo started"]
+    env     = { SOAK_MARK = "%[2]s" }
     timeout = "5s"
   }
 }
@@ -98,7 +101,7 @@ tool "missing" {
   description = "a program that is not installed"
   exec { command = ["toolhost-no-such-program"] }
 }
-`, upstream.URL)
+`, upstream.URL, mark)
 	path := filepath.Join(t.TempDir(), "tools.hcl")
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
@@ -151,7 +154,7 @@ tool "missing" {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		runtime.GC()
-		g, fds, kids := runtime.NumGoroutine(), openFDs(t), childProcesses()
+		g, fds, kids := runtime.NumGoroutine(), openFDs(t), childProcesses(mark)
 		if g <= baseGoroutines+2 && fds <= baseFDs+2 && kids == 0 {
 			return
 		}

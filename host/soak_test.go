@@ -63,6 +63,15 @@ tool "fetch" {
     }
   }
 }
+tool "spawn" {
+  description = "exec that leaves a background process behind"
+  param "text" { type = string }
+  exec {
+    command = ["sh", "-c", "sleep 30 & printf %%s \"$1\"", "sh", param.text]
+    env     = { SOAK_MARK = "%s" }
+    timeout = "5s"
+  }
+}
 `
 
 func openFDs(t *testing.T) int {
@@ -73,8 +82,10 @@ func openFDs(t *testing.T) int {
 	return len(entries)
 }
 
-// childProcesses counts live processes whose parent is this one.
-func childProcesses() int {
+// childProcesses counts live processes whose parent is this one, and live
+// processes whose environment holds mark, wherever they were reparented
+// (a command's background child outlives its parent).
+func childProcesses(mark string) int {
 	me := strconv.Itoa(os.Getpid())
 	n := 0
 	dirs, _ := os.ReadDir("/proc")
@@ -88,7 +99,15 @@ func childProcesses() int {
 		}
 		s := string(b)
 		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(fields) > 1 && fields[1] == me && fields[0] != "Z" {
+		if len(fields) < 2 || fields[0] == "Z" {
+			continue
+		}
+		if fields[1] == me {
+			n++
+			continue
+		}
+		env, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
+		if strings.Contains("\x00"+string(env), "\x00SOAK_MARK="+mark+"\x00") {
 			n++
 		}
 	}
@@ -120,8 +139,9 @@ func TestSoak(t *testing.T) {
 	defer upstream.Close()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "tools.hcl")
+	mark := fmt.Sprintf("soak-%d-%d", os.Getpid(), time.Now().UnixNano())
 	write := func(variant string) {
-		if err := os.WriteFile(path, []byte(fmt.Sprintf(soakConfig, variant, upstream.URL)), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(fmt.Sprintf(soakConfig, variant, upstream.URL, mark)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -220,7 +240,7 @@ func TestSoak(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		runtime.GC()
-		g, fds, kids := runtime.NumGoroutine(), openFDs(t), childProcesses()
+		g, fds, kids := runtime.NumGoroutine(), openFDs(t), childProcesses(mark)
 		if g <= baseGoroutines+2 && fds <= baseFDs+2 && kids == 0 {
 			t.Logf("after the soak: %d goroutines (baseline %d), %d fds (baseline %d), %d children", g, baseGoroutines, fds, baseFDs, kids)
 			return
@@ -248,6 +268,9 @@ func randomCall(rnd *rand.Rand) (string, map[string]any) {
 		}
 		return "greet", args
 	case 3:
+		if rnd.IntN(4) == 0 {
+			return "spawn", map[string]any{"text": "left a child"}
+		}
 		if rnd.IntN(3) == 0 {
 			return "echo", map[string]any{"text": 12}
 		}
