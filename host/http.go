@@ -415,15 +415,15 @@ func (h *HTTPServer) serveHealth(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.WriteString(w, "ok\n")
 }
 
-// readyStatus is the body of /readyz.
+// readyStatus is the body of /readyz. It is served without
+// authentication, so it says nothing a probe does not need: no file paths.
 type readyStatus struct {
-	Status    string   `json:"status"`
-	Server    string   `json:"server,omitempty"`
-	Config    []string `json:"config,omitempty"`
-	Tools     int      `json:"tools"`
-	Resources int      `json:"resources"`
-	Prompts   int      `json:"prompts"`
-	Stateless bool     `json:"stateless"`
+	Status    string `json:"status"`
+	Server    string `json:"server,omitempty"`
+	Tools     int    `json:"tools"`
+	Resources int    `json:"resources"`
+	Prompts   int    `json:"prompts"`
+	Stateless bool   `json:"stateless"`
 	// InFlight is the number of MCP requests being handled.
 	InFlight int64 `json:"calls_in_flight"`
 }
@@ -445,7 +445,6 @@ func (h *HTTPServer) serveReady(w http.ResponseWriter, r *http.Request) {
 		if reg.Config.Server != nil {
 			st.Server = reg.Config.Server.Name
 		}
-		st.Config = reg.Config.Paths
 		st.Tools, st.Resources, st.Prompts = len(reg.Tools), len(reg.Resources)+len(reg.Templates), len(reg.Prompts)
 	}
 	if h.shutting.Load() {

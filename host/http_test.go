@@ -895,6 +895,9 @@ func TestHTTPReady(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &st); err != nil || code != 200 || st.Status != "ready" || st.Tools != 2 || st.Server != "http-test" {
 		t.Fatalf("/readyz: %d %s", code, body)
 	}
+	if strings.Contains(body, "tools.hcl") || strings.Contains(body, string(filepath.Separator)+"tmp") {
+		t.Errorf("/readyz, served without a token, shows a file path: %s", body)
+	}
 	e.hs.shutting.Store(true)
 	if code, body := get("/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "shutting down") {
 		t.Fatalf("/readyz during shutdown: %d %s", code, body)
