@@ -22,6 +22,21 @@ import (
 // DefaultMaxMessageSize caps one inbound line: 4 MiB.
 const DefaultMaxMessageSize = 4 << 20
 
+// call is where a client request stands in the transport.
+type call struct {
+	state      callState
+	initialize bool // the request is an initialize request
+}
+
+// callState is the stage of a client request.
+type callState uint8
+
+const (
+	callRunning   callState = iota + 1 // handed to the SDK, not answered yet
+	callCancelled                      // cancelled by the client: its reply will be dropped
+	callReplying                       // its reply is being written
+)
+
 // StdioTransport serves MCP as newline-delimited JSON-RPC over a reader and
 // a writer (stdin and stdout). Unlike the SDK's stdio transport it keeps
 // serving after a malformed line (answering it with the JSON-RPC error the
@@ -54,8 +69,7 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		incoming:  make(chan jsonrpc.Message),
 		closed:    make(chan struct{}),
 		inputDone: make(chan struct{}),
-		pending:   map[jsonrpc.ID]bool{},
-		cancelled: map[jsonrpc.ID]bool{},
+		calls:     map[jsonrpc.ID]call{},
 		drained:   make(chan struct{}, 1),
 	}
 	go c.readLoop(max)
@@ -73,10 +87,17 @@ type stdioConn struct {
 	inputDone chan struct{} // closed when the input has ended
 	inputErr  error
 
-	mu        sync.Mutex
-	pending   map[jsonrpc.ID]bool // client requests read and not yet answered
-	cancelled map[jsonrpc.ID]bool // cancelled by the client: no reply is sent
-	drained   chan struct{}       // signalled when pending becomes empty
+	mu sync.Mutex
+	// calls holds the client requests whose id is in use: read, and whose
+	// reply is not yet written or dropped. A cancelled request keeps its id
+	// until the SDK is done with it, so that its reply (dropped) is never
+	// taken for the reply to a new request that reuses the id.
+	calls map[jsonrpc.ID]call
+	// waiting counts the calls not cancelled: at the end of the input, Read
+	// waits until their replies are out.
+	waiting     int
+	drained     chan struct{} // signalled when waiting drops to 0
+	initialized bool          // an initialize request was answered with success
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -156,26 +177,17 @@ func (c *stdioConn) handleLine(line []byte) bool {
 	msg, err := decodeMessage(line)
 	if err == nil {
 		err = checkShape(line, msg)
+	} else if idErr := checkID(probeID(line)); idErr != nil {
+		err = idErr // clearer than the decoder's words about the same id
 	}
 	if err != nil {
 		c.replyError(rawID(line), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
 		return true
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok {
-		if req.IsCall() {
-			c.mu.Lock()
-			dup := c.pending[req.ID]
-			if !dup {
-				c.pending[req.ID] = true
-				delete(c.cancelled, req.ID)
-			}
-			c.mu.Unlock()
-			if dup {
-				c.replyError(&req.ID, jsonrpc.CodeInvalidRequest, "Invalid Request: a request with this id is still running")
-				return true
-			}
-		} else if req.Method == "notifications/cancelled" {
-			c.noteCancelled(req.Params)
+		if err := c.admit(req); err != nil {
+			c.replyError(&req.ID, jsonrpc.CodeInvalidRequest, err.Error())
+			return true
 		}
 	}
 	select {
@@ -272,8 +284,46 @@ func tooDeep(data []byte, max int) bool {
 	return false
 }
 
+// errAlreadyInitialized answers a second initialize request.
+var errAlreadyInitialized = errors.New("Invalid Request: session already initialized: initialize is sent once per session; " +
+	"go on with the session, or start a new server process for a new one")
+
+// admit records a request before it goes to the SDK. It refuses a call
+// whose id is still in use (by a request running, or cancelled but not yet
+// finished) and an initialize request on an initialized session; the error
+// is the reply's message.
+func (c *stdioConn) admit(req *jsonrpc.Request) error {
+	if !req.IsCall() {
+		if req.Method == "notifications/cancelled" {
+			c.noteCancelled(req.Params)
+		}
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, inUse := c.calls[req.ID]; inUse {
+		return fmt.Errorf("Invalid Request: request id %s is still in use by an earlier request that has not finished "+
+			"(a cancelled request keeps its id until it ends); send the request with a new id", formatID(req.ID))
+	}
+	if req.Method == "initialize" && c.initialized {
+		return errAlreadyInitialized
+	}
+	c.calls[req.ID] = call{state: callRunning, initialize: req.Method == "initialize"}
+	c.waiting++
+	return nil
+}
+
+// formatID writes an id as it appears in JSON.
+func formatID(id jsonrpc.ID) string {
+	if s, ok := id.Raw().(string); ok {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprint(id.Raw())
+}
+
 // noteCancelled stops waiting for a cancelled request: the spec says the
-// server should not answer it.
+// server should not answer it. Its id stays in use until the SDK is done
+// with it (see startReply).
 func (c *stdioConn) noteCancelled(params json.RawMessage) {
 	var p struct {
 		RequestID any `json:"requestId"`
@@ -286,16 +336,51 @@ func (c *stdioConn) noteCancelled(params json.RawMessage) {
 		return
 	}
 	c.mu.Lock()
-	if c.pending[id] {
-		delete(c.pending, id)
-		c.cancelled[id] = true
+	if cl := c.calls[id]; cl.state == callRunning {
+		cl.state = callCancelled
+		c.calls[id] = cl
+		c.waiting--
 		c.signalIfDrained()
 	}
 	c.mu.Unlock()
 }
 
+// startReply is called before a response is written. It reports whether
+// the response must be dropped (its request was cancelled, which frees the
+// id) and whether it answers a tracked request, to be ended by endReply.
+func (c *stdioConn) startReply(resp *jsonrpc.Response) (drop, tracked bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cl, ok := c.calls[resp.ID]
+	switch {
+	case !ok || cl.state == callReplying:
+		return false, false
+	case cl.state == callCancelled:
+		delete(c.calls, resp.ID)
+		return true, false
+	}
+	if cl.initialize && resp.Error == nil {
+		c.initialized = true
+	}
+	cl.state = callReplying
+	c.calls[resp.ID] = cl
+	return false, true
+}
+
+// endReply frees the id of a request whose reply was written (or could not
+// be). The id leaves only now, so that Read cannot report the end of input
+// before the reply is out.
+func (c *stdioConn) endReply(id jsonrpc.ID) {
+	c.mu.Lock()
+	delete(c.calls, id)
+	c.waiting--
+	c.signalIfDrained()
+	c.mu.Unlock()
+}
+
+// signalIfDrained wakes Read when no reply is awaited any more. c.mu is held.
 func (c *stdioConn) signalIfDrained() {
-	if len(c.pending) == 0 {
+	if c.waiting == 0 {
 		select {
 		case c.drained <- struct{}{}:
 		default:
@@ -304,11 +389,12 @@ func (c *stdioConn) signalIfDrained() {
 }
 
 // checkShape checks what DecodeMessage lets through: the version must be
-// "2.0", and a message without a method must be a response with a result
-// or an error.
+// "2.0", a message without a method must be a response with a result or an
+// error, and an id must be one the reply can carry unchanged (see checkID).
 func checkShape(line []byte, msg jsonrpc.Message) error {
 	var probe struct {
 		Version *string         `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
 		Result  json.RawMessage `json:"result"`
 		Error   json.RawMessage `json:"error"`
 	}
@@ -321,19 +407,65 @@ func checkShape(line []byte, msg jsonrpc.Message) error {
 	if _, isResp := msg.(*jsonrpc.Response); isResp && probe.Result == nil && probe.Error == nil {
 		return errors.New(`a message needs a "method" (request or notification) or a "result" or "error" (response)`)
 	}
+	if _, isReq := msg.(*jsonrpc.Request); isReq && isNull(probe.ID) {
+		return errors.New(`"id" must be a string or an integer, not null; leave "id" out to send a notification`)
+	}
+	return checkID(probe.ID)
+}
+
+// maxSafeID bounds integer ids: the SDK reads ids as float64, which holds
+// every integer up to 2^53 exactly (and so do JavaScript clients).
+const maxSafeID = 1<<53 - 1
+
+// checkID checks a raw id (nil when absent): MCP ids are strings or
+// integers. A fractional number (1.5), an exponent (1e3) or an integer
+// beyond ±maxSafeID would reach the SDK truncated or rounded, and its reply
+// would carry another id, so they are refused. null is left to the caller.
+func checkID(raw json.RawMessage) error {
+	if len(raw) == 0 || raw[0] == '"' || isNull(raw) {
+		return nil
+	}
+	if raw[0] != '-' && (raw[0] < '0' || raw[0] > '9') {
+		return errors.New(`"id" must be a string or an integer`)
+	}
+	if bytes.ContainsAny(raw, ".eE") {
+		return fmt.Errorf(`"id" must be a string or an integer, not %s; send an integer (1) or a string ("1.5")`, raw)
+	}
+	if n, err := strconv.ParseInt(string(raw), 10, 64); err != nil || n > maxSafeID || n < -maxSafeID {
+		return fmt.Errorf(`"id" %s is out of range: an integer id must be within ±%d; use a smaller number or a string`, raw, maxSafeID)
+	}
 	return nil
 }
 
-// rawID digs the id out of a message that is JSON but not a valid request,
-// so that the error reply can carry it.
-func rawID(line []byte) *jsonrpc.ID {
+// isNull reports whether a raw JSON value is null.
+func isNull(raw json.RawMessage) bool {
+	return string(raw) == "null"
+}
+
+// probeID returns the raw "id" of a JSON message, nil when it has none.
+func probeID(line []byte) json.RawMessage {
 	var probe struct {
-		ID any `json:"id"`
+		ID json.RawMessage `json:"id"`
 	}
-	if json.Unmarshal(line, &probe) != nil || probe.ID == nil {
+	if json.Unmarshal(line, &probe) != nil {
 		return nil
 	}
-	id, err := jsonrpc.MakeID(probe.ID)
+	return probe.ID
+}
+
+// rawID digs the id out of a message that is JSON but not a valid request,
+// so that the error reply can carry it: nil (id null in the reply) when it
+// has none or one that checkID refuses.
+func rawID(line []byte) *jsonrpc.ID {
+	raw := probeID(line)
+	if len(raw) == 0 || isNull(raw) || checkID(raw) != nil {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	id, err := jsonrpc.MakeID(v)
 	if err != nil {
 		return nil
 	}
@@ -370,7 +502,7 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 	for {
 		c.mu.Lock()
-		n := len(c.pending)
+		n := c.waiting
 		c.mu.Unlock()
 		if n == 0 {
 			break
@@ -390,28 +522,20 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // Write writes one message as a line. A response to a request the client
-// cancelled is dropped.
+// cancelled is dropped, which frees its id.
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	resp, isResp := msg.(*jsonrpc.Response)
 	if isResp && resp.Error != nil {
 		resp.Error = standardError(resp.Error)
 	}
 	if isResp {
-		c.mu.Lock()
-		if c.cancelled[resp.ID] {
-			delete(c.cancelled, resp.ID)
-			c.mu.Unlock()
+		drop, tracked := c.startReply(resp)
+		if drop {
 			return nil
 		}
-		c.mu.Unlock()
-		// The id leaves pending only after the reply is written, so that
-		// Read cannot report the end of input before it is out.
-		defer func() {
-			c.mu.Lock()
-			delete(c.pending, resp.ID)
-			c.signalIfDrained()
-			c.mu.Unlock()
-		}()
+		if tracked {
+			defer c.endReply(resp.ID)
+		}
 	}
 	data, err := encodeLine(msg)
 	if err != nil {
@@ -470,7 +594,9 @@ var _ mcp.Transport = (*StdioTransport)(nil)
 
 // standardError gives an error the SDK sends without a JSON-RPC code (it
 // would go out as code 0) a standard one: -32600 for a request before
-// initialize, -32603 for anything else. Errors with a code are kept.
+// initialize and for a second initialize (admit refuses most of those; one
+// read before the first was answered gets here), -32603 for anything else.
+// Errors with a code are kept.
 func standardError(err error) error {
 	var rpc *jsonrpc.Error
 	if errors.As(err, &rpc) {
@@ -478,6 +604,9 @@ func standardError(err error) error {
 	}
 	if strings.Contains(err.Error(), "invalid during session initialization") {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: err.Error() + ": send initialize (and notifications/initialized) first"}
+	}
+	if strings.Contains(err.Error(), `duplicate "initialize"`) {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: errAlreadyInitialized.Error()}
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 }

@@ -45,6 +45,16 @@ func FuzzStdio(f *testing.F) {
 		`{"jsonrpc":"2.0","id":5,"result":{}}`,
 		`{"jsonrpc":"2.0","id":6,"error":{"code":1,"message":"x"}}`,
 		"\n\n\r\n",
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1e400,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"hello","arguments":{"name":"x"}}}`,
+		`{"jsonrpc":"2.0","id":1.5,"result":{}}`,
+		`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"f","version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"ping"}` + "\n" +
+			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}` + "\n" +
+			`{"jsonrpc":"2.0","id":7,"method":"ping"}`,
 	} {
 		f.Add([]byte(seed))
 	}
