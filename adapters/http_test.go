@@ -456,6 +456,34 @@ func TestHTTPCallErrors(t *testing.T) {
 			want:  []string{"response body larger than 1024 bytes (max_response)"},
 		},
 		{
+			name: "endless body stops at max_response",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				chunk := []byte(strings.Repeat("z", 4096))
+				for r.Context().Err() == nil { // until the client hangs up
+					if _, err := w.Write(chunk); err != nil {
+						return
+					}
+				}
+			},
+			extra: "max_response = 65536",
+			want:  []string{"response body larger than 65536 bytes (max_response)"},
+		},
+		{
+			name: "redirect to ftp refused",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, "ftp://files.example.com/pub", http.StatusFound)
+			},
+			want: []string{`was redirected to a "ftp" URL; only http and https are followed`},
+		},
+		{
+			name: "redirect to file refused",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, "file:///etc/passwd", http.StatusFound)
+			},
+			want:    []string{`was redirected to a "file" URL; only http and https are followed`},
+			notWant: []string{"root:"},
+		},
+		{
 			name: "redirect loop over the limit",
 			handler: func(w http.ResponseWriter, r *http.Request) {
 				http.Redirect(w, r, "/x", http.StatusFound)

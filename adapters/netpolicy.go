@@ -19,7 +19,8 @@ type NetworkPolicy struct {
 	// subdomain of example.com.
 	AllowHosts []string
 	// DenyPrivate refuses connections to loopback, private, link-local
-	// (cloud metadata included), CGNAT, multicast and unspecified addresses.
+	// (cloud metadata included), CGNAT, multicast, unspecified and reserved
+	// addresses, and to IPv6 addresses that carry one of those IPv4 ones.
 	// It is checked on the address actually dialed, after DNS resolution, so
 	// a name that resolves to such an address is refused too.
 	DenyPrivate bool
@@ -73,11 +74,29 @@ type NetworkPolicyError struct{ Msg string }
 
 func (e *NetworkPolicyError) Error() string { return e.Msg }
 
+// reservedPrefixes are the ranges deny_private refuses beyond what netip
+// classifies (loopback, private, link-local, multicast, unspecified): none
+// of them reaches a public service, and several reach internal ones.
+var reservedPrefixes = []struct {
+	prefix netip.Prefix
+	kind   string
+}{
+	{netip.MustParsePrefix("0.0.0.0/8"), `"this network" (0.0.0.0/8)`},
+	{netip.MustParsePrefix("100.64.0.0/10"), "carrier-grade NAT"},
+	{netip.MustParsePrefix("192.0.0.0/24"), "IETF protocol assignment"},
+	{netip.MustParsePrefix("198.18.0.0/15"), "benchmarking (198.18.0.0/15)"},
+	{netip.MustParsePrefix("240.0.0.0/4"), "reserved (240.0.0.0/4) or broadcast"},
+	{netip.MustParsePrefix("fec0::/10"), "site-local"},
+	{netip.MustParsePrefix("100::/64"), "discard-only"},
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "local-use NAT64"},
+}
+
 // privateAddr reports whether ip is an address deny_private refuses, and
-// what kind it is.
+// what kind it is. An IPv6 address that carries an IPv4 one (IPv4-mapped,
+// IPv4-compatible, NAT64 64:ff9b::/96, 6to4 2002::/16, Teredo) is judged by
+// the IPv4 address too, since a gateway may deliver it there.
 func privateAddr(ip netip.Addr) (string, bool) {
 	ip = ip.Unmap()
-	cgnat := netip.MustParsePrefix("100.64.0.0/10")
 	switch {
 	case ip.IsLoopback():
 		return "loopback", true
@@ -89,10 +108,45 @@ func privateAddr(ip netip.Addr) (string, bool) {
 		return "unspecified", true
 	case ip.IsMulticast(), ip.IsInterfaceLocalMulticast():
 		return "multicast", true
-	case cgnat.Contains(ip):
-		return "carrier-grade NAT", true
+	}
+	for _, r := range reservedPrefixes {
+		if r.prefix.Contains(ip) {
+			return r.kind, true
+		}
+	}
+	for _, v4 := range embeddedIPv4(ip) {
+		if kind, bad := privateAddr(v4); bad {
+			return kind + " (" + v4.String() + ", carried in an IPv6 address)", true
+		}
 	}
 	return "", false
+}
+
+var (
+	ipv4Compatible = netip.MustParsePrefix("::/96")
+	nat64          = netip.MustParsePrefix("64:ff9b::/96")
+	sixToFour      = netip.MustParsePrefix("2002::/16")
+	teredo         = netip.MustParsePrefix("2001::/32")
+)
+
+// embeddedIPv4 returns the IPv4 addresses an IPv6 address carries by a
+// standard translation or tunnel scheme; none for other addresses.
+func embeddedIPv4(ip netip.Addr) []netip.Addr {
+	if !ip.Is6() {
+		return nil
+	}
+	b := ip.As16()
+	v4 := func(p []byte) netip.Addr { return netip.AddrFrom4([4]byte(p)) }
+	switch {
+	case ipv4Compatible.Contains(ip), nat64.Contains(ip):
+		return []netip.Addr{v4(b[12:16])}
+	case sixToFour.Contains(ip):
+		return []netip.Addr{v4(b[2:6])}
+	case teredo.Contains(ip):
+		client := [4]byte{^b[12], ^b[13], ^b[14], ^b[15]} // stored inverted
+		return []netip.Addr{v4(b[4:8]), netip.AddrFrom4(client)}
+	}
+	return nil
 }
 
 // denyPrivateControl is a net.Dialer Control hook: it runs on the address

@@ -25,7 +25,16 @@ func TestPrivateAddr(t *testing.T) {
 		{"169.254.169.254", true}, {"fe80::1", true}, {"fd00::1", true},
 		{"100.64.0.1", true}, {"0.0.0.0", true}, {"::", true}, {"224.0.0.1", true},
 		{"::ffff:127.0.0.1", true}, {"::ffff:10.0.0.1", true},
+		{"0.1.2.3", true}, {"192.0.0.170", true}, {"198.18.0.1", true}, {"198.19.255.255", true},
+		{"240.0.0.1", true}, {"255.255.255.255", true}, {"fec0::1", true}, {"100::1", true},
+		{"ff02::1", true}, {"fc00::1", true},
+		// IPv6 carrying a private IPv4: compatible, NAT64, local NAT64, 6to4, Teredo server and client
+		{"::127.0.0.1", true}, {"::a9fe:a9fe", true}, {"64:ff9b::a9fe:a9fe", true}, {"64:ff9b::10.0.0.1", true},
+		{"64:ff9b:1::1", true}, {"2002:7f00:1::1", true}, {"2002:a9fe:a9fe::", true},
+		{"2001:0:0a00:0001::1", true}, {"2001:0:0808:0808::f5ff:fffe", true},
 		{"8.8.8.8", false}, {"172.32.0.1", false}, {"100.128.0.1", false}, {"2001:4860:4860::8888", false},
+		{"198.20.0.1", false}, {"192.0.1.1", false}, {"223.255.255.255", false},
+		{"64:ff9b::808:808", false}, {"2002:808:808::1", false}, {"2001:0:0808:0808::f7f7:f7f7", false},
 	} {
 		t.Run(tc.addr, func(t *testing.T) {
 			_, got := privateAddr(netip.MustParseAddr(tc.addr))
