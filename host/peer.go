@@ -62,6 +62,13 @@ func (p *sessionPeer) Elicit(ctx context.Context, params *mcp.ElicitParams) (*mc
 // progress.
 const DefaultHeartbeat = time.Second
 
+// heartbeatStep is how far each heartbeat moves the progress value. Progress
+// must increase with every notification, and the heartbeat has no unit of
+// its own (the elapsed time is in its message): tiny steps keep it below
+// whatever the backend reports later, in whatever unit, so that the
+// backend's first report is never dropped as going backwards.
+const heartbeatStep = 1e-6
+
 // callReporter is the adapters.Reporter of one call: it passes log lines
 // to the peer, and progress so that it never goes backwards, with an
 // elapsed-time heartbeat until the backend reports progress itself.
@@ -97,6 +104,7 @@ func (c *callReporter) heartbeat(every time.Duration) {
 	start := time.Now()
 	t := time.NewTicker(every)
 	defer t.Stop()
+	beats := 0
 	for {
 		select {
 		case <-c.stop:
@@ -108,8 +116,9 @@ func (c *callReporter) heartbeat(every time.Duration) {
 			quiet := !c.reported
 			c.mu.Unlock()
 			if quiet {
-				elapsed := now.Sub(start).Round(time.Millisecond)
-				c.send(elapsed.Seconds(), 0, fmt.Sprintf("running for %s", elapsed.Round(time.Second/10)), false)
+				beats++
+				elapsed := now.Sub(start).Round(time.Second / 10)
+				c.send(float64(beats)*heartbeatStep, 0, fmt.Sprintf("running for %s", elapsed), false)
 			}
 		}
 	}
@@ -138,8 +147,13 @@ func (c *callReporter) send(progress, total float64, msg string, fromBackend boo
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if fromBackend {
+	if fromBackend && !c.reported {
 		c.reported = true
+		if c.sent && progress <= c.last {
+			// Only heartbeats went before, and the backend starts at 0 or
+			// below their tiny steps: keep its report, a hair above them.
+			progress = c.last + heartbeatStep/1000
+		}
 	}
 	if c.done || (c.sent && progress <= c.last) {
 		return

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +16,7 @@ import (
 type recordingPeer struct {
 	mu       sync.Mutex
 	events   []string
+	vals     []float64 // the progress values sent
 	progress bool
 }
 
@@ -28,6 +30,13 @@ func (p *recordingPeer) Progress(ctx context.Context, progress, total float64, m
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.events = append(p.events, fmt.Sprintf("progress %g/%g %s", progress, total, msg))
+	p.vals = append(p.vals, progress)
+}
+
+func (p *recordingPeer) values() []float64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]float64(nil), p.vals...)
 }
 
 func (p *recordingPeer) WantsProgress() bool { return p.progress }
@@ -70,30 +79,56 @@ func TestCallReporterNoProgressUnlessAsked(t *testing.T) {
 	}
 }
 
-// TestCallReporterHeartbeat: a quiet call gets increasing elapsed-time
-// progress; once the backend reports, heartbeats stop.
+// TestCallReporterHeartbeat: a quiet call gets increasing heartbeats that
+// say how long it has run, until the backend reports; the backend's first
+// report goes through whatever its unit, even 0 after many heartbeats.
 func TestCallReporterHeartbeat(t *testing.T) {
-	peer := &recordingPeer{progress: true}
-	r := newCallReporter(context.Background(), peer, "t", 10*time.Millisecond)
-	deadline := time.Now().Add(5 * time.Second)
-	for len(peer.snapshot()) < 2 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	r.Progress(1000, 0, "real")
-	n := len(peer.snapshot())
-	time.Sleep(50 * time.Millisecond)
-	r.finish()
-	got := peer.snapshot()
-	if n < 3 || len(got) != n {
-		t.Fatalf("heartbeats then one real report, then nothing; got %q", got)
-	}
-	for _, e := range got[:n-1] {
-		if !strings.Contains(e, "running for") {
-			t.Errorf("heartbeat %q does not say how long", e)
-		}
-	}
-	if got[n-1] != "progress 1000/0 real" {
-		t.Errorf("last = %q", got[n-1])
+	for _, tc := range []struct {
+		name        string
+		first, then float64
+		total       float64
+	}{
+		{"count from 1", 1, 2, 10},
+		{"fraction of 1", 0.001, 0.5, 1},
+		{"starts at 0", 0, 1, 100},
+		{"large count", 1000, 2000, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			peer := &recordingPeer{progress: true}
+			r := newCallReporter(context.Background(), peer, "t", time.Millisecond)
+			deadline := time.Now().Add(5 * time.Second)
+			for len(peer.snapshot()) < 5 && time.Now().Before(deadline) {
+				time.Sleep(time.Millisecond)
+			}
+			r.Progress(tc.first, tc.total, "one")
+			r.Progress(tc.then, tc.total, "two")
+			r.finish()
+			got := peer.snapshot()
+			n := len(got)
+			if n < 7 {
+				t.Fatalf("want at least 5 heartbeats and two reports, got %q", got)
+			}
+			for _, e := range got[:n-2] {
+				if !strings.Contains(e, "running for") {
+					t.Errorf("heartbeat %q does not say how long", e)
+				}
+			}
+			if !strings.HasSuffix(got[n-2], " one") || !strings.HasSuffix(got[n-1], " two") {
+				t.Errorf("the backend's reports were dropped: last two are %q", got[n-2:])
+			}
+			if want := fmt.Sprintf("progress %g/%g two", tc.then, tc.total); got[n-1] != want {
+				t.Errorf("last = %q, want %q", got[n-1], want)
+			}
+			if vals := peer.values(); !sort.Float64sAreSorted(vals) || len(vals) != n {
+				t.Errorf("progress went backwards or repeated: %v", vals)
+			} else {
+				for i := 1; i < len(vals); i++ {
+					if vals[i] <= vals[i-1] {
+						t.Errorf("progress did not increase at %d: %v", i, vals)
+					}
+				}
+			}
+		})
 	}
 }
 
