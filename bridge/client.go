@@ -41,6 +41,10 @@ const (
 // the next connection registers the services anyway.
 var ErrNotConnected = errors.New("not connected")
 
+// errConnectionLost is why calls stop when the connection to the server
+// drops: their results could not be sent.
+var errConnectionLost = errors.New("the connection to the framed-protocol server was lost")
+
 // Client connects to a framed-protocol server as the client role, registers
 // the tools of a host.Server as services and answers the server's calls by
 // running them, with the same validation, limits and timeouts as MCP calls.
@@ -220,9 +224,9 @@ type session struct {
 // serve registers the services, then reads frames and runs calls until the
 // connection drops or ctx ends.
 func (s *session) serve(ctx context.Context) error {
-	// Calls outlive ctx by ShutdownGrace; callCancel ends them.
-	callCtx, callCancel := context.WithCancel(context.WithoutCancel(ctx))
-	defer callCancel()
+	// Calls outlive ctx by ShutdownGrace; cancelCalls ends them, with the reason.
+	callCtx, cancelCalls := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer cancelCalls(errConnectionLost)
 	// When ctx ends, stop reading (the connection stays open for the
 	// results of running calls).
 	stop := context.AfterFunc(ctx, func() { _ = s.conn.SetReadDeadline(time.Now()) })
@@ -261,9 +265,11 @@ func (s *session) serve(ctx context.Context) error {
 	}
 	if ctx.Err() != nil {
 		readErr = nil
-		s.waitCalls(orDefault(s.c.ShutdownGrace, DefaultShutdownGrace))
+		grace := orDefault(s.c.ShutdownGrace, DefaultShutdownGrace)
+		s.waitCalls(grace)
+		cancelCalls(fmt.Errorf("the bridge is stopping, and the call did not finish within the %s it gives running calls", grace))
 	}
-	callCancel()
+	cancelCalls(errConnectionLost)
 	s.conn.Close()
 	s.calls.Wait()
 	return readErr

@@ -385,7 +385,7 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 	rep.finish()
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, context.DeadlineExceeded) {
-			return toolError("the call was cancelled")
+			return toolError(cancelledMessage(ctx))
 		}
 		return toolError(err.Error())
 	}
@@ -446,7 +446,7 @@ func (r *Registry) confirm(ctx context.Context, t *thcl.Tool, eval *hcl.EvalCont
 	switch {
 	case err != nil:
 		if ctx.Err() != nil {
-			return toolError("the call was cancelled")
+			return toolError(cancelledMessage(ctx))
 		}
 		return toolError(fmt.Sprintf("the tool %s needs the user's confirmation, and asking failed: %v", t.Name, err))
 	case res.Action == "accept":
@@ -474,7 +474,7 @@ func (r *Registry) ask(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext,
 	switch {
 	case err != nil:
 		if ctx.Err() != nil {
-			return cty.NilVal, toolError("the call was cancelled")
+			return cty.NilVal, toolError(cancelledMessage(ctx))
 		}
 		// The SDK checks the answers against the form before we see them.
 		if _, detail, ok := strings.Cut(err.Error(), "does not match requested schema: "); ok {
@@ -706,4 +706,14 @@ func (r *Registry) resourceSource(uri string) string {
 		return res.File
 	}
 	return ""
+}
+
+// cancelledMessage is the error text of a call whose context ended: the
+// reason, when the host is shutting down (a client that cancels a call
+// gets no reply at all).
+func cancelledMessage(ctx context.Context) string {
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return "the call was cancelled: " + cause.Error()
+	}
+	return "the call was cancelled"
 }

@@ -32,9 +32,10 @@ type Server struct {
 	current atomic.Pointer[Registry]
 	applyMu sync.Mutex
 
-	// life ends with Shutdown; every call's context ends with it.
+	// life ends with Shutdown; every call's context ends with it, and its
+	// cause says why.
 	life     context.Context
-	shutdown context.CancelFunc
+	shutdown context.CancelCauseFunc
 }
 
 // NewServer makes a server for reg. The server's name, version and
@@ -45,7 +46,7 @@ func NewServer(reg *Registry, logger *slog.Logger) *Server {
 	}
 	info := reg.Config.Server
 	s := &Server{logger: logger}
-	s.life, s.shutdown = context.WithCancel(context.Background())
+	s.life, s.shutdown = context.WithCancelCause(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Title: info.Title, Version: info.Version}, &mcp.ServerOptions{
 		Instructions: info.Instructions,
 		Logger:       sdkLogger(logger),
@@ -275,14 +276,22 @@ func sameJSON(a, b any) bool {
 // commands are killed with their process groups and reaped, HTTP requests
 // aborted. A host calls it when it is about to exit, so that nothing it
 // started outlives it; the calls answer with their cancellation errors.
-func (s *Server) Shutdown() { s.shutdown() }
+func (s *Server) Shutdown() { s.ShutdownBecause(ErrShuttingDown) }
+
+// ShutdownBecause is Shutdown with the reason the cancelled calls give in
+// their error results (the first reason given is kept).
+func (s *Server) ShutdownBecause(reason error) { s.shutdown(reason) }
+
+// ErrShuttingDown is the reason given by calls that Shutdown cancelled.
+var ErrShuttingDown = errors.New("toolhost is shutting down")
 
 // callContext returns a context for one call that ends with ctx or with
-// Shutdown, whichever comes first.
+// Shutdown, whichever comes first; after Shutdown, context.Cause gives its
+// reason.
 func (s *Server) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(ctx)
-	stop := context.AfterFunc(s.life, cancel)
-	return ctx, func() { stop(); cancel() }
+	ctx, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(s.life, func() { cancel(context.Cause(s.life)) })
+	return ctx, func() { stop(); cancel(context.Canceled) }
 }
 
 // use returns the registry in service, marked as in use until release is

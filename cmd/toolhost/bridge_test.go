@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -228,5 +229,45 @@ func TestBridgeUsage(t *testing.T) {
 				t.Fatalf("stdout %q", stdout.String())
 			}
 		})
+	}
+}
+
+// TestBridgeStopLetsCallsFinish: on SIGTERM a call already running still
+// finishes and its result is sent before the bridge exits (it has
+// bridge.DefaultShutdownGrace for that).
+func TestBridgeStopLetsCallsFinish(t *testing.T) {
+	mark := filepath.Join(t.TempDir(), "started")
+	cfg := writeConfig(t, fmt.Sprintf(`
+tool "slow" {
+  description = "takes a while"
+  exec {
+    command = ["sh", "-c", "touch %s; sleep 0.5; echo finished"]
+  }
+}
+`, mark))
+	ts := bridgetest.NewServer(t)
+	p := startBridge(t, "--connect", ts.Addr, "--watch=false", cfg)
+	conn := ts.Accept()
+	conn.NextRegister()
+	conn.Call("c1", "slow", nil)
+	waitFor(t, "the command is running", func() bool {
+		_, err := os.Stat(mark)
+		return err == nil
+	})
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	r := conn.NextResult()
+	if !r.Result.Success || strings.TrimSpace(r.Text(t)) != "finished" {
+		t.Fatalf("result of the call running at SIGTERM: %+v", r)
+	}
+	select {
+	case err := <-p.done:
+		p.done <- err
+		if err != nil {
+			t.Fatalf("bridge exited with %v after SIGTERM", err)
+		}
+	case <-time.After(bridgetest.Timeout):
+		t.Fatal("bridge did not exit after SIGTERM")
 	}
 }

@@ -239,3 +239,20 @@ func TestStdinClosedLetsCallsFinish(t *testing.T) {
 		t.Fatalf("host exited with %v, want status 0", err)
 	}
 }
+
+// TestStdinClosedStopsLongCalls: a call still running ShutdownGrace after
+// the client closed stdin is stopped, and its result says why.
+func TestStdinClosedStopsLongCalls(t *testing.T) {
+	s := startServe(t, "--watch=false", writeConfig(t, testConfig))
+	s.initialize("2025-06-18")
+	s.sendJSON(call(1, "slow", map[string]any{"seconds": 30}))
+	_ = s.stdin.Close()
+	m := s.recv()
+	text, isErr := resultText(t, m)
+	if !isErr || !strings.Contains(text, "the call was cancelled: the client closed toolhost's stdin") {
+		t.Fatalf("answer of a long call after stdin closed = %v", m)
+	}
+	if err := s.cmd.Wait(); err != nil {
+		t.Fatalf("host exited with %v, want status 0", err)
+	}
+}

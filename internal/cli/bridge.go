@@ -96,11 +96,12 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	} else {
 		close(watchDone)
 	}
-	stopOnSignal := context.AfterFunc(ctx, srv.Shutdown) // see runServe
-	defer stopOnSignal()
+	// On a signal the client stops reading and gives running calls
+	// bridge.DefaultShutdownGrace to send their results; it cancels the
+	// rest. The host is shut down after that (killing what is left).
 	err = client.Run(runCtx)
 	cancel()
-	srv.Shutdown()
+	srv.ShutdownBecause(errSignalled)
 	<-watchDone
 	srv.Registry().Retire()
 	if err != nil {

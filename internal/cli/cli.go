@@ -215,11 +215,13 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		// A signal stops the calls in flight at once: their commands are
 		// killed with their process groups, so nothing the host started
 		// outlives it.
-		stopOnSignal := context.AfterFunc(ctx, srv.Shutdown)
+		stopOnSignal := context.AfterFunc(ctx, func() { srv.ShutdownBecause(errSignalled) })
 		defer stopOnSignal()
 		// The client closing stdin is how MCP ends a stdio session: calls in
 		// flight get ShutdownGrace to finish, then are cancelled.
-		in := &eofReader{r: stdin, eof: func() { time.AfterFunc(ShutdownGrace, srv.Shutdown) }}
+		in := &eofReader{r: stdin, eof: func() {
+			time.AfterFunc(ShutdownGrace, func() { srv.ShutdownBecause(errStdinClosed) })
+		}}
 		err = srv.Run(runCtx, &host.StdioTransport{In: in, Out: stdout, MaxMessageSize: *maxMsg, Logger: logger})
 	}
 	cancel()
@@ -236,6 +238,12 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 // ShutdownGrace is how long calls in flight may go on after the client
 // closes stdin before they are cancelled.
 const ShutdownGrace = 2 * time.Second
+
+// The reasons calls cancelled by a stopping host give in their results.
+var (
+	errSignalled   = errors.New("toolhost received a stop signal (SIGTERM, SIGINT or SIGHUP) and is exiting")
+	errStdinClosed = fmt.Errorf("the client closed toolhost's stdin, which ends the session; calls still running %s later are stopped", ShutdownGrace)
+)
 
 // eofReader calls eof once, when reading r first fails (at end of input
 // or on an error).
