@@ -22,6 +22,7 @@ import (
 	"github.com/go-resty/resty/v2"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/tidwall/gjson"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"golang.org/x/net/http/httpguts"
@@ -266,6 +267,11 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 	mediaType, label := httpParseContentType(ct)
 	if h.charset != "" {
 		label = h.charset
+	}
+	if mediaType == "application/octet-stream" && !over && gjson.ValidBytes(data) {
+		// "Some bytes": a server (or a static file server that cannot
+		// tell) labels its JSON generically. JSON it is.
+		mediaType = "application/json"
 	}
 	if httpBinary(mediaType) && h.charset == "" {
 		if code := resp.StatusCode(); code >= 200 && code <= 299 {

@@ -371,6 +371,7 @@ func TestHTTPCharsets(t *testing.T) {
 		{"charset attribute overrides a wrong charset", simplifiedchinese.GB18030, zh, "text/plain; charset=utf-8", "gb18030", "text/plain"},
 		{"utf-8 stays byte-exact", nil, "\ufeff" + zh + "\u2028", "text/plain; charset=utf-8", "", "text/plain"},
 		{"no content type", nil, zh, "", "", ""},
+		{"JSON labelled octet-stream is JSON", nil, `{"city":"` + zh + `"}`, "application/octet-stream", "", "application/json"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -21,6 +21,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("call", "call CONFIG TOOL [name=value ...] [--json '{...}']", stderr)
 	rawJSON := fs.String("json", "", "the arguments as one JSON object (merged under name=value pairs)")
 	yes := fs.Bool("yes", false, "answer yes when the tool asks for confirmation (confirm)")
+	logLevel := fs.String("log-level", "info", "the least level of the tool's log lines shown on stderr: debug, info, notice, warning or error")
 	var answerFlags multiFlag
 	fs.Var(&answerFlags, "answer", "an answer to the tool's ask form, as name=value (repeatable)")
 	pos, err := parseFlags(fs, args)
@@ -75,7 +76,12 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	argJSON, _ := json.Marshal(argMap)
-	peer := &cliPeer{yes: *yes, stderr: stderr}
+	minLevel, ok := logLevelRank[mcp.LoggingLevel(*logLevel)]
+	if !ok {
+		fmt.Fprintf(stderr, "toolhost call: unknown --log-level %q: use debug, info, notice, warning or error\n", *logLevel)
+		return ExitUsage
+	}
+	peer := &cliPeer{yes: *yes, stderr: stderr, minLevel: minLevel}
 	if len(answerFlags) > 0 {
 		if tool.Ask == nil {
 			fmt.Fprintf(stderr, "toolhost call: --answer: the tool %s has no ask form\n", tool.Name)
@@ -150,11 +156,21 @@ type cliPeer struct {
 	yes     bool
 	answers map[string]any // --answer values for an ask form
 	stderr  io.Writer
+	// minLevel is the rank of the least level shown (--log-level).
+	minLevel int
 }
 
 var _ host.Peer = (*cliPeer)(nil)
 
+// logLevelRank orders the MCP log levels, least severe first.
+var logLevelRank = map[mcp.LoggingLevel]int{
+	"debug": 0, "info": 1, "notice": 2, "warning": 3, "error": 4, "critical": 5, "alert": 6, "emergency": 7,
+}
+
 func (p *cliPeer) Log(ctx context.Context, level mcp.LoggingLevel, logger, msg string) {
+	if rank, ok := logLevelRank[level]; ok && rank < p.minLevel {
+		return
+	}
 	fmt.Fprintf(p.stderr, "%s: %s: %s\n", logger, level, msg)
 }
 
