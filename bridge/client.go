@@ -252,7 +252,11 @@ func (s *session) serve(ctx context.Context) error {
 		f, err := dec.Next()
 		var se *SkipError
 		if errors.As(err, &se) {
-			s.log.Warn("skipped input from the server", "offset", se.Offset, "bytes", se.Len, "reason", se.Reason)
+			attrs := []any{"offset", se.Offset, "reason", se.Reason}
+			if se.Len > 0 {
+				attrs = append(attrs, "bytes", se.Len)
+			}
+			s.log.Warn("skipped input from the server", attrs...)
 			continue
 		}
 		if err != nil {
@@ -308,7 +312,8 @@ func (s *session) handle(ctx, callCtx context.Context, f Frame, sem chan struct{
 	}
 	var m message
 	if err := json.Unmarshal(f.Payload, &m); err != nil {
-		s.log.Warn("ignoring an MCP frame that is not a JSON object with a type", "task", f.TaskID, "seq", f.Seq, "error", err)
+		s.log.Warn("ignoring an MCP frame whose payload is not a JSON object such as {\"type\":\"call\",\"data\":{...}}",
+			"task", f.TaskID, "seq", f.Seq, "payload", payloadPreview(f.Payload), "error", err)
 		return true
 	}
 	if m.Type != "call" {
@@ -553,4 +558,13 @@ func (s *session) writeLocked(ctx context.Context, f Frame) error {
 		return err
 	}
 	return nil
+}
+
+// payloadPreview is the start of a payload, for a log line.
+func payloadPreview(p []byte) string {
+	const max = 80
+	if len(p) <= max {
+		return string(p)
+	}
+	return string(bytes.ToValidUTF8(p[:max], nil)) + "..."
 }

@@ -706,6 +706,20 @@ func TestBridgeLogsWhatItSkips(t *testing.T) {
 
 	conn.Send([]byte("##START\x06mcp00001[0000]{\"type\":\"call\",\"data\":{\"call_id\":\"big\",\"params\":{\"t\":\"" + strings.Repeat("x", 5000) + "\"}}}##END"))
 	logs.waitFor(t, "larger than 4096 bytes")
+	// The skipped frame's tail, which holds "##END", is not a frame that
+	// stalls: no warning however long it waits (here 6 stall intervals).
+	time.Sleep(300 * time.Millisecond)
+	logs.mu.Lock()
+	out := logs.b.String()
+	logs.mu.Unlock()
+	if strings.Contains(out, "has not ended") {
+		t.Fatalf("a stall was reported for the tail of a skipped frame:\n%s", out)
+	}
+	if strings.Contains(out, "bytes=0") {
+		t.Errorf("a skip was logged with bytes=0:\n%s", out)
+	}
+	conn.Send([]byte("##START\x06mcp00001[0000]not json at all##END"))
+	logs.waitFor(t, "payload=\"not json at all\"")
 
 	conn.Send([]byte("##START\x06mcp00001[0000]{\"type\":\"call\",\"data\":{\"call_id\":\"x\",\"params\":{\"t\":\"oops}}}##END"))
 	logs.waitFor(t, "has not ended although it contains ##END", "unclosed string")

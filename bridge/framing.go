@@ -285,7 +285,10 @@ func (d *Decoder) fill() {
 	if d.err != nil {
 		return
 	}
-	if pending := d.raw[d.start:]; d.OnStall != nil && d.StallAfter > 0 && bytes.Contains(pending, []byte(endMarker)) {
+	// Only a frame that has begun can stall; the tail of a skipped frame
+	// kept while looking for the next "##START" cannot.
+	if pending := d.raw[d.start:]; d.OnStall != nil && d.StallAfter > 0 &&
+		bytes.HasPrefix(pending, []byte(startMarker)) && bytes.Contains(pending, []byte(endMarker)) {
 		n, stall := len(pending), d.OnStall
 		t := time.AfterFunc(d.StallAfter, func() { stall(n) })
 		defer t.Stop()
