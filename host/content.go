@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -335,4 +336,39 @@ func outputContent(tool string, out *adapters.Output) mcp.Content {
 		text += fmt.Sprintf("\n[output truncated at %d bytes]", len(out.Body))
 	}
 	return &mcp.TextContent{Text: text}
+}
+
+// Protocol versions that brought content types: audio came with
+// 2025-03-26, resource_link with 2025-06-18.
+const (
+	versionAudio        = "2025-03-26"
+	versionResourceLink = "2025-06-18"
+)
+
+// forProtocol rewrites the content items of a result that the client's
+// protocol version does not know (version strings are dates, so they
+// compare as strings): a resource_link becomes a text item naming the
+// resource, audio a text item saying what was left out. The result is
+// changed in place; an empty version (not known) changes nothing.
+func forProtocol(res *mcp.CallToolResult, version string) {
+	if res == nil || version == "" || version >= versionResourceLink {
+		return
+	}
+	for i, c := range res.Content {
+		switch c := c.(type) {
+		case *mcp.ResourceLink:
+			text := "Resource: " + c.URI
+			if name := cmp.Or(c.Title, c.Name); name != "" && name != c.URI {
+				text = fmt.Sprintf("Resource %s: %s", name, c.URI)
+			}
+			if c.Description != "" {
+				text += " (" + c.Description + ")"
+			}
+			res.Content[i] = &mcp.TextContent{Text: text}
+		case *mcp.AudioContent:
+			if version < versionAudio {
+				res.Content[i] = &mcp.TextContent{Text: fmt.Sprintf("[%s audio, %d bytes, left out: protocol version %s has no audio content]", c.MIMEType, len(c.Data), version)}
+			}
+		}
+	}
 }

@@ -329,6 +329,11 @@ func (s *Server) toolHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	if errors.Is(err, ErrUnknownTool) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 	}
+	if req.Session != nil {
+		if init := req.Session.InitializeParams(); init != nil {
+			forProtocol(res, init.ProtocolVersion)
+		}
+	}
 	return res, err
 }
 
