@@ -26,7 +26,7 @@ import (
 // contentError is a content item that could not be made; its message names
 // the item and says what to fix.
 func contentError(c *thcl.Content, format string, args ...any) error {
-	return fmt.Errorf("the %s item of line %d: %s", c.Kind, c.DeclRange.Start.Line, fmt.Sprintf(format, args...))
+	return fmt.Errorf("the %s item at %s:%d: %s", c.Kind, c.DeclRange.Filename, c.DeclRange.Start.Line, fmt.Sprintf(format, args...))
 }
 
 // renderContent makes one content item. out is the backend's output (nil
@@ -161,7 +161,11 @@ func (r *Registry) itemMedia(c *thcl.Content, eval *hcl.EvalContext, out *adapte
 			// Text output may be base64 (a command that prints it so).
 			b, err := decodeBase64(strings.TrimSpace(string(out.Body)))
 			if err != nil {
-				return nil, "", contentError(c, "the output is text (%s), not an image or sound; set binary = true in an exec block whose command prints the bytes, or print base64", out.MIMEType)
+				hint := "have the backend give base64, or, for a command that prints the bytes, set binary = true in its exec block"
+				if strings.Contains(out.MIMEType, "json") {
+					hint = `give the item a path = "..." (a gjson path to the base64 data in the JSON) and a mime_type`
+				}
+				return nil, "", contentError(c, "the output is text (%s), not an image or sound, and not base64; %s", cmp.Or(out.MIMEType, "no content type"), hint)
 			}
 			data = b
 		} else {
