@@ -1,8 +1,12 @@
 package host
 
 import (
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -17,24 +21,34 @@ const maxListedForCompletion = 5000
 // Complete answers completion/complete: values for a prompt argument (from
 // its enum or completions) or a resource template's variable (from its
 // completions, or else the names of its directory's files) that start with
-// value, case-insensitively, exact-case matches first. Unknown references
-// get no values, not an error: a client completing as the user types
-// should not show errors.
-func (r *Registry) Complete(ref *mcp.CompleteReference, arg, value string) *mcp.CompleteResult {
+// value, case-insensitively, exact-case matches first. A prompt or a
+// resource template the config does not declare is an invalid-params error,
+// as the spec asks; an argument without candidates gets no values.
+func (r *Registry) Complete(ref *mcp.CompleteReference, arg, value string) (*mcp.CompleteResult, error) {
 	var candidates []string
 	switch {
 	case ref == nil:
 	case ref.Type == "ref/prompt":
-		if p, ok := r.prompts[ref.Name]; ok {
-			for _, a := range p.Args {
-				if a.Name == arg {
-					candidates = append(append(candidates, a.Enum...), a.Completions...)
-				}
+		p, ok := r.prompts[ref.Name]
+		if !ok {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+				Message: fmt.Sprintf("there is no prompt %q to complete arguments of; the prompts are: %s", ref.Name, listOrNone(slices.Sorted(maps.Keys(r.prompts))))}
+		}
+		for _, a := range p.Args {
+			if a.Name == arg {
+				candidates = append(append(candidates, a.Enum...), a.Completions...)
 			}
 		}
 	case ref.Type == "ref/resource":
+		found := false
+		var uris []string
 		for _, t := range r.templates {
-			if t.decl.URITemplate != ref.URI || t.decl.Variable != arg {
+			uris = append(uris, t.decl.URITemplate)
+			if t.decl.URITemplate != ref.URI {
+				continue
+			}
+			found = true
+			if t.decl.Variable != arg {
 				continue
 			}
 			if len(t.decl.Completions) > 0 {
@@ -45,8 +59,21 @@ func (r *Registry) Complete(ref *mcp.CompleteReference, arg, value string) *mcp.
 				candidates = names
 			}
 		}
+		if !found {
+			slices.Sort(uris)
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+				Message: fmt.Sprintf("there is no resource template %q to complete; the templates are: %s", ref.URI, listOrNone(uris))}
+		}
 	}
-	return &mcp.CompleteResult{Completion: rankCompletions(candidates, value)}
+	return &mcp.CompleteResult{Completion: rankCompletions(candidates, value)}, nil
+}
+
+// listOrNone joins names for a message, or says there are none.
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }
 
 // rankCompletions keeps the candidates that start with value (ignoring

@@ -340,7 +340,7 @@ func (s *Server) toolHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 func (s *Server) completionHandler(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	reg := s.use()
 	defer reg.release()
-	return reg.Complete(req.Params.Ref, req.Params.Argument.Name, req.Params.Argument.Value), nil
+	return reg.Complete(req.Params.Ref, req.Params.Argument.Name, req.Params.Argument.Value)
 }
 
 // subscribeHandler accepts a subscription to a resource the config serves;

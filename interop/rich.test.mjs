@@ -193,8 +193,17 @@ describe('content', () => {
     assert.equal(city.completion.total, 3);
     const notes = await client.complete({ ref: { type: 'ref/resource', uri: 'notes:///{path}' }, argument: { name: 'path', value: 'm' } });
     assert.deepEqual(notes.completion.values, ['meeting.md']);
-    const none = await client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'x', value: '' } });
+    const none = await client.complete({ ref: { type: 'ref/prompt', name: 'travel' }, argument: { name: 'x', value: '' } });
     assert.deepEqual(none.completion.values, []);
+    // A prompt or template the config does not declare: invalid params, as the spec asks.
+    await assert.rejects(
+      client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'x', value: '' } }),
+      (e) => e.code === -32602 && /there is no prompt "nope"/.test(e.message),
+    );
+    await assert.rejects(
+      client.complete({ ref: { type: 'ref/resource', uri: 'nope:///{x}' }, argument: { name: 'x', value: '' } }),
+      (e) => e.code === -32602 && /there is no resource template "nope:\/\/\/\{x\}"/.test(e.message),
+    );
   });
 
   test('a prompt argument outside its enum is refused', async () => {
