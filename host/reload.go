@@ -15,8 +15,10 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/internal/diagtext"
 )
 
 // DefaultDebounce is how long the watcher waits after the last file event
@@ -43,8 +45,10 @@ type Reloader struct {
 	// OnReload, when set, is called after every reload attempt that was not
 	// skipped (for tests and benchmarks).
 	OnReload func(ReloadResult)
-	// Diagnostics receives the full rendering of a failed reload's
-	// diagnostics, with source snippets; os.Stderr when nil.
+	// Diagnostics receives the full rendering of a reload's diagnostics
+	// (the errors of a failed one, the warnings of one applied), with
+	// source lines and carets, as serve prints them at startup; os.Stderr
+	// when nil.
 	Diagnostics io.Writer
 
 	lastSum [32]byte
@@ -135,7 +139,7 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 		res.Duration = time.Since(start)
 		text := thcl.FormatDiagnostics(diags)
 		logger.Error("reload failed; the previous tools stay in service", "errors", countErrors(diags), "duration", res.Duration, "diagnostics", text)
-		fmt.Fprintln(r.diagOut(), renderDiagnostics(reg.Config, diags))
+		diagtext.Write(r.diagOut(), configFiles(reg.Config), diags)
 		r.failed = true
 		r.Server.Notify(ctx, "error", "toolhost: the config has errors; the previous tools stay in service.\n"+text)
 		r.notify(res)
@@ -147,14 +151,26 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 	}
 	r.lastSum, r.failed = sum, false
 	res.Applied, res.Changes, res.Duration = true, changes, time.Since(start)
+	// The warnings of the new config, as serve prints them at startup:
+	// once for every reload that is applied (a save that changes nothing
+	// is skipped above, so an unchanged config does not repeat them).
+	diagtext.Write(r.diagOut(), configFiles(reg.Config), diags)
 	logger.Info("reloaded config",
 		"tools_added", strings.Join(changes.ToolsAdded, ","),
 		"tools_removed", strings.Join(changes.ToolsRemoved, ","),
 		"tools_changed", strings.Join(changes.ToolsChanged, ","),
+		"tools_redefined", strings.Join(changes.ToolsRedefined, ","),
 		"resources_changed", changes.ResourcesChanged,
+		"resources_redefined", strings.Join(changes.ResourcesRedefined, ","),
 		"prompts_changed", changes.PromptsChanged,
+		"prompts_redefined", strings.Join(changes.PromptsRedefined, ","),
+		"server_changed", changes.ServerChanged,
 		"tools", len(reg.Tools),
+		"warnings", len(diags),
 		"duration", res.Duration)
+	if len(diags) > 0 {
+		r.Server.Notify(ctx, "warning", "toolhost: reloaded the config; it has warnings.\n"+thcl.FormatDiagnostics(diags))
+	}
 	r.notify(res)
 	return res
 }
@@ -321,15 +337,75 @@ func (r *Reloader) watchSet() ([]string, func(string) bool) {
 	}
 }
 
-// renderDiagnostics renders diagnostics as HCL does, without colour.
-func renderDiagnostics(cfg *thcl.Config, diags hcl.Diagnostics) string {
-	var b strings.Builder
-	files := map[string]*hcl.File{}
-	if cfg != nil {
-		files = cfg.Files
+// configFiles returns the parsed files of cfg, which may be nil.
+func configFiles(cfg *thcl.Config) map[string]*hcl.File {
+	if cfg == nil {
+		return nil
 	}
-	_ = hcl.NewDiagnosticTextWriter(&b, files, 0, false).WriteDiagnostics(diags)
-	return strings.TrimSpace(b.String())
+	return cfg.Files
+}
+
+// blockDefs maps each top-level block of cfg, by kind and name ("tool",
+// "greet"), to what fixes how it behaves beyond what clients see: its source
+// text and the directory its relative paths resolve against. (The values
+// env() reads come from the environment of this process, the same for
+// every load, and content files are read at call time, so neither can
+// change a block whose source stayed the same.) Apply compares them to tell
+// apart the definitions a reload changed behind an unchanged declaration.
+func blockDefs(cfg *thcl.Config) map[blockKey]blockDef {
+	defs := map[blockKey]blockDef{}
+	if cfg == nil {
+		return defs
+	}
+	for name, f := range cfg.Files {
+		body, ok := f.Body.(*hclsyntax.Body)
+		if !ok {
+			continue
+		}
+		for _, b := range body.Blocks {
+			rng := b.Range()
+			if rng.Start.Byte < 0 || rng.End.Byte > len(f.Bytes) || rng.Start.Byte > rng.End.Byte {
+				continue
+			}
+			key := blockKey{kind: b.Type}
+			if len(b.Labels) > 0 {
+				key.name = b.Labels[0]
+			}
+			defs[key] = blockDef{dir: filepath.Dir(name), src: f.Bytes[rng.Start.Byte:rng.End.Byte]}
+		}
+	}
+	return defs
+}
+
+type blockKey struct{ kind, name string }
+
+type blockDef struct {
+	dir string
+	src []byte
+}
+
+// redefined reports whether the block key is in both a and b with a
+// different definition.
+func redefined(a, b map[blockKey]blockDef, key blockKey) bool {
+	x, ok1 := a[key]
+	y, ok2 := b[key]
+	return ok1 && ok2 && (x.dir != y.dir || !bytes.Equal(x.src, y.src))
+}
+
+// ServerOption tunes NewServer.
+type ServerOption func(*serverOptions)
+
+type serverOptions struct {
+	listChanged bool
+}
+
+// ListChanged says whether the tools, resources and prompts in service may
+// change while clients are connected, as they do when a Reloader watches
+// the config: the capabilities advertise it as listChanged. It is true
+// unless given; serve --watch=false passes false, so that clients do not
+// wait for notifications that never come.
+func ListChanged(on bool) ServerOption {
+	return func(o *serverOptions) { o.listChanged = on }
 }
 
 func countErrors(diags hcl.Diagnostics) int {

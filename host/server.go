@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,9 +41,13 @@ type Server struct {
 
 // NewServer makes a server for reg. The server's name, version and
 // instructions come from the config's server block.
-func NewServer(reg *Registry, logger *slog.Logger) *Server {
+func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server {
 	if logger == nil {
 		logger = slog.Default()
+	}
+	o := serverOptions{listChanged: true}
+	for _, opt := range opts {
+		opt(&o)
 	}
 	info := reg.Config.Server
 	s := &Server{logger: logger}
@@ -51,9 +56,9 @@ func NewServer(reg *Registry, logger *slog.Logger) *Server {
 		Instructions: info.Instructions,
 		Logger:       sdkLogger(logger),
 		Capabilities: &mcp.ServerCapabilities{
-			Tools:       &mcp.ToolCapabilities{ListChanged: true},
-			Resources:   &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
-			Prompts:     &mcp.PromptCapabilities{ListChanged: true},
+			Tools:       &mcp.ToolCapabilities{ListChanged: o.listChanged},
+			Resources:   &mcp.ResourceCapabilities{ListChanged: o.listChanged, Subscribe: true},
+			Prompts:     &mcp.PromptCapabilities{ListChanged: o.listChanged},
 			Logging:     &mcp.LoggingCapabilities{},
 			Completions: &mcp.CompletionCapabilities{},
 		},
@@ -103,8 +108,24 @@ func (s *Server) Registry() *Registry { return s.current.Load() }
 
 // Changes says what an Apply changed, by name.
 type Changes struct {
+	// ToolsAdded, ToolsRemoved and ToolsChanged are what clients see
+	// change in tools/list.
 	ToolsAdded, ToolsRemoved, ToolsChanged []string
-	ResourcesChanged, PromptsChanged       bool
+	// ToolsRedefined are the tools that clients see unchanged but whose
+	// block in the config changed: they now run differently (a new
+	// command, URL, template or result mapping). Clients are not notified,
+	// having nothing to fetch again.
+	ToolsRedefined []string
+	// ResourcesChanged and PromptsChanged say whether what clients list
+	// changed; ResourcesRedefined and PromptsRedefined, like
+	// ToolsRedefined, name the resources, resource templates and prompts
+	// listed as before whose blocks changed (a prompt's messages, the file
+	// a resource is read from).
+	ResourcesChanged, PromptsChanged     bool
+	ResourcesRedefined, PromptsRedefined []string
+	// ServerChanged says the server block changed: its network policy
+	// and call limits apply to the new registry.
+	ServerChanged bool
 }
 
 // Apply puts reg in service. Definitions that are new or changed are
@@ -118,10 +139,15 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 	old = s.current.Swap(reg)
 
 	oldTools := map[string]*mcp.Tool{}
+	// What the blocks were and are, to find definitions that changed
+	// behind a declaration clients see unchanged (none at the first Apply).
+	var oldDefs, newDefs map[blockKey]blockDef
 	if old != nil {
 		for _, t := range old.Tools {
 			oldTools[t.Name] = t
 		}
+		oldDefs, newDefs = blockDefs(old.Config), blockDefs(reg.Config)
+		ch.ServerChanged = redefined(oldDefs, newDefs, blockKey{kind: "server"})
 	}
 	newNames := map[string]bool{}
 	var add []*mcp.Tool
@@ -134,6 +160,11 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 		case !sameTool(prev, t):
 			ch.ToolsChanged = append(ch.ToolsChanged, t.Name)
 		default:
+			// The SDK's registration holds only the declaration: calls
+			// find the definition in the registry in service.
+			if redefined(oldDefs, newDefs, blockKey{"tool", t.Name}) {
+				ch.ToolsRedefined = append(ch.ToolsRedefined, t.Name)
+			}
 			continue
 		}
 		add = append(add, t)
@@ -152,6 +183,7 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 			ch.ToolsRemoved = append(ch.ToolsRemoved, name)
 		}
 	}
+	sort.Strings(ch.ToolsRemoved)
 	if len(ch.ToolsRemoved) > 0 {
 		s.mcp.RemoveTools(ch.ToolsRemoved...)
 	}
@@ -197,6 +229,11 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 			}
 		}
 	}
+	if old != nil {
+		ch.ResourcesRedefined = redefinedDecls(oldDefs, newDefs, "resource", oldRes, reg.Resources, func(r *mcp.Resource) string { return r.Name })
+		ch.ResourcesRedefined = append(ch.ResourcesRedefined, redefinedDecls(oldDefs, newDefs, "resource_template", oldTmpl, reg.Templates, func(t *mcp.ResourceTemplate) string { return t.Name })...)
+		ch.PromptsRedefined = redefinedDecls(oldDefs, newDefs, "prompt", oldPrompts, reg.Prompts, func(p *mcp.Prompt) string { return p.Name })
+	}
 	if changedJSON(old == nil, oldPrompts, reg.Prompts) {
 		ch.PromptsChanged = true
 		var names []string
@@ -211,6 +248,23 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 		}
 	}
 	return old, ch
+}
+
+// redefinedDecls names the declarations of a kind of block that clients see
+// the same in before and after but whose blocks changed.
+func redefinedDecls[T any](oldDefs, newDefs map[blockKey]blockDef, kind string, before, after []T, name func(T) string) []string {
+	prev := make(map[string]T, len(before))
+	for _, d := range before {
+		prev[name(d)] = d
+	}
+	var names []string
+	for _, d := range after {
+		n := name(d)
+		if p, ok := prev[n]; ok && redefined(oldDefs, newDefs, blockKey{kind, n}) && sameJSON(p, d) {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 // addTools registers tools with the SDK. AddTool re-decodes every schema

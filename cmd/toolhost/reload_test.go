@@ -91,6 +91,9 @@ func TestReload(t *testing.T) {
 			if err := os.Remove(path); err != nil {
 				t.Fatal(err)
 			}
+			// Not a wait for the server: the gap an editor leaves between
+			// deleting the file and writing the new one, during which the
+			// watcher sees the file missing.
 			time.Sleep(20 * time.Millisecond)
 			if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 				t.Fatal(err)
@@ -208,6 +211,11 @@ func TestReloadBrokenSaveKeepsTools(t *testing.T) {
 	if params["level"] != "error" || !strings.Contains(fmt.Sprint(params["data"]), "tools.hcl:6:21: error: Undeclared parameter") {
 		t.Fatalf("notification = %v", params)
 	}
+	// stderr shows the place as startup does: the source line, and carets
+	// under the mistake.
+	s.waitStderr("the broken line with carets under param.nope", func(stderr string) bool {
+		return strings.Contains(stderr, "   6:   template { text = param.nope }\n                          ^^^^^^^^^^\n")
+	})
 	s.sendJSON(call(2, "alpha", nil))
 	if text, isErr := resultText(t, s.until("alpha reply", isID(2))); text != "I am alpha" || isErr {
 		t.Fatalf("alpha after a broken save: %q", text)
@@ -230,11 +238,14 @@ func TestReloadBrokenSaveKeepsTools(t *testing.T) {
 		t.Fatalf("alpha after delete: %q", text)
 	}
 
-	// Empty for a moment, then restored with a new tool.
+	// Empty for a moment (the watcher sees it and keeps the tools), then
+	// restored with a new tool.
 	if err := os.WriteFile(cfg, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(250 * time.Millisecond)
+	s.waitStderr("the empty file to be seen", func(stderr string) bool {
+		return strings.Contains(stderr, "config file is empty")
+	})
 	writeAtomically(t, cfg, toolConfig("alpha", "omega"))
 	s.until("tools/list_changed", isMethod("notifications/tools/list_changed"))
 	if got := strings.Join(s.toolNames(4), ","); got != "alpha,omega" {
@@ -376,12 +387,37 @@ func TestReloadRapidSaves(t *testing.T) {
 	t.Logf("%d saves, %d calls, all answered", saves, len(ids))
 }
 
+// TestReloadListChangedCapability: the capabilities advertise listChanged
+// for tools, resources and prompts only when the config is watched.
+func TestReloadListChangedCapability(t *testing.T) {
+	cfg := writeConfig(t, toolConfig("alpha")+"prompt \"p\" {\n  message \"user\" { text = \"hi\" }\n}\n")
+	for _, tc := range []struct {
+		watch string
+		want  bool
+	}{
+		{"--watch=true", true},
+		{"--watch=false", false},
+	} {
+		t.Run(tc.watch, func(t *testing.T) {
+			s := startServe(t, tc.watch, cfg)
+			caps := s.initialize("2025-06-18")["result"].(map[string]any)["capabilities"].(map[string]any)
+			for _, kind := range []string{"tools", "resources", "prompts"} {
+				c, _ := caps[kind].(map[string]any)
+				if got, _ := c["listChanged"].(bool); got != tc.want {
+					t.Errorf("%s: capabilities.%s = %v, want listChanged %v", tc.watch, kind, c, tc.want)
+				}
+			}
+		})
+	}
+}
+
 func TestReloadOff(t *testing.T) {
 	cfg := writeConfig(t, toolConfig("alpha"))
 	s := startServe(t, "--watch=false", cfg)
 	s.initialize("2025-06-18")
 	writeAtomically(t, cfg, toolConfig("beta"))
-	// Give a watcher, were there one, several debounce periods.
+	// Give a watcher, were there one, several debounce periods: nothing is
+	// to happen, so there is no event to wait for.
 	time.Sleep(500 * time.Millisecond)
 	if got := strings.Join(s.toolNames(1), ","); got != "alpha" {
 		t.Fatalf("with --watch=false the tools changed to %s", got)
@@ -458,5 +494,191 @@ func TestReloadNotifiesPerKind(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	if extra := collect(3); len(extra) > 0 {
 		t.Fatalf("a tool change also sent %v", extra)
+	}
+}
+
+// waitStderr waits until the server's stderr so far satisfies ok, and
+// returns it. It fails after the deadline.
+func (s *session) waitStderr(what string, ok func(string) bool) string {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if stderr := s.stderrText(); ok(stderr) {
+			return stderr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("timed out waiting for %s on stderr", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// stderrText is what the server has written to stderr so far.
+func (s *session) stderrText() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stderr.String()
+}
+
+// TestReloadWarnings saves a config that is valid but has a warning: it
+// is applied, stderr shows the warning exactly as startup prints it for
+// the same file, and the client is told at level warning.
+func TestReloadWarnings(t *testing.T) {
+	const unset = "TOOLHOST_E2E_NEVER_SET"
+	if _, set := os.LookupEnv(unset); set {
+		t.Skipf("%s is set", unset)
+	}
+	warned := toolConfig("alpha") + "tool \"a\" {\n  description = \"a\"\n  template { text = env(\"" + unset + "\") }\n}\n"
+	cfg := writeConfig(t, toolConfig("alpha"))
+	s := startServe(t, cfg)
+	s.initialize("2025-06-18")
+	s.toolNames(1)
+
+	writeAtomically(t, cfg, warned)
+	msg := s.until("warning notification", isMethod("notifications/message"))
+	params := msg["params"].(map[string]any)
+	if params["level"] != "warning" || !strings.Contains(fmt.Sprint(params["data"]), "tools.hcl:7:21: warning: Environment variable not set") {
+		t.Fatalf("notification = %v", params)
+	}
+	if got := strings.Join(s.toolNames(2), ","); got != "a,alpha" {
+		t.Fatalf("a config with warnings was not applied: tools %s", got)
+	}
+	reloaded := warningBlock(s.waitStderr("the warning", func(e string) bool { return warningBlock(e) != "" }))
+
+	// The same file at startup.
+	s2 := startServe(t, cfg)
+	atStart := warningBlock(s2.waitStderr("the warning at startup", func(e string) bool { return warningBlock(e) != "" }))
+	if reloaded != atStart {
+		t.Errorf("the reload printed:\n%s\nstartup prints:\n%s", reloaded, atStart)
+	}
+	if !strings.Contains(reloaded, "^^^^^") {
+		t.Errorf("no carets under the warning:\n%s", reloaded)
+	}
+}
+
+// warningBlock is the rendered warning in stderr, from "Warning:" up to
+// the next log line, once it is complete.
+func warningBlock(stderr string) string {
+	i := strings.Index(stderr, "Warning: ")
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(stderr[i:], "\ntime=")
+	if j < 0 {
+		return ""
+	}
+	return stderr[i : i+j]
+}
+
+// TestReloadRedefinedTool changes only how a tool runs: the new text is
+// served and the log names the tool as redefined, but clients get no
+// list_changed, having nothing new to list.
+func TestReloadRedefinedTool(t *testing.T) {
+	tool := func(text string) string {
+		return "tool \"a\" {\n  description = \"a\"\n  template { text = \"" + text + "\" }\n}\n"
+	}
+	cfg := writeConfig(t, tool("old"))
+	s := startServe(t, cfg)
+	s.initialize("2025-06-18")
+	s.toolNames(1)
+	var listChanged int
+	count := func(m map[string]any) {
+		if m["method"] == "notifications/tools/list_changed" {
+			listChanged++
+		}
+	}
+
+	writeAtomically(t, cfg, tool("new"))
+	s.waitStderr("the reload log naming a as redefined", func(e string) bool {
+		return strings.Contains(e, `tools_changed="" tools_redefined=a `)
+	})
+	s.sendJSON(call(2, "a", nil))
+	reply := s.until("a reply", func(m map[string]any) bool { count(m); return m["id"] == float64(2) })
+	if text, _ := resultText(t, reply); text != "new" {
+		t.Fatalf("after the reload a answered %q", text)
+	}
+
+	// A change clients see: exactly one list_changed, this one's (had
+	// the redefinition sent one, it would have come first, a debounce
+	// period earlier).
+	writeAtomically(t, cfg, tool("new")+toolConfig("b"))
+	s.until("tools/list_changed", func(m map[string]any) bool { count(m); return m["method"] == "notifications/tools/list_changed" })
+	s.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 3, "method": "ping"})
+	s.until("ping reply", func(m map[string]any) bool { count(m); return m["id"] == float64(3) })
+	if listChanged != 1 {
+		t.Fatalf("got %d tools/list_changed for a redefinition and an addition, want 1", listChanged)
+	}
+}
+
+// TestReloadDirectory serves a directory of *.hcl files: adding a file
+// (written in place or renamed into place) and removing one are reloaded;
+// other files in it, backups and subdirectories are not read.
+func TestReloadDirectory(t *testing.T) {
+	dir := t.TempDir()
+	write := func(t *testing.T, name, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, "a.hcl", toolConfig("alpha"))
+	s := startServe(t, dir)
+	s.initialize("2025-06-18")
+	if got := strings.Join(s.toolNames(1), ","); got != "alpha" {
+		t.Fatalf("tools at the start: %s", got)
+	}
+	const garbage = "this is { not HCL\n"
+	for i, step := range []struct {
+		name string
+		edit func(t *testing.T)
+		want string
+	}{
+		{"file added", func(t *testing.T) { write(t, "b.hcl", toolConfig("beta")) }, "alpha,beta"},
+		{"file renamed into place", func(t *testing.T) {
+			write(t, ".c.hcl.tmp", toolConfig("gamma"))
+			if err := os.Rename(filepath.Join(dir, ".c.hcl.tmp"), filepath.Join(dir, "c.hcl")); err != nil {
+				t.Fatal(err)
+			}
+		}, "alpha,beta,gamma"},
+		{"other files ignored", func(t *testing.T) {
+			// Were any of these read, the reload that the removal of
+			// a.hcl makes would fail on it.
+			write(t, "notes.txt", garbage)
+			write(t, "b.hcl~", garbage)
+			write(t, ".b.hcl.swp", garbage)
+			if err := os.Mkdir(filepath.Join(dir, "nested"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			write(t, filepath.Join("nested", "x.hcl"), garbage)
+			if err := os.Remove(filepath.Join(dir, "a.hcl")); err != nil {
+				t.Fatal(err)
+			}
+		}, "beta,gamma"},
+		{"file removed", func(t *testing.T) {
+			if err := os.Remove(filepath.Join(dir, "b.hcl")); err != nil {
+				t.Fatal(err)
+			}
+		}, "gamma"},
+	} {
+		ok := t.Run(step.name, func(t *testing.T) {
+			s.t = t
+			step.edit(t)
+			// The first message is the reload's: list_changed, not an
+			// error.
+			first := s.until("a notification", func(m map[string]any) bool { return m["method"] != nil })
+			if first["method"] != "notifications/tools/list_changed" {
+				t.Fatalf("the server sent %v", first)
+			}
+			if got := strings.Join(s.toolNames(10+i), ","); got != step.want {
+				t.Fatalf("tools = %s, want %s", got, step.want)
+			}
+		})
+		if !ok {
+			break
+		}
+	}
+	s.t = t
+	if e := s.stderrText(); strings.Contains(e, "reload failed") {
+		t.Errorf("a reload failed:\n%s", e)
 	}
 }

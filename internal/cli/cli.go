@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
-	"golang.org/x/term"
 
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
+	"github.com/toolhost/toolhost/internal/diagtext"
 )
 
 // Exit codes.
@@ -130,18 +130,11 @@ func writeDiags(w io.Writer, cfg *thcl.Config, diags hcl.Diagnostics) {
 	if len(diags) == 0 {
 		return
 	}
-	files := map[string]*hcl.File{}
+	var files map[string]*hcl.File
 	if cfg != nil {
 		files = cfg.Files
 	}
-	color, width := false, uint(0)
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) && os.Getenv("NO_COLOR") == "" {
-		color = true
-		if wd, _, err := term.GetSize(int(f.Fd())); err == nil {
-			width = uint(wd)
-		}
-	}
-	renderDiags(w, files, diags, color, width)
+	diagtext.Write(w, files, diags)
 }
 
 // defaultConfig is what serve uses without a config argument.
@@ -184,7 +177,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return ExitFailure
 	}
 	slog.SetDefault(logger)
-	srv := host.NewServer(reg, logger)
+	srv := host.NewServer(reg, logger, host.ListChanged(*watch))
 	// The GC's settings come back once the first requests are answered,
 	// when the ballast is made (see host.Server.Run): one collection then
 	// instead of one in the middle of the first answer.

@@ -1,11 +1,18 @@
-package cli
+// Package diagtext renders HCL diagnostics for people: HCL's text layout
+// (severity and summary, "on FILE line N, in BLOCK", the source lines, the
+// detail) with a line of carets under the part of the source each one
+// points at. serve, validate, fmt and a hot reload all print through it, so
+// that a mistake reads the same wherever it is found.
+package diagtext
 
 import (
 	"bytes"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"golang.org/x/term"
 	"golang.org/x/text/width"
 )
 
@@ -15,11 +22,31 @@ const (
 	ansiReset     = "\x1b[0m"
 )
 
-// renderDiags writes diagnostics as HCL's text writer does (severity and
-// summary, "on FILE line N, in BLOCK", the source lines, the detail), and
-// puts a line of carets under the part of the source each one points at.
-// Colour is used only when color is set; width wraps the detail (0: none).
-func renderDiags(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics, color bool, wrap uint) {
+// Write renders diags to w with Render, in colour and wrapped to the
+// terminal's width only when w is a terminal and NO_COLOR is not set.
+// files are the parsed config files by name, for the source lines.
+func Write(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics) {
+	if len(diags) == 0 {
+		return
+	}
+	color, wrap := false, uint(0)
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) && os.Getenv("NO_COLOR") == "" {
+		color = true
+		if wd, _, err := term.GetSize(int(f.Fd())); err == nil {
+			wrap = uint(wd)
+		}
+	}
+	Render(w, files, diags, color, wrap)
+}
+
+// Render writes diagnostics as HCL's text writer does, and puts a line of
+// carets under the part of the source each one points at. Colour is used
+// only when color is set; wrap is the width the detail is wrapped to (0:
+// none).
+func Render(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics, color bool, wrap uint) {
+	if files == nil {
+		files = map[string]*hcl.File{}
+	}
 	// HCL marks the subject only in colour mode, so render in colour and
 	// turn the marks into carets.
 	var buf bytes.Buffer

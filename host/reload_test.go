@@ -1,0 +1,135 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// reloadFrom serves the config src from a file, beside files named
+// others, and returns a Reloader of it whose diagnostics go to diags.
+func reloadFrom(t *testing.T, src string, diags io.Writer, others ...string) (*Reloader, string) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range others {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "tools.hcl")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, d := Load([]string{path}, nil)
+	if d.HasErrors() {
+		t.Fatalf("the first config does not load: %s", d)
+	}
+	srv := NewServer(reg, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() { srv.Registry().Retire() })
+	r := &Reloader{Paths: []string{path}, Server: srv, Logger: slog.New(slog.DiscardHandler), Diagnostics: diags}
+	r.Prime(reg)
+	return r, path
+}
+
+// TestReloadChanges saves edits and checks what each reload says changed:
+// what clients see (added, removed, changed: list_changed is sent), and
+// the definitions that changed behind a declaration clients see unchanged
+// (redefined: logged, nothing sent).
+func TestReloadChanges(t *testing.T) {
+	tool := func(name, desc, text string) string {
+		return "tool \"" + name + "\" {\n  description = \"" + desc + "\"\n  template { text = \"" + text + "\" }\n}\n"
+	}
+	prompt := func(desc, text string) string {
+		return "prompt \"p\" {\n  description = \"" + desc + "\"\n  message \"user\" { text = \"" + text + "\" }\n}\n"
+	}
+	resource := func(file string) string {
+		return "resource \"r\" {\n  uri  = \"file:///r.txt\"\n  file = \"" + file + "\"\n}\n"
+	}
+	server := func(limit string) string {
+		return "server {\n  max_concurrent_calls = " + limit + "\n}\n"
+	}
+	base := tool("a", "A", "old") + tool("b", "B", "b")
+	for _, tc := range []struct {
+		name     string
+		old, new string
+		want     Changes
+	}{
+		{"template text", base, tool("a", "A", "new") + tool("b", "B", "b"),
+			Changes{ToolsRedefined: []string{"a"}}},
+		{"description", base, tool("a", "A2", "old") + tool("b", "B", "b"),
+			Changes{ToolsChanged: []string{"a"}}},
+		{"blocks reordered, comment between them", base, tool("b", "B", "b") + "# b first now\n" + tool("a", "A", "old"),
+			Changes{}},
+		{"added and removed", base, tool("c", "C", "c") + tool("a", "A", "new"),
+			Changes{ToolsAdded: []string{"c"}, ToolsRemoved: []string{"b"}, ToolsRedefined: []string{"a"}}},
+		{"prompt message", base + prompt("P", "hi"), base + prompt("P", "hello"),
+			Changes{PromptsRedefined: []string{"p"}}},
+		{"prompt description", base + prompt("P", "hi"), base + prompt("P2", "hi"),
+			Changes{PromptsChanged: true}},
+		{"resource file", base + resource("one.txt"), base + resource("two.txt"),
+			Changes{ResourcesRedefined: []string{"r"}}},
+		{"server block", server("4") + base, server("8") + base,
+			Changes{ServerChanged: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, path := reloadFrom(t, tc.old, io.Discard, "one.txt", "two.txt")
+			if err := os.WriteFile(path, []byte(tc.new), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res := r.Reload(context.Background())
+			if !res.Applied {
+				t.Fatalf("not applied: %+v", res)
+			}
+			if !reflect.DeepEqual(res.Changes, tc.want) {
+				t.Errorf("changes = %+v\nwant      %+v", res.Changes, tc.want)
+			}
+		})
+	}
+}
+
+// TestReloadDiagnosticsRendered: a reload prints its diagnostics as serve
+// does at startup, with the source line and carets under the place: the
+// errors of a broken save, and the warnings of one that is applied.
+func TestReloadDiagnosticsRendered(t *testing.T) {
+	good := "tool \"a\" {\n  description = \"a\"\n  template { text = \"a\" }\n}\n"
+	for _, tc := range []struct {
+		name, src   string
+		wantApplied bool
+		want        []string
+	}{
+		{"warning", "tool \"a\" {\n  description = \"a\"\n  template { text = env(\"TOOLHOST_TEST_UNSET_VAR\") }\n}\n", true, []string{
+			"Warning: Environment variable not set\n",
+			"on tools.hcl line 3, in tool \"a\":\n",
+			"   3:   template { text = env(\"TOOLHOST_TEST_UNSET_VAR\") }\n                          " + strings.Repeat("^", len(`env("TOOLHOST_TEST_UNSET_VAR")`)) + "\n",
+		}},
+		{"error", "tool \"a\" {\n  description = \"a\"\n  template { text = param.nope }\n}\n", false, []string{
+			"Error: Undeclared parameter\n",
+			"on tools.hcl line 3, in tool \"a\":\n",
+			"   3:   template { text = param.nope }\n                          ^^^^^^^^^^\n",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			r, path := reloadFrom(t, good, &out)
+			if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res := r.Reload(context.Background())
+			if res.Applied != tc.wantApplied {
+				t.Fatalf("applied = %v, want %v", res.Applied, tc.wantApplied)
+			}
+			got := strings.ReplaceAll(out.String(), filepath.Dir(path)+string(filepath.Separator), "")
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("the diagnostics printed lack %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+}
