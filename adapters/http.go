@@ -1079,7 +1079,7 @@ func (c *httpCompiler) compileKV(a *hcl.Attribute, header bool) *httpKV {
 		}
 		if prev, dup := seen[key]; dup {
 			c.errorf(p.Key.Range(), "Duplicate "+what,
-				"The %s %q is already set at %s. Remove one of them.", what, name, prev)
+				"The %s %q is already set at %s:%d:%d. Remove one of them.", what, name, prev.Filename, prev.Start.Line, prev.Start.Column)
 			continue
 		}
 		seen[key] = p.Key.Range()

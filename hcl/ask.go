@@ -26,7 +26,9 @@ type Ask struct {
 }
 
 var askBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "message", Required: true}},
+	// message is required, with a message of its own (HCL's says only
+	// that it is).
+	Attributes: []hcl.AttributeSchema{{Name: "message"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "field", LabelNames: []string{"name"}}},
 }
 
@@ -73,6 +75,13 @@ func decodeAsk(block *hcl.Block, eval, static *hcl.EvalContext, names []string) 
 				diags = append(diags, rangeDiag(m, "Invalid message", fmt.Sprintf("message is the text the user is shown, a string; this is %s.", friendlyCtyType(v.Type()))))
 			}
 		}
+	} else {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Missing message",
+			Detail:   "An ask block needs a message: the text the user is shown above the form, saying what is asked and why, as in message = \"When should the table for ${param.people} be booked?\". Add it.",
+			Subject:  block.DefRange.Ptr(),
+		})
 	}
 	props := map[string]*jsonschema.Schema{}
 	s := &jsonschema.Schema{Type: "object", Properties: props}
@@ -80,7 +89,7 @@ func decodeAsk(block *hcl.Block, eval, static *hcl.EvalContext, names []string) 
 	for _, b := range content.Blocks {
 		name := b.Labels[0]
 		if prev, dup := seen[name]; dup {
-			diags = append(diags, duplicate("field", name, b.DefRange, prev))
+			diags = append(diags, duplicate("field", name, b.DefRange, prev, uniqueIn("field", "an ask block's form")))
 			continue
 		}
 		seen[name] = b.DefRange
@@ -91,7 +100,7 @@ func decodeAsk(block *hcl.Block, eval, static *hcl.EvalContext, names []string) 
 		}
 		extras, rest, d := b.Body.PartialContent(extraSchema)
 		diags = append(diags, d...)
-		p, d := decodeParam(&hcl.Block{Type: b.Type, Labels: b.Labels, Body: rest, DefRange: b.DefRange, TypeRange: b.TypeRange, LabelRanges: b.LabelRanges}, static)
+		p, d, _ := decodeParam(&hcl.Block{Type: b.Type, Labels: b.Labels, Body: rest, DefRange: b.DefRange, TypeRange: b.TypeRange, LabelRanges: b.LabelRanges}, static)
 		diags = append(diags, d...)
 		if p == nil || d.HasErrors() {
 			continue

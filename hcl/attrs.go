@@ -27,10 +27,16 @@ func constant(attr *hcl.Attribute, ctx *hcl.EvalContext, want cty.Type) (cty.Val
 	}
 	cv, err := convert.Convert(v, want)
 	if err != nil {
+		// cty's message for a whole value ("a number is required") only
+		// repeats what is wanted: say what the value is instead.
+		detail := fmt.Sprintf("%s must be %s, and this is %s.", attr.Name, friendlyCtyType(want), typePhrase(v.Type()))
+		if pe, ok := err.(cty.PathError); ok && len(pe.Path) > 0 {
+			detail = fmt.Sprintf("%s must be %s: %s.", attr.Name, friendlyCtyType(want), err)
+		}
 		return cty.NilVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Wrong type for " + attr.Name,
-			Detail:   fmt.Sprintf("%s must be %s: %s.", attr.Name, friendlyCtyType(want), err),
+			Detail:   detail,
 			Subject:  attr.Expr.Range().Ptr(),
 		}}
 	}

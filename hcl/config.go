@@ -179,7 +179,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		switch v := j.result.(type) {
 		case *Server:
 			if cfg.Server != nil {
-				diags = append(diags, duplicate("server block", "", j.block.DefRange, cfg.Server.DeclRange))
+				diags = append(diags, duplicate("server block", "", j.block.DefRange, cfg.Server.DeclRange, oneServerBlock))
 				continue
 			}
 			cfg.Server = v
@@ -197,6 +197,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		cfg.Server = defaultServer()
 	}
 	diags = append(diags, cfg.checkDuplicates()...)
+	fixFunctionDiags(diags)
 	redactEnvValues(diags, cfg.Files, lookup)
 	return cfg, diags
 }
@@ -243,10 +244,14 @@ func redactEnvValues(diags hcl.Diagnostics, files map[string]*hcl.File, lookup E
 func (c *Config) checkDuplicates() hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	check := func(kind string, names []string, ranges []hcl.Range) {
+		rule := uniqueAcrossFiles
+		if kind == "resource URI" {
+			rule = "Each resource has its own URI, across all config files; change or remove one of them."
+		}
 		first := map[string]hcl.Range{}
 		for i, n := range names {
 			if prev, ok := first[n]; ok {
-				diags = append(diags, duplicate(kind, n, ranges[i], prev))
+				diags = append(diags, duplicate(kind, n, ranges[i], prev, rule))
 				continue
 			}
 			first[n] = ranges[i]
@@ -280,8 +285,9 @@ func (c *Config) checkDuplicates() hcl.Diagnostics {
 }
 
 // duplicate is the diagnostic for a name declared twice: it points at the
-// second declaration and names the first.
-func duplicate(kind, name string, at, prev hcl.Range) *hcl.Diagnostic {
+// second declaration and names the first, as file:line:col. rule says
+// where the name must be unique, and what to do, as a sentence.
+func duplicate(kind, name string, at, prev hcl.Range, rule string) *hcl.Diagnostic {
 	what := kind
 	if name != "" {
 		what = fmt.Sprintf("%s %q", kind, name)
@@ -289,9 +295,26 @@ func duplicate(kind, name string, at, prev hcl.Range) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Duplicate " + kind,
-		Detail:   fmt.Sprintf("The %s is already declared at %s. Names must be unique across all config files; rename or remove one of them.", what, prev),
+		Detail:   fmt.Sprintf("The %s is already declared at %s. %s", what, posString(prev), rule),
 		Subject:  at.Ptr(),
 	}
+}
+
+// The rules duplicate states.
+const (
+	uniqueAcrossFiles = "Names must be unique across all config files; rename or remove one of them."
+	oneServerBlock    = "A config has one server block, across all its files; merge the two, or remove one."
+)
+
+// uniqueIn is the rule for names unique within one block, as in
+// uniqueIn("parameter", "a tool").
+func uniqueIn(what, where string) string {
+	return fmt.Sprintf("The %s names of %s must be unique; rename or remove one of them.", what, where)
+}
+
+// oneIn is the rule for a block that may appear once in another.
+func oneIn(block, where string) string {
+	return fmt.Sprintf("%s has at most one %s block; merge the two, or remove one.", where, block)
 }
 
 // decodeJob is one top-level block to decode, and what decoding it gave.

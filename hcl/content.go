@@ -141,7 +141,7 @@ func decodeContent(b *hcl.Block, sc *contentScope) (*Content, hcl.Diagnostics) {
 		v, d := a.Expr.Value(sc.eval)
 		diags = append(diags, d...)
 		if !d.HasErrors() && !stringable(v) {
-			diags = append(diags, rangeDiag(a, "Not a string", fmt.Sprintf("%s in a %s block must be a string, and this is %s. Convert it, as in jsonencode(...) or join(\", \", ...).", name, b.Type, friendlyCtyType(v.Type()))))
+			diags = append(diags, rangeDiag(a, "Not a string", fmt.Sprintf("%s in %s block must be a string, and this is %s. Convert it, as in jsonencode(...) or join(\", \", ...).", name, withArticle(b.Type), friendlyCtyType(v.Type()))))
 		}
 		return a.Expr
 	}

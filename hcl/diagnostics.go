@@ -33,3 +33,36 @@ func FormatDiagnostics(diags hcl.Diagnostics) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// posString renders where a range starts as "file:line:col", the form
+// FormatDiagnostic and compilers use, for messages that point at another
+// place (hcl.Range's own String is "file:line,col-col").
+func posString(r hcl.Range) string {
+	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
+
+// withArticle puts "a" or "an" before a word, as in "an arg block" and "an
+// http block" (said aitch-tee-tee-pee).
+func withArticle(word string) string {
+	if word == "" {
+		return word
+	}
+	switch word[0] {
+	case 'a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U':
+		return "an " + word
+	}
+	if strings.HasPrefix(strings.ToLower(word), "http") {
+		return "an " + word
+	}
+	return "a " + word
+}
+
+// sentenceEnd ends a sentence with a full stop, unless it already ends
+// with one, or with a question or exclamation mark.
+func sentenceEnd(s string) string {
+	s = strings.TrimRight(s, " ")
+	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
+}

@@ -201,7 +201,7 @@ func TestDuplicateToolAcrossFiles(t *testing.T) {
 	if d.Subject == nil || filepath.Base(d.Subject.Filename) != "b.hcl" || d.Subject.Start.Line != 3 {
 		t.Errorf("subject = %v, want b.hcl line 3", d.Subject)
 	}
-	if want := filepath.Join(dir, "a.hcl") + ":1,"; !strings.Contains(d.Detail, want) {
+	if want := filepath.Join(dir, "a.hcl") + ":1:1."; !strings.Contains(d.Detail, want) {
 		t.Errorf("detail does not name the first declaration %q:\n%s", want, d.Detail)
 	}
 	if !strings.Contains(d.Detail, `"greet"`) {
@@ -337,5 +337,24 @@ func TestConfigFiles(t *testing.T) {
 	want := []string{filepath.Join(dir, "a.hcl"), filepath.Join(dir, "b.hcl")}
 	if strings.Join(files, "\n") != strings.Join(want, "\n") {
 		t.Errorf("files = %v, want %v", files, want)
+	}
+}
+
+// TestMessageHelpers checks the pieces messages are built from: articles,
+// sentence ends, and positions as file:line:col.
+func TestMessageHelpers(t *testing.T) {
+	for word, want := range map[string]string{"arg": "an arg", "param": "a param", "http": "an http", "exec": "an exec", "field": "a field", "image": "an image", "template": "a template"} {
+		if got := withArticle(word); got != want {
+			t.Errorf("withArticle(%q) = %q, want %q", word, got, want)
+		}
+	}
+	for in, want := range map[string]string{"did you mean @reverse?": "did you mean @reverse?", "is empty": "is empty.", "ends.": "ends."} {
+		if got := sentenceEnd(in); got != want {
+			t.Errorf("sentenceEnd(%q) = %q, want %q", in, got, want)
+		}
+	}
+	r := hcl.Range{Filename: "d/a.hcl", Start: hcl.Pos{Line: 1, Column: 1}, End: hcl.Pos{Line: 1, Column: 11}}
+	if got := posString(r); got != "d/a.hcl:1:1" {
+		t.Errorf("posString = %q, want d/a.hcl:1:1", got)
 	}
 }

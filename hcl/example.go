@@ -74,7 +74,7 @@ func decodeExample(block *hcl.Block, baseDir string, prev []*Example) (*Example,
 	var diags hcl.Diagnostics
 	for _, p := range prev {
 		if p.Name == e.Name {
-			diags = append(diags, duplicate("example", e.Name, block.DefRange, p.DeclRange))
+			diags = append(diags, duplicate("example", e.Name, block.DefRange, p.DeclRange, uniqueIn("example", "a tool")))
 			break
 		}
 	}
@@ -193,6 +193,7 @@ func (e *Example) Evaluate(functions map[string]function.Function) (*ExampleValu
 			out.Result = v
 		}
 	}
+	fixFunctionDiags(diags)
 	return out, diags
 }
 
@@ -276,4 +277,149 @@ func objectKey(expr hcl.Expression) string {
 		return ""
 	}
 	return v.AsString()
+}
+
+// TypeMismatch is where a value does not fit a declared type: the innermost
+// part of the value that does not, for a message that names it and a caret
+// on it (ExprRangeAt with the path).
+type TypeMismatch struct {
+	// Path leads from the value to the part that does not fit; empty when
+	// it is the value itself.
+	Path []PathStep
+	// Want is what the type takes there, as in "a number"; Got is the part
+	// of the value, as JSON, as in "five" with its quotes.
+	Want, Got string
+}
+
+// String is "expected a number, got \"five\"".
+func (m *TypeMismatch) String() string {
+	return fmt.Sprintf("expected %s, got %s", m.Want, m.Got)
+}
+
+// FindTypeMismatch finds the first part of v, depth first in the order the
+// value is written, that does not fit t: a primitive that does not convert
+// (a string such as "five" where a number is declared), a fraction where an
+// integer is, a list where an object is, a missing attribute that is not
+// optional, a null. It returns nil when there is none. It follows the
+// conversion rules that results are checked with (numbers and bools convert
+// to strings, numeric strings to numbers, extra object attributes are
+// dropped), and is meant for expected values written in examples.
+func FindTypeMismatch(t *Type, v cty.Value) *TypeMismatch {
+	return findMismatch(t, v, nil)
+}
+
+func findMismatch(t *Type, v cty.Value, path []PathStep) *TypeMismatch {
+	if t == nil || t.Kind == KindAny {
+		return nil
+	}
+	v, _ = v.UnmarkDeep()
+	if !v.IsWhollyKnown() {
+		return nil
+	}
+	miss := func(want string) *TypeMismatch {
+		return &TypeMismatch{Path: path, Want: want, Got: ctyDisplay(v)}
+	}
+	at := func(step PathStep) []PathStep {
+		return append(append([]PathStep(nil), path...), step)
+	}
+	if v.IsNull() {
+		return miss(declTypePhrase(t) + " (null is allowed only for an attribute declared optional(...))")
+	}
+	vt := v.Type()
+	switch t.Kind {
+	case KindString, KindNumber, KindInteger, KindBool:
+		cv, err := convert.Convert(v, t.Cty())
+		if err != nil {
+			return miss(declTypePhrase(t))
+		}
+		if t.Kind == KindInteger && !IntegerValue(cv) {
+			return miss(declTypePhrase(t))
+		}
+		return nil
+	case KindList, KindSet, KindTuple:
+		if !(vt.IsTupleType() || vt.IsListType() || vt.IsSetType()) {
+			return miss(declTypePhrase(t))
+		}
+		if t.Kind == KindTuple && v.LengthInt() != len(t.Elems) {
+			return miss(declTypePhrase(t))
+		}
+		i := 0
+		for it := v.ElementIterator(); it.Next(); i++ {
+			_, ev := it.Element()
+			et := t.Elem
+			if t.Kind == KindTuple {
+				et = t.Elems[i]
+			}
+			if m := findMismatch(et, ev, at(i)); m != nil {
+				return m
+			}
+		}
+		return nil
+	case KindMap:
+		if !(vt.IsObjectType() || vt.IsMapType()) {
+			return miss(declTypePhrase(t))
+		}
+		for it := v.ElementIterator(); it.Next(); {
+			k, ev := it.Element()
+			if m := findMismatch(t.Elem, ev, at(k.AsString())); m != nil {
+				return m
+			}
+		}
+		return nil
+	case KindObject:
+		if !(vt.IsObjectType() || vt.IsMapType()) {
+			return miss(declTypePhrase(t))
+		}
+		has := func(n string) bool {
+			if vt.IsObjectType() {
+				return vt.HasAttribute(n)
+			}
+			return v.HasIndex(cty.StringVal(n)).True()
+		}
+		get := func(n string) cty.Value {
+			if vt.IsObjectType() {
+				return v.GetAttr(n)
+			}
+			return v.Index(cty.StringVal(n))
+		}
+		for _, n := range t.AttrOrder {
+			if !has(n) {
+				if t.Optional[n] {
+					continue
+				}
+				return &TypeMismatch{Path: path, Want: fmt.Sprintf("%s with the attribute %q", declTypePhrase(t), n), Got: ctyDisplay(v)}
+			}
+			av := get(n)
+			if av.IsNull() && t.Optional[n] {
+				continue
+			}
+			if m := findMismatch(t.Attrs[n], av, at(n)); m != nil {
+				return m
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// declTypePhrase names what a declared type takes, for "expected ...": "a number", "a
+// list of list(string)", "an object ({ title = string })".
+func declTypePhrase(t *Type) string {
+	switch t.Kind {
+	case KindString:
+		return "a string"
+	case KindNumber:
+		return "a number"
+	case KindInteger:
+		return "a whole number"
+	case KindBool:
+		return "true or false"
+	case KindList, KindSet, KindMap:
+		return fmt.Sprintf("%s (%s)", withArticle(map[TypeKind]string{KindList: "list", KindSet: "set", KindMap: "map"}[t.Kind]), t)
+	case KindObject:
+		return fmt.Sprintf("an object (%s)", t)
+	case KindTuple:
+		return fmt.Sprintf("a tuple of %d items (%s)", len(t.Elems), t)
+	}
+	return t.String()
 }

@@ -124,6 +124,45 @@ func TestExampleEvaluate(t *testing.T) {
 	}
 }
 
+// TestExampleMissingFile: file() of a missing file says which directory it
+// looked in and that paths are relative to it, without HCL's "Invalid value
+// for "path" parameter", and points at the path.
+func TestExampleMissingFile(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"tools.hcl": `tool "t" {
+  template {
+    text = "x"
+  }
+  example "e" {
+    response = file("nope.json")
+    result   = "x"
+  }
+}
+`,
+	})
+	// Loaded from the directory itself, as "toolhost validate ." does: the
+	// message names the directory all the same.
+	t.Chdir(dir)
+	cfg, diags := Load([]string{"tools.hcl"}, &Options{LookupEnv: mapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(FormatDiagnostics(diags))
+	}
+	_, d := cfg.Tools[0].Examples[0].Evaluate(Functions(mapEnv(nil)))
+	if len(d) != 1 {
+		t.Fatalf("want one diagnostic, got:\n%s", FormatDiagnostics(d))
+	}
+	abs, _ := filepath.Abs(".")
+	if !hasDiag(d, "Cannot read file", `file() cannot read "nope.json": there is no file nope.json in `+abs+", the config file's directory, which file() paths are relative to") {
+		t.Errorf("got:\n%s", FormatDiagnostics(d))
+	}
+	if strings.Contains(d[0].Detail, "parameter") {
+		t.Errorf("detail names the function's parameter: %s", d[0].Detail)
+	}
+	if s := d[0].Subject; s == nil || s.Start.Line != 6 || s.Start.Column != 21 || s.End.Column != 32 {
+		t.Errorf("subject %v, want the path, line 6 columns 21 to 32", s)
+	}
+}
+
 // TestExprRangeAt finds the tightest range of a nested value.
 func TestExprRangeAt(t *testing.T) {
 	src := `{
@@ -155,5 +194,70 @@ func TestExprRangeAt(t *testing.T) {
 	}
 	if r, ok := ExprKeyRange(expr, "n"); !ok || string(r.SliceBytes([]byte(src))) != "n" {
 		t.Errorf("key range of n = %v, %v", r, ok)
+	}
+}
+
+// TestFindTypeMismatch finds the innermost part of an expected value that
+// does not fit the field's type, names what the type wants there, and
+// gives the path ExprRangeAt turns into the tightest caret.
+func TestFindTypeMismatch(t *testing.T) {
+	tests := []struct {
+		name, typ, value string
+		// path is the text ExprRangeAt(value, mismatch path) covers; "" for
+		// no mismatch.
+		at, want string
+	}{
+		{"nested number", `list(object({ title = string, hot = number }))`, `[{ title = "a", hot = 1 }, { title = "b", hot = "five" }]`, `"five"`, `expected a number, got "five"`},
+		{"fits", `list(object({ title = string, hot = number }))`, `[{ title = "a", hot = "1" }]`, "", ""},
+		{"number for string converts", `object({ name = string })`, `{ name = 5 }`, "", ""},
+		{"fraction for integer", `object({ n = integer })`, `{ n = 1.5 }`, `1.5`, `expected a whole number, got 1.5`},
+		{"bool", `map(bool)`, `{ a = true, b = "maybe" }`, `"maybe"`, `expected true or false, got "maybe"`},
+		{"list for object", `list(object({ a = string }))`, `[["x"]]`, `["x"]`, `expected an object (object({ a = string })), got ["x"]`},
+		{"object for list", `object({ tags = list(string) })`, `{ tags = "a,b" }`, `"a,b"`, `expected a list (list(string)), got "a,b"`},
+		{"missing attribute", `object({ a = string, b = number })`, `{ a = "x" }`, `{ a = "x" }`, `with the attribute "b"`},
+		{"missing optional attribute", `object({ a = string, b = optional(number) })`, `{ a = "x" }`, "", ""},
+		{"null", `list(string)`, `["a", null]`, `null`, `null is allowed only for an attribute declared optional(...)`},
+		{"null optional", `object({ a = optional(string) })`, `{ a = null }`, "", ""},
+		{"tuple length", `tuple([string, number])`, `["a"]`, `["a"]`, `expected a tuple of 2 items`},
+		{"tuple element", `tuple([string, number])`, `["a", "b"]`, `"b"`, `expected a number, got "b"`},
+		{"any", `any`, `{ x = [1, "a"] }`, "", ""},
+		{"extra attributes dropped", `object({ a = string })`, `{ a = "x", b = 1 }`, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			texpr, diags := hclsyntax.ParseExpression([]byte(tt.typ), "t.hcl", hcl.InitialPos)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			typ, diags := ParseType(texpr)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			vexpr, diags := hclsyntax.ParseExpression([]byte(tt.value), "v.hcl", hcl.InitialPos)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			v, diags := vexpr.Value(nil)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			m := FindTypeMismatch(typ, v)
+			if tt.at == "" {
+				if m != nil {
+					t.Fatalf("mismatch %v at %v; want none", m, m.Path)
+				}
+				return
+			}
+			if m == nil {
+				t.Fatal("no mismatch found")
+			}
+			if !strings.Contains(m.String(), tt.want) {
+				t.Errorf("message %q, want it to contain %q", m.String(), tt.want)
+			}
+			r := ExprRangeAt(vexpr, m.Path)
+			if got := string(r.SliceBytes([]byte(tt.value))); got != tt.at {
+				t.Errorf("range %q, want %q (path %v)", got, tt.at, m.Path)
+			}
+		})
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
@@ -131,7 +132,11 @@ func newEnvFunc(lookup EnvLookup, lenient bool) function.Function {
 			if lenient {
 				return cty.UnknownVal(cty.String).RefineNotNull(), nil
 			}
-			return cty.NilVal, function.NewArgErrorf(0, "the environment variable %s is not set; set it, or give a default as env(%q, \"value\")", name, name)
+			return cty.NilVal, &funcError{
+				msg:     fmt.Sprintf("the environment variable %s is not set; set it, or give a default as env(%q, \"value\")", name, name),
+				summary: "Environment variable not set",
+				detail:  fmt.Sprintf("The environment variable %s is not set, and env(%q) has no default. Set %s in the environment toolhost runs in, or give env() a default, as in env(%q, \"value\").", name, name, name, name),
+			}
 		},
 	})
 }
@@ -165,11 +170,46 @@ func fileFunc(baseDir string) function.Function {
 			p := args[0].AsString()
 			b, err := readConfined(baseDir, p)
 			if err != nil {
-				return cty.NilVal, function.NewArgError(0, err)
+				// The detail is the whole sentence, without HCL's
+				// "Invalid value for "path" parameter" before it.
+				return cty.NilVal, &funcError{msg: err.Error(), summary: "Cannot read file", detail: fmt.Sprintf("file() cannot read %q: %s.", p, err)}
 			}
 			return cty.StringVal(string(b)), nil
 		},
 	})
+}
+
+// funcError is an error of one of the language's own functions that says
+// all there is to say: fixFunctionDiags makes it the whole diagnostic, in
+// place of HCL's "Error in function call" and "Call to function ...
+// failed". Elsewhere (a call-time error) its message is msg.
+type funcError struct {
+	msg, summary, detail string
+	// arg is the argument the diagnostic points at.
+	arg int
+}
+
+func (e *funcError) Error() string { return e.msg }
+
+// fixFunctionDiags rewrites the diagnostics of failed calls of the
+// language's own functions (env, file) with their own summary and detail,
+// pointing at the argument.
+func fixFunctionDiags(diags hcl.Diagnostics) {
+	for _, d := range diags {
+		extra, ok := hcl.DiagnosticExtra[hclsyntax.FunctionCallDiagExtra](d)
+		if !ok {
+			continue
+		}
+		var fe *funcError
+		if !errors.As(extra.FunctionCallError(), &fe) {
+			continue
+		}
+		d.Summary, d.Detail = fe.summary, fe.detail
+		if call, ok := d.Expression.(*hclsyntax.FunctionCallExpr); ok && fe.arg < len(call.Args) {
+			d.Subject = call.Args[fe.arg].Range().Ptr()
+			d.Context = call.Range().Ptr()
+		}
+	}
 }
 
 // readConfined reads the text file p inside dir. Its errors are sentences
@@ -179,7 +219,7 @@ func readConfined(dir, p string) ([]byte, error) {
 		return nil, errors.New("the path is empty; give a file's path relative to the config file, such as \"testdata/response.json\"")
 	}
 	if filepath.IsAbs(p) {
-		return nil, fmt.Errorf("%s is an absolute path; give a path relative to the config file's directory%s, such as \"testdata/response.json\"", p, dirNote(dir))
+		return nil, fmt.Errorf("%s is an absolute path; give a path relative to the config file's directory (%s), such as \"testdata/response.json\"", p, dirNote(dir))
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
@@ -190,9 +230,9 @@ func readConfined(dir, p string) ([]byte, error) {
 	if err != nil {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			return nil, fmt.Errorf("there is no file %s; paths are relative to the config file's directory%s", p, dirNote(dir))
+			return nil, fmt.Errorf("there is no file %s in %s, the config file's directory, which file() paths are relative to (not the working directory); correct the path, or put the file there", p, dirNote(dir))
 		case strings.Contains(err.Error(), "escapes"):
-			return nil, fmt.Errorf("%s is outside the config file's directory%s; file() reads only files in it and below", p, dirNote(dir))
+			return nil, fmt.Errorf("%s is outside the config file's directory (%s); file() reads only files in it and below", p, dirNote(dir))
 		}
 		return nil, fmt.Errorf("cannot read %s: %v", p, unwrapPathError(err))
 	}
@@ -217,12 +257,13 @@ func readConfined(dir, p string) ([]byte, error) {
 	return b, nil
 }
 
-// dirNote names a directory in a message, unless it is the working one.
+// dirNote names a directory in a message, as an absolute path: a relative
+// one, "." above all, would not say which directory was searched.
 func dirNote(dir string) string {
-	if dir == "." || dir == "" {
-		return ""
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
 	}
-	return " (" + dir + ")"
+	return dir
 }
 
 // unwrapPathError drops the operation and path that *fs.PathError adds,

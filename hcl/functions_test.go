@@ -185,6 +185,14 @@ tool "t" {
 			}
 			if d.Severity == hcl.DiagError {
 				errLines = append(errLines, d.Subject.Start.Line)
+				// Not HCL's "Invalid value for "name" parameter", which
+				// reads as if the server's name were wrong.
+				if d.Summary != "Environment variable not set" || strings.Contains(d.Detail, "parameter") || !strings.Contains(d.Detail, "give env() a default") {
+					t.Errorf("error for the unset variable: %s", FormatDiagnostic(d))
+				}
+				if d.Subject.Start.Column != 14 || d.Subject.End.Column != 16+len(name) {
+					t.Errorf("subject %v, want the env() argument, columns 14 to %d", d.Subject, 16+len(name))
+				}
 			} else {
 				warnLines = append(warnLines, d.Subject.Start.Line)
 			}

@@ -90,7 +90,7 @@ func decodePrompt(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*P
 		switch b.Type {
 		case "arg":
 			if prev, dup := seen[b.Labels[0]]; dup {
-				diags = append(diags, duplicate("arg", b.Labels[0], b.DefRange, prev))
+				diags = append(diags, duplicate("arg", b.Labels[0], b.DefRange, prev, uniqueIn("argument", "a prompt")))
 				continue
 			}
 			seen[b.Labels[0]] = b.DefRange

@@ -123,7 +123,7 @@ func checkRefs(travs []hcl.Traversal, roots []refRoot) hcl.Diagnostics {
 		if len(names) > 0 {
 			detail += fmt.Sprintf("Declared: %s. ", strings.Join(names, ", "))
 		}
-		detail += fmt.Sprintf("Add a %s %q block, or correct the name.", refBlock[root], name)
+		detail += fmt.Sprintf("Add %s %q block, or correct the name.", withArticle(refBlock[root]), name)
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  fmt.Sprintf("Undeclared %s", what),

@@ -108,14 +108,14 @@ func resourceBackend(block *hcl.Block, content *hcl.BodyContent, source string, 
 		return nil, "", hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Two sources",
-			Detail:   fmt.Sprintf("This %s has both %s and a %s block. Keep one of them.", block.Type, source, content.Blocks[0].Type),
+			Detail:   fmt.Sprintf("This %s has both %s and %s block. Keep one of them.", block.Type, source, withArticle(content.Blocks[0].Type)),
 			Subject:  content.Blocks[0].DefRange.Ptr(),
 		}}
 	case len(content.Blocks) > 1:
 		return nil, "", hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "More than one backend block",
-			Detail:   fmt.Sprintf("A %s has one backend block, and this one has a %s block and a %s block. Keep one of them.", block.Type, content.Blocks[0].Type, content.Blocks[1].Type),
+			Detail:   fmt.Sprintf("A %s has one backend block, and this one has %s block and %s block. Keep one of them.", block.Type, withArticle(content.Blocks[0].Type), withArticle(content.Blocks[1].Type)),
 			Subject:  content.Blocks[1].DefRange.Ptr(),
 		}}
 	case len(content.Blocks) == 0:

@@ -255,12 +255,14 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	diags = append(diags, stringAttr(content.Attributes, "description", static, &t.Description)...)
 
 	var backends []*hcl.Block
-	var result, ask *hcl.Block
+	var result, ask, annotations *hcl.Block
 	// argErrs is set when the arguments' types are not known for sure (a
-	// param, input_schema or ask block has errors): expressions that use
+	// param's type does not parse or its block has an unknown attribute,
+	// or an input_schema or ask block has errors): expressions that use
 	// them are then not type-checked, and the backend is not compiled, so
-	// that one mistake is not reported again as others. Any other error
-	// leaves them checked: every problem shows at once.
+	// that one mistake is not reported again as others. Any other error (a
+	// param's bad default or bound among them) leaves them checked: every
+	// problem shows at once.
 	argErrs := false
 	var declaredParams []string
 	paramRanges := map[string]hcl.Range{}
@@ -268,34 +270,40 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 		switch b.Type {
 		case "annotations":
 			if t.Annotations != nil {
-				diags = append(diags, duplicate("annotations block", "", b.DefRange, block.DefRange))
+				diags = append(diags, duplicate("annotations block", "", b.DefRange, annotations.DefRange, oneIn("annotations", "A tool")))
 				continue
 			}
+			annotations = b
 			a, d := decodeAnnotations(b, static)
 			diags = append(diags, d...)
 			t.Annotations = a
 		case "param":
-			p, d := decodeParam(b, static)
+			p, d, typed := decodeParam(b, static)
 			diags = append(diags, d...)
-			argErrs = argErrs || d.HasErrors()
+			// A param whose type is known still types the backend's
+			// expressions, whatever else is wrong with it (a bad
+			// default, say): those are checked too.
+			argErrs = argErrs || !typed
 			if prev, dup := paramRanges[b.Labels[0]]; dup {
-				diags = append(diags, duplicate("param", b.Labels[0], b.DefRange, prev))
+				diags = append(diags, duplicate("param", b.Labels[0], b.DefRange, prev, uniqueIn("parameter", "a tool")))
 				continue
 			}
 			paramRanges[b.Labels[0]] = b.DefRange
 			declaredParams = append(declaredParams, b.Labels[0])
-			if p != nil {
+			if typed {
+				// A param whose type is not known is declared (its
+				// references are fine) but has no type to check them by.
 				t.Params = append(t.Params, p)
 			}
 		case "result":
 			if result != nil {
-				diags = append(diags, duplicate("result block", "", b.DefRange, result.DefRange))
+				diags = append(diags, duplicate("result block", "", b.DefRange, result.DefRange, oneIn("result", "A tool")))
 				continue
 			}
 			result = b
 		case "ask":
 			if ask != nil {
-				diags = append(diags, duplicate("ask block", "", b.DefRange, ask.DefRange))
+				diags = append(diags, duplicate("ask block", "", b.DefRange, ask.DefRange, oneIn("ask", "A tool")))
 				continue
 			}
 			ask = b
@@ -382,18 +390,18 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "More than one backend block",
-			Detail:   fmt.Sprintf("A tool runs exactly one backend, but %q has a %s block and a %s block. Keep one of them, or split them into two tools.", t.Name, backends[0].Type, backends[1].Type),
+			Detail:   fmt.Sprintf("A tool runs exactly one backend, but %q has %s block and %s block. Keep one of them, or split them into two tools.", t.Name, withArticle(backends[0].Type), withArticle(backends[1].Type)),
 			Subject:  backends[1].DefRange.Ptr(),
 		})
 	}
-	if len(backends) > 1 {
-		// Which one is meant is unknown, but each one's references can be
-		// checked.
-		for _, b := range backends {
-			diags = append(diags, checkBodyRefsIn(b.Body, t.refRoots(declaredParams, answers))...)
-		}
+	// With more than one backend block, which one is meant is unknown: the
+	// first is compiled all the same, and the others' references checked,
+	// so that their mistakes show with the "More than one" error rather
+	// than after it is fixed.
+	for _, b := range backends[min(1, len(backends)):] {
+		diags = append(diags, checkBodyRefsIn(b.Body, t.refRoots(declaredParams, answers))...)
 	}
-	if len(backends) == 1 {
+	if len(backends) > 0 {
 		b := backends[0]
 		t.BackendKind = b.Type
 		// References are checked against every declared param, even one
@@ -664,9 +672,16 @@ func decodeAnnotations(block *hcl.Block, ctx *hcl.EvalContext) (*Annotations, hc
 	return a, diags
 }
 
-func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (*Param, hcl.Diagnostics) {
-	p := &Param{Name: block.Labels[0], DeclRange: block.DefRange, Type: &Type{Kind: KindString}}
+// decodeParam decodes a param block (or an ask block's field). It returns
+// the parameter even when the block has errors, with typed true when its
+// type is known for sure all the same (the block has no unknown attribute,
+// which may be a misspelt type, and its type, if any, parses): the tool's
+// backend and result are then checked with it, so that a bad default or
+// bound does not hide their mistakes.
+func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (p *Param, diags hcl.Diagnostics, typed bool) {
+	p = &Param{Name: block.Labels[0], DeclRange: block.DefRange, Type: &Type{Kind: KindString}}
 	content, diags := block.Body.Content(paramBlockSchema)
+	typed = !diags.HasErrors()
 	if !hclsyntax.ValidIdentifier(p.Name) {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
@@ -679,6 +694,7 @@ func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (*Param, hcl.Diagnostic
 	if a, ok := attrs["type"]; ok {
 		t, d := ParseType(a.Expr)
 		diags = append(diags, d...)
+		typed = typed && !d.HasErrors() && t != nil
 		if t != nil {
 			p.Type = t
 		}
@@ -694,7 +710,8 @@ func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (*Param, hcl.Diagnostic
 	diags = append(diags, countAttr(attrs, "min_items", ctx, &p.MinItems)...)
 	diags = append(diags, countAttr(attrs, "max_items", ctx, &p.MaxItems)...)
 	if diags.HasErrors() {
-		return nil, diags
+		p.Required = true
+		return p, diags, typed
 	}
 	kind := p.Type.Kind
 	isNumber := kind == KindNumber || kind == KindInteger
@@ -786,7 +803,7 @@ func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (*Param, hcl.Diagnostic
 		}
 		p.Required = req
 	}
-	return p, diags
+	return p, diags, typed
 }
 
 // Check checks a value already of the parameter's type against the
@@ -908,7 +925,7 @@ func decodeResult(block *hcl.Block, eval, static *hcl.EvalContext, roots []refRo
 		}
 		f := &Field{Name: b.Labels[0], DeclRange: b.DefRange, Type: &Type{Kind: KindAny}}
 		if prev, dup := seen[f.Name]; dup {
-			diags = append(diags, duplicate("field", f.Name, b.DefRange, prev))
+			diags = append(diags, duplicate("field", f.Name, b.DefRange, prev, uniqueIn("field", "a result block")))
 			continue
 		}
 		seen[f.Name] = b.DefRange

@@ -301,7 +301,7 @@ func checkPathExpr(expr hcl.Expression, what string, eval *hcl.EvalContext) *hcl
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid gjson path",
-		Detail:   fmt.Sprintf("The path of %s, %q%s, %s. See https://github.com/tidwall/gjson/blob/master/SYNTAX.md for the syntax.", what, path, map[bool]string{true: " (with 0 for each value interpolated)"}[placeholders], problem),
+		Detail:   sentenceEnd(fmt.Sprintf("The path of %s, %q%s, %s", what, path, map[bool]string{true: " (with 0 for each value interpolated)"}[placeholders], problem)) + " See https://github.com/tidwall/gjson/blob/master/SYNTAX.md for the syntax.",
 		Subject:  expr.Range().Ptr(),
 	}
 }

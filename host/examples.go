@@ -264,6 +264,15 @@ func compareResult(t *thcl.Tool, ex *thcl.Example, want cty.Value, got json.RawM
 			diags = append(diags, fail("Example result mismatch", resultExpr.Range(), "the mapped result has %s = %s, which the expected result does not list. Results are compared whole: add %s = ... to result.", f.Name, shorten(string(gv)), f.Name)...)
 			continue
 		}
+		if m := thcl.FindTypeMismatch(f.Type, wv); m != nil {
+			path := append([]thcl.PathStep{f.Name}, m.Path...)
+			what := fmt.Sprintf("the expected value of field %q does not fit its type %s", f.Name, f.Type)
+			if len(m.Path) > 0 {
+				what = fmt.Sprintf("%s does not fit the type of field %q", pathString(path), f.Name)
+			}
+			diags = append(diags, fail("Invalid example result", thcl.ExprRangeAt(resultExpr, path), "%s: %s. Correct the expected value, or the field's type.", what, m)...)
+			continue
+		}
 		wraw, err := ctyjson.Marshal(wv, wv.Type())
 		if err == nil {
 			var conv json.RawMessage

@@ -162,6 +162,17 @@ func TestCheckExamples(t *testing.T) {
       updated_at = { at = 1 } # ERROR: Invalid example result # DETAIL: does not fit its type string
       topics     = []
     }
+  }
+  example "wrong type inside" {
+    args     = { limit = 1 }
+    response = file("testdata/hot.json")
+    result = {
+      updated_at = "2025-04-25 16:36:39"
+      topics = [{
+        title = "a"
+        index = "one" # ERROR: Invalid example result # DETAIL: topics[0].index does not fit the type of field "topics": expected a whole number
+      }]
+    }
   }`,
 			stats: `
   example "number" {
@@ -174,8 +185,8 @@ func TestCheckExamples(t *testing.T) {
     result = "hello, world" # ERROR: Example result mismatch # DETAIL: they differ at character 6 (line 1)
   }`,
 			files:  map[string]string{"testdata/hot.json": hotJSON},
-			run:    7,
-			failed: 7,
+			run:    8,
+			failed: 8,
 		},
 		{
 			name: "failures",
@@ -210,15 +221,15 @@ func TestCheckExamples(t *testing.T) {
     result = {}
   }
   example "missing file" {
-    response = file("testdata/nope.json") # ERROR: Invalid function argument # DETAIL: there is no file testdata/nope.json
+    response = file("testdata/nope.json") # ERROR: Cannot read file # DETAIL: there is no file testdata/nope.json
     result   = {}
   }
   example "outside" {
-    response = file("../outside.json") # ERROR: Invalid function argument # DETAIL: ../outside.json is outside the config file's directory
+    response = file("../outside.json") # ERROR: Cannot read file # DETAIL: ../outside.json is outside the config file's directory
     result   = {}
   }
   example "absolute" {
-    response = file("/etc/hostname") # ERROR: Invalid function argument # DETAIL: is an absolute path
+    response = file("/etc/hostname") # ERROR: Cannot read file # DETAIL: is an absolute path
     result   = {}
   }`,
 			stats: `

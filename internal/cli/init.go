@@ -128,12 +128,22 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		dir = pos[0]
 	}
 	path := filepath.Join(dir, defaultConfig)
+	// init DIR creates DIR (and its parents) when it is missing: the user
+	// asked for the config to be there.
+	created := ""
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			fmt.Fprintf(stderr, "toolhost init: cannot create the directory %s: %s\n", dir, unwrapPath(err))
+			return ExitFailure
+		}
+		created = fmt.Sprintf("Created the directory %s.\n", dir)
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			fmt.Fprintf(stderr, "toolhost init: %s already exists; init never overwrites a file. Edit it, or move it away and run init again.\n", path)
 		} else {
-			fmt.Fprintf(stderr, "toolhost init: %s\n", err)
+			fmt.Fprintf(stderr, "toolhost init: cannot create %s: %s\n", path, unwrapPath(err))
 		}
 		return ExitFailure
 	}
@@ -146,6 +156,17 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolhost init: %s\n", err)
 		return ExitFailure
 	}
+	fmt.Fprint(stdout, created)
 	fmt.Fprintf(stdout, "Wrote %s: one tool of each backend (template, http, exec).\nNext: toolhost validate %s, then toolhost call %s greet name=world\n", path, path, path)
 	return ExitOK
+}
+
+// unwrapPath drops the operation and path that *fs.PathError adds, which
+// init's messages already give.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

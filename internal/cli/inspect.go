@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/zclconf/go-cty/cty"
 
 	thcl "github.com/toolhost/toolhost/hcl"
@@ -37,15 +38,26 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
+// inspectJSON prints what clients receive, as the SDK writes it: the
+// initialize result's serverInfo and instructions, then the lists. Empty
+// optional fields (a server without title or instructions) are left out,
+// as they are on the wire.
 func inspectJSON(reg *host.Registry, stdout, stderr io.Writer) int {
 	s := reg.Config.Server
-	out := map[string]any{
-		"serverInfo":        map[string]any{"name": s.Name, "title": s.Title, "version": s.Version},
-		"instructions":      s.Instructions,
-		"tools":             nonNil(reg.Tools),
-		"resources":         nonNil(reg.Resources),
-		"resourceTemplates": nonNil(reg.Templates),
-		"prompts":           nonNil(reg.Prompts),
+	out := struct {
+		ServerInfo        *mcp.Implementation     `json:"serverInfo"`
+		Instructions      string                  `json:"instructions,omitempty"`
+		Tools             []*mcp.Tool             `json:"tools"`
+		Resources         []*mcp.Resource         `json:"resources"`
+		ResourceTemplates []*mcp.ResourceTemplate `json:"resourceTemplates"`
+		Prompts           []*mcp.Prompt           `json:"prompts"`
+	}{
+		ServerInfo:        &mcp.Implementation{Name: s.Name, Title: s.Title, Version: s.Version},
+		Instructions:      s.Instructions,
+		Tools:             nonNil(reg.Tools),
+		Resources:         nonNil(reg.Resources),
+		ResourceTemplates: nonNil(reg.Templates),
+		Prompts:           nonNil(reg.Prompts),
 	}
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {

@@ -63,7 +63,7 @@ tool "two_asks" {
       type = string
     }
   }
-  ask { # ERROR: Duplicate ask block
+  ask { # ERROR: Duplicate ask block # DETAIL: ask.hcl:60:3. A tool has at most one ask block
     message = "b"
     field "y" {
       type = string
@@ -71,5 +71,17 @@ tool "two_asks" {
   }
   template {
     text = "x"
+  }
+}
+
+# An ask block without a message says what the message is for.
+tool "ask_without_message" {
+  ask { # ERROR: Missing message # DETAIL: the text the user is shown above the form
+    field "x" {
+      type = string
+    }
+  }
+  template {
+    text = "${answer.x}"
   }
 }

@@ -140,7 +140,7 @@ tool "list_as_text" {
   }
   result {
     text {
-      text = param.tags # ERROR: Not a string # DETAIL: jsonencode
+      text = param.tags # ERROR: Not a string # DETAIL: text in a text block must be a string
     }
   }
 }

@@ -2,7 +2,7 @@
 # fixed when the config loads, that is an error; where it is read when the
 # tool is called, a warning (the call fails with an isError result).
 server {
-  name = env("TOOLHOST_TEST_SURELY_UNSET_7F3A9C") # ERROR: Invalid function argument # DETAIL: TOOLHOST_TEST_SURELY_UNSET_7F3A9C is not set
+  name = env("TOOLHOST_TEST_SURELY_UNSET_7F3A9C") # ERROR: Environment variable not set # DETAIL: Set TOOLHOST_TEST_SURELY_UNSET_7F3A9C in the environment toolhost runs in, or give env() a default
 }
 
 tool "env_in_template" {

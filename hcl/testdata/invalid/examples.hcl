@@ -20,7 +20,7 @@ tool "examples" {
     response    = file("testdata/not-read-at-load.json")
     result      = { n = 1 }
   }
-  example "fine" { # ERROR: Duplicate example
+  example "fine" { # ERROR: Duplicate example # DETAIL: The example names of a tool must be unique
     response = "{\"count\": 1}"
     result   = { n = 1 }
   }

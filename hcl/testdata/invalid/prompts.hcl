@@ -13,7 +13,7 @@ prompt "undeclared_arg" {
     required = false
   }
   message "user" {
-    text = "Weather in ${coalesce(arg.cty, "Paris")}" # ERROR: Undeclared argument # DETAIL: Did you mean "city"?
+    text = "Weather in ${coalesce(arg.cty, "Paris")}" # ERROR: Undeclared argument # DETAIL: Did you mean "city"? Declared: city. Add an arg "cty" block, or correct the name.
   }
 }
 
@@ -24,7 +24,7 @@ prompt "no_messages" { # ERROR: Prompt without messages
 prompt "dup_arg" {
   arg "a" {
   }
-  arg "a" { # ERROR: Duplicate arg
+  arg "a" { # ERROR: Duplicate arg # DETAIL: The argument names of a prompt must be unique
   }
   message "assistant" {
     text = "${arg.a}"
@@ -37,7 +37,7 @@ prompt "twice" {
   }
 }
 
-prompt "twice" { # ERROR: Duplicate prompt
+prompt "twice" { # ERROR: Duplicate prompt # DETAIL: Names must be unique across all config files
   message "user" {
     text = "two"
   }

@@ -20,7 +20,7 @@ resource "same_uri" {
 }
 
 resource "same_uri_again" {
-  uri  = "file:///resources.hcl" # ERROR: Duplicate resource URI
+  uri  = "file:///resources.hcl" # ERROR: Duplicate resource URI # DETAIL: Each resource has its own URI
   file = "resources.hcl"
 }
 
@@ -48,7 +48,7 @@ resource_template "missing_dir" {
   dir          = "no-such-dir" # ERROR: Missing directory
 }
 
-resource_template "same_uri" { # ERROR: Duplicate resource # DETAIL: resources.hcl:17,
+resource_template "same_uri" { # ERROR: Duplicate resource # DETAIL: resources.hcl:17:1. Names must be unique across all config files
   uri_template = "other:///{path}"
   dir          = "."
 }
@@ -56,4 +56,22 @@ resource_template "same_uri" { # ERROR: Duplicate resource # DETAIL: resources.h
 resource_template "empty_variable" {
   uri_template = "notes:///{}" # ERROR: Invalid URI template
   dir          = "."
+}
+
+resource "two_backends" {
+  uri = "data:///two"
+  exec {
+    command = ["date"]
+  }
+  http { # ERROR: More than one backend block # DETAIL: this one has an exec block and an http block.
+    url = "https://example.com"
+  }
+}
+
+resource "file_and_backend" {
+  uri  = "data:///both"
+  file = "resources.hcl"
+  http { # ERROR: Two sources # DETAIL: has both file and an http block.
+    url = "https://example.com"
+  }
 }

@@ -5,7 +5,7 @@ tool "twice" {
   }
 }
 
-tool "twice" { # ERROR: Duplicate tool # DETAIL: structure.hcl:2,
+tool "twice" { # ERROR: Duplicate tool # DETAIL: structure.hcl:2:1. Names must be unique across all config files
   template {
     text = "second"
   }
@@ -15,7 +15,7 @@ tool "dup_param" {
   param "x" {
     type = string
   }
-  param "x" { # ERROR: Duplicate param # DETAIL: structure.hcl:15,
+  param "x" { # ERROR: Duplicate param # DETAIL: structure.hcl:15:3. The parameter names of a tool must be unique
     type = number
   }
   template {
@@ -59,7 +59,7 @@ tool "two_results" {
       path = "a"
     }
   }
-  result { # ERROR: Duplicate result block
+  result { # ERROR: Duplicate result block # DETAIL: A tool has at most one result block
     field "b" {
       path = "b"
     }
@@ -74,7 +74,7 @@ tool "dup_field" {
     field "a" {
       path = "a"
     }
-    field "a" { # ERROR: Duplicate field
+    field "a" { # ERROR: Duplicate field # DETAIL: The field names of a result block must be unique
       path = "b"
     }
   }
@@ -97,7 +97,7 @@ tool "two_annotations" {
   annotations {
     read_only_hint = true
   }
-  annotations { # ERROR: Duplicate annotations block
+  annotations { # ERROR: Duplicate annotations block # DETAIL: structure.hcl:97:3. A tool has at most one annotations block
     read_only_hint = false
   }
   template {
@@ -122,6 +122,6 @@ server {
   name = "one"
 }
 
-server { # ERROR: Duplicate server block
+server { # ERROR: Duplicate server block # DETAIL: A config has one server block, across all its files
   name = "two"
 }
