@@ -171,6 +171,13 @@ func decodeResource(block *hcl.Block, ctx *hcl.EvalContext, compile map[string]f
 
 func decodeResourceTemplate(block *hcl.Block, ctx *hcl.EvalContext, compile map[string]function.Function, baseDir string, network adapters.NetworkPolicy) (*ResourceTemplate, hcl.Diagnostics) {
 	content, diags := block.Body.Content(withBackends(resourceTemplateBlockSchema))
+	for _, d := range diags {
+		// A prompt arg's enum has no counterpart here: a template's
+		// variable takes any value the backend accepts.
+		if d.Summary == "Unsupported argument" && d.Subject != nil && strings.Contains(d.Detail, `named "enum"`) {
+			d.Detail += ` A resource template's variable has no enum: list suggestions in completions = [...] (clients offer them as the user types), and check the value in the backend.`
+		}
+	}
 	r := &ResourceTemplate{Name: block.Labels[0], DeclRange: block.DefRange}
 	attrs := content.Attributes
 	diags = append(diags, stringAttr(attrs, "uri_template", ctx, &r.URITemplate)...)

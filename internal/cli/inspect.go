@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -39,7 +40,8 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 }
 
 // inspectJSON prints what clients receive, as the SDK writes it: the
-// initialize result's serverInfo and instructions, then the lists. Empty
+// initialize result's serverInfo and instructions, then the lists, sorted
+// as the SDK sorts them. Empty
 // optional fields (a server without title or instructions) are left out,
 // as they are on the wire.
 func inspectJSON(reg *host.Registry, stdout, stderr io.Writer) int {
@@ -52,12 +54,13 @@ func inspectJSON(reg *host.Registry, stdout, stderr io.Writer) int {
 		ResourceTemplates []*mcp.ResourceTemplate `json:"resourceTemplates"`
 		Prompts           []*mcp.Prompt           `json:"prompts"`
 	}{
-		ServerInfo:        &mcp.Implementation{Name: s.Name, Title: s.Title, Version: s.Version},
-		Instructions:      s.Instructions,
-		Tools:             nonNil(reg.Tools),
-		Resources:         nonNil(reg.Resources),
-		ResourceTemplates: nonNil(reg.Templates),
-		Prompts:           nonNil(reg.Prompts),
+		ServerInfo:   &mcp.Implementation{Name: s.Name, Title: s.Title, Version: s.Version},
+		Instructions: s.Instructions,
+		// In the order of the lists clients get: the SDK sorts them.
+		Tools:             sortedBy(reg.Tools, func(t *mcp.Tool) string { return t.Name }),
+		Resources:         sortedBy(reg.Resources, func(r *mcp.Resource) string { return r.URI }),
+		ResourceTemplates: sortedBy(reg.Templates, func(t *mcp.ResourceTemplate) string { return t.URITemplate }),
+		Prompts:           sortedBy(reg.Prompts, func(p *mcp.Prompt) string { return p.Name }),
 	}
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
@@ -66,13 +69,6 @@ func inspectJSON(reg *host.Registry, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, string(b))
 	return ExitOK
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
 
 // inspectText prints what a client sees as a summary for people: the
@@ -312,4 +308,12 @@ func contentSource(c *thcl.Content) string {
 		return "a declared resource, or the output"
 	}
 	return "the output"
+}
+
+// sortedBy returns a sorted copy of list (never nil, so that an empty list
+// prints as []), ordered by key.
+func sortedBy[T any](list []T, key func(T) string) []T {
+	out := append(make([]T, 0, len(list)), list...)
+	slices.SortStableFunc(out, func(a, b T) int { return strings.Compare(key(a), key(b)) })
+	return out
 }

@@ -75,3 +75,9 @@ resource "file_and_backend" {
     url = "https://example.com"
   }
 }
+
+resource_template "enum_variable" {
+  uri_template = "notes2:///{path}"
+  dir          = "."
+  enum         = ["a.md"] # ERROR: Unsupported argument # DETAIL: list suggestions in completions = [...]
+}
