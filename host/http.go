@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -14,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -127,6 +129,10 @@ type HTTPServer struct {
 	stopCtx   context.Context
 	stopCalls context.CancelFunc
 	shutting  atomic.Bool
+
+	// calls follows the calls in flight on streamable HTTP sessions, so
+	// that the answers to those the client cancelled are dropped.
+	calls *callTracker
 }
 
 // NormalizeListenAddr turns what --listen was given into host:port: a bare
@@ -199,6 +205,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	h.policy.Store(p)
 	h.stopCtx, h.stopCalls = context.WithCancel(context.Background())
 	h.streamsCtx, h.endStreams = context.WithCancel(context.Background())
+	h.calls = &callTracker{calls: map[trackedKey]*trackedCall{}}
 	srv.MCP().AddReceivingMiddleware(h.callMiddleware)
 
 	getServer := func(*http.Request) *mcp.Server { return srv.MCP() }
@@ -206,7 +213,8 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	if !opts.Stateless {
 		// A client whose stream broke resumes it with Last-Event-ID, from
 		// this replica's memory (bounded, oldest events dropped first).
-		events = mcp.NewMemoryEventStore(nil)
+		// The answers to cancelled calls are not kept for it.
+		events = &cancelAwareStore{EventStore: mcp.NewMemoryEventStore(nil), calls: h.calls}
 	}
 	h.streamable = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Stateless:           opts.Stateless,
@@ -224,7 +232,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	h.sse = &sseHandler{h: h, sessions: map[string]*sseSession{}}
 
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", h.guard(h.endOnShutdown(h.streamable)))
+	mux.Handle("/mcp", h.guard(h.endOnShutdown(h.streamablePOST(h.streamable))))
 	mux.Handle("/sse", h.guard(http.HandlerFunc(h.sse.serveStream)))
 	mux.Handle("/messages", h.guard(http.HandlerFunc(h.sse.serveMessage)))
 	mux.Handle("/messages/", h.guard(http.HandlerFunc(h.sse.serveMessage)))
@@ -358,12 +366,306 @@ func (h *HTTPServer) endOnShutdown(next http.Handler) http.Handler {
 	})
 }
 
+// streamablePOST looks into the POSTs to /mcp before the SDK's handler
+// serves them, on a server with sessions (a stateless request is a session
+// of its own: no notification can cancel it, and none needs a session ID).
+//
+// A POST without Mcp-Session-Id that does not initialize gets 400 with a
+// JSON-RPC error saying what to send, as the spec asks of servers that
+// require sessions (the SDK would make it a session that refuses it).
+//
+// The calls of a POST are tracked until it ends, and notifications/cancelled
+// marks them; the answer to a call the client cancelled is then dropped
+// from its stream, which ends without it (the spec says no response is sent
+// for a cancelled request).
+func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
+	if h.opts.Stateless {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := r.Body.(*readBody)
+		if r.Method != http.MethodPost || body == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		msgs, ok := peekMessages(body.data)
+		if !ok {
+			// Not JSON-RPC: the SDK answers the error.
+			next.ServeHTTP(w, r)
+			return
+		}
+		sid := r.Header.Get("Mcp-Session-Id")
+		if sid == "" {
+			if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" && needsSession(r, body.data, msgs) {
+				refuseWithoutSession(w, r, msgs)
+				return
+			}
+			next.ServeHTTP(w, r)
+			return
+		}
+		var mine map[jsonrpc.ID]*trackedCall
+		for _, m := range msgs {
+			switch {
+			case m.isCall():
+				id, err := jsonrpc.MakeID(m.ID)
+				if err != nil {
+					continue
+				}
+				if c := h.calls.add(sid, id); c != nil {
+					if mine == nil {
+						mine = map[jsonrpc.ID]*trackedCall{}
+					}
+					mine[id] = c
+					defer h.calls.remove(sid, id, c)
+				}
+			case m.Method == "notifications/cancelled":
+				if id, err := jsonrpc.MakeID(m.Params.RequestID); err == nil && m.Params.RequestID != nil {
+					h.calls.cancel(sid, id)
+				}
+			}
+		}
+		if mine != nil {
+			w = &cancelWriter{ResponseWriter: w, calls: mine}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// peekedMessage is what streamablePOST reads of a JSON-RPC message.
+type peekedMessage struct {
+	ID     any    `json:"id"`
+	Method string `json:"method"`
+	Params struct {
+		RequestID any `json:"requestId"` // of notifications/cancelled
+	} `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+func (m *peekedMessage) isCall() bool { return m.Method != "" && m.ID != nil }
+
+func (m *peekedMessage) isResponse() bool {
+	return m.Method == "" && m.ID != nil && (m.Result != nil || m.Error != nil)
+}
+
+// peekMessages decodes a POST body: one message or a batch. It reports
+// false for what is not JSON-RPC (the SDK answers that).
+func peekMessages(body []byte) ([]peekedMessage, bool) {
+	body = bytes.TrimLeft(body, " \t\r\n")
+	if len(body) > 0 && body[0] == '[' {
+		var ms []peekedMessage
+		if json.Unmarshal(body, &ms) != nil {
+			return nil, false
+		}
+		return ms, true
+	}
+	var m peekedMessage
+	if json.Unmarshal(body, &m) != nil {
+		return nil, false
+	}
+	return []peekedMessage{m}, true
+}
+
+// needsSession reports whether a POST without Mcp-Session-Id must have one:
+// it does not initialize, and it is not of the 2026-07-28 protocol (whose
+// requests the SDK answers with the versions a server with sessions takes,
+// so that the client falls back to initialize).
+func needsSession(r *http.Request, body []byte, msgs []peekedMessage) bool {
+	if v := r.Header.Get("Mcp-Protocol-Version"); v >= "2026-07-28" || bytes.Contains(body, []byte(mcp.MetaKeyProtocolVersion)) {
+		return false
+	}
+	for _, m := range msgs {
+		if m.Method == "initialize" || m.Method == "server/discover" {
+			return false
+		}
+	}
+	return true
+}
+
+// refuseWithoutSession answers 400 Bad Request with a JSON-RPC error (with
+// the request's id, when the body is one request) to a POST that needs
+// Mcp-Session-Id and has none.
+func refuseWithoutSession(w http.ResponseWriter, r *http.Request, msgs []peekedMessage) {
+	if n, ok := r.Context().Value(accessNoteKey{}).(*string); ok {
+		*n = "no session id"
+	}
+	var id any
+	if len(msgs) == 1 && msgs[0].isCall() {
+		id = msgs[0].ID
+	}
+	what := "this message"
+	if len(msgs) == 1 && msgs[0].Method != "" {
+		what = strconv.Quote(msgs[0].Method)
+	}
+	body, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      id,
+		"error": map[string]any{
+			"code": jsonrpc.CodeInvalidRequest,
+			"message": fmt.Sprintf("Bad Request: %s was sent without the Mcp-Session-Id header, and this server keeps sessions: "+
+				"send initialize first, then send the Mcp-Session-Id header that its response returns with every request", what),
+		},
+	})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = w.Write(body)
+}
+
+// callTracker follows the calls in flight on the POSTs of streamable HTTP
+// sessions, and which of them the client cancelled.
+type callTracker struct {
+	mu    sync.Mutex
+	calls map[trackedKey]*trackedCall
+	// cancelled counts the tracked calls that were cancelled: while it is
+	// 0, nothing needs a look.
+	cancelled atomic.Int64
+}
+
+type trackedKey struct {
+	session string
+	id      jsonrpc.ID
+}
+
+// trackedCall is a call of a POST in flight.
+type trackedCall struct {
+	cancelled atomic.Bool
+	// stored is set once the event store has kept its answer (emptied).
+	stored atomic.Bool
+}
+
+// add tracks a call, or returns nil when its id is already in flight on
+// the session (the SDK refuses the new one; the first keeps its entry).
+func (t *callTracker) add(session string, id jsonrpc.ID) *trackedCall {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	k := trackedKey{session, id}
+	if t.calls[k] != nil {
+		return nil
+	}
+	c := &trackedCall{}
+	t.calls[k] = c
+	return c
+}
+
+// remove stops tracking c, once the POST that carried it has ended.
+func (t *callTracker) remove(session string, id jsonrpc.ID, c *trackedCall) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	k := trackedKey{session, id}
+	if t.calls[k] == c {
+		delete(t.calls, k)
+		if c.cancelled.Load() {
+			t.cancelled.Add(-1)
+		}
+	}
+}
+
+// cancel marks a call in flight as cancelled by the client.
+func (t *callTracker) cancel(session string, id jsonrpc.ID) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c := t.calls[trackedKey{session, id}]; c != nil && c.cancelled.CompareAndSwap(false, true) {
+		t.cancelled.Add(1)
+	}
+}
+
+// answerCancelled reports whether an answer with the id about to be stored
+// for a session answers a call the client cancelled. Only the first answer
+// counts: a new call that reuses the id before the old POST has ended
+// keeps its own.
+func (t *callTracker) answerCancelled(session string, id jsonrpc.ID) bool {
+	if t.cancelled.Load() == 0 {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c := t.calls[trackedKey{session, id}]
+	return c != nil && c.cancelled.Load() && !c.stored.Swap(true)
+}
+
+// responseTo returns the id of the call that a JSON-RPC message answers,
+// and false for any other message.
+func responseTo(data []byte) (jsonrpc.ID, bool) {
+	var m peekedMessage
+	if json.Unmarshal(data, &m) != nil || !m.isResponse() {
+		return jsonrpc.ID{}, false
+	}
+	id, err := jsonrpc.MakeID(m.ID)
+	return id, err == nil
+}
+
+// cancelWriter is the response of a POST whose calls are tracked: it drops
+// the SSE event that answers one the client cancelled. (The SDK writes each
+// event with one Write.)
+type cancelWriter struct {
+	http.ResponseWriter
+	calls map[jsonrpc.ID]*trackedCall
+}
+
+func (w *cancelWriter) Write(p []byte) (int, error) {
+	if w.anyCancelled() {
+		if i := bytes.Index(p, []byte("data: ")); i >= 0 && (i == 0 || p[i-1] == '\n') {
+			data, _, _ := bytes.Cut(p[i+len("data: "):], []byte("\n"))
+			if id, ok := responseTo(data); ok {
+				if c := w.calls[id]; c != nil && c.cancelled.Load() {
+					return len(p), nil
+				}
+			}
+		}
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *cancelWriter) anyCancelled() bool {
+	for _, c := range w.calls {
+		if c.cancelled.Load() {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *cancelWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// cancelAwareStore is the event store of streamable HTTP sessions. It keeps
+// the answer to a cancelled call as an empty event (the SDK's event
+// indexes stay aligned, and a resumed stream skips empty events), so that
+// no resumption delivers it either.
+type cancelAwareStore struct {
+	mcp.EventStore
+	calls *callTracker
+}
+
+func (s *cancelAwareStore) Append(ctx context.Context, sessionID, streamID string, data []byte) error {
+	if len(data) > 0 && s.calls.cancelled.Load() > 0 {
+		if id, ok := responseTo(data); ok && s.calls.answerCancelled(sessionID, id) {
+			data = nil
+		}
+	}
+	return s.EventStore.Append(ctx, sessionID, streamID, data)
+}
+
 // callMiddleware applies the request timeout to every MCP request, counts
 // the requests in flight and ties them to the shutdown's last resort.
 func (h *HTTPServer) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if strings.HasPrefix(method, "notifications/") {
 			return next(ctx, method, req)
+		}
+		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && h.statelessSession(ss) {
+			// The call cannot ask the client anything; confirm and ask say
+			// why (--stateless) instead of blaming the client.
+			ctx = withStateless(ctx)
+			if method != "logging/setLevel" && !newProtocol(ss) {
+				// The SDK gives each stateless request a session whose level
+				// is info, as if the client had set it. No client did (a
+				// level cannot outlive its request here): the default
+				// applies, as it does on sessions that never set one.
+				_, _ = next(ctx, "logging/setLevel", &mcp.ServerRequest[*mcp.SetLoggingLevelParams]{
+					Session: ss,
+					Params:  &mcp.SetLoggingLevelParams{Level: DefaultLogLevel},
+				})
+			}
 		}
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
@@ -399,6 +701,20 @@ func (h *HTTPServer) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 // errRequestTimeout is the cause of a request's cancellation by
 // RequestTimeout.
 var errRequestTimeout = errors.New("request timeout")
+
+// statelessSession reports whether ss is the one-request session of a
+// streamable HTTP request in --stateless mode (SSE sessions are never
+// stateless).
+func (h *HTTPServer) statelessSession(ss *mcp.ServerSession) bool {
+	return h.opts.Stateless && !h.sse.has(ss.ID())
+}
+
+// newProtocol reports whether ss speaks the sessionless 2026-07-28
+// protocol, whose requests carry their own log level.
+func newProtocol(ss *mcp.ServerSession) bool {
+	ip := ss.InitializeParams()
+	return ip != nil && ip.ProtocolVersion >= "2026-07-28"
+}
 
 // InFlight returns the number of MCP requests being handled.
 func (h *HTTPServer) InFlight() int64 { return h.inflight.Load() }
@@ -504,11 +820,11 @@ func (h *HTTPServer) guard(next http.Handler) http.Handler {
 					fmt.Sprintf("request body is %d bytes; the limit is %d (--max-message-size)", r.ContentLength, h.opts.MaxBodyBytes))
 				return
 			}
-			r.Body = http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes)
-			rc := http.NewResponseController(w)
-			if rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) == nil {
-				r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+			body, ok := h.readBody(w, r)
+			if !ok {
+				return
 			}
+			r.Body = body
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -543,22 +859,43 @@ func corsHeaders(h http.Header, origin string) {
 	h.Set("Access-Control-Max-Age", "600")
 }
 
-// deadlineBody lifts the body's read deadline once the body is read, so
-// that a response streamed for long afterwards is not cut by it.
-type deadlineBody struct {
-	io.ReadCloser
-	rc   *http.ResponseController
-	done bool
+// readBody reads a request's body, no larger than the limit, within
+// bodyReadTimeout, so that a body sent without a length (chunked) is
+// refused like one whose length is declared. It answers the error and
+// reports false when the body cannot be read.
+func (h *HTTPServer) readBody(w http.ResponseWriter, r *http.Request) (*readBody, bool) {
+	rc := http.NewResponseController(w)
+	deadline := rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) == nil
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	if deadline {
+		// A response streamed for long afterwards is not cut by it.
+		_ = rc.SetReadDeadline(time.Time{})
+	}
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		refuse(w, r, http.StatusRequestEntityTooLarge, "body too large",
+			fmt.Sprintf("request body exceeds %d bytes, the limit (--max-message-size)", h.opts.MaxBodyBytes))
+		return nil, false
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		refuse(w, r, http.StatusRequestTimeout, "body too slow",
+			fmt.Sprintf("the request body did not arrive within %s; send it at once", bodyReadTimeout))
+		return nil, false
+	case err != nil:
+		refuse(w, r, http.StatusBadRequest, "body unreadable", "cannot read the request body: "+err.Error())
+		return nil, false
+	}
+	return &readBody{Reader: bytes.NewReader(data), data: data}, true
 }
 
-func (b *deadlineBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	if err != nil && !b.done {
-		b.done = true
-		_ = b.rc.SetReadDeadline(time.Time{})
-	}
-	return n, err
+// readBody is a request body read in full by guard, for the SDK's handlers
+// to read again and for streamablePOST to look into.
+type readBody struct {
+	*bytes.Reader
+	data []byte
 }
+
+func (*readBody) Close() error { return nil }
 
 // originPolicy is the Host and Origin allow-list.
 type originPolicy struct {
@@ -826,6 +1163,11 @@ type sseSession struct {
 	pending atomic.Int64
 	// answered is signalled (without blocking) after each answer.
 	answered chan struct{}
+
+	// calls holds the calls read and not yet answered, true for those the
+	// client cancelled: their answers are dropped, as the spec asks.
+	mu    sync.Mutex
+	calls map[jsonrpc.ID]bool
 }
 
 // Connect implements mcp.Transport.
@@ -853,28 +1195,79 @@ func (c *sseConn) SessionID() string { return c.s.id }
 
 func (c *sseConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	m, err := c.Connection.Read(ctx)
-	if r, ok := m.(*jsonrpc.Request); ok && r.IsCall() {
-		c.s.pending.Add(1)
+	if r, ok := m.(*jsonrpc.Request); ok {
+		switch {
+		case r.IsCall():
+			c.s.pending.Add(1)
+			c.s.mu.Lock()
+			if _, inUse := c.s.calls[r.ID]; !inUse {
+				// (A duplicate id is refused by the SDK, with an answer
+				// without id: the first call keeps its entry.)
+				c.s.calls[r.ID] = false
+			}
+			c.s.mu.Unlock()
+		case r.Method == "notifications/cancelled":
+			if id, ok := cancelledID(r.Params); ok {
+				c.s.mu.Lock()
+				if _, running := c.s.calls[id]; running {
+					c.s.calls[id] = true
+				}
+				c.s.mu.Unlock()
+			}
+		}
 	}
 	return m, err
 }
 
+// Write sends a message on the stream, except the answer to a call the
+// client cancelled: the spec says none is sent.
 func (c *sseConn) Write(ctx context.Context, m jsonrpc.Message) error {
-	err := c.Connection.Write(ctx, m)
-	if _, ok := m.(*jsonrpc.Response); ok {
-		c.s.pending.Add(-1)
-		select {
-		case c.s.answered <- struct{}{}:
-		default:
-		}
+	resp, isResp := m.(*jsonrpc.Response)
+	if !isResp {
+		return c.Connection.Write(ctx, m)
+	}
+	c.s.mu.Lock()
+	cancelled := c.s.calls[resp.ID]
+	delete(c.s.calls, resp.ID)
+	c.s.mu.Unlock()
+	var err error
+	if !cancelled {
+		err = c.Connection.Write(ctx, m)
+	}
+	c.s.pending.Add(-1)
+	select {
+	case c.s.answered <- struct{}{}:
+	default:
 	}
 	return err
+}
+
+// cancelledID is the requestId of notifications/cancelled.
+func cancelledID(params json.RawMessage) (jsonrpc.ID, bool) {
+	var p struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.RequestID == nil {
+		return jsonrpc.ID{}, false
+	}
+	id, err := jsonrpc.MakeID(p.RequestID)
+	return id, err == nil
 }
 
 func (c *sseConn) Close() error {
 	err := c.Connection.Close()
 	c.s.closeOnce.Do(func() { close(c.s.done) })
 	return err
+}
+
+// has reports whether id is the ID of an SSE session.
+func (s *sseHandler) has(id string) bool {
+	if id == "" {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions[id] != nil
 }
 
 // serveStream serves GET /sse.
@@ -903,6 +1296,7 @@ func (s *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 		},
 		done:     make(chan struct{}),
 		answered: make(chan struct{}, 1),
+		calls:    map[jsonrpc.ID]bool{},
 	}
 	s.mu.Lock()
 	s.sessions[id] = sess

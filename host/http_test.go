@@ -92,7 +92,13 @@ func loadHTTPRegistry(t *testing.T, src string) *Registry {
 
 func startHTTP(t *testing.T, opts HTTPOptions) *httpEnv {
 	t.Helper()
-	reg := loadHTTPRegistry(t, httpTestConfig)
+	return startHTTPConfig(t, opts, httpTestConfig)
+}
+
+// startHTTPConfig is startHTTP serving the config src.
+func startHTTPConfig(t *testing.T, opts HTTPOptions, src string) *httpEnv {
+	t.Helper()
+	reg := loadHTTPRegistry(t, src)
 	log := &httpLog{}
 	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	srv := NewServer(reg, logger)
@@ -203,7 +209,7 @@ func rawPost(t *testing.T, url, body string, hdr map[string]string) *http.Respon
 
 // sseEvent is one server-sent event.
 type sseEvent struct {
-	name, data string
+	name, id, data string
 }
 
 // sseReader reads events off a stream, skipping comments.
@@ -224,13 +230,15 @@ func (r *sseReader) next() (sseEvent, error) {
 		line := r.sc.Text()
 		switch {
 		case line == "":
-			if ev.name != "" || ev.data != "" {
+			if ev.name != "" || ev.id != "" || ev.data != "" {
 				return ev, nil
 			}
 		case strings.HasPrefix(line, ":"):
 			r.comments++
 		case strings.HasPrefix(line, "event:"):
 			ev.name = strings.TrimSpace(strings.TrimPrefix(line, "event:"))
+		case strings.HasPrefix(line, "id:"):
+			ev.id = strings.TrimSpace(strings.TrimPrefix(line, "id:"))
 		case strings.HasPrefix(line, "data:"):
 			ev.data += strings.TrimSpace(strings.TrimPrefix(line, "data:"))
 		}
@@ -710,9 +718,10 @@ func TestHTTPBodyLimit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			cb, _ := io.ReadAll(cresp.Body)
 			cresp.Body.Close()
-			if cresp.StatusCode != http.StatusRequestEntityTooLarge {
-				t.Fatalf("chunked: %s, want 413", cresp.Status)
+			if cresp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(cb), "--max-message-size") {
+				t.Fatalf("chunked: %s %q, want 413 naming --max-message-size", cresp.Status, cb)
 			}
 		})
 	}
@@ -732,9 +741,10 @@ func TestHTTPBodyLimit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		mb, _ := io.ReadAll(mresp.Body)
 		mresp.Body.Close()
-		if mresp.StatusCode != http.StatusRequestEntityTooLarge {
-			t.Fatalf("chunked POST /messages: %s, want 413", mresp.Status)
+		if mresp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(mb), "--max-message-size") {
+			t.Fatalf("chunked POST /messages: %s %q, want 413 naming --max-message-size", mresp.Status, mb)
 		}
 	})
 }
@@ -907,5 +917,461 @@ func TestHTTPReady(t *testing.T) {
 	}
 	if code, _ := get("/sse"); code != http.StatusServiceUnavailable {
 		t.Fatalf("new SSE stream during shutdown: %d, want 503", code)
+	}
+}
+
+// httpFeatureConfig has the tools of the cancellation, logging, session
+// and confirmation tests.
+const httpFeatureConfig = `
+server {
+  name    = "http-features"
+  version = "1.0.0"
+}
+tool "marker" {
+  description = "touches DIR/started, sleeps, then touches DIR/marker"
+  param "dir" {
+    type = string
+  }
+  exec {
+    command = ["sh", "-c", "touch \"$1/started\"; sleep 30; touch \"$1/marker\"; echo finished", "marker", param.dir]
+    timeout = "60s"
+  }
+}
+tool "quick" {
+  description = "answers at once"
+  template { text = "quick" }
+}
+tool "info_log" {
+  description = "logs a line at info"
+  exec {
+    command    = ["sh", "-c", "echo info-line >&2; echo out"]
+    stderr_log = "info"
+  }
+}
+tool "warning_log" {
+  description = "logs a line at warning"
+  exec {
+    command    = ["sh", "-c", "echo warning-line >&2; echo out"]
+    stderr_log = "warning"
+  }
+}
+tool "delete_file" {
+  description = "asks before it runs"
+  confirm     = "Delete it?"
+  template { text = "deleted" }
+}
+tool "delete_allowed" {
+  description      = "asks when it can, runs when it cannot"
+  confirm          = "Go on?"
+  confirm_fallback = "allow"
+  template { text = "ran" }
+}
+tool "book" {
+  description = "asks the user a form"
+  ask {
+    message = "When?"
+    field "time" {
+      type = string
+    }
+  }
+  template { text = "at ${answer.time}" }
+}
+`
+
+// rawSession initializes a streamable HTTP session by hand and returns the
+// headers its requests carry.
+func rawSession(t *testing.T, e *httpEnv, version string) map[string]string {
+	t.Helper()
+	resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+version+`","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, nil)
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK || sid == "" {
+		t.Fatalf("initialize: %s, Mcp-Session-Id %q", resp.Status, sid)
+	}
+	newSSEReader(resp.Body).message(t)
+	hdr := map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": version}
+	if resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr); resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("notifications/initialized: %s, want 202", resp.Status)
+	}
+	return hdr
+}
+
+// readAllEvents reads a stream's events until it ends, failing when it
+// does not end within the deadline.
+func readAllEvents(t *testing.T, body io.Reader) []sseEvent {
+	t.Helper()
+	type result struct {
+		evs []sseEvent
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		r := newSSEReader(body)
+		var evs []sseEvent
+		for {
+			ev, err := r.next()
+			if err == io.EOF {
+				done <- result{evs, nil}
+				return
+			}
+			if err != nil {
+				done <- result{evs, err}
+				return
+			}
+			evs = append(evs, ev)
+		}
+	}()
+	select {
+	case res := <-done:
+		if res.err != nil {
+			t.Fatalf("reading the stream: %v", res.err)
+		}
+		return res.evs
+	case <-time.After(15 * time.Second):
+		t.Fatal("the stream did not end")
+		return nil
+	}
+}
+
+// answers returns the JSON-RPC responses among events, by id.
+func answers(t *testing.T, evs []sseEvent) map[string]map[string]any {
+	t.Helper()
+	out := map[string]map[string]any{}
+	for _, ev := range evs {
+		if ev.data == "" || (ev.name != "" && ev.name != "message") {
+			continue
+		}
+		m := map[string]any{}
+		if err := json.Unmarshal([]byte(ev.data), &m); err != nil {
+			t.Fatalf("event data is not JSON: %q", ev.data)
+		}
+		if _, isCall := m["method"]; !isCall && m["id"] != nil {
+			out[fmt.Sprint(m["id"])] = m
+		}
+	}
+	return out
+}
+
+// waitForFile waits until path exists.
+func waitForFile(t *testing.T, path string) {
+	t.Helper()
+	waitUntil(t, path+" exists", func() bool {
+		_, err := os.Stat(path)
+		return err == nil
+	})
+}
+
+// TestHTTPCancelledCallGetsNoResult: a call the client cancels with
+// notifications/cancelled has its backend killed and gets no response at
+// all, over streamable HTTP (its POST stream ends without one, and a
+// resumption of the stream does not replay one) and over SSE; its id can
+// be used again afterwards.
+func TestHTTPCancelledCallGetsNoResult(t *testing.T) {
+	const cancel55 = `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":55,"reason":"the user pressed stop"}}`
+	call := func(id int, tool string, args string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)
+	}
+	t.Run("streamable HTTP", func(t *testing.T) {
+		e := startHTTPConfig(t, HTTPOptions{}, httpFeatureConfig)
+		// 2025-11-25 sessions get a priming event, so the stream can be
+		// resumed.
+		hdr := rawSession(t, e, "2025-11-25")
+		dir := t.TempDir()
+		resp := rawPost(t, e.base+"/mcp", call(55, "marker", fmt.Sprintf(`{"dir":%q}`, dir)), hdr)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("tools/call: %s", resp.Status)
+		}
+		waitForFile(t, filepath.Join(dir, "started"))
+		if c := rawPost(t, e.base+"/mcp", cancel55, hdr); c.StatusCode != http.StatusAccepted {
+			t.Fatalf("notifications/cancelled: %s, want 202", c.Status)
+		}
+		evs := readAllEvents(t, resp.Body)
+		if a, ok := answers(t, evs)["55"]; ok {
+			t.Fatalf("the cancelled call got a response: %v", a)
+		}
+		waitUntil(t, "the cancelled call ended", func() bool { return e.hs.InFlight() == 0 })
+		if _, err := os.Stat(filepath.Join(dir, "marker")); err == nil {
+			t.Fatal("the backend ran to its end: it was not killed")
+		}
+
+		lastID := ""
+		for _, ev := range evs {
+			if ev.id != "" {
+				lastID = ev.id
+			}
+		}
+		if lastID == "" {
+			t.Fatalf("no event id to resume from in %+v", evs)
+		}
+		req, _ := http.NewRequest(http.MethodGet, e.base+"/mcp", nil)
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Last-Event-ID", lastID)
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		gresp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer gresp.Body.Close()
+		if a, ok := answers(t, readAllEvents(t, gresp.Body))["55"]; ok {
+			t.Fatalf("resuming the stream replayed a response to the cancelled call: %v", a)
+		}
+
+		again := rawPost(t, e.base+"/mcp", call(55, "quick", "{}"), hdr)
+		a := answers(t, readAllEvents(t, again.Body))["55"]
+		if !strings.Contains(fmt.Sprint(a["result"]), "quick") {
+			t.Fatalf("a new call reusing the id: %v", a)
+		}
+	})
+	t.Run("SSE", func(t *testing.T) {
+		e := startHTTPConfig(t, HTTPOptions{}, httpFeatureConfig)
+		resp, err := http.Get(e.base + "/sse")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		stream := newSSEReader(resp.Body)
+		ev, err := stream.next()
+		if err != nil || ev.name != "endpoint" {
+			t.Fatalf("first event %+v, %v", ev, err)
+		}
+		endpoint := e.base + ev.data
+		post := func(body string) {
+			t.Helper()
+			r := rawPost(t, endpoint, body, nil)
+			if r.StatusCode != http.StatusAccepted {
+				t.Fatalf("POST %s: %s, want 202", body, r.Status)
+			}
+		}
+		post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+		stream.message(t)
+		post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		dir := t.TempDir()
+		post(call(55, "marker", fmt.Sprintf(`{"dir":%q}`, dir)))
+		waitForFile(t, filepath.Join(dir, "started"))
+		post(cancel55)
+		// The cancelled call ends (its answer dropped) before the next.
+		e.hs.sse.mu.Lock()
+		var sess *sseSession
+		for _, s := range e.hs.sse.sessions {
+			sess = s
+		}
+		e.hs.sse.mu.Unlock()
+		waitUntil(t, "the cancelled call ended", func() bool { return sess.pending.Load() == 0 })
+		if _, err := os.Stat(filepath.Join(dir, "marker")); err == nil {
+			t.Fatal("the backend ran to its end: it was not killed")
+		}
+		post(call(56, "quick", "{}"))
+		for {
+			m := stream.message(t)
+			if fmt.Sprint(m["id"]) == "55" {
+				t.Fatalf("the cancelled call got a response: %v", m)
+			}
+			if fmt.Sprint(m["id"]) == "56" {
+				break
+			}
+		}
+		post(call(55, "quick", "{}"))
+		if m := stream.message(t); fmt.Sprint(m["id"]) != "55" || !strings.Contains(fmt.Sprint(m["result"]), "quick") {
+			t.Fatalf("a new call reusing the id: %v", m)
+		}
+	})
+}
+
+// TestHTTPLogLevel: until a client sets a level it gets warning and above,
+// in every mode; with --stateless, a level set by one request does not
+// reach the next (each request is a session of its own).
+func TestHTTPLogLevel(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		stateless bool
+		sse       bool
+	}{
+		{name: "sessions"},
+		{name: "stateless", stateless: true},
+		{name: "SSE", sse: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := startHTTPConfig(t, HTTPOptions{Stateless: tc.stateless}, httpFeatureConfig)
+			logs := make(chan *mcp.LoggingMessageParams, 16)
+			opts := &mcp.ClientOptions{LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) { logs <- r.Params }}
+			var cs *mcp.ClientSession
+			if tc.sse {
+				cs = e.connectSSE(opts)
+			} else {
+				cs = e.connect(opts, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+			}
+			// Log notifications are handled in the order they arrive: an
+			// info line would come before the warning line.
+			nextLog := func() string {
+				t.Helper()
+				select {
+				case p := <-logs:
+					return fmt.Sprintf("%s %v", p.Level, p.Data)
+				case <-time.After(15 * time.Second):
+					t.Fatal("no log notification")
+					return ""
+				}
+			}
+			callText(t, cs, "info_log", nil)
+			callText(t, cs, "warning_log", nil)
+			if got := nextLog(); got != "warning warning-line" {
+				t.Fatalf("without a level set: first log %q, want the warning line only", got)
+			}
+
+			if err := cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+				t.Fatal(err)
+			}
+			callText(t, cs, "info_log", nil)
+			callText(t, cs, "warning_log", nil)
+			want := "info info-line"
+			if tc.stateless {
+				want = "warning warning-line"
+			}
+			if got := nextLog(); got != want {
+				t.Fatalf("after setLevel info: first log %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestHTTPRequestWithoutSession: on a server with sessions, a POST without
+// Mcp-Session-Id that does not initialize gets 400 and a JSON-RPC error
+// saying what to send; initialize, and the 2026-07-28 protocol's requests
+// (which the SDK answers with the versions it takes), pass.
+func TestHTTPRequestWithoutSession(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{})
+	for _, tc := range []struct {
+		name     string
+		body     string
+		hdr      map[string]string
+		status   int
+		wantID   any // the error's id; nil for null
+		wantCode float64
+		wantMsg  []string
+	}{
+		{
+			name:   "tools/list",
+			body:   `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
+			status: http.StatusBadRequest, wantID: float64(7), wantCode: -32600,
+			wantMsg: []string{`"tools/list"`, "send initialize first", "Mcp-Session-Id"},
+		},
+		{
+			name:   "ping with a string id",
+			body:   `{"jsonrpc":"2.0","id":"abc","method":"ping"}`,
+			hdr:    map[string]string{"Mcp-Protocol-Version": "2025-06-18"},
+			status: http.StatusBadRequest, wantID: "abc", wantCode: -32600,
+			wantMsg: []string{`"ping"`, "send initialize first"},
+		},
+		{
+			name:   "notification",
+			body:   `{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+			status: http.StatusBadRequest, wantID: nil, wantCode: -32600,
+			wantMsg: []string{"send initialize first"},
+		},
+		{
+			name:   "initialize",
+			body:   `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+			status: http.StatusOK,
+		},
+		{
+			name: "2026-07-28 request",
+			body: `{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+			hdr:  map[string]string{"Mcp-Protocol-Version": "2026-07-28"},
+			// The SDK's answer: the versions a server with sessions takes.
+			status: http.StatusBadRequest, wantID: float64(9), wantCode: float64(mcp.CodeUnsupportedProtocolVersion),
+			wantMsg: []string{"not supported"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := rawPost(t, e.base+"/mcp", tc.body, tc.hdr)
+			if resp.StatusCode != tc.status {
+				b, _ := io.ReadAll(resp.Body)
+				t.Fatalf("status %s %q, want %d", resp.Status, b, tc.status)
+			}
+			if tc.status == http.StatusOK {
+				if resp.Header.Get("Mcp-Session-Id") == "" {
+					t.Fatal("initialize got no Mcp-Session-Id")
+				}
+				return
+			}
+			if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+				t.Fatalf("Content-Type %q, want application/json", ct)
+			}
+			var m struct {
+				JSONRPC string `json:"jsonrpc"`
+				ID      any    `json:"id"`
+				Error   struct {
+					Code    float64 `json:"code"`
+					Message string  `json:"message"`
+				} `json:"error"`
+			}
+			if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+				t.Fatal(err)
+			}
+			if m.JSONRPC != "2.0" || m.ID != tc.wantID || m.Error.Code != tc.wantCode {
+				t.Fatalf("got %+v, want id %v and code %v", m, tc.wantID, tc.wantCode)
+			}
+			for _, w := range tc.wantMsg {
+				if !strings.Contains(m.Error.Message, w) {
+					t.Errorf("message %q does not say %q", m.Error.Message, w)
+				}
+			}
+		})
+	}
+	if strings.Count(e.log.String(), `refused="no session id"`) != 3 {
+		t.Errorf("the access log does not note the three refusals:\n%s", e.log.String())
+	}
+}
+
+// TestHTTPConfirm: with --stateless, a tool with confirm or ask cannot ask
+// even a client that supports elicitation, and the error says that
+// --stateless is why and what to do; confirm_fallback = "allow" runs the
+// tool. With sessions the same client is asked.
+func TestHTTPConfirm(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		stateless bool
+		tool      string
+		wantErr   bool
+		want      []string
+	}{
+		{name: "sessions: confirm asks", tool: "delete_file", want: []string{"deleted"}},
+		{name: "sessions: ask asks", tool: "book", want: []string{"at 19:30"}},
+		{name: "stateless: confirm refused", stateless: true, tool: "delete_file", wantErr: true,
+			want: []string{"--stateless", "serve without --stateless", `confirm_fallback = "allow"`}},
+		{name: "stateless: confirm_fallback allow", stateless: true, tool: "delete_allowed", want: []string{"ran"}},
+		{name: "stateless: ask refused", stateless: true, tool: "book", wantErr: true,
+			want: []string{"--stateless", "serve without --stateless"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := startHTTPConfig(t, HTTPOptions{Stateless: tc.stateless}, httpFeatureConfig)
+			opts := &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				if r.Params.Message == "When?" {
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"time": "19:30"}}, nil
+				}
+				return &mcp.ElicitResult{Action: "accept"}, nil
+			}}
+			cs := e.connect(opts, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := ""
+			if len(res.Content) > 0 {
+				text = res.Content[0].(*mcp.TextContent).Text
+			}
+			if res.IsError != tc.wantErr {
+				t.Fatalf("isError %v, want %v: %q", res.IsError, tc.wantErr, text)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("%q does not say %q", text, w)
+				}
+			}
+			if strings.Contains(text, "does not support elicitation") {
+				t.Errorf("%q blames the client", text)
+			}
+		})
 	}
 }

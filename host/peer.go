@@ -57,6 +57,47 @@ func (p *sessionPeer) Elicit(ctx context.Context, params *mcp.ElicitParams) (*mc
 	return p.ss.Elicit(ctx, params)
 }
 
+// statelessKey marks the context of a request served over streamable HTTP
+// with --stateless: the server cannot send the client requests, so nobody
+// can be asked, whatever the client supports.
+type statelessKey struct{}
+
+func withStateless(ctx context.Context) context.Context {
+	return context.WithValue(ctx, statelessKey{}, true)
+}
+
+func isStateless(ctx context.Context) bool {
+	v, _ := ctx.Value(statelessKey{}).(bool)
+	return v
+}
+
+// canAsk reports whether the user can be asked for input during a call.
+func canAsk(ctx context.Context, peer Peer) bool {
+	return peer != nil && !isStateless(ctx) && peer.CanElicit()
+}
+
+// confirmRefusal is the error of a call of a tool with confirm that nobody
+// can be asked to confirm (and whose confirm_fallback is not "allow").
+func confirmRefusal(ctx context.Context, tool, question string) string {
+	if isStateless(ctx) {
+		return fmt.Sprintf("the tool %s needs the user's confirmation (%q), and this server cannot ask the user: it serves HTTP with --stateless, "+
+			"where it cannot send the client requests such as elicitation, whatever the client supports; serve without --stateless, "+
+			"or have the config's author set confirm_fallback = \"allow\" on the tool %s", tool, question, tool)
+	}
+	return fmt.Sprintf("the tool %s needs the user's confirmation (%q), and this client cannot ask the user (it does not support elicitation); "+
+		"ask the user to run it from a client that does (with toolhost call: --yes), or the config's author to set confirm_fallback = \"allow\"", tool, question)
+}
+
+// askRefusal is the error of a call of a tool with ask when nobody can be
+// asked.
+func askRefusal(ctx context.Context, tool, message string) string {
+	if isStateless(ctx) {
+		return fmt.Sprintf("the tool %s needs to ask the user for details (%q), and this server cannot ask the user: it serves HTTP with --stateless, "+
+			"where it cannot send the client requests such as elicitation, whatever the client supports; serve without --stateless to use this tool", tool, message)
+	}
+	return fmt.Sprintf("the tool %s needs to ask the user for details (%q), and this client cannot ask the user (it does not support elicitation); ask the user to run it from a client that does", tool, message)
+}
+
 // DefaultHeartbeat is how often a call that reports no progress of its own
 // sends an elapsed-time progress notification, when the request asked for
 // progress.

@@ -433,11 +433,11 @@ func (r *Registry) confirm(ctx context.Context, t *thcl.Tool, eval *hcl.EvalCont
 	if question == "" {
 		question = fmt.Sprintf("Run the tool %s?", t.Name)
 	}
-	if peer == nil || !peer.CanElicit() {
+	if !canAsk(ctx, peer) {
 		if t.ConfirmFallback == "allow" {
 			return nil
 		}
-		return toolError(fmt.Sprintf("the tool %s needs the user's confirmation (%q), and this client cannot ask the user (it does not support elicitation); ask the user to run it from a client that does (with toolhost call: --yes), or the config's author to set confirm_fallback = \"allow\"", t.Name, question))
+		return toolError(confirmRefusal(ctx, t.Name, question))
 	}
 	res, err := peer.Elicit(ctx, &mcp.ElicitParams{
 		Message:         question,
@@ -467,8 +467,8 @@ func (r *Registry) ask(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext,
 			message = sv.AsString()
 		}
 	}
-	if peer == nil || !peer.CanElicit() {
-		return cty.NilVal, toolError(fmt.Sprintf("the tool %s needs to ask the user for details (%q), and this client cannot ask the user (it does not support elicitation); ask the user to run it from a client that does", t.Name, message))
+	if !canAsk(ctx, peer) {
+		return cty.NilVal, toolError(askRefusal(ctx, t.Name, message))
 	}
 	res, err := peer.Elicit(ctx, &mcp.ElicitParams{Message: message, RequestedSchema: t.Ask.Schema})
 	switch {
