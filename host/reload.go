@@ -72,16 +72,28 @@ type ReloadResult struct {
 // from, so that an event that does not change them is skipped, and an edit
 // made after the load but before the watch started is not.
 func (r *Reloader) Prime(reg *Registry) {
+	if sum, ok := loadedSum(reg); ok {
+		r.lastSum = sum
+	}
+}
+
+// loadedSum hashes the names and bytes of the files reg was loaded from,
+// as configSum hashes them on disk. It reports false when a file is
+// missing from the registry or empty: read between an editor's truncate
+// and its write.
+func loadedSum(reg *Registry) ([32]byte, bool) {
 	h := sha256.New()
 	for _, name := range reg.Config.Paths {
 		f := reg.Config.Files[name]
-		if f == nil {
-			return
+		if f == nil || len(bytes.TrimSpace(f.Bytes)) == 0 {
+			return [32]byte{}, false
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00", name, len(f.Bytes))
 		h.Write(f.Bytes)
 	}
-	copy(r.lastSum[:], h.Sum(nil))
+	var sum [32]byte
+	copy(sum[:], h.Sum(nil))
+	return sum, true
 }
 
 // configSum hashes the names and bytes of the config files. It reports
@@ -134,6 +146,17 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 	defer RelaxGC()()
 	reg, diags := Load(r.Paths, r.Options)
 	res := ReloadResult{Diagnostics: diags}
+	if !diags.HasErrors() {
+		// The files are read again by Load: hash what it read, since an
+		// editor may have truncated one since configSum looked.
+		loaded, ok := loadedSum(reg)
+		if !ok {
+			reg.Close()
+			logger.Warn("config file is empty; keeping the tools in service until it has content")
+			return ReloadResult{Skipped: true}
+		}
+		sum = loaded
+	}
 	if diags.HasErrors() {
 		reg.Close()
 		res.Duration = time.Since(start)

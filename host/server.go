@@ -76,11 +76,13 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 // the server; warning lets a client see a broken reload without asking.
 const DefaultLogLevel mcp.LoggingLevel = "warning"
 
-// defaultLogLevel sets DefaultLogLevel on a session when it is initialized.
+// defaultLogLevel sets DefaultLogLevel on a session as soon as initialize
+// succeeds, so that the logs sent before notifications/initialized (the
+// spec allows them) are filtered like all later ones rather than dropped.
 func defaultLogLevel(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
-		if method == "notifications/initialized" && err == nil {
+		if method == "initialize" && err == nil {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
 				_, _ = next(ctx, "logging/setLevel", &mcp.ServerRequest[*mcp.SetLoggingLevelParams]{
 					Session: ss,

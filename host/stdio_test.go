@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // stdioIDConfig has a template tool and a tool whose backend outlives its
@@ -53,6 +54,7 @@ type stdioReply struct {
 type stdioPeer struct {
 	t     *testing.T
 	in    *os.File // the server's input
+	srv   *Server
 	lines chan stdioReply
 	done  chan error // the server's Run result
 }
@@ -71,9 +73,9 @@ func startStdio(t *testing.T, reg *Registry) *stdioPeer {
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	ctx, cancel := context.WithCancel(context.Background())
-	p := &stdioPeer{t: t, in: inW, lines: make(chan stdioReply, 64), done: make(chan error, 1)}
+	p := &stdioPeer{t: t, in: inW, srv: NewServer(reg, logger), lines: make(chan stdioReply, 64), done: make(chan error, 1)}
 	go func() {
-		p.done <- NewServer(reg, logger).Run(ctx, &StdioTransport{In: inR, Out: outW, Logger: logger})
+		p.done <- p.srv.Run(ctx, &StdioTransport{In: inR, Out: outW, Logger: logger})
 		outW.Close()
 	}()
 	go p.readReplies(outR)
@@ -378,5 +380,32 @@ func TestStdioSecondInitialize(t *testing.T) {
 			p.send(helloLine("3"))
 			wantHello(t, p.next(), "3")
 		})
+	}
+}
+
+// TestLogLevelFromInitialize checks that the default log level applies as
+// soon as initialize is answered: a warning sent before the client's
+// notifications/initialized reaches it, and an info line does not; a level
+// the client sets afterwards still wins.
+func TestLogLevelFromInitialize(t *testing.T) {
+	p := startStdio(t, loadSource(t, stdioIDConfig))
+	p.send(initializeLine(0))
+	if r := p.next(); string(r.ID) != "0" || r.Error != nil {
+		t.Fatalf("initialize: %s", r.line)
+	}
+	ctx := context.Background()
+	p.srv.Notify(ctx, mcp.LoggingLevel("info"), "too low for the default")
+	p.srv.Notify(ctx, mcp.LoggingLevel("warning"), "before initialized")
+	if r := p.next(); !strings.Contains(r.line, `"notifications/message"`) || !strings.Contains(r.line, "before initialized") {
+		t.Fatalf("got %s, want the warning sent before notifications/initialized", r.line)
+	}
+	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"info"}}`)
+	if r := p.next(); string(r.ID) != "1" || r.Error != nil {
+		t.Fatalf("logging/setLevel: %s", r.line)
+	}
+	p.srv.Notify(ctx, mcp.LoggingLevel("info"), "after setLevel")
+	if r := p.next(); !strings.Contains(r.line, "after setLevel") {
+		t.Fatalf("got %s, want the info line the client asked for", r.line)
 	}
 }
