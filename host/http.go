@@ -127,7 +127,7 @@ type HTTPServer struct {
 	// stopCalls cancels the context of every request still running when a
 	// shutdown runs past its deadline.
 	stopCtx   context.Context
-	stopCalls context.CancelFunc
+	stopCalls context.CancelCauseFunc
 	shutting  atomic.Bool
 
 	// calls follows the calls in flight on streamable HTTP sessions, so
@@ -203,7 +203,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 		return nil, err
 	}
 	h.policy.Store(p)
-	h.stopCtx, h.stopCalls = context.WithCancel(context.Background())
+	h.stopCtx, h.stopCalls = context.WithCancelCause(context.Background())
 	h.streamsCtx, h.endStreams = context.WithCancel(context.Background())
 	h.calls = &callTracker{calls: map[trackedKey]*trackedCall{}}
 	srv.MCP().AddReceivingMiddleware(h.callMiddleware)
@@ -289,7 +289,7 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	go func() { serveErr <- hs.Serve(ln) }()
 	select {
 	case err := <-serveErr:
-		h.stopCalls()
+		h.stopCalls(fmt.Errorf("the HTTP server stopped: %w", err))
 		return err
 	case <-ctx.Done():
 	}
@@ -318,11 +318,18 @@ func (h *HTTPServer) shutdown(hs *http.Server, serveErr <-chan error) error {
 		h.logger.Warn("shutdown timeout reached: cancelling the calls still running and closing connections",
 			"calls_in_flight", h.inflight.Load(), "timeout", timeout.String())
 		err = nil
+		// The calls past the deadline are cancelled with the reason, and
+		// their clients get it as their answer: the connections stay open
+		// until the answers are written (within cancelGrace).
+		h.stopCalls(fmt.Errorf("%w and the calls still running after --shutdown-timeout (%s) were stopped", ErrShuttingDown, timeout))
+		grace, cancelGraceCtx := context.WithTimeout(context.Background(), cancelGrace)
+		_ = hs.Shutdown(grace)
+		cancelGraceCtx()
 	}
 	// Calls whose clients went away may still run, detached from any
-	// request; so may calls past the deadline. They are cancelled (their
-	// processes killed), and the sessions left are closed.
-	h.stopCalls()
+	// request. They are cancelled (their processes killed), and the
+	// sessions left are closed.
+	h.stopCalls(ErrShuttingDown)
 	_ = hs.Close()
 	closed := make(chan struct{})
 	go func() {
@@ -669,7 +676,9 @@ func (h *HTTPServer) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		stop := context.AfterFunc(h.stopCtx, cancel)
+		ctx, cancelWhy := context.WithCancelCause(ctx)
+		defer cancelWhy(nil)
+		stop := context.AfterFunc(h.stopCtx, func() { cancelWhy(context.Cause(h.stopCtx)) })
 		defer stop()
 		if method == "subscriptions/listen" {
 			// A listen stream lasts as long as the client wants it, or
@@ -791,8 +800,15 @@ func (h *HTTPServer) guard(next http.Handler) http.Handler {
 		origin := r.Header.Get("Origin")
 		if origin != "" {
 			if !p.originAllowed(origin) {
+				fix := fmt.Sprintf("If this web page should reach toolhost, add it with --allowed-origins %s", origin)
+				if origin == "null" {
+					// Sandboxed frames, file: pages and some redirects send
+					// "null": allowing it would allow every one of them.
+					fix = "Browsers send Origin: null from sandboxed frames, file: pages and cross-origin redirects, so it names no site to allow; " +
+						"serve the page from an http(s) origin and add that with --allowed-origins"
+				}
 				refuse(w, r, http.StatusForbidden, "origin not allowed",
-					fmt.Sprintf("Forbidden: Origin %q is not allowed. If this web page should reach toolhost, add it with --allowed-origins %s", origin, origin))
+					fmt.Sprintf("Forbidden: Origin %q is not allowed. %s", origin, fix))
 				return
 			}
 			corsHeaders(w.Header(), origin)
@@ -805,10 +821,13 @@ func (h *HTTPServer) guard(next http.Handler) http.Handler {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="toolhost"`)
 			msg := "Unauthorized: send the token as the header Authorization: Bearer TOKEN (the token is in the environment variable named by --auth-token-env where toolhost runs)"
 			if a := r.Header.Get("Authorization"); a != "" {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="toolhost", error="invalid_token"`)
-				msg = "Unauthorized: the bearer token is not the one toolhost was started with"
 				if scheme, _, _ := strings.Cut(a, " "); !strings.EqualFold(scheme, "Bearer") {
+					// Another scheme is no bearer token at all: RFC 6750
+					// (3.1) asks for no error code then.
 					msg = fmt.Sprintf("Unauthorized: toolhost takes a bearer token, not %s credentials: send the header Authorization: Bearer TOKEN", scheme)
+				} else {
+					w.Header().Set("WWW-Authenticate", `Bearer realm="toolhost", error="invalid_token"`)
+					msg = "Unauthorized: the bearer token is not the one toolhost was started with"
 				}
 			}
 			refuse(w, r, http.StatusUnauthorized, "unauthorized", msg)

@@ -584,6 +584,7 @@ func TestHTTPGuard(t *testing.T) {
 		{"bad host, sse", "GET", "/sse", map[string]string{"Host": "evil.example.com"}, 403, "not allowed"},
 		{"bad host, messages", "POST", "/messages?session_id=x", map[string]string{"Host": "evil.example.com"}, 403, "not allowed"},
 		{"bad origin", "POST", "/mcp", map[string]string{"Origin": "http://evil.example.com", "Authorization": auth}, 403, "--allowed-origins http://evil.example.com"},
+		{"null origin", "POST", "/mcp", map[string]string{"Origin": "null", "Authorization": auth}, 403, "serve the page from an http(s) origin"},
 		{"bad origin, sse", "GET", "/sse", map[string]string{"Origin": "http://evil.example.com", "Authorization": auth}, 403, "not allowed"},
 		{"no token", "POST", "/mcp", nil, 401, "Authorization: Bearer"},
 		{"no token, sse", "GET", "/sse", nil, 401, "Authorization: Bearer"},
@@ -634,8 +635,15 @@ func TestHTTPGuard(t *testing.T) {
 			}
 			switch tt.code {
 			case 401:
-				if got := resp.Header.Get("WWW-Authenticate"); !strings.HasPrefix(got, `Bearer realm="toolhost"`) {
+				got := resp.Header.Get("WWW-Authenticate")
+				if !strings.HasPrefix(got, `Bearer realm="toolhost"`) {
 					t.Fatalf("WWW-Authenticate %q", got)
+				}
+				// RFC 6750 3.1: an error code only when a bearer token
+				// was sent; none for no credentials or another scheme.
+				sentBearer := strings.HasPrefix(strings.ToLower(tt.hdr["Authorization"]), "bearer ")
+				if strings.Contains(got, `error="invalid_token"`) != sentBearer {
+					t.Fatalf("WWW-Authenticate %q for Authorization %q", got, tt.hdr["Authorization"])
 				}
 			case 204:
 				if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "https://app.example.com" {
@@ -795,16 +803,21 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 }
 
 // TestHTTPShutdownDeadline: a call still running at the deadline is
-// cancelled (its process killed) and Serve returns.
+// cancelled (its process killed), its client gets an answer saying why,
+// and Serve returns.
 func TestHTTPShutdownDeadline(t *testing.T) {
 	e := startHTTP(t, HTTPOptions{ShutdownTimeout: 200 * time.Millisecond})
 	cs := e.connect(nil, nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	got := make(chan struct{})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	type answer struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	got := make(chan answer, 1)
 	go func() {
-		// The client sees a broken connection and retries until cancelled.
-		_, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"seconds": 30}})
-		close(got)
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"seconds": 30}})
+		got <- answer{res, err}
 	}()
 	waitUntil(t, "the call is in flight", func() bool { return e.hs.InFlight() == 1 })
 	if err := e.stop(); err != nil {
@@ -815,8 +828,19 @@ func TestHTTPShutdownDeadline(t *testing.T) {
 	}
 	// The 30 s sleep was killed: the handler has returned.
 	waitUntil(t, "the cancelled call returns", func() bool { return e.hs.InFlight() == 0 })
-	cancel()
-	<-got
+	a := <-got
+	if a.err != nil {
+		t.Fatalf("the call cancelled at the deadline got no answer: %v", a.err)
+	}
+	if !a.res.IsError || len(a.res.Content) == 0 {
+		t.Fatalf("answer %+v, want an error result", a.res)
+	}
+	text := a.res.Content[0].(*mcp.TextContent).Text
+	for _, want := range []string{"shutting down", "--shutdown-timeout (200ms)"} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("answer %q, want it to contain %q", text, want)
+		}
+	}
 }
 
 // TestHTTPRequestTimeout: a request running past --request-timeout is
