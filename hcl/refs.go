@@ -133,3 +133,75 @@ func checkRefs(travs []hcl.Traversal, roots []refRoot) hcl.Diagnostics {
 	}
 	return diags
 }
+
+// withoutRepeats drops the errors of diags whose place lies inside the
+// place of an error of reported: the same mistake, found again by a later
+// check (a backend that looks at the parameters it is given, say).
+func withoutRepeats(diags, reported hcl.Diagnostics) hcl.Diagnostics {
+	if !reported.HasErrors() {
+		return diags
+	}
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Subject != nil && insideAny(*d.Subject, reported) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// insideAny reports whether r lies within the subject of an error of diags.
+func insideAny(r hcl.Range, diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError || d.Subject == nil {
+			continue
+		}
+		s := *d.Subject
+		if s.Filename == r.Filename && s.Start.Byte <= r.Start.Byte && r.End.Byte <= s.End.Byte {
+			return true
+		}
+	}
+	return false
+}
+
+// referencedNames lists the names NAME of the references root.NAME in a
+// body, nested blocks included, each once.
+func referencedNames(body hcl.Body, root string) []string {
+	var names []string
+	var walk func(b *hclsyntax.Body)
+	walk = func(b *hclsyntax.Body) {
+		for _, a := range b.Attributes {
+			for _, tr := range a.Expr.Variables() {
+				if tr.RootName() != root || len(tr) < 2 {
+					continue
+				}
+				if step, ok := tr[1].(hcl.TraverseAttr); ok && !slices.Contains(names, step.Name) {
+					names = append(names, step.Name)
+				}
+			}
+		}
+		for _, nb := range b.Blocks {
+			walk(nb.Body)
+		}
+	}
+	if sb, ok := body.(*hclsyntax.Body); ok {
+		walk(sb)
+	}
+	return names
+}
+
+// Suggest returns a name of candidates close to given, for a "did you
+// mean" outside the config (a tool name on the command line), or "" when
+// none is close. It is the rule of the config's own suggestions.
+func Suggest(given string, candidates []string) string {
+	if s := suggest(given, candidates); s != "" {
+		return s
+	}
+	for _, c := range candidates {
+		if strings.EqualFold(given, c) {
+			return c
+		}
+	}
+	return ""
+}

@@ -91,8 +91,11 @@ func withBackends(s *hcl.BodySchema) *hcl.BodySchema {
 // resourceBackend compiles the backend block of a resource or resource
 // template, if it has one. source is the attribute it replaces ("file" or
 // "dir"); vars are the names of the template's variables, the backend's
-// params. It reports a missing source, or two of them.
-func resourceBackend(block *hcl.Block, content *hcl.BodyContent, source string, vars []string, compile map[string]function.Function, baseDir string, network adapters.NetworkPolicy) (adapters.Backend, string, hcl.Diagnostics) {
+// params. It reports a missing source, or two of them. varsKnown is false
+// when the variables are not known (a resource template whose uri_template
+// has a mistake): the backend's own mistakes are reported all the same, and
+// its references are not checked.
+func resourceBackend(block *hcl.Block, content *hcl.BodyContent, source string, vars []string, varsKnown bool, compile map[string]function.Function, baseDir string, network adapters.NetworkPolicy) (adapters.Backend, string, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	_, hasSource := content.Attributes[source]
 	kinds := strings.Join(adapters.Names(), ", ")
@@ -122,25 +125,53 @@ func resourceBackend(block *hcl.Block, content *hcl.BodyContent, source string, 
 		return nil, "", nil
 	}
 	b := content.Blocks[0]
-	diags = append(diags, checkBodyRefs(b.Body, "param", vars)...)
-	if diags.HasErrors() {
-		return nil, "", diags
+	if !varsKnown {
+		// Whatever the block refers to counts as declared: which names
+		// are is not known.
+		vars = referencedNames(b.Body, "param")
 	}
+	refDiags := checkBodyRefs(b.Body, "param", vars)
+	for _, d := range refDiags {
+		// There are no param blocks here: say where names come from.
+		if d.Summary != "Undeclared parameter" {
+			continue
+		}
+		_, rest, _ := strings.Cut(d.Detail, `"`)
+		name, _, ok := strings.Cut(rest, `"`)
+		if !ok {
+			continue
+		}
+		fix := fmt.Sprintf("Add a param %q block, or correct the name.", name)
+		switch {
+		case source == "file":
+			d.Detail = strings.Replace(d.Detail, fix, "A resource has no parameters: its backend runs with none. Remove the reference, or make this a resource_template whose uri_template has the variable, as in \"status://{"+name+"}\".", 1)
+		case varsKnown:
+			d.Detail = strings.Replace(d.Detail, fix, fmt.Sprintf("The only parameter of a resource template is the variable of its uri_template, {%s}: write param.%s, or rename the variable in uri_template.", vars[0], vars[0]), 1)
+		}
+	}
+	diags = append(diags, refDiags...)
 	attrs := make(map[string]cty.Type, len(vars))
 	params := make(map[string]adapters.ParamInfo, len(vars))
 	for _, v := range vars {
 		attrs[v] = cty.String
 		params[v] = adapters.ParamInfo{}
 	}
+	param := cty.UnknownVal(cty.Object(attrs))
+	if refDiags.HasErrors() || !varsKnown {
+		// Undeclared references are reported above; the backend is
+		// checked with the variable unknown, so that its own mistakes
+		// show in the same run.
+		param = cty.DynamicVal
+	}
 	kind, _ := adapters.Lookup(b.Type)
 	backend, d := kind.Compile(b, &adapters.CompileContext{
 		BaseDir:  baseDir,
-		Eval:     &hcl.EvalContext{Functions: compile, Variables: map[string]cty.Value{"param": cty.UnknownVal(cty.Object(attrs))}},
+		Eval:     &hcl.EvalContext{Functions: compile, Variables: map[string]cty.Value{"param": param}},
 		ToolName: block.Labels[0],
 		Params:   params,
 		Network:  network,
 	})
-	return backend, b.Type, append(diags, d...)
+	return backend, b.Type, append(diags, withoutRepeats(d, refDiags)...)
 }
 
 func decodeResource(block *hcl.Block, ctx *hcl.EvalContext, compile map[string]function.Function, baseDir string, network adapters.NetworkPolicy) (*Resource, hcl.Diagnostics) {
@@ -159,7 +190,7 @@ func decodeResource(block *hcl.Block, ctx *hcl.EvalContext, compile map[string]f
 	if u, err := url.Parse(r.URI); err != nil || u.Scheme == "" {
 		diags = append(diags, rangeDiag(attrs["uri"], "Invalid resource URI", fmt.Sprintf("%q is not an absolute URI. A resource URI has a scheme, as in file:///reports/q4.md or docs://handbook.", r.URI)))
 	}
-	backend, kind, d := resourceBackend(block, content, "file", nil, compile, baseDir, network)
+	backend, kind, d := resourceBackend(block, content, "file", nil, true, compile, baseDir, network)
 	diags = append(diags, d...)
 	r.Backend, r.BackendKind = backend, kind
 	if a, ok := attrs["file"]; ok && backend == nil && !d.HasErrors() {
@@ -189,27 +220,40 @@ func decodeResourceTemplate(block *hcl.Block, ctx *hcl.EvalContext, compile map[
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	// A mistake in uri_template does not hide those of dir or the backend
+	// block: every problem shows at once.
+	valid := true
 	open := strings.Index(r.URITemplate, "{")
 	closing := strings.Index(r.URITemplate, "}")
 	if open < 0 || closing < open || strings.Count(r.URITemplate, "{") != 1 || strings.Count(r.URITemplate, "}") != 1 {
 		diags = append(diags, rangeDiag(attrs["uri_template"], "Invalid URI template", fmt.Sprintf("%q must have exactly one variable in braces, as in notes:///{path}; the variable stands for a file's path inside dir.", r.URITemplate)))
-		return nil, diags
+		valid = false
+	} else {
+		r.Prefix, r.Suffix = r.URITemplate[:open], r.URITemplate[closing+1:]
+		r.Variable = strings.TrimLeft(r.URITemplate[open+1:closing], "+/")
+		if !hclsyntax.ValidIdentifier(r.Variable) {
+			diags = append(diags, rangeDiag(attrs["uri_template"], "Invalid URI template", fmt.Sprintf("%q needs a variable name in the braces, as in notes:///{path}.", r.URITemplate)))
+			valid = false
+		} else if !strings.Contains(r.Prefix, ":") {
+			diags = append(diags, rangeDiag(attrs["uri_template"], "Invalid URI template", fmt.Sprintf("%q has no scheme before the variable. Start it with a scheme, as in notes:///{path}.", r.URITemplate)))
+		}
 	}
-	r.Prefix, r.Suffix = r.URITemplate[:open], r.URITemplate[closing+1:]
-	r.Variable = strings.TrimLeft(r.URITemplate[open+1:closing], "+/")
-	if !hclsyntax.ValidIdentifier(r.Variable) {
-		diags = append(diags, rangeDiag(attrs["uri_template"], "Invalid URI template", fmt.Sprintf("%q needs a variable name in the braces, as in notes:///{path}.", r.URITemplate)))
-		return nil, diags
+	var vars []string
+	if valid {
+		vars = []string{r.Variable}
 	}
-	if !strings.Contains(r.Prefix, ":") {
-		diags = append(diags, rangeDiag(attrs["uri_template"], "Invalid URI template", fmt.Sprintf("%q has no scheme before the variable. Start it with a scheme, as in notes:///{path}.", r.URITemplate)))
-	}
-	backend, kind, d := resourceBackend(block, content, "dir", []string{r.Variable}, compile, baseDir, network)
+	backend, kind, d := resourceBackend(block, content, "dir", vars, valid, compile, baseDir, network)
 	diags = append(diags, d...)
 	r.Backend, r.BackendKind = backend, kind
 	if a, ok := attrs["dir"]; ok && backend == nil && !d.HasErrors() {
 		r.Dir = resolvePath(baseDir, r.Dir)
 		diags = append(diags, checkPath(a, r.Dir, true)...)
+	}
+	if !valid {
+		if backend != nil {
+			_ = backend.Close()
+		}
+		return nil, diags
 	}
 	return r, diags
 }

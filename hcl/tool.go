@@ -408,31 +408,33 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 		// whose block has errors, so that all problems show at once.
 		refDiags := checkBodyRefsIn(b.Body, t.refRoots(declaredParams, answers))
 		diags = append(diags, refDiags...)
-		if !refDiags.HasErrors() {
-			beval := eval
-			if argErrs {
-				// The arguments' types are not known for sure: check the
-				// backend with them unknown, so that its own mistakes show
-				// without errors that follow from the param's.
-				beval = &hcl.EvalContext{Functions: eval.Functions, Variables: map[string]cty.Value{"param": cty.DynamicVal, "answer": cty.DynamicVal}}
-			}
-			params := t.paramInfo()
-			for _, n := range declaredParams { // declared, even with errors
-				if _, ok := params[n]; !ok {
-					params[n] = adapters.ParamInfo{}
-				}
-			}
-			kind, _ := adapters.Lookup(b.Type)
-			backend, d := kind.Compile(b, &adapters.CompileContext{
-				BaseDir:  baseDir,
-				Eval:     beval,
-				ToolName: t.Name,
-				Params:   params,
-				Network:  network,
-			})
-			diags = append(diags, d...)
-			t.Backend = backend
+		beval := eval
+		if argErrs || refDiags.HasErrors() {
+			// The arguments' types are not known for sure, or the block
+			// refers to names that are not declared: check the backend
+			// with the arguments unknown, so that its own mistakes (a bad
+			// method, url or timeout) show in the same run, without errors
+			// that follow from the param's or the reference's.
+			beval = &hcl.EvalContext{Functions: eval.Functions, Variables: map[string]cty.Value{"param": cty.DynamicVal, "answer": cty.DynamicVal}}
 		}
+		params := t.paramInfo()
+		for _, n := range declaredParams { // declared, even with errors
+			if _, ok := params[n]; !ok {
+				params[n] = adapters.ParamInfo{}
+			}
+		}
+		kind, _ := adapters.Lookup(b.Type)
+		backend, d := kind.Compile(b, &adapters.CompileContext{
+			BaseDir:  baseDir,
+			Eval:     beval,
+			ToolName: t.Name,
+			Params:   params,
+			Network:  network,
+		})
+		// A reference already reported as undeclared is not reported
+		// again by the backend, in its own words.
+		diags = append(diags, withoutRepeats(d, refDiags)...)
+		t.Backend = backend
 	}
 	if diags.HasErrors() {
 		return t, diags

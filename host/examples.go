@@ -33,8 +33,10 @@ type ExampleReport struct {
 // maxExampleDiffs is how many differences one example reports.
 const maxExampleDiffs = 5
 
-// CheckExamples runs the example blocks of every tool of a registry loaded
-// without errors, offline: the arguments are checked with DecodeArgs, the
+// CheckExamples runs the example blocks of every tool of a registry that
+// was loaded without errors in the tool's own block (so that a mistake
+// elsewhere in the config hides no example's failure), offline: the
+// arguments are checked with DecodeArgs, the
 // tool's result mapping runs on the recorded response with MapResult, and
 // the result is compared with the expected one. No request is sent and no
 // command runs; a template tool without a recorded response renders its
@@ -48,6 +50,11 @@ func CheckExamples(ctx context.Context, r *Registry) ExampleReport {
 		return rep
 	}
 	for _, t := range r.Config.Tools {
+		if t.InputSchemaJSON == nil {
+			// The tool's block has errors (its schema is compiled only
+			// without them): they are reported, and its examples wait.
+			continue
+		}
 		for _, ex := range t.Examples {
 			rep.Run++
 			d := r.checkExample(ctx, t, ex)

@@ -69,13 +69,15 @@ func (t *templateDir) matches(uri string) bool {
 // it starts nothing: no request is sent, no command runs.
 func Load(paths []string, opts *thcl.Options) (*Registry, hcl.Diagnostics) {
 	cfg, diags := thcl.Load(paths, opts)
-	if diags.HasErrors() {
-		closeTools(cfg)
-		return &Registry{Config: cfg}, sortDiagnostics(diags)
-	}
 	var lookup thcl.EnvLookup
 	if opts != nil {
 		lookup = opts.LookupEnv
+	}
+	if diags.HasErrors() {
+		closeTools(cfg)
+		// Not servable, but the functions let CheckExamples run the
+		// examples of the tools that have no errors.
+		return &Registry{Config: cfg, functions: thcl.StaticEval(lookup)}, sortDiagnostics(diags)
 	}
 	r, d := compile(cfg, lookup)
 	return r, sortDiagnostics(append(diags, d...))

@@ -64,7 +64,7 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "toolhost bridge framed: --task-id: %s\n", err)
 		return ExitUsage
 	}
-	reg, ok := load(paths, stderr)
+	reg, ok := load("bridge", paths, stderr)
 	if !ok {
 		return ExitFailure
 	}

@@ -32,7 +32,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return ExitUsage
 	}
-	reg, ok := load(pos[:1], stderr)
+	reg, ok := load("call", pos[:1], stderr)
 	if !ok {
 		return ExitFailure
 	}
@@ -43,7 +43,11 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		for _, t := range reg.Tools {
 			names = append(names, t.Name)
 		}
-		fmt.Fprintf(stderr, "toolhost call: there is no tool %q in %s; the tools are: %s\n", pos[1], pos[0], strings.Join(names, ", "))
+		hint := ""
+		if s := thcl.Suggest(pos[1], names); s != "" {
+			hint = fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		fmt.Fprintf(stderr, "toolhost call: there is no tool %q in %s%s; the tools are: %s\n", pos[1], pos[0], hint, strings.Join(names, ", "))
 		return ExitFailure
 	}
 	argMap := map[string]json.RawMessage{}

@@ -113,11 +113,20 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// load is the one load-and-compile path of every command.
-func load(paths []string, stderr io.Writer) (*host.Registry, bool) {
+// load is the one load-and-compile path of every command. cmd names the
+// command in the closing line that says why nothing ran, after the
+// diagnostics, as validate's does.
+func load(cmd string, paths []string, stderr io.Writer) (*host.Registry, bool) {
 	reg, diags := host.Load(paths, nil)
 	writeDiags(stderr, reg.Config, diags)
 	if diags.HasErrors() {
+		names := strings.Join(paths, ", ")
+		if reg.Config != nil && len(reg.Config.Paths) > 0 {
+			names = strings.Join(reg.Config.Paths, ", ")
+		}
+		errs, warns := countDiags(diags)
+		fmt.Fprintf(stderr, "toolhost %s: %s: %s, %s; nothing %s until the config is valid\n",
+			cmd, names, plural(errs, "error"), plural(warns, "warning"), map[string]string{"serve": "is served", "call": "runs", "inspect": "is shown", "bridge": "is offered"}[cmd])
 		reg.Close()
 		return nil, false
 	}
@@ -172,7 +181,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		paths = []string{defaultConfig}
 	}
 	restoreGC := host.RelaxGC()
-	reg, ok := load(paths, stderr)
+	reg, ok := load("serve", paths, stderr)
 	if !ok {
 		return ExitFailure
 	}

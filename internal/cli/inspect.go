@@ -27,7 +27,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return ExitUsage
 	}
-	reg, ok := load(paths, stderr)
+	reg, ok := load("inspect", paths, stderr)
 	if !ok {
 		return ExitFailure
 	}

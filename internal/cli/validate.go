@@ -43,11 +43,10 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	// which are offline.
 	reg, diags := host.Load(paths, nil)
 	defer reg.Close()
-	var examples host.ExampleReport
-	if !diags.HasErrors() {
-		examples = host.CheckExamples(ctx, reg)
-		diags = append(diags, examples.Diagnostics...)
-	}
+	// The examples of every tool without errors run even when other
+	// blocks have some: every problem shows in one run.
+	examples := host.CheckExamples(ctx, reg)
+	diags = append(diags, examples.Diagnostics...)
 	cfg := reg.Config
 	errs, warns := countDiags(diags)
 

@@ -83,3 +83,54 @@ tool "two_backends_first_compiled" {
     text = "x"
   }
 }
+
+# A misspelt parameter does not hide the backend's other mistakes.
+tool "undeclared_and_backend" {
+  param "city" {}
+  http {
+    url     = "https://example.com/${param.cty}" # ERROR: Undeclared parameter # DETAIL: Did you mean "city"?
+    method  = "FETCH" # ERROR: Invalid HTTP method
+    timeout = "10 parsecs" # ERROR: Invalid timeout
+  }
+}
+
+tool "undeclared_and_exec" {
+  exec {
+    command = ["echo", param.zz, foo.bar] # ERROR: Undeclared parameter # ERROR: Unknown variable
+    env     = { A = param.e } # ERROR: Undeclared parameter
+    timeout = "5" # ERROR: Invalid timeout
+  }
+}
+
+# Nor does it in a resource's or a resource template's backend, and the
+# fix says where their names come from.
+resource "undeclared_in_resource" {
+  uri = "status://now"
+  http {
+    url    = "https://example.com/${param.x}" # ERROR: Undeclared parameter # DETAIL: A resource has no parameters
+    method = "GETT" # ERROR: Invalid HTTP method
+  }
+}
+
+resource_template "undeclared_in_template" {
+  uri_template = "man:///{page}"
+  exec {
+    command = ["man", "--", param.pag] # ERROR: Undeclared parameter # DETAIL: The only parameter of a resource template is the variable of its uri_template, {page}: write param.page
+    timeout = "5" # ERROR: Invalid timeout
+  }
+}
+
+# A mistake in uri_template does not hide the missing directory, nor the
+# backend's mistakes.
+resource_template "bad_uri_and_dir" {
+  uri_template = "notes:///fixed" # ERROR: Invalid URI template
+  dir          = "no-such-dir" # ERROR: Missing directory
+}
+
+resource_template "bad_uri_and_backend" {
+  uri_template = "man:///{page" # ERROR: Invalid URI template
+  exec {
+    command = ["man", "--", param.page]
+    timeout = "5" # ERROR: Invalid timeout
+  }
+}
