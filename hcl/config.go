@@ -120,6 +120,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	cfg := &Config{Files: map[string]*hcl.File{}}
 	files, diags := ConfigFiles(paths)
 	var bodies []*hcl.File
+	var bodyNames []string // the name of each of bodies
 	for _, name := range files {
 		src, err := os.ReadFile(name)
 		if err != nil {
@@ -140,6 +141,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 			// are: every file's problems show at once.
 			if !d.HasErrors() {
 				bodies = append(bodies, f)
+				bodyNames = append(bodyNames, name)
 			}
 		}
 	}
@@ -154,7 +156,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		content, d := f.Body.Content(rootSchema)
 		diags = append(diags, d...)
 		for _, block := range content.Blocks {
-			blocks = append(blocks, decodeJob{block: block, baseDir: filepath.Dir(files[i])})
+			blocks = append(blocks, decodeJob{block: block, baseDir: filepath.Dir(bodyNames[i])})
 		}
 	}
 	// The server block goes first: its network policy applies to every
@@ -196,10 +198,38 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	if cfg.Server == nil {
 		cfg.Server = defaultServer()
 	}
+	if len(files) > 0 && len(cfg.Paths) == len(files) && !diags.HasErrors() &&
+		len(cfg.Tools)+len(cfg.Resources)+len(cfg.ResourceTemplates)+len(cfg.Prompts) == 0 {
+		diags = append(diags, nothingDeclared(files))
+	}
 	diags = append(diags, cfg.checkDuplicates()...)
 	fixFunctionDiags(diags)
 	redactEnvValues(diags, cfg.Files, lookup)
 	return cfg, diags
+}
+
+// nothingDeclared is the warning of a config that declares no tool,
+// resource, resource template or prompt: valid, but a client gets nothing
+// from it (an empty file, or the wrong one).
+func nothingDeclared(files []string) *hcl.Diagnostic {
+	what := files[0] + " declares"
+	if len(files) > 1 {
+		what = fmt.Sprintf("%s and the %s with it declare", files[0], pluralFiles(len(files)-1))
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  "Nothing declared",
+		Detail: fmt.Sprintf("%s no tool, resource, resource template or prompt, so a client gets nothing from this server. "+
+			"Check that this is the config you meant, and add a tool block, as in tool \"hello\" { template { text = \"Hello!\" } }; toolhost init writes a starting config.", what),
+		Subject: &hcl.Range{Filename: files[0], Start: hcl.InitialPos, End: hcl.InitialPos},
+	}
+}
+
+func pluralFiles(n int) string {
+	if n == 1 {
+		return "other file"
+	}
+	return fmt.Sprintf("%d other files", n)
 }
 
 // redactEnvValues removes from the diagnostics the values of the

@@ -318,6 +318,46 @@ func TestLoadPaths(t *testing.T) {
 			}
 		})
 	}
+	t.Run("paths relative to their own file after a file with syntax errors", func(t *testing.T) {
+		// The first file is not decoded; the second's file resource is
+		// still found next to it, not next to the first.
+		dir := writeFiles(t, map[string]string{
+			"one/broken.hcl": "tool \"x\" {\n",
+			"two/tools.hcl":  "resource \"notes\" {\n  uri  = \"notes://a\"\n  file = \"a.md\"\n}\n",
+			"two/a.md":       "# a",
+		})
+		_, diags := Load([]string{filepath.Join(dir, "one", "broken.hcl"), filepath.Join(dir, "two", "tools.hcl")}, nil)
+		if !hasDiag(diags, "Unclosed configuration block", "") {
+			t.Errorf("want the syntax error, got:\n%s", FormatDiagnostics(diags))
+		}
+		if len(errorsOf(diags)) != 1 {
+			t.Errorf("want only the syntax error, got:\n%s", FormatDiagnostics(diags))
+		}
+	})
+	t.Run("nothing declared", func(t *testing.T) {
+		for _, tc := range []struct {
+			name  string
+			files map[string]string
+			want  string
+		}{
+			{"empty file", map[string]string{"tools.hcl": ""}, "tools.hcl declares no tool"},
+			{"server block only", map[string]string{"tools.hcl": "server {\n  name = \"s\"\n}\n"}, "tools.hcl declares no tool"},
+			{"two empty files", map[string]string{"a.hcl": "", "b.hcl": "# nothing yet\n"}, "a.hcl and the other file with it declare no tool"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				dir := writeFiles(t, tc.files)
+				_, diags := Load([]string{dir}, nil)
+				if len(diags) != 1 || diags[0].Severity != hcl.DiagWarning || diags[0].Summary != "Nothing declared" || !strings.Contains(diags[0].Detail, tc.want) {
+					t.Fatalf("want one warning Nothing declared mentioning %q, got:\n%s", tc.want, FormatDiagnostics(diags))
+				}
+			})
+		}
+		// A config with one tool gets no such warning.
+		dir := writeFiles(t, map[string]string{"a.hcl": tool("first"), "b.hcl": ""})
+		if _, diags := Load([]string{dir}, nil); len(diags) != 0 {
+			t.Fatalf("unexpected diagnostics:\n%s", FormatDiagnostics(diags))
+		}
+	})
 	t.Run("one missing path among good ones", func(t *testing.T) {
 		dir := writeFiles(t, map[string]string{"a.hcl": tool("first")})
 		_, diags := Load([]string{filepath.Join(dir, "a.hcl"), filepath.Join(dir, "missing.hcl")}, nil)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -37,8 +38,14 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 	failed := false
 	var unformatted []string
 	for _, name := range files {
-		if !strings.HasSuffix(name, ".hcl") {
-			fmt.Fprintf(stderr, "toolhost fmt: skipping %s: only native syntax (.hcl) files are formatted\n", name)
+		if strings.HasSuffix(name, ".json") {
+			fmt.Fprintf(stderr, "toolhost fmt: skipping %s: only native syntax (.hcl) files are formatted, not HCL's JSON syntax\n", name)
+			continue
+		}
+		if !strings.HasSuffix(name, ".hcl") && !slices.Contains(paths, name) {
+			// Found in a directory, where only .hcl and .json files
+			// are config; a file named on the command line is
+			// formatted whatever its name, as serve loads it.
 			continue
 		}
 		src, err := os.ReadFile(name)
