@@ -86,7 +86,7 @@ func convertGeneral(t *thcl.Type, raw []byte) (json.RawMessage, error) {
 	}
 	cv, err := convert.Convert(v, t.Cty())
 	if err != nil {
-		return nil, fmt.Errorf("expected %s, got %s: %s", t, preview(raw), convertMessage(err))
+		return nil, fmt.Errorf("expected %s, got %s: %s", t, rawPreview(raw), convertMessage(err))
 	}
 	if cv.IsNull() {
 		return json.RawMessage("null"), nil
@@ -663,6 +663,16 @@ func convertMessage(err error) string {
 }
 
 // preview shows the start of a body in a message.
+// rawPreview shows a JSON value as JSON, compacted on one line and
+// shortened: a string keeps its one pair of quotes ("abc", not "\"abc\"").
+func rawPreview(raw []byte) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return preview(raw)
+	}
+	return shorten(strings.ToValidUTF8(buf.String(), "\uFFFD"))
+}
+
 func preview(b []byte) string {
 	const max = 120
 	s := string(b)

@@ -171,7 +171,7 @@ func TestMapResult(t *testing.T) {
 		{name: "string field given an array", body: `{"name":["a"]}`, errs: []string{`result field "name"`, "expected string"}},
 		{name: "integer field given a fraction", body: `{"name":"a","count":1.5}`, errs: []string{`result field "count"`, "integer", "1.5"}},
 		{name: "integer list element a fraction", body: `{"name":"a","ids":[1,2.5]}`, errs: []string{`result field "ids"`, "[1]", "2.5"}},
-		{name: "number field given a word", body: `{"name":"a","score":"high"}`, errs: []string{`result field "score"`, "expected number"}},
+		{name: "number field given a word", body: `{"name":"a","score":"high"}`, errs: []string{`result field "score"`, `expected number, got "high":`}},
 		{name: "object missing a required attribute", body: `{"name":"a","item":{"url":"u"}}`, errs: []string{`result field "item"`, "title"}},
 		{name: "required field missing", body: `{"title":"a"}`, errs: []string{`result field "name"`, `path "name"`, "matched nothing"}},
 		{name: "HTML body", body: "<!DOCTYPE html>\n<html><body>502 Bad Gateway</body></html>", errs: []string{"not JSON", "<!DOCTYPE html>"}},
