@@ -76,6 +76,20 @@ type Output struct {
 	// Binary is set when Body is bytes to pass on as they are (an image, a
 	// sound, a file), not text.
 	Binary bool
+	// secrets returns the values the call sent that must not appear in a
+	// message quoting the output (credentials, sensitive parameters); nil
+	// when there are none. Called only when such a message is written.
+	secrets func() []string
+}
+
+// Redact removes from msg, a message about the output (a result field
+// that does not match, output that is not JSON, ...), the secrets the call
+// sent: an upstream or a command may echo them in its output.
+func (o *Output) Redact(msg string) string {
+	if o == nil || o.secrets == nil {
+		return msg
+	}
+	return Redact(msg, o.secrets())
 }
 
 // CompileContext is what a backend's Compile gets besides its block.

@@ -127,6 +127,10 @@ type Exec struct {
 	binary     bool   // standard output is bytes, passed on as they are
 	mimeType   string // media type of binary output; "" sniffs it
 
+	// sensitiveArgs are the indexes of the command's elements wrapped in
+	// sensitive(...): their values are hidden like secret variables.
+	sensitiveArgs []int
+
 	mu      sync.Mutex
 	closed  bool
 	running map[int]struct{} // process groups of running commands
@@ -401,6 +405,13 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	}
 
 	tuple, isTuple := a.Expr.(*hclsyntax.TupleConsExpr)
+	if isTuple {
+		for i, ex := range tuple.Exprs {
+			if callsSensitive(ex) {
+				e.sensitiveArgs = append(e.sensitiveArgs, i)
+			}
+		}
+	}
 	if isTuple && len(tuple.Exprs) == 0 {
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -736,6 +747,9 @@ func (c *execCompiler) boolean(a *hcl.Attribute, dst *bool, fix string) hcl.Diag
 func (c *execCompiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	e.env = a.Expr
 	const example = `{ LANG = "C.UTF-8" }`
+	if diags := execEnvArgRefs(a); diags.HasErrors() {
+		return diags
+	}
 	v, diags := c.value(a.Expr)
 	if diags.HasErrors() {
 		return diags
@@ -908,7 +922,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 		stderr.report = in.Report
 		if e.stderrLog != "" {
 			stderr.level = e.stderrLog
-			secrets := e.envSecrets(ectx)
+			secrets := e.secrets(ectx, argv, stdin)
 			stderr.scrub = func(line string) string { return Redact(e.scrub(ectx, line), secrets) }
 		}
 	}
@@ -983,20 +997,30 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 				tail = stdout.buf // some programs report errors on stdout
 			}
 			if s := execLastPart(tail, execStderrShown); s != "" {
-				msg += ": " + Redact(e.scrub(ectx, s), e.envSecrets(ectx))
+				msg += ": " + Redact(e.scrub(ectx, s), e.secrets(ectx, argv, stdin))
 			}
 			return nil, errors.New(msg)
 		}
 		return nil, fmt.Errorf("command %q failed: %v", argv[0], werr)
 	}
 
+	// What the output may echo: the secrets, and the sensitive parameters.
+	secrets := func() []string {
+		out := e.secrets(ectx, argv, stdin)
+		for name, info := range e.params {
+			if info.Sensitive {
+				out = append(out, sensitiveParamValues(ectx, []string{name})...)
+			}
+		}
+		return out
+	}
 	body := stdout.buf
 	if e.binary {
 		mt := e.mimeType
 		if mt == "" {
 			mt, _, _ = mime.ParseMediaType(http.DetectContentType(body))
 		}
-		return &Output{Body: body, MIMEType: mt, Truncated: stdout.truncated, Binary: true}, nil
+		return &Output{Body: body, MIMEType: mt, Truncated: stdout.truncated, Binary: true, secrets: secrets}, nil
 	}
 	if stdout.truncated {
 		body = execTrimPartialRune(body)
@@ -1008,7 +1032,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	if json.Valid(body) {
 		mime = "application/json"
 	}
-	return &Output{Body: body, MIMEType: mime, Truncated: stdout.truncated}, nil
+	return &Output{Body: body, MIMEType: mime, Truncated: stdout.truncated, secrets: secrets}, nil
 }
 
 // Close kills the process groups of the commands still running. Calls made
@@ -1050,6 +1074,22 @@ func (e *Exec) scrub(ectx *hcl.EvalContext, msg string) string {
 		}
 	}
 	return msg
+}
+
+// secrets returns the values hidden from what a call reports: the secret
+// environment variables (see envSecrets), the command's elements and the
+// stdin wrapped in sensitive(...).
+func (e *Exec) secrets(ectx *hcl.EvalContext, argv []string, stdin *string) []string {
+	out := e.envSecrets(ectx)
+	for _, i := range e.sensitiveArgs {
+		if i < len(argv) {
+			out = append(out, argv[i])
+		}
+	}
+	if stdin != nil && e.stdin != nil && callsSensitive(e.stdin) {
+		out = append(out, *stdin)
+	}
+	return out
 }
 
 // envSecrets returns the values of the child's environment variables that
@@ -1361,6 +1401,79 @@ func execEnvMap(v cty.Value) (map[string]*string, error) {
 		m[name] = &s
 	}
 	return m, nil
+}
+
+// execRefsArgs reports whether expr refers to what the caller chooses: the
+// parameters, or the answers of an ask form.
+func execRefsArgs(expr hcl.Expression) bool {
+	for _, tr := range expr.Variables() {
+		if r := tr.RootName(); r == "param" || r == "answer" {
+			return true
+		}
+	}
+	return false
+}
+
+// execProgramEnv reports whether an environment variable chooses the code
+// that runs: the program looked up on PATH, the libraries the dynamic
+// loader adds (LD_PRELOAD, DYLD_INSERT_LIBRARIES, ...), or the file a shell
+// sources at start (BASH_ENV, ENV).
+func execProgramEnv(name string) bool {
+	return name == "PATH" || name == "BASH_ENV" || name == "ENV" ||
+		strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_")
+}
+
+// execEnvArgRefs refuses an env whose names depend on the arguments, and
+// arguments in the variables that choose the code that runs: a model that
+// picks PATH or LD_PRELOAD picks the program, which must be fixed in the
+// configuration.
+func execEnvArgRefs(a *hcl.Attribute) hcl.Diagnostics {
+	const fix = "Write env as an object with literal names, and use parameters only in the values of other variables, such as env = { GREETING = param.text }."
+	oc, ok := a.Expr.(*hclsyntax.ObjectConsExpr)
+	if !ok {
+		if !execRefsArgs(a.Expr) {
+			return nil
+		}
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Environment names must be constant",
+			Detail: "This env is computed from parameters, so the model calling the tool would choose the names of the command's environment variables " +
+				"(PATH, LD_PRELOAD, ...), and with them the program that runs. " + fix,
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		}}
+	}
+	var diags hcl.Diagnostics
+	for _, item := range oc.Items {
+		name := hcl.ExprAsKeyword(item.KeyExpr)
+		if name == "" {
+			if execRefsArgs(item.KeyExpr) {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Name must be constant",
+					Detail: "An environment variable name is fixed when the config loads, so it cannot refer to param: the model calling the tool would choose " +
+						"which variable it sets (PATH, LD_PRELOAD, ...), and with it the program that runs. " + fix,
+					Subject:    item.KeyExpr.Range().Ptr(),
+					Expression: a.Expr,
+				})
+				continue
+			}
+			if kv, kd := item.KeyExpr.Value(nil); !kd.HasErrors() && kv.IsKnown() && !kv.IsNull() && kv.Type() == cty.String {
+				name = kv.AsString()
+			}
+		}
+		if execProgramEnv(name) && execRefsArgs(item.ValueExpr) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Parameter chooses the program",
+				Detail: fmt.Sprintf("The environment variable %s chooses the code the command runs, so its value cannot refer to param: "+
+					"the model calling the tool would choose the program. Write a constant value, or leave it out.", name),
+				Subject:    item.ValueExpr.Range().Ptr(),
+				Expression: a.Expr,
+			})
+		}
+	}
+	return diags
 }
 
 // execEnvNameProblem says what is wrong with an environment variable name, or

@@ -140,3 +140,35 @@ mime_type = "audio/wav"`, "audio/wav", true, "\xff\xfe"},
 		})
 	}
 }
+
+// TestExecSensitiveArgs: a command element or a stdin wrapped in
+// sensitive(...) (a token passed as an argument, say) is hidden from the
+// forwarded stderr lines and from the error message, like a secret
+// environment variable.
+func TestExecSensitiveArgs(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	e := f.mustCompile(t, `command = ["sh", "-c", "echo \"arg $1\" >&2; echo \"flag $2\" >&2; echo \"stdin $(cat)\" >&2; exit 2", "sh", sensitive("tok-ARG-1234567"), "--key=${sensitive("tok-FLAG-7654321")}"]
+stdin = sensitive("tok-STDIN-99999")
+stderr_log = "info"`)
+	rec := &recorder{}
+	in := f.input(nil)
+	in.Report = rec
+	_, err := e.Call(context.Background(), in)
+	if err == nil {
+		t.Fatal("the command exited 2; want an error")
+	}
+	reported := strings.Join(rec.events, "\n")
+	for _, s := range []string{err.Error(), reported} {
+		if strings.Contains(s, "tok-") {
+			t.Errorf("a sensitive value leaked: %q", s)
+		}
+	}
+	if !strings.Contains(err.Error(), "arg (redacted)") || !strings.Contains(err.Error(), "stdin (redacted)") {
+		t.Errorf("error = %q; want the stderr lines with the values redacted", err)
+	}
+	want := "log info arg (redacted)\nlog info flag (redacted)\nlog info stdin (redacted)"
+	if reported != want {
+		t.Errorf("reported:\n%s\nwant:\n%s", reported, want)
+	}
+}

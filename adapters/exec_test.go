@@ -33,6 +33,12 @@ var execTestFuncs = map[string]function.Function{
 	"concat":     stdlib.ConcatFunc,
 	"upper":      stdlib.UpperFunc,
 	"jsonencode": stdlib.JSONEncodeFunc,
+	// sensitive is the config's sensitive(VALUE): the value unchanged.
+	"sensitive": function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "value", Type: cty.String, AllowNull: true}},
+		Type:   function.StaticReturnType(cty.String),
+		Impl:   func(args []cty.Value, _ cty.Type) (cty.Value, error) { return args[0], nil },
+	}),
 }
 
 // defaultExecFixture has the parameters most tests use.
@@ -874,6 +880,20 @@ inherit_env = "maybe"`, []wantDiag{{"Invalid inherit_env", `"maybe"`, "true or f
 env = ["A=B"]`, []wantDiag{{"Invalid env", `["A=B"]`, "object"}}},
 		{"env bad name", `command = ["ls"]
 env = { "A=B" = "x" }`, []wantDiag{{"Invalid environment variable name", `"A=B"`, "letters"}}},
+		// A model that names the variables, or sets PATH or LD_PRELOAD,
+		// chooses the program that runs.
+		{"env name from a param", `command = ["sh", "-c", "env"]
+env = { (param.text) = param.a }`, []wantDiag{{"Name must be constant", `(param.text)`, "which variable it sets"}}},
+		{"env name from a param in a template", `command = ["sh", "-c", "env"]
+env = { "X_${param.text}" = "1" }`, []wantDiag{{"Name must be constant", `"X_${param.text}"`, "literal names"}}},
+		{"env computed from params", `command = ["sh", "-c", "env"]
+env = merge({ LANG = "C" }, { (param.text) = param.a })`, []wantDiag{{"Environment names must be constant", `merge({ LANG = "C" }, { (param.text) = param.a })`, "the program that runs"}}},
+		{"PATH from a param", `command = ["sh", "-c", "env"]
+env = { PATH = "${param.path}:/usr/bin" }`, []wantDiag{{"Parameter chooses the program", `"${param.path}:/usr/bin"`, "PATH chooses the code"}}},
+		{"LD_PRELOAD from a param", `command = ["ls"]
+env = { "LD_PRELOAD" = param.path }`, []wantDiag{{"Parameter chooses the program", `param.path`, "LD_PRELOAD"}}},
+		{"BASH_ENV from a param", `command = ["bash", "-c", "true"]
+env = { BASH_ENV = param.path }`, []wantDiag{{"Parameter chooses the program", `param.path`, "BASH_ENV"}}},
 		{"env list value", `command = ["ls"]
 env = { A = ["x"] }`, []wantDiag{{"Invalid env", `["x"]`, "must be a string"}}},
 		{"stdin object", `command = ["cat"]

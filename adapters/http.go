@@ -150,6 +150,9 @@ func (h *HTTP) Call(ctx context.Context, in *Input) (*Output, error) {
 	if err != nil {
 		return nil, redactError(err, secrets)
 	}
+	if len(secrets) > 0 {
+		out.secrets = func() []string { return secrets }
+	}
 	return out, nil
 }
 
@@ -1031,6 +1034,14 @@ func (c *httpCompiler) compileKV(a *hcl.Attribute, header bool) *httpKV {
 	pairs, diags := hcl.ExprMap(a.Expr)
 	if diags.HasErrors() {
 		// Not an object constructor: a map-valued expression.
+		if header && httpRefsParam(a.Expr) {
+			// The names would be the model's: Host (another virtual host
+			// behind an allowed one), Cookie, X-Forwarded-For...
+			c.errorf(a.Expr.Range(), "Header names must be constant",
+				"These headers are computed from parameters, so the model calling the tool would choose the header names (Host, Cookie, X-Forwarded-For, ...). "+
+					"Write headers as an object with literal names, and use param in the values, such as headers = { X-Filter = param.filter }.")
+			return kv
+		}
 		val, ok := c.eval(a.Expr)
 		if !ok {
 			return kv

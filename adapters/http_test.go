@@ -789,6 +789,12 @@ func TestHTTPCompileDiagnostics(t *testing.T) {
 			want: [][3]string{{"Unsupported argument", `Did you mean "method"?`, "methd"}},
 		},
 		{
+			// The model would choose the names: Host, Cookie, ...
+			name: "header names from a param",
+			src:  "http {\n  url = \"https://api.example.com/x\"\n  headers = { for k in [param.city] : k => \"x\" }\n}\n",
+			want: [][3]string{{"Header names must be constant", "(Host, Cookie", "for k in [param.city]"}},
+		},
+		{
 			name: "missing url",
 			src:  "http {\n  method = \"GET\"\n}\n",
 			want: [][3]string{{"Missing required argument", "Add it to the http block", "http"}},

@@ -176,16 +176,25 @@ func markedSensitive(expr hcl.Expression) map[string]bool {
 				continue
 			}
 		}
-		marked := false
-		hclsyntax.VisitAll(item.ValueExpr, func(n hclsyntax.Node) hcl.Diagnostics {
-			if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && call.Name == "sensitive" {
-				marked = true
-			}
-			return nil
-		})
-		if marked {
+		if callsSensitive(item.ValueExpr) {
 			out[key.AsString()] = true
 		}
 	}
 	return out
+}
+
+// callsSensitive reports whether expr calls sensitive(...) anywhere.
+func callsSensitive(expr hcl.Expression) bool {
+	node, ok := expr.(hclsyntax.Node)
+	if !ok {
+		return false
+	}
+	marked := false
+	hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
+		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && call.Name == "sensitive" {
+			marked = true
+		}
+		return nil
+	})
+	return marked
 }

@@ -333,17 +333,29 @@ func (r *Registry) CallToolFrom(ctx context.Context, name string, args json.RawM
 // takeSlot waits for one of the max_concurrent_calls slots. It returns an
 // error result when ctx ends first.
 func (r *Registry) takeSlot(ctx context.Context, tool string) *mcp.CallToolResult {
+	if !r.acquireSlot(ctx, "tool call", "tool", tool) {
+		return toolError(fmt.Sprintf("The call was cancelled while it waited for one of the %d calls running to finish (max_concurrent_calls in the server block).", cap(r.slots)))
+	}
+	return nil
+}
+
+// acquireSlot waits for one of the max_concurrent_calls slots, shared by
+// tool calls and reads of resources served by a backend, so that neither
+// can start more commands or requests at once than the server block
+// allows. It reports false when ctx ends first.
+// what and key, name describe the waiter in the debug log line.
+func (r *Registry) acquireSlot(ctx context.Context, what, key, name string) bool {
 	select {
 	case r.slots <- struct{}{}:
-		return nil
+		return true
 	default:
 	}
-	slog.Debug("tool call waits for a slot", "tool", tool, "max_concurrent_calls", cap(r.slots))
+	slog.Debug(what+" waits for a slot", key, name, "max_concurrent_calls", cap(r.slots))
 	select {
 	case r.slots <- struct{}{}:
-		return nil
+		return true
 	case <-ctx.Done():
-		return toolError(fmt.Sprintf("The call was cancelled while it waited for one of the %d calls running to finish (max_concurrent_calls in the server block).", cap(r.slots)))
+		return false
 	}
 }
 
@@ -407,7 +419,7 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 		}
 		structured, err := MapResult(t.Result, out.Body, eval)
 		if err != nil {
-			return toolError(err.Error())
+			return toolError(out.Redact(err.Error()))
 		}
 		res.Content = append(res.Content, &mcp.TextContent{Text: string(structured)})
 		res.StructuredContent = structured
@@ -415,7 +427,7 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 	for _, c := range t.Result.Content {
 		item, err := r.renderContent(ctx, c, eval, out)
 		if err != nil {
-			return toolError(err.Error())
+			return toolError(out.Redact(err.Error()))
 		}
 		res.Content = append(res.Content, item)
 	}
@@ -596,7 +608,13 @@ func (r *Registry) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 // JSON-RPC error whose message says what failed, as for tools.
 func (r *Registry) readFromBackend(ctx context.Context, uri, declared string, b adapters.Backend, params cty.Value) (*mcp.ReadResourceResult, error) {
 	eval := &hcl.EvalContext{Functions: r.functions.Functions, Variables: map[string]cty.Value{"param": params}}
-	out, err := b.Call(ctx, &adapters.Input{Eval: eval})
+	if !r.acquireSlot(ctx, "resource read", "uri", uri) {
+		return nil, fmt.Errorf("reading %s: cancelled while it waited for one of the %d calls running to finish (max_concurrent_calls in the server block)", uri, cap(r.slots))
+	}
+	out, err := func() (*adapters.Output, error) {
+		defer func() { <-r.slots }()
+		return b.Call(ctx, &adapters.Input{Eval: eval})
+	}()
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %v", uri, err)
 	}

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,4 +131,60 @@ func resultText(res *mcp.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+// TestMaxConcurrentCallsResourceReads: reads of resources served by a
+// backend share the max_concurrent_calls slots with tool calls, so that a
+// client cannot start more commands at once through resources/read.
+func TestMaxConcurrentCallsResourceReads(t *testing.T) {
+	dir := t.TempDir()
+	r := loadSource(t, fmt.Sprintf(`
+server {
+  max_concurrent_calls = 2
+}
+resource_template "gate" {
+  uri_template = "gate:///{n}"
+  exec {
+    command = ["sh", "-c", "echo x >> \"$1/started\"; while [ ! -e \"$1/go\" ]; do sleep 0.01; done; echo \"done $2\"", "gate", %q, param.n]
+  }
+}
+`, dir))
+	var wg sync.WaitGroup
+	results := make([]string, 3)
+	for i := range results {
+		wg.Go(func() {
+			res, err := r.ReadResource(context.Background(), fmt.Sprintf("gate:///%d", i))
+			if err != nil {
+				t.Errorf("read %d: %v", i, err)
+				return
+			}
+			results[i] = res.Contents[0].Text
+		})
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for countStarted(dir) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // a third start would show by now
+	if n := countStarted(dir); n != 2 {
+		t.Fatalf("%d reads running, want 2 (max_concurrent_calls)", n)
+	}
+	// A read cancelled while it waits says why, and runs nothing.
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := r.ReadResource(ctx, "gate:///9"); err == nil || !strings.Contains(err.Error(), "max_concurrent_calls") {
+		t.Errorf("waiting read: %v; want an error naming max_concurrent_calls", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	if n := countStarted(dir); n != 3 {
+		t.Errorf("%d reads ran, want 3", n)
+	}
+	for i, text := range results {
+		if text != fmt.Sprintf("done %d\n", i) {
+			t.Errorf("read %d = %q", i, text)
+		}
+	}
 }

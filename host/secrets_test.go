@@ -1,0 +1,138 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestResultErrorsHideSecrets: an upstream or a command that echoes a
+// credential in a successful output whose result mapping then fails must
+// not get the credential into the error message: the message quotes the
+// output, and the secrets the call sent are redacted from it as from
+// every other error.
+func TestResultErrorsHideSecrets(t *testing.T) {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		// Echo what the request carried where a number is expected.
+		echo := r.Header.Get("Authorization") + r.Header.Get("X-Custom") + r.URL.Query().Get("q")
+		if r.URL.Path == "/text" {
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, "you sent "+echo)
+			return
+		}
+		_ = json.NewEncoder(w).Encode(map[string]string{"value": echo})
+	}))
+	defer upstream.Close()
+
+	cfg := fmt.Sprintf(`
+tool "auth_header" {
+  http {
+    url     = "%[1]s/json"
+    headers = { Authorization = "Bearer ${env("TOOLHOST_TEST_UNSET_TOKEN", "tok-HEADER-1234567")}" }
+  }
+  result {
+    field "value" {
+      path = "value"
+      type = number
+    }
+  }
+}
+tool "marked_header" {
+  http {
+    url     = "%[1]s/text"
+    headers = { X-Custom = sensitive("tok-MARKED-7654321") }
+  }
+  result {
+    field "value" {
+      path = "value"
+      type = number
+    }
+  }
+}
+tool "sensitive_param" {
+  param "q" {
+    type      = string
+    sensitive = true
+  }
+  http {
+    url   = "%[1]s/json"
+    query = { q = param.q }
+  }
+  result {
+    field "value" {
+      path = "value"
+      type = number
+    }
+  }
+}
+tool "exec_env" {
+  exec {
+    command = ["sh", "-c", "echo \"token $T\""]
+    env     = { T = sensitive("tok-ENV-99999999") }
+  }
+  result {
+    field "value" {
+      path = "value"
+      type = number
+    }
+  }
+}
+tool "exec_param" {
+  param "pw" {
+    type      = string
+    sensitive = true
+  }
+  exec {
+    command = ["echo", "{\"value\": \"${param.pw}\"}"]
+  }
+  result {
+    field "value" {
+      path = "value"
+      type = number
+    }
+  }
+}
+`, upstream.URL)
+	path := filepath.Join(t.TempDir(), "tools.hcl")
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, diags := Load([]string{path}, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	defer reg.Close()
+
+	for _, tc := range []struct {
+		tool, args, want string
+	}{
+		{"auth_header", `{}`, `result field "value"`},
+		{"marked_header", `{}`, "not JSON"},
+		{"sensitive_param", `{"q": "tok-PARAM-31415926"}`, `result field "value"`},
+		{"exec_env", `{}`, "not JSON"},
+		{"exec_param", `{"pw": "tok-EXECPARAM-2718281"}`, `result field "value"`},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			res, err := reg.CallTool(context.Background(), tc.tool, []byte(tc.args))
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := res.Content[0].(*mcp.TextContent).Text
+			if !res.IsError || !strings.Contains(text, tc.want) {
+				t.Fatalf("isError=%v %q; want an error containing %q", res.IsError, text, tc.want)
+			}
+			if strings.Contains(text, "tok-") {
+				t.Errorf("the error quotes a secret: %q", text)
+			}
+		})
+	}
+}
