@@ -35,6 +35,9 @@ const (
 	// reconnection to start again from the shortest delay.
 	stableAfter = 10 * time.Second
 	dialTimeout = 10 * time.Second
+	// cancelledResultGrace is how long calls cancelled at shutdown may
+	// take to end and send their results before the connection closes.
+	cancelledResultGrace = 2 * time.Second
 )
 
 // ErrNotConnected is returned by Register when there is no live connection;
@@ -270,8 +273,16 @@ func (s *session) serve(ctx context.Context) error {
 	if ctx.Err() != nil {
 		readErr = nil
 		grace := orDefault(s.c.ShutdownGrace, DefaultShutdownGrace)
-		s.waitCalls(grace)
-		cancelCalls(fmt.Errorf("the bridge is stopping, and the call did not finish within the %s it gives running calls", grace))
+		if !s.waitCalls(grace) {
+			s.log.Warn("calls still running at shutdown are cancelled", "grace", grace)
+			cancelCalls(fmt.Errorf("the bridge is stopping, and the call did not finish within the %s it gives running calls", grace))
+			// A cancelled call ends at once (its command is killed): let
+			// it send the result that says why before the connection
+			// closes, so that the server is not left waiting for it.
+			if !s.waitCalls(cancelledResultGrace) {
+				s.log.Warn("calls cancelled at shutdown did not end; their results are not sent", "waited", cancelledResultGrace)
+			}
+		}
 	}
 	cancelCalls(errConnectionLost)
 	s.conn.Close()
@@ -279,16 +290,18 @@ func (s *session) serve(ctx context.Context) error {
 	return readErr
 }
 
-// waitCalls waits up to grace for the running calls.
-func (s *session) waitCalls(grace time.Duration) {
+// waitCalls waits up to grace for the running calls to end, and reports
+// whether they did.
+func (s *session) waitCalls(grace time.Duration) bool {
 	done := make(chan struct{})
 	go func() { s.calls.Wait(); close(done) }()
 	t := time.NewTimer(grace)
 	defer t.Stop()
 	select {
 	case <-done:
+		return true
 	case <-t.C:
-		s.log.Warn("calls still running at shutdown are cancelled", "grace", grace)
+		return false
 	}
 }
 
@@ -419,12 +432,31 @@ func (s *session) run(ctx context.Context, data map[string]json.RawMessage) (met
 	return method, outcome{Success: true, Data: b}
 }
 
-// text joins the text items of a result.
+// text joins the items of a result, one a line: text as it is, the text of
+// an embedded text resource, and for what the protocol cannot carry
+// (images, audio, binary resources, links) a line that says what it was,
+// so that the server's model is not told "here is the report:" and then
+// given nothing.
 func text(res *mcp.CallToolResult) string {
 	var parts []string
 	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, tc.Text)
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			parts = append(parts, c.Text)
+		case *mcp.EmbeddedResource:
+			switch {
+			case c.Resource == nil:
+			case c.Resource.Text != "" || c.Resource.Blob == nil:
+				parts = append(parts, c.Resource.Text)
+			default:
+				parts = append(parts, fmt.Sprintf("[resource %s, %s, %d bytes, not sent: the framed protocol carries text]", c.Resource.URI, c.Resource.MIMEType, len(c.Resource.Blob)))
+			}
+		case *mcp.ResourceLink:
+			parts = append(parts, fmt.Sprintf("[resource link %s]", c.URI))
+		case *mcp.ImageContent:
+			parts = append(parts, fmt.Sprintf("[image, %s, %d bytes, not sent: the framed protocol carries text]", c.MIMEType, len(c.Data)))
+		case *mcp.AudioContent:
+			parts = append(parts, fmt.Sprintf("[audio, %s, %d bytes, not sent: the framed protocol carries text]", c.MIMEType, len(c.Data)))
 		}
 	}
 	return strings.Join(parts, "\n")

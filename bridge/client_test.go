@@ -724,3 +724,86 @@ func TestBridgeLogsWhatItSkips(t *testing.T) {
 	conn.Send([]byte("##START\x06mcp00001[0000]{\"type\":\"call\",\"data\":{\"call_id\":\"x\",\"params\":{\"t\":\"oops}}}##END"))
 	logs.waitFor(t, "has not ended although it contains ##END", "unclosed string")
 }
+
+// TestShutdownSendsCancelledResults cancels the client while a call runs
+// past ShutdownGrace: the call is cancelled, and its result, which says
+// that the bridge is stopping, still reaches the server before the
+// connection closes.
+func TestShutdownSendsCancelledResults(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	run := startClient(t, srv, ts, func(c *bridge.Client) { c.ShutdownGrace = 100 * time.Millisecond })
+	conn := ts.Accept()
+	conn.NextRegister()
+	dir := t.TempDir()
+	conn.Call("late", "gate", map[string]any{"dir": dir, "label": "never"})
+	waitFile(t, filepath.Join(dir, "never.started"))
+	run.cancel()
+	r := conn.NextResult()
+	if r.CallID != "late" || r.Result.Success || !strings.Contains(r.Result.Error, "the bridge is stopping") {
+		t.Fatalf("cancelled call: %+v", r)
+	}
+	conn.WaitClosed()
+	run.stop(t)
+}
+
+// TestCallResultContent: what the protocol cannot carry as such still
+// reaches the server as text: an embedded text resource as its text, a
+// link and an image as a line that says what they are.
+func TestCallResultContent(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "doc.md"), []byte("# Q4\nrevenue up"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := `
+resource "doc" {
+  uri       = "file:///doc.md"
+  mime_type = "text/markdown"
+  file      = "doc.md"
+}
+tool "report" {
+  description = "text, an embedded resource and a link"
+  result {
+    text {
+      text = "The report:"
+    }
+    resource {
+      uri = "file:///doc.md"
+    }
+    resource_link {
+      uri = "file:///doc.md"
+    }
+  }
+}
+tool "picture" {
+  description = "a PNG"
+  exec {
+    command = ["printf", "\\211PNG\\r\\n\\032\\n\\0\\0\\0\\rIHDR"]
+    binary  = true
+  }
+}
+`
+	p := filepath.Join(dir, "tools.hcl")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, diags := host.Load([]string{p}, nil)
+	if diags.HasErrors() {
+		t.Fatalf("config: %s", diags.Error())
+	}
+	srv := host.NewServer(reg, slog.New(slog.NewTextHandler(tlog{t}, nil)))
+	t.Cleanup(func() { srv.Registry().Retire() })
+	ts := bridgetest.NewServer(t)
+	startClient(t, srv, ts, nil)
+	conn := ts.Accept()
+	conn.NextRegister()
+
+	conn.Call("r", "report", nil)
+	if r := conn.NextResult(); !r.Result.Success || r.Text(t) != "The report:\n# Q4\nrevenue up\n[resource link file:///doc.md]" {
+		t.Fatalf("report: %+v %s", r, r.Result.Data)
+	}
+	conn.Call("p", "picture", nil)
+	if r := conn.NextResult(); !r.Result.Success || !strings.HasPrefix(r.Text(t), "[image, image/png, 16 bytes, not sent") {
+		t.Fatalf("picture: %+v %s", r, r.Result.Data)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -54,6 +55,9 @@ type Reloader struct {
 	lastSum [32]byte
 	// failed is set while the last reload attempt had errors.
 	failed bool
+	// emptyAt is when a reload first found a config file empty (zero
+	// while none is).
+	emptyAt time.Time
 }
 
 // ReloadResult says what one reload attempt did.
@@ -62,59 +66,115 @@ type ReloadResult struct {
 	Applied bool
 	// Skipped is true when the files' bytes had not changed, or a file was
 	// empty (an editor in the middle of a save).
-	Skipped     bool
+	Skipped bool
+	// RetryAfter, when not 0, is when to try again: a file was empty for
+	// less than EmptyGrace. Watch does so, even without another event.
+	RetryAfter  time.Duration
 	Changes     Changes
 	Diagnostics hcl.Diagnostics
 	Duration    time.Duration
 }
 
+// EmptyGrace is how long a config file may stay empty before a reload
+// takes it as meant. An editor truncates a file and writes it again within
+// milliseconds, so a reload that finds a file empty waits; but an empty
+// file that stays (a file emptied on purpose, a placeholder in a config
+// directory) must not hold back the saves of the other files for good.
+// A config whose files are all empty is never loaded: it would take every
+// tool away.
+const EmptyGrace = time.Second
+
 // Prime records the config in service, from the bytes reg was loaded
 // from, so that an event that does not change them is skipped, and an edit
 // made after the load but before the watch started is not.
 func (r *Reloader) Prime(reg *Registry) {
-	if sum, ok := loadedSum(reg); ok {
+	if sum, _, ok := loadedSum(reg); ok {
 		r.lastSum = sum
 	}
 }
 
-// loadedSum hashes the names and bytes of the files reg was loaded from,
-// as configSum hashes them on disk. It reports false when a file is
-// missing from the registry or empty: read between an editor's truncate
-// and its write.
-func loadedSum(reg *Registry) ([32]byte, bool) {
+// fileSums hashes the names and bytes of config files, as read by read.
+// empty lists the files that are empty (blank), all says every one is.
+func fileSums(names []string, read func(string) ([]byte, bool)) (sum [32]byte, empty []string, all, ok bool) {
 	h := sha256.New()
-	for _, name := range reg.Config.Paths {
-		f := reg.Config.Files[name]
-		if f == nil || len(bytes.TrimSpace(f.Bytes)) == 0 {
-			return [32]byte{}, false
+	all = len(names) > 0
+	for _, name := range names {
+		b, ok := read(name)
+		if !ok {
+			return sum, nil, false, false
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00", name, len(f.Bytes))
-		h.Write(f.Bytes)
-	}
-	var sum [32]byte
-	copy(sum[:], h.Sum(nil))
-	return sum, true
-}
-
-// configSum hashes the names and bytes of the config files. It reports
-// false when a file is empty or unreadable, which happens mid-save.
-func (r *Reloader) configSum() ([32]byte, bool) {
-	files, diags := thcl.ConfigFiles(r.Paths)
-	h := sha256.New()
-	if diags.HasErrors() {
-		return [32]byte{}, false
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil || len(bytes.TrimSpace(b)) == 0 {
-			return [32]byte{}, false
+		if len(bytes.TrimSpace(b)) == 0 {
+			empty = append(empty, name)
+		} else {
+			all = false
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00", f, len(b))
+		fmt.Fprintf(h, "%s\x00%d\x00", name, len(b))
 		h.Write(b)
 	}
-	var sum [32]byte
 	copy(sum[:], h.Sum(nil))
-	return sum, true
+	return sum, empty, all, true
+}
+
+// loadedSum hashes the names and bytes of the files reg was loaded from,
+// as configSum hashes them on disk, and lists those that were empty.
+func loadedSum(reg *Registry) (sum [32]byte, empty []string, ok bool) {
+	sum, empty, _, ok = fileSums(reg.Config.Paths, func(name string) ([]byte, bool) {
+		f := reg.Config.Files[name]
+		if f == nil {
+			return nil, false
+		}
+		return f.Bytes, true
+	})
+	return sum, empty, ok
+}
+
+// configSum hashes the names and bytes of the config files on disk. ok is
+// false when a file is missing or unreadable. empty lists the files that
+// are empty, as they are mid-save, and allEmpty says every one is.
+func (r *Reloader) configSum() (sum [32]byte, empty []string, allEmpty, ok bool) {
+	files, diags := thcl.ConfigFiles(r.Paths)
+	if diags.HasErrors() {
+		return sum, nil, false, false
+	}
+	return fileSums(files, func(name string) ([]byte, bool) {
+		b, err := os.ReadFile(name)
+		return b, err == nil
+	})
+}
+
+// newlyEmpty returns the files of names that were not empty in the config
+// in service (or not in it): those an editor may be in the middle of
+// saving. A file that was empty already (a placeholder in a config
+// directory) holds nothing back.
+func (r *Reloader) newlyEmpty(names []string) []string {
+	var files map[string]*hcl.File
+	if reg := r.Server.Registry(); reg != nil && reg.Config != nil {
+		files = reg.Config.Files
+	}
+	var fresh []string
+	for _, n := range names {
+		if f := files[n]; f == nil || len(bytes.TrimSpace(f.Bytes)) > 0 {
+			fresh = append(fresh, n)
+		}
+	}
+	return fresh
+}
+
+// waitEmpty decides about a config with files newly empty: it returns
+// how long to wait before loading it, or 0 to load it now, once they have
+// stayed empty for EmptyGrace.
+func (r *Reloader) waitEmpty(files []string) time.Duration {
+	now := time.Now()
+	if r.emptyAt.IsZero() {
+		r.emptyAt = now
+	}
+	wait := EmptyGrace - now.Sub(r.emptyAt)
+	if wait <= 0 {
+		r.logger().Info("a config file has stayed empty for "+EmptyGrace.String()+"; loading the config as it is", "files", strings.Join(files, ","))
+		return 0
+	}
+	r.logger().Warn("config file is empty; keeping the tools in service until it has content, or until it has stayed empty for "+EmptyGrace.String(), "files", strings.Join(files, ","))
+	return wait
 }
 
 // Reload loads and compiles the config with a fresh parser and, when it has
@@ -123,8 +183,9 @@ func (r *Reloader) configSum() ([32]byte, bool) {
 func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 	start := time.Now()
 	logger := r.logger()
-	sum, ok := r.configSum()
+	sum, empty, allEmpty, ok := r.configSum()
 	if ok && sum == r.lastSum {
+		r.emptyAt = time.Time{}
 		if r.failed {
 			// Saved back to the config in service after a broken save.
 			r.failed = false
@@ -135,12 +196,21 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 		}
 		return ReloadResult{Skipped: true}
 	}
-	if !ok {
-		// A file missing, empty or unreadable: load anyway, to report what
-		// is wrong, unless it is only empty (mid-save), which is skipped.
-		if r.hasEmptyFile() {
-			logger.Warn("config file is empty; keeping the tools in service until it has content")
-			return ReloadResult{Skipped: true}
+	// A file missing or unreadable: load anyway, to report what is wrong.
+	// A file newly empty (mid-save, perhaps): wait, unless it has stayed
+	// so. Every file empty: that would take every tool away; wait for
+	// content.
+	fresh := r.newlyEmpty(empty)
+	switch {
+	case !ok || len(fresh) == 0:
+		r.emptyAt = time.Time{}
+	case allEmpty:
+		r.emptyAt = time.Time{}
+		logger.Warn("config file is empty; keeping the tools in service until it has content", "files", strings.Join(empty, ","))
+		return ReloadResult{Skipped: true}
+	default:
+		if wait := r.waitEmpty(fresh); wait > 0 {
+			return ReloadResult{Skipped: true, RetryAfter: wait}
 		}
 	}
 	defer RelaxGC()()
@@ -149,11 +219,15 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 	if !diags.HasErrors() {
 		// The files are read again by Load: hash what it read, since an
 		// editor may have truncated one since configSum looked.
-		loaded, ok := loadedSum(reg)
+		loaded, loadedEmpty, ok := loadedSum(reg)
 		if !ok {
 			reg.Close()
-			logger.Warn("config file is empty; keeping the tools in service until it has content")
 			return ReloadResult{Skipped: true}
+		}
+		if late := without(r.newlyEmpty(loadedEmpty), fresh); len(late) > 0 {
+			reg.Close()
+			r.emptyAt = time.Time{}
+			return ReloadResult{Skipped: true, RetryAfter: r.waitEmpty(late)}
 		}
 		sum = loaded
 	}
@@ -219,14 +293,15 @@ func (r *Reloader) logger() *slog.Logger {
 	return slog.Default()
 }
 
-func (r *Reloader) hasEmptyFile() bool {
-	files, _ := thcl.ConfigFiles(r.Paths)
-	for _, f := range files {
-		if b, err := os.ReadFile(f); err == nil && len(bytes.TrimSpace(b)) == 0 {
-			return true
+// without returns the names of a that are not in b.
+func without(a, b []string) []string {
+	var out []string
+	for _, n := range a {
+		if !slices.Contains(b, n) {
+			out = append(out, n)
 		}
 	}
-	return false
+	return out
 }
 
 // Watch watches the config until ctx ends. It watches the parent directory
@@ -241,13 +316,20 @@ func (r *Reloader) Watch(ctx context.Context) error {
 		return fmt.Errorf("starting the file watcher: %w", err)
 	}
 	defer w.Close()
-	watched := map[string]bool{}
 	var match func(string) bool
-	// watch (re)computes what to watch: a symlinked config's target can
-	// move when the link is swapped, so it runs again after each reload.
+	// watch (re)computes what to watch, and runs again after each reload:
+	// a symlink swapped (a ConfigMap's "..data", a release's "current")
+	// or a directory replaced moves the config to directories not watched
+	// yet. A watched directory that was deleted or moved away has left
+	// the watch list (fsnotify drops it), so it is added again once it
+	// exists again.
 	watch := func() error {
 		var dirs []string
 		dirs, match = r.watchSet()
+		watched := map[string]bool{}
+		for _, d := range w.WatchList() {
+			watched[d] = true
+		}
 		for _, d := range dirs {
 			if watched[d] {
 				continue
@@ -255,7 +337,6 @@ func (r *Reloader) Watch(ctx context.Context) error {
 			if err := w.Add(d); err != nil {
 				return fmt.Errorf("watching %s: %w", d, err)
 			}
-			watched[d] = true
 		}
 		r.logger().Debug("watching config", "dirs", strings.Join(dirs, ","))
 		return nil
@@ -263,14 +344,16 @@ func (r *Reloader) Watch(ctx context.Context) error {
 	if err := watch(); err != nil {
 		return err
 	}
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
 	// An edit made between the load and now produced no event we saw.
-	r.Reload(ctx)
+	if res := r.Reload(ctx); res.RetryAfter > 0 {
+		timer.Reset(res.RetryAfter)
+	}
 	debounce := r.Debounce
 	if debounce <= 0 {
 		debounce = DefaultDebounce
 	}
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
 	var burstStart time.Time // first event of the burst being debounced
 	for {
 		select {
@@ -301,7 +384,11 @@ func (r *Reloader) Watch(ctx context.Context) error {
 			r.logger().Warn("file watcher error", "error", err)
 		case <-timer.C:
 			burstStart = time.Time{}
-			r.Reload(ctx)
+			if res := r.Reload(ctx); res.RetryAfter > 0 {
+				// A file is empty: look again once it has stayed so
+				// for EmptyGrace, even if nothing else happens.
+				timer.Reset(res.RetryAfter)
+			}
 			if err := watch(); err != nil {
 				r.logger().Warn("file watcher error", "error", err)
 			}
@@ -310,28 +397,59 @@ func (r *Reloader) Watch(ctx context.Context) error {
 }
 
 // watchSet returns the directories to watch and a filter for event names.
+// Directories are watched by their real paths (symlinks resolved), so that
+// fsnotify names events by those paths and a path watched stands for one
+// directory: after a symlink swap, the link's new target is a new path.
 func (r *Reloader) watchSet() ([]string, func(string) bool) {
 	dirSet := map[string]bool{}
-	files := map[string]bool{}
+	names := map[string]bool{} // files, links and directories to match
 	hclDirs := map[string]bool{}
+	// watchName watches the directory holding name and matches events on
+	// name there: name created, removed, renamed over or swapped.
+	watchName := func(name string) {
+		dir := filepath.Dir(name)
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+			return
+		}
+		dirSet[dir] = true
+		names[filepath.Join(dir, filepath.Base(name))] = true
+	}
 	for _, p := range r.Paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			continue
 		}
-		if info, err := os.Stat(abs); err == nil && info.IsDir() {
-			dirSet[abs] = true
-			hclDirs[abs] = true
+		// Every symlink on the way to the config ("current" ->
+		// releases/7): swapping one changes the config with no event in
+		// the config's own directory. Links just under the root (/tmp,
+		// /var on macOS) are the system's and never swapped.
+		for q := filepath.Dir(abs); filepath.Dir(q) != q; q = filepath.Dir(q) {
+			if filepath.Dir(filepath.Dir(q)) == filepath.Dir(q) {
+				break
+			}
+			if info, err := os.Lstat(q); err == nil && info.Mode()&os.ModeSymlink != 0 {
+				watchName(q)
+			}
+		}
+		// The config itself, in its parent: a file saved by rename or
+		// re-created, a directory replaced.
+		watchName(abs)
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
 			continue
 		}
-		dirSet[filepath.Dir(abs)] = true
-		files[abs] = true
+		if info, err := os.Stat(real); err == nil && info.IsDir() {
+			dirSet[real] = true
+			hclDirs[real] = true
+			continue
+		}
 		// A config that is a symlink to a file elsewhere (dotfiles,
 		// stow): the target's directory sees the edits of the target.
-		if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
-			dirSet[filepath.Dir(real)] = true
-			files[real] = true
-		}
+		dirSet[filepath.Dir(real)] = true
+		names[real] = true
 	}
 	// Likewise for *.hcl files of a config directory that are symlinks.
 	for d := range hclDirs {
@@ -339,7 +457,7 @@ func (r *Reloader) watchSet() ([]string, func(string) bool) {
 		for _, e := range entries {
 			if real, err := filepath.EvalSymlinks(e); err == nil && real != e && filepath.Dir(real) != d {
 				dirSet[filepath.Dir(real)] = true
-				files[real] = true
+				names[real] = true
 			}
 		}
 	}
@@ -353,7 +471,7 @@ func (r *Reloader) watchSet() ([]string, func(string) bool) {
 		if err != nil {
 			return false
 		}
-		if files[abs] || filepath.Base(abs) == "..data" {
+		if names[abs] || filepath.Base(abs) == "..data" {
 			return true
 		}
 		return hclDirs[filepath.Dir(abs)] && strings.HasSuffix(abs, ".hcl")

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // reloadFrom serves the config src from a file, beside files named
@@ -76,6 +77,8 @@ func TestReloadChanges(t *testing.T) {
 			Changes{ResourcesRedefined: []string{"r"}}},
 		{"server block", server("4") + base, server("8") + base,
 			Changes{ServerChanged: true}},
+		{"icon", base, strings.Replace(base, "description = \"A\"", "description = \"A\"\n  icon { src = \"https://example.com/a.png\" }", 1),
+			Changes{ToolsChanged: []string{"a"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, path := reloadFrom(t, tc.old, io.Discard, "one.txt", "two.txt")
@@ -131,5 +134,77 @@ func TestReloadDiagnosticsRendered(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReloadEmptyFile: in a config directory, a file emptied holds the
+// reload back (an editor may be mid-save) only until it has stayed empty
+// for EmptyGrace; a file that was empty already (a placeholder) holds
+// nothing back; and a config whose files are all empty is never loaded.
+func TestReloadEmptyFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tool := func(name string) string {
+		return "tool \"" + name + "\" {\n  template { text = \"" + name + "\" }\n}\n"
+	}
+	write("a.hcl", tool("a"))
+	write("b.hcl", tool("b"))
+	reg, d := Load([]string{dir}, nil)
+	if d.HasErrors() {
+		t.Fatal(d)
+	}
+	srv := NewServer(reg, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() { srv.Registry().Retire() })
+	r := &Reloader{Paths: []string{dir}, Server: srv, Logger: slog.New(slog.DiscardHandler), Diagnostics: io.Discard}
+	r.Prime(reg)
+	names := func() string {
+		var n []string
+		for _, t := range srv.Registry().Tools {
+			n = append(n, t.Name)
+		}
+		return strings.Join(n, ",")
+	}
+
+	// b.hcl emptied, a.hcl edited: held back, then loaded as it is.
+	write("b.hcl", "")
+	write("a.hcl", tool("a")+tool("a2"))
+	res := r.Reload(context.Background())
+	if !res.Skipped || res.RetryAfter <= 0 || res.RetryAfter > EmptyGrace {
+		t.Fatalf("first reload with b.hcl empty: %+v", res)
+	}
+	deadline := time.Now().Add(5 * EmptyGrace)
+	for !res.Applied {
+		if time.Now().After(deadline) {
+			t.Fatalf("b.hcl empty for %s: still not loaded; last %+v", 5*EmptyGrace, res)
+		}
+		// What Watch does: try again when the result says to.
+		time.Sleep(res.RetryAfter)
+		res = r.Reload(context.Background())
+	}
+	if got := names(); got != "a,a2" {
+		t.Fatalf("tools = %s", got)
+	}
+
+	// b.hcl empty in service: an edit of a.hcl is loaded at once.
+	write("a.hcl", tool("a"))
+	if res := r.Reload(context.Background()); !res.Applied {
+		t.Fatalf("edit beside an empty placeholder: %+v", res)
+	}
+	if got := names(); got != "a" {
+		t.Fatalf("tools = %s", got)
+	}
+
+	// Every file empty: never loaded, however long it stays so.
+	write("a.hcl", "")
+	if res := r.Reload(context.Background()); !res.Skipped || res.RetryAfter != 0 {
+		t.Fatalf("all files empty: %+v", res)
+	}
+	if got := names(); got != "a" {
+		t.Fatalf("tools after emptying every file = %s", got)
 	}
 }

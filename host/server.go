@@ -298,12 +298,15 @@ const releaseAfter = 100
 // releaseDelay is how long after such an Apply the memory is returned.
 const releaseDelay = 250 * time.Millisecond
 
-// sameTool compares two tool definitions; their schemas are JSON already,
-// so this is cheap.
+// sameTool compares two tool definitions as clients see them: every field
+// tools/list sends (a field left out here would keep a stale declaration
+// in service, since an unchanged tool is not registered again). Their
+// schemas are JSON already, so this is cheap.
 func sameTool(a, b *mcp.Tool) bool {
 	return a.Name == b.Name && a.Title == b.Title && a.Description == b.Description &&
 		bytes.Equal(a.InputSchema.(json.RawMessage), b.InputSchema.(json.RawMessage)) &&
-		rawEqual(a.OutputSchema, b.OutputSchema) && sameJSON(a.Annotations, b.Annotations)
+		rawEqual(a.OutputSchema, b.OutputSchema) && sameJSON(a.Annotations, b.Annotations) &&
+		sameJSON(a.Icons, b.Icons) && sameJSON(a.Meta, b.Meta)
 }
 
 func rawEqual(a, b any) bool {

@@ -682,3 +682,160 @@ func TestReloadDirectory(t *testing.T) {
 		t.Errorf("a reload failed:\n%s", e)
 	}
 }
+
+// TestReloadToolIcon changes only a tool's icon, which clients show: the
+// tool is changed (not redefined), list_changed is sent and tools/list
+// gives the new icon.
+func TestReloadToolIcon(t *testing.T) {
+	tool := func(src string) string {
+		return "tool \"a\" {\n  description = \"a\"\n  icon { src = \"" + src + "\" }\n  template { text = \"a\" }\n}\n"
+	}
+	cfg := writeConfig(t, tool("https://example.com/one.png"))
+	s := startServe(t, cfg)
+	s.initialize("2025-06-18")
+	s.toolNames(1)
+	writeAtomically(t, cfg, tool("https://example.com/two.png"))
+	s.until("tools/list_changed", isMethod("notifications/tools/list_changed"))
+	s.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+	resp := s.until("tools/list reply", isID(2))
+	tools := resp["result"].(map[string]any)["tools"].([]any)
+	icons, _ := tools[0].(map[string]any)["icons"].([]any)
+	if len(icons) != 1 || icons[0].(map[string]any)["src"] != "https://example.com/two.png" {
+		t.Fatalf("icons after the reload: %v", icons)
+	}
+	s.waitStderr("the reload log naming a as changed", func(e string) bool {
+		return strings.Contains(e, `tools_changed=a tools_redefined="" `)
+	})
+}
+
+// TestReloadDirectoryReplaced replaces the config's directory as deploy
+// tools do, with no event in the directory watched at the start: a
+// "current" symlink swapped to a new release (the config given as a file
+// under it, or as the directory), and a directory renamed over by a new
+// one. Each change is reloaded, and so are edits made in the new
+// directory afterwards.
+func TestReloadDirectoryReplaced(t *testing.T) {
+	write := func(t *testing.T, path, content string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	swapLink := func(t *testing.T, link, target string) {
+		t.Helper()
+		tmp := link + ".tmp"
+		if err := os.Symlink(target, tmp); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		// setup writes the first config under root and returns what to
+		// serve and the config file that replace makes.
+		setup   func(t *testing.T, root string) (serve string)
+		replace func(t *testing.T, root string) (newFile string)
+	}{
+		{"symlink swap, config file", func(t *testing.T, root string) string {
+			write(t, filepath.Join(root, "releases", "1", "tools.hcl"), toolConfig("alpha"))
+			if err := os.Symlink(filepath.Join("releases", "1"), filepath.Join(root, "current")); err != nil {
+				t.Fatal(err)
+			}
+			return filepath.Join(root, "current", "tools.hcl")
+		}, func(t *testing.T, root string) string {
+			p := filepath.Join(root, "releases", "2", "tools.hcl")
+			write(t, p, toolConfig("beta"))
+			swapLink(t, filepath.Join(root, "current"), filepath.Join("releases", "2"))
+			return p
+		}},
+		{"symlink swap, config directory", func(t *testing.T, root string) string {
+			write(t, filepath.Join(root, "releases", "1", "a.hcl"), toolConfig("alpha"))
+			if err := os.Symlink(filepath.Join("releases", "1"), filepath.Join(root, "current")); err != nil {
+				t.Fatal(err)
+			}
+			return filepath.Join(root, "current")
+		}, func(t *testing.T, root string) string {
+			p := filepath.Join(root, "releases", "2", "a.hcl")
+			write(t, p, toolConfig("beta"))
+			swapLink(t, filepath.Join(root, "current"), filepath.Join("releases", "2"))
+			return p
+		}},
+		{"directory renamed over", func(t *testing.T, root string) string {
+			write(t, filepath.Join(root, "conf", "a.hcl"), toolConfig("alpha"))
+			return filepath.Join(root, "conf")
+		}, func(t *testing.T, root string) string {
+			write(t, filepath.Join(root, "conf.new", "a.hcl"), toolConfig("beta"))
+			if err := os.Rename(filepath.Join(root, "conf"), filepath.Join(root, "conf.old")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(filepath.Join(root, "conf.new"), filepath.Join(root, "conf")); err != nil {
+				t.Fatal(err)
+			}
+			return filepath.Join(root, "conf", "a.hcl")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			s := startServe(t, tc.setup(t, root))
+			s.initialize("2025-06-18")
+			if got := strings.Join(s.toolNames(1), ","); got != "alpha" {
+				t.Fatalf("tools at the start: %s", got)
+			}
+			newFile := tc.replace(t, root)
+			s.until("tools/list_changed after the replacement", isMethod("notifications/tools/list_changed"))
+			if got := strings.Join(s.toolNames(2), ","); got != "beta" {
+				t.Fatalf("tools after the replacement: %s", got)
+			}
+			write(t, newFile, toolConfig("beta", "gamma"))
+			s.until("tools/list_changed after an edit in the new directory", isMethod("notifications/tools/list_changed"))
+			if got := strings.Join(s.toolNames(3), ","); got != "beta,gamma" {
+				t.Fatalf("tools after the edit: %s", got)
+			}
+		})
+	}
+}
+
+// TestReloadEmptiedFileInDirectory empties one file of a config directory
+// for good and saves another: the empty file holds the reload back only
+// for a moment (it could be a save in progress), then the config is
+// loaded as it is, with no further event; and later saves are not held
+// back at all.
+func TestReloadEmptiedFileInDirectory(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.hcl", toolConfig("alpha"))
+	write("b.hcl", toolConfig("beta"))
+	s := startServe(t, dir)
+	s.initialize("2025-06-18")
+	if got := strings.Join(s.toolNames(1), ","); got != "alpha,beta" {
+		t.Fatalf("tools at the start: %s", got)
+	}
+	write("b.hcl", "")
+	write("a.hcl", toolConfig("alpha", "gamma"))
+	s.until("tools/list_changed", isMethod("notifications/tools/list_changed"))
+	if got := strings.Join(s.toolNames(2), ","); got != "alpha,gamma" {
+		t.Fatalf("tools after emptying b.hcl: %s", got)
+	}
+	s.waitStderr("the log saying the empty file was loaded", func(e string) bool {
+		return strings.Contains(e, "has stayed empty") && strings.Contains(e, "b.hcl")
+	})
+	before := len(s.stderrText())
+	write("a.hcl", toolConfig("alpha", "delta"))
+	s.until("tools/list_changed", isMethod("notifications/tools/list_changed"))
+	if got := strings.Join(s.toolNames(3), ","); got != "alpha,delta" {
+		t.Fatalf("tools after the next save: %s", got)
+	}
+	if after := s.stderrText()[before:]; strings.Contains(after, "empty") {
+		t.Errorf("the save beside the empty file was held back:\n%s", after)
+	}
+}
