@@ -218,11 +218,13 @@ func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 			})
 		}
 	}
-	if diags.HasErrors() {
-		return nil, diags
-	}
+	// A program that is not found is reported with the block's other
+	// mistakes, not only once they are fixed.
 	if d := c.checkProgram(e); d != nil {
 		diags = append(diags, d)
+	}
+	if diags.HasErrors() {
+		return nil, diags
 	}
 	return e, diags
 }

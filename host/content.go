@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -26,7 +27,9 @@ import (
 // contentError is a content item that could not be made; its message names
 // the item and says what to fix.
 func contentError(c *thcl.Content, format string, args ...any) error {
-	return fmt.Errorf("the %s item at %s:%d: %s", c.Kind, c.DeclRange.Filename, c.DeclRange.Start.Line, fmt.Sprintf(format, args...))
+	// The file's base name: the client is told where in the config, not
+	// where the config lives on the server.
+	return fmt.Errorf("the %s item at %s:%d: %s", c.Kind, filepath.Base(c.DeclRange.Filename), c.DeclRange.Start.Line, fmt.Sprintf(format, args...))
 }
 
 // renderContent makes one content item. out is the backend's output (nil

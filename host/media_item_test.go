@@ -46,8 +46,8 @@ tool "text_out" {
 	}
 	defer r.Close()
 	for _, tc := range []struct{ tool, want string }{
-		{"json_out", "the image item at " + path + ":8: the output is text (application/json), not an image or sound, and not base64; give the item a path"},
-		{"text_out", "the image item at " + path + ":17: the output is text (text/plain), not an image or sound, and not base64; have the backend give base64"},
+		{"json_out", "the image item at tools.hcl:8: the output is text (application/json), not an image or sound, and not base64; give the item a path"},
+		{"text_out", "the image item at tools.hcl:17: the output is text (text/plain), not an image or sound, and not base64; have the backend give base64"},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
 			res, err := r.CallTool(context.Background(), tc.tool, nil)

@@ -66,7 +66,7 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 		SubscribeHandler:   s.subscribeHandler,
 		UnsubscribeHandler: s.unsubscribeHandler,
 	})
-	s.mcp.AddReceivingMiddleware(defaultLogLevel)
+	s.mcp.AddReceivingMiddleware(defaultLogLevel, s.checkRequest)
 	s.Apply(reg)
 	return s
 }
