@@ -233,6 +233,7 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 	}
 	if diags.HasErrors() {
 		reg.Close()
+		r.explainGone(diags)
 		res.Duration = time.Since(start)
 		text := thcl.FormatDiagnostics(diags)
 		logger.Error("reload failed; the previous tools stay in service", "errors", countErrors(diags), "duration", res.Duration, "diagnostics", text)
@@ -291,6 +292,23 @@ func (r *Reloader) logger() *slog.Logger {
 		return r.Logger
 	}
 	return slog.Default()
+}
+
+// explainGone rewords the "Config not found" errors of a reload: the
+// config was there at the start, so it was deleted or moved since, and
+// the fix is to restore it, not to give another path.
+func (r *Reloader) explainGone(diags hcl.Diagnostics) {
+	for _, d := range diags {
+		if d.Summary != "Config not found" {
+			continue
+		}
+		for _, p := range r.Paths {
+			if strings.Contains(d.Detail, " at "+p+".") {
+				d.Summary = "Config deleted or moved"
+				d.Detail = fmt.Sprintf("%s was deleted or moved after toolhost loaded it. The tools loaded from it stay in service; put it back (or save it again) and it is reloaded.", p)
+			}
+		}
+	}
 }
 
 // without returns the names of a that are not in b.

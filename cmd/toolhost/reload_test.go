@@ -232,7 +232,10 @@ func TestReloadBrokenSaveKeepsTools(t *testing.T) {
 	if err := os.Remove(cfg); err != nil {
 		t.Fatal(err)
 	}
-	s.until("error notification for the missing file", isMethod("notifications/message"))
+	msg = s.until("error notification for the missing file", isMethod("notifications/message"))
+	if data := fmt.Sprint(msg["params"].(map[string]any)["data"]); !strings.Contains(data, "Config deleted or moved") || !strings.Contains(data, "put it back") {
+		t.Fatalf("after deleting the config the client heard %q", data)
+	}
 	s.sendJSON(call(3, "alpha", nil))
 	if text, _ := resultText(t, s.until("alpha reply", isID(3))); text != "I am alpha" {
 		t.Fatalf("alpha after delete: %q", text)
