@@ -453,12 +453,15 @@ func (r *Registry) confirm(ctx context.Context, t *thcl.Tool, eval *hcl.EvalCont
 		}
 		return toolError(confirmRefusal(ctx, t.Name, question))
 	}
-	res, err := peer.Elicit(ctx, &mcp.ElicitParams{
+	res, err := elicit(ctx, peer, &mcp.ElicitParams{
 		Message:         question,
 		RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`),
 	})
 	switch {
 	case err != nil:
+		if errors.Is(err, errNoAnswer) {
+			return toolError(fmt.Sprintf("nobody answered the confirmation (%q) within %s, so the tool %s did not run; call it again when the user is there to answer", question, elicitTimeout, t.Name))
+		}
 		if ctx.Err() != nil {
 			return toolError(cancelledMessage(ctx))
 		}
@@ -470,6 +473,26 @@ func (r *Registry) confirm(ctx context.Context, t *thcl.Tool, eval *hcl.EvalCont
 	default:
 		return toolError(fmt.Sprintf("the user cancelled the confirmation (%q), so the tool %s did not run", question, t.Name))
 	}
+}
+
+// elicitTimeout bounds how long a call waits for the user to answer a
+// confirmation or a form: a person may take minutes, but a client that
+// never answers must not keep the call (and its request) open for ever.
+var elicitTimeout = 10 * time.Minute
+
+// errNoAnswer is the cause of an elicitation that ran out of time.
+var errNoAnswer = errors.New("no answer in time")
+
+// elicit asks the user through peer, for at most elicitTimeout. It
+// returns an error wrapping errNoAnswer when the time ran out first.
+func elicit(ctx context.Context, peer Peer, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	ectx, cancel := context.WithTimeoutCause(ctx, elicitTimeout, errNoAnswer)
+	defer cancel()
+	res, err := peer.Elicit(ectx, p)
+	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(ectx), errNoAnswer) {
+		return nil, fmt.Errorf("%w: %v", errNoAnswer, err)
+	}
+	return res, err
 }
 
 // ask asks the user the tool's form and returns the answers, checked as
@@ -484,9 +507,12 @@ func (r *Registry) ask(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext,
 	if !canAsk(ctx, peer) {
 		return cty.NilVal, toolError(askRefusal(ctx, t.Name, message))
 	}
-	res, err := peer.Elicit(ctx, &mcp.ElicitParams{Message: message, RequestedSchema: t.Ask.Schema})
+	res, err := elicit(ctx, peer, &mcp.ElicitParams{Message: message, RequestedSchema: t.Ask.Schema})
 	switch {
 	case err != nil:
+		if errors.Is(err, errNoAnswer) {
+			return cty.NilVal, toolError(fmt.Sprintf("nobody answered the form (%q) within %s, so the tool %s did not run; call it again when the user is there to answer", message, elicitTimeout, t.Name))
+		}
 		if ctx.Err() != nil {
 			return cty.NilVal, toolError(cancelledMessage(ctx))
 		}
