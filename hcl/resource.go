@@ -226,7 +226,7 @@ func decodeResourceTemplate(block *hcl.Block, ctx *hcl.EvalContext, compile map[
 	open := strings.Index(r.URITemplate, "{")
 	closing := strings.Index(r.URITemplate, "}")
 	if open < 0 || closing < open || strings.Count(r.URITemplate, "{") != 1 || strings.Count(r.URITemplate, "}") != 1 {
-		diags = append(diags, rangeDiag(attrs["uri_template"], "Invalid URI template", fmt.Sprintf("%q must have exactly one variable in braces, as in notes:///{path}; the variable stands for a file's path inside dir.", r.URITemplate)))
+		diags = append(diags, rangeDiag(attrs["uri_template"], "Invalid URI template", fmt.Sprintf("%q must have exactly one variable in braces, as in notes:///{path}; the variable stands for a file's path inside dir, or for param.NAME in the backend block.", r.URITemplate)))
 		valid = false
 	} else {
 		r.Prefix, r.Suffix = r.URITemplate[:open], r.URITemplate[closing+1:]
