@@ -69,7 +69,9 @@ type Client struct {
 	// is replaced by an error result.
 	MaxFrame int
 	// MaxConcurrent is the number of calls run at once
-	// (DefaultMaxConcurrent when 0); more calls wait, and so does reading.
+	// (DefaultMaxConcurrent when 0); more calls wait, up to four times as
+	// many, while reading goes on (a dropped connection is noticed); past
+	// that, reading waits too.
 	MaxConcurrent int
 	// MinBackoff and MaxBackoff bound the delay between connection
 	// attempts (DefaultMinBackoff and DefaultMaxBackoff when 0).
@@ -244,6 +246,10 @@ func (s *session) serve(ctx context.Context) error {
 		maxConc = DefaultMaxConcurrent
 	}
 	sem := make(chan struct{}, maxConc)
+	// Calls read but waiting for a slot: reading goes on while they wait,
+	// so that a dropped connection is noticed even when every slot is
+	// busy; only this many more stop reading until slots free up.
+	waiting := make(chan struct{}, maxConc*waitingPerSlot)
 	dec := NewDecoder(s.conn, s.c.maxFrame())
 	dec.StallAfter = orDefault(s.c.StallWarning, DefaultStallWarning)
 	dec.OnStall = func(pending int) {
@@ -266,7 +272,7 @@ func (s *session) serve(ctx context.Context) error {
 			readErr = err
 			break
 		}
-		if !s.handle(ctx, callCtx, f, sem) {
+		if !s.handle(ctx, callCtx, f, sem, waiting) {
 			break
 		}
 	}
@@ -311,9 +317,14 @@ type message struct {
 	Data json.RawMessage `json:"data"`
 }
 
-// handle dispatches one frame; calls run on callCtx. It reports false when
-// ctx ended while the call waited for a free slot.
-func (s *session) handle(ctx, callCtx context.Context, f Frame, sem chan struct{}) bool {
+// waitingPerSlot is how many calls per slot (MaxConcurrent) may wait for
+// one, read from the connection, before reading waits too.
+const waitingPerSlot = 4
+
+// handle dispatches one frame; calls run on callCtx, at most cap(sem) at
+// once; up to cap(waiting) more wait for a slot without holding up the
+// reading. It reports false when ctx ended while reading waited.
+func (s *session) handle(ctx, callCtx context.Context, f Frame, sem, waiting chan struct{}) bool {
 	switch f.Type {
 	case TypeMCP:
 	case TypeText, TypeEnd:
@@ -344,13 +355,32 @@ func (s *session) handle(ctx, callCtx context.Context, f Frame, sem chan struct{
 		return true
 	}
 	select {
-	case sem <- struct{}{}:
+	case waiting <- struct{}{}:
 	case <-ctx.Done():
 		return false
 	}
 	s.calls.Add(1)
 	go func() {
 		defer s.calls.Done()
+		slot := false
+		select {
+		case sem <- struct{}{}:
+			slot = true
+		case <-ctx.Done():
+		case <-callCtx.Done():
+			<-waiting // the connection is gone: nobody to answer
+			return
+		}
+		<-waiting
+		if ctx.Err() != nil {
+			// Stopping: a call that has not started does not start, and
+			// says so.
+			if slot {
+				<-sem
+			}
+			s.reply(callCtx, f, id, "", outcome{Error: "the bridge is stopping; the call did not start"}, time.Now())
+			return
+		}
 		defer func() { <-sem }()
 		s.answer(callCtx, f, id, data)
 	}()
@@ -369,6 +399,11 @@ type outcome struct {
 func (s *session) answer(ctx context.Context, f Frame, id json.RawMessage, data map[string]json.RawMessage) {
 	start := time.Now()
 	method, out := s.run(ctx, data)
+	s.reply(ctx, f, id, method, out, start)
+}
+
+// reply sends the result of a call of method, started at start.
+func (s *session) reply(ctx context.Context, f Frame, id json.RawMessage, method string, out outcome, start time.Time) {
 	payload, err := resultMessage(id, out)
 	if err == nil && len(payload)+len(f.TaskID)+len(f.Seq)+len(startMarker)+len(endMarker)+3 > s.c.maxFrame() {
 		out = outcome{Error: fmt.Sprintf("the result of %s is %d bytes, larger than the frame limit of %d bytes; ask for less", method, len(payload), s.c.maxFrame())}

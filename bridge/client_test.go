@@ -807,3 +807,69 @@ tool "picture" {
 		t.Fatalf("picture: %+v %s", r, r.Result.Data)
 	}
 }
+
+// TestDropNoticedWhileSlotsBusy: with every slot taken by a long call and
+// another call waiting, a dropped connection is still noticed at once:
+// the running call is cancelled, the waiting one never starts, and the
+// client reconnects and serves again.
+func TestDropNoticedWhileSlotsBusy(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	startClient(t, srv, ts, func(c *bridge.Client) { c.MaxConcurrent = 1 })
+	conn := ts.Accept()
+	conn.NextRegister()
+	dir := t.TempDir()
+	conn.Call("long", "gate", map[string]any{"dir": dir, "label": "long"})
+	waitFile(t, filepath.Join(dir, "long.started"))
+	conn.Call("queued", "gate", map[string]any{"dir": dir, "label": "queued"})
+	conn.Close()
+	// The long call would run 60 s; the reconnect comes long before.
+	conn = ts.Accept()
+	conn.NextRegister()
+	conn.Call("after", "hello", map[string]any{"name": "again"})
+	if r := conn.NextResult(); r.CallID != "after" || r.Text(t) != "hello again" {
+		t.Fatalf("after the reconnect: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "queued.started")); err == nil {
+		t.Fatal("the call waiting for a slot ran after its connection was gone")
+	}
+}
+
+// TestShutdownRefusesWaitingCalls: on stop, a call still waiting for a
+// slot does not start, and its result says so at once; the running one
+// is cancelled after the grace, as before.
+func TestShutdownRefusesWaitingCalls(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	run := startClient(t, srv, ts, func(c *bridge.Client) {
+		c.MaxConcurrent = 1
+		c.ShutdownGrace = 300 * time.Millisecond
+	})
+	conn := ts.Accept()
+	conn.NextRegister()
+	dir := t.TempDir()
+	conn.Call("running", "gate", map[string]any{"dir": dir, "label": "running"})
+	waitFile(t, filepath.Join(dir, "running.started"))
+	conn.Call("waiting", "gate", map[string]any{"dir": dir, "label": "waiting"})
+	time.Sleep(50 * time.Millisecond) // the second call is read and waits
+	run.cancel()
+	got := map[string]string{}
+	for range 2 {
+		r := conn.NextResult()
+		if r.Result.Success {
+			t.Fatalf("%s succeeded: %+v", r.CallID, r)
+		}
+		got[r.CallID] = r.Result.Error
+	}
+	if !strings.Contains(got["waiting"], "the bridge is stopping; the call did not start") {
+		t.Errorf("waiting call: %q", got["waiting"])
+	}
+	if !strings.Contains(got["running"], "the bridge is stopping") {
+		t.Errorf("running call: %q", got["running"])
+	}
+	if _, err := os.Stat(filepath.Join(dir, "waiting.started")); err == nil {
+		t.Error("the waiting call started during the shutdown")
+	}
+	conn.WaitClosed()
+	run.stop(t)
+}
