@@ -32,7 +32,14 @@ func (w tlog) Write(p []byte) (int, error) {
 // loadServer compiles src into a host.Server.
 func loadServer(t *testing.T, src string) (*host.Server, string) {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "tools.hcl")
+	return loadServerIn(t, t.TempDir(), src)
+}
+
+// loadServerIn is loadServer with the config written in dir, beside the
+// files it names.
+func loadServerIn(t *testing.T, dir, src string) (*host.Server, string) {
+	t.Helper()
+	p := filepath.Join(dir, "tools.hcl")
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -783,16 +790,7 @@ tool "picture" {
   }
 }
 `
-	p := filepath.Join(dir, "tools.hcl")
-	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	reg, diags := host.Load([]string{p}, nil)
-	if diags.HasErrors() {
-		t.Fatalf("config: %s", diags.Error())
-	}
-	srv := host.NewServer(reg, slog.New(slog.NewTextHandler(tlog{t}, nil)))
-	t.Cleanup(func() { srv.Registry().Retire() })
+	srv, _ := loadServerIn(t, dir, src)
 	ts := bridgetest.NewServer(t)
 	startClient(t, srv, ts, nil)
 	conn := ts.Accept()

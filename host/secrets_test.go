@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -102,15 +100,7 @@ tool "exec_param" {
   }
 }
 `, upstream.URL)
-	path := filepath.Join(t.TempDir(), "tools.hcl")
-	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	reg, diags := Load([]string{path}, nil)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	defer reg.Close()
+	reg := loadSource(t, cfg)
 
 	for _, tc := range []struct {
 		tool, args, want string
