@@ -18,12 +18,21 @@ func TestElicitTimeout(t *testing.T) {
 	t.Cleanup(func() { elicitTimeout = old })
 	e := startHTTPConfig(t, HTTPOptions{}, httpFeatureConfig)
 	asked := make(chan string, 4)
+	// The user never answers: the handler returns only when the request
+	// is cancelled or the test ends (the client session's Close waits for
+	// its handlers).
+	release := make(chan struct{})
 	opts := &mcp.ClientOptions{ElicitationHandler: func(ctx context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		asked <- r.Params.Message
-		<-ctx.Done() // the user never answers
-		return nil, ctx.Err()
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-release:
+			return nil, context.Canceled
+		}
 	}}
 	cs := e.connect(opts, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	t.Cleanup(func() { close(release) }) // runs before connect's Close
 	for _, tc := range []struct {
 		tool, want string
 	}{
