@@ -34,7 +34,6 @@ type callState uint8
 const (
 	callRunning   callState = iota + 1 // handed to the SDK, not answered yet
 	callCancelled                      // cancelled by the client: its reply will be dropped
-	callReplying                       // its reply is being written
 )
 
 // StdioTransport serves MCP as newline-delimited JSON-RPC over a reader and
@@ -346,33 +345,33 @@ func (c *stdioConn) noteCancelled(params json.RawMessage) {
 }
 
 // startReply is called before a response is written. It reports whether
-// the response must be dropped (its request was cancelled, which frees the
-// id) and whether it answers a tracked request, to be ended by endReply.
+// the response must be dropped (its request was cancelled) and whether it
+// answers a tracked request, to be ended by endReply. Either way the id is
+// free from now on: a client that has the reply may send a request with
+// the same id at once, and it must not be refused because the server had
+// not yet noted that the reply was out.
 func (c *stdioConn) startReply(resp *jsonrpc.Response) (drop, tracked bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	cl, ok := c.calls[resp.ID]
-	switch {
-	case !ok || cl.state == callReplying:
+	if !ok {
 		return false, false
-	case cl.state == callCancelled:
-		delete(c.calls, resp.ID)
+	}
+	delete(c.calls, resp.ID)
+	if cl.state == callCancelled {
 		return true, false
 	}
 	if cl.initialize && resp.Error == nil {
 		c.initialized = true
 	}
-	cl.state = callReplying
-	c.calls[resp.ID] = cl
 	return false, true
 }
 
-// endReply frees the id of a request whose reply was written (or could not
-// be). The id leaves only now, so that Read cannot report the end of input
-// before the reply is out.
-func (c *stdioConn) endReply(id jsonrpc.ID) {
+// endReply notes that the reply of a tracked request was written (or
+// could not be). Only now does the request stop counting as awaited, so
+// that Read cannot report the end of input before the reply is out.
+func (c *stdioConn) endReply() {
 	c.mu.Lock()
-	delete(c.calls, id)
 	c.waiting--
 	c.signalIfDrained()
 	c.mu.Unlock()
@@ -534,7 +533,7 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			return nil
 		}
 		if tracked {
-			defer c.endReply(resp.ID)
+			defer c.endReply()
 		}
 	}
 	data, err := encodeLine(msg)

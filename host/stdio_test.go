@@ -409,3 +409,17 @@ func TestLogLevelFromInitialize(t *testing.T) {
 		t.Fatalf("got %s, want the info line the client asked for", r.line)
 	}
 }
+
+// TestStdioIDReuseAfterReply: a client that has a reply may send its next
+// request with the same id at once; the id is free as soon as the reply is
+// out, never refused as still in use.
+func TestStdioIDReuseAfterReply(t *testing.T) {
+	p := startStdio(t, loadSource(t, stdioIDConfig))
+	p.initialize()
+	for i := range 2000 {
+		p.send(`{"jsonrpc":"2.0","id":"same","method":"ping"}`)
+		if r := p.next(); string(r.ID) != `"same"` || r.Error != nil {
+			t.Fatalf("ping %d: %s", i, r.line)
+		}
+	}
+}
