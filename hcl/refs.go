@@ -27,6 +27,10 @@ type refRoot struct {
 	root  string
 	names []string
 	whole bool
+	// fix, when set, is the last sentence of an undeclared name's error,
+	// for blocks whose names are not declared by blocks (a resource
+	// template's variable); the default says to add the block.
+	fix func(name string) string
 }
 
 // refWhat names what a root's attributes are, for messages.
@@ -123,7 +127,11 @@ func checkRefs(travs []hcl.Traversal, roots []refRoot) hcl.Diagnostics {
 		if len(names) > 0 {
 			detail += fmt.Sprintf("Declared: %s. ", strings.Join(names, ", "))
 		}
-		detail += fmt.Sprintf("Add %s %q block, or correct the name.", withArticle(refBlock[root]), name)
+		if scope.fix != nil {
+			detail += scope.fix(name)
+		} else {
+			detail += fmt.Sprintf("Add %s %q block, or correct the name.", withArticle(refBlock[root]), name)
+		}
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  fmt.Sprintf("Undeclared %s", what),

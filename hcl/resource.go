@@ -130,25 +130,18 @@ func resourceBackend(block *hcl.Block, content *hcl.BodyContent, source string, 
 		// are is not known.
 		vars = referencedNames(b.Body, "param")
 	}
-	refDiags := checkBodyRefs(b.Body, "param", vars)
-	for _, d := range refDiags {
-		// There are no param blocks here: say where names come from.
-		if d.Summary != "Undeclared parameter" {
-			continue
+	scope := refRoot{root: "param", names: vars}
+	switch {
+	case source == "file":
+		scope.fix = func(name string) string {
+			return "A resource has no parameters: its backend runs with none. Remove the reference, or make this a resource_template whose uri_template has the variable, as in \"status://{" + name + "}\"."
 		}
-		_, rest, _ := strings.Cut(d.Detail, `"`)
-		name, _, ok := strings.Cut(rest, `"`)
-		if !ok {
-			continue
-		}
-		fix := fmt.Sprintf("Add a param %q block, or correct the name.", name)
-		switch {
-		case source == "file":
-			d.Detail = strings.Replace(d.Detail, fix, "A resource has no parameters: its backend runs with none. Remove the reference, or make this a resource_template whose uri_template has the variable, as in \"status://{"+name+"}\".", 1)
-		case varsKnown:
-			d.Detail = strings.Replace(d.Detail, fix, fmt.Sprintf("The only parameter of a resource template is the variable of its uri_template, {%s}: write param.%s, or rename the variable in uri_template.", vars[0], vars[0]), 1)
+	case varsKnown:
+		scope.fix = func(string) string {
+			return fmt.Sprintf("The only parameter of a resource template is the variable of its uri_template, {%s}: write param.%s, or rename the variable in uri_template.", vars[0], vars[0])
 		}
 	}
+	refDiags := checkBodyRefsIn(b.Body, []refRoot{scope})
 	diags = append(diags, refDiags...)
 	attrs := make(map[string]cty.Type, len(vars))
 	params := make(map[string]adapters.ParamInfo, len(vars))

@@ -51,12 +51,9 @@ func startBridge(t *testing.T, args ...string) *bridgeProc {
 	return p
 }
 
-// stop sends SIGTERM and waits for a clean exit with nothing on stdout.
-func (p *bridgeProc) stop(t *testing.T) {
+// waitExit waits for the bridge, sent SIGTERM, to exit 0.
+func (p *bridgeProc) waitExit(t *testing.T) {
 	t.Helper()
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
 	select {
 	case err := <-p.done:
 		p.done <- err
@@ -66,6 +63,15 @@ func (p *bridgeProc) stop(t *testing.T) {
 	case <-time.After(bridgetest.Timeout):
 		t.Fatal("bridge did not exit after SIGTERM")
 	}
+}
+
+// stop sends SIGTERM and waits for a clean exit with nothing on stdout.
+func (p *bridgeProc) stop(t *testing.T) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	p.waitExit(t)
 	if p.stdout.Len() > 0 {
 		t.Fatalf("bridge wrote to stdout: %q", p.stdout.String())
 	}
@@ -261,13 +267,5 @@ tool "slow" {
 	if !r.Result.Success || strings.TrimSpace(r.Text(t)) != "finished" {
 		t.Fatalf("result of the call running at SIGTERM: %+v", r)
 	}
-	select {
-	case err := <-p.done:
-		p.done <- err
-		if err != nil {
-			t.Fatalf("bridge exited with %v after SIGTERM", err)
-		}
-	case <-time.After(bridgetest.Timeout):
-		t.Fatal("bridge did not exit after SIGTERM")
-	}
+	p.waitExit(t)
 }
