@@ -11,13 +11,14 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/hclwrite"
 
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/internal/hclfmt"
 )
 
-// runFmt rewrites config files in HCL's canonical style (hclwrite's: aligned
-// equals signs, two-space indents, normalised spacing). With -check it
+// runFmt rewrites config files in HCL's canonical style (hclwrite's, by
+// way of internal/hclfmt: aligned equals signs, two-space indents,
+// normalised spacing). With -check it
 // changes nothing, lists the files that would change and exits 1 if there
 // are any, for CI. A file with syntax errors is reported and left alone.
 func runFmt(args []string, stdout, stderr io.Writer) int {
@@ -61,7 +62,7 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 			failed = true
 			continue
 		}
-		out := hclwrite.Format(src)
+		out := hclfmt.Format(src)
 		if bytes.Equal(out, src) {
 			continue
 		}
