@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -120,6 +121,10 @@ type HTTP struct {
 	// marked are header and query names whose values call sensitive().
 	marked map[string]bool
 	client *resty.Client
+	// used is set by the first call: Close of a backend that never made a
+	// request has no connections to close, and must not make net/http
+	// build the transport's HTTP/2 support just to close nothing.
+	used atomic.Bool
 }
 
 // checkHost applies every network policy to host.
@@ -233,6 +238,7 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 	callCtx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
 
+	h.used.Store(true)
 	req := h.client.R().SetContext(callCtx).SetDoNotParseResponse(true)
 	req.Header = header
 	if body != nil && *body != "" {
@@ -345,7 +351,9 @@ func httpMediaName(mediaType string) string {
 // already running finish. The transport is shared by the http backends, so
 // the others reconnect when they need to.
 func (h *HTTP) Close() error {
-	h.client.GetClient().CloseIdleConnections()
+	if h.used.Load() {
+		h.client.GetClient().CloseIdleConnections()
+	}
 	return nil
 }
 

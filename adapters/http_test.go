@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1154,5 +1156,31 @@ func TestHTTPUndeclaredCharset(t *testing.T) {
 				t.Fatalf("got %q, %v", out.Body, err)
 			}
 		})
+	}
+}
+
+// TestHTTPCloseOfUnusedBackend checks that closing a backend that never
+// sent a request leaves the shared transport as it is: CloseIdleConnections
+// would make net/http set up HTTP/2 on it (half a megabyte, at every exit
+// and reload) to close nothing. It runs in a fresh process, where nothing
+// has used the transport yet.
+func TestHTTPCloseOfUnusedBackend(t *testing.T) {
+	if os.Getenv("TOOLHOST_TEST_CLOSE_UNUSED") == "1" {
+		h, diags := httpTestTool{}.compile(t, `http { url = "http://127.0.0.1:1/x" }`)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		if err := h.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := httpTransport.TLSNextProto["h2"]; ok {
+			t.Fatal("Close of an unused backend set up HTTP/2 on the shared transport")
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHTTPCloseOfUnusedBackend$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "TOOLHOST_TEST_CLOSE_UNUSED=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
 }
