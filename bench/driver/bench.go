@@ -21,6 +21,9 @@ type bench struct {
 	up      *upstream
 	tmp     string
 	rows    []row
+	// examples is toolhost serving examples/tools.hcl: the reference the
+	// hand-written examples baselines are checked against.
+	examples spec
 }
 
 // row is one line of the table: a median per target.
@@ -80,20 +83,33 @@ func mb(n int64) float64         { return float64(n) / 1e6 }
 
 // coldStart measures process spawn to the initialize response.
 func (b *bench) coldStart() error {
+	if err := b.checkExamples(); err != nil {
+		return err
+	}
 	rounds := b.pick(3, 10)
+	if b.cfg.roundsSet {
+		rounds = b.cfg.rounds
+	}
 	logf("cold start: %d rounds", rounds)
 	ex := map[string][]float64{}
+	exSame := map[string][]float64{}
 	big := map[string][]float64{}
 	idle1000 := map[string]float64{}
 	for r := 0; r < rounds; r++ {
 		for _, t := range b.rotated(r) {
-			for i, s := range []spec{t.ex, t.big} {
+			specs := []spec{t.ex, t.big}
+			if t.exSame != nil {
+				specs = []spec{t.ex, *t.exSame, t.big}
+			}
+			for i, s := range specs {
 				d, p, err := spawnToInit(s)
 				if err != nil {
 					return err
 				}
 				if i == 0 {
 					ex[t.name] = append(ex[t.name], ms(d))
+				} else if i < len(specs)-1 {
+					exSame[t.name] = append(exSame[t.name], ms(d))
 				} else {
 					big[t.name] = append(big[t.name], ms(d))
 					if r == rounds-1 {
@@ -121,9 +137,87 @@ func (b *bench) coldStart() error {
 		}
 	}
 	b.add(row{section: "Cold start", name: "spawn to initialize response, examples/tools.hcl (baselines: their 5 tools)", unit: "ms", vals: medians(ex)})
+	// The same start for toolhost (the same samples as the row above);
+	// only gosdk has a hand-written copy of the examples' definitions.
+	same := medians(exSame)
+	for _, t := range b.targets {
+		if strings.HasPrefix(t.name, "toolhost") {
+			same[t.name] = median(ex[t.name])
+		}
+	}
+	b.add(row{section: "Cold start", name: "spawn to initialize response, examples/tools.hcl (baselines: the same definitions written by hand; gosdk only)", unit: "ms", vals: same})
 	b.add(row{section: "Cold start", name: "spawn to initialize response, 1,000 tools", unit: "ms", vals: medians(big)})
 	b.add(row{section: "Memory", name: "RSS idle, 1,000 tools (after tools/list)", unit: "MB", vals: idle1000})
 	return nil
+}
+
+// checkExamples checks that every hand-written copy of examples/tools.hcl
+// (gosdk -examples) serves the tools toolhost serves for it, so that the
+// copy cannot drift from the file unnoticed.
+func (b *bench) checkExamples() error {
+	var want []string
+	for _, t := range b.targets {
+		if t.exSame == nil {
+			continue
+		}
+		if want == nil {
+			var err error
+			if want, err = toolNames(b.examples); err != nil {
+				return err
+			}
+		}
+		got, err := toolNames(*t.exSame)
+		if err != nil {
+			return err
+		}
+		if !slices.Equal(got, want) {
+			return fmt.Errorf("%s %s serves the tools %s; toolhost serves %s for examples/tools.hcl",
+				t.name, strings.Join(t.exSame.argv[1:], " "), strings.Join(got, ","), strings.Join(want, ","))
+		}
+	}
+	return nil
+}
+
+// toolNames starts the server and returns the names of its tools, sorted.
+func toolNames(s spec) ([]string, error) {
+	p, err := start(s, false)
+	if err != nil {
+		return nil, err
+	}
+	defer p.stop()
+	if err := p.initialize(); err != nil {
+		return nil, err
+	}
+	var names []string
+	cursor := ""
+	for page := 0; page < 100; page++ {
+		params := `{}`
+		if cursor != "" {
+			c, _ := json.Marshal(cursor)
+			params = `{"cursor":` + string(c) + `}`
+		}
+		m, err := p.call("tools/list", params, 30*time.Second)
+		if err != nil {
+			return nil, err
+		}
+		var list struct {
+			Tools []struct {
+				Name string `json:"name"`
+			} `json:"tools"`
+			NextCursor string `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(m.result, &list); err != nil {
+			return nil, fmt.Errorf("%s: tools/list: %w", s.name, err)
+		}
+		for _, t := range list.Tools {
+			names = append(names, t.Name)
+		}
+		if cursor = list.NextCursor; cursor == "" {
+			break
+		}
+	}
+	slices.Sort(names)
+	return names, nil
 }
 
 func medians(m map[string][]float64) map[string]float64 {

@@ -14,7 +14,8 @@
 // Flags:
 //
 //	-quick        fewer rounds and calls
-//	-rounds N     rounds of each interleaved measurement (default 5; 2 with -quick)
+//	-rounds N     rounds of each interleaved measurement (default 5; 2 with
+//	              -quick; the cold-start case defaults to 10, 3 with -quick)
 //	-targets LIST comma-separated subset of toolhost,gosdk,ts,floor
 //	-cases LIST   comma-separated subset of start,latency,throughput,slow,big,memory,reload
 //	-throughput LIST
@@ -50,15 +51,16 @@ import (
 )
 
 type config struct {
-	quick    bool
-	rounds   int
-	targets  []string
-	cases    map[string]bool
-	node     string
-	profile  string
-	variants listFlag
-	compare  listFlag
-	kinds    map[string]bool
+	quick     bool
+	rounds    int
+	roundsSet bool // -rounds was given: the cold-start case uses it too
+	targets   []string
+	cases     map[string]bool
+	node      string
+	profile   string
+	variants  listFlag
+	compare   listFlag
+	kinds     map[string]bool
 }
 
 // target is one server under test.
@@ -66,9 +68,13 @@ type target struct {
 	name  string
 	bench spec // the benchmark's tools
 	ex    spec // cold start: examples/tools.hcl for toolhost, the same five tools for the baselines
-	big   spec // cold start: 1,000 generated tools
-	p     *proc
-	idle  int64 // RSS after start, bytes
+	// exSame is, for a baseline, the cold start of examples/tools.hcl's
+	// definitions written by hand (gosdk -examples); nil when it has none.
+	// toolhost's value in that row is its ex start.
+	exSame *spec
+	big    spec // cold start: 1,000 generated tools
+	p      *proc
+	idle   int64 // RSS after start, bytes
 }
 
 var allTargets = []string{"toolhost", "gosdk", "ts", "floor"}
@@ -86,6 +92,7 @@ func main() {
 	flag.Var(&cfg.compare, "compare", "also measure another toolhost binary, as NAME=PATH (repeatable), e.g. head=/tmp/toolhost-head")
 	flag.StringVar(&cfg.profile, "profile", "", "write CPU and heap profiles of the long-running toolhost server into this directory (uses bench/profiled, cmd/toolhost with pprof)")
 	flag.Parse()
+	cfg.roundsSet = cfg.rounds > 0
 	if cfg.rounds <= 0 {
 		cfg.rounds = 5
 		if cfg.quick {
@@ -201,6 +208,11 @@ func run(cfg config) error {
 			t.bench = spec{name, []string{bin}, upEnv, root}
 			t.ex = t.bench
 			t.big = spec{name, []string{bin, "-tools", "1000"}, upEnv, root}
+			if name == "gosdk" {
+				// Its files are relative to the working directory, as
+				// examples/tools.hcl's are to the config's folder.
+				t.exSame = &spec{name, []string{bin, "-examples"}, upEnv, filepath.Join(root, "examples")}
+			}
 		case "ts":
 			if _, err := exec.LookPath(cfg.node); err != nil {
 				logf("skipping ts: no %s on PATH", cfg.node)
@@ -239,7 +251,8 @@ func run(cfg config) error {
 		return errors.New("no targets")
 	}
 
-	b := &bench{cfg: cfg, targets: ts, up: up, tmp: tmp}
+	b := &bench{cfg: cfg, targets: ts, up: up, tmp: tmp,
+		examples: spec{"toolhost", []string{filepath.Join(tmp, "toolhost"), "serve", filepath.Join(root, "examples", "tools.hcl")}, nil, root}}
 	if cfg.cases["start"] {
 		if err := b.coldStart(); err != nil {
 			return err

@@ -13,6 +13,9 @@
 //	echo      {text}  runs printf %s TEXT, its output as text
 //
 // -tools N adds N generated tools (tool_0 ...) for the cold-start case.
+//
+// -examples serves instead the definitions of examples/tools.hcl, written
+// by hand (examples.go), for the cold-start case; run it in examples/.
 package main
 
 import (
@@ -66,7 +69,12 @@ func text(s string) *mcp.CallToolResult {
 
 func main() {
 	extra := flag.Int("tools", 0, "generated tools to add")
+	examples := flag.Bool("examples", false, "serve the definitions of examples/tools.hcl instead (run it in examples/)")
 	flag.Parse()
+	if *examples {
+		serve(examplesServer())
+		return
+	}
 	upstream := os.Getenv("BENCH_UPSTREAM")
 	// The default transport keeps 2 idle connections per host: at 64 calls
 	// in flight it would open and close connections until the ephemeral
@@ -153,6 +161,11 @@ func main() {
 				return text(fmt.Sprintf("tool says hello %s x%d", in.Name, in.Count)), nil, nil
 			})
 	}
+	serve(s)
+}
+
+// serve runs s over stdin and stdout until the client goes.
+func serve(s *mcp.Server) {
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil && err != io.EOF {
 		log.Print(err)
 	}
