@@ -27,7 +27,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"golang.org/x/net/http/httpguts"
-	"golang.org/x/text/encoding/htmlindex"
 )
 
 func init() {
@@ -610,7 +609,7 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	}
 	if a := attrs["charset"]; a != nil {
 		if v, ok := c.constant(a, cty.String, `a charset name such as "gbk" or "utf-8"`); ok {
-			if _, err := htmlindex.Get(v.AsString()); err != nil {
+			if _, ok := charsetByLabel(v.AsString()); !ok {
 				c.errorf(a.Expr.Range(), "Unknown charset",
 					"%q is not a charset toolhost can decode. Use a WHATWG encoding label such as \"utf-8\", \"gbk\", \"gb18030\", \"big5\", \"shift_jis\" or \"iso-8859-1\".", v.AsString())
 			} else {
@@ -1483,14 +1482,14 @@ func httpDecodeCharset(body []byte, label string) ([]byte, error) {
 	if label == "" {
 		return body, nil
 	}
-	enc, err := htmlindex.Get(label)
-	if err != nil {
+	enc, ok := charsetByLabel(label)
+	if !ok {
 		if utf8.Valid(body) {
 			return body, nil
 		}
 		return nil, fmt.Errorf("the response uses charset %q, which toolhost cannot decode; set charset in the http block to the charset the upstream really uses", label)
 	}
-	if name, _ := htmlindex.Name(enc); name == "utf-8" {
+	if isUTF8(enc) {
 		return body, nil
 	}
 	out, err := enc.NewDecoder().Bytes(body)

@@ -75,3 +75,37 @@ func BenchmarkEncodeJSON(b *testing.B) {
 		_ = EncodeJSON(typ, v)
 	}
 }
+
+// BenchmarkLoadExamples is the load of examples/tools.hcl that every
+// `toolhost serve examples/tools.hcl` does before it answers: the HCL
+// parse alone, then the whole load. Their difference is toolhost's decode,
+// checks and compile.
+func BenchmarkLoadExamples(b *testing.B) {
+	path := filepath.Join("..", "examples", "tools.hcl")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("parse", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, diags := parseFile(path, src); diags.HasErrors() {
+				b.Fatal(diags)
+			}
+		}
+	})
+	b.Run("load", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			cfg, diags := Load([]string{path}, nil)
+			if diags.HasErrors() {
+				b.Fatal(diags)
+			}
+			for _, t := range cfg.Tools {
+				_ = t.Backend.Close()
+			}
+		}
+	})
+}

@@ -1,0 +1,33 @@
+package adapters
+
+import (
+	"strings"
+	"sync"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// charsetLabels is the WHATWG label table (charset_table.go), built on the
+// first charset lookup rather than at start-up.
+//
+// It replaces golang.org/x/text/encoding/htmlindex, whose package
+// initialisation builds its label map and pulls in golang.org/x/text/language
+// (for a function toolhost does not use): together about 0.1 ms of every
+// start of every command, charsets or not (BENCHMARKS.md). The table is
+// htmlindex's; TestCharsetLabelsAreHTMLIndexs checks every label against
+// htmlindex.Get.
+var charsetLabels = sync.OnceValue(charsetTable)
+
+// charsetByLabel returns the encoding of a WHATWG encoding label such as
+// "gbk", "GB2312" or " utf-8 ", matched as htmlindex.Get matches it: case
+// insensitive, surrounding spaces ignored.
+func charsetByLabel(label string) (encoding.Encoding, bool) {
+	enc, ok := charsetLabels()[strings.ToLower(strings.TrimSpace(label))]
+	return enc, ok
+}
+
+// isUTF8 reports whether enc is UTF-8, whose bytes need no decoding.
+func isUTF8(enc encoding.Encoding) bool {
+	return enc == unicode.UTF8
+}
