@@ -144,15 +144,29 @@ func newEnvFunc(lookup EnvLookup, lenient bool) function.Function {
 // CompileFunctions is the function library for compiling expressions that
 // are evaluated when a tool is called (backend blocks, result paths): as
 // Functions, except that env() of a variable that is unset with no default
-// is unknown, not an error.
+// is unknown, not an error, and that now() and timestamp() are unknown: the
+// time of the load is not the time of a call, so a value that uses them
+// must not look constant to the compiler (an exec command with now() in it
+// was run with the time of the load at every call).
 func CompileFunctions(lookup EnvLookup) map[string]function.Function {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
 	fns := Functions(lookup)
 	fns["env"] = newEnvFunc(lookup, true)
+	fns["now"] = compileNowFunc
+	fns["timestamp"] = compileNowFunc
 	return fns
 }
+
+// compileNowFunc is now() at compile time: a string not known until a call.
+var compileNowFunc = function.New(&function.Spec{
+	Description: nowFunc.Description(),
+	Type:        function.StaticReturnType(cty.String),
+	Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
+		return cty.UnknownVal(cty.String), nil
+	},
+})
 
 // maxExampleFile is the largest file file() reads.
 const maxExampleFile = 10 << 20
