@@ -1,7 +1,6 @@
 package host
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -20,40 +19,38 @@ var logLevels = []mcp.LoggingLevel{"debug", "info", "notice", "warning", "error"
 // maxNamesListed is how many declared names an unknown-name error lists.
 const maxNamesListed = 20
 
-// checkRequest answers the requests whose mistakes the SDK would answer
+// checkRequest refuses the requests whose mistakes the SDK would answer
 // without saying how to fix them: a log level that is none of the spec's
 // (the SDK takes any string, and the client then gets no logs at all), and
 // a tool or prompt that is not declared (the error names the close one and
-// those that are).
-func (s *Server) checkRequest(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		switch method {
-		case "logging/setLevel":
-			if p, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok && p != nil && !slices.Contains(logLevels, p.Level) {
-				levels := make([]string, len(logLevels))
-				for i, l := range logLevels {
-					levels[i] = string(l)
-				}
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-					Message: fmt.Sprintf("invalid log level %q: use one of %s", p.Level, strings.Join(levels, ", "))}
+// those that are). It returns nil for the others.
+func (s *Server) checkRequest(method string, req mcp.Request) error {
+	switch method {
+	case "logging/setLevel":
+		if p, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok && p != nil && !slices.Contains(logLevels, p.Level) {
+			levels := make([]string, len(logLevels))
+			for i, l := range logLevels {
+				levels[i] = string(l)
 			}
-		case "prompts/get":
-			if p, ok := req.GetParams().(*mcp.GetPromptParams); ok && p != nil {
-				if reg := s.Registry(); reg != nil && reg.prompts[p.Name] == nil {
-					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-						Message: unknownName("prompt", p.Name, slices.Sorted(maps.Keys(reg.prompts)))}
-				}
-			}
-		case "tools/call":
-			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && p != nil {
-				if reg := s.Registry(); reg != nil && reg.tools[p.Name] == nil {
-					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-						Message: unknownName("tool", p.Name, slices.Sorted(maps.Keys(reg.tools)))}
-				}
+			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+				Message: fmt.Sprintf("invalid log level %q: use one of %s", p.Level, strings.Join(levels, ", "))}
+		}
+	case "prompts/get":
+		if p, ok := req.GetParams().(*mcp.GetPromptParams); ok && p != nil {
+			if reg := s.Registry(); reg != nil && reg.prompts[p.Name] == nil {
+				return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+					Message: unknownName("prompt", p.Name, slices.Sorted(maps.Keys(reg.prompts)))}
 			}
 		}
-		return next(ctx, method, req)
+	case "tools/call":
+		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && p != nil {
+			if reg := s.Registry(); reg != nil && reg.tools[p.Name] == nil {
+				return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+					Message: unknownName("tool", p.Name, slices.Sorted(maps.Keys(reg.tools)))}
+			}
+		}
 	}
+	return nil
 }
 
 // unknownName is the message of a request for a kind (tool, prompt) of

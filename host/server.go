@@ -66,7 +66,10 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 		SubscribeHandler:   s.subscribeHandler,
 		UnsubscribeHandler: s.unsubscribeHandler,
 	})
-	s.mcp.AddReceivingMiddleware(defaultLogLevel, s.checkRequest)
+	// One middleware, not one per concern: each adds frames to the
+	// goroutine of every request, and a tools/call that runs deeper than
+	// 16 KB of stack pays for a second growth and copy of it (BENCHMARKS.md).
+	s.mcp.AddReceivingMiddleware(s.receive)
 	s.Apply(reg)
 	return s
 }
@@ -76,11 +79,17 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 // the server; warning lets a client see a broken reload without asking.
 const DefaultLogLevel mcp.LoggingLevel = "warning"
 
-// defaultLogLevel sets DefaultLogLevel on a session as soon as initialize
-// succeeds, so that the logs sent before notifications/initialized (the
-// spec allows them) are filtered like all later ones rather than dropped.
-func defaultLogLevel(next mcp.MethodHandler) mcp.MethodHandler {
+// receive is toolhost's middleware for the requests it receives: it answers
+// the requests whose mistakes the SDK would answer without saying how to
+// fix them (checkRequest), and it sets DefaultLogLevel on a session as soon
+// as initialize succeeds, so that the logs sent before
+// notifications/initialized (the spec allows them) are filtered like all
+// later ones rather than dropped.
+func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if err := s.checkRequest(method, req); err != nil {
+			return nil, err
+		}
 		res, err := next(ctx, method, req)
 		if method == "initialize" && err == nil {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
