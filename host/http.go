@@ -374,21 +374,21 @@ func (h *HTTPServer) endOnShutdown(next http.Handler) http.Handler {
 }
 
 // streamablePOST looks into the POSTs to /mcp before the SDK's handler
-// serves them, on a server with sessions (a stateless request is a session
-// of its own: no notification can cancel it, and none needs a session ID).
+// serves them.
 //
-// A POST without Mcp-Session-Id that does not initialize gets 400 with a
-// JSON-RPC error saying what to send, as the spec asks of servers that
-// require sessions (the SDK would make it a session that refuses it).
+// A request whose params have a value of the wrong type gets a JSON-RPC
+// error that names the parameter (see paramsProblem), in either mode.
 //
-// The calls of a POST are tracked until it ends, and notifications/cancelled
+// On a server with sessions (a stateless request is a session of its own:
+// no notification can cancel it, and none needs a session ID), a POST
+// without Mcp-Session-Id that does not initialize gets 400 with a JSON-RPC
+// error saying what to send, as the spec asks of servers that require
+// sessions (the SDK would make it a session that refuses it), and the
+// calls of a POST are tracked until it ends, and notifications/cancelled
 // marks them; the answer to a call the client cancelled is then dropped
 // from its stream, which ends without it (the spec says no response is sent
 // for a cancelled request).
 func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
-	if h.opts.Stateless {
-		return next
-	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := r.Body.(*readBody)
 		if r.Method != http.MethodPost || body == nil {
@@ -402,11 +402,19 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 			return
 		}
 		sid := r.Header.Get("Mcp-Session-Id")
-		if sid == "" {
+		if sid == "" && !h.opts.Stateless {
 			if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" && needsSession(r, body.data, msgs) {
 				refuseWithoutSession(w, r, msgs)
 				return
 			}
+		}
+		if len(msgs) == 1 && msgs[0].isCall() {
+			if msg := paramsProblem(msgs[0].Method, msgs[0].Params); msg != "" {
+				refuseParams(w, r, msgs[0].ID, msg)
+				return
+			}
+		}
+		if sid == "" || h.opts.Stateless {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -426,8 +434,13 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 					defer h.calls.remove(sid, id, c)
 				}
 			case m.Method == "notifications/cancelled":
-				if id, err := jsonrpc.MakeID(m.Params.RequestID); err == nil && m.Params.RequestID != nil {
-					h.calls.cancel(sid, id)
+				var p struct {
+					RequestID any `json:"requestId"`
+				}
+				if json.Unmarshal(m.Params, &p) == nil && p.RequestID != nil {
+					if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
+						h.calls.cancel(sid, id)
+					}
 				}
 			}
 		}
@@ -440,11 +453,9 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 
 // peekedMessage is what streamablePOST reads of a JSON-RPC message.
 type peekedMessage struct {
-	ID     any    `json:"id"`
-	Method string `json:"method"`
-	Params struct {
-		RequestID any `json:"requestId"` // of notifications/cancelled
-	} `json:"params"`
+	ID     any             `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
 	Result json.RawMessage `json:"result"`
 	Error  json.RawMessage `json:"error"`
 }
@@ -515,6 +526,21 @@ func refuseWithoutSession(w http.ResponseWriter, r *http.Request, msgs []peekedM
 	})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusBadRequest)
+	_, _ = w.Write(body)
+}
+
+// refuseParams answers a request whose params have a value of the wrong
+// type (see paramsProblem) with a JSON-RPC error naming the parameter.
+func refuseParams(w http.ResponseWriter, r *http.Request, id any, msg string) {
+	if n, ok := r.Context().Value(accessNoteKey{}).(*string); ok {
+		*n = "invalid params"
+	}
+	body, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      id,
+		"error":   map[string]any{"code": jsonrpc.CodeInvalidParams, "message": msg},
+	})
+	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(body)
 }
 

@@ -1399,3 +1399,43 @@ func TestHTTPConfirm(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPParamsErrors: over streamable HTTP, with sessions and without, a
+// request whose params have a value of the wrong type gets -32602 naming
+// the parameter, under its id; the session goes on serving.
+func TestHTTPParamsErrors(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			e := startHTTP(t, HTTPOptions{Stateless: stateless})
+			hdr := map[string]string{"Mcp-Protocol-Version": "2025-06-18"}
+			if !stateless {
+				hdr = rawSession(t, e, "2025-06-18")
+			}
+			resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":"q","method":"resources/read","params":{"uri":5}}`, hdr)
+			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json" {
+				t.Fatalf("%s, Content-Type %q; want 200 with JSON", resp.Status, resp.Header.Get("Content-Type"))
+			}
+			var m struct {
+				ID    any `json:"id"`
+				Error struct {
+					Code    int64  `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+				t.Fatal(err)
+			}
+			want := `invalid params of resources/read: "uri" must be a string, not a number`
+			if m.ID != "q" || m.Error.Code != -32602 || m.Error.Message != want {
+				t.Fatalf("got %+v, want id \"q\", code -32602 and %q", m, want)
+			}
+			resp = rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"after"}}}`, hdr)
+			if r := newSSEReader(resp.Body).message(t); !strings.Contains(fmt.Sprint(r["result"]), "hello after") {
+				t.Fatalf("the call after the error: %v", r)
+			}
+			if !strings.Contains(e.log.String(), `refused="invalid params"`) {
+				t.Errorf("the access log does not note the refusal:\n%s", e.log.String())
+			}
+		})
+	}
+}

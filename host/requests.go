@@ -1,13 +1,18 @@
 package host
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sjson "github.com/segmentio/encoding/json"
 
 	thcl "github.com/toolhost/toolhost/hcl"
 )
@@ -68,4 +73,108 @@ func unknownName(kind, name string, declared []string) string {
 		return msg + fmt.Sprintf("; the %ss include %s and %d more (%ss/list has them all)", kind, strings.Join(declared[:maxNamesListed], ", "), len(declared)-maxNamesListed, kind)
 	}
 	return msg + fmt.Sprintf("; the %ss are: %s", kind, strings.Join(declared, ", "))
+}
+
+// paramTypes are the params of the requests whose params paramsProblem
+// checks, as the SDK decodes them. tools/call is not among them: its
+// arguments are raw JSON to the SDK, and toolhost's own validation names
+// the argument at fault; decoding every call twice would cost time.
+var paramTypes = map[string]func() any{
+	"initialize":               func() any { return new(mcp.InitializeParams) },
+	"prompts/get":              func() any { return new(mcp.GetPromptParams) },
+	"prompts/list":             func() any { return new(mcp.ListPromptsParams) },
+	"tools/list":               func() any { return new(mcp.ListToolsParams) },
+	"resources/list":           func() any { return new(mcp.ListResourcesParams) },
+	"resources/templates/list": func() any { return new(mcp.ListResourceTemplatesParams) },
+	"resources/read":           func() any { return new(mcp.ReadResourceParams) },
+	"resources/subscribe":      func() any { return new(mcp.SubscribeParams) },
+	"resources/unsubscribe":    func() any { return new(mcp.UnsubscribeParams) },
+	"logging/setLevel":         func() any { return new(mcp.SetLoggingLevelParams) },
+	"completion/complete":      func() any { return new(mcp.CompleteParams) },
+}
+
+// paramsProblem is the message for a request whose params have a value of
+// the wrong JSON type (prompts/get with "arguments": {"count": 5}, say),
+// naming the parameter and the type it must have; "" when the params
+// decode, or fail in a way the SDK words well enough. Without it the
+// client gets the SDK's decoder error, which quotes the whole params and
+// names Go types.
+func paramsProblem(method string, params json.RawMessage) string {
+	newParams, ok := paramTypes[method]
+	if !ok || len(params) == 0 {
+		return ""
+	}
+	// The SDK's own decoding: segmentio's, with case-sensitive field names.
+	_, err := sjson.Parse(params, newParams(), sjson.DontMatchCaseInsensitiveStructFields)
+	var te *json.UnmarshalTypeError
+	if err == nil || !errors.As(err, &te) {
+		return ""
+	}
+	field := te.Field
+	if field == "" {
+		return fmt.Sprintf("invalid params of %s: params must be %s, not %s", method, paramKind(te.Type), valueKind(te.Value))
+	}
+	msg := fmt.Sprintf("invalid params of %s: %q must be %s, not %s", method, field, paramKind(te.Type), valueKind(te.Value))
+	if method == "prompts/get" && strings.HasPrefix(field, "arguments.") {
+		msg += "; MCP sends every prompt argument as a string"
+	}
+	return msg
+}
+
+// paramKind names the JSON type that decodes into t.
+func paramKind(t reflect.Type) string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return "a JSON value"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map:
+		if t.Elem().Kind() == reflect.String {
+			return "an object of strings"
+		}
+		return "an object"
+	case reflect.Struct:
+		return "an object"
+	}
+	return "a JSON value"
+}
+
+// valueKind names the JSON type of the value a decoder refused. Its Value
+// is a word (encoding/json: "number", "string", ...) or the JSON text that
+// starts with the value (segmentio).
+func valueKind(v string) string {
+	if u, err := strconv.Unquote(v); err == nil && strings.HasPrefix(v, `"`) {
+		v = u // segmentio quotes the text
+	}
+	v = strings.TrimSpace(v)
+	switch {
+	case v == "":
+		return "something else"
+	case v[0] == '"' || v == "string":
+		return "a string"
+	case v[0] == '{' || v == "object":
+		return "an object"
+	case v[0] == '[' || v == "array":
+		return "an array"
+	case strings.HasPrefix(v, "true") || strings.HasPrefix(v, "false") || v == "bool":
+		return "a boolean"
+	case strings.HasPrefix(v, "null"):
+		return "null"
+	case v[0] == '-' || (v[0] >= '0' && v[0] <= '9') || strings.HasPrefix(v, "number"):
+		return "a number"
+	}
+	return v
 }

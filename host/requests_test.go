@@ -40,6 +40,14 @@ prompt "summarize" {
 		{"no prompts", stdioIDConfig, `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"x"}}`,
 			`unknown prompt "x"; this server declares no prompts`},
 		{"declared prompt", withPrompt, `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"summarize"}}`, ""},
+		{"prompt argument not a string", withPrompt, `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"summarize","arguments":{"count":5}}}`,
+			`invalid params of prompts/get: "arguments.count" must be a string, not a number; MCP sends every prompt argument as a string`},
+		{"prompt arguments an array", withPrompt, `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"summarize","arguments":["a"]}}`,
+			`invalid params of prompts/get: "arguments" must be an object of strings, not an array`},
+		{"resource uri a number", stdioIDConfig, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":5}}`,
+			`invalid params of resources/read: "uri" must be a string, not a number`},
+		{"log level a boolean", stdioIDConfig, `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":true}}`,
+			`invalid params of logging/setLevel: "level" must be a string, not a boolean`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,4 +64,62 @@ prompt "summarize" {
 			wantError(t, r, "1", jsonrpc.CodeInvalidParams, tt.want)
 		})
 	}
+}
+
+// TestParamsProblem: params with a value of the wrong JSON type get a
+// message naming the parameter and both types; params that decode, and
+// mistakes that are not of type, get none (the SDK answers those).
+func TestParamsProblem(t *testing.T) {
+	tests := []struct {
+		method, params string
+		want           string // "" for no problem
+	}{
+		{"prompts/get", `{"name":"p","arguments":{"count":"5"}}`, ""},
+		{"prompts/get", `{"name":"p","arguments":{"count":5}}`, `invalid params of prompts/get: "arguments.count" must be a string, not a number; MCP sends every prompt argument as a string`},
+		{"prompts/get", `{"name":"p","arguments":{"flag":true}}`, `"arguments.flag" must be a string, not a boolean`},
+		{"prompts/get", `{"name":"p","arguments":{"o":{"a":[1]}}}`, `"arguments.o" must be a string, not an object`},
+		{"prompts/get", `{"name":"p","arguments":{"s":"x\"y"}}`, ""},
+		{"prompts/get", `{"name":7}`, `invalid params of prompts/get: "name" must be a string, not a number`},
+		{"prompts/get", `"p"`, `invalid params of prompts/get: params must be an object, not a string`},
+		{"prompts/get", `{"name":"p","_meta":[1]}`, `"_meta" must be an object, not an array`},
+		// The SDK matches field names by case: "Arguments" is not one.
+		{"prompts/get", `{"name":"p","Arguments":5}`, ""},
+		{"resources/read", `{"uri":"file:///x"}`, ""},
+		{"resources/read", `{"uri":["a"]}`, `"uri" must be a string, not an array`},
+		{"resources/subscribe", `{"uri":null}`, ""},
+		{"completion/complete", `{"ref":"x","argument":{"name":"a","value":"b"}}`, `"ref" must be an object, not a string`},
+		{"tools/list", `{"cursor":7}`, `invalid params of tools/list: "cursor" must be a string, not a number`},
+		{"initialize", `{"protocolVersion":20250618}`, `invalid params of initialize: "protocolVersion" must be a string, not a number`},
+		// tools/call is left to toolhost's argument validation.
+		{"tools/call", `{"name":5,"arguments":[1]}`, ""},
+		{"no/such/method", `{"x":1}`, ""},
+		{"prompts/get", ``, ""},
+		// Not JSON of the right shape at all: the SDK's words.
+		{"prompts/get", `{"name":"p",}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.method+" "+tt.params, func(t *testing.T) {
+			got := paramsProblem(tt.method, []byte(tt.params))
+			if tt.want == "" {
+				if got != "" {
+					t.Fatalf("got %q, want no problem", got)
+				}
+				return
+			}
+			if !strings.Contains(got, tt.want) {
+				t.Fatalf("got %q, want it to contain %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestStdioParamsErrorFreesID: a request refused for its params does not
+// keep its id: the next request may use it.
+func TestStdioParamsErrorFreesID(t *testing.T) {
+	p := startStdio(t, loadSource(t, stdioIDConfig))
+	p.initialize()
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":7}}`)
+	wantError(t, p.next(), "1", jsonrpc.CodeInvalidParams, `"cursor" must be a string`)
+	p.send(helloLine("1"))
+	wantHello(t, p.next(), "1")
 }

@@ -185,7 +185,13 @@ func (c *stdioConn) handleLine(line []byte) bool {
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok {
 		if err := c.admit(req); err != nil {
-			c.replyError(&req.ID, jsonrpc.CodeInvalidRequest, err.Error())
+			code := int64(jsonrpc.CodeInvalidRequest)
+			var rpc *jsonrpc.Error
+			if errors.As(err, &rpc) {
+				code = rpc.Code
+				err = errors.New(rpc.Message)
+			}
+			c.replyError(&req.ID, code, err.Error())
 			return true
 		}
 	}
@@ -306,6 +312,9 @@ func (c *stdioConn) admit(req *jsonrpc.Request) error {
 	}
 	if req.Method == "initialize" && c.initialized {
 		return errAlreadyInitialized
+	}
+	if msg := paramsProblem(req.Method, req.Params); msg != "" {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 	}
 	c.calls[req.ID] = call{state: callRunning, initialize: req.Method == "initialize"}
 	c.waiting++
