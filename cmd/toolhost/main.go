@@ -4,8 +4,6 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/toolhost/toolhost/internal/cli"
 )
@@ -14,7 +12,7 @@ import (
 // started toolhost went away) alike: calls in flight are cancelled and
 // their commands killed before it exits.
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := cli.Signals(context.Background())
 	code := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

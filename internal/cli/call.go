@@ -36,6 +36,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return ExitFailure
 	}
+	awaitSignals(ctx)
 	defer reg.Close()
 	tool, ok := reg.Tool(pos[1])
 	if !ok {

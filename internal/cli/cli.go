@@ -210,6 +210,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	} else {
 		close(watchDone)
 	}
+	awaitSignals(ctx)
 	if httpOpts != nil {
 		// On a signal, calls in flight get --shutdown-timeout to finish.
 		err = serveHTTP(runCtx, srv, httpOpts)
