@@ -7,6 +7,7 @@
 package hcl
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -156,7 +157,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		content, d := f.Body.Content(rootSchema)
 		diags = append(diags, d...)
 		for _, block := range content.Blocks {
-			blocks = append(blocks, decodeJob{block: block, baseDir: filepath.Dir(bodyNames[i])})
+			blocks = append(blocks, decodeJob{block: block, baseDir: filepath.Dir(bodyNames[i]), mayCallNow: mentionsNow(f.Bytes, block)})
 		}
 	}
 	// The server block goes first: its network policy applies to every
@@ -356,9 +357,12 @@ type decodeJob struct {
 	// lookup reads the environment for env() warnings.
 	compile map[string]function.Function
 	lookup  EnvLookup
-	done    bool
-	result  any
-	diags   hcl.Diagnostics
+	// mayCallNow is whether the block's text has "now" or "timestamp" in
+	// it: only then does callTimeNowChecks look at its expressions.
+	mayCallNow bool
+	done       bool
+	result     any
+	diags      hcl.Diagnostics
 }
 
 // parallelDecodeMin is the number of blocks from which decoding is spread
@@ -413,17 +417,26 @@ func (j *decodeJob) decode(static *hcl.EvalContext) {
 			j.result = t
 			d = append(d, lintTool(j.block, t, static, j.lookup, d)...)
 		}
+		if j.mayCallNow {
+			d = append(d, callTimeNowChecks(j.block, j.lookup, d)...)
+		}
 	case "resource":
 		var r *Resource
 		r, d = decodeResource(j.block, static, j.compile, j.baseDir, j.network)
 		if r != nil {
 			j.result = r
 		}
+		if j.mayCallNow {
+			d = append(d, callTimeNowChecks(j.block, j.lookup, d)...)
+		}
 	case "resource_template":
 		var r *ResourceTemplate
 		r, d = decodeResourceTemplate(j.block, static, j.compile, j.baseDir, j.network)
 		if r != nil {
 			j.result = r
+		}
+		if j.mayCallNow {
+			d = append(d, callTimeNowChecks(j.block, j.lookup, d)...)
 		}
 	case "prompt":
 		var p *Prompt
@@ -433,4 +446,19 @@ func (j *decodeJob) decode(static *hcl.EvalContext) {
 		}
 	}
 	j.diags = d
+}
+
+// mentionsNow reports whether the text of a block of src has "now" or
+// "timestamp" in it (true when the block's text cannot be found).
+func mentionsNow(src []byte, block *hcl.Block) bool {
+	body, ok := block.Body.(*hclsyntax.Body)
+	if !ok {
+		return true
+	}
+	start, end := block.DefRange.Start.Byte, body.SrcRange.End.Byte
+	if start < 0 || end > len(src) || start > end {
+		return true
+	}
+	text := src[start:end]
+	return bytes.Contains(text, []byte("now")) || bytes.Contains(text, []byte("timestamp"))
 }

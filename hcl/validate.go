@@ -463,3 +463,78 @@ func unknownFunctions(n hclsyntax.Node, functions map[string]function.Function) 
 	})
 	return diags
 }
+
+// callTimeNowChecks is what the compiler cannot check in the expressions
+// of a tool's or resource's block that call now() or timestamp(). The
+// compiler sees those as unknown, since their value is the time of a call
+// (CompileFunctions), and a function given an unknown argument does not
+// run: formatdate("YYYY-MM-DD QQ", now()) would load, then fail at every
+// call. Each such attribute is evaluated again here with the real now(),
+// the variables it refers to unknown and env() lenient, and the errors of
+// its function calls are reported. An error that says a value fixed at
+// load is not known gets a note saying that now() is why. found are the
+// diagnostics decoding already reported: none is reported twice.
+func callTimeNowChecks(block *hcl.Block, lookup EnvLookup, found hcl.Diagnostics) hcl.Diagnostics {
+	body, ok := block.Body.(*hclsyntax.Body)
+	if !ok {
+		return nil
+	}
+	var attrs []*hclsyntax.Attribute
+	_ = hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+		if a, ok := n.(*hclsyntax.Attribute); ok && callsNow(a.Expr) {
+			attrs = append(attrs, a)
+		}
+		return nil
+	})
+	if len(attrs) == 0 {
+		return nil
+	}
+	fns := Functions(lookup)
+	fns["env"] = newEnvFunc(lookup, true)
+	var diags hcl.Diagnostics
+	for _, a := range attrs {
+		if errs := overlappingErrors(found, a.Expr.Range()); len(errs) > 0 {
+			for _, e := range errs {
+				if fixedAtLoad[e.Summary] && !strings.Contains(e.Detail, nowNote) {
+					e.Detail += " " + nowNote
+				}
+			}
+			continue
+		}
+		vars := map[string]cty.Value{}
+		for _, tr := range a.Expr.Variables() {
+			vars[tr.RootName()] = cty.DynamicVal
+		}
+		_, d := a.Expr.Value(&hcl.EvalContext{Variables: vars, Functions: fns})
+		for _, x := range d {
+			if x.Severity == hcl.DiagError && (x.Summary == "Invalid function argument" || x.Summary == "Error in function call") &&
+				x.Subject != nil && !overlapsError(diags, *x.Subject) {
+				diags = append(diags, x)
+			}
+		}
+	}
+	return diags
+}
+
+// fixedAtLoad are the summaries of the errors for a value that must be
+// known when the config loads and is not.
+var fixedAtLoad = map[string]bool{
+	"Value not known at load time": true,
+	"Argument must be constant":    true,
+	"Program not fixed":            true,
+}
+
+// nowNote is the note callTimeNowChecks adds to those errors.
+const nowNote = "It calls now() or timestamp(), whose value in a backend is the time of a call: use them only in what is evaluated when the tool is called (a command's arguments, a URL, a template's text)."
+
+// callsNow reports whether expr calls now() or timestamp().
+func callsNow(expr hclsyntax.Expression) bool {
+	found := false
+	_ = hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
+		if c, ok := n.(*hclsyntax.FunctionCallExpr); ok && (c.Name == "now" || c.Name == "timestamp") {
+			found = true
+		}
+		return nil
+	})
+	return found
+}
