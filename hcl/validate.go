@@ -469,7 +469,7 @@ func unknownFunctions(n hclsyntax.Node, functions map[string]function.Function) 
 // compiler sees those as unknown, since their value is the time of a call
 // (CompileFunctions), and a function given an unknown argument does not
 // run: formatdate("YYYY-MM-DD QQ", now()) would load, then fail at every
-// call. Each such attribute is evaluated again here with the real now(),
+// call. Each such attribute is evaluated again here with a known now(),
 // the variables it refers to unknown and env() lenient, and the errors of
 // its function calls are reported. An error that says a value fixed at
 // load is not known gets a note saying that now() is why. found are the
@@ -491,6 +491,8 @@ func callTimeNowChecks(block *hcl.Block, lookup EnvLookup, found hcl.Diagnostics
 	}
 	fns := Functions(lookup)
 	fns["env"] = newEnvFunc(lookup, true)
+	fns["now"] = sampleNowFunc
+	fns["timestamp"] = sampleNowFunc
 	var diags hcl.Diagnostics
 	for _, a := range attrs {
 		if errs := overlappingErrors(found, a.Expr.Range()); len(errs) > 0 {
@@ -515,6 +517,17 @@ func callTimeNowChecks(block *hcl.Block, lookup EnvLookup, found hcl.Diagnostics
 	}
 	return diags
 }
+
+// sampleNowFunc is now() for callTimeNowChecks: a fixed time in UTC, so
+// that checking a formatdate does not load the local time zone (a cost of
+// every start).
+var sampleNowFunc = function.New(&function.Spec{
+	Description: nowFunc.Description(),
+	Type:        function.StaticReturnType(cty.String),
+	Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
+		return cty.StringVal("2006-01-02T15:04:05Z"), nil
+	},
+})
 
 // fixedAtLoad are the summaries of the errors for a value that must be
 // known when the config loads and is not.
