@@ -556,6 +556,17 @@ type ServerOption func(*serverOptions)
 
 type serverOptions struct {
 	listChanged bool
+	beforeWork  func()
+}
+
+// BeforeWork gives NewServer a function to run before the server does any
+// work but answer initialize: the server calls it on a new goroutine once
+// initialize is answered (so that it costs the first answer nothing), and
+// before it handles any other request (so that it has finished before
+// anything runs). f must be safe to call more than once and at once from
+// several goroutines, and do its work once (sync.Once).
+func BeforeWork(f func()) ServerOption {
+	return func(o *serverOptions) { o.beforeWork = f }
 }
 
 // ListChanged says whether the tools, resources and prompts in service may

@@ -3,7 +3,9 @@ package host
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -122,4 +124,60 @@ func TestStdioParamsErrorFreesID(t *testing.T) {
 	wantError(t, p.next(), "1", jsonrpc.CodeInvalidParams, `"cursor" must be a string`)
 	p.send(helloLine("1"))
 	wantHello(t, p.next(), "1")
+}
+
+// TestBeforeWork: the BeforeWork function runs after initialize is
+// answered, not before (the answer does not wait for it), and it has
+// returned before any other request is handled.
+func TestBeforeWork(t *testing.T) {
+	var mu sync.Mutex
+	var calls int
+	var done bool
+	release := make(chan struct{})
+	once := sync.Once{}
+	before := func() {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		once.Do(func() {
+			<-release // the work takes until the test says
+			mu.Lock()
+			done = true
+			mu.Unlock()
+		})
+	}
+	p := startStdio(t, loadSource(t, stdioIDConfig), BeforeWork(before))
+	p.send(initializeLine(0))
+	if r := p.next(); string(r.ID) != "0" || r.Error != nil {
+		t.Fatalf("initialize: %s", r.line)
+	}
+	// The answer came while the work is held: it did not wait for it. The
+	// work was started for the answer.
+	waitFor := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		n := calls
+		mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(waitFor) {
+			t.Fatal("BeforeWork was not called after initialize")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	p.send(helloLine("1"))
+	select {
+	case r := <-p.lines:
+		t.Fatalf("a call was answered before BeforeWork returned: %s", r.line)
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(release)
+	r := p.next()
+	wantHello(t, r, "1")
+	mu.Lock()
+	defer mu.Unlock()
+	if !done {
+		t.Fatal("the call was answered before BeforeWork returned")
+	}
 }

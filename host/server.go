@@ -33,6 +33,9 @@ type Server struct {
 	current atomic.Pointer[Registry]
 	applyMu sync.Mutex
 
+	// beforeWork is the BeforeWork option's function, or nil.
+	beforeWork func()
+
 	// life ends with Shutdown; every call's context ends with it, and its
 	// cause says why.
 	life     context.Context
@@ -50,7 +53,7 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 		opt(&o)
 	}
 	info := reg.Config.Server
-	s := &Server{logger: logger}
+	s := &Server{logger: logger, beforeWork: o.beforeWork}
 	s.life, s.shutdown = context.WithCancelCause(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Title: info.Title, Version: info.Version}, &mcp.ServerOptions{
 		Instructions: info.Instructions,
@@ -90,7 +93,13 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		if err := s.checkRequest(method, req); err != nil {
 			return nil, err
 		}
+		if s.beforeWork != nil && method != "initialize" {
+			s.beforeWork()
+		}
 		res, err := next(ctx, method, req)
+		if method == "initialize" && s.beforeWork != nil {
+			go s.beforeWork()
+		}
 		if method == "initialize" && err == nil {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
 				_, _ = next(ctx, "logging/setLevel", &mcp.ServerRequest[*mcp.SetLoggingLevelParams]{

@@ -61,7 +61,7 @@ type stdioPeer struct {
 
 // startStdio runs a server for reg over OS pipes and returns its client
 // end. The server is stopped when the test ends.
-func startStdio(t *testing.T, reg *Registry) *stdioPeer {
+func startStdio(t *testing.T, reg *Registry, opts ...ServerOption) *stdioPeer {
 	t.Helper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -73,7 +73,7 @@ func startStdio(t *testing.T, reg *Registry) *stdioPeer {
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	ctx, cancel := context.WithCancel(context.Background())
-	p := &stdioPeer{t: t, in: inW, srv: NewServer(reg, logger), lines: make(chan stdioReply, 64), done: make(chan error, 1)}
+	p := &stdioPeer{t: t, in: inW, srv: NewServer(reg, logger, opts...), lines: make(chan stdioReply, 64), done: make(chan error, 1)}
 	go func() {
 		p.done <- p.srv.Run(ctx, &StdioTransport{In: inR, Out: outW, Logger: logger})
 		outW.Close()

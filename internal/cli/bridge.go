@@ -68,7 +68,7 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !ok {
 		return ExitFailure
 	}
-	awaitSignals(ctx)
+	installSignals(ctx)
 	slog.SetDefault(logger)
 	srv := host.NewServer(reg, logger)
 	client := &bridge.Client{Addr: *addr, Server: srv, Logger: logger, TaskID: *taskID, MaxFrame: *maxFrame}

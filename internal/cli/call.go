@@ -36,7 +36,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return ExitFailure
 	}
-	awaitSignals(ctx)
+	installSignals(ctx)
 	defer reg.Close()
 	tool, ok := reg.Tool(pos[1])
 	if !ok {

@@ -186,7 +186,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return ExitFailure
 	}
 	slog.SetDefault(logger)
-	srv := host.NewServer(reg, logger, host.ListChanged(*watch))
+	// The signal handlers are installed once initialize is answered.
+	srv := host.NewServer(reg, logger, host.ListChanged(*watch), host.BeforeWork(func() { installSignals(ctx) }))
 	// The GC's settings come back once the first requests are answered,
 	// when the ballast is made (see host.Server.Run): one collection then
 	// instead of one in the middle of the first answer.
@@ -210,8 +211,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	} else {
 		close(watchDone)
 	}
-	awaitSignals(ctx)
 	if httpOpts != nil {
+		installSignals(ctx)
 		// On a signal, calls in flight get --shutdown-timeout to finish.
 		err = serveHTTP(runCtx, srv, httpOpts)
 	} else {

@@ -4,49 +4,74 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
+	"time"
 )
 
 // stopSignals are the signals that stop toolhost: SIGINT, SIGTERM, and
 // SIGHUP (the terminal or the editor that started it went away).
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
-// signalsKey is the context key of the channel that Signals closes once
-// its handlers are installed.
+// signalsKey is the context key of a context's signalRelay.
 type signalsKey struct{}
+
+// signalRelay cancels a context when a stop signal comes, once installed.
+type signalRelay struct {
+	once   sync.Once
+	ready  chan struct{} // closed once the handlers are installed
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// install installs the signal handlers, once; later calls return when
+// they are in place.
+func (r *signalRelay) install() {
+	r.once.Do(func() {
+		c := make(chan os.Signal, 1)
+		signal.Notify(c, stopSignals...)
+		close(r.ready)
+		go func() {
+			select {
+			case <-c:
+				r.cancel()
+			case <-r.ctx.Done():
+			}
+			signal.Stop(c)
+		}()
+	})
+}
+
+// installDelay is how long after Signals the handlers are installed at the
+// latest, whatever the command.
+const installDelay = 100 * time.Millisecond
 
 // Signals returns a context that is cancelled when toolhost gets SIGINT,
 // SIGTERM or SIGHUP, as signal.NotifyContext's is, and the function that
 // releases it.
 //
-// The handlers are installed by a goroutine, while the config loads: the
-// first signal.Notify starts three threads, about 0.25 ms that a cold
-// start would otherwise spend before it reads the config (BENCHMARKS.md).
-// A signal that comes before they are in place ends the process as one
-// during the runtime's start would, which is safe: nothing has been
-// started yet. The commands wait for them (awaitSignals) before they start
-// anything, so a command's process group is always killed on a signal.
+// The handlers are installed when a command is about to start something
+// (installSignals), and installDelay after the start at the latest, not at
+// once: the first signal.Notify starts three threads, about 0.25 ms that a
+// start of serve would otherwise spend before it answers initialize
+// (BENCHMARKS.md). serve installs them once initialize is answered, and
+// before it handles any other request. A signal that comes before they are
+// in place ends the process as one during the runtime's start would, which
+// is safe: nothing has been started yet.
 func Signals(parent context.Context) (context.Context, context.CancelFunc) {
-	ready := make(chan struct{})
-	ctx, cancel := context.WithCancel(context.WithValue(parent, signalsKey{}, ready))
-	go func() {
-		c := make(chan os.Signal, 1)
-		signal.Notify(c, stopSignals...)
-		close(ready)
-		select {
-		case <-c:
-			cancel()
-		case <-ctx.Done():
-		}
-		signal.Stop(c)
-	}()
-	return ctx, cancel
+	r := &signalRelay{ready: make(chan struct{})}
+	r.ctx, r.cancel = context.WithCancel(context.WithValue(parent, signalsKey{}, r))
+	t := time.AfterFunc(installDelay, r.install)
+	return r.ctx, func() {
+		t.Stop()
+		r.cancel()
+	}
 }
 
-// awaitSignals returns once the signal handlers of a context from Signals
-// are installed, at once for any other context.
-func awaitSignals(ctx context.Context) {
-	if ready, ok := ctx.Value(signalsKey{}).(chan struct{}); ok {
-		<-ready
+// installSignals installs the signal handlers of a context from Signals
+// and returns once they are in place; it does nothing for other contexts.
+func installSignals(ctx context.Context) {
+	if r, ok := ctx.Value(signalsKey{}).(*signalRelay); ok {
+		r.install()
 	}
 }

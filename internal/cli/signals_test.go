@@ -8,25 +8,39 @@ import (
 	"time"
 )
 
-// TestSignals: once awaitSignals returns, a SIGHUP to the process cancels
-// the context of Signals instead of ending the process; stop releases it.
-// (cmd/toolhost's TestHostExitKillsCommands sends the signals to the real
-// binary.)
+// TestSignals: once the handlers are installed, by installSignals or by
+// the installDelay timer, a SIGHUP to the process cancels the context of
+// Signals instead of ending the process; stop releases the context.
 func TestSignals(t *testing.T) {
-	awaitSignals(context.Background()) // returns at once for other contexts
+	installSignals(context.Background()) // not from Signals: nothing to do
+	for _, tc := range []struct {
+		name    string
+		install func(*testing.T, context.Context)
+	}{
+		{"installSignals", func(_ *testing.T, ctx context.Context) { installSignals(ctx) }},
+		{"after installDelay", func(t *testing.T, ctx context.Context) {
+			select {
+			case <-ctx.Value(signalsKey{}).(*signalRelay).ready:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("the handlers were not installed within 10s (installDelay %s)", installDelay)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, stop := Signals(context.Background())
+			defer stop()
+			tc.install(t, ctx)
+			if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(10 * time.Second):
+				t.Fatal("SIGHUP did not cancel the context within 10s")
+			}
+		})
+	}
 	ctx, stop := Signals(context.Background())
-	defer stop()
-	awaitSignals(ctx)
-	if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-ctx.Done():
-	case <-time.After(10 * time.Second):
-		t.Fatal("SIGHUP did not cancel the context within 10s")
-	}
-
-	ctx, stop = Signals(context.Background())
 	stop()
 	if ctx.Err() == nil {
 		t.Fatal("stop did not cancel the context")

@@ -45,7 +45,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	defer reg.Close()
 	// The examples of every tool without errors run even when other
 	// blocks have some: every problem shows in one run.
-	awaitSignals(ctx)
+	installSignals(ctx)
 	examples := host.CheckExamples(ctx, reg)
 	diags = append(diags, examples.Diagnostics...)
 	cfg := reg.Config
