@@ -95,45 +95,56 @@ func (b *bench) coldStart() error {
 	exSame := map[string][]float64{}
 	big := map[string][]float64{}
 	idle1000 := map[string]float64{}
+	// Each round has two passes: the small starts (examples/tools.hcl, and
+	// gosdk's hand-written copy of it) of every target, then the 1,000-tool
+	// starts, each pass in rotated order. A start right after a 1,000-tool
+	// one finds the caches and the TLB cold and takes longer: starts of the
+	// same kind in one pass share that fate equally, where one target's
+	// small start after another's large one would not.
+	type sample struct {
+		t     *target
+		s     spec
+		into  map[string][]float64
+		large bool
+	}
 	for r := 0; r < rounds; r++ {
+		var small, large []sample
 		for _, t := range b.rotated(r) {
-			specs := []spec{t.ex, t.big}
+			small = append(small, sample{t, t.ex, ex, false})
 			if t.exSame != nil {
-				specs = []spec{t.ex, *t.exSame, t.big}
+				small = append(small, sample{t, *t.exSame, exSame, false})
 			}
-			for i, s := range specs {
-				d, p, err := spawnToInit(s)
+			large = append(large, sample{t, t.big, big, true})
+		}
+		// Rotate the small pass too, so that no start is always the first
+		// after the previous round's large ones.
+		k := r % len(small)
+		small = append(small[k:], small[:k]...)
+		for _, x := range append(small, large...) {
+			d, p, err := spawnToInit(x.s)
+			if err != nil {
+				return err
+			}
+			x.into[x.t.name] = append(x.into[x.t.name], ms(d))
+			if x.large && r == rounds-1 {
+				// Idle memory with 1,000 tools: after a tools/list, settled.
+				m, err := p.call("tools/list", `{}`, 30*time.Second)
 				if err != nil {
+					p.stop()
 					return err
 				}
-				if i == 0 {
-					ex[t.name] = append(ex[t.name], ms(d))
-				} else if i < len(specs)-1 {
-					exSame[t.name] = append(exSame[t.name], ms(d))
-				} else {
-					big[t.name] = append(big[t.name], ms(d))
-					if r == rounds-1 {
-						// Idle memory with 1,000 tools: after a tools/list,
-						// settled.
-						m, err := p.call("tools/list", `{}`, 30*time.Second)
-						if err != nil {
-							p.stop()
-							return err
-						}
-						var list struct {
-							Tools []json.RawMessage `json:"tools"`
-						}
-						if err := json.Unmarshal(m.result, &list); err != nil || len(list.Tools) < 1000 {
-							p.stop()
-							return fmt.Errorf("%s: tools/list of the 1,000-tool server has %d tools", t.name, len(list.Tools))
-						}
-						time.Sleep(500 * time.Millisecond)
-						rss, _ := p.memory()
-						idle1000[t.name] = mb(rss)
-					}
+				var list struct {
+					Tools []json.RawMessage `json:"tools"`
 				}
-				p.stop()
+				if err := json.Unmarshal(m.result, &list); err != nil || len(list.Tools) < 1000 {
+					p.stop()
+					return fmt.Errorf("%s: tools/list of the 1,000-tool server has %d tools", x.t.name, len(list.Tools))
+				}
+				time.Sleep(500 * time.Millisecond)
+				rss, _ := p.memory()
+				idle1000[x.t.name] = mb(rss)
 			}
+			p.stop()
 		}
 	}
 	b.add(row{section: "Cold start", name: "spawn to initialize response, examples/tools.hcl (baselines: their 5 tools)", unit: "ms", vals: medians(ex)})
