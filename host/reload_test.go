@@ -79,6 +79,12 @@ func TestReloadChanges(t *testing.T) {
 			Changes{ServerChanged: true}},
 		{"icon", base, strings.Replace(base, "description = \"A\"", "description = \"A\"\n  icon { src = \"https://example.com/a.png\" }", 1),
 			Changes{ToolsChanged: []string{"a"}}},
+		{"comment inside a block", base, strings.Replace(base, "  template { text = \"old\" }", "  # says old\n  template { text = \"old\" } // still\n  /* and */", 1),
+			Changes{}},
+		{"layout inside a block", base, strings.Replace(base, "  template { text = \"old\" }", "\n  template {\n    text   =   \"old\"\n  }\n", 1),
+			Changes{}},
+		{"comment and a real edit", base, strings.Replace(base, "  template { text = \"old\" }", "  # says new\n  template { text = \"new\" }", 1),
+			Changes{ToolsRedefined: []string{"a"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, path := reloadFrom(t, tc.old, io.Discard, "one.txt", "two.txt")
@@ -206,5 +212,39 @@ func TestReloadEmptyFile(t *testing.T) {
 	}
 	if got := names(); got != "a" {
 		t.Fatalf("tools after emptying every file = %s", got)
+	}
+}
+
+// TestBlockChangesBudget: a changed block source is lexed to tell a
+// comment or layout edit from a real one only while the reload's budget
+// lasts; past it, the change counts as a redefinition (only logged).
+func TestBlockChangesBudget(t *testing.T) {
+	key := blockKey{"tool", "a"}
+	old := map[blockKey]blockDef{key: {dir: "d", src: []byte("tool \"a\" {\n  template { text = \"x\" }\n}")}}
+	commented := map[blockKey]blockDef{key: {dir: "d", src: []byte("tool \"a\" {\n  # note\n  template { text = \"x\" }\n}")}}
+	edited := map[blockKey]blockDef{key: {dir: "d", src: []byte("tool \"a\" {\n  template { text = \"y\" }\n}")}}
+	moved := map[blockKey]blockDef{key: {dir: "e", src: old[key].src}}
+	for _, tc := range []struct {
+		name   string
+		new    map[blockKey]blockDef
+		budget int
+		want   bool
+	}{
+		{"comment", commented, maxLexedPerReload, false},
+		{"edit", edited, maxLexedPerReload, true},
+		{"other directory", moved, maxLexedPerReload, true},
+		{"comment, budget spent", commented, 10, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newBlockChanges(old, tc.new)
+			c.lexBudget = tc.budget
+			if got := c.redefined(key); got != tc.want {
+				t.Fatalf("redefined = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	var none *blockChanges // the first Apply: nothing to compare
+	if none.redefined(key) {
+		t.Fatal("a nil blockChanges reports a redefinition")
 	}
 }

@@ -161,13 +161,13 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 	oldTools := map[string]*mcp.Tool{}
 	// What the blocks were and are, to find definitions that changed
 	// behind a declaration clients see unchanged (none at the first Apply).
-	var oldDefs, newDefs map[blockKey]blockDef
+	var defs *blockChanges
 	if old != nil {
 		for _, t := range old.Tools {
 			oldTools[t.Name] = t
 		}
-		oldDefs, newDefs = blockDefs(old.Config), blockDefs(reg.Config)
-		ch.ServerChanged = redefined(oldDefs, newDefs, blockKey{kind: "server"})
+		defs = newBlockChanges(blockDefs(old.Config), blockDefs(reg.Config))
+		ch.ServerChanged = defs.redefined(blockKey{kind: "server"})
 	}
 	newNames := map[string]bool{}
 	var add []*mcp.Tool
@@ -182,7 +182,7 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 		default:
 			// The SDK's registration holds only the declaration: calls
 			// find the definition in the registry in service.
-			if redefined(oldDefs, newDefs, blockKey{"tool", t.Name}) {
+			if defs.redefined(blockKey{"tool", t.Name}) {
 				ch.ToolsRedefined = append(ch.ToolsRedefined, t.Name)
 			}
 			continue
@@ -250,9 +250,9 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 		}
 	}
 	if old != nil {
-		ch.ResourcesRedefined = redefinedDecls(oldDefs, newDefs, "resource", oldRes, reg.Resources, func(r *mcp.Resource) string { return r.Name })
-		ch.ResourcesRedefined = append(ch.ResourcesRedefined, redefinedDecls(oldDefs, newDefs, "resource_template", oldTmpl, reg.Templates, func(t *mcp.ResourceTemplate) string { return t.Name })...)
-		ch.PromptsRedefined = redefinedDecls(oldDefs, newDefs, "prompt", oldPrompts, reg.Prompts, func(p *mcp.Prompt) string { return p.Name })
+		ch.ResourcesRedefined = redefinedDecls(defs, "resource", oldRes, reg.Resources, func(r *mcp.Resource) string { return r.Name })
+		ch.ResourcesRedefined = append(ch.ResourcesRedefined, redefinedDecls(defs, "resource_template", oldTmpl, reg.Templates, func(t *mcp.ResourceTemplate) string { return t.Name })...)
+		ch.PromptsRedefined = redefinedDecls(defs, "prompt", oldPrompts, reg.Prompts, func(p *mcp.Prompt) string { return p.Name })
 	}
 	if changedJSON(old == nil, oldPrompts, reg.Prompts) {
 		ch.PromptsChanged = true
@@ -272,7 +272,7 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 
 // redefinedDecls names the declarations of a kind of block that clients see
 // the same in before and after but whose blocks changed.
-func redefinedDecls[T any](oldDefs, newDefs map[blockKey]blockDef, kind string, before, after []T, name func(T) string) []string {
+func redefinedDecls[T any](defs *blockChanges, kind string, before, after []T, name func(T) string) []string {
 	prev := make(map[string]T, len(before))
 	for _, d := range before {
 		prev[name(d)] = d
@@ -280,7 +280,7 @@ func redefinedDecls[T any](oldDefs, newDefs map[blockKey]blockDef, kind string, 
 	var names []string
 	for _, d := range after {
 		n := name(d)
-		if p, ok := prev[n]; ok && redefined(oldDefs, newDefs, blockKey{kind, n}) && sameJSON(p, d) {
+		if p, ok := prev[n]; ok && sameJSON(p, d) && defs.redefined(blockKey{kind, n}) {
 			names = append(names, n)
 		}
 	}
