@@ -106,7 +106,7 @@ func toolText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 
 // TestServeHTTP: serve --listen serves streamable HTTP and SSE clients and
 // the health endpoints, and SIGTERM lets the calls in flight finish before
-// the process exits 0.
+// the process exits 0, even when a second SIGTERM follows.
 func TestServeHTTP(t *testing.T) {
 	for _, stateless := range []bool{false, true} {
 		name := "sessions"
@@ -156,6 +156,12 @@ func TestServeHTTP(t *testing.T) {
 				}()
 			}
 			waitFor(t, "both calls run", func() bool { return s.inFlight() == 2 })
+			if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			// A second signal during the shutdown grace (a second Ctrl-C)
+			// changes nothing: the calls still finish.
+			waitFor(t, "the shutdown starts", func() bool { return strings.Contains(s.log(), "shutting down") })
 			if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 				t.Fatal(err)
 			}

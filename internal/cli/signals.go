@@ -18,10 +18,11 @@ type signalsKey struct{}
 
 // signalRelay cancels a context when a stop signal comes, once installed.
 type signalRelay struct {
-	once   sync.Once
-	ready  chan struct{} // closed once the handlers are installed
-	ctx    context.Context
-	cancel context.CancelFunc
+	once     sync.Once
+	ready    chan struct{} // closed once the handlers are installed
+	released chan struct{} // closed by the function Signals returns
+	ctx      context.Context
+	cancel   context.CancelFunc
 }
 
 // install installs the signal handlers, once; later calls return when
@@ -35,8 +36,14 @@ func (r *signalRelay) install() {
 			select {
 			case <-c:
 				r.cancel()
-			case <-r.ctx.Done():
+			case <-r.released:
 			}
+			// The handlers stay until the context is released, as with
+			// signal.NotifyContext: a second Ctrl-C while calls get their
+			// shutdown grace is then ignored, instead of killing toolhost
+			// and leaving their commands (in process groups of their own)
+			// running.
+			<-r.released
 			signal.Stop(c)
 		}()
 	})
@@ -59,12 +66,16 @@ const installDelay = 100 * time.Millisecond
 // in place ends the process as one during the runtime's start would, which
 // is safe: nothing has been started yet.
 func Signals(parent context.Context) (context.Context, context.CancelFunc) {
-	r := &signalRelay{ready: make(chan struct{})}
+	r := &signalRelay{ready: make(chan struct{}), released: make(chan struct{})}
 	r.ctx, r.cancel = context.WithCancel(context.WithValue(parent, signalsKey{}, r))
 	t := time.AfterFunc(installDelay, r.install)
+	var release sync.Once
 	return r.ctx, func() {
-		t.Stop()
-		r.cancel()
+		release.Do(func() {
+			t.Stop()
+			r.cancel()
+			close(r.released)
+		})
 	}
 }
 

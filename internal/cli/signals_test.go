@@ -10,7 +10,9 @@ import (
 
 // TestSignals: once the handlers are installed, by installSignals or by
 // the installDelay timer, a SIGHUP to the process cancels the context of
-// Signals instead of ending the process; stop releases the context.
+// Signals instead of ending the process, and so does not a second one
+// (calls may be finishing their shutdown grace); stop releases the
+// context.
 func TestSignals(t *testing.T) {
 	installSignals(context.Background()) // not from Signals: nothing to do
 	for _, tc := range []struct {
@@ -38,10 +40,18 @@ func TestSignals(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				t.Fatal("SIGHUP did not cancel the context within 10s")
 			}
+			// A second signal, after the first was handled: with the
+			// handlers gone, it would end this test process.
+			time.Sleep(50 * time.Millisecond)
+			if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(100 * time.Millisecond)
 		})
 	}
 	ctx, stop := Signals(context.Background())
 	stop()
+	stop() // twice is fine
 	if ctx.Err() == nil {
 		t.Fatal("stop did not cancel the context")
 	}
