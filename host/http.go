@@ -25,6 +25,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sjson "github.com/segmentio/encoding/json"
 )
 
 // Defaults of an HTTPServer's options.
@@ -395,7 +396,7 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		msgs, ok := peekMessages(body.data)
+		msgs, batch, ok := peekMessages(body.data)
 		if !ok {
 			// Not JSON-RPC: the SDK answers the error.
 			next.ServeHTTP(w, r)
@@ -408,7 +409,7 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if len(msgs) == 1 && msgs[0].isCall() {
+		if !batch && len(msgs) == 1 && msgs[0].isCall() {
 			if msg := paramsProblem(msgs[0].Method, msgs[0].Params); msg != "" {
 				refuseParams(w, r, msgs[0].ID, msg)
 				return
@@ -466,22 +467,23 @@ func (m *peekedMessage) isResponse() bool {
 	return m.Method == "" && m.ID != nil && (m.Result != nil || m.Error != nil)
 }
 
-// peekMessages decodes a POST body: one message or a batch. It reports
-// false for what is not JSON-RPC (the SDK answers that).
-func peekMessages(body []byte) ([]peekedMessage, bool) {
+// peekMessages decodes a POST body: one message or a batch (batch true).
+// It reports false for what is not JSON-RPC (the SDK answers that). Keys
+// match case-sensitively, as the SDK reads them: a "Params" key is none.
+func peekMessages(body []byte) (msgs []peekedMessage, batch, ok bool) {
 	body = bytes.TrimLeft(body, " \t\r\n")
 	if len(body) > 0 && body[0] == '[' {
 		var ms []peekedMessage
-		if json.Unmarshal(body, &ms) != nil {
-			return nil, false
+		if _, err := sjson.Parse(body, &ms, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
+			return nil, true, false
 		}
-		return ms, true
+		return ms, true, true
 	}
 	var m peekedMessage
-	if json.Unmarshal(body, &m) != nil {
-		return nil, false
+	if _, err := sjson.Parse(body, &m, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
+		return nil, false, false
 	}
-	return []peekedMessage{m}, true
+	return []peekedMessage{m}, false, true
 }
 
 // needsSession reports whether a POST without Mcp-Session-Id must have one:

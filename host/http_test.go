@@ -1436,6 +1436,18 @@ func TestHTTPParamsErrors(t *testing.T) {
 			if !strings.Contains(e.log.String(), `refused="invalid params"`) {
 				t.Errorf("the access log does not note the refusal:\n%s", e.log.String())
 			}
+			// Keys match case-sensitively, as the SDK reads them: "Params"
+			// is not the params, and the SDK serves the request.
+			resp = rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":9,"method":"tools/list","Params":{"cursor":5}}`, hdr)
+			if r := newSSEReader(resp.Body).message(t); !strings.Contains(fmt.Sprint(r["result"]), "say_hello") {
+				t.Fatalf("tools/list with a \"Params\" key: %v", r)
+			}
+			// A batch, even of one, is the SDK's to answer.
+			resp = rawPost(t, e.base+"/mcp", `[{"jsonrpc":"2.0","id":10,"method":"resources/read","params":{"uri":5}}]`, hdr)
+			b, _ := io.ReadAll(resp.Body)
+			if strings.Contains(string(b), "invalid params of") {
+				t.Fatalf("a batch of one was answered by the params check: %s %s", resp.Status, b)
+			}
 		})
 	}
 }

@@ -115,6 +115,15 @@ func TestParamsProblem(t *testing.T) {
 	}
 }
 
+// TestStdioParamsBeforeInitialize: before initialize, a request with
+// wrong-typed params gets the SDK's refusal, which says to initialize
+// first, not the params error.
+func TestStdioParamsBeforeInitialize(t *testing.T) {
+	p := startStdio(t, loadSource(t, stdioIDConfig))
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":7}}`)
+	wantError(t, p.next(), "1", jsonrpc.CodeInvalidRequest, "initialize")
+}
+
 // TestStdioParamsErrorFreesID: a request refused for its params does not
 // keep its id: the next request may use it.
 func TestStdioParamsErrorFreesID(t *testing.T) {

@@ -97,6 +97,9 @@ type stdioConn struct {
 	waiting     int
 	drained     chan struct{} // signalled when waiting drops to 0
 	initialized bool          // an initialize request was answered with success
+	// sawInitialize: an initialize request was read (its answer may be on
+	// the way: a client may send its next requests right behind it).
+	sawInitialize bool
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -313,8 +316,14 @@ func (c *stdioConn) admit(req *jsonrpc.Request) error {
 	if req.Method == "initialize" && c.initialized {
 		return errAlreadyInitialized
 	}
-	if msg := paramsProblem(req.Method, req.Params); msg != "" {
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
+	// Before initialize, the SDK's refusal says what to do first.
+	if req.Method == "initialize" {
+		c.sawInitialize = true
+	}
+	if c.sawInitialize {
+		if msg := paramsProblem(req.Method, req.Params); msg != "" {
+			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
+		}
 	}
 	c.calls[req.ID] = call{state: callRunning, initialize: req.Method == "initialize"}
 	c.waiting++
