@@ -398,3 +398,24 @@ func TestMessageHelpers(t *testing.T) {
 		t.Errorf("posString = %q, want d/a.hcl:1:1", got)
 	}
 }
+
+// TestNowChecksSkipExamples: the load-time check of functions given now()
+// leaves example blocks alone (validate runs them with the real clock;
+// serve does not evaluate them), so a mistake there does not stop serve.
+func TestNowChecksSkipExamples(t *testing.T) {
+	src := `tool "today" {
+  param "d" {
+    type = string
+  }
+  template { text = param.d }
+  example "today" {
+    args   = { d = formatdate("QQ", now()) }
+    result = "x"
+  }
+}
+`
+	_, diags := loadString(t, src, nil)
+	if diags.HasErrors() {
+		t.Fatalf("the load reports the example's mistake:\n%s", FormatDiagnostics(diags))
+	}
+}

@@ -479,13 +479,25 @@ func callTimeNowChecks(block *hcl.Block, lookup EnvLookup, found hcl.Diagnostics
 	if !ok {
 		return nil
 	}
+	// The attributes of the block and of its nested blocks, but for the
+	// example blocks: validate runs those with the real clock, and serve
+	// does not evaluate them at all.
 	var attrs []*hclsyntax.Attribute
-	_ = hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
-		if a, ok := n.(*hclsyntax.Attribute); ok && callsNow(a.Expr) {
-			attrs = append(attrs, a)
+	var collect func(b *hclsyntax.Body, top bool)
+	collect = func(b *hclsyntax.Body, top bool) {
+		for _, a := range b.Attributes {
+			if callsNow(a.Expr) {
+				attrs = append(attrs, a)
+			}
 		}
-		return nil
-	})
+		for _, nb := range b.Blocks {
+			if top && nb.Type == "example" {
+				continue
+			}
+			collect(nb.Body, false)
+		}
+	}
+	collect(body, true)
 	if len(attrs) == 0 {
 		return nil
 	}
