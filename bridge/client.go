@@ -82,6 +82,9 @@ type Client struct {
 	// ShutdownGrace is how long calls running when the context ends may
 	// take to finish and send their results (DefaultShutdownGrace when 0).
 	ShutdownGrace time.Duration
+	// Hurry, when closed during that grace (a second Ctrl-C), ends it at
+	// once: the calls still running are cancelled and send their results.
+	Hurry <-chan struct{}
 	// StallWarning is how long a partial frame that already contains
 	// "##END" waits for more input before a warning is logged
 	// (DefaultStallWarning when 0).
@@ -279,13 +282,18 @@ func (s *session) serve(ctx context.Context) error {
 	if ctx.Err() != nil {
 		readErr = nil
 		grace := orDefault(s.c.ShutdownGrace, DefaultShutdownGrace)
-		if !s.waitCalls(grace) {
-			s.log.Warn("calls still running at shutdown are cancelled", "grace", grace)
-			cancelCalls(fmt.Errorf("the bridge is stopping, and the call did not finish within the %s it gives running calls", grace))
+		if finished, hurried := s.waitCalls(grace, s.c.Hurry); !finished {
+			if hurried {
+				s.log.Warn("second signal: the calls still running are cancelled")
+				cancelCalls(errors.New("the bridge is stopping, and a second signal stopped the calls still running"))
+			} else {
+				s.log.Warn("calls still running at shutdown are cancelled", "grace", grace)
+				cancelCalls(fmt.Errorf("the bridge is stopping, and the call did not finish within the %s it gives running calls", grace))
+			}
 			// A cancelled call ends at once (its command is killed): let
 			// it send the result that says why before the connection
 			// closes, so that the server is not left waiting for it.
-			if !s.waitCalls(cancelledResultGrace) {
+			if finished, _ := s.waitCalls(cancelledResultGrace, nil); !finished {
 				s.log.Warn("calls cancelled at shutdown did not end; their results are not sent", "waited", cancelledResultGrace)
 			}
 		}
@@ -296,18 +304,21 @@ func (s *session) serve(ctx context.Context) error {
 	return readErr
 }
 
-// waitCalls waits up to grace for the running calls to end, and reports
-// whether they did.
-func (s *session) waitCalls(grace time.Duration) bool {
+// waitCalls waits up to grace for the running calls to end, or until hurry
+// is closed (nil: never), and reports whether they ended, and whether
+// hurry cut the wait short.
+func (s *session) waitCalls(grace time.Duration, hurry <-chan struct{}) (finished, hurried bool) {
 	done := make(chan struct{})
 	go func() { s.calls.Wait(); close(done) }()
 	t := time.NewTimer(grace)
 	defer t.Stop()
 	select {
 	case <-done:
-		return true
+		return true, false
 	case <-t.C:
-		return false
+		return false, false
+	case <-hurry:
+		return false, true
 	}
 }
 

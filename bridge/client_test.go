@@ -754,6 +754,37 @@ func TestShutdownSendsCancelledResults(t *testing.T) {
 	run.stop(t)
 }
 
+// TestShutdownHurried: closing Hurry during the shutdown grace (a second
+// Ctrl-C) cancels the call still running at once, and its result says so,
+// long before ShutdownGrace ends.
+func TestShutdownHurried(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	hurry := make(chan struct{})
+	run := startClient(t, srv, ts, func(c *bridge.Client) {
+		c.ShutdownGrace = time.Minute
+		c.Hurry = hurry
+	})
+	conn := ts.Accept()
+	conn.NextRegister()
+	dir := t.TempDir()
+	conn.Call("late", "gate", map[string]any{"dir": dir, "label": "never"})
+	waitFile(t, filepath.Join(dir, "never.started"))
+	start := time.Now()
+	run.cancel()
+	time.Sleep(100 * time.Millisecond) // in the grace
+	close(hurry)
+	r := conn.NextResult()
+	if r.CallID != "late" || r.Result.Success || !strings.Contains(r.Result.Error, "a second signal stopped") {
+		t.Fatalf("hurried call: %+v", r)
+	}
+	conn.WaitClosed()
+	run.stop(t)
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the stop took %v of the minute's grace", d)
+	}
+}
+
 // TestCallResultContent: what the protocol cannot carry as such still
 // reaches the server as text: an embedded text resource as its text, a
 // link and an image as a line that says what they are.

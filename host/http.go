@@ -89,6 +89,10 @@ type HTTPOptions struct {
 	// ShutdownTimeout bounds a graceful shutdown; DefaultShutdownTimeout
 	// when 0.
 	ShutdownTimeout time.Duration
+	// Hurry, when closed during a graceful shutdown (a second Ctrl-C),
+	// ends it at once: the calls still running are stopped, and their
+	// clients told why, as when ShutdownTimeout is reached.
+	Hurry <-chan struct{}
 	// SessionIdleTimeout closes a streamable HTTP session that has had no
 	// request for this long; 0 keeps sessions until the client ends them.
 	SessionIdleTimeout time.Duration
@@ -313,16 +317,37 @@ func (h *HTTPServer) shutdown(hs *http.Server, serveErr <-chan error) error {
 	h.logger.Info("shutting down", "calls_in_flight", h.inflight.Load(), "timeout", timeout.String())
 	deadline, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
+	hurried := make(chan struct{})
+	if h.opts.Hurry != nil {
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			select {
+			case <-h.opts.Hurry:
+				close(hurried)
+				cancel()
+			case <-stop:
+			}
+		}()
+	}
 
 	err := hs.Shutdown(deadline)
-	if errors.Is(err, context.DeadlineExceeded) {
-		h.logger.Warn("shutdown timeout reached: cancelling the calls still running and closing connections",
-			"calls_in_flight", h.inflight.Load(), "timeout", timeout.String())
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		reason := fmt.Errorf("%w and the calls still running after --shutdown-timeout (%s) were stopped", ErrShuttingDown, timeout)
+		select {
+		case <-hurried:
+			h.logger.Warn("second signal: cancelling the calls still running and closing connections",
+				"calls_in_flight", h.inflight.Load())
+			reason = fmt.Errorf("%w and a second signal stopped the calls still running", ErrShuttingDown)
+		default:
+			h.logger.Warn("shutdown timeout reached: cancelling the calls still running and closing connections",
+				"calls_in_flight", h.inflight.Load(), "timeout", timeout.String())
+		}
 		err = nil
 		// The calls past the deadline are cancelled with the reason, and
 		// their clients get it as their answer: the connections stay open
 		// until the answers are written (within cancelGrace).
-		h.stopCalls(fmt.Errorf("%w and the calls still running after --shutdown-timeout (%s) were stopped", ErrShuttingDown, timeout))
+		h.stopCalls(reason)
 		grace, cancelGraceCtx := context.WithTimeout(context.Background(), cancelGrace)
 		_ = hs.Shutdown(grace)
 		cancelGraceCtx()

@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -106,7 +108,7 @@ func toolText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 
 // TestServeHTTP: serve --listen serves streamable HTTP and SSE clients and
 // the health endpoints, and SIGTERM lets the calls in flight finish before
-// the process exits 0, even when a second SIGTERM follows.
+// the process exits 0.
 func TestServeHTTP(t *testing.T) {
 	for _, stateless := range []bool{false, true} {
 		name := "sessions"
@@ -156,12 +158,6 @@ func TestServeHTTP(t *testing.T) {
 				}()
 			}
 			waitFor(t, "both calls run", func() bool { return s.inFlight() == 2 })
-			if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-				t.Fatal(err)
-			}
-			// A second signal during the shutdown grace (a second Ctrl-C)
-			// changes nothing: the calls still finish.
-			waitFor(t, "the shutdown starts", func() bool { return strings.Contains(s.log(), "shutting down") })
 			if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 				t.Fatal(err)
 			}
@@ -611,6 +607,89 @@ tool "marker" {
 		t.Run(tc.name, func(t *testing.T) {
 			s := startHTTPServe(t, nil, append(tc.args, writeConfig(t, config))...)
 			tc.run(t, s)
+		})
+	}
+}
+
+// TestServeHTTPSecondSignal: a second SIGTERM or SIGINT during the
+// shutdown grace (a second Ctrl-C) ends it at once: the call still running
+// gets an error result saying why, its command's process group is killed,
+// and toolhost exits 0, long before --shutdown-timeout. It must not kill
+// toolhost outright, which would leave the command running.
+func TestServeHTTPSecondSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			cfg := writeConfig(t, fmt.Sprintf(`
+tool "hang" {
+  description = "runs a child and a grandchild for a minute"
+  exec {
+    command = ["sh", "-c", "sleep 60 & echo $$ $! > %s; wait"]
+    timeout = "5m"
+  }
+}
+`, pidFile))
+			s := startHTTPServe(t, nil, "--shutdown-timeout", "60s", "--watch=false", cfg)
+			cs := s.connect(false, nil, nil)
+			answer := make(chan *mcp.CallToolResult, 1)
+			go func() {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "hang", Arguments: map[string]any{}})
+				if err != nil {
+					res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "transport error: " + err.Error()}}}
+				}
+				answer <- res
+			}()
+			var pids []int
+			waitFor(t, "the command wrote its pids", func() bool {
+				b, err := os.ReadFile(pidFile)
+				if err != nil || !strings.HasSuffix(string(b), "\n") {
+					return false
+				}
+				pids = pids[:0]
+				for _, f := range strings.Fields(string(b)) {
+					if n, err := strconv.Atoi(f); err == nil && n > 0 {
+						pids = append(pids, n)
+					}
+				}
+				return len(pids) == 2
+			})
+			start := time.Now()
+			if err := s.cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "the shutdown starts", func() bool { return strings.Contains(s.log(), "shutting down") })
+			if err := s.cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case res := <-answer:
+				text := ""
+				if len(res.Content) > 0 {
+					text = res.Content[0].(*mcp.TextContent).Text
+				}
+				if !res.IsError || !strings.Contains(text, "second signal") {
+					t.Fatalf("the call's answer = %q (error %v), want an error result naming the second signal", text, res.IsError)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("no answer within 20s of the second signal")
+			}
+			select {
+			case <-s.exited:
+				if s.err != nil {
+					t.Fatalf("exit: %v", s.err)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("toolhost still running 20s after the second signal")
+			}
+			if d := time.Since(start); d > 30*time.Second {
+				t.Errorf("the shutdown took %v: the second signal did not cut it short", d)
+			}
+			if !strings.Contains(s.log(), "second signal") {
+				t.Errorf("stderr does not say a second signal stopped the calls")
+			}
+			for _, pid := range pids {
+				waitFor(t, fmt.Sprintf("process %d is gone", pid), func() bool { return processGone(pid) })
+			}
 		})
 	}
 }

@@ -21,6 +21,7 @@ type signalRelay struct {
 	once     sync.Once
 	ready    chan struct{} // closed once the handlers are installed
 	released chan struct{} // closed by the function Signals returns
+	again    chan struct{} // closed when a second signal comes
 	ctx      context.Context
 	cancel   context.CancelFunc
 }
@@ -37,12 +38,20 @@ func (r *signalRelay) install() {
 			case <-c:
 				r.cancel()
 			case <-r.released:
+				signal.Stop(c)
+				return
 			}
 			// The handlers stay until the context is released, as with
 			// signal.NotifyContext: a second Ctrl-C while calls get their
-			// shutdown grace is then ignored, instead of killing toolhost
-			// and leaving their commands (in process groups of their own)
-			// running.
+			// shutdown grace does not kill toolhost, which would leave
+			// their commands (in process groups of their own) running; it
+			// cuts the grace short (signalsAgain), and the calls are
+			// stopped, their commands killed.
+			select {
+			case <-c:
+				close(r.again)
+			case <-r.released:
+			}
 			<-r.released
 			signal.Stop(c)
 		}()
@@ -66,7 +75,7 @@ const installDelay = 100 * time.Millisecond
 // in place ends the process as one during the runtime's start would, which
 // is safe: nothing has been started yet.
 func Signals(parent context.Context) (context.Context, context.CancelFunc) {
-	r := &signalRelay{ready: make(chan struct{}), released: make(chan struct{})}
+	r := &signalRelay{ready: make(chan struct{}), released: make(chan struct{}), again: make(chan struct{})}
 	r.ctx, r.cancel = context.WithCancel(context.WithValue(parent, signalsKey{}, r))
 	t := time.AfterFunc(installDelay, r.install)
 	var release sync.Once
@@ -77,6 +86,16 @@ func Signals(parent context.Context) (context.Context, context.CancelFunc) {
 			close(r.released)
 		})
 	}
+}
+
+// signalsAgain returns a channel closed when a second stop signal comes,
+// for a graceful shutdown to end at once; nil (never closed) for a context
+// not from Signals.
+func signalsAgain(ctx context.Context) <-chan struct{} {
+	if r, ok := ctx.Value(signalsKey{}).(*signalRelay); ok {
+		return r.again
+	}
+	return nil
 }
 
 // installSignals installs the signal handlers of a context from Signals

@@ -10,9 +10,9 @@ import (
 
 // TestSignals: once the handlers are installed, by installSignals or by
 // the installDelay timer, a SIGHUP to the process cancels the context of
-// Signals instead of ending the process, and so does not a second one
-// (calls may be finishing their shutdown grace); stop releases the
-// context.
+// Signals instead of ending the process, and a second one closes
+// signalsAgain (to cut a shutdown grace short) instead of ending it; stop
+// releases the context.
 func TestSignals(t *testing.T) {
 	installSignals(context.Background()) // not from Signals: nothing to do
 	for _, tc := range []struct {
@@ -40,14 +40,26 @@ func TestSignals(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				t.Fatal("SIGHUP did not cancel the context within 10s")
 			}
-			// A second signal, after the first was handled: with the
-			// handlers gone, it would end this test process.
-			time.Sleep(50 * time.Millisecond)
+			// A second signal, after the first was handled, hurries the
+			// shutdown; with the handlers gone, it would end this test
+			// process.
+			select {
+			case <-signalsAgain(ctx):
+				t.Fatal("signalsAgain closed after one signal")
+			case <-time.After(50 * time.Millisecond):
+			}
 			if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(100 * time.Millisecond)
+			select {
+			case <-signalsAgain(ctx):
+			case <-time.After(10 * time.Second):
+				t.Fatal("a second SIGHUP did not close signalsAgain within 10s")
+			}
 		})
+	}
+	if signalsAgain(context.Background()) != nil {
+		t.Fatal("signalsAgain of another context is not nil")
 	}
 	ctx, stop := Signals(context.Background())
 	stop()
