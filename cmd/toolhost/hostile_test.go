@@ -155,6 +155,47 @@ tool "hello" {
 	}
 }
 
+// hangConfig writes a config whose tool "hang" starts a child and a
+// grandchild that would run for a minute, and writes their pids to the
+// file it returns.
+func hangConfig(t *testing.T) (cfg, pidFile string) {
+	t.Helper()
+	pidFile = filepath.Join(t.TempDir(), "pid")
+	cfg = writeConfig(t, fmt.Sprintf(`
+tool "hang" {
+  description = "starts a child and a grandchild that would run for a minute"
+  exec {
+    command = ["sh", "-c", "sleep 60 & echo $$ $! > %s; wait"]
+    timeout = "5m"
+  }
+}
+`, pidFile))
+	return cfg, pidFile
+}
+
+// hangPids waits until a "hang" call (hangConfig) has written its two
+// pids, and returns them.
+func hangPids(t *testing.T, pidFile string) []int {
+	t.Helper()
+	var pids []int
+	waitFor(t, "the command wrote its pids", func() bool {
+		b, err := os.ReadFile(pidFile)
+		if err != nil || !strings.HasSuffix(string(b), "\n") {
+			return false
+		}
+		pids = pids[:0]
+		for _, f := range strings.Fields(string(b)) {
+			n, err := strconv.Atoi(f)
+			if err != nil || n <= 0 {
+				return false
+			}
+			pids = append(pids, n)
+		}
+		return len(pids) == 2
+	})
+	return pids
+}
+
 // TestHostExitKillsCommands checks that however the host is told to stop
 // (SIGTERM, SIGINT, SIGHUP, the client closing stdin) a command in flight
 // is killed with its whole process group, and the host exits promptly
@@ -173,36 +214,11 @@ func TestHostExitKillsCommands(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			pidFile := filepath.Join(dir, "pid")
-			cfg := writeConfig(t, fmt.Sprintf(`
-tool "hang" {
-  description = "starts a child and a grandchild that would run for a minute"
-  exec {
-    command = ["sh", "-c", "sleep 60 & echo $$ $! > %s; wait"]
-    timeout = "5m"
-  }
-}
-`, pidFile))
+			cfg, pidFile := hangConfig(t)
 			s := startServe(t, "--watch=false", cfg)
 			s.initialize("2025-06-18")
 			s.sendJSON(call(1, "hang", nil))
-			var pids []int
-			waitFor(t, "the command wrote its pids", func() bool {
-				b, err := os.ReadFile(pidFile)
-				if err != nil || !strings.HasSuffix(string(b), "\n") {
-					return false
-				}
-				pids = pids[:0]
-				for _, f := range strings.Fields(string(b)) {
-					n, err := strconv.Atoi(f)
-					if err != nil || n <= 0 {
-						return false
-					}
-					pids = append(pids, n)
-				}
-				return len(pids) == 2
-			})
+			pids := hangPids(t, pidFile)
 			start := time.Now()
 			tc.stop(s)
 			exited := make(chan error, 1)

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -619,16 +618,7 @@ tool "marker" {
 func TestServeHTTPSecondSignal(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
-			pidFile := filepath.Join(t.TempDir(), "pid")
-			cfg := writeConfig(t, fmt.Sprintf(`
-tool "hang" {
-  description = "runs a child and a grandchild for a minute"
-  exec {
-    command = ["sh", "-c", "sleep 60 & echo $$ $! > %s; wait"]
-    timeout = "5m"
-  }
-}
-`, pidFile))
+			cfg, pidFile := hangConfig(t)
 			s := startHTTPServe(t, nil, "--shutdown-timeout", "60s", "--watch=false", cfg)
 			cs := s.connect(false, nil, nil)
 			answer := make(chan *mcp.CallToolResult, 1)
@@ -639,20 +629,7 @@ tool "hang" {
 				}
 				answer <- res
 			}()
-			var pids []int
-			waitFor(t, "the command wrote its pids", func() bool {
-				b, err := os.ReadFile(pidFile)
-				if err != nil || !strings.HasSuffix(string(b), "\n") {
-					return false
-				}
-				pids = pids[:0]
-				for _, f := range strings.Fields(string(b)) {
-					if n, err := strconv.Atoi(f); err == nil && n > 0 {
-						pids = append(pids, n)
-					}
-				}
-				return len(pids) == 2
-			})
+			pids := hangPids(t, pidFile)
 			start := time.Now()
 			if err := s.cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
