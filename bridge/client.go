@@ -269,6 +269,7 @@ func (s *session) serve(ctx context.Context) error {
 				attrs = append(attrs, "bytes", se.Len)
 			}
 			s.log.Warn("skipped input from the server", attrs...)
+			s.refuseOversized(ctx, se)
 			continue
 		}
 		if err != nil {
@@ -427,6 +428,114 @@ func (s *session) reply(ctx context.Context, f Frame, id json.RawMessage, method
 	s.log.Debug("call", "call_id", idText(id), "method", method, "success", out.Success, "duration", time.Since(start))
 	if err := s.write(ctx, Frame{Type: TypeMCP, TaskID: f.TaskID, Seq: f.Seq, Payload: payload}); err != nil {
 		s.log.Warn("cannot send a result", "call_id", idText(id), "method", method, "error", err)
+	}
+}
+
+// refuseOversized answers a call whose frame was skipped for its size, so
+// that the server is not left waiting for its result: when the frame's
+// first bytes hold its call_id, the result says the frame was too large.
+// Other skipped input has no one to answer.
+func (s *session) refuseOversized(ctx context.Context, se *SkipError) {
+	if se.Head == nil || se.Head.Type != TypeMCP {
+		return
+	}
+	id, method, ok := headCall(se.Head.Payload)
+	if !ok {
+		return
+	}
+	max := s.c.maxFrame()
+	out := outcome{Error: fmt.Sprintf("the call's frame is larger than the bridge's frame limit of %d bytes, so it was not run; send smaller arguments, or start the bridge with a larger --max-frame", max)}
+	s.reply(ctx, *se.Head, id, method, out, time.Now())
+}
+
+// headCall finds the call_id (and the method, when it comes first) of a
+// call message from the first bytes of its payload,
+// {"type":"call","data":{"call_id":...,"method":...,"params":...}}, in any
+// key order, as long as call_id comes before the bytes run out. It reports
+// false for another message type, or when no call_id was found.
+func headCall(head []byte) (id json.RawMessage, method string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	dec.UseNumber()
+	found := func() (json.RawMessage, string, bool) {
+		if id == nil {
+			return nil, "", false
+		}
+		return id, method, true
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, "", false
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch key {
+		case "type":
+			t, err := dec.Token()
+			if err != nil || t != "call" {
+				return nil, "", false
+			}
+		case "data":
+			if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+				return nil, "", false
+			}
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return found()
+				}
+				switch k {
+				case "call_id":
+					v, err := dec.Token()
+					if err != nil || v == nil {
+						return nil, "", false
+					}
+					if _, isDelim := v.(json.Delim); isDelim {
+						return nil, "", false
+					}
+					if id, err = json.Marshal(v); err != nil {
+						return nil, "", false
+					}
+				case "method":
+					if v, err := dec.Token(); err == nil {
+						method, _ = v.(string)
+					} else {
+						return found()
+					}
+				default:
+					if skipJSONValue(dec) != nil {
+						return found()
+					}
+				}
+			}
+			return found()
+		default:
+			if skipJSONValue(dec) != nil {
+				return nil, "", false
+			}
+		}
+	}
+	return nil, "", false
+}
+
+// skipJSONValue consumes the next value of dec, however deep.
+func skipJSONValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
 	}
 }
 

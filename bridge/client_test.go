@@ -435,7 +435,10 @@ func TestFramingRobustness(t *testing.T) {
 		{name: "junk between frames", writes: []string{"\x00garbage\r\n"}},
 		{name: "malformed JSON", writes: []string{"##START\x06mcp00001[0000]{\"type\":\"call\",##END"}},
 		{name: "not a message", writes: []string{"##START\x06mcp00001[0000][1,2]##END", "##START\x06mcp00001[0000]hello##END"}},
-		{name: "oversized frame", writes: []string{callFrame("mcp00001", "[0000]", "huge", strings.Repeat("x", 10000))}},
+		// Answered with an error (TestOversizedCallAnswered), not run.
+		{name: "oversized frame", writes: []string{callFrame("mcp00001", "[0000]", "huge", strings.Repeat("x", 10000))}, want: []string{"huge"}},
+		// Its call_id comes after the bytes the decoder keeps: no answer.
+		{name: "oversized frame, call_id late", writes: []string{`##START` + "\x06" + `mcp00001[0000]{"type":"call","data":{"params":{"name":"` + strings.Repeat("x", 10000) + `"},"call_id":"late"}}##END`}},
 		{name: "truncated frame header", writes: []string{"##START\x06mcp"}},
 		{name: "frame split across writes", writes: splitEvery(callFrame("mcp00001", "[0000]", "split", "s"), 7), want: []string{"split"}},
 		{name: "several frames in one write", writes: []string{callFrame("mcp00001", "[0000]", "one", "1") + callFrame("mcp00001", "[0000]", "two", "2")}, want: []string{"one", "two"}},
@@ -690,6 +693,39 @@ func (l *logBuffer) waitFor(t *testing.T, texts ...string) {
 			t.Fatalf("the log never said %q; it has:\n%s", texts, out)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestOversizedCallAnswered: a call whose frame is over the frame limit is
+// not run, but when its call_id comes in the frame's first bytes it is
+// answered, on its task and sequence number, with an error that says why
+// and what to do, so that the server does not wait for it for ever.
+func TestOversizedCallAnswered(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	startClient(t, srv, ts, func(c *bridge.Client) { c.MaxFrame = 4096 })
+	conn := ts.Accept()
+	conn.NextRegister()
+	for _, tc := range []struct{ name, frame, id string }{
+		{"call_id first", `##START` + "\x06" + `task5678[0042]{"type":"call","data":{"call_id":"big","method":"hello","params":{"name":"` + strings.Repeat("x", 5000) + `"}}}##END`, "big"},
+		{"type after data", `##START` + "\x06" + `task5678[0043]{"data":{"method":"hello","call_id":"typeless","params":{"name":"` + strings.Repeat("y", 5000) + `"}},"type":"call"}##END`, "typeless"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conn := conn.For(t)
+			conn.Send([]byte(tc.frame))
+			f, m := conn.NextMessage()
+			var r bridgetest.Result
+			if err := json.Unmarshal(m.Data, &r); err != nil || m.Type != "result" {
+				t.Fatalf("not a result: %s %s", m.Type, m.Data)
+			}
+			if r.CallID != tc.id || r.Result.Success || !strings.Contains(r.Result.Error, "larger than the bridge's frame limit of 4096 bytes") ||
+				!strings.Contains(r.Result.Error, "--max-frame") {
+				t.Fatalf("answer: %+v", r)
+			}
+			if f.TaskID != "task5678" || !strings.HasPrefix(f.Seq, "004") {
+				t.Errorf("answered on %s[%s], want the call's task and sequence number", f.TaskID, f.Seq)
+			}
+		})
 	}
 }
 

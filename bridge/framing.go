@@ -144,7 +144,14 @@ type SkipError struct {
 	Len int64
 	// Reason says what was wrong.
 	Reason string
+	// Head, for a frame skipped for its size whose header was read, is
+	// that header and the first bytes of its payload (at most maxHead):
+	// enough, often, to find whom to answer (a call's call_id).
+	Head *Frame
 }
+
+// maxHead is the most payload bytes a SkipError's Head keeps.
+const maxHead = 4 << 10
 
 func (e *SkipError) Error() string {
 	if e.Len > 0 {
@@ -175,6 +182,7 @@ type Decoder struct {
 	quiet bool
 
 	scan jsonScan
+	head *Frame // the Head of the SkipError parse is about to return
 
 	// OnStall, when set, is called (from another goroutine) when the
 	// decoder has waited StallAfter for more input while holding a partial
@@ -233,7 +241,8 @@ func (d *Decoder) Next() (Frame, error) {
 			continue
 		}
 		if reason != "" {
-			se := &SkipError{Offset: d.off, Reason: reason}
+			se := &SkipError{Offset: d.off, Reason: reason, Head: d.head}
+			d.head = nil
 			// Resynchronise on the next "##START" after this one; the
 			// bytes up to it belong to this frame, not to junk.
 			d.quiet = true
@@ -326,8 +335,13 @@ func (d *Decoder) fill() {
 // only, so that its answer is the same however the input was split.
 func (d *Decoder) parse(b []byte) (n int, f Frame, reason string, more bool) {
 	limit := min(len(b), d.max)
+	payloadAt := 0 // where the payload starts, once the header is read
 	short := func() (int, Frame, string, bool) {
 		if len(b) >= d.max {
+			if payloadAt > 0 {
+				d.head = &Frame{Type: f.Type, TaskID: f.TaskID, Seq: f.Seq, Bracketed: f.Bracketed,
+					Payload: bytes.Clone(b[payloadAt:min(limit, payloadAt+maxHead)])}
+			}
 			return 0, Frame{}, fmt.Sprintf("the frame is larger than %d bytes", d.max), false
 		}
 		return 0, Frame{}, "", true
@@ -380,6 +394,7 @@ func (d *Decoder) parse(b []byte) (n int, f Frame, reason string, more bool) {
 		p += SeqLen
 	}
 
+	payloadAt = p
 	if f.Type == TypeMCP {
 		q := p
 		for q < limit && isSpace(b[q]) {

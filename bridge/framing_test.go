@@ -203,3 +203,49 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestSkipErrorHead: a frame skipped for its size keeps its header and the
+// first bytes of its payload (at most maxHead, and what the frame cap let
+// the decoder read) in the SkipError; other skips have no head.
+func TestSkipErrorHead(t *testing.T) {
+	big := "##START\x06task1234[0009]{\"type\":\"call\",\"data\":{\"call_id\":\"c\",\"params\":\"" + strings.Repeat("x", 10000) + "\"}}##END"
+	d := NewDecoder(strings.NewReader(big+"##START\x06mcp00001[0000]{\"type\":\"call\",##END"), 4096)
+	_, err := d.Next()
+	se, ok := err.(*SkipError)
+	if !ok || se.Head == nil {
+		t.Fatalf("Next = %v, want a SkipError with a head", err)
+	}
+	if se.Head.Type != TypeMCP || se.Head.TaskID != "task1234" || se.Head.Seq != "0009" || !se.Head.Bracketed {
+		t.Errorf("head = %+v", se.Head)
+	}
+	if n := len(se.Head.Payload); n > maxHead || n < 4000 || !strings.HasPrefix(string(se.Head.Payload), `{"type":"call","data":{"call_id":"c"`) {
+		t.Errorf("head payload: %d bytes, %.40q", len(se.Head.Payload), se.Head.Payload)
+	}
+	_, err = d.Next()
+	if se, ok := err.(*SkipError); !ok || se.Head != nil {
+		t.Fatalf("the malformed frame after it: %v, head %v", err, se)
+	}
+}
+
+// TestHeadCall finds a call's call_id in the first bytes of its payload.
+func TestHeadCall(t *testing.T) {
+	for _, tc := range []struct {
+		head, id, method string
+		ok               bool
+	}{
+		{`{"type":"call","data":{"call_id":"a","method":"m","params":{"x":"trunc`, `"a"`, "m", true},
+		{`{"data":{"params":[1,{"y":[2]}],"call_id":5,"method":"m"},"type":"call"}`, `5`, "m", true},
+		{`{"type":"call","data":{"method":"m","params":{"x":"trunc`, "", "", false},
+		{`{"type":"result","data":{"call_id":"a"}}`, "", "", false},
+		{`{"type":"call","data":{"call_id":null}}`, "", "", false},
+		{`{"type":"call","data":{"call_id":{"a":1}}}`, "", "", false},
+		{`[1,2]`, "", "", false},
+		{`{"type":"call","data":"x"}`, "", "", false},
+		{``, "", "", false},
+	} {
+		id, method, ok := headCall([]byte(tc.head))
+		if ok != tc.ok || string(id) != tc.id || method != tc.method {
+			t.Errorf("headCall(%.50q) = %s, %q, %v; want %s, %q, %v", tc.head, id, method, ok, tc.id, tc.method, tc.ok)
+		}
+	}
+}
