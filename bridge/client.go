@@ -417,7 +417,7 @@ func (s *session) answer(ctx context.Context, f Frame, id json.RawMessage, data 
 // reply sends the result of a call of method, started at start.
 func (s *session) reply(ctx context.Context, f Frame, id json.RawMessage, method string, out outcome, start time.Time) {
 	payload, err := resultMessage(id, out)
-	if err == nil && len(payload)+len(f.TaskID)+len(f.Seq)+len(startMarker)+len(endMarker)+3 > s.c.maxFrame() {
+	if err == nil && frameSize(f.TaskID, f.Seq, payload) > s.c.maxFrame() {
 		out = outcome{Error: fmt.Sprintf("the result of %s is %d bytes, larger than the frame limit of %d bytes; ask for less", method, len(payload), s.c.maxFrame())}
 		payload, err = resultMessage(id, out)
 	}
@@ -714,11 +714,23 @@ func (s *session) register(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("encoding the register message: %w", err)
 	}
+	if n, max := frameSize(s.c.taskID(), registerSeq, payload), s.c.maxFrame(); n > max {
+		// Sent all the same: the server's own limit may be larger.
+		s.log.Warn("the register frame is larger than --max-frame: a server with the same limit will skip it, and see no services",
+			"bytes", n, "max_frame", max, "services", len(reg.Tools),
+			"fix", "raise --max-frame here and on the server, or serve fewer tools or shorter descriptions")
+	}
 	if err := s.writeLocked(ctx, Frame{Type: TypeMCP, TaskID: s.c.taskID(), Seq: registerSeq, Payload: payload}); err != nil {
 		return fmt.Errorf("registering: %w", err)
 	}
 	s.log.Info("registered services", "services", len(reg.Tools), "task", s.c.taskID())
 	return nil
+}
+
+// frameSize is the size on the wire of an MCP frame: the markers, the type
+// byte, the task id, the bracketed sequence number and the payload.
+func frameSize(taskID, seq string, payload []byte) int {
+	return len(startMarker) + 1 + len(taskID) + len(seq) + 2 + len(payload) + len(endMarker)
 }
 
 func (s *session) write(ctx context.Context, f Frame) error {

@@ -281,6 +281,22 @@ func subset(want, got any, path string) string {
 	}
 }
 
+// TestRegisterOverFrameLimit: a register frame over the bridge's own
+// --max-frame is still sent (the server's limit may be larger), with a
+// warning that says what a server with the same limit will do and the fix.
+func TestRegisterOverFrameLimit(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	logs := &logBuffer{}
+	startClient(t, srv, ts, func(c *bridge.Client) {
+		c.MaxFrame = 256
+		c.Logger = slog.New(slog.NewTextHandler(logs, nil))
+	})
+	conn := ts.Accept()
+	conn.NextRegister()
+	logs.waitFor(t, "the register frame is larger than --max-frame", "max_frame=256", "raise --max-frame")
+}
+
 func TestRegister(t *testing.T) {
 	srv, _ := loadServer(t, toolsConfig)
 	ts := bridgetest.NewServer(t)
