@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // reloadFrom serves the config src from a file, beside files named
@@ -246,5 +249,30 @@ func TestBlockChangesBudget(t *testing.T) {
 	var none *blockChanges // the first Apply: nothing to compare
 	if none.redefined(key) {
 		t.Fatal("a nil blockChanges reports a redefinition")
+	}
+}
+
+// TestInitializeAfterReload: a client that connects after a reload is told
+// the server block in service (name, title, version, instructions), not
+// the one the server started with.
+func TestInitializeAfterReload(t *testing.T) {
+	server := func(name, version, instructions string) string {
+		return "server {\n  name = \"" + name + "\"\n  title = \"T " + name + "\"\n  version = \"" + version + "\"\n  instructions = \"" + instructions + "\"\n}\n" + stdioIDConfig
+	}
+	p := startStdio(t, loadSource(t, server("before", "1.0.0", "old words")))
+	old, _ := p.srv.Apply(loadSource(t, server("after", "2.0.0", "new words")))
+	old.Retire()
+	p.send(initializeLine(0))
+	r := p.next()
+	var res struct {
+		ServerInfo   mcp.Implementation `json:"serverInfo"`
+		Instructions string             `json:"instructions"`
+	}
+	if r.Error != nil || json.Unmarshal(r.Result, &res) != nil {
+		t.Fatalf("initialize: %s", r.line)
+	}
+	want := mcp.Implementation{Name: "after", Title: "T after", Version: "2.0.0"}
+	if !reflect.DeepEqual(res.ServerInfo, want) || res.Instructions != "new words" {
+		t.Fatalf("initialize told %+v and %q, want %+v and %q", res.ServerInfo, res.Instructions, want, "new words")
 	}
 }

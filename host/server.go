@@ -100,6 +100,9 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		if method == "initialize" && s.beforeWork != nil {
 			go s.beforeWork()
 		}
+		if err == nil && (method == "initialize" || method == "server/discover") {
+			s.describe(res)
+		}
 		if method == "initialize" && err == nil {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
 				_, _ = next(ctx, "logging/setLevel", &mcp.ServerRequest[*mcp.SetLoggingLevelParams]{
@@ -109,6 +112,30 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}
 		return res, err
+	}
+}
+
+// describe puts the server block in service into an initialize or
+// server/discover answer: the SDK fills them from what NewServer was
+// given, and a reload may have changed the name, title, version or
+// instructions since. (Clients already connected keep what they were told
+// at their initialize.)
+func (s *Server) describe(res mcp.Result) {
+	reg := s.current.Load()
+	if reg == nil || reg.Config == nil || reg.Config.Server == nil {
+		return
+	}
+	info := reg.Config.Server
+	switch r := res.(type) {
+	case *mcp.InitializeResult:
+		if r != nil {
+			r.ServerInfo = &mcp.Implementation{Name: info.Name, Title: info.Title, Version: info.Version}
+			r.Instructions = info.Instructions
+		}
+	case *mcp.DiscoverResult:
+		if r != nil {
+			r.Instructions = info.Instructions
+		}
 	}
 }
 
@@ -144,7 +171,8 @@ type Changes struct {
 	ResourcesChanged, PromptsChanged     bool
 	ResourcesRedefined, PromptsRedefined []string
 	// ServerChanged says the server block changed: its network policy
-	// and call limits apply to the new registry.
+	// and call limits apply to the new registry, and its name, version
+	// and instructions to the initialize answers from now on.
 	ServerChanged bool
 }
 
