@@ -493,10 +493,17 @@ func (m *peekedMessage) isResponse() bool {
 }
 
 // peekMessages decodes a POST body: one message or a batch (batch true).
-// It reports false for what is not JSON-RPC (the SDK answers that). Keys
-// match case-sensitively, as the SDK reads them: a "Params" key is none.
+// It reports false for what is not JSON-RPC, or nests deeper than the SDK
+// allows (the SDK answers those). Keys match case-sensitively, as the SDK
+// reads them: a "Params" key is none.
 func peekMessages(body []byte) (msgs []peekedMessage, batch, ok bool) {
 	body = bytes.TrimLeft(body, " \t\r\n")
+	// segmentio's parser recurses once per level, without a limit: a body
+	// of a million brackets would overflow the stack and end the process.
+	// Past the SDK's own limit, the SDK answers (with its depth error).
+	if tooDeep(body, maxDepth) {
+		return nil, false, false
+	}
 	if len(body) > 0 && body[0] == '[' {
 		var ms []peekedMessage
 		if _, err := sjson.Parse(body, &ms, sjson.DontMatchCaseInsensitiveStructFields); err != nil {

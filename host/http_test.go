@@ -1451,3 +1451,30 @@ func TestHTTPParamsErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPDeepBody: a POST nested two million levels deep (under the 4 MiB
+// body limit) gets the SDK's nesting error, and the server goes on: the
+// params check peeks at bodies with a parser that recurses once per level
+// and would overflow the stack.
+func TestHTTPDeepBody(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			e := startHTTP(t, HTTPOptions{Stateless: stateless})
+			hdr := map[string]string{"Mcp-Protocol-Version": "2025-06-18"}
+			if !stateless {
+				hdr = rawSession(t, e, "2025-06-18")
+			}
+			const depth = 2_000_000
+			body := `{"jsonrpc":"2.0","id":2,"method":"ping","params":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}`
+			resp := rawPost(t, e.base+"/mcp", body, hdr)
+			b, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode == http.StatusOK && !strings.Contains(string(b), "depth") {
+				t.Fatalf("%s %.200s: want the SDK's nesting error", resp.Status, b)
+			}
+			resp = rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"still here"}}}`, hdr)
+			if r := newSSEReader(resp.Body).message(t); !strings.Contains(fmt.Sprint(r["result"]), "hello still here") {
+				t.Fatalf("the call after the deep body: %v", r)
+			}
+		})
+	}
+}

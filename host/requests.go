@@ -101,8 +101,8 @@ var paramTypes = map[string]func() any{
 // names Go types.
 func paramsProblem(method string, params json.RawMessage) string {
 	newParams, ok := paramTypes[method]
-	if !ok || len(params) == 0 {
-		return ""
+	if !ok || len(params) == 0 || tooDeep(params, maxDepth) {
+		return "" // past the SDK's nesting limit, its error says so
 	}
 	// The SDK's own decoding: segmentio's, with case-sensitive field names.
 	_, err := sjson.Parse(params, newParams(), sjson.DontMatchCaseInsensitiveStructFields)
