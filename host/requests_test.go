@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sjson "github.com/segmentio/encoding/json"
 )
 
 // TestRequestChecks: requests the SDK would answer without a fix (a log
@@ -189,4 +190,37 @@ func TestBeforeWork(t *testing.T) {
 	if !done {
 		t.Fatal("the call was answered before BeforeWork returned")
 	}
+}
+
+// FuzzParamsCheck feeds POST bodies to peekMessages and the params of each
+// message to paramsProblem: neither may panic, and a problem is only
+// reported for params that the SDK's decoding (segmentio, case-sensitive)
+// refuses too.
+func FuzzParamsCheck(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"p","arguments":{"count":5}}}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":7}}]`,
+		`{"jsonrpc":"2.0","id":"x","method":"initialize","params":{"protocolVersion":1,"capabilities":{"roots":true}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"resources/read","Params":{"uri":5},"params":{"uri":"\u0000"}}`,
+		`{"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":1}}}`,
+		`[[[[[[[[[[`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		msgs, _, ok := peekMessages(body)
+		if !ok {
+			return
+		}
+		for _, m := range msgs {
+			msg := paramsProblem(m.Method, m.Params)
+			if msg == "" {
+				continue
+			}
+			newParams := paramTypes[m.Method]
+			if _, err := sjson.Parse(m.Params, newParams(), sjson.DontMatchCaseInsensitiveStructFields); err == nil {
+				t.Fatalf("%s %s: reported %q, but the params decode", m.Method, m.Params, msg)
+			}
+		}
+	})
 }
