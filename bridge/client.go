@@ -448,23 +448,23 @@ func (s *session) refuseOversized(ctx context.Context, se *SkipError) {
 	s.reply(ctx, *se.Head, id, method, out, time.Now())
 }
 
-// headCall finds the call_id (and the method, when it comes first) of a
-// call message from the first bytes of its payload,
+// headCall finds the call_id (exactly as it came) and the method of a call
+// message from the first bytes of its payload,
 // {"type":"call","data":{"call_id":...,"method":...,"params":...}}, in any
-// key order, as long as call_id comes before the bytes run out. It reports
-// false for another message type, or when no call_id was found.
+// key order. It reports false unless the call_id was read whole (a number
+// cut off by the end of the bytes is not), is not null, and the message is
+// a call: its "type" is "call", or, when the bytes end before "type", its
+// data has a "method" (a call's mark; results and acks have none). A
+// "type" other than "call" anywhere in the bytes is no call.
 func headCall(head []byte) (id json.RawMessage, method string, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(head))
-	dec.UseNumber()
-	found := func() (json.RawMessage, string, bool) {
-		if id == nil {
-			return nil, "", false
-		}
-		return id, method, true
-	}
+	// whole reports whether the value just read is followed by more bytes,
+	// so that it cannot have been cut short.
+	whole := func() bool { return dec.InputOffset() < int64(len(head)) }
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil, "", false
 	}
+	typ, hasMethod := "", false
 	for dec.More() {
 		key, err := dec.Token()
 		if err != nil {
@@ -472,10 +472,14 @@ func headCall(head []byte) (id json.RawMessage, method string, ok bool) {
 		}
 		switch key {
 		case "type":
-			t, err := dec.Token()
-			if err != nil || t != "call" {
+			var v json.RawMessage
+			if dec.Decode(&v) != nil || !whole() {
+				break
+			}
+			if json.Unmarshal(v, &typ) != nil || typ != "call" {
 				return nil, "", false
 			}
+			continue
 		case "data":
 			if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 				return nil, "", false
@@ -483,60 +487,43 @@ func headCall(head []byte) (id json.RawMessage, method string, ok bool) {
 			for dec.More() {
 				k, err := dec.Token()
 				if err != nil {
-					return found()
+					break
+				}
+				var v json.RawMessage
+				if dec.Decode(&v) != nil || !whole() {
+					break
 				}
 				switch k {
 				case "call_id":
-					v, err := dec.Token()
-					if err != nil || v == nil {
-						return nil, "", false
-					}
-					if _, isDelim := v.(json.Delim); isDelim {
-						return nil, "", false
-					}
-					if id, err = json.Marshal(v); err != nil {
-						return nil, "", false
+					if string(v) != "null" {
+						id = v
 					}
 				case "method":
-					if v, err := dec.Token(); err == nil {
-						method, _ = v.(string)
-					} else {
-						return found()
-					}
-				default:
-					if skipJSONValue(dec) != nil {
-						return found()
-					}
+					hasMethod = json.Unmarshal(v, &method) == nil
 				}
 			}
-			return found()
+			if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+				// The bytes ended inside data.
+				return decide(id, method, typ, hasMethod)
+			}
+			continue
 		default:
-			if skipJSONValue(dec) != nil {
-				return nil, "", false
+			var v json.RawMessage
+			if dec.Decode(&v) == nil && whole() {
+				continue
 			}
 		}
+		break
 	}
-	return nil, "", false
+	return decide(id, method, typ, hasMethod)
 }
 
-// skipJSONValue consumes the next value of dec, however deep.
-func skipJSONValue(dec *json.Decoder) error {
-	depth := 0
-	for {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch t {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-		}
-		if depth == 0 {
-			return nil
-		}
+// decide is headCall's verdict once the bytes are read.
+func decide(id json.RawMessage, method, typ string, hasMethod bool) (json.RawMessage, string, bool) {
+	if id == nil || (typ != "call" && !hasMethod) {
+		return nil, "", false
 	}
+	return id, method, true
 }
 
 // idText is a call id for logs: the string itself, or the JSON of another

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -227,7 +228,8 @@ func TestSkipErrorHead(t *testing.T) {
 	}
 }
 
-// TestHeadCall finds a call's call_id in the first bytes of its payload.
+// TestHeadCall finds a call's call_id, exactly as it came, in the first
+// bytes of its payload, and only a call's.
 func TestHeadCall(t *testing.T) {
 	for _, tc := range []struct {
 		head, id, method string
@@ -235,17 +237,50 @@ func TestHeadCall(t *testing.T) {
 	}{
 		{`{"type":"call","data":{"call_id":"a","method":"m","params":{"x":"trunc`, `"a"`, "m", true},
 		{`{"data":{"params":[1,{"y":[2]}],"call_id":5,"method":"m"},"type":"call"}`, `5`, "m", true},
+		{`{"type":"call","data":{"call_id":12345,"method":"m","params":{"x":"trunc`, `12345`, "m", true},
+		// A number the bytes end in may have been cut short.
+		{`{"type":"call","data":{"method":"m","params":{"x":1},"call_id":12345`, "", "", false},
+		// Sent back as it came: escapes and all, objects too.
+		{`{"type":"call","data":{"call_id":"<a>\u00e9\ud800","params":"x`, `"<a>\u00e9\ud800"`, "", true},
+		{`{"type":"call","data":{"call_id":{"k":[1]},"params":"x`, `{"k":[1]}`, "", true},
+		// data before type (maps marshalled in key order): a later type
+		// that is not "call" is no call; with no type in the bytes, a
+		// method marks a call.
+		{`{"data":{"call_id":"r2"},"type":"result","pad":"xxx`, "", "", false},
+		{`{"data":{"call_id":"r1","result":{"x":"trunc`, "", "", false},
+		{`{"data":{"call_id":"c","method":"m","params":{"x":"trunc`, `"c"`, "m", true},
 		{`{"type":"call","data":{"method":"m","params":{"x":"trunc`, "", "", false},
 		{`{"type":"result","data":{"call_id":"a"}}`, "", "", false},
 		{`{"type":"call","data":{"call_id":null}}`, "", "", false},
-		{`{"type":"call","data":{"call_id":{"a":1}}}`, "", "", false},
 		{`[1,2]`, "", "", false},
 		{`{"type":"call","data":"x"}`, "", "", false},
 		{``, "", "", false},
 	} {
 		id, method, ok := headCall([]byte(tc.head))
 		if ok != tc.ok || string(id) != tc.id || method != tc.method {
-			t.Errorf("headCall(%.50q) = %s, %q, %v; want %s, %q, %v", tc.head, id, method, ok, tc.id, tc.method, tc.ok)
+			t.Errorf("headCall(%.60q) = %s, %q, %v; want %s, %q, %v", tc.head, id, method, ok, tc.id, tc.method, tc.ok)
 		}
 	}
+}
+
+// FuzzHeadCall: headCall never panics, and a call_id it finds is valid
+// JSON, not null, and appears in the head as it is.
+func FuzzHeadCall(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"call","data":{"call_id":"a","method":"m","params":{"x":"trunc`,
+		`{"data":{"call_id":5,"method":"m"},"type":"call"}`,
+		`{"type":"call","data":{"call_id":12345`,
+		`{"data":{"call_id":"r"},"type":"result"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, head []byte) {
+		id, _, ok := headCall(head)
+		if !ok {
+			return
+		}
+		if !json.Valid(id) || string(id) == "null" || !bytes.Contains(head, id) {
+			t.Fatalf("headCall(%q) found call_id %q", head, id)
+		}
+	})
 }
