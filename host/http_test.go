@@ -1478,3 +1478,25 @@ func TestHTTPDeepBody(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPServerInfoAfterReload: after a reload renames the server, a
+// 2026-07-28 client is told the new identity in each result's _meta (the
+// SDK fills it from the start's), as an older client is in initialize.
+func TestHTTPServerInfoAfterReload(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{Stateless: true}, strings.Replace(httpTestConfig, `name    = "http-test"`, `name    = "one"`, 1))
+	renamed := loadHTTPRegistry(t, strings.Replace(httpTestConfig, `name    = "http-test"`, `name    = "two"`, 1))
+	old, _ := e.srv.Apply(renamed)
+	old.Retire()
+	cs := e.connect(nil, nil)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res.Meta[mcp.MetaKeyServerInfo])
+	if !strings.Contains(string(b), `"name":"two"`) {
+		t.Fatalf("tools/list _meta serverInfo = %s, want the name in service, two", b)
+	}
+	if got := callText(t, cs, "say_hello", map[string]any{"name": "x"}); got != "hello x" {
+		t.Fatalf("say_hello = %q", got)
+	}
+}

@@ -36,6 +36,12 @@ type Server struct {
 	// beforeWork is the BeforeWork option's function, or nil.
 	beforeWork func()
 
+	// startInfo is the server's identity the SDK was given at the start;
+	// renamed is the one in service when a reload changed it, nil while
+	// it is the same (see describe).
+	startInfo mcp.Implementation
+	renamed   atomic.Pointer[mcp.Implementation]
+
 	// life ends with Shutdown; every call's context ends with it, and its
 	// cause says why.
 	life     context.Context
@@ -54,6 +60,7 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 	}
 	info := reg.Config.Server
 	s := &Server{logger: logger, beforeWork: o.beforeWork}
+	s.startInfo = identity(reg)
 	s.life, s.shutdown = context.WithCancelCause(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Title: info.Title, Version: info.Version}, &mcp.ServerOptions{
 		Instructions: info.Instructions,
@@ -100,8 +107,8 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		if method == "initialize" && s.beforeWork != nil {
 			go s.beforeWork()
 		}
-		if err == nil && (method == "initialize" || method == "server/discover") {
-			s.describe(res)
+		if err == nil {
+			s.describe(method, req, res)
 		}
 		if method == "initialize" && err == nil {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
@@ -115,28 +122,80 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// describe puts the server block in service into an initialize or
-// server/discover answer: the SDK fills them from what NewServer was
-// given, and a reload may have changed the name, title, version or
-// instructions since. (Clients already connected keep what they were told
-// at their initialize.)
-func (s *Server) describe(res mcp.Result) {
-	reg := s.current.Load()
-	if reg == nil || reg.Config == nil || reg.Config.Server == nil {
+// describe puts the server block in service into what the SDK fills in
+// from what NewServer was given at the start, since a reload may have
+// changed the name, title, version or instructions: the initialize and
+// server/discover answers, and, for clients of the 2026-07-28 protocol,
+// the server's identity in each result's _meta (the SDK adds it only when
+// it is not there). Clients already connected keep what their initialize
+// told them.
+func (s *Server) describe(method string, req mcp.Request, res mcp.Result) {
+	switch method {
+	case "initialize", "server/discover":
+		reg := s.current.Load()
+		if reg == nil || reg.Config == nil || reg.Config.Server == nil {
+			return
+		}
+		info := reg.Config.Server
+		switch r := res.(type) {
+		case *mcp.InitializeResult:
+			if r != nil {
+				impl := identity(reg)
+				r.ServerInfo = &impl
+				r.Instructions = info.Instructions
+			}
+		case *mcp.DiscoverResult:
+			if r != nil {
+				r.Instructions = info.Instructions
+				s.annotate(r)
+			}
+		}
+	default:
+		if s.renamed.Load() != nil && requestOfNewProtocol(req) {
+			s.annotate(res)
+		}
+	}
+}
+
+// annotate sets the server's identity in a result's _meta, when a reload
+// renamed the server.
+func (s *Server) annotate(res mcp.Result) {
+	impl := s.renamed.Load()
+	if impl == nil || res == nil {
 		return
 	}
-	info := reg.Config.Server
-	switch r := res.(type) {
-	case *mcp.InitializeResult:
-		if r != nil {
-			r.ServerInfo = &mcp.Implementation{Name: info.Name, Title: info.Title, Version: info.Version}
-			r.Instructions = info.Instructions
-		}
-	case *mcp.DiscoverResult:
-		if r != nil {
-			r.Instructions = info.Instructions
-		}
+	if v := reflect.ValueOf(res); v.Kind() == reflect.Pointer && v.IsNil() {
+		return
 	}
+	m := res.GetMeta()
+	if m == nil {
+		m = map[string]any{}
+	}
+	m[mcp.MetaKeyServerInfo] = impl
+	res.SetMeta(m)
+}
+
+// requestOfNewProtocol reports whether a request is of the 2026-07-28 protocol,
+// whose results carry the server's identity in _meta.
+func requestOfNewProtocol(req mcp.Request) bool {
+	p := req.GetParams()
+	if p == nil {
+		return false
+	}
+	if v := reflect.ValueOf(p); v.Kind() == reflect.Pointer && v.IsNil() {
+		return false
+	}
+	v, _ := p.GetMeta()[mcp.MetaKeyProtocolVersion].(string)
+	return v >= "2026-07-28"
+}
+
+// identity is the server's identity as a registry's server block gives it.
+func identity(reg *Registry) mcp.Implementation {
+	if reg == nil || reg.Config == nil || reg.Config.Server == nil {
+		return mcp.Implementation{}
+	}
+	info := reg.Config.Server
+	return mcp.Implementation{Name: info.Name, Title: info.Title, Version: info.Version}
 }
 
 // Notify sends a logging notification to every connected client (each
@@ -185,6 +244,11 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 	s.applyMu.Lock()
 	defer s.applyMu.Unlock()
 	old = s.current.Swap(reg)
+	if impl := identity(reg); old != nil && !reflect.DeepEqual(impl, s.startInfo) {
+		s.renamed.Store(&impl)
+	} else if old != nil {
+		s.renamed.Store(nil)
+	}
 
 	oldTools := map[string]*mcp.Tool{}
 	// What the blocks were and are, to find definitions that changed
@@ -195,7 +259,11 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 			oldTools[t.Name] = t
 		}
 		defs = newBlockChanges(blockDefs(old.Config), blockDefs(reg.Config))
-		ch.ServerChanged = defs.redefined(blockKey{kind: "server"})
+		// A server block added or removed changes the server too (its
+		// defaults take the place of what it said, or the reverse).
+		_, had := defs.old[blockKey{kind: "server"}]
+		_, has := defs.new[blockKey{kind: "server"}]
+		ch.ServerChanged = had != has || defs.redefined(blockKey{kind: "server"})
 	}
 	newNames := map[string]bool{}
 	var add []*mcp.Tool
