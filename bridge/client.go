@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -450,77 +451,121 @@ func (s *session) refuseOversized(ctx context.Context, se *SkipError) {
 
 // headCall finds the call_id (exactly as it came) and the method of a call
 // message from the first bytes of its payload,
-// {"type":"call","data":{"call_id":...,"method":...,"params":...}}, in any
-// key order. It reports false unless the call_id was read whole (a number
-// cut off by the end of the bytes is not), is not null, and the message is
-// a call: its "type" is "call", or, when the bytes end before "type", its
-// data has a "method" (a call's mark; results and acks have none). A
-// "type" other than "call" anywhere in the bytes is no call.
+// {"type":"call","data":{"call_id":...,"method":...,"params":...}}, and
+// decides as the full message's handling would (session.handle): the
+// top-level keys match in any case and the data's exactly, the last of
+// duplicate keys wins, and JSON that is not well-formed is no message.
+// It reports false unless the bytes show for sure a call with a call_id
+// other than null: a value cut off by the end of the bytes (a number
+// among them) is unknown, and so is the message's type when its "type"
+// is; when the bytes end before any "type", a data with a method (a
+// call's mark; results and acks have none) is taken for a call. A
+// duplicate key past the kept bytes cannot be seen.
 func headCall(head []byte) (id json.RawMessage, method string, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(head))
-	// whole reports whether the value just read is followed by more bytes,
-	// so that it cannot have been cut short.
-	whole := func() bool { return dec.InputOffset() < int64(len(head)) }
+	// cut reports whether err is the end of the bytes rather than bad JSON.
+	cut := func(err error) bool { return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) }
+	// value reads the next value whole; done is false when the bytes end
+	// in it (a number at the very end may go on), bad when it is not JSON.
+	value := func() (v json.RawMessage, done, bad bool) {
+		if err := dec.Decode(&v); err != nil {
+			return nil, false, !cut(err)
+		}
+		return v, dec.InputOffset() < int64(len(head)), false
+	}
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil, "", false
 	}
-	typ, hasMethod := "", false
+	typ, typeKnown, hasMethod := "", true, false
+outer:
 	for dec.More() {
 		key, err := dec.Token()
 		if err != nil {
-			break
-		}
-		switch key {
-		case "type":
-			var v json.RawMessage
-			if dec.Decode(&v) != nil || !whole() {
+			if cut(err) {
 				break
 			}
-			if json.Unmarshal(v, &typ) != nil || typ != "call" {
+			return nil, "", false
+		}
+		k, _ := key.(string)
+		switch {
+		case strings.EqualFold(k, "type"):
+			v, done, bad := value()
+			if bad {
 				return nil, "", false
 			}
-			continue
-		case "data":
-			if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+			if !done {
+				typeKnown = false
+				break outer
+			}
+			if json.Unmarshal(v, &typ) != nil {
+				return nil, "", false // the full message would not decode
+			}
+		case strings.EqualFold(k, "data"):
+			id, method, hasMethod = nil, "", false // the last data wins
+			t, err := dec.Token()
+			if err != nil {
+				if cut(err) {
+					break outer
+				}
 				return nil, "", false
+			}
+			if t != json.Delim('{') {
+				return nil, "", false // not an object: no call
 			}
 			for dec.More() {
-				k, err := dec.Token()
+				dk, err := dec.Token()
 				if err != nil {
-					break
-				}
-				var v json.RawMessage
-				if dec.Decode(&v) != nil || !whole() {
-					break
-				}
-				switch k {
-				case "call_id":
-					if string(v) != "null" {
-						id = v
+					if cut(err) {
+						break outer
 					}
+					return nil, "", false
+				}
+				v, done, bad := value()
+				if bad || (!done && dk == "call_id") {
+					return nil, "", false
+				}
+				if !done {
+					if dk == "method" {
+						method, hasMethod = "", false
+					}
+					break outer
+				}
+				switch dk {
+				case "call_id":
+					id = v
 				case "method":
-					hasMethod = json.Unmarshal(v, &method) == nil
+					method = ""
+					hasMethod = v[0] == '"' && json.Unmarshal(v, &method) == nil
 				}
 			}
-			if t, err := dec.Token(); err != nil || t != json.Delim('}') {
-				// The bytes ended inside data.
-				return decide(id, method, typ, hasMethod)
+			if _, err := dec.Token(); err != nil { // the data's '}'
+				if cut(err) {
+					break outer
+				}
+				return nil, "", false
 			}
-			continue
 		default:
-			var v json.RawMessage
-			if dec.Decode(&v) == nil && whole() {
-				continue
+			_, done, bad := value()
+			if bad {
+				return nil, "", false
+			}
+			if !done {
+				break outer
 			}
 		}
-		break
 	}
-	return decide(id, method, typ, hasMethod)
-}
-
-// decide is headCall's verdict once the bytes are read.
-func decide(id json.RawMessage, method, typ string, hasMethod bool) (json.RawMessage, string, bool) {
-	if id == nil || (typ != "call" && !hasMethod) {
+	if !dec.More() {
+		// The object may have ended within the bytes: then nothing but
+		// space may follow it.
+		if t, err := dec.Token(); err == nil && t == json.Delim('}') {
+			if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+				return nil, "", false
+			}
+		} else if err != nil && !cut(err) {
+			return nil, "", false
+		}
+	}
+	if id == nil || string(id) == "null" || !typeKnown || (typ != "" && typ != "call") || (typ == "" && !hasMethod) {
 		return nil, "", false
 	}
 	return id, method, true

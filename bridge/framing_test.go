@@ -255,6 +255,20 @@ func TestHeadCall(t *testing.T) {
 		{`[1,2]`, "", "", false},
 		{`{"type":"call","data":"x"}`, "", "", false},
 		{``, "", "", false},
+		// As the full message's handling decides: the last duplicate wins,
+		// top-level keys match in any case, bad JSON is no message, and a
+		// method must be a string.
+		{`{"type":"call","data":{"call_id":"a","call_id":null,"p":"x`, "", "", false},
+		{`{"type":"call","data":{"call_id":"a","params":{},"call_id":"xxxx`, "", "", false},
+		{`{"type":"call","data":{"call_id":"a"},"data":{"call_id":"b","p":"x`, `"b"`, "", true},
+		{`{"Type":"result","data":{"call_id":"r","method":"m","p":"x`, "", "", false},
+		{`{"data":{"call_id":"r","method":"m"},"Type":"result","p":"x`, "", "", false},
+		{`{"TYPE":"call","DATA":{"call_id":"c","p":"x`, `"c"`, "", true},
+		{`{"type":"call","data":{"call_id":"a","params":nope`, "", "", false},
+		{`{"type":"call","data":{"call_id":"a"}}xxx`, "", "", false},
+		{`{"type":"call","data":{"call_id":"a"}}  `, `"a"`, "", true},
+		{`{"data":{"call_id":"r","method":null,"p":"x`, "", "", false},
+		{`{"type":7,"data":{"call_id":"r","p":"x`, "", "", false},
 	} {
 		id, method, ok := headCall([]byte(tc.head))
 		if ok != tc.ok || string(id) != tc.id || method != tc.method {
