@@ -758,7 +758,9 @@ func (h *HTTPServer) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if context.Cause(ctx) == errRequestTimeout {
 			msg := fmt.Sprintf("the request ran longer than the server's request timeout (%s) and was stopped; the server's operator can raise it with --request-timeout", h.opts.RequestTimeout)
 			if r, ok := res.(*mcp.CallToolResult); ok && r.IsError {
-				res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+				// The _meta stays: after a reload that renamed the server it
+				// holds the identity in service (Server.describe).
+				res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}, Meta: r.Meta}
 			} else if err != nil {
 				err = errors.New(msg)
 			}

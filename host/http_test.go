@@ -1481,9 +1481,10 @@ func TestHTTPDeepBody(t *testing.T) {
 
 // TestHTTPServerInfoAfterReload: after a reload renames the server, a
 // 2026-07-28 client is told the new identity in each result's _meta (the
-// SDK fills it from the start's), as an older client is in initialize.
+// SDK fills it from the start's), as an older client is in initialize;
+// the result of a call stopped by the request timeout too.
 func TestHTTPServerInfoAfterReload(t *testing.T) {
-	e := startHTTPConfig(t, HTTPOptions{Stateless: true}, strings.Replace(httpTestConfig, `name    = "http-test"`, `name    = "one"`, 1))
+	e := startHTTPConfig(t, HTTPOptions{Stateless: true, RequestTimeout: 300 * time.Millisecond}, strings.Replace(httpTestConfig, `name    = "http-test"`, `name    = "one"`, 1))
 	renamed := loadHTTPRegistry(t, strings.Replace(httpTestConfig, `name    = "http-test"`, `name    = "two"`, 1))
 	old, _ := e.srv.Apply(renamed)
 	old.Retire()
@@ -1498,5 +1499,13 @@ func TestHTTPServerInfoAfterReload(t *testing.T) {
 	}
 	if got := callText(t, cs, "say_hello", map[string]any{"name": "x"}); got != "hello x" {
 		t.Fatalf("say_hello = %q", got)
+	}
+	slow, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"seconds": 5}})
+	if err != nil || !slow.IsError {
+		t.Fatalf("slow past the request timeout: %+v, %v", slow, err)
+	}
+	b, _ = json.Marshal(slow.Meta[mcp.MetaKeyServerInfo])
+	if !strings.Contains(string(b), `"name":"two"`) {
+		t.Fatalf("timed-out tools/call _meta serverInfo = %s, want two", b)
 	}
 }
