@@ -471,12 +471,16 @@ func headCall(head []byte) (id json.RawMessage, method string, ok bool) {
 		if err := dec.Decode(&v); err != nil {
 			return nil, false, !cut(err)
 		}
-		return v, dec.InputOffset() < int64(len(head)), false
+		// Only a number can go on past the end of the bytes.
+		number := v[0] == '-' || (v[0] >= '0' && v[0] <= '9')
+		return v, !number || dec.InputOffset() < int64(len(head)), false
 	}
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil, "", false
 	}
-	typ, typeKnown, hasMethod := "", true, false
+	// typeSeen: a whole "type" was read; closed: the object ended within
+	// the bytes. Either rules out a "type" past them.
+	typ, typeKnown, typeSeen, closed, hasMethod := "", true, false, false, false
 outer:
 	for dec.More() {
 		key, err := dec.Token()
@@ -500,6 +504,7 @@ outer:
 			if json.Unmarshal(v, &typ) != nil {
 				return nil, "", false // the full message would not decode
 			}
+			typeSeen = true
 		case strings.EqualFold(k, "data"):
 			id, method, hasMethod = nil, "", false // the last data wins
 			t, err := dec.Token()
@@ -515,9 +520,8 @@ outer:
 			for dec.More() {
 				dk, err := dec.Token()
 				if err != nil {
-					if cut(err) {
-						break outer
-					}
+					// A key cut short may be a later call_id, which would
+					// replace the one read.
 					return nil, "", false
 				}
 				v, done, bad := value()
@@ -561,11 +565,13 @@ outer:
 			if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 				return nil, "", false
 			}
+			closed = true
 		} else if err != nil && !cut(err) {
 			return nil, "", false
 		}
 	}
-	if id == nil || string(id) == "null" || !typeKnown || (typ != "" && typ != "call") || (typ == "" && !hasMethod) {
+	if id == nil || string(id) == "null" || !typeKnown || (typ != "" && typ != "call") ||
+		(typ == "" && (!hasMethod || typeSeen || closed)) {
 		return nil, "", false
 	}
 	return id, method, true

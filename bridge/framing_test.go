@@ -269,6 +269,16 @@ func TestHeadCall(t *testing.T) {
 		{`{"type":"call","data":{"call_id":"a"}}  `, `"a"`, "", true},
 		{`{"data":{"call_id":"r","method":null,"p":"x`, "", "", false},
 		{`{"type":7,"data":{"call_id":"r","p":"x`, "", "", false},
+		// No type, or an empty one, in a message whose end is in the
+		// bytes, or read whole: no call, method or not.
+		{`{"data":{"call_id":1,"method":"m"}}`, "", "", false},
+		{`{"type":"","data":{"call_id":1,"method":"m","p":"x`, "", "", false},
+		{`{"type":null,"data":{"call_id":1,"method":"m","p":"x`, "", "", false},
+		// A key in data cut short may be a later call_id.
+		{`{"type":"call","data":{"call_id":1,"call_i`, "", "", false},
+		// A string, object or literal that ends with the bytes is whole;
+		// only a number may go on.
+		{`{"type":"call","data":{"method":"m","call_id":"abc"`, `"abc"`, "m", true},
 	} {
 		id, method, ok := headCall([]byte(tc.head))
 		if ok != tc.ok || string(id) != tc.id || method != tc.method {
