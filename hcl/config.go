@@ -417,17 +417,11 @@ func (j *decodeJob) decode(static *hcl.EvalContext) {
 			j.result = t
 			d = append(d, lintTool(j.block, t, static, j.lookup, d)...)
 		}
-		if j.mayCallNow {
-			d = append(d, callTimeNowChecks(j.block, j.lookup, d)...)
-		}
 	case "resource":
 		var r *Resource
 		r, d = decodeResource(j.block, static, j.compile, j.baseDir, j.network)
 		if r != nil {
 			j.result = r
-		}
-		if j.mayCallNow {
-			d = append(d, callTimeNowChecks(j.block, j.lookup, d)...)
 		}
 	case "resource_template":
 		var r *ResourceTemplate
@@ -435,14 +429,17 @@ func (j *decodeJob) decode(static *hcl.EvalContext) {
 		if r != nil {
 			j.result = r
 		}
-		if j.mayCallNow {
-			d = append(d, callTimeNowChecks(j.block, j.lookup, d)...)
-		}
 	case "prompt":
 		var p *Prompt
 		p, d = decodePrompt(j.block, static, j.baseDir)
 		if p != nil {
 			j.result = p
+		}
+	}
+	switch j.block.Type {
+	case "tool", "resource", "resource_template": // what has backends
+		if j.mayCallNow {
+			d = append(d, callTimeNowChecks(j.block, j.lookup, d)...)
 		}
 	}
 	j.diags = d

@@ -549,17 +549,20 @@ func refuseWithoutSession(w http.ResponseWriter, r *http.Request, msgs []peekedM
 	if len(msgs) == 1 && msgs[0].Method != "" {
 		what = strconv.Quote(msgs[0].Method)
 	}
+	writeRPCError(w, http.StatusBadRequest, id, jsonrpc.CodeInvalidRequest,
+		fmt.Sprintf("Bad Request: %s was sent without the Mcp-Session-Id header, and this server keeps sessions: "+
+			"send initialize first, then send the Mcp-Session-Id header that its response returns with every request", what))
+}
+
+// writeRPCError answers a POST with a JSON-RPC error (id nil: null).
+func writeRPCError(w http.ResponseWriter, status int, id any, code int64, msg string) {
 	body, _ := json.Marshal(map[string]any{
 		"jsonrpc": "2.0",
 		"id":      id,
-		"error": map[string]any{
-			"code": jsonrpc.CodeInvalidRequest,
-			"message": fmt.Sprintf("Bad Request: %s was sent without the Mcp-Session-Id header, and this server keeps sessions: "+
-				"send initialize first, then send the Mcp-Session-Id header that its response returns with every request", what),
-		},
+		"error":   map[string]any{"code": code, "message": msg},
 	})
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadRequest)
+	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
 
@@ -569,13 +572,7 @@ func refuseParams(w http.ResponseWriter, r *http.Request, id any, msg string) {
 	if n, ok := r.Context().Value(accessNoteKey{}).(*string); ok {
 		*n = "invalid params"
 	}
-	body, _ := json.Marshal(map[string]any{
-		"jsonrpc": "2.0",
-		"id":      id,
-		"error":   map[string]any{"code": jsonrpc.CodeInvalidParams, "message": msg},
-	})
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(body)
+	writeRPCError(w, http.StatusOK, id, jsonrpc.CodeInvalidParams, msg)
 }
 
 // callTracker follows the calls in flight on the POSTs of streamable HTTP

@@ -1404,52 +1404,45 @@ func TestHTTPConfirm(t *testing.T) {
 // request whose params have a value of the wrong type gets -32602 naming
 // the parameter, under its id; the session goes on serving.
 func TestHTTPParamsErrors(t *testing.T) {
-	for _, stateless := range []bool{false, true} {
-		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
-			e := startHTTP(t, HTTPOptions{Stateless: stateless})
-			hdr := map[string]string{"Mcp-Protocol-Version": "2025-06-18"}
-			if !stateless {
-				hdr = rawSession(t, e, "2025-06-18")
-			}
-			resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":"q","method":"resources/read","params":{"uri":5}}`, hdr)
-			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json" {
-				t.Fatalf("%s, Content-Type %q; want 200 with JSON", resp.Status, resp.Header.Get("Content-Type"))
-			}
-			var m struct {
-				ID    any `json:"id"`
-				Error struct {
-					Code    int64  `json:"code"`
-					Message string `json:"message"`
-				} `json:"error"`
-			}
-			if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
-				t.Fatal(err)
-			}
-			want := `invalid params of resources/read: "uri" must be a string, not a number`
-			if m.ID != "q" || m.Error.Code != -32602 || m.Error.Message != want {
-				t.Fatalf("got %+v, want id \"q\", code -32602 and %q", m, want)
-			}
-			resp = rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"after"}}}`, hdr)
-			if r := newSSEReader(resp.Body).message(t); !strings.Contains(fmt.Sprint(r["result"]), "hello after") {
-				t.Fatalf("the call after the error: %v", r)
-			}
-			if !strings.Contains(e.log.String(), `refused="invalid params"`) {
-				t.Errorf("the access log does not note the refusal:\n%s", e.log.String())
-			}
-			// Keys match case-sensitively, as the SDK reads them: "Params"
-			// is not the params, and the SDK serves the request.
-			resp = rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":9,"method":"tools/list","Params":{"cursor":5}}`, hdr)
-			if r := newSSEReader(resp.Body).message(t); !strings.Contains(fmt.Sprint(r["result"]), "say_hello") {
-				t.Fatalf("tools/list with a \"Params\" key: %v", r)
-			}
-			// A batch, even of one, is the SDK's to answer.
-			resp = rawPost(t, e.base+"/mcp", `[{"jsonrpc":"2.0","id":10,"method":"resources/read","params":{"uri":5}}]`, hdr)
-			b, _ := io.ReadAll(resp.Body)
-			if strings.Contains(string(b), "invalid params of") {
-				t.Fatalf("a batch of one was answered by the params check: %s %s", resp.Status, b)
-			}
-		})
-	}
+	forEachMode(t, func(t *testing.T, e *httpEnv, hdr map[string]string) {
+		resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":"q","method":"resources/read","params":{"uri":5}}`, hdr)
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json" {
+			t.Fatalf("%s, Content-Type %q; want 200 with JSON", resp.Status, resp.Header.Get("Content-Type"))
+		}
+		var m struct {
+			ID    any `json:"id"`
+			Error struct {
+				Code    int64  `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		want := `invalid params of resources/read: "uri" must be a string, not a number`
+		if m.ID != "q" || m.Error.Code != -32602 || m.Error.Message != want {
+			t.Fatalf("got %+v, want id \"q\", code -32602 and %q", m, want)
+		}
+		resp = rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"after"}}}`, hdr)
+		if r := newSSEReader(resp.Body).message(t); !strings.Contains(fmt.Sprint(r["result"]), "hello after") {
+			t.Fatalf("the call after the error: %v", r)
+		}
+		if !strings.Contains(e.log.String(), `refused="invalid params"`) {
+			t.Errorf("the access log does not note the refusal:\n%s", e.log.String())
+		}
+		// Keys match case-sensitively, as the SDK reads them: "Params"
+		// is not the params, and the SDK serves the request.
+		resp = rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":9,"method":"tools/list","Params":{"cursor":5}}`, hdr)
+		if r := newSSEReader(resp.Body).message(t); !strings.Contains(fmt.Sprint(r["result"]), "say_hello") {
+			t.Fatalf("tools/list with a \"Params\" key: %v", r)
+		}
+		// A batch, even of one, is the SDK's to answer.
+		resp = rawPost(t, e.base+"/mcp", `[{"jsonrpc":"2.0","id":10,"method":"resources/read","params":{"uri":5}}]`, hdr)
+		b, _ := io.ReadAll(resp.Body)
+		if strings.Contains(string(b), "invalid params of") {
+			t.Fatalf("a batch of one was answered by the params check: %s %s", resp.Status, b)
+		}
+	})
 }
 
 // TestHTTPDeepBody: a POST nested two million levels deep (under the 4 MiB
@@ -1457,26 +1450,19 @@ func TestHTTPParamsErrors(t *testing.T) {
 // params check peeks at bodies with a parser that recurses once per level
 // and would overflow the stack.
 func TestHTTPDeepBody(t *testing.T) {
-	for _, stateless := range []bool{false, true} {
-		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
-			e := startHTTP(t, HTTPOptions{Stateless: stateless})
-			hdr := map[string]string{"Mcp-Protocol-Version": "2025-06-18"}
-			if !stateless {
-				hdr = rawSession(t, e, "2025-06-18")
-			}
-			const depth = 2_000_000
-			body := `{"jsonrpc":"2.0","id":2,"method":"ping","params":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}`
-			resp := rawPost(t, e.base+"/mcp", body, hdr)
-			b, _ := io.ReadAll(resp.Body)
-			if resp.StatusCode == http.StatusOK && !strings.Contains(string(b), "depth") {
-				t.Fatalf("%s %.200s: want the SDK's nesting error", resp.Status, b)
-			}
-			resp = rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"still here"}}}`, hdr)
-			if r := newSSEReader(resp.Body).message(t); !strings.Contains(fmt.Sprint(r["result"]), "hello still here") {
-				t.Fatalf("the call after the deep body: %v", r)
-			}
-		})
-	}
+	forEachMode(t, func(t *testing.T, e *httpEnv, hdr map[string]string) {
+		const depth = 2_000_000
+		body := `{"jsonrpc":"2.0","id":2,"method":"ping","params":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}`
+		resp := rawPost(t, e.base+"/mcp", body, hdr)
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode == http.StatusOK && !strings.Contains(string(b), "depth") {
+			t.Fatalf("%s %.200s: want the SDK's nesting error", resp.Status, b)
+		}
+		resp = rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"still here"}}}`, hdr)
+		if r := newSSEReader(resp.Body).message(t); !strings.Contains(fmt.Sprint(r["result"]), "hello still here") {
+			t.Fatalf("the call after the deep body: %v", r)
+		}
+	})
 }
 
 // TestHTTPServerInfoAfterReload: after a reload renames the server, a
@@ -1507,5 +1493,20 @@ func TestHTTPServerInfoAfterReload(t *testing.T) {
 	b, _ = json.Marshal(slow.Meta[mcp.MetaKeyServerInfo])
 	if !strings.Contains(string(b), `"name":"two"`) {
 		t.Fatalf("timed-out tools/call _meta serverInfo = %s, want two", b)
+	}
+}
+
+// forEachMode runs f against a server with sessions (hdr names an
+// initialized session) and a stateless one (hdr names the protocol).
+func forEachMode(t *testing.T, f func(t *testing.T, e *httpEnv, hdr map[string]string)) {
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			e := startHTTP(t, HTTPOptions{Stateless: stateless})
+			hdr := map[string]string{"Mcp-Protocol-Version": "2025-06-18"}
+			if !stateless {
+				hdr = rawSession(t, e, "2025-06-18")
+			}
+			f(t, e, hdr)
+		})
 	}
 }

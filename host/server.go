@@ -59,10 +59,10 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 		opt(&o)
 	}
 	info := reg.Config.Server
-	s := &Server{logger: logger, beforeWork: o.beforeWork}
-	s.startInfo = identity(reg)
+	s := &Server{logger: logger, beforeWork: o.beforeWork, startInfo: identity(reg)}
 	s.life, s.shutdown = context.WithCancelCause(context.Background())
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Title: info.Title, Version: info.Version}, &mcp.ServerOptions{
+	impl := s.startInfo
+	s.mcp = mcp.NewServer(&impl, &mcp.ServerOptions{
 		Instructions: info.Instructions,
 		Logger:       sdkLogger(logger),
 		Capabilities: &mcp.ServerCapabilities{
@@ -136,17 +136,17 @@ func (s *Server) describe(method string, req mcp.Request, res mcp.Result) {
 		if reg == nil || reg.Config == nil || reg.Config.Server == nil {
 			return
 		}
-		info := reg.Config.Server
+		instructions := reg.Config.Server.Instructions
 		switch r := res.(type) {
 		case *mcp.InitializeResult:
 			if r != nil {
 				impl := identity(reg)
 				r.ServerInfo = &impl
-				r.Instructions = info.Instructions
+				r.Instructions = instructions
 			}
 		case *mcp.DiscoverResult:
 			if r != nil {
-				r.Instructions = info.Instructions
+				r.Instructions = instructions
 				s.annotate(r)
 			}
 		}
@@ -244,10 +244,12 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 	s.applyMu.Lock()
 	defer s.applyMu.Unlock()
 	old = s.current.Swap(reg)
-	if impl := identity(reg); old != nil && !reflect.DeepEqual(impl, s.startInfo) {
-		s.renamed.Store(&impl)
-	} else if old != nil {
-		s.renamed.Store(nil)
+	if old != nil {
+		if impl := identity(reg); impl.Name != s.startInfo.Name || impl.Title != s.startInfo.Title || impl.Version != s.startInfo.Version {
+			s.renamed.Store(&impl)
+		} else {
+			s.renamed.Store(nil)
+		}
 	}
 
 	oldTools := map[string]*mcp.Tool{}

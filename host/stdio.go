@@ -188,13 +188,11 @@ func (c *stdioConn) handleLine(line []byte) bool {
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok {
 		if err := c.admit(req); err != nil {
-			code := int64(jsonrpc.CodeInvalidRequest)
-			var rpc *jsonrpc.Error
-			if errors.As(err, &rpc) {
-				code = rpc.Code
-				err = errors.New(rpc.Message)
+			code, msg := int64(jsonrpc.CodeInvalidRequest), err.Error()
+			if rpc := (*jsonrpc.Error)(nil); errors.As(err, &rpc) {
+				code, msg = rpc.Code, rpc.Message // params with a wrong type
 			}
-			c.replyError(&req.ID, code, err.Error())
+			c.replyError(&req.ID, code, msg)
 			return true
 		}
 	}

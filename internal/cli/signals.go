@@ -22,7 +22,6 @@ type signalRelay struct {
 	ready    chan struct{} // closed once the handlers are installed
 	released chan struct{} // closed by the function Signals returns
 	again    chan struct{} // closed when a second signal comes
-	ctx      context.Context
 	cancel   context.CancelFunc
 }
 
@@ -34,11 +33,11 @@ func (r *signalRelay) install() {
 		signal.Notify(c, stopSignals...)
 		close(r.ready)
 		go func() {
+			defer signal.Stop(c)
 			select {
 			case <-c:
 				r.cancel()
 			case <-r.released:
-				signal.Stop(c)
 				return
 			}
 			// The handlers stay until the context is released, as with
@@ -51,9 +50,9 @@ func (r *signalRelay) install() {
 			case <-c:
 				close(r.again)
 			case <-r.released:
+				return
 			}
 			<-r.released
-			signal.Stop(c)
 		}()
 	})
 }
@@ -76,10 +75,11 @@ const installDelay = 100 * time.Millisecond
 // is safe: nothing has been started yet.
 func Signals(parent context.Context) (context.Context, context.CancelFunc) {
 	r := &signalRelay{ready: make(chan struct{}), released: make(chan struct{}), again: make(chan struct{})}
-	r.ctx, r.cancel = context.WithCancel(context.WithValue(parent, signalsKey{}, r))
+	ctx, cancel := context.WithCancel(context.WithValue(parent, signalsKey{}, r))
+	r.cancel = cancel
 	t := time.AfterFunc(installDelay, r.install)
 	var release sync.Once
-	return r.ctx, func() {
+	return ctx, func() {
 		release.Do(func() {
 			t.Stop()
 			r.cancel()
