@@ -11,10 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
-	"sync"
-	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -22,6 +19,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/parallel"
 )
 
 // Config is everything declared in one or more config files, merged.
@@ -122,9 +120,22 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	files, diags := ConfigFiles(paths)
 	var bodies []*hcl.File
 	var bodyNames []string // the name of each of bodies
-	for _, name := range files {
-		src, err := os.ReadFile(name)
-		if err != nil {
+	// The files are parsed side by side (and a large one in pieces, see
+	// parseFile); what they give is taken in their order.
+	srcs := make([][]byte, len(files))
+	readErrs := make([]error, len(files))
+	for i, name := range files {
+		srcs[i], readErrs[i] = os.ReadFile(name)
+	}
+	parsed := make([]*hcl.File, len(files))
+	parseDiags := make([]hcl.Diagnostics, len(files))
+	parallel.For(len(files), 1, func(i int) {
+		if readErrs[i] == nil {
+			parsed[i], parseDiags[i] = parseFile(files[i], srcs[i])
+		}
+	})
+	for i, name := range files {
+		if err := readErrs[i]; err != nil {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Cannot read config",
@@ -132,7 +143,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 			})
 			continue
 		}
-		f, d := parseFile(name, src)
+		f, d := parsed[i], parseDiags[i]
 		diags = append(diags, d...)
 		cfg.Paths = append(cfg.Paths, name)
 		if f != nil {
@@ -365,36 +376,16 @@ type decodeJob struct {
 	diags      hcl.Diagnostics
 }
 
-// parallelDecodeMin is the number of blocks from which decoding is spread
-// over the processors.
-const parallelDecodeMin = 64
+// decodeBlocksPerWorker is the fewest blocks a goroutine of decodeAll is
+// given. Blocks are independent of each other, and even a small config
+// decodes faster on two cores: a start of examples/tools.hcl (13 blocks)
+// took 0.3 ms less (BENCHMARKS.md, "Cold start on both cores").
+const decodeBlocksPerWorker = 2
 
-// decodeAll decodes the blocks, concurrently for large configs. Blocks are
-// independent of each other, and results keep their order.
+// decodeAll decodes the blocks, on every free processor. Results keep
+// their order.
 func decodeAll(jobs []decodeJob, static *hcl.EvalContext) {
-	workers := runtime.GOMAXPROCS(0)
-	if len(jobs) < parallelDecodeMin || workers < 2 {
-		for i := range jobs {
-			jobs[i].decode(static)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(jobs) {
-					return
-				}
-				jobs[i].decode(static)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(jobs), decodeBlocksPerWorker, func(i int) { jobs[i].decode(static) })
 }
 
 func (j *decodeJob) decode(static *hcl.EvalContext) {

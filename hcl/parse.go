@@ -3,30 +3,39 @@ package hcl
 import (
 	"bytes"
 	"runtime"
-	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/json"
+
+	"github.com/toolhost/toolhost/internal/parallel"
 )
 
-// splitThreshold is the file size from which a file is parsed in pieces.
-// HCL's lexer runs at a few MB/s (it measures columns in grapheme clusters),
-// so a 1,000-tool file takes tens of milliseconds on one core.
-const splitThreshold = 64 << 10
+// A native-syntax file of splitMin bytes or more is parsed in pieces of
+// pieceMin bytes at least, two for each processor at most. HCL's lexer runs
+// at a few MB/s (it measures columns in grapheme clusters): in a new
+// process the 9 KB of examples/tools.hcl take 2 ms to parse, and a start of
+// it took 0.4–0.5 ms less parsed in four pieces on two cores (BENCHMARKS.md,
+// "Cold start on both cores"). Below that size the goroutines, and the
+// thread the first of them needs early in a process, would cost about what
+// they save.
+const (
+	splitMin = 4 << 10
+	pieceMin = 2 << 10
+)
 
 // parseFile parses one config file with no cache, so that every load sees
-// the file as it is now. A large native-syntax file is split at top-level
-// block boundaries and the pieces are parsed concurrently; each piece is
-// parsed at its true start position, so ranges and diagnostics are the same
-// as for a whole-file parse. Any doubt falls back to parsing the whole file.
+// the file as it is now. A native-syntax file of splitMin bytes or more is
+// split at top-level block boundaries and the pieces are parsed
+// concurrently; each piece is parsed at its true start position, so ranges
+// and diagnostics are the same as for a whole-file parse. Any doubt falls
+// back to parsing the whole file.
 func parseFile(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
 	if bytes.HasSuffix([]byte(name), []byte(".json")) {
 		return json.Parse(src, name)
 	}
-	workers := runtime.GOMAXPROCS(0)
-	if len(src) >= splitThreshold && workers > 1 {
-		if cuts := splitTopLevel(src, workers*2); len(cuts) > 0 {
+	if pieces := min(2*runtime.GOMAXPROCS(0), len(src)/pieceMin); len(src) >= splitMin && pieces > 1 && parallel.Workers(pieces, 1) > 1 {
+		if cuts := splitTopLevel(src, pieces); len(cuts) > 0 {
 			if f, ok := parsePieces(name, src, cuts); ok {
 				return f, nil
 			}
@@ -43,17 +52,11 @@ func parsePieces(name string, src []byte, cuts []int) (*hcl.File, bool) {
 	bounds := append(append([]int{0}, cuts...), len(src))
 	files := make([]*hcl.File, len(bounds)-1)
 	failed := make([]bool, len(files))
-	var wg sync.WaitGroup
-	for i := range files {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			start := hcl.Pos{Line: 1 + bytes.Count(src[:bounds[i]], []byte("\n")), Column: 1, Byte: bounds[i]}
-			f, diags := hclsyntax.ParseConfig(src[bounds[i]:bounds[i+1]], name, start)
-			files[i], failed[i] = f, len(diags) > 0
-		}(i)
-	}
-	wg.Wait()
+	parallel.For(len(files), 1, func(i int) {
+		start := hcl.Pos{Line: 1 + bytes.Count(src[:bounds[i]], []byte("\n")), Column: 1, Byte: bounds[i]}
+		f, diags := hclsyntax.ParseConfig(src[bounds[i]:bounds[i+1]], name, start)
+		files[i], failed[i] = f, len(diags) > 0
+	})
 	body := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}}
 	for i, f := range files {
 		if failed[i] {

@@ -2,6 +2,11 @@ package hcl
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -48,7 +53,7 @@ func trickyConfig(n int) []byte {
 
 func TestParsePiecesMatchesWholeParse(t *testing.T) {
 	src := trickyConfig(300)
-	if len(src) < splitThreshold {
+	if len(src) < splitMin {
 		t.Fatalf("fixture of %d bytes is below the split threshold", len(src))
 	}
 	whole, diags := hclsyntax.ParseConfig(src, "big.hcl", hcl.InitialPos)
@@ -81,6 +86,96 @@ func TestParsePiecesMatchesWholeParse(t *testing.T) {
 	// A diagnostic in a piece names the same place as in the whole file.
 	if got := pieceNav([]*hcl.File{pieces}).ContextString(wb.Blocks[599].Body.SrcRange.Start.Byte + 5); got == "" {
 		t.Error("no context string for an offset in the last piece")
+	}
+}
+
+// TestParsePiecesOfRepoFiles parses every .hcl file of the repository in
+// 2 to 6 pieces and checks that the body is exactly the whole-file parse's:
+// every block, attribute, expression and range. Small files are split too,
+// as a start of examples/tools.hcl is.
+func TestParsePiecesOfRepoFiles(t *testing.T) {
+	var paths []string
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == ".git") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".hcl") {
+			paths = append(paths, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) < 20 {
+		t.Fatalf("found %d .hcl files in the repository; the walk is broken", len(paths))
+	}
+	split := 0
+	for _, path := range paths {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+		for pieces := 2; pieces <= 6; pieces++ {
+			cuts := splitTopLevel(src, pieces)
+			if len(cuts) == 0 {
+				continue
+			}
+			got, ok := parsePieces(path, src, cuts)
+			if ok && len(diags) > 0 {
+				t.Errorf("%s in %d pieces: the pieces parsed, but the whole file has diagnostics: %v", path, pieces, diags)
+				continue
+			}
+			if !ok {
+				continue
+			}
+			split++
+			if !reflect.DeepEqual(got.Body, whole.Body) {
+				t.Errorf("%s in %d pieces (cuts %v): the body differs from the whole-file parse", path, pieces, cuts)
+			}
+		}
+	}
+	if split < 20 {
+		t.Errorf("only %d splits of repository files parsed; the test checks little", split)
+	}
+}
+
+// TestParseFileSplitsSmallFiles checks that a start of examples/tools.hcl
+// parses it in pieces when there are two processors, and that the result
+// is the whole-file parse.
+func TestParseFileSplitsSmallFiles(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	path := filepath.Join("..", "examples", "tools.hcl")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, diags := parseFile(path, src)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if _, ok := f.Nav.(pieceNav); !ok {
+		t.Fatalf("examples/tools.hcl (%d bytes) was parsed whole", len(src))
+	}
+	whole, _ := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+	if !reflect.DeepEqual(f.Body, whole.Body) {
+		t.Error("the body parsed in pieces differs from the whole-file parse")
+	}
+	// Under splitMin, or with one processor, a file is parsed whole.
+	if f, _ := parseFile("small.hcl", src[:splitMin-1]); f != nil {
+		if _, ok := f.Nav.(pieceNav); ok {
+			t.Errorf("a file of %d bytes was parsed in pieces", splitMin-1)
+		}
+	}
+	runtime.GOMAXPROCS(1)
+	if f, _ := parseFile(path, src); f != nil {
+		if _, ok := f.Nav.(pieceNav); ok {
+			t.Error("examples/tools.hcl was parsed in pieces with one processor")
+		}
 	}
 }
 
