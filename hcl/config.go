@@ -120,20 +120,20 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	files, diags := ConfigFiles(paths)
 	var bodies []*hcl.File
 	var bodyNames []string // the name of each of bodies
-	// The files are parsed side by side (and a large one in pieces, see
-	// parseFile); what they give is taken in their order.
-	srcs := make([][]byte, len(files))
+	// The files are parsed side by side (see parseFiles); what they give
+	// is taken in their order.
 	readErrs := make([]error, len(files))
+	var readable []string
+	var srcs [][]byte
 	for i, name := range files {
-		srcs[i], readErrs[i] = os.ReadFile(name)
-	}
-	parsed := make([]*hcl.File, len(files))
-	parseDiags := make([]hcl.Diagnostics, len(files))
-	parallel.For(len(files), 1, func(i int) {
-		if readErrs[i] == nil {
-			parsed[i], parseDiags[i] = parseFile(files[i], srcs[i])
+		src, err := os.ReadFile(name)
+		if readErrs[i] = err; err == nil {
+			readable = append(readable, name)
+			srcs = append(srcs, src)
 		}
-	})
+	}
+	parsed, parseDiags := parseFiles(readable, srcs)
+	next := 0 // the index in parsed of the next readable file
 	for i, name := range files {
 		if err := readErrs[i]; err != nil {
 			diags = append(diags, &hcl.Diagnostic{
@@ -143,7 +143,8 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 			})
 			continue
 		}
-		f, d := parsed[i], parseDiags[i]
+		f, d := parsed[next], parseDiags[next]
+		next++
 		diags = append(diags, d...)
 		cfg.Paths = append(cfg.Paths, name)
 		if f != nil {

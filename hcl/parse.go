@@ -3,6 +3,7 @@ package hcl
 import (
 	"bytes"
 	"runtime"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -24,39 +25,121 @@ const (
 	pieceMin = 2 << 10
 )
 
-// parseFile parses one config file with no cache, so that every load sees
-// the file as it is now. A native-syntax file of splitMin bytes or more is
-// split at top-level block boundaries and the pieces are parsed
-// concurrently; each piece is parsed at its true start position, so ranges
-// and diagnostics are the same as for a whole-file parse. Any doubt falls
-// back to parsing the whole file.
-func parseFile(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
-	if bytes.HasSuffix([]byte(name), []byte(".json")) {
-		return json.Parse(src, name)
-	}
-	if pieces := min(2*runtime.GOMAXPROCS(0), len(src)/pieceMin); len(src) >= splitMin && pieces > 1 && parallel.Workers(pieces, 1) > 1 {
-		if cuts := splitTopLevel(src, pieces); len(cuts) > 0 {
-			if f, ok := parsePieces(name, src, cuts); ok {
-				return f, nil
-			}
+// parseFiles parses config files with no cache, so that every load sees
+// them as they are now. A native-syntax file of splitMin bytes or more is
+// cut at top-level block boundaries, and the pieces of all the files are
+// parsed side by side, in one parallel.For: a directory of small files and
+// one large file both use every processor, with no more goroutines than
+// processors. Each piece is parsed at its true start position, so ranges
+// and diagnostics are the same as for a whole-file parse; any doubt falls
+// back to parsing the whole file. The results are in the order of names.
+func parseFiles(names []string, srcs [][]byte) ([]*hcl.File, []hcl.Diagnostics) {
+	files := make([]*hcl.File, len(names))
+	diags := make([]hcl.Diagnostics, len(names))
+	// bounds[i] are the offsets file i is cut at, its start and end
+	// included; nil for a file parsed whole.
+	bounds := make([][]int, len(names))
+	type job struct{ file, piece int }
+	var jobs []job
+	for i := range names {
+		bounds[i] = pieceBounds(names[i], srcs[i])
+		if bounds[i] == nil {
+			jobs = append(jobs, job{i, -1})
+			continue
 		}
+		for k := range len(bounds[i]) - 1 {
+			jobs = append(jobs, job{i, k})
+		}
+	}
+	pieces := make([][]*hcl.File, len(names))
+	failed := make([][]bool, len(names))
+	for i, b := range bounds {
+		if b != nil {
+			pieces[i] = make([]*hcl.File, len(b)-1)
+			failed[i] = make([]bool, len(b)-1)
+		}
+	}
+	parallel.For(len(jobs), 1, func(j int) {
+		i, k := jobs[j].file, jobs[j].piece
+		if k < 0 {
+			files[i], diags[i] = parseWhole(names[i], srcs[i])
+			return
+		}
+		pieces[i][k], failed[i][k] = parsePiece(names[i], srcs[i], bounds[i][k], bounds[i][k+1])
+	})
+	for i := range names {
+		if bounds[i] == nil {
+			continue
+		}
+		if f, ok := joinPieces(srcs[i], pieces[i], failed[i]); ok {
+			files[i] = f
+		} else {
+			files[i], diags[i] = parseWhole(names[i], srcs[i])
+		}
+	}
+	return files, diags
+}
+
+// parseFile parses one config file as parseFiles does.
+func parseFile(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
+	files, diags := parseFiles([]string{name}, [][]byte{src})
+	return files[0], diags[0]
+}
+
+// pieceBounds returns the offsets a file is parsed in pieces at, its start
+// and its end included, or nil when it is parsed whole: a JSON file, a
+// file under splitMin, one processor, or no clean cut (see splitTopLevel).
+func pieceBounds(name string, src []byte) []int {
+	if isJSON(name) || len(src) < splitMin {
+		return nil
+	}
+	pieces := min(2*runtime.GOMAXPROCS(0), len(src)/pieceMin)
+	if pieces < 2 || parallel.Workers(pieces, 1) < 2 {
+		return nil
+	}
+	cuts := splitTopLevel(src, pieces)
+	if len(cuts) == 0 {
+		return nil
+	}
+	return append(append([]int{0}, cuts...), len(src))
+}
+
+func isJSON(name string) bool { return strings.HasSuffix(name, ".json") }
+
+// parseWhole parses a whole file, in JSON or native syntax by its name.
+func parseWhole(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
+	if isJSON(name) {
+		return json.Parse(src, name)
 	}
 	return hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 }
 
+// parsePiece parses src[start:end], a piece that starts a line, at its
+// position in src. failed is whether it has any diagnostic.
+func parsePiece(name string, src []byte, start, end int) (f *hcl.File, failed bool) {
+	pos := hcl.Pos{Line: 1 + bytes.Count(src[:start], []byte("\n")), Column: 1, Byte: start}
+	f, diags := hclsyntax.ParseConfig(src[start:end], name, pos)
+	return f, len(diags) > 0
+}
+
 // parsePieces parses src cut at the given offsets (each the start of a
-// line) concurrently and joins the pieces into one body. It reports false
-// when a piece has any diagnostic: the caller then parses the whole file,
-// so that diagnostics are exactly HCL's.
+// line) concurrently and joins the pieces into one body, as parseFiles
+// does. It reports false when a piece has any diagnostic.
 func parsePieces(name string, src []byte, cuts []int) (*hcl.File, bool) {
 	bounds := append(append([]int{0}, cuts...), len(src))
 	files := make([]*hcl.File, len(bounds)-1)
 	failed := make([]bool, len(files))
 	parallel.For(len(files), 1, func(i int) {
-		start := hcl.Pos{Line: 1 + bytes.Count(src[:bounds[i]], []byte("\n")), Column: 1, Byte: bounds[i]}
-		f, diags := hclsyntax.ParseConfig(src[bounds[i]:bounds[i+1]], name, start)
-		files[i], failed[i] = f, len(diags) > 0
+		files[i], failed[i] = parsePiece(name, src, bounds[i], bounds[i+1])
 	})
+	return joinPieces(src, files, failed)
+}
+
+// joinPieces joins the parsed pieces of src into one body. It reports false
+// when a piece has any diagnostic, or when two pieces set the same
+// top-level attribute: the caller then parses the whole file, so that
+// diagnostics are exactly HCL's.
+func joinPieces(src []byte, files []*hcl.File, failed []bool) (*hcl.File, bool) {
 	body := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}}
 	for i, f := range files {
 		if failed[i] {
@@ -85,8 +168,9 @@ type pieceNav []*hcl.File
 // ContextString implements the interface hcl's diagnostic writer looks for.
 func (n pieceNav) ContextString(offset int) string {
 	for _, f := range n {
-		r := f.Body.(*hclsyntax.Body).SrcRange
-		if offset >= r.Start.Byte && offset <= r.End.Byte {
+		// A piece's range ends where the next one starts: an offset at a
+		// cut is the next piece's.
+		if f.Body.(*hclsyntax.Body).SrcRange.ContainsOffset(offset) {
 			if cs, ok := f.Nav.(interface{ ContextString(int) string }); ok {
 				return cs.ContextString(offset)
 			}

@@ -179,6 +179,70 @@ func TestParseFileSplitsSmallFiles(t *testing.T) {
 	}
 }
 
+// TestPieceNavAtCuts checks that diagnostics name the block they are in
+// ("in tool ...") as for a whole-file parse, also for a block that starts
+// exactly at a cut: blocks written back to back, with no blank line
+// between them, as generated configs often are.
+func TestPieceNavAtCuts(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	var b strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&b, "tool \"t%d\" {\n  description = \"a tool with no backend block yet, number %d\"\n}\n", i, i)
+	}
+	src := []byte(b.String())
+	f, diags := parseFile("gen.hcl", src)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	nav, ok := f.Nav.(pieceNav)
+	if !ok {
+		t.Fatalf("the %d-byte file was parsed whole", len(src))
+	}
+	whole, _ := hclsyntax.ParseConfig(src, "gen.hcl", hcl.InitialPos)
+	wholeNav := whole.Nav.(interface{ ContextString(int) string })
+	atCut := 0
+	for _, blk := range whole.Body.(*hclsyntax.Body).Blocks {
+		for _, off := range []int{blk.TypeRange.Start.Byte, blk.OpenBraceRange.Start.Byte, blk.Body.SrcRange.End.Byte - 1} {
+			if got, want := nav.ContextString(off), wholeNav.ContextString(off); got != want {
+				t.Errorf("offset %d (line %d): context %q, want %q", off, blk.TypeRange.Start.Line, got, want)
+			}
+		}
+		for _, p := range nav[1:] {
+			if p.Body.(*hclsyntax.Body).SrcRange.Start.Byte == blk.TypeRange.Start.Byte {
+				atCut++
+			}
+		}
+	}
+	if atCut == 0 {
+		t.Error("no block starts at a cut; the test checks nothing")
+	}
+}
+
+// TestParseFilesSeveral checks that several files, each large enough to
+// be cut, are parsed as they would be one by one, in their order, with a
+// syntax error in one of them reported as HCL reports it.
+func TestParseFilesSeveral(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	names := []string{"a.hcl", "b.hcl", "c.hcl", "d.hcl"}
+	srcs := [][]byte{trickyConfig(12), trickyConfig(7), append(trickyConfig(9), "tool \"broken\" {\n  description = \"x\n}\n"...), []byte("tool \"small\" {\n}\n")}
+	files, diags := parseFiles(names, srcs)
+	for i, name := range names {
+		want, wantDiags := hclsyntax.ParseConfig(srcs[i], name, hcl.InitialPos)
+		if diags[i].Error() != wantDiags.Error() {
+			t.Errorf("%s: diagnostics %q, want %q", name, diags[i].Error(), wantDiags.Error())
+		}
+		if wantDiags.HasErrors() {
+			continue
+		}
+		if !reflect.DeepEqual(files[i].Body, want.Body) {
+			t.Errorf("%s: the body differs from the whole-file parse", name)
+		}
+		if _, split := files[i].Nav.(pieceNav); split != (len(srcs[i]) >= splitMin) {
+			t.Errorf("%s (%d bytes): parsed in pieces %v", name, len(srcs[i]), split)
+		}
+	}
+}
+
 func TestSplitTopLevelRefusesUnbalanced(t *testing.T) {
 	for _, tc := range []struct{ name, src string }{
 		{"unclosed block", strings.Repeat("tool \"a\" {\n}\n", 100) + "tool \"b\" {\n"},

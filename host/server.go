@@ -386,10 +386,9 @@ func redefinedDecls[T any](defs *blockChanges, kind string, before, after []T, n
 	return names
 }
 
-// addTools registers tools with the SDK. AddTool re-decodes every schema
-// three times through a decoder with a 32 KiB buffer: about 35 µs and 73 KB
-// of garbage a tool. (Registering from one goroutine per CPU saved under
-// 10%, the GC being the bound, so it is done in order.)
+// addTools registers tools with the SDK, on every free processor. AddTool
+// re-decodes every schema three times through a decoder with a 32 KiB
+// buffer: about 35 µs and 73 KB of garbage a tool.
 func (s *Server) addTools(tools []*mcp.Tool) {
 	parallel.For(len(tools), addToolsPerWorker, func(i int) { s.addTool(tools[i]) })
 }
