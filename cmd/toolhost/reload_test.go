@@ -431,26 +431,51 @@ func TestReloadOff(t *testing.T) {
 // call finishes on the definition it started with, and new calls see the
 // new config.
 func TestReloadRunningCallFinishes(t *testing.T) {
-	slow := `tool "slow" {
-  description = "sleeps"
+	// The command says it has started, then waits for the test to let it
+	// finish: the call runs across the reload whatever the machine's load
+	// (a fixed sleep could end before a slow reload, and its answer then
+	// came before the ones the test waits for first).
+	gate := t.TempDir()
+	started, finish := filepath.Join(gate, "started"), filepath.Join(gate, "finish")
+	slow := fmt.Sprintf(`tool "slow" {
+  description = "waits"
   exec {
-    command = ["sh", "-c", "sleep 1; printf done"]
-    timeout = "20s"
+    command = ["sh", "-c", "touch '%s'; while [ ! -e '%s' ]; do sleep 0.02; done; printf done"]
+    timeout = "60s"
   }
 }
-`
+`, started, finish)
 	cfg := writeConfig(t, slow+toolConfig("alpha"))
 	s := startServe(t, cfg)
 	s.initialize("2025-06-18")
 	s.sendJSON(call(1, "slow", nil))
+	waitFile(t, started)
 	writeAtomically(t, cfg, toolConfig("alpha"))
 	s.until("tools/list_changed", isMethod("notifications/tools/list_changed"))
 	s.sendJSON(call(2, "slow", nil))
 	if resp := s.until("call after the reload", isID(2)); resp["error"] == nil {
 		t.Fatalf("slow is still callable after it was removed: %v", resp)
 	}
+	if err := os.WriteFile(finish, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if text, isErr := resultText(t, s.until("the running call", isID(1))); text != "done" || isErr {
 		t.Fatalf("the call running across the reload answered %q (isError %v)", text, isErr)
+	}
+}
+
+// waitFile waits until path exists.
+func waitFile(t *testing.T, path string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not appear", path)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
