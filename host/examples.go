@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -176,14 +177,16 @@ func (r *Registry) checkExample(ctx context.Context, t *thcl.Tool, ex *thcl.Exam
 	return compareResult(t, ex, vals.Result, got, fail)
 }
 
-// argPathStep matches one step of an ArgumentError's Path: "[1]" or ".title".
-var argPathStep = regexp.MustCompile(`\[(\d+)\]|\.([^.\[]+)`)
+// argPathStep matches one step of an ArgumentError's Path: "[1]" or
+// ".title". It is compiled on first use, not at every start of every
+// command (about 15 µs).
+var argPathStep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[(\d+)\]|\.([^.\[]+)`) })
 
 // argPathSteps splits an ArgumentError's Path, such as "[1].title", into
 // steps.
 func argPathSteps(path string) []thcl.PathStep {
 	var steps []thcl.PathStep
-	for _, m := range argPathStep.FindAllStringSubmatch(path, -1) {
+	for _, m := range argPathStep().FindAllStringSubmatch(path, -1) {
 		if m[1] != "" {
 			i, err := strconv.Atoi(m[1])
 			if err != nil {
