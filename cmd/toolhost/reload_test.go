@@ -449,7 +449,7 @@ func TestReloadRunningCallFinishes(t *testing.T) {
 	s := startServe(t, cfg)
 	s.initialize("2025-06-18")
 	s.sendJSON(call(1, "slow", nil))
-	waitFile(t, started)
+	waitFor(t, "the call's command to start", func() bool { _, err := os.Stat(started); return err == nil })
 	writeAtomically(t, cfg, toolConfig("alpha"))
 	s.until("tools/list_changed", isMethod("notifications/tools/list_changed"))
 	s.sendJSON(call(2, "slow", nil))
@@ -461,21 +461,6 @@ func TestReloadRunningCallFinishes(t *testing.T) {
 	}
 	if text, isErr := resultText(t, s.until("the running call", isID(1))); text != "done" || isErr {
 		t.Fatalf("the call running across the reload answered %q (isError %v)", text, isErr)
-	}
-}
-
-// waitFile waits until path exists.
-func waitFile(t *testing.T, path string) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not appear", path)
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
