@@ -380,7 +380,8 @@ type decodeJob struct {
 // decodeBlocksPerWorker is the fewest blocks a goroutine of decodeAll is
 // given. Blocks are independent of each other, and even a small config
 // decodes faster on two cores: a start of examples/tools.hcl (13 blocks)
-// took 0.3 ms less (BENCHMARKS.md, "Cold start on both cores").
+// took 0.03–0.33 ms less across runs (BENCHMARKS.md, "Cold start on both
+// cores").
 const decodeBlocksPerWorker = 2
 
 // decodeAll decodes the blocks, on every free processor. Results keep

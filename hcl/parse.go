@@ -16,7 +16,7 @@ import (
 // pieceMin bytes at least, two for each processor at most. HCL's lexer runs
 // at a few MB/s (it measures columns in grapheme clusters): in a new
 // process the 9 KB of examples/tools.hcl take 2 ms to parse, and a start of
-// it took 0.4–0.5 ms less parsed in four pieces on two cores (BENCHMARKS.md,
+// it took 0.2–0.5 ms less parsed in four pieces on two cores (BENCHMARKS.md,
 // "Cold start on both cores"). Below that size the goroutines, and the
 // thread the first of them needs early in a process, would cost about what
 // they save.
