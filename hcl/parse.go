@@ -13,7 +13,8 @@ import (
 )
 
 // A native-syntax file of splitMin bytes or more is parsed in pieces of
-// pieceMin bytes at least, two for each processor at most. HCL's lexer runs
+// pieceMin bytes at least (but the last, see pieceBounds), two for each
+// processor at most. HCL's lexer runs
 // at a few MB/s (it measures columns in grapheme clusters): in a new
 // process the 9 KB of examples/tools.hcl take 2 ms to parse, and a start of
 // it took 0.2–0.5 ms less parsed in four pieces on two cores (BENCHMARKS.md,
@@ -98,6 +99,13 @@ func pieceBounds(name string, src []byte) []int {
 		return nil
 	}
 	cuts := splitTopLevel(src, pieces)
+	// The pieces before the last are pieceMin bytes at least; the last is
+	// whatever follows the last cut. A short last piece helps share the
+	// work out when there are others, but a file of one large piece and
+	// one short one is not worth a goroutine (or a thread) more.
+	if len(cuts) == 1 && len(src)-cuts[0] < pieceMin {
+		return nil
+	}
 	if len(cuts) == 0 {
 		return nil
 	}

@@ -218,6 +218,38 @@ func TestPieceNavAtCuts(t *testing.T) {
 	}
 }
 
+// TestPieceBoundsMinimum checks that every piece but the last is pieceMin
+// bytes at least, and that a file is not split into one large piece and a
+// short one: a large block followed by a short comment is not worth a
+// goroutine of its own. A short last piece after two or more large ones
+// is kept: it helps share the work out.
+func TestPieceBoundsMinimum(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	big := "tool \"big\" {\n  description = \"" + strings.Repeat("x", 4200) + "\"\n  template { text = \"hi\" }\n}\n"
+	for _, tc := range []struct {
+		name       string
+		src        string
+		wantPieces int
+	}{
+		{"one block and a comment", big + "# end\n", 0},
+		{"one block and a short block", big + "tool \"b\" {\n}\n", 0},
+		{"two large blocks", big + strings.Replace(big, "big", "big2", 1), 2},
+		{"two large blocks and a short one", big + strings.Replace(big, "big", "big2", 1) + "tool \"b\" {\n}\n", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := pieceBounds("c.hcl", []byte(tc.src))
+			if got := max(0, len(b)-1); got != tc.wantPieces {
+				t.Fatalf("bounds %v for %d bytes: %d pieces, want %d", b, len(tc.src), got, tc.wantPieces)
+			}
+			for k := 0; k+2 < len(b); k++ {
+				if b[k+1]-b[k] < pieceMin {
+					t.Errorf("bounds %v: piece %d is %d bytes, under pieceMin", b, k, b[k+1]-b[k])
+				}
+			}
+		})
+	}
+}
+
 // TestParseFilesSeveral checks that several files, each large enough to
 // be cut, are parsed as they would be one by one, in their order, with a
 // syntax error in one of them reported as HCL reports it.
