@@ -7,21 +7,24 @@ import (
 )
 
 // loadGCPercent is the GC's GOGC while a config loads (see RelaxGC).
-const loadGCPercent = 200
+const loadGCPercent = 300
 
 // RelaxGC makes the GC run less often, until the returned function is
 // called, which restores its setting. A load and its registration with the
 // SDK allocate about 150 KB a tool, nearly all of it short-lived (HCL's
 // token list, the SDK's decoders); with the small heap of a new process the
 // GC would run a dozen times during a 1,000-tool start and take a fifth of
-// it. At GOGC=200 the heap may grow to three times what is live before a
-// collection instead of twice: the start of a config of 1,000 tools is
-// about 20% faster, at the price of a higher peak (63 MB instead of 54 MB;
-// BENCHMARKS.md), and a config of a few dozen tools loads with no
-// collection at all. GOGC rather than a memory limit: a limit below what a
-// large config keeps live would make the GC run without pause. Nothing
-// changes when GOGC or GOMEMLIMIT is set: whoever set them chose the GC's
-// pacing.
+// it. At GOGC=300 the heap may grow to four times what is live before a
+// collection instead of twice. Against GOGC=100, GOGC=200 made the start of
+// a config of 1,000 tools about 20% faster, at the price of a higher peak
+// (63 MB instead of 54 MB); GOGC=300 made it 9–15% faster again (95.8 →
+// 86.8 ms over 200 interleaved starts; 119 → 107 ms in the driver), with a
+// peak of 64–74 MB instead of 61–65 (BENCHMARKS.md). GOGC=400 gained little
+// more for a higher peak (84.3 ms; 68–83 MB). A config of a few dozen
+// tools loads with no collection at all. GOGC rather than a memory limit:
+// a limit below what a large config keeps live would make the GC run
+// without pause. Nothing changes when GOGC or GOMEMLIMIT is set: whoever
+// set them chose the GC's pacing.
 //
 // Calls may overlap (a reload during the first moments of a start): the
 // setting is restored when the last of them is done. Calling restore more
