@@ -454,6 +454,11 @@ func (b *bench) memory() error {
 	chunks := 10
 	logf("memory: %d calls per target, in %d interleaved chunks", chunk*chunks, chunks)
 	after1, afterAll := map[string]float64{}, map[string]float64{}
+	// rss holds each target's RSS after each chunk. One reading is at
+	// the mercy of where the GC is in its cycle (the heap of a server
+	// under load swings by several MB between collections), so growth
+	// compares the medians of the first and the last three readings.
+	rss := map[string][]float64{}
 	cps := map[string][]float64{}
 	for c := 0; c < chunks; c++ {
 		for _, t := range b.rotated(c) {
@@ -465,21 +470,22 @@ func (b *bench) memory() error {
 				return fmt.Errorf("%s: %d of %d calls", t.name, res.calls, chunk)
 			}
 			cps[t.name] = append(cps[t.name], res.perSecond())
-			rss, _ := t.p.memory()
+			r, _ := t.p.memory()
 			if c == 0 {
-				after1[t.name] = mb(rss)
+				after1[t.name] = mb(r)
 			}
-			afterAll[t.name] = mb(rss)
+			afterAll[t.name] = mb(r)
+			rss[t.name] = append(rss[t.name], mb(r))
 		}
 	}
 	growth := map[string]float64{}
-	for k := range afterAll {
-		growth[k] = afterAll[k] - after1[k]
+	for k, v := range rss {
+		growth[k] = median(v[len(v)-3:]) - median(v[:3])
 	}
 	n := chunk * chunks
 	b.add(row{section: "Memory", name: fmt.Sprintf("RSS after %d more calls (64 in flight)", chunk), unit: "MB", vals: after1})
 	b.add(row{section: "Memory", name: fmt.Sprintf("RSS after %d calls", n), unit: "MB", vals: afterAll})
-	b.add(row{section: "Memory", name: fmt.Sprintf("RSS growth from call %d to call %d", chunk, n), unit: "MB", vals: growth, note: "≈0 means no growth"})
+	b.add(row{section: "Memory", name: fmt.Sprintf("RSS growth: median of the last 3 readings (calls %d to %d) minus that of the first 3 (calls %d to %d)", n-2*chunk, n, chunk, 3*chunk), unit: "MB", vals: growth, note: "≈0 means no growth"})
 	b.add(row{section: "Memory", name: "template calls/s during this run (64 in flight)", unit: "calls/s", higherBetter: true, vals: medians(cps)})
 	return nil
 }
