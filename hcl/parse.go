@@ -94,8 +94,9 @@ func pieceBounds(name string, src []byte) []int {
 	if isJSON(name) || len(src) < splitMin {
 		return nil
 	}
-	pieces := min(2*runtime.GOMAXPROCS(0), len(src)/pieceMin)
-	if pieces < 2 || parallel.Workers(pieces, 1) < 2 {
+	procs := runtime.GOMAXPROCS(0)
+	pieces := min(2*procs, len(src)/pieceMin)
+	if procs < 2 || pieces < 2 {
 		return nil
 	}
 	cuts := splitTopLevel(src, pieces)
@@ -128,19 +129,6 @@ func parsePiece(name string, src []byte, start, end int) (f *hcl.File, failed bo
 	pos := hcl.Pos{Line: 1 + bytes.Count(src[:start], []byte("\n")), Column: 1, Byte: start}
 	f, diags := hclsyntax.ParseConfig(src[start:end], name, pos)
 	return f, len(diags) > 0
-}
-
-// parsePieces parses src cut at the given offsets (each the start of a
-// line) concurrently and joins the pieces into one body, as parseFiles
-// does. It reports false when a piece has any diagnostic.
-func parsePieces(name string, src []byte, cuts []int) (*hcl.File, bool) {
-	bounds := append(append([]int{0}, cuts...), len(src))
-	files := make([]*hcl.File, len(bounds)-1)
-	failed := make([]bool, len(files))
-	parallel.For(len(files), 1, func(i int) {
-		files[i], failed[i] = parsePiece(name, src, bounds[i], bounds[i+1])
-	})
-	return joinPieces(src, files, failed)
 }
 
 // joinPieces joins the parsed pieces of src into one body. It reports false

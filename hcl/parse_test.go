@@ -12,6 +12,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/toolhost/toolhost/internal/parallel"
 )
 
 // trickyBlock is a block whose text has braces, quotes and block-like lines
@@ -49,6 +51,20 @@ func trickyConfig(n int) []byte {
 		fmt.Fprintf(&b, trickyBlock, i, i)
 	}
 	return []byte(b.String())
+}
+
+// parsePieces parses src cut at the given offsets (each the start of a
+// line) and joins the pieces into one body, as parseFiles does for the
+// cuts it chooses: the tests choose their own. It reports false when a
+// piece has any diagnostic.
+func parsePieces(name string, src []byte, cuts []int) (*hcl.File, bool) {
+	bounds := append(append([]int{0}, cuts...), len(src))
+	files := make([]*hcl.File, len(bounds)-1)
+	failed := make([]bool, len(files))
+	parallel.For(len(files), 1, func(i int) {
+		files[i], failed[i] = parsePiece(name, src, bounds[i], bounds[i+1])
+	})
+	return joinPieces(src, files, failed)
 }
 
 func TestParsePiecesMatchesWholeParse(t *testing.T) {
