@@ -1,6 +1,7 @@
 package host
 
 import (
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -51,4 +52,40 @@ func TestRelaxGC(t *testing.T) {
 		}
 		restore()
 	})
+}
+
+// TestGCBallast checks that the ballast tops the live heap up to
+// gcHeapFloor, that a live heap at the floor gets none, and that GOGC or
+// GOMEMLIMIT in the environment turns it off.
+func TestGCBallast(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b := gcBallast()
+	// The ballast is the floor less the heap read just before, give or
+	// take what the test allocated in between. (Within 2 MB of the floor,
+	// which the earlier tests' leftovers could reach, there may be none.)
+	want := gcHeapFloor - int(ms.HeapAlloc)
+	if want > 2<<20 && (len(b) > want || len(b) < want-1<<20) || want < 0 && b != nil {
+		t.Errorf("ballast of %d bytes with %d live, want about %d", len(b), ms.HeapAlloc, want)
+	}
+	b = nil
+
+	held := make([]byte, gcHeapFloor)
+	runtime.GC()
+	if b := gcBallast(); b != nil {
+		t.Errorf("ballast of %d bytes with a live heap at the floor, want none", len(b))
+	}
+	runtime.KeepAlive(held)
+
+	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
+		t.Run(env, func(t *testing.T) {
+			t.Setenv(env, map[string]string{"GOGC": "100", "GOMEMLIMIT": "1GiB"}[env])
+			if b := gcBallast(); b != nil {
+				t.Errorf("ballast of %d bytes with %s set, want none", len(b), env)
+			}
+		})
+	}
 }
