@@ -434,6 +434,10 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 				return
 			}
 		}
+		if data, changed := withoutNullArgumentsInBody(body.data, msgs, batch); changed {
+			r.Body = &readBody{Reader: bytes.NewReader(data), data: data}
+			r.ContentLength = int64(len(data))
+		}
 		if !batch && len(msgs) == 1 && msgs[0].isCall() {
 			if msg := paramsProblem(msgs[0].Method, msgs[0].Params); msg != "" {
 				refuseParams(w, r, msgs[0].ID, msg)
@@ -1274,6 +1278,9 @@ func (c *sseConn) SessionID() string { return c.s.id }
 func (c *sseConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	m, err := c.Connection.Read(ctx)
 	if r, ok := m.(*jsonrpc.Request); ok {
+		if p, changed := withoutNullArguments(r.Method, r.Params); changed {
+			r.Params = p
+		}
 		switch {
 		case r.IsCall():
 			c.s.pending.Add(1)

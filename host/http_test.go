@@ -1510,3 +1510,63 @@ func forEachMode(t *testing.T, f func(t *testing.T, e *httpEnv, hdr map[string]s
 		})
 	}
 }
+
+// TestHTTPNullPromptArgument: over streamable HTTP, with sessions and
+// without, in a batch, and over the legacy SSE transport, a prompt
+// argument sent as null gets its default, as if left out.
+func TestHTTPNullPromptArgument(t *testing.T) {
+	const get = `{"jsonrpc":"2.0","id":%d,"method":"prompts/get","params":{"name":"summarize","arguments":{"count":null}}}`
+	wantText := func(t *testing.T, m map[string]any) {
+		t.Helper()
+		if got := fmt.Sprint(m["result"]); !strings.Contains(got, "text:limit 10") {
+			t.Fatalf("prompts/get with a null argument: %v, want the text \"limit 10\"", m)
+		}
+	}
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			e := startHTTPConfig(t, HTTPOptions{Stateless: stateless}, nullArgConfig)
+			hdr := map[string]string{"Mcp-Protocol-Version": "2025-06-18"}
+			if !stateless {
+				hdr = rawSession(t, e, "2025-06-18")
+			}
+			wantText(t, newSSEReader(rawPost(t, e.base+"/mcp", fmt.Sprintf(get, 1), hdr).Body).message(t))
+		})
+	}
+	t.Run("batch", func(t *testing.T) {
+		e := startHTTPConfig(t, HTTPOptions{}, nullArgConfig)
+		hdr := rawSession(t, e, "2025-03-26")
+		resp := rawPost(t, e.base+"/mcp", "["+fmt.Sprintf(get, 1)+`,{"jsonrpc":"2.0","id":2,"method":"ping"}]`, hdr)
+		r := newSSEReader(resp.Body)
+		for range 2 {
+			if m := r.message(t); m["id"] == float64(1) {
+				wantText(t, m)
+				return
+			}
+		}
+		t.Fatal("no answer to the prompts/get of the batch")
+	})
+	t.Run("legacy SSE", func(t *testing.T) {
+		e := startHTTPConfig(t, HTTPOptions{}, nullArgConfig)
+		resp, err := http.Get(e.base + "/sse")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		r := newSSEReader(resp.Body)
+		ev, err := r.next()
+		if err != nil || ev.name != "endpoint" {
+			t.Fatalf("first event: %+v, %v", ev, err)
+		}
+		post := func(body string) {
+			t.Helper()
+			if resp := rawPost(t, e.base+ev.data, body, nil); resp.StatusCode != http.StatusAccepted {
+				t.Fatalf("POST %s: %s", body, resp.Status)
+			}
+		}
+		post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{},"clientInfo":{"name":"raw","version":"1"},"protocolVersion":"2024-11-05"}}`)
+		r.message(t)
+		post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		post(fmt.Sprintf(get, 1))
+		wantText(t, r.message(t))
+	})
+}

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -177,4 +178,107 @@ func valueKind(v string) string {
 		return "a number"
 	}
 	return v
+}
+
+// stringMapPaths are, for the requests that have them, the paths in params
+// to the maps whose values MCP sends as strings: prompt arguments.
+var stringMapPaths = map[string][]string{
+	"prompts/get":         {"arguments"},
+	"completion/complete": {"context", "arguments"},
+}
+
+// withoutNullArguments returns params with the null values of the request's
+// string maps (stringMapPaths) left out, and whether it left any out. The
+// SDK decodes a null there as "", so that coalesce(arg.count, "10") would
+// give "" instead of "10"; a client that sends null means the argument has
+// no value, as if it had left it out. Params that are not objects of the
+// expected shape come back as they are, for the SDK to answer.
+func withoutNullArguments(method string, params json.RawMessage) (json.RawMessage, bool) {
+	path, ok := stringMapPaths[method]
+	if !ok || !bytes.Contains(params, []byte("null")) || tooDeep(params, maxDepth) {
+		return params, false
+	}
+	return dropNulls(params, path)
+}
+
+// dropNulls removes the null members of the object at path in raw.
+func dropNulls(raw json.RawMessage, path []string) (json.RawMessage, bool) {
+	var obj map[string]json.RawMessage
+	if _, err := sjson.Parse(raw, &obj, sjson.DontMatchCaseInsensitiveStructFields); err != nil || obj == nil {
+		return raw, false
+	}
+	changed := false
+	if len(path) == 0 {
+		for k, v := range obj {
+			if string(bytes.TrimSpace(v)) == "null" {
+				delete(obj, k)
+				changed = true
+			}
+		}
+	} else if sub, ok := obj[path[0]]; ok {
+		obj[path[0]], changed = dropNulls(sub, path[1:])
+	}
+	if !changed {
+		return raw, false
+	}
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return raw, false
+	}
+	return out, true
+}
+
+// withoutNullArgumentsInBody is withoutNullArguments for each request of a
+// POST body (one message or a batch, as peekMessages read it into msgs),
+// and whether it changed any.
+func withoutNullArgumentsInBody(body []byte, msgs []peekedMessage, batch bool) ([]byte, bool) {
+	if !slices.ContainsFunc(msgs, func(m peekedMessage) bool { return stringMapPaths[m.Method] != nil }) ||
+		!bytes.Contains(body, []byte("null")) {
+		return body, false
+	}
+	if !batch {
+		return messageWithoutNullArguments(body)
+	}
+	var raws []json.RawMessage
+	if _, err := sjson.Parse(body, &raws, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
+		return body, false
+	}
+	changed := false
+	for i, m := range raws {
+		var c bool
+		if raws[i], c = messageWithoutNullArguments(m); c {
+			changed = true
+		}
+	}
+	if !changed {
+		return body, false
+	}
+	out, err := json.Marshal(raws)
+	if err != nil {
+		return body, false
+	}
+	return out, true
+}
+
+// messageWithoutNullArguments is withoutNullArguments for the params of
+// one JSON-RPC message.
+func messageWithoutNullArguments(raw []byte) ([]byte, bool) {
+	var msg map[string]json.RawMessage
+	if _, err := sjson.Parse(raw, &msg, sjson.DontMatchCaseInsensitiveStructFields); err != nil || msg == nil {
+		return raw, false
+	}
+	var method string
+	if err := json.Unmarshal(msg["method"], &method); err != nil {
+		return raw, false
+	}
+	params, changed := withoutNullArguments(method, msg["params"])
+	if !changed {
+		return raw, false
+	}
+	msg["params"] = params
+	out, err := json.Marshal(msg)
+	if err != nil {
+		return raw, false
+	}
+	return out, true
 }

@@ -195,7 +195,8 @@ func TestBeforeWork(t *testing.T) {
 // FuzzParamsCheck feeds POST bodies to peekMessages and the params of each
 // message to paramsProblem: neither may panic, and a problem is only
 // reported for params that the SDK's decoding (segmentio, case-sensitive)
-// refuses too.
+// refuses too. A body rewritten without null arguments must still be the
+// same messages, with the same methods, and have no null argument left.
 func FuzzParamsCheck(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"p","arguments":{"count":5}}}`,
@@ -204,13 +205,29 @@ func FuzzParamsCheck(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1,"method":"resources/read","Params":{"uri":5},"params":{"uri":"\u0000"}}`,
 		`{"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":1}}}`,
 		`[[[[[[[[[[`,
+		`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"p","arguments":{"count":null,"x":"y"}}}`,
+		`[{"method":"completion/complete","params":{"context":{"arguments":{"a":null}}}},{"method":"ping"}]`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		msgs, _, ok := peekMessages(body)
+		msgs, batch, ok := peekMessages(body)
 		if !ok {
 			return
+		}
+		if out, changed := withoutNullArgumentsInBody(body, msgs, batch); changed {
+			got, gotBatch, ok := peekMessages(out)
+			if !ok || gotBatch != batch || len(got) != len(msgs) {
+				t.Fatalf("%s rewritten to %s: no longer the same messages", body, out)
+			}
+			for i, m := range got {
+				if m.Method != msgs[i].Method {
+					t.Fatalf("%s rewritten to %s: method %q became %q", body, out, msgs[i].Method, m.Method)
+				}
+				if p, again := withoutNullArguments(m.Method, m.Params); again {
+					t.Fatalf("%s rewritten to %s: params %s still have null arguments (%s)", body, out, m.Params, p)
+				}
+			}
 		}
 		for _, m := range msgs {
 			msg := paramsProblem(m.Method, m.Params)
@@ -223,4 +240,98 @@ func FuzzParamsCheck(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestWithoutNullArguments: null prompt arguments (and completion context
+// arguments) are left out, as if the client had not sent them; everything
+// else comes back as it was.
+func TestWithoutNullArguments(t *testing.T) {
+	tests := []struct {
+		name, method, params string
+		want                 string // "" when unchanged
+	}{
+		{"null argument", "prompts/get", `{"name":"p","arguments":{"count":null,"topic":"x"}}`, `{"arguments":{"topic":"x"},"name":"p"}`},
+		{"all null", "prompts/get", `{"name":"p","arguments":{"count": null }}`, `{"arguments":{},"name":"p"}`},
+		{"empty string kept", "prompts/get", `{"name":"p","arguments":{"count":""}}`, ""},
+		{"the word null in a value", "prompts/get", `{"name":"p","arguments":{"count":"null"}}`, ""},
+		{"null arguments", "prompts/get", `{"name":"p","arguments":null}`, ""},
+		{"null _meta", "prompts/get", `{"name":"p","_meta":null,"arguments":{"a":"b"}}`, ""},
+		{"case-sensitive key", "prompts/get", `{"name":"p","Arguments":{"count":null}}`, ""},
+		{"not an object", "prompts/get", `{"name":"p","arguments":[null]}`, ""},
+		{"invalid JSON", "prompts/get", `{"name":"p","arguments":{"count":null,}}`, ""},
+		{"completion context", "completion/complete", `{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":""},"context":{"arguments":{"b":null,"c":"d"}}}`,
+			`{"argument":{"name":"a","value":""},"context":{"arguments":{"c":"d"}},"ref":{"type":"ref/prompt","name":"p"}}`},
+		{"other method", "tools/call", `{"name":"t","arguments":{"x":null}}`, ""},
+		{"no params", "prompts/get", ``, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, changed := withoutNullArguments(tt.method, []byte(tt.params))
+			if tt.want == "" {
+				if changed || string(got) != tt.params {
+					t.Fatalf("got %s (changed %v), want the params unchanged", got, changed)
+				}
+				return
+			}
+			if !changed || string(got) != tt.want {
+				t.Fatalf("got %s (changed %v), want %s", got, changed, tt.want)
+			}
+		})
+	}
+	t.Run("body", func(t *testing.T) {
+		one := `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"p","arguments":{"count":null}}}`
+		rewrite := func(body string) ([]byte, bool) {
+			msgs, batch, ok := peekMessages([]byte(body))
+			if !ok {
+				t.Fatalf("peekMessages(%s) failed", body)
+			}
+			return withoutNullArgumentsInBody([]byte(body), msgs, batch)
+		}
+		got, changed := rewrite(one)
+		if want := `{"id":1,"jsonrpc":"2.0","method":"prompts/get","params":{"arguments":{},"name":"p"}}`; !changed || string(got) != want {
+			t.Fatalf("one message: got %s (changed %v), want %s", got, changed, want)
+		}
+		batch := `[{"jsonrpc":"2.0","id":1,"method":"ping","params":null},` + one + `]`
+		got, changed = rewrite(batch)
+		if want := `[{"jsonrpc":"2.0","id":1,"method":"ping","params":null},{"id":1,"jsonrpc":"2.0","method":"prompts/get","params":{"arguments":{},"name":"p"}}]`; !changed || string(got) != want {
+			t.Fatalf("batch: got %s (changed %v), want %s", got, changed, want)
+		}
+		for _, body := range []string{`{"jsonrpc":"2.0","id":1,"method":"ping","params":null}`, `{"jsonrpc":"2.0","id":null}`,
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"x":null}}}`} {
+			if got, changed := rewrite(body); changed || string(got) != body {
+				t.Errorf("%s: got %s (changed %v), want it unchanged", body, got, changed)
+			}
+		}
+	})
+}
+
+// nullArgConfig has a prompt whose optional argument has a default.
+const nullArgConfig = `
+tool "say_hello" {
+  param "name" { type = string }
+  template { text = "hello ${param.name}" }
+}
+prompt "summarize" {
+  arg "count" { required = false }
+  message "user" { text = "limit ${coalesce(arg.count, "10")}" }
+}
+`
+
+// TestStdioNullPromptArgument: over stdio, a prompt argument sent as null
+// gets its default, as if left out; one sent as "" stays "".
+func TestStdioNullPromptArgument(t *testing.T) {
+	p := startStdio(t, loadSource(t, nullArgConfig))
+	p.initialize()
+	for i, tc := range []struct{ args, want string }{
+		{`{"count":null}`, "limit 10"},
+		{`{}`, "limit 10"},
+		{`{"count":"5"}`, "limit 5"},
+		{`{"count":""}`, "limit "},
+	} {
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"prompts/get","params":{"name":"summarize","arguments":%s}}`, i+1, tc.args))
+		r := p.next()
+		if r.Error != nil || !strings.Contains(r.line, `"text":"`+tc.want+`"`) {
+			t.Errorf("arguments %s: got %s, want the text %q", tc.args, r.line, tc.want)
+		}
+	}
 }

@@ -319,6 +319,9 @@ func (c *stdioConn) admit(req *jsonrpc.Request) error {
 		c.sawInitialize = true
 	}
 	if c.sawInitialize {
+		if p, changed := withoutNullArguments(req.Method, req.Params); changed {
+			req.Params = p
+		}
 		if msg := paramsProblem(req.Method, req.Params); msg != "" {
 			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 		}
