@@ -1243,6 +1243,8 @@ type sseSession struct {
 	closeOnce sync.Once
 
 	pending atomic.Int64
+	// sawInitialize is set once the session has read initialize.
+	sawInitialize atomic.Bool
 	// answered is signalled (without blocking) after each answer.
 	answered chan struct{}
 
@@ -1275,17 +1277,46 @@ type sseConn struct {
 
 func (c *sseConn) SessionID() string { return c.s.id }
 
+// Read returns the next message of the session. A request whose params
+// have a value of the wrong type (see paramsProblem) is answered on the
+// stream with an error that names the parameter, as on the other
+// transports, and the next message is read instead; before initialize,
+// the SDK's refusal, which says to initialize first, answers it.
 func (c *sseConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	m, err := c.Connection.Read(ctx)
+	for {
+		m, dup, err := c.read(ctx)
+		r, ok := m.(*jsonrpc.Request)
+		if !ok || !r.IsCall() || dup || !c.s.sawInitialize.Load() {
+			return m, err
+		}
+		msg := paramsProblem(r.Method, r.Params)
+		if msg == "" {
+			return m, err
+		}
+		resp := &jsonrpc.Response{ID: r.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}}
+		if werr := c.Write(ctx, resp); werr != nil {
+			return nil, werr
+		}
+	}
+}
+
+// read is Read before the params check: it rewrites null prompt arguments
+// and keeps account of the calls. dup reports a call whose id is in use by
+// another.
+func (c *sseConn) read(ctx context.Context) (m jsonrpc.Message, dup bool, err error) {
+	m, err = c.Connection.Read(ctx)
 	if r, ok := m.(*jsonrpc.Request); ok {
 		if p, changed := withoutNullArguments(r.Method, r.Params); changed {
 			r.Params = p
+		}
+		if r.Method == "initialize" {
+			c.s.sawInitialize.Store(true)
 		}
 		switch {
 		case r.IsCall():
 			c.s.pending.Add(1)
 			c.s.mu.Lock()
-			if _, inUse := c.s.calls[r.ID]; !inUse {
+			if _, dup = c.s.calls[r.ID]; !dup {
 				// (A duplicate id is refused by the SDK, with an answer
 				// without id: the first call keeps its entry.)
 				c.s.calls[r.ID] = false
@@ -1301,7 +1332,7 @@ func (c *sseConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			}
 		}
 	}
-	return m, err
+	return m, dup, err
 }
 
 // Write sends a message on the stream, except the answer to a call the

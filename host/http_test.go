@@ -1570,3 +1570,59 @@ func TestHTTPNullPromptArgument(t *testing.T) {
 		wantText(t, r.message(t))
 	})
 }
+
+// TestHTTPSSEParamsErrors: over the legacy SSE transport, a request whose
+// params have a value of the wrong type is answered on the stream with
+// -32602 naming the parameter, under its id, and the session goes on;
+// before initialize, the SDK's refusal says to initialize first.
+func TestHTTPSSEParamsErrors(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{})
+	resp, err := http.Get(e.base + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := newSSEReader(resp.Body)
+	ev, err := r.next()
+	if err != nil || ev.name != "endpoint" {
+		t.Fatalf("first event: %+v, %v", ev, err)
+	}
+	post := func(body string) {
+		t.Helper()
+		if resp := rawPost(t, e.base+ev.data, body, nil); resp.StatusCode != http.StatusAccepted {
+			t.Fatalf("POST %s: %s", body, resp.Status)
+		}
+	}
+	errorOf := func(m map[string]any) string {
+		e, _ := m["error"].(map[string]any)
+		return fmt.Sprint(e["code"], " ", e["message"])
+	}
+	post(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":5}}`)
+	if m := r.message(t); m["id"] != float64(1) || !strings.Contains(errorOf(m), "initializ") {
+		t.Fatalf("before initialize: %v, want the SDK's refusal saying to initialize", m)
+	}
+	post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{},"clientInfo":{"name":"raw","version":"1"},"protocolVersion":"2024-11-05"}}`)
+	r.message(t)
+	post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	post(`{"jsonrpc":"2.0","id":"q","method":"resources/read","params":{"uri":5}}`)
+	want := `-32602 invalid params of resources/read: "uri" must be a string, not a number`
+	if m := r.message(t); m["id"] != "q" || errorOf(m) != want {
+		t.Fatalf("got %v, want id \"q\" and %q", m, want)
+	}
+	post(`{"jsonrpc":"2.0","id":"p","method":"prompts/get","params":{"name":"x","arguments":{"count":5}}}`)
+	if m := r.message(t); m["id"] != "p" || !strings.Contains(errorOf(m), `"arguments.count" must be a string, not a number`) {
+		t.Fatalf("prompts/get with a number argument: %v", m)
+	}
+	post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"after"}}}`)
+	if m := r.message(t); m["id"] != float64(2) || !strings.Contains(fmt.Sprint(m["result"]), "hello after") {
+		t.Fatalf("the call after the errors: %v", m)
+	}
+	// Every answer was counted: a shutdown does not wait for one more.
+	e.hs.sse.mu.Lock()
+	for _, s := range e.hs.sse.sessions {
+		if n := s.pending.Load(); n != 0 {
+			t.Errorf("session %s has %d calls pending, want 0", s.id, n)
+		}
+	}
+	e.hs.sse.mu.Unlock()
+}
