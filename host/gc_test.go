@@ -73,6 +73,23 @@ func TestGCBallast(t *testing.T) {
 	}
 	b = nil
 
+	// Garbage made since the last collection is not live: a load leaves
+	// up to three times the live heap of it when the ballast is made.
+	// (With the GC off, no collection marks any of it live meanwhile.)
+	gogc := debug.SetGCPercent(-1)
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	for range 1000 {
+		garbage = make([]byte, 8<<10)
+	}
+	garbage = nil
+	b = gcBallast()
+	debug.SetGCPercent(gogc)
+	if ms.HeapAlloc < gcHeapFloor-2<<20 && len(b) < gcHeapFloor-int(ms.HeapAlloc)-1<<20 {
+		t.Errorf("ballast of %d bytes with %d live and 8 MB of garbage, want about %d: the garbage counted as live",
+			len(b), ms.HeapAlloc, gcHeapFloor-int(ms.HeapAlloc))
+	}
+
 	held := make([]byte, gcHeapFloor)
 	runtime.GC()
 	if b := gcBallast(); b != nil {
@@ -89,3 +106,6 @@ func TestGCBallast(t *testing.T) {
 		})
 	}
 }
+
+// garbage keeps the compiler from removing TestGCBallast's allocations.
+var garbage []byte
