@@ -1532,6 +1532,22 @@ func TestHTTPNullPromptArgument(t *testing.T) {
 			wantText(t, newSSEReader(rawPost(t, e.base+"/mcp", fmt.Sprintf(get, 1), hdr).Body).message(t))
 		})
 	}
+	// The rewritten body is never longer than the one sent: a body just
+	// within the size limit stays within it (json.Marshal would have
+	// written each < as \u003c).
+	t.Run("size limit", func(t *testing.T) {
+		const limit = 4096
+		e := startHTTPConfig(t, HTTPOptions{MaxBodyBytes: limit}, nullArgConfig)
+		hdr := rawSession(t, e, "2025-06-18")
+		body := `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"summarize","arguments":{"count":null},"_meta":{"note":"` +
+			strings.Repeat("<", limit-150) + `"}}}`
+		resp := rawPost(t, e.base+"/mcp", body, hdr)
+		if resp.StatusCode != http.StatusOK {
+			b, _ := io.ReadAll(resp.Body)
+			t.Fatalf("a body of %d bytes (limit %d): %s %s", len(body), limit, resp.Status, b)
+		}
+		wantText(t, newSSEReader(resp.Body).message(t))
+	})
 	t.Run("batch", func(t *testing.T) {
 		e := startHTTPConfig(t, HTTPOptions{}, nullArgConfig)
 		hdr := rawSession(t, e, "2025-03-26")

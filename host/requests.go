@@ -221,8 +221,8 @@ func dropNulls(raw json.RawMessage, path []string) (json.RawMessage, bool) {
 	if !changed {
 		return raw, false
 	}
-	out, err := json.Marshal(obj)
-	if err != nil {
+	out, err := marshalPlain(obj)
+	if err != nil || len(out) > len(raw) {
 		return raw, false
 	}
 	return out, true
@@ -253,8 +253,8 @@ func withoutNullArgumentsInBody(body []byte, msgs []peekedMessage, batch bool) (
 	if !changed {
 		return body, false
 	}
-	out, err := json.Marshal(raws)
-	if err != nil {
+	out, err := marshalPlain(raws)
+	if err != nil || len(out) > len(body) {
 		return body, false
 	}
 	return out, true
@@ -276,9 +276,25 @@ func messageWithoutNullArguments(raw []byte) ([]byte, bool) {
 		return raw, false
 	}
 	msg["params"] = params
-	out, err := json.Marshal(msg)
-	if err != nil {
+	out, err := marshalPlain(msg)
+	if err != nil || len(out) > len(raw) {
 		return raw, false
 	}
 	return out, true
+}
+
+// marshalPlain is json.Marshal without HTML escaping: json.Marshal writes
+// <, > and & in strings as \u003c and the like, six bytes for one, and a
+// body rewritten that way could grow past the size limit it was sent
+// within. The result is never longer than what the helpers above were
+// given, save for keys that are not valid UTF-8 (each byte of those
+// becomes \ufffd); the callers keep the original when it would be.
+func marshalPlain(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

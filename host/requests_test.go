@@ -216,6 +216,9 @@ func FuzzParamsCheck(f *testing.F) {
 			return
 		}
 		if out, changed := withoutNullArgumentsInBody(body, msgs, batch); changed {
+			if len(out) > len(body) {
+				t.Fatalf("%s rewritten to %s: longer than it was", body, out)
+			}
 			got, gotBatch, ok := peekMessages(out)
 			if !ok || gotBatch != batch || len(got) != len(msgs) {
 				t.Fatalf("%s rewritten to %s: no longer the same messages", body, out)
@@ -252,6 +255,7 @@ func TestWithoutNullArguments(t *testing.T) {
 	}{
 		{"null argument", "prompts/get", `{"name":"p","arguments":{"count":null,"topic":"x"}}`, `{"arguments":{"topic":"x"},"name":"p"}`},
 		{"all null", "prompts/get", `{"name":"p","arguments":{"count": null }}`, `{"arguments":{},"name":"p"}`},
+		{"no HTML escaping", "prompts/get", `{"name":"p","arguments":{"count":null,"t":"<a & b>"}}`, `{"arguments":{"t":"<a & b>"},"name":"p"}`},
 		{"empty string kept", "prompts/get", `{"name":"p","arguments":{"count":""}}`, ""},
 		{"the word null in a value", "prompts/get", `{"name":"p","arguments":{"count":"null"}}`, ""},
 		{"null arguments", "prompts/get", `{"name":"p","arguments":null}`, ""},
