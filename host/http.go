@@ -1314,12 +1314,13 @@ func (c *sseConn) read(ctx context.Context) (m jsonrpc.Message, dup bool, err er
 		}
 		switch {
 		case r.IsCall():
-			c.s.pending.Add(1)
 			c.s.mu.Lock()
+			// A call whose id is in use gets no answer from the SDK (it
+			// logs the error and drops the call), so it is not pending:
+			// the first call keeps its entry. pending counts the entries.
 			if _, dup = c.s.calls[r.ID]; !dup {
-				// (A duplicate id is refused by the SDK, with an answer
-				// without id: the first call keeps its entry.)
 				c.s.calls[r.ID] = false
+				c.s.pending.Add(1)
 			}
 			c.s.mu.Unlock()
 		case r.Method == "notifications/cancelled":
@@ -1343,14 +1344,16 @@ func (c *sseConn) Write(ctx context.Context, m jsonrpc.Message) error {
 		return c.Connection.Write(ctx, m)
 	}
 	c.s.mu.Lock()
-	cancelled := c.s.calls[resp.ID]
+	cancelled, tracked := c.s.calls[resp.ID]
 	delete(c.s.calls, resp.ID)
 	c.s.mu.Unlock()
 	var err error
 	if !cancelled {
 		err = c.Connection.Write(ctx, m)
 	}
-	c.s.pending.Add(-1)
+	if tracked {
+		c.s.pending.Add(-1)
+	}
 	select {
 	case c.s.answered <- struct{}{}:
 	default:

@@ -1642,3 +1642,51 @@ func TestHTTPSSEParamsErrors(t *testing.T) {
 	}
 	e.hs.sse.mu.Unlock()
 }
+
+// TestHTTPSSEDuplicateID: a call sent over the legacy SSE transport with the
+// id of a call still running gets no answer from the SDK, and must not be
+// counted as pending: a shutdown would wait for it until its timeout.
+func TestHTTPSSEDuplicateID(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{ShutdownTimeout: 5 * time.Second})
+	resp, err := http.Get(e.base + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := newSSEReader(resp.Body)
+	ev, err := r.next()
+	if err != nil || ev.name != "endpoint" {
+		t.Fatalf("first event: %+v, %v", ev, err)
+	}
+	post := func(body string) {
+		t.Helper()
+		if resp := rawPost(t, e.base+ev.data, body, nil); resp.StatusCode != http.StatusAccepted {
+			t.Fatalf("POST %s: %s", body, resp.Status)
+		}
+	}
+	post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{},"clientInfo":{"name":"raw","version":"1"},"protocolVersion":"2024-11-05"}}`)
+	r.message(t)
+	post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	post(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow","arguments":{"seconds":0.3}}}`)
+	post(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)
+	post(`{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":5}}`)
+	if m := r.message(t); m["id"] != float64(7) || !strings.Contains(fmt.Sprint(m["result"]), "slept") {
+		t.Fatalf("got %v, want the answer to the first call 7", m)
+	}
+	pending := func() (n int64) {
+		e.hs.sse.mu.Lock()
+		defer e.hs.sse.mu.Unlock()
+		for _, s := range e.hs.sse.sessions {
+			n += s.pending.Load()
+		}
+		return n
+	}
+	waitUntil(t, "no call pending", func() bool { return pending() == 0 })
+	start := time.Now()
+	if err := e.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the shutdown took %v with no call running", d.Round(time.Millisecond))
+	}
+}
