@@ -1245,6 +1245,8 @@ type sseSession struct {
 	pending atomic.Int64
 	// sawInitialize is set once the session has read initialize.
 	sawInitialize atomic.Bool
+	// logger notes the calls dropped for an id in use.
+	logger *slog.Logger
 	// answered is signalled (without blocking) after each answer.
 	answered chan struct{}
 
@@ -1282,11 +1284,24 @@ func (c *sseConn) SessionID() string { return c.s.id }
 // stream with an error that names the parameter, as on the other
 // transports, and the next message is read instead; before initialize,
 // the SDK's refusal, which says to initialize first, answers it.
+//
+// A call whose id is in use by a call not yet answered is dropped, with a
+// warning in the log, as the SDK drops one (an answer under that id would
+// be taken for the other call's). The session's own record decides, not
+// the SDK's: the SDK frees an id just before it writes the answer, and a
+// call that came in between would run without being counted as pending.
 func (c *sseConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		m, dup, err := c.read(ctx)
 		r, ok := m.(*jsonrpc.Request)
-		if !ok || !r.IsCall() || dup || !c.s.sawInitialize.Load() {
+		if dup {
+			if c.s.logger != nil {
+				c.s.logger.Warn("dropped a call whose id is in use by a call not yet answered; give each call in flight its own id",
+					"session", c.s.id, "id", formatID(r.ID), "method", r.Method)
+			}
+			continue
+		}
+		if !ok || !r.IsCall() || !c.s.sawInitialize.Load() {
 			return m, err
 		}
 		msg := paramsProblem(r.Method, r.Params)
@@ -1315,9 +1330,8 @@ func (c *sseConn) read(ctx context.Context) (m jsonrpc.Message, dup bool, err er
 		switch {
 		case r.IsCall():
 			c.s.mu.Lock()
-			// A call whose id is in use gets no answer from the SDK (it
-			// logs the error and drops the call), so it is not pending:
-			// the first call keeps its entry. pending counts the entries.
+			// A call whose id is in use is dropped (see Read); the first
+			// call keeps its entry. pending counts the entries.
 			if _, dup = c.s.calls[r.ID]; !dup {
 				c.s.calls[r.ID] = false
 				c.s.pending.Add(1)
@@ -1416,6 +1430,7 @@ func (s *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 		done:     make(chan struct{}),
 		answered: make(chan struct{}, 1),
 		calls:    map[jsonrpc.ID]bool{},
+		logger:   s.h.logger,
 	}
 	s.mu.Lock()
 	s.sessions[id] = sess

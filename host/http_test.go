@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -1688,5 +1689,84 @@ func TestHTTPSSEDuplicateID(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("the shutdown took %v with no call running", d.Round(time.Millisecond))
+	}
+}
+
+// replayConn is an mcp.Connection that reads the given messages in order
+// and keeps what is written, to drive sseConn in an exact order.
+type replayConn struct {
+	in      []jsonrpc.Message
+	written []jsonrpc.Message
+}
+
+func (c *replayConn) Read(context.Context) (jsonrpc.Message, error) {
+	if len(c.in) == 0 {
+		return nil, io.EOF
+	}
+	m := c.in[0]
+	c.in = c.in[1:]
+	return m, nil
+}
+
+func (c *replayConn) Write(_ context.Context, m jsonrpc.Message) error {
+	c.written = append(c.written, m)
+	return nil
+}
+
+func (c *replayConn) Close() error      { return nil }
+func (c *replayConn) SessionID() string { return "" }
+
+// TestSSEConnDuplicateInFlight: the SDK frees a call's id just before it
+// writes the answer, so a call reusing the id can reach the SDK while the
+// session still waits for that answer. The session drops it, as the SDK
+// drops a duplicate, instead of letting it run uncounted (a shutdown would
+// end the stream without its answer); every call read is answered once and
+// the count of pending calls ends at 0. (Found in review: the order cannot
+// be forced over a real connection.)
+func TestSSEConnDuplicateInFlight(t *testing.T) {
+	mkID := func(id int64) jsonrpc.ID {
+		v, err := jsonrpc.MakeID(float64(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	call := func(id int64, method string) *jsonrpc.Request {
+		return &jsonrpc.Request{ID: mkID(id), Method: method, Params: []byte(`{}`)}
+	}
+	answer := func(id int64) *jsonrpc.Response {
+		return &jsonrpc.Response{ID: mkID(id), Result: []byte(`{}`)}
+	}
+	s := &sseSession{answered: make(chan struct{}, 1), calls: map[jsonrpc.ID]bool{}}
+	s.sawInitialize.Store(true)
+	rc := &replayConn{in: []jsonrpc.Message{call(7, "ping"), call(7, "tools/list"), call(8, "ping")}}
+	c := &sseConn{Connection: rc, s: s}
+	ctx := context.Background()
+	var read []string
+	for {
+		m, err := c.Read(ctx)
+		if err != nil {
+			break
+		}
+		r := m.(*jsonrpc.Request)
+		read = append(read, fmt.Sprintf("%s %v", r.Method, r.ID.Raw()))
+	}
+	if got, want := strings.Join(read, ", "), "ping 7, ping 8"; got != want {
+		t.Fatalf("read %s, want %s (the second call 7 dropped)", got, want)
+	}
+	if n := s.pending.Load(); n != 2 {
+		t.Errorf("pending %d after reading, want 2", n)
+	}
+	for _, id := range []int64{7, 8} {
+		if err := c.Write(ctx, answer(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// An answer to a call the session does not track leaves the count.
+	if err := c.Write(ctx, answer(9)); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.pending.Load(); n != 0 {
+		t.Errorf("pending %d after the answers, want 0", n)
 	}
 }

@@ -288,7 +288,8 @@ func messageWithoutNullArguments(raw []byte) ([]byte, bool) {
 // body rewritten that way could grow past the size limit it was sent
 // within. The result is never longer than what the helpers above were
 // given, save for keys that are not valid UTF-8 (each byte of those
-// becomes \ufffd); the callers keep the original when it would be.
+// becomes \ufffd) or hold U+2028 or U+2029 (written as \u2028 and
+// \u2029); the callers keep the original when it would be.
 func marshalPlain(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
