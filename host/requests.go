@@ -221,11 +221,7 @@ func dropNulls(raw json.RawMessage, path []string) (json.RawMessage, bool) {
 	if !changed {
 		return raw, false
 	}
-	out, err := marshalPlain(obj)
-	if err != nil || len(out) > len(raw) {
-		return raw, false
-	}
-	return out, true
+	return reencode(obj, raw)
 }
 
 // withoutNullArgumentsInBody is withoutNullArguments for each request of a
@@ -253,11 +249,7 @@ func withoutNullArgumentsInBody(body []byte, msgs []peekedMessage, batch bool) (
 	if !changed {
 		return body, false
 	}
-	out, err := marshalPlain(raws)
-	if err != nil || len(out) > len(body) {
-		return body, false
-	}
-	return out, true
+	return reencode(raws, body)
 }
 
 // messageWithoutNullArguments is withoutNullArguments for the params of
@@ -276,26 +268,22 @@ func messageWithoutNullArguments(raw []byte) ([]byte, bool) {
 		return raw, false
 	}
 	msg["params"] = params
-	out, err := marshalPlain(msg)
-	if err != nil || len(out) > len(raw) {
-		return raw, false
-	}
-	return out, true
+	return reencode(msg, raw)
 }
 
-// marshalPlain is json.Marshal without HTML escaping: json.Marshal writes
-// <, > and & in strings as \u003c and the like, six bytes for one, and a
-// body rewritten that way could grow past the size limit it was sent
-// within. The result is never longer than what the helpers above were
-// given, save for keys that are not valid UTF-8 (each byte of those
-// becomes \ufffd) or hold U+2028 or U+2029 (written as \u2028 and
-// \u2029); the callers keep the original when it would be.
-func marshalPlain(v any) ([]byte, error) {
+// reencode is v in JSON, for the rewrites above of orig, and true; or orig
+// and false when v does not encode or its JSON would be longer. It does not
+// escape HTML as json.Marshal does (<, > and & in strings as \u003c and
+// the like, six bytes for one): a body rewritten that way could grow past
+// the size limit it was sent within. Only keys that are not valid UTF-8
+// (each byte becomes \ufffd) or hold U+2028 or U+2029 can still make it
+// longer.
+func reencode(v any, orig []byte) ([]byte, bool) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
+	if err := enc.Encode(v); err != nil || b.Len()-1 > len(orig) {
+		return orig, false
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), true
 }
