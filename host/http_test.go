@@ -1020,6 +1020,37 @@ func rawSession(t *testing.T, e *httpEnv, version string) map[string]string {
 	return hdr
 }
 
+// openSSE opens a legacy SSE session by hand: GET /sse, its endpoint
+// event. It returns the stream and a function that POSTs a message to the
+// session's endpoint and checks the 202.
+func openSSE(t *testing.T, e *httpEnv) (*sseReader, func(body string)) {
+	t.Helper()
+	resp, err := http.Get(e.base + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	r := newSSEReader(resp.Body)
+	ev, err := r.next()
+	if err != nil || ev.name != "endpoint" {
+		t.Fatalf("first event %+v, %v; want the endpoint", ev, err)
+	}
+	return r, func(body string) {
+		t.Helper()
+		if resp := rawPost(t, e.base+ev.data, body, nil); resp.StatusCode != http.StatusAccepted {
+			t.Fatalf("POST %s: %s, want 202", body, resp.Status)
+		}
+	}
+}
+
+// initializeSSE runs the handshake of a session that openSSE opened.
+func initializeSSE(t *testing.T, r *sseReader, post func(string)) {
+	t.Helper()
+	post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	r.message(t)
+	post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+}
+
 // readAllEvents reads a stream's events until it ends, failing when it
 // does not end within the deadline.
 func readAllEvents(t *testing.T, body io.Reader) []sseEvent {
@@ -1150,27 +1181,8 @@ func TestHTTPCancelledCallGetsNoResult(t *testing.T) {
 	})
 	t.Run("SSE", func(t *testing.T) {
 		e := startHTTPConfig(t, HTTPOptions{}, httpFeatureConfig)
-		resp, err := http.Get(e.base + "/sse")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		stream := newSSEReader(resp.Body)
-		ev, err := stream.next()
-		if err != nil || ev.name != "endpoint" {
-			t.Fatalf("first event %+v, %v", ev, err)
-		}
-		endpoint := e.base + ev.data
-		post := func(body string) {
-			t.Helper()
-			r := rawPost(t, endpoint, body, nil)
-			if r.StatusCode != http.StatusAccepted {
-				t.Fatalf("POST %s: %s, want 202", body, r.Status)
-			}
-		}
-		post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
-		stream.message(t)
-		post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		stream, post := openSSE(t, e)
+		initializeSSE(t, stream, post)
 		dir := t.TempDir()
 		post(call(55, "marker", fmt.Sprintf(`{"dir":%q}`, dir)))
 		waitForFile(t, filepath.Join(dir, "started"))
@@ -1564,25 +1576,8 @@ func TestHTTPNullPromptArgument(t *testing.T) {
 	})
 	t.Run("legacy SSE", func(t *testing.T) {
 		e := startHTTPConfig(t, HTTPOptions{}, nullArgConfig)
-		resp, err := http.Get(e.base + "/sse")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		r := newSSEReader(resp.Body)
-		ev, err := r.next()
-		if err != nil || ev.name != "endpoint" {
-			t.Fatalf("first event: %+v, %v", ev, err)
-		}
-		post := func(body string) {
-			t.Helper()
-			if resp := rawPost(t, e.base+ev.data, body, nil); resp.StatusCode != http.StatusAccepted {
-				t.Fatalf("POST %s: %s", body, resp.Status)
-			}
-		}
-		post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{},"clientInfo":{"name":"raw","version":"1"},"protocolVersion":"2024-11-05"}}`)
-		r.message(t)
-		post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		r, post := openSSE(t, e)
+		initializeSSE(t, r, post)
 		post(fmt.Sprintf(get, 1))
 		wantText(t, r.message(t))
 	})
@@ -1594,22 +1589,7 @@ func TestHTTPNullPromptArgument(t *testing.T) {
 // before initialize, the SDK's refusal says to initialize first.
 func TestHTTPSSEParamsErrors(t *testing.T) {
 	e := startHTTP(t, HTTPOptions{})
-	resp, err := http.Get(e.base + "/sse")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	r := newSSEReader(resp.Body)
-	ev, err := r.next()
-	if err != nil || ev.name != "endpoint" {
-		t.Fatalf("first event: %+v, %v", ev, err)
-	}
-	post := func(body string) {
-		t.Helper()
-		if resp := rawPost(t, e.base+ev.data, body, nil); resp.StatusCode != http.StatusAccepted {
-			t.Fatalf("POST %s: %s", body, resp.Status)
-		}
-	}
+	r, post := openSSE(t, e)
 	errorOf := func(m map[string]any) string {
 		e, _ := m["error"].(map[string]any)
 		return fmt.Sprint(e["code"], " ", e["message"])
@@ -1618,9 +1598,7 @@ func TestHTTPSSEParamsErrors(t *testing.T) {
 	if m := r.message(t); m["id"] != float64(1) || !strings.Contains(errorOf(m), "initializ") {
 		t.Fatalf("before initialize: %v, want the SDK's refusal saying to initialize", m)
 	}
-	post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{},"clientInfo":{"name":"raw","version":"1"},"protocolVersion":"2024-11-05"}}`)
-	r.message(t)
-	post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	initializeSSE(t, r, post)
 	post(`{"jsonrpc":"2.0","id":"q","method":"resources/read","params":{"uri":5}}`)
 	want := `-32602 invalid params of resources/read: "uri" must be a string, not a number`
 	if m := r.message(t); m["id"] != "q" || errorOf(m) != want {
@@ -1649,25 +1627,8 @@ func TestHTTPSSEParamsErrors(t *testing.T) {
 // counted as pending: a shutdown would wait for it until its timeout.
 func TestHTTPSSEDuplicateID(t *testing.T) {
 	e := startHTTP(t, HTTPOptions{ShutdownTimeout: 5 * time.Second})
-	resp, err := http.Get(e.base + "/sse")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	r := newSSEReader(resp.Body)
-	ev, err := r.next()
-	if err != nil || ev.name != "endpoint" {
-		t.Fatalf("first event: %+v, %v", ev, err)
-	}
-	post := func(body string) {
-		t.Helper()
-		if resp := rawPost(t, e.base+ev.data, body, nil); resp.StatusCode != http.StatusAccepted {
-			t.Fatalf("POST %s: %s", body, resp.Status)
-		}
-	}
-	post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{},"clientInfo":{"name":"raw","version":"1"},"protocolVersion":"2024-11-05"}}`)
-	r.message(t)
-	post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	r, post := openSSE(t, e)
+	initializeSSE(t, r, post)
 	post(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow","arguments":{"seconds":0.3}}}`)
 	post(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)
 	post(`{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":5}}`)
