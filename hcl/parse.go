@@ -13,17 +13,26 @@ import (
 )
 
 // A native-syntax file of splitMin bytes or more is parsed in pieces of
-// pieceMin bytes at least (but the last, see pieceBounds), two for each
-// processor at most. HCL's lexer runs
-// at a few MB/s (it measures columns in grapheme clusters): in a new
+// pieceMin bytes at least (but the last, see pieceBounds): two for each
+// processor, or more when that would make pieces over pieceMax. HCL's lexer
+// runs at a few MB/s (it measures columns in grapheme clusters): in a new
 // process the 9 KB of examples/tools.hcl take 2 ms to parse, and a start of
 // it took 0.2–0.5 ms less parsed in four pieces on two cores (BENCHMARKS.md,
 // "Cold start on both cores"). Below that size the goroutines, and the
 // thread the first of them needs early in a process, would cost about what
 // they save.
+//
+// The lexer appends every token of what it is given to one slice (96 bytes
+// a token, a token for every 4–5 bytes of a config), which Go grows by
+// about a quarter at a time once it is large: the 20,000 tokens of an 80 KB
+// piece (1.9 MB) took about five times that in allocations, and four in
+// copies. Pieces of about pieceMax keep the slice small: the parse of
+// 1,000 tools (320 KB) allocates 35 MB instead of 55 MB, and takes a fifth
+// less CPU (BENCHMARKS.md, "Large configs").
 const (
 	splitMin = 4 << 10
 	pieceMin = 2 << 10
+	pieceMax = 4 << 10
 )
 
 // parseFiles parses config files with no cache, so that every load sees
@@ -54,10 +63,13 @@ func parseFiles(names []string, srcs [][]byte) ([]*hcl.File, []hcl.Diagnostics) 
 	}
 	pieces := make([][]*hcl.File, len(names))
 	failed := make([][]bool, len(names))
+	// lines[i][k] is the line piece k of file i starts on.
+	lines := make([][]int, len(names))
 	for i, b := range bounds {
 		if b != nil {
 			pieces[i] = make([]*hcl.File, len(b)-1)
 			failed[i] = make([]bool, len(b)-1)
+			lines[i] = pieceLines(srcs[i], b)
 		}
 	}
 	parallel.For(len(jobs), 1, func(j int) {
@@ -66,7 +78,7 @@ func parseFiles(names []string, srcs [][]byte) ([]*hcl.File, []hcl.Diagnostics) 
 			files[i], diags[i] = parseWhole(names[i], srcs[i])
 			return
 		}
-		pieces[i][k], failed[i][k] = parsePiece(names[i], srcs[i], bounds[i][k], bounds[i][k+1])
+		pieces[i][k], failed[i][k] = parsePiece(names[i], srcs[i], bounds[i][k], bounds[i][k+1], lines[i][k])
 	})
 	for i := range names {
 		if bounds[i] == nil {
@@ -95,7 +107,7 @@ func pieceBounds(name string, src []byte) []int {
 		return nil
 	}
 	procs := runtime.GOMAXPROCS(0)
-	pieces := min(2*procs, len(src)/pieceMin)
+	pieces := max(min(2*procs, len(src)/pieceMin), len(src)/pieceMax)
 	if procs < 2 || pieces < 2 {
 		return nil
 	}
@@ -123,10 +135,24 @@ func parseWhole(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
 	return hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 }
 
-// parsePiece parses src[start:end], a piece that starts a line, at its
+// pieceLines returns the line each piece of src starts on, for the offsets
+// pieceBounds returned: one count of the file's newlines in all.
+func pieceLines(src []byte, bounds []int) []int {
+	lines := make([]int, len(bounds)-1)
+	line := 1
+	for k := range lines {
+		if k > 0 {
+			line += bytes.Count(src[bounds[k-1]:bounds[k]], []byte("\n"))
+		}
+		lines[k] = line
+	}
+	return lines
+}
+
+// parsePiece parses src[start:end], a piece that starts line line, at its
 // position in src. failed is whether it has any diagnostic.
-func parsePiece(name string, src []byte, start, end int) (f *hcl.File, failed bool) {
-	pos := hcl.Pos{Line: 1 + bytes.Count(src[:start], []byte("\n")), Column: 1, Byte: start}
+func parsePiece(name string, src []byte, start, end, line int) (f *hcl.File, failed bool) {
+	pos := hcl.Pos{Line: line, Column: 1, Byte: start}
 	f, diags := hclsyntax.ParseConfig(src[start:end], name, pos)
 	return f, len(diags) > 0
 }

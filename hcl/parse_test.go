@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/toolhost/toolhost/internal/parallel"
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // trickyBlock is a block whose text has braces, quotes and block-like lines
@@ -61,8 +62,9 @@ func parsePieces(name string, src []byte, cuts []int) (*hcl.File, bool) {
 	bounds := append(append([]int{0}, cuts...), len(src))
 	files := make([]*hcl.File, len(bounds)-1)
 	failed := make([]bool, len(files))
+	lines := pieceLines(src, bounds)
 	parallel.For(len(files), 1, func(i int) {
-		files[i], failed[i] = parsePiece(name, src, bounds[i], bounds[i+1])
+		files[i], failed[i] = parsePiece(name, src, bounds[i], bounds[i+1], lines[i])
 	})
 	return joinPieces(src, files, failed)
 }
@@ -192,6 +194,43 @@ func TestParseFileSplitsSmallFiles(t *testing.T) {
 		if _, ok := f.Nav.(pieceNav); ok {
 			t.Error("examples/tools.hcl was parsed in pieces with one processor")
 		}
+	}
+}
+
+// TestParseFileLargeInSmallPieces checks that a large file is cut into
+// pieces of about pieceMax, however many processors there are (two or
+// more), and that the pieces join into the whole-file parse, line numbers
+// included.
+func TestParseFileLargeInSmallPieces(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	src := []byte(testconfig.Tools(300, ""))
+	b := pieceBounds("big.hcl", src)
+	// Each cut is made at the first block end past the target size, so
+	// pieces come out a little over it.
+	if want := len(src) / (2 * pieceMax); len(b)-1 < want {
+		t.Fatalf("%d bytes cut into %d pieces, want %d or more", len(src), len(b)-1, want)
+	}
+	for k := 0; k+1 < len(b); k++ {
+		// A piece ends at the first block end past the target size: it
+		// may pass pieceMax by up to one block.
+		if size := b[k+1] - b[k]; size > 2*pieceMax {
+			t.Errorf("piece %d is %d bytes, over twice pieceMax", k, size)
+		}
+	}
+	f, diags := parseFile("big.hcl", src)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if _, ok := f.Nav.(pieceNav); !ok {
+		t.Fatal("the file was parsed whole")
+	}
+	whole, _ := hclsyntax.ParseConfig(src, "big.hcl", hcl.InitialPos)
+	if !reflect.DeepEqual(f.Body, whole.Body) {
+		t.Error("the body parsed in pieces differs from the whole-file parse")
+	}
+	last := f.Body.(*hclsyntax.Body).Blocks
+	if got, want := last[len(last)-1].DefRange().Start.Line, whole.Body.(*hclsyntax.Body).Blocks[len(last)-1].DefRange().Start.Line; got != want || got < 1000 {
+		t.Errorf("the last block starts on line %d, want %d", got, want)
 	}
 }
 
