@@ -661,7 +661,13 @@ func (b *bench) print(w io.Writer, env []string) {
 			fmt.Fprintln(w, hdr)
 			fmt.Fprintln(w, sep)
 		}
-		line := "| " + r.name + " | " + r.unit + " |"
+		name := r.name
+		if r.note != "" {
+			// In the first cell: a cell past the header's would not
+			// render.
+			name += " (" + r.note + ")"
+		}
+		line := "| " + name + " | " + r.unit + " |"
 		for _, n := range names {
 			v, ok := r.vals[n]
 			if !ok {
@@ -674,9 +680,6 @@ func (b *bench) print(w io.Writer, env []string) {
 			for _, bn := range bases {
 				line += " " + ratio(r, bn) + " |"
 			}
-		}
-		if r.note != "" {
-			line += " " + r.note
 		}
 		fmt.Fprintln(w, line)
 	}
