@@ -162,7 +162,8 @@ func parsePiece(name string, src []byte, start, end, line int) (f *hcl.File, fai
 // top-level attribute: the caller then parses the whole file, so that
 // diagnostics are exactly HCL's.
 func joinPieces(src []byte, files []*hcl.File, failed []bool) (*hcl.File, bool) {
-	body := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}}
+	// Empty, not nil, as hclsyntax leaves a body without blocks.
+	body := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}, Blocks: hclsyntax.Blocks{}}
 	for i, f := range files {
 		if failed[i] {
 			return nil, false

@@ -234,6 +234,30 @@ func TestParseFileLargeInSmallPieces(t *testing.T) {
 	}
 }
 
+// TestParseFileAttributesOnly checks a large file of top-level attributes
+// and no blocks: the joined body is the whole-file parse's, an empty list
+// of blocks included.
+func TestParseFileAttributesOnly(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	var b strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&b, "attr_%d = { a = \"}\", b = [1, 2, { c = 3 }] } # %d\n", i, i)
+	}
+	src := []byte(b.String())
+	f, diags := parseFile("attrs.hcl", src)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if _, ok := f.Nav.(pieceNav); !ok {
+		t.Fatalf("the %d-byte file was parsed whole", len(src))
+	}
+	whole, _ := hclsyntax.ParseConfig(src, "attrs.hcl", hcl.InitialPos)
+	if !reflect.DeepEqual(f.Body, whole.Body) {
+		t.Errorf("the body parsed in pieces differs from the whole-file parse (blocks %#v, want %#v)",
+			f.Body.(*hclsyntax.Body).Blocks, whole.Body.(*hclsyntax.Body).Blocks)
+	}
+}
+
 // TestPieceNavAtCuts checks that diagnostics name the block they are in
 // ("in tool ...") as for a whole-file parse, also for a block that starts
 // exactly at a cut: blocks written back to back, with no blank line
