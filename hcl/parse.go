@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"bytes"
+	"fmt"
 	"runtime"
 	"strings"
 
@@ -346,4 +347,54 @@ func skipHeredoc(src []byte, i int) (int, bool) {
 		}
 		pos = lineStart
 	}
+}
+
+// MaxSyntaxErrors is how many of a file's syntax errors a load reports.
+const MaxSyntaxErrors = 10
+
+// LimitSyntaxErrors keeps the first MaxSyntaxErrors of the diagnostics of
+// parsing file name, and puts one that counts the rest in their place. A
+// single mistake, such as a string or a block left open, makes HCL's parser
+// report nearly every line after it: a config of 1,000 tools with one
+// missing quote gave 17,000 errors, and printing them with their source
+// lines took minutes. The first errors are the ones to fix.
+func LimitSyntaxErrors(name string, diags hcl.Diagnostics) hcl.Diagnostics {
+	if len(diags) <= MaxSyntaxErrors+1 {
+		return diags
+	}
+	rest := diags[MaxSyntaxErrors:]
+	errs := 0
+	for _, d := range rest {
+		if d.Severity == hcl.DiagError {
+			errs++
+		}
+	}
+	plural := func(n int, what string) string {
+		if n == 1 {
+			return "1 " + what
+		}
+		return fmt.Sprintf("%d %ss", n, what)
+	}
+	warns := len(rest) - errs
+	var what string
+	switch {
+	case warns == 0:
+		what = plural(errs, "more syntax error")
+	case errs == 0:
+		what = plural(warns, "more syntax warning")
+	default:
+		what = plural(errs, "more syntax error") + " and " + plural(warns, "warning")
+	}
+	more := &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Too many syntax errors",
+		Detail: fmt.Sprintf("%s has %s, from here on, that are not shown. Most of them are likely to follow from the errors above (a string, a block or a heredoc left open makes the rest of the file unreadable): fix those first, then check the file again.",
+			name, what),
+		Subject: rest[0].Subject,
+	}
+	if errs == 0 {
+		more.Severity = hcl.DiagWarning
+		more.Summary = "Too many syntax warnings"
+	}
+	return append(diags[:MaxSyntaxErrors:MaxSyntaxErrors], more)
 }

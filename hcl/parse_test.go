@@ -395,3 +395,65 @@ func BenchmarkParseLarge(b *testing.B) {
 		}
 	})
 }
+
+// TestLimitSyntaxErrors checks that a file's syntax errors past the first
+// MaxSyntaxErrors become one error that counts them and points at the
+// first of them, and that fewer are left alone.
+func TestLimitSyntaxErrors(t *testing.T) {
+	diag := func(sev hcl.DiagnosticSeverity, line int) *hcl.Diagnostic {
+		return &hcl.Diagnostic{Severity: sev, Summary: "Invalid multi-line string",
+			Subject: &hcl.Range{Filename: "t.hcl", Start: hcl.Pos{Line: line, Column: 1}, End: hcl.Pos{Line: line, Column: 2}}}
+	}
+	many := func(errs, warns int) hcl.Diagnostics {
+		var ds hcl.Diagnostics
+		for i := range errs {
+			ds = append(ds, diag(hcl.DiagError, i+1))
+		}
+		for i := range warns {
+			ds = append(ds, diag(hcl.DiagWarning, errs+i+1))
+		}
+		return ds
+	}
+	for _, tc := range []struct {
+		name    string
+		in      hcl.Diagnostics
+		wantLen int
+		detail  string // of the last diagnostic, when limited
+		sev     hcl.DiagnosticSeverity
+	}{
+		{"none", nil, 0, "", 0},
+		{"ten", many(10, 0), 10, "", 0},
+		{"eleven, all shown rather than one counted", many(11, 0), 11, "", 0},
+		{"twelve", many(12, 0), 11, "t.hcl has 2 more syntax errors, from here on,", hcl.DiagError},
+		{"seventeen thousand", many(17000, 0), 11, "t.hcl has 16990 more syntax errors, from here on,", hcl.DiagError},
+		{"errors and warnings", many(15, 3), 11, "t.hcl has 5 more syntax errors and 3 warnings, from here on,", hcl.DiagError},
+		{"one of each", many(12, 1), 11, "t.hcl has 2 more syntax errors and 1 warning, from here on,", hcl.DiagError},
+		{"one error and a warning", many(11, 1), 11, "t.hcl has 1 more syntax error and 1 warning, from here on,", hcl.DiagError},
+		{"warnings only past the limit", many(10, 5), 11, "t.hcl has 5 more syntax warnings, from here on,", hcl.DiagWarning},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := LimitSyntaxErrors("t.hcl", tc.in)
+			if len(got) != tc.wantLen {
+				t.Fatalf("%d diagnostics, want %d", len(got), tc.wantLen)
+			}
+			if tc.detail == "" {
+				if len(got) > 0 && got[len(got)-1] != tc.in[len(tc.in)-1] {
+					t.Error("the diagnostics were changed")
+				}
+				return
+			}
+			last := got[len(got)-1]
+			if !strings.HasPrefix(last.Detail, tc.detail) || last.Severity != tc.sev {
+				t.Errorf("last: %v %q, want %v and a detail starting %q", last.Severity, last.Detail, tc.sev, tc.detail)
+			}
+			if last.Subject == nil || last.Subject.Start.Line != MaxSyntaxErrors+1 {
+				t.Errorf("last subject %v, want the first error not shown (line %d)", last.Subject, MaxSyntaxErrors+1)
+			}
+			for i := range MaxSyntaxErrors {
+				if got[i] != tc.in[i] {
+					t.Errorf("diagnostic %d is not the original's %d", i, i)
+				}
+			}
+		})
+	}
+}
