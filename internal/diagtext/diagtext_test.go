@@ -1,7 +1,12 @@
 package diagtext
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,5 +47,148 @@ func TestRenderCarets(t *testing.T) {
 				t.Errorf("got:\n%s\nwant it to contain:\n%s", out, tt.want)
 			}
 		})
+	}
+}
+
+// TestWindowedMatchesHCL checks that a diagnostic rendered through a window
+// of its file (writeWindowed) is byte for byte what HCL's writer renders
+// from the whole file: for diagnostics at many places in .hcl files of the
+// repository and in files with CRLF and lone CR line ends, a byte order
+// mark, tabs, wide characters and no final newline; with and without a
+// context range, empty, one-line and multi-line ranges, wrapped and not.
+func TestWindowedMatchesHCL(t *testing.T) {
+	srcs := map[string][]byte{
+		"crlf.hcl":    []byte("tool \"a\" {\r\n  description = \"x\"\r\n\r\n  template { text = \"hi\" }\r\n}\r\n"),
+		"lonecr.hcl":  []byte("a = 1\rb = 2\nc = \"3\"\r\n\rd = 4\n\n\ne = 5"),
+		"bom.hcl":     []byte("\ufeffa = 1\nb = \"北京 ${x}\"\n\tc = 3\n"),
+		"nonl.hcl":    []byte("a = 1\nb = 2"),
+		"blank.hcl":   []byte("\n\n\n\na = 1\n\n\n"),
+		"onechar.hcl": []byte("a"),
+	}
+	var repo []string
+	err := filepath.WalkDir(filepath.Join("..", ".."), func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".") && d.Name() != "..") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".hcl") {
+			repo = append(repo, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(repo) < 20 {
+		t.Fatalf("found %d .hcl files in the repository; the walk is broken", len(repo))
+	}
+	// Every third file, so that the reference renderings (HCL's writer
+	// scanning whole files) stay quick.
+	for i := 0; i < len(repo); i += 3 {
+		src, err := os.ReadFile(repo[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[repo[i]] = src
+	}
+	windowed, checked := 0, 0
+	for name, src := range srcs {
+		f, _ := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+		if f == nil {
+			f = &hcl.File{Bytes: src}
+		}
+		files := map[string]*hcl.File{name: f}
+		idx := newLineIndex(src)
+		pos := scannerPositions(name, src)
+		at := func(start, end int) *hcl.Range {
+			return &hcl.Range{Filename: name, Start: pos(start), End: pos(end)}
+		}
+		step := max(1, len(src)/25)
+		for off := 0; off <= len(src); off += step {
+			n := len(src)
+			for k, tc := range [][4]int{
+				{off, off, -1, -1},
+				{off, min(n, off+3), -1, -1},
+				{off, min(n, off+200), -1, -1},
+				{off, min(n, off+5), max(0, off-40), min(n, off+60)},
+				{max(0, off-1), off, off, min(n, off+1)},
+			} {
+				d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Oops", Detail: "A detail long enough to be wrapped when a width is given to the writer.", Subject: at(tc[0], tc[1])}
+				if tc[2] >= 0 {
+					d.Context = at(tc[2], tc[3])
+				}
+				wrap := uint(0)
+				if k%2 == 1 {
+					wrap = 40
+				}
+				var want, got bytes.Buffer
+				_ = hcl.NewDiagnosticTextWriter(&want, files, wrap, true).WriteDiagnostic(d)
+				checked++
+				if !writeWindowed(&got, f, idx, d, wrap) {
+					continue
+				}
+				windowed++
+				if got.String() != want.String() {
+					t.Fatalf("%s, subject %v, context %v, wrap %d:\ngot:\n%s\nwant:\n%s", name, d.Subject, d.Context, wrap, got.String(), want.String())
+				}
+			}
+		}
+	}
+	if windowed < checked/2 {
+		t.Errorf("only %d of %d diagnostics rendered through a window; the test checks little", windowed, checked)
+	}
+}
+
+// scannerPositions returns the position of each offset in src as HCL's
+// range scanner counts lines and columns, an offset inside a character
+// moved back to its start.
+func scannerPositions(name string, src []byte) func(int) hcl.Pos {
+	at := make([]hcl.Pos, len(src)+1)
+	for i := range at {
+		at[i].Byte = -1
+	}
+	at[0] = hcl.InitialPos
+	sc := hcl.NewRangeScanner(src, name, bufio.ScanRunes)
+	for sc.Scan() {
+		at[sc.Range().End.Byte] = sc.Range().End
+	}
+	return func(off int) hcl.Pos {
+		for at[off].Byte < 0 {
+			off--
+		}
+		return at[off]
+	}
+}
+
+// TestRenderWindowLargeFile renders a diagnostic in each of 1,000 tools: each
+// goes through a window (HCL's writer alone scans the file from its start
+// for each, half a minute in all), and every hundredth is checked against
+// HCL's rendering from the whole file.
+func TestRenderWindowLargeFile(t *testing.T) {
+	var b strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&b, "tool \"t%d\" {\n  descripton = \"tool %d\"\n  template { text = \"hi\" }\n}\n", i, i)
+	}
+	src := []byte(b.String())
+	idx := newLineIndex(src)
+	f, _ := hclsyntax.ParseConfig(src, "big.hcl", hcl.InitialPos)
+	for i, blk := range f.Body.(*hclsyntax.Body).Blocks {
+		attr := blk.Body.Attributes["descripton"]
+		if attr == nil {
+			t.Fatalf("block %d has no descripton attribute", i)
+		}
+		d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported argument", Subject: attr.NameRange.Ptr()}
+		var got, want bytes.Buffer
+		if !writeWindowed(&got, f, idx, d, 0) {
+			t.Fatalf("block %d: not rendered through a window", i)
+		}
+		if i%100 == 0 {
+			_ = hcl.NewDiagnosticTextWriter(&want, map[string]*hcl.File{"big.hcl": f}, 0, true).WriteDiagnostic(d)
+			if got.String() != want.String() {
+				t.Fatalf("block %d:\ngot:\n%s\nwant:\n%s", i, got.String(), want.String())
+			}
+		}
 	}
 }
