@@ -165,12 +165,15 @@ func writeDiagnostic(buf *bytes.Buffer, files map[string]*hcl.File, lines map[st
 // having written nothing, when it cannot.
 func writeWindowed(buf *bytes.Buffer, f *hcl.File, idx *lineIndex, d *hcl.Diagnostic, wrap uint) bool {
 	src := f.Bytes
+	inFile := func(r *hcl.Range) bool {
+		return 0 <= r.Start.Byte && r.Start.Byte <= r.End.Byte && r.End.Byte <= len(src)
+	}
+	if !inFile(d.Subject) || d.Context != nil && !inFile(d.Context) {
+		return false
+	}
 	start, end := d.Subject.Start.Byte, d.Subject.End.Byte
 	if d.Context != nil {
 		start, end = min(start, d.Context.Start.Byte), max(end, d.Context.End.Byte)
-	}
-	if start < 0 || end < start || end > len(src) {
-		return false
 	}
 	// The window starts at the line that holds start, and ends after the
 	// line that follows the one holding end+1 (the writer shows an empty
@@ -201,7 +204,10 @@ func writeWindowed(buf *bytes.Buffer, f *hcl.File, idx *lineIndex, d *hcl.Diagno
 	if w.WriteDiagnostic(&moved) != nil {
 		return false
 	}
-	fixed, ok := renumber(out.String(), fmt.Sprintf("  on %s line %d", d.Subject.Filename, d.Subject.Start.Line), idx.scanLine[first]-1)
+	// The writer starts with the severity and the summary, then a blank
+	// line, then the header.
+	header := 2 + strings.Count(d.Summary, "\n")
+	fixed, ok := renumber(out.String(), header, fmt.Sprintf("  on %s line %d", d.Subject.Filename, d.Subject.Start.Line), idx.scanLine[first]-1)
 	if !ok {
 		return false
 	}
@@ -210,19 +216,12 @@ func writeWindowed(buf *bytes.Buffer, f *hcl.File, idx *lineIndex, d *hcl.Diagno
 }
 
 // renumber adds by to the line numbers HCL's writer put before the source
-// lines of one diagnostic: the lines that follow the one starting with
-// header, up to the first empty line. It reports false when the text does
-// not have that shape.
-func renumber(text, header string, by int) (string, bool) {
+// lines of one diagnostic: the lines that follow line h (counted from 0),
+// which starts with header, up to the first empty line. It reports false
+// when the text does not have that shape.
+func renumber(text string, h int, header string, by int) (string, bool) {
 	ls := strings.SplitAfter(text, "\n")
-	h := -1
-	for i, l := range ls {
-		if strings.HasPrefix(l, header) {
-			h = i
-			break
-		}
-	}
-	if h < 0 {
+	if h >= len(ls) || !strings.HasPrefix(ls[h], header) {
 		return "", false
 	}
 	for i := h + 1; i < len(ls) && ls[i] != "\n"; i++ {

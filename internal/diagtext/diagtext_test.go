@@ -192,3 +192,39 @@ func TestRenderWindowLargeFile(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowedUnusualDiagnostics checks diagnostics that once rendered
+// differently through the window (found in review): a summary with a line
+// that starts like the "on FILE line N" header, and a subject whose end
+// comes before its start inside a context that covers it. Each must render
+// as HCL's writer renders it from the whole file.
+func TestWindowedUnusualDiagnostics(t *testing.T) {
+	p := func(line, col, b int) hcl.Pos { return hcl.Pos{Line: line, Column: col, Byte: b} }
+	for _, tc := range []struct {
+		name string
+		src  string
+		d    *hcl.Diagnostic
+	}{
+		{"summary like a header", "a = 1\nb = 2\nc = 3\nd = 4\n", &hcl.Diagnostic{
+			Severity: hcl.DiagError, Summary: "Bad value\n  on f.hcl line 3 (see below)", Detail: "D",
+			Subject: &hcl.Range{Filename: "f.hcl", Start: p(3, 5, 16), End: p(3, 6, 17)}}},
+		{"subject backwards", "a = 1\nb = 2\n\nc = 3\nd = 4\ne = 5\n", &hcl.Diagnostic{
+			Severity: hcl.DiagError, Summary: "S",
+			Subject: &hcl.Range{Filename: "f.hcl", Start: p(5, 1, 20), End: p(2, 1, 6)},
+			Context: &hcl.Range{Filename: "f.hcl", Start: p(2, 1, 6), End: p(6, 6, 30)}}},
+		{"context backwards", "a = 1\nb = 2\n\nc = 3\nd = 4\ne = 5\n", &hcl.Diagnostic{
+			Severity: hcl.DiagError, Summary: "S",
+			Subject: &hcl.Range{Filename: "f.hcl", Start: p(4, 1, 13), End: p(4, 2, 14)},
+			Context: &hcl.Range{Filename: "f.hcl", Start: p(6, 6, 30), End: p(2, 1, 6)}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]*hcl.File{"f.hcl": {Bytes: []byte(tc.src)}}
+			var want, got bytes.Buffer
+			_ = hcl.NewDiagnosticTextWriter(&want, files, 0, true).WriteDiagnostic(tc.d)
+			writeDiagnostic(&got, files, map[string]*lineIndex{}, tc.d, 0)
+			if got.String() != want.String() {
+				t.Errorf("got:\n%s\nwant:\n%s", got.String(), want.String())
+			}
+		})
+	}
+}
