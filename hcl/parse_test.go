@@ -69,6 +69,21 @@ func parsePieces(name string, src []byte, cuts []int) (*hcl.File, bool) {
 	return joinPieces(src, files, failed)
 }
 
+// mustParseInPieces parses src as parseFile does, and fails the test when
+// it has errors or was parsed whole.
+func mustParseInPieces(t *testing.T, name string, src []byte) (*hcl.File, pieceNav) {
+	t.Helper()
+	f, diags := parseFile(name, src)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	nav, ok := f.Nav.(pieceNav)
+	if !ok {
+		t.Fatalf("%s (%d bytes) was parsed whole", name, len(src))
+	}
+	return f, nav
+}
+
 func TestParsePiecesMatchesWholeParse(t *testing.T) {
 	src := trickyConfig(300)
 	if len(src) < splitMin {
@@ -172,13 +187,7 @@ func TestParseFileSplitsSmallFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, diags := parseFile(path, src)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	if _, ok := f.Nav.(pieceNav); !ok {
-		t.Fatalf("examples/tools.hcl (%d bytes) was parsed whole", len(src))
-	}
+	f, _ := mustParseInPieces(t, path, src)
 	whole, _ := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
 	if !reflect.DeepEqual(f.Body, whole.Body) {
 		t.Error("the body parsed in pieces differs from the whole-file parse")
@@ -217,13 +226,7 @@ func TestParseFileLargeInSmallPieces(t *testing.T) {
 			t.Errorf("piece %d is %d bytes, over twice pieceMax", k, size)
 		}
 	}
-	f, diags := parseFile("big.hcl", src)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	if _, ok := f.Nav.(pieceNav); !ok {
-		t.Fatal("the file was parsed whole")
-	}
+	f, _ := mustParseInPieces(t, "big.hcl", src)
 	whole, _ := hclsyntax.ParseConfig(src, "big.hcl", hcl.InitialPos)
 	if !reflect.DeepEqual(f.Body, whole.Body) {
 		t.Error("the body parsed in pieces differs from the whole-file parse")
@@ -244,13 +247,7 @@ func TestParseFileAttributesOnly(t *testing.T) {
 		fmt.Fprintf(&b, "attr_%d = { a = \"}\", b = [1, 2, { c = 3 }] } # %d\n", i, i)
 	}
 	src := []byte(b.String())
-	f, diags := parseFile("attrs.hcl", src)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	if _, ok := f.Nav.(pieceNav); !ok {
-		t.Fatalf("the %d-byte file was parsed whole", len(src))
-	}
+	f, _ := mustParseInPieces(t, "attrs.hcl", src)
 	whole, _ := hclsyntax.ParseConfig(src, "attrs.hcl", hcl.InitialPos)
 	if !reflect.DeepEqual(f.Body, whole.Body) {
 		t.Errorf("the body parsed in pieces differs from the whole-file parse (blocks %#v, want %#v)",
@@ -269,14 +266,7 @@ func TestPieceNavAtCuts(t *testing.T) {
 		fmt.Fprintf(&b, "tool \"t%d\" {\n  description = \"a tool with no backend block yet, number %d\"\n}\n", i, i)
 	}
 	src := []byte(b.String())
-	f, diags := parseFile("gen.hcl", src)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	nav, ok := f.Nav.(pieceNav)
-	if !ok {
-		t.Fatalf("the %d-byte file was parsed whole", len(src))
-	}
+	_, nav := mustParseInPieces(t, "gen.hcl", src)
 	whole, _ := hclsyntax.ParseConfig(src, "gen.hcl", hcl.InitialPos)
 	wholeNav := whole.Nav.(interface{ ContextString(int) string })
 	atCut := 0
