@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/go-resty/resty/v2/shellescape"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/json"
@@ -397,4 +398,75 @@ func LimitSyntaxErrors(name string, diags hcl.Diagnostics) hcl.Diagnostics {
 		more.Summary = "Too many syntax warnings"
 	}
 	return append(diags[:MaxSyntaxErrors:MaxSyntaxErrors], more)
+}
+
+// ExplainLoneCR replaces the syntax errors HCL's parser reports at carriage
+// returns that no line feed follows with one error that says what they
+// are and how to fix them. src is the parsed file's text.
+//
+// HCL ends lines with LF or CRLF only. A file saved with the line ends of
+// classic Mac OS (a CR alone) gets "Invalid character" at every line end,
+// which says nothing of the cause, and a stray CR in the middle of a file
+// gets that and "Missing newline after argument" at the same place.
+func ExplainLoneCR(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
+	var first *hcl.Diagnostic
+	kept := make(hcl.Diagnostics, 0, len(diags))
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError || d.Subject == nil || !loneCRAt(src, d.Subject.Start.Byte) {
+			kept = append(kept, d)
+			continue
+		}
+		if first == nil {
+			first = d
+			kept = append(kept, nil) // its place; filled in below
+		}
+	}
+	if first == nil {
+		return diags
+	}
+	count := 0
+	for i := range src {
+		if loneCRAt(src, i) {
+			count++
+		}
+	}
+	name, line := first.Subject.Filename, first.Subject.Start.Line
+	var detail string
+	if bytes.IndexByte(src, '\n') < 0 {
+		q, tmp := shellescape.Quote(name), shellescape.Quote(name+".new")
+		detail = fmt.Sprintf("%s ends its lines with a carriage return (CR) alone, as files saved for classic Mac OS do; HCL ends lines with a line feed (LF) or with CR LF. Save the file with LF line ends, for example with: tr '\\r' '\\n' < %s > %s && mv %s %s",
+			name, q, tmp, tmp, q)
+	} else {
+		more := ""
+		if count > 1 {
+			more = fmt.Sprintf(" The file has %d such carriage returns; this is the first.", count)
+		}
+		detail = fmt.Sprintf("Line %d of %s has a carriage return (CR) that no line feed (LF) follows; HCL allows a CR only at the end of a line, just before its LF. Remove it, or save the file with LF line ends.%s",
+			line, name, more)
+	}
+	// The subject is the line up to the CR, which has no width to point
+	// at; the line starts after the LF or lone CR before it.
+	at := first.Subject.Start
+	start := at.Byte
+	for start > 0 && src[start-1] != '\n' && !loneCRAt(src, start-1) {
+		start--
+	}
+	explained := &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Carriage return without line feed",
+		Detail:   detail,
+		Subject:  &hcl.Range{Filename: name, Start: hcl.Pos{Line: line, Column: 1, Byte: start}, End: at},
+	}
+	for i, d := range kept {
+		if d == nil {
+			kept[i] = explained
+		}
+	}
+	return kept
+}
+
+// loneCRAt reports whether src holds, at offset i, a carriage return that
+// no line feed follows.
+func loneCRAt(src []byte, i int) bool {
+	return 0 <= i && i < len(src) && src[i] == '\r' && (i+1 == len(src) || src[i+1] != '\n')
 }

@@ -447,3 +447,78 @@ func TestLimitSyntaxErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainLoneCR loads files with carriage returns that no line feed
+// follows: HCL's "Invalid character" at each becomes one error that names
+// the cause, the line and the fix, and every other diagnostic is kept, in
+// its place.
+func TestExplainLoneCR(t *testing.T) {
+	tool := func(name string) string {
+		return fmt.Sprintf("tool %q {\n  description = \"x\"\n  template {\n    text = \"hi\"\n  }\n}\n", name)
+	}
+	classic := strings.ReplaceAll(tool("a")+tool("b"), "\n", "\r")
+	stray := tool("a") + strings.Replace(tool("b"), "\"hi\"\n", "\"hi\"\r", 1)
+	twoStray := strings.Replace(stray, "\"x\"\n", "\"x\"\r", 1)
+	crlf := strings.ReplaceAll(tool("a"), "\n", "\r\n")
+	unclosed := tool("a") + "tool \"b\" {\n  description = \"x\n}\n" + "c = 1\r"
+	for _, tc := range []struct {
+		name, src string
+		want      []string // the summaries, in order
+		line      int      // of the CR explained
+		detail    []string // in the explanation's detail
+	}{
+		{"classic Mac OS line ends", classic, []string{"Carriage return without line feed"}, 1,
+			[]string{"ends its lines with a carriage return (CR) alone", `tr '\r' '\n' < `}},
+		{"stray CR", stray, []string{"Carriage return without line feed"}, 10,
+			[]string{"Line 10 of ", "has a carriage return (CR) that no line feed (LF) follows", "Remove it"}},
+		{"two stray CRs", twoStray, []string{"Carriage return without line feed"}, 2,
+			[]string{"Line 2 of ", "The file has 2 such carriage returns; this is the first."}},
+		{"CRLF line ends", crlf, nil, 0, nil},
+		{"another error kept", unclosed, []string{"Invalid multi-line string", "Carriage return without line feed"}, 0, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "tools.hcl")
+			if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, diags := Load([]string{path}, nil)
+			var got []string
+			for _, d := range diags {
+				got = append(got, d.Summary)
+			}
+			// An unclosed string makes HCL report more after it: the
+			// first error is checked, and that the CR is explained once.
+			if tc.name == "another error kept" {
+				explained := 0
+				for _, s := range got {
+					if s == "Invalid character" {
+						t.Errorf("an Invalid character is left: %q", got)
+					}
+					if s == tc.want[1] {
+						explained++
+					}
+				}
+				if len(got) < 2 || got[0] != tc.want[0] || explained != 1 {
+					t.Errorf("summaries %q, want %q first and %q once", got, tc.want[0], tc.want[1])
+				}
+				return
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("summaries %q, want %q\n%s", got, tc.want, diags.Error())
+			}
+			if tc.want == nil {
+				return
+			}
+			d := diags[0]
+			if d.Subject == nil || d.Subject.Filename != path || d.Subject.Start.Line != tc.line || d.Subject.Start.Column != 1 ||
+				d.Subject.End.Line != tc.line || tc.src[d.Subject.End.Byte] != '\r' {
+				t.Errorf("subject %+v, want line %d from its start to its CR", d.Subject, tc.line)
+			}
+			for _, s := range tc.detail {
+				if !strings.Contains(d.Detail, s) {
+					t.Errorf("detail %q lacks %q", d.Detail, s)
+				}
+			}
+		})
+	}
+}

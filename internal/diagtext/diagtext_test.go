@@ -228,3 +228,48 @@ func TestWindowedUnusualDiagnostics(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderLoneCR renders diagnostics in a file whose lines end with a
+// lone CR: the output is what the same file with line feeds gives (the
+// positions are the same, as HCL's parser counts a line at a lone CR), the
+// source lines are the lines the positions count, and the file given is
+// left unchanged. HCL's writer alone shows the whole file as one line.
+func TestRenderLoneCR(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 200; i++ {
+		fmt.Fprintf(&b, "tool \"t%d\" {\n  description = \"tool %d\"\n}\n", i, i)
+	}
+	lf := []byte(b.String())
+	for _, tc := range []struct{ name, eol string }{{"lone CR", "\r"}, {"lone CR and CRLF", "\r\r\n"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			// "\r\r\n" is a lone CR then a CRLF: two lines to the parser,
+			// as "\n\r\n" is.
+			want := lf
+			if tc.eol == "\r\r\n" {
+				want = bytes.ReplaceAll(lf, []byte("\n"), []byte("\n\r\n"))
+			}
+			src := bytes.ReplaceAll(lf, []byte("\n"), []byte(tc.eol))
+			orig := bytes.Clone(src)
+			lfPos, crPos := scannerPositions("t.hcl", want), scannerPositions("t.hcl", src)
+			var diags hcl.Diagnostics
+			for _, off := range []int{0, 40, len(want) / 2, len(want) - 30, len(want) - 1} {
+				p := lfPos(off)
+				if q := crPos(off); q != p {
+					t.Fatalf("offset %d: position %v with line feeds, %v with %q; the test's premise is wrong", off, p, q, tc.eol)
+				}
+				end := lfPos(min(len(want), off+8))
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Oops", Detail: "Fix it.",
+					Subject: &hcl.Range{Filename: "t.hcl", Start: p, End: end}})
+			}
+			var got, exp bytes.Buffer
+			Render(&got, map[string]*hcl.File{"t.hcl": {Bytes: src}}, diags, false, 0)
+			Render(&exp, map[string]*hcl.File{"t.hcl": {Bytes: want}}, diags, false, 0)
+			if got.String() != exp.String() {
+				t.Errorf("got:\n%.2000s\nwant:\n%.2000s", got.String(), exp.String())
+			}
+			if !bytes.Equal(src, orig) {
+				t.Error("Render changed the file's bytes")
+			}
+		})
+	}
+}
