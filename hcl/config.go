@@ -8,7 +8,9 @@ package hcl
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -51,6 +53,57 @@ var rootSchema = &hcl.BodySchema{
 type Options struct {
 	// LookupEnv reads environment variables for env(); os.LookupEnv when nil.
 	LookupEnv EnvLookup
+}
+
+// MaxConfigFileSize is the largest config file toolhost reads: 16 MiB,
+// about 50,000 tools, which take seconds to parse. A larger one is refused
+// before it is read whole, such as a device (/dev/zero) or a data file
+// named by mistake.
+const MaxConfigFileSize = 16 << 20
+
+// ErrConfigTooLarge is the error ReadConfigFile returns for a file larger
+// than MaxConfigFileSize.
+var ErrConfigTooLarge = fmt.Errorf("it is larger than %d MiB, the most a config file may hold (about 50,000 tools); check that the path names a config file, or split the config into several files in a directory", MaxConfigFileSize>>20)
+
+// ReadConfigFile reads the config file name, as os.ReadFile does, but stops
+// and returns ErrConfigTooLarge once it has read more than
+// MaxConfigFileSize. Pipes, as from a shell's <(...), are read as files.
+func ReadConfigFile(name string) ([]byte, error) {
+	return readFileUpTo(name, MaxConfigFileSize, ErrConfigTooLarge)
+}
+
+// readFileUpTo reads the file name, or returns tooLarge once it has read
+// more than limit bytes.
+func readFileUpTo(name string, limit int64, tooLarge error) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// As os.ReadFile: a regular file's size is known, and read in one.
+	size := int64(0)
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = min(info.Size(), limit)
+	}
+	data := make([]byte, 0, size+512)
+	r := io.LimitReader(f, limit+1)
+	for {
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
+	if int64(len(data)) > limit {
+		return nil, tooLarge
+	}
+	return data, nil
 }
 
 // ConfigFiles expands the paths given on the command line: a file stands for
@@ -126,7 +179,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	var readable []string
 	var srcs [][]byte
 	for i, name := range files {
-		src, err := os.ReadFile(name)
+		src, err := ReadConfigFile(name)
 		if readErrs[i] = err; err == nil {
 			readable = append(readable, name)
 			srcs = append(srcs, src)
@@ -135,7 +188,14 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	parsed, parseDiags := parseFiles(readable, srcs)
 	next := 0 // the index in parsed of the next readable file
 	for i, name := range files {
-		if err := readErrs[i]; err != nil {
+		if err := readErrs[i]; errors.Is(err, ErrConfigTooLarge) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Config file too large",
+				Detail:   fmt.Sprintf("The config file %s was not read: %s.", name, err),
+			})
+			continue
+		} else if err != nil {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Cannot read config",

@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"mime"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 
@@ -525,12 +525,12 @@ func decodeIcon(b *hcl.Block, static *hcl.EvalContext, baseDir string) (*Icon, h
 		})
 	case hasFile && file != "":
 		p := resolvePath(baseDir, file)
-		data, err := os.ReadFile(p)
+		data, err := readFileUpTo(p, maxIconSize, errIconTooLarge)
 		switch {
+		case err == errIconTooLarge:
+			diags = append(diags, rangeDiag(attrs["file"], "Icon too large", fmt.Sprintf("The icon file %s is larger than %d KiB; icons are sent inline with every tools/list, so keep them under that, or serve it and use src.", p, maxIconSize>>10)))
 		case err != nil:
 			diags = append(diags, rangeDiag(attrs["file"], "Missing file", fmt.Sprintf("The icon file %s cannot be read: %v. Paths are relative to the config file's directory.", p, unwrapPathError(err))))
-		case len(data) > maxIconSize:
-			diags = append(diags, rangeDiag(attrs["file"], "Icon too large", fmt.Sprintf("The icon file %s is %d bytes; icons are sent inline with every tools/list, so keep them under %d KiB, or serve it and use src.", p, len(data), maxIconSize>>10)))
 		default:
 			if ic.MIMEType == "" {
 				ic.MIMEType = mediaTypeByExt(p)
@@ -554,6 +554,9 @@ func decodeIcon(b *hcl.Block, static *hcl.EvalContext, baseDir string) (*Icon, h
 
 // maxIconSize caps an icon file sent inline.
 const maxIconSize = 64 << 10
+
+// errIconTooLarge says an icon file is larger than maxIconSize.
+var errIconTooLarge = errors.New("icon file too large")
 
 // InputSchema builds the tool's input schema: what InputSchemaJSON holds,
 // as a value.

@@ -137,7 +137,7 @@ func (r *Reloader) configSum() (sum [32]byte, empty []string, allEmpty, ok bool)
 		return sum, nil, false, false
 	}
 	return fileSums(files, func(name string) ([]byte, bool) {
-		b, err := os.ReadFile(name)
+		b, err := thcl.ReadConfigFile(name)
 		return b, err == nil
 	})
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -49,7 +50,12 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 			// formatted whatever its name, as serve loads it.
 			continue
 		}
-		src, err := os.ReadFile(name)
+		src, err := thcl.ReadConfigFile(name)
+		if errors.Is(err, thcl.ErrConfigTooLarge) {
+			fmt.Fprintf(stderr, "toolhost fmt: %s was not read: %s\n", name, err)
+			failed = true
+			continue
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "toolhost fmt: %s\n", err)
 			failed = true

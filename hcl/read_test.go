@@ -1,0 +1,71 @@
+package hcl
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReadFileUpTo reads real files around the limit.
+func TestReadFileUpTo(t *testing.T) {
+	tooLarge := errors.New("too large")
+	dir := t.TempDir()
+	const limit = 4096
+	for _, size := range []int{0, 1, 511, 512, 513, limit - 1, limit} {
+		p := filepath.Join(dir, "ok")
+		want := strings.Repeat("x", size)
+		if err := os.WriteFile(p, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readFileUpTo(p, limit, tooLarge)
+		if err != nil || string(got) != want {
+			t.Errorf("size %d: got %d bytes, %v; want the file", size, len(got), err)
+		}
+	}
+	for _, size := range []int{limit + 1, 3 * limit} {
+		p := filepath.Join(dir, "big")
+		if err := os.WriteFile(p, make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := readFileUpTo(p, limit, tooLarge); err != tooLarge {
+			t.Errorf("size %d: got %d bytes, %v; want the too-large error", size, len(got), err)
+		}
+	}
+	if _, err := readFileUpTo(filepath.Join(dir, "missing"), limit, tooLarge); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v, want not exist", err)
+	}
+}
+
+// TestLoadRefusesHugeFiles loads a device that never ends and an icon file
+// one byte over its cap: each is an error that names it, found without
+// reading it all.
+func TestLoadRefusesHugeFiles(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		_, diags := Load([]string{"/dev/zero"}, nil)
+		if len(diags) != 1 || diags[0].Summary != "Config file too large" || !strings.Contains(diags[0].Detail, "/dev/zero was not read: it is larger than 16 MiB") {
+			t.Errorf("/dev/zero: %s", FormatDiagnostics(diags))
+		}
+	}
+	for _, tc := range []struct {
+		size int
+		want string
+	}{{maxIconSize, ""}, {maxIconSize + 1, "Icon too large"}} {
+		dir := writeFiles(t, map[string]string{
+			"icon.png":  strings.Repeat("\x00", tc.size),
+			"tools.hcl": "tool \"t\" {\n  icon {\n    file = \"icon.png\"\n  }\n  template {\n    text = \"x\"\n  }\n}\n",
+		})
+		_, diags := Load([]string{filepath.Join(dir, "tools.hcl")}, nil)
+		var got string
+		if errs := errorsOf(diags); len(errs) > 0 {
+			got = errs[0].Summary
+			if !strings.Contains(errs[0].Detail, "is larger than 64 KiB") || errs[0].Subject == nil || errs[0].Subject.Start.Line != 3 {
+				t.Errorf("icon of %d bytes: %s", tc.size, FormatDiagnostics(errs))
+			}
+		}
+		if got != tc.want || len(errorsOf(diags)) > 1 {
+			t.Errorf("icon of %d bytes: %q, want %q\n%s", tc.size, got, tc.want, FormatDiagnostics(diags))
+		}
+	}
+}
