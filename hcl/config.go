@@ -55,15 +55,15 @@ type Options struct {
 	LookupEnv EnvLookup
 }
 
-// MaxConfigFileSize is the largest config file toolhost reads: 16 MiB,
-// about 50,000 tools, which take seconds to parse. A larger one is refused
-// before it is read whole, such as a device (/dev/zero) or a data file
-// named by mistake.
-const MaxConfigFileSize = 16 << 20
+// MaxConfigFileSize is the largest config file toolhost reads: 8 MiB,
+// about 25,000 tools, which take 3 s and 650 MB to load (a real config of
+// 1,000 tools is 320 KB). A larger one is refused before it is read whole,
+// such as a device (/dev/zero) or a data file named by mistake.
+const MaxConfigFileSize = 8 << 20
 
 // ErrConfigTooLarge is the error ReadConfigFile returns for a file larger
 // than MaxConfigFileSize.
-var ErrConfigTooLarge = fmt.Errorf("it is larger than %d MiB, the most a config file may hold (about 50,000 tools); check that the path names a config file, or split the config into several files in a directory", MaxConfigFileSize>>20)
+var ErrConfigTooLarge = fmt.Errorf("it is larger than %d MiB, the most a config file may hold (about 25,000 tools); check that the path names a config file, or split the config into several files in a directory", MaxConfigFileSize>>20)
 
 // ReadConfigFile reads the config file name, as os.ReadFile does, but stops
 // and returns ErrConfigTooLarge once it has read more than

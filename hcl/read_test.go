@@ -44,7 +44,7 @@ func TestReadFileUpTo(t *testing.T) {
 func TestLoadRefusesHugeFiles(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err == nil {
 		_, diags := Load([]string{"/dev/zero"}, nil)
-		if len(diags) != 1 || diags[0].Summary != "Config file too large" || !strings.Contains(diags[0].Detail, "/dev/zero was not read: it is larger than 16 MiB") {
+		if len(diags) != 1 || diags[0].Summary != "Config file too large" || !strings.Contains(diags[0].Detail, "/dev/zero was not read: it is larger than 8 MiB") {
 			t.Errorf("/dev/zero: %s", FormatDiagnostics(diags))
 		}
 	}

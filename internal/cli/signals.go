@@ -6,7 +6,6 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
-	"time"
 )
 
 // stopSignals are the signals that stop toolhost: SIGINT, SIGTERM, and
@@ -57,31 +56,28 @@ func (r *signalRelay) install() {
 	})
 }
 
-// installDelay is how long after Signals the handlers are installed at the
-// latest, whatever the command.
-const installDelay = 100 * time.Millisecond
-
 // Signals returns a context that is cancelled when toolhost gets SIGINT,
 // SIGTERM or SIGHUP, as signal.NotifyContext's is, and the function that
 // releases it.
 //
-// The handlers are installed when a command is about to start something
-// (installSignals), and installDelay after the start at the latest, not at
-// once: the first signal.Notify starts three threads, about 0.25 ms that a
-// start of serve would otherwise spend before it answers initialize
-// (BENCHMARKS.md). serve installs them once initialize is answered, and
-// before it handles any other request. A signal that comes before they are
-// in place ends the process as one during the runtime's start would, which
-// is safe: nothing has been started yet.
+// The handlers are installed only when a command is about to start
+// something that must be stopped in order (installSignals): calls whose
+// commands run in process groups of their own, a server with connections.
+// serve installs them once initialize is answered, and before it handles
+// any other request; call, validate (before its examples run), bridge and
+// serve --http before they start anything. Until then a signal ends the
+// process at once, as it would any program: a load of a large config, or a
+// command such as fmt or inspect, stops when it is told to, and nothing
+// has been started that needs stopping. Not installing them at the start
+// also saves serve the three threads the first signal.Notify starts, about
+// 0.25 ms before it answers initialize (BENCHMARKS.md).
 func Signals(parent context.Context) (context.Context, context.CancelFunc) {
 	r := &signalRelay{ready: make(chan struct{}), released: make(chan struct{}), again: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.WithValue(parent, signalsKey{}, r))
 	r.cancel = cancel
-	t := time.AfterFunc(installDelay, r.install)
 	var release sync.Once
 	return ctx, func() {
 		release.Do(func() {
-			t.Stop()
 			r.cancel()
 			close(r.released)
 		})
