@@ -87,7 +87,7 @@ func (b *bench) coldStart() error {
 	if err := b.checkExamples(); err != nil {
 		return err
 	}
-	rounds := b.pick(3, 10)
+	rounds := b.pick(3, 30)
 	if b.cfg.roundsSet {
 		rounds = b.cfg.rounds
 	}

@@ -15,7 +15,9 @@
 //
 //	-quick        fewer rounds and calls
 //	-rounds N     rounds of each interleaved measurement (default 5; 2 with
-//	              -quick; the cold-start case defaults to 10, 3 with -quick)
+//	              -quick; the cold-start case defaults to 30, 3 with -quick:
+//	              a start takes milliseconds, and its median over 10 moved
+//	              by a third from run to run on a shared machine)
 //	-targets LIST comma-separated subset of toolhost,gosdk,ts,floor
 //	-cases LIST   comma-separated subset of start,latency,throughput,slow,big,memory,reload
 //	-throughput LIST
