@@ -203,7 +203,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 			})
 			continue
 		}
-		f, d := parsed[next], LimitSyntaxErrors(name, ExplainLoneCR(srcs[next], parseDiags[next]))
+		f, d := parsed[next], LimitSyntaxErrors(name, ExplainSyntaxErrors(srcs[next], parseDiags[next]))
 		next++
 		diags = append(diags, d...)
 		cfg.Paths = append(cfg.Paths, name)

@@ -400,6 +400,101 @@ func LimitSyntaxErrors(name string, diags hcl.Diagnostics) hcl.Diagnostics {
 	return append(diags[:MaxSyntaxErrors:MaxSyntaxErrors], more)
 }
 
+// ExplainSyntaxErrors replaces syntax errors that have one cause HCL's
+// parser does not name with one error that names it and says how to fix
+// it: a file in UTF-16 (explainUTF16) and carriage returns without line
+// feeds (ExplainLoneCR). src is the parsed file's text.
+func ExplainSyntaxErrors(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
+	if !diags.HasErrors() {
+		return diags
+	}
+	if d := explainUTF16(src, diags); d != nil {
+		return d
+	}
+	return ExplainLoneCR(src, diags)
+}
+
+// explainUTF16 returns one error in place of diags when src is UTF-16
+// text, nil otherwise. Windows PowerShell 5 writes UTF-16 with > and
+// Out-File, and HCL reads it as a stream of invalid characters, one every
+// other byte, with the NUL bytes between them printed in the source lines.
+func explainUTF16(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
+	order := utf16Order(src)
+	if order == "" {
+		return nil
+	}
+	name := ""
+	for _, d := range diags {
+		if d.Subject != nil {
+			name = d.Subject.Filename
+			break
+		}
+	}
+	if name == "" {
+		return nil
+	}
+	q, tmp := shellescape.Quote(name), shellescape.Quote(name+".new")
+	from, psEncoding, source := "UTF-16LE", "Unicode", ", as Windows PowerShell 5 writes files with > and Out-File"
+	if order == utf16BE {
+		from, psEncoding, source = "UTF-16BE", "BigEndianUnicode", ""
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Config file is UTF-16",
+		Detail: fmt.Sprintf("%s is encoded in UTF-16 (%s)%s; HCL files are UTF-8. Save it as UTF-8: in PowerShell, (Get-Content -Encoding %s %s) | Set-Content -Encoding utf8 %s; or with iconv, iconv -f %s -t UTF-8 < %s > %s && mv %s %s",
+			name, order, source, psEncoding, psQuote(name), psQuote(name), from, q, tmp, tmp, q),
+		// The byte order mark, or the first character.
+		Subject: &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: 2, Byte: min(2, len(src))}},
+	}}
+}
+
+// psQuote quotes s for PowerShell when it has more than letters, digits
+// and path punctuation.
+func psQuote(s string) string {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(`_-./\:`, r)) {
+			return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+		}
+	}
+	return s
+}
+
+// The byte orders utf16Order names.
+const (
+	utf16LE = "little-endian"
+	utf16BE = "big-endian"
+)
+
+// utf16Order returns utf16LE or utf16BE when src is UTF-16 text, by its
+// byte order mark or, without one, by the NUL bytes of ASCII text in
+// UTF-16, every other byte; "" otherwise.
+func utf16Order(src []byte) string {
+	switch {
+	case bytes.HasPrefix(src, []byte{0xFF, 0xFE}) && !bytes.HasPrefix(src, []byte{0xFF, 0xFE, 0, 0}): // not UTF-32
+		return utf16LE
+	case bytes.HasPrefix(src, []byte{0xFE, 0xFF}):
+		return utf16BE
+	}
+	head := src[:min(len(src), 512)&^1]
+	if len(head) < 8 {
+		return ""
+	}
+	var zeros [2]int
+	for i, c := range head {
+		if c == 0 {
+			zeros[i%2]++
+		}
+	}
+	half := len(head) / 2
+	switch {
+	case zeros[1] >= half*9/10 && zeros[0] < half/10:
+		return utf16LE
+	case zeros[0] >= half*9/10 && zeros[1] < half/10:
+		return utf16BE
+	}
+	return ""
+}
+
 // ExplainLoneCR replaces the syntax errors HCL's parser reports at carriage
 // returns that no line feed follows with one error that says what they
 // are and how to fix them. src is the parsed file's text.

@@ -522,3 +522,78 @@ func TestExplainLoneCR(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainUTF16 loads a config saved in UTF-16, with and without a byte
+// order mark, in both byte orders: HCL's errors at every other byte become
+// one error that names the encoding and gives the commands that convert it.
+// Text that only looks a little like UTF-16 keeps HCL's own errors.
+func TestExplainUTF16(t *testing.T) {
+	text := "tool \"a\" {\n  description = \"x\"\n  template {\n    text = \"hi\"\n  }\n}\n"
+	utf16 := func(bom bool, bigEndian bool) string {
+		var b []byte
+		if bom {
+			b = append(b, 0xFF, 0xFE)
+		}
+		for _, r := range text { // ASCII only
+			b = append(b, byte(r), 0)
+		}
+		if bigEndian {
+			for i := 0; i+1 < len(b); i += 2 {
+				b[i], b[i+1] = b[i+1], b[i]
+			}
+		}
+		return string(b)
+	}
+	for _, tc := range []struct {
+		name, src string
+		want      []string // in the detail; nil: not explained
+	}{
+		{"little-endian with BOM", utf16(true, false), []string{"(little-endian), as Windows PowerShell 5 writes", "Get-Content -Encoding Unicode ", "iconv -f UTF-16LE -t UTF-8 < "}},
+		{"big-endian with BOM", utf16(true, true), []string{"(big-endian); HCL files are UTF-8", "Get-Content -Encoding BigEndianUnicode ", "iconv -f UTF-16BE -t UTF-8 < "}},
+		{"little-endian without BOM", utf16(false, false), []string{"(little-endian)", "iconv -f UTF-16LE"}},
+		{"big-endian without BOM", utf16(false, true), []string{"(big-endian)", "iconv -f UTF-16BE"}},
+		{"UTF-32 little-endian", "\xFF\xFE\x00\x00t\x00\x00\x00", nil},
+		{"a NUL in UTF-8 text", "a = \"x\x00y\"\nb = 1\nc = 2\nd = 3\n", nil},
+		{"short", "a\x00", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "tools.hcl")
+			if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, diags := Load([]string{path}, nil)
+			if !diags.HasErrors() {
+				t.Fatal("no errors")
+			}
+			explained := len(diags) == 1 && diags[0].Summary == "Config file is UTF-16"
+			if tc.want == nil {
+				if explained {
+					t.Fatalf("explained as UTF-16: %s", diags[0].Detail)
+				}
+				return
+			}
+			if !explained {
+				t.Fatalf("not explained:\n%s", FormatDiagnostics(diags))
+			}
+			d := diags[0]
+			for _, s := range append(tc.want, path+" is encoded in UTF-16") {
+				if !strings.Contains(d.Detail, s) {
+					t.Errorf("detail %q lacks %q", d.Detail, s)
+				}
+			}
+			if d.Subject == nil || d.Subject.Filename != path || d.Subject.Start.Byte != 0 || d.Subject.End.Byte != 2 {
+				t.Errorf("subject %+v, want the file's first two bytes", d.Subject)
+			}
+		})
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"tools.hcl", "tools.hcl"},
+		{`C:\cfg\tools.hcl`, `C:\cfg\tools.hcl`},
+		{"my tools.hcl", "'my tools.hcl'"},
+		{"it's.hcl", "'it''s.hcl'"},
+	} {
+		if got := psQuote(tc.in); got != tc.want {
+			t.Errorf("psQuote(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}

@@ -63,7 +63,7 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 		}
 		f, pd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 		if pd.HasErrors() {
-			pd = thcl.LimitSyntaxErrors(name, thcl.ExplainLoneCR(src, pd))
+			pd = thcl.LimitSyntaxErrors(name, thcl.ExplainSyntaxErrors(src, pd))
 			writeDiags(stderr, &thcl.Config{Files: map[string]*hcl.File{name: f}}, pd)
 			fmt.Fprintf(stderr, "toolhost fmt: %s has syntax errors and was not formatted\n", name)
 			failed = true

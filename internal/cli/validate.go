@@ -155,8 +155,12 @@ func writeJSONDiags(w io.Writer, diags hcl.Diagnostics, examples host.ExampleRep
 		}
 		rep.Diagnostics = append(rep.Diagnostics, jd)
 	}
-	b, _ := json.MarshalIndent(rep, "", "  ")
-	fmt.Fprintln(w, string(b))
+	// Details quote commands (iconv ... < FILE > FILE.new && ...) and
+	// markup: left as they are, not as \u003c and \u0026.
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(rep)
 }
 
 // writeGitHubDiags prints GitHub Actions workflow commands, so that each

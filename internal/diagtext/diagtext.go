@@ -51,7 +51,7 @@ func Render(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics, colo
 		files = map[string]*hcl.File{}
 	}
 	if len(diags) > 0 {
-		files = lineFeedView(files)
+		files = displayView(files)
 	}
 	// HCL marks the subject only in colour mode, so render in colour and
 	// turn the marks into carets.
@@ -83,20 +83,29 @@ func Render(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics, colo
 	_, _ = io.WriteString(w, out.String())
 }
 
-// lineFeedView returns files with each file that ends lines with a lone
-// CR (as the classic Mac OS did) replaced by a copy whose lone CRs are line
-// feeds; it returns files itself when none does.
+// displayView returns files with the files whose text HCL's diagnostic
+// writer would show wrongly replaced by copies it shows right, or files
+// itself when there are none:
 //
-// HCL's parser counts a line at a lone CR, but its diagnostic writer splits
-// lines at line feeds only: to it, such a file is one line, which it
-// printed whole under every diagnostic, scanning it again for each (minutes
-// for 11 diagnostics in an 82 KB file). With line feeds in their place,
-// every byte offset and line number stays as it was, the source lines shown
-// are the lines the positions count, and the window applies.
-func lineFeedView(files map[string]*hcl.File) map[string]*hcl.File {
+//   - A file that ends lines with a lone CR (as the classic Mac OS did)
+//     gets line feeds in their place. HCL's parser counts a line at a lone
+//     CR, but its diagnostic writer splits lines at line feeds only: to it,
+//     such a file is one line, which it printed whole under every
+//     diagnostic, scanning it again for each (minutes for 11 diagnostics
+//     in an 82 KB file). With line feeds in their place, every byte offset
+//     and line number stays as it was, the source lines shown are the
+//     lines the positions count, and the window applies.
+//   - A file with NUL bytes (UTF-16 text, or not text at all) gets no
+//     text: the writer shows no source lines for it, rather than NULs and
+//     stray bytes on the terminal.
+func displayView(files map[string]*hcl.File) map[string]*hcl.File {
 	var view map[string]*hcl.File
 	for name, f := range files {
-		if f == nil || !hasLoneCR(f.Bytes) {
+		if f == nil {
+			continue
+		}
+		binary := bytes.IndexByte(f.Bytes, 0) >= 0
+		if !binary && !hasLoneCR(f.Bytes) {
 			continue
 		}
 		if view == nil {
@@ -105,14 +114,18 @@ func lineFeedView(files map[string]*hcl.File) map[string]*hcl.File {
 				view[k] = v
 			}
 		}
-		src := bytes.Clone(f.Bytes)
-		for i, c := range src {
-			if c == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
-				src[i] = '\n'
-			}
-		}
 		copied := *f
-		copied.Bytes = src
+		if binary {
+			copied.Bytes = nil
+		} else {
+			src := bytes.Clone(f.Bytes)
+			for i, c := range src {
+				if c == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
+					src[i] = '\n'
+				}
+			}
+			copied.Bytes = src
+		}
 		view[name] = &copied
 	}
 	if view == nil {

@@ -273,3 +273,22 @@ func TestRenderLoneCR(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderBinaryFile renders a diagnostic in a file with NUL bytes (a
+// config saved in UTF-16): no source lines, so no NULs or stray bytes on
+// the terminal, and the header and detail as for any file.
+func TestRenderBinaryFile(t *testing.T) {
+	src := []byte("\xFF\xFEt\x00o\x00o\x00l\x00\n\x00")
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Config file is UTF-16", Detail: "Save it as UTF-8.",
+		Subject: &hcl.Range{Filename: "t.hcl", Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: 2, Byte: 2}}}
+	f := &hcl.File{Bytes: src}
+	var buf bytes.Buffer
+	Render(&buf, map[string]*hcl.File{"t.hcl": f}, hcl.Diagnostics{d}, false, 0)
+	want := "Error: Config file is UTF-16\n\n  on t.hcl line 1:\n  (source code not available)\n\nSave it as UTF-8.\n\n"
+	if buf.String() != want {
+		t.Errorf("got:\n%q\nwant:\n%q", buf.String(), want)
+	}
+	if !bytes.Equal(f.Bytes, src) {
+		t.Error("Render changed the file's bytes")
+	}
+}
