@@ -17,6 +17,11 @@ func FuzzLoad(f *testing.F) {
 	// The crasher that made serve panic: a bound beyond float64.
 	f.Add([]byte("tool \"z\" {\n  param \"b\" {\n    type = number\n    minimum = 1e400\n  }\n  template { text = \"x\" }\n}\n"))
 	f.Add([]byte("tool \"z\" {\n  param \"b\" {\n    type = number\n    default = 1e400\n  }\n  template { text = \"x\" }\n}\n"))
+	// Line ends and encodings that ExplainSyntaxErrors explains.
+	f.Add([]byte("tool \"a\" {\r  template { text = \"x\" }\r}\r"))
+	f.Add([]byte("a = 1\nb = 2\r c = 3\r\n"))
+	f.Add([]byte("\xFF\xFEa\x00 \x00=\x00 \x001\x00\n\x00"))
+	f.Add([]byte("\x00a\x00 \x00=\x00 \x001\x00\n"))
 	_ = filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".hcl") {
 			seeds = append(seeds, path)
