@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-resty/resty/v2/shellescape"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/json"
+	"golang.org/x/text/width"
 
 	"github.com/toolhost/toolhost/internal/parallel"
 )
@@ -411,7 +414,59 @@ func ExplainSyntaxErrors(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
 	if d := explainUTF16(src, diags); d != nil {
 		return d
 	}
-	return ExplainLoneCR(src, diags)
+	return explainFullWidth(src, ExplainLoneCR(src, diags))
+}
+
+// cjkPunctuation maps the punctuation an input method for Chinese types
+// where HCL has an ASCII character, beyond the full-width forms (U+FF01 to
+// U+FF5E), which width.Narrow maps.
+var cjkPunctuation = map[rune]string{
+	'\u3000': " ", // ideographic space
+	'、':      ",",
+	'。':      ".",
+	'【':      "[",
+	'】':      "]",
+	'「':      "\"",
+	'」':      "\"",
+	'＇':      "\"", // HCL has no single quotes
+}
+
+// explainFullWidth gives HCL's "Invalid character" errors at full-width
+// punctuation (＝, ，, ：, （, ｛, the ideographic space...), which an
+// input method for Chinese, Japanese or Korean types unless switched to
+// half-width, a detail that names the character and the ASCII one HCL
+// expects. HCL's own says only that the character is not used in the
+// language.
+func explainFullWidth(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for i, d := range diags {
+		if d.Summary != "Invalid character" || d.Subject == nil || d.Subject.Start.Byte < 0 || d.Subject.Start.Byte >= len(src) {
+			continue
+		}
+		r, _ := utf8.DecodeRune(src[d.Subject.Start.Byte:])
+		// Curly quotes (“ ” ‘ ’) have HCL's own explanation.
+		ascii, ok := cjkPunctuation[r]
+		if !ok && r >= 0xFF01 && r <= 0xFF5E {
+			ascii, ok = width.Narrow.String(string(r)), true
+		}
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(diags)
+		}
+		explained := *d
+		what := "the full-width " + string(r)
+		if r == '\u3000' {
+			what = "an ideographic space"
+		}
+		explained.Detail = fmt.Sprintf("This is %s (U+%04X), as an input method for Chinese, Japanese or Korean types it; HCL uses the ASCII %q here. Switch the input method to half-width (English) punctuation and type it again.", what, r, ascii)
+		out[i] = &explained
+	}
+	if out == nil {
+		return diags
+	}
+	return out
 }
 
 // explainUTF16 returns one error in place of diags when src is UTF-16

@@ -597,3 +597,45 @@ func TestExplainUTF16(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainFullWidth loads configs with the punctuation an input method
+// for Chinese types unless switched to half-width: HCL's "Invalid
+// character" gets a detail that names the character and the ASCII one to
+// type. Curly quotes keep HCL's own explanation, and full-width text inside
+// a string is just text.
+func TestExplainFullWidth(t *testing.T) {
+	tool := func(line string) string {
+		return "tool \"a\" {\n" + line + "\n  template {\n    text = \"hi\"\n  }\n}\n"
+	}
+	for _, tc := range []struct {
+		name, src string
+		want      string // in the detail of the Invalid character error; "": the config is valid
+	}{
+		{"full-width equals", tool(`  description ＝ "x"`), `This is the full-width ＝ (U+FF1D), as an input method for Chinese, Japanese or Korean types it; HCL uses the ASCII "=" here.`},
+		{"full-width comma", tool(`  annotations { read_only = true， }`), `(U+FF0C)`},
+		{"ideographic space", tool("  description\u3000= \"x\""), `This is an ideographic space (U+3000)`},
+		{"CJK bracket", tool(`  description = 【"x"]`), `HCL uses the ASCII "[" here.`},
+		{"full-width apostrophe", tool(`  description = ＇x＇`), `HCL uses the ASCII "\"" here.`},
+		{"curly quotes", tool(`  description = “x”`), `"Curly quotes" are not valid here.`},
+		{"inside a string", tool(`  description = "百度热榜，实时＝更新　【热】"`), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := loadString(t, tc.src, nil)
+			if tc.want == "" {
+				if diags.HasErrors() {
+					t.Fatalf("unexpected errors:\n%s", FormatDiagnostics(diags))
+				}
+				return
+			}
+			for _, d := range diags {
+				if d.Summary == "Invalid character" {
+					if !strings.Contains(d.Detail, tc.want) {
+						t.Errorf("detail %q lacks %q", d.Detail, tc.want)
+					}
+					return
+				}
+			}
+			t.Fatalf("no Invalid character error:\n%s", FormatDiagnostics(diags))
+		})
+	}
+}
