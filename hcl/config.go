@@ -188,11 +188,15 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	parsed, parseDiags := parseFiles(readable, srcs)
 	next := 0 // the index in parsed of the next readable file
 	for i, name := range files {
+		// The subject names the file (for --format json and github); its
+		// text is not there to show.
+		whole := &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.InitialPos}
 		if err := readErrs[i]; errors.Is(err, ErrConfigTooLarge) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Config file too large",
 				Detail:   fmt.Sprintf("The config file %s was not read: %s.", name, err),
+				Subject:  whole,
 			})
 			continue
 		} else if err != nil {
@@ -200,10 +204,11 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 				Severity: hcl.DiagError,
 				Summary:  "Cannot read config",
 				Detail:   fmt.Sprintf("The config file %s cannot be read: %s.", name, err),
+				Subject:  whole,
 			})
 			continue
 		}
-		f, d := parsed[next], LimitSyntaxErrors(name, ExplainSyntaxErrors(srcs[next], parseDiags[next]))
+		f, d := parsed[next], LimitSyntaxErrors(name, ExplainSyntaxErrors(name, srcs[next], parseDiags[next]))
 		next++
 		diags = append(diags, d...)
 		cfg.Paths = append(cfg.Paths, name)

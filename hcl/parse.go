@@ -403,18 +403,31 @@ func LimitSyntaxErrors(name string, diags hcl.Diagnostics) hcl.Diagnostics {
 	return append(diags[:MaxSyntaxErrors:MaxSyntaxErrors], more)
 }
 
-// ExplainSyntaxErrors replaces syntax errors that have one cause HCL's
-// parser does not name with one error that names it and says how to fix
-// it: a file in UTF-16 (explainUTF16) and carriage returns without line
-// feeds (ExplainLoneCR). src is the parsed file's text.
-func ExplainSyntaxErrors(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
-	if !diags.HasErrors() {
+// ExplainSyntaxErrors explains what HCL's parser reports without naming
+// its cause, given a file's name, its text and the parser's diagnostics: a
+// file in UTF-16 (explainUTF16) and carriage returns without line feeds
+// (explainLoneCR), each as one error in place of many, and full-width
+// punctuation (explainFullWidth). A file of HCL's JSON syntax is explained
+// only as UTF-16: JSON reads a lone CR as a space, and its errors are its
+// own.
+func ExplainSyntaxErrors(name string, src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
+	if isJSON(name) {
+		if !diags.HasErrors() {
+			return diags
+		}
+		if d := explainUTF16(src, diags); d != nil {
+			return d
+		}
 		return diags
 	}
-	if d := explainUTF16(src, diags); d != nil {
-		return d
+	// A file with lone CRs and no LF may parse without errors, as one
+	// comment: explainLoneCR looks at it whatever the diagnostics.
+	if diags.HasErrors() {
+		if d := explainUTF16(src, diags); d != nil {
+			return d
+		}
 	}
-	return explainFullWidth(src, ExplainLoneCR(src, diags))
+	return explainFullWidth(src, explainLoneCR(name, src, diags))
 }
 
 // cjkPunctuation maps the punctuation an input method for Chinese types
@@ -550,15 +563,41 @@ func utf16Order(src []byte) string {
 	return ""
 }
 
-// ExplainLoneCR replaces the syntax errors HCL's parser reports at carriage
-// returns that no line feed follows with one error that says what they
-// are and how to fix them. src is the parsed file's text.
+// explainLoneCR explains carriage returns that no line feed follows. HCL
+// ends lines with LF or CR LF only; its parser reads a lone CR as an
+// invalid character, on the line it ends (HCL's diagnostic writer, though,
+// counts it as a line break).
 //
-// HCL ends lines with LF or CRLF only. A file saved with the line ends of
-// classic Mac OS (a CR alone) gets "Invalid character" at every line end,
-// which says nothing of the cause, and a stray CR in the middle of a file
-// gets that and "Missing newline after argument" at the same place.
-func ExplainLoneCR(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
+//   - A file with lone CRs and no LF, saved with the line ends of classic
+//     Mac OS, is one line to the parser: an "Invalid character" at every
+//     line end, or, when it starts with a # comment, one comment, which is
+//     a valid config that declares nothing. Whatever the parser said, its
+//     diagnostics are replaced by one error that says how to convert the
+//     file.
+//   - In other files, the errors HCL reports at lone CRs ("Invalid
+//     character", and "Missing newline after argument" at the same place)
+//     become one error at the first of them, which counts them all. A lone
+//     CR in a comment or a string is left alone, as HCL leaves it.
+func explainLoneCR(name string, src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
+	if bytes.IndexByte(src, '\n') < 0 {
+		first := bytes.IndexByte(src, '\r')
+		if first < 0 {
+			return diags
+		}
+		// The first line, as the file's author sees it.
+		end := hcl.Pos{Line: 1, Column: 1 + utf8.RuneCount(src[:first]), Byte: first}
+		if first == 0 {
+			end = hcl.Pos{Line: 1, Column: 2, Byte: 1}
+		}
+		q, tmp := shellescape.Quote(argPath(name)), shellescape.Quote(argPath(name)+".new")
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Carriage return without line feed",
+			Detail: fmt.Sprintf("%s ends its lines with a carriage return (CR) alone, as files saved for classic Mac OS do; HCL ends lines with a line feed (LF) or with CR LF. Save the file with LF line ends, for example with: tr '\\r' '\\n' < %s > %s && mv %s %s",
+				name, q, tmp, tmp, q),
+			Subject: &hcl.Range{Filename: name, Start: hcl.InitialPos, End: end},
+		}}
+	}
 	var first *hcl.Diagnostic
 	kept := make(hcl.Diagnostics, 0, len(diags))
 	for _, d := range diags {
@@ -580,32 +619,20 @@ func ExplainLoneCR(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
 			count++
 		}
 	}
-	name, line := first.Subject.Filename, first.Subject.Start.Line
-	var detail string
-	if bytes.IndexByte(src, '\n') < 0 {
-		q, tmp := shellescape.Quote(name), shellescape.Quote(name+".new")
-		detail = fmt.Sprintf("%s ends its lines with a carriage return (CR) alone, as files saved for classic Mac OS do; HCL ends lines with a line feed (LF) or with CR LF. Save the file with LF line ends, for example with: tr '\\r' '\\n' < %s > %s && mv %s %s",
-			name, q, tmp, tmp, q)
-	} else {
-		more := ""
-		if count > 1 {
-			more = fmt.Sprintf(" The file has %d such carriage returns; this is the first.", count)
-		}
-		detail = fmt.Sprintf("Line %d of %s has a carriage return (CR) that no line feed (LF) follows; HCL allows a CR only at the end of a line, just before its LF. Remove it, or save the file with LF line ends.%s",
-			line, name, more)
+	more := ""
+	if count > 1 {
+		more = fmt.Sprintf(" The file has %d carriage returns without a line feed.", count)
 	}
-	// The subject is the line up to the CR, which has no width to point
-	// at; the line starts after the LF or lone CR before it.
+	// The subject is the CR, at the parser's position (it counts no line
+	// at a lone CR, so the line numbers are those of the diagnostics
+	// around it).
 	at := first.Subject.Start
-	start := at.Byte
-	for start > 0 && src[start-1] != '\n' && !loneCRAt(src, start-1) {
-		start--
-	}
 	explained := &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Carriage return without line feed",
-		Detail:   detail,
-		Subject:  &hcl.Range{Filename: name, Start: hcl.Pos{Line: line, Column: 1, Byte: start}, End: at},
+		Detail: fmt.Sprintf("Line %d of %s has a carriage return (CR) that no line feed (LF) follows, where the caret points; HCL allows a CR only at the end of a line, just before its LF. Remove it, or save the file with LF line ends.%s",
+			at.Line, first.Subject.Filename, more),
+		Subject: &hcl.Range{Filename: first.Subject.Filename, Start: at, End: hcl.Pos{Line: at.Line, Column: at.Column + 1, Byte: at.Byte + 1}},
 	}
 	for i, d := range kept {
 		if d == nil {
@@ -613,6 +640,15 @@ func ExplainLoneCR(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
 		}
 	}
 	return kept
+}
+
+// argPath returns a file name as a command's argument: one that starts
+// with "-" gets "./" before it, so that it is not read as an option.
+func argPath(name string) string {
+	if strings.HasPrefix(name, "-") {
+		return "./" + name
+	}
+	return name
 }
 
 // loneCRAt reports whether src holds, at offset i, a carriage return that

@@ -451,33 +451,48 @@ func TestLimitSyntaxErrors(t *testing.T) {
 // TestExplainLoneCR loads files with carriage returns that no line feed
 // follows: HCL's "Invalid character" at each becomes one error that names
 // the cause, the line and the fix, and every other diagnostic is kept, in
-// its place.
+// its place. A file with no line feed at all is an error even when HCL
+// reads it as one comment; a lone CR in a comment, or in a JSON file, is
+// left alone.
 func TestExplainLoneCR(t *testing.T) {
 	tool := func(name string) string {
 		return fmt.Sprintf("tool %q {\n  description = \"x\"\n  template {\n    text = \"hi\"\n  }\n}\n", name)
 	}
-	classic := strings.ReplaceAll(tool("a")+tool("b"), "\n", "\r")
+	lonely := func(s string) string { return strings.ReplaceAll(s, "\n", "\r") }
+	classic := lonely(tool("a") + tool("b"))
 	stray := tool("a") + strings.Replace(tool("b"), "\"hi\"\n", "\"hi\"\r", 1)
 	twoStray := strings.Replace(stray, "\"x\"\n", "\"x\"\r", 1)
+	lineStart := strings.Replace(tool("a"), "\n  template", "\n\r  template", 1)
+	inComment := "# from an old Mac\r# notes\n" + strings.Replace(tool("a"), "\"x\"\n", "\"x\"\r", 1)
 	crlf := strings.ReplaceAll(tool("a"), "\n", "\r\n")
 	unclosed := tool("a") + "tool \"b\" {\n  description = \"x\n}\n" + "c = 1\r"
+	const explainedSummary = "Carriage return without line feed"
 	for _, tc := range []struct {
-		name, src string
-		want      []string // the summaries, in order
-		line      int      // of the CR explained
-		detail    []string // in the explanation's detail
+		name, file, src string
+		want            []string // the summaries, in order
+		at              [2]int   // the subject's start: line and byte; classic files: the first line
+		detail          []string // in the explanation's detail
 	}{
-		{"classic Mac OS line ends", classic, []string{"Carriage return without line feed"}, 1,
+		{"classic Mac OS line ends", "tools.hcl", classic, []string{explainedSummary}, [2]int{1, 0},
 			[]string{"ends its lines with a carriage return (CR) alone", `tr '\r' '\n' < `}},
-		{"stray CR", stray, []string{"Carriage return without line feed"}, 10,
-			[]string{"Line 10 of ", "has a carriage return (CR) that no line feed (LF) follows", "Remove it"}},
-		{"two stray CRs", twoStray, []string{"Carriage return without line feed"}, 2,
-			[]string{"Line 2 of ", "The file has 2 such carriage returns; this is the first."}},
-		{"CRLF line ends", crlf, nil, 0, nil},
-		{"another error kept", unclosed, []string{"Invalid multi-line string", "Carriage return without line feed"}, 0, nil},
+		{"classic, read by HCL as one comment", "tools.hcl", lonely("# my tools\n" + tool("a")), []string{explainedSummary}, [2]int{1, 0},
+			[]string{"ends its lines with a carriage return (CR) alone"}},
+		{"stray CR", "tools.hcl", stray, []string{explainedSummary}, [2]int{10, strings.Index(stray, "\r")},
+			[]string{"Line 10 of ", "has a carriage return (CR) that no line feed (LF) follows, where the caret points", "Remove it"}},
+		{"two stray CRs", "tools.hcl", twoStray, []string{explainedSummary}, [2]int{2, strings.Index(twoStray, "\r")},
+			[]string{"Line 2 of ", "The file has 2 carriage returns without a line feed."}},
+		{"a CR that starts a line", "tools.hcl", lineStart, []string{explainedSummary}, [2]int{3, strings.Index(lineStart, "\r")},
+			[]string{"Line 3 of "}},
+		// The parser reads the first CR as part of the comment, and
+		// counts no line at it.
+		{"a CR in a comment first", "tools.hcl", inComment, []string{explainedSummary}, [2]int{3, strings.LastIndex(inComment, "\r")},
+			[]string{"Line 3 of ", "The file has 2 carriage returns"}},
+		{"CRLF line ends", "tools.hcl", crlf, nil, [2]int{}, nil},
+		{"JSON, a CR as whitespace", "tools.hcl.json", "{\"tool\": {\"a\": {\"description\": \"x\",\r\"template\": {\"text\": \"hi\"}}}}", nil, [2]int{}, nil},
+		{"another error kept", "tools.hcl", unclosed, []string{"Invalid multi-line string", explainedSummary}, [2]int{}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "tools.hcl")
+			path := filepath.Join(t.TempDir(), tc.file)
 			if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -510,16 +525,25 @@ func TestExplainLoneCR(t *testing.T) {
 				return
 			}
 			d := diags[0]
-			if d.Subject == nil || d.Subject.Filename != path || d.Subject.Start.Line != tc.line || d.Subject.Start.Column != 1 ||
-				d.Subject.End.Line != tc.line || tc.src[d.Subject.End.Byte] != '\r' {
-				t.Errorf("subject %+v, want line %d from its start to its CR", d.Subject, tc.line)
+			s := d.Subject
+			if s == nil || s.Filename != path || s.Start.Line != tc.at[0] || s.Start.Byte != tc.at[1] || s.End.Byte <= s.Start.Byte || s.End.Byte > len(tc.src) {
+				t.Fatalf("subject %+v, want one that starts on line %d at byte %d", s, tc.at[0], tc.at[1])
 			}
-			for _, s := range tc.detail {
-				if !strings.Contains(d.Detail, s) {
-					t.Errorf("detail %q lacks %q", d.Detail, s)
+			if tc.at[1] > 0 && (tc.src[s.Start.Byte] != '\r' || s.End.Byte != s.Start.Byte+1) {
+				t.Errorf("subject %+v, want the CR", s)
+			}
+			for _, want := range tc.detail {
+				if !strings.Contains(d.Detail, want) {
+					t.Errorf("detail %q lacks %q", d.Detail, want)
 				}
 			}
 		})
+	}
+	// A relative name that starts with "-" is not an option to tr or mv.
+	for in, want := range map[string]string{"-tools.hcl": "./-tools.hcl", "tools.hcl": "tools.hcl", "/a/-b.hcl": "/a/-b.hcl"} {
+		if got := argPath(in); got != want {
+			t.Errorf("argPath(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -21,9 +21,9 @@ import (
 // the end, the handlers installed 100 ms after the start only cancelling a
 // context the load does not look at), and serve before initialize.
 func TestSignalBeforeWork(t *testing.T) {
-	// About 8 MB, 25,000 tools: seconds of loading.
+	// About 6.5 MB, 20,000 tools (under the 8 MiB cap): seconds of loading.
 	big := filepath.Join(t.TempDir(), "tools.hcl")
-	if err := os.WriteFile(big, []byte(testconfig.Tools(25000, "")), 0o644); err != nil {
+	if err := os.WriteFile(big, []byte(testconfig.Tools(20000, "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +23,11 @@ import (
 // normalised spacing). With -check it
 // changes nothing, lists the files that would change and exits 1 if there
 // are any, for CI. A file with syntax errors is reported and left alone.
-func runFmt(args []string, stdout, stderr io.Writer) int {
+//
+// A stop signal while it rewrites files lets the file being written be
+// finished (its new text is renamed into place whole, or not at all), and
+// stops before the next; the files rewritten are listed as usual.
+func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("fmt", "fmt [-check] [CONFIG...]", stderr)
 	check := fs.Bool("check", false, "change nothing; list the files that are not formatted and exit 1 if there are any")
 	paths, err := parseFlags(fs, args)
@@ -39,7 +44,15 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 	}
 	failed := false
 	var unformatted []string
-	for _, name := range files {
+	if !*check {
+		installSignals(ctx)
+	}
+	for i, name := range files {
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "toolhost fmt: stopped by a signal; %s not checked\n", plural(len(files)-i, "file"))
+			failed = true
+			break
+		}
 		if strings.HasSuffix(name, ".json") {
 			fmt.Fprintf(stderr, "toolhost fmt: skipping %s: only native syntax (.hcl) files are formatted, not HCL's JSON syntax\n", name)
 			continue
@@ -62,8 +75,9 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		f, pd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
-		if pd.HasErrors() {
-			pd = thcl.LimitSyntaxErrors(name, thcl.ExplainSyntaxErrors(src, pd))
+		// A file with lone CRs may parse as one comment, without errors.
+		if pd = thcl.ExplainSyntaxErrors(name, src, pd); pd.HasErrors() {
+			pd = thcl.LimitSyntaxErrors(name, pd)
 			writeDiags(stderr, &thcl.Config{Files: map[string]*hcl.File{name: f}}, pd)
 			fmt.Fprintf(stderr, "toolhost fmt: %s has syntax errors and was not formatted\n", name)
 			failed = true

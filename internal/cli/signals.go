@@ -64,11 +64,12 @@ func (r *signalRelay) install() {
 // something that must be stopped in order (installSignals): calls whose
 // commands run in process groups of their own, a server with connections.
 // serve installs them once initialize is answered, and before it handles
-// any other request; call, validate (before its examples run), bridge and
-// serve --http before they start anything. Until then a signal ends the
-// process at once, as it would any program: a load of a large config, or a
-// command such as fmt or inspect, stops when it is told to, and nothing
-// has been started that needs stopping. Not installing them at the start
+// any other request; call, bridge and serve --http before they start
+// anything; fmt before it rewrites files, and it stops between two.
+// Until then, and in commands that start nothing (validate, whose examples
+// run offline, inspect, init), a signal ends the process at once, as it
+// would any program: a load of a large config stops when it is told to,
+// and nothing has been started that needs stopping. Not installing them at the start
 // also saves serve the three threads the first signal.Notify starts, about
 // 0.25 ms before it answers initialize (BENCHMARKS.md).
 func Signals(parent context.Context) (context.Context, context.CancelFunc) {

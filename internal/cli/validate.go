@@ -44,8 +44,9 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	reg, diags := host.Load(paths, nil)
 	defer reg.Close()
 	// The examples of every tool without errors run even when other
-	// blocks have some: every problem shows in one run.
-	installSignals(ctx)
+	// blocks have some: every problem shows in one run. They start
+	// nothing (no request, no command), so the signal handlers are not
+	// installed: a stop signal ends validate at once.
 	examples := host.CheckExamples(ctx, reg)
 	diags = append(diags, examples.Diagnostics...)
 	cfg := reg.Config

@@ -85,16 +85,20 @@ func Render(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics, colo
 
 // displayView returns files with the files whose text HCL's diagnostic
 // writer would show wrongly replaced by copies it shows right, or files
-// itself when there are none:
+// itself when there are none. Each copy has the same length, so that every
+// byte offset holds.
 //
-//   - A file that ends lines with a lone CR (as the classic Mac OS did)
-//     gets line feeds in their place. HCL's parser counts a line at a lone
-//     CR, but its diagnostic writer splits lines at line feeds only: to it,
-//     such a file is one line, which it printed whole under every
-//     diagnostic, scanning it again for each (minutes for 11 diagnostics
-//     in an 82 KB file). With line feeds in their place, every byte offset
-//     and line number stays as it was, the source lines shown are the
-//     lines the positions count, and the window applies.
+//   - Lone CRs (a CR that no LF follows): HCL's parser reads one as an
+//     invalid character on the line it ends, and its diagnostic writer,
+//     which numbers the source lines it shows, counts it as a line break.
+//     In a file that also has LFs, each lone CR becomes a space, so that
+//     the numbers the writer shows are the parser's, those of the
+//     diagnostics. A native-syntax file with no LF at all (saved for
+//     classic Mac OS) is one line to the parser, and gets LFs in place of
+//     its CRs: its one diagnostic (hcl.ExplainSyntaxErrors) is on its first
+//     line, and the writer shows that line rather than the whole file
+//     (which it scanned again for every diagnostic: minutes for 11 in an
+//     82 KB file).
 //   - A file with NUL bytes (UTF-16 text, or not text at all) gets no
 //     text: the writer shows no source lines for it, rather than NULs and
 //     stray bytes on the terminal.
@@ -118,10 +122,14 @@ func displayView(files map[string]*hcl.File) map[string]*hcl.File {
 		if binary {
 			copied.Bytes = nil
 		} else {
+			eol := byte(' ')
+			if bytes.IndexByte(f.Bytes, '\n') < 0 && !strings.HasSuffix(name, ".json") {
+				eol = '\n'
+			}
 			src := bytes.Clone(f.Bytes)
 			for i, c := range src {
 				if c == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
-					src[i] = '\n'
+					src[i] = eol
 				}
 			}
 			copied.Bytes = src

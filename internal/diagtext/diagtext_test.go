@@ -229,48 +229,77 @@ func TestWindowedUnusualDiagnostics(t *testing.T) {
 	}
 }
 
-// TestRenderLoneCR renders diagnostics in a file whose lines end with a
-// lone CR: the output is what the same file with line feeds gives (the
-// positions are the same, as HCL's parser counts a line at a lone CR), the
-// source lines are the lines the positions count, and the file given is
-// left unchanged. HCL's writer alone shows the whole file as one line.
+// TestRenderLoneCR renders the diagnostics HCL's parser gives for files
+// with carriage returns that no line feed follows. The parser counts no
+// line at a lone CR, and HCL's writer, alone, numbered the source lines it
+// shows as if it did: in every diagnostic, the line number of the header
+// ("on t.hcl line N") must be the first source line's, and the source
+// lines must be lines of the file, not all of it.
 func TestRenderLoneCR(t *testing.T) {
 	var b strings.Builder
-	for i := 1; i <= 200; i++ {
+	for i := 1; i <= 60; i++ {
 		fmt.Fprintf(&b, "tool \"t%d\" {\n  description = \"tool %d\"\n}\n", i, i)
 	}
-	lf := []byte(b.String())
-	for _, tc := range []struct{ name, eol string }{{"lone CR", "\r"}, {"lone CR and CRLF", "\r\r\n"}} {
+	lf := b.String()
+	for _, tc := range []struct{ name, src string }{
+		// A stray CR ends line 4, then more mistakes follow it.
+		{"stray CR", strings.Replace(lf, "\"tool 2\"\n", "\"tool 2\"\r", 1) + "x = \n\ny = [\n"},
+		{"stray CRs at line starts", strings.Replace(lf, "\n  description = \"tool 9\"", "\n\r  description = \"tool 9\"", 1) + "\r}\n"},
+		{"CRLF and a stray CR", strings.ReplaceAll(strings.Replace(lf, "\"tool 2\"\n", "\"tool 2\"\r", 1), "\n", "\r\n") + "x = \r\n"},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
-			// "\r\r\n" is a lone CR then a CRLF: two lines to the parser,
-			// as "\n\r\n" is.
-			want := lf
-			if tc.eol == "\r\r\n" {
-				want = bytes.ReplaceAll(lf, []byte("\n"), []byte("\n\r\n"))
-			}
-			src := bytes.ReplaceAll(lf, []byte("\n"), []byte(tc.eol))
+			src := []byte(tc.src)
 			orig := bytes.Clone(src)
-			lfPos, crPos := scannerPositions("t.hcl", want), scannerPositions("t.hcl", src)
-			var diags hcl.Diagnostics
-			for _, off := range []int{0, 40, len(want) / 2, len(want) - 30, len(want) - 1} {
-				p := lfPos(off)
-				if q := crPos(off); q != p {
-					t.Fatalf("offset %d: position %v with line feeds, %v with %q; the test's premise is wrong", off, p, q, tc.eol)
-				}
-				end := lfPos(min(len(want), off+8))
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Oops", Detail: "Fix it.",
-					Subject: &hcl.Range{Filename: "t.hcl", Start: p, End: end}})
+			f, diags := hclsyntax.ParseConfig(src, "t.hcl", hcl.InitialPos)
+			if len(diags) < 2 {
+				t.Fatalf("want several diagnostics, got %d", len(diags))
 			}
-			var got, exp bytes.Buffer
-			Render(&got, map[string]*hcl.File{"t.hcl": {Bytes: src}}, diags, false, 0)
-			Render(&exp, map[string]*hcl.File{"t.hcl": {Bytes: want}}, diags, false, 0)
-			if got.String() != exp.String() {
-				t.Errorf("got:\n%.2000s\nwant:\n%.2000s", got.String(), exp.String())
+			var out bytes.Buffer
+			Render(&out, map[string]*hcl.File{"t.hcl": f}, diags, false, 0)
+			text := out.String()
+			blocks := strings.Split(text, "\n  on t.hcl line ")[1:]
+			if len(blocks) != len(diags) {
+				t.Fatalf("%d diagnostics rendered with a header, want %d:\n%s", len(blocks), len(diags), text)
+			}
+			for i, blk := range blocks {
+				var header, gutter int
+				if _, err := fmt.Sscanf(blk, "%d", &header); err != nil {
+					t.Fatalf("diagnostic %d: no line number in %q", i, blk)
+				}
+				lines := strings.SplitN(blk, "\n", 3)
+				if len(lines) < 2 {
+					t.Fatalf("diagnostic %d: no source line in %q", i, blk)
+				}
+				if _, err := fmt.Sscanf(strings.TrimLeft(lines[1], " "), "%d:", &gutter); err != nil {
+					t.Fatalf("diagnostic %d: no numbered source line in %q", i, lines[1])
+				}
+				if gutter != header {
+					t.Errorf("diagnostic %d (%s at %v): header line %d, first source line %d", i, diags[i].Summary, diags[i].Subject, header, gutter)
+				}
+				if len(lines[1]) > 80 {
+					t.Errorf("diagnostic %d: a source line of %d bytes: %.100q", i, len(lines[1]), lines[1])
+				}
+			}
+			if strings.Contains(text, "\r") {
+				t.Error("a CR is in the output")
 			}
 			if !bytes.Equal(src, orig) {
 				t.Error("Render changed the file's bytes")
 			}
 		})
+	}
+	// A file saved for classic Mac OS, with its one diagnostic (see
+	// hcl.ExplainSyntaxErrors) on its first line: that line is shown, not
+	// the whole file as one.
+	classic := []byte(strings.ReplaceAll(lf, "\n", "\r"))
+	first := bytes.IndexByte(classic, '\r')
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Carriage return without line feed", Detail: "Convert it.",
+		Subject: &hcl.Range{Filename: "t.hcl", Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: 1 + first, Byte: first}}}
+	var out bytes.Buffer
+	Render(&out, map[string]*hcl.File{"t.hcl": {Bytes: classic}}, hcl.Diagnostics{d}, false, 0)
+	want := "Error: Carriage return without line feed\n\n  on t.hcl line 1:\n   1: tool \"t1\" {\n      ^^^^^^^^^^^\n\nConvert it.\n\n"
+	if out.String() != want {
+		t.Errorf("classic Mac OS line ends:\ngot:\n%q\nwant:\n%q", out.String(), want)
 	}
 }
 
