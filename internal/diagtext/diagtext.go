@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/term"
@@ -261,6 +262,19 @@ func writeWindowed(buf *bytes.Buffer, f *hcl.File, idx *lineIndex, d *hcl.Diagno
 	if k := idx.lineAt(min(end+1, len(src))) + 2; k < len(idx.starts) {
 		stop = idx.starts[k]
 	}
+	// A long line (minified JSON, a long template on one line) is cut
+	// lineContext bytes before start and after end, and the cuts marked:
+	// the writer shows whole lines, so a minified 84 KB JSON config with
+	// 1,000 mistakes printed 125 MB, scanning the line for each.
+	cutStart, cutEnd := false, false
+	if idx.lineEnd(first, len(src))-base > longLine && start-base > lineContext {
+		base = runeStart(src, start-lineContext)
+		cutStart = true
+	}
+	if last := idx.lineAt(end); end+lineContext < idx.lineEnd(last, len(src)) && idx.lineEnd(last, len(src))-idx.starts[last] > longLine {
+		stop = runeStart(src, end+lineContext)
+		cutEnd = true
+	}
 	if base == 0 && stop == len(src) {
 		return false // the window would be the whole file
 	}
@@ -284,7 +298,7 @@ func writeWindowed(buf *bytes.Buffer, f *hcl.File, idx *lineIndex, d *hcl.Diagno
 	// The writer starts with the severity and the summary, then a blank
 	// line, then the header.
 	header := 2 + strings.Count(d.Summary, "\n")
-	fixed, ok := renumber(out.String(), header, fmt.Sprintf("  on %s line %d", d.Subject.Filename, d.Subject.Start.Line), idx.scanLine[first]-1)
+	fixed, ok := renumber(out.String(), header, fmt.Sprintf("  on %s line %d", d.Subject.Filename, d.Subject.Start.Line), idx.scanLine[first]-1, cutStart, cutEnd)
 	if !ok {
 		return false
 	}
@@ -294,12 +308,36 @@ func writeWindowed(buf *bytes.Buffer, f *hcl.File, idx *lineIndex, d *hcl.Diagno
 
 // renumber adds by to the line numbers HCL's writer put before the source
 // lines of one diagnostic: the lines that follow line h (counted from 0),
-// which starts with header, up to the first empty line. It reports false
-// when the text does not have that shape.
-func renumber(text string, h int, header string, by int) (string, bool) {
+// which starts with header, up to the first empty line. cutStart and cutEnd
+// say the first and the last source line were cut, and get an ellipsis
+// where. It reports false when the text does not have that shape.
+func renumber(text string, h int, header string, by int, cutStart, cutEnd bool) (string, bool) {
 	ls := strings.SplitAfter(text, "\n")
 	if h >= len(ls) || !strings.HasPrefix(ls[h], header) {
 		return "", false
+	}
+	lastSource := h
+	for i := h + 1; i < len(ls) && ls[i] != "\n"; i++ {
+		lastSource = i
+	}
+	if lastSource == h && (cutStart || cutEnd) {
+		return "", false
+	}
+	if cutEnd {
+		l := ls[lastSource]
+		if strings.HasSuffix(l, "\n") {
+			ls[lastSource] = l[:len(l)-1] + ellipsis + "\n"
+		} else {
+			ls[lastSource] = l + ellipsis
+		}
+	}
+	if cutStart {
+		l := ls[h+1]
+		colon := strings.Index(l, ": ")
+		if colon < 0 {
+			return "", false
+		}
+		ls[h+1] = l[:colon+2] + ellipsis + l[colon+2:]
 	}
 	for i := h + 1; i < len(ls) && ls[i] != "\n"; i++ {
 		// Each is fmt.Sprintf("%4d: %s\n", line, source).
@@ -343,6 +381,32 @@ func newLineIndex(src []byte) *lineIndex {
 	}
 	return idx
 }
+
+// lineEnd returns the offset where line k ends, after its "\n"; size for
+// the last line.
+func (idx *lineIndex) lineEnd(k, size int) int {
+	if k+1 < len(idx.starts) {
+		return idx.starts[k+1]
+	}
+	return size
+}
+
+// runeStart returns i, or the start of the UTF-8 character that holds it.
+func runeStart(src []byte, i int) int {
+	for i > 0 && i < len(src) && !utf8.RuneStart(src[i]) {
+		i--
+	}
+	return i
+}
+
+// A source line longer than longLine bytes is shown from lineContext bytes
+// before a diagnostic's range to lineContext bytes after it, with an
+// ellipsis at each cut.
+const (
+	longLine    = 240
+	lineContext = 80
+	ellipsis    = "…"
+)
 
 // lineAt returns the index in starts of the line that holds offset.
 func (idx *lineIndex) lineAt(offset int) int {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -319,5 +320,85 @@ func TestRenderBinaryFile(t *testing.T) {
 	}
 	if !bytes.Equal(f.Bytes, src) {
 		t.Error("Render changed the file's bytes")
+	}
+}
+
+// TestRenderLongLine renders diagnostics on a line of 6,000 bytes, as in a
+// minified JSON config: each source line shown is cut lineContext bytes
+// around the range and marked with an ellipsis where cut, the carets stand
+// under exactly the range's text, and the line number is the header's.
+// Cuts inside a multi-byte character move to its start.
+func TestRenderLongLine(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a = 1\n")
+	for i := 0; b.Len() < 6000; i++ {
+		fmt.Fprintf(&b, `"k%d": "v%d", `, i, i)
+	}
+	b.WriteString("\nz = 2\n")
+	src := []byte(b.String())
+	lineStart := strings.Index(b.String(), "\n") + 1
+	lineEnd := strings.LastIndex(b.String(), "\nz")
+	pos := scannerPositions("t.hcl", src)
+	for _, tc := range []struct {
+		name       string
+		start, end int
+		cutStart   bool
+		cutEnd     bool
+	}{
+		{"at the line's start", lineStart, lineStart + 4, false, true},
+		{"in the middle", 3000, 3010, true, true},
+		{"empty, in the middle", 3000, 3000, true, true},
+		{"long, in the middle", 2000, 2400, true, true},
+		{"at the line's end", lineEnd - 5, lineEnd, true, false},
+		{"near the start", lineStart + 50, lineStart + 60, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Oops", Detail: "Fix it.",
+				Subject: &hcl.Range{Filename: "t.hcl", Start: pos(tc.start), End: pos(tc.end)}}
+			var out bytes.Buffer
+			Render(&out, map[string]*hcl.File{"t.hcl": {Bytes: src}}, hcl.Diagnostics{d}, false, 0)
+			lines := strings.Split(out.String(), "\n")
+			if len(lines) < 5 || lines[2] != "  on t.hcl line 2:" {
+				t.Fatalf("unexpected layout:\n%s", out.String())
+			}
+			source, carets := lines[3], lines[4]
+			const gutter = "   2: "
+			if !strings.HasPrefix(source, gutter) {
+				t.Fatalf("source line %q, want it numbered 2", source)
+			}
+			text := source[len(gutter):]
+			if got := strings.HasPrefix(text, ellipsis); got != tc.cutStart {
+				t.Errorf("cut at the start: %v, want %v (%.60q)", got, tc.cutStart, text)
+			}
+			if got := strings.HasSuffix(text, ellipsis); got != tc.cutEnd {
+				t.Errorf("cut at the end: %v, want %v", got, tc.cutEnd)
+			}
+			if max := tc.end - tc.start + 2*lineContext + 2*len(ellipsis); len(text) > max {
+				t.Errorf("source line of %d bytes, want at most %d", len(text), max)
+			}
+			// The text under the carets is the range's (one character for
+			// an empty range). The ellipsis takes one column.
+			first, last := strings.Index(carets, "^"), strings.LastIndex(carets, "^")
+			cols := []rune(text)
+			from, to := first-len(gutter), last-len(gutter)+1
+			if from < 0 || to > len(cols) {
+				t.Fatalf("carets %q outside the line %q", carets, text)
+			}
+			want := string(src[tc.start:max(tc.end, tc.start+1)])
+			if got := string(cols[from:to]); got != want {
+				t.Errorf("carets under %q, want %q", got, want)
+			}
+		})
+	}
+	// Cuts that fall inside a character move to its start.
+	wide := []byte("a = \"" + strings.Repeat("北京", 400) + "\"\n")
+	wpos := scannerPositions("w.hcl", wide)
+	for _, off := range []int{600, 601, 602, 1000} {
+		d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Oops", Subject: &hcl.Range{Filename: "w.hcl", Start: wpos(off), End: wpos(off + 3)}}
+		var out bytes.Buffer
+		Render(&out, map[string]*hcl.File{"w.hcl": {Bytes: wide}}, hcl.Diagnostics{d}, false, 0)
+		if !utf8.Valid(out.Bytes()) || !strings.Contains(out.String(), "   1: "+ellipsis) {
+			t.Errorf("offset %d: %q", off, out.String())
+		}
 	}
 }
