@@ -135,6 +135,20 @@ func isJSON(name string) bool { return strings.HasSuffix(name, ".json") }
 // parseWhole parses a whole file, in JSON or native syntax by its name.
 func parseWhole(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
 	if isJSON(name) {
+		// HCL's native parser skips a UTF-8 byte order mark, its JSON
+		// parser does not ("Invalid start of value" at a character no
+		// editor shows); Windows PowerShell 5 writes one with -Encoding
+		// utf8. It is read as three spaces, so every offset holds, and
+		// the file keeps its own bytes.
+		if bom := []byte("\xEF\xBB\xBF"); bytes.HasPrefix(src, bom) {
+			spaced := bytes.Clone(src)
+			copy(spaced, "   ")
+			f, diags := json.Parse(spaced, name)
+			if f != nil {
+				f.Bytes = src
+			}
+			return f, diags
+		}
 		return json.Parse(src, name)
 	}
 	return hclsyntax.ParseConfig(src, name, hcl.InitialPos)
@@ -444,6 +458,22 @@ var cjkPunctuation = map[rune]string{
 	'＇':      "\"", // HCL has no single quotes
 }
 
+// hclPunctuation is the ASCII punctuation HCL's syntax uses outside
+// strings, and the space.
+const hclPunctuation = "=,:;(){}[]<>+-*/%!&|?.\"#$ "
+
+// asciiName names an ASCII character for a message: "=" in quotes, but a
+// double quote and a space by name.
+func asciiName(c string) string {
+	switch c {
+	case "\"":
+		return "double quote (\")"
+	case " ":
+		return "space"
+	}
+	return `"` + c + `"`
+}
+
 // explainFullWidth gives HCL's "Invalid character" errors at full-width
 // punctuation (＝, ，, ：, （, ｛, the ideographic space...), which an
 // input method for Chinese, Japanese or Korean types unless switched to
@@ -473,7 +503,11 @@ func explainFullWidth(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
 		if r == '\u3000' {
 			what = "an ideographic space"
 		}
-		explained.Detail = fmt.Sprintf("This is %s (U+%04X), as an input method for Chinese, Japanese or Korean types it; HCL uses the ASCII %q here. Switch the input method to half-width (English) punctuation and type it again.", what, r, ascii)
+		reads := "HCL reads only ASCII punctuation"
+		if strings.Contains(hclPunctuation, ascii) {
+			reads = "HCL reads the ASCII " + asciiName(ascii) + " here"
+		}
+		explained.Detail = fmt.Sprintf("This is %s (U+%04X), as an input method for Chinese, Japanese or Korean types it; %s. Switch the input method to half-width (English) punctuation and type it again.", what, r, reads)
 		out[i] = &explained
 	}
 	if out == nil {
@@ -501,7 +535,7 @@ func explainUTF16(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
 	if name == "" {
 		return nil
 	}
-	q, tmp := shellescape.Quote(name), shellescape.Quote(name+".new")
+	q, tmp := shellescape.Quote(argPath(name)), shellescape.Quote(argPath(name)+".new")
 	from, psEncoding, source := "UTF-16LE", "Unicode", ", as Windows PowerShell 5 writes files with > and Out-File"
 	if order == utf16BE {
 		from, psEncoding, source = "UTF-16BE", "BigEndianUnicode", ""
@@ -509,7 +543,7 @@ func explainUTF16(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Config file is UTF-16",
-		Detail: fmt.Sprintf("%s is encoded in UTF-16 (%s)%s; HCL files are UTF-8. Save it as UTF-8: in PowerShell, (Get-Content -Encoding %s %s) | Set-Content -Encoding utf8 %s; or with iconv, iconv -f %s -t UTF-8 < %s > %s && mv %s %s",
+		Detail: fmt.Sprintf("%s is encoded in UTF-16 (%s)%s; HCL files are UTF-8. Save it as UTF-8: in PowerShell, (Get-Content -Encoding %s -LiteralPath %s) | Set-Content -Encoding utf8 -LiteralPath %s; or with iconv, iconv -f %s -t UTF-8 < %s > %s && mv %s %s",
 			name, order, source, psEncoding, psQuote(name), psQuote(name), from, q, tmp, tmp, q),
 		// The byte order mark, or the first character.
 		Subject: &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: 2, Byte: min(2, len(src))}},

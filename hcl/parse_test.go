@@ -572,8 +572,8 @@ func TestExplainUTF16(t *testing.T) {
 		name, src string
 		want      []string // in the detail; nil: not explained
 	}{
-		{"little-endian with BOM", utf16(true, false), []string{"(little-endian), as Windows PowerShell 5 writes", "Get-Content -Encoding Unicode ", "iconv -f UTF-16LE -t UTF-8 < "}},
-		{"big-endian with BOM", utf16(true, true), []string{"(big-endian); HCL files are UTF-8", "Get-Content -Encoding BigEndianUnicode ", "iconv -f UTF-16BE -t UTF-8 < "}},
+		{"little-endian with BOM", utf16(true, false), []string{"(little-endian), as Windows PowerShell 5 writes", "Get-Content -Encoding Unicode -LiteralPath ", "iconv -f UTF-16LE -t UTF-8 < "}},
+		{"big-endian with BOM", utf16(true, true), []string{"(big-endian); HCL files are UTF-8", "Get-Content -Encoding BigEndianUnicode -LiteralPath ", "iconv -f UTF-16BE -t UTF-8 < "}},
 		{"little-endian without BOM", utf16(false, false), []string{"(little-endian)", "iconv -f UTF-16LE"}},
 		{"big-endian without BOM", utf16(false, true), []string{"(big-endian)", "iconv -f UTF-16BE"}},
 		{"UTF-32 little-endian", "\xFF\xFE\x00\x00t\x00\x00\x00", nil},
@@ -635,11 +635,12 @@ func TestExplainFullWidth(t *testing.T) {
 		name, src string
 		want      string // in the detail of the Invalid character error; "": the config is valid
 	}{
-		{"full-width equals", tool(`  description ＝ "x"`), `This is the full-width ＝ (U+FF1D), as an input method for Chinese, Japanese or Korean types it; HCL uses the ASCII "=" here.`},
+		{"full-width equals", tool(`  description ＝ "x"`), `This is the full-width ＝ (U+FF1D), as an input method for Chinese, Japanese or Korean types it; HCL reads the ASCII "=" here.`},
 		{"full-width comma", tool(`  annotations { read_only = true， }`), `(U+FF0C)`},
 		{"ideographic space", tool("  description\u3000= \"x\""), `This is an ideographic space (U+3000)`},
-		{"CJK bracket", tool(`  description = 【"x"]`), `HCL uses the ASCII "[" here.`},
-		{"full-width apostrophe", tool(`  description = ＇x＇`), `HCL uses the ASCII "\"" here.`},
+		{"CJK bracket", tool(`  description = 【"x"]`), `HCL reads the ASCII "[" here.`},
+		{"full-width apostrophe", tool(`  description = ＇x＇`), `HCL reads the ASCII double quote (") here.`},
+		{"full-width tilde", tool(`  description ～ "x"`), `(U+FF5E), as an input method for Chinese, Japanese or Korean types it; HCL reads only ASCII punctuation.`},
 		{"curly quotes", tool(`  description = “x”`), `"Curly quotes" are not valid here.`},
 		{"inside a string", tool(`  description = "百度热榜，实时＝更新　【热】"`), ""},
 	} {
@@ -661,5 +662,28 @@ func TestExplainFullWidth(t *testing.T) {
 			}
 			t.Fatalf("no Invalid character error:\n%s", FormatDiagnostics(diags))
 		})
+	}
+}
+
+// TestLoadJSONWithBOM loads a JSON config that starts with a UTF-8 byte
+// order mark, as Windows PowerShell 5 writes with -Encoding utf8 and iconv
+// leaves when it converts a UTF-16 file that had one: it loads as it does
+// without, its file keeps its own bytes, and a mistake in it is found
+// where it is.
+func TestLoadJSONWithBOM(t *testing.T) {
+	const bom = "\xEF\xBB\xBF"
+	good := `{"tool": {"a": {"description": "x", "template": {"text": "hi"}}}}` + "\n"
+	dir := writeFiles(t, map[string]string{"good.hcl.json": bom + good, "bad.hcl.json": bom + strings.Replace(good, "description", "descripton", 1)})
+	path := filepath.Join(dir, "good.hcl.json")
+	cfg, diags := Load([]string{path}, nil)
+	if diags.HasErrors() || len(cfg.Tools) != 1 {
+		t.Fatalf("%d tools:\n%s", len(cfg.Tools), FormatDiagnostics(diags))
+	}
+	if string(cfg.Files[path].Bytes) != bom+good {
+		t.Errorf("the file's bytes are %q", cfg.Files[path].Bytes)
+	}
+	_, diags = Load([]string{filepath.Join(dir, "bad.hcl.json")}, nil)
+	if len(diags) != 1 || diags[0].Subject == nil || diags[0].Subject.Start.Byte != strings.Index(bom+good, `"description"`) {
+		t.Errorf("want one error at the misspelt name:\n%s", FormatDiagnostics(diags))
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -100,16 +101,16 @@ func Render(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics, colo
 //     line, and the writer shows that line rather than the whole file
 //     (which it scanned again for every diagnostic: minutes for 11 in an
 //     82 KB file).
-//   - A file with NUL bytes (UTF-16 text, or not text at all) gets no
-//     text: the writer shows no source lines for it, rather than NULs and
-//     stray bytes on the terminal.
+//   - A file that is not text to a terminal (UTF-16, or binary: see
+//     unreadable) gets no text: the writer shows no source lines for it,
+//     rather than NULs and stray bytes.
 func displayView(files map[string]*hcl.File) map[string]*hcl.File {
 	var view map[string]*hcl.File
 	for name, f := range files {
 		if f == nil {
 			continue
 		}
-		binary := bytes.IndexByte(f.Bytes, 0) >= 0
+		binary := unreadable(f.Bytes)
 		if !binary && !hasLoneCR(f.Bytes) {
 			continue
 		}
@@ -141,6 +142,15 @@ func displayView(files map[string]*hcl.File) map[string]*hcl.File {
 		return files
 	}
 	return view
+}
+
+// unreadable reports whether src is not text that a terminal can show:
+// a quarter or more of its first 512 bytes are NULs, as in UTF-16 (where
+// ASCII text has one every other byte) and in most binary files. A NUL or
+// two in a string or a comment of a UTF-8 config do not count.
+func unreadable(src []byte) bool {
+	head := src[:min(len(src), 512)]
+	return len(head) > 0 && bytes.Count(head, []byte{0})*4 >= len(head)
 }
 
 // hasLoneCR reports whether src has a CR that no line feed follows.
@@ -185,8 +195,12 @@ func caretLine(prefix, marked string) string {
 }
 
 // runeWidth is the number of terminal columns a rune takes: two for wide
-// East Asian characters such as 北京, one otherwise.
+// East Asian characters such as 北京, none for combining marks and format
+// characters (a byte order mark, a zero-width space), one otherwise.
 func runeWidth(r rune) int {
+	if unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf) {
+		return 0
+	}
 	switch width.LookupRune(r).Kind() {
 	case width.EastAsianWide, width.EastAsianFullwidth:
 		return 2
@@ -267,13 +281,15 @@ func writeWindowed(buf *bytes.Buffer, f *hcl.File, idx *lineIndex, d *hcl.Diagno
 	// the writer shows whole lines, so a minified 84 KB JSON config with
 	// 1,000 mistakes printed 125 MB, scanning the line for each.
 	cutStart, cutEnd := false, false
-	if idx.lineEnd(first, len(src))-base > longLine && start-base > lineContext {
-		base = runeStart(src, start-lineContext)
-		cutStart = true
+	if lineStart := base; textEnd(src, idx.lineEnd(first, len(src)))-lineStart > longLine {
+		if b := runeStart(src, start-lineContext); b > lineStart {
+			base, cutStart = b, true
+		}
 	}
-	if last := idx.lineAt(end); end+lineContext < idx.lineEnd(last, len(src)) && idx.lineEnd(last, len(src))-idx.starts[last] > longLine {
-		stop = runeStart(src, end+lineContext)
-		cutEnd = true
+	if last := idx.lineAt(end); textEnd(src, idx.lineEnd(last, len(src)))-idx.starts[last] > longLine {
+		if s := runeStart(src, end+lineContext); s > end && s < textEnd(src, idx.lineEnd(last, len(src))) {
+			stop, cutEnd = s, true
+		}
 	}
 	if base == 0 && stop == len(src) {
 		return false // the window would be the whole file
@@ -391,6 +407,18 @@ func (idx *lineIndex) lineEnd(k, size int) int {
 	return size
 }
 
+// textEnd returns where the text of a line that ends at end (after its
+// line break, if it has one) ends: before its "\n" or "\r\n".
+func textEnd(src []byte, end int) int {
+	if end > 0 && src[end-1] == '\n' {
+		end--
+		if end > 0 && src[end-1] == '\r' {
+			end--
+		}
+	}
+	return end
+}
+
 // runeStart returns i, or the start of the UTF-8 character that holds it.
 func runeStart(src []byte, i int) int {
 	for i > 0 && i < len(src) && !utf8.RuneStart(src[i]) {
@@ -399,9 +427,9 @@ func runeStart(src []byte, i int) int {
 	return i
 }
 
-// A source line longer than longLine bytes is shown from lineContext bytes
-// before a diagnostic's range to lineContext bytes after it, with an
-// ellipsis at each cut.
+// A source line whose text is longer than longLine bytes is shown from
+// lineContext bytes before a diagnostic's range to lineContext bytes after
+// it, with an ellipsis at each cut (where there is more text to cut).
 const (
 	longLine    = 240
 	lineContext = 80

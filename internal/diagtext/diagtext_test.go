@@ -25,6 +25,9 @@ func TestRenderCarets(t *testing.T) {
 		{"ascii", "a = \"hello ${param.nme}\"\n", "param.nme", "   1: a = \"hello ${param.nme}\"\n                   ^^^^^^^^^\n"},
 		{"wide", "t = \"北京 ${x}\"\n", "x", "   1: t = \"北京 ${x}\"\n                  ^\n"},
 		{"tab", "\tb = nope\n", "nope", "   1: \tb = nope\n      \t    ^^^^\n"},
+		// A byte order mark and a combining accent take no column.
+		{"byte order mark", "\ufeffa = nope\n", "nope", "   1: \ufeffa = nope\n          ^^^^\n"},
+		{"combining mark", "a = \"e\u0301\" + nope\n", "nope", "   1: a = \"e\u0301\" + nope\n                ^^^^\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -400,5 +403,64 @@ func TestRenderLongLine(t *testing.T) {
 		if !utf8.Valid(out.Bytes()) || !strings.Contains(out.String(), "   1: "+ellipsis) {
 			t.Errorf("offset %d: %q", off, out.String())
 		}
+	}
+}
+
+// TestRenderLongLineEdges checks where long lines are cut and marked: only
+// lines whose text (without its line break, LF or CRLF) is over longLine
+// bytes, and at each end only where lineContext bytes of text or more would
+// be left out; a cut that falls inside the first character of the line is
+// no cut.
+func TestRenderLongLineEdges(t *testing.T) {
+	for _, eol := range []string{"\n", "\r\n"} {
+		for _, n := range []int{longLine, longLine + 1, 400} {
+			for _, p := range []int{lineContext, lineContext + 1, n - lineContext - 2, n - lineContext - 1} {
+				line := strings.Repeat("x", n)
+				src := []byte("a = 1" + eol + line + eol + "z = 2" + eol)
+				ls := len("a = 1" + eol)
+				wantStart := n > longLine && p > lineContext
+				wantEnd := n > longLine && p+1+lineContext < n
+				checkCuts(t, fmt.Sprintf("eol %q, line %d, range at %d", eol, n, p), src, ls+p, ls+p+1, wantStart, wantEnd)
+			}
+		}
+	}
+	// "北" is 3 bytes: 80 bytes before offset 82 of the line is inside it.
+	src := []byte("a = 1\n北" + strings.Repeat("x", 300) + "\n")
+	checkCuts(t, "cut inside the line's first character", src, 6+82, 6+83, false, true)
+}
+
+// checkCuts renders a diagnostic over src[start:end] on line 2 and checks
+// which ends of its source line are marked as cut.
+func checkCuts(t *testing.T, name string, src []byte, start, end int, wantStart, wantEnd bool) {
+	t.Helper()
+	pos := scannerPositions("t.hcl", src)
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Oops", Subject: &hcl.Range{Filename: "t.hcl", Start: pos(start), End: pos(end)}}
+	var out bytes.Buffer
+	Render(&out, map[string]*hcl.File{"t.hcl": {Bytes: src}}, hcl.Diagnostics{d}, false, 0)
+	lines := strings.Split(out.String(), "\n")
+	if len(lines) < 4 || !strings.HasPrefix(lines[3], "   2: ") {
+		t.Fatalf("%s: unexpected layout:\n%s", name, out.String())
+	}
+	text := strings.TrimSuffix(lines[3][len("   2: "):], "\r")
+	if got := strings.HasPrefix(text, ellipsis); got != wantStart {
+		t.Errorf("%s: cut at the start %v, want %v", name, got, wantStart)
+	}
+	if got := strings.HasSuffix(text, ellipsis); got != wantEnd {
+		t.Errorf("%s: cut at the end %v, want %v", name, got, wantEnd)
+	}
+}
+
+// TestRenderNULInText: a NUL or two in a string or a comment of a UTF-8
+// config leave its source lines shown; only a file that is mostly NULs is
+// shown without them (TestRenderBinaryFile).
+func TestRenderNULInText(t *testing.T) {
+	src := []byte("tool \"a\" {\n  description = \"x\x00y\" # \x00\n  bogus = 1\n}\n")
+	off := bytes.Index(src, []byte("bogus"))
+	pos := scannerPositions("t.hcl", src)
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported argument", Subject: &hcl.Range{Filename: "t.hcl", Start: pos(off), End: pos(off + 5)}}
+	var out bytes.Buffer
+	Render(&out, map[string]*hcl.File{"t.hcl": {Bytes: src}}, hcl.Diagnostics{d}, false, 0)
+	if !strings.Contains(out.String(), "   3:   bogus = 1\n        ^^^^^\n") {
+		t.Errorf("got:\n%s", out.String())
 	}
 }
