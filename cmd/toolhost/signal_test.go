@@ -19,11 +19,17 @@ import (
 // stopped in order, a stop signal ends toolhost at once, as it would any
 // program: validate while it loads a large config (which once went on to
 // the end, the handlers installed 100 ms after the start only cancelling a
-// context the load does not look at), and serve before initialize.
+// context the load does not look at), fmt waiting on a pipe (which once
+// ignored every signal), and serve before initialize.
 func TestSignalBeforeWork(t *testing.T) {
 	// About 6.5 MB, 20,000 tools (under the 8 MiB cap): seconds of loading.
 	big := filepath.Join(t.TempDir(), "tools.hcl")
 	if err := os.WriteFile(big, []byte(testconfig.Tools(20000, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// fmt waits to read a named pipe that nothing writes.
+	fifo := filepath.Join(t.TempDir(), "pipe.hcl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -34,6 +40,9 @@ func TestSignalBeforeWork(t *testing.T) {
 		ready func(t *testing.T, stderr *bufio.Reader)
 	}{
 		{"validate while loading", []string{"validate", big}, func(t *testing.T, _ *bufio.Reader) {
+			time.Sleep(300 * time.Millisecond)
+		}},
+		{"fmt reading a pipe", []string{"fmt", fifo}, func(t *testing.T, _ *bufio.Reader) {
 			time.Sleep(300 * time.Millisecond)
 		}},
 		{"serve before initialize", []string{"serve", "--watch=false", writeConfig(t, testConfig)}, func(t *testing.T, stderr *bufio.Reader) {

@@ -67,7 +67,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "inspect":
 		return runInspect(rest, stdout, stderr)
 	case "fmt":
-		return runFmt(ctx, rest, stdout, stderr)
+		return runFmt(rest, stdout, stderr)
 	case "init":
 		return runInit(rest, stdout, stderr)
 	case "bridge":

@@ -1,11 +1,7 @@
 package cli
 
 import (
-	"bytes"
-	"context"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2/hclwrite"
@@ -50,37 +46,5 @@ func TestRepoPath(t *testing.T) {
 func TestStarterConfigFormatted(t *testing.T) {
 	if got := string(hclwrite.Format([]byte(starterConfig))); got != starterConfig {
 		t.Errorf("the starter config is not formatted; toolhost fmt would make it:\n%s", got)
-	}
-}
-
-// TestFmtStopsBetweenFiles: fmt told to stop (its context cancelled, as a
-// stop signal does once it has installed the handlers) rewrites no more
-// files, says how many it left, and exits 1.
-func TestFmtStopsBetweenFiles(t *testing.T) {
-	dir := t.TempDir()
-	messy := "tool \"a\" {\ndescription=\"x\"\n  template { text = \"hi\" }\n}\n"
-	for _, name := range []string{"a.hcl", "b.hcl"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(messy), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	var stdout, stderr bytes.Buffer
-	if code := runFmt(ctx, []string{dir}, &stdout, &stderr); code != ExitFailure {
-		t.Errorf("exit %d, want %d", code, ExitFailure)
-	}
-	if !strings.Contains(stderr.String(), "toolhost fmt: stopped by a signal; 2 files not checked") {
-		t.Errorf("stderr %q", stderr.String())
-	}
-	for _, name := range []string{"a.hcl", "b.hcl"} {
-		if b, _ := os.ReadFile(filepath.Join(dir, name)); string(b) != messy {
-			t.Errorf("%s was rewritten", name)
-		}
-	}
-	// Not stopped: both are rewritten.
-	stdout.Reset()
-	if code := runFmt(context.Background(), []string{dir}, &stdout, &stderr); code != ExitOK || strings.Count(stdout.String(), ".hcl") != 2 {
-		t.Errorf("exit %d, stdout %q; want both files rewritten", code, stdout.String())
 	}
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,10 +23,12 @@ import (
 // changes nothing, lists the files that would change and exits 1 if there
 // are any, for CI. A file with syntax errors is reported and left alone.
 //
-// A stop signal while it rewrites files lets the file being written be
-// finished (its new text is renamed into place whole, or not at all), and
-// stops before the next; the files rewritten are listed as usual.
-func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// Each file is listed as soon as it is found unformatted (and, without
+// -check, rewritten). A stop signal ends fmt at once, as it would any
+// program, except while a file is written and renamed into place, which
+// is finished first: no file is left half-written, and no temporary file
+// is left behind.
+func runFmt(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("fmt", "fmt [-check] [CONFIG...]", stderr)
 	check := fs.Bool("check", false, "change nothing; list the files that are not formatted and exit 1 if there are any")
 	paths, err := parseFlags(fs, args)
@@ -44,15 +45,7 @@ func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	failed := false
 	var unformatted []string
-	if !*check {
-		installSignals(ctx)
-	}
-	for i, name := range files {
-		if ctx.Err() != nil {
-			fmt.Fprintf(stderr, "toolhost fmt: stopped by a signal; %s not checked\n", plural(len(files)-i, "file"))
-			failed = true
-			break
-		}
+	for _, name := range files {
 		if strings.HasSuffix(name, ".json") {
 			fmt.Fprintf(stderr, "toolhost fmt: skipping %s: only native syntax (.hcl) files are formatted, not HCL's JSON syntax\n", name)
 			continue
@@ -88,15 +81,17 @@ func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		unformatted = append(unformatted, name)
-		if *check {
+		if !*check {
+			release := holdSignals()
+			err := writeInPlace(name, out)
+			if err != nil {
+				fmt.Fprintf(stderr, "toolhost fmt: %s\n", err)
+				failed = true
+			}
+			fmt.Fprintln(stdout, name)
+			release()
 			continue
 		}
-		if err := writeInPlace(name, out); err != nil {
-			fmt.Fprintf(stderr, "toolhost fmt: %s\n", err)
-			failed = true
-		}
-	}
-	for _, name := range unformatted {
 		fmt.Fprintln(stdout, name)
 	}
 	switch {

@@ -65,11 +65,11 @@ func (r *signalRelay) install() {
 // commands run in process groups of their own, a server with connections.
 // serve installs them once initialize is answered, and before it handles
 // any other request; call, bridge and serve --http before they start
-// anything; fmt before it rewrites files, and it stops between two.
-// Until then, and in commands that start nothing (validate, whose examples
-// run offline, inspect, init), a signal ends the process at once, as it
-// would any program: a load of a large config stops when it is told to,
-// and nothing has been started that needs stopping. Not installing them at the start
+// anything. Until then, and in commands that start nothing (validate,
+// whose examples run offline, inspect, init, fmt, which holds them back
+// only while it renames a file into place: holdSignals), a signal ends the
+// process at once, as it would any program: a load of a large config stops
+// when it is told to, and nothing has been started that needs stopping. Not installing them at the start
 // also saves serve the three threads the first signal.Notify starts, about
 // 0.25 ms before it answers initialize (BENCHMARKS.md).
 func Signals(parent context.Context) (context.Context, context.CancelFunc) {
@@ -82,6 +82,28 @@ func Signals(parent context.Context) (context.Context, context.CancelFunc) {
 			r.cancel()
 			close(r.released)
 		})
+	}
+}
+
+// holdSignals holds the stop signals back until the function it returns
+// is called, which then ends the process by the first that came, if one
+// did, as it would have ended without the hold (or carries on, when that
+// signal is ignored, as under nohup). It is for a short step that must not
+// be cut in two, such as fmt's write and rename of a rewritten file, in a
+// command that has not installed the handlers: anywhere else a signal ends
+// it at once.
+func holdSignals() (release func()) {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, stopSignals...)
+	return func() {
+		signal.Stop(c)
+		select {
+		case s := <-c:
+			if sig, ok := s.(syscall.Signal); ok {
+				raise(sig)
+			}
+		default:
+		}
 	}
 }
 

@@ -2,7 +2,10 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"syscall"
 	"testing"
 	"time"
@@ -61,5 +64,33 @@ func TestSignals(t *testing.T) {
 	stop() // twice is fine
 	if ctx.Err() == nil {
 		t.Fatal("stop did not cancel the context")
+	}
+}
+
+// TestHoldSignals runs itself in a child process that holds the stop
+// signals back, gets SIGINT, goes on, then lets go: the child ends by
+// SIGINT at the release, not before it and not after.
+func TestHoldSignals(t *testing.T) {
+	if os.Getenv("TOOLHOST_HOLD_SIGNALS_CHILD") == "1" {
+		release := holdSignals()
+		_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
+		time.Sleep(100 * time.Millisecond)
+		fmt.Println("still here while held")
+		release()
+		fmt.Println("still here after the release")
+		os.Exit(0)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHoldSignals$")
+	cmd.Env = append(os.Environ(), "TOOLHOST_HOLD_SIGNALS_CHILD=1")
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("child: %v, want it ended by SIGINT; stdout %q", err, out)
+	}
+	if ws := ee.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGINT {
+		t.Fatalf("child: %v, want it ended by SIGINT", ee)
+	}
+	if string(out) != "still here while held\n" {
+		t.Errorf("child's stdout %q, want only the line written while held", out)
 	}
 }
