@@ -632,6 +632,10 @@ func explainLoneCR(name string, src []byte, diags hcl.Diagnostics) hcl.Diagnosti
 			Subject: &hcl.Range{Filename: name, Start: hcl.InitialPos, End: end},
 		}}
 	}
+	if !hasLoneCR(src) {
+		return diags
+	}
+	diags = append(diags, hiddenInComments(name, src)...)
 	var first *hcl.Diagnostic
 	kept := make(hcl.Diagnostics, 0, len(diags))
 	for _, d := range diags {
@@ -674,6 +678,66 @@ func explainLoneCR(name string, src []byte, diags hcl.Diagnostics) hcl.Diagnosti
 		}
 	}
 	return kept
+}
+
+// hiddenInComments returns an error for each line comment (# or //) of a
+// native-syntax file that holds a lone CR with text after it: an editor
+// shows that text on a line of its own, but HCL reads it, up to the next
+// LF, as part of the comment, and a block or an argument there is ignored
+// without a word.
+func hiddenInComments(name string, src []byte) hcl.Diagnostics {
+	tokens, _ := hclsyntax.LexConfig(src, name, hcl.InitialPos)
+	var diags hcl.Diagnostics
+	for _, tok := range tokens {
+		if tok.Type != hclsyntax.TokenComment || !(bytes.HasPrefix(tok.Bytes, []byte("#")) || bytes.HasPrefix(tok.Bytes, []byte("//"))) {
+			continue
+		}
+		base := tok.Range.Start.Byte
+		for i, c := range tok.Bytes {
+			if c != '\r' || !loneCRAt(src, base+i) {
+				continue
+			}
+			// The first line of text after the CR, as an editor shows it.
+			rest := tok.Bytes[i+1:]
+			end := bytes.IndexAny(rest, "\r\n")
+			if end < 0 {
+				end = len(rest)
+			}
+			lead := len(rest[:end]) - len(bytes.TrimLeft(rest[:end], " \t"))
+			text := bytes.TrimSpace(rest[:end])
+			if len(text) == 0 || text[0] == '#' || bytes.HasPrefix(text, []byte("//")) {
+				continue // nothing, or another comment, is hidden
+			}
+			at := base + i + 1 + lead
+			col := tok.Range.Start.Column + utf8.RuneCount(tok.Bytes[:i+1+lead])
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Text hidden in a comment",
+				Detail: fmt.Sprintf("The comment on line %d of %s holds a carriage return (CR) that no line feed (LF) follows. An editor shows what follows the CR on a line of its own, but HCL reads it, up to the next LF, as part of the comment: `%s` and what follows it are ignored. Remove the CR, or save the file with LF line ends.",
+					tok.Range.Start.Line, name, text),
+				Subject: &hcl.Range{Filename: name,
+					Start: hcl.Pos{Line: tok.Range.Start.Line, Column: col, Byte: at},
+					End:   hcl.Pos{Line: tok.Range.Start.Line, Column: col + utf8.RuneCount(text), Byte: at + len(text)}},
+			})
+			break // one for each comment
+		}
+	}
+	return diags
+}
+
+// hasLoneCR reports whether src has a CR that no LF follows.
+func hasLoneCR(src []byte) bool {
+	for i := bytes.IndexByte(src, '\r'); i >= 0; {
+		if loneCRAt(src, i) {
+			return true
+		}
+		j := bytes.IndexByte(src[i+1:], '\r')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // argPath returns a file name as a command's argument: one that starts

@@ -687,3 +687,52 @@ func TestLoadJSONWithBOM(t *testing.T) {
 		t.Errorf("want one error at the misspelt name:\n%s", FormatDiagnostics(diags))
 	}
 }
+
+// TestHiddenInComments: a lone CR in a line comment of a file with LFs
+// hides the text after it from HCL, which reads it as part of the comment,
+// while an editor shows it as config. That is an error pointing at the
+// hidden text; a CR with only spaces after it, or in a block comment, is
+// not.
+func TestHiddenInComments(t *testing.T) {
+	tool := func(name string) string {
+		return fmt.Sprintf("tool %q {\n  description = \"x\"\n  template {\n    text = \"hi\"\n  }\n}\n", name)
+	}
+	hidden := tool("a") + "// second tool\r" + strings.ReplaceAll(tool("b"), "\n", "\r") + "\n"
+	for _, tc := range []struct {
+		name, src string
+		tools     int    // when valid
+		text      string // the hidden text the error points at
+	}{
+		{"a tool after a CR in a comment", hidden, 0, `tool "b" {`},
+		{"after a #", strings.Replace(tool("a"), "  template {\n", "  # the template\r  template {\n", 1), 0, "template {"},
+		{"a comment after the CR", strings.Replace(tool("a"), "  template {\n", "  # the template\r  # more\n  template {\n", 1), 1, ""},
+		{"spaces after the CR", strings.Replace(tool("a"), "  template {\n", "  # the template\r  \n  template {\n", 1), 1, ""},
+		{"in a block comment", strings.Replace(tool("a"), "  template {\n", "  /* the\rtemplate */\n  template {\n", 1), 1, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, diags := loadString(t, tc.src, nil)
+			if tc.text == "" {
+				if diags.HasErrors() || len(cfg.Tools) != tc.tools {
+					t.Fatalf("%d tools, want %d:\n%s", len(cfg.Tools), tc.tools, FormatDiagnostics(diags))
+				}
+				return
+			}
+			var found *hcl.Diagnostic
+			for _, d := range diags {
+				if d.Summary == "Text hidden in a comment" {
+					found = d
+				}
+			}
+			if found == nil {
+				t.Fatalf("no hidden-text error:\n%s", FormatDiagnostics(diags))
+			}
+			s := found.Subject
+			if got := tc.src[s.Start.Byte:s.End.Byte]; got != tc.text {
+				t.Errorf("subject covers %q, want %q", got, tc.text)
+			}
+			if !strings.Contains(found.Detail, "`"+tc.text+"` and what follows it are ignored") {
+				t.Errorf("detail %q", found.Detail)
+			}
+		})
+	}
+}
