@@ -201,9 +201,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	watchDone := make(chan struct{})
 	if *watch {
 		r := &host.Reloader{Paths: paths, Server: srv, Logger: logger, Diagnostics: stderr}
-		r.Prime(reg)
 		go func() {
 			defer close(watchDone)
+			// Off the path to the initialize answer: Prime hashes the
+			// bytes reg was loaded from, which do not change.
+			r.Prime(reg)
 			if err := r.Watch(runCtx); err != nil {
 				logger.Warn("hot reload is off", "error", err)
 			}
