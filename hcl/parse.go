@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/apparentlymart/go-textseg/v15/textseg"
 	"github.com/go-resty/resty/v2/shellescape"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -138,12 +139,10 @@ func parseWhole(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
 		// HCL's native parser skips a UTF-8 byte order mark, its JSON
 		// parser does not ("Invalid start of value" at a character no
 		// editor shows); Windows PowerShell 5 writes one with -Encoding
-		// utf8. It is read as three spaces, so every offset holds, and
-		// the file keeps its own bytes.
+		// utf8. The text after it is parsed from byte 3 and column 1, as
+		// the native parser counts, and the file keeps its own bytes.
 		if bom := []byte("\xEF\xBB\xBF"); bytes.HasPrefix(src, bom) {
-			spaced := bytes.Clone(src)
-			copy(spaced, "   ")
-			f, diags := json.Parse(spaced, name)
+			f, diags := json.ParseWithStartPos(src[len(bom):], name, hcl.Pos{Line: 1, Column: 1, Byte: len(bom)})
 			if f != nil {
 				f.Bytes = src
 			}
@@ -462,6 +461,11 @@ var cjkPunctuation = map[rune]string{
 // strings, and the space.
 const hclPunctuation = "=,:;(){}[]<>+-*/%!&|?.\"#$ "
 
+// isASCIIAlnum reports whether c is one ASCII letter or digit.
+func isASCIIAlnum(c string) bool {
+	return len(c) == 1 && (c[0] >= '0' && c[0] <= '9' || c[0] >= 'a' && c[0] <= 'z' || c[0] >= 'A' && c[0] <= 'Z')
+}
+
 // asciiName names an ASCII character for a message: "=" in quotes, but a
 // double quote and a space by name.
 func asciiName(c string) string {
@@ -504,7 +508,7 @@ func explainFullWidth(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
 			what = "an ideographic space"
 		}
 		reads := "HCL reads only ASCII punctuation"
-		if strings.Contains(hclPunctuation, ascii) {
+		if strings.Contains(hclPunctuation, ascii) || isASCIIAlnum(ascii) {
 			reads = "HCL reads the ASCII " + asciiName(ascii) + " here"
 		}
 		explained.Detail = fmt.Sprintf("This is %s (U+%04X), as an input method for Chinese, Japanese or Korean types it; %s. Switch the input method to half-width (English) punctuation and type it again.", what, r, reads)
@@ -686,6 +690,9 @@ func explainLoneCR(name string, src []byte, diags hcl.Diagnostics) hcl.Diagnosti
 // LF, as part of the comment, and a block or an argument there is ignored
 // without a word.
 func hiddenInComments(name string, src []byte) hcl.Diagnostics {
+	if !crAfterCommentMark(src) {
+		return nil // no need to lex the file again
+	}
 	tokens, _ := hclsyntax.LexConfig(src, name, hcl.InitialPos)
 	var diags hcl.Diagnostics
 	for _, tok := range tokens {
@@ -705,24 +712,60 @@ func hiddenInComments(name string, src []byte) hcl.Diagnostics {
 			}
 			lead := len(rest[:end]) - len(bytes.TrimLeft(rest[:end], " \t"))
 			text := bytes.TrimSpace(rest[:end])
-			if len(text) == 0 || text[0] == '#' || bytes.HasPrefix(text, []byte("//")) {
+			if len(text) == 0 || text[0] == '#' || bytes.HasPrefix(text, []byte("//")) || bytes.HasPrefix(text, []byte("/*")) {
 				continue // nothing, or another comment, is hidden
 			}
 			at := base + i + 1 + lead
-			col := tok.Range.Start.Column + utf8.RuneCount(tok.Bytes[:i+1+lead])
+			// Columns count grapheme clusters, as HCL's do.
+			col := tok.Range.Start.Column + graphemes(tok.Bytes[:i+1+lead])
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Text hidden in a comment",
 				Detail: fmt.Sprintf("The comment on line %d of %s holds a carriage return (CR) that no line feed (LF) follows. An editor shows what follows the CR on a line of its own, but HCL reads it, up to the next LF, as part of the comment: `%s` and what follows it are ignored. Remove the CR, or save the file with LF line ends.",
-					tok.Range.Start.Line, name, text),
+					tok.Range.Start.Line, name, shorten(text, 60)),
 				Subject: &hcl.Range{Filename: name,
 					Start: hcl.Pos{Line: tok.Range.Start.Line, Column: col, Byte: at},
-					End:   hcl.Pos{Line: tok.Range.Start.Line, Column: col + utf8.RuneCount(text), Byte: at + len(text)}},
+					End:   hcl.Pos{Line: tok.Range.Start.Line, Column: col + graphemes(text), Byte: at + len(text)}},
 			})
 			break // one for each comment
 		}
 	}
 	return diags
+}
+
+// crAfterCommentMark reports whether a lone CR in src has "#" or "//"
+// before it on its line (as LFs end lines): only then can it be in a line
+// comment.
+func crAfterCommentMark(src []byte) bool {
+	for i := range src {
+		if !loneCRAt(src, i) {
+			continue
+		}
+		line := src[bytes.LastIndexByte(src[:i], '\n')+1 : i]
+		if bytes.IndexByte(line, '#') >= 0 || bytes.Contains(line, []byte("//")) {
+			return true
+		}
+	}
+	return false
+}
+
+// graphemes counts the grapheme clusters of b, as HCL counts columns.
+func graphemes(b []byte) int {
+	n, err := textseg.TokenCount(b, textseg.ScanGraphemeClusters)
+	if err != nil {
+		return utf8.RuneCount(b)
+	}
+	return n
+}
+
+// shorten returns text, cut to about n characters with an ellipsis when
+// it is longer.
+func shorten(text []byte, n int) string {
+	if utf8.RuneCount(text) <= n {
+		return string(text)
+	}
+	r := []rune(string(text))
+	return string(r[:n]) + "…"
 }
 
 // hasLoneCR reports whether src has a CR that no LF follows.

@@ -539,6 +539,16 @@ func TestExplainLoneCR(t *testing.T) {
 			}
 		})
 	}
+	// Only a CR after # or // on its line can be in a line comment: the
+	// file is lexed again only then.
+	for src, want := range map[string]bool{"a = 1\rb = 2\n": false, "a = \"x\" # c\rb\n": true, "a = 1 // c\r\n": false, "x\n// c\rb\n": true, "# c\na = 1\rb\n": false} {
+		if got := crAfterCommentMark([]byte(src)); got != want {
+			t.Errorf("crAfterCommentMark(%q) = %v, want %v", src, got, want)
+		}
+	}
+	if got := shorten([]byte(strings.Repeat("é", 70)), 60); got != strings.Repeat("é", 60)+"…" {
+		t.Errorf("shorten: %q", got)
+	}
 	// A relative name that starts with "-" is not an option to tr or mv.
 	for in, want := range map[string]string{"-tools.hcl": "./-tools.hcl", "tools.hcl": "tools.hcl", "/a/-b.hcl": "/a/-b.hcl"} {
 		if got := argPath(in); got != want {
@@ -640,6 +650,7 @@ func TestExplainFullWidth(t *testing.T) {
 		{"ideographic space", tool("  description\u3000= \"x\""), `This is an ideographic space (U+3000)`},
 		{"CJK bracket", tool(`  description = 【"x"]`), `HCL reads the ASCII "[" here.`},
 		{"full-width apostrophe", tool(`  description = ＇x＇`), `HCL reads the ASCII double quote (") here.`},
+		{"full-width digit", tool(`  description = "x"` + "\n  timeout = １"), `(U+FF11), as an input method for Chinese, Japanese or Korean types it; HCL reads the ASCII "1" here.`},
 		{"full-width tilde", tool(`  description ～ "x"`), `(U+FF5E), as an input method for Chinese, Japanese or Korean types it; HCL reads only ASCII punctuation.`},
 		{"curly quotes", tool(`  description = “x”`), `"Curly quotes" are not valid here.`},
 		{"inside a string", tool(`  description = "百度热榜，实时＝更新　【热】"`), ""},
@@ -683,8 +694,10 @@ func TestLoadJSONWithBOM(t *testing.T) {
 		t.Errorf("the file's bytes are %q", cfg.Files[path].Bytes)
 	}
 	_, diags = Load([]string{filepath.Join(dir, "bad.hcl.json")}, nil)
-	if len(diags) != 1 || diags[0].Subject == nil || diags[0].Subject.Start.Byte != strings.Index(bom+good, `"description"`) {
-		t.Errorf("want one error at the misspelt name:\n%s", FormatDiagnostics(diags))
+	// The byte order mark takes no column, as in a native-syntax file.
+	if len(diags) != 1 || diags[0].Subject == nil || diags[0].Subject.Start.Byte != strings.Index(bom+good, `"description"`) ||
+		diags[0].Subject.Start.Column != 1+strings.Index(good, `"description"`) {
+		t.Errorf("want one error at the misspelt name, byte %d, column %d:\n%s", strings.Index(bom+good, `"description"`), 1+strings.Index(good, `"description"`), FormatDiagnostics(diags))
 	}
 }
 
@@ -707,6 +720,8 @@ func TestHiddenInComments(t *testing.T) {
 		{"after a #", strings.Replace(tool("a"), "  template {\n", "  # the template\r  template {\n", 1), 0, "template {"},
 		{"a comment after the CR", strings.Replace(tool("a"), "  template {\n", "  # the template\r  # more\n  template {\n", 1), 1, ""},
 		{"spaces after the CR", strings.Replace(tool("a"), "  template {\n", "  # the template\r  \n  template {\n", 1), 1, ""},
+		{"a block comment after the CR", strings.Replace(tool("a"), "  template {\n", "  # the template\r  /* note */\n  template {\n", 1), 1, ""},
+		{"a combining accent before the CR", strings.Replace(tool("a"), "  template {\n", "  # caf\u0065\u0301\rx = 1\n  template {\n", 1), 0, "x = 1"},
 		{"in a block comment", strings.Replace(tool("a"), "  template {\n", "  /* the\rtemplate */\n  template {\n", 1), 1, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -732,6 +747,12 @@ func TestHiddenInComments(t *testing.T) {
 			}
 			if !strings.Contains(found.Detail, "`"+tc.text+"` and what follows it are ignored") {
 				t.Errorf("detail %q", found.Detail)
+			}
+			// The column counts characters as HCL does: a letter and its
+			// combining accent are one.
+			line := tc.src[strings.LastIndex(tc.src[:s.Start.Byte], "\n")+1 : s.Start.Byte]
+			if want := 1 + graphemes([]byte(line)); s.Start.Column != want {
+				t.Errorf("column %d, want %d", s.Start.Column, want)
 			}
 		})
 	}

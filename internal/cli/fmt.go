@@ -23,11 +23,11 @@ import (
 // changes nothing, lists the files that would change and exits 1 if there
 // are any, for CI. A file with syntax errors is reported and left alone.
 //
-// Each file is listed as soon as it is found unformatted (and, without
-// -check, rewritten). A stop signal ends fmt at once, as it would any
-// program, except while a file is written and renamed into place, which
-// is finished first: no file is left half-written, and no temporary file
-// is left behind.
+// Each file is listed as soon as it is found unformatted (with -check) or
+// rewritten; one that cannot be written is reported on stderr instead. A
+// stop signal ends fmt at once, as it would any program, except while a
+// file is written and renamed into place, which is finished first: no file
+// is left half-written, and no temporary file is left behind.
 func runFmt(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("fmt", "fmt [-check] [CONFIG...]", stderr)
 	check := fs.Bool("check", false, "change nothing; list the files that are not formatted and exit 1 if there are any")
@@ -84,13 +84,15 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 		if !*check {
 			release := holdSignals()
 			err := writeInPlace(name, out)
+			// A signal held during the write ends fmt here, before it
+			// writes to stdout, which may block as long as its reader
+			// wants.
+			release()
 			if err != nil {
 				fmt.Fprintf(stderr, "toolhost fmt: %s\n", err)
 				failed = true
+				continue
 			}
-			fmt.Fprintln(stdout, name)
-			release()
-			continue
 		}
 		fmt.Fprintln(stdout, name)
 	}

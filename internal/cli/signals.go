@@ -93,16 +93,25 @@ func Signals(parent context.Context) (context.Context, context.CancelFunc) {
 // command that has not installed the handlers: anywhere else a signal ends
 // it at once.
 func holdSignals() (release func()) {
-	c := make(chan os.Signal, 1)
+	// Notify clears what Ignored reports: a signal ignored now (nohup,
+	// trap '' INT) is dropped at the release, not raised to no effect.
+	ignored := map[os.Signal]bool{}
+	for _, sig := range stopSignals {
+		ignored[sig] = signal.Ignored(sig)
+	}
+	c := make(chan os.Signal, len(stopSignals))
 	signal.Notify(c, stopSignals...)
 	return func() {
 		signal.Stop(c)
-		select {
-		case s := <-c:
-			if sig, ok := s.(syscall.Signal); ok {
-				raise(sig)
+		for {
+			select {
+			case s := <-c:
+				if sig, ok := s.(syscall.Signal); ok && !ignored[s] {
+					raise(sig)
+				}
+			default:
+				return
 			}
-		default:
 		}
 	}
 }

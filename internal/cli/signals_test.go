@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"syscall"
 	"testing"
 	"time"
@@ -92,5 +93,27 @@ func TestHoldSignals(t *testing.T) {
 	}
 	if string(out) != "still here while held\n" {
 		t.Errorf("child's stdout %q, want only the line written while held", out)
+	}
+}
+
+// TestHoldSignalsIgnored: a signal the process ignores (as under nohup, or
+// trap ” INT) is dropped at the release, not raised, and the process
+// goes on.
+func TestHoldSignalsIgnored(t *testing.T) {
+	if os.Getenv("TOOLHOST_HOLD_SIGNALS_CHILD") == "ignored" {
+		signal.Ignore(syscall.SIGINT)
+		release := holdSignals()
+		_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
+		time.Sleep(100 * time.Millisecond)
+		start := time.Now()
+		release()
+		fmt.Printf("went on after %v\n", time.Since(start) > 500*time.Millisecond)
+		os.Exit(0)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHoldSignalsIgnored$")
+	cmd.Env = append(os.Environ(), "TOOLHOST_HOLD_SIGNALS_CHILD=ignored")
+	out, err := cmd.Output()
+	if err != nil || string(out) != "went on after false\n" {
+		t.Fatalf("child: %v, stdout %q; want it to go on at once", err, out)
 	}
 }

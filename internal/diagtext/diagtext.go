@@ -104,6 +104,9 @@ func Render(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics, colo
 //   - A file that is not text to a terminal (UTF-16, or binary: see
 //     unreadable) gets no text: the writer shows no source lines for it,
 //     rather than NULs and stray bytes.
+//   - In other files, control characters (a NUL in a string, an ESC or a
+//     BEL in a binary file that passed for text) become "?": the source
+//     lines go to a terminal, which would act on them.
 func displayView(files map[string]*hcl.File) map[string]*hcl.File {
 	var view map[string]*hcl.File
 	for name, f := range files {
@@ -111,7 +114,7 @@ func displayView(files map[string]*hcl.File) map[string]*hcl.File {
 			continue
 		}
 		binary := unreadable(f.Bytes)
-		if !binary && !hasLoneCR(f.Bytes) {
+		if !binary && !hasLoneCR(f.Bytes) && !hasControls(f.Bytes) {
 			continue
 		}
 		if view == nil {
@@ -130,8 +133,11 @@ func displayView(files map[string]*hcl.File) map[string]*hcl.File {
 			}
 			src := bytes.Clone(f.Bytes)
 			for i, c := range src {
-				if c == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
+				switch {
+				case c == '\r' && (i+1 == len(src) || src[i+1] != '\n'):
 					src[i] = eol
+				case isControl(c):
+					src[i] = '?'
 				}
 			}
 			copied.Bytes = src
@@ -144,13 +150,33 @@ func displayView(files map[string]*hcl.File) map[string]*hcl.File {
 	return view
 }
 
-// unreadable reports whether src is not text that a terminal can show:
-// a quarter or more of its first 512 bytes are NULs, as in UTF-16 (where
-// ASCII text has one every other byte) and in most binary files. A NUL or
-// two in a string or a comment of a UTF-8 config do not count.
+// unreadable reports whether src is not text that a terminal can show: it
+// starts with a UTF-16 byte order mark, or a quarter or more of its first
+// 512 bytes are NULs (UTF-16 without a mark, where ASCII text has one
+// every other byte; most binary files). A NUL or two in a string or a
+// comment of a UTF-8 config do not count.
 func unreadable(src []byte) bool {
+	if bytes.HasPrefix(src, []byte{0xFF, 0xFE}) || bytes.HasPrefix(src, []byte{0xFE, 0xFF}) {
+		return true
+	}
 	head := src[:min(len(src), 512)]
 	return len(head) > 0 && bytes.Count(head, []byte{0})*4 >= len(head)
+}
+
+// isControl reports whether c is an ASCII control character other than a
+// tab, a line feed or a carriage return.
+func isControl(c byte) bool {
+	return c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7F
+}
+
+// hasControls reports whether src has a control character (isControl).
+func hasControls(src []byte) bool {
+	for _, c := range src {
+		if isControl(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasLoneCR reports whether src has a CR that no line feed follows.
@@ -194,11 +220,22 @@ func caretLine(prefix, marked string) string {
 	return b.String()
 }
 
+// visibleFormat reports whether r is one of the format characters that
+// terminals show in a column of its own (as wcwidth counts them): the
+// soft hyphen and the Arabic signs that stand before numbers.
+func visibleFormat(r rune) bool {
+	switch {
+	case r == '\u00AD', r >= 0x0600 && r <= 0x0605, r == 0x06DD, r == 0x070F, r == 0x0890, r == 0x0891, r == 0x08E2, r == 0x110BD, r == 0x110CD:
+		return true
+	}
+	return false
+}
+
 // runeWidth is the number of terminal columns a rune takes: two for wide
 // East Asian characters such as 北京, none for combining marks and format
 // characters (a byte order mark, a zero-width space), one otherwise.
 func runeWidth(r rune) int {
-	if unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf) {
+	if unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf) && !visibleFormat(r) {
 		return 0
 	}
 	switch width.LookupRune(r).Kind() {

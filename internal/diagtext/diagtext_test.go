@@ -25,8 +25,10 @@ func TestRenderCarets(t *testing.T) {
 		{"ascii", "a = \"hello ${param.nme}\"\n", "param.nme", "   1: a = \"hello ${param.nme}\"\n                   ^^^^^^^^^\n"},
 		{"wide", "t = \"北京 ${x}\"\n", "x", "   1: t = \"北京 ${x}\"\n                  ^\n"},
 		{"tab", "\tb = nope\n", "nope", "   1: \tb = nope\n      \t    ^^^^\n"},
-		// A byte order mark and a combining accent take no column.
+		// A byte order mark and a combining accent take no column; a
+		// soft hyphen takes one, as terminals show it.
 		{"byte order mark", "\ufeffa = nope\n", "nope", "   1: \ufeffa = nope\n          ^^^^\n"},
+		{"soft hyphen", "a = \"co\u00adop\" + nope\n", "nope", "   1: a = \"co\u00adop\" + nope\n                    ^^^^\n"},
 		{"combining mark", "a = \"e\u0301\" + nope\n", "nope", "   1: a = \"e\u0301\" + nope\n                ^^^^\n"},
 	}
 	for _, tt := range tests {
@@ -462,5 +464,29 @@ func TestRenderNULInText(t *testing.T) {
 	Render(&out, map[string]*hcl.File{"t.hcl": {Bytes: src}}, hcl.Diagnostics{d}, false, 0)
 	if !strings.Contains(out.String(), "   3:   bogus = 1\n        ^^^^^\n") {
 		t.Errorf("got:\n%s", out.String())
+	}
+}
+
+// TestRenderControlCharacters: control characters in a file's text (an ESC
+// or a BEL that a terminal would act on, a NUL) are shown as "?", and a
+// UTF-16 file is shown without source lines even when, being mostly CJK
+// text, it has few NULs.
+func TestRenderControlCharacters(t *testing.T) {
+	src := []byte("a = \"\x1b[31mred\x07\x00\" + nope\n")
+	off := bytes.Index(src, []byte("nope"))
+	pos := scannerPositions("t.hcl", src)
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Oops", Subject: &hcl.Range{Filename: "t.hcl", Start: pos(off), End: pos(off + 4)}}
+	var out bytes.Buffer
+	Render(&out, map[string]*hcl.File{"t.hcl": {Bytes: src}}, hcl.Diagnostics{d}, false, 0)
+	if want := "   1: a = \"?[31mred??\" + nope\n                         ^^^^\n"; !strings.Contains(out.String(), want) {
+		t.Errorf("got:\n%q\nwant it to contain:\n%q", out.String(), want)
+	}
+	// UTF-16 LE with a mark: 百度 is 0x767E 0x5EA6, no NUL at all.
+	u16 := []byte{0xFF, 0xFE, 0x7E, 0x76, 0xA6, 0x5E, 0x07, 0x4E, 0x1B, 0x6D}
+	d = &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Config file is UTF-16", Subject: &hcl.Range{Filename: "u.hcl", Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: 2, Byte: 2}}}
+	out.Reset()
+	Render(&out, map[string]*hcl.File{"u.hcl": {Bytes: u16}}, hcl.Diagnostics{d}, false, 0)
+	if !strings.Contains(out.String(), "(source code not available)") {
+		t.Errorf("got:\n%q", out.String())
 	}
 }
