@@ -190,21 +190,16 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	for i, name := range files {
 		// The subject names the file (for --format json and github); its
 		// text is not there to show.
-		whole := &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.InitialPos}
-		if err := readErrs[i]; errors.Is(err, ErrConfigTooLarge) {
+		if err := readErrs[i]; err != nil {
+			summary, detail := "Cannot read config", fmt.Sprintf("The config file %s cannot be read: %s.", name, err)
+			if errors.Is(err, ErrConfigTooLarge) {
+				summary, detail = "Config file too large", fmt.Sprintf("The config file %s was not read: %s.", name, err)
+			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  "Config file too large",
-				Detail:   fmt.Sprintf("The config file %s was not read: %s.", name, err),
-				Subject:  whole,
-			})
-			continue
-		} else if err != nil {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Cannot read config",
-				Detail:   fmt.Sprintf("The config file %s cannot be read: %s.", name, err),
-				Subject:  whole,
+				Summary:  summary,
+				Detail:   detail,
+				Subject:  &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.InitialPos},
 			})
 			continue
 		}

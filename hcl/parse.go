@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/hcl/v2/json"
 	"golang.org/x/text/width"
 
+	"github.com/toolhost/toolhost/internal/linebreak"
 	"github.com/toolhost/toolhost/internal/parallel"
 )
 
@@ -636,14 +637,14 @@ func explainLoneCR(name string, src []byte, diags hcl.Diagnostics) hcl.Diagnosti
 			Subject: &hcl.Range{Filename: name, Start: hcl.InitialPos, End: end},
 		}}
 	}
-	if !hasLoneCR(src) {
+	if !linebreak.HasLoneCR(src) {
 		return diags
 	}
 	diags = append(diags, hiddenInComments(name, src)...)
 	var first *hcl.Diagnostic
 	kept := make(hcl.Diagnostics, 0, len(diags))
 	for _, d := range diags {
-		if d.Severity != hcl.DiagError || d.Subject == nil || !loneCRAt(src, d.Subject.Start.Byte) {
+		if d.Severity != hcl.DiagError || d.Subject == nil || !linebreak.LoneCRAt(src, d.Subject.Start.Byte) {
 			kept = append(kept, d)
 			continue
 		}
@@ -657,7 +658,7 @@ func explainLoneCR(name string, src []byte, diags hcl.Diagnostics) hcl.Diagnosti
 	}
 	count := 0
 	for i := range src {
-		if loneCRAt(src, i) {
+		if linebreak.LoneCRAt(src, i) {
 			count++
 		}
 	}
@@ -701,7 +702,7 @@ func hiddenInComments(name string, src []byte) hcl.Diagnostics {
 		}
 		base := tok.Range.Start.Byte
 		for i, c := range tok.Bytes {
-			if c != '\r' || !loneCRAt(src, base+i) {
+			if c != '\r' || !linebreak.LoneCRAt(src, base+i) {
 				continue
 			}
 			// The first line of text after the CR, as an editor shows it.
@@ -738,7 +739,7 @@ func hiddenInComments(name string, src []byte) hcl.Diagnostics {
 // comment.
 func crAfterCommentMark(src []byte) bool {
 	for i := range src {
-		if !loneCRAt(src, i) {
+		if !linebreak.LoneCRAt(src, i) {
 			continue
 		}
 		line := src[bytes.LastIndexByte(src[:i], '\n')+1 : i]
@@ -768,21 +769,6 @@ func shorten(text []byte, n int) string {
 	return string(r[:n]) + "…"
 }
 
-// hasLoneCR reports whether src has a CR that no LF follows.
-func hasLoneCR(src []byte) bool {
-	for i := bytes.IndexByte(src, '\r'); i >= 0; {
-		if loneCRAt(src, i) {
-			return true
-		}
-		j := bytes.IndexByte(src[i+1:], '\r')
-		if j < 0 {
-			return false
-		}
-		i += 1 + j
-	}
-	return false
-}
-
 // argPath returns a file name as a command's argument: one that starts
 // with "-" gets "./" before it, so that it is not read as an option.
 func argPath(name string) string {
@@ -790,10 +776,4 @@ func argPath(name string) string {
 		return "./" + name
 	}
 	return name
-}
-
-// loneCRAt reports whether src holds, at offset i, a carriage return that
-// no line feed follows.
-func loneCRAt(src []byte, i int) bool {
-	return 0 <= i && i < len(src) && src[i] == '\r' && (i+1 == len(src) || src[i+1] != '\n')
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/term"
 	"golang.org/x/text/width"
+
+	"github.com/toolhost/toolhost/internal/linebreak"
 )
 
 // The escape sequences HCL's diagnostic writer uses in colour mode.
@@ -114,7 +116,7 @@ func displayView(files map[string]*hcl.File) map[string]*hcl.File {
 			continue
 		}
 		binary := unreadable(f.Bytes)
-		if !binary && !hasLoneCR(f.Bytes) && !hasControls(f.Bytes) {
+		if !binary && !linebreak.HasLoneCR(f.Bytes) && !hasControls(f.Bytes) {
 			continue
 		}
 		if view == nil {
@@ -134,7 +136,7 @@ func displayView(files map[string]*hcl.File) map[string]*hcl.File {
 			src := bytes.Clone(f.Bytes)
 			for i, c := range src {
 				switch {
-				case c == '\r' && (i+1 == len(src) || src[i+1] != '\n'):
+				case linebreak.LoneCRAt(src, i):
 					src[i] = eol
 				case isControl(c):
 					src[i] = '?'
@@ -175,21 +177,6 @@ func hasControls(src []byte) bool {
 		if isControl(c) {
 			return true
 		}
-	}
-	return false
-}
-
-// hasLoneCR reports whether src has a CR that no line feed follows.
-func hasLoneCR(src []byte) bool {
-	for i := bytes.IndexByte(src, '\r'); i >= 0; {
-		if i+1 == len(src) || src[i+1] != '\n' {
-			return true
-		}
-		j := bytes.IndexByte(src[i+1:], '\r')
-		if j < 0 {
-			return false
-		}
-		i += 1 + j
 	}
 	return false
 }
