@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/apparentlymart/go-textseg/v15/textseg"
@@ -759,14 +760,24 @@ func graphemes(b []byte) int {
 	return n
 }
 
-// shorten returns text, cut to about n characters with an ellipsis when
-// it is longer.
+// shorten returns text for a message, cut to n characters with an
+// ellipsis when it is longer, and control characters (ESC, BEL, C1 ...),
+// which a terminal would act on, shown as "?".
 func shorten(text []byte, n int) string {
-	if utf8.RuneCount(text) <= n {
-		return string(text)
-	}
 	r := []rune(string(text))
-	return string(r[:n]) + "…"
+	cut := len(r) > n
+	if cut {
+		r = r[:n]
+	}
+	for i, c := range r {
+		if unicode.IsControl(c) {
+			r[i] = '?'
+		}
+	}
+	if cut {
+		return string(r) + "…"
+	}
+	return string(r)
 }
 
 // argPath returns a file name as a command's argument: one that starts

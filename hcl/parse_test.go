@@ -549,6 +549,10 @@ func TestExplainLoneCR(t *testing.T) {
 	if got := shorten([]byte(strings.Repeat("é", 70)), 60); got != strings.Repeat("é", 60)+"…" {
 		t.Errorf("shorten: %q", got)
 	}
+	// Control characters, which a terminal would act on, are not quoted.
+	if got := shorten([]byte("\x1b]0;pwned\x07\u009b2J x = 1"), 60); got != "?]0;pwned??2J x = 1" {
+		t.Errorf("shorten: %q", got)
+	}
 	// A relative name that starts with "-" is not an option to tr or mv.
 	for in, want := range map[string]string{"-tools.hcl": "./-tools.hcl", "tools.hcl": "tools.hcl", "/a/-b.hcl": "/a/-b.hcl"} {
 		if got := argPath(in); got != want {

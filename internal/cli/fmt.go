@@ -27,7 +27,9 @@ import (
 // rewritten; one that cannot be written is reported on stderr instead. A
 // stop signal ends fmt at once, as it would any program, except while a
 // file is written and renamed into place, which is finished first: no file
-// is left half-written, and no temporary file is left behind.
+// is left half-written, and no temporary file is left behind. The file
+// finished that way is not listed: fmt ends before it writes to stdout,
+// which could block for as long as its reader wants.
 func runFmt(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("fmt", "fmt [-check] [CONFIG...]", stderr)
 	check := fs.Bool("check", false, "change nothing; list the files that are not formatted and exit 1 if there are any")

@@ -93,12 +93,7 @@ func Signals(parent context.Context) (context.Context, context.CancelFunc) {
 // command that has not installed the handlers: anywhere else a signal ends
 // it at once.
 func holdSignals() (release func()) {
-	// Notify clears what Ignored reports: a signal ignored now (nohup,
-	// trap '' INT) is dropped at the release, not raised to no effect.
-	ignored := map[os.Signal]bool{}
-	for _, sig := range stopSignals {
-		ignored[sig] = signal.Ignored(sig)
-	}
+	ignored := ignoredAtStart()
 	c := make(chan os.Signal, len(stopSignals))
 	signal.Notify(c, stopSignals...)
 	return func() {
@@ -115,6 +110,19 @@ func holdSignals() (release func()) {
 		}
 	}
 }
+
+// ignoredAtStart returns the stop signals the process ignores (nohup,
+// trap "" INT), as they were before the first holdSignals: Notify clears
+// what signal.Ignored reports, and Stop does not set it again, though the
+// signal is ignored again. A held signal that is ignored is dropped at the
+// release, not raised to no effect.
+var ignoredAtStart = sync.OnceValue(func() map[os.Signal]bool {
+	ignored := map[os.Signal]bool{}
+	for _, sig := range stopSignals {
+		ignored[sig] = signal.Ignored(sig)
+	}
+	return ignored
+})
 
 // signalsAgain returns a channel closed when a second stop signal comes,
 // for a graceful shutdown to end at once; nil (never closed) for a context

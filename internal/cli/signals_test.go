@@ -97,17 +97,23 @@ func TestHoldSignals(t *testing.T) {
 }
 
 // TestHoldSignalsIgnored: a signal the process ignores (as under nohup, or
-// trap ” INT) is dropped at the release, not raised, and the process
+// trap "" INT) is dropped at the release, not raised, and the process
 // goes on.
 func TestHoldSignalsIgnored(t *testing.T) {
 	if os.Getenv("TOOLHOST_HOLD_SIGNALS_CHILD") == "ignored" {
 		signal.Ignore(syscall.SIGINT)
-		release := holdSignals()
-		_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
-		time.Sleep(100 * time.Millisecond)
-		start := time.Now()
-		release()
-		fmt.Printf("went on after %v\n", time.Since(start) > 500*time.Millisecond)
+		// Twice: Notify clears what signal.Ignored reports, and the
+		// second hold must still know.
+		slow := false
+		for range 2 {
+			release := holdSignals()
+			_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
+			time.Sleep(100 * time.Millisecond)
+			start := time.Now()
+			release()
+			slow = slow || time.Since(start) > 500*time.Millisecond
+		}
+		fmt.Printf("went on after %v\n", slow)
 		os.Exit(0)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHoldSignalsIgnored$")

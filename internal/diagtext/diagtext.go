@@ -107,8 +107,9 @@ func Render(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics, colo
 //     unreadable) gets no text: the writer shows no source lines for it,
 //     rather than NULs and stray bytes.
 //   - In other files, control characters (a NUL in a string, an ESC or a
-//     BEL in a binary file that passed for text) become "?": the source
-//     lines go to a terminal, which would act on them.
+//     BEL in a binary file that passed for text, a C1 control such as
+//     U+009B) become "?", one for each byte: the source lines go to a
+//     terminal, which would act on them.
 func displayView(files map[string]*hcl.File) map[string]*hcl.File {
 	var view map[string]*hcl.File
 	for name, f := range files {
@@ -140,6 +141,8 @@ func displayView(files map[string]*hcl.File) map[string]*hcl.File {
 					src[i] = eol
 				case isControl(c):
 					src[i] = '?'
+				case isC1At(src, i):
+					src[i], src[i+1] = '?', '?'
 				}
 			}
 			copied.Bytes = src
@@ -171,10 +174,18 @@ func isControl(c byte) bool {
 	return c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7F
 }
 
-// hasControls reports whether src has a control character (isControl).
+// isC1At reports whether src holds, at offset i, a C1 control character
+// (U+0080 to U+009F, two bytes in UTF-8), which some terminals act on as
+// ESC sequences: U+009B is a CSI.
+func isC1At(src []byte, i int) bool {
+	return src[i] == 0xC2 && i+1 < len(src) && src[i+1] >= 0x80 && src[i+1] <= 0x9F
+}
+
+// hasControls reports whether src has a control character (isControl,
+// isC1At).
 func hasControls(src []byte) bool {
-	for _, c := range src {
-		if isControl(c) {
+	for i, c := range src {
+		if isControl(c) || isC1At(src, i) {
 			return true
 		}
 	}

@@ -472,13 +472,13 @@ func TestRenderNULInText(t *testing.T) {
 // UTF-16 file is shown without source lines even when, being mostly CJK
 // text, it has few NULs.
 func TestRenderControlCharacters(t *testing.T) {
-	src := []byte("a = \"\x1b[31mred\x07\x00\" + nope\n")
+	src := []byte("a = \"\x1b[31mred\x07\x00\u009b2J\" + nope\n")
 	off := bytes.Index(src, []byte("nope"))
 	pos := scannerPositions("t.hcl", src)
 	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Oops", Subject: &hcl.Range{Filename: "t.hcl", Start: pos(off), End: pos(off + 4)}}
 	var out bytes.Buffer
 	Render(&out, map[string]*hcl.File{"t.hcl": {Bytes: src}}, hcl.Diagnostics{d}, false, 0)
-	if want := "   1: a = \"?[31mred??\" + nope\n                         ^^^^\n"; !strings.Contains(out.String(), want) {
+	if want := "   1: a = \"?[31mred????2J\" + nope\n                             ^^^^\n"; !strings.Contains(out.String(), want) {
 		t.Errorf("got:\n%q\nwant it to contain:\n%q", out.String(), want)
 	}
 	// UTF-16 LE with a mark: 百度 is 0x767E 0x5EA6, no NUL at all.
