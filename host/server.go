@@ -11,7 +11,6 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -655,18 +654,19 @@ func gcBallast() []byte {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return nil
 	}
-	// The heap marked live by the last collection (none before the
-	// first). Not HeapAlloc, which also counts the garbage made since:
-	// read right after a load, when that is up to three times the live
-	// heap, it left a config of a few hundred tools without the ballast
-	// (its GC ran twice as often). runtime/metrics costs 0.09 ms of
-	// package initialisation at every start; that is the price.
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(sample)
-	var live uint64
-	if sample[0].Value.Kind() == metrics.KindUint64 {
-		live = sample[0].Value.Uint64()
-	}
+	// The live heap: HeapAlloc right after a collection. HeapAlloc alone
+	// also counts the garbage made since the last one: read right after
+	// a load, when that is up to three times the live heap, it left a
+	// config of a few hundred tools without the ballast (its GC ran twice
+	// as often). runtime/metrics' /gc/heap/live:bytes, used before, cost
+	// every start about 0.2 ms of its package initialisation (BENCHMARKS.md).
+	// This runs 200 ms into a session, off the path of any answer, when
+	// the GC's settings come back (RelaxGC) and a collection would run
+	// anyway.
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	live := ms.HeapAlloc
 	if live >= gcHeapFloor-1<<20 {
 		return nil
 	}
