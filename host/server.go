@@ -654,19 +654,24 @@ func gcBallast() []byte {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return nil
 	}
-	// The live heap: HeapAlloc right after a collection. HeapAlloc alone
-	// also counts the garbage made since the last one: read right after
-	// a load, when that is up to three times the live heap, it left a
-	// config of a few hundred tools without the ballast (its GC ran twice
-	// as often). runtime/metrics' /gc/heap/live:bytes, used before, cost
-	// every start about 0.2 ms of its package initialisation (BENCHMARKS.md).
-	// This runs 200 ms into a session, off the path of any answer, when
-	// the GC's settings come back (RelaxGC) and a collection would run
-	// anyway.
-	runtime.GC()
+	// The heap marked live by the last collection, as runtime/metrics'
+	// /gc/heap/live:bytes reports it (used before; its package
+	// initialisation cost every start about 0.1 ms): none before the
+	// first collection, and after one, HeapAlloc right after a collection
+	// made here. HeapAlloc alone also counts the garbage made since the
+	// last one: read right after a load, when that is up to three times
+	// the live heap, it left a config of a few hundred tools without the
+	// ballast (its GC ran twice as often). This runs 200 ms into a
+	// session, off the path of any answer, when the GC's settings come
+	// back (RelaxGC) and a collection would run anyway.
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	live := ms.HeapAlloc
+	var live uint64
+	if ms.NumGC > 0 {
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		live = ms.HeapAlloc
+	}
 	if live >= gcHeapFloor-1<<20 {
 		return nil
 	}
