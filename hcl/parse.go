@@ -426,22 +426,16 @@ func LimitSyntaxErrors(name string, diags hcl.Diagnostics) hcl.Diagnostics {
 // only as UTF-16: JSON reads a lone CR as a space, and its errors are its
 // own.
 func ExplainSyntaxErrors(name string, src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
-	if isJSON(name) {
-		if !diags.HasErrors() {
-			return diags
-		}
-		if d := explainUTF16(src, diags); d != nil {
+	if diags.HasErrors() {
+		if d := explainUTF16(name, src); d != nil {
 			return d
 		}
+	}
+	if isJSON(name) {
 		return diags
 	}
 	// A file with lone CRs and no LF may parse without errors, as one
 	// comment: explainLoneCR looks at it whatever the diagnostics.
-	if diags.HasErrors() {
-		if d := explainUTF16(src, diags); d != nil {
-			return d
-		}
-	}
 	return explainFullWidth(src, explainLoneCR(name, src, diags))
 }
 
@@ -522,26 +516,15 @@ func explainFullWidth(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
 	return out
 }
 
-// explainUTF16 returns one error in place of diags when src is UTF-16
-// text, nil otherwise. Windows PowerShell 5 writes UTF-16 with > and
+// explainUTF16 returns the one error for file name when its text src is
+// UTF-16, nil otherwise. Windows PowerShell 5 writes UTF-16 with > and
 // Out-File, and HCL reads it as a stream of invalid characters, one every
 // other byte, with the NUL bytes between them printed in the source lines.
-func explainUTF16(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
+func explainUTF16(name string, src []byte) hcl.Diagnostics {
 	order := utf16Order(src)
 	if order == "" {
 		return nil
 	}
-	name := ""
-	for _, d := range diags {
-		if d.Subject != nil {
-			name = d.Subject.Filename
-			break
-		}
-	}
-	if name == "" {
-		return nil
-	}
-	q, tmp := shellescape.Quote(argPath(name)), shellescape.Quote(argPath(name)+".new")
 	from, psEncoding, source := "UTF-16LE", "Unicode", ", as Windows PowerShell 5 writes files with > and Out-File"
 	if order == utf16BE {
 		from, psEncoding, source = "UTF-16BE", "BigEndianUnicode", ""
@@ -549,8 +532,8 @@ func explainUTF16(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Config file is UTF-16",
-		Detail: fmt.Sprintf("%s is encoded in UTF-16 (%s)%s; HCL files are UTF-8. Save it as UTF-8: in PowerShell, (Get-Content -Encoding %s -LiteralPath %s) | Set-Content -Encoding utf8 -LiteralPath %s; or with iconv, iconv -f %s -t UTF-8 < %s > %s && mv %s %s",
-			name, order, source, psEncoding, psQuote(name), psQuote(name), from, q, tmp, tmp, q),
+		Detail: fmt.Sprintf("%s is encoded in UTF-16 (%s)%s; HCL files are UTF-8. Save it as UTF-8: in PowerShell, (Get-Content -Encoding %s -LiteralPath %s) | Set-Content -Encoding utf8 -LiteralPath %s; or with iconv, %s",
+			name, order, source, psEncoding, psQuote(name), psQuote(name), rewriteCommand("iconv -f "+from+" -t UTF-8", name)),
 		// The byte order mark, or the first character.
 		Subject: &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: 2, Byte: min(2, len(src))}},
 	}}
@@ -625,16 +608,15 @@ func explainLoneCR(name string, src []byte, diags hcl.Diagnostics) hcl.Diagnosti
 			return diags
 		}
 		// The first line, as the file's author sees it.
-		end := hcl.Pos{Line: 1, Column: 1 + utf8.RuneCount(src[:first]), Byte: first}
+		end := hcl.Pos{Line: 1, Column: 1 + graphemes(src[:first]), Byte: first}
 		if first == 0 {
 			end = hcl.Pos{Line: 1, Column: 2, Byte: 1}
 		}
-		q, tmp := shellescape.Quote(argPath(name)), shellescape.Quote(argPath(name)+".new")
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Carriage return without line feed",
-			Detail: fmt.Sprintf("%s ends its lines with a carriage return (CR) alone, as files saved for classic Mac OS do; HCL ends lines with a line feed (LF) or with CR LF. Save the file with LF line ends, for example with: tr '\\r' '\\n' < %s > %s && mv %s %s",
-				name, q, tmp, tmp, q),
+			Detail: fmt.Sprintf("%s ends its lines with a carriage return (CR) alone, as files saved for classic Mac OS do; HCL ends lines with a line feed (LF) or with CR LF. Save the file with LF line ends, for example with: %s",
+				name, rewriteCommand(`tr '\r' '\n'`, name)),
 			Subject: &hcl.Range{Filename: name, Start: hcl.InitialPos, End: end},
 		}}
 	}
@@ -780,11 +762,14 @@ func shorten(text []byte, n int) string {
 	return string(r)
 }
 
-// argPath returns a file name as a command's argument: one that starts
-// with "-" gets "./" before it, so that it is not read as an option.
-func argPath(name string) string {
+// rewriteCommand is the shell command that rewrites file name through
+// filter (which reads stdin and writes stdout) by way of name.new: the
+// names shell-quoted, with "./" before one that starts with "-", so that
+// it is not read as an option.
+func rewriteCommand(filter, name string) string {
 	if strings.HasPrefix(name, "-") {
-		return "./" + name
+		name = "./" + name
 	}
-	return name
+	q, tmp := shellescape.Quote(name), shellescape.Quote(name+".new")
+	return fmt.Sprintf("%s < %s > %s && mv %s %s", filter, q, tmp, tmp, q)
 }

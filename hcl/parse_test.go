@@ -555,8 +555,8 @@ func TestExplainLoneCR(t *testing.T) {
 	}
 	// A relative name that starts with "-" is not an option to tr or mv.
 	for in, want := range map[string]string{"-tools.hcl": "./-tools.hcl", "tools.hcl": "tools.hcl", "/a/-b.hcl": "/a/-b.hcl"} {
-		if got := argPath(in); got != want {
-			t.Errorf("argPath(%q) = %q, want %q", in, got, want)
+		if got, cmd := rewriteCommand("cat", in), "cat < "+want+" > "+want+".new && mv "+want+".new "+want; got != cmd {
+			t.Errorf("rewriteCommand(cat, %q) = %q, want %q", in, got, cmd)
 		}
 	}
 }

@@ -321,8 +321,9 @@ func writeWindowed(buf *bytes.Buffer, f *hcl.File, idx *lineIndex, d *hcl.Diagno
 			base, cutStart = b, true
 		}
 	}
-	if last := idx.lineAt(end); textEnd(src, idx.lineEnd(last, len(src)))-idx.starts[last] > longLine {
-		if s := runeStart(src, end+lineContext); s > end && s < textEnd(src, idx.lineEnd(last, len(src))) {
+	last := idx.lineAt(end)
+	if lastEnd := textEnd(src, idx.lineEnd(last, len(src))); lastEnd-idx.starts[last] > longLine {
+		if s := runeStart(src, end+lineContext); s > end && s < lastEnd {
 			stop, cutEnd = s, true
 		}
 	}
