@@ -1,0 +1,428 @@
+package hcl
+
+// Syntax errors as a person should read them: the parser's diagnostics of
+// a file limited to its first few (LimitSyntaxErrors), and those whose
+// cause HCL's parser does not name explained (ExplainSyntaxErrors).
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/apparentlymart/go-textseg/v15/textseg"
+	"github.com/go-resty/resty/v2/shellescape"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"golang.org/x/text/width"
+
+	"github.com/toolhost/toolhost/internal/linebreak"
+)
+
+// MaxSyntaxErrors is how many of a file's syntax errors a load reports.
+const MaxSyntaxErrors = 10
+
+// LimitSyntaxErrors keeps the first MaxSyntaxErrors of the diagnostics of
+// parsing file name, and puts one that counts the rest in their place. A
+// single mistake, such as a string or a block left open, makes HCL's parser
+// report nearly every line after it: a config of 1,000 tools with one
+// missing quote gave 17,000 errors, and printing them with their source
+// lines took minutes. The first errors are the ones to fix.
+func LimitSyntaxErrors(name string, diags hcl.Diagnostics) hcl.Diagnostics {
+	if len(diags) <= MaxSyntaxErrors+1 {
+		return diags
+	}
+	rest := diags[MaxSyntaxErrors:]
+	errs := 0
+	for _, d := range rest {
+		if d.Severity == hcl.DiagError {
+			errs++
+		}
+	}
+	plural := func(n int, what string) string {
+		if n == 1 {
+			return "1 " + what
+		}
+		return fmt.Sprintf("%d %ss", n, what)
+	}
+	warns := len(rest) - errs
+	var what string
+	switch {
+	case warns == 0:
+		what = plural(errs, "more syntax error")
+	case errs == 0:
+		what = plural(warns, "more syntax warning")
+	default:
+		what = plural(errs, "more syntax error") + " and " + plural(warns, "warning")
+	}
+	more := &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Too many syntax errors",
+		Detail: fmt.Sprintf("%s has %s, from here on, that are not shown. Most of them are likely to follow from the errors above (a string, a block or a heredoc left open makes the rest of the file unreadable): fix those first, then check the file again.",
+			name, what),
+		Subject: rest[0].Subject,
+	}
+	if errs == 0 {
+		more.Severity = hcl.DiagWarning
+		more.Summary = "Too many syntax warnings"
+	}
+	return append(diags[:MaxSyntaxErrors:MaxSyntaxErrors], more)
+}
+
+// ExplainSyntaxErrors explains what HCL's parser reports without naming
+// its cause, given a file's name, its text and the parser's diagnostics: a
+// file in UTF-16 (explainUTF16) and carriage returns without line feeds
+// (explainLoneCR), each as one error in place of many, and full-width
+// punctuation (explainFullWidth). A file of HCL's JSON syntax is explained
+// only as UTF-16: JSON reads a lone CR as a space, and its errors are its
+// own.
+func ExplainSyntaxErrors(name string, src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
+	if diags.HasErrors() {
+		if d := explainUTF16(name, src); d != nil {
+			return d
+		}
+	}
+	if isJSON(name) {
+		return diags
+	}
+	// A file with lone CRs and no LF may parse without errors, as one
+	// comment: explainLoneCR looks at it whatever the diagnostics.
+	return explainFullWidth(src, explainLoneCR(name, src, diags))
+}
+
+// cjkPunctuation maps the punctuation an input method for Chinese types
+// where HCL has an ASCII character, beyond the full-width forms (U+FF01 to
+// U+FF5E), which width.Narrow maps.
+var cjkPunctuation = map[rune]string{
+	'\u3000': " ", // ideographic space
+	'、':      ",",
+	'。':      ".",
+	'【':      "[",
+	'】':      "]",
+	'「':      "\"",
+	'」':      "\"",
+	'＇':      "\"", // HCL has no single quotes
+}
+
+// hclPunctuation is the ASCII punctuation HCL's syntax uses outside
+// strings, and the space.
+const hclPunctuation = "=,:;(){}[]<>+-*/%!&|?.\"#$ "
+
+// isASCIIAlnum reports whether c is one ASCII letter or digit.
+func isASCIIAlnum(c string) bool {
+	return len(c) == 1 && (c[0] >= '0' && c[0] <= '9' || c[0] >= 'a' && c[0] <= 'z' || c[0] >= 'A' && c[0] <= 'Z')
+}
+
+// asciiName names an ASCII character for a message: "=" in quotes, but a
+// double quote and a space by name.
+func asciiName(c string) string {
+	switch c {
+	case "\"":
+		return "double quote (\")"
+	case " ":
+		return "space"
+	}
+	return `"` + c + `"`
+}
+
+// explainFullWidth gives HCL's "Invalid character" errors at full-width
+// punctuation (＝, ，, ：, （, ｛, the ideographic space...), which an
+// input method for Chinese, Japanese or Korean types unless switched to
+// half-width, a detail that names the character and the ASCII one HCL
+// expects. HCL's own says only that the character is not used in the
+// language.
+func explainFullWidth(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for i, d := range diags {
+		if d.Summary != "Invalid character" || d.Subject == nil || d.Subject.Start.Byte < 0 || d.Subject.Start.Byte >= len(src) {
+			continue
+		}
+		r, _ := utf8.DecodeRune(src[d.Subject.Start.Byte:])
+		// Curly quotes (“ ” ‘ ’) have HCL's own explanation.
+		ascii, ok := cjkPunctuation[r]
+		if !ok && r >= 0xFF01 && r <= 0xFF5E {
+			ascii, ok = width.Narrow.String(string(r)), true
+		}
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(diags)
+		}
+		explained := *d
+		what := "the full-width " + string(r)
+		if r == '\u3000' {
+			what = "an ideographic space"
+		}
+		reads := "HCL reads only ASCII punctuation"
+		if strings.Contains(hclPunctuation, ascii) || isASCIIAlnum(ascii) {
+			reads = "HCL reads the ASCII " + asciiName(ascii) + " here"
+		}
+		explained.Detail = fmt.Sprintf("This is %s (U+%04X), as an input method for Chinese, Japanese or Korean types it; %s. Switch the input method to half-width (English) punctuation and type it again.", what, r, reads)
+		out[i] = &explained
+	}
+	if out == nil {
+		return diags
+	}
+	return out
+}
+
+// explainUTF16 returns the one error for file name when its text src is
+// UTF-16, nil otherwise. Windows PowerShell 5 writes UTF-16 with > and
+// Out-File, and HCL reads it as a stream of invalid characters, one every
+// other byte, with the NUL bytes between them printed in the source lines.
+func explainUTF16(name string, src []byte) hcl.Diagnostics {
+	order := utf16Order(src)
+	if order == "" {
+		return nil
+	}
+	from, psEncoding, source := "UTF-16LE", "Unicode", ", as Windows PowerShell 5 writes files with > and Out-File"
+	if order == utf16BE {
+		from, psEncoding, source = "UTF-16BE", "BigEndianUnicode", ""
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Config file is UTF-16",
+		Detail: fmt.Sprintf("%s is encoded in UTF-16 (%s)%s; HCL files are UTF-8. Save it as UTF-8: in PowerShell, (Get-Content -Encoding %s -LiteralPath %s) | Set-Content -Encoding utf8 -LiteralPath %s; or with iconv, %s",
+			name, order, source, psEncoding, psQuote(name), psQuote(name), rewriteCommand("iconv -f "+from+" -t UTF-8", name)),
+		// The byte order mark, or the first character.
+		Subject: &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: 2, Byte: min(2, len(src))}},
+	}}
+}
+
+// psQuote quotes s for PowerShell when it has more than letters, digits
+// and path punctuation.
+func psQuote(s string) string {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(`_-./\:`, r)) {
+			return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+		}
+	}
+	return s
+}
+
+// The byte orders utf16Order names.
+const (
+	utf16LE = "little-endian"
+	utf16BE = "big-endian"
+)
+
+// utf16Order returns utf16LE or utf16BE when src is UTF-16 text, by its
+// byte order mark or, without one, by the NUL bytes of ASCII text in
+// UTF-16, every other byte; "" otherwise.
+func utf16Order(src []byte) string {
+	switch {
+	case bytes.HasPrefix(src, []byte{0xFF, 0xFE}) && !bytes.HasPrefix(src, []byte{0xFF, 0xFE, 0, 0}): // not UTF-32
+		return utf16LE
+	case bytes.HasPrefix(src, []byte{0xFE, 0xFF}):
+		return utf16BE
+	}
+	head := src[:min(len(src), 512)&^1]
+	if len(head) < 8 {
+		return ""
+	}
+	var zeros [2]int
+	for i, c := range head {
+		if c == 0 {
+			zeros[i%2]++
+		}
+	}
+	half := len(head) / 2
+	switch {
+	case zeros[1] >= half*9/10 && zeros[0] < half/10:
+		return utf16LE
+	case zeros[0] >= half*9/10 && zeros[1] < half/10:
+		return utf16BE
+	}
+	return ""
+}
+
+// explainLoneCR explains carriage returns that no line feed follows. HCL
+// ends lines with LF or CR LF only; its parser reads a lone CR as an
+// invalid character, on the line it ends (HCL's diagnostic writer, though,
+// counts it as a line break).
+//
+//   - A file with lone CRs and no LF, saved with the line ends of classic
+//     Mac OS, is one line to the parser: an "Invalid character" at every
+//     line end, or, when it starts with a # comment, one comment, which is
+//     a valid config that declares nothing. Whatever the parser said, its
+//     diagnostics are replaced by one error that says how to convert the
+//     file.
+//   - In other files, the errors HCL reports at lone CRs ("Invalid
+//     character", and "Missing newline after argument" at the same place)
+//     become one error at the first of them, which counts them all. A lone
+//     CR in a comment or a string is left alone, as HCL leaves it.
+func explainLoneCR(name string, src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
+	if bytes.IndexByte(src, '\n') < 0 {
+		first := bytes.IndexByte(src, '\r')
+		if first < 0 {
+			return diags
+		}
+		// The first line, as the file's author sees it.
+		end := hcl.Pos{Line: 1, Column: 1 + graphemes(src[:first]), Byte: first}
+		if first == 0 {
+			end = hcl.Pos{Line: 1, Column: 2, Byte: 1}
+		}
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Carriage return without line feed",
+			Detail: fmt.Sprintf("%s ends its lines with a carriage return (CR) alone, as files saved for classic Mac OS do; HCL ends lines with a line feed (LF) or with CR LF. Save the file with LF line ends, for example with: %s",
+				name, rewriteCommand(`tr '\r' '\n'`, name)),
+			Subject: &hcl.Range{Filename: name, Start: hcl.InitialPos, End: end},
+		}}
+	}
+	if !linebreak.HasLoneCR(src) {
+		return diags
+	}
+	diags = append(diags, hiddenInComments(name, src)...)
+	var first *hcl.Diagnostic
+	kept := make(hcl.Diagnostics, 0, len(diags))
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError || d.Subject == nil || !linebreak.LoneCRAt(src, d.Subject.Start.Byte) {
+			kept = append(kept, d)
+			continue
+		}
+		if first == nil {
+			first = d
+			kept = append(kept, nil) // its place; filled in below
+		}
+	}
+	if first == nil {
+		return diags
+	}
+	count := 0
+	for i := range src {
+		if linebreak.LoneCRAt(src, i) {
+			count++
+		}
+	}
+	more := ""
+	if count > 1 {
+		more = fmt.Sprintf(" The file has %d carriage returns without a line feed.", count)
+	}
+	// The subject is the CR, at the parser's position (it counts no line
+	// at a lone CR, so the line numbers are those of the diagnostics
+	// around it).
+	at := first.Subject.Start
+	explained := &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Carriage return without line feed",
+		Detail: fmt.Sprintf("Line %d of %s has a carriage return (CR) that no line feed (LF) follows, where the caret points; HCL allows a CR only at the end of a line, just before its LF. Remove it, or save the file with LF line ends.%s",
+			at.Line, first.Subject.Filename, more),
+		Subject: &hcl.Range{Filename: first.Subject.Filename, Start: at, End: hcl.Pos{Line: at.Line, Column: at.Column + 1, Byte: at.Byte + 1}},
+	}
+	for i, d := range kept {
+		if d == nil {
+			kept[i] = explained
+		}
+	}
+	return kept
+}
+
+// hiddenInComments returns an error for each line comment (# or //) of a
+// native-syntax file that holds a lone CR with text after it: an editor
+// shows that text on a line of its own, but HCL reads it, up to the next
+// LF, as part of the comment, and a block or an argument there is ignored
+// without a word.
+func hiddenInComments(name string, src []byte) hcl.Diagnostics {
+	if !crAfterCommentMark(src) {
+		return nil // no need to lex the file again
+	}
+	tokens, _ := hclsyntax.LexConfig(src, name, hcl.InitialPos)
+	var diags hcl.Diagnostics
+	for _, tok := range tokens {
+		if tok.Type != hclsyntax.TokenComment || !(bytes.HasPrefix(tok.Bytes, []byte("#")) || bytes.HasPrefix(tok.Bytes, []byte("//"))) {
+			continue
+		}
+		base := tok.Range.Start.Byte
+		for i, c := range tok.Bytes {
+			if c != '\r' || !linebreak.LoneCRAt(src, base+i) {
+				continue
+			}
+			// The first line of text after the CR, as an editor shows it.
+			rest := tok.Bytes[i+1:]
+			end := bytes.IndexAny(rest, "\r\n")
+			if end < 0 {
+				end = len(rest)
+			}
+			lead := len(rest[:end]) - len(bytes.TrimLeft(rest[:end], " \t"))
+			text := bytes.TrimSpace(rest[:end])
+			if len(text) == 0 || text[0] == '#' || bytes.HasPrefix(text, []byte("//")) || bytes.HasPrefix(text, []byte("/*")) {
+				continue // nothing, or another comment, is hidden
+			}
+			at := base + i + 1 + lead
+			// Columns count grapheme clusters, as HCL's do.
+			col := tok.Range.Start.Column + graphemes(tok.Bytes[:i+1+lead])
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Text hidden in a comment",
+				Detail: fmt.Sprintf("The comment on line %d of %s holds a carriage return (CR) that no line feed (LF) follows. An editor shows what follows the CR on a line of its own, but HCL reads it, up to the next LF, as part of the comment: `%s` and what follows it are ignored. Remove the CR, or save the file with LF line ends.",
+					tok.Range.Start.Line, name, shorten(text, 60)),
+				Subject: &hcl.Range{Filename: name,
+					Start: hcl.Pos{Line: tok.Range.Start.Line, Column: col, Byte: at},
+					End:   hcl.Pos{Line: tok.Range.Start.Line, Column: col + graphemes(text), Byte: at + len(text)}},
+			})
+			break // one for each comment
+		}
+	}
+	return diags
+}
+
+// crAfterCommentMark reports whether a lone CR in src has "#" or "//"
+// before it on its line (as LFs end lines): only then can it be in a line
+// comment.
+func crAfterCommentMark(src []byte) bool {
+	for i := range src {
+		if !linebreak.LoneCRAt(src, i) {
+			continue
+		}
+		line := src[bytes.LastIndexByte(src[:i], '\n')+1 : i]
+		if bytes.IndexByte(line, '#') >= 0 || bytes.Contains(line, []byte("//")) {
+			return true
+		}
+	}
+	return false
+}
+
+// graphemes counts the grapheme clusters of b, as HCL counts columns.
+func graphemes(b []byte) int {
+	n, err := textseg.TokenCount(b, textseg.ScanGraphemeClusters)
+	if err != nil {
+		return utf8.RuneCount(b)
+	}
+	return n
+}
+
+// shorten returns text for a message, cut to n characters with an
+// ellipsis when it is longer, and control characters (ESC, BEL, C1 ...),
+// which a terminal would act on, shown as "?".
+func shorten(text []byte, n int) string {
+	r := []rune(string(text))
+	cut := len(r) > n
+	if cut {
+		r = r[:n]
+	}
+	for i, c := range r {
+		if unicode.IsControl(c) {
+			r[i] = '?'
+		}
+	}
+	if cut {
+		return string(r) + "…"
+	}
+	return string(r)
+}
+
+// rewriteCommand is the shell command that rewrites file name through
+// filter (which reads stdin and writes stdout) by way of name.new: the
+// names shell-quoted, with "./" before one that starts with "-", so that
+// it is not read as an option.
+func rewriteCommand(filter, name string) string {
+	if strings.HasPrefix(name, "-") {
+		name = "./" + name
+	}
+	q, tmp := shellescape.Quote(name), shellescape.Quote(name+".new")
+	return fmt.Sprintf("%s < %s > %s && mv %s %s", filter, q, tmp, tmp, q)
+}
