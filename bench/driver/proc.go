@@ -36,22 +36,25 @@ type proc struct {
 	// stderrLines receives the lines the server logs, when watched.
 	stderrLines chan string
 	stderrTail  *tail
+	stderrDone  chan struct{} // closed when stderr has ended
 	nextID      int64
 	done        chan struct{}
 	wbuf        []byte
 }
 
-// tail keeps the last lines of a server's stderr for error messages.
+// tail keeps the last lines of a server's stderr for error messages, or
+// every line from when keepAll is set (for a goroutine dump).
 type tail struct {
-	mu    sync.Mutex
-	lines []string
+	mu      sync.Mutex
+	lines   []string
+	keepAll bool
 }
 
 func (t *tail) add(s string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.lines = append(t.lines, s)
-	if len(t.lines) > 20 {
+	if len(t.lines) > 20 && !t.keepAll {
 		t.lines = t.lines[len(t.lines)-20:]
 	}
 }
@@ -87,7 +90,7 @@ func start(s spec, watchStderr bool) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &proc{name: s.name, cmd: cmd, stdin: stdin, msgs: make(chan message, 8192), stderrTail: &tail{}, done: make(chan struct{}), nextID: 1}
+	p := &proc{name: s.name, cmd: cmd, stdin: stdin, msgs: make(chan message, 8192), stderrTail: &tail{}, stderrDone: make(chan struct{}), done: make(chan struct{}), nextID: 1}
 	if watchStderr {
 		p.stderrLines = make(chan string, 1024)
 	}
@@ -115,6 +118,7 @@ func (p *proc) readStdout(r io.Reader) {
 }
 
 func (p *proc) readStderr(r io.Reader) {
+	defer close(p.stderrDone)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
@@ -172,6 +176,28 @@ func (p *proc) notify(method string) error {
 
 var errTimeout = errors.New("timed out")
 
+// hung reports a server that stopped answering. It sends SIGQUIT, on which
+// a Go server writes every goroutine's stack to stderr and exits, and saves
+// what the server writes to stderr from then on in a file the error names,
+// so that a hang seen once can be diagnosed.
+func (p *proc) hung(what string) error {
+	p.stderrTail.mu.Lock()
+	p.stderrTail.keepAll = true
+	p.stderrTail.mu.Unlock()
+	_ = p.cmd.Process.Signal(syscall.SIGQUIT)
+	select {
+	case <-p.stderrDone:
+	case <-time.After(5 * time.Second):
+	}
+	f, err := os.CreateTemp("", "toolhost-bench-"+p.name+"-hang-*.txt")
+	if err != nil {
+		return fmt.Errorf("%s: %s: %w; stderr:\n%s", p.name, what, errTimeout, p.stderrTail)
+	}
+	_, _ = io.WriteString(f, p.stderrTail.String()+"\n")
+	_ = f.Close()
+	return fmt.Errorf("%s: %s: %w; its stderr after SIGQUIT (goroutine stacks for a Go server) is in %s", p.name, what, errTimeout, f.Name())
+}
+
 // next returns the next message with an id (a response), skipping
 // notifications, or errTimeout.
 func (p *proc) next(timeout time.Duration) (message, error) {
@@ -196,7 +222,7 @@ func (p *proc) next(timeout time.Duration) (message, error) {
 			}
 			return message{}, fmt.Errorf("%s exited; stderr:\n%s", p.name, p.stderrTail)
 		case <-t.C:
-			return message{}, fmt.Errorf("%s: %w", p.name, errTimeout)
+			return message{}, p.hung(fmt.Sprintf("no response in %s", timeout))
 		}
 	}
 }
@@ -214,7 +240,7 @@ func (p *proc) waitNotification(method string, timeout time.Duration) (time.Time
 		case <-p.done:
 			return time.Time{}, fmt.Errorf("%s exited; stderr:\n%s", p.name, p.stderrTail)
 		case <-t.C:
-			return time.Time{}, fmt.Errorf("%s: no %s: %w", p.name, method, errTimeout)
+			return time.Time{}, p.hung(fmt.Sprintf("no %s in %s", method, timeout))
 		}
 	}
 }
