@@ -1351,11 +1351,16 @@ func (c *sseConn) read(ctx context.Context) (m jsonrpc.Message, dup bool, err er
 }
 
 // Write sends a message on the stream, except the answer to a call the
-// client cancelled: the spec says none is sent.
+// client cancelled: the spec says none is sent. An error the SDK gives
+// without a JSON-RPC code goes out with a standard one, as on stdio (see
+// standardError), not as code 0.
 func (c *sseConn) Write(ctx context.Context, m jsonrpc.Message) error {
 	resp, isResp := m.(*jsonrpc.Response)
 	if !isResp {
 		return c.Connection.Write(ctx, m)
+	}
+	if resp.Error != nil {
+		resp.Error = standardError(resp.Error)
 	}
 	c.s.mu.Lock()
 	cancelled, tracked := c.s.calls[resp.ID]

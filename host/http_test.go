@@ -1458,6 +1458,24 @@ func TestHTTPParamsErrors(t *testing.T) {
 	})
 }
 
+// TestHTTPSecondInitialize: a second initialize on a streamable HTTP
+// session is refused with -32600, not with the code 0 the SDK gives its
+// own errors.
+func TestHTTPSecondInitialize(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{})
+	hdr := rawSession(t, e, "2025-06-18")
+	resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":"again","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, hdr)
+	m := newSSEReader(resp.Body).message(t)
+	e2, _ := m["error"].(map[string]any)
+	if m["id"] != "again" || e2["code"] != float64(jsonrpc.CodeInvalidRequest) || !strings.Contains(fmt.Sprint(e2["message"]), "initialize") {
+		t.Fatalf("a second initialize: %v, want id \"again\" and code -32600", m)
+	}
+	resp = rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"after"}}}`, hdr)
+	if r := newSSEReader(resp.Body).message(t); !strings.Contains(fmt.Sprint(r["result"]), "hello after") {
+		t.Fatalf("the call after the refusal: %v", r)
+	}
+}
+
 // TestHTTPDeepBody: a POST nested two million levels deep (under the 4 MiB
 // body limit) gets the SDK's nesting error, and the server goes on: the
 // params check peeks at bodies with a parser that recurses once per level
@@ -1595,10 +1613,16 @@ func TestHTTPSSEParamsErrors(t *testing.T) {
 		return fmt.Sprint(e["code"], " ", e["message"])
 	}
 	post(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":5}}`)
-	if m := r.message(t); m["id"] != float64(1) || !strings.Contains(errorOf(m), "initializ") {
-		t.Fatalf("before initialize: %v, want the SDK's refusal saying to initialize", m)
+	// The SDK's refusal has no JSON-RPC code of its own (it would go out
+	// as code 0): it gets -32600, as on stdio.
+	if m := r.message(t); m["id"] != float64(1) || !strings.HasPrefix(errorOf(m), "-32600 ") || !strings.Contains(errorOf(m), "send initialize (and notifications/initialized) first") {
+		t.Fatalf("before initialize: %v, want -32600 and the SDK's refusal saying to initialize", m)
 	}
 	initializeSSE(t, r, post)
+	post(`{"jsonrpc":"2.0","id":"again","method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if m := r.message(t); m["id"] != "again" || !strings.HasPrefix(errorOf(m), "-32600 ") {
+		t.Fatalf("a second initialize: %v, want -32600", m)
+	}
 	post(`{"jsonrpc":"2.0","id":"q","method":"resources/read","params":{"uri":5}}`)
 	want := `-32602 invalid params of resources/read: "uri" must be a string, not a number`
 	if m := r.message(t); m["id"] != "q" || errorOf(m) != want {

@@ -104,6 +104,14 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 			s.beforeWork()
 		}
 		res, err := next(ctx, method, req)
+		if err != nil && method == "initialize" {
+			// The SDK refuses a second initialize with an error without a
+			// JSON-RPC code, which streamable HTTP would send as code 0
+			// (stdio and legacy SSE fix the codes as they write). Only
+			// here: other plain errors may be the SDK's "not handled",
+			// which it turns into "method not found" itself.
+			err = standardError(err)
+		}
 		if method == "initialize" && s.beforeWork != nil {
 			go s.beforeWork()
 		}
