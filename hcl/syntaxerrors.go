@@ -24,6 +24,11 @@ import (
 // MaxSyntaxErrors is how many of a file's syntax errors a load reports.
 const MaxSyntaxErrors = 10
 
+// NotShown is the Extra of the diagnostic LimitSyntaxErrors puts in place
+// of the diagnostics it leaves out: how many errors and warnings those are,
+// so that a count of a load's problems can include them.
+type NotShown struct{ Errors, Warnings int }
+
 // LimitSyntaxErrors keeps the first MaxSyntaxErrors of the diagnostics of
 // parsing file name, and puts one that counts the rest in their place. A
 // single mistake, such as a string or a block left open, makes HCL's parser
@@ -63,6 +68,7 @@ func LimitSyntaxErrors(name string, diags hcl.Diagnostics) hcl.Diagnostics {
 		Detail: fmt.Sprintf("%s has %s, from here on, that are not shown. Most of them are likely to follow from the errors above (a string, a block or a heredoc left open makes the rest of the file unreadable): fix those first, then check the file again.",
 			name, what),
 		Subject: rest[0].Subject,
+		Extra:   NotShown{Errors: errs, Warnings: warns},
 	}
 	if errs == 0 {
 		more.Severity = hcl.DiagWarning

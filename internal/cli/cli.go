@@ -124,9 +124,8 @@ func load(cmd string, paths []string, stderr io.Writer) (*host.Registry, bool) {
 		if reg.Config != nil && len(reg.Config.Paths) > 0 {
 			names = strings.Join(reg.Config.Paths, ", ")
 		}
-		errs, warns := countDiags(diags)
-		fmt.Fprintf(stderr, "toolhost %s: %s: %s, %s; nothing %s until the config is valid\n",
-			cmd, names, plural(errs, "error"), plural(warns, "warning"), map[string]string{"serve": "is served", "call": "runs", "inspect": "is shown", "bridge": "is offered"}[cmd])
+		fmt.Fprintf(stderr, "toolhost %s: %s: %s; nothing %s until the config is valid\n",
+			cmd, names, countLine(diags), map[string]string{"serve": "is served", "call": "runs", "inspect": "is shown", "bridge": "is offered"}[cmd])
 		reg.Close()
 		return nil, false
 	}

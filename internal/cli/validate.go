@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
 )
 
@@ -50,7 +51,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	examples := host.CheckExamples(ctx, reg)
 	diags = append(diags, examples.Diagnostics...)
 	cfg := reg.Config
-	errs, warns := countDiags(diags)
+	errs, warns, _ := countDiags(diags)
 
 	switch *format {
 	case formatJSON:
@@ -65,7 +66,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		names = strings.Join(cfg.Paths, ", ")
 	}
 	if errs > 0 {
-		fmt.Fprintf(stderr, "toolhost validate: %s: %s, %s\n", names, plural(errs, "error"), plural(warns, "warning"))
+		fmt.Fprintf(stderr, "toolhost validate: %s: %s\n", names, countLine(diags))
 		return ExitFailure
 	}
 	summary := fmt.Sprintf("%s: valid", names)
@@ -85,15 +86,35 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	return ExitOK
 }
 
-func countDiags(diags hcl.Diagnostics) (errs, warns int) {
+// countDiags counts the errors and warnings a load found, those left out
+// after a file's first syntax errors included (see thcl.NotShown), and
+// how many of them are not shown.
+func countDiags(diags hcl.Diagnostics) (errs, warns, notShown int) {
 	for _, d := range diags {
+		if ns, ok := d.Extra.(thcl.NotShown); ok {
+			errs += ns.Errors
+			warns += ns.Warnings
+			notShown += ns.Errors + ns.Warnings
+			continue
+		}
 		if d.Severity == hcl.DiagError {
 			errs++
 		} else {
 			warns++
 		}
 	}
-	return errs, warns
+	return errs, warns, notShown
+}
+
+// countLine is the count of a load's problems in a closing line, as in
+// "43 errors, 0 warnings (33 not shown)".
+func countLine(diags hcl.Diagnostics) string {
+	errs, warns, notShown := countDiags(diags)
+	s := plural(errs, "error") + ", " + plural(warns, "warning")
+	if notShown > 0 {
+		s += fmt.Sprintf(" (%d not shown)", notShown)
+	}
+	return s
 }
 
 func plural(n int, word string) string {
@@ -129,6 +150,10 @@ type JSONReport struct {
 	Valid        bool `json:"valid"`
 	ErrorCount   int  `json:"error_count"`
 	WarningCount int  `json:"warning_count"`
+	// NotShown counts the errors and warnings, among those counted above,
+	// that Diagnostics leaves out: after the first ten syntax errors of a
+	// file, one diagnostic ("Too many syntax errors") stands for the rest.
+	NotShown int `json:"not_shown"`
 	// Examples counts the example blocks run, and those that failed.
 	Examples struct {
 		Run    int `json:"run"`
@@ -141,7 +166,7 @@ type JSONReport struct {
 
 func writeJSONDiags(w io.Writer, diags hcl.Diagnostics, examples host.ExampleReport) {
 	rep := JSONReport{Diagnostics: []JSONDiagnostic{}}
-	rep.ErrorCount, rep.WarningCount = countDiags(diags)
+	rep.ErrorCount, rep.WarningCount, rep.NotShown = countDiags(diags)
 	rep.Valid = rep.ErrorCount == 0
 	rep.Examples.Run, rep.Examples.Failed = examples.Run, examples.Failed
 	for _, d := range diags {
