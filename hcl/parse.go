@@ -135,8 +135,8 @@ func parseWhole(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
 		// editor shows); Windows PowerShell 5 writes one with -Encoding
 		// utf8. The text after it is parsed from byte 3 and column 1, as
 		// the native parser counts, and the file keeps its own bytes.
-		if bom := []byte("\xEF\xBB\xBF"); bytes.HasPrefix(src, bom) {
-			f, diags := json.ParseWithStartPos(src[len(bom):], name, hcl.Pos{Line: 1, Column: 1, Byte: len(bom)})
+		if rest, ok := bytes.CutPrefix(src, utf8BOM); ok {
+			f, diags := json.ParseWithStartPos(rest, name, hcl.Pos{Line: 1, Column: 1, Byte: len(utf8BOM)})
 			if f != nil {
 				f.Bytes = src
 			}

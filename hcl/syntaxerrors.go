@@ -180,6 +180,11 @@ func explainFullWidth(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
 // Out-File, and HCL reads it as a stream of invalid characters, one every
 // other byte, with the NUL bytes between them printed in the source lines.
 func explainUTF16(name string, src []byte) hcl.Diagnostics {
+	if rest, ok := bytes.CutPrefix(src, utf8BOM); ok {
+		if order := utf16Order(rest); order != "" {
+			return explainUTF16AfterBOM(name, order)
+		}
+	}
 	order := utf16Order(src)
 	if order == "" {
 		return nil
@@ -195,6 +200,29 @@ func explainUTF16(name string, src []byte) hcl.Diagnostics {
 			name, order, source, psEncoding, psQuote(name), psQuote(name), rewriteCommand("iconv -f "+from+" -t UTF-8", name)),
 		// The byte order mark, or the first character.
 		Subject: &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: 2, Byte: min(2, len(src))}},
+	}}
+}
+
+// utf8BOM is the UTF-8 byte order mark.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// explainUTF16AfterBOM explains a file whose UTF-8 byte order mark is
+// followed by UTF-16 text (in the given byte order), as when UTF-16 text is
+// appended to an empty file saved as UTF-8 with a BOM. The commands that
+// convert a UTF-16 file would read the mark's three bytes as UTF-16 and
+// shift every character after it: these drop the mark first.
+func explainUTF16AfterBOM(name, order string) hcl.Diagnostics {
+	from, dotnet := "UTF-16LE", "Unicode"
+	if order == utf16BE {
+		from, dotnet = "UTF-16BE", "BigEndianUnicode"
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Config file is UTF-16 after a UTF-8 mark",
+		Detail: fmt.Sprintf("%s starts with a UTF-8 byte order mark, but the text after it is encoded in UTF-16 (%s): two encodings were written into one file. HCL files are UTF-8. Drop the mark and convert the rest to UTF-8: with iconv, %s; or in PowerShell, $p = (Resolve-Path -LiteralPath %s).Path; $b = [IO.File]::ReadAllBytes($p); [IO.File]::WriteAllText($p, [Text.Encoding]::%s.GetString($b, 3, $b.Length - 3))",
+			name, order, rewriteCommand("{ tail -c +4 | iconv -f "+from+" -t UTF-8; }", name), psQuote(name), dotnet),
+		// The byte order mark.
+		Subject: &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: 2, Byte: len(utf8BOM)}},
 	}}
 }
 
