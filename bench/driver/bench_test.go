@@ -1,0 +1,43 @@
+package main
+
+import (
+	"math"
+	"testing"
+)
+
+func TestRatioInterval(t *testing.T) {
+	spread := func(n int, base, step float64) []float64 {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = base + step*float64(i%10)
+		}
+		return xs
+	}
+	for _, tc := range []struct {
+		name   string
+		a, b   []float64
+		lo, hi float64 // the interval must lie within [lo, hi] and contain want
+		want   float64
+	}{
+		{"constant samples: the exact ratio", spread(50, 3, 0), spread(40, 2, 0), 1.5, 1.5, 1.5},
+		{"the same spread samples", spread(100, 5, 0.1), spread(100, 5, 0.1), 0.9, 1.1, 1},
+		{"twice as slow", spread(100, 10, 0.2), spread(100, 5, 0.1), 1.8, 2.2, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lo, hi := ratioInterval(tc.a, tc.b)
+			if lo > hi || lo < tc.lo || hi > tc.hi || tc.want < lo || tc.want > hi {
+				t.Fatalf("interval %.3f–%.3f, want within %.3f–%.3f and containing %.3f", lo, hi, tc.lo, tc.hi, tc.want)
+			}
+			lo2, hi2 := ratioInterval(tc.a, tc.b)
+			if lo2 != lo || hi2 != hi {
+				t.Fatalf("not reproducible: %.4f–%.4f, then %.4f–%.4f", lo, hi, lo2, hi2)
+			}
+		})
+	}
+	// Noisy samples: the interval widens with the noise.
+	narrow := func() float64 { lo, hi := ratioInterval(spread(60, 7, 0.05), spread(60, 5, 0.05)); return hi - lo }()
+	wide := func() float64 { lo, hi := ratioInterval(spread(60, 7, 0.5), spread(60, 5, 0.5)); return hi - lo }()
+	if !(wide > narrow) || math.IsNaN(wide) {
+		t.Fatalf("interval width %.3f for noisy samples, %.3f for quiet ones: want wider", wide, narrow)
+	}
+}
