@@ -49,6 +49,12 @@ type StdioTransport struct {
 	MaxMessageSize int
 	// Logger receives transport problems; slog.Default when nil.
 	Logger *slog.Logger
+	// Stop, when it is closed, ends the session as the end of the input
+	// does: every request already handed to the server is answered, then
+	// Read reports io.EOF. A request read after it is answered with an
+	// error and not run. For a stop signal: the calls it cancels still
+	// send their answers.
+	Stop <-chan struct{}
 }
 
 // Connect implements mcp.Transport.
@@ -70,6 +76,7 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		inputDone: make(chan struct{}),
 		calls:     map[jsonrpc.ID]call{},
 		drained:   make(chan struct{}, 1),
+		stop:      t.Stop,
 	}
 	go c.readLoop(max)
 	return c, nil
@@ -85,6 +92,7 @@ type stdioConn struct {
 	incoming  chan jsonrpc.Message
 	inputDone chan struct{} // closed when the input has ended
 	inputErr  error
+	stop      <-chan struct{} // StdioTransport.Stop
 
 	mu sync.Mutex
 	// calls holds the client requests whose id is in use: read, and whose
@@ -201,6 +209,17 @@ func (c *stdioConn) handleLine(line []byte) bool {
 		return true
 	case <-c.closed:
 		return false
+	case <-c.stop:
+		// Read takes nothing more: the session is ending.
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+			c.mu.Lock()
+			delete(c.calls, req.ID)
+			c.waiting--
+			c.signalIfDrained()
+			c.mu.Unlock()
+			c.replyError(&req.ID, jsonrpc.CodeInternalError, "toolhost is shutting down; the request was not run")
+		}
+		return true
 	}
 }
 
@@ -517,6 +536,7 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	case <-c.closed:
 		return nil, io.EOF
 	case <-c.inputDone:
+	case <-c.stop:
 	}
 	for {
 		c.mu.Lock()
@@ -533,8 +553,12 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, io.EOF
 		}
 	}
-	if c.inputErr != nil {
-		return nil, c.inputErr
+	select {
+	case <-c.inputDone:
+		if c.inputErr != nil {
+			return nil, c.inputErr
+		}
+	default: // stopped
 	}
 	return nil, io.EOF
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -421,5 +422,70 @@ func TestStdioIDReuseAfterReply(t *testing.T) {
 		if r := p.next(); string(r.ID) != `"same"` || r.Error != nil {
 			t.Fatalf("ping %d: %s", i, r.line)
 		}
+	}
+}
+
+// TestStdioStop: once Stop is closed, a request read after it is answered
+// with an error and not handed on, and Read reports the end of the session
+// only after the request already handed on is answered.
+func TestStdioStop(t *testing.T) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	tr := &StdioTransport{In: inR, Out: outW, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Stop: stop}
+	mc, err := tr.Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := mc.(*stdioConn)
+	p := &stdioPeer{t: t, in: inW, lines: make(chan stdioReply, 64)}
+	go p.readReplies(outR)
+	t.Cleanup(func() {
+		inW.Close()
+		conn.Close()
+		outW.Close()
+		outR.Close()
+	})
+	ctx := context.Background()
+	p.send(helloLine("1"))
+	m, err := conn.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := m.(*jsonrpc.Request)
+	close(stop)
+	p.send(helloLine("2"))
+	wantError(t, p.next(), "2", jsonrpc.CodeInternalError, "toolhost is shutting down; the request was not run")
+
+	read := make(chan error, 1)
+	go func() {
+		m, err := conn.Read(ctx)
+		if err == nil {
+			err = fmt.Errorf("read %v after the stop, want io.EOF", m)
+		}
+		read <- err
+	}()
+	select {
+	case err := <-read:
+		t.Fatalf("Read returned (%v) before the request handed on was answered", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	if err := conn.Write(ctx, &jsonrpc.Response{ID: first.ID, Result: json.RawMessage(`{"content":[{"type":"text","text":"hello world"}]}`)}); err != nil {
+		t.Fatal(err)
+	}
+	wantHello(t, p.next(), "1")
+	select {
+	case err := <-read:
+		if !errors.Is(err, io.EOF) {
+			t.Fatalf("Read after the answer: %v, want io.EOF", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Read did not report the end after the last answer")
 	}
 }

@@ -198,19 +198,23 @@ func hangPids(t *testing.T, pidFile string) []int {
 
 // TestHostExitKillsCommands checks that however the host is told to stop
 // (SIGTERM, SIGINT, SIGHUP, the client closing stdin) a command in flight
-// is killed with its whole process group, and the host exits promptly
-// instead of waiting for the command's timeout.
+// is killed with its whole process group, the call is answered with a
+// result that says why, and the host exits promptly and cleanly (status
+// 0, nothing logged as an error) instead of waiting for the command's
+// timeout.
 func TestHostExitKillsCommands(t *testing.T) {
+	const bySignal = "the call was cancelled: toolhost received a stop signal"
 	tests := []struct {
 		name   string
 		stop   func(s *session)
 		within time.Duration // generous: the host itself takes milliseconds
+		answer string        // in the call's result
 	}{
-		{name: "SIGTERM", stop: func(s *session) { _ = s.cmd.Process.Signal(syscall.SIGTERM) }, within: 10 * time.Second},
-		{name: "SIGINT", stop: func(s *session) { _ = s.cmd.Process.Signal(syscall.SIGINT) }, within: 10 * time.Second},
-		{name: "SIGHUP", stop: func(s *session) { _ = s.cmd.Process.Signal(syscall.SIGHUP) }, within: 10 * time.Second},
+		{name: "SIGTERM", stop: func(s *session) { _ = s.cmd.Process.Signal(syscall.SIGTERM) }, within: 10 * time.Second, answer: bySignal},
+		{name: "SIGINT", stop: func(s *session) { _ = s.cmd.Process.Signal(syscall.SIGINT) }, within: 10 * time.Second, answer: bySignal},
+		{name: "SIGHUP", stop: func(s *session) { _ = s.cmd.Process.Signal(syscall.SIGHUP) }, within: 10 * time.Second, answer: bySignal},
 		// Closing stdin leaves calls in flight a grace period to finish.
-		{name: "stdin closed", stop: func(s *session) { _ = s.stdin.Close() }, within: 10*time.Second + 2*time.Second},
+		{name: "stdin closed", stop: func(s *session) { _ = s.stdin.Close() }, within: 10*time.Second + 2*time.Second, answer: "the call was cancelled: the client closed toolhost's stdin"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -221,6 +225,10 @@ func TestHostExitKillsCommands(t *testing.T) {
 			pids := hangPids(t, pidFile)
 			start := time.Now()
 			tc.stop(s)
+			m := s.recv()
+			if text, isErr := resultText(t, m); m["id"] != float64(1) || !isErr || !strings.Contains(text, tc.answer) {
+				t.Errorf("the answer of the call in flight: %v; want an error result that says %q", m, tc.answer)
+			}
 			exited := make(chan error, 1)
 			go func() { exited <- s.cmd.Wait() }()
 			select {
@@ -232,6 +240,12 @@ func TestHostExitKillsCommands(t *testing.T) {
 				t.Fatalf("host still running %v after being told to stop", tc.within)
 			}
 			t.Logf("host exited %v after being told to stop", time.Since(start).Round(time.Millisecond))
+			s.mu.Lock()
+			logged := s.stderr.String()
+			s.mu.Unlock()
+			if strings.Contains(logged, "level=ERROR") {
+				t.Errorf("a stop logged an error:\n%s", logged)
+			}
 			for _, pid := range pids {
 				waitFor(t, fmt.Sprintf("process %d is gone", pid), func() bool { return processGone(pid) })
 			}

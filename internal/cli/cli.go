@@ -220,15 +220,31 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	} else {
 		// A signal stops the calls in flight at once: their commands are
 		// killed with their process groups, so nothing the host started
-		// outlives it.
-		stopOnSignal := context.AfterFunc(ctx, func() { srv.ShutdownBecause(errSignalled) })
+		// outlives it. Their answers, which say why, still go out: the
+		// transport then ends the session as at the end of the input
+		// (StdioTransport.Stop). Should they not be out within
+		// ShutdownGrace, or should a second signal come, the session
+		// ends regardless.
+		session, endSession := context.WithCancel(context.WithoutCancel(runCtx))
+		defer endSession()
+		stopOnSignal := context.AfterFunc(ctx, func() {
+			srv.ShutdownBecause(errSignalled)
+			t := time.NewTimer(ShutdownGrace)
+			defer t.Stop()
+			select {
+			case <-t.C:
+			case <-signalsAgain(ctx):
+			case <-session.Done():
+			}
+			endSession()
+		})
 		defer stopOnSignal()
 		// The client closing stdin is how MCP ends a stdio session: calls in
 		// flight get ShutdownGrace to finish, then are cancelled.
 		in := &eofReader{r: stdin, eof: func() {
 			time.AfterFunc(ShutdownGrace, func() { srv.ShutdownBecause(errStdinClosed) })
 		}}
-		err = srv.Run(runCtx, &host.StdioTransport{In: in, Out: stdout, MaxMessageSize: *maxMsg, Logger: logger})
+		err = srv.Run(session, &host.StdioTransport{In: in, Out: stdout, MaxMessageSize: *maxMsg, Logger: logger, Stop: ctx.Done()})
 	}
 	cancel()
 	srv.Shutdown()
