@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -89,13 +90,17 @@ func confirmRefusal(ctx context.Context, tool, question string) string {
 }
 
 // askRefusal is the error of a call of a tool with ask when nobody can be
-// asked.
-func askRefusal(ctx context.Context, tool, message string) string {
+// asked; fields are the names of the form's fields.
+func askRefusal(ctx context.Context, tool, message string, fields []string) string {
 	if isStateless(ctx) {
 		return fmt.Sprintf("the tool %s needs to ask the user for details (%q), and this server cannot ask the user: it serves HTTP with --stateless, "+
 			"where it cannot send the client requests such as elicitation, whatever the client supports; serve without --stateless to use this tool", tool, message)
 	}
-	return fmt.Sprintf("the tool %s needs to ask the user for details (%q), and this client cannot ask the user (it does not support elicitation); ask the user to run it from a client that does", tool, message)
+	answers := make([]string, len(fields))
+	for i, f := range fields {
+		answers[i] = "--answer " + f + "=..."
+	}
+	return fmt.Sprintf("the tool %s needs to ask the user for details (%q), and this client cannot ask the user (it does not support elicitation); ask the user to run it from a client that does (with toolhost call: %s)", tool, message, strings.Join(answers, " "))
 }
 
 // DefaultHeartbeat is how often a call that reports no progress of its own

@@ -505,7 +505,11 @@ func (r *Registry) ask(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext,
 		}
 	}
 	if !canAsk(ctx, peer) {
-		return cty.NilVal, toolError(askRefusal(ctx, t.Name, message))
+		fields := make([]string, len(t.Ask.Fields))
+		for i, f := range t.Ask.Fields {
+			fields[i] = f.Name
+		}
+		return cty.NilVal, toolError(askRefusal(ctx, t.Name, message, fields))
 	}
 	res, err := elicit(ctx, peer, &mcp.ElicitParams{Message: message, RequestedSchema: t.Ask.Schema})
 	switch {

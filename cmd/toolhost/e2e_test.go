@@ -395,7 +395,16 @@ func TestCLI(t *testing.T) {
 		{name: "call bad arg", args: []string{"call", good, "hello", "name=1", "extra=2"}, code: 1, stderr: `"extra"`, stdoutNone: true},
 		{name: "call unknown tool", args: []string{"call", good, "nope"}, code: 1, stderr: "the tools are: hello, slow, fail"},
 		{name: "inspect", args: []string{"inspect", "--json", good}, stdout: `"additionalProperties": false`},
-		{name: "serve without config", dir: empty, args: []string{"serve"}, code: 1, stderr: "no tools.hcl in the current directory"},
+		{name: "serve without config", dir: empty, args: []string{"serve"}, code: 1, stderr: "or write a starter config with: toolhost init"},
+		{name: "serve help", args: []string{"serve", "-h"}, stderr: "Usage: toolhost serve", stdoutNone: true},
+		{name: "validate help", args: []string{"validate", "--help"}, stderr: "Usage: toolhost validate", stdoutNone: true},
+		{name: "call help", args: []string{"call", "-h"}, stderr: "Usage: toolhost call"},
+		{name: "inspect no args", args: []string{"inspect"}, code: 2, stderr: "toolhost inspect: give at least one config file or directory"},
+		{name: "serve bad flag", args: []string{"serve", "--nope", good}, code: 2, stderr: "flag provided but not defined"},
+		{name: "serve max message size 0", args: []string{"serve", "--max-message-size", "0", good}, code: 2, stderr: "--max-message-size 0: give the largest inbound message as a number of bytes above 0"},
+		{name: "serve max message size negative", args: []string{"serve", "--max-message-size=-5", good}, code: 2, stderr: "--max-message-size -5"},
+		{name: "serve log level warning", args: []string{"serve", "--log-level", "warning", "--watch=false", good}, stdoutNone: true},
+		{name: "call log level warn", args: []string{"call", "--log-level", "warn", good, "hello", "name=w"}, stdout: "hello w"},
 		{name: "serve invalid config", args: []string{"serve", bad}, code: 1, stderr: "Invalid type", stdoutNone: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

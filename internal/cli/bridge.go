@@ -42,7 +42,7 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	watch := fs.Bool("watch", true, "reload the config when its files change, and register the new tools")
 	paths, err := parseFlags(fs, args[1:])
 	if err != nil {
-		return ExitUsage
+		return parseExit(err)
 	}
 	logger, err := newLogger(stderr, *level)
 	if err != nil {

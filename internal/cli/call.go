@@ -26,7 +26,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(&answerFlags, "answer", "an answer to the tool's ask form, as name=value (repeatable)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return ExitUsage
+		return parseExit(err)
 	}
 	if len(pos) < 2 {
 		fs.Usage()
@@ -81,7 +81,10 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	argJSON, _ := json.Marshal(argMap)
-	minLevel, ok := logLevelRank[mcp.LoggingLevel(*logLevel)]
+	if strings.EqualFold(*logLevel, "warn") { // slog's name, as serve takes it
+		*logLevel = "warning"
+	}
+	minLevel, ok := logLevelRank[mcp.LoggingLevel(strings.ToLower(*logLevel))]
 	if !ok {
 		fmt.Fprintf(stderr, "toolhost call: unknown --log-level %q: use debug, info, notice, warning or error\n", *logLevel)
 		return ExitUsage

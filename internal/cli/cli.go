@@ -113,6 +113,15 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseExit is the exit code of a command whose flags did not parse: 0
+// after -h or --help, which print the usage as asked, 2 otherwise.
+func parseExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
+	return ExitUsage
+}
+
 // load is the one load-and-compile path of every command. cmd names the
 // command in the closing line that says why nothing ran, after the
 // diagnostics, as validate's does.
@@ -156,11 +165,15 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	hf := addHTTPFlags(fs)
 	paths, err := parseFlags(fs, args)
 	if err != nil {
-		return ExitUsage
+		return parseExit(err)
 	}
 	logger, err := newLogger(stderr, *level)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
+		return ExitUsage
+	}
+	if *maxMsg <= 0 {
+		fmt.Fprintf(stderr, "toolhost serve: --max-message-size %d: give the largest inbound message as a number of bytes above 0 (the default is %d, 4 MiB)\n", *maxMsg, host.DefaultMaxMessageSize)
 		return ExitUsage
 	}
 	httpOpts, err := hf.options(fs, *maxMsg, logger)
@@ -174,7 +187,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if len(paths) == 0 {
 		if _, err := os.Stat(defaultConfig); err != nil {
 			wd, _ := os.Getwd()
-			fmt.Fprintf(stderr, "toolhost serve: no config given, and there is no %s in the current directory (%s).\nGive the config's path, as in: toolhost serve path/to/tools.hcl\n", defaultConfig, wd)
+			fmt.Fprintf(stderr, "toolhost serve: no config given, and there is no %s in the current directory (%s).\nGive the config's path, as in: toolhost serve path/to/tools.hcl; or write a starter config with: toolhost init\n", defaultConfig, wd)
 			return ExitFailure
 		}
 		paths = []string{defaultConfig}
@@ -285,6 +298,9 @@ func (e *eofReader) Read(p []byte) (int, error) {
 
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {
 	var l slog.Level
+	if strings.EqualFold(level, "warning") { // MCP's name, as call takes it
+		level = "warn"
+	}
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		return nil, fmt.Errorf("unknown log level %q: use debug, info, warn or error", level)
 	}

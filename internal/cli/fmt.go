@@ -35,7 +35,7 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "change nothing; list the files that are not formatted and exit 1 if there are any")
 	paths, err := parseFlags(fs, args)
 	if err != nil {
-		return ExitUsage
+		return parseExit(err)
 	}
 	if len(paths) == 0 {
 		paths = []string{"."}

@@ -117,7 +117,7 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 	flags := newFlags("init", "init [DIR]", stderr)
 	pos, err := parseFlags(flags, args)
 	if err != nil {
-		return ExitUsage
+		return parseExit(err)
 	}
 	if len(pos) > 1 {
 		flags.Usage()

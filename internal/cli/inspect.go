@@ -21,10 +21,10 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print exactly what clients receive (tools with full JSON schemas, resources, templates, prompts) as JSON")
 	paths, err := parseFlags(fs, args)
 	if err != nil {
-		return ExitUsage
+		return parseExit(err)
 	}
 	if len(paths) == 0 {
-		fs.Usage()
+		fmt.Fprintln(stderr, "toolhost inspect: give at least one config file or directory, as in: toolhost inspect tools.hcl")
 		return ExitUsage
 	}
 	reg, ok := load("inspect", paths, stderr)

@@ -27,7 +27,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	format := fs.String("format", formatText, "output: text (HCL's rendering with source snippets, on stderr), json (one object with every diagnostic, on stdout) or github (GitHub Actions annotations, on stdout)")
 	paths, err := parseFlags(fs, args)
 	if err != nil {
-		return ExitUsage
+		return parseExit(err)
 	}
 	switch *format {
 	case formatText, formatJSON, formatGitHub:
