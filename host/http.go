@@ -284,11 +284,26 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       idleTimeout,
 		ErrorLog:          errorLog,
 	}
+	// The URLs in the log are ones a client on this machine can use: an
+	// address that listens on every interface (0.0.0.0, [::]) is not one
+	// to connect to.
 	base := "http://" + ln.Addr().String()
+	wildcard := false
+	if host, port, err := net.SplitHostPort(ln.Addr().String()); err == nil {
+		if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+			wildcard = true
+			base = "http://" + net.JoinHostPort("127.0.0.1", port)
+		}
+	}
 	h.logger.Info("serving over HTTP", "addr", ln.Addr().String(), "mcp", base+"/mcp", "sse", base+"/sse",
 		"stateless", h.opts.Stateless, "auth", h.opts.AuthToken != "", "allowed_hosts", strings.Join(h.policy.Load().hostList(), ","))
 	if h.opts.AuthToken == "" && !isLoopbackHost(ln.Addr().String()) {
 		h.logger.Warn("listening on a non-loopback address without --auth-token-env: anyone who can reach this port can call the tools", "addr", ln.Addr().String())
+	}
+	if wildcard && !h.policy.Load().anyHost && len(h.opts.AllowedHosts) == 0 {
+		h.logger.Warn("listening on every interface, but requests are accepted only with the Host localhost, 127.0.0.1 or [::1] (a guard against DNS rebinding): "+
+			"to serve other machines, give the names and addresses they reach this one by with --allowed-hosts, as in --allowed-hosts mcp.example.com,192.0.2.10",
+			"addr", ln.Addr().String())
 	}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()

@@ -1754,3 +1754,51 @@ func TestSSEConnDuplicateInFlight(t *testing.T) {
 		t.Errorf("pending %d after the answers, want 0", n)
 	}
 }
+
+// TestHTTPWildcardListenLog: listening on every interface, the log gives
+// URLs a local client can use (127.0.0.1, not 0.0.0.0) and, unless
+// --allowed-hosts names some, warns that other machines' Host headers will
+// be refused.
+func TestHTTPWildcardListenLog(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		hosts []string
+		warn  bool
+	}{
+		{"no allowed hosts", nil, true},
+		{"allowed hosts", []string{"mcp.example.com"}, false},
+		{"any host", []string{"*"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := loadHTTPRegistry(t, httpTestConfig)
+			log := &httpLog{}
+			logger := slog.New(slog.NewTextHandler(log, nil))
+			srv := NewServer(reg, logger)
+			defer srv.Registry().Retire()
+			ln, err := net.Listen("tcp", "0.0.0.0:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, port, _ := net.SplitHostPort(ln.Addr().String())
+			hs, err := NewHTTPServer(srv, HTTPOptions{Addr: ln.Addr().String(), Logger: logger, AllowedHosts: tc.hosts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- hs.Serve(ctx, ln) }()
+			waitUntil(t, "the start is logged", func() bool { return strings.Contains(log.String(), "serving over HTTP") })
+			cancel()
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			got := log.String()
+			if want := "mcp=http://127.0.0.1:" + port + "/mcp"; !strings.Contains(got, want) {
+				t.Errorf("log lacks %q:\n%s", want, got)
+			}
+			if warned := strings.Contains(got, "with --allowed-hosts"); warned != tc.warn {
+				t.Errorf("warned about --allowed-hosts: %v, want %v:\n%s", warned, tc.warn, got)
+			}
+		})
+	}
+}

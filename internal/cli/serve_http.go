@@ -29,7 +29,7 @@ type httpFlags struct {
 // addHTTPFlags declares the HTTP flags on serve's flag set.
 func addHTTPFlags(fs *flag.FlagSet) *httpFlags {
 	f := &httpFlags{}
-	fs.StringVar(&f.listen, "listen", "", "serve MCP over HTTP on this address instead of stdio, as in 127.0.0.1:8080 (a bare port binds to 127.0.0.1; 0.0.0.0:8080 accepts other machines): streamable HTTP at /mcp, legacy SSE at /sse, health at /healthz and /readyz")
+	fs.StringVar(&f.listen, "listen", "", "serve MCP over HTTP on this address instead of stdio, as in 127.0.0.1:8080 (a bare port binds to 127.0.0.1; 0.0.0.0:8080 accepts other machines, with --allowed-hosts naming how they reach this one): streamable HTTP at /mcp, legacy SSE at /sse, health at /healthz and /readyz")
 	fs.BoolVar(&f.stateless, "stateless", false, "with --listen: serve streamable HTTP without sessions, so that any replica behind a load balancer can answer any request")
 	fs.StringVar(&f.allowedHosts, "allowed-hosts", "", "with --listen: comma-separated Host header values to accept besides the listen host, localhost, 127.0.0.1 and [::1] (a name without a port matches any port; * accepts any)")
 	fs.StringVar(&f.allowedOrigins, "allowed-origins", "", "with --listen: comma-separated browser origins to accept (scheme://host[:port]; * accepts any); requests without an Origin header are always accepted")
