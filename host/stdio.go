@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sjson "github.com/segmentio/encoding/json"
+	"github.com/tidwall/gjson"
 )
 
 // DefaultMaxMessageSize caps one inbound line: 4 MiB.
@@ -122,7 +123,8 @@ func (c *stdioConn) readLoop(max int) {
 		switch {
 		case err == bufio.ErrBufferFull:
 			if len(line)+len(chunk) > max {
-				c.skipLong(r, max)
+				id := prefixID(line, chunk)
+				c.skipLong(r, max, id)
 				line = line[:0]
 				continue
 			}
@@ -135,8 +137,9 @@ func (c *stdioConn) readLoop(max int) {
 			return
 		}
 		if len(line)+len(chunk) > max {
+			id := prefixID(line, chunk)
 			line = line[:0]
-			c.replyError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message larger than %d bytes; it was skipped", max))
+			c.replyError(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message larger than %d bytes; it was skipped", max))
 		} else {
 			line = append(line, chunk...)
 			if !c.handleLine(line) {
@@ -153,8 +156,9 @@ func (c *stdioConn) readLoop(max int) {
 	}
 }
 
-// skipLong discards the rest of an oversized line and answers it.
-func (c *stdioConn) skipLong(r *bufio.Reader, max int) {
+// skipLong discards the rest of an oversized line and answers it, under
+// id when its start gave one.
+func (c *stdioConn) skipLong(r *bufio.Reader, max int, id *jsonrpc.ID) {
 	for {
 		_, err := r.ReadSlice('\n')
 		if err != bufio.ErrBufferFull {
@@ -162,7 +166,41 @@ func (c *stdioConn) skipLong(r *bufio.Reader, max int) {
 		}
 	}
 	c.logger.Warn("skipped an oversized message", "limit_bytes", max)
-	c.replyError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message larger than %d bytes; it was skipped", max))
+	c.replyError(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message larger than %d bytes; it was skipped", max))
+}
+
+// prefixID is the id of a request too long to read, from the start of its
+// line (line, then chunk), when that start has the id whole at the top
+// level of the object, as clients write it (before the params): so the
+// client gets its refusal under the request's id instead of waiting for an
+// answer. nil when the start does not have it.
+func prefixID(line, chunk []byte) *jsonrpc.ID {
+	const probe = 64 << 10 // an id is near the start
+	head := line
+	if len(head) < probe {
+		head = append(line[:len(line):len(line)], chunk[:min(len(chunk), probe-len(line))]...)
+	}
+	head = head[:min(len(head), probe)]
+	res := gjson.GetBytes(head, "id")
+	if !res.Exists() || res.Index <= 0 || res.Index+len(res.Raw) >= len(head) {
+		return nil // absent, or perhaps cut short
+	}
+	if t := bytes.TrimSpace(head); len(t) == 0 || t[0] != '{' {
+		return nil
+	}
+	raw := json.RawMessage(res.Raw)
+	if isNull(raw) || checkID(raw) != nil {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	id, err := jsonrpc.MakeID(v)
+	if err != nil {
+		return nil
+	}
+	return &id
 }
 
 // handleLine decodes one line and hands it to Read. It reports false when

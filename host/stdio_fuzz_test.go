@@ -111,3 +111,30 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	defer s.mu.Unlock()
 	return s.w.Write(p)
 }
+
+// FuzzPrefixID: the id read from the start of an oversized line never
+// panics, and on a whole line with one "id" in it, it is the id the
+// decoder reads, or none.
+func FuzzPrefixID(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":80,"method":"ping","params":{}}`,
+		`{"jsonrpc":"2.0","id":"a\"b","method":"ping"}`,
+		`{"jsonrpc":"2.0","method":"ping","params":{"id":1}}`,
+		` {"id":1.5}`,
+		`{"id":[1]}`,
+		`{"id":12`,
+		`["id",1]`,
+	} {
+		f.Add([]byte(seed), 5)
+	}
+	f.Fuzz(func(t *testing.T, line []byte, cut int) {
+		cut = max(0, min(cut, len(line)))
+		id := prefixID(line[:cut], line[cut:])
+		if id == nil || !json.Valid(line) || bytes.Count(line, []byte(`"id"`)) != 1 {
+			return
+		}
+		if want := rawID(line); want == nil || *want != *id {
+			t.Fatalf("prefixID(%q) = %v, the decoder reads %v", line, id.Raw(), want)
+		}
+	})
+}

@@ -249,7 +249,12 @@ func TestMalformedInputKeepsServing(t *testing.T) {
 		{"no method", `{"jsonrpc":"2.0","id":77}`, -32600, float64(77)},
 		{"wrong version", `{"jsonrpc":"1.0","id":78,"method":"ping"}`, -32600, float64(78)},
 		{"batch", `[{"jsonrpc":"2.0","id":79,"method":"ping"}]`, -32600, nil},
-		{"oversized", `{"jsonrpc":"2.0","id":80,"method":"ping","params":{"pad":"` + strings.Repeat("x", 8000) + `"}}`, -32600, nil},
+		// An oversized request is answered under its id when the start
+		// of the line has it, as clients write it, before the params.
+		{"oversized", `{"jsonrpc":"2.0","id":80,"method":"ping","params":{"pad":"` + strings.Repeat("x", 8000) + `"}}`, -32600, float64(80)},
+		{"oversized past the read buffer", `{"jsonrpc":"2.0","id":"big","method":"ping","params":{"pad":"` + strings.Repeat("x", 200000) + `"}}`, -32600, "big"},
+		{"oversized, the id at the end", `{"jsonrpc":"2.0","method":"ping","params":{"pad":"` + strings.Repeat("x", 200000) + `"},"id":82}`, -32600, nil},
+		{"oversized, an id in the params only", `{"jsonrpc":"2.0","method":"ping","params":{"id":83,"pad":"` + strings.Repeat("x", 8000) + `"}}`, -32600, nil},
 		{"unknown method", `{"jsonrpc":"2.0","id":81,"method":"no/such"}`, -32601, float64(81)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
