@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -277,8 +278,55 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	}
 	diags = append(diags, cfg.checkDuplicates()...)
 	fixFunctionDiags(diags)
+	fixLabelDiags(diags)
 	redactEnvValues(diags, cfg.Files, lookup)
 	return cfg, diags
+}
+
+// fixLabelDiags rewrites HCL's details for a block without its name or
+// with labels too many ("All tool blocks must have 1 labels (name).",
+// "Only 1 labels (name) are expected for tool blocks.") as what to write.
+func fixLabelDiags(diags hcl.Diagnostics) {
+	for _, d := range diags {
+		var typ, list string
+		var missing bool
+		if rest, ok := strings.CutPrefix(d.Detail, "All "); ok {
+			// "All TYPE blocks must have N labels (NAMES)."
+			var found bool
+			typ, rest, found = strings.Cut(rest, " blocks must have ")
+			_, rest, ok = strings.Cut(rest, " labels (")
+			list, missing = strings.CutSuffix(rest, ").")
+			if !found || !ok || !missing {
+				continue
+			}
+		} else if rest, ok := strings.CutPrefix(d.Detail, "Only "); ok {
+			// "Only N labels (NAMES) are expected for TYPE blocks."
+			_, rest, ok = strings.Cut(rest, " labels (")
+			var found bool
+			list, rest, found = strings.Cut(rest, ") are expected for ")
+			var ok2 bool
+			typ, ok2 = strings.CutSuffix(rest, " blocks.")
+			if !ok || !found || !ok2 {
+				continue
+			}
+		} else {
+			continue
+		}
+		names := strings.Split(list, ", ")
+		example := typ
+		for _, n := range names {
+			example += fmt.Sprintf(" %q", strings.ToUpper(n))
+		}
+		a := "A"
+		if strings.ContainsAny(typ[:min(1, len(typ))], "aeiou") {
+			a = "An"
+		}
+		if missing {
+			d.Detail = fmt.Sprintf("%s %s block needs its %s in quotes after the word %s, as in: %s { ... }.", a, typ, strings.Join(names, " and "), typ, example)
+		} else {
+			d.Detail = fmt.Sprintf("%s %s block takes only its %s, as in: %s { ... }; remove the other labels.", a, typ, strings.Join(names, " and "), example)
+		}
+	}
 }
 
 // nothingDeclared is the warning of a config that declares no tool,

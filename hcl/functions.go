@@ -207,9 +207,20 @@ func (e *funcError) Error() string { return e.msg }
 
 // fixFunctionDiags rewrites the diagnostics of failed calls of the
 // language's own functions (env, file) with their own summary and detail,
-// pointing at the argument.
+// pointing at the argument, and adds the HCL name to HCL's "no function
+// named" when the name is another language's (functionAliases).
 func fixFunctionDiags(diags hcl.Diagnostics) {
 	for _, d := range diags {
+		// HCL's unknown function, when HCL found nothing close: the name
+		// another language gives a function HCL has.
+		if d.Summary == "Call to unknown function" {
+			if rest, ok := strings.CutPrefix(d.Detail, "There is no function named \""); ok {
+				if name, ok := strings.CutSuffix(rest, "\"."); ok && functionAliases[name] != "" {
+					d.Detail += fmt.Sprintf(" HCL calls it %q.", functionAliases[name])
+				}
+			}
+			continue
+		}
 		extra, ok := hcl.DiagnosticExtra[hclsyntax.FunctionCallDiagExtra](d)
 		if !ok {
 			continue
@@ -343,12 +354,36 @@ func StaticEval(lookup EnvLookup) *hcl.EvalContext {
 // suggest returns the candidate closest to given, or "" when none is close.
 // It is the same rule HCL uses for its own "Did you mean" hints.
 func suggest(given string, candidates []string) string {
+	best, bestDist := "", 3
 	for _, c := range candidates {
-		if levenshtein.Distance(given, c, nil) < 3 {
-			return c
+		// The closest; between equally close ones, the first by name, so
+		// that the suggestion does not depend on a map's order.
+		if d := levenshtein.Distance(given, c, nil); d < bestDist || d == bestDist && best != "" && c < best {
+			best, bestDist = c, d
 		}
 	}
-	return ""
+	return best
+}
+
+// functionAliases are the names other languages give to functions HCL has
+// under another name, too far from it for suggest to find: a call of one
+// is told the HCL name.
+var functionAliases = map[string]string{
+	"upcase": "upper", "uppercase": "upper", "toupper": "upper", "to_upper": "upper", "toUpperCase": "upper", "strtoupper": "upper",
+	"downcase": "lower", "lowercase": "lower", "tolower": "lower", "to_lower": "lower", "toLowerCase": "lower", "strtolower": "lower",
+	"capitalize": "title", "titlecase": "title", "ucwords": "title",
+	"len": "length", "size": "length", "count": "length",
+	"strip": "trimspace", "chop": "chomp",
+	"int": "parseint", "atoi": "parseint", "parseInt": "parseint", "to_i": "parseint",
+	"sprintf": "format", "printf": "format", "fmt": "format",
+	"strftime": "formatdate", "date": "formatdate", "date_format": "formatdate",
+	"json": "jsonencode", "tojson": "jsonencode", "to_json": "jsonencode", "stringify": "jsonencode", "json_encode": "jsonencode", "dumps": "jsonencode",
+	"fromjson": "jsondecode", "from_json": "jsondecode", "parse_json": "jsondecode", "json_decode": "jsondecode", "loads": "jsondecode",
+	"gsub": "replace", "sub": "replace", "replace_all": "replace", "replaceAll": "replace", "str_replace": "replace",
+	"includes": "contains", "in_array": "contains",
+	"substring": "substr", "implode": "join", "explode": "split",
+	"encodeURIComponent": "urlencode", "quote_plus": "urlencode", "escape": "urlencode",
+	"ifnull": "coalesce", "nvl": "coalesce", "default": "coalesce",
 }
 
 // sensitiveFunc is sensitive(VALUE): the value unchanged. Used in an http

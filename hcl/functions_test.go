@@ -213,3 +213,42 @@ tool "t" {
 		}
 	})
 }
+
+// TestUnknownFunctionNames: a call of a function HCL does not have is told
+// the HCL name when it is another language's name for one (upcase), or the
+// closest name when one is close (lenght); every name it may give exists.
+func TestUnknownFunctionNames(t *testing.T) {
+	fns := Functions(nil)
+	for from, to := range functionAliases {
+		if _, ok := fns[to]; !ok {
+			t.Errorf("functionAliases[%q] = %q, which is not a function", from, to)
+		}
+		if _, ok := fns[from]; ok {
+			t.Errorf("functionAliases has %q, which is a function", from)
+		}
+	}
+	for _, tc := range []struct{ call, want string }{
+		{"upcase(param.s)", `There is no function named "upcase". HCL calls it "upper".`},
+		{"toUpperCase(param.s)", `There is no function named "toUpperCase". HCL calls it "upper".`},
+		{"sprintf(\"%s\", param.s)", `There is no function named "sprintf". HCL calls it "format".`},
+		{"lenght(param.s)", `There is no function named "lenght". Did you mean "length"?`},
+		{"frobnicate(param.s)", `There is no function named "frobnicate".`},
+	} {
+		t.Run(tc.call, func(t *testing.T) {
+			_, diags := loadString(t, `tool "t" {
+  param "s" { type = string }
+  template { text = "${`+tc.call+`}" }
+}
+`, nil)
+			var got []string
+			for _, d := range diags {
+				if d.Summary == "Call to unknown function" {
+					got = append(got, d.Detail)
+				}
+			}
+			if len(got) != 1 || got[0] != tc.want {
+				t.Fatalf("details %q, want [%q]\n%s", got, tc.want, FormatDiagnostics(diags))
+			}
+		})
+	}
+}

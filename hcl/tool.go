@@ -793,7 +793,7 @@ func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (p *Param, diags hcl.Di
 				if p.Sensitive {
 					shown = "(sensitive value)"
 				}
-				diags = append(diags, rangeDiag(a, "Invalid default", fmt.Sprintf("The default %s %s. Change the default or the constraint.", shown, msg)))
+				diags = append(diags, rangeDiag(a, "Invalid default", fmt.Sprintf("The default %s %s. Change the default, or the type or constraint it does not meet.", shown, msg)))
 			} else {
 				p.Default = cv
 			}

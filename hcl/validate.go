@@ -450,7 +450,10 @@ func unknownFunctions(n hclsyntax.Node, functions map[string]function.Function) 
 			return nil
 		}
 		detail := fmt.Sprintf("There is no function named %q.", call.Name)
-		if s := suggest(call.Name, names); s != "" {
+		alias := functionAliases[call.Name]
+		if _, ok := functions[alias]; ok {
+			detail += fmt.Sprintf(" HCL calls it %q.", alias)
+		} else if s := suggest(call.Name, names); s != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", s)
 		}
 		diags = append(diags, &hcl.Diagnostic{

@@ -40,7 +40,7 @@ tool "examples" {
   example "neither" { # ERROR: Missing expectation
     response = "{}"
   }
-  example { # ERROR: Missing name for example # DETAIL: All example blocks must have 1 labels (name).
+  example { # ERROR: Missing name for example # DETAIL: An example block needs its name in quotes after the word example, as in: example "NAME" { ... }.
     result = { n = 1 }
   }
 }

@@ -125,3 +125,16 @@ server {
 server { # ERROR: Duplicate server block # DETAIL: A config has one server block, across all its files
   name = "two"
 }
+
+# A block without its name, or with a label too many: what to write.
+tool { # ERROR: Missing name for tool # DETAIL: A tool block needs its name in quotes after the word tool, as in: tool "NAME" { ... }.
+  template {
+    text = "x"
+  }
+}
+
+tool "labelled" "twice" { # ERROR: Extraneous label for tool # DETAIL: A tool block takes only its name, as in: tool "NAME" { ... }; remove the other labels.
+  template {
+    text = "x"
+  }
+}
