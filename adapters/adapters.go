@@ -10,7 +10,9 @@ package adapters
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -172,4 +174,26 @@ func Names() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// evalMessage joins the errors of evaluating an expression at call time
+// into one message for the tool's error: each with the place in the config
+// it comes from (the file's base name, line and column), so that the
+// config's author can find the expression from what the model was told.
+func evalMessage(diags hcl.Diagnostics) string {
+	var parts []string
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		s := d.Summary
+		if d.Detail != "" {
+			s += ": " + d.Detail
+		}
+		if r := d.Subject; r != nil && r.Filename != "" {
+			s = fmt.Sprintf("%s:%d:%d: %s", filepath.Base(r.Filename), r.Start.Line, r.Start.Column, s)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
 }

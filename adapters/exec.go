@@ -1362,18 +1362,11 @@ func execUnwrapPathError(err error) error {
 // execEvalError turns the diagnostics of evaluating an attribute at call time
 // into an error.
 func execEvalError(attr string, diags hcl.Diagnostics) error {
-	var parts []string
-	for _, d := range diags {
-		if d.Severity != hcl.DiagError {
-			continue
-		}
-		s := d.Summary
-		if d.Detail != "" {
-			s += ": " + d.Detail
-		}
-		parts = append(parts, s)
+	what := "the command's " + attr
+	if attr == "command" {
+		what = "the command"
 	}
-	return fmt.Errorf("evaluating the %s of the command failed: %s", attr, strings.Join(parts, "; "))
+	return fmt.Errorf("evaluating %s failed: %s", what, evalMessage(diags))
 }
 
 // execEnvMap converts an env value; a nil entry removes the variable.

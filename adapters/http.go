@@ -922,18 +922,7 @@ func (v *httpValue) eval(ev *hcl.EvalContext) (cty.Value, error) {
 
 // httpDiagsError turns evaluation errors into one error.
 func httpDiagsError(what string, diags hcl.Diagnostics) error {
-	var msgs []string
-	for _, d := range diags {
-		if d.Severity != hcl.DiagError {
-			continue
-		}
-		m := d.Summary
-		if d.Detail != "" {
-			m += ": " + d.Detail
-		}
-		msgs = append(msgs, m)
-	}
-	return fmt.Errorf("evaluating %s: %s", what, strings.Join(msgs, "; "))
+	return fmt.Errorf("evaluating %s: %s", what, evalMessage(diags))
 }
 
 // httpCheckScalarType reports whether values of ty can become text: strings,

@@ -73,7 +73,7 @@ func (t *Template) Call(ctx context.Context, in *Input) (*Output, error) {
 	}
 	v, diags := t.text.Value(in.Eval)
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("rendering the template failed: %s", diagsMessage(diags))
+		return nil, fmt.Errorf("rendering the template failed: %s", evalMessage(diags))
 	}
 	if v.IsNull() {
 		return nil, fmt.Errorf("the template rendered to null; give the optional parameters it uses a default, or use coalesce(...)")
@@ -87,25 +87,6 @@ func (t *Template) Call(ctx context.Context, in *Input) (*Output, error) {
 
 // Close does nothing: a template holds nothing.
 func (t *Template) Close() error { return nil }
-
-// diagsMessage joins the summaries and details of error diagnostics into one
-// line for a tool error.
-func diagsMessage(diags hcl.Diagnostics) string {
-	msg := ""
-	for _, d := range diags {
-		if d.Severity != hcl.DiagError {
-			continue
-		}
-		if msg != "" {
-			msg += "; "
-		}
-		msg += d.Summary
-		if d.Detail != "" {
-			msg += ": " + d.Detail
-		}
-	}
-	return msg
-}
 
 // hasFunctionCalls reports whether expr calls any function.
 func hasFunctionCalls(expr hcl.Expression) bool {

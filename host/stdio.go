@@ -188,19 +188,7 @@ func prefixID(line, chunk []byte) *jsonrpc.ID {
 	if t := bytes.TrimSpace(head); len(t) == 0 || t[0] != '{' {
 		return nil
 	}
-	raw := json.RawMessage(res.Raw)
-	if isNull(raw) || checkID(raw) != nil {
-		return nil
-	}
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return nil
-	}
-	id, err := jsonrpc.MakeID(v)
-	if err != nil {
-		return nil
-	}
-	return &id
+	return idFromRaw(json.RawMessage(res.Raw))
 }
 
 // handleLine decodes one line and hands it to Read. It reports false when
@@ -532,7 +520,12 @@ func probeID(line []byte) json.RawMessage {
 // so that the error reply can carry it: nil (id null in the reply) when it
 // has none or one that checkID refuses.
 func rawID(line []byte) *jsonrpc.ID {
-	raw := probeID(line)
+	return idFromRaw(probeID(line))
+}
+
+// idFromRaw is the request id raw encodes, or nil when it is absent, null
+// or one that checkID refuses.
+func idFromRaw(raw json.RawMessage) *jsonrpc.ID {
 	if len(raw) == 0 || isNull(raw) || checkID(raw) != nil {
 		return nil
 	}

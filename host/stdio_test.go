@@ -281,6 +281,12 @@ func TestStdioDuplicateIDs(t *testing.T) {
 // connection (the SDK's end) and the client's end.
 func connectStdio(t *testing.T) (*stdioConn, *stdioPeer) {
 	t.Helper()
+	return connectStdioStop(t, nil)
+}
+
+// connectStdioStop is connectStdio with the transport's Stop channel.
+func connectStdioStop(t *testing.T, stop <-chan struct{}) (*stdioConn, *stdioPeer) {
+	t.Helper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -289,7 +295,7 @@ func connectStdio(t *testing.T) (*stdioConn, *stdioPeer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := &StdioTransport{In: inR, Out: outW, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	tr := &StdioTransport{In: inR, Out: outW, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Stop: stop}
 	conn, err := tr.Connect(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -429,29 +435,8 @@ func TestStdioIDReuseAfterReply(t *testing.T) {
 // with an error and not handed on, and Read reports the end of the session
 // only after the request already handed on is answered.
 func TestStdioStop(t *testing.T) {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	stop := make(chan struct{})
-	tr := &StdioTransport{In: inR, Out: outW, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Stop: stop}
-	mc, err := tr.Connect(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn := mc.(*stdioConn)
-	p := &stdioPeer{t: t, in: inW, lines: make(chan stdioReply, 64)}
-	go p.readReplies(outR)
-	t.Cleanup(func() {
-		inW.Close()
-		conn.Close()
-		outW.Close()
-		outR.Close()
-	})
+	conn, p := connectStdioStop(t, stop)
 	ctx := context.Background()
 	p.send(helloLine("1"))
 	m, err := conn.Read(ctx)
