@@ -64,7 +64,9 @@ func (s *Server) checkRequest(method string, req mcp.Request) error {
 // and the declared ones (at most maxNamesListed of them).
 func unknownName(kind, name string, declared []string) string {
 	msg := fmt.Sprintf("unknown %s %q", kind, name)
-	if s := thcl.Suggest(name, declared); s != "" {
+	if name == "" {
+		msg = fmt.Sprintf("params.name is missing or empty: give the name of the %s", kind)
+	} else if s := thcl.Suggest(name, declared); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	switch {

@@ -38,6 +38,8 @@ prompt "summarize" {
 		{"unknown tool among many", many.String(), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"zzz","arguments":{}}}`,
 			`unknown tool "zzz"; the tools include t00, t01, t02, t03, t04, t05, t06, t07, t08, t09, t10, t11, t12, t13, t14, t15, t16, t17, t18, t19 and 5 more (tools/list has them all)`},
 		{"declared tool", stdioIDConfig, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello","arguments":{"name":"world"}}}`, ""},
+		{"tool without a name", stdioIDConfig, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{}}}`,
+			`params.name is missing or empty: give the name of the tool; the tools are: hello, linger`},
 		{"unknown prompt", withPrompt, `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"sumarize"}}`,
 			`unknown prompt "sumarize" (did you mean "summarize"?); the prompts are: summarize`},
 		{"no prompts", stdioIDConfig, `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"x"}}`,
