@@ -438,7 +438,17 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 		}
 		msgs, batch, ok := peekMessages(body.data)
 		if !ok {
-			// Not JSON-RPC: the SDK answers the error.
+			// A body that is not JSON gets the JSON-RPC parse error, as a
+			// line that is not JSON does on stdio (the SDK answers it in
+			// plain text); anything else that is not JSON-RPC, the SDK
+			// answers.
+			if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" && !tooDeep(body.data, maxDepth) && !json.Valid(body.data) {
+				if n, ok := r.Context().Value(accessNoteKey{}).(*string); ok {
+					*n = "parse error"
+				}
+				writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeParseError, "Parse error: the body is not valid JSON")
+				return
+			}
 			next.ServeHTTP(w, r)
 			return
 		}

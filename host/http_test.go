@@ -1449,9 +1449,21 @@ func TestHTTPParamsErrors(t *testing.T) {
 		if r := newSSEReader(resp.Body).message(t); !strings.Contains(fmt.Sprint(r["result"]), "say_hello") {
 			t.Fatalf("tools/list with a \"Params\" key: %v", r)
 		}
+		// A body that is not JSON: the JSON-RPC parse error, in JSON.
+		resp = rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":11,garbage`, hdr)
+		b, _ := io.ReadAll(resp.Body)
+		var pe struct {
+			ID    any `json:"id"`
+			Error struct {
+				Code int64 `json:"code"`
+			} `json:"error"`
+		}
+		if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Content-Type") != "application/json" || json.Unmarshal(b, &pe) != nil || pe.ID != nil || pe.Error.Code != jsonrpc.CodeParseError {
+			t.Fatalf("a body that is not JSON: %s %q %s; want 400 with a JSON-RPC parse error", resp.Status, resp.Header.Get("Content-Type"), b)
+		}
 		// A batch, even of one, is the SDK's to answer.
 		resp = rawPost(t, e.base+"/mcp", `[{"jsonrpc":"2.0","id":10,"method":"resources/read","params":{"uri":5}}]`, hdr)
-		b, _ := io.ReadAll(resp.Body)
+		b, _ = io.ReadAll(resp.Body)
 		if strings.Contains(string(b), "invalid params of") {
 			t.Fatalf("a batch of one was answered by the params check: %s %s", resp.Status, b)
 		}
