@@ -448,7 +448,17 @@ func duplicate(kind, name string, at, prev hcl.Range, rule string) *hcl.Diagnost
 		Summary:  "Duplicate " + kind,
 		Detail:   fmt.Sprintf("The %s is already declared at %s. %s", what, posString(prev), rule),
 		Subject:  at.Ptr(),
+		Extra:    DuplicateOf{First: prev, What: what},
 	}
+}
+
+// DuplicateOf is the Extra of a "Duplicate ..." diagnostic, whose Subject
+// is the second declaration: the first one, and what is declared twice
+// (as in tool "greet"), so that an output that annotates places (validate
+// --format github) can mark both.
+type DuplicateOf struct {
+	First hcl.Range
+	What  string
 }
 
 // The rules duplicate states.
