@@ -696,10 +696,12 @@ func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (p *Param, diags hcl.Di
 		})
 	}
 	attrs := content.Attributes
+	typeOK := true
 	if a, ok := attrs["type"]; ok {
 		t, d := ParseType(a.Expr)
 		diags = append(diags, d...)
-		typed = typed && !d.HasErrors() && t != nil
+		typeOK = !d.HasErrors() && t != nil
+		typed = typed && typeOK
 		if t != nil {
 			p.Type = t
 		}
@@ -714,14 +716,21 @@ func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (p *Param, diags hcl.Di
 	diags = append(diags, countAttr(attrs, "max_length", ctx, &p.MaxLength)...)
 	diags = append(diags, countAttr(attrs, "min_items", ctx, &p.MinItems)...)
 	diags = append(diags, countAttr(attrs, "max_items", ctx, &p.MaxItems)...)
-	if diags.HasErrors() {
+	if !typeOK {
+		// Without its type nothing else of the param can be checked.
 		p.Required = true
 		return p, diags, typed
 	}
+	// The checks below go on after an error above, so that a config's
+	// problems show at once: a constraint that did not decode is nil, and
+	// an attribute with an error is not checked again.
 	kind := p.Type.Kind
 	isNumber := kind == KindNumber || kind == KindInteger
 	isCollection := kind == KindList || kind == KindSet || kind == KindTuple
 	wrongType := func(attr, wants string) {
+		if overlapsError(diags, attrs[attr].Range) {
+			return
+		}
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Constraint does not fit the type",

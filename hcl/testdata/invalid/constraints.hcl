@@ -84,6 +84,17 @@ tool "constraints" {
     type    = number
     minimum = "low" # ERROR: Wrong type for minimum
   }
+  # An error in one attribute does not hide those of the others.
+  param "two_errors" {
+    type    = number
+    minimum = "one" # ERROR: Wrong type for minimum
+    default = "ten" # ERROR: Invalid default # DETAIL: is not of type number
+  }
+  # A bound of the wrong type on a string is one error, not two.
+  param "string_bound" {
+    type    = string
+    minimum = "x" # ERROR: Wrong type for minimum
+  }
   param "bool_attr" {
     type      = string
     sensitive = "yes" # ERROR: Wrong type for sensitive
