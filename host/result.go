@@ -28,7 +28,9 @@ func MapResult(r *thcl.Result, body []byte, eval *hcl.EvalContext) (json.RawMess
 	if !gjson.ValidBytes(body) {
 		return nil, fmt.Errorf("the output is not JSON, so the result fields cannot be read from it; it begins: %s", preview(body))
 	}
-	out := make(map[string]json.RawMessage, len(r.Fields))
+	// The object is written in the order the fields are declared, as the
+	// objects inside it are.
+	out := []byte{'{'}
 	for _, f := range r.Fields {
 		pv, diags := f.Path.Value(eval)
 		if diags.HasErrors() {
@@ -54,9 +56,13 @@ func MapResult(r *thcl.Result, body []byte, eval *hcl.EvalContext) (json.RawMess
 		if err != nil {
 			return nil, fmt.Errorf("result field %q: %s", f.Name, err)
 		}
-		out[f.Name] = raw
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		name, _ := json.Marshal(f.Name)
+		out = append(append(append(out, name...), ':'), raw...)
 	}
-	return json.Marshal(out)
+	return append(out, '}'), nil
 }
 
 // ConvertJSON converts a JSON value to the declared type (numbers in strings
