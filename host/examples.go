@@ -53,7 +53,15 @@ func CheckExamples(ctx context.Context, r *Registry) ExampleReport {
 	for _, t := range r.Config.Tools {
 		if t.InputSchemaJSON == nil {
 			// The tool's block has errors (its schema is compiled only
-			// without them): they are reported, and its examples wait.
+			// without them): they are reported, and its examples do not
+			// run. What can be checked without the tool is: the values
+			// of their attributes (a file() outside the config's
+			// directory, a file that is not there), so that those show
+			// in the same run.
+			for _, ex := range t.Examples {
+				_, d := ex.Evaluate(r.functions.Functions)
+				rep.Diagnostics = append(rep.Diagnostics, d...)
+			}
 			continue
 		}
 		for _, ex := range t.Examples {

@@ -325,6 +325,40 @@ tool "count" {
 	}
 }
 
+// TestCheckExamplesOfBrokenTool: the examples of a tool whose block has
+// errors do not run, but the values of their attributes are still
+// evaluated, so that a file() outside the config's directory shows in the
+// same validate as the tool's own error.
+func TestCheckExamplesOfBrokenTool(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "tools.hcl")
+	src := `
+tool "broken" {
+  param "k" { type = string }
+  template {
+    text = "${param.kk}"
+  }
+  example "e" {
+    args   = { k = "a" }
+    result = file("../outside.txt")
+  }
+}
+`
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, diags := Load([]string{cfg}, nil)
+	if !diags.HasErrors() {
+		t.Fatal("the broken tool loaded without errors")
+	}
+	defer reg.Close()
+	rep := CheckExamples(context.Background(), reg)
+	if rep.Run != 0 || rep.Failed != 0 || len(rep.Diagnostics) != 1 || rep.Diagnostics[0].Summary != "Cannot read file" ||
+		!strings.Contains(rep.Diagnostics[0].Detail, "outside the config file's directory") {
+		t.Errorf("report = %+v: %s", rep, thcl.FormatDiagnostics(rep.Diagnostics))
+	}
+}
+
 // TestExamplesConfigExamplesPass runs the examples of examples/tools.hcl.
 func TestExamplesConfigExamplesPass(t *testing.T) {
 	reg, diags := Load([]string{filepath.Join("..", "examples", "tools.hcl")}, &thcl.Options{LookupEnv: func(string) (string, bool) { return "", false }})
