@@ -29,8 +29,12 @@ func MapResult(r *thcl.Result, body []byte, eval *hcl.EvalContext) (json.RawMess
 		return nil, fmt.Errorf("the output is not JSON, so the result fields cannot be read from it; it begins: %s", preview(body))
 	}
 	// The object is written in the order the fields are declared, as the
-	// objects inside it are.
-	out := []byte{'{'}
+	// objects inside it are. Each value is compacted, which checks it too:
+	// a value of type any is the upstream's as gjson found it, and some
+	// gjson modifiers (@fromstr of a string that is not JSON) give text
+	// that is not JSON, which the SDK could not send.
+	var out bytes.Buffer
+	out.WriteByte('{')
 	for _, f := range r.Fields {
 		pv, diags := f.Path.Value(eval)
 		if diags.HasErrors() {
@@ -56,13 +60,18 @@ func MapResult(r *thcl.Result, body []byte, eval *hcl.EvalContext) (json.RawMess
 		if err != nil {
 			return nil, fmt.Errorf("result field %q: %s", f.Name, err)
 		}
-		if len(out) > 1 {
-			out = append(out, ',')
+		if out.Len() > 1 {
+			out.WriteByte(',')
 		}
 		name, _ := json.Marshal(f.Name)
-		out = append(append(append(out, name...), ':'), raw...)
+		out.Write(name)
+		out.WriteByte(':')
+		if err := json.Compact(&out, raw); err != nil {
+			return nil, fmt.Errorf("result field %q: the path %q gave a value that is not JSON (%s): %s", f.Name, path, err, rawPreview(raw))
+		}
 	}
-	return append(out, '}'), nil
+	out.WriteByte('}')
+	return out.Bytes(), nil
 }
 
 // ConvertJSON converts a JSON value to the declared type (numbers in strings

@@ -340,3 +340,39 @@ tool "not_json" {
 		t.Errorf("want an argument error naming limit, got %+v %q", res, text)
 	}
 }
+
+// TestMapResultAnyValues: a value of type any is the upstream's as gjson
+// found it: it is compacted, and one that is not JSON (gjson's @fromstr of
+// a string that is not JSON) is an error, not a result the SDK cannot send.
+func TestMapResultAnyValues(t *testing.T) {
+	reg := loadHTTPRegistry(t, `
+tool "r" {
+  template {
+    text = "{}"
+  }
+  result {
+    field "o" {
+      path = "o"
+      type = any
+    }
+    field "b" {
+      path     = "b|@fromstr"
+      type     = any
+      optional = true
+    }
+  }
+}
+`)
+	tool := mustTool(t, reg, "r")
+	eval := callEval(t, tool, `{}`)
+	out, err := MapResult(tool.Result, []byte("{\"o\": {\n  \"x\": [1, 2]\n}, \"b\": \"{\\\"y\\\": 1}\"}"), eval)
+	if err != nil || string(out) != `{"o":{"x":[1,2]},"b":{"y":1}}` {
+		t.Fatalf("got %s, %v; want the values compacted", out, err)
+	}
+	for _, body := range []string{`{"o": 1, "b": "{\"y\":1"}`, `{"o": 1, "b": "12abc"}`} {
+		out, err := MapResult(tool.Result, []byte(body), eval)
+		if err == nil || !strings.Contains(err.Error(), `result field "b": the path "b|@fromstr" gave a value that is not JSON`) {
+			t.Errorf("%s: got %s, %v; want an error naming the field", body, out, err)
+		}
+	}
+}
