@@ -53,8 +53,9 @@ type StdioTransport struct {
 	// Stop, when it is closed, ends the session as the end of the input
 	// does: every request already handed to the server is answered, then
 	// Read reports io.EOF. A request read after it is answered with an
-	// error and not run. For a stop signal: the calls it cancels still
-	// send their answers.
+	// error and not run (one read just as Stop closes may still be handed
+	// on, and is then answered as usual). For a stop signal: the calls it
+	// cancels still send their answers.
 	Stop <-chan struct{}
 }
 
@@ -170,10 +171,13 @@ func (c *stdioConn) skipLong(r *bufio.Reader, max int, id *jsonrpc.ID) {
 }
 
 // prefixID is the id of a request too long to read, from the start of its
-// line (line, then chunk), when that start has the id whole at the top
-// level of the object, as clients write it (before the params): so the
-// client gets its refusal under the request's id instead of waiting for an
-// answer. nil when the start does not have it.
+// line (line, then chunk), when that start has the method and the id whole
+// at the top level of the object, as clients write them (before the
+// params), and is well-formed JSON up to them: so the client gets its
+// refusal under the request's id instead of waiting for an answer. nil
+// otherwise: an oversized response (with no method) must not be refused
+// under an id, which would be taken for the answer to the client's own
+// request with that id.
 func prefixID(line, chunk []byte) *jsonrpc.ID {
 	const probe = 64 << 10 // an id is near the start
 	head := line
@@ -181,14 +185,23 @@ func prefixID(line, chunk []byte) *jsonrpc.ID {
 		head = append(line[:len(line):len(line)], chunk[:min(len(chunk), probe-len(line))]...)
 	}
 	head = head[:min(len(head), probe)]
-	res := gjson.GetBytes(head, "id")
-	if !res.Exists() || res.Index <= 0 || res.Index+len(res.Raw) >= len(head) {
-		return nil // absent, or perhaps cut short
-	}
 	if t := bytes.TrimSpace(head); len(t) == 0 || t[0] != '{' {
 		return nil
 	}
-	return idFromRaw(json.RawMessage(res.Raw))
+	id, method := gjson.GetBytes(head, "id"), gjson.GetBytes(head, "method")
+	end := 0
+	for _, r := range []gjson.Result{id, method} {
+		if !r.Exists() || r.Index <= 0 || r.Index+len(r.Raw) >= len(head) {
+			return nil // absent, or perhaps cut short
+		}
+		end = max(end, r.Index+len(r.Raw))
+	}
+	// Everything up to the later of the two, closed, is a JSON object:
+	// what comes before them is well-formed, and they are at its top level.
+	if start := head[:end:end]; !utf8.Valid(start) || !json.Valid(append(start, '}')) {
+		return nil
+	}
+	return idFromRaw(json.RawMessage(id.Raw))
 }
 
 // handleLine decodes one line and hands it to Read. It reports false when
@@ -510,7 +523,9 @@ func probeID(line []byte) json.RawMessage {
 	var probe struct {
 		ID json.RawMessage `json:"id"`
 	}
-	if json.Unmarshal(line, &probe) != nil {
+	// Keys match case-sensitively, as the SDK's decoder reads them: an
+	// "Id" key is not the id.
+	if _, err := sjson.Parse(line, &probe, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
 		return nil
 	}
 	return probe.ID

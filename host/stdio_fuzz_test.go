@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -115,6 +116,38 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 // FuzzPrefixID: the id read from the start of an oversized line never
 // panics, and on a whole line with one "id" in it, it is the id the
 // decoder reads, or none.
+
+// TestPrefixID: the id of an oversized line is read only from a request
+// (a response's id would be taken for the answer to the client's own
+// request) whose start is well-formed JSON.
+func TestPrefixID(t *testing.T) {
+	pad := `"params":{"pad":"` + strings.Repeat("x", 100) // cut off
+	for _, tc := range []struct {
+		line string
+		want any // nil: no id
+	}{
+		{`{"jsonrpc":"2.0","id":7,"method":"ping",` + pad, int64(7)},
+		{`{"jsonrpc":"2.0","method":"ping","id":"s",` + pad, "s"},
+		{`{"jsonrpc":"2.0","id":7,"result":{"content":"` + strings.Repeat("x", 100), nil},
+		{`{"jsonrpc":"2.0","id":7,` + pad, nil},
+		{`{"jsonrpc":"2.0","method":"ping",` + pad + `","id":7`, nil},
+		{`{"a":[1,2}, "id": 5, "method":"ping",` + pad, nil},
+		{`{"a":1 x "id": 6, "method":"ping",` + pad, nil},
+		{`{"jsonrpc":"2.0","Id":7,"method":"ping",` + pad, nil},
+		{"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"ping\"," + pad, nil},
+		{`{"jsonrpc":"2.0","id":null,"method":"ping",` + pad, nil},
+		{`{"jsonrpc":"2.0","id":7`, nil},
+	} {
+		id := prefixID([]byte(tc.line), nil)
+		var got any
+		if id != nil {
+			got = id.Raw()
+		}
+		if got != tc.want {
+			t.Errorf("prefixID(%.60q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
 func FuzzPrefixID(f *testing.F) {
 	for _, seed := range []string{
 		`{"jsonrpc":"2.0","id":80,"method":"ping","params":{}}`,
@@ -124,6 +157,9 @@ func FuzzPrefixID(f *testing.F) {
 		`{"id":[1]}`,
 		`{"id":12`,
 		`["id",1]`,
+		`{"id":1,"Id":2,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"pad":"x"}}`,
+		`{"a":[1,2}, "id": 5, "method":"ping"}`,
 	} {
 		f.Add([]byte(seed), 5)
 	}
