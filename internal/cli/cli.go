@@ -237,7 +237,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		// transport then ends the session as at the end of the input
 		// (StdioTransport.Stop). Should they not be out within
 		// ShutdownGrace, or should a second signal come, the session
-		// ends regardless.
+		// stops waiting for them (the SDK still waits for its handlers
+		// to return before Run does, which the cancellation makes quick).
 		session, endSession := context.WithCancel(context.WithoutCancel(runCtx))
 		defer endSession()
 		stopOnSignal := context.AfterFunc(ctx, func() {
@@ -253,9 +254,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		})
 		defer stopOnSignal()
 		// The client closing stdin is how MCP ends a stdio session: calls in
-		// flight get ShutdownGrace to finish, then are cancelled.
+		// flight get ShutdownGrace to finish, then are cancelled; an answer
+		// still not out ShutdownGrace after that (one the SDK could not
+		// send) is no longer waited for, so that the process ends.
 		in := &eofReader{r: stdin, eof: func() {
-			time.AfterFunc(ShutdownGrace, func() { srv.ShutdownBecause(errStdinClosed) })
+			time.AfterFunc(ShutdownGrace, func() {
+				srv.ShutdownBecause(errStdinClosed)
+				time.AfterFunc(ShutdownGrace, endSession)
+			})
 		}}
 		err = srv.Run(session, &host.StdioTransport{In: in, Out: stdout, MaxMessageSize: *maxMsg, Logger: logger, Stop: ctx.Done()})
 	}
