@@ -16,6 +16,8 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Backend is a compiled tool backend: the thing that does the work of one
@@ -180,8 +182,12 @@ func Names() []string {
 // into one message for the tool's error: each with the place in the config
 // it comes from (the file's base name, line and column), so that the
 // config's author can find the expression from what the model was told.
+// What env() and sensitive() give in the expressions the errors come from
+// is redacted: an error may quote a value that holds a credential (parseint
+// of a string made from one), and the message goes to the client.
 func evalMessage(diags hcl.Diagnostics) string {
 	var parts []string
+	var secrets []string
 	for _, d := range diags {
 		if d.Severity != hcl.DiagError {
 			continue
@@ -194,6 +200,30 @@ func evalMessage(diags hcl.Diagnostics) string {
 			s = fmt.Sprintf("%s:%d:%d: %s", filepath.Base(r.Filename), r.Start.Line, r.Start.Column, s)
 		}
 		parts = append(parts, s)
+		secrets = append(secrets, credentialValues(d.Expression, d.EvalContext)...)
 	}
-	return strings.Join(parts, "; ")
+	return Redact(strings.Join(parts, "; "), secrets)
+}
+
+// credentialValues are the values of the env() and sensitive() calls in
+// expr, evaluated with ctx: the strings that may hold credentials.
+func credentialValues(expr hcl.Expression, ctx *hcl.EvalContext) []string {
+	if expr == nil || ctx == nil {
+		return nil
+	}
+	var out []string
+	_ = walkExpr(expr, func(e hcl.Expression) {
+		call, ok := e.(*hclsyntax.FunctionCallExpr)
+		if !ok || (call.Name != "env" && call.Name != "sensitive") {
+			return
+		}
+		v, d := call.Value(ctx)
+		if d.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
+			return
+		}
+		if v, _ = v.UnmarkDeep(); v.Type() == cty.String {
+			out = append(out, v.AsString())
+		}
+	})
+	return out
 }
