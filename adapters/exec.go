@@ -889,17 +889,18 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	if in != nil {
 		ectx = in.Eval
 	}
+	// An error of evaluating the command may quote a sensitive parameter.
 	argv, err := e.buildArgv(ectx)
 	if err != nil {
-		return nil, err
+		return nil, redactError(err, e.sensitiveValues(ectx))
 	}
 	env, err := e.buildEnv(ectx)
 	if err != nil {
-		return nil, err
+		return nil, redactError(err, e.sensitiveValues(ectx))
 	}
 	stdin, err := e.buildStdin(ectx)
 	if err != nil {
-		return nil, err
+		return nil, redactError(err, e.sensitiveValues(ectx))
 	}
 	path, err := e.resolveProgram(argv[0], env)
 	if err != nil {
@@ -1008,13 +1009,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 
 	// What the output may echo: the secrets, and the sensitive parameters.
 	secrets := func() []string {
-		out := e.secrets(ectx, argv, stdin)
-		for name, info := range e.params {
-			if info.Sensitive {
-				out = append(out, sensitiveParamValues(ectx, []string{name})...)
-			}
-		}
-		return out
+		return append(e.secrets(ectx, argv, stdin), e.sensitiveValues(ectx)...)
 	}
 	body := stdout.buf
 	if e.binary {
@@ -1076,6 +1071,11 @@ func (e *Exec) scrub(ectx *hcl.EvalContext, msg string) string {
 		}
 	}
 	return msg
+}
+
+// sensitiveValues are the values of the call's parameters marked sensitive.
+func (e *Exec) sensitiveValues(ectx *hcl.EvalContext) []string {
+	return sensitiveParamValues(ectx, sensitiveNames(e.params))
 }
 
 // secrets returns the values hidden from what a call reports: the secret

@@ -629,11 +629,7 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 			}
 		}
 	}
-	for name, info := range cc.Params {
-		if info.Sensitive {
-			h.sensitiveParams = append(h.sensitiveParams, name)
-		}
-	}
+	h.sensitiveParams = sensitiveNames(cc.Params)
 	if c.diags.HasErrors() {
 		return nil, c.diags
 	}

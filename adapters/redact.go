@@ -122,6 +122,18 @@ func redactError(err error, secrets []string) error {
 	return &redactedError{msg: msg, cause: err}
 }
 
+// sensitiveNames are the names of the parameters marked sensitive, sorted.
+func sensitiveNames(params map[string]ParamInfo) []string {
+	var out []string
+	for name, info := range params {
+		if info.Sensitive {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // sensitiveParamValues returns the string forms of the named parameters'
 // values in the call's evaluation context.
 func sensitiveParamValues(ev *hcl.EvalContext, names []string) []string {

@@ -16,6 +16,8 @@ type Template struct {
 	mimeType string
 	// constant holds the rendered text when it does not depend on arguments.
 	constant *string
+	// sensitive are the parameters whose values are redacted from errors.
+	sensitive []string
 }
 
 var templateBlockSchema = &hcl.BodySchema{
@@ -34,7 +36,7 @@ func compileTemplate(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnos
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	t := &Template{text: content.Attributes["text"].Expr, mimeType: "text/plain"}
+	t := &Template{text: content.Attributes["text"].Expr, mimeType: "text/plain", sensitive: sensitiveNames(cc.Params)}
 	if a, ok := content.Attributes["mime_type"]; ok {
 		v, d := a.Expr.Value(cc.Eval)
 		diags = append(diags, d...)
@@ -73,7 +75,7 @@ func (t *Template) Call(ctx context.Context, in *Input) (*Output, error) {
 	}
 	v, diags := t.text.Value(in.Eval)
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("rendering the template failed: %s", evalMessage(diags))
+		return nil, redactError(fmt.Errorf("rendering the template failed: %s", evalMessage(diags)), sensitiveParamValues(in.Eval, t.sensitive))
 	}
 	if v.IsNull() {
 		return nil, fmt.Errorf("the template rendered to null; give the optional parameters it uses a default, or use coalesce(...)")
