@@ -435,10 +435,7 @@ func TestRenderLongLineEdges(t *testing.T) {
 // which ends of its source line are marked as cut.
 func checkCuts(t *testing.T, name string, src []byte, start, end int, wantStart, wantEnd bool) {
 	t.Helper()
-	pos := scannerPositions("t.hcl", src)
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Oops", Subject: &hcl.Range{Filename: "t.hcl", Start: pos(start), End: pos(end)}}
-	var out bytes.Buffer
-	Render(&out, map[string]*hcl.File{"t.hcl": {Bytes: src}}, hcl.Diagnostics{d}, false, 0)
+	out := renderRange(src, start, end)
 	lines := strings.Split(out.String(), "\n")
 	if len(lines) < 4 || !strings.HasPrefix(lines[3], "   2: ") {
 		t.Fatalf("%s: unexpected layout:\n%s", name, out.String())
@@ -452,16 +449,23 @@ func checkCuts(t *testing.T, name string, src []byte, start, end int, wantStart,
 	}
 }
 
+// renderRange renders one error whose subject is bytes start to end of
+// src, a file named t.hcl.
+func renderRange(src []byte, start, end int) *bytes.Buffer {
+	pos := scannerPositions("t.hcl", src)
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Oops", Subject: &hcl.Range{Filename: "t.hcl", Start: pos(start), End: pos(end)}}
+	var out bytes.Buffer
+	Render(&out, map[string]*hcl.File{"t.hcl": {Bytes: src}}, hcl.Diagnostics{d}, false, 0)
+	return &out
+}
+
 // TestRenderNULInText: a NUL or two in a string or a comment of a UTF-8
 // config leave its source lines shown; only a file that is mostly NULs is
 // shown without them (TestRenderBinaryFile).
 func TestRenderNULInText(t *testing.T) {
 	src := []byte("tool \"a\" {\n  description = \"x\x00y\" # \x00\n  bogus = 1\n}\n")
 	off := bytes.Index(src, []byte("bogus"))
-	pos := scannerPositions("t.hcl", src)
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported argument", Subject: &hcl.Range{Filename: "t.hcl", Start: pos(off), End: pos(off + 5)}}
-	var out bytes.Buffer
-	Render(&out, map[string]*hcl.File{"t.hcl": {Bytes: src}}, hcl.Diagnostics{d}, false, 0)
+	out := renderRange(src, off, off+5)
 	if !strings.Contains(out.String(), "   3:   bogus = 1\n        ^^^^^\n") {
 		t.Errorf("got:\n%s", out.String())
 	}
@@ -474,18 +478,15 @@ func TestRenderNULInText(t *testing.T) {
 func TestRenderControlCharacters(t *testing.T) {
 	src := []byte("a = \"\x1b[31mred\x07\x00\u009b2J\" + nope\n")
 	off := bytes.Index(src, []byte("nope"))
-	pos := scannerPositions("t.hcl", src)
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Oops", Subject: &hcl.Range{Filename: "t.hcl", Start: pos(off), End: pos(off + 4)}}
-	var out bytes.Buffer
-	Render(&out, map[string]*hcl.File{"t.hcl": {Bytes: src}}, hcl.Diagnostics{d}, false, 0)
+	out := renderRange(src, off, off+4)
 	if want := "   1: a = \"?[31mred????2J\" + nope\n                             ^^^^\n"; !strings.Contains(out.String(), want) {
 		t.Errorf("got:\n%q\nwant it to contain:\n%q", out.String(), want)
 	}
 	// UTF-16 LE with a mark: 百度 is 0x767E 0x5EA6, no NUL at all.
 	u16 := []byte{0xFF, 0xFE, 0x7E, 0x76, 0xA6, 0x5E, 0x07, 0x4E, 0x1B, 0x6D}
-	d = &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Config file is UTF-16", Subject: &hcl.Range{Filename: "u.hcl", Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: 2, Byte: 2}}}
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Config file is UTF-16", Subject: &hcl.Range{Filename: "u.hcl", Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: 2, Byte: 2}}}
 	out.Reset()
-	Render(&out, map[string]*hcl.File{"u.hcl": {Bytes: u16}}, hcl.Diagnostics{d}, false, 0)
+	Render(out, map[string]*hcl.File{"u.hcl": {Bytes: u16}}, hcl.Diagnostics{d}, false, 0)
 	if !strings.Contains(out.String(), "(source code not available)") {
 		t.Errorf("got:\n%q", out.String())
 	}
