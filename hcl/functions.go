@@ -215,8 +215,8 @@ func fixFunctionDiags(diags hcl.Diagnostics) {
 		// another language gives a function HCL has.
 		if d.Summary == "Call to unknown function" {
 			if rest, ok := strings.CutPrefix(d.Detail, "There is no function named \""); ok {
-				if name, ok := strings.CutSuffix(rest, "\"."); ok && functionAliases[name] != "" {
-					d.Detail += fmt.Sprintf(" HCL calls it %q.", functionAliases[name])
+				if name, ok := strings.CutSuffix(rest, "\"."); ok && functionAlias(name) != "" {
+					d.Detail += fmt.Sprintf(" HCL calls it %q.", functionAlias(name))
 				}
 			}
 			continue
@@ -367,23 +367,77 @@ func suggest(given string, candidates []string) string {
 
 // functionAliases are the names other languages give to functions HCL has
 // under another name, too far from it for suggest to find: a call of one
-// is told the HCL name.
-var functionAliases = map[string]string{
-	"upcase": "upper", "uppercase": "upper", "toupper": "upper", "to_upper": "upper", "toUpperCase": "upper", "strtoupper": "upper",
-	"downcase": "lower", "lowercase": "lower", "tolower": "lower", "to_lower": "lower", "toLowerCase": "lower", "strtolower": "lower",
-	"capitalize": "title", "titlecase": "title", "ucwords": "title",
-	"len": "length", "size": "length", "count": "length",
-	"strip": "trimspace", "chop": "chomp",
-	"int": "parseint", "atoi": "parseint", "parseInt": "parseint", "to_i": "parseint",
-	"sprintf": "format", "printf": "format", "fmt": "format",
-	"strftime": "formatdate", "date": "formatdate", "date_format": "formatdate",
-	"json": "jsonencode", "tojson": "jsonencode", "to_json": "jsonencode", "stringify": "jsonencode", "json_encode": "jsonencode", "dumps": "jsonencode",
-	"fromjson": "jsondecode", "from_json": "jsondecode", "parse_json": "jsondecode", "json_decode": "jsondecode", "loads": "jsondecode",
-	"gsub": "replace", "sub": "replace", "replace_all": "replace", "replaceAll": "replace", "str_replace": "replace",
-	"includes": "contains", "in_array": "contains",
-	"substring": "substr", "implode": "join", "explode": "split",
-	"encodeURIComponent": "urlencode", "quote_plus": "urlencode", "escape": "urlencode",
-	"ifnull": "coalesce", "nvl": "coalesce", "default": "coalesce",
+// is told the HCL name. An array, not a map: it is static data, which costs
+// a start nothing, and it is read only when a config has an error.
+var functionAliases = [...]struct{ from, to string }{
+	{"upcase", "upper"},
+	{"uppercase", "upper"},
+	{"toupper", "upper"},
+	{"to_upper", "upper"},
+	{"toUpperCase", "upper"},
+	{"strtoupper", "upper"},
+	{"downcase", "lower"},
+	{"lowercase", "lower"},
+	{"tolower", "lower"},
+	{"to_lower", "lower"},
+	{"toLowerCase", "lower"},
+	{"strtolower", "lower"},
+	{"capitalize", "title"},
+	{"titlecase", "title"},
+	{"ucwords", "title"},
+	{"len", "length"},
+	{"size", "length"},
+	{"count", "length"},
+	{"strip", "trimspace"},
+	{"chop", "chomp"},
+	{"int", "parseint"},
+	{"atoi", "parseint"},
+	{"parseInt", "parseint"},
+	{"to_i", "parseint"},
+	{"sprintf", "format"},
+	{"printf", "format"},
+	{"fmt", "format"},
+	{"strftime", "formatdate"},
+	{"date", "formatdate"},
+	{"date_format", "formatdate"},
+	{"json", "jsonencode"},
+	{"tojson", "jsonencode"},
+	{"to_json", "jsonencode"},
+	{"stringify", "jsonencode"},
+	{"json_encode", "jsonencode"},
+	{"dumps", "jsonencode"},
+	{"fromjson", "jsondecode"},
+	{"from_json", "jsondecode"},
+	{"parse_json", "jsondecode"},
+	{"json_decode", "jsondecode"},
+	{"loads", "jsondecode"},
+	{"gsub", "replace"},
+	{"sub", "replace"},
+	{"replace_all", "replace"},
+	{"replaceAll", "replace"},
+	{"str_replace", "replace"},
+	{"includes", "contains"},
+	{"in_array", "contains"},
+	{"substring", "substr"},
+	{"implode", "join"},
+	{"explode", "split"},
+	{"encodeURIComponent", "urlencode"},
+	{"quote_plus", "urlencode"},
+	{"escape", "urlencode"},
+	{"ifnull", "coalesce"},
+	{"nvl", "coalesce"},
+	{"default", "coalesce"},
+}
+
+// functionAlias is the HCL name of another language's name for a
+// function, or "".
+func functionAlias(name string) string {
+	for _, a := range functionAliases {
+		if a.from == name {
+			return a.to
+		}
+	}
+	return ""
 }
 
 // sensitiveFunc is sensitive(VALUE): the value unchanged. Used in an http

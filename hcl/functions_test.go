@@ -219,7 +219,8 @@ tool "t" {
 // closest name when one is close (lenght); every name it may give exists.
 func TestUnknownFunctionNames(t *testing.T) {
 	fns := Functions(nil)
-	for from, to := range functionAliases {
+	for _, a := range functionAliases {
+		from, to := a.from, a.to
 		if _, ok := fns[to]; !ok {
 			t.Errorf("functionAliases[%q] = %q, which is not a function", from, to)
 		}

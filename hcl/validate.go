@@ -450,7 +450,7 @@ func unknownFunctions(n hclsyntax.Node, functions map[string]function.Function) 
 			return nil
 		}
 		detail := fmt.Sprintf("There is no function named %q.", call.Name)
-		alias := functionAliases[call.Name]
+		alias := functionAlias(call.Name)
 		if _, ok := functions[alias]; ok {
 			detail += fmt.Sprintf(" HCL calls it %q.", alias)
 		} else if s := suggest(call.Name, names); s != "" {
