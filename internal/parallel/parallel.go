@@ -16,7 +16,8 @@ import (
 // under twice minPerWorker, they run in order on the caller's goroutine.
 // Each worker gets minPerWorker pieces at least, so that the cost of
 // starting a goroutine (and, early in a process, a thread) is spread over
-// enough work. The calls must not depend on one another's order.
+// enough work. The calls must not depend on one another's order. Each
+// goroutine's stack is grown before the first call (see growStack).
 func For(n, minPerWorker int, f func(i int)) {
 	workers := Workers(n, minPerWorker)
 	if workers < 2 {
@@ -37,8 +38,12 @@ func For(n, minPerWorker int, f func(i int)) {
 	}
 	var wg sync.WaitGroup
 	for range workers - 1 {
-		wg.Go(work)
+		wg.Go(func() {
+			growStack()
+			work()
+		})
 	}
+	growStack()
 	work()
 	wg.Wait()
 }
