@@ -107,8 +107,19 @@ func readFileUpTo(name string, limit int64, tooLarge error) ([]byte, error) {
 	return data, nil
 }
 
+// IsConfigName reports whether a file of this name in a config directory
+// is part of the config: a .hcl name that does not start with a dot.
+func IsConfigName(name string) bool {
+	return filepath.Ext(name) == ".hcl" && !strings.HasPrefix(name, ".")
+}
+
 // ConfigFiles expands the paths given on the command line: a file stands for
-// itself, a directory for the *.hcl files directly in it, sorted.
+// itself, a directory for the *.hcl files directly in it, sorted. Names
+// that start with a dot are not config in a directory: editors keep their
+// lock and backup files beside the file being edited under such names
+// (Emacs's .#tools.hcl, a symlink to nowhere while a buffer has unsaved
+// changes; macOS's ._tools.hcl on some file systems). A file named on the
+// command line is config whatever its name.
 func ConfigFiles(paths []string) ([]string, hcl.Diagnostics) {
 	var files []string
 	var diags hcl.Diagnostics
@@ -141,7 +152,7 @@ func ConfigFiles(paths []string) ([]string, hcl.Diagnostics) {
 		var matches []string
 		entries, _ := os.ReadDir(p)
 		for _, e := range entries {
-			if !e.IsDir() && filepath.Ext(e.Name()) == ".hcl" {
+			if !e.IsDir() && IsConfigName(e.Name()) {
 				matches = append(matches, filepath.Join(p, e.Name()))
 			}
 		}

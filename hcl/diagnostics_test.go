@@ -367,14 +367,19 @@ func TestLoadPaths(t *testing.T) {
 	})
 }
 
-// TestConfigFiles checks the expansion of command-line paths alone.
+// TestConfigFiles checks the expansion of command-line paths alone: in a
+// directory, the .hcl files but those whose names start with a dot
+// (editors' lock and backup files), which count when named on their own.
 func TestConfigFiles(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"b.hcl": "", "a.hcl": "", "c.txt": ""})
-	files, diags := ConfigFiles([]string{dir, filepath.Join(dir, "a.hcl")})
+	dir := writeFiles(t, map[string]string{"b.hcl": "", "a.hcl": "", "c.txt": "", "._a.hcl": "", ".hidden.hcl": ""})
+	if err := os.Symlink("user@host.1234:1700000000", filepath.Join(dir, ".#a.hcl")); err != nil {
+		t.Fatal(err)
+	}
+	files, diags := ConfigFiles([]string{dir, filepath.Join(dir, "a.hcl"), filepath.Join(dir, ".hidden.hcl")})
 	if len(diags) > 0 {
 		t.Fatalf("unexpected diagnostics:\n%s", FormatDiagnostics(diags))
 	}
-	want := []string{filepath.Join(dir, "a.hcl"), filepath.Join(dir, "b.hcl")}
+	want := []string{filepath.Join(dir, "a.hcl"), filepath.Join(dir, "b.hcl"), filepath.Join(dir, ".hidden.hcl")}
 	if strings.Join(files, "\n") != strings.Join(want, "\n") {
 		t.Errorf("files = %v, want %v", files, want)
 	}

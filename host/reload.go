@@ -335,31 +335,52 @@ func (r *Reloader) Watch(ctx context.Context) error {
 	}
 	defer w.Close()
 	var match func(string) bool
+	// added holds the directories watched, as they were when added.
+	added := map[string]os.FileInfo{}
 	// watch (re)computes what to watch, and runs again after each reload:
 	// a symlink swapped (a ConfigMap's "..data", a release's "current")
 	// or a directory replaced moves the config to directories not watched
-	// yet. A watched directory that was deleted or moved away has left
-	// the watch list (fsnotify drops it), so it is added again once it
-	// exists again.
-	watch := func() error {
+	// yet. A directory deleted or moved away stops being watched where it
+	// went (fsnotify drops a deleted one; a moved one is dropped here, as
+	// a new directory under the same path replaces it), and is watched
+	// again once it exists again. It reports whether it started watching
+	// a directory: files made in it before that made no event.
+	watch := func() (bool, error) {
 		var dirs []string
 		dirs, match = r.watchSet()
 		watched := map[string]bool{}
 		for _, d := range w.WatchList() {
 			watched[d] = true
 		}
+		want := map[string]bool{}
+		fresh := false
 		for _, d := range dirs {
-			if watched[d] {
+			want[d] = true
+			info, err := os.Stat(d)
+			if err != nil {
+				continue // gone since watchSet looked: the next event says
+			}
+			if prev := added[d]; watched[d] && prev != nil && os.SameFile(prev, info) {
 				continue
 			}
+			if watched[d] {
+				_ = w.Remove(d) // another directory now; the old one may be gone
+			}
 			if err := w.Add(d); err != nil {
-				return fmt.Errorf("watching %s: %w", d, err)
+				return fresh, fmt.Errorf("watching %s: %w", d, err)
+			}
+			added[d], fresh = info, true
+		}
+		for d := range added {
+			if !want[d] {
+				_ = w.Remove(d)
+				delete(added, d)
 			}
 		}
 		r.logger().Debug("watching config", "dirs", strings.Join(dirs, ","))
-		return nil
+		return fresh, nil
 	}
-	if err := watch(); err != nil {
+	if _, err := watch(); err != nil {
 		return err
 	}
 	timer := time.NewTimer(time.Hour)
@@ -373,6 +394,9 @@ func (r *Reloader) Watch(ctx context.Context) error {
 		debounce = DefaultDebounce
 	}
 	var burstStart time.Time // first event of the burst being debounced
+	// rechecking: the timer runs for the look again after a directory
+	// newly watched.
+	rechecking := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -402,13 +426,24 @@ func (r *Reloader) Watch(ctx context.Context) error {
 			r.logger().Warn("file watcher error", "error", err)
 		case <-timer.C:
 			burstStart = time.Time{}
-			if res := r.Reload(ctx); res.RetryAfter > 0 {
+			recheck := rechecking
+			rechecking = false
+			res := r.Reload(ctx)
+			if res.RetryAfter > 0 {
 				// A file is empty: look again once it has stayed so
 				// for EmptyGrace, even if nothing else happens.
 				timer.Reset(res.RetryAfter)
 			}
-			if err := watch(); err != nil {
+			fresh, err := watch()
+			if err != nil {
 				r.logger().Warn("file watcher error", "error", err)
+			}
+			if fresh && res.RetryAfter == 0 && !recheck {
+				// A directory watched only now (the config's folder
+				// re-created or replaced): what was written in it before
+				// made no event, so look again, once.
+				rechecking = true
+				timer.Reset(debounce)
 			}
 		}
 	}
@@ -423,17 +458,26 @@ func (r *Reloader) watchSet() ([]string, func(string) bool) {
 	names := map[string]bool{} // files, links and directories to match
 	hclDirs := map[string]bool{}
 	// watchName watches the directory holding name and matches events on
-	// name there: name created, removed, renamed over or swapped.
+	// name there: name created, removed, renamed over or swapped. When that
+	// directory is gone (deleted, or moved away), it watches the nearest
+	// directory on the way that exists, for the next one to come back.
 	watchName := func(name string) {
 		dir := filepath.Dir(name)
 		if real, err := filepath.EvalSymlinks(dir); err == nil {
 			dir = real
 		}
-		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-			return
+		child := filepath.Join(dir, filepath.Base(name))
+		for {
+			if info, err := os.Stat(dir); err == nil && info.IsDir() {
+				dirSet[dir] = true
+				names[child] = true
+				return
+			}
+			if filepath.Dir(dir) == dir {
+				return
+			}
+			child, dir = dir, filepath.Dir(dir)
 		}
-		dirSet[dir] = true
-		names[filepath.Join(dir, filepath.Base(name))] = true
 	}
 	for _, p := range r.Paths {
 		abs, err := filepath.Abs(p)
@@ -453,8 +497,13 @@ func (r *Reloader) watchSet() ([]string, func(string) bool) {
 			}
 		}
 		// The config itself, in its parent: a file saved by rename or
-		// re-created, a directory replaced.
+		// re-created, a directory replaced. And that directory in its own
+		// parent: the directory holding the config deleted and re-created,
+		// or replaced by a rename (a project folder regenerated).
 		watchName(abs)
+		if parent := filepath.Dir(abs); filepath.Dir(parent) != parent {
+			watchName(parent)
+		}
 		real, err := filepath.EvalSymlinks(abs)
 		if err != nil {
 			continue
@@ -473,6 +522,9 @@ func (r *Reloader) watchSet() ([]string, func(string) bool) {
 	for d := range hclDirs {
 		entries, _ := filepath.Glob(filepath.Join(d, "*.hcl"))
 		for _, e := range entries {
+			if !thcl.IsConfigName(filepath.Base(e)) {
+				continue
+			}
 			if real, err := filepath.EvalSymlinks(e); err == nil && real != e && filepath.Dir(real) != d {
 				dirSet[filepath.Dir(real)] = true
 				names[real] = true
@@ -492,7 +544,7 @@ func (r *Reloader) watchSet() ([]string, func(string) bool) {
 		if names[abs] || filepath.Base(abs) == "..data" {
 			return true
 		}
-		return hclDirs[filepath.Dir(abs)] && strings.HasSuffix(abs, ".hcl")
+		return hclDirs[filepath.Dir(abs)] && thcl.IsConfigName(filepath.Base(abs))
 	}
 }
 

@@ -659,6 +659,12 @@ func TestReloadDirectory(t *testing.T) {
 			write(t, "notes.txt", garbage)
 			write(t, "b.hcl~", garbage)
 			write(t, ".b.hcl.swp", garbage)
+			// Editors' lock and backup files: Emacs's lock is a
+			// symlink to nowhere, and macOS's ._ files are not HCL.
+			if err := os.Symlink("user@host.1234:1700000000", filepath.Join(dir, ".#b.hcl")); err != nil {
+				t.Fatal(err)
+			}
+			write(t, "._b.hcl", garbage)
 			if err := os.Mkdir(filepath.Join(dir, "nested"), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -790,6 +796,47 @@ func TestReloadDirectoryReplaced(t *testing.T) {
 				t.Fatal(err)
 			}
 			return filepath.Join(root, "conf", "a.hcl")
+		}},
+		{"config file's directory deleted and re-created", func(t *testing.T, root string) string {
+			p := filepath.Join(root, "proj", "tools.hcl")
+			write(t, p, toolConfig("alpha"))
+			return p
+		}, func(t *testing.T, root string) string {
+			if err := os.RemoveAll(filepath.Join(root, "proj")); err != nil {
+				t.Fatal(err)
+			}
+			// Not a wait for the server: a gap long enough for a reload
+			// to find the config gone (and report it) before it is back.
+			time.Sleep(300 * time.Millisecond)
+			p := filepath.Join(root, "proj", "tools.hcl")
+			write(t, p, toolConfig("beta"))
+			return p
+		}},
+		{"config file's directory renamed over", func(t *testing.T, root string) string {
+			p := filepath.Join(root, "proj", "tools.hcl")
+			write(t, p, toolConfig("alpha"))
+			return p
+		}, func(t *testing.T, root string) string {
+			write(t, filepath.Join(root, "proj.new", "tools.hcl"), toolConfig("beta"))
+			if err := os.Rename(filepath.Join(root, "proj"), filepath.Join(root, "proj.old")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(filepath.Join(root, "proj.new"), filepath.Join(root, "proj")); err != nil {
+				t.Fatal(err)
+			}
+			return filepath.Join(root, "proj", "tools.hcl")
+		}},
+		{"config directory's parent deleted and re-created", func(t *testing.T, root string) string {
+			write(t, filepath.Join(root, "proj", "conf", "a.hcl"), toolConfig("alpha"))
+			return filepath.Join(root, "proj", "conf")
+		}, func(t *testing.T, root string) string {
+			if err := os.RemoveAll(filepath.Join(root, "proj")); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(300 * time.Millisecond) // as above
+			p := filepath.Join(root, "proj", "conf", "a.hcl")
+			write(t, p, toolConfig("beta"))
+			return p
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
