@@ -247,6 +247,7 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 	if old != nil {
 		old.Retire()
 	}
+	wasFailed := r.failed
 	r.lastSum, r.failed = sum, false
 	res.Applied, res.Changes, res.Duration = true, changes, time.Since(start)
 	// The warnings of the new config, as serve prints them at startup:
@@ -266,8 +267,17 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 		"tools", len(reg.Tools),
 		"warnings", len(diags),
 		"duration", res.Duration)
-	if len(diags) > 0 {
+	// After a reload that failed, the clients that were told of its errors
+	// hear that they are fixed, at warning, the level the error's readers
+	// see (as when a save goes back to the config in service, above).
+	switch {
+	case len(diags) > 0 && wasFailed:
+		r.Server.Notify(ctx, "warning", "toolhost: the config is valid again and was reloaded; it has warnings.\n"+thcl.FormatDiagnostics(diags))
+	case len(diags) > 0:
 		r.Server.Notify(ctx, "warning", "toolhost: reloaded the config; it has warnings.\n"+thcl.FormatDiagnostics(diags))
+	case wasFailed:
+		logger.Info("the config is valid again")
+		r.Server.Notify(ctx, "warning", "toolhost: the config is valid again and was reloaded.")
 	}
 	r.notify(res)
 	return res

@@ -249,8 +249,23 @@ func TestReloadBrokenSaveKeepsTools(t *testing.T) {
 	s.waitStderr("the empty file to be seen", func(stderr string) bool {
 		return strings.Contains(stderr, "config file is empty")
 	})
+	// The fix is a new config, not the one in service: the clients that
+	// heard the error hear it is fixed too, besides the new tool.
 	writeAtomically(t, cfg, toolConfig("alpha", "omega"))
-	s.until("tools/list_changed", isMethod("notifications/tools/list_changed"))
+	sawFixed, sawList := false, false
+	s.until("all-clear and tools/list_changed", func(m map[string]any) bool {
+		switch m["method"] {
+		case "notifications/message":
+			data := fmt.Sprint(m["params"].(map[string]any)["data"])
+			if !strings.Contains(data, "valid again and was reloaded") {
+				t.Fatalf("after restoring the config the client heard %q", data)
+			}
+			sawFixed = true
+		case "notifications/tools/list_changed":
+			sawList = true
+		}
+		return sawFixed && sawList
+	})
 	if got := strings.Join(s.toolNames(4), ","); got != "alpha,omega" {
 		t.Fatalf("tools after restore: %s", got)
 	}
