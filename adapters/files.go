@@ -11,8 +11,10 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"unicode/utf8"
 )
@@ -93,33 +95,53 @@ type FileContent struct {
 
 // Dir is a directory whose files may be served, confined with os.Root so that
 // no name can reach outside it, through "..", absolute paths, or symlinks.
-// Symlinks whose target stays inside the directory are followed. A Dir is
-// safe for concurrent use.
+// Symlinks whose target stays inside the directory are followed. Each read
+// opens the directory at its path anew: a directory replaced since (renamed
+// over by a deploy or a sync, deleted and re-created) is served as it is
+// now, as result files are read at call time. A Dir is safe for concurrent
+// use.
 type Dir struct {
-	root *os.Root
+	path   string
+	closed atomic.Bool
 }
 
-// OpenDir opens the directory at path for serving. It fails when path does
-// not exist or is not a directory. The error names path: it is meant for the
-// operator (config loading), not for a client.
+// OpenDir checks the directory at path for serving. It fails when path does
+// not exist, is not a directory or cannot be opened. The error names path:
+// it is meant for the operator (config loading), not for a client.
 func OpenDir(path string) (*Dir, error) {
-	fi, err := os.Stat(path)
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(abs)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a directory", path)
 	}
-	root, err := os.OpenRoot(path)
+	root, err := os.OpenRoot(abs)
 	if err != nil {
 		return nil, err
 	}
-	return &Dir{root: root}, nil
+	_ = root.Close()
+	return &Dir{path: abs}, nil
+}
+
+// open opens the directory as it is now, for one read or listing.
+func (d *Dir) open() (*os.Root, error) {
+	if d.closed.Load() {
+		return nil, os.ErrClosed
+	}
+	return os.OpenRoot(d.path)
 }
 
 // Close releases the directory. Reads already running finish; later ones
 // fail.
-func (d *Dir) Close() error { return d.root.Close() }
+func (d *Dir) Close() error {
+	d.closed.Store(true)
+	return nil
+}
 
 // Read reads the file called name inside the directory. name comes from a
 // client and is hostile: it is taken literally (nothing is URL-decoded) and
@@ -137,9 +159,14 @@ func (d *Dir) Read(name string, maxSize int64) (*FileContent, error) {
 	if !validName(name) {
 		return nil, notFound(errInvalidName)
 	}
+	root, err := d.open()
+	if err != nil {
+		return nil, notFound(err)
+	}
+	defer root.Close()
 	// Stat first, following symlinks only inside the root, so that a FIFO
 	// or device is refused without being opened.
-	fi, err := d.root.Stat(name)
+	fi, err := root.Stat(name)
 	if err != nil {
 		return nil, notFound(err)
 	}
@@ -148,7 +175,7 @@ func (d *Dir) Read(name string, maxSize int64) (*FileContent, error) {
 	}
 	// O_NONBLOCK: should the file be swapped for a FIFO after the Stat, the
 	// open does not block, and the check of the open file refuses it.
-	f, err := d.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, notFound(err)
 	}
@@ -163,6 +190,11 @@ func (d *Dir) Read(name string, maxSize int64) (*FileContent, error) {
 // inside the directory and skipped otherwise; symlinked directories are not
 // entered. Subdirectories that cannot be read are skipped.
 func (d *Dir) List(maxEntries int) ([]string, error) {
+	root, err := d.open()
+	if err != nil {
+		return nil, scrubPath(err)
+	}
+	defer root.Close()
 	var names []string
 	// keep bounds memory on big trees: beyond 2*maxEntries names, only
 	// the first maxEntries in sorted order can still be part of the result.
@@ -172,7 +204,7 @@ func (d *Dir) List(maxEntries int) ([]string, error) {
 			names = slices.Clip(names[:maxEntries])
 		}
 	}
-	err := fs.WalkDir(d.root.FS(), ".", func(name string, e fs.DirEntry, err error) error {
+	err = fs.WalkDir(root.FS(), ".", func(name string, e fs.DirEntry, err error) error {
 		if err != nil {
 			if name == "." {
 				return err
@@ -197,7 +229,7 @@ func (d *Dir) List(maxEntries int) ([]string, error) {
 		case t.IsRegular():
 		case t&fs.ModeSymlink != 0:
 			// Stat through the root fails for a target outside it.
-			fi, err := d.root.Stat(name)
+			fi, err := root.Stat(name)
 			if err != nil || !fi.Mode().IsRegular() {
 				return nil
 			}

@@ -481,6 +481,66 @@ func TestOpenDir(t *testing.T) {
 	}
 }
 
+// TestDirReplaced replaces a served directory the ways deploys and syncs
+// do: reads and listings serve the directory now at the path, not the one
+// there when it was opened; and a closed Dir serves nothing.
+func TestDirReplaced(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		replace func(t *testing.T, dir, with string)
+	}{
+		{"renamed over", func(t *testing.T, dir, with string) {
+			if err := os.Rename(dir, dir+".old"); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(with, dir); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"deleted and re-created", func(t *testing.T, dir, with string) {
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(with, dir); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := t.TempDir()
+			dir, next := filepath.Join(base, "notes"), filepath.Join(base, "notes.new")
+			for p, content := range map[string]string{filepath.Join(dir, "a.md"): "a v1", filepath.Join(next, "a.md"): "a v2", filepath.Join(next, "b.md"): "b v2"} {
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d, err := OpenDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fc, err := d.Read("a.md", 0); err != nil || string(fc.Data) != "a v1" {
+				t.Fatalf("before: Read(a.md) = %v, %v", fc, err)
+			}
+			tc.replace(t, dir, next)
+			if fc, err := d.Read("a.md", 0); err != nil || string(fc.Data) != "a v2" {
+				t.Fatalf("after: Read(a.md) = %v, %v; want the new directory's a v2", fc, err)
+			}
+			if names, err := d.List(0); err != nil || strings.Join(names, ",") != "a.md,b.md" {
+				t.Fatalf("after: List = %v, %v", names, err)
+			}
+			if err := d.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := d.Read("a.md", 0); !errors.Is(err, ErrNotFound) {
+				t.Fatalf("after Close: Read = %v, want ErrNotFound", err)
+			}
+		})
+	}
+}
+
 func TestReadFile(t *testing.T) {
 	root, outside := fileTree(t)
 	tests := []struct {
