@@ -251,6 +251,14 @@ type Changes struct {
 func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 	s.applyMu.Lock()
 	defer s.applyMu.Unlock()
+	if prev := s.current.Load(); prev != nil && cap(prev.slots) == cap(reg.slots) {
+		// The same max_concurrent_calls: the new registry shares the
+		// slots of the one in service, where the calls still running
+		// hold theirs, so that a reload does not let as many again start
+		// beside them. A new limit takes a new set of slots: calls
+		// running under the old one finish as they are.
+		reg.slots = prev.slots
+	}
 	old = s.current.Swap(reg)
 	if old != nil {
 		if impl := identity(reg); impl.Name != s.startInfo.Name || impl.Title != s.startInfo.Title || impl.Version != s.startInfo.Version {

@@ -122,6 +122,60 @@ func TestMaxConcurrentCallsCancelWhileWaiting(t *testing.T) {
 	<-first
 }
 
+// TestMaxConcurrentCallsAcrossReload: a reload that keeps the limit keeps
+// the slots. With max_concurrent_calls = 1, a call running when a new
+// registry goes into service holds the one slot: a call on the new
+// registry waits for it, as it would have without the reload. A new limit
+// starts afresh.
+func TestMaxConcurrentCallsAcrossReload(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		newLimit int
+		// wantWait: the call on the new registry waits for the first.
+		wantWait bool
+	}{
+		{"same limit", 1, true},
+		{"new limit", 2, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := NewServer(loadSource(t, strings.Replace(gateConfig, "%d", "1", 1)), nil)
+			dir := t.TempDir()
+			args, _ := json.Marshal(map[string]string{"dir": dir})
+			first := make(chan struct{})
+			go func() {
+				defer close(first)
+				_, _ = srv.CallTool(context.Background(), "gate", args)
+			}()
+			deadline := time.Now().Add(10 * time.Second)
+			for countStarted(dir) < 1 && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			// A comment changes nothing clients see; the registry is new.
+			next := loadSource(t, strings.Replace(gateConfig, "%d", fmt.Sprint(tc.newLimit), 1)+"# edited\n")
+			if old, _ := srv.Apply(next); old != nil {
+				defer old.Retire()
+			}
+			second := make(chan struct{})
+			go func() {
+				defer close(second)
+				_, _ = srv.CallTool(context.Background(), "gate", args)
+			}()
+			time.Sleep(300 * time.Millisecond) // a second start would show by now
+			if n, want := countStarted(dir), map[bool]int{true: 1, false: 2}[tc.wantWait]; n != want {
+				t.Fatalf("%d calls running after the reload, want %d", n, want)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			<-first
+			<-second
+			if n := countStarted(dir); n != 2 {
+				t.Errorf("%d calls ran, want 2", n)
+			}
+		})
+	}
+}
+
 // resultText joins the text content of a result.
 func resultText(res *mcp.CallToolResult) string {
 	var b strings.Builder
