@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -46,7 +47,19 @@ type Server struct {
 	// cause says why.
 	life     context.Context
 	shutdown context.CancelCauseFunc
+
+	// subscribed counts the subscriptions to each resource URI, so that a
+	// reload that changes a resource template can tell the subscribers of
+	// the URIs it serves (the SDK keeps its own lists, by session, and sends
+	// only to them). Capped at maxTrackedSubscriptions URIs.
+	subsMu     sync.Mutex
+	subscribed map[string]int
 }
+
+// maxTrackedSubscriptions caps the resource URIs the server remembers
+// subscriptions to; subscriptions past it are accepted but not told of a
+// change to their resource template.
+const maxTrackedSubscriptions = 10000
 
 // NewServer makes a server for reg. The server's name, version and
 // instructions come from the config's server block.
@@ -350,17 +363,13 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 			s.mcp.AddResourceTemplate(t, s.resourceHandler)
 		}
 	}
-	if ch.ResourcesChanged && old != nil {
-		// Subscribers of a resource whose declaration changed are told;
-		// the SDK sends only to the sessions subscribed to each URI.
-		before := map[string]*mcp.Resource{}
-		for _, r := range oldRes {
-			before[r.URI] = r
-		}
-		for _, r := range reg.Resources {
-			if prev, ok := before[r.URI]; ok && !sameJSON(prev, r) || ok && old.resourceSource(r.URI) != reg.resourceSource(r.URI) {
-				_ = s.mcp.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: r.URI})
-			}
+	if old != nil {
+		// Subscribers of a resource whose declaration or block changed
+		// (the file it is read from, say) are told, and so are those of the
+		// URIs a changed resource template serves; the SDK sends only to
+		// the sessions subscribed to each URI.
+		for _, uri := range s.updatedResources(old, reg, defs) {
+			_ = s.mcp.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
 		}
 	}
 	if old != nil {
@@ -382,6 +391,47 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 		}
 	}
 	return old, ch
+}
+
+// updatedResources lists the URIs whose content a reload from old to reg
+// may have changed: a resource kept under the same URI whose declaration
+// or block changed, and the subscribed URIs served by a resource template
+// kept under the same name whose block changed (those the template served
+// as it was, or serves as it is).
+func (s *Server) updatedResources(old, reg *Registry, defs *blockChanges) []string {
+	var uris []string
+	before := map[string]*mcp.Resource{}
+	for _, r := range old.Resources {
+		before[r.URI] = r
+	}
+	for _, r := range reg.Resources {
+		if prev, ok := before[r.URI]; ok && (!sameJSON(prev, r) || defs.redefined(blockKey{"resource", r.Name}) || old.resourceSource(r.URI) != reg.resourceSource(r.URI)) {
+			uris = append(uris, r.URI)
+		}
+	}
+	oldTmpl := map[string]*templateDir{}
+	for _, t := range old.templates {
+		oldTmpl[t.decl.Name] = t
+	}
+	var changed []*templateDir
+	for _, t := range reg.templates {
+		prev, ok := oldTmpl[t.decl.Name]
+		if !ok {
+			continue
+		}
+		if defs.redefined(blockKey{"resource_template", t.decl.Name}) {
+			changed = append(changed, prev, t)
+		}
+	}
+	if len(changed) == 0 {
+		return uris
+	}
+	for _, uri := range s.subscribedURIs() {
+		if slices.ContainsFunc(changed, func(t *templateDir) bool { return t.matches(uri) }) && !slices.Contains(uris, uri) {
+			uris = append(uris, uri)
+		}
+	}
+	return uris
 }
 
 // redefinedDecls names the declarations of a kind of block that clients see
@@ -548,11 +598,38 @@ func (s *Server) subscribeHandler(ctx context.Context, req *mcp.SubscribeRequest
 	if !reg.declaresResource(req.Params.URI) {
 		return mcp.ResourceNotFoundError(req.Params.URI)
 	}
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	if s.subscribed == nil {
+		s.subscribed = map[string]int{}
+	}
+	if _, ok := s.subscribed[req.Params.URI]; ok || len(s.subscribed) < maxTrackedSubscriptions {
+		s.subscribed[req.Params.URI]++
+	}
 	return nil
 }
 
 func (s *Server) unsubscribeHandler(ctx context.Context, req *mcp.UnsubscribeRequest) error {
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	if n := s.subscribed[req.Params.URI]; n > 1 {
+		s.subscribed[req.Params.URI] = n - 1
+	} else {
+		delete(s.subscribed, req.Params.URI)
+	}
 	return nil
+}
+
+// subscribedURIs lists the resource URIs with subscribers.
+func (s *Server) subscribedURIs() []string {
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	uris := make([]string, 0, len(s.subscribed))
+	for u := range s.subscribed {
+		uris = append(uris, u)
+	}
+	sort.Strings(uris)
+	return uris
 }
 
 func (s *Server) resourceHandler(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

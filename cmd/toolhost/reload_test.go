@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -522,6 +523,78 @@ func TestReloadNotifiesPerKind(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	if extra := collect(3); len(extra) > 0 {
 		t.Fatalf("a tool change also sent %v", extra)
+	}
+}
+
+// TestReloadNotifiesSubscribers: a reload that changes where a subscribed
+// resource's content comes from tells its subscribers, though clients list
+// it as before: a resource's file, and the directory of the resource
+// template that serves a subscribed URI. An unsubscribed URI is not told.
+func TestReloadNotifiesSubscribers(t *testing.T) {
+	config := func(file, dir string) string {
+		return toolConfig("alpha") + fmt.Sprintf(`
+resource "report" {
+  uri  = "docs://report"
+  file = %q
+}
+resource_template "notes" {
+  uri_template = "notes:///{path}"
+  dir          = %q
+}
+`, file, dir)
+	}
+	cfg := writeConfig(t, config("r1.md", "notes"))
+	base := filepath.Dir(cfg)
+	for name, content := range map[string]string{"r1.md": "one", "r2.md": "two", "notes/a.md": "a1", "notes2/a.md": "a2"} {
+		p := filepath.Join(base, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := startServe(t, cfg)
+	s.initialize("2025-06-18")
+	for id, uri := range map[int]string{2: "docs://report", 3: "notes:///a.md"} {
+		s.sendJSON(map[string]any{"jsonrpc": "2.0", "id": id, "method": "resources/subscribe", "params": map[string]any{"uri": uri}})
+		if m := s.until("subscribe reply", isID(id)); m["error"] != nil {
+			t.Fatalf("subscribe %s: %v", uri, m["error"])
+		}
+	}
+	// updated collects the URIs of resources/updated up to the reply to a
+	// ping sent once the reload has been logged.
+	nextID := 10
+	updated := func(reloads int) []string {
+		t.Helper()
+		s.waitStderr("the reload", func(stderr string) bool { return strings.Count(stderr, "reloaded config") >= reloads })
+		time.Sleep(100 * time.Millisecond) // room for a notification to arrive
+		nextID++
+		s.sendJSON(map[string]any{"jsonrpc": "2.0", "id": nextID, "method": "ping"})
+		var uris []string
+		s.until("ping reply", func(m map[string]any) bool {
+			if m["method"] == "notifications/resources/updated" {
+				uris = append(uris, fmt.Sprint(m["params"].(map[string]any)["uri"]))
+			}
+			return m["id"] == float64(nextID)
+		})
+		sort.Strings(uris)
+		return uris
+	}
+
+	writeAtomically(t, cfg, config("r2.md", "notes"))
+	if got := strings.Join(updated(1), ","); got != "docs://report" {
+		t.Fatalf("after the resource's file changed, updated: %q", got)
+	}
+	writeAtomically(t, cfg, config("r2.md", "notes2"))
+	if got := strings.Join(updated(2), ","); got != "notes:///a.md" {
+		t.Fatalf("after the template's directory changed, updated: %q", got)
+	}
+	s.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 4, "method": "resources/unsubscribe", "params": map[string]any{"uri": "notes:///a.md"}})
+	s.until("unsubscribe reply", isID(4))
+	writeAtomically(t, cfg, config("r2.md", "notes")+"# a comment changes nothing\n")
+	if got := strings.Join(updated(3), ","); got != "" {
+		t.Fatalf("after unsubscribing, updated: %q", got)
 	}
 }
 
