@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -69,10 +70,15 @@ type Tool struct {
 // Icon is an icon block: an image a client may show for the tool.
 type Icon struct {
 	// Src is an https URL or a data: URI (from file).
-	Src       string
-	MIMEType  string
-	Sizes     []string
-	Theme     string
+	Src      string
+	MIMEType string
+	Sizes    []string
+	Theme    string
+	// File is the path of the file the data: URI was read from at load,
+	// "" for an icon given by src; FileSum is the SHA-256 of what was
+	// read. A reload watches the file and compares it with FileSum.
+	File      string
+	FileSum   [32]byte
 	DeclRange hcl.Range
 }
 
@@ -539,6 +545,7 @@ func decodeIcon(b *hcl.Block, static *hcl.EvalContext, baseDir string) (*Icon, h
 				ic.MIMEType, _, _ = mime.ParseMediaType(http.DetectContentType(data))
 			}
 			ic.Src = "data:" + ic.MIMEType + ";base64," + base64.StdEncoding.EncodeToString(data)
+			ic.File, ic.FileSum = p, sha256.Sum256(data)
 		}
 	case hasSrc && ic.Src != "":
 		u, err := url.Parse(ic.Src)

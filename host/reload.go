@@ -125,21 +125,77 @@ func loadedSum(reg *Registry) (sum [32]byte, empty []string, ok bool) {
 		}
 		return f.Bytes, true
 	})
-	return sum, empty, ok
+	icons := iconFiles(reg)
+	for _, ic := range icons {
+		ic.sum = ic.icon.FileSum
+	}
+	return withIcons(sum, icons), empty, ok
 }
 
-// configSum hashes the names and bytes of the config files on disk. ok is
-// false when a file is missing or unreadable. empty lists the files that
+// configSum hashes the names and bytes of the config files on disk, and
+// of the icon files the config in service was loaded with. ok is false
+// when a config file is missing or unreadable. empty lists the files that
 // are empty, as they are mid-save, and allEmpty says every one is.
 func (r *Reloader) configSum() (sum [32]byte, empty []string, allEmpty, ok bool) {
 	files, diags := thcl.ConfigFiles(r.Paths)
 	if diags.HasErrors() {
 		return sum, nil, false, false
 	}
-	return fileSums(files, func(name string) ([]byte, bool) {
+	sum, empty, allEmpty, ok = fileSums(files, func(name string) ([]byte, bool) {
 		b, err := thcl.ReadConfigFile(name)
 		return b, err == nil
 	})
+	icons := iconFiles(r.Server.Registry())
+	for _, ic := range icons {
+		if b, err := thcl.ReadConfigFile(ic.icon.File); err == nil {
+			ic.sum = sha256.Sum256(b)
+		} else {
+			ic.sum = [32]byte{1} // unreadable: unlike any file's sum
+		}
+	}
+	return withIcons(sum, icons), empty, allEmpty, ok
+}
+
+// iconFile is an icon read from a file at load, with the sum of the file.
+type iconFile struct {
+	icon *thcl.Icon
+	sum  [32]byte
+}
+
+// iconFiles lists the icons of reg's tools that were read from files, one
+// per file, by path. Their data is in tools/list, so a change of the file
+// is a change of the config.
+func iconFiles(reg *Registry) []*iconFile {
+	if reg == nil || reg.Config == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var icons []*iconFile
+	for _, t := range reg.Config.Tools {
+		for _, ic := range t.Icons {
+			if ic.File != "" && !seen[ic.File] {
+				seen[ic.File] = true
+				icons = append(icons, &iconFile{icon: ic})
+			}
+		}
+	}
+	slices.SortFunc(icons, func(a, b *iconFile) int { return strings.Compare(a.icon.File, b.icon.File) })
+	return icons
+}
+
+// withIcons folds the sums of icon files into the sum of the config files.
+func withIcons(sum [32]byte, icons []*iconFile) [32]byte {
+	if len(icons) == 0 {
+		return sum
+	}
+	h := sha256.New()
+	h.Write(sum[:])
+	for _, ic := range icons {
+		fmt.Fprintf(h, "icon\x00%s\x00", ic.icon.File)
+		h.Write(ic.sum[:])
+	}
+	copy(sum[:], h.Sum(nil))
+	return sum
 }
 
 // newlyEmpty returns the files of names that were not empty in the config
@@ -527,6 +583,13 @@ func (r *Reloader) watchSet() ([]string, func(string) bool) {
 		// stow): the target's directory sees the edits of the target.
 		dirSet[filepath.Dir(real)] = true
 		names[real] = true
+	}
+	// The icon files the config in service was loaded with: their data is
+	// in tools/list.
+	for _, ic := range iconFiles(r.Server.Registry()) {
+		if abs, err := filepath.Abs(ic.icon.File); err == nil {
+			watchName(abs)
+		}
 	}
 	// Likewise for *.hcl files of a config directory that are symlinks.
 	for d := range hclDirs {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/base64"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -813,6 +814,45 @@ func TestReloadToolIcon(t *testing.T) {
 	s.waitStderr("the reload log naming a as changed", func(e string) bool {
 		return strings.Contains(e, `tools_changed=a tools_redefined="" `)
 	})
+}
+
+// TestReloadToolIconFile edits the file a tool's icon is read from at load
+// (its data goes inline into tools/list): the edit is a change of the
+// config, reloaded like an edit of tools.hcl.
+func TestReloadToolIconFile(t *testing.T) {
+	cfg := writeConfig(t, "tool \"a\" {\n  description = \"a\"\n  icon { file = \"icon.svg\" }\n  template { text = \"a\" }\n}\n")
+	icon := filepath.Join(filepath.Dir(cfg), "icon.svg")
+	svg := func(color string) []byte {
+		return []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="` + color + `"/></svg>`)
+	}
+	if err := os.WriteFile(icon, svg("red"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := startServe(t, cfg)
+	s.initialize("2025-06-18")
+	iconData := func(id int) string {
+		t.Helper()
+		s.sendJSON(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/list"})
+		tools := s.until("tools/list reply", isID(id))["result"].(map[string]any)["tools"].([]any)
+		icons, _ := tools[0].(map[string]any)["icons"].([]any)
+		if len(icons) != 1 {
+			t.Fatalf("icons: %v", icons)
+		}
+		src := fmt.Sprint(icons[0].(map[string]any)["src"])
+		data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(src, "data:image/svg+xml;base64,"))
+		if err != nil {
+			t.Fatalf("icon src %q: %v", src, err)
+		}
+		return string(data)
+	}
+	if got := iconData(1); !strings.Contains(got, "red") {
+		t.Fatalf("icon at the start: %s", got)
+	}
+	writeAtomically(t, icon, string(svg("blue")))
+	s.until("tools/list_changed", isMethod("notifications/tools/list_changed"))
+	if got := iconData(2); !strings.Contains(got, "blue") {
+		t.Fatalf("icon after the edit: %s", got)
+	}
 }
 
 // TestReloadDirectoryReplaced replaces the config's directory as deploy
