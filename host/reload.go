@@ -412,8 +412,8 @@ func (r *Reloader) Watch(ctx context.Context) error {
 	// again once it exists again. It reports whether it started watching
 	// a directory: files made in it before that made no event.
 	watch := func() (bool, error) {
-		var dirs []string
-		dirs, match = r.watchSet()
+		dirs, extra, m := r.watchSet()
+		match = m
 		watched := map[string]bool{}
 		for _, d := range w.WatchList() {
 			watched[d] = true
@@ -433,6 +433,12 @@ func (r *Reloader) Watch(ctx context.Context) error {
 				_ = w.Remove(d) // another directory now; the old one may be gone
 			}
 			if err := w.Add(d); err != nil {
+				if extra[d] {
+					// Only watched for the config's folder being
+					// replaced; a parent may not be readable.
+					r.logger().Debug("not watching a parent of the config", "dir", d, "error", err)
+					continue
+				}
 				return fresh, fmt.Errorf("watching %s: %w", d, err)
 			}
 			added[d], fresh = info, true
@@ -519,15 +525,20 @@ func (r *Reloader) Watch(ctx context.Context) error {
 // Directories are watched by their real paths (symlinks resolved), so that
 // fsnotify names events by those paths and a path watched stands for one
 // directory: after a symlink swap, the link's new target is a new path.
-func (r *Reloader) watchSet() ([]string, func(string) bool) {
+func (r *Reloader) watchSet() (dirs []string, extra map[string]bool, match func(string) bool) {
+	// dirSet: the directories to watch; true for those that hold the
+	// config or its icons, false for those watched only in case the
+	// config's folder is deleted or replaced (its parent, or the nearest
+	// directory that exists while it is gone), which may be unreadable.
 	dirSet := map[string]bool{}
+	addDir := func(dir string, essential bool) { dirSet[dir] = dirSet[dir] || essential }
 	names := map[string]bool{} // files, links and directories to match
 	hclDirs := map[string]bool{}
 	// watchName watches the directory holding name and matches events on
 	// name there: name created, removed, renamed over or swapped. When that
 	// directory is gone (deleted, or moved away), it watches the nearest
 	// directory on the way that exists, for the next one to come back.
-	watchName := func(name string) {
+	watchName := func(name string, essential bool) {
 		dir := filepath.Dir(name)
 		if real, err := filepath.EvalSymlinks(dir); err == nil {
 			dir = real
@@ -535,10 +546,11 @@ func (r *Reloader) watchSet() ([]string, func(string) bool) {
 		child := filepath.Join(dir, filepath.Base(name))
 		for {
 			if info, err := os.Stat(dir); err == nil && info.IsDir() {
-				dirSet[dir] = true
+				addDir(dir, essential)
 				names[child] = true
 				return
 			}
+			essential = false
 			if filepath.Dir(dir) == dir {
 				return
 			}
@@ -559,36 +571,36 @@ func (r *Reloader) watchSet() ([]string, func(string) bool) {
 				break
 			}
 			if info, err := os.Lstat(q); err == nil && info.Mode()&os.ModeSymlink != 0 {
-				watchName(q)
+				watchName(q, true)
 			}
 		}
 		// The config itself, in its parent: a file saved by rename or
 		// re-created, a directory replaced. And that directory in its own
 		// parent: the directory holding the config deleted and re-created,
 		// or replaced by a rename (a project folder regenerated).
-		watchName(abs)
+		watchName(abs, true)
 		if parent := filepath.Dir(abs); filepath.Dir(parent) != parent {
-			watchName(parent)
+			watchName(parent, false)
 		}
 		real, err := filepath.EvalSymlinks(abs)
 		if err != nil {
 			continue
 		}
 		if info, err := os.Stat(real); err == nil && info.IsDir() {
-			dirSet[real] = true
+			addDir(real, true)
 			hclDirs[real] = true
 			continue
 		}
 		// A config that is a symlink to a file elsewhere (dotfiles,
 		// stow): the target's directory sees the edits of the target.
-		dirSet[filepath.Dir(real)] = true
+		addDir(filepath.Dir(real), true)
 		names[real] = true
 	}
 	// The icon files the config in service was loaded with: their data is
 	// in tools/list.
 	for _, ic := range iconFiles(r.Server.Registry()) {
 		if abs, err := filepath.Abs(ic.icon.File); err == nil {
-			watchName(abs)
+			watchName(abs, true)
 		}
 	}
 	// Likewise for *.hcl files of a config directory that are symlinks.
@@ -599,17 +611,21 @@ func (r *Reloader) watchSet() ([]string, func(string) bool) {
 				continue
 			}
 			if real, err := filepath.EvalSymlinks(e); err == nil && real != e && filepath.Dir(real) != d {
-				dirSet[filepath.Dir(real)] = true
+				addDir(filepath.Dir(real), true)
 				names[real] = true
 			}
 		}
 	}
-	dirs := make([]string, 0, len(dirSet))
-	for d := range dirSet {
+	dirs = make([]string, 0, len(dirSet))
+	extra = map[string]bool{}
+	for d, essential := range dirSet {
 		dirs = append(dirs, d)
+		if !essential {
+			extra[d] = true
+		}
 	}
 	sort.Strings(dirs)
-	return dirs, func(name string) bool {
+	return dirs, extra, func(name string) bool {
 		abs, err := filepath.Abs(name)
 		if err != nil {
 			return false
