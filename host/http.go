@@ -49,8 +49,8 @@ const (
 const (
 	// readHeaderTimeout bounds the reading of a request's headers.
 	readHeaderTimeout = 10 * time.Second
-	// bodyReadTimeout bounds the reading of a request's body.
-	bodyReadTimeout = 30 * time.Second
+	// DefaultBodyReadTimeout bounds the reading of a request's body.
+	DefaultBodyReadTimeout = 30 * time.Second
 	// idleTimeout closes keep-alive connections with no request.
 	idleTimeout = 2 * time.Minute
 	// cancelGrace is how long a shutdown past its deadline waits for the
@@ -83,6 +83,9 @@ type HTTPOptions struct {
 	AuthToken string
 	// MaxBodyBytes limits a request body; DefaultMaxMessageSize when 0.
 	MaxBodyBytes int64
+	// BodyReadTimeout bounds the reading of a request body;
+	// DefaultBodyReadTimeout when 0.
+	BodyReadTimeout time.Duration
 	// RequestTimeout bounds each MCP request; DefaultRequestTimeout when 0,
 	// no bound when negative.
 	RequestTimeout time.Duration
@@ -875,7 +878,7 @@ func serveNotFound(w http.ResponseWriter, r *http.Request) {
 
 // guard checks what every MCP endpoint requires: an allowed Host and Origin
 // (DNS-rebinding protection), the bearer token when one is set, and a body
-// no larger than the limit, read within bodyReadTimeout. It answers CORS
+// no larger than the limit, read within the body read timeout. It answers CORS
 // preflights from allowed origins.
 func (h *HTTPServer) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -966,15 +969,20 @@ func corsHeaders(h http.Header, origin string) {
 	h.Set("Access-Control-Max-Age", "600")
 }
 
-// readBody reads a request's body, no larger than the limit, within
-// bodyReadTimeout, so that a body sent without a length (chunked) is
+// readBody reads a request's body, no larger than the limit, within the
+// body read timeout, so that a body sent without a length (chunked) is
 // refused like one whose length is declared. It answers the error and
 // reports false when the body cannot be read.
 func (h *HTTPServer) readBody(w http.ResponseWriter, r *http.Request) (*readBody, bool) {
+	timeout := h.opts.BodyReadTimeout
+	if timeout <= 0 {
+		timeout = DefaultBodyReadTimeout
+	}
 	rc := http.NewResponseController(w)
-	deadline := rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) == nil
+	deadline := rc.SetReadDeadline(time.Now().Add(timeout)) == nil
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
-	if deadline {
+	slow := errors.Is(err, os.ErrDeadlineExceeded)
+	if deadline && !slow {
 		// A response streamed for long afterwards is not cut by it.
 		_ = rc.SetReadDeadline(time.Time{})
 	}
@@ -984,9 +992,14 @@ func (h *HTTPServer) readBody(w http.ResponseWriter, r *http.Request) (*readBody
 		refuse(w, r, http.StatusRequestEntityTooLarge, "body too large",
 			fmt.Sprintf("request body exceeds %d bytes, the limit (--max-message-size)", h.opts.MaxBodyBytes))
 		return nil, false
-	case errors.Is(err, os.ErrDeadlineExceeded):
+	case slow:
+		// The rest of the body may never come. Without this, the server
+		// would wait to read it before it answers (to reuse the
+		// connection), holding the connection for as long as the client
+		// likes, and the answer would never go out.
+		w.Header().Set("Connection", "close")
 		refuse(w, r, http.StatusRequestTimeout, "body too slow",
-			fmt.Sprintf("the request body did not arrive within %s; send it at once", bodyReadTimeout))
+			fmt.Sprintf("the request body did not arrive within %s; send it at once", timeout))
 		return nil, false
 	case err != nil:
 		refuse(w, r, http.StatusBadRequest, "body unreadable", "cannot read the request body: "+err.Error())

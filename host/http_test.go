@@ -698,6 +698,28 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
+// TestHTTPSlowBody: a body that stops arriving is answered 408 once the
+// body read timeout passes, and the connection is closed: the server does
+// not wait, with no deadline, for the rest of a body that may never come.
+func TestHTTPSlowBody(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{BodyReadTimeout: 300 * time.Millisecond})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(e.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	host := strings.TrimPrefix(e.base, "http://")
+	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{", host)
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	reply, err := io.ReadAll(conn) // to the close
+	if err != nil {
+		t.Fatalf("reading the answer: %v (got %q)", err, reply)
+	}
+	if !strings.HasPrefix(string(reply), "HTTP/1.1 408 ") || !strings.Contains(string(reply), "did not arrive within 300ms") {
+		t.Fatalf("answer to a stalled body: %q", reply)
+	}
+}
+
 // TestHTTPBodyLimit: bodies over the limit are refused with 413, whether
 // their length is declared or not, on /mcp and on /messages.
 func TestHTTPBodyLimit(t *testing.T) {
