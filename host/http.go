@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -251,6 +252,25 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	return h, nil
 }
 
+// listenError says why the server cannot listen on addr, and what to do:
+// another port when this one is taken or not allowed, another address when
+// the host is not one of this machine's or cannot be resolved.
+func listenError(addr string, err error) error {
+	fix := "check the address given to --listen"
+	var dnsErr *net.DNSError
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		fix = "choose another port with --listen, or stop what is using it"
+	case errors.Is(err, syscall.EACCES):
+		fix = "choose a port above 1023 with --listen (ports below need privileges)"
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		fix = "the host is not an address of this machine; listen on one of its addresses, such as 127.0.0.1, or on 0.0.0.0 for all of them"
+	case errors.As(err, &dnsErr):
+		fix = "the host name does not resolve; give an IP address or a name this machine resolves, such as localhost"
+	}
+	return fmt.Errorf("cannot listen on %s: %w; %s", addr, err, fix)
+}
+
 // Handler returns the HTTP handler with every route and middleware.
 func (h *HTTPServer) Handler() http.Handler { return h.handler }
 
@@ -259,7 +279,7 @@ func (h *HTTPServer) Handler() http.Handler { return h.handler }
 func (h *HTTPServer) ListenAndServe(ctx context.Context) error {
 	ln, err := net.Listen("tcp", h.opts.Addr)
 	if err != nil {
-		return fmt.Errorf("cannot listen on %s: %w; choose another port with --listen, or stop what is using it", h.opts.Addr, err)
+		return listenError(h.opts.Addr, err)
 	}
 	return h.Serve(ctx, ln)
 }

@@ -348,7 +348,13 @@ func tooDeep(data []byte, max int) bool {
 	return false
 }
 
-// errAlreadyInitialized answers a second initialize request.
+// errAlreadyInitializedAny answers a second initialize request that the SDK
+// refused, on any transport: how to start a new session depends on it.
+var errAlreadyInitializedAny = errors.New("Invalid Request: session already initialized: initialize is sent once per session; " +
+	"go on with the session, or start a new one (over HTTP, send initialize without the Mcp-Session-Id header, " +
+	"or open a new /sse stream; over stdio, start a new server process)")
+
+// errAlreadyInitialized answers a second initialize request on stdio.
 var errAlreadyInitialized = errors.New("Invalid Request: session already initialized: initialize is sent once per session; " +
 	"go on with the session, or start a new server process for a new one")
 
@@ -694,7 +700,7 @@ func standardError(err error) error {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: err.Error() + ": send initialize (and notifications/initialized) first"}
 	}
 	if strings.Contains(err.Error(), `duplicate "initialize"`) {
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: errAlreadyInitialized.Error()}
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: errAlreadyInitializedAny.Error()}
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 }

@@ -315,10 +315,27 @@ func TestServeHTTPFlags(t *testing.T) {
 		cmd.Stderr = &stderr
 		err := cmd.Run()
 		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "cannot listen on "+addr) {
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "cannot listen on "+addr) ||
+			!strings.Contains(stderr.String(), "choose another port") {
 			t.Fatalf("exit %v, stderr %q", err, stderr.String())
 		}
 	})
+	// Addresses that no port would fix get advice about the address.
+	for _, tc := range []struct{ addr, want string }{
+		{"nosuchhost.invalid:8080", "the host name does not resolve"},
+		{"192.0.2.1:8080", "the host is not an address of this machine"}, // TEST-NET-1
+	} {
+		t.Run(tc.addr, func(t *testing.T) {
+			cmd := exec.Command(binPath, "serve", "--listen", tc.addr, cfg)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), tc.want) || strings.Contains(stderr.String(), "choose another port") {
+				t.Fatalf("exit %v, stderr %q; want exit 1 and %q", err, stderr.String(), tc.want)
+			}
+		})
+	}
 }
 
 // yamlBlock returns the lines nested under the first "key:" line of doc
