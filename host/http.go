@@ -241,7 +241,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	h.sse = &sseHandler{h: h, sessions: map[string]*sseSession{}}
 
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", h.guard(h.endOnShutdown(h.streamablePOST(h.streamable))))
+	mux.Handle("/mcp", h.guard(h.endOnShutdown(h.streamablePOST(h.keepStreamsAlive(h.streamable)))))
 	mux.Handle("/sse", h.guard(http.HandlerFunc(h.sse.serveStream)))
 	mux.Handle("/messages", h.guard(http.HandlerFunc(h.sse.serveMessage)))
 	mux.Handle("/messages/", h.guard(http.HandlerFunc(h.sse.serveMessage)))
@@ -250,6 +250,99 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	mux.HandleFunc("/", serveNotFound)
 	h.handler = h.accessLog(mux)
 	return h, nil
+}
+
+// keepStreamsAlive gives the SSE streams of streamable HTTP what /sse
+// streams get: X-Accel-Buffering: no, and a comment line every
+// SSEKeepAlive while the stream is open, so that a proxy does not take a
+// stream waiting for notifications, or for a long call's answer, for an
+// idle connection and close it. The comments go between the SDK's events,
+// each of which it writes in one Write.
+func (h *HTTPServer) keepStreamsAlive(next http.Handler) http.Handler {
+	if h.opts.SSEKeepAlive <= 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		kw := &keepAliveWriter{ResponseWriter: w}
+		done := make(chan struct{})
+		go func() {
+			t := time.NewTicker(h.opts.SSEKeepAlive)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-t.C:
+					kw.comment()
+				}
+			}
+		}()
+		defer func() {
+			close(done)
+			kw.mu.Lock()
+			kw.finished = true // nothing is written once the handler returns
+			kw.mu.Unlock()
+		}()
+		next.ServeHTTP(kw, r)
+	})
+}
+
+// keepAliveWriter is a response that keepStreamsAlive may add comments to
+// once its headers say it is an event stream.
+type keepAliveWriter struct {
+	http.ResponseWriter
+	mu                               sync.Mutex
+	wroteHeader, streaming, finished bool
+}
+
+func (k *keepAliveWriter) WriteHeader(code int) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.writeHeaderLocked(code)
+}
+
+func (k *keepAliveWriter) writeHeaderLocked(code int) {
+	if k.wroteHeader {
+		return
+	}
+	k.wroteHeader = true
+	if strings.HasPrefix(k.Header().Get("Content-Type"), "text/event-stream") {
+		k.Header().Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
+		k.streaming = code == http.StatusOK
+	}
+	k.ResponseWriter.WriteHeader(code)
+}
+
+func (k *keepAliveWriter) Write(b []byte) (int, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.writeHeaderLocked(http.StatusOK)
+	return k.ResponseWriter.Write(b)
+}
+
+// FlushError flushes, for http.ResponseController.
+func (k *keepAliveWriter) FlushError() error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return http.NewResponseController(k.ResponseWriter).Flush()
+}
+
+// Flush flushes, for http.Flusher.
+func (k *keepAliveWriter) Flush() { _ = k.FlushError() }
+
+// Unwrap gives http.ResponseController the response underneath.
+func (k *keepAliveWriter) Unwrap() http.ResponseWriter { return k.ResponseWriter }
+
+// comment writes a keep-alive comment on a stream that is open.
+func (k *keepAliveWriter) comment() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if !k.streaming || k.finished {
+		return
+	}
+	if _, err := io.WriteString(k.ResponseWriter, ": keepalive\n\n"); err == nil {
+		_ = http.NewResponseController(k.ResponseWriter).Flush()
+	}
 }
 
 // listenError says why the server cannot listen on addr, and what to do:

@@ -698,6 +698,54 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
+// TestHTTPKeepAliveOnMCPStreams: the SSE streams of streamable HTTP get
+// keep-alive comments and X-Accel-Buffering: no, as /sse streams do: the
+// GET stream that waits for notifications, which proxies would otherwise
+// close as idle.
+func TestHTTPKeepAliveOnMCPStreams(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{SSEKeepAlive: 50 * time.Millisecond})
+	hdr := rawSession(t, e, "2025-06-18")
+	req, _ := http.NewRequest(http.MethodGet, e.base+"/mcp", nil)
+	req.Header.Set("Accept", "text/event-stream")
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Accel-Buffering") != "no" {
+		t.Fatalf("GET /mcp: %s, X-Accel-Buffering %q", resp.Status, resp.Header.Get("X-Accel-Buffering"))
+	}
+	lines := make(chan string)
+	go func() {
+		br := bufio.NewReader(resp.Body)
+		for {
+			line, err := br.ReadString('\n')
+			if err != nil {
+				close(lines)
+				return
+			}
+			lines <- strings.TrimRight(line, "\r\n")
+		}
+	}()
+	deadline := time.After(10 * time.Second)
+	for n := 0; n < 3; {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatal("the stream ended")
+			}
+			if line == ": keepalive" {
+				n++
+			}
+		case <-deadline:
+			t.Fatal("no keep-alive comments on the GET stream")
+		}
+	}
+}
+
 // TestHTTPSlowBody: a body that stops arriving is answered 408 once the
 // body read timeout passes, and the connection is closed: the server does
 // not wait, with no deadline, for the rest of a body that may never come.
