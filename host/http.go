@@ -547,6 +547,11 @@ func (h *HTTPServer) endOnShutdown(next http.Handler) http.Handler {
 // for a cancelled request).
 func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete && !h.opts.Stateless {
+			h.cancelSessionCalls(next, r)
+			next.ServeHTTP(w, r)
+			return
+		}
 		body, _ := r.Body.(*readBody)
 		if r.Method != http.MethodPost || body == nil {
 			next.ServeHTTP(w, r)
@@ -621,6 +626,51 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// cancelSessionCalls cancels the calls in flight on the session a DELETE
+// ends, as if the client had sent notifications/cancelled for each: the SDK
+// would otherwise wait for them to finish (a slow command runs on) before
+// it answers the DELETE, then drop their answers. Each cancellation goes to
+// the SDK's handler as the client's would, so that the SDK cancels the
+// call's context; the streams of those calls then end without an answer.
+func (h *HTTPServer) cancelSessionCalls(sdk http.Handler, r *http.Request) {
+	sid := r.Header.Get("Mcp-Session-Id")
+	if sid == "" {
+		return
+	}
+	for _, id := range h.calls.inSession(sid) {
+		h.calls.cancel(sid, id)
+		note, err := json.Marshal(map[string]any{
+			"jsonrpc": "2.0",
+			"method":  "notifications/cancelled",
+			"params":  map[string]any{"requestId": id.Raw(), "reason": "the client ended the session"},
+		})
+		if err != nil {
+			continue
+		}
+		req, err := http.NewRequestWithContext(r.Context(), http.MethodPost, r.URL.String(), bytes.NewReader(note))
+		if err != nil {
+			continue
+		}
+		req.Host = r.Host
+		req.RemoteAddr = r.RemoteAddr
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", sid)
+		if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
+			req.Header.Set("Mcp-Protocol-Version", v)
+		}
+		sdk.ServeHTTP(discardResponse{}, req)
+	}
+}
+
+// discardResponse is a response nobody reads: the SDK's 202 to a
+// cancellation cancelSessionCalls sends on the client's behalf.
+type discardResponse map[string][]string
+
+func (d discardResponse) Header() http.Header       { return http.Header(d) }
+func (discardResponse) Write(b []byte) (int, error) { return len(b), nil }
+func (discardResponse) WriteHeader(int)             {}
 
 // peekedMessage is what streamablePOST reads of a JSON-RPC message.
 type peekedMessage struct {
@@ -776,6 +826,19 @@ func (t *callTracker) cancel(session string, id jsonrpc.ID) {
 	if c := t.calls[trackedKey{session, id}]; c != nil && c.cancelled.CompareAndSwap(false, true) {
 		t.cancelled.Add(1)
 	}
+}
+
+// inSession lists the ids of the calls in flight on a session.
+func (t *callTracker) inSession(session string) []jsonrpc.ID {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var ids []jsonrpc.ID
+	for k := range t.calls {
+		if k.session == session {
+			ids = append(ids, k.id)
+		}
+	}
+	return ids
 }
 
 // answerCancelled reports whether an answer with the id about to be stored

@@ -746,6 +746,52 @@ func TestHTTPKeepAliveOnMCPStreams(t *testing.T) {
 	}
 }
 
+// TestHTTPDeleteCancelsCalls: a DELETE that ends a session with a call in
+// flight cancels the call (its command is stopped) and is answered at
+// once, instead of waiting for the call to finish and dropping its answer.
+func TestHTTPDeleteCancelsCalls(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{})
+	hdr := rawSession(t, e, "2025-06-18")
+	callDone := make(chan time.Time, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodPost, e.base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow","arguments":{"seconds":30}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		callDone <- time.Now()
+	}()
+	waitUntil(t, "the call to be in flight", func() bool { return e.hs.inflight.Load() == 1 })
+	req, _ := http.NewRequest(http.MethodDelete, e.base+"/mcp", nil)
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %s", resp.Status)
+	}
+	// The command sleeps 30 s: a DELETE that waited for it would take that.
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("DELETE took %s: it waited for the call", d)
+	}
+	select {
+	case <-callDone:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call's POST did not end after the DELETE")
+	}
+	waitUntil(t, "no call in flight", func() bool { return e.hs.inflight.Load() == 0 })
+}
+
 // TestHTTPSlowBody: a body that stops arriving is answered 408 once the
 // body read timeout passes, and the connection is closed: the server does
 // not wait, with no deadline, for the rest of a body that may never come.
