@@ -589,6 +589,9 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 				refuseParams(w, r, msgs[0].ID, msg)
 				return
 			}
+			nw := &notHandledWriter{ResponseWriter: w}
+			defer nw.finish(r, msgs[0])
+			w = nw
 		}
 		if sid == "" || h.opts.Stateless {
 			next.ServeHTTP(w, r)
@@ -671,6 +674,56 @@ type discardResponse map[string][]string
 func (d discardResponse) Header() http.Header       { return http.Header(d) }
 func (discardResponse) Write(b []byte) (int, error) { return len(b), nil }
 func (discardResponse) WriteHeader(int)             {}
+
+// notHandledWriter turns the SDK's answer to a request for a method it
+// does not serve (on protocols before 2026-07-28, a plain-text 400 "JSON
+// RPC not handled: ...") into the JSON-RPC error stdio gives, -32601
+// "method not found", so that a client can tell a method the server
+// lacks from a broken transport. Any other answer passes through.
+type notHandledWriter struct {
+	http.ResponseWriter
+	held bool // a 400 is being held back to look at its body
+	body bytes.Buffer
+}
+
+func (n *notHandledWriter) WriteHeader(code int) {
+	if code == http.StatusBadRequest && !n.held {
+		n.held = true
+		return
+	}
+	n.ResponseWriter.WriteHeader(code)
+}
+
+func (n *notHandledWriter) Write(b []byte) (int, error) {
+	if n.held {
+		if n.body.Len() < 64<<10 {
+			n.body.Write(b)
+		}
+		return len(b), nil
+	}
+	return n.ResponseWriter.Write(b)
+}
+
+// Unwrap gives http.ResponseController the response underneath.
+func (n *notHandledWriter) Unwrap() http.ResponseWriter { return n.ResponseWriter }
+
+// finish writes the 400 held back: as a JSON-RPC error when it was the
+// SDK's "not handled", as it was otherwise.
+func (n *notHandledWriter) finish(r *http.Request, m peekedMessage) {
+	if !n.held {
+		return
+	}
+	const prefix = "JSON RPC not handled: "
+	if text := n.body.String(); strings.HasPrefix(text, prefix) {
+		if note, ok := r.Context().Value(accessNoteKey{}).(*string); ok {
+			*note = "method not found"
+		}
+		writeRPCError(n.ResponseWriter, http.StatusOK, m.ID, jsonrpc.CodeMethodNotFound, fmt.Sprintf("method not found: %q", m.Method))
+		return
+	}
+	n.ResponseWriter.WriteHeader(http.StatusBadRequest)
+	_, _ = n.ResponseWriter.Write(n.body.Bytes())
+}
 
 // peekedMessage is what streamablePOST reads of a JSON-RPC message.
 type peekedMessage struct {

@@ -792,6 +792,32 @@ func TestHTTPDeleteCancelsCalls(t *testing.T) {
 	waitUntil(t, "no call in flight", func() bool { return e.hs.inflight.Load() == 0 })
 }
 
+// TestHTTPUnknownMethod: a request for a method the server does not serve
+// gets the JSON-RPC error stdio gives (-32601), under its id, not the SDK's
+// plain-text 400; other requests the SDK refuses keep their 400.
+func TestHTTPUnknownMethod(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{})
+	hdr := rawSession(t, e, "2025-06-18")
+	resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":24,"method":"nope"}`, hdr)
+	body, _ := io.ReadAll(resp.Body)
+	var m struct {
+		ID    float64 `json:"id"`
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(body, &m) != nil || m.ID != 24 || m.Error.Code != -32601 || m.Error.Message != `method not found: "nope"` {
+		t.Fatalf("unknown method: %s %q", resp.Status, body)
+	}
+	// A notification sent with an id: still the SDK's 400.
+	resp = rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":25,"method":"notifications/initialized"}`, hdr)
+	body, _ = io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "unexpected id") {
+		t.Fatalf("notification with an id: %s %q", resp.Status, body)
+	}
+}
+
 // TestHTTPSlowBody: a body that stops arriving is answered 408 once the
 // body read timeout passes, and the connection is closed: the server does
 // not wait, with no deadline, for the rest of a body that may never come.
