@@ -257,42 +257,28 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 // SSEKeepAlive while the stream is open, so that a proxy does not take a
 // stream waiting for notifications, or for a long call's answer, for an
 // idle connection and close it. The comments go between the SDK's events,
-// each of which it writes in one Write.
+// each of which it writes in one Write. A response that is not a stream
+// (a JSON answer, a 202) costs one small wrapper, no goroutine.
 func (h *HTTPServer) keepStreamsAlive(next http.Handler) http.Handler {
 	if h.opts.SSEKeepAlive <= 0 {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		kw := &keepAliveWriter{ResponseWriter: w}
-		done := make(chan struct{})
-		go func() {
-			t := time.NewTicker(h.opts.SSEKeepAlive)
-			defer t.Stop()
-			for {
-				select {
-				case <-done:
-					return
-				case <-t.C:
-					kw.comment()
-				}
-			}
-		}()
-		defer func() {
-			close(done)
-			kw.mu.Lock()
-			kw.finished = true // nothing is written once the handler returns
-			kw.mu.Unlock()
-		}()
+		kw := &keepAliveWriter{ResponseWriter: w, interval: h.opts.SSEKeepAlive}
+		defer kw.finish()
 		next.ServeHTTP(kw, r)
 	})
 }
 
-// keepAliveWriter is a response that keepStreamsAlive may add comments to
-// once its headers say it is an event stream.
+// keepAliveWriter is a response that gets keep-alive comments once its
+// headers say it is an event stream.
 type keepAliveWriter struct {
 	http.ResponseWriter
-	mu                               sync.Mutex
-	wroteHeader, streaming, finished bool
+	interval time.Duration
+	mu       sync.Mutex
+	// stop ends the comments; nil until the response is a stream.
+	stop                  chan struct{}
+	wroteHeader, finished bool
 }
 
 func (k *keepAliveWriter) WriteHeader(code int) {
@@ -308,9 +294,36 @@ func (k *keepAliveWriter) writeHeaderLocked(code int) {
 	k.wroteHeader = true
 	if strings.HasPrefix(k.Header().Get("Content-Type"), "text/event-stream") {
 		k.Header().Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
-		k.streaming = code == http.StatusOK
+		if code == http.StatusOK && !k.finished {
+			k.stop = make(chan struct{})
+			go k.commentEvery(k.interval, k.stop)
+		}
 	}
 	k.ResponseWriter.WriteHeader(code)
+}
+
+// commentEvery writes a comment every interval until stop is closed.
+func (k *keepAliveWriter) commentEvery(interval time.Duration, stop <-chan struct{}) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			k.comment()
+		}
+	}
+}
+
+// finish ends the comments: nothing is written once the handler returns.
+func (k *keepAliveWriter) finish() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.finished = true
+	if k.stop != nil {
+		close(k.stop)
+	}
 }
 
 func (k *keepAliveWriter) Write(b []byte) (int, error) {
@@ -337,7 +350,7 @@ func (k *keepAliveWriter) Unwrap() http.ResponseWriter { return k.ResponseWriter
 func (k *keepAliveWriter) comment() {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if !k.streaming || k.finished {
+	if k.finished {
 		return
 	}
 	if _, err := io.WriteString(k.ResponseWriter, ": keepalive\n\n"); err == nil {
