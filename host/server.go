@@ -404,6 +404,8 @@ func (s *Server) updatedResources(old, reg *Registry, defs *blockChanges) []stri
 	for _, r := range old.Resources {
 		before[r.URI] = r
 	}
+	// The block comparison covers native syntax only; the file and the
+	// directory are compared too, for configs in HCL's JSON syntax.
 	for _, r := range reg.Resources {
 		if prev, ok := before[r.URI]; ok && (!sameJSON(prev, r) || defs.redefined(blockKey{"resource", r.Name}) || old.resourceSource(r.URI) != reg.resourceSource(r.URI)) {
 			uris = append(uris, r.URI)
@@ -419,7 +421,7 @@ func (s *Server) updatedResources(old, reg *Registry, defs *blockChanges) []stri
 		if !ok {
 			continue
 		}
-		if defs.redefined(blockKey{"resource_template", t.decl.Name}) {
+		if prev.decl.Dir != t.decl.Dir || defs.redefined(blockKey{"resource_template", t.decl.Name}) {
 			changed = append(changed, prev, t)
 		}
 	}
