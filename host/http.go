@@ -142,6 +142,9 @@ type HTTPServer struct {
 	// calls follows the calls in flight on streamable HTTP sessions, so
 	// that the answers to those the client cancelled are dropped.
 	calls *callTracker
+	// standalone follows the standalone streams of streamable HTTP
+	// sessions; nil when stateless.
+	standalone *standaloneStreams
 }
 
 // NormalizeListenAddr turns what --listen was given into host:port: a bare
@@ -223,7 +226,10 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 		// A client whose stream broke resumes it with Last-Event-ID, from
 		// this replica's memory (bounded, oldest events dropped first).
 		// The answers to cancelled calls are not kept for it.
-		events = &cancelAwareStore{EventStore: mcp.NewMemoryEventStore(nil), calls: h.calls}
+		store := &cancelAwareStore{EventStore: mcp.NewMemoryEventStore(nil), calls: h.calls}
+		store.standalone = newStandaloneStreams(store.EventStore)
+		h.standalone = store.standalone
+		events = store
 	}
 	h.streamable = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Stateless:           opts.Stateless,
@@ -241,7 +247,11 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	h.sse = &sseHandler{h: h, sessions: map[string]*sseSession{}}
 
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", h.guard(h.endOnShutdown(h.streamablePOST(h.keepStreamsAlive(h.streamable)))))
+	var streamable http.Handler = h.streamable
+	if h.standalone != nil {
+		streamable = h.standalone.resume(streamable)
+	}
+	mux.Handle("/mcp", h.guard(h.endOnShutdown(h.streamablePOST(h.keepStreamsAlive(streamable)))))
 	mux.Handle("/sse", h.guard(http.HandlerFunc(h.sse.serveStream)))
 	mux.Handle("/messages", h.guard(http.HandlerFunc(h.sse.serveMessage)))
 	mux.Handle("/messages/", h.guard(http.HandlerFunc(h.sse.serveMessage)))
@@ -971,7 +981,13 @@ func (w *cancelWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // no resumption delivers it either.
 type cancelAwareStore struct {
 	mcp.EventStore
-	calls *callTracker
+	calls      *callTracker
+	standalone *standaloneStreams
+}
+
+func (s *cancelAwareStore) SessionClosed(ctx context.Context, sessionID string) error {
+	s.standalone.SessionClosed(sessionID)
+	return s.EventStore.SessionClosed(ctx, sessionID)
 }
 
 func (s *cancelAwareStore) Append(ctx context.Context, sessionID, streamID string, data []byte) error {
@@ -980,7 +996,11 @@ func (s *cancelAwareStore) Append(ctx context.Context, sessionID, streamID strin
 			data = nil
 		}
 	}
-	return s.EventStore.Append(ctx, sessionID, streamID, data)
+	if err := s.EventStore.Append(ctx, sessionID, streamID, data); err != nil {
+		return err
+	}
+	s.standalone.Append(sessionID, streamID)
+	return nil
 }
 
 // callMiddleware applies the request timeout to every MCP request, counts

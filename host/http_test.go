@@ -1956,3 +1956,126 @@ func TestHTTPWildcardListenLog(t *testing.T) {
 		})
 	}
 }
+
+// openGET opens the standalone GET stream of a streamable HTTP session.
+// Until the server has seen the session's last one close, it answers 409:
+// openGET tries again for a while.
+func openGET(t *testing.T, e *httpEnv, hdr map[string]string) (*sseReader, func()) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		req, _ := http.NewRequest(http.MethodGet, e.base+"/mcp", nil)
+		req.Header.Set("Accept", "text/event-stream")
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode == http.StatusOK {
+			return newSSEReader(resp.Body), func() { resp.Body.Close() }
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusConflict || time.Now().After(deadline) {
+			t.Fatalf("GET /mcp: %s: %s", resp.Status, body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// nextMessage reads a stream's next message event, or fails after 10 s.
+func nextMessage(t *testing.T, r *sseReader) sseEvent {
+	t.Helper()
+	got := make(chan sseEvent, 1)
+	go func() {
+		for {
+			ev, err := r.next()
+			if err != nil || ev.name == "message" || ev.name == "" {
+				got <- ev
+				return
+			}
+		}
+	}()
+	select {
+	case ev := <-got:
+		return ev
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event on the stream")
+		return sseEvent{}
+	}
+}
+
+// addToolByReload reloads e's server with one more tool, named by n:
+// clients get notifications/tools/list_changed.
+func addToolByReload(t *testing.T, e *httpEnv, n int) {
+	t.Helper()
+	reg := loadHTTPRegistry(t, httpTestConfig+fmt.Sprintf(`
+tool "added%d" {
+  description = "new after reload %d"
+  template { text = "added" }
+}
+`, n, n))
+	old, _ := e.srv.Apply(reg)
+	old.Retire()
+}
+
+// TestHTTPGetStreamNoReplay: a GET stream opened without Last-Event-ID
+// starts where the session's last GET stream stopped. A notification the
+// client already had is not sent again (the spec: a message goes out on one
+// stream only); one sent while no GET stream was open is delivered, once.
+func TestHTTPGetStreamNoReplay(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{})
+	hdr := rawSession(t, e, "2025-06-18")
+	r, closeGET := openGET(t, e, hdr)
+	addToolByReload(t, e, 1)
+	first := nextMessage(t, r)
+	if !strings.Contains(first.data, "notifications/tools/list_changed") || first.id == "" {
+		t.Fatalf("first event %+v", first)
+	}
+	closeGET()
+
+	// A notification while no GET stream is open is kept for the next one.
+	addToolByReload(t, e, 2)
+	r, closeGET = openGET(t, e, hdr)
+	defer closeGET()
+	ev := nextMessage(t, r)
+	if ev.id == first.id {
+		t.Fatalf("the new GET stream replayed event %s, which the client had", ev.id)
+	}
+	if !strings.Contains(ev.data, "notifications/tools/list_changed") {
+		t.Fatalf("second event %+v", ev)
+	}
+	// And a live one after it.
+	addToolByReload(t, e, 3)
+	if ev2 := nextMessage(t, r); ev2.id == ev.id || ev2.id == first.id {
+		t.Fatalf("third event %+v repeats an earlier one", ev2)
+	}
+}
+
+// TestHTTPGetStreamAfterPurge: once the event store (10 MiB for all
+// sessions) has dropped the oldest events of a session's standalone
+// stream, a new GET stream still opens (the SDK answered 400 "failed to
+// replay events"), and notifications reach it.
+func TestHTTPGetStreamAfterPurge(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{MaxBodyBytes: 4 << 20})
+	hdr := rawSession(t, e, "2025-06-18")
+	addToolByReload(t, e, 1) // stored for a GET stream to come
+	name := strings.Repeat("x", 900<<10)
+	for i := range 14 {
+		resp := rawPost(t, e.base+"/mcp", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":%q}}}`, 10+i, name), hdr)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("call %d: %s", i, resp.Status)
+		}
+		if m := newSSEReader(resp.Body).message(t); m["result"] == nil {
+			t.Fatalf("call %d: %v", i, m["error"])
+		}
+	}
+	r, closeGET := openGET(t, e, hdr)
+	defer closeGET()
+	addToolByReload(t, e, 2)
+	if ev := nextMessage(t, r); !strings.Contains(ev.data, "notifications/tools/list_changed") {
+		t.Fatalf("event %+v", ev)
+	}
+}
