@@ -142,9 +142,9 @@ type HTTPServer struct {
 	// calls follows the calls in flight on streamable HTTP sessions, so
 	// that the answers to those the client cancelled are dropped.
 	calls *callTracker
-	// standalone follows the standalone streams of streamable HTTP
-	// sessions; nil when stateless.
-	standalone *standaloneStreams
+	// streams follows the event streams of streamable HTTP sessions; nil
+	// when stateless.
+	streams *sessionStreams
 }
 
 // NormalizeListenAddr turns what --listen was given into host:port: a bare
@@ -227,8 +227,8 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 		// this replica's memory (bounded, oldest events dropped first).
 		// The answers to cancelled calls are not kept for it.
 		store := &cancelAwareStore{EventStore: mcp.NewMemoryEventStore(nil), calls: h.calls}
-		store.standalone = newStandaloneStreams(store.EventStore)
-		h.standalone = store.standalone
+		store.streams = newSessionStreams(store.EventStore)
+		h.streams = store.streams
 		events = store
 	}
 	h.streamable = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
@@ -248,8 +248,8 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 
 	mux := http.NewServeMux()
 	var streamable http.Handler = h.streamable
-	if h.standalone != nil {
-		streamable = h.standalone.resume(streamable)
+	if h.streams != nil {
+		streamable = h.streams.resume(streamable)
 	}
 	mux.Handle("/mcp", h.guard(h.endOnShutdown(h.streamablePOST(h.keepStreamsAlive(streamable)))))
 	mux.Handle("/sse", h.guard(http.HandlerFunc(h.sse.serveStream)))
@@ -981,25 +981,26 @@ func (w *cancelWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // no resumption delivers it either.
 type cancelAwareStore struct {
 	mcp.EventStore
-	calls      *callTracker
-	standalone *standaloneStreams
+	calls   *callTracker
+	streams *sessionStreams
 }
 
 func (s *cancelAwareStore) SessionClosed(ctx context.Context, sessionID string) error {
-	s.standalone.SessionClosed(sessionID)
+	s.streams.SessionClosed(sessionID)
 	return s.EventStore.SessionClosed(ctx, sessionID)
 }
 
 func (s *cancelAwareStore) Append(ctx context.Context, sessionID, streamID string, data []byte) error {
+	dropped := false
 	if len(data) > 0 && s.calls.cancelled.Load() > 0 {
 		if id, ok := responseTo(data); ok && s.calls.answerCancelled(sessionID, id) {
-			data = nil
+			data, dropped = nil, true
 		}
 	}
 	if err := s.EventStore.Append(ctx, sessionID, streamID, data); err != nil {
 		return err
 	}
-	s.standalone.Append(sessionID, streamID)
+	s.streams.Append(sessionID, streamID, dropped)
 	return nil
 }
 

@@ -1314,6 +1314,13 @@ func TestHTTPCancelledCallGetsNoResult(t *testing.T) {
 		if a, ok := answers(t, readAllEvents(t, gresp.Body))["55"]; ok {
 			t.Fatalf("resuming the stream replayed a response to the cancelled call: %v", a)
 		}
+		// 204, not an empty event stream: the TypeScript client takes a
+		// stream that ends without its answer for a broken one, and tries
+		// again, with no Last-Event-ID, which the session's GET stream
+		// refuses with 409.
+		if gresp.StatusCode != http.StatusNoContent {
+			t.Fatalf("resuming the cancelled call's stream: %s, want 204 No Content", gresp.Status)
+		}
 
 		again := rawPost(t, e.base+"/mcp", call(55, "quick", "{}"), hdr)
 		a := answers(t, readAllEvents(t, again.Body))["55"]

@@ -22,7 +22,7 @@ const nodeTimeout = 2 * time.Minute
 const npmHint = "run `npm ci` in interop/ (needs Node.js 18 or newer) to install the TypeScript MCP SDK"
 
 // TestTypeScriptClient builds toolhost and runs client.test.mjs and
-// reload.test.mjs and rich.test.mjs against it with node's test runner.
+// reload.test.mjs, rich.test.mjs and http.test.mjs against it with node's test runner.
 func TestTypeScriptClient(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -40,7 +40,7 @@ func TestTypeScriptClient(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), nodeTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "client.test.mjs", "reload.test.mjs", "rich.test.mjs")
+	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "client.test.mjs", "reload.test.mjs", "rich.test.mjs", "http.test.mjs")
 	cmd.Env = append(os.Environ(), "TOOLHOST_BIN="+bin, "NO_COLOR=1", "FORCE_COLOR=0")
 	cmd.Stdin = nil
 	// Kill the whole run at the deadline, and don't wait forever for pipes

@@ -13,7 +13,6 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -24,10 +23,10 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
+import { DEADLINE_MS, Events, eventually, okText } from './support.mjs';
+
 const bin = process.env.TOOLHOST_BIN;
 
-/** How long any change may take to show. */
-const DEADLINE_MS = 10_000;
 const CALL_TIMEOUT = { timeout: 20_000 };
 
 // ---- configs ----
@@ -45,77 +44,6 @@ const brokenLine = '  template { text = param.nope }';
 const brokenTool = `tool "delta" {\n  description = "d"\n${brokenLine}\n}\n`;
 const fixedTool =
   `tool "delta" {\n  description = "d"\n  param "nope" { default = "fixed" }\n${brokenLine}\n}\n`;
-
-// ---- helpers ----
-
-/**
- * A log of notifications that can be awaited: waitFor resolves with the
- * first item after mark that satisfies pred, or rejects at the deadline.
- */
-class Events {
-  items = [];
-  #waiters = new Set();
-
-  push(item) {
-    this.items.push(item);
-    for (const w of [...this.#waiters]) w();
-  }
-
-  mark() {
-    return this.items.length;
-  }
-
-  since(mark) {
-    return this.items.slice(mark);
-  }
-
-  waitFor(what, mark, pred = () => true, ms = DEADLINE_MS) {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        const hit = this.items.slice(mark).find(pred);
-        if (hit === undefined) return false;
-        cleanup();
-        resolve(hit);
-        return true;
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(
-          `timed out after ${ms} ms waiting for ${what}; seen since the edit: ` +
-            JSON.stringify(this.items.slice(mark))));
-      }, ms);
-      const cleanup = () => {
-        clearTimeout(timer);
-        this.#waiters.delete(check);
-      };
-      if (!check()) this.#waiters.add(check);
-    });
-  }
-}
-
-/** Retries fn (which asserts) until it passes, or throws its last error at the deadline. */
-async function eventually(what, fn, ms = DEADLINE_MS) {
-  const deadline = Date.now() + ms;
-  for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() >= deadline) {
-        err.message = `${what}: still failing after ${ms} ms: ${err.message}`;
-        throw err;
-      }
-    }
-    await delay(pause);
-  }
-}
-
-/** The single text content of a successful tool result. */
-function okText(result) {
-  assert.notEqual(result.isError, true, `tool call failed: ${JSON.stringify(result)}`);
-  assert.equal(result.content?.length, 1, `one content item, got ${JSON.stringify(result.content)}`);
-  assert.equal(result.content[0].type, 'text');
-  return result.content[0].text;
-}
 
 /** The 1-based line and column where needle starts in text. */
 function position(text, needle) {

@@ -7,14 +7,17 @@ import (
 	"iter"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// standaloneStreams follows, for each streamable HTTP session, the events
-// of its standalone stream: the one a GET without Last-Event-ID opens for
-// the server's notifications, whose event IDs are "_<index>". The SDK
+// sessionStreams follows the event streams of streamable HTTP sessions, for
+// what the SDK does not do by itself when a client opens a GET stream.
+//
+// The standalone stream is the one a GET without Last-Event-ID opens for
+// the server's notifications; its event IDs are "_<index>". The SDK
 // starts every such GET at the beginning of the session's stored events,
 // so a client that opens a new GET stream (after a proxy closed the last
 // one, say) would get every notification it already had again, though the
@@ -23,7 +26,14 @@ import (
 // fails with 400. resume starts such a GET after the last event a GET
 // stream of the session was sent instead: a notification sent while no
 // stream was open is still delivered, once.
-type standaloneStreams struct {
+//
+// A request's stream whose answer was dropped because the client cancelled
+// the request ends without it; a GET that resumes it, with nothing left to
+// replay, gets 204 No Content instead of an empty event stream. Clients
+// take a stream that ends without the answer for a broken one: the
+// TypeScript SDK's tried again, then once more with no Last-Event-ID,
+// which the session's GET stream made a 409, and reported both failures.
+type sessionStreams struct {
 	store mcp.EventStore
 	mu    sync.Mutex
 	// sent is the index of the last event written to a GET stream of the
@@ -31,33 +41,63 @@ type standaloneStreams struct {
 	// stream.
 	sent     map[string]int
 	appended map[string]int
+	// cancelled holds, for each session, the streams whose answer was
+	// dropped.
+	cancelled map[string]map[string]bool
 }
 
-func newStandaloneStreams(store mcp.EventStore) *standaloneStreams {
-	return &standaloneStreams{store: store, sent: map[string]int{}, appended: map[string]int{}}
+func newSessionStreams(store mcp.EventStore) *sessionStreams {
+	return &sessionStreams{store: store, sent: map[string]int{}, appended: map[string]int{}, cancelled: map[string]map[string]bool{}}
 }
 
-// Append counts the standalone stream's events.
-func (s *standaloneStreams) Append(sessionID, streamID string) {
-	if streamID != "" {
+// Append counts the standalone stream's events, and notes the streams
+// whose answer was dropped.
+func (s *sessionStreams) Append(sessionID, streamID string, dropped bool) {
+	if streamID != "" && !dropped {
 		return
 	}
 	s.mu.Lock()
-	s.appended[sessionID]++
+	defer s.mu.Unlock()
+	if streamID == "" {
+		s.appended[sessionID]++
+		return
+	}
+	if s.cancelled[sessionID] == nil {
+		s.cancelled[sessionID] = map[string]bool{}
+	}
+	s.cancelled[sessionID][streamID] = true
+}
+
+// ended reports whether a GET that resumes a request's stream after index
+// has nothing to get: the request was cancelled, and what is left of its
+// stream is the dropped answer.
+func (s *sessionStreams) ended(ctx context.Context, sessionID, streamID string, index int) bool {
+	s.mu.Lock()
+	cancelled := s.cancelled[sessionID][streamID]
 	s.mu.Unlock()
+	if !cancelled {
+		return false
+	}
+	for data, err := range s.store.After(ctx, sessionID, streamID, index) {
+		if err != nil || len(data) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // SessionClosed forgets a session.
-func (s *standaloneStreams) SessionClosed(sessionID string) {
+func (s *sessionStreams) SessionClosed(sessionID string) {
 	s.mu.Lock()
 	delete(s.sent, sessionID)
 	delete(s.appended, sessionID)
+	delete(s.cancelled, sessionID)
 	s.mu.Unlock()
 }
 
 // wrote notes that event index of a session's standalone stream was
 // written to a GET stream.
-func (s *standaloneStreams) wrote(sessionID string, index int) {
+func (s *sessionStreams) wrote(sessionID string, index int) {
 	s.mu.Lock()
 	if prev, ok := s.sent[sessionID]; !ok || index > prev {
 		s.sent[sessionID] = index
@@ -69,7 +109,7 @@ func (s *standaloneStreams) wrote(sessionID string, index int) {
 // last one a GET stream was sent, or -1 for none; when the store no longer
 // has the events after it, the last one stored, since the SDK refuses a
 // stream it cannot replay in full.
-func (s *standaloneStreams) resumeFrom(ctx context.Context, sessionID string) int {
+func (s *sessionStreams) resumeFrom(ctx context.Context, sessionID string) int {
 	s.mu.Lock()
 	index, ok := s.sent[sessionID]
 	appended := s.appended[sessionID]
@@ -87,8 +127,9 @@ func (s *standaloneStreams) resumeFrom(ctx context.Context, sessionID string) in
 
 // resume is the middleware of streamable HTTP that applies resumeFrom to
 // the GETs that open a session's standalone stream, and follows what is
-// written to them.
-func (s *standaloneStreams) resume(next http.Handler) http.Handler {
+// written to them; and answers 204 to a GET that resumes a stream that
+// has ended (see ended).
+func (s *sessionStreams) resume(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sid := r.Header.Get("Mcp-Session-Id")
 		if r.Method != http.MethodGet || sid == "" {
@@ -103,7 +144,14 @@ func (s *standaloneStreams) resume(next http.Handler) http.Handler {
 				r.Header.Set("Last-Event-ID", "_"+strconv.Itoa(i))
 			}
 		case len(last[0]) == 0 || last[0][0] != '_':
-			next.ServeHTTP(w, r) // the resumption of a request's stream
+			// The resumption of a request's stream.
+			if stream, index, ok := strings.Cut(last[0], "_"); ok {
+				if i, err := strconv.Atoi(index); err == nil && s.ended(r.Context(), sid, stream, i) {
+					w.WriteHeader(http.StatusNoContent)
+					return
+				}
+			}
+			next.ServeHTTP(w, r)
 			return
 		}
 		next.ServeHTTP(&standaloneWriter{ResponseWriter: w, streams: s, session: sid}, r)
@@ -115,7 +163,7 @@ func (s *standaloneStreams) resume(next http.Handler) http.Handler {
 // "id: _<index>" line included, in one Write.
 type standaloneWriter struct {
 	http.ResponseWriter
-	streams *standaloneStreams
+	streams *sessionStreams
 	session string
 }
 
