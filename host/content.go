@@ -96,10 +96,14 @@ func gjsonValue(c *thcl.Content, eval *hcl.EvalContext, out *adapters.Output) (g
 	if err != nil {
 		return gjson.Result{}, err
 	}
-	if out == nil || out.Binary || !gjson.ValidBytes(out.Body) {
+	var body []byte
+	if out != nil {
+		body = trimBOM(out.Body)
+	}
+	if out == nil || out.Binary || !gjson.ValidBytes(body) {
 		return gjson.Result{}, contentError(c, "path %q needs JSON output, and the output is not JSON", p)
 	}
-	res := gjson.GetBytes(out.Body, p)
+	res := gjson.GetBytes(body, p)
 	if !res.Exists() {
 		return res, contentError(c, "path %q matched nothing in the output", p)
 	}

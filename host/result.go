@@ -25,6 +25,7 @@ import (
 // converted to the field's declared type, and the fields are assembled into
 // one JSON object that matches the tool's outputSchema.
 func MapResult(r *thcl.Result, body []byte, eval *hcl.EvalContext) (json.RawMessage, error) {
+	body = trimBOM(body)
 	if !gjson.ValidBytes(body) {
 		return nil, fmt.Errorf("the output is not JSON, so the result fields cannot be read from it; it begins: %s", preview(body))
 	}
@@ -72,6 +73,18 @@ func MapResult(r *thcl.Result, body []byte, eval *hcl.EvalContext) (json.RawMess
 	}
 	out.WriteByte('}')
 	return out.Bytes(), nil
+}
+
+// utf8BOM is the byte order mark as UTF-8, which some servers (Windows
+// PowerShell and .NET among them) put before their JSON, and which a
+// UTF-16 response keeps once decoded.
+const utf8BOM = "\ufeff"
+
+// trimBOM drops a byte order mark at the start of a backend's output, so
+// that JSON preceded by one is read as JSON (RFC 8259 lets a parser ignore
+// it); the output itself, returned as text, keeps it.
+func trimBOM(body []byte) []byte {
+	return bytes.TrimPrefix(body, []byte(utf8BOM))
 }
 
 // ConvertJSON converts a JSON value to the declared type (numbers in strings

@@ -179,6 +179,10 @@ func TestMapResult(t *testing.T) {
 		{name: "empty body", body: ``, errs: []string{"not JSON"}},
 		{name: "truncated JSON", body: `{"name":"a"`, errs: []string{"not JSON"}},
 		{name: "plain text", body: `hello`, errs: []string{"not JSON"}},
+		// A byte order mark before the JSON (Windows PowerShell, .NET, and
+		// every UTF-16 response once decoded) does not hide the JSON.
+		{name: "byte order mark before JSON", body: "\ufeff{\"name\":\"a\"}", want: `{"name":"a"}`},
+		{name: "byte order mark alone", body: "\ufeff", errs: []string{"not JSON"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -374,5 +378,50 @@ tool "r" {
 		if err == nil || !strings.Contains(err.Error(), `result field "b": the path "b|@fromstr" gave a value that is not JSON`) {
 			t.Errorf("%s: got %s, %v; want an error naming the field", body, out, err)
 		}
+	}
+}
+
+// TestCallToolResultAfterBOM: output that starts with a byte order mark,
+// as Windows servers send JSON and as a UTF-16 response decodes, feeds
+// both the fields and the content items' paths.
+func TestCallToolResultAfterBOM(t *testing.T) {
+	dir := t.TempDir()
+	src := `
+tool "bom" {
+  template {
+    text = "\ufeff{\"city\":\"Paris\",\"temp\":\"21\"}"
+  }
+  result {
+    field "temp" {
+      path = "temp"
+      type = number
+    }
+    text {
+      path = "city"
+    }
+  }
+}
+`
+	path := filepath.Join(dir, "tools.hcl")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, diags := Load([]string{path}, nil)
+	if len(diags) > 0 {
+		t.Fatalf("Load:\n%s", thcl.FormatDiagnostics(diags))
+	}
+	defer r.Close()
+	res, err := r.CallTool(context.Background(), "bom", json.RawMessage(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError {
+		t.Fatalf("call failed: %s", res.Content[0].(*mcp.TextContent).Text)
+	}
+	if got := string(res.StructuredContent.(json.RawMessage)); got != `{"temp":21}` {
+		t.Errorf("structuredContent = %s, want {\"temp\":21}", got)
+	}
+	if got := res.Content[1].(*mcp.TextContent).Text; got != "Paris" {
+		t.Errorf("text item = %q, want Paris", got)
 	}
 }
