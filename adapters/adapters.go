@@ -31,6 +31,15 @@ type Backend interface {
 	Close() error
 }
 
+// ArgumentChecker is a Backend that refuses some argument values by itself,
+// before it does any I/O (exec refuses a value that would start an option,
+// or that holds a NUL). CheckArguments reports such a refusal, with the
+// message Call would give, and does nothing else; other problems are
+// Call's to find. toolhost validate uses it to run examples as calls run.
+type ArgumentChecker interface {
+	CheckArguments(in *Input) error
+}
+
 // Input is one call of a backend.
 type Input struct {
 	// Eval is the evaluation context of the call: the variable "param" holds

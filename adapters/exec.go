@@ -1155,8 +1155,8 @@ func (e *Exec) buildArgv(ectx *hcl.EvalContext) ([]string, error) {
 				i, e.fromParams(sources, i), problem, e.giveValueHint(sources, i, el))
 		}
 		if strings.ContainsRune(s, 0) {
-			return nil, fmt.Errorf("command[%d]%s contains a NUL character, which a command argument cannot hold; remove it",
-				i, e.fromParams(sources, i))
+			return nil, &execArgRefusal{fmt.Sprintf("command[%d]%s contains a NUL character, which a command argument cannot hold; remove it",
+				i, e.fromParams(sources, i))}
 		}
 		argv[i] = s
 	}
@@ -1179,12 +1179,34 @@ func (e *Exec) buildArgv(ectx *hcl.EvalContext) ([]string, error) {
 		}
 		for _, p := range src.params {
 			if !e.params[p].AllowFlags {
-				return nil, fmt.Errorf("parameter %q value may not start with \"-\": it would be read as an option; "+
-					"use a value that does not start with \"-\" (for a file name, prefix it with \"./\")", p)
+				return nil, &execArgRefusal{fmt.Sprintf("parameter %q value may not start with \"-\": it would be read as an option; "+
+					"use a value that does not start with \"-\" (for a file name, prefix it with \"./\")", p)}
 			}
 		}
 	}
 	return argv, nil
+}
+
+// execArgRefusal is buildArgv's refusal of an argument value: one that
+// would start an option, or that holds a NUL.
+type execArgRefusal struct{ msg string }
+
+func (e *execArgRefusal) Error() string { return e.msg }
+
+// CheckArguments reports whether the command refuses the call's argument
+// values (see ArgumentChecker). It runs nothing: an error of evaluating the
+// command, such as an unset env(), is left for Call.
+func (e *Exec) CheckArguments(in *Input) error {
+	var ectx *hcl.EvalContext
+	if in != nil {
+		ectx = in.Eval
+	}
+	_, err := e.buildArgv(ectx)
+	var refusal *execArgRefusal
+	if !errors.As(err, &refusal) {
+		return nil
+	}
+	return redactError(err, e.sensitiveValues(ectx))
 }
 
 // fromParams names the parameters element i comes from, for messages.

@@ -138,6 +138,16 @@ func (r *Registry) checkExample(ctx context.Context, t *thcl.Tool, ex *thcl.Exam
 		eval.Variables["answer"] = answers
 	}
 
+	// What the backend refuses by itself before it runs (an exec
+	// argument that would start an option) is refused here too, as a
+	// call refuses it.
+	if ac, ok := t.Backend.(adapters.ArgumentChecker); ok {
+		if err := ac.CheckArguments(&adapters.Input{Eval: eval}); err != nil {
+			return expectErr(err, "Invalid example arguments", rangeOf(ex.Args),
+				"The tool refuses these arguments before anything runs; correct args, or expect the refusal with error = \"...\".")
+		}
+	}
+
 	var body []byte
 	switch {
 	case vals.Response != nil:

@@ -325,6 +325,73 @@ tool "count" {
 	}
 }
 
+// TestCheckExamplesExecRefusals: an exec argument the command refuses
+// before it runs (a value that would start an option, a NUL) is refused in
+// an example as in a call, so that an example of the refusal passes and an
+// example that expects a result from it fails.
+func TestCheckExamplesExecRefusals(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "tools.hcl")
+	src := `
+tool "seq" {
+  param "n" { type = integer }
+  param "key" {
+    type      = string
+    default   = "k"
+    sensitive = true
+  }
+  exec {
+    command = ["seq", param.n, param.key]
+  }
+  example "refusal expected, no response" {
+    args  = { n = -3 }
+    error = "may not start with"
+  }
+  example "refusal expected, with response" {
+    args     = { n = -3 }
+    response = ""
+    error    = "may not start with"
+  }
+  example "allowed" {
+    args     = { n = 3 }
+    response = "1\n2\n3\n"
+    result   = "1\n2\n3\n"
+  }
+  example "result expected from a refused value" {
+    args     = { n = -3 }
+    response = "-3\n"
+    result   = "-3\n"
+  }
+  example "sensitive value refused" {
+    args     = { n = 3, key = "-secret-value" }
+    response = ""
+    result   = ""
+  }
+}
+`
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, diags := Load([]string{cfg}, nil)
+	if diags.HasErrors() {
+		t.Fatal(thcl.FormatDiagnostics(diags))
+	}
+	defer reg.Close()
+	rep := CheckExamples(context.Background(), reg)
+	if rep.Run != 5 || rep.Failed != 2 || len(rep.Diagnostics) != 2 {
+		t.Fatalf("report = %+v: %s", rep, thcl.FormatDiagnostics(rep.Diagnostics))
+	}
+	for i, want := range []string{`"result expected from a refused value"`, `"sensitive value refused"`} {
+		d := rep.Diagnostics[i]
+		if d.Summary != "Invalid example arguments" || !strings.Contains(d.Detail, want) || !strings.Contains(d.Detail, "may not start with") {
+			t.Errorf("diagnostic %d = %s: %s, want the refusal in example %s", i, d.Summary, d.Detail, want)
+		}
+		if strings.Contains(d.Detail, "secret-value") {
+			t.Errorf("diagnostic %d shows the sensitive value: %s", i, d.Detail)
+		}
+	}
+}
+
 // TestCheckExamplesOfBrokenTool: the examples of a tool whose block has
 // errors do not run, but the values of their attributes are still
 // evaluated, so that a file() outside the config's directory shows in the
