@@ -186,7 +186,22 @@ func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 		diags = append(diags, c.maxOutput(e, a)...)
 	}
 	if a, ok := attrs["dir"]; ok {
-		diags = append(diags, c.dir(e, a)...)
+		d := c.dir(e, a)
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			if err := e.checkDir(); err != nil {
+				// A warning, as for a program not found: the directory
+				// may be made after the config is written.
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagWarning,
+					Summary:  "Working directory not found",
+					Detail: fmt.Sprintf("%s, so calls of tool %q fail until that is fixed. dir is relative to the config file's directory; create the directory, or correct the path.",
+						execSentence(err.Error()), e.tool),
+					Subject:    a.Expr.Range().Ptr(),
+					Expression: a.Expr,
+				})
+			}
+		}
 	} else {
 		e.dir = cc.BaseDir
 	}

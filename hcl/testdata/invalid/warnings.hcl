@@ -18,6 +18,20 @@ tool "program_not_executable" {
   }
 }
 
+tool "workdir_missing" {
+  exec {
+    command = ["pwd"]
+    dir     = "no-such-workdir" # WARNING: Working directory not found # DETAIL: does not exist, so calls of tool "workdir_missing" fail until that is fixed
+  }
+}
+
+tool "workdir_a_file" {
+  exec {
+    command = ["pwd"]
+    dir     = "warnings.hcl" # WARNING: Working directory not found # DETAIL: is not a directory
+  }
+}
+
 tool "program_on_path" {
   exec {
     command = ["sh", "-c", "echo hi"]
