@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -216,9 +217,18 @@ func TestBridgeUsage(t *testing.T) {
 		{"bad task id", []string{"bridge", "framed", "--connect", "127.0.0.1:1", "--task-id", "abc", good}, 2, "exactly 8"},
 		{"tiny max frame", []string{"bridge", "framed", "--connect", "127.0.0.1:1", "--max-frame", "10", good}, 2, "--max-frame must be at least"},
 		{"invalid config", []string{"bridge", "framed", "--connect", "127.0.0.1:1", bad}, 1, "Undeclared parameter"},
+		// An address that no retry can ever dial is a usage error, not a
+		// server that is down.
+		{"address without port", []string{"bridge", "framed", "--connect", "localhost", good}, 2, "--connect"},
+		{"port out of range", []string{"bridge", "framed", "--connect", "127.0.0.1:99999", good}, 2, "--connect"},
+		{"empty port", []string{"bridge", "framed", "--connect", "127.0.0.1:", good}, 2, "--connect"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cmd := exec.Command(binPath, tc.args...)
+			// A usage error exits at once; a bridge left retrying is
+			// killed, and fails the test, instead of hanging it.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, binPath, tc.args...)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"strings"
 
 	"github.com/toolhost/toolhost/bridge"
@@ -60,6 +61,10 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "toolhost bridge framed: --max-frame must be at least %d bytes\n", bridge.MinMaxFrame)
 		return ExitUsage
 	}
+	if err := checkDialAddr(*addr); err != nil {
+		fmt.Fprintf(stderr, "toolhost bridge framed: --connect %s: %s; give HOST:PORT, as in --connect 127.0.0.1:8888\n", *addr, err)
+		return ExitUsage
+	}
 	if err := bridge.CheckTaskID(*taskID); err != nil {
 		fmt.Fprintf(stderr, "toolhost bridge framed: --task-id: %s\n", err)
 		return ExitUsage
@@ -111,4 +116,24 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	logger.Info("bridge stopped")
 	return ExitOK
+}
+
+// checkDialAddr reports what makes addr an address no connection attempt
+// can use (no port, or a port that is not one), so that such a mistake is
+// a usage error instead of retries that go on for ever.
+func checkDialAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	if port == "" {
+		return errors.New("the port is missing")
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("the port %q is not a port number from 1 to 65535", port)
+	}
+	if port == "0" {
+		return errors.New("port 0 cannot be connected to")
+	}
+	return nil
 }
