@@ -14,6 +14,7 @@ require (
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/segmentio/encoding v0.5.4
 	github.com/tidwall/gjson v1.20.0
+	github.com/yosida95/uritemplate/v3 v3.0.2
 	github.com/zclconf/go-cty v1.19.0
 	golang.org/x/net v0.59.0
 	golang.org/x/term v0.47.0
@@ -26,7 +27,6 @@ require (
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.0 // indirect
-	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/mod v0.41.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect

@@ -52,6 +52,11 @@ type ResourceTemplate struct {
 	Prefix, Suffix string
 	// Variable is the name of the template's variable.
 	Variable string
+	// Reserved reports reserved expansion ({+path}): only then may the
+	// variable's value hold a "/" that stays one in the URI; a simple
+	// {path} or {/path} encodes it as %2F (RFC 6570), which reads refuse,
+	// and clients match such a URI against the template only without it.
+	Reserved bool
 	// Completions are values offered to clients completing the variable;
 	// without them, the names of the directory's files are offered.
 	Completions []string
@@ -223,7 +228,15 @@ func decodeResourceTemplate(block *hcl.Block, ctx *hcl.EvalContext, compile map[
 		valid = false
 	} else {
 		r.Prefix, r.Suffix = r.URITemplate[:open], r.URITemplate[closing+1:]
-		r.Variable = strings.TrimLeft(r.URITemplate[open+1:closing], "+/")
+		expr := r.URITemplate[open+1 : closing]
+		r.Reserved = strings.HasPrefix(expr, "+")
+		if strings.HasPrefix(expr, "/") {
+			// Path-segment expansion, as in notes:{/path}: the URI has a
+			// "/" before the value (notes:/a.md), which is not part of
+			// the file's name.
+			r.Prefix += "/"
+		}
+		r.Variable = strings.TrimLeft(expr, "+/")
 		if !hclsyntax.ValidIdentifier(r.Variable) {
 			diags = append(diags, rangeDiag(attrs["uri_template"], "Invalid URI template", fmt.Sprintf("%q needs a variable name in the braces, as in notes:///{path}.", r.URITemplate)))
 			valid = false

@@ -56,6 +56,12 @@ func (r *Registry) Complete(ref *mcp.CompleteReference, arg, value string) (*mcp
 			} else if t.dir == nil {
 				continue
 			} else if names, err := t.dir.List(maxListedForCompletion); err == nil {
+				if !t.decl.Reserved {
+					// A file in a subfolder has no URI of this
+					// template's form: its "/" would be encoded as %2F,
+					// which reads refuse. Offer only what can be read.
+					names = slices.DeleteFunc(names, func(n string) bool { return strings.Contains(n, "/") })
+				}
 				candidates = names
 			}
 		}

@@ -1,0 +1,90 @@
+package host
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/yosida95/uritemplate/v3"
+
+	thcl "github.com/toolhost/toolhost/hcl"
+)
+
+// TestTemplateCompletionsCanBeRead: every value completion/complete offers
+// for a resource template's variable, expanded into the template as RFC
+// 6570 says (as clients do), is a URI that resources/read serves. A simple
+// {path} encodes the "/" of a file in a subfolder as %2F, which reads
+// refuse, so such files are offered only by a reserved {+path}; a {/path}
+// template serves the files its URIs name.
+func TestTemplateCompletionsCanBeRead(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "notes", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"a.md": "top", "sub/b.md": "nested"} {
+		if err := os.WriteFile(filepath.Join(dir, "notes", name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := filepath.Join(dir, "tools.hcl")
+	if err := os.WriteFile(cfg, []byte(`
+resource_template "simple" {
+  uri_template = "notes:///{path}"
+  dir          = "notes"
+}
+resource_template "reserved" {
+  uri_template = "docs://{+path}"
+  dir          = "notes"
+}
+resource_template "segment" {
+  uri_template = "seg:{/path}"
+  dir          = "notes"
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, diags := Load([]string{cfg}, &thcl.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	if diags.HasErrors() {
+		t.Fatal(thcl.FormatDiagnostics(diags))
+	}
+	t.Cleanup(func() { _ = reg.Close() })
+	p := startStdio(t, reg)
+	p.initialize()
+	id := 1
+	for _, tc := range []struct {
+		tmpl string
+		want []string
+	}{
+		{"notes:///{path}", []string{"a.md"}},
+		{"docs://{+path}", []string{"a.md", "sub/b.md"}},
+		{"seg:{/path}", []string{"a.md"}},
+	} {
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":%q},"argument":{"name":"path","value":""}}}`, id, tc.tmpl))
+		id++
+		r := p.next()
+		var res struct {
+			Completion struct{ Values []string }
+		}
+		if r.Error != nil || json.Unmarshal(r.Result, &res) != nil {
+			t.Fatalf("completion of %s: %s", tc.tmpl, r.line)
+		}
+		if !slices.Equal(res.Completion.Values, tc.want) {
+			t.Errorf("completion of %s offers %q, want %q", tc.tmpl, res.Completion.Values, tc.want)
+		}
+		tpl := uritemplate.MustNew(tc.tmpl)
+		for _, v := range tc.want {
+			uri, err := tpl.Expand(uritemplate.Values{"path": uritemplate.String(v)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":%q}}`, id, uri))
+			id++
+			if r := p.next(); r.Error != nil {
+				t.Errorf("%s completes %q, but reading its URI %s fails: %s", tc.tmpl, v, uri, r.line)
+			}
+		}
+	}
+}
