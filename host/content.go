@@ -249,6 +249,12 @@ func (r *Registry) itemResource(ctx context.Context, c *thcl.Content, eval *hcl.
 		}
 		return got, nil
 	}
+	for _, t := range r.templates {
+		if v, ok := t.value(uri); ok && strings.Contains(v, "/") {
+			return nil, contentError(c, "resource template %q serves no URI whose %s holds a \"/\" (%q): clients could not read it; write the template's variable as {+%s} to serve files in subfolders",
+				t.decl.Name, t.decl.Variable, v, t.decl.Variable)
+		}
+	}
 	if out == nil || !c.Output {
 		return nil, contentError(c, "no resource is declared with URI %q; declare one, or give the block text or file", uri)
 	}

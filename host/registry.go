@@ -59,10 +59,23 @@ type templateDir struct {
 	dir  *adapters.Dir
 }
 
-// matches reports whether uri is of the template's form.
+// matches reports whether uri is of the template's form. The value of a
+// simple {path} holds no "/": clients write it as %2F, and the SDK matches
+// a URI with one against no such template, so resources/read could not
+// read what a tool's result embedded or linked.
 func (t *templateDir) matches(uri string) bool {
+	v, ok := t.value(uri)
+	return ok && (t.decl.Reserved || !strings.Contains(v, "/"))
+}
+
+// value is the part of uri the template's variable stands for, when uri
+// has the template's prefix and suffix.
+func (t *templateDir) value(uri string) (string, bool) {
 	d := t.decl
-	return strings.HasPrefix(uri, d.Prefix) && strings.HasSuffix(uri, d.Suffix) && len(uri) > len(d.Prefix)+len(d.Suffix)
+	if !strings.HasPrefix(uri, d.Prefix) || !strings.HasSuffix(uri, d.Suffix) || len(uri) <= len(d.Prefix)+len(d.Suffix) {
+		return "", false
+	}
+	return uri[len(d.Prefix) : len(uri)-len(d.Suffix)], true
 }
 
 // Load reads and compiles the config at paths. validate and serve share it;

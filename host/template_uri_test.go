@@ -1,11 +1,13 @@
 package host
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/yosida95/uritemplate/v3"
@@ -42,6 +44,14 @@ resource_template "reserved" {
 resource_template "segment" {
   uri_template = "seg:{/path}"
   dir          = "notes"
+}
+tool "embed" {
+  description = "embeds a note"
+  param "uri" { type = string }
+  result {
+    resource { uri = param.uri }
+  }
+  template { text = "" }
 }
 `), 0o644); err != nil {
 		t.Fatal(err)
@@ -85,6 +95,21 @@ resource_template "segment" {
 			if r := p.next(); r.Error != nil {
 				t.Errorf("%s completes %q, but reading its URI %s fails: %s", tc.tmpl, v, uri, r.line)
 			}
+		}
+	}
+	// A tool's result embeds only what a client could read too.
+	for _, tc := range []struct{ uri, want string }{
+		{"notes:///a.md", "top"},
+		{"docs://sub/b.md", "nested"},
+		{"notes:///sub/b.md", "{+path}"},
+	} {
+		res, err := reg.CallTool(context.Background(), "embed", json.RawMessage(fmt.Sprintf(`{"uri":%q}`, tc.uri)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(res.Content)
+		if !strings.Contains(string(got), tc.want) {
+			t.Errorf("embedding %s: %s, want it to mention %q", tc.uri, got, tc.want)
 		}
 	}
 }
