@@ -114,6 +114,10 @@ type Exec struct {
 	argv       []string        // the whole argv when it does not depend on arguments
 	sources    []execArgSource // where each element comes from; nil when unknown
 	allRefs    []string        // every parameter the command refers to
+	// concatArgs are the lists of a command written concat([...], ...),
+	// whose length is known only when the tool is called; sources are
+	// then worked out for each call.
+	concatArgs []execConcatArg
 	timeout    time.Duration
 	dir        string // working directory, absolute or relative to the process's
 	env        hcl.Expression
@@ -134,6 +138,15 @@ type Exec struct {
 	mu      sync.Mutex
 	closed  bool
 	running map[int]struct{} // process groups of running commands
+}
+
+// execConcatArg is one list of a command written concat([...], ...): a
+// literal list, whose elements' sources are known, or an expression whose
+// elements may come from any of params.
+type execConcatArg struct {
+	expr    hcl.Expression
+	literal []execArgSource // nil unless expr is a literal list
+	params  []string
 }
 
 // execArgSource describes where one element of the command comes from.
@@ -507,11 +520,15 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 		}
 		for i, el := range elems {
 			if problem := execArgProblem(el); problem != "" {
+				fix := "Pass each argument as its own element."
+				if t := el.Type(); i > 0 && (t.IsListType() || t.IsSetType() || t.IsTupleType()) {
+					fix = "To pass each item of a list as an argument of its own, join the lists with concat, as in command = concat([\"git\", \"add\", \"--\"], param.files)."
+				}
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Invalid command element",
 					Detail: fmt.Sprintf("The element command[%d] %s, and each element must be a string, number or bool: "+
-						"one argument of the program. Pass each argument as its own element.", i, problem),
+						"one argument of the program. %s", i, problem, fix),
 					Subject:    elemRange(i).Ptr(),
 					Expression: a.Expr,
 				})
@@ -522,11 +539,37 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 		return diags
 	}
 
-	// The program must be known now.
+	// The program must be known now. A command of a length known only
+	// when the tool is called, concat(["git", "add", "--"], param.files),
+	// has it first in its first list.
+	if elems == nil {
+		if head := concatHead(a.Expr); head != nil && len(execParamRefs(head, c.paramNames())) == 0 {
+			if hv, d := c.value(head); !d.HasErrors() && hv.IsWhollyKnown() {
+				if prog, problem := execArgString(hv); problem == "" && prog != "" {
+					c.program, c.programRange = prog, head.Range()
+					e.allRefs = execParamRefs(a.Expr, c.paramNames())
+					for _, arg := range a.Expr.(*hclsyntax.FunctionCallExpr).Args {
+						ca := execConcatArg{expr: arg}
+						if t, ok := arg.(*hclsyntax.TupleConsExpr); ok {
+							ca.literal = c.tupleSources(t, nil)
+						} else {
+							ca.params = execParamRefs(arg, c.paramNames())
+						}
+						e.concatArgs = append(e.concatArgs, ca)
+					}
+					return diags
+				}
+			}
+		}
+	}
 	if elems == nil || !elems[0].IsKnown() {
 		refs := execParamRefs(a.Expr, c.paramNames())
 		detail := "The first element of command names the program to run, and it must be fixed in the configuration, but this command is only known when the tool is called."
-		if len(refs) > 0 {
+		switch {
+		case elems == nil && len(refs) > 0:
+			detail = fmt.Sprintf("The first element of command names the program to run, and it must be fixed in the configuration, but how this command starts is only known when the tool is called (it depends on parameter %s). "+
+				"To add a list parameter's items as arguments, put the program first in concat's first list, as in command = concat([\"git\", \"add\", \"--\"], param.files).", execQuoteList(refs))
+		case len(refs) > 0:
 			detail = fmt.Sprintf("The first element of command names the program to run, and it must be fixed in the configuration, but this command depends on parameter %q.", refs[0])
 		}
 		return append(diags, &hcl.Diagnostic{
@@ -558,15 +601,7 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	}
 	switch {
 	case isTuple:
-		e.sources = make([]execArgSource, len(tuple.Exprs))
-		for i, x := range tuple.Exprs {
-			if len(x.Variables()) == 0 && i < len(elems) && elems[i].IsKnown() {
-				s, _ := execArgString(elems[i])
-				e.sources[i].separator = s == "--"
-				continue
-			}
-			e.sources[i].params = execLeadingParamRefs(x, c.paramNames())
-		}
+		e.sources = c.tupleSources(tuple, elems)
 	case elems != nil:
 		// The length is known: known elements come from the configuration;
 		// the others may come from any parameter the command refers to.
@@ -581,6 +616,30 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// tupleSources says where each element of a literal list in the command
+// comes from; elems are the elements' values known at load, or nil to
+// evaluate the ones that refer to nothing.
+func (c *execCompiler) tupleSources(tuple *hclsyntax.TupleConsExpr, elems []cty.Value) []execArgSource {
+	sources := make([]execArgSource, len(tuple.Exprs))
+	for i, x := range tuple.Exprs {
+		if len(x.Variables()) == 0 {
+			v := cty.DynamicVal
+			if i < len(elems) {
+				v = elems[i]
+			} else if val, d := c.value(x); !d.HasErrors() {
+				v = val
+			}
+			if v.IsKnown() {
+				s, _ := execArgString(v)
+				sources[i].separator = s == "--"
+				continue
+			}
+		}
+		sources[i].params = execLeadingParamRefs(x, c.paramNames())
+	}
+	return sources
 }
 
 func (c *execCompiler) timeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
@@ -1159,6 +1218,9 @@ func (e *Exec) buildArgv(ectx *hcl.EvalContext) ([]string, error) {
 		return nil, errors.New("the command of this tool evaluated to an empty list, so there is no program to run")
 	}
 	sources := e.sources
+	if e.concatArgs != nil {
+		sources = e.concatSources(ectx)
+	}
 	if len(sources) != len(elems) {
 		sources = nil
 	}
@@ -1222,6 +1284,31 @@ func (e *Exec) CheckArguments(in *Input) error {
 		return nil
 	}
 	return redactError(err, e.sensitiveValues(ectx))
+}
+
+// concatSources says where each element of a command written
+// concat([...], ...) comes from, in one call: each list is evaluated again
+// for its length. nil when one cannot be.
+func (e *Exec) concatSources(ectx *hcl.EvalContext) []execArgSource {
+	var sources []execArgSource
+	for _, arg := range e.concatArgs {
+		if arg.literal != nil {
+			sources = append(sources, arg.literal...)
+			continue
+		}
+		v, diags := arg.expr.Value(ectx)
+		if diags.HasErrors() {
+			return nil
+		}
+		v, _ = v.UnmarkDeep()
+		if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() {
+			return nil
+		}
+		for range v.LengthInt() {
+			sources = append(sources, execArgSource{params: arg.params})
+		}
+	}
+	return sources
 }
 
 // fromParams names the parameters element i comes from, for messages.
@@ -1523,6 +1610,20 @@ func execEnvNameProblem(name string) string {
 // execArgType reports whether values of ty can be one command argument.
 func execArgType(ty cty.Type) bool {
 	return ty == cty.DynamicPseudoType || ty.IsPrimitiveType()
+}
+
+// concatHead is the first element of the first list of a command written
+// as concat([...], ...), or nil.
+func concatHead(x hcl.Expression) hcl.Expression {
+	call, ok := x.(*hclsyntax.FunctionCallExpr)
+	if !ok || call.Name != "concat" || len(call.Args) == 0 || call.ExpandFinal {
+		return nil
+	}
+	first, ok := call.Args[0].(*hclsyntax.TupleConsExpr)
+	if !ok || len(first.Exprs) == 0 {
+		return nil
+	}
+	return first.Exprs[0]
 }
 
 // execArgProblem says why v cannot be one command argument, or returns "".
