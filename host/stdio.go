@@ -118,6 +118,11 @@ type stdioConn struct {
 func (c *stdioConn) readLoop(max int) {
 	defer close(c.inputDone)
 	r := bufio.NewReaderSize(c.in, 64<<10)
+	// A byte order mark before the first message (Windows PowerShell 5
+	// writes one with [Text.Encoding]::UTF8) is not part of it.
+	if b, err := r.Peek(len(utf8BOM)); err == nil && string(b) == utf8BOM {
+		_, _ = r.Discard(len(utf8BOM))
+	}
 	var line []byte
 	for {
 		chunk, err := r.ReadSlice('\n')

@@ -390,6 +390,24 @@ func TestStdioSecondInitialize(t *testing.T) {
 	}
 }
 
+// TestStdioByteOrderMark: a UTF-8 byte order mark before the first message
+// (Windows PowerShell 5 writes one) does not spoil it; one later in the
+// stream is an error, as any stray bytes are.
+func TestStdioByteOrderMark(t *testing.T) {
+	p := startStdio(t, loadSource(t, stdioIDConfig))
+	p.send(utf8BOM + initializeLine(1))
+	if r := p.next(); r.Error != nil || string(r.ID) != "1" {
+		t.Fatalf("initialize after a BOM: %s", r.line)
+	}
+	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	p.send(helloLine("2"))
+	wantHello(t, p.next(), "2")
+	p.send(utf8BOM + helloLine("3"))
+	if r := p.next(); r.Error == nil {
+		t.Fatalf("a BOM inside the stream was taken: %s", r.line)
+	}
+}
+
 // TestLogLevelFromInitialize checks that the default log level applies as
 // soon as initialize is answered: a warning sent before the client's
 // notifications/initialized reaches it, and an info line does not; a level
