@@ -389,6 +389,15 @@ var textTypes = map[string]string{
 // detectMIME guesses the media type of a file, without parameters: by
 // extension, else by sniffing data.
 func detectMIME(name string, data []byte) string {
+	if t := MIMEByName(name); t != "" {
+		return t
+	}
+	return stripParams(http.DetectContentType(data))
+}
+
+// MIMEByName is the media type, without parameters, that a read of the
+// file name gives by its extension; "" when only its content can tell.
+func MIMEByName(name string) string {
 	ext := strings.ToLower(path.Ext(strings.ReplaceAll(name, "\\", "/")))
 	if t, ok := textTypes[ext]; ok {
 		return t
@@ -398,7 +407,7 @@ func detectMIME(name string, data []byte) string {
 			return stripParams(t)
 		}
 	}
-	return stripParams(http.DetectContentType(data))
+	return ""
 }
 
 // stripParams drops the parameters (such as "; charset=utf-8") of a media

@@ -190,12 +190,18 @@ func compile(cfg *thcl.Config, lookup thcl.EnvLookup) (*Registry, hcl.Diagnostic
 	}
 	for _, res := range cfg.Resources {
 		r.resources[res.URI] = res
+		mt := res.MIMEType
+		if mt == "" && res.File != "" {
+			// What a read gives, when the name tells (resources/list
+			// reads no file).
+			mt = adapters.MIMEByName(res.File)
+		}
 		r.Resources = append(r.Resources, &mcp.Resource{
 			URI:         res.URI,
 			Name:        res.Name,
 			Title:       res.Title,
 			Description: res.Description,
-			MIMEType:    res.MIMEType,
+			MIMEType:    mt,
 		})
 	}
 	for _, rt := range cfg.ResourceTemplates {

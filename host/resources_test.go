@@ -1,0 +1,71 @@
+package host
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	thcl "github.com/toolhost/toolhost/hcl"
+)
+
+// TestResourceListMIMEType: a file resource without mime_type is listed
+// with the media type its name gives, the one a read of it returns; a file
+// whose name does not tell is listed without one (its content tells, when
+// read).
+func TestResourceListMIMEType(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"data.json": `{"a":1}`, "notes.md": "# hi", "README": "plain words", "typed.txt": "x"}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := filepath.Join(dir, "tools.hcl")
+	if err := os.WriteFile(cfg, []byte(`
+resource "json" {
+  uri  = "file:///data.json"
+  file = "data.json"
+}
+resource "md" {
+  uri  = "file:///notes.md"
+  file = "notes.md"
+}
+resource "readme" {
+  uri  = "file:///README"
+  file = "README"
+}
+resource "typed" {
+  uri       = "file:///typed.txt"
+  file      = "typed.txt"
+  mime_type = "text/x-custom"
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, diags := Load([]string{cfg}, &thcl.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	if diags.HasErrors() {
+		t.Fatal(thcl.FormatDiagnostics(diags))
+	}
+	t.Cleanup(func() { _ = reg.Close() })
+	want := map[string]string{
+		"file:///data.json": "application/json",
+		"file:///notes.md":  "text/markdown",
+		"file:///README":    "",
+		"file:///typed.txt": "text/x-custom",
+	}
+	for _, r := range reg.Resources {
+		t.Run(r.URI, func(t *testing.T) {
+			if r.MIMEType != want[r.URI] {
+				t.Errorf("listed with mimeType %q, want %q", r.MIMEType, want[r.URI])
+			}
+			res, err := reg.ReadResource(context.Background(), r.URI)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Contents[0].MIMEType; r.MIMEType != "" && got != r.MIMEType {
+				t.Errorf("listed as %q, read as %q", r.MIMEType, got)
+			}
+		})
+	}
+}
