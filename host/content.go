@@ -29,7 +29,8 @@ import (
 func contentError(c *thcl.Content, format string, args ...any) error {
 	// The file's base name: the client is told where in the config, not
 	// where the config lives on the server.
-	return fmt.Errorf("the %s item at %s:%d: %s", c.Kind, filepath.Base(c.DeclRange.Filename), c.DeclRange.Start.Line, fmt.Sprintf(format, args...))
+	// An error among args formatted with %w stays in the chain.
+	return fmt.Errorf("the %s item at %s:%d: "+format, append([]any{c.Kind, filepath.Base(c.DeclRange.Filename), c.DeclRange.Start.Line}, args...)...)
 }
 
 // renderContent makes one content item. out is the backend's output (nil
@@ -241,7 +242,7 @@ func (r *Registry) itemResource(ctx context.Context, c *thcl.Content, eval *hcl.
 	if r.declaresResource(uri) {
 		res, err := r.ReadResource(ctx, uri)
 		if err != nil {
-			return nil, contentError(c, "cannot read resource %s: %v", uri, err)
+			return nil, contentError(c, "cannot read resource %s: %w", uri, err)
 		}
 		got := res.Contents[0]
 		if c.MIMEType != "" {

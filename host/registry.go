@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -738,6 +739,12 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 	for _, m := range p.Messages {
 		if m.Content != nil {
 			item, err := r.renderContent(ctx, m.Content, eval, nil)
+			var je *jsonrpc.Error
+			if errors.As(err, &je) && je.Code == mcp.CodeResourceNotFound && m.Content.URI != nil && len(m.Content.URI.Variables()) > 0 {
+				// A URI made of the arguments names no resource: the
+				// client's to correct, as any other argument problem.
+				return nil, &PromptError{Msg: fmt.Sprintf("prompt %q: %v", name, err)}
+			}
 			if err != nil {
 				return nil, fmt.Errorf("prompt %q: %v", name, err)
 			}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	thcl "github.com/toolhost/toolhost/hcl"
 )
@@ -68,4 +71,46 @@ resource "typed" {
 			}
 		})
 	}
+}
+
+// TestPromptResourceFromArguments: a prompt whose embedded resource's URI
+// is made of the arguments, naming no file, is the client's error
+// (-32602, as any argument that does not fit), not an internal one.
+func TestPromptResourceFromArguments(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes", "a.md"), []byte("note a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "tools.hcl")
+	if err := os.WriteFile(cfg, []byte(`
+resource_template "notes" {
+  uri_template = "notes:///{path}"
+  dir          = "notes"
+}
+prompt "review" {
+  description = "reviews a note"
+  arg "n" {}
+  message "user" {
+    resource { uri = "notes:///${arg.n}" }
+  }
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, diags := Load([]string{cfg}, &thcl.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	if diags.HasErrors() {
+		t.Fatal(thcl.FormatDiagnostics(diags))
+	}
+	t.Cleanup(func() { _ = reg.Close() })
+	p := startStdio(t, reg)
+	p.initialize()
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"review","arguments":{"n":"a.md"}}}`)
+	if r := p.next(); r.Error != nil || !strings.Contains(string(r.Result), "note a") {
+		t.Fatalf("prompts/get of a.md: %s", r.line)
+	}
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"review","arguments":{"n":"missing.md"}}}`)
+	wantError(t, p.next(), "2", jsonrpc.CodeInvalidParams, "notes:///missing.md")
 }
