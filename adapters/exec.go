@@ -40,6 +40,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/transform"
 )
 
 const (
@@ -87,6 +89,7 @@ var execBlockSchema = &hcl.BodySchema{
 		{Name: "stderr_log"},
 		{Name: "binary"},
 		{Name: "mime_type"},
+		{Name: "charset"},
 	},
 }
 
@@ -110,10 +113,10 @@ type Exec struct {
 	baseDir string
 	params  map[string]ParamInfo
 
-	command    hcl.Expression
-	argv       []string        // the whole argv when it does not depend on arguments
-	sources    []execArgSource // where each element comes from; nil when unknown
-	allRefs    []string        // every parameter the command refers to
+	command hcl.Expression
+	argv    []string        // the whole argv when it does not depend on arguments
+	sources []execArgSource // where each element comes from; nil when unknown
+	allRefs []string        // every parameter the command refers to
 	// concatArgs are the lists of a command written concat([...], ...),
 	// whose length is known only when the tool is called; sources are
 	// then worked out for each call.
@@ -129,7 +132,10 @@ type Exec struct {
 	maxOutput  int
 	stderrLog  string // MCP logging level of forwarded stderr lines; "" forwards none
 	binary     bool   // standard output is bytes, passed on as they are
-	mimeType   string // media type of binary output; "" sniffs it
+	// charset decodes standard output and error to UTF-8; nil when the
+	// command writes UTF-8.
+	charset  encoding.Encoding
+	mimeType string // media type of binary output; "" sniffs it
 
 	// sensitiveArgs are the indexes of the command's elements wrapped in
 	// sensitive(...): their values are hidden like secret variables.
@@ -242,6 +248,17 @@ func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 				Severity: hcl.DiagError,
 				Summary:  "mime_type without binary",
 				Detail:   "mime_type names the media type of binary output. Add binary = true to the exec block, or remove mime_type: text output is text/plain, or application/json when it is JSON.",
+				Subject:  a.NameRange.Ptr(),
+			})
+		}
+	}
+	if a, ok := attrs["charset"]; ok {
+		diags = append(diags, c.charset(e, a)...)
+		if e.binary {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "charset with binary",
+				Detail:   "charset names the encoding of text output, and binary = true passes the output on as bytes. Remove one of them.",
 				Subject:  a.NameRange.Ptr(),
 			})
 		}
@@ -684,6 +701,32 @@ func (c *execCompiler) timeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	return diags
 }
 
+// charset reads the encoding of the command's text output.
+func (c *execCompiler) charset(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+	v, diags, ok := c.constant(a, `"gbk"`)
+	if !ok {
+		return diags
+	}
+	var enc encoding.Encoding
+	if v.Type() == cty.String {
+		enc, ok = charsetByLabel(v.AsString())
+	}
+	if v.Type() != cty.String || !ok {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Unknown charset",
+			Detail: fmt.Sprintf("The charset is %s, which is not a charset toolhost can decode. Use a WHATWG encoding label such as \"gbk\", \"gb18030\", \"big5\", \"shift_jis\" or \"iso-8859-1\": the encoding the command writes.",
+				execCharsetText(v)),
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		})
+	}
+	if !isUTF8(enc) {
+		e.charset = enc
+	}
+	return diags
+}
+
 func (c *execCompiler) maxOutput(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	v, diags, ok := c.constant(a, "1048576")
 	if !ok {
@@ -1073,6 +1116,9 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 			if len(bytes.TrimSpace(tail)) == 0 {
 				tail = stdout.buf // some programs report errors on stdout
 			}
+			if e.charset != nil {
+				tail = e.decode(tail, false)
+			}
 			if s := execLastPart(tail, execStderrShown); s != "" {
 				msg += ": " + Redact(e.scrub(ectx, s), e.secrets(ectx, argv, stdin))
 			}
@@ -1093,10 +1139,17 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 		}
 		return &Output{Body: body, MIMEType: mt, Truncated: stdout.truncated, Binary: true, secrets: secrets}, nil
 	}
+	if e.charset != nil {
+		body = e.decode(body, stdout.truncated)
+	}
 	if stdout.truncated {
 		body = execTrimPartialRune(body)
 	}
 	if !utf8.Valid(body) {
+		if in != nil && in.Report != nil {
+			in.Report.Log("warning", fmt.Sprintf("the command's output is not valid UTF-8, and its invalid bytes were replaced with U+FFFD; "+
+				"set charset = \"gbk\" (or the encoding it writes) in the exec block, or binary = true for bytes that are not text"))
+		}
 		body = []byte(strings.ToValidUTF8(string(body), "\uFFFD"))
 	}
 	mime := "text/plain"
@@ -1104,6 +1157,34 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 		mime = "application/json"
 	}
 	return &Output{Body: body, MIMEType: mime, Truncated: stdout.truncated, secrets: secrets}, nil
+}
+
+// execCharsetText describes a charset value for a message.
+func execCharsetText(v cty.Value) string {
+	if v.Type() == cty.String {
+		return fmt.Sprintf("%q", v.AsString())
+	}
+	return execTypeName(v.Type())
+}
+
+// decode converts output in the command's charset to UTF-8; a byte the
+// charset has no character for becomes U+FFFD. Output cut short
+// (max_output) loses a character cut in two, as UTF-8 output does.
+func (e *Exec) decode(b []byte, cut bool) []byte {
+	dec := e.charset.NewDecoder()
+	if cut {
+		// Three bytes of UTF-8 at most for each byte of input.
+		dst := make([]byte, 3*len(b)+16)
+		if n, _, err := dec.Transform(dst, b, false); err == nil || errors.Is(err, transform.ErrShortSrc) {
+			return dst[:n]
+		}
+		dec.Reset()
+	}
+	out, err := dec.Bytes(b)
+	if err != nil {
+		return b
+	}
+	return out
 }
 
 // Close kills the process groups of the commands still running. Calls made

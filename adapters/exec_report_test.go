@@ -172,3 +172,36 @@ stderr_log = "info"`)
 		t.Errorf("reported:\n%s\nwant:\n%s", reported, want)
 	}
 }
+
+// TestExecCharsetReport: output that is not UTF-8 is decoded from the
+// charset the block names, the error text of a failing command too;
+// without one, its invalid bytes are replaced and the call's log says how
+// to fix that.
+func TestExecCharsetReport(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	t.Run("error text decoded", func(t *testing.T) {
+		e := f.mustCompile(t, `command = ["sh", "-c", "printf '\\304\\343\\272\\303' >&2; exit 3"]
+charset = "gbk"`)
+		_, err := e.Call(context.Background(), f.input(nil))
+		if err == nil || !strings.Contains(err.Error(), "status 3: 你好") {
+			t.Fatalf("err = %v, want the exit status and 你好", err)
+		}
+	})
+	t.Run("no charset: replaced, and said", func(t *testing.T) {
+		e := f.mustCompile(t, `command = ["printf", "caf\\351"]`)
+		rec := &recorder{}
+		in := f.input(nil)
+		in.Report = rec
+		out, err := e.Call(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(out.Body) != "caf\uFFFD" {
+			t.Errorf("body = %q", out.Body)
+		}
+		if len(rec.events) != 1 || !strings.Contains(rec.events[0], "log warning") || !strings.Contains(rec.events[0], `charset = "gbk"`) {
+			t.Errorf("reported %q, want one warning that names charset", rec.events)
+		}
+	})
+}

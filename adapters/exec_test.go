@@ -566,6 +566,17 @@ max_output = 4`, "[1,2", "text/plain", true},
 max_output = 3`, "ab", "text/plain", true},
 		{"exactly max_output", `command = ["printf", "abcd"]
 max_output = 4`, "abcd", "text/plain", false},
+		{"gbk decoded", `command = ["printf", "\\304\\343\\272\\303"]
+charset = "gbk"`, "你好", "text/plain", false},
+		{"latin-1 decoded", `command = ["printf", "caf\\351"]
+charset = "iso-8859-1"`, "café", "text/plain", false},
+		{"gbk json decoded", `command = ["printf", "{\"a\":\"\\304\\343\"}"]
+charset = "gbk"`, `{"a":"你"}`, "application/json", false},
+		{"utf-8 charset changes nothing", `command = ["printf", "a\\377b"]
+charset = "utf-8"`, "a\uFFFDb", "text/plain", false},
+		{"gbk cut character dropped", `command = ["printf", "\\304\\343\\272\\303"]
+charset = "gbk"
+max_output = 3`, "你", "text/plain", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -868,6 +879,11 @@ timout = "5s"`, []wantDiag{{"Unsupported argument", "timout", `Did you mean "tim
 		{"program of computed list", `command = concat([param.text], ["x"])`, []wantDiag{{"Program not fixed", `concat([param.text], ["x"])`, `parameter "text"`}}},
 		{"list param first", `command = concat(param.files, ["x"])`, []wantDiag{{"Program not fixed", `concat(param.files, ["x"])`, `put the program first in concat's first list`}}},
 		{"list param as an element", `command = ["printf", "%s", param.files]`, []wantDiag{{"Invalid command element", `param.files`, `concat(["git", "add", "--"], param.files)`}}},
+		{"unknown charset", `command = ["true"]
+charset = "klingon"`, []wantDiag{{"Unknown charset", `"klingon"`, `"gbk"`}}},
+		{"charset with binary", `command = ["true"]
+binary = true
+charset = "gbk"`, []wantDiag{{"charset with binary", "charset", "Remove one of them"}}},
 		{"undeclared param", `command = ["printf", "%s", param.txet]`,
 			[]wantDiag{{"Reference to undeclared parameter", `param.txet`, `Did you mean "text"?`}}},
 		{"undeclared param in stdin", `command = ["cat"]
