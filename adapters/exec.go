@@ -1104,7 +1104,11 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
-		return nil, fmt.Errorf("command timed out after %s (timeout) and was killed", execDuration(e.timeout))
+		msg := fmt.Sprintf("command timed out after %s (timeout) and was killed", execDuration(e.timeout))
+		if s := e.lastWords(ectx, stderr, stdout, argv, stdin); s != "" {
+			msg += "; the end of what it printed: " + s
+		}
+		return nil, errors.New(msg)
 	case closed && execKilled(werr):
 		return nil, errors.New("the command was killed because the tool's configuration was unloaded; call the tool again")
 	}
@@ -1112,15 +1116,8 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 		var ee *exec.ExitError
 		if errors.As(werr, &ee) {
 			msg := execExitDescription(ee.ProcessState)
-			tail := stderr.tail.bytes()
-			if len(bytes.TrimSpace(tail)) == 0 {
-				tail = stdout.buf // some programs report errors on stdout
-			}
-			if e.charset != nil {
-				tail = e.decode(tail, false)
-			}
-			if s := execLastPart(tail, execStderrShown); s != "" {
-				msg += ": " + Redact(e.scrub(ectx, s), e.secrets(ectx, argv, stdin))
+			if s := e.lastWords(ectx, stderr, stdout, argv, stdin); s != "" {
+				msg += ": " + s
 			}
 			return nil, errors.New(msg)
 		}
@@ -1157,6 +1154,25 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 		mime = "application/json"
 	}
 	return &Output{Body: body, MIMEType: mime, Truncated: stdout.truncated, secrets: secrets}, nil
+}
+
+// lastWords is the end of what a failed command printed, for its error:
+// its standard error, or its standard output when that is empty (some
+// programs report errors there); decoded, scrubbed and with secrets
+// hidden. "" when it printed nothing.
+func (e *Exec) lastWords(ectx *hcl.EvalContext, stderr *execStderr, stdout *execCapWriter, argv []string, stdin *string) string {
+	tail := stderr.tail.bytes()
+	if len(bytes.TrimSpace(tail)) == 0 {
+		tail = stdout.buf
+	}
+	if e.charset != nil {
+		tail = e.decode(tail, false)
+	}
+	s := execLastPart(tail, execStderrShown)
+	if s == "" {
+		return ""
+	}
+	return Redact(e.scrub(ectx, s), e.secrets(ectx, argv, stdin))
 }
 
 // execCharsetText describes a charset value for a message.

@@ -359,6 +359,12 @@ func TestExecCallErrors(t *testing.T) {
 			"command exited with status 3"},
 		{"killed by signal", `command = ["sh", "-c", "kill -TERM $$"]`, nil,
 			"command was killed by signal 15"},
+		{"timeout shows what was printed", `command = ["sh", "-c", "echo connecting; echo 'waiting for the lock' >&2; sleep 30"]
+timeout = "300ms"`, nil,
+			"command timed out after 300ms (timeout) and was killed; the end of what it printed: waiting for the lock"},
+		{"timeout shows stdout when stderr is empty", `command = ["sh", "-c", "echo polling; sleep 30"]
+timeout = "300ms"`, nil,
+			"and was killed; the end of what it printed: polling"},
 		{"NUL in argument", `command = ["printf", "%s", param.text]`,
 			map[string]cty.Value{"text": cty.StringVal("a\x00b")}, "NUL"},
 	}
