@@ -40,6 +40,13 @@ type ArgumentChecker interface {
 	CheckArguments(in *Input) error
 }
 
+// OutputDescriber is a Backend that can say what its output is before any
+// call, for toolhost inspect: "text", or what else it may be. A backend
+// that is not one returns text.
+type OutputDescriber interface {
+	DescribeOutput() string
+}
+
 // Input is one call of a backend.
 type Input struct {
 	// Eval is the evaluation context of the call: the variable "param" holds

@@ -2145,4 +2145,16 @@ func execTrimPartialRune(b []byte) []byte {
 	return b
 }
 
+// DescribeOutput says what the command's output is (see OutputDescriber).
+func (e *Exec) DescribeOutput() string {
+	switch {
+	case !e.binary:
+		return "text"
+	case e.mimeType != "":
+		return "the command's bytes, as " + e.mimeType
+	}
+	return "the command's bytes, of the media type they are sniffed as"
+}
+
 var _ Backend = (*Exec)(nil)
+var _ OutputDescriber = (*Exec)(nil)

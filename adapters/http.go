@@ -1503,4 +1503,13 @@ func httpErrorSnippet(body []byte, label string) string {
 	return strings.TrimSpace(s)
 }
 
+// DescribeOutput says what the response becomes (see OutputDescriber).
+func (h *HTTP) DescribeOutput() string {
+	if h.charset != "" {
+		return "text"
+	}
+	return "the response: text, or the bytes of an image, a sound or another file when the upstream sends one"
+}
+
 var _ Backend = (*HTTP)(nil)
+var _ OutputDescriber = (*HTTP)(nil)

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
 )
@@ -128,7 +129,11 @@ func inspectText(cfg *thcl.Config, w io.Writer) {
 			tw.Flush()
 		}
 		if t.Result == nil {
-			fmt.Fprintln(w, "    returns text")
+			what := "text"
+			if d, ok := t.Backend.(adapters.OutputDescriber); ok {
+				what = d.DescribeOutput()
+			}
+			fmt.Fprintln(w, "    returns "+what)
 		} else {
 			fmt.Fprintln(w, "    returns:")
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
