@@ -441,7 +441,8 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 		if err != nil {
 			return toolError(out.Redact(err.Error()))
 		}
-		res.Content = append(res.Content, &mcp.TextContent{Text: string(structured)})
+		// The text item is for reading: a URL in it keeps its "&".
+		res.Content = append(res.Content, &mcp.TextContent{Text: string(UnescapeHTML(structured))})
 		res.StructuredContent = structured
 	}
 	for _, c := range t.Result.Content {

@@ -544,6 +544,50 @@ func smallInt(num []byte) (int64, bool) {
 	return n, true
 }
 
+// UnescapeHTML returns JSON with &, < and > written as themselves in its
+// strings, not as the \u0026, \u003c and \u003e that encoding/json writes
+// for HTML's sake: the same JSON for a parser, but a URL's query reads
+// a=1&b=2 for a model or a person reading it as text. b must be valid
+// JSON; it is returned as it is when it holds no such escape.
+func UnescapeHTML(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u00`)) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	inString := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case !inString:
+			inString = c == '"'
+		case c == '"':
+			inString = false
+		case c == '\\' && i+1 < len(b):
+			if i+5 < len(b) && b[i+1] == 'u' && b[i+2] == '0' && b[i+3] == '0' {
+				switch string(b[i+4 : i+6]) {
+				case "26":
+					out = append(out, '&')
+					i += 5
+					continue
+				case "3c":
+					out = append(out, '<')
+					i += 5
+					continue
+				case "3e":
+					out = append(out, '>')
+					i += 5
+					continue
+				}
+			}
+			out = append(out, c, b[i+1]) // an escape is two bytes at least
+			i++
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // appendJSONString appends s quoted as encoding/json quotes it (with HTML
 // escaping), for a string with no control characters and valid UTF-8: an
 // attribute name, or a string that had no escapes in valid JSON.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -423,5 +424,61 @@ tool "bom" {
 	}
 	if got := res.Content[1].(*mcp.TextContent).Text; got != "Paris" {
 		t.Errorf("text item = %q, want Paris", got)
+	}
+}
+
+// TestUnescapeHTML: the HTML escapes of encoding/json become the
+// characters again, in keys and values; an escaped backslash followed by
+// "u0026" stays as it is; the result decodes to the same value.
+func TestUnescapeHTML(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"url":"https://x.test/?a=1\u0026b=2"}`, `{"url":"https://x.test/?a=1&b=2"}`},
+		{`{"\u003ctag\u003e":"\u003cb\u003e"}`, `{"<tag>":"<b>"}`},
+		{`["a\\u0026b"]`, `["a\\u0026b"]`},
+		{`["a\\\u0026b"]`, `["a\\&b"]`},
+		{`["\u00e9\u0026"]`, `["\u00e9&"]`},
+		{`{"n":1,"s":"plain"}`, `{"n":1,"s":"plain"}`},
+	} {
+		got := string(UnescapeHTML([]byte(tc.in)))
+		if got != tc.want {
+			t.Errorf("UnescapeHTML(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+		var a, b any
+		if err := json.Unmarshal([]byte(tc.in), &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(got), &b); err != nil || !reflect.DeepEqual(a, b) {
+			t.Errorf("UnescapeHTML(%s) decodes to %v, not %v (%v)", tc.in, b, a, err)
+		}
+	}
+}
+
+// TestCallToolTextItemKeepsAmpersand: the text item of a structured result,
+// which models read, writes a URL's "&" as itself; structuredContent is the
+// same value.
+func TestCallToolTextItemKeepsAmpersand(t *testing.T) {
+	r := loadSource(t, `
+tool "link" {
+  template {
+    text = "{\"url\":\"https://x.test/?a=1&b=<2>\"}"
+  }
+  result {
+    field "url" {
+      path = "url"
+      type = string
+    }
+  }
+}
+`)
+	res, err := r.CallTool(context.Background(), "link", json.RawMessage(`{}`))
+	if err != nil || res.IsError {
+		t.Fatalf("call: %v %+v", err, res)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != `{"url":"https://x.test/?a=1&b=<2>"}` {
+		t.Errorf("text item = %s", got)
+	}
+	var v struct{ URL string }
+	if err := json.Unmarshal(res.StructuredContent.(json.RawMessage), &v); err != nil || v.URL != "https://x.test/?a=1&b=<2>" {
+		t.Errorf("structuredContent = %s (%v)", res.StructuredContent, err)
 	}
 }

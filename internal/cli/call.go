@@ -137,9 +137,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // indentForReading pretty-prints structured content for a person: indented,
-// and with &, < and > as themselves, not as the \u0026, \u003c and
-// \u003e that JSON encoders write for HTML's sake (a URL's query reads
-// "a=1&b=2", as the value is).
+// and with &, < and > as themselves (host.UnescapeHTML).
 func indentForReading(v any) ([]byte, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
@@ -149,40 +147,7 @@ func indentForReading(v any) ([]byte, error) {
 	if err := json.Indent(&buf, raw, "", "  "); err != nil {
 		return nil, err
 	}
-	b := buf.Bytes()
-	out := make([]byte, 0, len(b))
-	inString := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case !inString:
-			inString = c == '"'
-		case c == '"':
-			inString = false
-		case c == '\\' && i+1 < len(b):
-			if i+5 < len(b) && b[i+1] == 'u' {
-				switch string(b[i+2 : i+6]) {
-				case "0026":
-					out = append(out, '&')
-					i += 5
-					continue
-				case "003c":
-					out = append(out, '<')
-					i += 5
-					continue
-				case "003e":
-					out = append(out, '>')
-					i += 5
-					continue
-				}
-			}
-			out = append(out, c, b[i+1]) // an escape is two bytes at least
-			i++
-			continue
-		}
-		out = append(out, c)
-	}
-	return out, nil
+	return host.UnescapeHTML(buf.Bytes()), nil
 }
 
 // contentText renders one content item: text as it is, anything else as a
