@@ -12,6 +12,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -228,6 +229,9 @@ type session struct {
 
 	wmu   sync.Mutex // one frame at a time
 	calls sync.WaitGroup
+	// unsent counts the results not sent because the connection was
+	// gone: logged once, when the session ends.
+	unsent atomic.Int64
 }
 
 // serve registers the services, then reads frames and runs calls until the
@@ -303,6 +307,9 @@ func (s *session) serve(ctx context.Context) error {
 	cancelCalls(errConnectionLost)
 	s.conn.Close()
 	s.calls.Wait()
+	if n := s.unsent.Load(); n > 0 {
+		s.log.Warn("calls ended with the connection, their results not sent", "calls", n)
+	}
 	return readErr
 }
 
@@ -427,7 +434,18 @@ func (s *session) reply(ctx context.Context, f Frame, id json.RawMessage, method
 		return
 	}
 	s.log.Debug("call", "call_id", idText(id), "method", method, "success", out.Success, "duration", time.Since(start))
+	if errors.Is(context.Cause(ctx), errConnectionLost) {
+		// Cancelled with the connection: there is no one to send it to.
+		s.unsent.Add(1)
+		return
+	}
 	if err := s.write(ctx, Frame{Type: TypeMCP, TaskID: f.TaskID, Seq: f.Seq, Payload: payload}); err != nil {
+		if errors.Is(err, net.ErrClosed) {
+			// The connection was closed by a failed write or its loss;
+			// that was logged.
+			s.unsent.Add(1)
+			return
+		}
 		s.log.Warn("cannot send a result", "call_id", idText(id), "method", method, "error", err)
 	}
 }

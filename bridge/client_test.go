@@ -954,3 +954,34 @@ func TestShutdownRefusesWaitingCalls(t *testing.T) {
 	conn.WaitClosed()
 	run.stop(t)
 }
+
+// TestDropLogsOnce: when the connection drops with many calls running,
+// their unsent results are one log line, not one warning each.
+func TestDropLogsOnce(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	logs := &logBuffer{}
+	startClient(t, srv, ts, func(c *bridge.Client) {
+		c.Logger = slog.New(slog.NewTextHandler(logs, nil))
+	})
+	conn := ts.Accept()
+	conn.NextRegister()
+	dir := t.TempDir()
+	const calls = 12
+	for i := range calls {
+		conn.Call(fmt.Sprintf("c%d", i), "gate", map[string]any{"dir": dir, "label": fmt.Sprintf("g%d", i)})
+	}
+	for i := range calls {
+		waitFile(t, filepath.Join(dir, fmt.Sprintf("g%d.started", i)))
+	}
+	conn.Close()
+	logs.waitFor(t, "calls ended with the connection, their results not sent", fmt.Sprintf("calls=%d", calls))
+	conn = ts.Accept()
+	conn.NextRegister()
+	logs.mu.Lock()
+	out := logs.b.String()
+	logs.mu.Unlock()
+	if n := strings.Count(out, "cannot send a result"); n > 0 {
+		t.Errorf("%d warnings of unsent results:\n%s", n, out)
+	}
+}
