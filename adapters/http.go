@@ -435,7 +435,11 @@ func (h *HTTP) requestError(err error, host string, parent, callCtx context.Cont
 	var netErr net.Error
 	switch {
 	case errors.As(err, &dnsErr):
-		return fmt.Errorf("could not resolve host %s; check the url", host)
+		name := host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			name = h
+		}
+		return fmt.Errorf("could not resolve host %s; check the url", name)
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Errorf("connection to %s refused; is the service running?", host)
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),

@@ -551,6 +551,17 @@ func TestHTTPCallErrors(t *testing.T) {
 	}
 }
 
+// TestHTTPHostNotResolved: a name that does not resolve (.invalid never
+// does, RFC 2606) is named without the port, which is not part of it.
+func TestHTTPHostNotResolved(t *testing.T) {
+	tt := httpTestTool{}
+	h := tt.mustCompile(t, `http { url = "http://no-such-host.invalid:8931/x" }`)
+	_, err := tt.call(context.Background(), h, nil)
+	if err == nil || err.Error() != "could not resolve host no-such-host.invalid; check the url" {
+		t.Fatalf("err = %v", err)
+	}
+}
+
 func TestHTTPConnectionRefused(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	base := srv.URL

@@ -161,7 +161,11 @@ func denyPrivateControl(network, address string, _ syscall.RawConn) error {
 		return &NetworkPolicyError{Msg: fmt.Sprintf("refusing to connect to %s: not an IP address", address)}
 	}
 	if kind, bad := privateAddr(ip); bad {
-		return &NetworkPolicyError{Msg: fmt.Sprintf("refusing to connect to %s: it is a %s address and deny_private is set", ip, kind)}
+		article := "a"
+		if strings.ContainsRune("aeiouAEIOU", rune(kind[0])) {
+			article = "an"
+		}
+		return &NetworkPolicyError{Msg: fmt.Sprintf("refusing to connect to %s: it is %s %s address and deny_private is set", ip, article, kind)}
 	}
 	return nil
 }

@@ -109,6 +109,7 @@ func TestHTTPDenyPrivate(t *testing.T) {
 		{"loopback address", srv.URL, true, "loopback address and deny_private is set"},
 		{"name resolving to loopback", "http://localhost:" + u.Port(), true, "loopback address and deny_private is set"},
 		{"server-level policy", srv.URL, false, "loopback address and deny_private is set"},
+		{"unspecified address", "http://0.0.0.0:" + u.Port(), true, "it is an unspecified address and deny_private is set"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := fmt.Sprintf("http {\n  url = %q\n}\n", tc.url)

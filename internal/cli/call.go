@@ -63,12 +63,18 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, p := range tool.Params {
 		types[p.Name] = p.Type
 	}
+	given := map[string]bool{}
 	for _, kv := range pos[2:] {
 		name, value, found := strings.Cut(kv, "=")
 		if !found {
 			fmt.Fprintf(stderr, "toolhost call: argument %q is not name=value\n", kv)
 			return ExitUsage
 		}
+		if given[name] {
+			fmt.Fprintf(stderr, "toolhost call: argument %q is given twice; give it once (a list is one value, as in %s='[\"a\",\"b\"]')\n", name, name)
+			return ExitUsage
+		}
+		given[name] = true
 		t, ok := types[name]
 		switch {
 		case ok && t.Kind == thcl.KindString:
