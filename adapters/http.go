@@ -308,7 +308,11 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 		return nil, err
 	}
 	if httpTextual(mediaType) && !utf8.Valid(decoded) {
-		return nil, fmt.Errorf("the %s response is not valid UTF-8 and its Content-Type declares no other charset; if the upstream sends GBK, GB18030, Big5 or similar, set charset = \"gbk\" (or the right one) in the http block", httpMediaName(mediaType))
+		declared := "its Content-Type declares no other charset"
+		if label != "" {
+			declared = fmt.Sprintf("its Content-Type declares charset %s, which it does not hold to", label)
+		}
+		return nil, fmt.Errorf("the %s response is not valid UTF-8, and %s; if the upstream sends GBK, GB18030, Big5 or similar, set charset = \"gbk\" (or the right one) in the http block", httpMediaName(mediaType), declared)
 	}
 	return &Output{Body: decoded, MIMEType: mediaType}, nil
 }

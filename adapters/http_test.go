@@ -1134,19 +1134,20 @@ func TestHTTPUndeclaredCharset(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Type", r.URL.Query().Get("ct"))
 		w.Write(gbk)
 	}))
 	defer srv.Close()
 	for _, tc := range []struct {
-		name, extra, want string
-		wantErr           bool
+		name, ct, extra, want string
+		wantErr               bool
 	}{
-		{"no charset", "", "", true},
-		{"charset attribute", `charset = "gbk"`, `{"title":"百度热点"}`, false},
+		{"no charset", "application/json", "", "declares no other charset", true},
+		{"utf-8 declared", "application/json; charset=utf-8", "", "declares charset utf-8, which it does not hold to", true},
+		{"charset attribute", "application/json", `charset = "gbk"`, `{"title":"百度热点"}`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			src := fmt.Sprintf("http {\n  url = %q\n  %s\n}\n", srv.URL, tc.extra)
+			src := fmt.Sprintf("http {\n  url = %q\n  %s\n}\n", srv.URL+"/?ct="+url.QueryEscape(tc.ct), tc.extra)
 			f, diags := hclsyntax.ParseConfig([]byte(src), "t.hcl", hcl.InitialPos)
 			if diags.HasErrors() {
 				t.Fatal(diags)
@@ -1158,8 +1159,8 @@ func TestHTTPUndeclaredCharset(t *testing.T) {
 			}
 			out, err := b.Call(context.Background(), &Input{Eval: &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.EmptyObjectVal}}})
 			if tc.wantErr {
-				if err == nil || !strings.Contains(err.Error(), `charset = "gbk"`) {
-					t.Fatalf("err = %v, want advice to set charset", err)
+				if err == nil || !strings.Contains(err.Error(), `charset = "gbk"`) || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("err = %v, want advice to set charset, and %q", err, tc.want)
 				}
 				return
 			}
