@@ -1015,6 +1015,16 @@ func (h *HTTPServer) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			// The call cannot ask the client anything; confirm and ask say
 			// why (--stateless) instead of blaming the client.
 			ctx = withStateless(ctx)
+			if method == "initialize" {
+				// Only clients before 2026-07-28 initialize, and no
+				// notification reaches them between their requests: no
+				// list changes, no resource updates.
+				res, err := next(ctx, method, req)
+				if r, ok := res.(*mcp.InitializeResult); ok && r.Capabilities != nil {
+					r.Capabilities = withoutNotifications(r.Capabilities)
+				}
+				return res, err
+			}
 			if method != "logging/setLevel" && !newProtocol(ss) {
 				// The SDK gives each stateless request a session whose level
 				// is info, as if the client had set it. No client did (a
@@ -1059,6 +1069,28 @@ func (h *HTTPServer) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return res, err
 	}
+}
+
+// withoutNotifications is c without the capabilities that promise
+// notifications between requests (listChanged, resource subscriptions).
+func withoutNotifications(c *mcp.ServerCapabilities) *mcp.ServerCapabilities {
+	out := *c
+	if c.Tools != nil {
+		t := *c.Tools
+		t.ListChanged = false
+		out.Tools = &t
+	}
+	if c.Resources != nil {
+		r := *c.Resources
+		r.ListChanged, r.Subscribe = false, false
+		out.Resources = &r
+	}
+	if c.Prompts != nil {
+		p := *c.Prompts
+		p.ListChanged = false
+		out.Prompts = &p
+	}
+	return &out
 }
 
 // errRequestTimeout is the cause of a request's cancellation by

@@ -448,6 +448,13 @@ func TestHTTPStateless(t *testing.T) {
 		if got := callText(t, cs, "say_hello", map[string]any{"name": "old"}); got != "hello old" {
 			t.Fatalf("say_hello = %q", got)
 		}
+		// No notification can reach it between requests: initialize
+		// promises none.
+		caps := cs.InitializeResult().Capabilities
+		if caps.Tools == nil || caps.Tools.ListChanged || caps.Resources == nil || caps.Resources.ListChanged || caps.Resources.Subscribe || caps.Prompts == nil || caps.Prompts.ListChanged {
+			b, _ := json.Marshal(caps)
+			t.Fatalf("capabilities %s promise notifications a stateless server cannot send", b)
+		}
 	})
 	t.Run("raw requests without initialize", func(t *testing.T) {
 		resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"any replica"}}}`,
