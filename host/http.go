@@ -145,6 +145,9 @@ type HTTPServer struct {
 	// streams follows the event streams of streamable HTTP sessions; nil
 	// when stateless.
 	streams *sessionStreams
+	// idle closes idle sessions; nil when stateless or without
+	// SessionIdleTimeout.
+	idle *idleSessions
 }
 
 // NormalizeListenAddr turns what --listen was given into host:port: a bare
@@ -226,7 +229,11 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 		// A client whose stream broke resumes it with Last-Event-ID, from
 		// this replica's memory (bounded, oldest events dropped first).
 		// The answers to cancelled calls are not kept for it.
-		store := &cancelAwareStore{EventStore: mcp.NewMemoryEventStore(nil), calls: h.calls}
+		store := &cancelAwareStore{EventStore: mcp.NewMemoryEventStore(nil), calls: h.calls, onClose: func(sid string) {
+			if h.idle != nil {
+				h.idle.forget(sid)
+			}
+		}}
 		store.streams = newSessionStreams(store.EventStore)
 		h.streams = store.streams
 		events = store
@@ -236,7 +243,9 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 		EventStore:          events,
 		Logger:              sdkLogger(h.logger),
 		MaxRequestBodyBytes: opts.MaxBodyBytes,
-		SessionTimeout:      opts.SessionIdleTimeout,
+		// Idle sessions are closed by h.idle, which counts a GET stream
+		// that waits for notifications as activity; the SDK's timer does
+		// not.
 		// Host and Origin are checked by guard, against a list the
 		// operator can extend; the SDK's fixed loopback check would refuse
 		// a proxy's Host even when the operator allowed it.
@@ -251,7 +260,15 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	if h.streams != nil {
 		streamable = h.streams.resume(streamable)
 	}
-	mux.Handle("/mcp", h.guard(h.endOnShutdown(h.streamablePOST(h.keepStreamsAlive(streamable)))))
+	sessions := h.streamablePOST(h.keepStreamsAlive(streamable))
+	if !opts.Stateless && opts.SessionIdleTimeout > 0 {
+		h.idle = newIdleSessions(opts.SessionIdleTimeout, func(sid, version string) {
+			h.logger.Info("session closed after its idle timeout", "session_id", sid, "idle", opts.SessionIdleTimeout)
+			deleteSession(sessions, sid, version)
+		})
+		sessions = h.idle.track(sessions)
+	}
+	mux.Handle("/mcp", h.guard(h.endOnShutdown(sessions)))
 	mux.Handle("/sse", h.guard(http.HandlerFunc(h.sse.serveStream)))
 	mux.Handle("/messages", h.guard(http.HandlerFunc(h.sse.serveMessage)))
 	mux.Handle("/messages/", h.guard(http.HandlerFunc(h.sse.serveMessage)))
@@ -466,6 +483,9 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 // POSTs of calls in flight; the sessions are closed after that.
 func (h *HTTPServer) shutdown(hs *http.Server, serveErr <-chan error) error {
 	h.shutting.Store(true)
+	if h.idle != nil {
+		h.idle.stopAll() // the shutdown closes every session
+	}
 	h.endStreams()
 	timeout := h.opts.ShutdownTimeout
 	h.logger.Info("shutting down", "calls_in_flight", h.inflight.Load(), "timeout", timeout.String())
@@ -983,10 +1003,13 @@ type cancelAwareStore struct {
 	mcp.EventStore
 	calls   *callTracker
 	streams *sessionStreams
+	// onClose is told of each session that ends.
+	onClose func(sessionID string)
 }
 
 func (s *cancelAwareStore) SessionClosed(ctx context.Context, sessionID string) error {
 	s.streams.SessionClosed(sessionID)
+	s.onClose(sessionID)
 	return s.EventStore.SessionClosed(ctx, sessionID)
 }
 

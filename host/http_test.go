@@ -2093,3 +2093,53 @@ func TestHTTPGetStreamAfterPurge(t *testing.T) {
 		t.Fatalf("event %+v", ev)
 	}
 }
+
+// TestHTTPSessionIdleTimeout: a session with no request open for the idle
+// timeout is closed (its next request gets 404, which tells the client to
+// start a new one); a GET stream waiting for notifications keeps it open,
+// and so does a call that runs longer than the timeout.
+func TestHTTPSessionIdleTimeout(t *testing.T) {
+	const idle = 300 * time.Millisecond
+	e := startHTTP(t, HTTPOptions{SessionIdleTimeout: idle})
+	list := `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`
+	status := func(hdr map[string]string) int {
+		t.Helper()
+		resp := rawPost(t, e.base+"/mcp", list, hdr)
+		io.Copy(io.Discard, resp.Body)
+		return resp.StatusCode
+	}
+	// closed waits for the log line of the close of session hdr (a
+	// request would be activity), then checks the session is gone.
+	closed := func(hdr map[string]string) {
+		t.Helper()
+		waitUntil(t, "the idle session to be closed", func() bool {
+			return strings.Contains(e.log.String(), `session closed after its idle timeout" session_id=`+hdr["Mcp-Session-Id"])
+		})
+		if got := status(hdr); got != http.StatusNotFound {
+			t.Fatalf("a request of the closed session: %d, want 404", got)
+		}
+	}
+	t.Run("idle session closed", func(t *testing.T) {
+		closed(rawSession(t, e, "2025-06-18"))
+	})
+	t.Run("GET stream keeps it", func(t *testing.T) {
+		hdr := rawSession(t, e, "2025-06-18")
+		_, closeGET := openGET(t, e, hdr)
+		time.Sleep(3 * idle)
+		if got := status(hdr); got != http.StatusOK {
+			t.Fatalf("a request after %s with the GET stream open: %d, want 200", 3*idle, got)
+		}
+		closeGET()
+		closed(hdr)
+	})
+	t.Run("a long call keeps it", func(t *testing.T) {
+		hdr := rawSession(t, e, "2025-06-18")
+		resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"slow","arguments":{"seconds":1}}}`, hdr)
+		if m := newSSEReader(resp.Body).message(t); !strings.Contains(fmt.Sprint(m["result"]), "slept") {
+			t.Fatalf("slow call: %v", m)
+		}
+		if got := status(hdr); got != http.StatusOK {
+			t.Fatalf("a request right after a call longer than the idle timeout: %d, want 200", got)
+		}
+	})
+}

@@ -36,7 +36,7 @@ func addHTTPFlags(fs *flag.FlagSet) *httpFlags {
 	fs.StringVar(&f.authTokenEnv, "auth-token-env", "", "with --listen: require the header Authorization: Bearer TOKEN, where TOKEN is the value of this environment variable")
 	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", host.DefaultShutdownTimeout, "with --listen: on SIGTERM, how long calls in flight may take to finish before they are cancelled")
 	fs.DurationVar(&f.requestTimeout, "request-timeout", host.DefaultRequestTimeout, "with --listen: the longest an MCP request may run (0: no limit)")
-	fs.DurationVar(&f.sessionIdleTimeout, "session-idle-timeout", DefaultSessionIdleTimeout, "with --listen: close a session that has had no request for this long, so that clients that vanish without ending their session do not hold memory (0: keep it until the client ends it)")
+	fs.DurationVar(&f.sessionIdleTimeout, "session-idle-timeout", DefaultSessionIdleTimeout, "with --listen: close a session that has had no request open for this long (a GET stream waiting for notifications counts), so that clients that vanish without ending their session do not hold memory (0: keep it until the client ends it)")
 	return f
 }
 

@@ -1,0 +1,150 @@
+package host
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// idleSessions closes the streamable HTTP sessions that have been idle for
+// a timeout (--session-idle-timeout), so that clients that vanish without
+// ending their session hold no memory. A session is busy while a request
+// of it is open: a POST, and also a GET stream waiting for notifications,
+// which the SDK's own timer does not count, so that it ended the session of
+// a client that was only listening, connected all along. The close is a
+// DELETE of the session, as the client's would be: the SDK ends the
+// session, and calls still running for it are cancelled.
+type idleSessions struct {
+	timeout time.Duration
+	// close ends a session: a DELETE, through the handler below the
+	// tracking.
+	close func(sid, version string)
+
+	mu       sync.Mutex
+	sessions map[string]*idleSession
+}
+
+type idleSession struct {
+	open    int         // requests of the session in progress
+	timer   *time.Timer // runs while open is 0
+	version string      // the protocol version its requests name
+}
+
+func newIdleSessions(timeout time.Duration, close func(sid, version string)) *idleSessions {
+	return &idleSessions{timeout: timeout, close: close, sessions: map[string]*idleSession{}}
+}
+
+// track is the middleware that follows the requests of each session. Only
+// sessions the SDK created are followed (their ID came back in a
+// response), so a made-up session ID costs nothing.
+func (s *idleSessions) track(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sid := r.Header.Get("Mcp-Session-Id")
+		switch {
+		case r.Method == http.MethodDelete:
+		case sid != "":
+			if s.begin(sid, r.Header.Get("Mcp-Protocol-Version")) {
+				defer s.end(sid)
+			}
+		default:
+			defer func() {
+				if id := w.Header().Get("Mcp-Session-Id"); id != "" {
+					s.created(id, r.Header.Get("Mcp-Protocol-Version"))
+				}
+			}()
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// created starts following a new session, idle from now.
+func (s *idleSessions) created(sid, version string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.sessions[sid]; ok {
+		return
+	}
+	s.sessions[sid] = &idleSession{version: version, timer: time.AfterFunc(s.timeout, func() { s.expire(sid) })}
+}
+
+// begin notes a request of a session starting; false for a session not
+// followed.
+func (s *idleSessions) begin(sid, version string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.sessions[sid]
+	if !ok {
+		return false
+	}
+	if version != "" {
+		st.version = version
+	}
+	st.open++
+	if st.open == 1 {
+		st.timer.Stop()
+	}
+	return true
+}
+
+// end notes a request of a session ending: the last one open starts the
+// idle time.
+func (s *idleSessions) end(sid string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.sessions[sid]
+	if !ok {
+		return
+	}
+	st.open--
+	if st.open == 0 {
+		st.timer.Reset(s.timeout)
+	}
+}
+
+// expire closes a session whose idle time ran out, unless a request of it
+// began meanwhile.
+func (s *idleSessions) expire(sid string) {
+	s.mu.Lock()
+	st, ok := s.sessions[sid]
+	if !ok || st.open > 0 {
+		s.mu.Unlock()
+		return
+	}
+	delete(s.sessions, sid)
+	s.mu.Unlock()
+	s.close(sid, st.version)
+}
+
+// forget stops following a session that ended.
+func (s *idleSessions) forget(sid string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st, ok := s.sessions[sid]; ok {
+		st.timer.Stop()
+		delete(s.sessions, sid)
+	}
+}
+
+// stopAll stops every timer, at shutdown.
+func (s *idleSessions) stopAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for sid, st := range s.sessions {
+		st.timer.Stop()
+		delete(s.sessions, sid)
+	}
+}
+
+// deleteSession sends handler the DELETE that ends session sid.
+func deleteSession(handler http.Handler, sid, version string) {
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodDelete, "/mcp", nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set("Mcp-Session-Id", sid)
+	if version != "" {
+		req.Header.Set("Mcp-Protocol-Version", version)
+	}
+	handler.ServeHTTP(discardResponse{}, req)
+}
