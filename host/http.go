@@ -234,7 +234,11 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 				h.idle.forget(sid)
 			}
 		}}
-		store.streams = newSessionStreams(store.EventStore)
+		grace := 2 * opts.SSEKeepAlive
+		if grace <= 0 {
+			grace = 2 * DefaultSSEKeepAlive
+		}
+		store.streams = newSessionStreams(store.EventStore, grace)
 		h.streams = store.streams
 		events = store
 	}

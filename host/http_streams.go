@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -24,8 +25,13 @@ import (
 // spec sends a message on one stream only; and once the store has dropped
 // the session's oldest events for room (10 MiB for all sessions), the GET
 // fails with 400. resume starts such a GET after the last event a GET
-// stream of the session was sent instead: a notification sent while no
-// stream was open is still delivered, once.
+// stream of the session delivered instead: a notification sent while no
+// stream was open is still delivered. An event is taken as delivered once
+// its stream outlived it by a grace (two keep-alive intervals): a client
+// may be gone for that long before a write fails, and what was written to
+// it meanwhile is sent again. Notifications on this stream say that
+// something changed (list_changed, resources/updated), so one that comes
+// twice costs a client a list; one lost would leave it stale.
 //
 // A request's stream whose answer was dropped because the client cancelled
 // the request ends without it; a GET that resumes it, with nothing left to
@@ -35,6 +41,9 @@ import (
 // which the session's GET stream made a 409, and reported both failures.
 type sessionStreams struct {
 	store mcp.EventStore
+	// grace is how long a stream must outlive an event for the event to
+	// count as delivered.
+	grace time.Duration
 	mu    sync.Mutex
 	// sent is the index of the last event written to a GET stream of the
 	// session; appended the number of events stored for its standalone
@@ -46,8 +55,8 @@ type sessionStreams struct {
 	cancelled map[string]map[string]bool
 }
 
-func newSessionStreams(store mcp.EventStore) *sessionStreams {
-	return &sessionStreams{store: store, sent: map[string]int{}, appended: map[string]int{}, cancelled: map[string]map[string]bool{}}
+func newSessionStreams(store mcp.EventStore, grace time.Duration) *sessionStreams {
+	return &sessionStreams{store: store, grace: grace, sent: map[string]int{}, appended: map[string]int{}, cancelled: map[string]map[string]bool{}}
 }
 
 // Append counts the standalone stream's events, and notes the streams
@@ -95,9 +104,9 @@ func (s *sessionStreams) SessionClosed(sessionID string) {
 	s.mu.Unlock()
 }
 
-// wrote notes that event index of a session's standalone stream was
-// written to a GET stream.
-func (s *sessionStreams) wrote(sessionID string, index int) {
+// delivered notes that a GET stream of a session delivered the events of
+// its standalone stream up to index.
+func (s *sessionStreams) delivered(sessionID string, index int) {
 	s.mu.Lock()
 	if prev, ok := s.sent[sessionID]; !ok || index > prev {
 		s.sent[sessionID] = index
@@ -154,17 +163,29 @@ func (s *sessionStreams) resume(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		next.ServeHTTP(&standaloneWriter{ResponseWriter: w, streams: s, session: sid}, r)
+		sw := &standaloneWriter{ResponseWriter: w, grace: s.grace, settled: -1}
+		next.ServeHTTP(sw, r)
+		if i := sw.settle(time.Now()); i >= 0 {
+			s.delivered(sid, i)
+		}
 	})
 }
 
 // standaloneWriter is the response to a GET of a standalone stream: it
-// notes the index of each event written. The SDK writes an event, its
-// "id: _<index>" line included, in one Write.
+// notes the index of each event written, and when. The SDK writes an
+// event, its "id: _<index>" line included, in one Write.
 type standaloneWriter struct {
 	http.ResponseWriter
-	streams *sessionStreams
-	session string
+	grace time.Duration
+	// recent are the events written within grace of the last write;
+	// settled is the index of the last one before them, or -1.
+	recent  []writtenEvent
+	settled int
+}
+
+type writtenEvent struct {
+	index int
+	at    time.Time
 }
 
 var eventIDLine = []byte("\nid: _")
@@ -177,12 +198,26 @@ func (w *standaloneWriter) Write(b []byte) (int, error) {
 			rest := b[i+len(eventIDLine):]
 			if end := bytes.IndexByte(rest, '\n'); end > 0 {
 				if index, perr := strconv.Atoi(string(rest[:end])); perr == nil {
-					w.streams.wrote(w.session, index)
+					now := time.Now()
+					w.settle(now)
+					w.recent = append(w.recent, writtenEvent{index, now})
 				}
 			}
 		}
 	}
 	return n, err
+}
+
+// settle moves the events written more than grace before now out of
+// recent, and returns the index of the last of them (-1: none yet).
+func (w *standaloneWriter) settle(now time.Time) int {
+	k := 0
+	for k < len(w.recent) && now.Sub(w.recent[k].at) > w.grace {
+		w.settled = max(w.settled, w.recent[k].index)
+		k++
+	}
+	w.recent = w.recent[k:]
+	return w.settled
 }
 
 // FlushError flushes, for http.ResponseController.
