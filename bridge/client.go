@@ -481,8 +481,16 @@ func (s *session) refuseOversized(ctx context.Context, se *SkipError) {
 // duplicate key past the kept bytes cannot be seen.
 func headCall(head []byte) (id json.RawMessage, method string, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(head))
-	// cut reports whether err is the end of the bytes rather than bad JSON.
-	cut := func(err error) bool { return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) }
+	// cut reports whether err is the end of the bytes rather than bad JSON:
+	// io.EOF or io.ErrUnexpectedEOF up to Go 1.26, a SyntaxError "unexpected
+	// end of JSON input" at the end of the bytes from Go 1.27 on.
+	cut := func(err error) bool {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return true
+		}
+		var se *json.SyntaxError
+		return errors.As(err, &se) && se.Offset >= int64(len(head)) && strings.Contains(se.Error(), "unexpected end")
+	}
 	// value reads the next value whole; done is false when the bytes end
 	// in it (a number at the very end may go on), bad when it is not JSON.
 	value := func() (v json.RawMessage, done, bad bool) {
@@ -538,6 +546,11 @@ outer:
 			for dec.More() {
 				dk, err := dec.Token()
 				if err != nil {
+					if cut(err) && len(bytes.TrimSpace(head[dec.InputOffset():])) == 0 {
+						// The bytes end after a whole member (Go 1.27's
+						// More says there is more at their end).
+						break outer
+					}
 					// A key cut short may be a later call_id, which would
 					// replace the one read.
 					return nil, "", false
