@@ -48,15 +48,55 @@ func (s *idleSessions) track(next http.Handler) http.Handler {
 				defer s.end(sid)
 			}
 		default:
-			defer func() {
-				if id := w.Header().Get("Mcp-Session-Id"); id != "" {
-					s.created(id, r.Header.Get("Mcp-Protocol-Version"))
-				}
-			}()
+			// The session is followed from the moment its ID goes out, before
+			// the client can send its next request (or open its GET stream)
+			// with it.
+			w = &sessionStartWriter{ResponseWriter: w, start: func(sid string) {
+				s.created(sid, r.Header.Get("Mcp-Protocol-Version"))
+			}}
 		}
 		next.ServeHTTP(w, r)
 	})
 }
+
+// sessionStartWriter is the response to a request without a session ID: it
+// tells start the session ID the SDK gives it, as the headers go out.
+type sessionStartWriter struct {
+	http.ResponseWriter
+	start   func(sid string)
+	started bool
+}
+
+func (w *sessionStartWriter) check() {
+	if !w.started {
+		w.started = true
+		if sid := w.Header().Get("Mcp-Session-Id"); sid != "" {
+			w.start(sid)
+		}
+	}
+}
+
+func (w *sessionStartWriter) WriteHeader(code int) {
+	w.check()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *sessionStartWriter) Write(b []byte) (int, error) {
+	w.check()
+	return w.ResponseWriter.Write(b)
+}
+
+// FlushError flushes, for http.ResponseController.
+func (w *sessionStartWriter) FlushError() error {
+	w.check()
+	return http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// Flush flushes, for http.Flusher.
+func (w *sessionStartWriter) Flush() { _ = w.FlushError() }
+
+// Unwrap gives http.ResponseController the response underneath.
+func (w *sessionStartWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // created starts following a new session, idle from now.
 func (s *idleSessions) created(sid, version string) {
