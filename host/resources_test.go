@@ -2,14 +2,10 @@ package host
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-
-	thcl "github.com/toolhost/toolhost/hcl"
 )
 
 // TestResourceListMIMEType: a file resource without mime_type is listed
@@ -17,15 +13,7 @@ import (
 // whose name does not tell is listed without one (its content tells, when
 // read).
 func TestResourceListMIMEType(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{"data.json": `{"a":1}`, "notes.md": "# hi", "README": "plain words", "typed.txt": "x"}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cfg := filepath.Join(dir, "tools.hcl")
-	if err := os.WriteFile(cfg, []byte(`
+	reg := loadSourceWith(t, `
 resource "json" {
   uri  = "file:///data.json"
   file = "data.json"
@@ -43,14 +31,7 @@ resource "typed" {
   file      = "typed.txt"
   mime_type = "text/x-custom"
 }
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	reg, diags := Load([]string{cfg}, &thcl.Options{LookupEnv: func(string) (string, bool) { return "", false }})
-	if diags.HasErrors() {
-		t.Fatal(thcl.FormatDiagnostics(diags))
-	}
-	t.Cleanup(func() { _ = reg.Close() })
+`, map[string]string{"data.json": `{"a":1}`, "notes.md": "# hi", "README": "plain words", "typed.txt": "x"})
 	want := map[string]string{
 		"file:///data.json": "application/json",
 		"file:///notes.md":  "text/markdown",
@@ -77,15 +58,7 @@ resource "typed" {
 // is made of the arguments, naming no file, is the client's error
 // (-32602, as any argument that does not fit), not an internal one.
 func TestPromptResourceFromArguments(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "notes"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "notes", "a.md"), []byte("note a"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(dir, "tools.hcl")
-	if err := os.WriteFile(cfg, []byte(`
+	reg := loadSourceWith(t, `
 resource_template "notes" {
   uri_template = "notes:///{path}"
   dir          = "notes"
@@ -97,14 +70,7 @@ prompt "review" {
     resource { uri = "notes:///${arg.n}" }
   }
 }
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	reg, diags := Load([]string{cfg}, &thcl.Options{LookupEnv: func(string) (string, bool) { return "", false }})
-	if diags.HasErrors() {
-		t.Fatal(thcl.FormatDiagnostics(diags))
-	}
-	t.Cleanup(func() { _ = reg.Close() })
+`, map[string]string{"notes/a.md": "note a"})
 	p := startStdio(t, reg)
 	p.initialize()
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"review","arguments":{"n":"a.md"}}}`)

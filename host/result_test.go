@@ -386,8 +386,7 @@ tool "r" {
 // as Windows servers send JSON and as a UTF-16 response decodes, feeds
 // both the fields and the content items' paths.
 func TestCallToolResultAfterBOM(t *testing.T) {
-	dir := t.TempDir()
-	src := `
+	r := loadSource(t, `
 tool "bom" {
   template {
     text = "\ufeff{\"city\":\"Paris\",\"temp\":\"21\"}"
@@ -402,16 +401,7 @@ tool "bom" {
     }
   }
 }
-`
-	path := filepath.Join(dir, "tools.hcl")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r, diags := Load([]string{path}, nil)
-	if len(diags) > 0 {
-		t.Fatalf("Load:\n%s", thcl.FormatDiagnostics(diags))
-	}
-	defer r.Close()
+`)
 	res, err := r.CallTool(context.Background(), "bom", json.RawMessage(`{}`))
 	if err != nil {
 		t.Fatal(err)

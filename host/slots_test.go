@@ -19,7 +19,24 @@ import (
 // loadSource compiles an HCL config written to a temporary file.
 func loadSource(t *testing.T, src string) *Registry {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "tools.hcl")
+	return loadSourceWith(t, src, nil)
+}
+
+// loadSourceWith is loadSource with files beside the config: their paths,
+// relative to its directory, and their contents.
+func loadSourceWith(t *testing.T, src string, files map[string]string) *Registry {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := filepath.Join(dir, "tools.hcl")
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -4,15 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/yosida95/uritemplate/v3"
-
-	thcl "github.com/toolhost/toolhost/hcl"
 )
 
 // TestTemplateCompletionsCanBeRead: every value completion/complete offers
@@ -22,17 +18,7 @@ import (
 // refuse, so such files are offered only by a reserved {+path}; a {/path}
 // template serves the files its URIs name.
 func TestTemplateCompletionsCanBeRead(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "notes", "sub"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, text := range map[string]string{"a.md": "top", "sub/b.md": "nested"} {
-		if err := os.WriteFile(filepath.Join(dir, "notes", name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cfg := filepath.Join(dir, "tools.hcl")
-	if err := os.WriteFile(cfg, []byte(`
+	reg := loadSourceWith(t, `
 resource_template "simple" {
   uri_template = "notes:///{path}"
   dir          = "notes"
@@ -53,14 +39,7 @@ tool "embed" {
   }
   template { text = "" }
 }
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	reg, diags := Load([]string{cfg}, &thcl.Options{LookupEnv: func(string) (string, bool) { return "", false }})
-	if diags.HasErrors() {
-		t.Fatal(thcl.FormatDiagnostics(diags))
-	}
-	t.Cleanup(func() { _ = reg.Close() })
+`, map[string]string{"notes/a.md": "top", "notes/sub/b.md": "nested"})
 	p := startStdio(t, reg)
 	p.initialize()
 	id := 1
