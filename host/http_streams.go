@@ -45,9 +45,9 @@ type sessionStreams struct {
 	// count as delivered.
 	grace time.Duration
 	mu    sync.Mutex
-	// sent is the index of the last event written to a GET stream of the
-	// session; appended the number of events stored for its standalone
-	// stream.
+	// sent is the index of the last event a GET stream of the session
+	// delivered (see standaloneWriter); appended the number of events
+	// stored for its standalone stream.
 	sent     map[string]int
 	appended map[string]int
 	// cancelled holds, for each session, the streams whose answer was
@@ -115,7 +115,7 @@ func (s *sessionStreams) delivered(sessionID string, index int) {
 }
 
 // resumeFrom is the index a new GET stream of a session starts after: the
-// last one a GET stream was sent, or -1 for none; when the store no longer
+// last one a GET stream delivered, or -1 for none; when the store no longer
 // has the events after it, the last one stored, since the SDK refuses a
 // stream it cannot replay in full.
 func (s *sessionStreams) resumeFrom(ctx context.Context, sessionID string) int {
