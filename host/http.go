@@ -266,9 +266,14 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	}
 	sessions := h.streamablePOST(h.keepStreamsAlive(streamable))
 	if !opts.Stateless && opts.SessionIdleTimeout > 0 {
-		h.idle = newIdleSessions(opts.SessionIdleTimeout, func(sid, version string) {
-			h.logger.Info("session closed after its idle timeout", "session_id", sid, "idle", opts.SessionIdleTimeout)
-			deleteSession(sessions, sid, version)
+		h.idle = newIdleSessions(opts.SessionIdleTimeout, func(sid string) {
+			switch status := deleteSession(sessions, sid); status {
+			case http.StatusNoContent:
+				h.logger.Info("session closed after its idle timeout", "session_id", sid, "idle", opts.SessionIdleTimeout)
+			case http.StatusNotFound: // it ended meanwhile
+			default:
+				h.logger.Warn("could not close a session after its idle timeout", "session_id", sid, "status", status)
+			}
 		})
 		sessions = h.idle.track(sessions)
 	}

@@ -19,19 +19,18 @@ type idleSessions struct {
 	timeout time.Duration
 	// close ends a session: a DELETE, through the handler below the
 	// tracking.
-	close func(sid, version string)
+	close func(sid string)
 
 	mu       sync.Mutex
 	sessions map[string]*idleSession
 }
 
 type idleSession struct {
-	open    int         // requests of the session in progress
-	timer   *time.Timer // runs while open is 0
-	version string      // the protocol version its requests name
+	open  int         // requests of the session in progress
+	timer *time.Timer // runs while open is 0
 }
 
-func newIdleSessions(timeout time.Duration, close func(sid, version string)) *idleSessions {
+func newIdleSessions(timeout time.Duration, close func(sid string)) *idleSessions {
 	return &idleSessions{timeout: timeout, close: close, sessions: map[string]*idleSession{}}
 }
 
@@ -44,7 +43,7 @@ func (s *idleSessions) track(next http.Handler) http.Handler {
 		switch {
 		case r.Method == http.MethodDelete:
 		case sid != "":
-			if s.begin(sid, r.Header.Get("Mcp-Protocol-Version")) {
+			if s.begin(sid) {
 				defer s.end(sid)
 			}
 		default:
@@ -52,7 +51,7 @@ func (s *idleSessions) track(next http.Handler) http.Handler {
 			// the client can send its next request (or open its GET stream)
 			// with it.
 			w = &sessionStartWriter{ResponseWriter: w, start: func(sid string) {
-				s.created(sid, r.Header.Get("Mcp-Protocol-Version"))
+				s.created(sid)
 			}}
 		}
 		next.ServeHTTP(w, r)
@@ -99,26 +98,23 @@ func (w *sessionStartWriter) Flush() { _ = w.FlushError() }
 func (w *sessionStartWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // created starts following a new session, idle from now.
-func (s *idleSessions) created(sid, version string) {
+func (s *idleSessions) created(sid string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.sessions[sid]; ok {
 		return
 	}
-	s.sessions[sid] = &idleSession{version: version, timer: time.AfterFunc(s.timeout, func() { s.expire(sid) })}
+	s.sessions[sid] = &idleSession{timer: time.AfterFunc(s.timeout, func() { s.expire(sid) })}
 }
 
 // begin notes a request of a session starting; false for a session not
 // followed.
-func (s *idleSessions) begin(sid, version string) bool {
+func (s *idleSessions) begin(sid string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st, ok := s.sessions[sid]
 	if !ok {
 		return false
-	}
-	if version != "" {
-		st.version = version
 	}
 	st.open++
 	if st.open == 1 {
@@ -153,7 +149,7 @@ func (s *idleSessions) expire(sid string) {
 	}
 	delete(s.sessions, sid)
 	s.mu.Unlock()
-	s.close(sid, st.version)
+	s.close(sid)
 }
 
 // forget stops following a session that ended.
@@ -176,15 +172,40 @@ func (s *idleSessions) stopAll() {
 	}
 }
 
-// deleteSession sends handler the DELETE that ends session sid.
-func deleteSession(handler http.Handler, sid, version string) {
+// deleteSession sends handler the DELETE that ends session sid, and
+// returns the status of the answer (204 when the session ended). The DELETE
+// names no protocol version: the SDK checks one that is given, and a
+// client's header may be one it refused (a request of the session that
+// got 400), which would make it refuse the DELETE too.
+func deleteSession(handler http.Handler, sid string) int {
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodDelete, "/mcp", nil)
 	if err != nil {
-		return
+		return 0
 	}
 	req.Header.Set("Mcp-Session-Id", sid)
-	if version != "" {
-		req.Header.Set("Mcp-Protocol-Version", version)
+	w := &statusResponse{discardResponse: discardResponse{}}
+	handler.ServeHTTP(w, req)
+	if w.status == 0 {
+		w.status = http.StatusOK
 	}
-	handler.ServeHTTP(discardResponse{}, req)
+	return w.status
+}
+
+// statusResponse is a discardResponse that keeps the status.
+type statusResponse struct {
+	discardResponse
+	status int
+}
+
+func (w *statusResponse) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+
+func (w *statusResponse) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return len(b), nil
 }

@@ -15,7 +15,7 @@ import (
 // session (it was left out, and the session closed under it).
 func TestIdleSessionsFollowFromTheFirstByte(t *testing.T) {
 	closed := make(chan string, 1)
-	idle := newIdleSessions(time.Hour, func(sid, _ string) { closed <- sid })
+	idle := newIdleSessions(time.Hour, func(sid string) { closed <- sid })
 	release := make(chan struct{})
 	inGET := make(chan struct{})
 	handler := idle.track(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

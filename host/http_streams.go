@@ -106,8 +106,17 @@ func (s *sessionStreams) SessionClosed(sessionID string) {
 
 // delivered notes that a GET stream of a session delivered the events of
 // its standalone stream up to index.
+//
+// Every event delivered was appended first, so a session with no count of
+// appended events has ended (SessionClosed forgot it): the stream outlived
+// its session (a DELETE while it was open), and is not recorded, or the
+// entry would stay for the life of the process.
 func (s *sessionStreams) delivered(sessionID string, index int) {
 	s.mu.Lock()
+	if _, live := s.appended[sessionID]; !live {
+		s.mu.Unlock()
+		return
+	}
 	if prev, ok := s.sent[sessionID]; !ok || index > prev {
 		s.sent[sessionID] = index
 	}
@@ -153,8 +162,11 @@ func (s *sessionStreams) resume(next http.Handler) http.Handler {
 				r.Header.Set("Last-Event-ID", "_"+strconv.Itoa(i))
 			}
 		case len(last[0]) == 0 || last[0][0] != '_':
-			// The resumption of a request's stream.
-			if stream, index, ok := strings.Cut(last[0], "_"); ok {
+			// The resumption of a request's stream. Only from 2025-06-18 on
+			// does a stream carry one call (earlier protocols batch): before,
+			// the dropped answer may be one of several, and the others still
+			// to come on the stream.
+			if stream, index, ok := strings.Cut(last[0], "_"); ok && r.Header.Get("Mcp-Protocol-Version") >= "2025-06-18" {
 				if i, err := strconv.Atoi(index); err == nil && s.ended(r.Context(), sid, stream, i) {
 					w.WriteHeader(http.StatusNoContent)
 					return
