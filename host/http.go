@@ -1039,7 +1039,7 @@ func (s *cancelAwareStore) Append(ctx context.Context, sessionID, streamID strin
 // callMiddleware applies the request timeout to every MCP request, counts
 // the requests in flight and ties them to the shutdown's last resort.
 func (h *HTTPServer) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
 		if strings.HasPrefix(method, "notifications/") {
 			return next(ctx, method, req)
 		}
@@ -1051,11 +1051,11 @@ func (h *HTTPServer) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				// Only clients before 2026-07-28 initialize, and no
 				// notification reaches them between their requests: no
 				// list changes, no resource updates.
-				res, err := next(ctx, method, req)
-				if r, ok := res.(*mcp.InitializeResult); ok && r.Capabilities != nil {
-					r.Capabilities = withoutNotifications(r.Capabilities)
-				}
-				return res, err
+				defer func() {
+					if r, ok := res.(*mcp.InitializeResult); ok && r.Capabilities != nil {
+						r.Capabilities = withoutNotifications(r.Capabilities)
+					}
+				}()
 			}
 			if method != "logging/setLevel" && !newProtocol(ss) {
 				// The SDK gives each stateless request a session whose level
@@ -1088,7 +1088,7 @@ func (h *HTTPServer) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		ctx, cancelT := context.WithTimeoutCause(ctx, h.opts.RequestTimeout, errRequestTimeout)
 		defer cancelT()
-		res, err := next(ctx, method, req)
+		res, err = next(ctx, method, req)
 		if context.Cause(ctx) == errRequestTimeout {
 			msg := fmt.Sprintf("the request ran longer than the server's request timeout (%s) and was stopped; the server's operator can raise it with --request-timeout", h.opts.RequestTimeout)
 			if r, ok := res.(*mcp.CallToolResult); ok && r.IsError {

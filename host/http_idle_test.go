@@ -2,6 +2,7 @@ package host
 
 import (
 	"bufio"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -57,5 +58,26 @@ func TestIdleSessionsFollowFromTheFirstByte(t *testing.T) {
 	idle.mu.Unlock()
 	if st == nil || open != 1 {
 		t.Fatalf("session s1 while its GET is open: followed %v, %d requests open; want followed, 1", st != nil, open)
+	}
+}
+
+// TestSessionStreamsForgetEndedSessions: an event the SDK appends for a
+// session after it told the store the session closed (a notification
+// racing the close) leaves no entry behind; the sessions remembered as
+// ended are bounded.
+func TestSessionStreamsForgetEndedSessions(t *testing.T) {
+	s := newSessionStreams(nil, time.Second)
+	s.Append("a", "", false)
+	s.SessionClosed("a")
+	s.Append("a", "", false)
+	s.Append("a", "7", true)
+	if len(s.appended) != 0 || len(s.cancelled) != 0 {
+		t.Fatalf("entries after the close: appended %v, cancelled %v", s.appended, s.cancelled)
+	}
+	for i := range maxEndedSessions + 10 {
+		s.SessionClosed(fmt.Sprint("s", i))
+	}
+	if len(s.ended) != maxEndedSessions || len(s.endedOrder) != maxEndedSessions {
+		t.Fatalf("%d sessions remembered as ended (%d in order), want %d", len(s.ended), len(s.endedOrder), maxEndedSessions)
 	}
 }

@@ -53,10 +53,19 @@ type sessionStreams struct {
 	// cancelled holds, for each session, the streams whose answer was
 	// dropped.
 	cancelled map[string]map[string]bool
+	// ended are the sessions closed last (at most maxEndedSessions, the
+	// oldest forgotten first): the SDK may append an event of a session
+	// it is closing after telling the store it closed, which would make
+	// entries again that nothing removes.
+	ended      map[string]bool
+	endedOrder []string
 }
 
+// maxEndedSessions bounds sessionStreams.ended.
+const maxEndedSessions = 4096
+
 func newSessionStreams(store mcp.EventStore, grace time.Duration) *sessionStreams {
-	return &sessionStreams{store: store, grace: grace, sent: map[string]int{}, appended: map[string]int{}, cancelled: map[string]map[string]bool{}}
+	return &sessionStreams{store: store, grace: grace, sent: map[string]int{}, appended: map[string]int{}, cancelled: map[string]map[string]bool{}, ended: map[string]bool{}}
 }
 
 // Append counts the standalone stream's events, and notes the streams
@@ -67,6 +76,9 @@ func (s *sessionStreams) Append(sessionID, streamID string, dropped bool) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.ended[sessionID] {
+		return
+	}
 	if streamID == "" {
 		s.appended[sessionID]++
 		return
@@ -77,10 +89,10 @@ func (s *sessionStreams) Append(sessionID, streamID string, dropped bool) {
 	s.cancelled[sessionID][streamID] = true
 }
 
-// ended reports whether a GET that resumes a request's stream after index
+// streamEnded reports whether a GET that resumes a request's stream after index
 // has nothing to get: the request was cancelled, and what is left of its
 // stream is the dropped answer.
-func (s *sessionStreams) ended(ctx context.Context, sessionID, streamID string, index int) bool {
+func (s *sessionStreams) streamEnded(ctx context.Context, sessionID, streamID string, index int) bool {
 	s.mu.Lock()
 	cancelled := s.cancelled[sessionID][streamID]
 	s.mu.Unlock()
@@ -101,6 +113,14 @@ func (s *sessionStreams) SessionClosed(sessionID string) {
 	delete(s.sent, sessionID)
 	delete(s.appended, sessionID)
 	delete(s.cancelled, sessionID)
+	if !s.ended[sessionID] {
+		if len(s.endedOrder) == maxEndedSessions {
+			delete(s.ended, s.endedOrder[0])
+			s.endedOrder = s.endedOrder[1:]
+		}
+		s.ended[sessionID] = true
+		s.endedOrder = append(s.endedOrder, sessionID)
+	}
 	s.mu.Unlock()
 }
 
@@ -124,9 +144,9 @@ func (s *sessionStreams) delivered(sessionID string, index int) {
 }
 
 // resumeFrom is the index a new GET stream of a session starts after: the
-// last one a GET stream delivered, or -1 for none; when the store no longer
-// has the events after it, the last one stored, since the SDK refuses a
-// stream it cannot replay in full.
+// last one a GET stream delivered, or -1 for none; when the store has
+// dropped some of the events after it (the SDK refuses a stream it cannot
+// replay in full), the one before the oldest it still has.
 func (s *sessionStreams) resumeFrom(ctx context.Context, sessionID string) int {
 	s.mu.Lock()
 	index, ok := s.sent[sessionID]
@@ -135,18 +155,36 @@ func (s *sessionStreams) resumeFrom(ctx context.Context, sessionID string) int {
 	if !ok {
 		index = -1
 	}
+	if !s.purged(ctx, sessionID, index) {
+		return index
+	}
+	// The oldest stored: the first index not purged, between index
+	// (purged) and the last appended (never purged: nothing follows it).
+	lo, hi := index, appended-1
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if s.purged(ctx, sessionID, mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
+}
+
+// purged reports whether the store has dropped events after index of a
+// session's standalone stream.
+func (s *sessionStreams) purged(ctx context.Context, sessionID string, index int) bool {
 	next, stop := iter.Pull2(s.store.After(ctx, sessionID, "", index))
 	defer stop()
-	if _, err, ok := next(); ok && errors.Is(err, mcp.ErrEventsPurged) {
-		return appended - 1
-	}
-	return index
+	_, err, ok := next()
+	return ok && errors.Is(err, mcp.ErrEventsPurged)
 }
 
 // resume is the middleware of streamable HTTP that applies resumeFrom to
 // the GETs that open a session's standalone stream, and follows what is
 // written to them; and answers 204 to a GET that resumes a stream that
-// has ended (see ended).
+// has ended (see streamEnded).
 func (s *sessionStreams) resume(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sid := r.Header.Get("Mcp-Session-Id")
@@ -167,7 +205,7 @@ func (s *sessionStreams) resume(next http.Handler) http.Handler {
 			// the dropped answer may be one of several, and the others still
 			// to come on the stream.
 			if stream, index, ok := strings.Cut(last[0], "_"); ok && r.Header.Get("Mcp-Protocol-Version") >= "2025-06-18" {
-				if i, err := strconv.Atoi(index); err == nil && s.ended(r.Context(), sid, stream, i) {
+				if i, err := strconv.Atoi(index); err == nil && s.streamEnded(r.Context(), sid, stream, i) {
 					w.WriteHeader(http.StatusNoContent)
 					return
 				}

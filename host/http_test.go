@@ -2099,6 +2099,35 @@ func TestHTTPGetStreamAfterPurge(t *testing.T) {
 	}
 }
 
+// TestHTTPGetStreamAfterPartialPurge: when the store has dropped the oldest
+// of the notifications kept for a GET stream to come, and not the others,
+// a new GET stream gets the ones it still has.
+func TestHTTPGetStreamAfterPartialPurge(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{MaxBodyBytes: 4 << 20})
+	hdr := rawSession(t, e, "2025-06-18")
+	for n := 1; n <= 3; n++ {
+		addToolByReload(t, e, n) // _0, _1, _2, kept for a GET stream to come
+		// The SDK sends one list_changed for the changes of 10 ms.
+		time.Sleep(100 * time.Millisecond)
+	}
+	// 13 answers of 900 KiB: the 13th finds the store over its 10 MiB and
+	// drops the first event of every stream once, _0 among them.
+	name := strings.Repeat("x", 900<<10)
+	for i := range 13 {
+		resp := rawPost(t, e.base+"/mcp", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":%q}}}`, 10+i, name), hdr)
+		if m := newSSEReader(resp.Body).message(t); m["result"] == nil {
+			t.Fatalf("call %d: %v", i, m["error"])
+		}
+	}
+	r, closeGET := openGET(t, e, hdr)
+	defer closeGET()
+	for _, want := range []string{"_1", "_2"} {
+		if ev := nextMessage(t, r); ev.id != want || !strings.Contains(ev.data, "notifications/tools/list_changed") {
+			t.Fatalf("event %+v, want %s, a list_changed", ev, want)
+		}
+	}
+}
+
 // TestHTTPSessionIdleTimeout: a session with no request open for the idle
 // timeout is closed (its next request gets 404, which tells the client to
 // start a new one); a GET stream waiting for notifications keeps it open,
