@@ -443,11 +443,25 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 		h.policy.Store(p)
 	}
 	errorLog := slog.NewLogLogger(h.logger.With("component", "http").Handler(), slog.LevelWarn)
+	// A client gone without a word is noticed within a keep-alive
+	// interval: the writes to it fail, and a GET stream's notifications
+	// written since are sent again on the client's next stream (their
+	// grace is two intervals, sessionStreams).
+	userTimeout := h.opts.SSEKeepAlive
+	if userTimeout <= 0 {
+		userTimeout = DefaultSSEKeepAlive
+	}
 	hs := &http.Server{
 		Handler:           h.handler,
 		ReadHeaderTimeout: readHeaderTimeout,
 		IdleTimeout:       idleTimeout,
 		ErrorLog:          errorLog,
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			if err := setUserTimeout(c, userTimeout); err != nil {
+				h.logger.Debug("cannot set TCP_USER_TIMEOUT", "error", err)
+			}
+			return ctx
+		},
 	}
 	// The URLs in the log are ones a client on this machine can use: an
 	// address that listens on every interface (0.0.0.0, [::]) is not one
