@@ -624,6 +624,12 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 			return
 		}
 		msgs, batch, ok := peekMessages(body.data)
+		if sid := r.Header.Get("Mcp-Session-Id"); !ok && sid != "" && !h.opts.Stateless && !h.hasSession(sid) {
+			// A session that is gone is said first (404, so that the
+			// client starts a new one), whatever the body.
+			next.ServeHTTP(w, r)
+			return
+		}
 		if !ok {
 			// A body that is not JSON gets the JSON-RPC parse error, as a
 			// line that is not JSON does on stdio (the SDK answers it in
@@ -1148,6 +1154,16 @@ var errRequestTimeout = errors.New("request timeout")
 // stateless).
 func (h *HTTPServer) statelessSession(ss *mcp.ServerSession) bool {
 	return h.opts.Stateless && !h.sse.has(ss.ID())
+}
+
+// hasSession reports whether the SDK serves a session with this ID.
+func (h *HTTPServer) hasSession(sid string) bool {
+	for ss := range h.srv.MCP().Sessions() {
+		if ss.ID() == sid {
+			return true
+		}
+	}
+	return false
 }
 
 // newProtocol reports whether ss speaks the sessionless 2026-07-28

@@ -1617,6 +1617,12 @@ func TestHTTPParamsErrors(t *testing.T) {
 		if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Content-Type") != "application/json" || json.Unmarshal(b, &pe) != nil || pe.ID != nil || pe.Error.Code != jsonrpc.CodeParseError {
 			t.Fatalf("a body that is not JSON: %s %q %s; want 400 with a JSON-RPC parse error", resp.Status, resp.Header.Get("Content-Type"), b)
 		}
+		// The same with a session that is gone: 404 first, so that the
+		// client starts a new session.
+		gone := map[string]string{"Mcp-Session-Id": "NOSUCHSESSION", "Mcp-Protocol-Version": hdr["Mcp-Protocol-Version"]}
+		if resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":12,garbage`, gone); !e.hs.opts.Stateless && resp.StatusCode != http.StatusNotFound {
+			t.Fatalf("a body that is not JSON, of a session that is gone: %s, want 404", resp.Status)
+		}
 		// A batch, even of one, is the SDK's to answer.
 		resp = rawPost(t, e.base+"/mcp", `[{"jsonrpc":"2.0","id":10,"method":"resources/read","params":{"uri":5}}]`, hdr)
 		b, _ = io.ReadAll(resp.Body)
