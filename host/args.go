@@ -101,13 +101,26 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 		}
 		cv, err := decodeValue(p.Type, v, "")
 		if err != nil {
-			if ve, ok := err.(*valueError); ok {
+			ve, isValueErr := err.(*valueError)
+			switch {
+			case p.Sensitive:
+				// The message would quote what the client sent.
+				path := ""
+				if isValueErr {
+					path = ve.path
+				}
+				return cty.NilVal, &ArgumentError{Param: p.Name, Path: path, Msg: sensitiveShown + " does not fit the parameter's type, " + p.Type.String()}
+			case isValueErr:
 				return cty.NilVal, &ArgumentError{Param: p.Name, Path: ve.path, Msg: ve.msg}
 			}
 			return cty.NilVal, &ArgumentError{Param: p.Name, Msg: err.Error()}
 		}
 		if msg := p.Check(cv); msg != "" {
-			return cty.NilVal, &ArgumentError{Param: p.Name, Msg: fmt.Sprintf("%s %s", display(v), msg)}
+			shown := display(v)
+			if p.Sensitive {
+				shown = sensitiveShown
+			}
+			return cty.NilVal, &ArgumentError{Param: p.Name, Msg: fmt.Sprintf("%s %s", shown, msg)}
 		}
 		vals[p.Name] = cv
 	}
@@ -464,6 +477,10 @@ func jsonKind(v any) string {
 	}
 	return fmt.Sprintf("%T", v)
 }
+
+// sensitiveShown stands for the value of a sensitive parameter in a
+// message, as redaction writes it elsewhere.
+const sensitiveShown = "(sensitive value)"
 
 // display renders a JSON value for a message, shortened.
 func display(v any) string {

@@ -258,3 +258,44 @@ func TestInputSchemaOfArgsFixture(t *testing.T) {
 		t.Errorf("city schema = %+v, want maxLength 3", s)
 	}
 }
+
+// TestDecodeArgsSensitive: an argument of a sensitive parameter that does
+// not fit is refused with a message that names the parameter and the rule,
+// never the value the client sent (README: sensitive values stay out of
+// error messages).
+func TestDecodeArgsSensitive(t *testing.T) {
+	r := loadSource(t, `
+tool "login" {
+  description = "logs in"
+  param "token" {
+    type      = string
+    sensitive = true
+    pattern   = "^[a-f0-9]{8}$"
+  }
+  param "pin" {
+    type      = string
+    sensitive = true
+    enum      = ["1111", "2222"]
+    default   = "1111"
+  }
+  param "codes" {
+    type      = list(number)
+    sensitive = true
+    default   = []
+  }
+  template { text = "ok" }
+}
+`)
+	tool := mustTool(t, r, "login")
+	for _, tc := range []struct{ args, secret, want string }{
+		{`{"token":"MY-REAL-API-KEY-123"}`, "MY-REAL-API-KEY", `invalid argument "token": (sensitive value) does not match the pattern`},
+		{`{"token":"abcdef12","pin":"9876"}`, "9876", `invalid argument "pin": (sensitive value) is not one of the allowed values`},
+		{`{"token":987654321}`, "987654321", `invalid argument "token": (sensitive value) does not fit the parameter's type, string`},
+		{`{"token":"abcdef12","codes":[1,"s3cr3t"]}`, "s3cr3t", `invalid argument "codes" at codes[1]: (sensitive value) does not fit`},
+	} {
+		_, err := DecodeArgs(tool, json.RawMessage(tc.args))
+		if err == nil || strings.Contains(err.Error(), tc.secret) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("DecodeArgs(%s) = %v; want %q, without %q", tc.args, err, tc.want, tc.secret)
+		}
+	}
+}
