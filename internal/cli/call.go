@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tidwall/gjson"
 
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
@@ -59,9 +60,16 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return ExitUsage
 		}
 	}
-	types := map[string]*thcl.Type{}
+	// Parameters whose values are strings: name=value is sent as it is
+	// for them, as JSON for the others.
+	isString := map[string]bool{}
 	for _, p := range tool.Params {
-		types[p.Name] = p.Type
+		isString[p.Name] = p.Type.Kind == thcl.KindString
+	}
+	if tool.RawInput != nil {
+		for _, name := range tool.RawInput.Properties {
+			isString[name] = schemaIsString(gjson.GetBytes(tool.RawInput.Schema, "properties."+gjson.Escape(name)+".type"))
+		}
 	}
 	given := map[string]bool{}
 	for _, kv := range pos[2:] {
@@ -75,9 +83,8 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return ExitUsage
 		}
 		given[name] = true
-		t, ok := types[name]
 		switch {
-		case ok && t.Kind == thcl.KindString:
+		case isString[name]:
 			b, _ := json.Marshal(value)
 			argMap[name] = b
 		case json.Valid([]byte(value)):
@@ -140,6 +147,25 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return ExitOK
+}
+
+// schemaIsString reports whether a JSON Schema "type" allows strings and,
+// but for null, nothing else: "string", or ["string", "null"].
+func schemaIsString(t gjson.Result) bool {
+	if !t.IsArray() {
+		return t.String() == "string"
+	}
+	str := false
+	for _, x := range t.Array() {
+		switch x.String() {
+		case "string":
+			str = true
+		case "null":
+		default:
+			return false
+		}
+	}
+	return str
 }
 
 // indentForReading pretty-prints structured content for a person: indented,
