@@ -387,6 +387,8 @@ func TestCLI(t *testing.T) {
 		stdoutNone bool
 	}{
 		{name: "version", args: []string{"version"}, stdout: "toolhost "},
+		{name: "version help", args: []string{"version", "-h"}, stderr: "Usage: toolhost version", stdoutNone: true},
+		{name: "version extra argument", args: []string{"version", "x"}, code: 2, stderr: "takes no arguments", stdoutNone: true},
 		{name: "no command", args: nil, code: 2, stderr: "Usage"},
 		{name: "unknown command", args: []string{"serv"}, code: 2, stderr: `unknown command "serv"`},
 		{name: "validate good", args: []string{"validate", good}, stdout: "valid (3 tools"},

@@ -73,6 +73,15 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "bridge":
 		return runBridge(ctx, rest, stdout, stderr)
 	case "version", "--version", "-version":
+		fs := newFlags("version", "version", stderr)
+		args, err := parseFlags(fs, rest)
+		if err != nil {
+			return parseExit(err)
+		}
+		if len(args) > 0 {
+			fmt.Fprintf(stderr, "toolhost version takes no arguments (got %q)\n", args[0])
+			return ExitUsage
+		}
 		fmt.Fprintf(stdout, "toolhost %s\n", thcl.Version)
 		return ExitOK
 	case "help", "-h", "--help":
