@@ -134,17 +134,7 @@ func TestHTTPResumeBatchWithOneCallCancelled(t *testing.T) {
 	resp.Body.Close() // the connection breaks; call 3 still runs
 	time.Sleep(100 * time.Millisecond)
 
-	req, _ := http.NewRequest(http.MethodGet, e.base+"/mcp", nil)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Last-Event-ID", first.id)
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
-	gresp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer gresp.Body.Close()
+	gresp := rawGet(t, e, map[string]string{"Last-Event-ID": first.id, "Mcp-Session-Id": hdr["Mcp-Session-Id"], "Mcp-Protocol-Version": hdr["Mcp-Protocol-Version"]})
 	if gresp.StatusCode != http.StatusOK {
 		t.Fatalf("resuming the batch's stream while call 3 runs: %s, want 200 and call 3's answer", gresp.Status)
 	}

@@ -208,6 +208,23 @@ func rawPost(t *testing.T, url, body string, hdr map[string]string) *http.Respon
 	return resp
 }
 
+// rawGet sends GET /mcp with headers hdr, accepting an event stream: a
+// session's stream, or with Last-Event-ID the resumption of one.
+func rawGet(t *testing.T, e *httpEnv, hdr map[string]string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, e.base+"/mcp", nil)
+	req.Header.Set("Accept", "text/event-stream")
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
 // sseEvent is one server-sent event.
 type sseEvent struct {
 	name, id, data string
@@ -465,14 +482,7 @@ func TestHTTPStateless(t *testing.T) {
 		if m := newSSEReader(resp.Body).message(t); !strings.Contains(fmt.Sprint(m["result"]), "hello any replica") {
 			t.Fatalf("reply: %v", m)
 		}
-		req, _ := http.NewRequest(http.MethodGet, e.base+"/mcp", nil)
-		req.Header.Set("Accept", "text/event-stream")
-		gresp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gresp.Body.Close()
-		if gresp.StatusCode != http.StatusMethodNotAllowed {
+		if gresp := rawGet(t, e, nil); gresp.StatusCode != http.StatusMethodNotAllowed {
 			t.Fatalf("GET in stateless mode: %s, want 405", gresp.Status)
 		}
 	})
@@ -712,16 +722,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestHTTPKeepAliveOnMCPStreams(t *testing.T) {
 	e := startHTTP(t, HTTPOptions{SSEKeepAlive: 50 * time.Millisecond})
 	hdr := rawSession(t, e, "2025-06-18")
-	req, _ := http.NewRequest(http.MethodGet, e.base+"/mcp", nil)
-	req.Header.Set("Accept", "text/event-stream")
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := rawGet(t, e, hdr)
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Accel-Buffering") != "no" {
 		t.Fatalf("GET /mcp: %s, X-Accel-Buffering %q", resp.Status, resp.Header.Get("X-Accel-Buffering"))
 	}
@@ -1307,17 +1308,7 @@ func TestHTTPCancelledCallGetsNoResult(t *testing.T) {
 		if lastID == "" {
 			t.Fatalf("no event id to resume from in %+v", evs)
 		}
-		req, _ := http.NewRequest(http.MethodGet, e.base+"/mcp", nil)
-		req.Header.Set("Accept", "text/event-stream")
-		req.Header.Set("Last-Event-ID", lastID)
-		for k, v := range hdr {
-			req.Header.Set(k, v)
-		}
-		gresp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer gresp.Body.Close()
+		gresp := rawGet(t, e, map[string]string{"Last-Event-ID": lastID, "Mcp-Session-Id": hdr["Mcp-Session-Id"], "Mcp-Protocol-Version": hdr["Mcp-Protocol-Version"]})
 		if a, ok := answers(t, readAllEvents(t, gresp.Body))["55"]; ok {
 			t.Fatalf("resuming the stream replayed a response to the cancelled call: %v", a)
 		}
@@ -1984,15 +1975,7 @@ func openGET(t *testing.T, e *httpEnv, hdr map[string]string) (*sseReader, func(
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		req, _ := http.NewRequest(http.MethodGet, e.base+"/mcp", nil)
-		req.Header.Set("Accept", "text/event-stream")
-		for k, v := range hdr {
-			req.Header.Set(k, v)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := rawGet(t, e, hdr)
 		if resp.StatusCode == http.StatusOK {
 			return newSSEReader(resp.Body), func() { resp.Body.Close() }
 		}
