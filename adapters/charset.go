@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 
@@ -30,4 +31,11 @@ func charsetByLabel(label string) (encoding.Encoding, bool) {
 // isUTF8 reports whether enc is UTF-8, whose bytes need no decoding.
 func isUTF8(enc encoding.Encoding) bool {
 	return enc == unicode.UTF8
+}
+
+// unknownCharsetDetail is the detail of the diagnostic for a charset
+// attribute toolhost cannot decode: shown is the value as written, and
+// whose names what the charset is the encoding of.
+func unknownCharsetDetail(shown, whose string) string {
+	return fmt.Sprintf("The charset is %s, which is not a charset toolhost can decode. Use a WHATWG encoding label such as \"utf-8\", \"gbk\", \"gb18030\", \"big5\", \"shift_jis\" or \"iso-8859-1\": the encoding %s.", shown, whose)
 }

@@ -560,12 +560,12 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	// when the tool is called, concat(["git", "add", "--"], param.files),
 	// has it first in its first list.
 	if elems == nil {
-		if head := concatHead(a.Expr); head != nil && len(execParamRefs(head, c.paramNames())) == 0 {
+		if call, head := concatHead(a.Expr); head != nil && len(execParamRefs(head, c.paramNames())) == 0 {
 			if hv, d := c.value(head); !d.HasErrors() && hv.IsWhollyKnown() {
 				if prog, problem := execArgString(hv); problem == "" && prog != "" {
 					c.program, c.programRange = prog, head.Range()
 					e.allRefs = execParamRefs(a.Expr, c.paramNames())
-					for _, arg := range a.Expr.(*hclsyntax.FunctionCallExpr).Args {
+					for _, arg := range call.Args {
 						ca := execConcatArg{expr: arg}
 						if t, ok := arg.(*hclsyntax.TupleConsExpr); ok {
 							ca.literal = c.tupleSources(t, nil)
@@ -713,10 +713,9 @@ func (c *execCompiler) charset(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	}
 	if v.Type() != cty.String || !ok {
 		return append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Unknown charset",
-			Detail: fmt.Sprintf("The charset is %s, which is not a charset toolhost can decode. Use a WHATWG encoding label such as \"gbk\", \"gb18030\", \"big5\", \"shift_jis\" or \"iso-8859-1\": the encoding the command writes.",
-				execCharsetText(v)),
+			Severity:   hcl.DiagError,
+			Summary:    "Unknown charset",
+			Detail:     unknownCharsetDetail(execCharsetText(v), "the command writes"),
 			Subject:    a.Expr.Range().Ptr(),
 			Expression: a.Expr,
 		})
@@ -1709,18 +1708,18 @@ func execArgType(ty cty.Type) bool {
 	return ty == cty.DynamicPseudoType || ty.IsPrimitiveType()
 }
 
-// concatHead is the first element of the first list of a command written
-// as concat([...], ...), or nil.
-func concatHead(x hcl.Expression) hcl.Expression {
+// concatHead returns a command written as concat([...], ...), and the first
+// element of its first list; a nil head when the command is not one.
+func concatHead(x hcl.Expression) (*hclsyntax.FunctionCallExpr, hcl.Expression) {
 	call, ok := x.(*hclsyntax.FunctionCallExpr)
 	if !ok || call.Name != "concat" || len(call.Args) == 0 || call.ExpandFinal {
-		return nil
+		return nil, nil
 	}
 	first, ok := call.Args[0].(*hclsyntax.TupleConsExpr)
 	if !ok || len(first.Exprs) == 0 {
-		return nil
+		return nil, nil
 	}
-	return first.Exprs[0]
+	return call, first.Exprs[0]
 }
 
 // execArgProblem says why v cannot be one command argument, or returns "".

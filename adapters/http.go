@@ -618,8 +618,7 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	if a := attrs["charset"]; a != nil {
 		if v, ok := c.constant(a, cty.String, `a charset name such as "gbk" or "utf-8"`); ok {
 			if _, ok := charsetByLabel(v.AsString()); !ok {
-				c.errorf(a.Expr.Range(), "Unknown charset",
-					"%q is not a charset toolhost can decode. Use a WHATWG encoding label such as \"utf-8\", \"gbk\", \"gb18030\", \"big5\", \"shift_jis\" or \"iso-8859-1\".", v.AsString())
+				c.errorf(a.Expr.Range(), "Unknown charset", "%s", unknownCharsetDetail(fmt.Sprintf("%q", v.AsString()), "the upstream sends"))
 			} else {
 				h.charset = v.AsString()
 			}

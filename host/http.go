@@ -150,6 +150,18 @@ type HTTPServer struct {
 	idle *idleSessions
 }
 
+// deadPeerTimeout is how long a client may leave data unacknowledged
+// before its connection is dropped (TCP_USER_TIMEOUT): the keep-alive
+// interval, DefaultSSEKeepAlive when keep-alive comments are off. The
+// notifications of a GET stream count as delivered once the stream
+// outlived them by twice that (sessionStreams).
+func (o HTTPOptions) deadPeerTimeout() time.Duration {
+	if o.SSEKeepAlive > 0 {
+		return o.SSEKeepAlive
+	}
+	return DefaultSSEKeepAlive
+}
+
 // NormalizeListenAddr turns what --listen was given into host:port: a bare
 // port or ":port" binds to DefaultListenHost, so that nothing is reachable
 // from other machines unless a host (0.0.0.0 for all interfaces) is named.
@@ -234,11 +246,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 				h.idle.forget(sid)
 			}
 		}}
-		grace := 2 * opts.SSEKeepAlive
-		if grace <= 0 {
-			grace = 2 * DefaultSSEKeepAlive
-		}
-		store.streams = newSessionStreams(store.EventStore, grace)
+		store.streams = newSessionStreams(store.EventStore, 2*opts.deadPeerTimeout())
 		h.streams = store.streams
 		events = store
 	}
@@ -447,10 +455,7 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	// interval: the writes to it fail, and a GET stream's notifications
 	// written since are sent again on the client's next stream (their
 	// grace is two intervals, sessionStreams).
-	userTimeout := h.opts.SSEKeepAlive
-	if userTimeout <= 0 {
-		userTimeout = DefaultSSEKeepAlive
-	}
+	userTimeout := h.opts.deadPeerTimeout()
 	hs := &http.Server{
 		Handler:           h.handler,
 		ReadHeaderTimeout: readHeaderTimeout,
