@@ -122,6 +122,21 @@ func TestReload(t *testing.T) {
 	}
 }
 
+// TestReloadEditBeforeInitialize: the watcher starts once initialize is
+// answered; a save made after the load and before that is not lost. The
+// client is told once it is initialized, and lists the new tools.
+func TestReloadEditBeforeInitialize(t *testing.T) {
+	cfg := writeConfig(t, toolConfig("alpha", "beta"))
+	s := startServe(t, cfg)
+	s.waitStderr("the config loaded", func(e string) bool { return strings.Contains(e, "serving over stdio") })
+	writeAtomically(t, cfg, toolConfig("alpha", "gamma"))
+	s.initialize("2025-06-18")
+	s.until("tools/list_changed", isMethod("notifications/tools/list_changed"))
+	if got := strings.Join(s.toolNames(1), ","); got != "alpha,gamma" {
+		t.Fatalf("tools after the save: %s", got)
+	}
+}
+
 // TestReloadSymlinkSwap updates a config the way Kubernetes updates a
 // mounted ConfigMap: tools.hcl -> ..data/tools.hcl, and ..data is a symlink
 // swapped atomically to a new directory.

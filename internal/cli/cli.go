@@ -207,8 +207,31 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return ExitFailure
 	}
 	slog.SetDefault(logger)
-	// The signal handlers are installed once initialize is answered.
-	srv := host.NewServer(reg, logger, host.ListChanged(*watch), host.BeforeWork(func() { installSignals(ctx) }))
+	runCtx, cancel := context.WithCancel(ctx)
+	// The watcher starts once initialize is answered, with the signal
+	// handlers: its threads and its look at the files are then off the
+	// path to the answer. An edit made before it starts is not lost: Watch
+	// looks at the files once it watches them.
+	var srv *host.Server
+	watchDone := make(chan struct{})
+	startWatch := sync.OnceFunc(func() {
+		if !*watch || runCtx.Err() != nil {
+			close(watchDone)
+			return
+		}
+		r := &host.Reloader{Paths: paths, Server: srv, Logger: logger, Diagnostics: stderr}
+		go func() {
+			defer close(watchDone)
+			r.Prime(reg)
+			if err := r.Watch(runCtx); err != nil {
+				logger.Warn("hot reload is off", "error", err)
+			}
+		}()
+	})
+	srv = host.NewServer(reg, logger, host.ListChanged(*watch), host.BeforeWork(func() {
+		installSignals(ctx)
+		startWatch()
+	}))
 	// The GC's settings come back once the first requests are answered,
 	// when the ballast is made (see host.Server.Run): one collection then
 	// instead of one in the middle of the first answer.
@@ -216,24 +239,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	msg := "serving over stdio"
 	if httpOpts != nil {
 		msg = "config loaded"
+		startWatch()
 	}
 	logger.Info(msg, "config", strings.Join(reg.Config.Paths, ","), "tools", len(reg.Tools), "resources", len(reg.Resources)+len(reg.Templates), "prompts", len(reg.Prompts), "watch", *watch)
-	runCtx, cancel := context.WithCancel(ctx)
-	watchDone := make(chan struct{})
-	if *watch {
-		r := &host.Reloader{Paths: paths, Server: srv, Logger: logger, Diagnostics: stderr}
-		go func() {
-			defer close(watchDone)
-			// Off the path to the initialize answer: Prime hashes the
-			// bytes reg was loaded from, which do not change.
-			r.Prime(reg)
-			if err := r.Watch(runCtx); err != nil {
-				logger.Warn("hot reload is off", "error", err)
-			}
-		}()
-	} else {
-		close(watchDone)
-	}
 	if httpOpts != nil {
 		installSignals(ctx)
 		httpOpts.Hurry = signalsAgain(ctx)
@@ -276,6 +284,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	cancel()
 	srv.Shutdown()
+	// A session that never got to initialize never started the watcher.
+	startWatch()
 	<-watchDone
 	srv.Registry().Retire()
 	if err != nil && !errors.Is(err, io.EOF) {
