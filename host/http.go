@@ -142,6 +142,9 @@ type HTTPServer struct {
 	// calls follows the calls in flight on streamable HTTP sessions, so
 	// that the answers to those the client cancelled are dropped.
 	calls *callTracker
+	// waiters holds the streams of POSTs whose calls have not all
+	// reached the server yet (see keepStreamsAlive).
+	waiters *streamWaiters
 	// streams follows the event streams of streamable HTTP sessions; nil
 	// when stateless.
 	streams *sessionStreams
@@ -233,6 +236,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	h.stopCtx, h.stopCalls = context.WithCancelCause(context.Background())
 	h.streamsCtx, h.endStreams = context.WithCancel(context.Background())
 	h.calls = &callTracker{calls: map[trackedKey]*trackedCall{}}
+	h.waiters = &streamWaiters{}
 	srv.MCP().AddReceivingMiddleware(h.callMiddleware)
 
 	getServer := func(*http.Request) *mcp.Server { return srv.MCP() }
@@ -303,6 +307,14 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 // idle connection and close it. The comments go between the SDK's events,
 // each of which it writes in one Write. A response that is not a stream
 // (a JSON answer, a 202) costs one small wrapper, no goroutine.
+//
+// The SDK writes a call's stream's headers with its first event: at once
+// from protocol 2025-11-25 on (an empty priming event), but only with the
+// answer or a notification on older protocols, and on every protocol in
+// --stateless mode (no event store, no priming event). Such a stream is
+// started here instead, once every call of the POST has reached the
+// server (see streamWaiters): the SDK has set the stream's headers then,
+// and touches them no more.
 func (h *HTTPServer) keepStreamsAlive(next http.Handler) http.Handler {
 	if h.opts.SSEKeepAlive <= 0 {
 		return next
@@ -310,19 +322,85 @@ func (h *HTTPServer) keepStreamsAlive(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		kw := &keepAliveWriter{ResponseWriter: w, interval: h.opts.SSEKeepAlive}
 		defer kw.finish()
+		if r.Method == http.MethodPost {
+			// The token is ours to set: a client's is never used.
+			r.Header.Del(streamTokenHeader)
+			if n, _ := r.Context().Value(postCallsKey{}).(int); n > 0 {
+				token := h.waiters.add(kw, n)
+				defer h.waiters.remove(token)
+				r.Header.Set(streamTokenHeader, token)
+			}
+		}
 		next.ServeHTTP(kw, r)
 	})
 }
 
+// postCallsKey is the request context key under which streamablePOST
+// leaves the number of calls a POST carries.
+type postCallsKey struct{}
+
+// streamTokenHeader carries a POST's token in its request headers, which
+// the SDK hands to the server's middleware with each of its calls
+// (RequestExtra.Header).
+const streamTokenHeader = "Toolhost-Call-Stream"
+
+// streamWaiters holds the streams of the POSTs in flight whose calls have
+// not all reached the server yet, by token.
+type streamWaiters struct {
+	mu      sync.Mutex
+	next    uint64
+	streams map[string]*keepAliveWriter
+}
+
+// add registers the stream of a POST with calls, and returns its token.
+func (s *streamWaiters) add(k *keepAliveWriter, calls int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.next++
+	token := strconv.FormatUint(s.next, 10)
+	k.calls = calls
+	if s.streams == nil {
+		s.streams = map[string]*keepAliveWriter{}
+	}
+	s.streams[token] = k
+	return token
+}
+
+// remove forgets the stream of a POST that has ended.
+func (s *streamWaiters) remove(token string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.streams, token)
+}
+
+// callStarted notes that a call of the POST whose request headers are
+// given has reached the server.
+func (s *streamWaiters) callStarted(header http.Header) {
+	token := header.Get(streamTokenHeader)
+	if token == "" {
+		return
+	}
+	s.mu.Lock()
+	k := s.streams[token]
+	s.mu.Unlock()
+	if k != nil {
+		k.callStarted()
+	}
+}
+
 // keepAliveWriter is a response that gets keep-alive comments once its
-// headers say it is an event stream.
+// headers say it is an event stream, or once the calls of its POST have
+// all reached the server.
 type keepAliveWriter struct {
 	http.ResponseWriter
 	interval time.Duration
 	mu       sync.Mutex
-	// stop ends the comments; nil until the response is a stream.
+	// stop ends the comments; nil until they start.
 	stop                  chan struct{}
 	wroteHeader, finished bool
+	// calls is the number of calls the POST carries, started the number
+	// that have reached the server.
+	calls, started int
 }
 
 func (k *keepAliveWriter) WriteHeader(code int) {
@@ -336,14 +414,33 @@ func (k *keepAliveWriter) writeHeaderLocked(code int) {
 		return
 	}
 	k.wroteHeader = true
-	if strings.HasPrefix(k.Header().Get("Content-Type"), "text/event-stream") {
+	if k.eventStream() {
 		k.Header().Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
-		if code == http.StatusOK && !k.finished {
+		if code == http.StatusOK && !k.finished && k.stop == nil {
 			k.stop = make(chan struct{})
 			go k.commentEvery(k.interval, k.stop)
 		}
 	}
 	k.ResponseWriter.WriteHeader(code)
+}
+
+// eventStream reports whether the response is an SSE stream.
+func (k *keepAliveWriter) eventStream() bool {
+	return strings.HasPrefix(k.Header().Get("Content-Type"), "text/event-stream")
+}
+
+// callStarted counts a call of the POST that reached the server; once all
+// have, the comments start, and with the first the stream's headers if
+// the SDK has not written them by then.
+func (k *keepAliveWriter) callStarted() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.started++
+	if k.started < k.calls || k.finished || k.stop != nil {
+		return
+	}
+	k.stop = make(chan struct{})
+	go k.commentEvery(k.interval, k.stop)
 }
 
 // commentEvery writes a comment every interval until stop is closed.
@@ -390,12 +487,20 @@ func (k *keepAliveWriter) Flush() { _ = k.FlushError() }
 // Unwrap gives http.ResponseController the response underneath.
 func (k *keepAliveWriter) Unwrap() http.ResponseWriter { return k.ResponseWriter }
 
-// comment writes a keep-alive comment on a stream that is open.
+// comment writes a keep-alive comment on a stream that is open, and first
+// its headers when nothing has been written yet: a response that is not a
+// stream gets nothing.
 func (k *keepAliveWriter) comment() {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.finished {
 		return
+	}
+	if !k.wroteHeader {
+		if !k.eventStream() {
+			return
+		}
+		k.writeHeaderLocked(http.StatusOK)
 	}
 	if _, err := io.WriteString(k.ResponseWriter, ": keepalive\n\n"); err == nil {
 		_ = http.NewResponseController(k.ResponseWriter).Flush()
@@ -629,6 +734,9 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 			return
 		}
 		msgs, batch, ok := peekMessages(body.data)
+		if n := countCalls(msgs); n > 0 {
+			r = r.WithContext(context.WithValue(r.Context(), postCallsKey{}, n))
+		}
 		if sid := r.Header.Get("Mcp-Session-Id"); !ok && sid != "" && !h.opts.Stateless && !h.hasSession(sid) {
 			// A session that is gone is said first (404, so that the
 			// client starts a new one), whatever the body.
@@ -705,6 +813,17 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// countCalls counts the requests among msgs that expect an answer.
+func countCalls(msgs []peekedMessage) int {
+	n := 0
+	for i := range msgs {
+		if msgs[i].isCall() {
+			n++
+		}
+	}
+	return n
 }
 
 // cancelSessionCalls cancels the calls in flight on the session a DELETE
@@ -1067,6 +1186,9 @@ func (h *HTTPServer) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
 		if strings.HasPrefix(method, "notifications/") {
 			return next(ctx, method, req)
+		}
+		if extra := req.GetExtra(); extra != nil && extra.Header != nil {
+			h.waiters.callStarted(extra.Header)
 		}
 		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && h.statelessSession(ss) {
 			// The call cannot ask the client anything; confirm and ask say

@@ -2168,3 +2168,85 @@ func TestHTTPSessionIdleTimeout(t *testing.T) {
 		}
 	})
 }
+
+// TestHTTPKeepAliveBeforeFirstEvent: a call's stream gets its headers and
+// keep-alive comments before the call answers, also where the SDK writes
+// nothing until the first event (protocols before 2025-11-25, and every
+// protocol without an event store, in --stateless mode). A long call
+// otherwise sends nothing at all until it ends, and a proxy takes it for
+// an idle connection.
+func TestHTTPKeepAliveBeforeFirstEvent(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		version   string
+		stateless bool
+		batch     bool
+	}{
+		{"2025-03-26", "2025-03-26", false, false},
+		{"2025-03-26 batch", "2025-03-26", false, true},
+		{"2025-06-18", "2025-06-18", false, false},
+		{"2025-11-25", "2025-11-25", false, false},
+		{"stateless 2025-06-18", "2025-06-18", true, false},
+		{"stateless 2025-11-25", "2025-11-25", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := startHTTP(t, HTTPOptions{SSEKeepAlive: 50 * time.Millisecond, Stateless: tc.stateless})
+			hdr := map[string]string{"Mcp-Protocol-Version": tc.version}
+			if !tc.stateless {
+				hdr = rawSession(t, e, tc.version)
+			}
+			// The command sleeps 2 s, 40 keep-alive intervals.
+			body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow","arguments":{"seconds":2}}}`
+			if tc.batch {
+				// The comments start once both calls reached the server.
+				body = "[" + body + `,{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"slow","arguments":{"seconds":2}}}]`
+			}
+			resp := rawPost(t, e.base+"/mcp", body, hdr)
+			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" || resp.Header.Get("X-Accel-Buffering") != "no" {
+				t.Fatalf("POST: %s, Content-Type %q, X-Accel-Buffering %q", resp.Status, resp.Header.Get("Content-Type"), resp.Header.Get("X-Accel-Buffering"))
+			}
+			lines := make(chan string)
+			go func() {
+				defer close(lines)
+				br := bufio.NewReader(resp.Body)
+				for {
+					line, err := br.ReadString('\n')
+					if err != nil {
+						return
+					}
+					lines <- strings.TrimRight(line, "\r\n")
+				}
+			}()
+			deadline := time.After(10 * time.Second)
+			for n := 0; n < 2; {
+				select {
+				case line, ok := <-lines:
+					if !ok {
+						t.Fatal("the stream ended")
+					}
+					// (2025-11-25 streams start with an empty priming event.)
+					if data, ok := strings.CutPrefix(line, "data:"); ok && strings.TrimSpace(data) != "" {
+						t.Fatalf("an event before the call answered: %s", line)
+					}
+					if line == ": keepalive" {
+						n++
+					}
+				case <-deadline:
+					t.Fatal("no keep-alive comments before the call answered")
+				}
+			}
+			// The answer follows, on the same stream.
+			for line := range lines {
+				if data, ok := strings.CutPrefix(line, "data:"); ok && strings.TrimSpace(data) != "" {
+					if !strings.Contains(data, `"id":7`) && !strings.Contains(data, `"id":8`) || !strings.Contains(data, "slept") {
+						t.Fatalf("the answer: %s", data)
+					}
+					resp.Body.Close()
+					return
+				}
+			}
+			t.Fatal("the stream ended without the answer")
+		})
+	}
+}
