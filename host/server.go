@@ -584,6 +584,13 @@ var ErrShuttingDown = errors.New("toolhost is shutting down")
 // reason.
 func (s *Server) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(ctx)
+	if s.life.Err() != nil {
+		// A call that begins after Shutdown (a request read as the stop
+		// signal came) is ended before anything runs: AfterFunc would end
+		// it on a goroutine of its own, by when a command may have started.
+		cancel(context.Cause(s.life))
+		return ctx, func() { cancel(context.Canceled) }
+	}
 	stop := context.AfterFunc(s.life, func() { cancel(context.Cause(s.life)) })
 	return ctx, func() { stop(); cancel(context.Canceled) }
 }
