@@ -74,7 +74,9 @@ func parseType(expr hcl.Expression, inObject bool) (*Type, hcl.Diagnostics) {
 			return &Type{Kind: k}, nil
 		}
 		detail := fmt.Sprintf("%q is not a type. %s", kw, typeHelp)
-		if s := suggest(kw, []string{"any", "string", "number", "integer", "bool"}); s != "" {
+		if s := typeAlias(kw); s != "" {
+			detail = fmt.Sprintf("%q is not a type here: write %s. %s", kw, s, typeHelp)
+		} else if s := suggest(kw, []string{"any", "string", "number", "integer", "bool"}); s != "" {
 			detail = fmt.Sprintf("%q is not a type. Did you mean %q? %s", kw, s, typeHelp)
 		}
 		return nil, typeError(expr, "Invalid type", detail)
@@ -173,6 +175,40 @@ func parseType(expr hcl.Expression, inObject bool) (*Type, hcl.Diagnostics) {
 		detail = fmt.Sprintf("%s(...) is not a type constructor. Did you mean %s(...)? %s", call.Name, s, typeHelp)
 	}
 	return nil, typeError(expr, "Invalid type", detail)
+}
+
+// typeAliases are the names other languages (JSON Schema, Go, Python,
+// TypeScript) give to types, too far from toolhost's for suggest to find,
+// or close to the wrong one ("int" is as close to "any" as to nothing
+// else): an unknown type keyword is told the name to write instead.
+var typeAliases = [...]struct{ from, to string }{
+	{"int", "integer"},
+	{"int32", "integer"},
+	{"int64", "integer"},
+	{"long", "integer"},
+	{"uint", "integer"},
+	{"float", "number"},
+	{"float32", "number"},
+	{"float64", "number"},
+	{"double", "number"},
+	{"decimal", "number"},
+	{"boolean", "bool"},
+	{"str", "string"},
+	{"text", "string"},
+	{"array", "list(T), such as list(string)"},
+	{"object", "object({ name = T, ... }), or map(T) for any names"},
+	{"dict", "map(T), such as map(string)"},
+}
+
+// typeAlias returns what to write for a type named as another language
+// names it, or "".
+func typeAlias(kw string) string {
+	for _, a := range typeAliases {
+		if strings.EqualFold(a.from, kw) {
+			return a.to
+		}
+	}
+	return ""
 }
 
 // kindOptionalMarker wraps an attribute type declared optional(T) while parsing.

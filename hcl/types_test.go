@@ -77,7 +77,12 @@ func TestParseTypeErrors(t *testing.T) {
 	tests := []struct{ src, detail string }{
 		{"strng", `Did you mean "string"?`},
 		{"bol", `Did you mean "bool"?`},
-		{"float", `"float" is not a type`},
+		{"float", `"float" is not a type here: write number.`},
+		{"int", `"int" is not a type here: write integer.`},
+		{"boolean", `"boolean" is not a type here: write bool.`},
+		{"Integer", `Did you mean "integer"?`},
+		{"array", `write list(T), such as list(string).`},
+		{"list(int)", `write integer.`},
 		{`"string"`, "not a type expression"},
 		{"lst(string)", "Did you mean list(...)?"},
 		{"list()", "exactly one argument"},
