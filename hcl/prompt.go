@@ -81,6 +81,7 @@ func (p *Prompt) ArgsType() cty.Type {
 
 func decodePrompt(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*Prompt, hcl.Diagnostics) {
 	content, diags := block.Body.Content(promptBlockSchema)
+	explainUnsupported(diags, promptBlockSchema)
 	p := &Prompt{Name: block.Labels[0], DeclRange: block.DefRange}
 	diags = append(diags, stringAttr(content.Attributes, "title", static, &p.Title)...)
 	diags = append(diags, stringAttr(content.Attributes, "description", static, &p.Description)...)
@@ -95,6 +96,7 @@ func decodePrompt(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*P
 			}
 			seen[b.Labels[0]] = b.DefRange
 			ac, d := b.Body.Content(promptArgBlockSchema)
+			explainUnsupported(d, promptArgBlockSchema)
 			diags = append(diags, d...)
 			a := &PromptArg{Name: b.Labels[0], Required: true, DeclRange: b.DefRange}
 			diags = append(diags, stringAttr(ac.Attributes, "description", static, &a.Description)...)

@@ -254,7 +254,9 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 			Subject:  block.LabelRanges[0].Ptr(),
 		})
 	}
-	content, d := block.Body.Content(toolBlockSchema())
+	schema := toolBlockSchema()
+	content, d := block.Body.Content(schema)
+	explainUnsupported(d, schema)
 	diags = append(diags, d...)
 	contentDiags := d
 	diags = append(diags, stringAttr(content.Attributes, "title", static, &t.Title)...)
@@ -693,6 +695,7 @@ func decodeAnnotations(block *hcl.Block, ctx *hcl.EvalContext) (*Annotations, hc
 func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (p *Param, diags hcl.Diagnostics, typed bool) {
 	p = &Param{Name: block.Labels[0], DeclRange: block.DefRange, Type: &Type{Kind: KindString}}
 	content, diags := block.Body.Content(paramBlockSchema)
+	explainUnsupported(diags, paramBlockSchema)
 	typed = !diags.HasErrors()
 	if !hclsyntax.ValidIdentifier(p.Name) {
 		diags = append(diags, &hcl.Diagnostic{

@@ -1,0 +1,114 @@
+package hcl
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// nameAliases are the names other schema languages (JSON Schema, OpenAPI,
+// other MCP servers' configs) give to toolhost's blocks and arguments, too
+// far from them for HCL's "Did you mean" to find ("paramter" is three edits
+// from "param", "desc" seven from "description"). A name can stand for
+// different ones in different blocks ("argument" is a tool's param and a
+// prompt's arg): the first whose target the block takes is used. hint,
+// when set, replaces "Did you mean" with what to write. An array, not a
+// map: it is read only when a config has an error.
+var nameAliases = [...]struct{ from, to, hint string }{
+	{"parameter", "param", ""},
+	{"parameters", "param", ""},
+	{"params", "param", ""},
+	{"paramter", "param", ""},
+	{"paramater", "param", ""},
+	{"input", "param", ""},
+	{"argument", "param", ""},
+	{"args", "param", ""},
+	{"arg", "param", ""},
+	{"argument", "arg", ""},
+	{"arguments", "arg", ""},
+	{"param", "arg", ""},
+	{"params", "arg", ""},
+	{"parameter", "arg", ""},
+	{"output", "result", ""},
+	{"returns", "result", ""},
+	{"examples", "example", ""},
+	{"test", "example", ""},
+	{"desc", "description", ""},
+	{"summary", "description", ""},
+	{"help", "description", ""},
+	{"values", "enum", ""},
+	{"choices", "enum", ""},
+	{"options", "enum", ""},
+	{"allowed", "enum", ""},
+	{"allowed_values", "enum", ""},
+	{"regex", "pattern", ""},
+	{"regexp", "pattern", ""},
+	{"min", "minimum", ""},
+	{"max", "maximum", ""},
+	{"min_len", "min_length", ""},
+	{"max_len", "max_length", ""},
+	{"secret", "sensitive", ""},
+	{"default_value", "default", ""},
+	{"defaultValue", "default", ""},
+	{"optional", "required", "A parameter is made optional with required = false (or with a default)."},
+}
+
+// unsupportedName returns the name an "Unsupported argument" or
+// "Unsupported block type" diagnostic of HCL's is about, and whether it is
+// a block; ok is false for other diagnostics and for those HCL already
+// made a suggestion for.
+func unsupportedName(d *hcl.Diagnostic) (name string, block bool, ok bool) {
+	var rest string
+	switch d.Summary {
+	case "Unsupported argument":
+		rest, ok = strings.CutPrefix(d.Detail, `An argument named "`)
+	case "Unsupported block type":
+		rest, ok = strings.CutPrefix(d.Detail, `Blocks of type "`)
+		block = true
+	}
+	if !ok {
+		return "", false, false
+	}
+	name, rest, ok = strings.Cut(rest, `"`)
+	if !ok || strings.Contains(rest, "Did you mean") {
+		return "", false, false
+	}
+	return name, block, true
+}
+
+// explainUnsupported adds to HCL's "not expected here" diagnostics of a
+// block decoded with schema the name to write when the one written is
+// another language's (nameAliases).
+func explainUnsupported(diags hcl.Diagnostics, schema *hcl.BodySchema) {
+	has := func(name string) bool {
+		for _, a := range schema.Attributes {
+			if a.Name == name {
+				return true
+			}
+		}
+		for _, b := range schema.Blocks {
+			if b.Type == name {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range diags {
+		name, _, ok := unsupportedName(d)
+		if !ok {
+			continue
+		}
+		for _, a := range nameAliases {
+			if !strings.EqualFold(a.from, name) || !has(a.to) {
+				continue
+			}
+			if a.hint != "" {
+				d.Detail = sentenceEnd(d.Detail) + " " + a.hint
+			} else {
+				d.Detail = sentenceEnd(d.Detail) + fmt.Sprintf(" Did you mean %q?", a.to)
+			}
+			break
+		}
+	}
+}
