@@ -54,6 +54,30 @@ var nameAliases = [...]struct{ from, to, hint string }{
 	{"optional", "required", "A parameter is made optional with required = false (or with a default)."},
 }
 
+// backendArguments are the arguments of the backend blocks most often
+// written straight in the tool block, which has no backend then.
+var backendArguments = [...]struct{ name, block string }{
+	{"url", "http"},
+	{"method", "http"},
+	{"headers", "http"},
+	{"query", "http"},
+	{"body", "http"},
+	{"command", "exec"},
+	{"stdin", "exec"},
+	{"text", "template"},
+}
+
+// backendOfArgument returns the backend block an argument written in a
+// tool block belongs in, or "".
+func backendOfArgument(name string) string {
+	for _, a := range backendArguments {
+		if a.name == name {
+			return a.block
+		}
+	}
+	return ""
+}
+
 // unsupportedName returns the name an "Unsupported argument" or
 // "Unsupported block type" diagnostic of HCL's is about, and whether it is
 // a block; ok is false for other diagnostics and for those HCL already
@@ -79,7 +103,8 @@ func unsupportedName(d *hcl.Diagnostic) (name string, block bool, ok bool) {
 
 // explainUnsupported adds to HCL's "not expected here" diagnostics of a
 // block decoded with schema the name to write when the one written is
-// another language's (nameAliases).
+// another language's (nameAliases), and, in a tool block, the backend
+// block an argument belongs in.
 func explainUnsupported(diags hcl.Diagnostics, schema *hcl.BodySchema) {
 	has := func(name string) bool {
 		for _, a := range schema.Attributes {
@@ -95,8 +120,19 @@ func explainUnsupported(diags hcl.Diagnostics, schema *hcl.BodySchema) {
 		return false
 	}
 	for _, d := range diags {
+		if rest, ok := strings.CutPrefix(d.Detail, `An argument named "`); ok && d.Summary == "Unsupported argument" {
+			// HCL's " Did you mean to define a block of type "X"?"
+			if name, _, _ := strings.Cut(rest, `"`); strings.HasSuffix(d.Detail, fmt.Sprintf(" Did you mean to define a block of type %q?", name)) {
+				d.Detail = fmt.Sprintf("%s is a block, not an argument: write it without \"=\", as %s { ... }.", name, name)
+				continue
+			}
+		}
 		name, _, ok := unsupportedName(d)
 		if !ok {
+			continue
+		}
+		if b := backendOfArgument(name); b != "" && has(b) {
+			d.Detail = sentenceEnd(d.Detail) + fmt.Sprintf(" %s is an argument of the %s block: move it into the tool's %s { ... } block.", name, b, b)
 			continue
 		}
 		for _, a := range nameAliases {

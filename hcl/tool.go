@@ -371,9 +371,19 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 		t.Result = r
 	}
 
+	// A misspelt block may be the backend, and so may an argument that
+	// is a backend's name (template = "...") or belongs in one (url or
+	// command written in the tool block): that mistake is reported, and
+	// not again as a missing backend.
 	unsupported := false
 	for _, dg := range contentDiags {
-		if dg.Summary == "Unsupported block type" {
+		name, block, ok := unsupportedName(dg)
+		switch {
+		case dg.Summary == "Unsupported block type":
+			unsupported = true
+		case ok && !block && backendOfArgument(name) != "":
+			unsupported = true
+		case dg.Summary == "Unsupported argument" && strings.Contains(dg.Detail, "is a block, not an argument"):
 			unsupported = true
 		}
 	}

@@ -63,3 +63,17 @@ prompt "message_typo_only" {
     txt = "hi" # ERROR: Unsupported argument # DETAIL: Did you mean "text"?
   }
 }
+
+# A backend written as an argument, or a backend's argument written in the
+# tool block, is reported once: not also as a missing backend.
+tool "backend_as_argument" {
+  template = "hi" # ERROR: Unsupported argument # DETAIL: template is a block, not an argument: write it without "=", as template { ... }.
+}
+
+tool "command_in_tool" {
+  command = ["ls", "-l"] # ERROR: Unsupported argument # DETAIL: command is an argument of the exec block: move it into the tool's exec { ... } block.
+}
+
+tool "url_in_tool" {
+  url = "https://example.com" # ERROR: Unsupported argument # DETAIL: move it into the tool's http { ... } block.
+}
