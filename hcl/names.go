@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // nameAliases are the names other schema languages (JSON Schema, OpenAPI,
@@ -106,19 +107,7 @@ func unsupportedName(d *hcl.Diagnostic) (name string, block bool, ok bool) {
 // another language's (nameAliases), and, in a tool block, the backend
 // block an argument belongs in.
 func explainUnsupported(diags hcl.Diagnostics, schema *hcl.BodySchema) {
-	has := func(name string) bool {
-		for _, a := range schema.Attributes {
-			if a.Name == name {
-				return true
-			}
-		}
-		for _, b := range schema.Blocks {
-			if b.Type == name {
-				return true
-			}
-		}
-		return false
-	}
+	has := func(name string) bool { return schemaHas(schema, name) }
 	for _, d := range diags {
 		if rest, ok := strings.CutPrefix(d.Detail, `An argument named "`); ok && d.Summary == "Unsupported argument" {
 			// HCL's " Did you mean to define a block of type "X"?"
@@ -147,4 +136,56 @@ func explainUnsupported(diags hcl.Diagnostics, schema *hcl.BodySchema) {
 			break
 		}
 	}
+}
+
+// schemaHas reports whether schema takes an argument or a block of type
+// name.
+func schemaHas(schema *hcl.BodySchema, name string) bool {
+	for _, a := range schema.Attributes {
+		if a.Name == name {
+			return true
+		}
+	}
+	for _, b := range schema.Blocks {
+		if b.Type == name {
+			return true
+		}
+	}
+	return false
+}
+
+// misspeltLabels returns the labels of the blocks of body that schema
+// does not take and that are meant as blocks of type want: misspelt, as
+// HCL's "Did you mean" finds (parm "x" for param "x"), or named as another
+// language names them (nameAliases: parameter "x"). Their labels count as
+// declared, so that the misspelt block is reported and not also every
+// reference to its name.
+func misspeltLabels(body hcl.Body, schema *hcl.BodySchema, want string) []string {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok {
+		return nil
+	}
+	var types []string
+	for _, b := range schema.Blocks {
+		types = append(types, b.Type)
+	}
+	var labels []string
+	for _, b := range sb.Blocks {
+		if len(b.Labels) != 1 || schemaHas(schema, b.Type) {
+			continue
+		}
+		meant := suggest(b.Type, types)
+		if meant == "" {
+			for _, a := range nameAliases {
+				if strings.EqualFold(a.from, b.Type) && schemaHas(schema, a.to) {
+					meant = a.to
+					break
+				}
+			}
+		}
+		if meant == want {
+			labels = append(labels, b.Labels[0])
+		}
+	}
+	return labels
 }

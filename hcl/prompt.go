@@ -112,9 +112,16 @@ func decodePrompt(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*P
 	for i, a := range p.Args {
 		names[i] = a.Name
 	}
+	argType := p.ArgsType()
+	if misspelt := misspeltLabels(block.Body, promptBlockSchema, "arg"); len(misspelt) > 0 {
+		// Declared, as far as references go: the misspelt block is
+		// reported, not also every use of its name.
+		names = append(names, misspelt...)
+		argType = cty.DynamicPseudoType
+	}
 	eval := &hcl.EvalContext{
 		Functions: static.Functions,
-		Variables: map[string]cty.Value{"arg": cty.UnknownVal(p.ArgsType())},
+		Variables: map[string]cty.Value{"arg": cty.UnknownVal(argType)},
 	}
 	for _, b := range messages {
 		role := b.Labels[0]

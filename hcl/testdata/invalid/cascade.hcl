@@ -77,3 +77,39 @@ tool "command_in_tool" {
 tool "url_in_tool" {
   url = "https://example.com" # ERROR: Unsupported argument # DETAIL: move it into the tool's http { ... } block.
 }
+
+# A misspelt param or arg block is reported, not also every use of its
+# name; a name no block declares still is.
+tool "misspelt_param" {
+  paramter "name" { # ERROR: Unsupported block type # DETAIL: Did you mean "param"?
+    type = string
+  }
+  parm "city" { # ERROR: Unsupported block type # DETAIL: Did you mean "param"?
+  }
+  template {
+    text = "hi ${param.name} in ${param.city}"
+  }
+  example "other" {
+    args   = { name = "x" }
+    result = "hi x"
+  }
+}
+
+tool "misspelt_param_other" {
+  paramter "name" { # ERROR: Unsupported block type # DETAIL: Did you mean "param"?
+  }
+  template {
+    text = "hi ${param.other}" # ERROR: Undeclared parameter
+  }
+}
+
+prompt "misspelt_arg" {
+  argument "topic" { # ERROR: Unsupported block type # DETAIL: Did you mean "arg"?
+  }
+  message "user" {
+    text = "about ${arg.topic} ${upper(arg.topic)}"
+  }
+  message "assistant" {
+    text = "and ${arg.other}" # ERROR: Undeclared argument
+  }
+}
