@@ -75,7 +75,11 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, kv := range pos[2:] {
 		name, value, found := strings.Cut(kv, "=")
 		if !found {
-			fmt.Fprintf(stderr, "toolhost call: argument %q is not name=value\n", kv)
+			fmt.Fprintf(stderr, "toolhost call: argument %q is not name=value; write it as %s=VALUE (%s= for an empty string)\n", kv, kv, kv)
+			return ExitUsage
+		}
+		if name == "" {
+			fmt.Fprintf(stderr, "toolhost call: argument %q has no name before the =; write the parameter's name first, as in NAME%s\n", kv, kv)
 			return ExitUsage
 		}
 		if given[name] {
