@@ -742,6 +742,9 @@ func (c *execCompiler) maxOutput(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	}
 	nv, err := convert.Convert(v, cty.Number)
 	if err != nil {
+		if hint := sizeHint(a.Name, v); hint != "" {
+			return invalid(fmt.Sprintf("The max_output argument must be a number of bytes, and this is %s.%s", execTypeName(v.Type()), hint))
+		}
 		return invalid(fmt.Sprintf("The max_output argument must be a number of bytes, and this is %s. "+
 			"Write a whole number, such as max_output = 1048576 for 1 MiB.", execTypeName(v.Type())))
 	}

@@ -911,6 +911,10 @@ dir = "x/${param.path}"`, []wantDiag{{"Parameter reference not allowed", `param.
 inherit_env = param.flag`, []wantDiag{{"Parameter reference not allowed", `param.flag`, "inherit_env"}}},
 		{"zero max_output", `command = ["ls"]
 max_output = 0`, []wantDiag{{"Invalid max_output", `0`, "whole number"}}},
+		{"max_output with a unit", `command = ["ls"]
+max_output = "1MB"`, []wantDiag{{"Invalid max_output", `"1MB"`, "For 1 MiB, write max_output = 1048576, without quotes."}}},
+		{"max_output in bytes as a string", `command = ["ls"]
+max_output = "500 bytes"`, []wantDiag{{"Invalid max_output", `"500 bytes"`, "Write the number without quotes: max_output = 500."}}},
 		{"fractional max_output", `command = ["ls"]
 max_output = 1.5`, []wantDiag{{"Invalid max_output", `1.5`, "whole number"}}},
 		{"string inherit_env", `command = ["ls"]

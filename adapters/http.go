@@ -825,8 +825,12 @@ func (c *httpCompiler) constant(a *hcl.Attribute, ty cty.Type, want string) (cty
 	}
 	conv, err := convert.Convert(val, ty)
 	if err != nil {
+		hint := ""
+		if a.Name == "max_response" {
+			hint = sizeHint(a.Name, val)
+		}
 		c.errorf(a.Expr.Range(), "Incorrect attribute value type",
-			"The %s argument must be %s, not %s.", a.Name, want, val.Type().FriendlyName())
+			"The %s argument must be %s, not %s.%s", a.Name, want, val.Type().FriendlyName(), hint)
 		return cty.NilVal, false
 	}
 	return conv, true

@@ -897,6 +897,11 @@ func TestHTTPCompileDiagnostics(t *testing.T) {
 			},
 		},
 		{
+			name: "max_response with a unit",
+			src:  "http {\n  url = \"https://api.example.com/w\"\n  max_response = \"10MB\"\n}\n",
+			want: [][3]string{{"Incorrect attribute value type", "For 10 MiB, write max_response = 10485760, without quotes.", `"10MB"`}},
+		},
+		{
 			name: "all problems collected",
 			src:  "http {\n  method = \"GETT\"\n  url = \"https://api.example.com/${param.cty}\"\n  timeout = \"soon\"\n  bogus = 1\n}\n",
 			want: [][3]string{
