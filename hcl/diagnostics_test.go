@@ -424,3 +424,33 @@ func TestNowChecksSkipExamples(t *testing.T) {
 		t.Fatalf("the load reports the example's mistake:\n%s", FormatDiagnostics(diags))
 	}
 }
+
+// TestEnumValueRange checks that an enum value that does not fit the
+// parameter is pointed at itself, not at the whole list.
+func TestEnumValueRange(t *testing.T) {
+	tests := []struct {
+		name, enum string
+		want       []string // the source text of each diagnostic's subject
+	}{
+		{"one bad value", `[1, "two", 3]`, []string{`"two"`}},
+		{"two bad values", `[1, 20, 30]`, []string{`20`, `30`}},
+		{"a computed list", `concat([1], [20])`, []string{`concat([1], [20])`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "tool \"t\" {\n  param \"n\" {\n    type    = integer\n    maximum = 10\n    enum    = " + tt.enum + "\n  }\n  template {\n    text = \"x\"\n  }\n}\n"
+			_, diags := loadString(t, src, nil)
+			var got []string
+			for _, d := range diags {
+				if d.Summary != "Invalid enum value" {
+					t.Errorf("unexpected diagnostic: %s", FormatDiagnostic(d))
+					continue
+				}
+				got = append(got, src[d.Subject.Start.Byte:d.Subject.End.Byte])
+			}
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("subjects = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -804,11 +804,20 @@ func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (p *Param, diags hcl.Di
 				diags = append(diags, rangeDiag(a, "Invalid enum", "enum is a non-empty list of the allowed values, as in enum = [\"simple\", \"detailed\"]."))
 			} else {
 				var enum []cty.Value
-				for it := v.ElementIterator(); it.Next(); {
+				// A list written out points each bad value at itself.
+				items, _ := a.Expr.(*hclsyntax.TupleConsExpr)
+				if items != nil && len(items.Exprs) != v.LengthInt() {
+					items = nil
+				}
+				for i, it := 0, v.ElementIterator(); it.Next(); i++ {
 					_, ev := it.Element()
 					cv, msg := p.conform(ev)
 					if msg != "" {
-						diags = append(diags, rangeDiag(a, "Invalid enum value", fmt.Sprintf("The enum value %s %s. Every enum value must be a valid value of the parameter.", ctyDisplay(ev), msg)))
+						d := rangeDiag(a, "Invalid enum value", fmt.Sprintf("The enum value %s %s. Every enum value must be a valid value of the parameter.", ctyDisplay(ev), msg))
+						if items != nil && v.Type().IsTupleType() {
+							d.Subject = items.Exprs[i].Range().Ptr()
+						}
+						diags = append(diags, d)
 						continue
 					}
 					enum = append(enum, cv)
