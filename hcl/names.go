@@ -159,10 +159,12 @@ func schemaHas(schema *hcl.BodySchema, name string) bool {
 // HCL's "Did you mean" finds (parm "x" for param "x"), or named as another
 // language names them (nameAliases: parameter "x"). Their labels count as
 // declared, so that the misspelt block is reported and not also every
-// reference to its name.
-func misspeltLabels(body hcl.Body, schema *hcl.BodySchema, want string) []string {
+// reference to its name. found are the diagnostics of the body's decoding
+// with schema: without an error among them, there is no such block, and
+// the body is not looked at (a load of a valid config pays nothing).
+func misspeltLabels(body hcl.Body, schema *hcl.BodySchema, want string, found hcl.Diagnostics) []string {
 	sb, ok := body.(*hclsyntax.Body)
-	if !ok {
+	if !ok || !found.HasErrors() {
 		return nil
 	}
 	var types []string

@@ -82,6 +82,7 @@ func (p *Prompt) ArgsType() cty.Type {
 func decodePrompt(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*Prompt, hcl.Diagnostics) {
 	content, diags := block.Body.Content(promptBlockSchema)
 	explainUnsupported(diags, promptBlockSchema)
+	contentDiags := diags
 	p := &Prompt{Name: block.Labels[0], DeclRange: block.DefRange}
 	diags = append(diags, stringAttr(content.Attributes, "title", static, &p.Title)...)
 	diags = append(diags, stringAttr(content.Attributes, "description", static, &p.Description)...)
@@ -113,7 +114,7 @@ func decodePrompt(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*P
 		names[i] = a.Name
 	}
 	argType := p.ArgsType()
-	if misspelt := misspeltLabels(block.Body, promptBlockSchema, "arg"); len(misspelt) > 0 {
+	if misspelt := misspeltLabels(block.Body, promptBlockSchema, "arg", contentDiags); len(misspelt) > 0 {
 		// Declared, as far as references go: the misspelt block is
 		// reported, not also every use of its name.
 		names = append(names, misspelt...)

@@ -331,7 +331,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 			backends = append(backends, b)
 		}
 	}
-	if misspelt := misspeltLabels(block.Body, schema, "param"); len(misspelt) > 0 {
+	if misspelt := misspeltLabels(block.Body, schema, "param", contentDiags); len(misspelt) > 0 {
 		// Declared, as far as references go, but of no known type.
 		declaredParams = append(declaredParams, misspelt...)
 		argErrs = true
