@@ -586,7 +586,7 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 			switch {
 			case err != nil:
 				c.errorf(a.Expr.Range(), "Invalid timeout",
-					"%q is not a duration. Write a Go duration such as \"10s\", \"500ms\" or \"1m30s\".", v.AsString())
+					"%q is not a duration. Write a number with a unit, such as \"10s\", \"500ms\" or \"1m30s\" (units are ms, s, m and h).", v.AsString())
 			case d <= 0 || d > httpMaxTimeout:
 				c.errorf(a.Expr.Range(), "Timeout out of range",
 					"The timeout must be more than zero and at most %s; %s is not. Choose a value in that range, such as \"30s\".", httpMaxTimeout, d)
@@ -830,7 +830,7 @@ func (c *httpCompiler) constant(a *hcl.Attribute, ty cty.Type, want string) (cty
 			hint = sizeHint(a.Name, val)
 		}
 		c.errorf(a.Expr.Range(), "Incorrect attribute value type",
-			"The %s argument must be %s, not %s.%s", a.Name, want, val.Type().FriendlyName(), hint)
+			"The %s argument must be %s, not %s.%s", a.Name, want, execTypeName(val.Type()), hint)
 		return cty.NilVal, false
 	}
 	return conv, true
@@ -881,7 +881,7 @@ func (c *httpCompiler) compileBody(a *hcl.Attribute) *httpValue {
 	}
 	if err := httpCheckScalarType(val.Type(), false); err != nil {
 		c.errorf(a.Expr.Range(), "Invalid body",
-			"The body must be a string, not %s. Encode structured data with jsonencode(...), for example body = jsonencode({ city = param.city }).", val.Type().FriendlyName())
+			"The body must be a string, not %s. Encode structured data with jsonencode(...), for example body = jsonencode({ city = param.city }).", execTypeName(val.Type()))
 		return nil
 	}
 	v := newHTTPValue(a.Expr, val, "body")
@@ -949,20 +949,20 @@ func httpCheckScalarType(ty cty.Type, lists bool) error {
 		return nil
 	}
 	if lists {
-		return fmt.Errorf("must be a string, number, bool or a list of them, not %s", ty.FriendlyName())
+		return fmt.Errorf("must be a string, number, bool or a list of them, not %s", execTypeName(ty))
 	}
-	return fmt.Errorf("must be a string, number or bool, not %s", ty.FriendlyName())
+	return fmt.Errorf("must be a string, number or bool, not %s", execTypeName(ty))
 }
 
 // httpValueString converts a known, non-null primitive value to a string.
 func httpValueString(v cty.Value) (string, error) {
 	v, _ = v.UnmarkDeep()
 	if !v.Type().IsPrimitiveType() && v.Type() != cty.DynamicPseudoType {
-		return "", fmt.Errorf("must be a string, number or bool, not %s", v.Type().FriendlyName())
+		return "", fmt.Errorf("must be a string, number or bool, not %s", execTypeName(v.Type()))
 	}
 	s, err := convert.Convert(v, cty.String)
 	if err != nil {
-		return "", fmt.Errorf("must be a string, number or bool, not %s", v.Type().FriendlyName())
+		return "", fmt.Errorf("must be a string, number or bool, not %s", execTypeName(v.Type()))
 	}
 	if s.IsNull() || !s.IsKnown() {
 		return "", errors.New("the value is null")
@@ -1052,7 +1052,7 @@ func (c *httpCompiler) compileKV(a *hcl.Attribute, header bool) *httpKV {
 		ty := val.Type()
 		if !(ty == cty.DynamicPseudoType || ty.IsObjectType() || ty.IsMapType()) {
 			c.errorf(a.Expr.Range(), "Incorrect attribute value type",
-				"The %s argument must be a map of %s values, such as { Accept = \"application/json\" }, not %s.", a.Name, what, ty.FriendlyName())
+				"The %s argument must be a map of %s values, such as { Accept = \"application/json\" }, not %s.", a.Name, what, execTypeName(ty))
 			return kv
 		}
 		kv.whole = newHTTPValue(a.Expr, val, a.Name)
@@ -1164,7 +1164,7 @@ func (kv *httpKV) evalWhole(val cty.Value) ([]httpKVEntry, error) {
 	}
 	ty := val.Type()
 	if !ty.IsObjectType() && !ty.IsMapType() {
-		return nil, fmt.Errorf("%s: must be a map, not %s", what, ty.FriendlyName())
+		return nil, fmt.Errorf("%s: must be a map, not %s", what, execTypeName(ty))
 	}
 	var entries []httpKVEntry
 	for it := val.ElementIterator(); it.Next(); {

@@ -820,7 +820,7 @@ func TestHTTPCompileDiagnostics(t *testing.T) {
 		{
 			name: "bad duration",
 			src:  "http {\n  url = \"https://api.example.com/x\"\n  timeout = \"10 seconds\"\n}\n",
-			want: [][3]string{{"Invalid timeout", `"10s"`, `"10 seconds"`}},
+			want: [][3]string{{"Invalid timeout", `number with a unit, such as "10s"`, `"10 seconds"`}},
 		},
 		{
 			name: "timeout out of range",

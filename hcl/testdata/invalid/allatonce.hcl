@@ -41,7 +41,7 @@ tool "bad_default_and_query" {
   }
   http {
     url   = "https://example.com/${param.s}"
-    query = { q = "${param.o}" } # ERROR: Invalid query parameter value # DETAIL: not object
+    query = { q = "${param.o}" } # ERROR: Invalid query parameter value # DETAIL: not an object
   }
 }
 
