@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -95,11 +96,103 @@ func lintTool(block *hcl.Block, t *Tool, static *hcl.EvalContext, lookup EnvLook
 			}
 		}
 	}
+	declared := map[string]map[string]bool{"param": {}, "answer": {}}
+	for _, p := range t.Params {
+		declared["param"][p.Name] = true
+	}
+	if t.RawInput != nil {
+		for _, name := range t.RawInput.Properties {
+			declared["param"][name] = true
+		}
+	}
+	if t.Ask != nil {
+		if ty := t.Ask.AnswersType(); ty.IsObjectType() {
+			for name := range ty.AttributeTypes() {
+				declared["answer"][name] = true
+			}
+		}
+	}
+	for _, n := range callTime {
+		diags = append(diags, uninterpolatedReferences(n, declared)...)
+	}
 	diags = append(diags, schemaWarnings(t, paramBlocks)...)
 	if d := toolNameWarning(block, t.Name); d != nil {
 		diags = append(diags, d)
 	}
 	return diags
+}
+
+// uninterpolatedRef finds, in the literal text of a template, a reference
+// written as other template languages write one ({param.x}, {{param.x}},
+// $param.x, $(param.x)): HCL interpolates only ${...}, and writes the rest
+// as it is.
+var uninterpolatedRef = regexp.MustCompile(`(\{\{ *|\{ *|\$\( *|\$)(param|answer)\.([A-Za-z_][A-Za-z0-9_-]*)( *\}\}| *\}| *\))?`)
+
+// uninterpolatedReferences warns about the references to declared names
+// (declared[root][name]) that the literal text of node's templates holds
+// without ${...}: the call sends them as they are written.
+func uninterpolatedReferences(node hclsyntax.Node, declared map[string]map[string]bool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	_ = hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
+		tmpl, ok := n.(*hclsyntax.TemplateExpr)
+		if !ok {
+			return nil
+		}
+		for _, part := range tmpl.Parts {
+			lit, ok := part.(*hclsyntax.LiteralValueExpr)
+			if !ok || lit.Val.Type() != cty.String || !lit.Val.IsKnown() || lit.Val.IsNull() {
+				continue
+			}
+			text := lit.Val.AsString()
+			for _, m := range uninterpolatedRef.FindAllStringSubmatchIndex(text, -1) {
+				open, root, name := text[m[2]:m[3]], text[m[4]:m[5]], text[m[6]:m[7]]
+				closed := m[8] >= 0
+				// {param.x and $(param.x are not references of any kind;
+				// ${param.x} in the text was written $${param.x}, on purpose.
+				escaped := open[0] == '{' && m[0] > 0 && text[m[0]-1] == '$'
+				if (open != "$" && !closed) || escaped || !declared[root][name] {
+					continue
+				}
+				written := text[m[0]:m[1]]
+				if open == "$" {
+					written = text[m[0]:m[7]] // $param.x: what follows is text
+				}
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagWarning,
+					Summary:  "Reference without ${...}",
+					Detail: fmt.Sprintf("The text %s is sent as it is written: a string takes a value only from ${...}. Write ${%s.%s} to put the value of %s.%s there (and $${ for a literal ${).",
+						written, root, name, root, name),
+					Subject: literalSubRange(lit, text, m[0], m[0]+len(written)),
+				})
+			}
+		}
+		return nil
+	})
+	return diags
+}
+
+// literalSubRange is the range of text[start:end] in the source of lit,
+// whose value is text; the whole literal's range when the two differ (an
+// escape sequence makes the source longer than the value).
+func literalSubRange(lit *hclsyntax.LiteralValueExpr, text string, start, end int) *hcl.Range {
+	r := lit.SrcRange
+	if r.End.Byte-r.Start.Byte != len(text) {
+		return r.Ptr()
+	}
+	pos := func(off int) hcl.Pos {
+		p := r.Start
+		for _, c := range text[:off] {
+			if c == '\n' {
+				p.Line++
+				p.Column = 1
+			} else {
+				p.Column++
+			}
+		}
+		p.Byte = r.Start.Byte + off
+		return p
+	}
+	return &hcl.Range{Filename: r.Filename, Start: pos(start), End: pos(end)}
 }
 
 // toolNameWarning warns about a tool name that MCP allows but that clients
