@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -126,7 +127,11 @@ func lintTool(block *hcl.Block, t *Tool, static *hcl.EvalContext, lookup EnvLook
 // written as other template languages write one ({param.x}, {{param.x}},
 // $param.x, $(param.x)): HCL interpolates only ${...}, and writes the rest
 // as it is.
-var uninterpolatedRef = regexp.MustCompile(`(\{\{ *|\{ *|\$\( *|\$)(param|answer)\.([A-Za-z_][A-Za-z0-9_-]*)( *\}\}| *\}| *\))?`)
+// Compiled on first use: a start whose config has no such text pays
+// nothing for it.
+var uninterpolatedRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(\{\{ *|\{ *|\$\( *|\$)(param|answer)\.([A-Za-z_][A-Za-z0-9_-]*)( *\}\}| *\}| *\))?`)
+})
 
 // uninterpolatedReferences warns about the references to declared names
 // (declared[root][name]) that the literal text of node's templates holds
@@ -144,7 +149,10 @@ func uninterpolatedReferences(node hclsyntax.Node, declared map[string]map[strin
 				continue
 			}
 			text := lit.Val.AsString()
-			for _, m := range uninterpolatedRef.FindAllStringSubmatchIndex(text, -1) {
+			if !strings.Contains(text, "param.") && !strings.Contains(text, "answer.") {
+				continue
+			}
+			for _, m := range uninterpolatedRef().FindAllStringSubmatchIndex(text, -1) {
 				open, root, name := text[m[2]:m[3]], text[m[4]:m[5]], text[m[6]:m[7]]
 				closed := m[8] >= 0
 				// {param.x and $(param.x are not references of any kind;
