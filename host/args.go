@@ -35,6 +35,30 @@ func (e *ArgumentError) Error() string {
 	return fmt.Sprintf("invalid argument %q: %s", e.Param, e.Msg)
 }
 
+// ArgumentErrors are the problems of a call's arguments when there are
+// several: each is an *ArgumentError (errors.As finds the first).
+type ArgumentErrors struct {
+	errs []error
+}
+
+// Error lists the problems, one a line, each but the last ended with ';'
+// (callers end the message).
+func (e *ArgumentErrors) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d problems with the arguments:", len(e.errs))
+	for i, err := range e.errs {
+		b.WriteString("\n- ")
+		b.WriteString(err.Error())
+		if i < len(e.errs)-1 {
+			b.WriteByte(';')
+		}
+	}
+	return b.String()
+}
+
+// Unwrap gives the problems, for errors.As.
+func (e *ArgumentErrors) Unwrap() []error { return e.errs }
+
 // DecodeArgs validates raw JSON arguments against the tool's parameters and
 // returns the "param" object: every declared parameter is present, absent
 // optional ones are their default or null. Nothing runs before this passes.
@@ -62,6 +86,9 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 		}
 		obj = m
 	}
+	// Every problem is reported at once, so that a client (a model) can
+	// correct all of them in one try; a call with none pays nothing more.
+	var problems []*ArgumentError
 	var unknown []string
 	for k := range obj {
 		if !declared(t, k) {
@@ -74,16 +101,18 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 			names[i] = p.Name
 		}
 		sort.Strings(unknown)
-		msg := "this tool has no such parameter"
-		if s := closest(unknown[0], names); s != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		for _, u := range unknown {
+			msg := "this tool has no such parameter"
+			if s := closest(u, names); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			if len(names) == 0 {
+				msg = "this tool takes no arguments"
+			} else {
+				msg += "; its parameters are " + strings.Join(names, ", ")
+			}
+			problems = append(problems, &ArgumentError{Param: u, Msg: msg})
 		}
-		if len(names) == 0 {
-			msg = "this tool takes no arguments"
-		} else {
-			msg += "; its parameters are " + strings.Join(names, ", ")
-		}
-		return cty.NilVal, &ArgumentError{Param: unknown[0], Msg: msg}
 	}
 	vals := make(map[string]cty.Value, len(t.Params))
 	for _, p := range t.Params {
@@ -93,7 +122,7 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 			case p.Default != cty.NilVal:
 				vals[p.Name] = p.Default
 			case p.Required:
-				return cty.NilVal, &ArgumentError{Param: p.Name, Msg: fmt.Sprintf("required, of type %s", p.Type)}
+				problems = append(problems, &ArgumentError{Param: p.Name, Msg: fmt.Sprintf("required, of type %s", p.Type)})
 			default:
 				vals[p.Name] = cty.NullVal(p.Type.Cty())
 			}
@@ -109,20 +138,34 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 				if isValueErr {
 					path = ve.path
 				}
-				return cty.NilVal, &ArgumentError{Param: p.Name, Path: path, Msg: sensitiveShown + " does not fit the parameter's type, " + p.Type.String()}
+				problems = append(problems, &ArgumentError{Param: p.Name, Path: path, Msg: sensitiveShown + " does not fit the parameter's type, " + p.Type.String()})
 			case isValueErr:
-				return cty.NilVal, &ArgumentError{Param: p.Name, Path: ve.path, Msg: ve.msg}
+				problems = append(problems, &ArgumentError{Param: p.Name, Path: ve.path, Msg: ve.msg})
+			default:
+				problems = append(problems, &ArgumentError{Param: p.Name, Msg: err.Error()})
 			}
-			return cty.NilVal, &ArgumentError{Param: p.Name, Msg: err.Error()}
+			continue
 		}
 		if msg := p.Check(cv); msg != "" {
 			shown := display(v)
 			if p.Sensitive {
 				shown = sensitiveShown
 			}
-			return cty.NilVal, &ArgumentError{Param: p.Name, Msg: fmt.Sprintf("%s %s", shown, msg)}
+			problems = append(problems, &ArgumentError{Param: p.Name, Msg: fmt.Sprintf("%s %s", shown, msg)})
+			continue
 		}
 		vals[p.Name] = cv
+	}
+	switch len(problems) {
+	case 0:
+	case 1:
+		return cty.NilVal, problems[0]
+	default:
+		errs := make([]error, len(problems))
+		for i, p := range problems {
+			errs[i] = p
+		}
+		return cty.NilVal, &ArgumentErrors{errs: errs}
 	}
 	if len(vals) == 0 {
 		return cty.EmptyObjectVal, nil

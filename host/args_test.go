@@ -64,6 +64,14 @@ func TestDecodeArgs(t *testing.T) {
 		param string
 		errs  []string
 	}{
+		// Several problems: all are reported, one a line; the first is
+		// the one errors.As finds (unknown names first, then the params
+		// in their declared order).
+		{name: "every problem at once", tool: "weather", args: `{"cty":"Rio","unit":"kelvin","days":"3","code":"abc"}`, param: "cty",
+			errs: []string{"5 problems with the arguments:\n- ", `invalid argument "cty": this tool has no such parameter (did you mean "city"?)`,
+				`invalid argument "city": required`, `invalid argument "unit": `, `invalid argument "days": `, `invalid argument "code": `, ";\n- "}},
+		{name: "two unknown names", tool: "weather", args: `{"city":"a","dayz":1,"unti":"celsius"}`, param: "dayz",
+			errs: []string{"2 problems", `"dayz": this tool has no such parameter (did you mean "days"?)`, `"unti": this tool has no such parameter (did you mean "unit"?)`}},
 		// Valid calls: defaults and nulls fill in what is absent.
 		{name: "defaults applied", tool: "weather", args: `{"city":"北京"}`, want: `{"city":"北京",` + weatherDefaults + `}`},
 		{name: "all given", tool: "weather", args: `{"city":"Rio","unit":"fahrenheit","days":7,"ratio":0.5,"code":"ABC","verbose":true}`,
