@@ -310,11 +310,11 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 //
 // The SDK writes a call's stream's headers with its first event: at once
 // from protocol 2025-11-25 on (an empty priming event), but only with the
-// answer or a notification on older protocols, and on every protocol in
-// --stateless mode (no event store, no priming event). Such a stream is
-// started here instead, once every call of the POST has reached the
-// server (see streamWaiters): the SDK has set the stream's headers then,
-// and touches them no more.
+// answer or a notification on older protocols, and in --stateless mode (no
+// event store, no priming event). Such a stream is started here instead,
+// once every call of the POST has reached the server (see streamWaiters):
+// the SDK has set the stream's headers then, and before 2026-07-28 touches
+// them no more. (From 2026-07-28 on it may: see streamablePOST.)
 func (h *HTTPServer) keepStreamsAlive(next http.Handler) http.Handler {
 	if h.opts.SSEKeepAlive <= 0 {
 		return next
@@ -398,6 +398,9 @@ type keepAliveWriter struct {
 	// stop ends the comments; nil until they start.
 	stop                  chan struct{}
 	wroteHeader, finished bool
+	// streaming is set once the response is under way as a 200 event
+	// stream: only then do comments go out.
+	streaming bool
 	// calls is the number of calls the POST carries, started the number
 	// that have reached the server.
 	calls, started int
@@ -416,6 +419,7 @@ func (k *keepAliveWriter) writeHeaderLocked(code int) {
 	k.wroteHeader = true
 	if k.eventStream() {
 		k.Header().Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
+		k.streaming = code == http.StatusOK
 		if code == http.StatusOK && !k.finished && k.stop == nil {
 			k.stop = make(chan struct{})
 			go k.commentEvery(k.interval, k.stop)
@@ -489,7 +493,7 @@ func (k *keepAliveWriter) Unwrap() http.ResponseWriter { return k.ResponseWriter
 
 // comment writes a keep-alive comment on a stream that is open, and first
 // its headers when nothing has been written yet: a response that is not a
-// stream gets nothing.
+// 200 event stream gets nothing.
 func (k *keepAliveWriter) comment() {
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -501,6 +505,9 @@ func (k *keepAliveWriter) comment() {
 			return
 		}
 		k.writeHeaderLocked(http.StatusOK)
+	}
+	if !k.streaming {
+		return // an error answer, or JSON: a comment would corrupt it
 	}
 	if _, err := io.WriteString(k.ResponseWriter, ": keepalive\n\n"); err == nil {
 		_ = http.NewResponseController(k.ResponseWriter).Flush()
@@ -734,7 +741,11 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 			return
 		}
 		msgs, batch, ok := peekMessages(body.data)
-		if n := countCalls(msgs); n > 0 {
+		// From 2026-07-28 on, the SDK may answer a call after it has
+		// started with a plain JSON error and a status of its own (a
+		// protocol-level error, SEP-2575), setting the headers then: such
+		// a stream is left to start with its first event.
+		if n := countCalls(msgs); n > 0 && !newProtocolPOST(r, body.data) {
 			r = r.WithContext(context.WithValue(r.Context(), postCallsKey{}, n))
 		}
 		if sid := r.Header.Get("Mcp-Session-Id"); !ok && sid != "" && !h.opts.Stateless && !h.hasSession(sid) {
@@ -962,12 +973,19 @@ func peekMessages(body []byte) (msgs []peekedMessage, batch, ok bool) {
 	return []peekedMessage{m}, false, true
 }
 
+// newProtocolPOST reports whether a POST is of the 2026-07-28 protocol or
+// a later one: its version header says so, or its body carries the
+// version in _meta, as that protocol's requests do.
+func newProtocolPOST(r *http.Request, body []byte) bool {
+	return r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" || bytes.Contains(body, []byte(mcp.MetaKeyProtocolVersion))
+}
+
 // needsSession reports whether a POST without Mcp-Session-Id must have one:
 // it does not initialize, and it is not of the 2026-07-28 protocol (whose
 // requests the SDK answers with the versions a server with sessions takes,
 // so that the client falls back to initialize).
 func needsSession(r *http.Request, body []byte, msgs []peekedMessage) bool {
-	if v := r.Header.Get("Mcp-Protocol-Version"); v >= "2026-07-28" || bytes.Contains(body, []byte(mcp.MetaKeyProtocolVersion)) {
+	if newProtocolPOST(r, body) {
 		return false
 	}
 	for _, m := range msgs {

@@ -2250,3 +2250,29 @@ func TestHTTPKeepAliveBeforeFirstEvent(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPNewProtocolLateErrorKeepsItsStatus: from 2026-07-28 on, the SDK
+// answers a protocol-level error (here -32602, after the call has run a
+// while) as a plain JSON body with a status of its own. The stream of such
+// a call is not started early for keep-alives, which would have sent 200
+// and an event stream first, and the error's status and body come
+// through.
+func TestHTTPNewProtocolLateErrorKeepsItsStatus(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{SSEKeepAlive: 20 * time.Millisecond, Stateless: true})
+	e.srv.MCP().AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req) // toolhost's middleware included
+			if method == "tools/call" {
+				time.Sleep(200 * time.Millisecond) // ten keep-alive intervals
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "refused late"}
+			}
+			return res, err
+		}
+	})
+	resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "say_hello"})
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode == http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") || !strings.Contains(string(body), "refused late") {
+		t.Fatalf("%s, Content-Type %q: %s\nwant the SDK's own status and a JSON body with the error", resp.Status, resp.Header.Get("Content-Type"), body)
+	}
+}
