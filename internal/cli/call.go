@@ -263,7 +263,15 @@ func nameValues(pairs []string, fields []*thcl.Param, stderr io.Writer) (map[str
 	for _, kv := range pairs {
 		name, value, found := strings.Cut(kv, "=")
 		if !found {
-			fmt.Fprintf(stderr, "toolhost call: answer %q is not name=value\n", kv)
+			fmt.Fprintf(stderr, "toolhost call: --answer %q is not name=value; write it as --answer %s=VALUE (--answer %s= for an empty string)\n", kv, kv, kv)
+			return nil, false
+		}
+		if name == "" {
+			fmt.Fprintf(stderr, "toolhost call: --answer %q has no name before the =; write the field's name first, as in --answer NAME%s\n", kv, kv)
+			return nil, false
+		}
+		if _, twice := out[name]; twice {
+			fmt.Fprintf(stderr, "toolhost call: --answer %s is given twice; give each field once\n", name)
 			return nil, false
 		}
 		var field *thcl.Param
