@@ -276,9 +276,10 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 	if h.charset != "" {
 		label = h.charset
 	}
-	if mediaType == "application/octet-stream" && !over && gjson.ValidBytes(data) {
+	if mediaType == "application/octet-stream" && !over && !JSONTooDeep(data) && gjson.ValidBytes(data) {
 		// "Some bytes": a server (or a static file server that cannot
-		// tell) labels its JSON generically. JSON it is.
+		// tell) labels its JSON generically. JSON it is. (Nesting too deep
+		// for JSON would overflow the validator's stack: bytes it stays.)
 		mediaType = "application/json"
 	}
 	if httpBinary(mediaType) && h.charset == "" {

@@ -374,6 +374,9 @@ func TestHTTPCharsets(t *testing.T) {
 		{"utf-8 stays byte-exact", nil, "\ufeff" + zh + "\u2028", "text/plain; charset=utf-8", "", "text/plain"},
 		{"no content type", nil, zh, "", "", ""},
 		{"JSON labelled octet-stream is JSON", nil, `{"city":"` + zh + `"}`, "application/octet-stream", "", "application/json"},
+		// Nesting deeper than JSON readers go is not read as JSON: deep
+		// enough, it would overflow gjson's validator, ending the process.
+		{"octet-stream nested too deep stays bytes", nil, `{"a":` + strings.Repeat("[", MaxJSONDepth) + strings.Repeat("]", MaxJSONDepth) + `}`, "application/octet-stream", "", "application/octet-stream"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
 )
 
@@ -26,6 +27,9 @@ import (
 // one JSON object that matches the tool's outputSchema.
 func MapResult(r *thcl.Result, body []byte, eval *hcl.EvalContext) (json.RawMessage, error) {
 	body = trimBOM(body)
+	if adapters.JSONTooDeep(body) {
+		return nil, errTooDeep("the result fields")
+	}
 	if !gjson.ValidBytes(body) {
 		return nil, fmt.Errorf("the output is not JSON, so the result fields cannot be read from it; it begins: %s", preview(body))
 	}
@@ -73,6 +77,12 @@ func MapResult(r *thcl.Result, body []byte, eval *hcl.EvalContext) (json.RawMess
 	}
 	out.WriteByte('}')
 	return out.Bytes(), nil
+}
+
+// errTooDeep is the error of output that nests deeper than toolhost reads
+// JSON (adapters.MaxJSONDepth): what names what cannot be read from it.
+func errTooDeep(what string) error {
+	return fmt.Errorf("the output nests arrays and objects more than %d levels deep, deeper than toolhost reads JSON, so %s cannot be read from it; check what the upstream sends, or narrow the request", adapters.MaxJSONDepth, what)
 }
 
 // utf8BOM is the byte order mark as UTF-8, which some servers (Windows
