@@ -1,6 +1,8 @@
 package adapters
 
 import (
+	"compress/flate"
+	"compress/gzip"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -258,8 +260,19 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 		return nil, fmt.Errorf("request to %s failed: no response", host)
 	}
 	defer raw.Close()
-	data, err := io.ReadAll(io.LimitReader(raw, h.maxResponse+1))
+	content, err := httpDecodeContent(raw, resp.Header().Get("Content-Encoding"), host)
 	if err != nil {
+		if code := resp.StatusCode(); code >= 200 && code <= 299 {
+			return nil, err
+		}
+		content = strings.NewReader("") // the status says what happened
+	}
+	data, err := io.ReadAll(io.LimitReader(content, h.maxResponse+1))
+	if err != nil {
+		var corrupt flate.CorruptInputError
+		if errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &corrupt) {
+			return nil, httpNotGzip(host, err)
+		}
 		return nil, h.readError(err, host, ctx, callCtx)
 	}
 	over := int64(len(data)) > h.maxResponse
@@ -316,6 +329,35 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 		return nil, fmt.Errorf("the %s response is not valid UTF-8, and %s; if the upstream sends GBK, GB18030, Big5 or similar, set charset = \"gbk\" (or the right one) in the http block", httpMediaName(mediaType), declared)
 	}
 	return &Output{Body: decoded, MIMEType: mediaType}, nil
+}
+
+// httpDecodeContent undoes the response's Content-Encoding. The transport
+// asks for gzip and decodes it itself, unless the tool's headers set
+// Accept-Encoding (copied from a browser or curl, say): then the body comes
+// as the upstream encoded it. gzip is decoded here too, so that max_response
+// counts decoded bytes; another encoding is an error that says to remove the
+// header, never compressed bytes read as text.
+func httpDecodeContent(raw io.Reader, encoding, host string) (io.Reader, error) {
+	switch strings.ToLower(strings.TrimSpace(encoding)) {
+	case "", "identity":
+		return raw, nil
+	case "gzip", "x-gzip":
+		zr, err := gzip.NewReader(raw)
+		switch {
+		case err == io.EOF:
+			return strings.NewReader(""), nil // no body, as HEAD and 204 have
+		case err != nil:
+			return nil, httpNotGzip(host, err)
+		}
+		return zr, nil
+	}
+	return nil, fmt.Errorf("the response from %s is compressed with %q (Content-Encoding), which toolhost does not decode; remove Accept-Encoding from headers: toolhost asks for gzip itself and decodes it", host, encoding)
+}
+
+// httpNotGzip is the error of a body that says Content-Encoding gzip and
+// is not gzip.
+func httpNotGzip(host string, err error) error {
+	return fmt.Errorf("the response from %s says Content-Encoding gzip but is not valid gzip (%v); remove Accept-Encoding from headers, or check the upstream", host, err)
 }
 
 // httpBinary reports whether a media type is bytes to pass on as they

@@ -1,6 +1,9 @@
 package adapters
 
 import (
+	"bytes"
+	"cmp"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -1202,5 +1205,76 @@ func TestHTTPCloseOfUnusedBackend(t *testing.T) {
 	cmd.Env = append(os.Environ(), "TOOLHOST_TEST_CLOSE_UNUSED=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+// TestHTTPAcceptEncodingHeader: a tool whose headers ask for compression
+// themselves (copied from a browser or curl: Accept-Encoding: gzip, deflate,
+// br) turns off the transport's own gzip decoding. A gzip body is decoded
+// all the same, max_response counting the decoded bytes; an encoding
+// toolhost does not decode is an error that names it and the fix, never
+// compressed bytes read as text (which used to advise setting charset).
+func TestHTTPAcceptEncodingHeader(t *testing.T) {
+	gz := func(s string) []byte {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		io.WriteString(w, s)
+		w.Close()
+		return b.Bytes()
+	}
+	tests := []struct {
+		name     string
+		encoding string
+		body     []byte
+		extra    string
+		status   int      // default 200
+		want     string   // the body, on success
+		errs     []string // in the error, else
+	}{
+		{name: "gzip", encoding: "gzip", body: gz(`{"city":"北京"}`), want: `{"city":"北京"}`},
+		{name: "x-gzip", encoding: "x-gzip", body: gz(`{"a":1}`), want: `{"a":1}`},
+		{name: "identity", encoding: "identity", body: []byte(`{"a":1}`), want: `{"a":1}`},
+		{name: "gzip over max_response once decoded", encoding: "gzip", body: gz(strings.Repeat("x", 1<<20)), extra: "max_response = 4096",
+			errs: []string{"response body larger than 4096 bytes (max_response)"}},
+		{name: "not gzip", encoding: "gzip", body: []byte("plain, not gzip at all"),
+			errs: []string{"Content-Encoding gzip", "not valid gzip"}},
+		{name: "brotli", encoding: "br", body: []byte{0x1b, 0x03, 0x00, 0xf8},
+			errs: []string{`compressed with "br" (Content-Encoding)`, "remove Accept-Encoding from headers"}},
+		{name: "brotli error response", encoding: "br", body: []byte{0x1b, 0x03, 0x00, 0xf8}, status: http.StatusBadGateway,
+			errs: []string{"upstream returned HTTP 502 Bad Gateway"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Header.Get("Accept-Encoding") != "gzip, deflate, br" {
+					t.Errorf("Accept-Encoding = %q, want the header's", r.Header.Get("Accept-Encoding"))
+				}
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Content-Encoding", tc.encoding)
+				w.WriteHeader(cmp.Or(tc.status, http.StatusOK))
+				w.Write(tc.body)
+			}))
+			defer srv.Close()
+			tt := httpTestTool{env: map[string]string{"BASE": srv.URL}}
+			h := tt.mustCompile(t, fmt.Sprintf("http {\n  url = \"${env(\"BASE\")}/x\"\n  headers = { \"Accept-Encoding\" = \"gzip, deflate, br\" }\n  %s\n}\n", tc.extra))
+			out, err := tt.call(context.Background(), h, nil)
+			if tc.errs != nil {
+				if err == nil {
+					t.Fatalf("Call = %q, want an error", out.Body)
+				}
+				for _, w := range tc.errs {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error %q does not contain %q", err, w)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Call: %v", err)
+			}
+			if string(out.Body) != tc.want || out.MIMEType != "application/json" {
+				t.Errorf("Call = %q (%s), want %q (application/json)", out.Body, out.MIMEType, tc.want)
+			}
+		})
 	}
 }
