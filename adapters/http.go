@@ -273,6 +273,13 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 		if errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &corrupt) {
 			return nil, httpNotGzip(host, err)
 		}
+		if cerr := h.contextError(host, ctx, callCtx); cerr == nil && errors.Is(err, io.ErrUnexpectedEOF) {
+			declared := ""
+			if n := resp.RawResponse.ContentLength; n > 0 && content == io.Reader(raw) { // not decoded bytes
+				declared = fmt.Sprintf(" (Content-Length %d, %d bytes came)", n, len(data))
+			}
+			return nil, fmt.Errorf("the response from %s was cut off: the connection closed before the whole body arrived%s; try again, and if it keeps happening, check the upstream", host, declared)
+		}
 		return nil, h.readError(err, host, ctx, callCtx)
 	}
 	over := int64(len(data)) > h.maxResponse

@@ -478,6 +478,16 @@ func TestHTTPCallErrors(t *testing.T) {
 			want:  []string{"response body larger than 65536 bytes (max_response)"},
 		},
 		{
+			name: "body shorter than its Content-Length",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Length", "1000")
+				io.WriteString(w, `{"city":"Beijing",`)
+				// The handler returns: the server closes the connection.
+			},
+			want:    []string{"the response from 127.0.0.1:", "was cut off", "before the whole body arrived (Content-Length 1000, 18 bytes came)", "try again"},
+			notWant: []string{"unexpected EOF"},
+		},
+		{
 			name: "redirect to ftp refused",
 			handler: func(w http.ResponseWriter, r *http.Request) {
 				http.Redirect(w, r, "ftp://files.example.com/pub", http.StatusFound)
