@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
 	"mime"
 	"net/http"
 	"net/url"
@@ -1040,8 +1039,7 @@ func IntegerValue(v cty.Value) bool {
 	if v.IsNull() || !v.IsKnown() || v.Type() != cty.Number {
 		return false
 	}
-	_, acc := v.AsBigFloat().Int64()
-	return acc == big.Exact
+	return v.AsBigFloat().IsInt() // beyond int64 too, as parameters take them
 }
 
 // sanitizeName turns s into a name that fits the naming rules, for hints.

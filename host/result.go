@@ -213,10 +213,8 @@ func (c *fastConv) value(out []byte, t *thcl.Type) ([]byte, bool) {
 		if err != nil {
 			return nil, false
 		}
-		if t.Kind == thcl.KindInteger {
-			if _, acc := bf.Int64(); acc != big.Exact {
-				return nil, false // the general path says why
-			}
+		if t.Kind == thcl.KindInteger && !bf.IsInt() {
+			return nil, false // the general path says why
 		}
 		return thcl.AppendNumber(out, bf), true
 	case thcl.KindBool:

@@ -472,3 +472,44 @@ tool "link" {
 		t.Errorf("structuredContent = %s (%v)", res.StructuredContent, err)
 	}
 }
+
+// TestConvertJSONLargeNumbers: a whole number is an integer whatever its
+// size, as a parameter is (JSON Schema's integer has no range), and is
+// written exactly. The output is compared as text, as a client reads it.
+func TestConvertJSONLargeNumbers(t *testing.T) {
+	for _, tc := range []struct{ typ, in, want, err string }{
+		{"integer", `1234567890123456789`, `1234567890123456789`, ""},
+		{"integer", `123456789012345678901234567890`, `123456789012345678901234567890`, ""},
+		{"integer", `"123456789012345678901234567890"`, `123456789012345678901234567890`, ""},
+		{"list(integer)", `[1, 123456789012345678901234567890]`, `[1,123456789012345678901234567890]`, ""},
+		{"integer", `1.5e30`, `1500000000000000000000000000000`, ""},
+		{"integer", `123456789012345678901234567890.5`, ``, "expected an integer"},
+		{"number", `1234567890123456789`, `1234567890123456789`, ""},
+		{"number", `1e100`, `1` + strings.Repeat("0", 100), ""},
+		{"number", `0.1000000000000000055511151231257827`, `0.1000000000000000055511151231257827`, ""},
+	} {
+		t.Run(tc.typ+" "+tc.in, func(t *testing.T) {
+			expr, diags := hclsyntax.ParseExpression([]byte(tc.typ), "type.hcl", hcl.InitialPos)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			ty, diags := thcl.ParseType(expr)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			out, err := ConvertJSON(ty, []byte(tc.in))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("ConvertJSON = %s, %v; want an error containing %q", out, err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ConvertJSON: %v", err)
+			}
+			if string(out) != tc.want {
+				t.Errorf("got %s, want %s", out, tc.want)
+			}
+		})
+	}
+}
