@@ -98,9 +98,11 @@ func AppendNumber(b []byte, bf *big.Float) []byte {
 	if i, acc := bf.Int64(); acc == big.Exact {
 		return strconv.AppendInt(b, i, 10)
 	}
-	if bf.IsInt() {
+	if bf.IsInt() && bf.MantExp(nil) <= int(bf.Prec()) {
 		return bf.Append(b, 'f', 0) // exact, however large
 	}
+	// An integer wider than the precision (1e300 at 512 bits) is not
+	// exact: its digits would be the rounding's. The shortest form is.
 	if f, acc := bf.Float64(); acc == big.Exact && !math.IsInf(f, 0) {
 		return strconv.AppendFloat(b, f, 'g', -1, 64)
 	}

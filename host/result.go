@@ -213,7 +213,7 @@ func (c *fastConv) value(out []byte, t *thcl.Type) ([]byte, bool) {
 		if err != nil {
 			return nil, false
 		}
-		if t.Kind == thcl.KindInteger && !bf.IsInt() {
+		if !inFloat64Range(bf) || t.Kind == thcl.KindInteger && !bf.IsInt() {
 			return nil, false // the general path says why
 		}
 		return thcl.AppendNumber(out, bf), true
@@ -628,18 +628,24 @@ func appendJSONString(out []byte, s string) []byte {
 	return append(out, '"')
 }
 
-// checkIntegers reports the first value declared integer that is not whole.
+// checkIntegers reports the first value declared integer that is not whole,
+// or the first number beyond what a float64 holds, which parameters refuse
+// too: clients read JSON numbers as float64, and one that cannot read 1e400
+// cannot read the response it is in.
 func checkIntegers(t *thcl.Type, v cty.Value, path string) string {
 	if v.IsNull() || !v.IsKnown() {
 		return ""
 	}
+	where := ""
+	if path != "" {
+		where = " at " + path
+	}
 	switch t.Kind {
-	case thcl.KindInteger:
-		if !thcl.IntegerValue(v) {
-			where := ""
-			if path != "" {
-				where = " at " + path
-			}
+	case thcl.KindNumber, thcl.KindInteger:
+		if !inFloat64Range(v.AsBigFloat()) {
+			return fmt.Sprintf("the number%s, %s, is beyond what a 64-bit number holds (0, or a magnitude from 4.9e-324 to 1.8e308), which clients cannot read; declare it string to pass it on as text", where, v.AsBigFloat().Text('g', 10))
+		}
+		if t.Kind == thcl.KindInteger && !thcl.IntegerValue(v) {
 			return fmt.Sprintf("expected an integer%s, got %s", where, v.AsBigFloat().Text('g', -1))
 		}
 	case thcl.KindList, thcl.KindSet:

@@ -475,7 +475,8 @@ tool "link" {
 
 // TestConvertJSONLargeNumbers: a whole number is an integer whatever its
 // size, as a parameter is (JSON Schema's integer has no range), and is
-// written exactly. The output is compared as text, as a client reads it.
+// written exactly; a number beyond float64 is an error, as it is in a
+// parameter. The output is compared as text, as a client reads it.
 func TestConvertJSONLargeNumbers(t *testing.T) {
 	for _, tc := range []struct{ typ, in, want, err string }{
 		{"integer", `1234567890123456789`, `1234567890123456789`, ""},
@@ -487,6 +488,17 @@ func TestConvertJSONLargeNumbers(t *testing.T) {
 		{"number", `1234567890123456789`, `1234567890123456789`, ""},
 		{"number", `1e100`, `1` + strings.Repeat("0", 100), ""},
 		{"number", `0.1000000000000000055511151231257827`, `0.1000000000000000055511151231257827`, ""},
+		// Wider than 512 bits: the shortest form, not the rounding's digits.
+		{"number", `1e300`, `1e+300`, ""},
+		{"integer", `-1e300`, `-1e+300`, ""},
+		// Beyond float64, which clients read numbers as (and which
+		// parameters hold to): the field says so, and how to keep it.
+		{"number", `1e400`, ``, "beyond what a 64-bit number holds"},
+		{"number", `"-1e400"`, ``, "declare it string"},
+		{"number", `1e-400`, ``, "the number, 1e-400, is beyond"},
+		{"list(number)", `[1, 1e400]`, ``, "the number at [1], 1e+400, is beyond"},
+		{"object({ n = integer })", `{"n": 1e400}`, ``, "at n"},
+		{"any", `1e400`, `1e400`, ""},
 	} {
 		t.Run(tc.typ+" "+tc.in, func(t *testing.T) {
 			expr, diags := hclsyntax.ParseExpression([]byte(tc.typ), "type.hcl", hcl.InitialPos)
