@@ -23,6 +23,10 @@ func TestJSONTooDeep(t *testing.T) {
 		{"an escaped quote does not end a string", `["\"` + strings.Repeat("{", 2*MaxJSONDepth) + `"]`, false},
 		{"an escaped backslash does", `["\\",` + nest("[", MaxJSONDepth) + `]`, true},
 		{"not JSON", "<html>", false},
+		{"many openings, shallow", "[" + strings.Repeat(`{"a":[1]},`, 3*MaxJSONDepth) + "1]", false},
+		{"many backslashes before a quote", `["` + strings.Repeat(`\\`, 3) + `",` + nest("[", MaxJSONDepth) + `]`, true},
+		{"an odd run of backslashes escapes", `["` + strings.Repeat(`\\`, 3) + `\"` + strings.Repeat("[", 2*MaxJSONDepth) + `"]`, false},
+		{"unterminated string", `["` + strings.Repeat("[", 2*MaxJSONDepth), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := JSONTooDeep([]byte(tc.body)); got != tc.want {
