@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
@@ -31,6 +32,9 @@ func MapResult(r *thcl.Result, body []byte, eval *hcl.EvalContext) (json.RawMess
 		return nil, errTooDeep("the result fields")
 	}
 	if !gjson.ValidBytes(body) {
+		if len(bytes.TrimSpace(body)) == 0 {
+			return nil, errors.New("the output is empty, so the result fields cannot be read from it; check that the backend answers with a JSON body (an http upstream may answer 204, or 200 with no body, on a request it does not understand)")
+		}
 		return nil, fmt.Errorf("the output is not JSON, so the result fields cannot be read from it; it begins: %s", preview(body))
 	}
 	// The object is written in the order the fields are declared, as the

@@ -166,6 +166,9 @@ func TestMapResult(t *testing.T) {
 		{name: "any passes through", body: `{"name":"a","raw":{"k":[1,null,"x"]}}`, want: `{"name":"a","raw":{"k":[1,null,"x"]}}`},
 		{name: "unicode kept", body: `{"name":"北京 \"quoted\""}`, want: `{"name":"北京 \"quoted\""}`},
 		{name: "top-level array body", body: `[1,2]`, errs: []string{`"name"`, "matched nothing"}},
+		{name: "empty body", body: ``, errs: []string{"the output is empty", "JSON body"}},
+		{name: "blank body", body: " \r\n", errs: []string{"the output is empty"}},
+		{name: "not JSON", body: `<html>`, errs: []string{"not JSON", `it begins: "<html>"`}},
 
 		{name: "optional null is left out", body: `{"name":"a","count":null}`, want: `{"name":"a"}`},
 		{name: "required null", body: `{"name":null}`, errs: []string{`"name"`}},
@@ -177,13 +180,12 @@ func TestMapResult(t *testing.T) {
 		{name: "object missing a required attribute", body: `{"name":"a","item":{"url":"u"}}`, errs: []string{`result field "item"`, "title"}},
 		{name: "required field missing", body: `{"title":"a"}`, errs: []string{`result field "name"`, `path "name"`, "matched nothing"}},
 		{name: "HTML body", body: "<!DOCTYPE html>\n<html><body>502 Bad Gateway</body></html>", errs: []string{"not JSON", "<!DOCTYPE html>"}},
-		{name: "empty body", body: ``, errs: []string{"not JSON"}},
 		{name: "truncated JSON", body: `{"name":"a"`, errs: []string{"not JSON"}},
 		{name: "plain text", body: `hello`, errs: []string{"not JSON"}},
 		// A byte order mark before the JSON (Windows PowerShell, .NET, and
 		// every UTF-16 response once decoded) does not hide the JSON.
 		{name: "byte order mark before JSON", body: "\ufeff{\"name\":\"a\"}", want: `{"name":"a"}`},
-		{name: "byte order mark alone", body: "\ufeff", errs: []string{"not JSON"}},
+		{name: "byte order mark alone", body: "\ufeff", errs: []string{"the output is empty"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
