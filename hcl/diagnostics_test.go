@@ -69,8 +69,9 @@ func readExpectations(t *testing.T, path string) []expectedDiag {
 }
 
 // TestInvalidConfigs loads each testdata/invalid/*.hcl and checks that its
-// diagnostics, errors and warnings, are exactly the annotated ones: the set
-// of (line, severity, summary) is equal, and each annotated detail is in the
+// diagnostics, errors and warnings, are exactly the annotated ones: the
+// multiset of (line, severity, summary) is equal (a line annotated once
+// has that diagnostic once), and each annotated detail is in the
 // diagnostic.
 func TestInvalidConfigs(t *testing.T) {
 	// secrets.hcl reads it with env(): no diagnostic may show it.
@@ -109,10 +110,10 @@ func TestInvalidConfigs(t *testing.T) {
 				k := expectedDiag{Line: d.Subject.Start.Line, Severity: d.Severity, Summary: d.Summary}.key()
 				got[k] = append(got[k], d)
 			}
-			wantKeys := map[string]bool{}
+			wantKeys := map[string]int{}
 			for _, w := range want {
 				k := w.key()
-				wantKeys[k] = true
+				wantKeys[k]++
 				ds, ok := got[k]
 				if !ok {
 					t.Errorf("missing diagnostic %s", k)
@@ -133,10 +134,15 @@ func TestInvalidConfigs(t *testing.T) {
 			}
 			var extra []string
 			for k, ds := range got {
-				if !wantKeys[k] {
+				switch n := wantKeys[k]; {
+				case n == 0:
 					for _, d := range ds {
 						extra = append(extra, FormatDiagnostic(d))
 					}
+				case len(ds) > n:
+					// One mistake reported twice is a cascade: annotate
+					// the line once for each diagnostic meant.
+					t.Errorf("diagnostic %s comes %d times, annotated %d:\n%s", k, len(ds), n, FormatDiagnostic(ds[len(ds)-1]))
 				}
 			}
 			sort.Strings(extra)
