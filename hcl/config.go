@@ -113,6 +113,27 @@ func IsConfigName(name string) bool {
 	return filepath.Ext(name) == ".hcl" && !strings.HasPrefix(name, ".")
 }
 
+// danglingLink reports whether p is a symbolic link to nothing (its
+// target, or a link on the way to it, missing), and the path of what it
+// points to, relative paths taken from the link's directory as the system
+// takes them.
+func danglingLink(p string) (target string, ok bool) {
+	if info, err := os.Lstat(p); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		return "", false
+	}
+	if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+		return "", false
+	}
+	target, err := os.Readlink(p)
+	if err != nil {
+		return "", false
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(filepath.Dir(p), target)
+	}
+	return target, true
+}
+
 // ConfigFiles expands the paths given on the command line: a file stands for
 // itself, a directory for the *.hcl files directly in it, sorted. Names
 // that start with a dot are not config in a directory: editors keep their
@@ -137,10 +158,14 @@ func ConfigFiles(paths []string) ([]string, hcl.Diagnostics) {
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
+			detail := fmt.Sprintf("There is no file or directory at %s. Give the path of a tools.hcl file, or of a directory of *.hcl files.", p)
+			if target, ok := danglingLink(p); ok {
+				detail = fmt.Sprintf("%s is a symbolic link to %s, which does not exist. Point the link at the config file, or put the config at %s.", p, target, target)
+			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Config not found",
-				Detail:   fmt.Sprintf("There is no file or directory at %s. Give the path of a tools.hcl file, or of a directory of *.hcl files.", p),
+				Detail:   detail,
 			})
 			continue
 		}
@@ -204,6 +229,9 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		// text is not there to show.
 		if err := readErrs[i]; err != nil {
 			summary, detail := "Cannot read config", fmt.Sprintf("The config file %s cannot be read: %s.", name, err)
+			if target, ok := danglingLink(name); ok {
+				detail = fmt.Sprintf("The config file %s is a symbolic link to %s, which does not exist. Point the link at an existing file, or remove it: every *.hcl file of a config directory is config.", name, target)
+			}
 			if errors.Is(err, ErrConfigTooLarge) {
 				summary, detail = "Config file too large", fmt.Sprintf("The config file %s was not read: %s.", name, err)
 			}

@@ -308,6 +308,14 @@ func TestLoadPaths(t *testing.T) {
 		{"missing path", func(dir string) string { return filepath.Join(dir, "nope.hcl") }, "Config not found", "nope.hcl"},
 		{"missing directory", func(dir string) string { return filepath.Join(dir, "nope") }, "Config not found", "nope"},
 		{"no hcl files", func(dir string) string { return filepath.Join(dir, "empty") }, "No config files", "tools.hcl"},
+		// A link to nothing is there: the fix is its target, not the path.
+		{"symlink to nothing", func(dir string) string {
+			return symlink(t, "releases/8/tools.hcl", filepath.Join(dir, "tools.hcl"))
+		}, "Config not found", filepath.Join("releases", "8", "tools.hcl") + ", which does not exist. Point the link at the config file, or put the config at "},
+		{"symlink to nothing in a directory", func(dir string) string {
+			symlink(t, "gone.hcl", filepath.Join(dir, "empty", "b.hcl"))
+			return filepath.Join(dir, "empty")
+		}, "Cannot read config", filepath.Join("empty", "b.hcl") + " is a symbolic link to "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -459,4 +467,13 @@ func TestEnumValueRange(t *testing.T) {
 			}
 		})
 	}
+}
+
+// symlink makes a symbolic link at link to target, and returns link.
+func symlink(t *testing.T, target, link string) string {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("cannot make a symbolic link: %v", err)
+	}
+	return link
 }
