@@ -213,6 +213,50 @@ func TestReloadSymlinkElsewhere(t *testing.T) {
 	}
 }
 
+// TestReloadSymlinkToNothing re-points the config's symlink at a file
+// not there yet (a release not yet unpacked): the client and stderr are
+// told the link leads nowhere, not that the config was deleted, and the
+// tools stay until the link leads to a config again.
+func TestReloadSymlinkToNothing(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "v1.hcl"), []byte(toolConfig("alpha")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "tools.hcl")
+	repoint := func(target string) {
+		tmp := filepath.Join(dir, "tools.hcl.new")
+		if err := os.Symlink(target, tmp); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	repoint("v1.hcl")
+	s := startServe(t, cfg)
+	s.initialize("2025-06-18")
+	s.toolNames(1)
+
+	repoint("v2.hcl")
+	msg := s.until("error notification", isMethod("notifications/message"))
+	want := cfg + " is a symbolic link to " + filepath.Join(dir, "v2.hcl") + ", which does not exist"
+	if data := fmt.Sprint(msg["params"].(map[string]any)["data"]); !strings.Contains(data, want) || strings.Contains(data, "deleted or moved") {
+		t.Fatalf("after the link was re-pointed at nothing the client heard %q, want %q", data, want)
+	}
+	s.waitStderr("the same on stderr", func(stderr string) bool { return strings.Contains(stderr, want) })
+	if got := strings.Join(s.toolNames(2), ","); got != "alpha" {
+		t.Fatalf("tools while the link leads nowhere: %s", got)
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, "v2.hcl"), []byte(toolConfig("beta")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.until("tools/list_changed once the target exists", isMethod("notifications/tools/list_changed"))
+	if got := strings.Join(s.toolNames(3), ","); got != "beta" {
+		t.Fatalf("tools after the target was written: %s", got)
+	}
+}
+
 // TestReloadBrokenSaveKeepsTools saves a broken config: the client is told
 // at level error with the file and line, the old tools keep working, and the
 // next good save is applied.
