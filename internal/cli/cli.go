@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -138,16 +139,38 @@ func load(cmd string, paths []string, stderr io.Writer) (*host.Registry, bool) {
 	reg, diags := host.Load(paths, nil)
 	writeDiags(stderr, reg.Config, diags)
 	if diags.HasErrors() {
-		names := strings.Join(paths, ", ")
-		if reg.Config != nil && len(reg.Config.Paths) > 0 {
-			names = strings.Join(reg.Config.Paths, ", ")
-		}
 		fmt.Fprintf(stderr, "toolhost %s: %s: %s; nothing %s until the config is valid\n",
-			cmd, names, countLine(diags), map[string]string{"serve": "is served", "call": "runs", "inspect": "is shown", "bridge": "is offered"}[cmd])
+			cmd, configNames(paths), countLine(diags), map[string]string{"serve": "is served", "call": "runs", "inspect": "is shown", "bridge": "is offered"}[cmd])
 		reg.Close()
 		return nil, false
 	}
 	return reg, true
+}
+
+// configNames names the config of paths in a closing line: the files each
+// path stands for, and a path that stands for none (missing, or a
+// directory without *.hcl files) as itself, so that the line names every
+// place with a problem, the files that could not be read among them.
+func configNames(paths []string) string {
+	var names []string
+	seen := map[string]bool{}
+	for _, p := range paths {
+		files, _ := thcl.ConfigFiles([]string{p})
+		if len(files) == 0 {
+			files = []string{p}
+		}
+		for _, f := range files {
+			key, err := filepath.Abs(f)
+			if err != nil {
+				key = f
+			}
+			if !seen[key] {
+				seen[key] = true
+				names = append(names, f)
+			}
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // writeDiags renders diagnostics the way HCL does, with a source snippet

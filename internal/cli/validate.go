@@ -61,10 +61,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	default:
 		writeDiags(stderr, cfg, diags)
 	}
-	names := strings.Join(paths, ", ")
-	if cfg != nil && len(cfg.Paths) > 0 {
-		names = strings.Join(cfg.Paths, ", ")
-	}
+	names := configNames(paths)
 	if errs > 0 {
 		fmt.Fprintf(stderr, "toolhost validate: %s: %s\n", names, countLine(diags))
 		return ExitFailure
