@@ -53,8 +53,10 @@ type Reloader struct {
 	Diagnostics io.Writer
 
 	lastSum [32]byte
-	// failed is set while the last reload attempt had errors.
-	failed bool
+	// failed is set while the last reload attempt had errors, and
+	// failedText holds them as clients were told.
+	failed     bool
+	failedText string
 	// emptyAt is when a reload first found a config file empty (zero
 	// while none is).
 	emptyAt time.Time
@@ -294,8 +296,15 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 		text := thcl.FormatDiagnostics(diags)
 		logger.Error("reload failed; the previous tools stay in service", "errors", countErrors(diags), "duration", res.Duration, "diagnostics", text)
 		diagtext.Write(r.diagOut(), configFiles(reg.Config), diags)
-		r.failed = true
-		r.Server.Notify(ctx, "error", "toolhost: the config has errors; the previous tools stay in service.\n"+text)
+		// Clients hear of errors once: a reload that finds the same ones
+		// again (the file touched or saved unchanged, or a directory of
+		// the config's path moved about while it is gone) has nothing new
+		// for them.
+		again := r.failed && text == r.failedText
+		r.failed, r.failedText = true, text
+		if !again {
+			r.Server.Notify(ctx, "error", "toolhost: the config has errors; the previous tools stay in service.\n"+text)
+		}
 		r.notify(res)
 		return res
 	}

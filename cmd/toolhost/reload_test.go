@@ -332,6 +332,47 @@ func TestReloadBrokenSaveKeepsTools(t *testing.T) {
 	}
 }
 
+// TestReloadSameErrorsToldOnce: once told of a broken config, clients are
+// not told again of the same errors when the file is touched or saved
+// unchanged (stderr still shows each attempt); the next thing they hear
+// is the fix.
+func TestReloadSameErrorsToldOnce(t *testing.T) {
+	cfg := writeConfig(t, toolConfig("alpha"))
+	s := startServe(t, cfg)
+	s.initialize("2025-06-18")
+	s.toolNames(1)
+
+	broken := toolConfig("alpha") + "tool \"broken\" {\n"
+	if err := os.WriteFile(cfg, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	msg := s.until("error notification", isMethod("notifications/message"))
+	if data := fmt.Sprint(msg["params"].(map[string]any)["data"]); !strings.Contains(data, "Unclosed configuration block") {
+		t.Fatalf("after the broken save the client heard %q", data)
+	}
+	s.waitStderr("the first failed reload", func(e string) bool { return strings.Count(e, "reload failed") == 1 })
+	now := time.Now()
+	if err := os.Chtimes(cfg, now, now); err != nil {
+		t.Fatal(err)
+	}
+	s.waitStderr("a reload after the touch", func(e string) bool { return strings.Count(e, "reload failed") == 2 })
+	writeAtomically(t, cfg, broken)
+	s.waitStderr("a reload after the unchanged save", func(e string) bool { return strings.Count(e, "reload failed") == 3 })
+
+	// Other errors are news.
+	writeAtomically(t, cfg, toolConfig("alpha")+"tool \"x\" {\n  descriptio = \"x\"\n  template { text = \"x\" }\n}\n")
+	msg = s.until("notification of the new error", isMethod("notifications/message"))
+	if data := fmt.Sprint(msg["params"].(map[string]any)["data"]); !strings.Contains(data, "Unsupported argument") {
+		t.Fatalf("after a save with another error the client heard %q, want the new error", data)
+	}
+
+	writeAtomically(t, cfg, toolConfig("alpha"))
+	msg = s.until("all-clear notification", isMethod("notifications/message"))
+	if data := fmt.Sprint(msg["params"].(map[string]any)["data"]); !strings.Contains(data, "valid again") {
+		t.Fatalf("after the fix the client heard %q", data)
+	}
+}
+
 // TestReloadRapidSaves saves about thirty times a second for three
 // seconds, the ways editors do (in place, rename over, half-written then
 // completed, briefly empty), while calls keep arriving: every call is
