@@ -113,11 +113,11 @@ func IsConfigName(name string) bool {
 	return filepath.Ext(name) == ".hcl" && !strings.HasPrefix(name, ".")
 }
 
-// danglingLink reports whether p is a symbolic link to nothing (its
+// DanglingLink reports whether p is a symbolic link to nothing (its
 // target, or a link on the way to it, missing), and the path of what it
 // points to, relative paths taken from the link's directory as the system
 // takes them.
-func danglingLink(p string) (target string, ok bool) {
+func DanglingLink(p string) (target string, ok bool) {
 	if info, err := os.Lstat(p); err != nil || info.Mode()&os.ModeSymlink == 0 {
 		return "", false
 	}
@@ -159,7 +159,7 @@ func ConfigFiles(paths []string) ([]string, hcl.Diagnostics) {
 		info, err := os.Stat(p)
 		if err != nil {
 			detail := fmt.Sprintf("There is no file or directory at %s. Give the path of a tools.hcl file, or of a directory of *.hcl files.", p)
-			if target, ok := danglingLink(p); ok {
+			if target, ok := DanglingLink(p); ok {
 				detail = fmt.Sprintf("%s is a symbolic link to %s, which does not exist. Point the link at the config file, or put the config at %s.", p, target, target)
 			}
 			diags = append(diags, &hcl.Diagnostic{
@@ -229,7 +229,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		// text is not there to show.
 		if err := readErrs[i]; err != nil {
 			summary, detail := "Cannot read config", fmt.Sprintf("The config file %s cannot be read: %s.", name, err)
-			if target, ok := danglingLink(name); ok {
+			if target, ok := DanglingLink(name); ok {
 				detail = fmt.Sprintf("The config file %s is a symbolic link to %s, which does not exist. Point the link at an existing file, or remove it: every *.hcl file of a config directory is config.", name, target)
 			}
 			if errors.Is(err, ErrConfigTooLarge) {

@@ -64,6 +64,11 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 			failed = true
 			continue
 		}
+		if target, ok := thcl.DanglingLink(name); ok && err != nil {
+			fmt.Fprintf(stderr, "toolhost fmt: %s is a symbolic link to %s, which does not exist; point the link at an existing file, or remove it\n", name, target)
+			failed = true
+			continue
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "toolhost fmt: %s\n", err)
 			failed = true
