@@ -158,13 +158,17 @@ func ConfigFiles(paths []string) ([]string, hcl.Diagnostics) {
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
-			detail := fmt.Sprintf("There is no file or directory at %s. Give the path of a tools.hcl file, or of a directory of *.hcl files.", p)
+			summary, detail := "Config not found", fmt.Sprintf("There is no file or directory at %s. Give the path of a tools.hcl file, or of a directory of *.hcl files.", p)
 			if target, ok := DanglingLink(p); ok {
 				detail = fmt.Sprintf("%s is a symbolic link to %s, which does not exist. Point the link at the config file, or put the config at %s.", p, target, target)
+			} else if !errors.Is(err, os.ErrNotExist) {
+				// There, but not to be reached: a loop of links, a
+				// directory on the way that may not be searched.
+				summary, detail = "Cannot read config", fmt.Sprintf("%s cannot be read: %s. Give the path of a tools.hcl file toolhost can read (its links leading to it, its directories searchable), or of a directory of *.hcl files.", p, err)
 			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  "Config not found",
+				Summary:  summary,
 				Detail:   detail,
 			})
 			continue

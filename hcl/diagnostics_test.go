@@ -312,6 +312,9 @@ func TestLoadPaths(t *testing.T) {
 		{"symlink to nothing", func(dir string) string {
 			return symlink(t, "releases/8/tools.hcl", filepath.Join(dir, "tools.hcl"))
 		}, "Config not found", filepath.Join("releases", "8", "tools.hcl") + ", which does not exist. Point the link at the config file, or put the config at "},
+		{"symlink to itself", func(dir string) string {
+			return symlink(t, "loop.hcl", filepath.Join(dir, "loop.hcl"))
+		}, "Cannot read config", "loop.hcl cannot be read: stat "},
 		{"symlink to nothing in a directory", func(dir string) string {
 			symlink(t, "gone.hcl", filepath.Join(dir, "empty", "b.hcl"))
 			return filepath.Join(dir, "empty")
