@@ -113,25 +113,70 @@ func IsConfigName(name string) bool {
 	return filepath.Ext(name) == ".hcl" && !strings.HasPrefix(name, ".")
 }
 
-// DanglingLink reports whether p is a symbolic link to nothing (its
-// target, or a link on the way to it, missing), and the path of what it
-// points to, relative paths taken from the link's directory as the system
-// takes them.
+// DanglingLink reports whether p leads through a symbolic link to
+// nothing: p itself, or a directory on its way (a release's "current"),
+// a link re-pointed at what is not there (yet). It returns the path p
+// leads to, every link on the way followed as the system follows it
+// (a relative link from the link's own directory), up to the first part
+// missing and the rest as written: what has to be made for p to be there.
 func DanglingLink(p string) (target string, ok bool) {
-	if info, err := os.Lstat(p); err != nil || info.Mode()&os.ModeSymlink == 0 {
-		return "", false
-	}
 	if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
 		return "", false
 	}
-	target, err := os.Readlink(p)
-	if err != nil {
-		return "", false
+	sep := string(filepath.Separator)
+	// cur is the part of the path resolved so far: no links in it, so
+	// that ".." after it is its parent.
+	vol := filepath.VolumeName(p)
+	cur, parts := ".", strings.Split(p[len(vol):], sep)
+	if filepath.IsAbs(p) {
+		cur = vol + sep
 	}
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(filepath.Dir(p), target)
+	links := 0
+	for len(parts) > 0 {
+		part := parts[0]
+		parts = parts[1:]
+		switch part {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Join(cur, "..")
+			continue
+		}
+		next := filepath.Join(cur, part)
+		info, err := os.Lstat(next)
+		if err != nil {
+			if links == 0 || !errors.Is(err, os.ErrNotExist) {
+				return "", false
+			}
+			return filepath.Join(append([]string{next}, parts...)...), true
+		}
+		if info.Mode()&os.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		if links++; links > 40 { // a loop, as the system counts
+			return "", false
+		}
+		link, err := os.Readlink(next)
+		if err != nil {
+			return "", false
+		}
+		if filepath.IsAbs(link) {
+			v := filepath.VolumeName(link)
+			cur, link = v+sep, link[len(v):]
+		}
+		parts = append(strings.Split(link, sep), parts...)
 	}
-	return target, true
+	return "", false
+}
+
+// danglingDetail says where a path that leads through a symbolic link to
+// nothing leads.
+func danglingDetail(p, target string) string {
+	if info, err := os.Lstat(p); err == nil && info.Mode()&os.ModeSymlink != 0 {
+		return fmt.Sprintf("%s is a symbolic link to %s, which does not exist.", p, target)
+	}
+	return fmt.Sprintf("%s leads through a symbolic link to %s, which does not exist.", p, target)
 }
 
 // ConfigFiles expands the paths given on the command line: a file stands for
@@ -160,7 +205,7 @@ func ConfigFiles(paths []string) ([]string, hcl.Diagnostics) {
 		if err != nil {
 			summary, detail := "Config not found", fmt.Sprintf("There is no file or directory at %s. Give the path of a tools.hcl file, or of a directory of *.hcl files.", p)
 			if target, ok := DanglingLink(p); ok {
-				detail = fmt.Sprintf("%s is a symbolic link to %s, which does not exist. Point the link at the config file, or put the config at %s.", p, target, target)
+				detail = danglingDetail(p, target) + fmt.Sprintf(" Point the link at the config, or put the config at %s.", target)
 			} else if !errors.Is(err, os.ErrNotExist) {
 				// There, but not to be reached: a loop of links, a
 				// directory on the way that may not be searched.
@@ -234,7 +279,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		if err := readErrs[i]; err != nil {
 			summary, detail := "Cannot read config", fmt.Sprintf("The config file %s cannot be read: %s.", name, err)
 			if target, ok := DanglingLink(name); ok {
-				detail = fmt.Sprintf("The config file %s is a symbolic link to %s, which does not exist. Point the link at an existing file, or remove it: every *.hcl file of a config directory is config.", name, target)
+				detail = "The config file " + danglingDetail(name, target) + " Point the link at an existing file, or remove it: every *.hcl file of a config directory is config."
 			}
 			if errors.Is(err, ErrConfigTooLarge) {
 				summary, detail = "Config file too large", fmt.Sprintf("The config file %s was not read: %s.", name, err)

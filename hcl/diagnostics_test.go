@@ -311,7 +311,11 @@ func TestLoadPaths(t *testing.T) {
 		// A link to nothing is there: the fix is its target, not the path.
 		{"symlink to nothing", func(dir string) string {
 			return symlink(t, "releases/8/tools.hcl", filepath.Join(dir, "tools.hcl"))
-		}, "Config not found", filepath.Join("releases", "8", "tools.hcl") + ", which does not exist. Point the link at the config file, or put the config at "},
+		}, "Config not found", filepath.Join("releases", "8", "tools.hcl") + ", which does not exist. Point the link at the config, or put the config at "},
+		{"directory on the way a symlink to nothing", func(dir string) string {
+			symlink(t, filepath.Join("releases", "8"), filepath.Join(dir, "current"))
+			return filepath.Join(dir, "current", "tools.hcl")
+		}, "Config not found", filepath.Join("current", "tools.hcl") + " leads through a symbolic link to "},
 		{"symlink to itself", func(dir string) string {
 			return symlink(t, "loop.hcl", filepath.Join(dir, "loop.hcl"))
 		}, "Cannot read config", "loop.hcl cannot be read: stat "},

@@ -593,9 +593,10 @@ func (r *Reloader) watchSet() (dirs []string, extra map[string]bool, match func(
 		}
 		real, err := filepath.EvalSymlinks(abs)
 		if err != nil {
-			// A symlink to nothing (re-pointed at a release not yet
-			// unpacked): the config comes back when its target is made.
-			if target := danglingTarget(abs); target != "" {
+			// A symlink to nothing on the way (tools.hcl, or "current",
+			// re-pointed at a release not yet unpacked): the config
+			// comes back when what it leads to is made.
+			if target, ok := thcl.DanglingLink(abs); ok {
 				watchName(target, true)
 			}
 			continue
@@ -627,7 +628,7 @@ func (r *Reloader) watchSet() (dirs []string, extra map[string]bool, match func(
 			if real, err := filepath.EvalSymlinks(e); err == nil && real != e && filepath.Dir(real) != d {
 				addDir(filepath.Dir(real), true)
 				names[real] = true
-			} else if target := danglingTarget(e); target != "" {
+			} else if target, ok := thcl.DanglingLink(e); ok {
 				watchName(target, true)
 			}
 		}
@@ -651,34 +652,6 @@ func (r *Reloader) watchSet() (dirs []string, extra map[string]bool, match func(
 		}
 		return hclDirs[filepath.Dir(abs)] && thcl.IsConfigName(filepath.Base(abs))
 	}
-}
-
-// danglingTarget follows name while it is a symbolic link to another, and
-// returns the path missing at the end: the file whose making turns name
-// into a config. It returns "" when name is not a link to nothing.
-func danglingTarget(name string) string {
-	p := name
-	for range 40 { // the links a path may go through on Linux
-		info, err := os.Lstat(p)
-		if err != nil {
-			if p == name {
-				return ""
-			}
-			return p
-		}
-		if info.Mode()&os.ModeSymlink == 0 {
-			return ""
-		}
-		target, err := os.Readlink(p)
-		if err != nil {
-			return ""
-		}
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(filepath.Dir(p), target)
-		}
-		p = target
-	}
-	return ""
 }
 
 // configFiles returns the parsed files of cfg, which may be nil.

@@ -213,122 +213,76 @@ func TestReloadSymlinkElsewhere(t *testing.T) {
 	}
 }
 
-// TestReloadSymlinkToNothing re-points the config's symlink at a file
-// not there yet (a release not yet unpacked): the client and stderr are
-// told the link leads nowhere, not that the config was deleted, and the
-// tools stay until the link leads to a config again.
+// TestReloadSymlinkToNothing re-points a symlink on the config's path at
+// what is not there yet (a release not yet unpacked): the config itself,
+// or the directory holding it. The client and stderr are told where the
+// link leads, not that the config was deleted, and the tools stay until
+// the config is there again, which is then loaded.
 func TestReloadSymlinkToNothing(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "v1.hcl"), []byte(toolConfig("alpha")), 0o644); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name string
+		// link is the symlink re-pointed, config the path served, and
+		// v1 and v2 the files it leads to before and after, all
+		// relative to the directory of the test.
+		link, config, v1, v2 string
+		// says is what the error says about the link.
+		says string
+	}{
+		{"the config", "tools.hcl", "tools.hcl", "v1.hcl", "v2.hcl", " is a symbolic link to "},
+		{"its directory", "current", filepath.Join("current", "tools.hcl"), filepath.Join("releases", "1", "tools.hcl"), filepath.Join("releases", "2", "tools.hcl"), " leads through a symbolic link to "},
 	}
-	cfg := filepath.Join(dir, "tools.hcl")
-	repoint := func(target string) {
-		tmp := filepath.Join(dir, "tools.hcl.new")
-		if err := os.Symlink(target, tmp); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(tmp, cfg); err != nil {
-			t.Fatal(err)
-		}
-	}
-	repoint("v1.hcl")
-	s := startServe(t, cfg)
-	s.initialize("2025-06-18")
-	s.toolNames(1)
-
-	repoint("v2.hcl")
-	msg := s.until("error notification", isMethod("notifications/message"))
-	want := cfg + " is a symbolic link to " + filepath.Join(dir, "v2.hcl") + ", which does not exist"
-	if data := fmt.Sprint(msg["params"].(map[string]any)["data"]); !strings.Contains(data, want) || strings.Contains(data, "deleted or moved") {
-		t.Fatalf("after the link was re-pointed at nothing the client heard %q, want %q", data, want)
-	}
-	s.waitStderr("the same on stderr", func(stderr string) bool { return strings.Contains(stderr, want) })
-	if got := strings.Join(s.toolNames(2), ","); got != "alpha" {
-		t.Fatalf("tools while the link leads nowhere: %s", got)
-	}
-
-	if err := os.WriteFile(filepath.Join(dir, "v2.hcl"), []byte(toolConfig("beta")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s.until("tools/list_changed once the target exists", isMethod("notifications/tools/list_changed"))
-	if got := strings.Join(s.toolNames(3), ","); got != "beta" {
-		t.Fatalf("tools after the target was written: %s", got)
-	}
-}
-
-// TestReloadBrokenSaveKeepsTools saves a broken config: the client is told
-// at level error with the file and line, the old tools keep working, and the
-// next good save is applied.
-func TestReloadBrokenSaveKeepsTools(t *testing.T) {
-	cfg := writeConfig(t, toolConfig("alpha"))
-	s := startServe(t, cfg)
-	s.initialize("2025-06-18")
-	s.toolNames(1)
-
-	writeAtomically(t, cfg, toolConfig("alpha")+"tool \"broken\" {\n  template { text = param.nope }\n}\n")
-	msg := s.until("error notification", isMethod("notifications/message"))
-	params := msg["params"].(map[string]any)
-	if params["level"] != "error" || !strings.Contains(fmt.Sprint(params["data"]), "tools.hcl:6:21: error: Undeclared parameter") {
-		t.Fatalf("notification = %v", params)
-	}
-	// stderr shows the place as startup does: the source line, and carets
-	// under the mistake.
-	s.waitStderr("the broken line with carets under param.nope", func(stderr string) bool {
-		return strings.Contains(stderr, "   6:   template { text = param.nope }\n                          ^^^^^^^^^^\n")
-	})
-	s.sendJSON(call(2, "alpha", nil))
-	if text, isErr := resultText(t, s.until("alpha reply", isID(2))); text != "I am alpha" || isErr {
-		t.Fatalf("alpha after a broken save: %q", text)
-	}
-
-	// Saved back to the config in service: the client hears it is fixed.
-	writeAtomically(t, cfg, toolConfig("alpha"))
-	msg = s.until("all-clear notification", isMethod("notifications/message"))
-	if data := fmt.Sprint(msg["params"].(map[string]any)["data"]); !strings.Contains(data, "valid again") {
-		t.Fatalf("after reverting the broken save the client heard %q", data)
-	}
-
-	// Deleted: keep serving the last good set.
-	if err := os.Remove(cfg); err != nil {
-		t.Fatal(err)
-	}
-	msg = s.until("error notification for the missing file", isMethod("notifications/message"))
-	if data := fmt.Sprint(msg["params"].(map[string]any)["data"]); !strings.Contains(data, "Config deleted or moved") || !strings.Contains(data, "put it back") {
-		t.Fatalf("after deleting the config the client heard %q", data)
-	}
-	s.sendJSON(call(3, "alpha", nil))
-	if text, _ := resultText(t, s.until("alpha reply", isID(3))); text != "I am alpha" {
-		t.Fatalf("alpha after delete: %q", text)
-	}
-
-	// Empty for a moment (the watcher sees it and keeps the tools), then
-	// restored with a new tool.
-	if err := os.WriteFile(cfg, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s.waitStderr("the empty file to be seen", func(stderr string) bool {
-		return strings.Contains(stderr, "config file is empty")
-	})
-	// The fix is a new config, not the one in service: the clients that
-	// heard the error hear it is fixed too, besides the new tool.
-	writeAtomically(t, cfg, toolConfig("alpha", "omega"))
-	sawFixed, sawList := false, false
-	s.until("all-clear and tools/list_changed", func(m map[string]any) bool {
-		switch m["method"] {
-		case "notifications/message":
-			data := fmt.Sprint(m["params"].(map[string]any)["data"])
-			if !strings.Contains(data, "valid again and was reloaded") {
-				t.Fatalf("after restoring the config the client heard %q", data)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write := func(name, content string) {
+				path := filepath.Join(dir, name)
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
-			sawFixed = true
-		case "notifications/tools/list_changed":
-			sawList = true
-		}
-		return sawFixed && sawList
-	})
-	if got := strings.Join(s.toolNames(4), ","); got != "alpha,omega" {
-		t.Fatalf("tools after restore: %s", got)
+			// repoint points the link at the directory of v1 or v2, or at
+			// the file itself, relative to the link, as ln -s does.
+			repoint := func(to string) {
+				if tt.link == tt.config {
+					to = filepath.Base(to)
+				} else {
+					to = filepath.Dir(to)
+				}
+				tmp := filepath.Join(dir, tt.link+".new")
+				if err := os.Symlink(to, tmp); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(tmp, filepath.Join(dir, tt.link)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write(tt.v1, toolConfig("alpha"))
+			repoint(tt.v1)
+			cfg := filepath.Join(dir, tt.config)
+			s := startServe(t, cfg)
+			s.initialize("2025-06-18")
+			s.toolNames(1)
+
+			repoint(tt.v2)
+			msg := s.until("error notification", isMethod("notifications/message"))
+			want := cfg + tt.says + filepath.Join(dir, tt.v2) + ", which does not exist"
+			if data := fmt.Sprint(msg["params"].(map[string]any)["data"]); !strings.Contains(data, want) || strings.Contains(data, "deleted or moved") {
+				t.Fatalf("after the link was re-pointed at nothing the client heard %q, want %q", data, want)
+			}
+			s.waitStderr("the same on stderr", func(stderr string) bool { return strings.Contains(stderr, want) })
+			if got := strings.Join(s.toolNames(2), ","); got != "alpha" {
+				t.Fatalf("tools while the link leads nowhere: %s", got)
+			}
+
+			write(tt.v2, toolConfig("beta"))
+			s.until("tools/list_changed once the config is there", isMethod("notifications/tools/list_changed"))
+			if got := strings.Join(s.toolNames(3), ","); got != "beta" {
+				t.Fatalf("tools after the config was written: %s", got)
+			}
+		})
 	}
 }
 
