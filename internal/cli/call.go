@@ -32,6 +32,17 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if len(pos) < 2 {
 		fs.Usage()
+		if len(pos) == 1 {
+			// The tool's name is missing: name the ones the config has.
+			if reg, diags := host.Load(pos[:1], nil); !diags.HasErrors() {
+				names := make([]string, 0, len(reg.Tools))
+				for _, t := range reg.Tools {
+					names = append(names, t.Name)
+				}
+				reg.Close()
+				fmt.Fprintf(stderr, "toolhost call: name the tool to call after %s; its tools are: %s\n", pos[0], strings.Join(names, ", "))
+			}
+		}
 		return ExitUsage
 	}
 	reg, ok := load("call", pos[:1], stderr)
