@@ -123,6 +123,19 @@ func lintTool(block *hcl.Block, t *Tool, static *hcl.EvalContext, lookup EnvLook
 	return diags
 }
 
+// visitTemplateParts calls f with each part of each template in node:
+// literal text and interpolations alike.
+func visitTemplateParts(node hclsyntax.Node, f func(part hclsyntax.Expression)) {
+	_ = hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
+		if tmpl, ok := n.(*hclsyntax.TemplateExpr); ok {
+			for _, part := range tmpl.Parts {
+				f(part)
+			}
+		}
+		return nil
+	})
+}
+
 // uninterpolatedRef finds, in the literal text of a template, a reference
 // written as other template languages write one ({param.x}, {{param.x}},
 // $param.x, $(param.x)): HCL interpolates only ${...}, and writes the rest
@@ -138,43 +151,36 @@ var uninterpolatedRef = sync.OnceValue(func() *regexp.Regexp {
 // without ${...}: the call sends them as they are written.
 func uninterpolatedReferences(node hclsyntax.Node, declared map[string]map[string]bool) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	_ = hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
-		tmpl, ok := n.(*hclsyntax.TemplateExpr)
-		if !ok {
-			return nil
+	visitTemplateParts(node, func(part hclsyntax.Expression) {
+		lit, ok := part.(*hclsyntax.LiteralValueExpr)
+		if !ok || lit.Val.Type() != cty.String || !lit.Val.IsKnown() || lit.Val.IsNull() {
+			return
 		}
-		for _, part := range tmpl.Parts {
-			lit, ok := part.(*hclsyntax.LiteralValueExpr)
-			if !ok || lit.Val.Type() != cty.String || !lit.Val.IsKnown() || lit.Val.IsNull() {
+		text := lit.Val.AsString()
+		if !strings.Contains(text, "param.") && !strings.Contains(text, "answer.") {
+			return
+		}
+		for _, m := range uninterpolatedRef().FindAllStringSubmatchIndex(text, -1) {
+			open, root, name := text[m[2]:m[3]], text[m[4]:m[5]], text[m[6]:m[7]]
+			closed := m[8] >= 0
+			// {param.x and $(param.x are not references of any kind;
+			// ${param.x} in the text was written $${param.x}, on purpose.
+			escaped := open[0] == '{' && m[0] > 0 && text[m[0]-1] == '$'
+			if (open != "$" && !closed) || escaped || !declared[root][name] {
 				continue
 			}
-			text := lit.Val.AsString()
-			if !strings.Contains(text, "param.") && !strings.Contains(text, "answer.") {
-				continue
+			written := text[m[0]:m[1]]
+			if open == "$" {
+				written = text[m[0]:m[7]] // $param.x: what follows is text
 			}
-			for _, m := range uninterpolatedRef().FindAllStringSubmatchIndex(text, -1) {
-				open, root, name := text[m[2]:m[3]], text[m[4]:m[5]], text[m[6]:m[7]]
-				closed := m[8] >= 0
-				// {param.x and $(param.x are not references of any kind;
-				// ${param.x} in the text was written $${param.x}, on purpose.
-				escaped := open[0] == '{' && m[0] > 0 && text[m[0]-1] == '$'
-				if (open != "$" && !closed) || escaped || !declared[root][name] {
-					continue
-				}
-				written := text[m[0]:m[1]]
-				if open == "$" {
-					written = text[m[0]:m[7]] // $param.x: what follows is text
-				}
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagWarning,
-					Summary:  "Reference without ${...}",
-					Detail: fmt.Sprintf("The text %s is sent as it is written: a string takes a value only from ${...}. Write ${%s.%s} to put the value of %s.%s there (and $${ for a literal ${).",
-						written, root, name, root, name),
-					Subject: literalSubRange(lit, text, m[0], m[0]+len(written)),
-				})
-			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Reference without ${...}",
+				Detail: fmt.Sprintf("The text %s is sent as it is written: a string takes a value only from ${...}. Write ${%s.%s} to put the value of %s.%s there (and $${ for a literal ${).",
+					written, root, name, root, name),
+				Subject: literalSubRange(lit, text, m[0], m[0]+len(written)),
+			})
 		}
-		return nil
 	})
 	return diags
 }
@@ -292,42 +298,35 @@ func envWarnings(node hclsyntax.Node, lookup EnvLookup, tool string) []envUnset 
 // unnoticed until a call fails.
 func interpolationErrors(node hclsyntax.Node, eval *hcl.EvalContext) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	_ = hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
-		tmpl, ok := n.(*hclsyntax.TemplateExpr)
-		if !ok {
-			return nil
+	visitTemplateParts(node, func(part hclsyntax.Expression) {
+		if _, lit := part.(*hclsyntax.LiteralValueExpr); lit {
+			return
 		}
-		for _, part := range tmpl.Parts {
-			if _, lit := part.(*hclsyntax.LiteralValueExpr); lit {
-				continue
-			}
-			v, d := part.Value(eval)
-			if d.HasErrors() {
-				continue // loop variables, or an error reported elsewhere
-			}
-			ty := v.Type()
-			if ty == cty.DynamicPseudoType || ty.IsPrimitiveType() {
-				continue
-			}
-			what := "This value"
-			if tr, td := hcl.AbsTraversalForExpr(part); !td.HasErrors() {
-				what = traversalString(tr)
-			}
-			fix := fmt.Sprintf("Encode it, as in jsonencode(%s), or pick one attribute.", what)
-			if ty.IsListType() || ty.IsSetType() || ty.IsTupleType() {
-				fix = fmt.Sprintf("Join it, as in join(\",\", %s), or encode it, as in jsonencode(%s).", what, what)
-			}
-			if what == "This value" {
-				fix = "Join a list with join(\",\", ...), or encode any value with jsonencode(...)."
-			}
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid template interpolation value",
-				Detail:   fmt.Sprintf("%s is %s, which cannot be written into a string. %s", what, typePhrase(ty), fix),
-				Subject:  part.Range().Ptr(),
-			})
+		v, d := part.Value(eval)
+		if d.HasErrors() {
+			return // loop variables, or an error reported elsewhere
 		}
-		return nil
+		ty := v.Type()
+		if ty == cty.DynamicPseudoType || ty.IsPrimitiveType() {
+			return
+		}
+		what := "This value"
+		if tr, td := hcl.AbsTraversalForExpr(part); !td.HasErrors() {
+			what = traversalString(tr)
+		}
+		fix := fmt.Sprintf("Encode it, as in jsonencode(%s), or pick one attribute.", what)
+		if ty.IsListType() || ty.IsSetType() || ty.IsTupleType() {
+			fix = fmt.Sprintf("Join it, as in join(\",\", %s), or encode it, as in jsonencode(%s).", what, what)
+		}
+		if what == "This value" {
+			fix = "Join a list with join(\",\", ...), or encode any value with jsonencode(...)."
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid template interpolation value",
+			Detail:   fmt.Sprintf("%s is %s, which cannot be written into a string. %s", what, typePhrase(ty), fix),
+			Subject:  part.Range().Ptr(),
+		})
 	})
 	return diags
 }
