@@ -715,6 +715,24 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
+// streamLines sends the lines of a stream's body, without their line
+// ends, and closes the channel when the body ends.
+func streamLines(body io.Reader) <-chan string {
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		br := bufio.NewReader(body)
+		for {
+			line, err := br.ReadString('\n')
+			if err != nil {
+				return
+			}
+			lines <- strings.TrimRight(line, "\r\n")
+		}
+	}()
+	return lines
+}
+
 // TestHTTPKeepAliveOnMCPStreams: the SSE streams of streamable HTTP get
 // keep-alive comments and X-Accel-Buffering: no, as /sse streams do: the
 // GET stream that waits for notifications, which proxies would otherwise
@@ -726,18 +744,7 @@ func TestHTTPKeepAliveOnMCPStreams(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Accel-Buffering") != "no" {
 		t.Fatalf("GET /mcp: %s, X-Accel-Buffering %q", resp.Status, resp.Header.Get("X-Accel-Buffering"))
 	}
-	lines := make(chan string)
-	go func() {
-		br := bufio.NewReader(resp.Body)
-		for {
-			line, err := br.ReadString('\n')
-			if err != nil {
-				close(lines)
-				return
-			}
-			lines <- strings.TrimRight(line, "\r\n")
-		}
-	}()
+	lines := streamLines(resp.Body)
 	deadline := time.After(10 * time.Second)
 	for n := 0; n < 3; {
 		select {
@@ -2206,18 +2213,7 @@ func TestHTTPKeepAliveBeforeFirstEvent(t *testing.T) {
 			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" || resp.Header.Get("X-Accel-Buffering") != "no" {
 				t.Fatalf("POST: %s, Content-Type %q, X-Accel-Buffering %q", resp.Status, resp.Header.Get("Content-Type"), resp.Header.Get("X-Accel-Buffering"))
 			}
-			lines := make(chan string)
-			go func() {
-				defer close(lines)
-				br := bufio.NewReader(resp.Body)
-				for {
-					line, err := br.ReadString('\n')
-					if err != nil {
-						return
-					}
-					lines <- strings.TrimRight(line, "\r\n")
-				}
-			}()
+			lines := streamLines(resp.Body)
 			deadline := time.After(10 * time.Second)
 			for n := 0; n < 2; {
 				select {
