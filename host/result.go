@@ -136,7 +136,10 @@ func convertGeneral(t *thcl.Type, raw []byte) (json.RawMessage, error) {
 	if msg := checkIntegers(t, cv, ""); msg != "" {
 		return nil, fmt.Errorf("%s", msg)
 	}
-	if path := nullPath(t, cv, ""); path != "" {
+	if path, elem := nullPath(t, cv, ""); path != "" {
+		if elem {
+			return nil, fmt.Errorf("%s is null, but the declared type %s does not allow null: an element of a list, set, map or tuple cannot be null; declare the element type any to pass nulls on, or narrow the path to leave them out", path, t)
+		}
 		return nil, fmt.Errorf("%s is null, but the declared type %s does not allow null; declare it optional(...) in an object type", path, t)
 	}
 	return thcl.EncodeJSON(t, cv), nil
@@ -684,31 +687,33 @@ func checkIntegers(t *thcl.Type, v cty.Value, path string) string {
 }
 
 // nullPath returns the path of the first null the declared type does not
-// allow (only optional object attributes and "any" may be null), or "".
-func nullPath(t *thcl.Type, v cty.Value, path string) string {
+// allow (only optional object attributes and "any" may be null), or "";
+// the second result reports that it is an element of a list, set, map or
+// tuple, which optional(...) cannot make nullable.
+func nullPath(t *thcl.Type, v cty.Value, path string) (string, bool) {
 	if t.Kind == thcl.KindAny {
-		return ""
+		return "", false
 	}
 	if v.IsNull() {
 		if path == "" {
-			return "the value"
+			return "the value", false
 		}
-		return path
+		return path, false
 	}
 	switch t.Kind {
 	case thcl.KindList, thcl.KindSet:
 		i := 0
 		for it := v.ElementIterator(); it.Next(); i++ {
 			_, ev := it.Element()
-			if p := nullPath(t.Elem, ev, fmt.Sprintf("%s[%d]", path, i)); p != "" {
-				return p
+			if p, elem := nullPath(t.Elem, ev, fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p, elem || ev.IsNull()
 			}
 		}
 	case thcl.KindMap:
 		for it := v.ElementIterator(); it.Next(); {
 			k, ev := it.Element()
-			if p := nullPath(t.Elem, ev, joinPath(path, k.AsString())); p != "" {
-				return p
+			if p, elem := nullPath(t.Elem, ev, joinPath(path, k.AsString())); p != "" {
+				return p, elem || ev.IsNull()
 			}
 		}
 	case thcl.KindObject:
@@ -717,18 +722,19 @@ func nullPath(t *thcl.Type, v cty.Value, path string) string {
 			if t.Optional[n] && av.IsNull() {
 				continue
 			}
-			if p := nullPath(t.Attrs[n], av, joinPath(path, n)); p != "" {
-				return p
+			if p, elem := nullPath(t.Attrs[n], av, joinPath(path, n)); p != "" {
+				return p, elem
 			}
 		}
 	case thcl.KindTuple:
 		for i, et := range t.Elems {
-			if p := nullPath(et, v.Index(cty.NumberIntVal(int64(i))), fmt.Sprintf("%s[%d]", path, i)); p != "" {
-				return p
+			ev := v.Index(cty.NumberIntVal(int64(i)))
+			if p, elem := nullPath(et, ev, fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p, elem || ev.IsNull()
 			}
 		}
 	}
-	return ""
+	return "", false
 }
 
 // convertMessage renders a cty conversion error with its path.

@@ -172,6 +172,9 @@ func TestMapResult(t *testing.T) {
 
 		{name: "optional null is left out", body: `{"name":"a","count":null}`, want: `{"name":"a"}`},
 		{name: "required null", body: `{"name":null}`, errs: []string{`"name"`}},
+		{name: "null list element", body: `{"name":"a","ids":[1,null]}`, errs: []string{`result field "ids"`, "[1] is null", "an element of a list, set, map or tuple cannot be null", "declare the element type any"}},
+		{name: "null map value", body: `{"name":"a","counts":{"x":null}}`, errs: []string{`result field "counts"`, "cannot be null", "element type any"}},
+		{name: "null object attribute", body: `{"name":"a","item":{"title":null}}`, errs: []string{`result field "item"`, "title is null", "declare it optional(...) in an object type"}},
 		{name: "string field given an object", body: `{"name":{"first":"a"}}`, errs: []string{`result field "name"`, "expected string"}},
 		{name: "string field given an array", body: `{"name":["a"]}`, errs: []string{`result field "name"`, "expected string"}},
 		{name: "integer field given a fraction", body: `{"name":"a","count":1.5}`, errs: []string{`result field "count"`, "integer", "1.5"}},
