@@ -294,7 +294,10 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 		r.explainGone(diags)
 		res.Duration = time.Since(start)
 		text := thcl.FormatDiagnostics(diags)
-		logger.Error("reload failed; the previous tools stay in service", "errors", countErrors(diags), "duration", res.Duration, "diagnostics", text)
+		// The diagnostics follow in full, rendered as at startup: the log
+		// line names the first, so that it is of use on its own (in a
+		// log search), without saying them all twice.
+		logger.Error("reload failed; the previous tools stay in service", "errors", countErrors(diags), "duration", res.Duration, "first", firstError(diags))
 		diagtext.Write(r.diagOut(), configFiles(reg.Config), diags)
 		// Clients hear of errors once: a reload that finds the same ones
 		// again (the file touched or saved unchanged, or a directory of
@@ -349,6 +352,20 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 }
 
 // diagOut is where full diagnostics with source snippets are written.
+// firstError is the first error of diags as "file:line:col: summary".
+func firstError(diags hcl.Diagnostics) string {
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		if d.Subject == nil {
+			return d.Summary
+		}
+		return fmt.Sprintf("%s:%d:%d: %s", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column, d.Summary)
+	}
+	return ""
+}
+
 func (r *Reloader) diagOut() io.Writer {
 	if r.Diagnostics != nil {
 		return r.Diagnostics

@@ -304,7 +304,17 @@ func TestReloadSameErrorsToldOnce(t *testing.T) {
 	if data := fmt.Sprint(msg["params"].(map[string]any)["data"]); !strings.Contains(data, "Unclosed configuration block") {
 		t.Fatalf("after the broken save the client heard %q", data)
 	}
-	s.waitStderr("the first failed reload", func(e string) bool { return strings.Count(e, "reload failed") == 1 })
+	e := s.waitStderr("the first failed reload", func(e string) bool {
+		return strings.Count(e, "reload failed") == 1 && strings.Contains(e, "There is no closing brace")
+	})
+	// stderr says each diagnostic once, rendered as at startup; the log
+	// line names the first, with its place.
+	if n := strings.Count(e, "There is no closing brace"); n != 1 {
+		t.Errorf("the diagnostic's detail is on stderr %d times, want once:\n%s", n, e)
+	}
+	if !strings.Contains(e, "first=\""+cfg+":5:") {
+		t.Errorf("the log line does not name the first error's place (%s:5:...):\n%s", cfg, e)
+	}
 	now := time.Now()
 	if err := os.Chtimes(cfg, now, now); err != nil {
 		t.Fatal(err)
