@@ -426,7 +426,7 @@ type httpRedirectError struct{ msg string }
 func (e *httpRedirectError) Error() string { return e.msg }
 
 // httpRedirectSafeHeaders are the headers kept when a redirect leaves the
-// original host; the others (API keys and the like) are dropped.
+// original host and port; the others (API keys and the like) are dropped.
 var httpRedirectSafeHeaders = map[string]bool{
 	"Accept":          true,
 	"Accept-Encoding": true,
@@ -437,7 +437,7 @@ var httpRedirectSafeHeaders = map[string]bool{
 // checkRedirect enforces max_redirects, refuses any change of scheme (http
 // to https included: the author writes the final scheme in the url), and
 // drops the
-// configured headers when the redirect goes to another host.
+// configured headers when the redirect goes to another host or port.
 func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
 	host := via[0].URL.Host
 	if len(via) > h.maxRedirects {
@@ -457,7 +457,7 @@ func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
 	if err := h.checkHost(req.URL.Hostname()); err != nil {
 		return &httpRedirectError{fmt.Sprintf("request to %s was redirected to %s, which is not in allow_hosts; the redirect was refused", host, req.URL.Hostname())}
 	}
-	if !strings.EqualFold(req.URL.Hostname(), via[0].URL.Hostname()) {
+	if httpOrigin(req.URL) != httpOrigin(via[0].URL) {
 		for name := range req.Header {
 			if !httpRedirectSafeHeaders[name] {
 				req.Header.Del(name)
@@ -465,6 +465,21 @@ func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
 		}
 	}
 	return nil
+}
+
+// httpOrigin is the host and port a URL reaches, lower-cased, with the
+// scheme's default port filled in: a redirect to another port of the same
+// host reaches another service, so it leaves the original host as much as
+// one to another name does.
+func httpOrigin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = "80"
+		if strings.EqualFold(u.Scheme, "https") {
+			port = "443"
+		}
+	}
+	return net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
 // requestError turns an error of sending the request into a short message
