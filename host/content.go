@@ -93,7 +93,7 @@ func diagSummary(diags hcl.Diagnostics) string {
 
 // gjsonValue reads a content item's path from the backend's JSON output.
 func gjsonValue(c *thcl.Content, eval *hcl.EvalContext, out *adapters.Output) (gjson.Result, error) {
-	p, err := evalString(c, "path", c.Path, eval)
+	p, err := evalString(c, "path", gjsonPathExpr{c.Path}, eval)
 	if err != nil {
 		return gjson.Result{}, err
 	}

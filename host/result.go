@@ -45,7 +45,7 @@ func MapResult(r *thcl.Result, body []byte, eval *hcl.EvalContext) (json.RawMess
 	var out bytes.Buffer
 	out.WriteByte('{')
 	for _, f := range r.Fields {
-		pv, diags := f.Path.Value(eval)
+		pv, diags := gjsonPathExpr{f.Path}.Value(eval)
 		if diags.HasErrors() {
 			return nil, fmt.Errorf("result field %q: the path could not be evaluated: %s", f.Name, diags.Error())
 		}

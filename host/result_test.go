@@ -530,3 +530,61 @@ func TestConvertJSONLargeNumbers(t *testing.T) {
 		})
 	}
 }
+
+// TestMapResultPathArguments checks that an argument interpolated into a
+// result path is taken literally: it cannot rewrite the path to read what
+// the result block leaves out.
+func TestMapResultPathArguments(t *testing.T) {
+	r := loadRegistry(t, "result.hcl")
+	const body = `{
+  "users": {
+    "alice": {"email": "a@example.com", "password_hash": "SECRET"},
+    "a.b": {"email": "dotted@example.com"},
+    "bob": {"email": "b@example.com"}
+  },
+  "list": [
+    {"n": 1, "name": "x\"y", "email": "quote@example.com"},
+    {"n": 2, "name": "c\\d", "email": "backslash@example.com", "secret": "SECRET"},
+    {"n": 3, "name": "p.q", "email": "pq@example.com"}
+  ]
+}`
+	tests := []struct {
+		name string
+		tool string
+		args string
+		want string // "" when the path must match nothing
+	}{
+		{name: "plain key", tool: "lookup", args: `{"user":"alice"}`, want: `{"email":"a@example.com"}`},
+		{name: "key with a dot", tool: "lookup", args: `{"user":"a.b"}`, want: `{"email":"dotted@example.com"}`},
+		{name: "multipath injection", tool: "lookup", args: `{"user":"{\"email\":alice.password_hash}"}`},
+		{name: "pipe to a multipath", tool: "lookup", args: `{"user":"alice|{\"email\":password_hash}"}`},
+		{name: "pipe injection", tool: "lookup", args: `{"user":"alice|@this"}`},
+		{name: "wildcard", tool: "lookup", args: `{"user":"*"}`},
+		{name: "query value with a quote", tool: "query", args: `{"name":"x\"y"}`, want: `{"email":"quote@example.com"}`},
+		{name: "query value with a backslash", tool: "query", args: `{"name":"c\\d"}`, want: `{"email":"backslash@example.com"}`},
+		{name: "query value with a dot", tool: "query", args: `{"name":"p.q"}`, want: `{"email":"pq@example.com"}`},
+		{name: "conditional chooses the author's text", tool: "chosen", args: `{"nested":true}`, want: `{"email":"dotted@example.com"}`},
+		{name: "number argument is path syntax", tool: "limited", args: `{"limit":2}`, want: `{"titles":["x\"y","c\\d"]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tool := mustTool(t, r, tt.tool)
+			out, err := MapResult(tool.Result, []byte(body), callEval(t, tool, tt.args))
+			if strings.Contains(string(out), "SECRET") || (err != nil && strings.Contains(err.Error(), "SECRET")) {
+				t.Fatalf("MapResult(%s) read a field the result leaves out: %s, %v", tt.args, out, err)
+			}
+			if tt.want == "" {
+				if err == nil || !strings.Contains(err.Error(), "matched nothing") {
+					t.Fatalf("MapResult(%s) = %s, %v; want the path to match nothing", tt.args, out, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("MapResult(%s): %v", tt.args, err)
+			}
+			if !jsonEqual(t, out, []byte(tt.want)) {
+				t.Errorf("MapResult(%s)\n got: %s\nwant: %s", tt.args, out, tt.want)
+			}
+		})
+	}
+}

@@ -98,3 +98,50 @@ tool "fields" {
     }
   }
 }
+
+# Arguments interpolated into result paths: their text is taken literally,
+# as a key or as a query's quoted value, never as path syntax.
+tool "lookup" {
+  param "user" { type = string }
+  param "limit" {
+    type    = integer
+    default = 9
+  }
+  template { text = "{}" }
+  result {
+    field "email" {
+      path = "users.${param.user}.email"
+      type = string
+    }
+  }
+}
+tool "query" {
+  param "name" { type = string }
+  template { text = "{}" }
+  result {
+    field "email" {
+      path = "list.#(name==\"${param.name}\").email"
+      type = string
+    }
+  }
+}
+tool "limited" {
+  param "limit" { type = integer }
+  template { text = "{}" }
+  result {
+    field "titles" {
+      path = "list.#(n<=${param.limit})#.name"
+      type = list(string)
+    }
+  }
+}
+tool "chosen" {
+  param "nested" { type = bool }
+  template { text = "{}" }
+  result {
+    field "email" {
+      path = "users.${param.nested ? "a\\.b" : "bob"}.email"
+      type = string
+    }
+  }
+}
