@@ -26,28 +26,34 @@ func (p gjsonPathExpr) Value(eval *hcl.EvalContext) (cty.Value, hcl.Diagnostics)
 	if !ok || len(tmpl.Parts) < 2 {
 		return p.Expression.Value(eval)
 	}
-	var diags hcl.Diagnostics
+	// Each part is evaluated and made text once; the template then only
+	// joins the texts. A part that is not plain text (unknown, null, not
+	// convertible) leaves the whole to HCL, whose diagnostics say why.
 	var prefix strings.Builder
 	parts := make([]hclsyntax.Expression, len(tmpl.Parts))
 	for i, part := range tmpl.Parts {
+		if lit, ok := part.(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String && !lit.Val.IsNull() {
+			prefix.WriteString(lit.Val.AsString())
+			parts[i] = lit
+			continue
+		}
 		v, d := part.Value(eval)
-		diags = append(diags, d...)
 		if d.HasErrors() {
-			return cty.DynamicVal, diags
+			return p.Expression.Value(eval)
 		}
-		if _, lit := part.(*hclsyntax.LiteralValueExpr); !lit && refersToArguments(part) {
-			if u, marks := v.Unmark(); u.Type() == cty.String && u.IsKnown() && !u.IsNull() {
-				v = cty.StringVal(gjsonEscapeAt(prefix.String(), u.AsString())).WithMarks(marks)
-			}
+		u, marks := v.UnmarkDeep()
+		s, err := convert.Convert(u, cty.String)
+		if err != nil || !s.IsKnown() || s.IsNull() {
+			return p.Expression.Value(eval)
 		}
-		if s, err := convert.Convert(v, cty.String); err == nil && s.IsWhollyKnown() && !s.IsNull() {
-			us, _ := s.UnmarkDeep()
-			prefix.WriteString(us.AsString())
+		text := s.AsString()
+		if u.Type() == cty.String && refersToArguments(part) {
+			text = gjsonEscapeAt(prefix.String(), text)
 		}
-		parts[i] = &hclsyntax.LiteralValueExpr{Val: v, SrcRange: part.Range()}
+		prefix.WriteString(text)
+		parts[i] = &hclsyntax.LiteralValueExpr{Val: cty.StringVal(text).WithMarks(marks), SrcRange: part.Range()}
 	}
-	v, d := (&hclsyntax.TemplateExpr{Parts: parts, SrcRange: tmpl.SrcRange}).Value(nil)
-	return v, append(diags, d...)
+	return (&hclsyntax.TemplateExpr{Parts: parts, SrcRange: tmpl.SrcRange}).Value(nil)
 }
 
 // refersToArguments reports whether expr's text can come from the call's
