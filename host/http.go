@@ -41,6 +41,9 @@ const (
 	// served over HTTP. Tools' own timeouts (30 s by default) usually end
 	// them sooner.
 	DefaultRequestTimeout = 5 * time.Minute
+	// DefaultMaxSessions is the default cap on sessions open at once:
+	// about 15 KB each while idle, so some 150 MB at the cap.
+	DefaultMaxSessions = 10000
 	// DefaultSSEKeepAlive is how often an idle SSE stream gets a comment
 	// line, so that proxies and load balancers do not close it as idle.
 	DefaultSSEKeepAlive = 25 * time.Second
@@ -100,6 +103,11 @@ type HTTPOptions struct {
 	// SessionIdleTimeout closes a streamable HTTP session that has had no
 	// request for this long; 0 keeps sessions until the client ends them.
 	SessionIdleTimeout time.Duration
+	// MaxSessions caps the sessions open at once (streamable HTTP and
+	// SSE together): a request that would start one more is refused with
+	// 503, so that clients that open sessions without end cannot take the
+	// server's memory. DefaultMaxSessions when 0.
+	MaxSessions int
 	// SSEKeepAlive is the interval of keep-alive comments on SSE streams;
 	// DefaultSSEKeepAlive when 0, none when negative.
 	SSEKeepAlive time.Duration
@@ -219,6 +227,9 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	}
 	if opts.SSEKeepAlive == 0 {
 		opts.SSEKeepAlive = DefaultSSEKeepAlive
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
 	}
 	if err := opts.Validate(); err != nil {
 		return nil, err
@@ -775,6 +786,10 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 				refuseWithoutSession(w, r, msgs)
 				return
 			}
+			if startsSession(msgs) && h.atSessionLimit() {
+				h.refuseSession(w, r, msgs)
+				return
+			}
 		}
 		if data, changed := withoutNullArgumentsInBody(body.data, msgs, batch); changed {
 			r.Body = &readBody{Reader: bytes.NewReader(data), data: data}
@@ -1309,6 +1324,46 @@ func (h *HTTPServer) hasSession(sid string) bool {
 		}
 	}
 	return false
+}
+
+// startsSession reports whether a POST without Mcp-Session-Id starts a
+// session: it initializes.
+func startsSession(msgs []peekedMessage) bool {
+	for i := range msgs {
+		if msgs[i].Method == "initialize" {
+			return true
+		}
+	}
+	return false
+}
+
+// atSessionLimit reports whether MaxSessions sessions are open. Two
+// sessions that start at the same moment may both pass: the cap is a
+// bound on memory, not an exact count.
+func (h *HTTPServer) atSessionLimit() bool {
+	n := 0
+	for range h.srv.MCP().Sessions() {
+		if n++; n >= h.opts.MaxSessions {
+			return true
+		}
+	}
+	return false
+}
+
+// refuseSession answers a request that would open a session past
+// MaxSessions: 503, to try again later, with a JSON-RPC error saying why.
+func (h *HTTPServer) refuseSession(w http.ResponseWriter, r *http.Request, msgs []peekedMessage) {
+	if n, ok := r.Context().Value(accessNoteKey{}).(*string); ok {
+		*n = "too many sessions"
+	}
+	h.logger.Warn("a new session was refused: the server has as many as --max-sessions allows", "max_sessions", h.opts.MaxSessions)
+	w.Header().Set("Retry-After", "30")
+	var id any
+	if len(msgs) == 1 && msgs[0].isCall() {
+		id = msgs[0].ID
+	}
+	writeRPCError(w, http.StatusServiceUnavailable, id, jsonrpc.CodeInternalError,
+		fmt.Sprintf("the server has %d sessions open, as many as it takes (its operator sets the number with --max-sessions); try again later, and end sessions you no longer use with DELETE", h.opts.MaxSessions))
 }
 
 // newProtocol reports whether ss speaks the sessionless 2026-07-28
@@ -1957,6 +2012,12 @@ func (s *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.h.shutting.Load() {
 		http.Error(w, "toolhost is shutting down; connect again", http.StatusServiceUnavailable)
+		return
+	}
+	if s.h.atSessionLimit() {
+		s.h.logger.Warn("a new SSE session was refused: the server has as many as --max-sessions allows", "max_sessions", s.h.opts.MaxSessions)
+		w.Header().Set("Retry-After", "30")
+		http.Error(w, fmt.Sprintf("the server has %d sessions open, as many as it takes (its operator sets the number with --max-sessions); try again later", s.h.opts.MaxSessions), http.StatusServiceUnavailable)
 		return
 	}
 	id := rand.Text()

@@ -2272,3 +2272,58 @@ func TestHTTPNewProtocolLateErrorKeepsItsStatus(t *testing.T) {
 		t.Fatalf("%s, Content-Type %q: %s\nwant the SDK's own status and a JSON body with the error", resp.Status, resp.Header.Get("Content-Type"), body)
 	}
 }
+
+// TestHTTPMaxSessions: past MaxSessions, a request that would open one
+// more session, streamable or SSE, gets 503 with Retry-After and a
+// JSON-RPC error saying why; the sessions open keep working, and ending
+// one makes room.
+func TestHTTPMaxSessions(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{MaxSessions: 2})
+	first := rawSession(t, e, "2025-06-18")
+	rawSession(t, e, "2025-06-18")
+
+	resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, nil)
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || resp.Header.Get("Mcp-Session-Id") != "" ||
+		!strings.Contains(string(body), `"id":0`) || !strings.Contains(string(body), "2 sessions open") || !strings.Contains(string(body), "--max-sessions") {
+		t.Fatalf("a third initialize: %s, Retry-After %q, Mcp-Session-Id %q: %s", resp.Status, resp.Header.Get("Retry-After"), resp.Header.Get("Mcp-Session-Id"), body)
+	}
+	sse, err := http.Get(e.base + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(sse.Body)
+	sse.Body.Close()
+	if sse.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "--max-sessions") {
+		t.Fatalf("GET /sse past the limit: %s: %s", sse.Status, body)
+	}
+
+	// The sessions open still work.
+	if r := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"x"}}}`, first); r.StatusCode != http.StatusOK {
+		t.Fatalf("a call on an open session: %s", r.Status)
+	} else if m := newSSEReader(r.Body).message(t); m["id"] != float64(5) || m["error"] != nil {
+		t.Fatalf("a call on an open session: %v", m)
+	}
+
+	// Ending one makes room for another.
+	req, _ := http.NewRequest(http.MethodDelete, e.base+"/mcp", nil)
+	for k, v := range first {
+		req.Header.Set(k, v)
+	}
+	del, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	del.Body.Close()
+	if del.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %s", del.Status)
+	}
+	waitUntil(t, "room for a session", func() bool {
+		n := 0
+		for range e.srv.MCP().Sessions() {
+			n++
+		}
+		return n < 2
+	})
+	rawSession(t, e, "2025-06-18")
+}

@@ -293,6 +293,8 @@ func TestServeHTTPFlags(t *testing.T) {
 		{"token variable empty", []string{"TOOLHOST_EMPTY_VAR="}, []string{"--listen", "127.0.0.1:0", "--auth-token-env", "TOOLHOST_EMPTY_VAR", cfg}, 1, "TOOLHOST_EMPTY_VAR is empty"},
 		{"allowed host as URL", nil, []string{"--listen", "127.0.0.1:0", "--allowed-hosts", "https://mcp.example.com", cfg}, 2, "not a URL"},
 		{"allowed origin without scheme", nil, []string{"--listen", "127.0.0.1:0", "--allowed-origins", "app.example.com", cfg}, 2, "scheme://host[:port]"},
+		{"max sessions zero", nil, []string{"--listen", "127.0.0.1:0", "--max-sessions", "0", cfg}, 2, "--max-sessions 0: give the most sessions open at once, 1 or more"},
+		{"max sessions without listen", nil, []string{"--max-sessions", "5", cfg}, 2, "--max-sessions only applies when serving over HTTP"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

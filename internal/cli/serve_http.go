@@ -24,6 +24,7 @@ type httpFlags struct {
 	shutdownTimeout    time.Duration
 	requestTimeout     time.Duration
 	sessionIdleTimeout time.Duration
+	maxSessions        int
 }
 
 // addHTTPFlags declares the HTTP flags on serve's flag set.
@@ -37,6 +38,7 @@ func addHTTPFlags(fs *flag.FlagSet) *httpFlags {
 	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", host.DefaultShutdownTimeout, "with --listen: on SIGTERM, how long calls in flight may take to finish before they are cancelled")
 	fs.DurationVar(&f.requestTimeout, "request-timeout", host.DefaultRequestTimeout, "with --listen: the longest an MCP request may run (0: no limit)")
 	fs.DurationVar(&f.sessionIdleTimeout, "session-idle-timeout", DefaultSessionIdleTimeout, "with --listen: close a session that has had no request open for this long (a GET stream waiting for notifications counts), so that clients that vanish without ending their session do not hold memory (0: keep it until the client ends it)")
+	fs.IntVar(&f.maxSessions, "max-sessions", host.DefaultMaxSessions, "with --listen: the most sessions open at once (streamable HTTP and SSE together; about 15 KB each while idle); a client that would open one more gets 503, to try again later")
 	return f
 }
 
@@ -51,7 +53,7 @@ func (f *httpFlags) options(fs *flag.FlagSet, maxBody int, logger *slog.Logger) 
 		var misused []string
 		fs.Visit(func(fl *flag.Flag) {
 			switch fl.Name {
-			case "stateless", "allowed-hosts", "allowed-origins", "auth-token-env", "shutdown-timeout", "request-timeout", "session-idle-timeout":
+			case "stateless", "allowed-hosts", "allowed-origins", "auth-token-env", "shutdown-timeout", "request-timeout", "session-idle-timeout", "max-sessions":
 				misused = append(misused, "--"+fl.Name)
 			}
 		})
@@ -62,6 +64,9 @@ func (f *httpFlags) options(fs *flag.FlagSet, maxBody int, logger *slog.Logger) 
 	}
 	if f.shutdownTimeout <= 0 {
 		return nil, flagError{fmt.Errorf("--shutdown-timeout %s: give a positive duration, as in 10s", f.shutdownTimeout)}
+	}
+	if f.maxSessions < 1 {
+		return nil, flagError{fmt.Errorf("--max-sessions %d: give the most sessions open at once, 1 or more (the default is %d)", f.maxSessions, host.DefaultMaxSessions)}
 	}
 	if f.requestTimeout < 0 || f.sessionIdleTimeout < 0 {
 		return nil, flagError{errors.New("--request-timeout and --session-idle-timeout take a duration of 0 or more, as in 5m")}
@@ -75,6 +80,7 @@ func (f *httpFlags) options(fs *flag.FlagSet, maxBody int, logger *slog.Logger) 
 		RequestTimeout:     f.requestTimeout,
 		ShutdownTimeout:    f.shutdownTimeout,
 		SessionIdleTimeout: f.sessionIdleTimeout,
+		MaxSessions:        f.maxSessions,
 		Logger:             logger,
 	}
 	if f.requestTimeout == 0 {
