@@ -1131,8 +1131,11 @@ func (c *httpCompiler) compileKV(a *hcl.Attribute, header bool) *httpKV {
 	seen := map[string]hcl.Range{}
 	for _, p := range pairs {
 		if httpRefsParam(p.Key) {
-			c.errorf(p.Key.Range(), "Name must be constant",
-				"A %s name is fixed when the config loads, so it cannot refer to param. Write the name literally, and use param in the value.", what)
+			detail := fmt.Sprintf("In an object written out, a %s name is fixed when the config loads, so it cannot refer to param. Write the name literally, and use param in the value.", what)
+			if !header {
+				detail += " To let the caller choose the names, give a map parameter whole, as in query = param.filters: the caller then picks every name, and may repeat one the tool sets."
+			}
+			c.errorf(p.Key.Range(), "Name must be constant", "%s", detail)
 			continue
 		}
 		kval, ok := c.eval(p.Key)

@@ -864,6 +864,16 @@ func TestHTTPCompileDiagnostics(t *testing.T) {
 			want: [][3]string{{"Missing required argument", "Add it to the http block", "http"}},
 		},
 		{
+			name: "query name from a param",
+			src:  "http {\n  url = \"https://api.example.com/x\"\n  query = { (param.q) = \"1\" }\n}\n",
+			want: [][3]string{{"Name must be constant", "a map parameter whole, as in query = param.filters", "(param.q)"}},
+		},
+		{
+			name: "header name from a param",
+			src:  "http {\n  url = \"https://api.example.com/x\"\n  headers = { (param.q) = \"1\" }\n}\n",
+			want: [][3]string{{"Name must be constant", "Write the name literally", "(param.q)"}},
+		},
+		{
 			name: "bad method",
 			src:  "http {\n  url = \"https://api.example.com/x\"\n  method = \"FETCH\"\n}\n",
 			want: [][3]string{{"Invalid HTTP method", "Use one of GET", `"FETCH"`}},
