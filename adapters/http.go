@@ -496,6 +496,16 @@ func (h *HTTP) requestError(err error, host string, parent, callCtx context.Cont
 	if cerr := h.contextError(host, parent, callCtx); cerr != nil {
 		return cerr
 	}
+	// After a redirect the request that failed went elsewhere: the
+	// messages name where, and where it came from.
+	dialed, via := host, ""
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil && u.Host != "" && !strings.EqualFold(u.Host, host) {
+			dialed, via = u.Host, " (redirected from "+host+")"
+		}
+	}
+	host = dialed + via
 	var dnsErr *net.DNSError
 	var certErr *tls.CertificateVerificationError
 	var unknownCA x509.UnknownAuthorityError
@@ -504,11 +514,11 @@ func (h *HTTP) requestError(err error, host string, parent, callCtx context.Cont
 	var netErr net.Error
 	switch {
 	case errors.As(err, &dnsErr):
-		name := host
-		if h, _, err := net.SplitHostPort(host); err == nil {
+		name := dialed
+		if h, _, err := net.SplitHostPort(dialed); err == nil {
 			name = h
 		}
-		return fmt.Errorf("could not resolve host %s; check the url", name)
+		return fmt.Errorf("could not resolve host %s%s; check the url", name, via)
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Errorf("connection to %s refused; is the service running?", host)
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),

@@ -722,6 +722,24 @@ func TestHTTPRedirects(t *testing.T) {
 		}
 	})
 
+	t.Run("a refused connection after a redirect names where it went", func(t *testing.T) {
+		// A port nothing listens on: a server started and closed.
+		gone := httptest.NewServer(http.NotFoundHandler())
+		goneHost := gone.Listener.Addr().String()
+		gone.Close()
+		first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "http://"+goneHost+"/there", http.StatusFound)
+		}))
+		defer first.Close()
+		tt := httpTestTool{env: map[string]string{"BASE": first.URL}}
+		h := tt.mustCompile(t, `http { url = "${env("BASE")}/here" }`)
+		_, err := tt.call(context.Background(), h, nil)
+		want := "connection to " + goneHost + " (redirected from " + first.Listener.Addr().String() + ") refused"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("Call error = %v, want %q", err, want)
+		}
+	})
+
 	// Headers are kept only while the redirect stays on the same host
 	// and port: another port on the same machine is another service.
 	leaving := []struct {
