@@ -8,6 +8,7 @@
 package adapters
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/tidwall/gjson"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -101,6 +103,28 @@ type Output struct {
 	// message quoting the output (credentials, sensitive parameters); nil
 	// when there are none. Called only when such a message is written.
 	secrets func() []string
+	// jsonChecked is set once JSON has looked at Body; jsonValid and
+	// jsonTooDeep are what it found.
+	jsonChecked, jsonValid, jsonTooDeep bool
+}
+
+// utf8BOM is the byte order mark as UTF-8, which some upstreams put before
+// their JSON.
+var utf8BOM = []byte("\ufeff")
+
+// JSON reports whether Body (after a UTF-8 byte order mark) is JSON that
+// toolhost reads: tooDeep when it nests past MaxJSONDepth, and is not read
+// further; valid when it is JSON and not too deep. It looks once per
+// output: the result fields and each content item ask, and each look
+// reads the whole body. An output is one call's, read by one goroutine.
+func (o *Output) JSON() (valid, tooDeep bool) {
+	if !o.jsonChecked {
+		body := bytes.TrimPrefix(o.Body, utf8BOM)
+		o.jsonTooDeep = JSONTooDeep(body)
+		o.jsonValid = !o.jsonTooDeep && gjson.ValidBytes(body)
+		o.jsonChecked = true
+	}
+	return o.jsonValid, o.jsonTooDeep
 }
 
 // Redact removes from msg, a message about the output (a result field

@@ -101,10 +101,14 @@ func gjsonValue(c *thcl.Content, eval *hcl.EvalContext, out *adapters.Output) (g
 	if out != nil {
 		body = trimBOM(out.Body)
 	}
-	if out != nil && !out.Binary && adapters.JSONTooDeep(body) {
+	var valid, tooDeep bool
+	if out != nil && !out.Binary {
+		valid, tooDeep = out.JSON()
+	}
+	if tooDeep {
 		return gjson.Result{}, contentError(c, "%s", errTooDeep(fmt.Sprintf("path %q", p)))
 	}
-	if out == nil || out.Binary || !gjson.ValidBytes(body) {
+	if !valid {
 		return gjson.Result{}, contentError(c, "path %q needs JSON output, and the output is not JSON", p)
 	}
 	res := gjson.GetBytes(body, p)

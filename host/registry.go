@@ -437,7 +437,7 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 		if out.Binary {
 			return toolError(fmt.Sprintf("the output is %s, not JSON, so the result fields cannot be read from it", out.MIMEType))
 		}
-		structured, err := MapResult(t.Result, out.Body, eval)
+		structured, err := MapOutput(t.Result, out, eval)
 		if err != nil {
 			return toolError(out.Redact(err.Error()))
 		}

@@ -27,11 +27,18 @@ import (
 // converted to the field's declared type, and the fields are assembled into
 // one JSON object that matches the tool's outputSchema.
 func MapResult(r *thcl.Result, body []byte, eval *hcl.EvalContext) (json.RawMessage, error) {
-	body = trimBOM(body)
-	if adapters.JSONTooDeep(body) {
+	return MapOutput(r, &adapters.Output{Body: body}, eval)
+}
+
+// MapOutput is MapResult for a backend's output, whose look at the body
+// (is it JSON, too deep?) the content items then share.
+func MapOutput(r *thcl.Result, o *adapters.Output, eval *hcl.EvalContext) (json.RawMessage, error) {
+	body := trimBOM(o.Body)
+	valid, tooDeep := o.JSON()
+	if tooDeep {
 		return nil, errTooDeep("the result fields")
 	}
-	if !gjson.ValidBytes(body) {
+	if !valid {
 		if len(bytes.TrimSpace(body)) == 0 {
 			return nil, errors.New("the output is empty, so the result fields cannot be read from it; check that the backend answers with a JSON body (an http upstream may answer 204, or 200 with no body, on a request it does not understand)")
 		}
