@@ -208,6 +208,21 @@ func rawPost(t *testing.T, url, body string, hdr map[string]string) *http.Respon
 	return resp
 }
 
+// rawDelete sends DELETE /mcp with headers hdr: the end of a session.
+func rawDelete(t *testing.T, e *httpEnv, hdr map[string]string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodDelete, e.base+"/mcp", nil)
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp
+}
+
 // rawGet sends GET /mcp with headers hdr, accepting an event stream: a
 // session's stream, or with Last-Event-ID the resumption of one.
 func rawGet(t *testing.T, e *httpEnv, hdr map[string]string) *http.Response {
@@ -431,14 +446,7 @@ func TestHTTPSessions(t *testing.T) {
 	if resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":2,"method":"ping"}`, map[string]string{"Mcp-Session-Id": "nope"}); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("unknown session: %s, want 404", resp.Status)
 	}
-	req, _ := http.NewRequest(http.MethodDelete, e.base+"/mcp", nil)
-	req.Header.Set("Mcp-Session-Id", sid)
-	dresp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dresp.Body.Close()
-	if dresp.StatusCode != http.StatusNoContent {
+	if dresp := rawDelete(t, e, map[string]string{"Mcp-Session-Id": sid}); dresp.StatusCode != http.StatusNoContent {
 		t.Fatalf("DELETE: %s", dresp.Status)
 	}
 	if resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":3,"method":"ping"}`, hdr); resp.StatusCode != http.StatusNotFound {
@@ -782,16 +790,8 @@ func TestHTTPDeleteCancelsCalls(t *testing.T) {
 		callDone <- time.Now()
 	}()
 	waitUntil(t, "the call to be in flight", func() bool { return e.hs.inflight.Load() == 1 })
-	req, _ := http.NewRequest(http.MethodDelete, e.base+"/mcp", nil)
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
 	start := time.Now()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	resp := rawDelete(t, e, hdr)
 	if resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("DELETE: %s", resp.Status)
 	}
@@ -2306,16 +2306,7 @@ func TestHTTPMaxSessions(t *testing.T) {
 	}
 
 	// Ending one makes room for another.
-	req, _ := http.NewRequest(http.MethodDelete, e.base+"/mcp", nil)
-	for k, v := range first {
-		req.Header.Set(k, v)
-	}
-	del, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	del.Body.Close()
-	if del.StatusCode != http.StatusNoContent {
+	if del := rawDelete(t, e, first); del.StatusCode != http.StatusNoContent {
 		t.Fatalf("DELETE: %s", del.Status)
 	}
 	waitUntil(t, "room for a session", func() bool {
