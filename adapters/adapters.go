@@ -108,9 +108,12 @@ type Output struct {
 	jsonChecked, jsonValid, jsonTooDeep bool
 }
 
-// utf8BOM is the byte order mark as UTF-8, which some upstreams put before
-// their JSON.
-var utf8BOM = []byte("\ufeff")
+// TrimBOM drops a byte order mark at the start of a backend's output, so
+// that JSON after one (Windows PowerShell and .NET write it; a UTF-16
+// response keeps it once decoded) reads as JSON.
+func TrimBOM(body []byte) []byte {
+	return bytes.TrimPrefix(body, []byte("\ufeff"))
+}
 
 // JSON reports whether Body (after a UTF-8 byte order mark) is JSON that
 // toolhost reads: tooDeep when it nests past MaxJSONDepth, and is not read
@@ -119,7 +122,7 @@ var utf8BOM = []byte("\ufeff")
 // reads the whole body. An output is one call's, read by one goroutine.
 func (o *Output) JSON() (valid, tooDeep bool) {
 	if !o.jsonChecked {
-		body := bytes.TrimPrefix(o.Body, utf8BOM)
+		body := TrimBOM(o.Body)
 		o.jsonTooDeep = JSONTooDeep(body)
 		o.jsonValid = !o.jsonTooDeep && gjson.ValidBytes(body)
 		o.jsonChecked = true

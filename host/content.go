@@ -99,7 +99,7 @@ func gjsonValue(c *thcl.Content, eval *hcl.EvalContext, out *adapters.Output) (g
 	}
 	var body []byte
 	if out != nil {
-		body = trimBOM(out.Body)
+		body = adapters.TrimBOM(out.Body)
 	}
 	var valid, tooDeep bool
 	if out != nil && !out.Binary {

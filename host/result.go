@@ -33,7 +33,7 @@ func MapResult(r *thcl.Result, body []byte, eval *hcl.EvalContext) (json.RawMess
 // MapOutput is MapResult for a backend's output, whose look at the body
 // (is it JSON, too deep?) the content items then share.
 func MapOutput(r *thcl.Result, o *adapters.Output, eval *hcl.EvalContext) (json.RawMessage, error) {
-	body := trimBOM(o.Body)
+	body := adapters.TrimBOM(o.Body)
 	valid, tooDeep := o.JSON()
 	if tooDeep {
 		return nil, errTooDeep("the result fields")
@@ -94,18 +94,6 @@ func MapOutput(r *thcl.Result, o *adapters.Output, eval *hcl.EvalContext) (json.
 // JSON (adapters.MaxJSONDepth): what names what cannot be read from it.
 func errTooDeep(what string) error {
 	return fmt.Errorf("the output nests arrays and objects more than %d levels deep, deeper than toolhost reads JSON, so %s cannot be read from it; check what the upstream sends, or narrow the request", adapters.MaxJSONDepth, what)
-}
-
-// utf8BOM is the byte order mark as UTF-8, which some servers (Windows
-// PowerShell and .NET among them) put before their JSON, and which a
-// UTF-16 response keeps once decoded.
-const utf8BOM = "\ufeff"
-
-// trimBOM drops a byte order mark at the start of a backend's output, so
-// that JSON preceded by one is read as JSON (RFC 8259 lets a parser ignore
-// it); the output itself, returned as text, keeps it.
-func trimBOM(body []byte) []byte {
-	return bytes.TrimPrefix(body, []byte(utf8BOM))
 }
 
 // ConvertJSON converts a JSON value to the declared type (numbers in strings

@@ -115,6 +115,10 @@ type stdioConn struct {
 	closed    chan struct{}
 }
 
+// utf8BOM is the byte order mark as UTF-8, which a client may write before
+// its first message (Windows PowerShell 5 does).
+const utf8BOM = "\ufeff"
+
 func (c *stdioConn) readLoop(max int) {
 	defer close(c.inputDone)
 	r := bufio.NewReaderSize(c.in, 64<<10)
