@@ -12,7 +12,10 @@
 // once, for less than the faults cost one by one, and a goroutine can do it
 // on the other core while the first one initialises packages and loads the
 // config. The pages it maps are the zeroed pages the faults would have
-// mapped, so the program cannot tell the difference, except in time.
+// mapped, so the program cannot tell the difference, except in time. Its
+// thread runs at SCHED_IDLE, only on a core that would otherwise be idle:
+// on a machine whose other core is busy, it then costs the start about
+// nothing, where at normal priority it cost 0.2 ms.
 //
 // Importing the package starts this for the next HeapAhead bytes of heap:
 // cmd/toolhost imports it for its side effect. Its init runs early, 15th

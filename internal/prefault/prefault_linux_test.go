@@ -1,6 +1,10 @@
 package prefault
 
 import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -107,4 +111,45 @@ func TestPopulateStopsAtUnusableMemory(t *testing.T) {
 	if got := resident(t, b[:half]); got != half/page {
 		t.Errorf("%d of the %d usable pages are mapped, want all", got, half/page)
 	}
+}
+
+// TestNoThreadLeftIdle checks that the thread init's goroutine lowered to
+// SCHED_IDLE ended with it, so that no other goroutine runs at that
+// priority.
+func TestNoThreadLeftIdle(t *testing.T) {
+	<-initDone
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		idle := idleThreads(t)
+		if len(idle) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("threads %v are still at SCHED_IDLE 5 s after the populate ended", idle)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// idleThreads lists the threads of this process whose policy is
+// SCHED_IDLE, from /proc/self/task/*/stat (field 41, policy).
+func idleThreads(t *testing.T) []string {
+	t.Helper()
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idle []string
+	for _, task := range tasks {
+		stat, err := os.ReadFile("/proc/self/task/" + task.Name() + "/stat")
+		if err != nil {
+			continue // the thread ended
+		}
+		// Fields after the command, which is in parentheses, start at 3.
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(fields) > 41-3 && fields[41-3] == strconv.Itoa(schedIdle) {
+			idle = append(idle, task.Name())
+		}
+	}
+	return idle
 }
