@@ -21,9 +21,9 @@
 // cmd/toolhost imports it for its side effect. Its init runs early, 15th
 // of about 126 packages, as it needs only syscall. Measured on
 // examples/tools.hcl: about 1,100 page faults a start became about 750,
-// and a start took 0.2–0.4 ms less in the interleaving harnesses, about
-// 0.1–0.2 ms less in the benchmark driver (BENCHMARKS.md, "Cold start:
-// the heap's pages mapped ahead").
+// and a start took 0.1–0.4 ms less in the interleaving harnesses; the
+// benchmark driver's start case sees less than its noise (BENCHMARKS.md,
+// "Cold start: page faults, and the heap mapped ahead").
 package prefault
 
 // HeapAhead is how much of the heap, from the place it is being allocated
