@@ -248,9 +248,10 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 			// Saved back to the config in service after a broken save.
 			r.failed = false
 			logger.Info("the config is valid again; the tools in service are unchanged")
-			// Sent at warning, the level the default client sees, so that
-			// everyone who saw the error also sees it cleared.
-			r.Server.Notify(ctx, "warning", "toolhost: the config is valid again; the tools in service are unchanged.")
+			// Sent at warning, the level the default client sees, or at a
+			// client's own level above it (NotifyCleared), so that everyone
+			// who saw the error also sees it cleared.
+			r.Server.NotifyCleared(ctx, "toolhost: the config is valid again; the tools in service are unchanged.")
 		}
 		return ReloadResult{Skipped: true}
 	}
@@ -336,16 +337,17 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 		"warnings", len(diags),
 		"duration", res.Duration)
 	// After a reload that failed, the clients that were told of its errors
-	// hear that they are fixed, at warning, the level the error's readers
-	// see (as when a save goes back to the config in service, above).
+	// hear that they are fixed, at warning or at a client's own level above
+	// it, up to error (as when a save goes back to the config in service,
+	// above).
 	switch {
 	case len(diags) > 0 && wasFailed:
-		r.Server.Notify(ctx, "warning", "toolhost: the config is valid again and was reloaded; it has warnings.\n"+thcl.FormatDiagnostics(diags))
+		r.Server.NotifyCleared(ctx, "toolhost: the config is valid again and was reloaded; it has warnings.\n"+thcl.FormatDiagnostics(diags))
 	case len(diags) > 0:
 		r.Server.Notify(ctx, "warning", "toolhost: reloaded the config; it has warnings.\n"+thcl.FormatDiagnostics(diags))
 	case wasFailed:
 		logger.Info("the config is valid again")
-		r.Server.Notify(ctx, "warning", "toolhost: the config is valid again and was reloaded.")
+		r.Server.NotifyCleared(ctx, "toolhost: the config is valid again and was reloaded.")
 	}
 	r.notify(res)
 	return res

@@ -9,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -278,5 +280,48 @@ func TestInitializeAfterReload(t *testing.T) {
 	want := mcp.Implementation{Name: "after", Title: "T after", Version: "2.0.0"}
 	if !reflect.DeepEqual(res.ServerInfo, want) || res.Instructions != "new words" {
 		t.Fatalf("initialize told %+v and %q, want %+v and %q", res.ServerInfo, res.Instructions, want, "new words")
+	}
+}
+
+// TestSessionLevelsForgotten: the logging level a session set is kept for
+// NotifyCleared only while the session exists; sessions that come and go
+// (HTTP clients) leave nothing behind.
+func TestSessionLevelsForgotten(t *testing.T) {
+	reg := loadRegistry(t, "args.hcl")
+	srv := NewServer(reg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	count := func() int {
+		n := 0
+		srv.levels.Range(func(any, any) bool { n++; return true })
+		return n
+	}
+	func() {
+		ctx := context.Background()
+		for range 3 {
+			st, ct := mcp.NewInMemoryTransports()
+			ss, err := srv.MCP().Connect(ctx, st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "levels"}, nil).Connect(ctx, ct, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "error"}); err != nil {
+				t.Fatal(err)
+			}
+			if v, ok := srv.levels.Load(weak.Make(ss)); !ok || v != mcp.LoggingLevel("error") {
+				t.Fatalf("the level the session set is %v (kept: %v), want error", v, ok)
+			}
+			_ = cs.Close()
+			_ = ss.Wait()
+		}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for count() > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d levels still kept 10 s after their sessions ended", count())
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
 	}
 }

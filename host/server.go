@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -55,6 +56,13 @@ type Server struct {
 	// only to them). Capped at maxTrackedSubscriptions URIs.
 	subsMu     sync.Mutex
 	subscribed map[string]int
+
+	// levels holds the logging level each session set with
+	// logging/setLevel (DefaultLogLevel from initialize on), so that an
+	// all-clear reaches every client that heard the error it clears (see
+	// NotifyCleared). Keys are weak pointers to the sessions; an entry is
+	// deleted once its session is garbage.
+	levels sync.Map // weak.Pointer[mcp.ServerSession] -> mcp.LoggingLevel
 }
 
 // maxTrackedSubscriptions caps the resource URIs the server remembers
@@ -134,10 +142,19 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		if method == "initialize" && err == nil {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
-				_, _ = next(ctx, "logging/setLevel", &mcp.ServerRequest[*mcp.SetLoggingLevelParams]{
+				if _, err := next(ctx, "logging/setLevel", &mcp.ServerRequest[*mcp.SetLoggingLevelParams]{
 					Session: ss,
 					Params:  &mcp.SetLoggingLevelParams{Level: DefaultLogLevel},
-				})
+				}); err == nil {
+					s.noteLevel(ss, DefaultLogLevel)
+				}
+			}
+		}
+		if method == "logging/setLevel" && err == nil {
+			if p, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok && p != nil {
+				if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
+					s.noteLevel(ss, p.Level)
+				}
 			}
 		}
 		return res, err
@@ -227,6 +244,36 @@ func (s *Server) Notify(ctx context.Context, level mcp.LoggingLevel, msg string)
 		_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: "toolhost", Data: msg})
 	}
 }
+
+// NotifyCleared sends every session a message that clears an error sent
+// with Notify at level error: at warning, or at the session's own logging
+// level if that is higher, so that a client that set its level to error,
+// and so saw the error, sees it cleared too. A session whose level is above
+// error never saw the error and is not told.
+func (s *Server) NotifyCleared(ctx context.Context, msg string) {
+	const base, errorLevel = mcp.LoggingLevel("warning"), mcp.LoggingLevel("error")
+	for ss := range s.mcp.Sessions() {
+		level := base
+		if v, ok := s.levels.Load(weak.Make(ss)); ok && levelRank(v.(mcp.LoggingLevel)) > levelRank(level) {
+			level = v.(mcp.LoggingLevel)
+		}
+		if levelRank(level) > levelRank(errorLevel) {
+			continue
+		}
+		_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: "toolhost", Data: msg})
+	}
+}
+
+// noteLevel records the logging level a session set (see levels).
+func (s *Server) noteLevel(ss *mcp.ServerSession, level mcp.LoggingLevel) {
+	key := weak.Make(ss)
+	if _, loaded := s.levels.Swap(key, level); !loaded {
+		runtime.AddCleanup(ss, func(k weak.Pointer[mcp.ServerSession]) { s.levels.Delete(k) }, key)
+	}
+}
+
+// levelRank orders logging levels, lowest first; -1 for one unknown.
+func levelRank(l mcp.LoggingLevel) int { return slices.Index(logLevels, l) }
 
 // MCP returns the SDK server, for transports.
 func (s *Server) MCP() *mcp.Server { return s.mcp }

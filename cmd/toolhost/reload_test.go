@@ -335,6 +335,64 @@ func TestReloadSameErrorsToldOnce(t *testing.T) {
 	if data := fmt.Sprint(msg["params"].(map[string]any)["data"]); !strings.Contains(data, "valid again") {
 		t.Fatalf("after the fix the client heard %q", data)
 	}
+	if level := msg["params"].(map[string]any)["level"]; level != "warning" {
+		t.Errorf("the all-clear came at level %v, want warning (the default level)", level)
+	}
+}
+
+// TestReloadAllClearAtClientLevel: a client that set its logging level to
+// error hears a broken config's error and then, once the config is fixed,
+// the all-clear, at error; a client at critical hears neither.
+func TestReloadAllClearAtClientLevel(t *testing.T) {
+	for _, tt := range []struct {
+		level    string
+		hearsAll bool
+	}{
+		{"error", true},
+		{"critical", false},
+	} {
+		t.Run(tt.level, func(t *testing.T) {
+			cfg := writeConfig(t, toolConfig("alpha"))
+			s := startServe(t, cfg)
+			s.initialize("2025-06-18")
+			s.send(`{"jsonrpc":"2.0","id":50,"method":"logging/setLevel","params":{"level":"` + tt.level + `"}}`)
+			s.until("the answer to logging/setLevel", func(m map[string]any) bool { return m["id"] == float64(50) })
+
+			if err := os.WriteFile(cfg, []byte(toolConfig("alpha")+"tool \"broken\" {\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if tt.hearsAll {
+				msg := s.until("error notification", isMethod("notifications/message"))
+				if p := msg["params"].(map[string]any); p["level"] != "error" || !strings.Contains(fmt.Sprint(p["data"]), "has errors") {
+					t.Fatalf("after the broken save the client heard %v", p)
+				}
+			} else {
+				s.waitStderr("the failed reload", func(e string) bool { return strings.Contains(e, "reload failed") })
+			}
+			writeAtomically(t, cfg, toolConfig("beta"))
+			// The SDK sends tools/list_changed a little after the reload has
+			// registered the tools, and the all-clear goes out right after
+			// that registration; tools/list's answer comes after both.
+			var heard []map[string]any
+			collect := func(until func(map[string]any) bool) func(map[string]any) bool {
+				return func(m map[string]any) bool {
+					if m["method"] == "notifications/message" {
+						heard = append(heard, m["params"].(map[string]any))
+					}
+					return until(m)
+				}
+			}
+			s.until("tools/list_changed", collect(isMethod("notifications/tools/list_changed")))
+			s.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 51, "method": "tools/list"})
+			s.until("the answer to tools/list", collect(isID(51)))
+			switch {
+			case !tt.hearsAll && len(heard) > 0:
+				t.Fatalf("a client at level %s heard %v", tt.level, heard)
+			case tt.hearsAll && (len(heard) != 1 || heard[0]["level"] != tt.level || !strings.Contains(fmt.Sprint(heard[0]["data"]), "valid again")):
+				t.Fatalf("after the fix a client at level %s heard %v, want the all-clear at %s", tt.level, heard, tt.level)
+			}
+		})
+	}
 }
 
 // TestReloadRapidSaves saves about thirty times a second for three
