@@ -83,7 +83,13 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 			failed = true
 			continue
 		}
-		out := hclfmt.Format(src)
+		// A UTF-8 byte order mark (Windows PowerShell 5 writes one) is
+		// kept: formatting changes layout, not the encoding's marks.
+		bom, body := []byte(nil), src
+		if rest, ok := bytes.CutPrefix(src, utf8BOM); ok {
+			bom, body = utf8BOM, rest
+		}
+		out := append(bom[:len(bom):len(bom)], hclfmt.Format(body)...)
 		if bytes.Equal(out, src) {
 			continue
 		}
@@ -143,3 +149,6 @@ func writeInPlace(name string, data []byte) error {
 	}
 	return os.Rename(tmp.Name(), target)
 }
+
+// utf8BOM is the UTF-8 byte order mark.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
