@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -190,15 +191,30 @@ func ConfigFiles(paths []string) ([]string, hcl.Diagnostics) {
 	var files []string
 	var diags hcl.Diagnostics
 	seen := map[string]bool{}
-	add := func(p string) {
+	seenFile := map[fileKey]bool{}
+	// A file is loaded once however often it is named: by the same path
+	// (a directory and a file in it), or through a symbolic link or a hard
+	// link (a directory and the same file through a link to it), which
+	// would otherwise declare every block twice.
+	add := func(p string, info fs.FileInfo) {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			abs = p
 		}
-		if !seen[abs] {
-			seen[abs] = true
-			files = append(files, p)
+		if seen[abs] {
+			return
 		}
+		seen[abs] = true
+		if info == nil {
+			info, _ = os.Stat(p)
+		}
+		if key, ok := fileKeyOf(info); ok {
+			if seenFile[key] {
+				return
+			}
+			seenFile[key] = true
+		}
+		files = append(files, p)
 	}
 	for _, p := range paths {
 		info, err := os.Stat(p)
@@ -219,7 +235,7 @@ func ConfigFiles(paths []string) ([]string, hcl.Diagnostics) {
 			continue
 		}
 		if !info.IsDir() {
-			add(p)
+			add(p, info)
 			continue
 		}
 		// Not filepath.Glob: a directory name may hold glob characters.
@@ -239,7 +255,7 @@ func ConfigFiles(paths []string) ([]string, hcl.Diagnostics) {
 			})
 		}
 		for _, m := range matches {
-			add(m)
+			add(m, nil)
 		}
 	}
 	return files, diags

@@ -406,6 +406,61 @@ func TestConfigFiles(t *testing.T) {
 	}
 }
 
+// TestConfigFilesSameFileOnce: a file named twice, through a link to its
+// directory, a link to it in the same directory, or a hard link, is
+// loaded once, under the first name it was found by.
+func TestConfigFilesSameFileOnce(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"tools.hcl": sameFileTool})
+	outside := t.TempDir()
+	link := filepath.Join(outside, "conf")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name  string
+		setup func(t *testing.T) []string
+	}{
+		{"directory and the file through a link to it", func(t *testing.T) []string {
+			return []string{dir, filepath.Join(link, "tools.hcl")}
+		}},
+		{"the directory twice, once through a link", func(t *testing.T) []string {
+			return []string{dir, link}
+		}},
+		{"a symbolic link beside the file", func(t *testing.T) []string {
+			d := t.TempDir()
+			if err := os.WriteFile(filepath.Join(d, "a.hcl"), []byte(sameFileTool), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("a.hcl", filepath.Join(d, "b.hcl")); err != nil {
+				t.Fatal(err)
+			}
+			return []string{d}
+		}},
+		{"a hard link beside the file", func(t *testing.T) []string {
+			d := t.TempDir()
+			if err := os.WriteFile(filepath.Join(d, "a.hcl"), []byte(sameFileTool), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Link(filepath.Join(d, "a.hcl"), filepath.Join(d, "b.hcl")); err != nil {
+				t.Fatal(err)
+			}
+			return []string{d}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			paths := tt.setup(t)
+			files, diags := ConfigFiles(paths)
+			if len(diags) > 0 || len(files) != 1 {
+				t.Fatalf("ConfigFiles(%v) = %v, %v; want one file", paths, files, FormatDiagnostics(diags))
+			}
+			cfg, diags := Load(paths, nil)
+			if diags.HasErrors() || len(cfg.Tools) != 1 {
+				t.Fatalf("Load(%v): %d tools, diagnostics:\n%s", paths, len(cfg.Tools), FormatDiagnostics(diags))
+			}
+		})
+	}
+}
+
 // TestMessageHelpers checks the pieces messages are built from: articles,
 // sentence ends, and positions as file:line:col.
 func TestMessageHelpers(t *testing.T) {
@@ -484,3 +539,10 @@ func symlink(t *testing.T, target, link string) string {
 	}
 	return link
 }
+
+// sameFileTool is a config of one tool, for TestConfigFilesSameFileOnce.
+const sameFileTool = `tool "a" {
+  description = "A tool."
+  template { text = "a" }
+}
+`

@@ -1,0 +1,25 @@
+//go:build unix
+
+package hcl
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// fileKey is a file's identity: two paths with the same key are the same
+// file (through a symbolic link, or a hard link).
+type fileKey struct{ dev, ino uint64 }
+
+// fileKeyOf returns the identity of the file info describes, from Stat
+// (which follows links); false when info is nil or has none.
+func fileKeyOf(info fs.FileInfo) (fileKey, bool) {
+	if info == nil {
+		return fileKey{}, false
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileKey{}, false
+	}
+	return fileKey{uint64(st.Dev), uint64(st.Ino)}, true
+}
