@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"github.com/toolhost/toolhost/internal/cli"
-	_ "github.com/toolhost/toolhost/internal/prefault"
 )
 
 // main stops on SIGINT, SIGTERM and SIGHUP (the terminal or the editor that
