@@ -121,7 +121,13 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 
 // writeInPlace replaces a file's content atomically, keeping its mode. A
 // symbolic link is followed, so that the file it points to is rewritten
-// and the link stays.
+// and the link stays. A file with other names (hard links) is written
+// through instead, as gofmt -w writes, so that they all keep naming it:
+// a rename would leave them the old text, and a config directory that
+// holds two of its names, which is loaded once (thcl.ConfigFiles), would
+// then declare every block twice. The formatted text is in a file beside
+// it first; should the write through fail, that file is renamed into
+// place.
 func writeInPlace(name string, data []byte) error {
 	target, err := filepath.EvalSymlinks(name)
 	if err != nil {
@@ -147,7 +153,24 @@ func writeInPlace(name string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
+	if hardLinks(info) > 1 && writeThrough(target, data) == nil {
+		return nil
+	}
 	return os.Rename(tmp.Name(), target)
+}
+
+// writeThrough replaces the content of the file at name with data, in the
+// file itself: its inode, and so each of its names, stays.
+func writeThrough(name string, data []byte) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // utf8BOM is the UTF-8 byte order mark.
