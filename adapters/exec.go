@@ -1047,6 +1047,9 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 			secrets := e.secrets(ectx, argv, stdin)
 			stderr.scrub = func(line string) string { return Redact(e.scrub(ectx, line), secrets) }
 		}
+		if e.charset != nil {
+			stderr.decode = func(b []byte) []byte { return e.decode(b, false) }
+		}
 	}
 	// The output pipes are the command's own files, not writers os/exec
 	// copies from: Wait then returns when the command exits, and what it
@@ -2013,8 +2016,11 @@ type execStderr struct {
 	report Reporter
 	level  string              // "" forwards no log lines
 	scrub  func(string) string // hides secrets in forwarded lines
-	line   []byte              // the line read so far
-	long   bool                // the line grew past execStderrLine
+	// decode turns a line in the command's charset into UTF-8, for log
+	// messages and progress; nil when the command writes UTF-8.
+	decode func([]byte) []byte
+	line   []byte // the line read so far
+	long   bool   // the line grew past execStderrLine
 }
 
 // execStderrLine caps a line that is forwarded or parsed; the rest of a
@@ -2059,18 +2065,23 @@ func (w *execStderr) flush() {
 }
 
 func (w *execStderr) endLine() {
-	line := strings.TrimRight(string(w.line), "\r")
+	raw := strings.TrimRight(string(w.line), "\r")
 	long := w.long
 	w.line, w.long = w.line[:0], false
+	// The tail keeps the bytes as written; lastWords decodes it whole.
+	line := raw
+	if w.decode != nil {
+		line = string(w.decode([]byte(raw)))
+	}
 	if rest, ok := strings.CutPrefix(line, execProgressPrefix); ok {
 		if prog, total, msg, ok := ParseProgress(rest); ok {
 			if w.report != nil {
-				w.report.Progress(prog, total, msg)
+				w.report.Progress(prog, total, strings.ToValidUTF8(msg, "\uFFFD"))
 			}
 			return
 		}
 	}
-	_, _ = w.tail.Write([]byte(line + "\n"))
+	_, _ = w.tail.Write([]byte(raw + "\n"))
 	if w.report == nil || w.level == "" || strings.TrimSpace(line) == "" {
 		return
 	}

@@ -188,6 +188,21 @@ charset = "gbk"`)
 			t.Fatalf("err = %v, want the exit status and 你好", err)
 		}
 	})
+	t.Run("log lines and progress decoded", func(t *testing.T) {
+		e := f.mustCompile(t, `command = ["sh", "-c", "printf '::progress 1/2 \\317\\302\\324\\330\\n\\304\\343\\272\\303 log\\n' >&2; printf ok"]
+charset = "gbk"
+stderr_log = "info"`)
+		rec := &recorder{}
+		in := f.input(nil)
+		in.Report = rec
+		if _, err := e.Call(context.Background(), in); err != nil {
+			t.Fatal(err)
+		}
+		want := "progress 1/2 下载\nlog info 你好 log"
+		if got := strings.Join(rec.events, "\n"); got != want {
+			t.Errorf("reported:\n%s\nwant:\n%s", got, want)
+		}
+	})
 	t.Run("no charset: replaced, and said", func(t *testing.T) {
 		e := f.mustCompile(t, `command = ["printf", "caf\\351"]`)
 		rec := &recorder{}
