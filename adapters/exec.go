@@ -1042,10 +1042,14 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	stderr := &execStderr{tail: execTailWriter{max: execStderrKeep}}
 	if in != nil && in.Report != nil {
 		stderr.report = in.Report
-		if e.stderrLog != "" {
-			stderr.level = e.stderrLog
-			secrets := e.secrets(ectx, argv, stdin)
-			stderr.scrub = func(line string) string { return Redact(e.scrub(ectx, line), secrets) }
+		stderr.level = e.stderrLog
+		// Log lines and progress messages go to the client: the
+		// secrets are worked out once, when the first one needs it.
+		var secrets []string
+		var secretsOnce sync.Once
+		stderr.scrub = func(line string) string {
+			secretsOnce.Do(func() { secrets = e.secrets(ectx, argv, stdin) })
+			return Redact(e.scrub(ectx, line), secrets)
 		}
 		if e.charset != nil {
 			stderr.decode = func(b []byte) []byte { return e.decode(b, false) }
@@ -2015,7 +2019,7 @@ type execStderr struct {
 	tail   execTailWriter
 	report Reporter
 	level  string              // "" forwards no log lines
-	scrub  func(string) string // hides secrets in forwarded lines
+	scrub  func(string) string // hides secrets in log lines and progress messages
 	// decode turns a line in the command's charset into UTF-8, for log
 	// messages and progress; nil when the command writes UTF-8.
 	decode func([]byte) []byte
@@ -2076,7 +2080,11 @@ func (w *execStderr) endLine() {
 	if rest, ok := strings.CutPrefix(line, execProgressPrefix); ok {
 		if prog, total, msg, ok := ParseProgress(rest); ok {
 			if w.report != nil {
-				w.report.Progress(prog, total, strings.ToValidUTF8(msg, "\uFFFD"))
+				msg = strings.ToValidUTF8(msg, "\uFFFD")
+				if w.scrub != nil && msg != "" {
+					msg = w.scrub(msg)
+				}
+				w.report.Progress(prog, total, msg)
 			}
 			return
 		}

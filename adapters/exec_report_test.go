@@ -90,6 +90,32 @@ stderr_log = "notice"`)
 	}
 }
 
+// TestExecProgressHidesSecrets: a progress message goes to the client as a
+// log line does, so a sensitive parameter and a secret environment
+// variable are hidden from it too, with stderr_log or without.
+func TestExecProgressHidesSecrets(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	f.info["a"] = ParamInfo{Sensitive: true}
+	for name, log := range map[string]string{"without stderr_log": "", "with stderr_log": `stderr_log = "info"`} {
+		t.Run(name, func(t *testing.T) {
+			e := f.mustCompile(t, `command = ["sh", "-c", "echo \"::progress 1/2 using $1 and $API_TOKEN\" >&2", "sh", param.a]
+env = { API_TOKEN = "tok-ENV-1234567" }
+`+log)
+			rec := &recorder{}
+			in := f.input(map[string]cty.Value{"a": cty.StringVal("s3cr3t-value")})
+			in.Report = rec
+			if _, err := e.Call(context.Background(), in); err != nil {
+				t.Fatal(err)
+			}
+			want := "progress 1/2 using (sensitive value) and (redacted)"
+			if got := strings.Join(rec.events, "\n"); got != want {
+				t.Errorf("reported %q, want %q", got, want)
+			}
+		})
+	}
+}
+
 // TestExecStderrNoLogLevel: without stderr_log, lines are not forwarded,
 // but progress is, and a failure's message quotes stderr without the
 // progress lines.
