@@ -1172,7 +1172,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 func (e *Exec) lastWords(ectx *hcl.EvalContext, stderr *execStderr, stdout *execCapWriter, argv []string, stdin *string) string {
 	tail := stderr.tail.bytes()
 	if len(bytes.TrimSpace(tail)) == 0 {
-		tail = stdout.buf
+		tail = stdout.end(execStderrKeep)
 	}
 	if e.charset != nil {
 		tail = e.decode(tail, false)
@@ -1964,26 +1964,46 @@ func (p *execPipe) close() {
 	<-p.done
 }
 
-// execCapWriter keeps the first max bytes written to it and discards the rest,
-// so the writer never blocks and never grows past max.
+// execCapWriter keeps the first max bytes written to it and, of the rest,
+// only about the last execStderrKeep bytes (for the error message of a
+// command that fails), so the writer never blocks and never grows past
+// max by much.
 type execCapWriter struct {
 	buf       []byte
 	max       int
 	truncated bool
+	rest      execTailWriter // the end of what was cut; max set on first use
 }
 
 func (w *execCapWriter) Write(p []byte) (int, error) {
+	n := len(p)
 	if room := w.max - len(w.buf); room > 0 {
-		if len(p) > room {
-			w.buf = append(w.buf, p[:room]...)
-			w.truncated = true
-		} else {
+		if len(p) <= room {
 			w.buf = append(w.buf, p...)
+			return n, nil
 		}
-	} else if len(p) > 0 {
-		w.truncated = true
+		w.buf = append(w.buf, p[:room]...)
+		p = p[room:]
 	}
-	return len(p), nil
+	if len(p) > 0 {
+		w.truncated = true
+		w.rest.max = execStderrKeep
+		_, _ = w.rest.Write(p)
+	}
+	return n, nil
+}
+
+// end returns about the last n bytes written, cut or not.
+func (w *execCapWriter) end(n int) []byte {
+	if !w.truncated {
+		return w.buf
+	}
+	rest := w.rest.bytes()
+	if len(rest) >= n {
+		return rest
+	}
+	head := w.buf[max(0, len(w.buf)-(n-len(rest))):]
+	return append(slices.Clip(head), rest...)
 }
 
 // execTailWriter keeps about the last max bytes written to it.

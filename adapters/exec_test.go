@@ -365,6 +365,16 @@ timeout = "300ms"`, nil,
 		{"timeout shows stdout when stderr is empty", `command = ["sh", "-c", "echo polling; sleep 30"]
 timeout = "300ms"`, nil,
 			"and was killed; the end of what it printed: polling"},
+		{"stdout past max_output: its real end", `command = ["sh", "-c", "seq 1 20000; echo 'FAILED: 3 tests'; exit 1"]
+max_output = 1000`, nil,
+			"19999\n20000\nFAILED: 3 tests"},
+		{"stdout just past max_output: the end across the cut", `command = ["sh", "-c", "seq 1 300; echo 'FAILED: 3 tests'; exit 1"]
+max_output = 1000`, nil,
+			"299\n300\nFAILED: 3 tests"},
+		{"timeout shows the real end of long stdout", `command = ["sh", "-c", "seq 1 20000; echo 'still polling'; sleep 30"]
+timeout = "500ms"
+max_output = 1000`, nil,
+			"20000\nstill polling"},
 		{"NUL in argument", `command = ["printf", "%s", param.text]`,
 			map[string]cty.Value{"text": cty.StringVal("a\x00b")}, "NUL"},
 	}
