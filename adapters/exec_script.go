@@ -16,7 +16,11 @@ import (
 type execInterpreter struct {
 	flags      []string // exact, compared case-insensitively
 	shellFlags bool     // also single-dash flag clusters containing c, such as -ec
-	readArg    string   // how the script reads the value, as a whole command
+	// clusterEnd are the letters that make a single-dash cluster of
+	// letters ending in one of them a script flag, such as perl's -ne and
+	// python's -Ic.
+	clusterEnd string
+	readArg    string // how the script reads the value, as a whole command
 }
 
 // execInterpreters are the programs whose script argument must not
@@ -24,13 +28,13 @@ type execInterpreter struct {
 var execInterpreters = func() map[string]execInterpreter {
 	shell := execInterpreter{flags: []string{"-c"}, shellFlags: true,
 		readArg: `command = ["sh", "-c", "echo \"$1\"", "sh", param.x]`}
-	python := execInterpreter{flags: []string{"-c"},
+	python := execInterpreter{flags: []string{"-c"}, clusterEnd: "c",
 		readArg: `command = ["python3", "-c", "import sys; print(sys.argv[1])", param.x]`}
-	node := execInterpreter{flags: []string{"-e", "--eval", "-p", "--print"},
+	node := execInterpreter{flags: []string{"-e", "--eval", "-p", "--print"}, clusterEnd: "ep",
 		readArg: `command = ["node", "-e", "console.log(process.argv[1])", param.x]`}
 	m := map[string]execInterpreter{
-		"perl":       {flags: []string{"-e", "-E"}, readArg: `command = ["perl", "-e", "print $ARGV[0]", param.x]`},
-		"ruby":       {flags: []string{"-e"}, readArg: `command = ["ruby", "-e", "puts ARGV[0]", param.x]`},
+		"perl":       {flags: []string{"-e", "-E"}, clusterEnd: "eE", readArg: `command = ["perl", "-e", "print $ARGV[0]", param.x]`},
+		"ruby":       {flags: []string{"-e"}, clusterEnd: "e", readArg: `command = ["ruby", "-e", "puts ARGV[0]", param.x]`},
 		"php":        {flags: []string{"-r"}, readArg: `command = ["php", "-r", "echo $argv[1];", param.x]`},
 		"pwsh":       {flags: []string{"-c", "-command"}, readArg: `command = ["pwsh", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
 		"powershell": {flags: []string{"-c", "-command"}, readArg: `command = ["powershell", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
@@ -56,15 +60,18 @@ func (in execInterpreter) scriptFlag(arg string) bool {
 			return true
 		}
 	}
-	if in.shellFlags && len(arg) > 2 && arg[0] == '-' && arg[1] != '-' && strings.ContainsRune(arg, 'c') {
-		for _, r := range arg[1:] {
-			if r < 'a' || r > 'z' {
-				return false
-			}
-		}
-		return true
+	if len(arg) <= 2 || arg[0] != '-' || arg[1] == '-' {
+		return false
 	}
-	return false
+	for _, r := range arg[1:] {
+		if (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
+			return false
+		}
+	}
+	if in.shellFlags {
+		return strings.ContainsRune(arg, 'c') && strings.ToLower(arg) == arg
+	}
+	return in.clusterEnd != "" && strings.ContainsRune(in.clusterEnd, rune(arg[len(arg)-1]))
 }
 
 // scriptParams refuses a parameter interpolated into the script of a
@@ -75,38 +82,44 @@ func (c *execCompiler) scriptParams(tuple *hclsyntax.TupleConsExpr, elems []cty.
 	if tuple == nil || len(elems) != len(tuple.Exprs) {
 		return nil
 	}
-	prog, _ := execArgString(elems[0])
-	name := strings.ToLower(strings.TrimSuffix(filepath.Base(strings.ReplaceAll(prog, `\`, "/")), ".exe"))
-	in, ok := execInterpreters[name]
-	if !ok {
-		return nil
+	// The interpreter may be the program, or come after one that runs
+	// it: ["env", "sh", "-c", ...], ["nice", ...], ["timeout", "5", ...],
+	// ["docker", "exec", "box", "sh", "-c", ...], ["uv", "run", "python", ...].
+	for start := range elems {
+		if !elems[start].IsKnown() {
+			continue
+		}
+		prog, _ := execArgString(elems[start])
+		name := strings.ToLower(strings.TrimSuffix(filepath.Base(strings.ReplaceAll(prog, `\`, "/")), ".exe"))
+		in, ok := execInterpreters[name]
+		if !ok {
+			continue
+		}
+		for i := start + 1; i+1 < len(elems); i++ {
+			if !elems[i].IsKnown() {
+				continue
+			}
+			flag, _ := execArgString(elems[i])
+			if !in.scriptFlag(flag) {
+				continue
+			}
+			script := tuple.Exprs[i+1]
+			refs := execParamRefs(script, c.paramNames())
+			if len(refs) == 0 || isBareParamRef(script) {
+				continue
+			}
+			return hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Parameter inside a script",
+				Detail: fmt.Sprintf("The script %s runs with %s puts parameter %q into its text, so a value would run as code: a value such as `x; rm -rf ~` runs the rm, however the script quotes it. "+
+					"Pass the value as an argument of its own and read it in the script, as in %s.",
+					prog, flag, refs[0], in.readArg),
+				Subject:    script.Range().Ptr(),
+				Expression: script,
+			}}
+		}
 	}
-	var diags hcl.Diagnostics
-	for i := 1; i+1 < len(elems); i++ {
-		if !elems[i].IsKnown() {
-			continue
-		}
-		flag, _ := execArgString(elems[i])
-		if !in.scriptFlag(flag) {
-			continue
-		}
-		script := tuple.Exprs[i+1]
-		refs := execParamRefs(script, c.paramNames())
-		if len(refs) == 0 || isBareParamRef(script) {
-			continue
-		}
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Parameter inside a script",
-			Detail: fmt.Sprintf("The script %s runs with %s puts parameter %q into its text, so a value would run as code: a value such as `x; rm -rf ~` runs the rm, however the script quotes it. "+
-				"Pass the value as an argument of its own and read it in the script, as in %s.",
-				prog, flag, refs[0], in.readArg),
-			Subject:    script.Range().Ptr(),
-			Expression: script,
-		})
-		break
-	}
-	return diags
+	return nil
 }
 
 // isBareParamRef reports whether expr is only a reference to a parameter

@@ -887,6 +887,14 @@ timout = "5s"`, []wantDiag{{"Unsupported argument", "timout", `Did you mean "tim
 		{"param in a python script", `command = ["python3", "-c", "print('${param.text}')"]`, []wantDiag{{"Parameter inside a script", `"print('${param.text}')"`, "sys.argv[1]"}}},
 		{"param in a node script", `command = ["node", "--eval", "console.log(${param.text})"]`, []wantDiag{{"Parameter inside a script", `"console.log(${param.text})"`, "process.argv[1]"}}},
 		{"param in a perl script", `command = ["perl", "-e", "print ${param.text}"]`, []wantDiag{{"Parameter inside a script", `"print ${param.text}"`, "$ARGV[0]"}}},
+		{"param in a perl -ne script", `command = ["perl", "-ne", "print if /${param.text}/", "notes.txt"]`, []wantDiag{{"Parameter inside a script", `"print if /${param.text}/"`, "with -ne"}}},
+		{"param in a perl -lane script", `command = ["perl", "-lane", "print $F[${param.text}]"]`, []wantDiag{{"Parameter inside a script", `"print $F[${param.text}]"`, "$ARGV[0]"}}},
+		{"param in a python -Ic script", `command = ["python3", "-Ic", "print('${param.text}')"]`, []wantDiag{{"Parameter inside a script", `"print('${param.text}')"`, "with -Ic"}}},
+		{"param in a ruby -ne script", `command = ["env", "ruby", "-ne", "puts $_ if /${param.text}/"]`, []wantDiag{{"Parameter inside a script", `"puts $_ if /${param.text}/"`, "ARGV[0]"}}},
+		{"param in a node -pe script", `command = ["node", "-pe", "${param.text}"]`, []wantDiag{{"Parameter inside a script", `"${param.text}"`, "process.argv[1]"}}},
+		{"param in a script run through env", `command = ["env", "LC_ALL=C", "sh", "-c", "echo ${param.text}"]`, []wantDiag{{"Parameter inside a script", `"echo ${param.text}"`, "The script sh runs with -c"}}},
+		{"param in a script run through timeout", `command = ["timeout", "5", "/usr/bin/python3", "-c", "print(${param.text})"]`, []wantDiag{{"Parameter inside a script", `"print(${param.text})"`, "sys.argv[1]"}}},
+		{"param in a script run through nice", `command = ["nice", "-n", "5", "bash", "-lc", "cat ${param.text}"]`, []wantDiag{{"Parameter inside a script", `"cat ${param.text}"`, "with -lc"}}},
 		{"param in a powershell script", `command = ["/nonexistent/pwsh.exe", "-Command", "Get-Item ${param.text}"]`, []wantDiag{
 			{"Parameter inside a script", `"Get-Item ${param.text}"`, "$args[0]"},
 			// Reported with the error, not only once it is fixed.
@@ -1042,6 +1050,11 @@ func TestExecScriptParamsAllowed(t *testing.T) {
 		`["sh", "script.sh", param.text]`,
 		`["python3", "-c", "import sys; print(sys.argv[1])", param.text]`,
 		`["bash", "--norc", "-c", "echo ok"]`,
+		`["env", "LC_ALL=C", "sh", "-c", "echo \"$1\"", "sh", param.text]`,
+		`["perl", "-ne", "print if /$ENV{PAT}/", param.text]`,
+		`["perl", "-MPOSIX", "-e", "print floor($ARGV[0])", param.text]`,
+		`["python3", "-u", "script.py", param.text]`,
+		`["grep", "-e", "sh", "--", param.text]`,
 	} {
 		t.Run(cmd, func(t *testing.T) {
 			f.mustCompile(t, "command = "+cmd)
