@@ -670,7 +670,7 @@ func text(res *mcp.CallToolResult) string {
 		case *mcp.EmbeddedResource:
 			switch {
 			case c.Resource == nil:
-			case c.Resource.Text != "" || c.Resource.Blob == nil:
+			case c.Resource.Text != "" || len(c.Resource.Blob) == 0:
 				parts = append(parts, c.Resource.Text)
 			default:
 				parts = append(parts, fmt.Sprintf("[resource %s, %s, %d bytes, not sent: the framed protocol carries text]", c.Resource.URI, c.Resource.MIMEType, len(c.Resource.Blob)))

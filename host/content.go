@@ -237,7 +237,7 @@ func (r *Registry) itemResource(ctx context.Context, c *thcl.Content, eval *hcl.
 		if rc.MIMEType == "" {
 			rc.MIMEType = "text/plain"
 		}
-		return rc, nil
+		return keepEmpty(rc), nil
 	case c.File != "":
 		fc, err := adapters.ReadFile(c.File, adapters.DefaultMaxFileSize)
 		if err != nil {
@@ -281,6 +281,19 @@ func fillResource(rc *mcp.ResourceContents, data []byte, text bool, mt string) {
 	} else {
 		rc.Blob = data
 	}
+	keepEmpty(rc)
+}
+
+// keepEmpty makes resource contents that are empty valid on the wire, and
+// returns rc. The SDK leaves out a "text" that is "" and a "blob" that is
+// nil, and contents with neither are refused by clients (the schema wants
+// one of them, and the official TypeScript SDK rejects the whole result):
+// empty contents go out as an empty blob.
+func keepEmpty(rc *mcp.ResourceContents) *mcp.ResourceContents {
+	if rc.Text == "" && len(rc.Blob) == 0 {
+		rc.Blob = []byte{}
+	}
+	return rc
 }
 
 // declaresResource reports whether uri is a declared resource or falls under
@@ -352,9 +365,9 @@ func outputContent(tool string, out *adapters.Output) mcp.Content {
 		case strings.HasPrefix(out.MIMEType, "audio/"):
 			return &mcp.AudioContent{Data: out.Body, MIMEType: out.MIMEType}
 		}
-		return &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{
+		return &mcp.EmbeddedResource{Resource: keepEmpty(&mcp.ResourceContents{
 			URI: "toolhost://tools/" + tool + "/output", MIMEType: out.MIMEType, Blob: out.Body,
-		}}
+		})}
 	}
 	text := string(out.Body)
 	if out.Truncated {

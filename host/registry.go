@@ -682,7 +682,7 @@ func (r *Registry) readFromBackend(ctx context.Context, uri, declared string, b 
 	} else {
 		rc.Text = string(out.Body)
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{keepEmpty(rc)}}, nil
 }
 
 func contents(uri, declared string, fc *adapters.FileContent) *mcp.ReadResourceResult {
@@ -696,7 +696,7 @@ func contents(uri, declared string, fc *adapters.FileContent) *mcp.ReadResourceR
 	} else {
 		rc.Blob = fc.Data
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{keepEmpty(rc)}}
 }
 
 // PromptError is a prompts/get with arguments that do not fit the prompt.
