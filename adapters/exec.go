@@ -300,6 +300,8 @@ func (c *execCompiler) checkProgram(e *Exec) *hcl.Diagnostic {
 	}
 	detail := fmt.Sprintf("The program %q is not on the PATH toolhost gives the command, so calls of tool %q fail until it is installed. Install it, or give its full path as the first element of command.", c.program, e.tool)
 	switch {
+	case !strings.ContainsRune(c.program, '/') && e.localProgramHint(c.program) != "":
+		detail = fmt.Sprintf("The program %q is not on the PATH toolhost gives the command, so calls of tool %q fail. %s.", c.program, e.tool, execSentence(e.localProgramHint(c.program)))
 	case filepath.IsAbs(c.program):
 		detail = fmt.Sprintf("%s, so calls of tool %q fail until it is there. Install the program at that path, make it executable (chmod +x), or correct the path.", execSentence(err.Error()), e.tool)
 	case strings.ContainsRune(c.program, '/'):
@@ -1544,7 +1546,25 @@ func (e *Exec) resolveProgram(prog string, env []string) (string, error) {
 			return p, nil
 		}
 	}
+	if hint := e.localProgramHint(prog); hint != "" {
+		return "", fmt.Errorf("command %q not found on PATH; %s", prog, hint)
+	}
 	return "", fmt.Errorf("command %q not found on PATH", prog)
+}
+
+// localProgramHint says how to run prog, a name without a slash that is
+// not on the PATH, when the config file's directory holds a file of that
+// name: a program's name is looked up on the PATH only, never in that
+// directory. "" when there is no such file.
+func (e *Exec) localProgramHint(prog string) string {
+	if e.baseDir == "" {
+		return ""
+	}
+	fi, err := os.Stat(filepath.Join(e.baseDir, prog))
+	if err != nil || fi.IsDir() {
+		return ""
+	}
+	return fmt.Sprintf("the config file's directory has a file %s, and a name without a slash is looked up on the PATH only: write %q to run it", prog, "./"+prog)
 }
 
 // checkDir checks the working directory before the command starts: with a

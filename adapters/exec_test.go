@@ -216,6 +216,23 @@ func TestExecRelativeProgramAndDir(t *testing.T) {
 			t.Errorf("body = %q, want %q", got, want)
 		}
 	})
+	t.Run("program named like a file beside the config", func(t *testing.T) {
+		t.Parallel()
+		f := defaultExecFixture()
+		f.baseDir = testdata
+		e, diags := f.compile(t, execSource(`command = ["args.sh", param.text]`))
+		const hint = `a name without a slash is looked up on the PATH only: write "./args.sh" to run it`
+		if len(diags) != 1 || diags[0].Summary != "Program not found" || !strings.Contains(diags[0].Detail, hint) {
+			t.Errorf("diagnostics = %v, want one warning with %q", diags, hint)
+		}
+		if e == nil {
+			t.Fatal("compile failed")
+		}
+		_, err := f.call(t, context.Background(), e, map[string]cty.Value{"text": cty.StringVal("x")})
+		if err == nil || !strings.Contains(err.Error(), `command "args.sh" not found on PATH; `) || !strings.Contains(err.Error(), hint) {
+			t.Errorf("err = %v, want one that says %q", err, hint)
+		}
+	})
 	t.Run("dir relative to BaseDir", func(t *testing.T) {
 		t.Parallel()
 		f := defaultExecFixture()
