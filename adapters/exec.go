@@ -1095,7 +1095,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, e.startError(argv[0], err)
+		return nil, e.startError(argv[0], path, err)
 	}
 
 	werr := cmd.Wait()
@@ -1586,8 +1586,9 @@ func (e *Exec) checkDir() error {
 	return nil
 }
 
-// startError turns an error of Start into a message.
-func (e *Exec) startError(prog string, err error) error {
+// startError turns an error of Start into a message; path is the program
+// file that was found.
+func (e *Exec) startError(prog, path string, err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) && pe.Op == "chdir" {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -1595,10 +1596,44 @@ func (e *Exec) startError(prog string, err error) error {
 		}
 		return fmt.Errorf("cannot enter the working directory of the command (dir) %q: %v", e.dir, pe.Err)
 	}
+	// The program file is there (resolveProgram found it): what is
+	// missing, or cannot run, is what its #! line names.
+	interp, shebang := execShebang(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case shebang && strings.HasSuffix(interp, "\r"):
+			return fmt.Errorf("command %q could not be started: its first line (#!%s) ends with a carriage return, so the system looks for an interpreter whose name ends with one; "+
+				"the file has Windows line endings: convert it to Unix ones (dos2unix, or your editor's LF setting)", prog, strings.TrimSuffix(interp, "\r"))
+		case shebang:
+			return fmt.Errorf("command %q could not be started: the interpreter its first line names (#!%s) is not found; install it, or correct the #! line", prog, interp)
+		}
 		return fmt.Errorf("command %q not found", prog)
 	}
+	if execNotExecutable(err) && !shebang {
+		return fmt.Errorf("command %q could not be started: the file is not a program the system can run; "+
+			"if it is a script, make its first line name its interpreter (such as #!/bin/sh), or run it through one, as in command = [\"sh\", %q]", prog, prog)
+	}
 	return fmt.Errorf("command %q could not be started: %v", prog, execUnwrapPathError(err))
+}
+
+// execShebang returns what follows "#!" on the first line of the file at
+// path, and whether it starts so.
+func execShebang(path string) (string, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	buf := make([]byte, 256)
+	n, _ := io.ReadFull(f, buf)
+	line, ok := bytes.CutPrefix(buf[:n], []byte("#!"))
+	if !ok {
+		return "", false
+	}
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	return strings.TrimLeft(string(line), " \t"), true
 }
 
 func execUnwrapPathError(err error) error {

@@ -273,6 +273,49 @@ dir = "nope"`)
 	})
 }
 
+// TestExecStartErrors: a program file that is there but cannot start says
+// why and how to fix it, rather than "not found" or "exec format error".
+//
+// Not parallel, and the files are written before any subtest runs: a
+// command started while a file is open for writing in a process forked at
+// that moment could fail with "text file busy".
+func TestExecStartErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, file, content string
+		want                []string
+	}{
+		{"no #! line", "plain.sh", "echo hi\n",
+			[]string{`command "./plain.sh" could not be started: the file is not a program the system can run`, "#!/bin/sh", `command = ["sh", "./plain.sh"]`}},
+		{"Windows line endings", "crlf.sh", "#!/bin/sh\r\necho hi\r\n",
+			[]string{`its first line (#!/bin/sh) ends with a carriage return`, "Windows line endings", "dos2unix"}},
+		{"missing interpreter", "old.py", "#!/nonexistent/python2.4\nprint 1\n",
+			[]string{`the interpreter its first line names (#!/nonexistent/python2.4) is not found`}},
+	}
+	for _, tt := range tests {
+		if err := os.WriteFile(filepath.Join(dir, tt.file), []byte(tt.content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := defaultExecFixture()
+	f.baseDir = dir
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := f.mustCompile(t, `command = ["./`+tt.file+`"]`)
+			_, err := f.call(t, context.Background(), e, nil)
+			if err == nil {
+				t.Fatal("the call succeeded")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("err = %v\nwant it to contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
 func TestExecFlagInjection(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

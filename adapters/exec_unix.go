@@ -43,3 +43,10 @@ func execExitDescription(ps *os.ProcessState) string {
 	}
 	return fmt.Sprintf("command exited with status %d", ps.ExitCode())
 }
+
+// execNotExecutable reports whether err says the program file has a
+// format the system cannot run (ENOEXEC): a script without a #! line,
+// say.
+func execNotExecutable(err error) bool {
+	return errors.Is(err, syscall.ENOEXEC)
+}
