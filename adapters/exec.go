@@ -33,6 +33,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -1074,7 +1075,15 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	cmd.Stdout = outPipe.w
 	cmd.Stderr = errPipe.w
 	execSetProcessGroup(cmd)
-	cmd.Cancel = func() error { return execKillGroup(cmd.Process.Pid) }
+	// killed records that the context ended the command, rather than the
+	// command exiting by itself: a command that exits in time but leaves
+	// the pipes to a process that escaped its group is drained past the
+	// deadline, and is not a timeout.
+	var killed atomic.Bool
+	cmd.Cancel = func() error {
+		killed.Store(true)
+		return execKillGroup(cmd.Process.Pid)
+	}
 	cmd.WaitDelay = execWaitDelay
 
 	e.mu.Lock()
@@ -1114,7 +1123,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	switch {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
-	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
+	case killed.Load() && errors.Is(runCtx.Err(), context.DeadlineExceeded):
 		msg := fmt.Sprintf("command timed out after %s (timeout) and was killed", execDuration(e.timeout))
 		if s := e.lastWords(ectx, stderr, stdout, argv, stdin); s != "" {
 			msg += "; the end of what it printed: " + s

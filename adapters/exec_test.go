@@ -904,6 +904,28 @@ func TestExecEscapedChildHoldingStdout(t *testing.T) {
 	}
 }
 
+// TestExecEscapedChildNotATimeout: a command that exits well within its
+// timeout, leaving its stdout to a process that escaped its group, is
+// drained for up to a second; when that runs past the timeout, the call
+// still succeeded, and is not reported as timed out.
+func TestExecEscapedChildNotATimeout(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	e := f.mustCompile(t, `command = ["sh", "-c", "setsid sh -c 'echo $$ > \"$1\"; exec sleep 30' sh \"$1\" & while [ ! -s \"$1\" ]; do sleep 0.01; done; echo done", "sh", param.pidfile]
+timeout = "500ms"`)
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	out, err := f.call(t, context.Background(), e, map[string]cty.Value{"pidfile": cty.StringVal(pidfile)})
+	for _, pid := range execReadPids(t, pidfile, time.Second) {
+		syscall.Kill(pid, syscall.SIGKILL) // it escaped: ours to clean up
+	}
+	if err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	if string(out.Body) != "done\n" {
+		t.Errorf("body = %q", out.Body)
+	}
+}
+
 func TestExecClosed(t *testing.T) {
 	t.Parallel()
 	f := defaultExecFixture()
