@@ -3,6 +3,7 @@ package adapters
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -104,22 +105,49 @@ func (c *execCompiler) scriptParams(tuple *hclsyntax.TupleConsExpr, elems []cty.
 				continue
 			}
 			script := tuple.Exprs[i+1]
-			refs := execParamRefs(script, c.paramNames())
-			if len(refs) == 0 || isBareParamRef(script) {
+			if isBareParamRef(script) {
+				continue
+			}
+			what := ""
+			if refs := execParamRefs(script, c.paramNames()); len(refs) > 0 {
+				what = fmt.Sprintf("parameter %q", refs[0])
+			} else if refs := execAnswerRefs(script); len(refs) > 0 {
+				what = fmt.Sprintf("the ask form's answer %q", refs[0])
+			} else {
 				continue
 			}
 			return hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Parameter inside a script",
-				Detail: fmt.Sprintf("The script %s runs with %s puts parameter %q into its text, so a value would run as code: a value such as `x; rm -rf ~` runs the rm, however the script quotes it. "+
+				Detail: fmt.Sprintf("The script %s runs with %s puts %s into its text, so a value would run as code: a value such as `x; rm -rf ~` runs the rm, however the script quotes it. "+
 					"Pass the value as an argument of its own and read it in the script, as in %s.",
-					prog, flag, refs[0], in.readArg),
+					prog, flag, what, in.readArg),
 				Subject:    script.Range().Ptr(),
 				Expression: script,
 			}}
 		}
 	}
 	return nil
+}
+
+// execAnswerRefs lists the ask form's answers expr refers to (answer.NAME),
+// sorted; "answer" alone stands for the whole form.
+func execAnswerRefs(expr hcl.Expression) []string {
+	var out []string
+	for _, tr := range expr.Variables() {
+		if tr.RootName() != "answer" {
+			continue
+		}
+		name := "answer"
+		if len(tr) > 1 {
+			if step, ok := tr[1].(hcl.TraverseAttr); ok {
+				name = step.Name
+			}
+		}
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // isBareParamRef reports whether expr is only a reference to a parameter

@@ -85,3 +85,17 @@ tool "ask_without_message" {
     text = "${answer.x}"
   }
 }
+
+# An answer is a value the user types: in a shell's script it would run as
+# code, as a parameter would.
+tool "answer_in_script" {
+  ask {
+    message = "Which word?"
+    field "word" {
+      type = string
+    }
+  }
+  exec {
+    command = ["sh", "-c", "echo ${answer.word}"] # ERROR: Parameter inside a script # DETAIL: puts the ask form's answer "word" into its text
+  }
+}
