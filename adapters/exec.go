@@ -1421,11 +1421,62 @@ func (e *Exec) concatSources(ectx *hcl.EvalContext) []execArgSource {
 		if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() {
 			return nil
 		}
+		if ls, ok := e.listSources(arg.expr, ectx); ok && len(ls) == v.LengthInt() {
+			sources = append(sources, ls...)
+			continue
+		}
 		for range v.LengthInt() {
 			sources = append(sources, execArgSource{params: arg.params})
 		}
 	}
 	return sources
+}
+
+// listSources says where each element of one list of a command written
+// concat([...], ...) comes from, in one call, when the list is a literal
+// chosen by a conditional, as in param.oneline ? ["--oneline"] : []: the
+// elements of the branch taken, not every parameter the condition names.
+// ok is false when x is not such a list.
+func (e *Exec) listSources(x hcl.Expression, ectx *hcl.EvalContext) ([]execArgSource, bool) {
+	switch x := x.(type) {
+	case *hclsyntax.ParenthesesExpr:
+		return e.listSources(x.Expression, ectx)
+	case *hclsyntax.ConditionalExpr:
+		cv, diags := x.Condition.Value(ectx)
+		if diags.HasErrors() {
+			return nil, false
+		}
+		cv, _ = cv.UnmarkDeep()
+		cv, err := convert.Convert(cv, cty.Bool)
+		if err != nil || !cv.IsKnown() || cv.IsNull() {
+			return nil, false
+		}
+		if cv.True() {
+			return e.listSources(x.TrueResult, ectx)
+		}
+		return e.listSources(x.FalseResult, ectx)
+	case *hclsyntax.TupleConsExpr:
+		all := make([]string, 0, len(e.params))
+		for n := range e.params {
+			all = append(all, n)
+		}
+		sort.Strings(all)
+		sources := make([]execArgSource, len(x.Exprs))
+		for i, el := range x.Exprs {
+			if len(el.Variables()) > 0 {
+				sources[i].params = execLeadingParamRefs(el, all)
+				continue
+			}
+			v, diags := el.Value(ectx)
+			if diags.HasErrors() {
+				return nil, false
+			}
+			s, _ := execArgString(v)
+			sources[i].separator = s == "--"
+		}
+		return sources, true
+	}
+	return nil, false
 }
 
 // fromParams names the parameters element i comes from, for messages.
