@@ -21,7 +21,12 @@ type execInterpreter struct {
 	// letters ending in one of them a script flag, such as perl's -ne and
 	// python's -Ic.
 	clusterEnd string
-	readArg    string // how the script reads the value, as a whole command
+	// programOperand is set for awk, whose script is its first operand
+	// unless a -f option names a file that holds it; valueFlags are the
+	// options whose value is the next argument.
+	programOperand bool
+	valueFlags     []string
+	readArg        string // how the script reads the value, as a whole command
 }
 
 // execInterpreters are the programs whose script argument must not
@@ -50,6 +55,12 @@ var execInterpreters = func() map[string]execInterpreter {
 	}
 	for _, n := range []string{"node", "nodejs", "bun"} {
 		m[n] = node
+	}
+	awk := execInterpreter{flags: []string{"-e", "--source"}, programOperand: true,
+		valueFlags: []string{"-F", "-v", "-f", "-e", "-i", "-l", "--field-separator", "--assign", "--file", "--source", "--include", "--load", "-W"},
+		readArg:    `command = ["awk", "-v", "x=${param.x}", "{ print x }", "data.txt"], or env = { X = param.x } with the script reading ENVIRON["X"]`}
+	for _, n := range []string{"awk", "gawk", "mawk", "nawk", "original-awk"} {
+		m[n] = awk
 	}
 	return m
 }()
@@ -104,30 +115,73 @@ func (c *execCompiler) scriptParams(tuple *hclsyntax.TupleConsExpr, elems []cty.
 			if !in.scriptFlag(flag) {
 				continue
 			}
-			script := tuple.Exprs[i+1]
-			if isBareParamRef(script) {
-				continue
+			if d := c.scriptDiag(tuple.Exprs[i+1], fmt.Sprintf("The script %s runs with %s", prog, flag), in); d != nil {
+				return hcl.Diagnostics{d}
 			}
-			what := ""
-			if refs := execParamRefs(script, c.paramNames()); len(refs) > 0 {
-				what = fmt.Sprintf("parameter %q", refs[0])
-			} else if refs := execAnswerRefs(script); len(refs) > 0 {
-				what = fmt.Sprintf("the ask form's answer %q", refs[0])
-			} else {
-				continue
+		}
+		if in.programOperand {
+			if i := awkProgramIndex(elems, start, in); i > 0 {
+				if d := c.scriptDiag(tuple.Exprs[i], fmt.Sprintf("The %s program, its first argument after the options,", prog), in); d != nil {
+					return hcl.Diagnostics{d}
+				}
 			}
-			return hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Parameter inside a script",
-				Detail: fmt.Sprintf("The script %s runs with %s puts %s into its text, so a value would run as code: a value such as `x; rm -rf ~` runs the rm, however the script quotes it. "+
-					"Pass the value as an argument of its own and read it in the script, as in %s.",
-					prog, flag, what, in.readArg),
-				Subject:    script.Range().Ptr(),
-				Expression: script,
-			}}
 		}
 	}
 	return nil
+}
+
+// scriptDiag refuses script when it interpolates a parameter or an answer;
+// nil when it does not. what names the script for the message.
+func (c *execCompiler) scriptDiag(script hclsyntax.Expression, what string, in execInterpreter) *hcl.Diagnostic {
+	if isBareParamRef(script) {
+		return nil
+	}
+	value := ""
+	if refs := execParamRefs(script, c.paramNames()); len(refs) > 0 {
+		value = fmt.Sprintf("parameter %q", refs[0])
+	} else if refs := execAnswerRefs(script); len(refs) > 0 {
+		value = fmt.Sprintf("the ask form's answer %q", refs[0])
+	} else {
+		return nil
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Parameter inside a script",
+		Detail: fmt.Sprintf("%s puts %s into its text, so a value would run as code: a value such as `x; rm -rf ~` runs the rm, however the script quotes it. "+
+			"Pass the value as an argument of its own and read it in the script, as in %s.",
+			what, value, in.readArg),
+		Subject:    script.Range().Ptr(),
+		Expression: script,
+	}
+}
+
+// awkProgramIndex returns the index of the element that is the program
+// text of the awk at elems[start]: its first operand, after the options
+// (and their values). 0 when there is none: a -f or -e option gives the
+// program, or the options cannot be told apart at load.
+func awkProgramIndex(elems []cty.Value, start int, in execInterpreter) int {
+	for i := start + 1; i < len(elems); i++ {
+		if !elems[i].IsKnown() {
+			return i // an operand, or an option whose name the caller chooses
+		}
+		a, _ := execArgString(elems[i])
+		switch {
+		case a == "--":
+			if i+1 < len(elems) {
+				return i + 1
+			}
+			return 0
+		case a == "-f" || a == "--file" || strings.HasPrefix(a, "--file=") || in.scriptFlag(a) || strings.HasPrefix(a, "--source="):
+			return 0 // the program is in a file, or given by -e
+		case slices.Contains(in.valueFlags, a):
+			i++
+		case len(a) > 1 && a[0] == '-':
+			// An option with its value attached (-F, -vx=1), or without one.
+		default:
+			return i
+		}
+	}
+	return 0
 }
 
 // execAnswerRefs lists the ask form's answers expr refers to (answer.NAME),

@@ -986,6 +986,9 @@ timout = "5s"`, []wantDiag{{"Unsupported argument", "timout", `Did you mean "tim
 		{"param in a python -Ic script", `command = ["python3", "-Ic", "print('${param.text}')"]`, []wantDiag{{"Parameter inside a script", `"print('${param.text}')"`, "with -Ic"}}},
 		{"param in a ruby -ne script", `command = ["env", "ruby", "-ne", "puts $_ if /${param.text}/"]`, []wantDiag{{"Parameter inside a script", `"puts $_ if /${param.text}/"`, "ARGV[0]"}}},
 		{"param in a node -pe script", `command = ["node", "-pe", "${param.text}"]`, []wantDiag{{"Parameter inside a script", `"${param.text}"`, "process.argv[1]"}}},
+		{"param in an awk program", `command = ["awk", "{ print $(${param.text}) }", "data.txt"]`, []wantDiag{{"Parameter inside a script", `"{ print $(${param.text}) }"`, `The awk program, its first argument after the options, puts parameter "text"`}}},
+		{"param in an awk program after options", `command = ["awk", "-F", ",", "-vOFS=;", "--", "$1 == \"${param.text}\""]`, []wantDiag{{"Parameter inside a script", `"$1 == \"${param.text}\""`, `"-v", "x=${param.x}"`}}},
+		{"param in a gawk -e program", `command = ["env", "gawk", "-e", "/${param.text}/"]`, []wantDiag{{"Parameter inside a script", `"/${param.text}/"`, "with -e"}}},
 		{"param in a script run through env", `command = ["env", "LC_ALL=C", "sh", "-c", "echo ${param.text}"]`, []wantDiag{{"Parameter inside a script", `"echo ${param.text}"`, "The script sh runs with -c"}}},
 		{"param in a script run through timeout", `command = ["timeout", "5", "/usr/bin/python3", "-c", "print(${param.text})"]`, []wantDiag{{"Parameter inside a script", `"print(${param.text})"`, "sys.argv[1]"}}},
 		{"param in a script run through nice", `command = ["nice", "-n", "5", "bash", "-lc", "cat ${param.text}"]`, []wantDiag{{"Parameter inside a script", `"cat ${param.text}"`, "with -lc"}}},
@@ -1149,6 +1152,11 @@ func TestExecScriptParamsAllowed(t *testing.T) {
 		`["perl", "-MPOSIX", "-e", "print floor($ARGV[0])", param.text]`,
 		`["python3", "-u", "script.py", param.text]`,
 		`["grep", "-e", "sh", "--", param.text]`,
+		`["awk", "-v", "x=${param.text}", "{ print x }", "data.txt"]`,
+		`["awk", "-F", param.text, "{ print $1 }", "data.txt"]`,
+		`["awk", "-f", "prog.awk", "${param.text}.txt"]`,
+		`["awk", "{ print $1 }", "${param.text}.txt"]`,
+		`["awk", param.text, "data.txt"]`,
 	} {
 		t.Run(cmd, func(t *testing.T) {
 			f.mustCompile(t, "command = "+cmd)
