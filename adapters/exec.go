@@ -1944,6 +1944,14 @@ func execLeadingParamRefs(expr hclsyntax.Expression, all []string) []string {
 				return nil
 			}
 		}
+	case *hclsyntax.FunctionCallExpr:
+		// format("--limit=%d", param.n) starts with its format's text,
+		// up to the first verb.
+		if x.Name == "format" && len(x.Args) > 0 && !x.ExpandFinal {
+			if f, ok := execLiteralString(x.Args[0]); ok && f != "" && f[0] != '%' {
+				return nil
+			}
+		}
 	case *hclsyntax.ConditionalExpr:
 		set := map[string]bool{}
 		for _, n := range execLeadingParamRefs(x.TrueResult, all) {
@@ -1963,6 +1971,19 @@ func execLeadingParamRefs(expr hclsyntax.Expression, all []string) []string {
 		return out
 	}
 	return execParamRefs(expr, all)
+}
+
+// execLiteralString returns the value of expr when it is a string written
+// out, without interpolations.
+func execLiteralString(expr hclsyntax.Expression) (string, bool) {
+	if w, ok := expr.(*hclsyntax.TemplateExpr); ok && len(w.Parts) == 1 {
+		expr = w.Parts[0]
+	}
+	lit, ok := expr.(*hclsyntax.LiteralValueExpr)
+	if !ok || lit.Val.Type() != cty.String || !lit.Val.IsKnown() || lit.Val.IsNull() {
+		return "", false
+	}
+	return lit.Val.AsString(), true
 }
 
 // execDuration formats d without zero minutes and seconds, as in "1h".

@@ -32,6 +32,7 @@ type execFixture struct {
 var execTestFuncs = map[string]function.Function{
 	"concat":     stdlib.ConcatFunc,
 	"upper":      stdlib.UpperFunc,
+	"format":     stdlib.FormatFunc,
 	"jsonencode": stdlib.JSONEncodeFunc,
 	// sensitive is the config's sensitive(VALUE): the value unchanged.
 	"sensitive": function.New(&function.Spec{
@@ -381,6 +382,10 @@ func TestExecFlagInjection(t *testing.T) {
 			map[string]cty.Value{"flag": cty.True, "path": cty.StringVal("-n")}, "--,-n,", ""},
 		{"conditional list param, not literal", `command = concat(["printf", "%s,"], param.flag ? param.files : [])`, nil,
 			map[string]cty.Value{"flag": cty.True, "files": cty.ListVal([]cty.Value{cty.StringVal("-n")})}, "", `parameter "files"`},
+		{"format with a literal start is the config's", `command = ["printf", "%s,", format("--limit=%d", param.n)]`, nil,
+			map[string]cty.Value{"n": cty.NumberIntVal(5)}, "--limit=5,", ""},
+		{"format starting with a verb refused", `command = ["printf", "%s,", format("%s=1", param.path)]`, nil,
+			map[string]cty.Value{"path": cty.StringVal("-n")}, "", `parameter "path"`},
 		{"constant flags are fine", `command = ["printf", "%s,", "-n", param.path]`, nil,
 			map[string]cty.Value{"path": cty.StringVal("x")}, "-n,x,", ""},
 		{"dash inside is fine", `command = ["printf", "%s,", param.path]`, nil,
