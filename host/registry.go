@@ -425,12 +425,12 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 	}
 	if t.Result == nil {
 		if out.Binary && out.Truncated {
-			return toolError(fmt.Sprintf("the %s output was larger than the tool's size cap and was cut at %d bytes; raise the cap (max_output or max_response)", out.MIMEType, len(out.Body)))
+			return toolError(fmt.Sprintf("the %s output was larger than the tool's size cap and was cut at %d bytes; raise the cap (%s)", out.MIMEType, len(out.Body), sizeCapAttr(t)))
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{outputContent(t.Name, out)}}
 	}
 	if out.Truncated {
-		return toolError(fmt.Sprintf("the output was larger than the tool's size cap and was cut at %d bytes, so the result cannot be read from it; raise the cap or narrow the request", len(out.Body)))
+		return toolError(fmt.Sprintf("the output was larger than the tool's size cap and was cut at %d bytes, so the result cannot be read from it; raise the cap (%s) or narrow the request", len(out.Body), sizeCapAttr(t)))
 	}
 	res := &mcp.CallToolResult{}
 	if len(t.Result.Fields) > 0 {
@@ -453,6 +453,18 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 		res.Content = append(res.Content, item)
 	}
 	return res
+}
+
+// sizeCapAttr names the setting that caps a tool's output, for the message
+// of an output cut at it.
+func sizeCapAttr(t *thcl.Tool) string {
+	switch t.Backend.(type) {
+	case *adapters.Exec:
+		return "max_output in its exec block"
+	case *adapters.HTTP:
+		return "max_response in its http block"
+	}
+	return "max_output or max_response"
 }
 
 // confirm asks the user to confirm a call of a tool that says confirm. It
