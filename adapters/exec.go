@@ -1086,6 +1086,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	}
 	cmd.WaitDelay = execWaitDelay
 
+	execPrepareFds()
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
+	"sync"
 	"syscall"
 )
 
@@ -50,3 +52,33 @@ func execExitDescription(ps *os.ProcessState) string {
 func execNotExecutable(err error) bool {
 	return errors.Is(err, syscall.ENOEXEC)
 }
+
+// execInheritedCloseOnExec marks the file descriptors toolhost itself
+// inherited, other than standard input, output and error, close-on-exec,
+// so that commands do not inherit them in turn. Go opens every file of its
+// own close-on-exec, but what the process that started toolhost left open
+// (an editor's or a client's pipes, say) would otherwise reach every
+// command, and a command, or what it leaves running, could hold the
+// client's pipe open or write to it. It runs once, before the first
+// command starts (see execPrepareFds).
+func execInheritedCloseOnExec() {
+	d, err := os.Open("/dev/fd")
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	_ = d.Close()
+	for _, name := range names {
+		fd, err := strconv.Atoi(name)
+		if err != nil || fd <= 2 {
+			continue
+		}
+		syscall.CloseOnExec(fd)
+	}
+}
+
+var execFdsOnce sync.Once
+
+// execPrepareFds makes sure no command inherits toolhost's inherited files;
+// the first call does the work, the others wait for it.
+func execPrepareFds() { execFdsOnce.Do(execInheritedCloseOnExec) }
