@@ -128,6 +128,7 @@ type callReporter struct {
 	sent     bool
 	reported bool // the backend reported progress: no more heartbeats
 	done     bool // the call returned: nothing more is sent
+	waiting  bool // the call waits for a slot (max_concurrent_calls)
 	stop     chan struct{}
 }
 
@@ -146,6 +147,17 @@ func newCallReporter(ctx context.Context, peer Peer, tool string, heartbeat time
 	return c
 }
 
+// setWaiting says whether the call waits for a slot, for the heartbeat's
+// message: a call in line has not started running.
+func (c *callReporter) setWaiting(w bool) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.waiting = w
+	c.mu.Unlock()
+}
+
 func (c *callReporter) heartbeat(every time.Duration) {
 	start := time.Now()
 	t := time.NewTicker(every)
@@ -159,12 +171,16 @@ func (c *callReporter) heartbeat(every time.Duration) {
 			return
 		case now := <-t.C:
 			c.mu.Lock()
-			quiet := !c.reported
+			quiet, waiting := !c.reported, c.waiting
 			c.mu.Unlock()
 			if quiet {
 				beats++
 				elapsed := now.Sub(start).Round(time.Second / 10)
-				c.send(float64(beats)*heartbeatStep, 0, fmt.Sprintf("running for %s", elapsed), false)
+				msg := fmt.Sprintf("running for %s", elapsed)
+				if waiting {
+					msg = fmt.Sprintf("waiting for %s for other calls to finish (max_concurrent_calls)", elapsed)
+				}
+				c.send(float64(beats)*heartbeatStep, 0, msg, false)
 			}
 		}
 	}

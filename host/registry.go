@@ -352,8 +352,11 @@ func (r *Registry) CallToolFrom(ctx context.Context, name string, args json.RawM
 
 // takeSlot waits for one of the max_concurrent_calls slots. It returns an
 // error result when ctx ends first.
-func (r *Registry) takeSlot(ctx context.Context, tool string) *mcp.CallToolResult {
-	if !r.acquireSlot(ctx, "tool call", "tool", tool) {
+func (r *Registry) takeSlot(ctx context.Context, tool string, rep *callReporter) *mcp.CallToolResult {
+	rep.setWaiting(true)
+	ok := r.acquireSlot(ctx, "tool call", "tool", tool)
+	rep.setWaiting(false)
+	if !ok {
 		return toolError(fmt.Sprintf("The call was cancelled while it waited for one of the %d calls running to finish (max_concurrent_calls in the server block).", cap(r.slots)))
 	}
 	return nil
@@ -411,7 +414,7 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 	if rep != nil {
 		in.Report = rep
 	}
-	if res := r.takeSlot(ctx, t.Name); res != nil {
+	if res := r.takeSlot(ctx, t.Name, rep); res != nil {
 		rep.finish()
 		return res
 	}

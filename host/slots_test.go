@@ -108,6 +108,43 @@ func TestMaxConcurrentCalls(t *testing.T) {
 	}
 }
 
+// TestHeartbeatWhileWaitingForASlot: a call in line for a slot gets
+// heartbeats that say it waits, not that it runs; once it has its slot,
+// they say it runs.
+func TestHeartbeatWhileWaitingForASlot(t *testing.T) {
+	src := strings.Replace(gateConfig, "%d", "1", 1)
+	src = strings.Replace(src, "server {", "server {\n  progress_heartbeat = \"50ms\"", 1)
+	r := loadSource(t, src)
+	dir := t.TempDir()
+	args, _ := json.Marshal(map[string]string{"dir": dir})
+	first := make(chan struct{})
+	go func() {
+		defer close(first)
+		_, _ = r.CallTool(context.Background(), "gate", args)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for countStarted(dir) < 1 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	peer := &recordingPeer{progress: true}
+	second := make(chan struct{})
+	go func() {
+		defer close(second)
+		_, _ = r.CallToolFrom(context.Background(), "gate", args, peer)
+	}()
+	for len(peer.snapshot()) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	for _, e := range peer.snapshot() {
+		if !strings.Contains(e, "waiting for") || !strings.Contains(e, "max_concurrent_calls") {
+			t.Errorf("heartbeat %q of a call in line does not say it waits", e)
+		}
+	}
+	_ = os.WriteFile(filepath.Join(dir, "go"), nil, 0o644)
+	<-first
+	<-second
+}
+
 // TestMaxConcurrentCallsCancelWhileWaiting: a call cancelled while it waits
 // for a slot says why, and never runs.
 func TestMaxConcurrentCallsCancelWhileWaiting(t *testing.T) {
