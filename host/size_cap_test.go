@@ -2,14 +2,10 @@ package host
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	thcl "github.com/toolhost/toolhost/hcl"
 )
 
 // TestOutputCutNamesTheCap: output cut at the tool's size cap, which the
@@ -38,15 +34,7 @@ tool "bytes" {
   }
 }
 `
-	path := filepath.Join(t.TempDir(), "tools.hcl")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r, diags := Load([]string{path}, nil)
-	if len(diags) > 0 {
-		t.Fatalf("Load:\n%s", thcl.FormatDiagnostics(diags))
-	}
-	defer r.Close()
+	r := loadSource(t, src)
 	for _, tool := range []string{"fields", "bytes"} {
 		t.Run(tool, func(t *testing.T) {
 			res, err := r.CallTool(context.Background(), tool, nil)

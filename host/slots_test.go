@@ -48,6 +48,26 @@ func loadSourceWith(t *testing.T, src string, files map[string]string) *Registry
 	return r
 }
 
+// holdTheSlot starts a call of gateConfig's gate tool, which holds its
+// slot until DIR/go exists, and waits until it runs. It returns DIR, the
+// call's arguments, a channel closed when the call returns, and the
+// deadline the caller's own waits share.
+func holdTheSlot(t *testing.T, r *Registry) (dir string, args json.RawMessage, first chan struct{}, deadline time.Time) {
+	t.Helper()
+	dir = t.TempDir()
+	args, _ = json.Marshal(map[string]string{"dir": dir})
+	first = make(chan struct{})
+	go func() {
+		defer close(first)
+		_, _ = r.CallTool(context.Background(), "gate", args)
+	}()
+	deadline = time.Now().Add(10 * time.Second)
+	for countStarted(dir) < 1 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return dir, args, first, deadline
+}
+
 // gateConfig has a tool that notes that it started, in DIR/started, then
 // waits until DIR/go exists.
 const gateConfig = `
@@ -115,17 +135,7 @@ func TestHeartbeatWhileWaitingForASlot(t *testing.T) {
 	src := strings.Replace(gateConfig, "%d", "1", 1)
 	src = strings.Replace(src, "server {", "server {\n  progress_heartbeat = \"50ms\"", 1)
 	r := loadSource(t, src)
-	dir := t.TempDir()
-	args, _ := json.Marshal(map[string]string{"dir": dir})
-	first := make(chan struct{})
-	go func() {
-		defer close(first)
-		_, _ = r.CallTool(context.Background(), "gate", args)
-	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for countStarted(dir) < 1 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	dir, args, first, deadline := holdTheSlot(t, r)
 	peer := &recordingPeer{progress: true}
 	second := make(chan struct{})
 	go func() {
@@ -149,17 +159,7 @@ func TestHeartbeatWhileWaitingForASlot(t *testing.T) {
 // for a slot says why, and never runs.
 func TestMaxConcurrentCallsCancelWhileWaiting(t *testing.T) {
 	r := loadSource(t, strings.Replace(gateConfig, "%d", "1", 1))
-	dir := t.TempDir()
-	args, _ := json.Marshal(map[string]string{"dir": dir})
-	first := make(chan struct{})
-	go func() {
-		defer close(first)
-		_, _ = r.CallTool(context.Background(), "gate", args)
-	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for countStarted(dir) < 1 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	dir, args, first, _ := holdTheSlot(t, r)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	res, err := r.CallTool(ctx, "gate", args)
