@@ -12,13 +12,14 @@ import (
 type fileKey struct{ dev, ino uint64 }
 
 // fileKeyOf returns the identity of the file info describes, from Stat
-// (which follows links); false when info is nil or has none.
+// (which follows links); false when info is nil or has none, or reports
+// inode 0, as some FUSE and network file systems do for every file.
 func fileKeyOf(info fs.FileInfo) (fileKey, bool) {
 	if info == nil {
 		return fileKey{}, false
 	}
 	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
+	if !ok || st.Ino == 0 {
 		return fileKey{}, false
 	}
 	return fileKey{uint64(st.Dev), uint64(st.Ino)}, true
