@@ -685,7 +685,7 @@ func (c *execCompiler) timeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 			Severity: hcl.DiagError,
 			Summary:  "Invalid timeout",
 			Detail: fmt.Sprintf(`%q is not a duration. Write a number with a unit, such as "30s", "2m" or "1h" `+
-				`(units are ms, s, m and h).`, s),
+				`(units are ms, s, m and h).%s`, s, durationHint(s)),
 			Subject:    a.Expr.Range().Ptr(),
 			Expression: a.Expr,
 		})
@@ -1988,6 +1988,15 @@ func execLiteralString(expr hclsyntax.Expression) (string, bool) {
 }
 
 // execDuration formats d without zero minutes and seconds, as in "1h".
+// durationHint suggests, for a duration written as a bare number, the same
+// number in seconds: ` Did you mean "5s"?` for "5"; "" otherwise.
+func durationHint(s string) string {
+	if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
+		return ""
+	}
+	return fmt.Sprintf(" Did you mean %q?", strings.TrimSpace(s)+"s")
+}
+
 func execDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {

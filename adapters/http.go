@@ -661,7 +661,7 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 			switch {
 			case err != nil:
 				c.errorf(a.Expr.Range(), "Invalid timeout",
-					"%q is not a duration. Write a number with a unit, such as \"10s\", \"500ms\" or \"1m30s\" (units are ms, s, m and h).", v.AsString())
+					"%q is not a duration. Write a number with a unit, such as \"10s\", \"500ms\" or \"1m30s\" (units are ms, s, m and h).%s", v.AsString(), durationHint(v.AsString()))
 			case d <= 0 || d > httpMaxTimeout:
 				c.errorf(a.Expr.Range(), "Timeout out of range",
 					"The timeout must be more than zero and at most %s; %s is not. Choose a value in that range, such as \"30s\".", httpMaxTimeout, d)

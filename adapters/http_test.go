@@ -902,6 +902,11 @@ func TestHTTPCompileDiagnostics(t *testing.T) {
 			want: [][3]string{{"Invalid timeout", `number with a unit, such as "10s"`, `"10 seconds"`}},
 		},
 		{
+			name: "duration without unit",
+			src:  "http {\n  url = \"https://api.example.com/x\"\n  timeout = 10\n}\n",
+			want: [][3]string{{"Invalid timeout", `Did you mean "10s"?`, `10`}},
+		},
+		{
 			name: "timeout out of range",
 			src:  "http {\n  url = \"https://api.example.com/x\"\n  timeout = \"11m\"\n}\n",
 			want: [][3]string{{"Timeout out of range", "at most 10m0s", `"11m"`}},
