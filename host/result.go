@@ -38,11 +38,17 @@ func MapOutput(r *thcl.Result, o *adapters.Output, eval *hcl.EvalContext) (json.
 	if tooDeep {
 		return nil, errTooDeep("the result fields")
 	}
+	// JSON Lines (a value on each line, as many commands print) is read
+	// with gjson's paths for it, which start with "..".
+	lines := false
 	if !valid {
 		if len(bytes.TrimSpace(body)) == 0 {
 			return nil, errors.New("the output is empty, so the result fields cannot be read from it; check that the backend answers with a JSON body (an http upstream may answer 204, or 200 with no body, on a request it does not understand)")
 		}
-		return nil, fmt.Errorf("the output is not JSON, so the result fields cannot be read from it; it begins: %s", preview(body))
+		if !isJSONLines(body) {
+			return nil, fmt.Errorf("the output is not JSON, so the result fields cannot be read from it; it begins: %s", preview(body))
+		}
+		lines = true
 	}
 	// The object is written in the order the fields are declared, as the
 	// objects inside it are. Each value is compacted, which checks it too:
@@ -61,6 +67,9 @@ func MapOutput(r *thcl.Result, o *adapters.Output, eval *hcl.EvalContext) (json.
 			return nil, fmt.Errorf("result field %q: the path is not a string", f.Name)
 		}
 		path := ps.AsString()
+		if lines && !strings.HasPrefix(path, "..") {
+			return nil, fmt.Errorf("result field %q: the output is JSON Lines (a JSON value on each line), and the path %q reads only its first line; write a path for JSON Lines, which starts with .. (..#.name is the name of every line, ..0 the first line, ..# the number of lines)", f.Name, path)
+		}
 		res := gjson.GetBytes(body, path)
 		if !res.Exists() || res.Type == gjson.Null {
 			if f.Optional {
@@ -88,6 +97,23 @@ func MapOutput(r *thcl.Result, o *adapters.Output, eval *hcl.EvalContext) (json.
 	}
 	out.WriteByte('}')
 	return out.Bytes(), nil
+}
+
+// isJSONLines reports whether body is JSON Lines: two or more lines that
+// are each a JSON value, blank lines aside (a single value is plain JSON).
+func isJSONLines(body []byte) bool {
+	n := 0
+	for line := range bytes.Lines(body) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		if !gjson.ValidBytes(line) {
+			return false
+		}
+		n++
+	}
+	return n >= 2
 }
 
 // errTooDeep is the error of output that nests deeper than toolhost reads

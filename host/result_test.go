@@ -588,3 +588,54 @@ func TestMapResultPathArguments(t *testing.T) {
 		})
 	}
 }
+
+// TestMapResultJSONLines: output of a JSON value on each line (as many
+// commands print) is read with gjson's paths for JSON Lines, which start
+// with ".."; a path of another kind, which would read the first line
+// only, is an error that says what to write; a line that is not JSON
+// makes the output not JSON.
+func TestMapResultJSONLines(t *testing.T) {
+	r := loadSource(t, `
+tool "lines" {
+  description = "Reads JSON Lines."
+  param "path" {
+    type    = string
+    default = "..#.name"
+  }
+  template { text = "x" }
+  result {
+    field "value" {
+      path = param.path
+      type = any
+    }
+  }
+}
+`)
+	tool := mustTool(t, r, "lines")
+	const body = "{\"name\":\"a\",\"n\":1}\r\n\n{\"name\":\"b\",\"n\":2}\n{\"name\":\"c\",\"n\":3}\n"
+	tests := []struct {
+		name, body, path, want, err string
+	}{
+		{"every line's name", body, "..#.name", `{"value":["a","b","c"]}`, ""},
+		{"the number of lines", body, "..#", `{"value":3}`, ""},
+		{"the second line", body, "..1", `{"value":{"name":"b","n":2}}`, ""},
+		{"a query over the lines", body, `..#(n>1)#.name`, `{"value":["b","c"]}`, ""},
+		{"a path for one value", body, "name", "", `the output is JSON Lines (a JSON value on each line), and the path "name" reads only its first line; write a path for JSON Lines, which starts with ..`},
+		{"a line that is not JSON", "{\"name\":\"a\"}\nnot json\n", "..#.name", "", "the output is not JSON"},
+		{"one value, read with ..", `{"name":"a"}`, "..#.name", `{"value":["a"]}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args, _ := json.Marshal(map[string]string{"path": tt.path})
+			out, err := MapResult(tool.Result, []byte(tt.body), callEval(t, tool, string(args)))
+			switch {
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Fatalf("MapResult = %s, %v; want the error %q", out, err, tt.err)
+			case tt.err == "" && err != nil:
+				t.Fatalf("MapResult: %v", err)
+			case tt.err == "" && string(out) != tt.want:
+				t.Errorf("MapResult = %s, want %s", out, tt.want)
+			}
+		})
+	}
+}
