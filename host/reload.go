@@ -60,6 +60,9 @@ type Reloader struct {
 	// emptyAt is when a reload first found a config file empty (zero
 	// while none is).
 	emptyAt time.Time
+	// afterWatchSet, in tests, runs once, when Watch has first worked out
+	// what to watch and before it watches it.
+	afterWatchSet func()
 }
 
 // ReloadResult says what one reload attempt did.
@@ -442,6 +445,10 @@ func (r *Reloader) Watch(ctx context.Context) error {
 	watch := func() (bool, error) {
 		dirs, extra, m := r.watchSet()
 		match = m
+		if r.afterWatchSet != nil {
+			r.afterWatchSet()
+			r.afterWatchSet = nil
+		}
 		watched := map[string]bool{}
 		for _, d := range w.WatchList() {
 			watched[d] = true
@@ -483,12 +490,11 @@ func (r *Reloader) Watch(ctx context.Context) error {
 	if _, err := watch(); err != nil {
 		return err
 	}
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	// An edit made between the load and now produced no event we saw.
-	if res := r.Reload(ctx); res.RetryAfter > 0 {
-		timer.Reset(res.RetryAfter)
-	}
+	// An edit made between the load and now produced no event we saw: look
+	// at once, as after an event, so that what to watch is worked out
+	// again from what the look finds (a symlink re-pointed meanwhile at a
+	// file not there yet: its creation must match).
+	timer := time.NewTimer(0)
 	debounce := r.Debounce
 	if debounce <= 0 {
 		debounce = DefaultDebounce

@@ -325,3 +325,71 @@ func TestSessionLevelsForgotten(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestWatchLinkRepointedBeforeFirstLook: the config is a symlink, and it
+// is re-pointed at a file not there yet after Watch has worked out what to
+// watch but before it watches it, so that no event says so (serve starts
+// the watcher once the first answer is out, while a client may already
+// act). Its first look finds the link leading nowhere, and the file's
+// creation afterwards must still be seen and loaded.
+func TestWatchLinkRepointedBeforeFirstLook(t *testing.T) {
+	dir := t.TempDir()
+	v1, v2, cfg := filepath.Join(dir, "v1.hcl"), filepath.Join(dir, "v2.hcl"), filepath.Join(dir, "tools.hcl")
+	tool := func(name string) string {
+		return "tool \"" + name + "\" {\n  description = \"A tool.\"\n  template { text = \"x\" }\n}\n"
+	}
+	if err := os.WriteFile(v1, []byte(tool("alpha")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("v1.hcl", cfg); err != nil {
+		t.Fatal(err)
+	}
+	reg, d := Load([]string{cfg}, nil)
+	if d.HasErrors() {
+		t.Fatal(d)
+	}
+	srv := NewServer(reg, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() { srv.Registry().Retire() })
+	results := make(chan ReloadResult, 16)
+	r := &Reloader{Paths: []string{cfg}, Server: srv, Logger: slog.New(slog.DiscardHandler), Diagnostics: io.Discard,
+		OnReload: func(res ReloadResult) { results <- res }}
+	r.Prime(reg)
+	r.afterWatchSet = func() {
+		if err := os.Symlink("v2.hcl", cfg+".new"); err != nil {
+			t.Error(err)
+		}
+		if err := os.Rename(cfg+".new", cfg); err != nil {
+			t.Error(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = r.Watch(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+
+	next := func(what string) ReloadResult {
+		t.Helper()
+		select {
+		case res := <-results:
+			return res
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no reload within 10 s: %s", what)
+			return ReloadResult{}
+		}
+	}
+	if res := next("the first look, at the link leading nowhere"); !res.Diagnostics.HasErrors() {
+		t.Fatalf("the first look found no error: %+v", res)
+	}
+	if err := os.WriteFile(v2, []byte(tool("beta")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		res := next("the config written where the link leads")
+		if res.Applied {
+			if got := srv.Registry().Tools[0].Name; got != "beta" {
+				t.Fatalf("tool in service %q, want beta", got)
+			}
+			return
+		}
+	}
+}
