@@ -639,3 +639,42 @@ tool "lines" {
 		})
 	}
 }
+
+// TestContentPathJSONLines: a text item's path reads JSON Lines output as
+// a result field's does, and a path that would read the first line only
+// is an error that says what to write.
+func TestContentPathJSONLines(t *testing.T) {
+	r := loadSource(t, `
+tool "lines" {
+  description = "Names from JSON Lines."
+  param "path" {
+    type = string
+  }
+  exec {
+    command = ["printf", "{\"name\":\"a\"}\n{\"name\":\"b\"}\n"]
+  }
+  result {
+    text { path = param.path }
+  }
+}
+`)
+	for _, tt := range []struct {
+		path, want string
+		isError    bool
+	}{
+		{"..#.name", `["a","b"]`, false},
+		{"..1.name", "b", false},
+		{"name", `the output is JSON Lines (a JSON value on each line), and path "name" reads only its first line`, true},
+	} {
+		t.Run(tt.path, func(t *testing.T) {
+			args, _ := json.Marshal(map[string]string{"path": tt.path})
+			res, err := r.CallTool(context.Background(), "lines", args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := resultText(res); res.IsError != tt.isError || !strings.Contains(got, tt.want) {
+				t.Errorf("result: isError %v, %q; want isError %v and %q", res.IsError, got, tt.isError, tt.want)
+			}
+		})
+	}
+}
