@@ -221,6 +221,13 @@ func decodeBase64(s string) ([]byte, error) {
 	return base64.RawURLEncoding.DecodeString(s)
 }
 
+// noResourceError is the refusal of a resource item whose URI names no
+// resource that can be read: when the URI is made of a prompt's arguments,
+// the client's error.
+type noResourceError struct{ error }
+
+func (e *noResourceError) Unwrap() error { return e.error }
+
 func unwrapNotFound(err error) error {
 	if errors.Is(err, adapters.ErrNotFound) {
 		return errors.New("the file is missing")
@@ -266,12 +273,12 @@ func (r *Registry) itemResource(ctx context.Context, c *thcl.Content, eval *hcl.
 	}
 	for _, t := range r.templates {
 		if v, ok := t.value(uri); ok && strings.Contains(v, "/") {
-			return nil, contentError(c, "resource template %q serves no URI whose %s holds a \"/\" (%q): clients could not read it; write the template's variable as {+%s} to serve files in subfolders",
-				t.decl.Name, t.decl.Variable, v, t.decl.Variable)
+			return nil, &noResourceError{contentError(c, "resource template %q serves no URI whose %s holds a \"/\" (%q): clients could not read it; write the template's variable as {+%s} to serve files in subfolders",
+				t.decl.Name, t.decl.Variable, v, t.decl.Variable)}
 		}
 	}
 	if out == nil || !c.Output {
-		return nil, contentError(c, "no resource is declared with URI %q; declare one, or give the block text or file", uri)
+		return nil, &noResourceError{contentError(c, "no resource is declared with URI %q; declare one, or give the block text or file", uri)}
 	}
 	fillResource(rc, out.Body, !out.Binary, out.MIMEType)
 	return rc, nil

@@ -756,7 +756,9 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 		if m.Content != nil {
 			item, err := r.renderContent(ctx, m.Content, eval, nil)
 			var je *jsonrpc.Error
-			if errors.As(err, &je) && je.Code == mcp.CodeResourceNotFound && m.Content.URI != nil && len(m.Content.URI.Variables()) > 0 {
+			var nr *noResourceError
+			noResource := errors.As(err, &nr) || errors.As(err, &je) && je.Code == mcp.CodeResourceNotFound
+			if noResource && m.Content.URI != nil && len(m.Content.URI.Variables()) > 0 {
 				// A URI made of the arguments names no resource: the
 				// client's to correct, as any other argument problem.
 				return nil, &PromptError{Msg: fmt.Sprintf("prompt %q: %v", name, err)}

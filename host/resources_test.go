@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -56,7 +57,9 @@ resource "typed" {
 
 // TestPromptResourceFromArguments: a prompt whose embedded resource's URI
 // is made of the arguments, naming no file, is the client's error
-// (-32602, as any argument that does not fit), not an internal one.
+// (-32602, as any argument that does not fit), not an internal one: a
+// missing file, a value with a "/" the template cannot serve, and an empty
+// value that leaves no file name alike.
 func TestPromptResourceFromArguments(t *testing.T) {
 	reg := loadSourceWith(t, `
 resource_template "notes" {
@@ -70,13 +73,23 @@ prompt "review" {
     resource { uri = "notes:///${arg.n}" }
   }
 }
-`, map[string]string{"notes/a.md": "note a"})
+`, map[string]string{"notes/a.md": "note a", "notes/sub/b.md": "note b"})
 	p := startStdio(t, reg)
 	p.initialize()
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"review","arguments":{"n":"a.md"}}}`)
 	if r := p.next(); r.Error != nil || !strings.Contains(string(r.Result), "note a") {
 		t.Fatalf("prompts/get of a.md: %s", r.line)
 	}
-	p.send(`{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"review","arguments":{"n":"missing.md"}}}`)
-	wantError(t, p.next(), "2", jsonrpc.CodeInvalidParams, "notes:///missing.md")
+	for i, tc := range []struct{ name, value, want string }{
+		{"missing file", "missing.md", "notes:///missing.md"},
+		{"value with a slash", "sub/b.md", `"sub/b.md"`},
+		{"traversal", "../secret", `"../secret"`},
+		{"empty value", "", `"notes:///"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := strconv.Itoa(i + 2)
+			p.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"prompts/get","params":{"name":"review","arguments":{"n":` + strconv.Quote(tc.value) + `}}}`)
+			wantError(t, p.next(), id, jsonrpc.CodeInvalidParams, tc.want)
+		})
+	}
 }
