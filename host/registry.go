@@ -674,6 +674,13 @@ func (r *Registry) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 // JSON-RPC error whose message says what failed, as for tools.
 func (r *Registry) readFromBackend(ctx context.Context, uri, declared string, b adapters.Backend, params cty.Value) (*mcp.ReadResourceResult, error) {
 	eval := &hcl.EvalContext{Functions: r.functions.Functions, Variables: map[string]cty.Value{"param": params}}
+	// A value the backend refuses by itself (an exec argument that would
+	// start an option) came from the URI: the client's to correct.
+	if ac, ok := b.(adapters.ArgumentChecker); ok {
+		if err := ac.CheckArguments(&adapters.Input{Eval: eval}); err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("reading %s: %v", uri, err)}
+		}
+	}
 	if !r.acquireSlot(ctx, "resource read", "uri", uri) {
 		return nil, fmt.Errorf("reading %s: cancelled while it waited for one of the %d calls running to finish (max_concurrent_calls in the server block)", uri, cap(r.slots))
 	}

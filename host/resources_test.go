@@ -93,3 +93,43 @@ prompt "review" {
 		})
 	}
 }
+
+// TestTemplateBackendRefusedValue: a resource template served by exec
+// refuses a URI whose value would start an option; that is the client's
+// URI to correct, an invalid-params error (-32602) naming the variable, not
+// an internal error (-32603) as if the server had failed.
+func TestTemplateBackendRefusedValue(t *testing.T) {
+	reg := loadSourceWith(t, `
+resource_template "man" {
+  uri_template = "man:///{page}"
+  mime_type    = "text/plain"
+  exec {
+    command = ["echo", "page:", param.page]
+  }
+}
+`, nil)
+	p := startStdio(t, reg)
+	p.initialize()
+	for i, tc := range []struct {
+		name, uri string
+		code      int64
+		want      string
+	}{
+		{"plain value", "man:///ls", 0, "page: ls"},
+		{"value like an option", "man:///-x", jsonrpc.CodeInvalidParams, `"page"`},
+		{"encoded option", "man:///%2Dx", jsonrpc.CodeInvalidParams, `"page"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := strconv.Itoa(i + 1)
+			p.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"resources/read","params":{"uri":` + strconv.Quote(tc.uri) + `}}`)
+			r := p.next()
+			if tc.code == 0 {
+				if r.Error != nil || !strings.Contains(string(r.Result), tc.want) {
+					t.Fatalf("read %s: %s", tc.uri, r.line)
+				}
+				return
+			}
+			wantError(t, r, id, tc.code, tc.want)
+		})
+	}
+}
