@@ -198,6 +198,25 @@ func decodeResource(block *hcl.Block, ctx *hcl.EvalContext, compile map[string]f
 	return r, diags
 }
 
+// uriTemplateExprProblem says what is wrong with the expression in the
+// braces of a uri_template, when it is not NAME, +NAME or /NAME: an RFC 6570
+// operator or modifier toolhost does not serve is named as such, so that a
+// template that has a variable is not told it needs one.
+func uriTemplateExprProblem(template, expr string) string {
+	const served = "write the variable as {NAME}, {+NAME} (a value that may hold \"/\") or {/NAME}, as in notes:///{path}"
+	switch {
+	case expr != "" && strings.ContainsRune("#.;?&=,!@|", rune(expr[0])):
+		return fmt.Sprintf("%q uses the RFC 6570 operator %q, which toolhost does not serve; %s.", template, expr[:1], served)
+	case strings.Contains(expr, ","):
+		return fmt.Sprintf("%q must have exactly one variable in braces, as in notes:///{path}; the variable stands for a file's path inside dir, or for param.NAME in the backend block.", template)
+	case strings.HasSuffix(expr, "*"):
+		return fmt.Sprintf("%q uses the RFC 6570 modifier \"*\", which toolhost does not serve; %s.", template, served)
+	case strings.Contains(expr, ":"):
+		return fmt.Sprintf("%q uses the RFC 6570 modifier %q, which toolhost does not serve; %s.", template, expr[strings.Index(expr, ":"):], served)
+	}
+	return fmt.Sprintf("%q needs a variable name in the braces, as in notes:///{path}.", template)
+}
+
 func decodeResourceTemplate(block *hcl.Block, ctx *hcl.EvalContext, compile map[string]function.Function, baseDir string, network adapters.NetworkPolicy) (*ResourceTemplate, hcl.Diagnostics) {
 	content, diags := block.Body.Content(withBackends(resourceTemplateBlockSchema))
 	for _, d := range diags {
@@ -238,7 +257,7 @@ func decodeResourceTemplate(block *hcl.Block, ctx *hcl.EvalContext, compile map[
 		}
 		r.Variable = strings.TrimLeft(expr, "+/")
 		if !hclsyntax.ValidIdentifier(r.Variable) {
-			diags = append(diags, rangeDiag(attrs["uri_template"], "Invalid URI template", fmt.Sprintf("%q needs a variable name in the braces, as in notes:///{path}.", r.URITemplate)))
+			diags = append(diags, rangeDiag(attrs["uri_template"], "Invalid URI template", uriTemplateExprProblem(r.URITemplate, expr)))
 			valid = false
 		} else if !strings.Contains(r.Prefix, ":") {
 			diags = append(diags, rangeDiag(attrs["uri_template"], "Invalid URI template", fmt.Sprintf("%q has no scheme before the variable. Start it with a scheme, as in notes:///{path}.", r.URITemplate)))

@@ -81,3 +81,28 @@ resource_template "enum_variable" {
   dir          = "."
   enum         = ["a.md"] # ERROR: Unsupported argument # DETAIL: list suggestions in completions = [...]
 }
+
+resource_template "query_operator" {
+  uri_template = "search://x{?q}" # ERROR: Invalid URI template # DETAIL: operator "?", which toolhost does not serve
+  dir          = "."
+}
+
+resource_template "fragment_operator" {
+  uri_template = "frag:///{#section}" # ERROR: Invalid URI template # DETAIL: operator "#"
+  dir          = "."
+}
+
+resource_template "explode_modifier" {
+  uri_template = "explode:///{path*}" # ERROR: Invalid URI template # DETAIL: modifier "*", which toolhost does not serve
+  dir          = "."
+}
+
+resource_template "prefix_modifier" {
+  uri_template = "prefix:///{path:3}" # ERROR: Invalid URI template # DETAIL: modifier ":3"
+  dir          = "."
+}
+
+resource_template "variable_list" {
+  uri_template = "list:///{a,b}" # ERROR: Invalid URI template # DETAIL: exactly one variable
+  dir          = "."
+}
