@@ -636,7 +636,7 @@ func (r *Registry) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 			if errors.Is(err, adapters.ErrNotFound) {
 				return nil, mcp.ResourceNotFoundError(uri)
 			}
-			return nil, err
+			return nil, fmt.Errorf("reading %s: %w", uri, err)
 		}
 		return contents(uri, res.MIMEType, fc), nil
 	}
@@ -662,7 +662,7 @@ func (r *Registry) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 			if errors.Is(err, adapters.ErrNotFound) {
 				return nil, mcp.ResourceNotFoundError(uri)
 			}
-			return nil, err
+			return nil, fmt.Errorf("reading %s: %w", uri, err)
 		}
 		return contents(uri, d.MIMEType, fc), nil
 	}

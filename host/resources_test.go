@@ -133,3 +133,29 @@ resource_template "man" {
 		})
 	}
 }
+
+// TestResourceTooLarge: a file over the 10 MiB cap, declared as a resource
+// or found in a template's dir, is an error that names the URI read, as a
+// backend's failure does, so that whoever reads the log or the client's
+// message knows which resource to shrink.
+func TestResourceTooLarge(t *testing.T) {
+	big := strings.Repeat("a", 10<<20+1)
+	reg := loadSourceWith(t, `
+resource "big" {
+  uri  = "file:///big.txt"
+  file = "big.txt"
+}
+resource_template "d" {
+  uri_template = "d:///{name}"
+  dir          = "d"
+}
+`, map[string]string{"big.txt": big, "d/big.txt": big})
+	for _, uri := range []string{"file:///big.txt", "d:///big.txt"} {
+		t.Run(uri, func(t *testing.T) {
+			_, err := reg.ReadResource(context.Background(), uri)
+			if err == nil || !strings.Contains(err.Error(), uri) || !strings.Contains(err.Error(), "10 MiB") {
+				t.Fatalf("read of %s: %v; want an error naming the URI and the 10 MiB cap", uri, err)
+			}
+		})
+	}
+}
