@@ -66,7 +66,15 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	argMap := map[string]json.RawMessage{}
 	if *rawJSON != "" {
-		if err := json.Unmarshal([]byte(*rawJSON), &argMap); err != nil {
+		// Only an object: null would leave argMap nil (and name=value
+		// pairs would then panic), and Go's own message for an array or a
+		// string names Go types, not what was typed.
+		trimmed := strings.TrimSpace(*rawJSON)
+		if !strings.HasPrefix(trimmed, "{") {
+			fmt.Fprintf(stderr, "toolhost call: --json must be a JSON object, as in --json '{\"name\": \"value\"}'; got %s\n", jsonKindOf(trimmed))
+			return ExitUsage
+		}
+		if err := json.Unmarshal([]byte(trimmed), &argMap); err != nil {
 			fmt.Fprintf(stderr, "toolhost call: --json must be a JSON object: %s\n", err)
 			return ExitUsage
 		}
@@ -162,6 +170,24 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return ExitOK
+}
+
+// jsonKindOf names what a --json value that is not an object is.
+func jsonKindOf(s string) string {
+	if !json.Valid([]byte(s)) {
+		return fmt.Sprintf("%q, which is not JSON", s)
+	}
+	switch s[0] {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
 }
 
 // schemaIsString reports whether a JSON Schema "type" allows strings and,
