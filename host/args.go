@@ -618,3 +618,38 @@ func outOfRange(v any, path string) (string, bool) {
 	}
 	return path, true
 }
+
+// answerText words an error of DecodeArgs over an ask form's answers: the
+// user filled in fields of a form, and did not pass arguments to a tool.
+// Every problem is reworded, not only the first.
+func answerText(err error) string {
+	one := func(e error) string {
+		ae, ok := e.(*ArgumentError)
+		if !ok {
+			return e.Error()
+		}
+		msg := strings.Replace(ae.Msg, "this tool has no such parameter", "the form has no such field", 1)
+		msg = strings.Replace(msg, "; its parameters are ", "; its fields are ", 1)
+		switch {
+		case ae.Param == "":
+			return "invalid answers: " + msg
+		case ae.Path != "":
+			return fmt.Sprintf("invalid answer %q at %s: %s", ae.Param, ae.Param+ae.Path, msg)
+		}
+		return fmt.Sprintf("invalid answer %q: %s", ae.Param, msg)
+	}
+	errs, ok := err.(*ArgumentErrors)
+	if !ok {
+		return one(err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d problems with the answers:", len(errs.errs))
+	for i, e := range errs.errs {
+		b.WriteString("\n- ")
+		b.WriteString(one(e))
+		if i < len(errs.errs)-1 {
+			b.WriteByte(';')
+		}
+	}
+	return b.String()
+}

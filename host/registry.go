@@ -573,7 +573,7 @@ func (r *Registry) ask(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext,
 	}
 	answers, err := DecodeArgs(&thcl.Tool{Name: t.Name, Params: t.Ask.Fields}, raw)
 	if err != nil {
-		return cty.NilVal, toolError(fmt.Sprintf("the user's answers do not fit the form: %s", strings.Replace(err.Error(), "argument", "answer", 1)))
+		return cty.NilVal, toolError(fmt.Sprintf("the user's answers do not fit the form: %s", answerText(err)))
 	}
 	for _, f := range t.Ask.Fields {
 		v := answers.GetAttr(f.Name)
