@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -127,6 +128,12 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 	peer := &cliPeer{yes: *yes, stderr: stderr, minLevel: minLevel}
+	if tool.Ask != nil {
+		peer.form = tool.Ask.Schema
+		for _, f := range tool.Ask.Fields {
+			peer.fields = append(peer.fields, f.Name)
+		}
+	}
 	if len(answerFlags) > 0 {
 		if tool.Ask == nil {
 			fmt.Fprintf(stderr, "toolhost call: --answer: the tool %s has no ask form\n", tool.Name)
@@ -251,7 +258,12 @@ func contentText(c mcp.Content) string {
 type cliPeer struct {
 	yes     bool
 	answers map[string]any // --answer values for an ask form
-	stderr  io.Writer
+	// form is the requestedSchema of the tool's ask form, and fields the
+	// names of its fields; nil when the tool has none. An elicitation
+	// with another schema is the tool's confirm.
+	form   json.RawMessage
+	fields []string
+	stderr io.Writer
 	// minLevel is the rank of the least level shown (--log-level).
 	minLevel int
 }
@@ -278,13 +290,35 @@ func (p *cliPeer) WantsProgress() bool { return false }
 // has answered already. Without them, the tool's confirm_fallback decides.
 func (p *cliPeer) CanElicit() bool { return p.yes || p.answers != nil }
 
+// Elicit answers the tool's ask form with the --answer values, and its
+// confirm with --yes: each only with its own flag, so that --answer does
+// not confirm a call, nor --yes send an empty form.
 func (p *cliPeer) Elicit(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-	if p.answers != nil && params.RequestedSchema != nil {
+	if p.isForm(params.RequestedSchema) {
+		if p.answers == nil {
+			return nil, fmt.Errorf("--yes confirms a call but does not fill in a form; give the answers with --answer %s=...", strings.Join(p.fields, "=... --answer "))
+		}
 		fmt.Fprintf(p.stderr, "%s (answered with --answer)\n", params.Message)
 		return &mcp.ElicitResult{Action: "accept", Content: p.answers}, nil
 	}
+	if !p.yes {
+		return nil, errors.New("--answer fills in the tool's form but does not confirm the call; confirm it with --yes")
+	}
 	fmt.Fprintf(p.stderr, "%s yes (--yes)\n", params.Message)
 	return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+}
+
+// isForm reports whether an elicitation's schema is the tool's ask form.
+func (p *cliPeer) isForm(schema any) bool {
+	if p.form == nil || schema == nil {
+		return false
+	}
+	b, err := json.Marshal(schema)
+	if err != nil {
+		return false
+	}
+	var got, want bytes.Buffer
+	return json.Compact(&got, b) == nil && json.Compact(&want, p.form) == nil && bytes.Equal(got.Bytes(), want.Bytes())
 }
 
 // multiFlag is a repeatable string flag.
