@@ -183,8 +183,9 @@ describe('content', () => {
     assert.deepEqual(hello.contents, [{ uri: 'gen://hello', mimeType: 'text/plain', text: 'generated HELLO' }]);
     const size = await client.readResource({ uri: 'gen://size/42' });
     assert.equal(size.contents[0].text, '42 bytes');
-    // A variable is one argv element and may not smuggle in a flag.
-    await assert.rejects(client.readResource({ uri: 'gen://size/--help' }), (e) => e.code === -32603 && /may not start with "-"/.test(e.message));
+    // A variable is one argv element and may not smuggle in a flag: the
+    // client's to correct, so invalid params, naming the variable.
+    await assert.rejects(client.readResource({ uri: 'gen://size/--help' }), (e) => e.code === -32602 && /may not start with "-"/.test(e.message));
   });
 
   test('completions from an enum and from a directory', async () => {
