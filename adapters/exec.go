@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"math/big"
 	"mime"
@@ -113,6 +114,8 @@ type Exec struct {
 	tool    string
 	baseDir string
 	params  map[string]ParamInfo
+	// paramNames are the names of params, sorted.
+	paramNames []string
 
 	command hcl.Expression
 	argv    []string        // the whole argv when it does not depend on arguments
@@ -183,6 +186,7 @@ func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 		e.params = map[string]ParamInfo{}
 	}
 	c := &execCompiler{cc: cc, eval: cc.Eval}
+	e.paramNames = c.paramNames()
 	if c.eval == nil {
 		c.eval = &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.DynamicVal}}
 	}
@@ -300,9 +304,13 @@ func (c *execCompiler) checkProgram(e *Exec) *hcl.Diagnostic {
 		return nil
 	}
 	detail := fmt.Sprintf("The program %q is not on the PATH toolhost gives the command, so calls of tool %q fail until it is installed. Install it, or give its full path as the first element of command.", c.program, e.tool)
+	hint := ""
+	if !strings.ContainsRune(c.program, '/') {
+		hint = e.localProgramHint(c.program)
+	}
 	switch {
-	case !strings.ContainsRune(c.program, '/') && e.localProgramHint(c.program) != "":
-		detail = fmt.Sprintf("The program %q is not on the PATH toolhost gives the command, so calls of tool %q fail. %s.", c.program, e.tool, execSentence(e.localProgramHint(c.program)))
+	case hint != "":
+		detail = fmt.Sprintf("The program %q is not on the PATH toolhost gives the command, so calls of tool %q fail. %s.", c.program, e.tool, execSentence(hint))
 	case filepath.IsAbs(c.program):
 		detail = fmt.Sprintf("%s, so calls of tool %q fail until it is there. Install the program at that path, make it executable (chmod +x), or correct the path.", execSentence(err.Error()), e.tool)
 	case strings.ContainsRune(c.program, '/'):
@@ -332,16 +340,16 @@ type execCompiler struct {
 	// and programRange where it is written.
 	program      string
 	programRange hcl.Range
+	// names are the declared parameters, sorted (see paramNames).
+	names []string
 }
 
-// paramNames lists the declared parameters, sorted.
+// paramNames lists the declared parameters, sorted; worked out once.
 func (c *execCompiler) paramNames() []string {
-	names := make([]string, 0, len(c.cc.Params))
-	for n := range c.cc.Params {
-		names = append(names, n)
+	if c.names == nil {
+		c.names = slices.Sorted(maps.Keys(c.cc.Params))
 	}
-	sort.Strings(names)
-	return names
+	return c.names
 }
 
 // undeclared reports references to parameters that are not declared, with
@@ -1457,15 +1465,10 @@ func (e *Exec) listSources(x hcl.Expression, ectx *hcl.EvalContext) ([]execArgSo
 		}
 		return e.listSources(x.FalseResult, ectx)
 	case *hclsyntax.TupleConsExpr:
-		all := make([]string, 0, len(e.params))
-		for n := range e.params {
-			all = append(all, n)
-		}
-		sort.Strings(all)
 		sources := make([]execArgSource, len(x.Exprs))
 		for i, el := range x.Exprs {
 			if len(el.Variables()) > 0 {
-				sources[i].params = execLeadingParamRefs(el, all)
+				sources[i].params = execLeadingParamRefs(el, e.paramNames)
 				continue
 			}
 			v, diags := el.Value(ectx)
