@@ -10,3 +10,7 @@ type fileKey struct{}
 
 // fileKeyOf reports no identity: paths alone tell files apart here.
 func fileKeyOf(fs.FileInfo) (fileKey, bool) { return fileKey{}, false }
+
+// HardLinks returns 1: outside Unix, a file's other names are not looked
+// for.
+func HardLinks(fs.FileInfo) uint64 { return 1 }

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/internal/hclfmt"
 )
@@ -85,10 +86,8 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 		}
 		// A UTF-8 byte order mark (Windows PowerShell 5 writes one) is
 		// kept: formatting changes layout, not the encoding's marks.
-		bom, body := []byte(nil), src
-		if rest, ok := bytes.CutPrefix(src, utf8BOM); ok {
-			bom, body = utf8BOM, rest
-		}
+		body := adapters.TrimBOM(src)
+		bom := src[:len(src)-len(body)]
 		out := append(bom[:len(bom):len(bom)], hclfmt.Format(body)...)
 		if bytes.Equal(out, src) {
 			continue
@@ -153,7 +152,7 @@ func writeInPlace(name string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if hardLinks(info) > 1 && writeThrough(target, data) == nil {
+	if thcl.HardLinks(info) > 1 && writeThrough(target, data) == nil {
 		return nil
 	}
 	return os.Rename(tmp.Name(), target)
@@ -172,6 +171,3 @@ func writeThrough(name string, data []byte) error {
 	}
 	return f.Close()
 }
-
-// utf8BOM is the UTF-8 byte order mark.
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
