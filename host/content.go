@@ -115,7 +115,7 @@ func gjsonValue(c *thcl.Content, eval *hcl.EvalContext, out *adapters.Output) (g
 			return gjson.Result{}, contentError(c, "path %q needs JSON output, and the output is not JSON", p)
 		}
 		if !strings.HasPrefix(p, "..") {
-			return gjson.Result{}, contentError(c, "the output is JSON Lines (a JSON value on each line), and path %q reads only its first line; write a path for JSON Lines, which starts with .. (..#.name is the name of every line, ..0 the first line, ..# the number of lines)", p)
+			return gjson.Result{}, contentError(c, "%s", notJSONLinesPath(p))
 		}
 	}
 	res := gjson.GetBytes(body, p)

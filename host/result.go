@@ -68,7 +68,7 @@ func MapOutput(r *thcl.Result, o *adapters.Output, eval *hcl.EvalContext) (json.
 		}
 		path := ps.AsString()
 		if lines && !strings.HasPrefix(path, "..") {
-			return nil, fmt.Errorf("result field %q: the output is JSON Lines (a JSON value on each line), and the path %q reads only its first line; write a path for JSON Lines, which starts with .. (..#.name is the name of every line, ..0 the first line, ..# the number of lines)", f.Name, path)
+			return nil, fmt.Errorf("result field %q: %s", f.Name, notJSONLinesPath(path))
 		}
 		res := gjson.GetBytes(body, path)
 		if !res.Exists() || res.Type == gjson.Null {
@@ -97,6 +97,12 @@ func MapOutput(r *thcl.Result, o *adapters.Output, eval *hcl.EvalContext) (json.
 	}
 	out.WriteByte('}')
 	return out.Bytes(), nil
+}
+
+// notJSONLinesPath says why a path that does not start with ".." cannot
+// read JSON Lines output, and what to write.
+func notJSONLinesPath(path string) string {
+	return fmt.Sprintf("the output is JSON Lines (a JSON value on each line), and the path %q reads only its first line; write a path for JSON Lines, which starts with .. (..#.name is the name of every line, ..0 the first line, ..# the number of lines)", path)
 }
 
 // isJSONLines reports whether body is JSON Lines: two or more lines that

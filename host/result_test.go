@@ -664,7 +664,7 @@ tool "lines" {
 	}{
 		{"..#.name", `["a","b"]`, false},
 		{"..1.name", "b", false},
-		{"name", `the output is JSON Lines (a JSON value on each line), and path "name" reads only its first line`, true},
+		{"name", `the output is JSON Lines (a JSON value on each line), and the path "name" reads only its first line`, true},
 	} {
 		t.Run(tt.path, func(t *testing.T) {
 			args, _ := json.Marshal(map[string]string{"path": tt.path})
