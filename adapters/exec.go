@@ -4,13 +4,15 @@ package adapters
 // shell, and returns its standard output.
 //
 //	exec {
-//	  command     = ["grep", "-n", "--", param.pattern, "notes.txt"]
-//	  timeout     = "5s"                   # default 30s, > 0 and <= 1h
-//	  dir         = "scripts"              # relative to the config file
-//	  env         = { LANG = "C.UTF-8" }   # added to the environment
-//	  inherit_env = false                  # default: a minimal environment
-//	  stdin       = param.text             # default: empty standard input
-//	  max_output  = 1048576                # bytes of stdout kept
+//	  command      = ["grep", "-n", "--", param.pattern, "notes.txt"]
+//	  timeout      = "5s"                     # default 30s, > 0 and <= 1h
+//	  kill_timeout = "1s"                     # after kill_signal, before SIGKILL
+//	  kill_signal  = "SIGTERM"                # asks a stopped command to exit
+//	  dir          = "scripts"                # relative to the config file
+//	  env          = { LANG = "C.UTF-8" }     # added to the environment
+//	  inherit_env  = false                    # default: a minimal environment
+//	  stdin        = param.text               # default: empty standard input
+//	  max_output   = 1048576                  # bytes of stdout kept
 //	}
 
 import (
@@ -52,6 +54,18 @@ const (
 	DefaultExecTimeout = 30 * time.Second
 	// MaxExecTimeout is the largest timeout an exec block may set.
 	MaxExecTimeout = time.Hour
+	// DefaultExecKillTimeout is how long a command that is stopped (its
+	// timeout passed, the call was cancelled, the tool was unloaded) has
+	// to exit after its kill_signal before its process group is killed
+	// with SIGKILL, when its exec block sets no kill_timeout. It is kept
+	// under the 2 s a stdio session's end gives calls to answer, and under
+	// the 2 s MCP clients commonly wait between SIGTERM and SIGKILL.
+	DefaultExecKillTimeout = time.Second
+	// MaxExecKillTimeout is the largest kill_timeout an exec block may set.
+	MaxExecKillTimeout = time.Minute
+	// DefaultExecKillSignal is the signal that asks a stopped command to
+	// exit when its exec block sets no kill_signal.
+	DefaultExecKillSignal = "SIGTERM"
 	// DefaultExecMaxOutput is how many bytes of standard output are kept
 	// when an exec block sets no max_output.
 	DefaultExecMaxOutput = 1 << 20
@@ -83,6 +97,8 @@ var execBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "command"},
 		{Name: "timeout"},
+		{Name: "kill_timeout"},
+		{Name: "kill_signal"},
 		{Name: "dir"},
 		{Name: "env"},
 		{Name: "inherit_env"},
@@ -107,9 +123,12 @@ func init() {
 //
 // Each call runs the command in a process group of its own, with a minimal
 // environment (unless inherit_env is set), empty standard input (unless
-// stdin is set) and a timeout. When the command exits, times out, is
-// cancelled or the backend is closed, the whole process group is killed, so
-// background processes the command started do not outlive the call.
+// stdin is set) and a timeout. When the command times out, is cancelled or
+// the backend is closed, its process group is sent kill_signal and, should
+// anything in it still run kill_timeout later, killed with SIGKILL; when
+// the command exits by itself, what it left running in its group is
+// killed at once. Background processes the command started do not outlive
+// the call.
 type Exec struct {
 	tool    string
 	baseDir string
@@ -126,16 +145,20 @@ type Exec struct {
 	// then worked out for each call.
 	concatArgs []execConcatArg
 	timeout    time.Duration
-	dir        string // working directory, absolute or relative to the process's
-	env        hcl.Expression
-	envConst   map[string]*string // cached env when it does not depend on arguments
-	envKnown   bool
-	inheritEnv bool
-	stdin      hcl.Expression
-	stdinConst *string // cached stdin when it does not depend on arguments
-	maxOutput  int
-	stderrLog  string // MCP logging level of forwarded stderr lines; "" forwards none
-	binary     bool   // standard output is bytes, passed on as they are
+	// killTimeout is how long a stopped command has to exit after
+	// killSignal before its group is killed; 0 kills it at once.
+	killTimeout time.Duration
+	killSignal  string // a name from execKillSignals
+	dir         string // working directory, absolute or relative to the process's
+	env         hcl.Expression
+	envConst    map[string]*string // cached env when it does not depend on arguments
+	envKnown    bool
+	inheritEnv  bool
+	stdin       hcl.Expression
+	stdinConst  *string // cached stdin when it does not depend on arguments
+	maxOutput   int
+	stderrLog   string // MCP logging level of forwarded stderr lines; "" forwards none
+	binary      bool   // standard output is bytes, passed on as they are
 	// charset decodes standard output and error to UTF-8; nil when the
 	// command writes UTF-8.
 	charset  encoding.Encoding
@@ -147,7 +170,7 @@ type Exec struct {
 
 	mu      sync.Mutex
 	closed  bool
-	running map[int]struct{} // process groups of running commands
+	running map[int]*execRun // running commands, by process group
 }
 
 // execConcatArg is one list of a command written concat([...], ...): a
@@ -175,12 +198,14 @@ func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	}
 	content, diags := block.Body.Content(execBlockSchema)
 	e := &Exec{
-		tool:      cc.ToolName,
-		baseDir:   cc.BaseDir,
-		params:    cc.Params,
-		timeout:   DefaultExecTimeout,
-		maxOutput: DefaultExecMaxOutput,
-		running:   map[int]struct{}{},
+		tool:        cc.ToolName,
+		baseDir:     cc.BaseDir,
+		params:      cc.Params,
+		timeout:     DefaultExecTimeout,
+		killTimeout: DefaultExecKillTimeout,
+		killSignal:  DefaultExecKillSignal,
+		maxOutput:   DefaultExecMaxOutput,
+		running:     map[int]*execRun{},
 	}
 	if e.params == nil {
 		e.params = map[string]ParamInfo{}
@@ -205,6 +230,12 @@ func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	}
 	if a, ok := attrs["timeout"]; ok {
 		diags = append(diags, c.timeout(e, a)...)
+	}
+	if a, ok := attrs["kill_timeout"]; ok {
+		diags = append(diags, c.killTimeout(e, a)...)
+	}
+	if a, ok := attrs["kill_signal"]; ok {
+		diags = append(diags, c.killSignal(e, a)...)
 	}
 	if a, ok := attrs["max_output"]; ok {
 		diags = append(diags, c.maxOutput(e, a)...)
@@ -671,45 +702,118 @@ func (c *execCompiler) tupleSources(tuple *hclsyntax.TupleConsExpr, elems []cty.
 }
 
 func (c *execCompiler) timeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
-	v, diags, ok := c.constant(a, `"30s"`)
+	d, diags, ok := c.duration(a, "timeout", "Timeout", false, MaxExecTimeout, `"30s"`)
+	if ok {
+		e.timeout = d
+	}
+	return diags
+}
+
+func (c *execCompiler) killTimeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+	d, diags, ok := c.duration(a, "kill_timeout", "kill_timeout", true, MaxExecKillTimeout, `"1s"`)
+	if ok {
+		e.killTimeout = d
+	}
+	return diags
+}
+
+// duration reads a duration attribute, in (0, max], or [0, max] when zero
+// is allowed; what names it in messages, and title starts the summary of
+// one out of range.
+func (c *execCompiler) duration(a *hcl.Attribute, what, title string, zero bool, max time.Duration, example string) (time.Duration, hcl.Diagnostics, bool) {
+	v, diags, ok := c.constant(a, example)
 	if !ok {
-		return diags
+		return 0, diags, false
 	}
 	sv, err := convert.Convert(v, cty.String)
-	if err != nil {
-		return append(diags, &hcl.Diagnostic{
+	if err != nil || sv.IsNull() {
+		return 0, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
-			Summary:  "Invalid timeout",
-			Detail: fmt.Sprintf("The timeout must be a duration string, and this is %s. "+
-				`Write a number with a unit, such as "30s", "2m" or "1h".`, execTypeName(v.Type())),
+			Summary:  "Invalid " + what,
+			Detail: fmt.Sprintf("The %s must be a duration string, and this is %s. "+
+				`Write a number with a unit, such as %s, "2m" or "1h".`, what, execTypeName(v.Type()), example),
 			Subject:    a.Expr.Range().Ptr(),
 			Expression: a.Expr,
-		})
+		}), false
 	}
 	s := sv.AsString()
 	d, err := time.ParseDuration(s)
 	if err != nil {
+		return 0, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid " + what,
+			Detail: fmt.Sprintf(`%q is not a duration. Write a number with a unit, such as %s, "2m" or "1h" `+
+				`(units are ms, s, m and h).%s`, s, example, durationHint(s)),
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		}), false
+	}
+	if d < 0 || (d == 0 && !zero) || d > max {
+		low := "more than zero"
+		if zero {
+			low = "zero or more"
+		}
+		return 0, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  title + " out of range",
+			Detail: fmt.Sprintf("The %s is %s, and it must be %s and at most %s. "+
+				`Write a duration in that range, such as %s.`, what, execDuration(d), low, execDuration(max), example),
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		}), false
+	}
+	return d, diags, true
+}
+
+// execKillSignals are the signals kill_signal may name: those a program
+// may catch to clean up and exit. SIGKILL is what kill_timeout leads to.
+var execKillSignals = []string{"SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2"}
+
+// killSignal reads the signal that asks a stopped command to exit. A name
+// is taken in any case, with or without its "SIG".
+func (c *execCompiler) killSignal(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+	v, diags, ok := c.constant(a, `"SIGINT"`)
+	if !ok {
+		return diags
+	}
+	if v.IsNull() || v.Type() != cty.String {
 		return append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
-			Summary:  "Invalid timeout",
-			Detail: fmt.Sprintf(`%q is not a duration. Write a number with a unit, such as "30s", "2m" or "1h" `+
-				`(units are ms, s, m and h).%s`, s, durationHint(s)),
+			Summary:  "Invalid kill_signal",
+			Detail: fmt.Sprintf("The kill_signal must be a signal name, and this is %s. Write one of %s, such as kill_signal = \"SIGINT\".",
+				execTypeName(v.Type()), execQuoteList(execKillSignals)),
 			Subject:    a.Expr.Range().Ptr(),
 			Expression: a.Expr,
 		})
 	}
-	if d <= 0 || d > MaxExecTimeout {
-		return append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Timeout out of range",
-			Detail: fmt.Sprintf("The timeout is %s, and it must be more than zero and at most %s. "+
-				`Write a duration in that range, such as "30s".`, execDuration(d), execDuration(MaxExecTimeout)),
-			Subject:    a.Expr.Range().Ptr(),
-			Expression: a.Expr,
-		})
+	given := v.AsString()
+	name := strings.ToUpper(strings.TrimSpace(given))
+	if !strings.HasPrefix(name, "SIG") {
+		name = "SIG" + name
 	}
-	e.timeout = d
-	return diags
+	if slices.Contains(execKillSignals, name) {
+		e.killSignal = name
+		return diags
+	}
+	detail := fmt.Sprintf("%q is not a signal kill_signal can send. Write one of %s.", given, execQuoteList(execKillSignals))
+	switch {
+	case name == "SIGKILL" || name == "SIG9":
+		detail = `SIGKILL cannot be caught, so a command has no chance to clean up: it is what kill_timeout leads to. ` +
+			`To kill a stopped command at once, write kill_timeout = "0s" and leave kill_signal out.`
+	case strings.TrimLeft(name, "SIG0123456789") == "":
+		detail = fmt.Sprintf("%q is a number; kill_signal takes a name, as numbers differ between systems. Write one of %s.", given, execQuoteList(execKillSignals))
+	default:
+		if s := execSuggestName(name, execKillSignals); s != "" {
+			detail += fmt.Sprintf(" Did you mean %q?", s)
+		}
+	}
+	return append(diags, &hcl.Diagnostic{
+		Severity:   hcl.DiagError,
+		Summary:    "Unknown kill_signal",
+		Detail:     detail,
+		Subject:    a.Expr.Range().Ptr(),
+		Expression: a.Expr,
+	})
 }
 
 // charset reads the encoding of the command's text output.
@@ -1083,6 +1187,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	cmd.Stdout = outPipe.w
 	cmd.Stderr = errPipe.w
 	execSetProcessGroup(cmd)
+	run := &execRun{grace: e.killTimeout, signal: e.killSignal}
 	// killed records that the context ended the command, rather than the
 	// command exiting by itself: a command that exits in time but leaves
 	// the pipes to a process that escaped its group is drained past the
@@ -1090,9 +1195,14 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	var killed atomic.Bool
 	cmd.Cancel = func() error {
 		killed.Store(true)
-		return execKillGroup(cmd.Process.Pid)
+		// os/exec may call this before Start has returned.
+		run.setPid(cmd.Process.Pid)
+		run.stop()
+		return nil
 	}
-	cmd.WaitDelay = execWaitDelay
+	// Should the command outlive its kill_timeout, the group's SIGKILL
+	// comes first; os/exec's own kill of the command is a last resort.
+	cmd.WaitDelay = e.killTimeout + execWaitDelay
 
 	execPrepareFds()
 	e.mu.Lock()
@@ -1104,7 +1214,9 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	var pid int
 	if err == nil {
 		pid = cmd.Process.Pid
-		e.running[pid] = struct{}{}
+		run.setPid(pid)
+		e.running[pid] = run
+		execLive.add(run)
 	}
 	e.mu.Unlock()
 	outPipe.started()
@@ -1121,9 +1233,11 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	delete(e.running, pid)
 	closed := e.closed
 	e.mu.Unlock()
-	// Kill what the command left behind in its process group, then read
-	// what is left in the pipes.
-	_ = execKillGroup(pid)
+	// Kill what the command left behind in its process group (a stopped
+	// command's group gets what is left of its kill_timeout first), then
+	// read what is left in the pipes.
+	forced, cut := run.finish()
+	execLive.remove(run)
 	deadline := time.Now().Add(execWaitDelay)
 	outPipe.drain(deadline)
 	errPipe.drain(deadline)
@@ -1133,13 +1247,13 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case killed.Load() && errors.Is(runCtx.Err(), context.DeadlineExceeded):
-		msg := fmt.Sprintf("command timed out after %s (timeout) and was killed", execDuration(e.timeout))
+		msg := fmt.Sprintf("command timed out after %s (timeout) and %s", execDuration(e.timeout), e.howStopped(forced, cut))
 		if s := e.lastWords(ectx, stderr, stdout, argv, stdin); s != "" {
 			msg += "; the end of what it printed: " + s
 		}
 		return nil, errors.New(msg)
-	case closed && execKilled(werr):
-		return nil, errors.New("the command was killed because the tool's configuration was unloaded; call the tool again")
+	case closed && run.wasStopped():
+		return nil, fmt.Errorf("the command %s because the tool's configuration was unloaded; call the tool again", e.howStopped(forced, cut))
 	}
 	if werr != nil && !errors.Is(werr, exec.ErrWaitDelay) {
 		var ee *exec.ExitError
@@ -1232,16 +1346,168 @@ func (e *Exec) decode(b []byte, cut bool) []byte {
 	return out
 }
 
-// Close kills the process groups of the commands still running. Calls made
-// after Close fail.
+// howStopped says how a stopped command ended, after "and" or "the
+// command": forced is set when it had to be killed with SIGKILL, cut when
+// KillCommands did that before its kill_timeout was over.
+func (e *Exec) howStopped(forced, cut bool) string {
+	switch {
+	case e.killTimeout == 0:
+		return "was killed"
+	case forced && cut:
+		return fmt.Sprintf("was killed as toolhost exited, within its kill_timeout of %s after %s", execDuration(e.killTimeout), e.killSignal)
+	case forced:
+		return fmt.Sprintf("was killed: it was still running %s after %s (kill_timeout)", execDuration(e.killTimeout), e.killSignal)
+	}
+	return "was stopped with " + e.killSignal
+}
+
+// Close stops the commands still running, as a timeout does: kill_signal
+// to each process group, then SIGKILL once kill_timeout has passed. Calls
+// made after Close fail.
 func (e *Exec) Close() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.closed = true
-	for pid := range e.running {
-		_ = execKillGroup(pid)
+	for _, run := range e.running {
+		run.stop()
 	}
 	return nil
+}
+
+// execRun is one running command, as stopping it sees it.
+type execRun struct {
+	grace  time.Duration // kill_timeout
+	signal string        // kill_signal
+
+	mu       sync.Mutex
+	pid      int         // the command's, and its process group's
+	stopped  bool        // stop was called
+	deadline time.Time   // when SIGKILL is due, once stopped
+	timer    *time.Timer // sends SIGKILL at the deadline
+	forced   bool        // SIGKILL found processes in the group
+	cut      bool        // KillCommands sent it, before the deadline
+	done     bool        // no signal is sent any more
+}
+
+// setPid records the command's pid once it has started.
+func (r *execRun) setPid(pid int) {
+	r.mu.Lock()
+	r.pid = pid
+	r.mu.Unlock()
+}
+
+// stop asks the command's process group to exit: kill_signal now, SIGKILL
+// once kill_timeout has passed (at once when it is zero). Only the first
+// call does anything.
+func (r *execRun) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopped || r.done {
+		return
+	}
+	r.stopped = true
+	if r.grace <= 0 {
+		r.killLocked()
+		return
+	}
+	if err := execSignalGroup(r.pid, r.signal); err != nil {
+		r.done = true // the group is gone already
+		return
+	}
+	r.deadline = time.Now().Add(r.grace)
+	r.timer = time.AfterFunc(r.grace, r.kill)
+}
+
+// wasStopped reports whether stop was called.
+func (r *execRun) wasStopped() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stopped
+}
+
+// kill kills the process group with SIGKILL, unless that was done already.
+func (r *execRun) kill() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.killLocked()
+}
+
+func (r *execRun) killLocked() {
+	if r.done {
+		return
+	}
+	r.done = true
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+	if r.stopped && !execGroupGone(r.pid) {
+		r.forced = true
+	}
+	_ = execKillGroup(r.pid)
+}
+
+// finish ends the command's process group once its leader has exited and
+// been waited for, and reports whether it took SIGKILL to stop it, and
+// whether that came from KillCommands. What a command that exited by
+// itself left running is killed at once; a stopped command's group has
+// until its deadline to exit, and is killed then.
+func (r *execRun) finish() (forced, cut bool) {
+	r.mu.Lock()
+	pid, stopped, deadline, done := r.pid, r.stopped, r.deadline, r.done
+	r.mu.Unlock()
+	if stopped && !done {
+		for wait := time.Millisecond; time.Now().Before(deadline); wait = min(2*wait, 20*time.Millisecond) {
+			if execGroupGone(pid) {
+				r.mu.Lock()
+				r.done = true
+				r.timer.Stop()
+				r.mu.Unlock()
+				break
+			}
+			time.Sleep(min(wait, time.Until(deadline)))
+		}
+	}
+	r.kill()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.forced, r.cut
+}
+
+// execLive is every command running, in every exec backend: what
+// KillCommands kills.
+var execLive = execRunSet{runs: map[*execRun]struct{}{}}
+
+type execRunSet struct {
+	mu   sync.Mutex
+	runs map[*execRun]struct{}
+}
+
+func (s *execRunSet) add(r *execRun) {
+	s.mu.Lock()
+	s.runs[r] = struct{}{}
+	s.mu.Unlock()
+}
+
+func (s *execRunSet) remove(r *execRun) {
+	s.mu.Lock()
+	delete(s.runs, r)
+	s.mu.Unlock()
+}
+
+// KillCommands kills the process group of every command still running,
+// with SIGKILL, without waiting for what is left of their kill_timeout. A
+// host calls it as it exits, once it has given calls the time it gives
+// them, so that nothing it started outlives it: the kernel kills a
+// command whose parent dies (on Linux), but not what the command started.
+func KillCommands() {
+	execLive.mu.Lock()
+	defer execLive.mu.Unlock()
+	for r := range execLive.runs {
+		r.mu.Lock()
+		r.cut = r.stopped && !r.done
+		r.killLocked()
+		r.mu.Unlock()
+	}
 }
 
 // scrub replaces the values of sensitive parameters in msg, which quotes
@@ -2009,12 +2275,6 @@ func execDuration(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
-}
-
-// execKilled reports whether err says the command ended by a signal.
-func execKilled(err error) bool {
-	var ee *exec.ExitError
-	return errors.As(err, &ee) && ee.ExitCode() == -1
 }
 
 // execTypeName names a type with an article, for messages.

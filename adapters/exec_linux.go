@@ -2,7 +2,12 @@
 
 package adapters
 
-import "syscall"
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"syscall"
+)
 
 // execSetParentDeath asks the kernel to kill the command if toolhost dies
 // without the chance to kill it (SIGKILL, a crash). Only the command itself
@@ -10,4 +15,38 @@ import "syscall"
 // process group (see Exec.Close).
 func execSetParentDeath(attr *syscall.SysProcAttr) {
 	attr.Pdeathsig = syscall.SIGKILL
+}
+
+// execOnlyZombies reports whether every process of the process group pgid
+// is a zombie, from /proc/PID/stat: the state is the first field after the
+// command's name in parentheses, the group the third.
+func execOnlyZombies(pgid int) bool {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return false
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return false
+	}
+	want := strconv.Itoa(pgid)
+	for _, name := range names {
+		if name[0] < '0' || name[0] > '9' {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + name + "/stat")
+		if err != nil {
+			continue // gone meanwhile
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := bytes.Fields(b[i+1:])
+		if len(f) > 2 && string(f[2]) == want && string(f[0]) != "Z" && string(f[0]) != "X" {
+			return false
+		}
+	}
+	return true
 }

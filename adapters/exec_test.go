@@ -3,9 +3,12 @@
 package adapters
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -438,10 +441,10 @@ func TestExecCallErrors(t *testing.T) {
 			"command was killed by signal 15"},
 		{"timeout shows what was printed", `command = ["sh", "-c", "echo connecting; echo 'waiting for the lock' >&2; sleep 30"]
 timeout = "300ms"`, nil,
-			"command timed out after 300ms (timeout) and was killed; the end of what it printed: waiting for the lock"},
+			"command timed out after 300ms (timeout) and was stopped with SIGTERM; the end of what it printed: waiting for the lock"},
 		{"timeout shows stdout when stderr is empty", `command = ["sh", "-c", "echo polling; sleep 30"]
 timeout = "300ms"`, nil,
-			"and was killed; the end of what it printed: polling"},
+			"and was stopped with SIGTERM; the end of what it printed: polling"},
 		{"stdout past max_output: its real end", `command = ["sh", "-c", "seq 1 20000; echo 'FAILED: 3 tests'; exit 1"]
 max_output = 1000`, nil,
 			"19999\n20000\nFAILED: 3 tests"},
@@ -698,7 +701,7 @@ func TestExecHugeOutput(t *testing.T) {
 		{"finishes", `command = ["head", "-c", "300000000", "/dev/zero"]
 timeout = "60s"`, ""},
 		{"killed at timeout", `command = ["yes", "a fairly long line of output to fill the pipe quickly"]
-timeout = "1s"`, "command timed out after 1s (timeout) and was killed"},
+timeout = "1s"`, "command timed out after 1s (timeout) and was stopped with SIGTERM"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -789,7 +792,7 @@ func TestExecKillsProcessGroup(t *testing.T) {
 		check   func(t *testing.T, err error)
 	}{
 		{"timeout", "500ms", nil, func(t *testing.T, err error) {
-			if err == nil || err.Error() != "command timed out after 500ms (timeout) and was killed" {
+			if err == nil || err.Error() != "command timed out after 500ms (timeout) and was stopped with SIGTERM" {
 				t.Errorf("err = %v", err)
 			}
 		}},
@@ -799,8 +802,8 @@ func TestExecKillsProcessGroup(t *testing.T) {
 			}
 		}},
 		{"close", "30s", func(_ context.CancelFunc, e *Exec) { e.Close() }, func(t *testing.T, err error) {
-			if err == nil || !strings.Contains(err.Error(), "killed") {
-				t.Errorf("err = %v, want a killed command", err)
+			if err == nil || err.Error() != "the command was stopped with SIGTERM because the tool's configuration was unloaded; call the tool again" {
+				t.Errorf("err = %v, want a stopped command", err)
 			}
 		}},
 	}
@@ -1025,6 +1028,24 @@ timeout = "2h"`, []wantDiag{{"Timeout out of range", `"2h"`, "at most 1h."}}},
 timeout = "0s"`, []wantDiag{{"Timeout out of range", `"0s"`, "more than zero"}}},
 		{"param in timeout", `command = ["ls"]
 timeout = param.text`, []wantDiag{{"Parameter reference not allowed", `param.text`, "cannot refer to parameters"}}},
+		{"kill_timeout without unit", `command = ["ls"]
+kill_timeout = 2`, []wantDiag{{"Invalid kill_timeout", `2`, `such as "1s", "2m" or "1h" (units are ms, s, m and h). Did you mean "2s"?`}}},
+		{"negative kill_timeout", `command = ["ls"]
+kill_timeout = "-1s"`, []wantDiag{{"kill_timeout out of range", `"-1s"`, "The kill_timeout is -1s, and it must be zero or more and at most 1m."}}},
+		{"kill_timeout too long", `command = ["ls"]
+kill_timeout = "5m"`, []wantDiag{{"kill_timeout out of range", `"5m"`, "at most 1m."}}},
+		{"kill_timeout not a string", `command = ["ls"]
+kill_timeout = ["1s"]`, []wantDiag{{"Invalid kill_timeout", `["1s"]`, "The kill_timeout must be a duration string, and this is a tuple"}}},
+		{"param in kill_signal", `command = ["ls"]
+kill_signal = param.text`, []wantDiag{{"Parameter reference not allowed", `param.text`, `such as kill_signal = "SIGINT"`}}},
+		{"misspelt kill_signal", `command = ["ls"]
+kill_signal = "SIGTREM"`, []wantDiag{{"Unknown kill_signal", `"SIGTREM"`, `"SIGTREM" is not a signal kill_signal can send. Write one of "SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2". Did you mean "SIGTERM"?`}}},
+		{"SIGKILL as kill_signal", `command = ["ls"]
+kill_signal = "KILL"`, []wantDiag{{"Unknown kill_signal", `"KILL"`, `write kill_timeout = "0s" and leave kill_signal out`}}},
+		{"kill_signal by number", `command = ["ls"]
+kill_signal = "15"`, []wantDiag{{"Unknown kill_signal", `"15"`, `"15" is a number; kill_signal takes a name`}}},
+		{"kill_signal a number", `command = ["ls"]
+kill_signal = 15`, []wantDiag{{"Invalid kill_signal", `15`, `must be a signal name, and this is a number`}}},
 		{"param in dir", `command = ["ls"]
 dir = "x/${param.path}"`, []wantDiag{{"Parameter reference not allowed", `param.path`, "dir"}}},
 		{"param in inherit_env", `command = ["ls"]
@@ -1166,5 +1187,212 @@ func TestExecScriptParamsAllowed(t *testing.T) {
 		t.Run(cmd, func(t *testing.T) {
 			f.mustCompile(t, "command = "+cmd)
 		})
+	}
+}
+
+// execScript writes script to a file in a new temporary directory and
+// returns the file's path and the path of a marker file beside it.
+func execScript(t *testing.T, script string) (path, marker string) {
+	t.Helper()
+	dir := t.TempDir()
+	path = filepath.Join(dir, "script.sh")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, filepath.Join(dir, "marker")
+}
+
+// execWaitFile waits until path exists.
+func execWaitFile(t *testing.T, path string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s not written", path)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// execLoop ends the scripts of the kill_timeout tests: it says the
+// script's handlers are in place ($1.ready) and runs until stopped.
+const execLoop = `echo ready > "$1.ready"; while :; do sleep 0.05; done`
+
+// TestExecKillTimeout: a command that is stopped gets kill_signal, and
+// kill_timeout to clean up before its process group is killed with
+// SIGKILL; the call's error says which ended it. Each script gets the
+// path of a marker file as $1; a handler that ran writes it.
+func TestExecKillTimeout(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		script   string
+		settings string // kill_timeout and kill_signal
+		// stop stops the call once the script is ready: nil waits for
+		// its timeout (1s).
+		stop       func(cancel context.CancelFunc, e *Exec)
+		wantErr    string
+		wantMarker string        // "": there must be no marker
+		atLeast    time.Duration // the call takes at least this long
+	}{
+		{name: "cleans up on SIGTERM", script: `trap 'echo cleaned up > "$1"; exit 3' TERM; ` + execLoop,
+			settings: `kill_timeout = "20s"`,
+			wantErr:  "command timed out after 1s (timeout) and was stopped with SIGTERM", wantMarker: "cleaned up\n"},
+		{name: "ignores SIGTERM", script: `trap '' TERM; ` + execLoop,
+			settings: `kill_timeout = "400ms"`,
+			wantErr:  "command timed out after 1s (timeout) and was killed: it was still running 400ms after SIGTERM (kill_timeout)",
+			atLeast:  1400 * time.Millisecond},
+		{name: "kill_timeout zero", script: `trap 'echo cleaned up > "$1"; exit 3' TERM; ` + execLoop,
+			settings: `kill_timeout = "0s"`,
+			wantErr:  "command timed out after 1s (timeout) and was killed"},
+		{name: "kill_signal", script: `trap 'echo cleaned up after USR1 > "$1"; exit 3' USR1; ` + execLoop,
+			settings: `kill_signal = "usr1"`,
+			wantErr:  "command timed out after 1s (timeout) and was stopped with SIGUSR1", wantMarker: "cleaned up after USR1\n"},
+		// The leader dies of SIGTERM at once; its child, which does not
+		// hold the output pipes, takes 300 ms to clean up, and the call
+		// waits for it.
+		{name: "the group gets its time",
+			script:   `sh -c 'trap "sleep 0.3; echo child cleaned up > \"\$0\"; exit 0" TERM; echo ready > "$0.ready"; while :; do sleep 0.05; done' "$1" >/dev/null 2>&1 & wait`,
+			settings: `kill_timeout = "20s"`,
+			wantErr:  "command timed out after 1s (timeout) and was stopped with SIGTERM", wantMarker: "child cleaned up\n",
+			atLeast: 1300 * time.Millisecond},
+		{name: "cancelled", script: `trap 'echo cleaned up > "$1"; exit 3' TERM; ` + execLoop,
+			stop:    func(cancel context.CancelFunc, _ *Exec) { cancel() },
+			wantErr: context.Canceled.Error(), wantMarker: "cleaned up\n"},
+		{name: "unloaded", script: `trap 'echo cleaned up > "$1"; exit 3' TERM; ` + execLoop,
+			stop:    func(_ context.CancelFunc, e *Exec) { e.Close() },
+			wantErr: "the command was stopped with SIGTERM because the tool's configuration was unloaded; call the tool again", wantMarker: "cleaned up\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			script, marker := execScript(t, tt.script)
+			f := defaultExecFixture()
+			e := f.mustCompile(t, fmt.Sprintf("command = [\"sh\", %q, param.path]\ntimeout = \"1s\"\n%s", script, tt.settings))
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			start := time.Now()
+			go func() {
+				_, err := f.call(t, ctx, e, map[string]cty.Value{"path": cty.StringVal(marker)})
+				done <- err
+			}()
+			if tt.stop != nil {
+				execWaitFile(t, marker+".ready")
+				tt.stop(cancel, e)
+			}
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(15 * time.Second):
+				t.Fatal("call did not return")
+			}
+			took := time.Since(start)
+			// sh may add what it printed ("Terminated").
+			if err == nil || (err.Error() != tt.wantErr && !strings.HasPrefix(err.Error(), tt.wantErr+"; the end of what it printed: ")) {
+				t.Errorf("err = %v, want %q", err, tt.wantErr)
+			}
+			if took < tt.atLeast || took > 10*time.Second {
+				t.Errorf("call took %s, want at least %s and well under the kill_timeout", took, tt.atLeast)
+			}
+			// The marker is there when the call returns, not later.
+			got, rerr := os.ReadFile(marker)
+			if tt.wantMarker == "" && rerr == nil {
+				t.Errorf("a handler ran: marker %q", got)
+			}
+			if tt.wantMarker != "" && string(got) != tt.wantMarker {
+				t.Errorf("marker = %q (%v), want %q", got, rerr, tt.wantMarker)
+			}
+		})
+	}
+}
+
+// TestKillCommands: KillCommands cuts a stopped command's kill_timeout
+// short, with SIGKILL to its whole process group. Not parallel: it kills
+// every command of the process.
+func TestKillCommands(t *testing.T) {
+	script, marker := execScript(t, `trap '' TERM; sleep 60 & echo $! > "$1"; `+execLoop)
+	f := defaultExecFixture()
+	e := f.mustCompile(t, fmt.Sprintf("command = [\"sh\", %q, param.path]\nkill_timeout = \"1m\"", script))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.call(t, ctx, e, map[string]cty.Value{"path": cty.StringVal(marker)})
+		done <- err
+	}()
+	execWaitFile(t, marker+".ready")
+	pids := execReadPids(t, marker, time.Second)
+	cancel() // SIGTERM, which the group ignores
+	select {
+	case err := <-done:
+		t.Fatalf("the call returned before KillCommands: %v", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	start := time.Now()
+	KillCommands()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call did not return after KillCommands")
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the call took %s to return after KillCommands", took)
+	}
+	for _, pid := range pids {
+		if !execProcessGone(pid, 5*time.Second) {
+			t.Errorf("process %d is still running", pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// TestExecGroupGone: a process group counts as gone once nothing in it
+// runs, its zombies included, which are what is left where orphans are
+// not reaped (a container's first process).
+func TestExecGroupGone(t *testing.T) {
+	t.Parallel()
+	start := func(args ...string) *exec.Cmd {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd
+	}
+	running := start("sleep", "60")
+	if execGroupGone(running.Process.Pid) {
+		t.Error("a group with a running process counts as gone")
+	}
+	running.Process.Kill()
+	running.Wait()
+	if !execGroupGone(running.Process.Pid) {
+		t.Error("a group with no process left counts as running")
+	}
+	if runtime.GOOS != "linux" {
+		return // elsewhere a zombie counts as running until reaped
+	}
+	exited := start("true")
+	defer exited.Wait()
+	state := func() string {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", exited.Process.Pid))
+		if i := bytes.LastIndexByte(b, ')'); i >= 0 && len(b) > i+2 {
+			return string(b[i+2])
+		}
+		return ""
+	}
+	for deadline := time.Now().Add(10 * time.Second); state() != "Z"; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the process did not become a zombie: state %q", state())
+		}
+	}
+	if !execGroupGone(exited.Process.Pid) {
+		t.Error("a group whose one process is a zombie counts as running")
 	}
 }

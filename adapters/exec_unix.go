@@ -35,6 +35,42 @@ func execKillGroup(pid int) error {
 	return err
 }
 
+// execSignals maps the names kill_signal takes (execKillSignals) to
+// signals.
+var execSignals = map[string]syscall.Signal{
+	"SIGTERM": syscall.SIGTERM, "SIGINT": syscall.SIGINT, "SIGHUP": syscall.SIGHUP,
+	"SIGQUIT": syscall.SIGQUIT, "SIGUSR1": syscall.SIGUSR1, "SIGUSR2": syscall.SIGUSR2,
+}
+
+// execSignalGroup sends the named signal to the process group led by pid.
+// A group that is gone already is os.ErrProcessDone.
+func execSignalGroup(pid int, name string) error {
+	sig, ok := execSignals[name]
+	if pid <= 0 || !ok {
+		return fmt.Errorf("cannot send %q to process group %d", name, pid)
+	}
+	err := syscall.Kill(-pid, sig)
+	if errors.Is(err, syscall.ESRCH) {
+		return os.ErrProcessDone
+	}
+	return err
+}
+
+// execGroupGone reports whether no process is left running in the process
+// group led by pid. A process that has exited but was not reaped yet (a
+// zombie) counts as gone: it runs nothing, and SIGKILL cannot end it
+// sooner. Where the process that adopts orphans does not reap them (a
+// container's first process, often), the group's zombies stay.
+func execGroupGone(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	if errors.Is(syscall.Kill(-pid, 0), syscall.ESRCH) {
+		return true
+	}
+	return execOnlyZombies(pid)
+}
+
 // execExitDescription says how a command that failed ended.
 func execExitDescription(ps *os.ProcessState) string {
 	if ps == nil {

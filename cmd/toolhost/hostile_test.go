@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -249,6 +250,128 @@ func TestHostExitKillsCommands(t *testing.T) {
 			for _, pid := range pids {
 				waitFor(t, fmt.Sprintf("process %d is gone", pid), func() bool { return processGone(pid) })
 			}
+		})
+	}
+}
+
+// stopConfig writes script to a file and a config whose tool "work" runs
+// it with the path of a marker file as $1, and the given kill_timeout; it
+// returns the config's path and the marker's. The scripts write their pid
+// and a child's to the marker's path with ".pid" added.
+func stopConfig(t *testing.T, script, killTimeout string) (cfg, marker string) {
+	t.Helper()
+	dir := t.TempDir()
+	path, marker := filepath.Join(dir, "stop.sh"), filepath.Join(dir, "marker")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg = writeConfig(t, fmt.Sprintf(`
+tool "work" {
+  description = "runs until stopped"
+  exec {
+    command      = ["sh", %q, %q]
+    kill_timeout = %q
+  }
+}
+`, path, marker, killTimeout))
+	return cfg, marker
+}
+
+// checkStopped checks, once toolhost has exited, that the marker holds
+// want (a handler ran in time; "" when none must have) and that the
+// processes are gone.
+func checkStopped(t *testing.T, marker, want string, pids []int) {
+	t.Helper()
+	got, err := os.ReadFile(marker)
+	if want != "" && string(got) != want {
+		t.Errorf("marker = %q (%v) when toolhost exited, want %q", got, err, want)
+	}
+	for _, pid := range pids {
+		waitFor(t, fmt.Sprintf("process %d is gone", pid), func() bool { return processGone(pid) })
+	}
+}
+
+// TestHostExitLetsCommandsCleanUp: a command in flight when toolhost is
+// told to stop gets its kill_signal and kill_timeout to clean up before
+// the host exits; one that ignores the signal is killed, with what it
+// started, once the session's ShutdownGrace is over, however long its
+// kill_timeout.
+func TestHostExitLetsCommandsCleanUp(t *testing.T) {
+	tests := []struct {
+		name        string
+		script      string // $1 is the marker file's path
+		killTimeout string
+		wantMarker  string
+	}{
+		{"cleans up", `trap 'sleep 0.2; echo cleaned up > "$1"; exit 0' TERM; sleep 60 & echo $$ $! > "$1.pid"; while :; do sleep 0.05; done`, "10s", "cleaned up\n"},
+		{"ignores the signal", `trap '' TERM; sleep 60 & echo $$ $! > "$1.pid"; while :; do sleep 0.05; done`, "1m", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, marker := stopConfig(t, tc.script, tc.killTimeout)
+			s := startServe(t, "--watch=false", cfg)
+			s.initialize("2025-06-18")
+			s.sendJSON(call(1, "work", nil))
+			pids := hangPids(t, marker+".pid")
+			start := time.Now()
+			_ = s.cmd.Process.Signal(syscall.SIGTERM)
+			exited := make(chan error, 1)
+			go func() { exited <- s.cmd.Wait() }()
+			select {
+			case err := <-exited:
+				if err != nil {
+					t.Errorf("host exited with %v, want status 0", err)
+				}
+			case <-time.After(8 * time.Second): // ShutdownGrace is 2 s
+				t.Fatal("host still running 8s after SIGTERM")
+			}
+			t.Logf("host exited %v after SIGTERM", time.Since(start).Round(time.Millisecond))
+			checkStopped(t, marker, tc.wantMarker, pids)
+		})
+	}
+}
+
+// TestCallInterrupted: Ctrl-C in toolhost call gives the command its
+// kill_signal and kill_timeout; a second Ctrl-C kills it at once, with
+// what it started.
+func TestCallInterrupted(t *testing.T) {
+	tests := []struct {
+		name       string
+		script     string // $1 is the marker file's path
+		twice      bool   // a second SIGINT, once the first had no effect
+		wantMarker string
+	}{
+		{"cleans up", `trap 'sleep 0.2; echo cleaned up > "$1"; exit 0' TERM; sleep 60 & echo $$ $! > "$1.pid"; while :; do sleep 0.05; done`, false, "cleaned up\n"},
+		{"ignores the signal", `trap '' TERM; sleep 60 & echo $$ $! > "$1.pid"; while :; do sleep 0.05; done`, true, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, marker := stopConfig(t, tc.script, "1m")
+			cmd := exec.Command(binPath, "call", cfg, "work")
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			pids := hangPids(t, marker+".pid")
+			_ = cmd.Process.Signal(syscall.SIGINT)
+			if tc.twice {
+				select {
+				case err := <-exited:
+					t.Fatalf("call exited (%v) while its command ignored SIGTERM, before its kill_timeout", err)
+				case <-time.After(500 * time.Millisecond):
+				}
+				_ = cmd.Process.Signal(syscall.SIGINT)
+			}
+			select {
+			case <-exited:
+			case <-time.After(8 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatalf("call still running 8s after Ctrl-C; stderr:\n%s", stderr.String())
+			}
+			checkStopped(t, marker, tc.wantMarker, pids)
 		})
 	}
 }

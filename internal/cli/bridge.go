@@ -9,6 +9,7 @@ import (
 	"net"
 	"strings"
 
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/bridge"
 	"github.com/toolhost/toolhost/host"
 )
@@ -110,6 +111,7 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	srv.ShutdownBecause(errSignalled)
 	<-watchDone
 	srv.Registry().Retire()
+	adapters.KillCommands() // what is left of a stopped command's kill_timeout
 	if err != nil {
 		logger.Error("bridge stopped", "error", err)
 		return ExitFailure

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
 
+	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
 )
@@ -51,6 +52,18 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return ExitFailure
 	}
 	installSignals(ctx)
+	// Nothing the call started outlives it, whatever its kill_timeout: a
+	// second Ctrl-C cuts what is left of it short.
+	defer adapters.KillCommands()
+	called := make(chan struct{})
+	defer close(called)
+	go func() {
+		select {
+		case <-signalsAgain(ctx):
+			adapters.KillCommands()
+		case <-called:
+		}
+	}()
 	defer reg.Close()
 	tool, ok := reg.Tool(pos[1])
 	if !ok {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
 	"github.com/toolhost/toolhost/internal/diagtext"
@@ -278,9 +279,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		// (StdioTransport.Stop). Should they not be out within
 		// ShutdownGrace, or should a second signal come, the session
 		// stops waiting for them (the SDK still waits for its handlers
-		// to return before Run does, which the cancellation makes quick).
-		session, endSession := context.WithCancel(context.WithoutCancel(runCtx))
-		defer endSession()
+		// to return before Run does, which the cancellation makes quick:
+		// a command still within its kill_timeout is killed then).
+		session, cancelSession := context.WithCancel(context.WithoutCancel(runCtx))
+		defer cancelSession()
+		endSession := func() {
+			adapters.KillCommands()
+			cancelSession()
+		}
 		stopOnSignal := context.AfterFunc(ctx, func() {
 			srv.ShutdownBecause(errSignalled)
 			t := time.NewTimer(ShutdownGrace)
@@ -311,6 +317,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	startWatch()
 	<-watchDone
 	srv.Registry().Retire()
+	// A command still in its kill_timeout (a session ended ShutdownGrace
+	// after a signal does not wait for longer ones) is killed now, with
+	// what it started: nothing toolhost started outlives it.
+	adapters.KillCommands()
 	if err != nil && !errors.Is(err, io.EOF) {
 		logger.Error("server stopped", "error", err)
 		return ExitFailure
