@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -87,11 +88,37 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stdout, "toolhost %s\n", thcl.Version)
 		return ExitOK
 	case "help", "-h", "--help":
+		if cmd == "help" && len(rest) > 0 {
+			return runHelp(ctx, rest, stdin, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return ExitOK
 	}
 	fmt.Fprintf(stderr, "toolhost: unknown command %q\n\n%s", cmd, usage)
 	return ExitUsage
+}
+
+// commands are the commands Run knows, for 'toolhost help COMMAND'.
+var commands = []string{"serve", "validate", "call", "inspect", "fmt", "init", "bridge", "version"}
+
+// runHelp runs 'toolhost help COMMAND': the command's own usage, as
+// 'toolhost COMMAND -h' prints it, but on stdout, where 'toolhost help'
+// prints the overview.
+func runHelp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 1 {
+		fmt.Fprintf(stderr, "toolhost help takes one command (got %q); run 'toolhost help' for the list\n", strings.Join(args, " "))
+		return ExitUsage
+	}
+	switch name := args[0]; {
+	case name == "help" || name == "-h" || name == "--help":
+		fmt.Fprint(stdout, usage)
+		return ExitOK
+	case slices.Contains(commands, name):
+		return Run(ctx, []string{name, "-h"}, stdin, stdout, stdout)
+	default:
+		fmt.Fprintf(stderr, "toolhost help: unknown command %q\n\n%s", name, usage)
+		return ExitUsage
+	}
 }
 
 func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
