@@ -128,6 +128,25 @@ func inspectText(cfg *thcl.Config, w io.Writer) {
 			}
 			tw.Flush()
 		}
+		if t.Confirm != nil {
+			line := "    asks the user to confirm each call"
+			switch {
+			case t.Ask != nil: // the form's line says what a client that cannot ask gets
+			case t.ConfirmFallback == "allow":
+				line += " (calls from a client that cannot ask run without asking)"
+			default:
+				line += " (calls from a client that cannot ask are refused)"
+			}
+			fmt.Fprintln(w, line)
+		}
+		if t.Ask != nil {
+			fmt.Fprintln(w, "    asks the user to fill in a form before each call (calls from a client that cannot ask are refused):")
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			for _, f := range t.Ask.Fields {
+				row(tw, "      ", f.Name, paramSummary(f), oneLine(firstOf(f.Title, f.Description)))
+			}
+			tw.Flush()
+		}
 		if t.Result == nil {
 			what := "text"
 			if d, ok := t.Backend.(adapters.OutputDescriber); ok {
