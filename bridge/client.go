@@ -87,6 +87,12 @@ type Client struct {
 	// Hurry, when closed during that grace (a second Ctrl-C), ends it at
 	// once: the calls still running are cancelled and send their results.
 	Hurry <-chan struct{}
+	// KillCommands, when set, kills at once what the calls' backends still
+	// run (adapters.KillCommands). A cancelled call waits for its command,
+	// which has its kill_timeout (up to a minute) to clean up: once ctx has
+	// ended, the calls still running cancelledResultGrace after they were
+	// cancelled are ended with it, so that Run returns within its bounds.
+	KillCommands func()
 	// StallWarning is how long a partial frame that already contains
 	// "##END" waits for more input before a warning is logged
 	// (DefaultStallWarning when 0).
@@ -301,16 +307,50 @@ func (s *session) serve(ctx context.Context) error {
 			// closes, so that the server is not left waiting for it.
 			if finished, _ := s.waitCalls(cancelledResultGrace, nil); !finished {
 				s.log.Warn("calls cancelled at shutdown did not end; their results are not sent", "waited", cancelledResultGrace)
+				s.c.killCommands()
 			}
 		}
 	}
 	cancelCalls(errConnectionLost)
 	s.conn.Close()
-	s.calls.Wait()
+	s.endCalls(ctx)
 	if n := s.unsent.Load(); n > 0 {
 		s.log.Warn("calls ended with the connection, their results not sent", "calls", n)
 	}
 	return readErr
+}
+
+// endCalls waits for the calls, cancelled, to end. A command may take its
+// kill_timeout to clean up; once ctx has ended (the bridge is stopping,
+// perhaps while it waits here after a lost connection), the calls get
+// cancelledResultGrace more at most, or until Hurry, and what is left is
+// killed.
+func (s *session) endCalls(ctx context.Context) {
+	done := make(chan struct{})
+	go func() { s.calls.Wait(); close(done) }()
+	select {
+	case <-done:
+		return
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(cancelledResultGrace)
+	defer t.Stop()
+	select {
+	case <-done:
+		return
+	case <-t.C:
+	case <-s.c.Hurry:
+	}
+	s.c.killCommands()
+	<-done
+}
+
+// killCommands kills what the calls' backends still run, when the client
+// has the means to.
+func (c *Client) killCommands() {
+	if c.KillCommands != nil {
+		c.KillCommands()
+	}
 }
 
 // waitCalls waits up to grace for the running calls to end, or until hurry

@@ -77,7 +77,8 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	installSignals(ctx)
 	slog.SetDefault(logger)
 	srv := host.NewServer(reg, logger)
-	client := &bridge.Client{Addr: *addr, Server: srv, Logger: logger, TaskID: *taskID, MaxFrame: *maxFrame, Hurry: signalsAgain(ctx)}
+	client := &bridge.Client{Addr: *addr, Server: srv, Logger: logger, TaskID: *taskID, MaxFrame: *maxFrame, Hurry: signalsAgain(ctx),
+		KillCommands: adapters.KillCommands}
 	logger.Info("bridging to a framed-protocol server", "addr", *addr, "config", strings.Join(reg.Config.Paths, ","), "tools", len(reg.Tools), "watch", *watch)
 
 	runCtx, cancel := context.WithCancel(ctx)
