@@ -1194,10 +1194,14 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	// deadline, and is not a timeout.
 	var killed atomic.Bool
 	cmd.Cancel = func() error {
-		killed.Store(true)
 		// os/exec may call this before Start has returned.
 		run.setPid(cmd.Process.Pid)
-		run.stop()
+		// A command that ended by itself as the context ended is not
+		// stopped: os/exec then reports how it ended, not the context.
+		if err := run.stop(); err != nil {
+			return err
+		}
+		killed.Store(true)
 		return nil
 	}
 	// Should the command outlive its kill_timeout, the group's SIGKILL
@@ -1369,7 +1373,7 @@ func (e *Exec) Close() error {
 	defer e.mu.Unlock()
 	e.closed = true
 	for _, run := range e.running {
-		run.stop()
+		_ = run.stop()
 	}
 	return nil
 }
@@ -1398,24 +1402,36 @@ func (r *execRun) setPid(pid int) {
 
 // stop asks the command's process group to exit: kill_signal now, SIGKILL
 // once kill_timeout has passed (at once when it is zero). Only the first
-// call does anything.
-func (r *execRun) stop() {
+// call does anything. A group with nothing left running (the command
+// ended by itself, and was perhaps reaped already) is not stopped, and
+// gets no signal then or later: its number may be another group's by
+// then. stop then returns os.ErrProcessDone.
+func (r *execRun) stop() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.stopped || r.done {
-		return
+	if r.stopped {
+		return nil
 	}
-	r.stopped = true
+	if r.done {
+		return os.ErrProcessDone
+	}
+	if execGroupGone(r.pid) {
+		r.done = true
+		return os.ErrProcessDone
+	}
 	if r.grace <= 0 {
+		r.stopped = true
 		r.killLocked()
-		return
+		return nil
 	}
 	if err := execSignalGroup(r.pid, r.signal); err != nil {
-		r.done = true // the group is gone already
-		return
+		r.done = true // gone meanwhile
+		return os.ErrProcessDone
 	}
+	r.stopped = true
 	r.deadline = time.Now().Add(r.grace)
 	r.timer = time.AfterFunc(r.grace, r.kill)
+	return nil
 }
 
 // wasStopped reports whether stop was called.

@@ -1396,3 +1396,55 @@ func TestExecGroupGone(t *testing.T) {
 		t.Error("a group whose one process is a zombie counts as running")
 	}
 }
+
+// TestExecUnloadAfterExit: a tool unloaded after its command has exited by
+// itself, while Wait still waits for the standard input it writes (a
+// process that left the group holds it and does not read), returns the
+// command's output: nothing was stopped, and no signal goes to the group,
+// which is gone and whose number may be another's by then.
+func TestExecUnloadAfterExit(t *testing.T) {
+	t.Parallel()
+	// The leader writes its pid and its setsid child's, and exits; the
+	// child holds standard input (through fd 3: a background job's
+	// standard input is /dev/null) without reading it.
+	script, marker := execScript(t, `exec 3<&0; setsid sleep 20 <&3 >/dev/null 2>&1 3<&- & echo $$ $! > "$1"; echo finished`)
+	f := defaultExecFixture()
+	e := f.mustCompile(t, fmt.Sprintf("command = [\"sh\", %q, param.path]\nstdin = param.text\nkill_timeout = \"5s\"", script))
+	done := make(chan error, 1)
+	var out string
+	go func() {
+		o, err := f.call(t, context.Background(), e, map[string]cty.Value{
+			"path": cty.StringVal(marker),
+			"text": cty.StringVal(strings.Repeat("x", 1<<20)), // more than a pipe holds
+		})
+		if o != nil {
+			out = string(o.Body)
+		}
+		done <- err
+	}()
+	pids := execReadPids(t, marker, 10*time.Second)
+	defer syscall.Kill(pids[1], syscall.SIGKILL)
+	// The leader is reaped by Wait, which then waits for standard input.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pids[0])); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the command was not reaped")
+		}
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("the call returned before the unload: %v", err)
+	default:
+	}
+	e.Close()
+	select {
+	case err := <-done:
+		if err != nil || strings.TrimSpace(out) != "finished" {
+			t.Errorf("err = %v, output %q; want the command's output", err, out)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call did not return")
+	}
+}
