@@ -800,7 +800,7 @@ func (c *execCompiler) killSignal(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	case name == "SIGKILL" || name == "SIG9":
 		detail = `SIGKILL cannot be caught, so a command has no chance to clean up: it is what kill_timeout leads to. ` +
 			`To kill a stopped command at once, write kill_timeout = "0s" and leave kill_signal out.`
-	case strings.TrimLeft(name, "SIG0123456789") == "":
+	case strings.TrimPrefix(name, "SIG") != "" && strings.Trim(strings.TrimPrefix(name, "SIG"), "0123456789") == "":
 		detail = fmt.Sprintf("%q is a number; kill_signal takes a name, as numbers differ between systems. Write one of %s.", given, execQuoteList(execKillSignals))
 	default:
 		if s := execSuggestName(name, execKillSignals); s != "" {

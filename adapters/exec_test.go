@@ -1042,6 +1042,10 @@ kill_signal = param.text`, []wantDiag{{"Parameter reference not allowed", `param
 kill_signal = "SIGTREM"`, []wantDiag{{"Unknown kill_signal", `"SIGTREM"`, `"SIGTREM" is not a signal kill_signal can send. Write one of "SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2". Did you mean "SIGTERM"?`}}},
 		{"SIGKILL as kill_signal", `command = ["ls"]
 kill_signal = "KILL"`, []wantDiag{{"Unknown kill_signal", `"KILL"`, `write kill_timeout = "0s" and leave kill_signal out`}}},
+		{"empty kill_signal", `command = ["ls"]
+kill_signal = ""`, []wantDiag{{"Unknown kill_signal", `""`, `"" is not a signal kill_signal can send. Write one of "SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2".`}}},
+		{"kill_signal SIG alone", `command = ["ls"]
+kill_signal = "sig"`, []wantDiag{{"Unknown kill_signal", `"sig"`, `"sig" is not a signal kill_signal can send.`}}},
 		{"kill_signal by number", `command = ["ls"]
 kill_signal = "15"`, []wantDiag{{"Unknown kill_signal", `"15"`, `"15" is a number; kill_signal takes a name`}}},
 		{"kill_signal a number", `command = ["ls"]
