@@ -702,7 +702,7 @@ func (c *execCompiler) tupleSources(tuple *hclsyntax.TupleConsExpr, elems []cty.
 }
 
 func (c *execCompiler) timeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
-	d, diags, ok := c.duration(a, "timeout", "Timeout", false, MaxExecTimeout, `"30s"`)
+	d, diags, ok := c.duration(a, "timeout", "Timeout", false, MaxExecTimeout, `"30s"`, `"30s", "2m" or "1h"`)
 	if ok {
 		e.timeout = d
 	}
@@ -710,7 +710,7 @@ func (c *execCompiler) timeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 }
 
 func (c *execCompiler) killTimeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
-	d, diags, ok := c.duration(a, "kill_timeout", "kill_timeout", true, MaxExecKillTimeout, `"1s"`)
+	d, diags, ok := c.duration(a, "kill_timeout", "kill_timeout", true, MaxExecKillTimeout, `"1s"`, `"1s", "500ms" or "10s"`)
 	if ok {
 		e.killTimeout = d
 	}
@@ -719,8 +719,9 @@ func (c *execCompiler) killTimeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 
 // duration reads a duration attribute, in (0, max], or [0, max] when zero
 // is allowed; what names it in messages, and title starts the summary of
-// one out of range.
-func (c *execCompiler) duration(a *hcl.Attribute, what, title string, zero bool, max time.Duration, example string) (time.Duration, hcl.Diagnostics, bool) {
+// one out of range; example is a value in range, examples a few (all in
+// range, so that the fix a message suggests is one that loads).
+func (c *execCompiler) duration(a *hcl.Attribute, what, title string, zero bool, max time.Duration, example, examples string) (time.Duration, hcl.Diagnostics, bool) {
 	v, diags, ok := c.constant(a, example)
 	if !ok {
 		return 0, diags, false
@@ -731,7 +732,7 @@ func (c *execCompiler) duration(a *hcl.Attribute, what, title string, zero bool,
 			Severity: hcl.DiagError,
 			Summary:  "Invalid " + what,
 			Detail: fmt.Sprintf("The %s must be a duration string, and this is %s. "+
-				`Write a number with a unit, such as %s, "2m" or "1h".`, what, execTypeName(v.Type()), example),
+				`Write a number with a unit, such as %s.`, what, execTypeName(v.Type()), examples),
 			Subject:    a.Expr.Range().Ptr(),
 			Expression: a.Expr,
 		}), false
@@ -739,11 +740,15 @@ func (c *execCompiler) duration(a *hcl.Attribute, what, title string, zero bool,
 	s := sv.AsString()
 	d, err := time.ParseDuration(s)
 	if err != nil {
+		hint := durationHint(s)
+		if d, err := time.ParseDuration(strings.TrimSpace(s) + "s"); err != nil || d < 0 || d > max {
+			hint = "" // the seconds it would be are out of range too
+		}
 		return 0, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid " + what,
-			Detail: fmt.Sprintf(`%q is not a duration. Write a number with a unit, such as %s, "2m" or "1h" `+
-				`(units are ms, s, m and h).%s`, s, example, durationHint(s)),
+			Detail: fmt.Sprintf(`%q is not a duration. Write a number with a unit, such as %s `+
+				`(units are ms, s, m and h).%s`, s, examples, hint),
 			Subject:    a.Expr.Range().Ptr(),
 			Expression: a.Expr,
 		}), false

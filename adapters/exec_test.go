@@ -963,7 +963,7 @@ func TestExecCompileDiagnostics(t *testing.T) {
 	type wantDiag struct {
 		summary string
 		subject string // source text of the diagnostic's subject
-		detail  string // substring of the detail
+		detail  string // substring of the detail; its end when it ends with "$"
 	}
 	tests := []struct {
 		name string
@@ -1029,13 +1029,15 @@ timeout = "0s"`, []wantDiag{{"Timeout out of range", `"0s"`, "more than zero"}}}
 		{"param in timeout", `command = ["ls"]
 timeout = param.text`, []wantDiag{{"Parameter reference not allowed", `param.text`, "cannot refer to parameters"}}},
 		{"kill_timeout without unit", `command = ["ls"]
-kill_timeout = 2`, []wantDiag{{"Invalid kill_timeout", `2`, `such as "1s", "2m" or "1h" (units are ms, s, m and h). Did you mean "2s"?`}}},
+kill_timeout = 2`, []wantDiag{{"Invalid kill_timeout", `2`, `such as "1s", "500ms" or "10s" (units are ms, s, m and h). Did you mean "2s"?`}}},
+		{"kill_timeout without unit, too long in seconds", `command = ["ls"]
+kill_timeout = 120`, []wantDiag{{"Invalid kill_timeout", `120`, `"120" is not a duration. Write a number with a unit, such as "1s", "500ms" or "10s" (units are ms, s, m and h).$`}}},
 		{"negative kill_timeout", `command = ["ls"]
 kill_timeout = "-1s"`, []wantDiag{{"kill_timeout out of range", `"-1s"`, "The kill_timeout is -1s, and it must be zero or more and at most 1m."}}},
 		{"kill_timeout too long", `command = ["ls"]
 kill_timeout = "5m"`, []wantDiag{{"kill_timeout out of range", `"5m"`, "at most 1m."}}},
 		{"kill_timeout not a string", `command = ["ls"]
-kill_timeout = ["1s"]`, []wantDiag{{"Invalid kill_timeout", `["1s"]`, "The kill_timeout must be a duration string, and this is a tuple"}}},
+kill_timeout = ["1s"]`, []wantDiag{{"Invalid kill_timeout", `["1s"]`, `The kill_timeout must be a duration string, and this is a tuple. Write a number with a unit, such as "1s", "500ms" or "10s".`}}},
 		{"param in kill_signal", `command = ["ls"]
 kill_signal = param.text`, []wantDiag{{"Parameter reference not allowed", `param.text`, `such as kill_signal = "SIGINT"`}}},
 		{"misspelt kill_signal", `command = ["ls"]
@@ -1127,7 +1129,11 @@ bogus = 1`, []wantDiag{
 				if got := src[d.Subject.Start.Byte:d.Subject.End.Byte]; got != w.subject {
 					t.Errorf("diagnostic %d subject = %q, want %q", i, got, w.subject)
 				}
-				if !strings.Contains(d.Detail, w.detail) {
+				if end, ok := strings.CutSuffix(w.detail, "$"); ok {
+					if !strings.HasSuffix(d.Detail, end) {
+						t.Errorf("diagnostic %d detail = %q, want it to end with %q", i, d.Detail, end)
+					}
+				} else if !strings.Contains(d.Detail, w.detail) {
 					t.Errorf("diagnostic %d detail = %q, want it to contain %q", i, d.Detail, w.detail)
 				}
 				if !strings.HasSuffix(d.Detail, ".") && !strings.HasSuffix(d.Detail, "?") {
