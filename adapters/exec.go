@@ -1155,9 +1155,19 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	cmd.Args = argv
 	cmd.Dir = e.dir
 	cmd.Env = env
+	// Standard input, when there is one, is a pipe of our own too: were
+	// os/exec to copy it, Wait would wait for the copy (WaitDelay, which
+	// is kill_timeout and more) after the command exited, should what it
+	// left in its group hold the pipe without reading it. Without one,
+	// os/exec connects standard input to the null device.
+	var inPipe *execStdinPipe
 	if stdin != nil {
-		cmd.Stdin = strings.NewReader(*stdin)
-	} // else os/exec connects standard input to the null device
+		if inPipe, err = newExecStdinPipe(*stdin); err != nil {
+			return nil, fmt.Errorf("cannot run %q: %v", argv[0], err)
+		}
+		defer inPipe.close()
+		cmd.Stdin = inPipe.r
+	}
 	stdout := &execCapWriter{max: e.maxOutput}
 	stderr := &execStderr{tail: execTailWriter{max: execStderrKeep}}
 	if in != nil && in.Report != nil {
@@ -1230,6 +1240,9 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	e.mu.Unlock()
 	outPipe.started()
 	errPipe.started()
+	if inPipe != nil {
+		inPipe.started()
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -1247,6 +1260,9 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	// read what is left in the pipes.
 	forced, cut := run.finish()
 	execLive.remove(run)
+	if inPipe != nil {
+		inPipe.close() // a process that left the group may hold it
+	}
 	deadline := time.Now().Add(execWaitDelay)
 	outPipe.drain(deadline)
 	errPipe.drain(deadline)
@@ -2391,6 +2407,44 @@ func (p *execPipe) drain(deadline time.Time) {
 func (p *execPipe) close() {
 	_ = p.w.Close()
 	_ = p.r.Close()
+	<-p.done
+}
+
+// execStdinPipe is the standard input of a command: a goroutine writes
+// the input to w, the command reads r.
+type execStdinPipe struct {
+	r, w *os.File
+	once sync.Once
+	done chan struct{}
+}
+
+// newExecStdinPipe makes a pipe that gives the command s.
+func newExecStdinPipe(s string) (*execStdinPipe, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	p := &execStdinPipe{r: r, w: w, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		// A command that does not read all of it is no error.
+		_, _ = io.WriteString(w, s)
+		p.closeWrite()
+	}()
+	return p, nil
+}
+
+// started closes the parent's copy of the read end, once the command has
+// its own (or failed to start).
+func (p *execStdinPipe) started() { _ = p.r.Close() }
+
+func (p *execStdinPipe) closeWrite() { p.once.Do(func() { _ = p.w.Close() }) }
+
+// close ends the writing, should a process still hold the pipe without
+// reading it, and waits for the writer to stop.
+func (p *execStdinPipe) close() {
+	_ = p.r.Close()
+	p.closeWrite()
 	<-p.done
 }
 

@@ -1407,54 +1407,74 @@ func TestExecGroupGone(t *testing.T) {
 	}
 }
 
-// TestExecUnloadAfterExit: a tool unloaded after its command has exited by
-// itself, while Wait still waits for the standard input it writes (a
-// process that left the group holds it and does not read), returns the
-// command's output: nothing was stopped, and no signal goes to the group,
-// which is gone and whose number may be another's by then.
-func TestExecUnloadAfterExit(t *testing.T) {
+// TestExecStopAfterExit: stopping a command whose process group has
+// nothing left running (it exited by itself as its timeout fired or its
+// tool was unloaded; reaped or not) sends no signal and does not count as
+// stopping it, so the call reports how it ended, not a timeout or an
+// unload; nothing signals that group later, whose number may be
+// another's by then.
+func TestExecStopAfterExit(t *testing.T) {
 	t.Parallel()
-	// The leader writes its pid and its setsid child's, and exits; the
-	// child holds standard input (through fd 3: a background job's
-	// standard input is /dev/null) without reading it.
-	script, marker := execScript(t, `exec 3<&0; setsid sleep 20 <&3 >/dev/null 2>&1 3<&- & echo $$ $! > "$1"; echo finished`)
-	f := defaultExecFixture()
-	e := f.mustCompile(t, fmt.Sprintf("command = [\"sh\", %q, param.path]\nstdin = param.text\nkill_timeout = \"5s\"", script))
-	done := make(chan error, 1)
-	var out string
-	go func() {
-		o, err := f.call(t, context.Background(), e, map[string]cty.Value{
-			"path": cty.StringVal(marker),
-			"text": cty.StringVal(strings.Repeat("x", 1<<20)), // more than a pipe holds
+	for _, reaped := range []bool{false, true} {
+		t.Run(fmt.Sprintf("reaped=%v", reaped), func(t *testing.T) {
+			cmd := exec.Command("true")
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Wait()
+			pid := cmd.Process.Pid
+			if reaped {
+				cmd.Wait()
+			} else if runtime.GOOS == "linux" {
+				for deadline := time.Now().Add(10 * time.Second); !execOnlyZombies(pid); time.Sleep(5 * time.Millisecond) {
+					if time.Now().After(deadline) {
+						t.Fatal("the process did not become a zombie")
+					}
+				}
+			} else {
+				t.Skip("a zombie counts as running without /proc")
+			}
+			run := &execRun{grace: time.Minute, signal: "SIGTERM", pid: pid}
+			run.stop()
+			if run.wasStopped() {
+				t.Error("a command that had exited counts as stopped")
+			}
+			run.mu.Lock()
+			armed, done := run.timer != nil, run.done
+			run.mu.Unlock()
+			if armed || !done {
+				t.Errorf("timer armed %v, done %v: the gone group may be signalled later", armed, done)
+			}
 		})
-		if o != nil {
-			out = string(o.Body)
-		}
-		done <- err
-	}()
-	pids := execReadPids(t, marker, 10*time.Second)
-	defer syscall.Kill(pids[1], syscall.SIGKILL)
-	// The leader is reaped by Wait, which then waits for standard input.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pids[0])); errors.Is(err, os.ErrNotExist) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the command was not reaped")
-		}
 	}
-	select {
-	case err := <-done:
-		t.Fatalf("the call returned before the unload: %v", err)
-	default:
+}
+
+// TestExecExitLeavesStdinHeld: a command that exits by itself, leaving a
+// process of its group that holds its standard input without reading it,
+// returns at once, its group killed: a long kill_timeout, which is for
+// stopped commands, does not make the call wait for the input to be
+// written.
+func TestExecExitLeavesStdinHeld(t *testing.T) {
+	t.Parallel()
+	script, marker := execScript(t, `exec 3<&0; sleep 30 <&3 >/dev/null 2>&1 3<&- & echo $! > "$1"; echo finished`)
+	f := defaultExecFixture()
+	e := f.mustCompile(t, fmt.Sprintf("command = [\"sh\", %q, param.path]\nstdin = param.text\nkill_timeout = \"30s\"", script))
+	start := time.Now()
+	out, err := f.call(t, context.Background(), e, map[string]cty.Value{
+		"path": cty.StringVal(marker),
+		"text": cty.StringVal(strings.Repeat("x", 1<<20)), // more than a pipe holds
+	})
+	took := time.Since(start)
+	if err != nil || strings.TrimSpace(string(out.Body)) != "finished" {
+		t.Errorf("err = %v, output %v; want the command's output", err, out)
 	}
-	e.Close()
-	select {
-	case err := <-done:
-		if err != nil || strings.TrimSpace(out) != "finished" {
-			t.Errorf("err = %v, output %q; want the command's output", err, out)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("the call did not return")
+	if took > 10*time.Second {
+		t.Errorf("the call took %s: it waited for the kill_timeout", took)
+	}
+	pids := execReadPids(t, marker, time.Second)
+	if !execProcessGone(pids[0], 5*time.Second) {
+		t.Errorf("the command's background process %d is still running", pids[0])
+		syscall.Kill(pids[0], syscall.SIGKILL)
 	}
 }
