@@ -1380,6 +1380,13 @@ func (c *httpCompiler) compileURL(a *hcl.Attribute) *httpURL {
 			if !prefixKnown {
 				continue
 			}
+			if httpURLPosition(prefix) == httpInAuthority && !strings.Contains(prefix, "://") && strings.ContainsAny(prefix, "/?#") {
+				// "api.example.com/items/${param.id}": the scheme is
+				// missing, and the parameter is not in the host at all.
+				c.errorf(a.Expr.Range(), "Invalid url", "%s", httpSentence(httpNoScheme(prefix, true).Error()))
+				prefixKnown = false
+				continue
+			}
 			if httpURLPosition(prefix) == httpInAuthority {
 				c.errorf(p.Range(), "Parameter in URL host",
 					"This parameter would land in the scheme or host part of the url, where a value could send the request to another server. Use parameters only in the path or the query, for example \"https://api.example.com/items/${param.id}\", or use the query argument.")
@@ -1514,7 +1521,16 @@ func httpEscapeDotSegments(s string, paramRanges [][2]int) string {
 // httpParseTarget parses a request URL and refuses schemes other than http and
 // https.
 func httpParseTarget(s string) (*url.URL, error) {
+	if t := strings.TrimSpace(s); t != s && t != "" {
+		return nil, errors.New("the url has spaces or line breaks before or after it; remove them")
+	}
 	u, err := url.Parse(s)
+	if !strings.Contains(s, "://") && (err != nil || u.Scheme == "" || (u.Opaque != "" && u.Opaque[0] >= '0' && u.Opaque[0] <= '9')) {
+		// "api.example.com/x", "localhost:8080/x" (read as the scheme
+		// "localhost"), "127.0.0.1:8080/x" (a colon in the first path
+		// segment): a URL written without its scheme.
+		return nil, httpNoScheme(s, false)
+	}
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
@@ -1532,6 +1548,25 @@ func httpParseTarget(s string) (*url.URL, error) {
 		return nil, errors.New("the url has no host")
 	}
 	return u, nil
+}
+
+// httpNoScheme is the error of a url written without http:// or https://
+// in front; s is the url, or with partial its start up to a parameter.
+func httpNoScheme(s string, partial bool) error {
+	msg := fmt.Sprintf("the url has no scheme: %q", s)
+	if partial {
+		msg = fmt.Sprintf("the url begins %q, with no scheme", s)
+	}
+	msg += "; it must start with http:// or https://"
+	lower := strings.ToLower(s)
+	if s != "" && s[0] != '/' && !strings.HasPrefix(lower, "http:") && !strings.HasPrefix(lower, "https:") && !strings.HasPrefix(lower, "http/") && !strings.HasPrefix(lower, "https/") {
+		fixed := "https://" + s
+		if partial {
+			fixed += "..."
+		}
+		msg += fmt.Sprintf(", as in %q", fixed)
+	}
+	return errors.New(msg)
 }
 
 // ---- response ----

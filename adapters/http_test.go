@@ -952,6 +952,35 @@ func TestHTTPCompileDiagnostics(t *testing.T) {
 			want: [][3]string{{"Invalid url", `"file"`, "file://"}},
 		},
 		{
+			// Not "Parameter in URL host": the parameter is in the path of
+			// a url that lacks its scheme.
+			name: "no scheme before a param",
+			src:  "http {\n  url = \"api.example.com/weather?q=${param.city}\"\n}\n",
+			want: [][3]string{{"Invalid url", `begins "api.example.com/weather?q=", with no scheme; it must start with http:// or https://, as in "https://api.example.com/weather?q=..."`, "api.example.com"}},
+		},
+		{
+			name: "no scheme before a param in the path",
+			src:  "http {\n  url = \"localhost:8080/items/${param.city}\"\n}\n",
+			want: [][3]string{{"Invalid url", `begins "localhost:8080/items/", with no scheme`, "localhost:8080"}},
+		},
+		{
+			// url.Parse reads "localhost" as the scheme.
+			name: "host and port without scheme",
+			src:  "http {\n  url = \"localhost:8080/x\"\n}\n",
+			want: [][3]string{{"Invalid url", `no scheme: "localhost:8080/x"; it must start with http:// or https://, as in "https://localhost:8080/x"`, "localhost:8080/x"}},
+		},
+		{
+			// url.Parse: "first path segment in URL cannot contain colon".
+			name: "address and port without scheme",
+			src:  "http {\n  url = \"127.0.0.1:8080/x\"\n}\n",
+			want: [][3]string{{"Invalid url", `no scheme: "127.0.0.1:8080/x"`, "127.0.0.1:8080/x"}},
+		},
+		{
+			name: "space before the url",
+			src:  "http {\n  url = \" https://api.example.com/x\"\n}\n",
+			want: [][3]string{{"Invalid url", "spaces or line breaks before or after it; remove them", "https://api.example.com/x"}},
+		},
+		{
 			name: "header value with a newline",
 			src:  "http {\n  url = \"https://api.example.com/w\"\n  headers = { \"X-A\" = \"a\\nb\" }\n}\n",
 			want: [][3]string{{"Invalid header value", "line break", `"a\nb"`}},
