@@ -296,6 +296,12 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 	if h.charset != "" {
 		label = h.charset
 	}
+	if bom := httpBOMCharset(data); bom != "" {
+		// A byte order mark says what the text is, whatever the label
+		// (as browsers read it): a JSON file saved by Windows PowerShell 5
+		// is UTF-16 and served with no charset, or a wrong one.
+		label = bom
+	}
 	if mediaType == "application/octet-stream" && !over && !JSONTooDeep(data) && gjson.ValidBytes(data) {
 		// "Some bytes": a server (or a static file server that cannot
 		// tell) labels its JSON generically. JSON it is. (Nesting too deep
@@ -1606,6 +1612,20 @@ func httpDecodeCharset(body []byte, label string) ([]byte, error) {
 		return nil, fmt.Errorf("decoding the response from %s failed: %v", label, err)
 	}
 	return out, nil
+}
+
+// httpBOMCharset returns the charset a byte order mark at the start of
+// body stands for, or "".
+func httpBOMCharset(body []byte) string {
+	switch {
+	case len(body) >= 3 && body[0] == 0xEF && body[1] == 0xBB && body[2] == 0xBF:
+		return "utf-8"
+	case len(body) >= 2 && body[0] == 0xFE && body[1] == 0xFF:
+		return "utf-16be"
+	case len(body) >= 2 && body[0] == 0xFF && body[1] == 0xFE:
+		return "utf-16le"
+	}
+	return ""
 }
 
 // httpErrorSnippet returns the start of an error response body for a message:

@@ -29,6 +29,7 @@ import (
 	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/traditionalchinese"
+	"golang.org/x/text/encoding/unicode"
 )
 
 // httpTestEnvFunc is an env(name, [default]) function reading vars.
@@ -375,6 +376,11 @@ func TestHTTPCharsets(t *testing.T) {
 		{"charset attribute overrides a missing charset", simplifiedchinese.GBK, zh, "application/json", "gbk", "application/json"},
 		{"charset attribute overrides a wrong charset", simplifiedchinese.GB18030, zh, "text/plain; charset=utf-8", "gb18030", "text/plain"},
 		{"utf-8 stays byte-exact", nil, "\ufeff" + zh + "\u2028", "text/plain; charset=utf-8", "", "text/plain"},
+		// A byte order mark says what the text is, whatever the label:
+		// Windows PowerShell 5 saves JSON as UTF-16 with one.
+		{"utf-16le with a BOM and no charset", unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "\ufeff" + `{"city":"` + zh + `"}`, "application/json", "", "application/json"},
+		{"utf-16be with a BOM labelled utf-16", unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "\ufeff" + zh, "text/plain; charset=utf-16", "", "text/plain"},
+		{"utf-8 with a BOM labelled gbk", nil, "\ufeff" + zh, "text/plain; charset=gbk", "", "text/plain"},
 		{"no content type", nil, zh, "", "", ""},
 		{"JSON labelled octet-stream is JSON", nil, `{"city":"` + zh + `"}`, "application/octet-stream", "", "application/json"},
 		// Nesting deeper than JSON readers go is not read as JSON: deep
