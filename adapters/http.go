@@ -60,6 +60,20 @@ var httpMethods = []string{
 	http.MethodPatch, http.MethodDelete, http.MethodOptions,
 }
 
+// httpMediaTypeShorthands are the media types meant by names a content_type
+// is often written as.
+var httpMediaTypeShorthands = map[string]string{
+	"json":       "application/json",
+	"xml":        "application/xml",
+	"form":       "application/x-www-form-urlencoded",
+	"urlencoded": "application/x-www-form-urlencoded",
+	"text":       "text/plain",
+	"plain":      "text/plain",
+	"html":       "text/html",
+	"csv":        "text/csv",
+	"yaml":       "application/yaml",
+}
+
 // httpBlockSchema is the schema of the http block. Attributes not listed
 // here get HCL's "Unsupported argument" diagnostic with a suggestion.
 var httpBlockSchema = &hcl.BodySchema{
@@ -645,9 +659,19 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	if a := attrs["content_type"]; a != nil {
 		if v, ok := c.constant(a, cty.String, `a media type such as "application/json"`); ok {
 			ct := v.AsString()
-			if _, _, err := mime.ParseMediaType(ct); err != nil || !httpguts.ValidHeaderFieldValue(ct) {
+			mt, _, err := mime.ParseMediaType(ct)
+			if err == nil && !strings.Contains(mt, "/") {
+				// mime.ParseMediaType takes a lone token, as Content-
+				// Disposition has; a media type is type/subtype.
+				err = errors.New("no subtype")
+			}
+			if err != nil || !httpguts.ValidHeaderFieldValue(ct) {
+				hint := ""
+				if full, ok := httpMediaTypeShorthands[strings.ToLower(strings.TrimSpace(ct))]; ok {
+					hint = fmt.Sprintf(" Did you mean %q?", full)
+				}
 				c.errorf(a.Expr.Range(), "Invalid content type",
-					"%q is not a valid media type. Write one such as \"application/json\" or \"text/plain; charset=utf-8\".", ct)
+					"%q is not a valid media type (type/subtype).%s Write one such as \"application/json\" or \"text/plain; charset=utf-8\".", ct, hint)
 			} else {
 				h.contentType = ct
 			}

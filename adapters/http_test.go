@@ -987,6 +987,11 @@ func TestHTTPCompileDiagnostics(t *testing.T) {
 			want: [][3]string{{"Invalid url", "spaces or line breaks before or after it; remove them", "https://api.example.com/x"}},
 		},
 		{
+			name: "content type without a subtype",
+			src:  "http {\n  method = \"POST\"\n  url = \"https://api.example.com/w\"\n  body = \"x\"\n  content_type = \"json\"\n}\n",
+			want: [][3]string{{"Invalid content type", `"json" is not a valid media type (type/subtype). Did you mean "application/json"?`, `"json"`}},
+		},
+		{
 			name: "header value with a newline",
 			src:  "http {\n  url = \"https://api.example.com/w\"\n  headers = { \"X-A\" = \"a\\nb\" }\n}\n",
 			want: [][3]string{{"Invalid header value", "line break", `"a\nb"`}},
