@@ -14,7 +14,9 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -895,6 +897,34 @@ func httpOverlapsAny(r hcl.Range, rs []hcl.Range) bool {
 	return false
 }
 
+// httpParamRefs returns the names of the parameters expr refers to, in
+// order, each once.
+func httpParamRefs(expr hcl.Expression) []string {
+	var names []string
+	for _, tr := range expr.Variables() {
+		if tr.RootName() != httpParamRoot || len(tr) < 2 {
+			continue
+		}
+		if step, ok := tr[1].(hcl.TraverseAttr); ok && !slices.Contains(names, step.Name) {
+			names = append(names, step.Name)
+		}
+	}
+	return names
+}
+
+// httpQuoteNames names parameters for a message: `the argument "a"`, or
+// `the arguments "a" or "b"`.
+func httpQuoteNames(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
+	if len(quoted) == 1 {
+		return "the argument " + quoted[0]
+	}
+	return "the arguments " + strings.Join(quoted, " or ")
+}
+
 // httpRefsParam reports whether expr references the call's arguments.
 func httpRefsParam(expr hcl.Expression) bool {
 	for _, tr := range expr.Variables() {
@@ -1477,6 +1507,9 @@ func (u *httpURL) build(ev *hcl.EvalContext) (*url.URL, error) {
 			return nil, err
 		}
 		if val.IsNull() {
+			if names := httpParamRefs(p.value.expr); len(names) > 0 {
+				return nil, fmt.Errorf("url: the url needs %s, and it is null (absent); pass a value for it, or give the param a default", httpQuoteNames(names))
+			}
 			return nil, errors.New("url: a value interpolated into the url is null; pass a value for the parameter, or give it a default")
 		}
 		s, err := httpValueString(val)

@@ -538,7 +538,7 @@ func TestHTTPCallErrors(t *testing.T) {
 			handler: func(w http.ResponseWriter, r *http.Request) { t.Error("request was sent") },
 			params:  map[string]cty.Type{"id": cty.String},
 			path:    "/items/${param.id}",
-			want:    []string{"null"},
+			want:    []string{`url: the url needs the argument "id", and it is null (absent); pass a value for it, or give the param a default`},
 		},
 	}
 	for _, tc := range tests {
