@@ -657,6 +657,16 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 			c.errorf(a.Expr.Range(), "Body not allowed",
 				"A %s request carries no body. Remove the body argument, or use a method such as POST or PUT.", h.method)
 		}
+		if h.body != nil && attrs["method"] == nil {
+			// The method was forgotten more often than a GET with a body
+			// was meant: write method = "GET" for the APIs that take one.
+			c.diags = append(c.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Body sent with GET",
+				Detail:   "This block has a body and no method, so the body is sent with a GET request, which many servers and proxies ignore or refuse. Add method = \"POST\" (or \"PUT\", \"PATCH\"), or write method = \"GET\" if the API does take a body with GET.",
+				Subject:  a.Expr.Range().Ptr(),
+			})
+		}
 	}
 	if a := attrs["content_type"]; a != nil {
 		if v, ok := c.constant(a, cty.String, `a media type such as "application/json"`); ok {

@@ -1082,10 +1082,34 @@ func TestHTTPCompileDiagnostics(t *testing.T) {
 }
 
 func TestHTTPCompileWarnings(t *testing.T) {
-	tt := httpTestTool{params: map[string]cty.Type{}}
-	h, diags := tt.compile(t, "http {\n  url = \"https://api.example.com/w\"\n  content_type = \"text/plain\"\n}\n")
-	if h == nil || diags.HasErrors() || len(diags) != 1 || diags[0].Summary != "content_type without body" {
-		t.Fatalf("diags = %v", diags)
+	tests := []struct {
+		name string
+		src  string
+		want string // the summary of the one warning; "" for none
+	}{
+		{"content_type without body", "http {\n  url = \"https://api.example.com/w\"\n  content_type = \"text/plain\"\n}\n", "content_type without body"},
+		{"body without method", "http {\n  url = \"https://api.example.com/w\"\n  body = jsonencode({ a = 1 })\n}\n", "Body sent with GET"},
+		{"body with GET written out", "http {\n  method = \"GET\"\n  url = \"https://api.example.com/w\"\n  body = jsonencode({ a = 1 })\n}\n", ""},
+		{"body with POST", "http {\n  method = \"POST\"\n  url = \"https://api.example.com/w\"\n  body = jsonencode({ a = 1 })\n}\n", ""},
+		{"null body without method", "http {\n  url = \"https://api.example.com/w\"\n  body = null\n}\n", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tt := httpTestTool{params: map[string]cty.Type{}}
+			h, diags := tt.compile(t, tc.src)
+			if h == nil || diags.HasErrors() {
+				t.Fatalf("diags = %v", diags)
+			}
+			if tc.want == "" {
+				if len(diags) != 0 {
+					t.Fatalf("diags = %v, want none", diags)
+				}
+				return
+			}
+			if len(diags) != 1 || diags[0].Summary != tc.want || diags[0].Severity != hcl.DiagWarning {
+				t.Fatalf("diags = %v, want one warning %q", diags, tc.want)
+			}
+		})
 	}
 }
 
