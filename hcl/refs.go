@@ -33,6 +33,45 @@ type refRoot struct {
 	fix func(name string) string
 }
 
+// unknownVariableHint is a sentence for a reference to an unknown variable
+// that says what was likely meant, or "": a declared name without its root
+// (${city} for ${param.city}), or an environment variable as a shell
+// (${API_TOKEN}) or Terraform (env.TOKEN, var.TOKEN) writes it, which env()
+// reads.
+func unknownVariableHint(tr hcl.Traversal, roots []refRoot) string {
+	name := tr.RootName()
+	for _, r := range roots {
+		if slices.Contains(r.names, name) {
+			return fmt.Sprintf("To use the %s %q, write %s.%s. ", refWhat[r.root], name, r.root, name)
+		}
+	}
+	if (name == "env" || name == "var") && len(tr) >= 2 {
+		if step, ok := tr[1].(hcl.TraverseAttr); ok {
+			return fmt.Sprintf("To read the environment variable %s, write env(%q). ", step.Name, step.Name)
+		}
+	}
+	if envLikeName(name) {
+		return fmt.Sprintf("To read the environment variable %s, write env(%q). ", name, name)
+	}
+	return ""
+}
+
+// envLikeName reports whether name is written as environment variables
+// are: upper-case letters, digits and '_', with a letter.
+func envLikeName(name string) bool {
+	letter := false
+	for _, c := range name {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			letter = true
+		case c >= '0' && c <= '9', c == '_':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
 // refWhat names what a root's attributes are, for messages.
 var refWhat = map[string]string{"param": "parameter", "arg": "argument", "answer": "field"}
 
@@ -82,6 +121,7 @@ func checkRefs(travs []hcl.Traversal, roots []refRoot) hcl.Diagnostics {
 			if s := suggest(tr.RootName(), rootNames); s != "" {
 				detail += fmt.Sprintf("Did you mean %q? ", s)
 			}
+			detail += unknownVariableHint(tr, roots)
 			if len(roots) == 1 {
 				detail += fmt.Sprintf("Only %s.NAME is available, where NAME is a declared %s.", roots[0].root, refWhat[roots[0].root])
 			} else {

@@ -37,6 +37,29 @@ tool "other_root" {
   }
 }
 
+tool "root_left_out" {
+  param "city" {
+    type = string
+  }
+  http {
+    url = "https://api.example.com/weather/${city}" # ERROR: Unknown variable # DETAIL: To use the parameter "city", write param.city.
+  }
+}
+
+tool "env_as_a_shell_writes_it" {
+  http {
+    url     = "https://api.example.com/weather"
+    headers = { Authorization = "Bearer ${API_TOKEN}" } # ERROR: Unknown variable # DETAIL: To read the environment variable API_TOKEN, write env("API_TOKEN").
+  }
+}
+
+tool "env_as_an_object" {
+  http {
+    url     = "https://api.example.com/weather"
+    headers = { X-Api-Key = env.API_KEY } # ERROR: Unknown variable # DETAIL: To read the environment variable API_KEY, write env("API_KEY").
+  }
+}
+
 tool "whole_param" {
   param "name" {
     type = string
