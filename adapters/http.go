@@ -14,10 +14,12 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -644,6 +646,7 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	}
 	if a := attrs["url"]; a != nil {
 		h.url = c.compileURL(a)
+		c.placeholderWarnings(a.Expr)
 	}
 	if a := attrs["headers"]; a != nil {
 		h.headers = c.compileKV(a, true)
@@ -1485,6 +1488,60 @@ func (c *httpCompiler) compileURL(a *hcl.Attribute) *httpURL {
 		}
 	}
 	return u
+}
+
+// httpPlaceholder finds a placeholder in a url as OpenAPI ({id}), Postman
+// ({{id}}) or Express (/:id) write one. Compiled on first use, as
+// hcl's uninterpolatedRef: a start pays nothing for it.
+var httpPlaceholder = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\{\{ *([A-Za-z_][A-Za-z0-9_-]*) *\}\}|\{ *([A-Za-z_][A-Za-z0-9_-]*) *\}|/:([A-Za-z_][A-Za-z0-9_-]*)(?:[/?#]|$)`)
+})
+
+// placeholderWarnings warns about placeholders in the literal text of a
+// url that name a declared parameter: HCL sends them as they are written,
+// and the parameter's value goes nowhere.
+func (c *httpCompiler) placeholderWarnings(expr hcl.Expression) {
+	tmpl, ok := expr.(*hclsyntax.TemplateExpr)
+	if !ok {
+		return
+	}
+	for _, part := range tmpl.Parts {
+		lit, ok := part.(*hclsyntax.LiteralValueExpr)
+		if !ok || lit.Val.Type() != cty.String || lit.Val.IsNull() || !lit.Val.IsKnown() {
+			continue
+		}
+		text := lit.Val.AsString()
+		if !strings.ContainsAny(text, "{:") {
+			continue
+		}
+		for _, m := range httpPlaceholder().FindAllStringSubmatchIndex(text, -1) {
+			name := ""
+			for g := 1; g <= 3; g++ {
+				if m[2*g] >= 0 {
+					name = text[m[2*g]:m[2*g+1]]
+				}
+			}
+			if !c.params[name] || (m[0] > 0 && text[m[0]-1] == '$') { // $${id}: a literal ${id}, on purpose
+				continue
+			}
+			start, end := m[0], m[0]+len(strings.TrimRight(text[m[0]:m[1]], "/?#"))
+			if text[start] == '/' {
+				start++
+			}
+			subject := lit.SrcRange
+			if r := lit.SrcRange; r.End.Byte-r.Start.Byte == len(text) && r.Start.Line == r.End.Line {
+				// No escape sequence: the value's offsets are the source's.
+				subject.Start.Column, subject.Start.Byte = r.Start.Column+start, r.Start.Byte+start
+				subject.End.Column, subject.End.Byte = r.Start.Column+end, r.Start.Byte+end
+			}
+			c.diags = append(c.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Placeholder without ${...}",
+				Detail:   fmt.Sprintf("The url sends %s as it is written, not the value of the parameter %q: HCL puts a value in a string only with ${...}. Write ${param.%s} there.", text[start:end], name, name),
+				Subject:  &subject,
+			})
+		}
+	}
 }
 
 // build returns the URL of a call.

@@ -1092,10 +1092,16 @@ func TestHTTPCompileWarnings(t *testing.T) {
 		{"body with GET written out", "http {\n  method = \"GET\"\n  url = \"https://api.example.com/w\"\n  body = jsonencode({ a = 1 })\n}\n", ""},
 		{"body with POST", "http {\n  method = \"POST\"\n  url = \"https://api.example.com/w\"\n  body = jsonencode({ a = 1 })\n}\n", ""},
 		{"null body without method", "http {\n  url = \"https://api.example.com/w\"\n  body = null\n}\n", ""},
+		// Placeholders as OpenAPI, Postman and Express write them.
+		{"OpenAPI placeholder", "http {\n  url = \"https://api.example.com/items/{id}\"\n}\n", "Placeholder without ${...}: The url sends {id} as it is written, not the value of the parameter \"id\""},
+		{"Postman placeholder", "http {\n  url = \"https://api.example.com/items/{{ id }}?q=${param.q}\"\n}\n", "Placeholder without ${...}: The url sends {{ id }} as it is written"},
+		{"Express placeholder", "http {\n  url = \"https://api.example.com:8443/items/:id/tags\"\n}\n", "Placeholder without ${...}: The url sends :id as it is written"},
+		{"braces naming no parameter", "http {\n  url = \"https://api.example.com/items/{other}/:x/${param.id}\"\n}\n", ""},
+		{"a literal ${id}", "http {\n  url = \"https://api.example.com/items/$${id}\"\n}\n", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tt := httpTestTool{params: map[string]cty.Type{}}
+			tt := httpTestTool{params: map[string]cty.Type{"id": cty.String, "q": cty.String}}
 			h, diags := tt.compile(t, tc.src)
 			if h == nil || diags.HasErrors() {
 				t.Fatalf("diags = %v", diags)
@@ -1106,8 +1112,16 @@ func TestHTTPCompileWarnings(t *testing.T) {
 				}
 				return
 			}
-			if len(diags) != 1 || diags[0].Summary != tc.want || diags[0].Severity != hcl.DiagWarning {
+			summary, detail, _ := strings.Cut(tc.want, ": ")
+			if len(diags) != 1 || diags[0].Summary != summary || !strings.Contains(diags[0].Detail, detail) || diags[0].Severity != hcl.DiagWarning {
 				t.Fatalf("diags = %v, want one warning %q", diags, tc.want)
+			}
+			if d := diags[0]; strings.HasPrefix(detail, "The url sends ") {
+				// The subject is the placeholder itself.
+				written, _, _ := strings.Cut(strings.TrimPrefix(detail, "The url sends "), " as it is written")
+				if got := string(d.Subject.SliceBytes([]byte(tc.src))); got != written {
+					t.Errorf("subject covers %q, want %q", got, written)
+				}
 			}
 		})
 	}
