@@ -774,10 +774,13 @@ func (c *httpCompiler) compilePolicy(h *HTTP, attrs hcl.Attributes) {
 	if a := attrs["allow_hosts"]; a != nil {
 		if v, ok := c.constant(a, cty.List(cty.String), `a list of host names such as ["api.example.com", "*.example.org"]`); ok {
 			for it := v.ElementIterator(); it.Next(); {
-				_, e := it.Element()
+				i, e := it.Element()
 				if e.IsNull() || !ValidHostPattern(e.AsString()) {
-					c.errorf(a.Expr.Range(), "Invalid allow_hosts entry",
-						"Each entry is a host name (api.example.com), an IP address, or \"*.\" and a domain (*.example.com), without scheme, port or path.")
+					entry := "null"
+					if !e.IsNull() {
+						entry = e.AsString()
+					}
+					c.errorf(ListElementRange(a.Expr, i), "Invalid allow_hosts entry", "%s", InvalidHostPatternDetail(entry))
 					continue
 				}
 				own.AllowHosts = append(own.AllowHosts, e.AsString())

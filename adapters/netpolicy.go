@@ -2,9 +2,13 @@ package adapters
 
 import (
 	"fmt"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strings"
 	"sync"
 	"syscall"
@@ -37,6 +41,42 @@ func ValidHostPattern(p string) bool {
 		return !wildcard
 	}
 	return !strings.ContainsAny(h, "/:@?#*[] ")
+}
+
+// InvalidHostPatternDetail is the detail of the error for an allow_hosts
+// entry p that ValidHostPattern refuses: it quotes the entry and, for a
+// URL or a host with a port, the entry to write instead.
+func InvalidHostPatternDetail(p string) string {
+	detail := fmt.Sprintf("%q is not a host name. Each entry is a host name (api.example.com), an IP address, or \"*.\" and a domain (*.example.com), without scheme, port or path.", p)
+	host := strings.TrimSpace(p)
+	if strings.Contains(host, "://") {
+		if u, err := url.Parse(host); err == nil {
+			host = u.Hostname()
+		}
+	} else {
+		host, _, _ = strings.Cut(host, "/")
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+	}
+	if host != p && ValidHostPattern(host) {
+		detail += fmt.Sprintf(" Write %q.", host)
+	}
+	return detail
+}
+
+// ListElementRange is the range of element i (a cty number) of a list
+// written out as [...], or the whole expression's for any other.
+func ListElementRange(expr hcl.Expression, i cty.Value) hcl.Range {
+	tuple, ok := expr.(*hclsyntax.TupleConsExpr)
+	if !ok {
+		return expr.Range()
+	}
+	n, _ := i.AsBigFloat().Int64()
+	if n < 0 || int(n) >= len(tuple.Exprs) {
+		return expr.Range()
+	}
+	return tuple.Exprs[n].Range()
 }
 
 // allows reports whether host (a name or an address, without port) may be

@@ -185,9 +185,20 @@ func TestHTTPAllowHosts(t *testing.T) {
 		}
 	})
 	t.Run("invalid entry", func(t *testing.T) {
-		_, diags := policyBackend(t, "http {\n  url = \"https://a.example.com\"\n  allow_hosts = [\"https://a.example.com/x\"]\n}\n", NetworkPolicy{})
-		if !diags.HasErrors() || !strings.Contains(diags.Error(), "Invalid allow_hosts entry") {
+		src := "http {\n  url = \"https://a.example.com\"\n  allow_hosts = [\"a.example.com\", \"https://a.example.com/x\"]\n}\n"
+		_, diags := policyBackend(t, src, NetworkPolicy{})
+		if !diags.HasErrors() || diags[0].Summary != "Invalid allow_hosts entry" {
 			t.Fatalf("diags = %v", diags)
+		}
+		// The entry is named and pointed at, with the one to write.
+		if want := `"https://a.example.com/x" is not a host name.`; !strings.Contains(diags[0].Detail, want) {
+			t.Errorf("detail = %q, want it to contain %q", diags[0].Detail, want)
+		}
+		if want := `Write "a.example.com".`; !strings.HasSuffix(diags[0].Detail, want) {
+			t.Errorf("detail = %q, want it to end with %q", diags[0].Detail, want)
+		}
+		if got := string(diags[0].Subject.SliceBytes([]byte(src))); got != `"https://a.example.com/x"` {
+			t.Errorf("subject covers %s, want the entry", got)
 		}
 	})
 }

@@ -91,9 +91,13 @@ func decodeServer(block *hcl.Block, ctx *hcl.EvalContext) (*Server, hcl.Diagnost
 		diags = append(diags, d...)
 		if !d.HasErrors() {
 			for it := v.ElementIterator(); it.Next(); {
-				_, e := it.Element()
+				i, e := it.Element()
 				if e.IsNull() || !adapters.ValidHostPattern(e.AsString()) {
-					diags = append(diags, rangeDiag(a, "Invalid allow_hosts entry", "Each entry is a host name (api.example.com), an IP address, or \"*.\" and a domain (*.example.com), without scheme, port or path."))
+					entry := "null"
+					if !e.IsNull() {
+						entry = e.AsString()
+					}
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid allow_hosts entry", Detail: adapters.InvalidHostPatternDetail(entry), Subject: adapters.ListElementRange(a.Expr, i).Ptr()})
 					continue
 				}
 				s.Network.AllowHosts = append(s.Network.AllowHosts, e.AsString())
