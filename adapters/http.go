@@ -278,7 +278,8 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 		return nil, fmt.Errorf("request to %s failed: no response", host)
 	}
 	defer raw.Close()
-	content, err := httpDecodeContent(raw, resp.Header().Get("Content-Encoding"), host)
+	askedEncoding := header.Get("Accept-Encoding") != "" // the transport decodes gzip only when it asked
+	content, err := httpDecodeContent(raw, resp.Header().Get("Content-Encoding"), host, askedEncoding)
 	if err != nil {
 		if code := resp.StatusCode(); code >= 200 && code <= 299 {
 			return nil, err
@@ -289,7 +290,12 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 	if err != nil {
 		var corrupt flate.CorruptInputError
 		if errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &corrupt) {
-			return nil, httpNotGzip(host, err)
+			return nil, httpNotGzip(host, err, askedEncoding)
+		}
+		if resp.RawResponse.Uncompressed && len(data) == 0 && errors.Is(err, io.ErrUnexpectedEOF) && h.contextError(host, ctx, callCtx) == nil {
+			// The transport's gzip reader found less than a gzip header:
+			// a short body that is not gzip at all, not one cut off.
+			return nil, httpNotGzip(host, errors.New("the body is shorter than a gzip header"), askedEncoding)
 		}
 		if cerr := h.contextError(host, ctx, callCtx); cerr == nil && errors.Is(err, io.ErrUnexpectedEOF) {
 			declared := ""
@@ -368,7 +374,7 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 // as the upstream encoded it. gzip is decoded here too, so that max_response
 // counts decoded bytes; another encoding is an error that says to remove the
 // header, never compressed bytes read as text.
-func httpDecodeContent(raw io.Reader, encoding, host string) (io.Reader, error) {
+func httpDecodeContent(raw io.Reader, encoding, host string, askedEncoding bool) (io.Reader, error) {
 	switch strings.ToLower(strings.TrimSpace(encoding)) {
 	case "", "identity":
 		return raw, nil
@@ -378,7 +384,7 @@ func httpDecodeContent(raw io.Reader, encoding, host string) (io.Reader, error) 
 		case err == io.EOF:
 			return strings.NewReader(""), nil // no body, as HEAD and 204 have
 		case err != nil:
-			return nil, httpNotGzip(host, err)
+			return nil, httpNotGzip(host, err, askedEncoding)
 		}
 		return zr, nil
 	}
@@ -386,9 +392,14 @@ func httpDecodeContent(raw io.Reader, encoding, host string) (io.Reader, error) 
 }
 
 // httpNotGzip is the error of a body that says Content-Encoding gzip and
-// is not gzip.
-func httpNotGzip(host string, err error) error {
-	return fmt.Errorf("the response from %s says Content-Encoding gzip but is not valid gzip (%v); remove Accept-Encoding from headers, or check the upstream", host, err)
+// is not gzip. askedEncoding is set when the tool's headers set
+// Accept-Encoding, which may be why the upstream compressed.
+func httpNotGzip(host string, err error, askedEncoding bool) error {
+	fix := "the upstream labels a body it did not compress; check the upstream"
+	if askedEncoding {
+		fix = "remove Accept-Encoding from headers, or check the upstream"
+	}
+	return fmt.Errorf("the response from %s says Content-Encoding gzip but is not valid gzip (%v); %s", host, err, fix)
 }
 
 // httpBinary reports whether a media type is bytes to pass on as they

@@ -1434,3 +1434,31 @@ func TestHTTPAcceptEncodingHeader(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPMislabelledGzip: an upstream that says Content-Encoding gzip on a
+// body it did not compress, to a tool whose headers ask for no encoding
+// (the transport asked for gzip), gets an error that says so: not advice to
+// remove a header the tool does not have, and not "cut off" for a body
+// shorter than a gzip header.
+func TestHTTPMislabelledGzip(t *testing.T) {
+	for _, body := range []string{"plain, not gzip at all", `{"a":5}`} {
+		t.Run(body, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Content-Encoding", "gzip")
+				w.Write([]byte(body))
+			}))
+			defer srv.Close()
+			tt := httpTestTool{env: map[string]string{"BASE": srv.URL}}
+			h := tt.mustCompile(t, "http {\n  url = \"${env(\"BASE\")}/x\"\n}\n")
+			out, err := tt.call(context.Background(), h, nil)
+			if err == nil {
+				t.Fatalf("Call = %q, want an error", out.Body)
+			}
+			want := "says Content-Encoding gzip but is not valid gzip"
+			if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "check the upstream") || strings.Contains(err.Error(), "Accept-Encoding") {
+				t.Errorf("error %q: want %q and advice to check the upstream, not to remove Accept-Encoding", err, want)
+			}
+		})
+	}
+}
