@@ -1448,7 +1448,7 @@ func (c *httpCompiler) compileURL(a *hcl.Attribute) *httpURL {
 				return &httpURL{constant: u}
 			}
 		}
-		c.errorf(a.Expr.Range(), "Invalid url", "%s Write a full URL such as \"https://api.example.com/v1/items\".", httpSentence(err.Error()))
+		c.errorf(a.Expr.Range(), "Invalid url", "%s Write a full URL such as \"https://api.example.com/v1/items\".%s", httpSentence(err.Error()), httpEnvNote(a.Expr))
 		return nil
 	}
 
@@ -1470,7 +1470,7 @@ func (c *httpCompiler) compileURL(a *hcl.Attribute) *httpURL {
 			if httpURLPosition(prefix) == httpInAuthority && !strings.Contains(prefix, "://") && strings.ContainsAny(prefix, "/?#") {
 				// "api.example.com/items/${param.id}": the scheme is
 				// missing, and the parameter is not in the host at all.
-				c.errorf(a.Expr.Range(), "Invalid url", "%s", httpSentence(httpNoScheme(prefix, true).Error()))
+				c.errorf(a.Expr.Range(), "Invalid url", "%s%s", httpSentence(httpNoScheme(prefix, true).Error()), httpEnvNote(a.Expr))
 				prefixKnown = false
 				continue
 			}
@@ -1556,6 +1556,34 @@ func (c *httpCompiler) placeholderWarnings(expr hcl.Expression) {
 			})
 		}
 	}
+}
+
+// httpEnvNote is, for a url built with env("NAME"), a sentence that names
+// the variables: their values are redacted from diagnostics, so the url the
+// message quotes shows (redacted) where the mistake may be.
+func httpEnvNote(expr hcl.Expression) string {
+	syntax, ok := expr.(hclsyntax.Expression)
+	if !ok {
+		return ""
+	}
+	var names []string
+	_ = hclsyntax.VisitAll(syntax, func(n hclsyntax.Node) hcl.Diagnostics {
+		call, ok := n.(*hclsyntax.FunctionCallExpr)
+		if !ok || call.Name != "env" || len(call.Args) == 0 {
+			return nil
+		}
+		if v, d := call.Args[0].Value(nil); !d.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() && !slices.Contains(names, v.AsString()) {
+			names = append(names, v.AsString())
+		}
+		return nil
+	})
+	if len(names) == 0 {
+		return ""
+	}
+	for i, n := range names {
+		names[i] = fmt.Sprintf("env(%q)", n)
+	}
+	return fmt.Sprintf(" The url is built with %s: check that the variable, when set, holds a full URL such as \"https://api.example.com\" (diagnostics show its value as (redacted)).", strings.Join(names, " and "))
 }
 
 // build returns the URL of a call.

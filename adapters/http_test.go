@@ -982,6 +982,18 @@ func TestHTTPCompileDiagnostics(t *testing.T) {
 			want: [][3]string{{"Invalid url", `no scheme: "127.0.0.1:8080/x"`, "127.0.0.1:8080/x"}},
 		},
 		{
+			// Diagnostics redact env values: the message names the
+			// variable that holds the url without a scheme.
+			name: "no scheme in an environment variable",
+			src:  "http {\n  url = \"${env(\"NO_SCHEME\")}/x\"\n}\n",
+			want: [][3]string{{"Invalid url", `The url is built with env("NO_SCHEME"): check that the variable, when set, holds a full URL`, "NO_SCHEME"}},
+		},
+		{
+			name: "no scheme in an environment variable before a param",
+			src:  "http {\n  url = \"${env(\"NO_SCHEME\")}/x/${param.city}\"\n}\n",
+			want: [][3]string{{"Invalid url", `The url is built with env("NO_SCHEME")`, "NO_SCHEME"}},
+		},
+		{
 			name: "space before the url",
 			src:  "http {\n  url = \" https://api.example.com/x\"\n}\n",
 			want: [][3]string{{"Invalid url", "spaces or line breaks before or after it; remove them", "https://api.example.com/x"}},
@@ -1038,7 +1050,7 @@ func TestHTTPCompileDiagnostics(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tt := httpTestTool{params: params, env: map[string]string{}}
+			tt := httpTestTool{params: params, env: map[string]string{"NO_SCHEME": "127.0.0.1:8080"}}
 			h, diags := tt.compile(t, tc.src)
 			if h != nil {
 				t.Errorf("compile returned a backend despite errors")
