@@ -96,8 +96,15 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// Parameters whose values are strings: name=value is sent as it is
 	// for them, as JSON for the others.
 	isString := map[string]bool{}
+	// Parameters whose values are lists or objects, which name=value
+	// can give only as JSON.
+	composite := map[string]*thcl.Type{}
 	for _, p := range tool.Params {
 		isString[p.Name] = p.Type.Kind == thcl.KindString
+		switch p.Type.Kind {
+		case thcl.KindList, thcl.KindSet, thcl.KindTuple, thcl.KindMap, thcl.KindObject:
+			composite[p.Name] = p.Type
+		}
 	}
 	if tool.RawInput != nil {
 		for _, name := range tool.RawInput.Properties {
@@ -126,6 +133,10 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			argMap[name] = b
 		case json.Valid([]byte(value)):
 			argMap[name] = json.RawMessage(value)
+		case composite[name] != nil:
+			fmt.Fprintf(stderr, "toolhost call: %s is not JSON, and %q is a %s, which name=value takes as JSON: write %s\n",
+				kv, name, composite[name], jsonExample(name, value, composite[name]))
+			return ExitUsage
 		default:
 			b, _ := json.Marshal(value)
 			argMap[name] = b
@@ -212,6 +223,35 @@ func jsonKindOf(s string) string {
 
 // schemaIsString reports whether a JSON Schema "type" allows strings and,
 // but for null, nothing else: "string", or ["string", "null"].
+// jsonExample shows how to give a list or object argument on the command
+// line, from what was given: tags=a,b becomes tags='["a","b"]'.
+func jsonExample(name, value string, t *thcl.Type) string {
+	var v any
+	switch t.Kind {
+	case thcl.KindList, thcl.KindSet, thcl.KindTuple:
+		// Items of a list of numbers or bools stay as they were written.
+		raw := t.Elem != nil && (t.Elem.Kind == thcl.KindNumber || t.Elem.Kind == thcl.KindInteger || t.Elem.Kind == thcl.KindBool)
+		items := []any{}
+		for _, s := range strings.Split(value, ",") {
+			switch s = strings.TrimSpace(s); {
+			case s == "":
+			case raw && json.Valid([]byte(s)):
+				items = append(items, json.RawMessage(s))
+			default:
+				items = append(items, s)
+			}
+		}
+		if len(items) == 0 {
+			items = append(items, "a", "b")
+		}
+		v = items
+	default:
+		v = map[string]string{"key": "value"}
+	}
+	b, _ := json.Marshal(v)
+	return name + "='" + strings.ReplaceAll(string(b), "'", `'\''`) + "'"
+}
+
 func schemaIsString(t gjson.Result) bool {
 	if !t.IsArray() {
 		return t.String() == "string"
