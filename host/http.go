@@ -100,6 +100,10 @@ type HTTPOptions struct {
 	// ends it at once: the calls still running are stopped, and their
 	// clients told why, as when ShutdownTimeout is reached.
 	Hurry <-chan struct{}
+	// KillCommands, when set, kills at once what the calls' backends still
+	// run (adapters.KillCommands). A stopped call waits for its command,
+	// which has its kill_timeout to exit; after Hurry nothing waits for it.
+	KillCommands func()
 	// SessionIdleTimeout closes a streamable HTTP session that has had no
 	// request for this long; 0 keeps sessions until the client ends them.
 	SessionIdleTimeout time.Duration
@@ -673,6 +677,16 @@ func (h *HTTPServer) shutdown(hs *http.Server, serveErr <-chan error) error {
 		// their clients get it as their answer: the connections stay open
 		// until the answers are written (within cancelGrace).
 		h.stopCalls(reason)
+		select {
+		case <-hurried:
+			// Their commands are cancelled first, so that the answers
+			// give the reason, and then killed, not given their
+			// kill_timeout.
+			if h.opts.KillCommands != nil {
+				h.opts.KillCommands()
+			}
+		default:
+		}
 		grace, cancelGraceCtx := context.WithTimeout(context.Background(), cancelGrace)
 		_ = hs.Shutdown(grace)
 		cancelGraceCtx()

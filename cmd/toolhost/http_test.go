@@ -634,15 +634,39 @@ tool "marker" {
 // gets an error result saying why, its command's process group is killed,
 // and toolhost exits 0, long before --shutdown-timeout. It must not kill
 // toolhost outright, which would leave the command running.
+//
+// A command that ignores its kill_signal is killed then too, without its
+// kill_timeout: else the call would still wait for it when the
+// connections close, and its answer would be lost.
 func TestServeHTTPSecondSignal(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
-		t.Run(sig.String(), func(t *testing.T) {
+	ignoring := `trap '' TERM; sleep 60 & echo $$ $! > "$1.pid"; while :; do sleep 0.05; done`
+	for _, tc := range []struct {
+		name string
+		sig  syscall.Signal
+		// config returns the config, the tool and the file of its pids.
+		config func(t *testing.T) (cfg, tool, pidFile string)
+	}{
+		{"SIGTERM", syscall.SIGTERM, func(t *testing.T) (string, string, string) {
 			cfg, pidFile := hangConfig(t)
+			return cfg, "hang", pidFile
+		}},
+		{"SIGINT", syscall.SIGINT, func(t *testing.T) (string, string, string) {
+			cfg, pidFile := hangConfig(t)
+			return cfg, "hang", pidFile
+		}},
+		{"kill_signal ignored", syscall.SIGINT, func(t *testing.T) (string, string, string) {
+			cfg, marker := stopConfig(t, ignoring, "1m")
+			return cfg, "work", marker + ".pid"
+		}},
+	} {
+		sig := tc.sig
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, tool, pidFile := tc.config(t)
 			s := startHTTPServe(t, nil, "--shutdown-timeout", "60s", "--watch=false", cfg)
 			cs := s.connect(false, nil, nil)
 			answer := make(chan *mcp.CallToolResult, 1)
 			go func() {
-				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "hang", Arguments: map[string]any{}})
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
 				if err != nil {
 					res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "transport error: " + err.Error()}}}
 				}

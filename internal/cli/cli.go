@@ -296,6 +296,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if httpOpts != nil {
 		installSignals(ctx)
 		httpOpts.Hurry = signalsAgain(ctx)
+		httpOpts.KillCommands = adapters.KillCommands
 		// On a signal, calls in flight get --shutdown-timeout to finish.
 		err = serveHTTP(runCtx, srv, httpOpts)
 	} else {
