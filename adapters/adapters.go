@@ -167,6 +167,9 @@ type ParamInfo struct {
 	AllowFlags bool
 	// Sensitive marks values that must never appear in logs or messages.
 	Sensitive bool
+	// Optional marks a parameter with no default that a call may leave
+	// out: its value is then null.
+	Optional bool
 }
 
 // CompileFunc decodes a backend block into a Backend. It does no I/O and

@@ -1464,6 +1464,7 @@ func (c *httpCompiler) compileURL(a *hcl.Attribute) *httpURL {
 		u.parts = append(u.parts, part)
 		switch {
 		case part.param:
+			c.optionalInURL(p)
 			if !prefixKnown {
 				continue
 			}
@@ -1502,6 +1503,28 @@ func (c *httpCompiler) compileURL(a *hcl.Attribute) *httpURL {
 		}
 	}
 	return u
+}
+
+// optionalInURL warns about ${param.NAME} in a url for a parameter that
+// a call may leave out, with no default: a call without it fails, since a
+// url cannot hold a null. A part that handles the null itself (a
+// conditional, coalesce(...)) is not warned about.
+func (c *httpCompiler) optionalInURL(part hcl.Expression) {
+	tr, ok := part.(*hclsyntax.ScopeTraversalExpr)
+	if !ok || len(tr.Traversal) != 2 || tr.Traversal.RootName() != httpParamRoot {
+		return
+	}
+	attr, ok := tr.Traversal[1].(hcl.TraverseAttr)
+	if !ok || !c.cc.Params[attr.Name].Optional {
+		return
+	}
+	c.diags = append(c.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  "Optional parameter in url",
+		Detail: fmt.Sprintf("The parameter %q is optional and has no default, so every call without it fails: a url cannot hold a null. "+
+			"Give it a default, make it required (remove required = false), or pass it in the query argument, which leaves a null out.", attr.Name),
+		Subject: tr.SrcRange.Ptr(),
+	})
 }
 
 // httpPlaceholder finds a placeholder in a url as OpenAPI ({id}), Postman

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -62,6 +63,8 @@ func httpTestFuncs(env map[string]string) map[string]function.Function {
 type httpTestTool struct {
 	params map[string]cty.Type
 	env    map[string]string
+	// optional are the params a call may leave out, with no default.
+	optional []string
 }
 
 // compile parses src, which holds an http block, and compiles the block.
@@ -77,7 +80,7 @@ func (tt httpTestTool) compile(t *testing.T, src string) (*HTTP, hcl.Diagnostics
 	}
 	infos := map[string]ParamInfo{}
 	for n := range tt.params {
-		infos[n] = ParamInfo{}
+		infos[n] = ParamInfo{Optional: slices.Contains(tt.optional, n)}
 	}
 	cc := &CompileContext{
 		BaseDir:  t.TempDir(),
@@ -1110,10 +1113,19 @@ func TestHTTPCompileWarnings(t *testing.T) {
 		{"Express placeholder", "http {\n  url = \"https://api.example.com:8443/items/:id/tags\"\n}\n", "Placeholder without ${...}: The url sends :id as it is written"},
 		{"braces naming no parameter", "http {\n  url = \"https://api.example.com/items/{other}/:x/${param.id}\"\n}\n", ""},
 		{"a literal ${id}", "http {\n  url = \"https://api.example.com/items/$${id}\"\n}\n", ""},
+		// A url cannot hold a null: an optional parameter without a
+		// default fails every call that leaves it out.
+		{"optional param in the url", "http {\n  url = \"https://api.example.com/items/${param.opt}\"\n}\n",
+			"Optional parameter in url: The parameter \"opt\" is optional and has no default, so every call without it fails"},
+		{"optional param in the url's query", "http {\n  url = \"https://api.example.com/items?o=${param.opt}\"\n}\n",
+			"Optional parameter in url: pass it in the query argument, which leaves a null out"},
+		{"optional param with its null handled", "http {\n  url = \"https://api.example.com/items/${param.opt != null ? param.opt : \"all\"}\"\n}\n", ""},
+		{"optional param in query", "http {\n  url = \"https://api.example.com/items\"\n  query = { o = param.opt }\n}\n", ""},
+		{"required param in the url", "http {\n  url = \"https://api.example.com/items/${param.id}\"\n}\n", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tt := httpTestTool{params: map[string]cty.Type{"id": cty.String, "q": cty.String}}
+			tt := httpTestTool{params: map[string]cty.Type{"id": cty.String, "q": cty.String, "opt": cty.String}, optional: []string{"opt"}}
 			h, diags := tt.compile(t, tc.src)
 			if h == nil || diags.HasErrors() {
 				t.Fatalf("diags = %v", diags)

@@ -617,7 +617,7 @@ func (t *Tool) paramInfo() map[string]adapters.ParamInfo {
 		}
 	}
 	for _, p := range t.Params {
-		m[p.Name] = adapters.ParamInfo{AllowFlags: p.AllowFlags, Sensitive: p.Sensitive}
+		m[p.Name] = adapters.ParamInfo{AllowFlags: p.AllowFlags, Sensitive: p.Sensitive, Optional: !p.Required && p.Default == cty.NilVal}
 	}
 	return m
 }
