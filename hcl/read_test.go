@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
 )
 
 // TestReadFileUpTo reads real files around the limit.
@@ -67,5 +69,71 @@ func TestLoadRefusesHugeFiles(t *testing.T) {
 		if got != tc.want || len(errorsOf(diags)) > 1 {
 			t.Errorf("icon of %d bytes: %q, want %q\n%s", tc.size, got, tc.want, FormatDiagnostics(diags))
 		}
+	}
+}
+
+// TestFileOverSizeLimit: a resource's or a content item's file that is over
+// the size a served file may have loads with a warning at the file
+// argument, since every read of it would fail; one at the limit loads
+// cleanly. The files are sparse: they take no disk.
+func TestFileOverSizeLimit(t *testing.T) {
+	src := `resource "notes" {
+  uri  = "file:///notes.txt"
+  file = "notes.txt"
+}
+
+tool "chart" {
+  result {
+    image {
+      file      = "chart.png"
+      mime_type = "image/png"
+    }
+  }
+}
+`
+	for _, tc := range []struct {
+		name string
+		size int64
+		want []string // the file arguments warned about
+	}{
+		{"at the limit", 10 << 20, nil},
+		{"over the limit", 10<<20 + 1, []string{`"notes.txt"`, `"chart.png"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeFiles(t, map[string]string{"tools.hcl": src})
+			for _, name := range []string{"notes.txt", "chart.png"} {
+				if err := os.Truncate(filepath.Join(dir, name), 0); err == nil {
+					t.Fatal("the file was there before the test made it")
+				}
+				f, err := os.Create(filepath.Join(dir, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := f.Truncate(tc.size); err != nil {
+					t.Fatal(err)
+				}
+				f.Close()
+			}
+			cfg := filepath.Join(dir, "tools.hcl")
+			_, diags := Load([]string{cfg}, nil)
+			if diags.HasErrors() {
+				t.Fatalf("errors: %v", diags)
+			}
+			var got []string
+			for _, d := range diags {
+				if d.Severity != hcl.DiagWarning || d.Summary != "File over the size limit" {
+					t.Errorf("unexpected diagnostic: %v", d)
+					continue
+				}
+				if !strings.Contains(d.Detail, "is 10485761 bytes (10 MiB), and a file served is at most 10485760 bytes (10 MiB)") {
+					t.Errorf("detail = %q", d.Detail)
+				}
+				b, _ := os.ReadFile(cfg)
+				got = append(got, string(d.Subject.SliceBytes(b)))
+			}
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("warned about %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -307,6 +307,21 @@ func checkPath(attr *hcl.Attribute, p string, wantDir bool) hcl.Diagnostics {
 		return hcl.Diagnostics{rangeDiag(attr, "Missing "+kind, fmt.Sprintf("There is no %s at %s. Paths are relative to the config file's directory; create it or correct the path.", kind, p))}
 	case info.IsDir() != wantDir:
 		return hcl.Diagnostics{rangeDiag(attr, "Not a "+kind, fmt.Sprintf("%s is not a %s.", p, kind))}
+	case !wantDir && info.Size() > adapters.DefaultMaxFileSize:
+		// A warning, as the file may be made smaller without a change to
+		// the config; until then every read of it fails.
+		d := rangeDiag(attr, "File over the size limit", fmt.Sprintf("%s is %s, and a file served is at most %s, so every read of it fails until it is smaller. "+
+			"Serve a smaller file, or split it into several resources.", p, sizeText(info.Size()), sizeText(adapters.DefaultMaxFileSize)))
+		d.Severity = hcl.DiagWarning
+		return hcl.Diagnostics{d}
 	}
 	return nil
+}
+
+// sizeText says a size in bytes, and in MiB too from 1 MiB.
+func sizeText(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%d bytes (%s MiB)", n, strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/(1<<20)), ".0"))
 }
