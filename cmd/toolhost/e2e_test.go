@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -386,7 +387,9 @@ func TestCLI(t *testing.T) {
 		stderr     string
 		stdoutNone bool
 	}{
-		{name: "version", args: []string{"version"}, stdout: "toolhost "},
+		// What a bug report needs: the Go it was built with and the platform.
+		{name: "version", args: []string{"version"}, stdout: "toolhost 0.1.0 ("},
+		{name: "version build", args: []string{"version"}, stdout: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + ")\n"},
 		{name: "version help", args: []string{"version", "-h"}, stderr: "Usage: toolhost version", stdoutNone: true},
 		{name: "version extra argument", args: []string{"version", "x"}, code: 2, stderr: "takes no arguments", stdoutNone: true},
 		{name: "no command", args: nil, code: 2, stderr: "Usage"},

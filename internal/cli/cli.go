@@ -11,6 +11,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -85,7 +87,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			fmt.Fprintf(stderr, "toolhost version takes no arguments (got %q)\n", args[0])
 			return ExitUsage
 		}
-		fmt.Fprintf(stdout, "toolhost %s\n", thcl.Version)
+		fmt.Fprintf(stdout, "toolhost %s%s\n", thcl.Version, buildDetails())
 		return ExitOK
 	case "help", "-h", "--help":
 		if cmd == "help" && len(rest) > 0 {
@@ -96,6 +98,44 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprintf(stderr, "toolhost: unknown command %q\n\n%s", cmd, usage)
 	return ExitUsage
+}
+
+// buildDetails says, for a bug report, what the binary was built from: the
+// commit (and whether the tree had changes), the module version when
+// installed with go install, the Go version and the platform, as
+// " (commit 4d7be39, go1.26.8 linux/amd64)".
+func buildDetails() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	var parts []string
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	// go install ...@v1.2.3 has the module's version and no commit; a
+	// build in a checkout has a version made of the commit (a pseudo-
+	// version), which the commit says better.
+	if v := bi.Main.Version; v != "" && v != "(devel)" && (rev == "" || !strings.Contains(v, rev)) {
+		parts = append(parts, "module "+v)
+	}
+	if rev != "" {
+		if modified == "true" {
+			rev += " with local changes"
+		}
+		parts = append(parts, "commit "+rev)
+	}
+	parts = append(parts, bi.GoVersion+" "+runtime.GOOS+"/"+runtime.GOARCH)
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 // commands are the commands Run knows, for 'toolhost help COMMAND'.
