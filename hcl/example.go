@@ -113,7 +113,7 @@ func decodeExample(block *hcl.Block, baseDir string, prev []*Example) (*Example,
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Missing expectation",
-			Detail:   fmt.Sprintf("The example %q says nothing about the outcome. Add result = { ... } with the structured result the tool returns for the response (or the text, for a tool without a result block), or error = \"...\" with text its error message contains.", e.Name),
+			Detail:   fmt.Sprintf("The example %q says nothing about the outcome. Add result = { ... } with the structured result the tool returns for the response (or the text, for a tool without result fields), or error = \"...\" with text its error message contains.", e.Name),
 			Subject:  block.DefRange.Ptr(),
 		})
 	}

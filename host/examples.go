@@ -152,7 +152,9 @@ func (r *Registry) checkExample(ctx context.Context, t *thcl.Tool, ex *thcl.Exam
 	switch {
 	case vals.Response != nil:
 		body = []byte(*vals.Response)
-	case t.BackendKind == "template" && t.Backend != nil:
+	case (t.BackendKind == "template" || t.BackendKind == "none") && t.Backend != nil:
+		// A template renders, and a tool without a backend (its result
+		// items have data of their own) has no output: neither does I/O.
 		out, err := t.Backend.Call(ctx, &adapters.Input{Eval: eval})
 		if err != nil {
 			return expectErr(err, "Example failed", ex.DeclRange, "The template does not render for these arguments.")
@@ -169,13 +171,20 @@ func (r *Registry) checkExample(ctx context.Context, t *thcl.Tool, ex *thcl.Exam
 		return fail("Missing response", ex.DeclRange, "there is no recorded response, and validate never sends requests or runs commands. Add response = file(\"testdata/%s.json\") (or a heredoc) with %s.", t.Name, what)
 	}
 
-	if t.Result == nil {
-		text := string(body)
+	if t.Result == nil || len(t.Result.Fields) == 0 {
+		text, err := r.exampleText(t, body, eval)
+		if err != nil {
+			return expectErr(err, "Example failed", rangeOf(ex.Response),
+				"Correct the item's path, or record a response that has it.")
+		}
 		if vals.Error != nil {
-			return fail("Example expected an error", rangeOf(ex.Error), "the tool returns the text %s, but the example expects an error containing %q.", preview(body), *vals.Error)
+			return fail("Example expected an error", rangeOf(ex.Error), "the tool returns the text %s, but the example expects an error containing %q.", preview([]byte(text)), *vals.Error)
 		}
 		want, err := convert.Convert(vals.Result, cty.String)
 		if err != nil || want.IsNull() {
+			if t.Result != nil {
+				return fail("Invalid example result", rangeOf(ex.Result), "the tool's result block has no fields, so the expected result is a string: the text of its text items, joined by newlines; write result = \"...\", or add a field to the result block.")
+			}
 			return fail("Invalid example result", rangeOf(ex.Result), "the tool has no result block, so it returns text and the expected result is a string; write result = \"...\", or add a result block to the tool.")
 		}
 		if w := want.AsString(); w != text {
@@ -193,6 +202,30 @@ func (r *Registry) checkExample(ctx context.Context, t *thcl.Tool, ex *thcl.Exam
 		return fail("Example expected an error", rangeOf(ex.Error), "the tool succeeds with %s, but the example expects an error containing %q.", shorten(string(got)), *vals.Error)
 	}
 	return compareResult(t, ex, vals.Result, got, fail)
+}
+
+// exampleText is the text a tool without result fields returns for body:
+// the body itself without a result block, else the text of the result's
+// text items, joined by newlines. Other items (images, sounds, resources,
+// links) are not made: they may read files and resources that validate
+// does not, and a recorded response is text.
+func (r *Registry) exampleText(t *thcl.Tool, body []byte, eval *hcl.EvalContext) (string, error) {
+	if t.Result == nil {
+		return string(body), nil
+	}
+	out := &adapters.Output{Body: body, MIMEType: "text/plain"}
+	var texts []string
+	for _, c := range t.Result.Content {
+		if c.Kind != thcl.ContentText {
+			continue
+		}
+		text, err := r.itemText(c, eval, out)
+		if err != nil {
+			return "", err
+		}
+		texts = append(texts, text)
+	}
+	return strings.Join(texts, "\n"), nil
 }
 
 // argPathStep matches one step of an ArgumentError's Path: "[1]" or

@@ -426,6 +426,105 @@ tool "broken" {
 	}
 }
 
+// TestCheckExamplesContentItems: the examples of a tool whose result block
+// has content items and no fields compare the text of its text items
+// (joined by newlines) with a string, whatever the output is (JSON, plain
+// text, none at all); they used to read the output as JSON for fields
+// there were none of, or to crash on the missing field.
+func TestCheckExamplesContentItems(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "tools.hcl")
+	src := `
+tool "caption" {
+  param "city" { type = string }
+  exec {
+    command = ["toolhost-no-such-program-7f3a9c"]
+  }
+  result {
+    text { text = "Weather for ${param.city}:" }
+    text {}
+    image {
+      data      = "iVBORw0KGgo="
+      mime_type = "image/png"
+    }
+  }
+  example "plain text" {
+    args     = { city = "北京" }
+    response = "晴\n"
+    result   = "Weather for 北京:\n晴\n"
+  }
+  example "wrong text" {
+    args     = { city = "x" }
+    response = "rain"
+    result   = "Weather for x:\nsun" # ERROR: Example result mismatch # DETAIL: they differ at character 16 (line 2)
+  }
+  example "object" {
+    args     = { city = "x" }
+    response = "rain"
+    result   = { text = "rain" } # ERROR: Invalid example result # DETAIL: the tool's result block has no fields
+  }
+}
+
+tool "picked" {
+  exec {
+    command = ["toolhost-no-such-program-7f3a9c"]
+  }
+  result {
+    text { path = "users.0.name" }
+  }
+  example "json" {
+    response = "{\"users\": [{\"name\": \"Ann\"}]}"
+    result   = "Ann"
+  }
+  example "expected error" {
+    response = "{\"users\": []}"
+    error    = "matched nothing"
+  }
+  example "missing" {
+    response = "{\"users\": []}" # ERROR: Example failed # DETAIL: path "users.0.name" matched nothing in the output
+    result   = "Ann"
+  }
+}
+
+tool "fixed" {
+  result {
+    text { text = "always this" }
+  }
+  example "no backend" {
+    result = "always this"
+  }
+}
+
+tool "framed" {
+  param "name" { type = string }
+  template {
+    text = "hi ${param.name}"
+  }
+  result {
+    text { text = "--" }
+    text {}
+  }
+  example "rendered" {
+    args   = { name = "x" }
+    result = "--\nhi x"
+  }
+}
+`
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, diags := Load([]string{cfg}, nil)
+	if diags.HasErrors() {
+		t.Fatal(thcl.FormatDiagnostics(diags))
+	}
+	defer reg.Close()
+	rep := CheckExamples(context.Background(), reg)
+	if rep.Run != 8 || rep.Failed != 3 {
+		t.Errorf("run %d, failed %d; want 8 and 3: %s", rep.Run, rep.Failed, thcl.FormatDiagnostics(rep.Diagnostics))
+	}
+	checkAnnotations(t, cfg, rep.Diagnostics)
+}
+
 // TestExamplesConfigExamplesPass runs the examples of examples/tools.hcl.
 func TestExamplesConfigExamplesPass(t *testing.T) {
 	reg, diags := Load([]string{filepath.Join("..", "examples", "tools.hcl")}, &thcl.Options{LookupEnv: func(string) (string, bool) { return "", false }})
