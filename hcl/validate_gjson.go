@@ -3,6 +3,7 @@ package hcl
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -62,6 +63,12 @@ func gjsonPathProblem(path string) string {
 				} else {
 					msg += "; the modifiers are @" + joinSorted(gjsonModifiers, ", @")
 				}
+				// A key that starts with @ (JSON-LD's @id, OData's
+				// @odata.count) is read with the @ escaped.
+				if !strings.HasSuffix(msg, "?") {
+					msg += "."
+				}
+				msg += fmt.Sprintf(" If @%s is a key of the JSON (as JSON-LD's @id), escape the @: %q", name, path[:i]+`\`+path[i:])
 				return msg
 			}
 		}

@@ -77,6 +77,8 @@ func TestGJSONPathRejected(t *testing.T) {
 		{"{name.first,age]", "does not match the '{' at position 1", true},
 		{"children.@revers", "did you mean @reverse?", false},
 		{"@nosuchthing", "the modifiers are @dig, @flatten", false},
+		{"value.#.@id", `did you mean @dig? If @id is a key of the JSON (as JSON-LD's @id), escape the @: "value.#.\\@id"`, false},
+		{`@odata\.count`, `@values. If @odata is a key of the JSON (as JSON-LD's @id), escape the @: "\\@odata\\.count"`, false},
 		{"{name.first,@bogus}", "@bogus", true},
 		{`name.first\`, "escapes nothing", true},
 	} {

@@ -24,7 +24,7 @@ tool "paths" {
       path = "data.#()#" # ERROR: Invalid gjson path # DETAIL: empty query
     }
     field "modifier" {
-      path = "data.@revers" # ERROR: Invalid gjson path # DETAIL: did you mean @reverse? See https://github.com
+      path = "data.@revers" # ERROR: Invalid gjson path # DETAIL: did you mean @reverse? If @revers is a key of the JSON
     }
     field "empty_part" {
       path = "data..title" # ERROR: Invalid gjson path # DETAIL: two separators in a row
