@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -68,6 +69,22 @@ func typeError(expr hcl.Expression, summary, detail string) hcl.Diagnostics {
 
 const typeHelp = "A type is one of string, number, integer, bool, any, list(T), set(T), map(T), object({ name = T, ... }) or tuple([T, ...]); write it without quotes."
 
+// attrNameHelp says what to write for an object type's attribute name
+// that is not a bare identifier: the name without its quotes when it is
+// one, else how to read a JSON key that cannot be an attribute.
+func attrNameHelp(key hcl.Expression) string {
+	const help = "An object attribute name is a bare identifier (letters, digits, _ and -), as in { title = string }."
+	v, diags := key.Value(nil)
+	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+		return help
+	}
+	s := v.AsString()
+	if hclsyntax.ValidIdentifier(s) {
+		return fmt.Sprintf("%s Write %s without quotes.", help, s)
+	}
+	return fmt.Sprintf("%s %q is not one: for keys such as it, declare map(T); or, in a result field, give the key a name in the path with a gjson multipath, as in path = \"items.#.{first_name:first name}\" and object({ first_name = string }).", help, s)
+}
+
 func parseType(expr hcl.Expression, inObject bool) (*Type, hcl.Diagnostics) {
 	if kw := hcl.ExprAsKeyword(expr); kw != "" {
 		if k, ok := primitiveKinds[kw]; ok {
@@ -117,7 +134,7 @@ func parseType(expr hcl.Expression, inObject bool) (*Type, hcl.Diagnostics) {
 		for _, p := range pairs {
 			name := hcl.ExprAsKeyword(p.Key)
 			if name == "" {
-				all = append(all, typeError(p.Key, "Invalid attribute name", "An object attribute name is a bare identifier, as in { title = string }.")...)
+				all = append(all, typeError(p.Key, "Invalid attribute name", attrNameHelp(p.Key))...)
 				continue
 			}
 			if _, dup := t.Attrs[name]; dup {
