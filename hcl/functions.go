@@ -61,7 +61,7 @@ func Functions(lookup EnvLookup) map[string]function.Function {
 		"jsondecode":      stdlib.JSONDecodeFunc,
 		"jsonencode":      stdlib.JSONEncodeFunc,
 		"keys":            stdlib.KeysFunc,
-		"length":          stdlib.LengthFunc,
+		"length":          lengthFunc,
 		"lookup":          stdlib.LookupFunc,
 		"lower":           stdlib.LowerFunc,
 		"max":             stdlib.MaxFunc,
@@ -97,6 +97,27 @@ func Functions(lookup EnvLookup) map[string]function.Function {
 		"can":             tryfunc.CanFunc,
 	}
 }
+
+// lengthFunc is cty's length, whose error for a string (Terraform's
+// length counts its characters; JavaScript's and Python's too) says to
+// use strlen, and for an object, to count its keys.
+var lengthFunc = function.New(&function.Spec{
+	Description: stdlib.LengthFunc.Description(),
+	Params:      stdlib.LengthFunc.Params(),
+	Type: func(args []cty.Value) (cty.Type, error) {
+		switch ty := args[0].Type(); {
+		case ty == cty.String:
+			return cty.NilType, function.NewArgErrorf(0, "length counts the elements of a list, set, map or tuple, and this is a string; for the number of characters in a string, use strlen(...)")
+		case ty.IsObjectType():
+			return cty.NilType, function.NewArgErrorf(0, "length counts the elements of a list, set, map or tuple, and this is an object; for the number of its attributes, use length(keys(...))")
+		}
+		return stdlib.LengthFunc.ReturnTypeForValues(args)
+	},
+	RefineResult: func(b *cty.RefinementBuilder) *cty.RefinementBuilder { return b.NotNull() },
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return stdlib.LengthFunc.Call(args)
+	},
+})
 
 // envFunc is env(NAME[, DEFAULT]): the variable's value, the default when it
 // is unset, and an error naming the variable when it is unset with no default.

@@ -71,6 +71,11 @@ func TestFunctions(t *testing.T) {
 		{"join split", `join(",", split(" ", "a b c"))`, "a,b,c", ""},
 		{"replace", `replace("a-b-c", "-", "+")`, "a+b+c", ""},
 		{"tostring", `tostring(12)`, "12", ""},
+		{"length of a list", `tostring(length(["a", "b"]))`, "2", ""},
+		{"length of keys", `tostring(length(keys({ a = 1, b = 2 })))`, "2", ""},
+		{"length of a string", `tostring(length("北京"))`, "", "for the number of characters in a string, use strlen(...)"},
+		{"length of an object", `tostring(length({ a = 1 }))`, "", "use length(keys(...))"},
+		{"strlen", `tostring(strlen("北京"))`, "2", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
