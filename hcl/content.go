@@ -176,7 +176,7 @@ func decodeContent(b *hcl.Block, sc *contentScope) (*Content, hcl.Diagnostics) {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "More than one source",
-			Detail:   fmt.Sprintf("A %s block takes its data from one of %s, and this one has %s. Keep one of them.", b.Type, contentSources(c.Kind), strings.Join(sources, " and ")),
+			Detail:   fmt.Sprintf("%s block takes its data from one of %s, and this one has %s. Keep one of them.", capitalize(withArticle(b.Type)), contentSources(c.Kind), strings.Join(sources, " and ")),
 			Subject:  attrs[sources[1]].NameRange.Ptr(),
 		})
 	}
@@ -187,7 +187,7 @@ func decodeContent(b *hcl.Block, sc *contentScope) (*Content, hcl.Diagnostics) {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Missing " + contentSources(c.Kind),
-					Detail:   fmt.Sprintf("A %s block in %s needs its data: set %s.", b.Type, sc.where, contentSources(c.Kind)),
+					Detail:   fmt.Sprintf("%s block in %s needs its data: set %s.", capitalize(withArticle(b.Type)), sc.where, contentSources(c.Kind)),
 					Subject:  b.DefRange.Ptr(),
 				})
 			}
@@ -205,15 +205,19 @@ func decodeContent(b *hcl.Block, sc *contentScope) (*Content, hcl.Diagnostics) {
 		if err != nil || !strings.Contains(mt, "/") {
 			diags = append(diags, rangeDiag(attrs["mime_type"], "Invalid mime_type", fmt.Sprintf("%q is not a media type. Write one such as \"image/png\", \"audio/wav\" or \"text/markdown\".", c.MIMEType)))
 		} else if (c.Kind == ContentImage || c.Kind == ContentAudio) && !strings.HasPrefix(mt, string(c.Kind)+"/") {
-			diags = append(diags, rangeDiag(attrs["mime_type"], "Wrong media type", fmt.Sprintf("An %s block's mime_type starts with %q, and this is %q. Use an %s block for other media, or correct the type.", b.Type, string(c.Kind)+"/", c.MIMEType, contentKindFor(mt))))
+			diags = append(diags, rangeDiag(attrs["mime_type"], "Wrong media type", fmt.Sprintf("An %s block's mime_type starts with %q, and this is %q. Use %s block for other media, or correct the type.", b.Type, string(c.Kind)+"/", c.MIMEType, withArticle(contentKindFor(mt)))))
 		}
 	}
 	if (c.Kind == ContentImage || c.Kind == ContentAudio) && c.MIMEType == "" {
 		switch {
 		case c.File != "":
 			c.MIMEType = mediaTypeByExt(c.File)
-			if c.MIMEType == "" {
+			switch {
+			case c.MIMEType == "":
 				diags = append(diags, rangeDiag(attrs["file"], "Unknown media type", fmt.Sprintf("The media type of %s cannot be told from its extension. Set mime_type, as in mime_type = \"%s/png\".", filepath.Base(c.File), b.Type)))
+			case !strings.HasPrefix(c.MIMEType, string(c.Kind)+"/"):
+				// Every call would fail on it.
+				diags = append(diags, rangeDiag(attrs["file"], "Wrong media type", fmt.Sprintf("%s is %s by its extension, not %s. Use %s block for it, or set mime_type if the extension is wrong.", filepath.Base(c.File), c.MIMEType, map[ContentKind]string{ContentImage: "an image", ContentAudio: "a sound"}[c.Kind], withArticle(contentKindFor(c.MIMEType)))))
 			}
 		case c.Data != nil || c.Path != nil:
 			diags = append(diags, &hcl.Diagnostic{

@@ -43,6 +43,15 @@ func posString(r hcl.Range) string {
 
 // withArticle puts "a" or "an" before a word, as in "an arg block" and "an
 // http block" (said aitch-tee-tee-pee).
+// capitalize upper-cases the first letter of an ASCII phrase, for one
+// that starts a sentence.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
 func withArticle(word string) string {
 	if word == "" {
 		return word

@@ -7,7 +7,7 @@ tool "two_sources" {
   result {
     text {
       text = "a"
-      path = "b" # ERROR: More than one source
+      path = "b" # ERROR: More than one source # DETAIL: A text block takes its data
     }
   }
 }
@@ -31,6 +31,33 @@ tool "audio_with_image_type" {
     audio {
       data      = "AAAA"
       mime_type = "image/png" # ERROR: Wrong media type # DETAIL: Use an image block
+    }
+    image {
+      data      = "AAAA"
+      mime_type = "text/plain" # ERROR: Wrong media type # DETAIL: Use a resource block
+    }
+  }
+}
+
+tool "file_of_other_media" {
+  template {
+    text = "{}"
+  }
+  result {
+    image {
+      path      = "x"
+      data      = "AAAA" # ERROR: More than one source # DETAIL: An image block takes its data
+      mime_type = "image/png"
+    }
+    image {
+      file = "../valid/notes/a.md" # ERROR: Wrong media type # DETAIL: a.md is text/markdown by its extension, not an image. Use a resource block
+    }
+    audio {
+      file = "../valid/notes/a.md" # ERROR: Wrong media type # DETAIL: not a sound. Use a resource block
+    }
+    audio {
+      file      = "../valid/notes/a.md"
+      mime_type = "audio/mpeg"
     }
   }
 }
