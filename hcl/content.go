@@ -1,12 +1,15 @@
 package hcl
 
 import (
+	"encoding/base64"
 	"fmt"
 	"mime"
 	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 )
 
 // ContentKind is the type of a content block: the kind of item it adds to a
@@ -142,6 +145,16 @@ func decodeContent(b *hcl.Block, sc *contentScope) (*Content, hcl.Diagnostics) {
 		diags = append(diags, d...)
 		if !d.HasErrors() && !stringable(v) {
 			diags = append(diags, rangeDiag(a, "Not a string", fmt.Sprintf("%s in %s block must be a string, and this is %s. Convert it, as in jsonencode(...) or join(\", \", ...).", name, withArticle(b.Type), friendlyCtyType(v.Type()))))
+		}
+		// Data fixed in the config is checked once, at load: every
+		// call would fail on base64 that is not.
+		if name == "data" && !d.HasErrors() && v.IsWhollyKnown() && !v.IsNull() {
+			v, _ = v.UnmarkDeep()
+			if sv, err := convert.Convert(v, cty.String); err == nil {
+				if _, err := DecodeBase64(sv.AsString()); err != nil {
+					diags = append(diags, rangeDiag(a, "Invalid base64", fmt.Sprintf("data in %s block is base64 (or a data: URI with base64), and this is not: %s. Correct it, or use file = \"...\" for a file.", withArticle(b.Type), err)))
+				}
+			}
 		}
 		return a.Expr
 	}
@@ -283,3 +296,18 @@ func mediaTypeByExt(name string) string {
 // MediaTypeByExt is the media type of a file name's extension, without
 // parameters; "" when unknown.
 func MediaTypeByExt(name string) string { return mediaTypeByExt(name) }
+
+// DecodeBase64 decodes the data of an image or audio item: standard or
+// URL-safe base64, padded or not, or a data: URI's base64 payload.
+func DecodeBase64(s string) ([]byte, error) {
+	if rest, ok := strings.CutPrefix(s, "data:"); ok {
+		if _, payload, ok := strings.Cut(rest, ";base64,"); ok {
+			s = payload
+		}
+	}
+	s = strings.TrimRight(s, "=")
+	if b, err := base64.RawStdEncoding.DecodeString(s); err == nil {
+		return b, nil
+	}
+	return base64.RawURLEncoding.DecodeString(s)
+}

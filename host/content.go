@@ -3,7 +3,6 @@ package host
 import (
 	"cmp"
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"mime"
@@ -164,7 +163,7 @@ func (r *Registry) itemMedia(c *thcl.Content, eval *hcl.EvalContext, out *adapte
 			}
 			s = res.String()
 		}
-		b, err := decodeBase64(s)
+		b, err := thcl.DecodeBase64(s)
 		if err != nil {
 			return nil, "", contentError(c, "the data is not base64: %v", err)
 		}
@@ -181,7 +180,7 @@ func (r *Registry) itemMedia(c *thcl.Content, eval *hcl.EvalContext, out *adapte
 		}
 		if !out.Binary {
 			// Text output may be base64 (a command that prints it so).
-			b, err := decodeBase64(strings.TrimSpace(string(out.Body)))
+			b, err := thcl.DecodeBase64(strings.TrimSpace(string(out.Body)))
 			if err != nil {
 				hint := "have the backend give base64, or, for a command that prints the bytes, set binary = true in its exec block"
 				if strings.Contains(out.MIMEType, "json") {
@@ -204,21 +203,6 @@ func (r *Registry) itemMedia(c *thcl.Content, eval *hcl.EvalContext, out *adapte
 		return nil, "", contentError(c, "the data is %s, not an %s; set mime_type in the block if the upstream mislabels it", mt, c.Kind)
 	}
 	return data, mt, nil
-}
-
-// decodeBase64 decodes standard or URL-safe base64, padded or not, and a
-// data: URI's payload.
-func decodeBase64(s string) ([]byte, error) {
-	if rest, ok := strings.CutPrefix(s, "data:"); ok {
-		if _, payload, ok := strings.Cut(rest, ";base64,"); ok {
-			s = payload
-		}
-	}
-	s = strings.TrimRight(s, "=")
-	if b, err := base64.RawStdEncoding.DecodeString(s); err == nil {
-		return b, nil
-	}
-	return base64.RawURLEncoding.DecodeString(s)
 }
 
 // noResourceError is the refusal of a resource item whose URI names no

@@ -62,6 +62,23 @@ tool "file_of_other_media" {
   }
 }
 
+tool "bad_base64" {
+  result {
+    image {
+      data      = "not base64!" # ERROR: Invalid base64 # DETAIL: illegal base64 data at input byte 3
+      mime_type = "image/png"
+    }
+    audio {
+      data      = "data:audio/wav;base64,UklGR%%%" # ERROR: Invalid base64
+      mime_type = "audio/wav"
+    }
+    image {
+      data      = "data:image/png;base64,iVBORw0KGgo"
+      mime_type = "image/png"
+    }
+  }
+}
+
 tool "missing_file" {
   result {
     image {
