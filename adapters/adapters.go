@@ -240,8 +240,8 @@ func evalMessage(diags hcl.Diagnostics) string {
 			continue
 		}
 		s := d.Summary
-		if d.Detail != "" {
-			s += ": " + d.Detail
+		if detail := EvalDetail(d); detail != "" {
+			s += ": " + detail
 		}
 		if r := d.Subject; r != nil && r.Filename != "" {
 			s = fmt.Sprintf("%s:%d:%d: %s", filepath.Base(r.Filename), r.Start.Line, r.Start.Column, s)
@@ -250,6 +250,38 @@ func evalMessage(diags hcl.Diagnostics) string {
 		secrets = append(secrets, credentialValues(d.Expression, d.EvalContext)...)
 	}
 	return Redact(strings.Join(parts, "; "), secrets)
+}
+
+// EvalDetail is the detail of an error evaluating an expression at call
+// time. HCL's for a null written into a string ("The expression result is
+// null. Cannot include a null value in a string template.") names neither
+// the value nor a remedy: it is replaced by one that does, when the value
+// is a parameter, an attribute of one, or an answer.
+func EvalDetail(d *hcl.Diagnostic) string {
+	if d.Summary != "Invalid template interpolation value" || !strings.Contains(d.Detail, "null") || d.Expression == nil {
+		return d.Detail
+	}
+	tr, td := hcl.AbsTraversalForExpr(d.Expression)
+	if td.HasErrors() || len(tr) < 2 || tr.RootName() != "param" && tr.RootName() != "answer" {
+		return d.Detail
+	}
+	var b strings.Builder
+	for _, step := range tr {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			b.WriteString("." + s.Name)
+		case hcl.TraverseIndex:
+			if s.Key.Type() == cty.String {
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			} else if s.Key.Type() == cty.Number {
+				b.WriteString("[" + s.Key.AsBigFloat().Text('f', -1) + "]")
+			}
+		}
+	}
+	name := b.String()
+	return fmt.Sprintf("%s is null (absent), and a null cannot be written into a string; pass a value for it, or, in the config, give it a default or write coalesce(%s, \"\")", name, name)
 }
 
 // credentialValues are the values of the env() and sensitive() calls in

@@ -81,8 +81,8 @@ func evalString(c *thcl.Content, attr string, expr hcl.Expression, eval *hcl.Eva
 func diagSummary(diags hcl.Diagnostics) string {
 	for _, d := range diags {
 		if d.Severity == hcl.DiagError {
-			if d.Detail != "" {
-				return d.Detail
+			if detail := adapters.EvalDetail(d); detail != "" {
+				return detail
 			}
 			return d.Summary
 		}
