@@ -91,7 +91,9 @@ func parseType(expr hcl.Expression, inObject bool) (*Type, hcl.Diagnostics) {
 			return &Type{Kind: k}, nil
 		}
 		detail := fmt.Sprintf("%q is not a type. %s", kw, typeHelp)
-		if s := typeAlias(kw); s != "" {
+		if ex, ok := typeConstructors[kw]; ok {
+			detail = fmt.Sprintf("%q is not a type on its own: it needs the type of its elements, as in %s. %s", kw, ex, typeHelp)
+		} else if s := typeAlias(kw); s != "" {
 			detail = fmt.Sprintf("%q is not a type here: write %s. %s", kw, s, typeHelp)
 		} else if s := suggest(kw, []string{"any", "string", "number", "integer", "bool"}); s != "" {
 			detail = fmt.Sprintf("%q is not a type. Did you mean %q? %s", kw, s, typeHelp)
@@ -100,6 +102,9 @@ func parseType(expr hcl.Expression, inObject bool) (*Type, hcl.Diagnostics) {
 	}
 	call, diags := hcl.ExprCall(expr)
 	if diags.HasErrors() {
+		if s, ok := quotedType(expr); ok {
+			return nil, typeError(expr, "Invalid type", fmt.Sprintf("A type is written without quotes: write %s, not %q.", s, s))
+		}
 		return nil, typeError(expr, "Invalid type", "This is not a type expression. "+typeHelp)
 	}
 	oneArg := func() (hcl.Expression, hcl.Diagnostics) {
@@ -192,6 +197,35 @@ func parseType(expr hcl.Expression, inObject bool) (*Type, hcl.Diagnostics) {
 		detail = fmt.Sprintf("%s(...) is not a type constructor. Did you mean %s(...)? %s", call.Name, s, typeHelp)
 	}
 	return nil, typeError(expr, "Invalid type", detail)
+}
+
+// typeConstructors are the types that take the types of their elements,
+// with an example of each: written bare, as in type = list, they are
+// told to name them.
+var typeConstructors = map[string]string{
+	"list":  "list(string)",
+	"set":   "set(string)",
+	"map":   "map(string)",
+	"tuple": "tuple([string, number])",
+}
+
+// quotedType returns the text of expr when it is a string literal that
+// is itself a valid type expression, as in type = "string": a type
+// written in quotes.
+func quotedType(expr hcl.Expression) (string, bool) {
+	v, diags := expr.Value(nil)
+	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+		return "", false
+	}
+	s := strings.TrimSpace(v.AsString())
+	inner, diags := hclsyntax.ParseExpression([]byte(s), "", hcl.InitialPos)
+	if diags.HasErrors() {
+		return "", false
+	}
+	if _, diags := ParseType(inner); diags.HasErrors() {
+		return "", false
+	}
+	return s, true
 }
 
 // typeAliases are the names other languages (JSON Schema, Go, Python,
