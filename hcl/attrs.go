@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -14,10 +15,15 @@ import (
 // converts it to want. It returns cty.NilVal with diagnostics on failure.
 func constant(attr *hcl.Attribute, ctx *hcl.EvalContext, want cty.Type) (cty.Value, hcl.Diagnostics) {
 	if vars := attr.Expr.Variables(); len(vars) > 0 {
+		detail := fmt.Sprintf("The value of %s is fixed when the config is loaded, so it cannot refer to %s. Use a literal value or a function of environment variables, such as env(\"NAME\", \"default\").", attr.Name, vars[0].RootName())
+		// A bare word, as in description = Greetings: text without quotes.
+		if st, ok := attr.Expr.(*hclsyntax.ScopeTraversalExpr); ok && len(st.Traversal) == 1 {
+			detail = fmt.Sprintf("The value of %s is fixed when the config is loaded, so it cannot refer to %s. If %s is text, write it in double quotes: %s = %q.", attr.Name, vars[0].RootName(), vars[0].RootName(), attr.Name, vars[0].RootName())
+		}
 		return cty.NilVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Value must be constant",
-			Detail:   fmt.Sprintf("The value of %s is fixed when the config is loaded, so it cannot refer to %s. Use a literal value or a function of environment variables, such as env(\"NAME\", \"default\").", attr.Name, vars[0].RootName()),
+			Detail:   detail,
 			Subject:  vars[0].SourceRange().Ptr(),
 		}}
 	}

@@ -95,7 +95,98 @@ func ExplainSyntaxErrors(name string, src []byte, diags hcl.Diagnostics) hcl.Dia
 	}
 	// A file with lone CRs and no LF may parse without errors, as one
 	// comment: explainLoneCR looks at it whatever the diagnostics.
-	return explainFullWidth(src, explainLoneCR(name, src, diags))
+	return explainFullWidth(src, explainUnquoted(src, explainLoneCR(name, src, diags)))
+}
+
+// unquotedErrors are the summaries of HCL's errors in a text value written
+// without quotes, as in description = Greets someone by name: the parser
+// reads the first word as a name, and stops at the next word or at the
+// first punctuation that cannot follow a name.
+var unquotedErrors = map[string]bool{
+	"Missing newline after argument":  true,
+	"Unexpected comma after argument": true,
+	"Invalid character":               true,
+}
+
+// explainUnquoted explains the syntax errors in a line NAME = VALUE whose
+// value starts with a word and has no double quote: text written without
+// quotes, such as url = https://example.com or text = Hello world. HCL
+// says only that "an argument definition must end with a newline", at the
+// second word or at a ":" in the middle of the text. The first such error
+// of the line becomes one that points at the whole value and shows it in
+// quotes; the others of the line, which follow from it, are dropped.
+func explainUnquoted(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	explained := map[string]bool{} // file:line
+	for i, d := range diags {
+		if d.Severity != hcl.DiagError || !unquotedErrors[d.Summary] || d.Subject == nil {
+			continue
+		}
+		key := fmt.Sprintf("%s:%d", d.Subject.Filename, d.Subject.Start.Line)
+		e, ok := unquotedValue(src, d)
+		if !ok && !explained[key] {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(diags)
+		}
+		if explained[key] {
+			out[i] = nil // follows from the one explained
+			continue
+		}
+		explained[key] = true
+		out[i] = e
+	}
+	if out == nil {
+		return diags
+	}
+	return slices.DeleteFunc(out, func(d *hcl.Diagnostic) bool { return d == nil })
+}
+
+// unquotedValue returns the explanation of d when it lies in the value of
+// a line NAME = VALUE whose value looks like text without quotes.
+func unquotedValue(src []byte, d *hcl.Diagnostic) (*hcl.Diagnostic, bool) {
+	at := d.Subject.Start.Byte
+	if at < 0 || at >= len(src) {
+		return nil, false
+	}
+	start := bytes.LastIndexByte(src[:at], '\n') + 1
+	end := bytes.IndexByte(src[at:], '\n')
+	if end < 0 {
+		end = len(src) - at
+	}
+	line := src[start : at+end]
+	eq := bytes.IndexByte(line, '=')
+	if eq < 0 {
+		return nil, false
+	}
+	name := bytes.TrimSpace(line[:eq])
+	if !hclsyntax.ValidIdentifier(string(name)) {
+		return nil, false
+	}
+	lead := eq + 1
+	for lead < len(line) && (line[lead] == ' ' || line[lead] == '\t') {
+		lead++
+	}
+	value := bytes.TrimRight(line[lead:], " \t\r")
+	if start+lead >= at || len(value) == 0 || bytes.ContainsRune(value, '"') {
+		return nil, false
+	}
+	if r, _ := utf8.DecodeRune(value); !unicode.IsLetter(r) && r != '_' {
+		return nil, false
+	}
+	// The value in quotes, as HCL reads a string: a backslash escapes.
+	quoted := `"` + strings.ReplaceAll(string(value), `\`, `\\`) + `"`
+	col := 1 + graphemes(line[:lead])
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Text without quotes",
+		Detail: fmt.Sprintf("The value of %s is not in quotes, so HCL reads it as an expression, and it is not one. If it is text, write it in double quotes: %s = %s.",
+			name, name, shorten([]byte(quoted), 120)),
+		Subject: &hcl.Range{Filename: d.Subject.Filename,
+			Start: hcl.Pos{Line: d.Subject.Start.Line, Column: col, Byte: start + lead},
+			End:   hcl.Pos{Line: d.Subject.Start.Line, Column: col + graphemes(value), Byte: start + lead + len(value)}},
+	}, true
 }
 
 // cjkPunctuation maps the punctuation an input method for Chinese types

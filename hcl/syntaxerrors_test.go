@@ -417,3 +417,58 @@ func TestHiddenInComments(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainUnquoted: text written without quotes, which HCL reports as
+// a missing newline at its second word (or at a ":", a "," or a "$"), is
+// one error that points at the whole value and shows it in quotes; a
+// value that is not text, or a line with a quote, keeps HCL's errors. A
+// single word where the value is fixed at load is told the same.
+func TestExplainUnquoted(t *testing.T) {
+	tool := func(line string) string {
+		return "tool \"a\" {\n  param \"name\" {}\n  template {\n" + line + "\n  }\n}\n"
+	}
+	for _, tc := range []struct {
+		name, src string
+		summary   string // of the only error
+		detail    string // in its detail
+		cols      [2]int // its subject's columns on line 4, when explained
+	}{
+		{"two words", tool("    text = Hello world"), "Text without quotes",
+			`The value of text is not in quotes, so HCL reads it as an expression, and it is not one. If it is text, write it in double quotes: text = "Hello world".`, [2]int{12, 23}},
+		{"a url", tool("    text = https://example.com/x"), "Text without quotes",
+			`text = "https://example.com/x".`, [2]int{12, 33}},
+		{"a comma", tool("    text = Hello, world!"), "Text without quotes", `text = "Hello, world!".`, [2]int{12, 25}},
+		{"an interpolation, two errors in one", tool("    text = Hello ${param.name}"), "Text without quotes",
+			`text = "Hello ${param.name}".`, [2]int{12, 31}},
+		{"a single quote, two errors in one", tool("    text = Who's there"), "Text without quotes", `text = "Who's there".`, [2]int{12, 23}},
+		{"a backslash escaped", tool(`    text = C:\dir x`), "Text without quotes", `text = "C:\\dir x".`, [2]int{12, 20}},
+		{"CRLF line ends", strings.ReplaceAll(tool("    text = Hello world"), "\n", "\r\n"), "Text without quotes", `text = "Hello world".`, [2]int{12, 23}},
+		{"one word, where the value is fixed at load", "tool \"a\" {\n  description = Greetings\n  template {\n    text = \"hi\"\n  }\n}\n",
+			"Value must be constant", `If Greetings is text, write it in double quotes: description = "Greetings".`, [2]int{}},
+		{"a number first", tool("    text = 1 2"), "Missing newline after argument", "", [2]int{}},
+		{"a quote in the line", tool(`    text = Hello "world"`), "Missing newline after argument", "", [2]int{}},
+		{"a colon for an equals sign", tool(`    text: "x"`), "Argument or block definition required", "", [2]int{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := loadString(t, tc.src, nil)
+			errs := errorsOf(diags)
+			if len(errs) != 1 || errs[0].Summary != tc.summary {
+				t.Fatalf("want one %q error, got:\n%s", tc.summary, FormatDiagnostics(diags))
+			}
+			d := errs[0]
+			if !strings.Contains(d.Detail, tc.detail) {
+				t.Errorf("detail %q lacks %q", d.Detail, tc.detail)
+			}
+			if tc.cols == [2]int{} {
+				return
+			}
+			if got := [2]int{d.Subject.Start.Column, d.Subject.End.Column}; d.Subject.Start.Line != 4 || d.Subject.End.Line != 4 || got != tc.cols {
+				t.Errorf("subject %v, want line 4, columns %v", d.Subject, tc.cols)
+			}
+			value := strings.TrimSuffix(strings.TrimPrefix(strings.Split(tc.src, "\n")[3], "    text = "), "\r")
+			if got := tc.src[d.Subject.Start.Byte:d.Subject.End.Byte]; got != value {
+				t.Errorf("subject %q, want %q", got, value)
+			}
+		})
+	}
+}
