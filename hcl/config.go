@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -308,7 +309,8 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 			})
 			continue
 		}
-		f, d := parsed[next], LimitSyntaxErrors(name, ExplainSyntaxErrors(name, srcs[next], parseDiags[next]))
+		f := parsed[next]
+		d := LimitSyntaxErrors(name, explainRedefined(f, ExplainSyntaxErrors(name, srcs[next], parseDiags[next])))
 		next++
 		diags = append(diags, d...)
 		cfg.Paths = append(cfg.Paths, name)
@@ -316,8 +318,10 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 			cfg.Files[name] = f
 			// A file with syntax errors is not decoded (its blocks would
 			// only report the same mistakes again), but the other files
-			// are: every file's problems show at once.
-			if !d.HasErrors() {
+			// are: every file's problems show at once. An argument set
+			// twice leaves the file whole (the parser keeps the first),
+			// so its other problems show too.
+			if !d.HasErrors() || onlyRedefined(d) {
 				bodies = append(bodies, f)
 				bodyNames = append(bodyNames, name)
 			}
@@ -554,6 +558,69 @@ func duplicate(kind, name string, at, prev hcl.Range, rule string) *hcl.Diagnost
 		Subject:  at.Ptr(),
 		Extra:    DuplicateOf{First: prev, What: what},
 	}
+}
+
+// explainRedefined rewrites the "Attribute redefined" errors of HCL's
+// native parser, which name the first place as HCL prints a range
+// (tools.hcl:8,3-14), as toolhost's other duplicates are: "Duplicate
+// argument", the first place as file:line:col, and a DuplicateOf, so that
+// --format github marks the first too.
+func explainRedefined(f *hcl.File, diags hcl.Diagnostics) hcl.Diagnostics {
+	if f == nil {
+		return diags
+	}
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok {
+		return diags
+	}
+	var out hcl.Diagnostics
+	for i, d := range diags {
+		if d.Summary != "Attribute redefined" || d.Subject == nil {
+			continue
+		}
+		at := *d.Subject
+		if at.Start.Byte < 0 || at.End.Byte > len(f.Bytes) || at.Start.Byte >= at.End.Byte {
+			continue
+		}
+		name := string(f.Bytes[at.Start.Byte:at.End.Byte])
+		first, ok := innermostBody(body, at.Start.Byte).Attributes[name]
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(diags)
+		}
+		out[i] = duplicate("argument", name, at, first.NameRange, "Each argument may be set only once; remove one of them.")
+	}
+	if out == nil {
+		return diags
+	}
+	return out
+}
+
+// innermostBody returns the body of the innermost block of body that holds
+// the offset at, or body itself.
+func innermostBody(body *hclsyntax.Body, at int) *hclsyntax.Body {
+	for _, b := range body.Blocks {
+		if r := b.Body.SrcRange; r.Start.Byte <= at && at < r.End.Byte {
+			return innermostBody(b.Body, at)
+		}
+	}
+	return body
+}
+
+// onlyRedefined reports whether every error of a file's syntax diagnostics
+// is an argument set twice (see explainRedefined).
+func onlyRedefined(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		if dup, ok := d.Extra.(DuplicateOf); !ok || !strings.HasPrefix(dup.What, "argument ") {
+			return false
+		}
+	}
+	return true
 }
 
 // DuplicateOf is the Extra of a "Duplicate ..." diagnostic, whose Subject
