@@ -294,6 +294,12 @@ func resolvePath(baseDir, p string) string {
 	return p
 }
 
+// MissingPath is the Extra of an error about a file or directory the
+// config names that does not exist (a resource's file, a template's dir,
+// an icon): Path is its absolute path. Creating it fixes the config, so
+// serve watches for it while the config has the error.
+type MissingPath struct{ Path string }
+
 // checkPath reports a file or directory that does not exist, or is of the
 // other kind.
 func checkPath(attr *hcl.Attribute, p string, wantDir bool) hcl.Diagnostics {
@@ -304,7 +310,9 @@ func checkPath(attr *hcl.Attribute, p string, wantDir bool) hcl.Diagnostics {
 	}
 	switch {
 	case err != nil:
-		return hcl.Diagnostics{rangeDiag(attr, "Missing "+kind, fmt.Sprintf("There is no %s at %s. Paths are relative to the config file's directory; create it or correct the path.", kind, p))}
+		d := rangeDiag(attr, "Missing "+kind, fmt.Sprintf("There is no %s at %s. Paths are relative to the config file's directory; create it or correct the path.", kind, p))
+		d.Extra = MissingPath{Path: p}
+		return hcl.Diagnostics{d}
 	case info.IsDir() != wantDir:
 		return hcl.Diagnostics{rangeDiag(attr, "Not a "+kind, fmt.Sprintf("%s is not a %s.", p, kind))}
 	case !wantDir && info.Size() > adapters.DefaultMaxFileSize:

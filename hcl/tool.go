@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"mime"
 	"net/http"
@@ -552,7 +553,11 @@ func decodeIcon(b *hcl.Block, static *hcl.EvalContext, baseDir string) (*Icon, h
 		case err == errIconTooLarge:
 			diags = append(diags, rangeDiag(attrs["file"], "Icon too large", fmt.Sprintf("The icon file %s is larger than %d KiB; icons are sent inline with every tools/list, so keep them under that, or serve it and use src.", p, maxIconSize>>10)))
 		case err != nil:
-			diags = append(diags, rangeDiag(attrs["file"], "Missing file", fmt.Sprintf("The icon file %s cannot be read: %v. Paths are relative to the config file's directory.", p, unwrapPathError(err))))
+			d := rangeDiag(attrs["file"], "Missing file", fmt.Sprintf("The icon file %s cannot be read: %v. Paths are relative to the config file's directory.", p, unwrapPathError(err)))
+			if errors.Is(err, fs.ErrNotExist) {
+				d.Extra = MissingPath{Path: p}
+			}
+			diags = append(diags, d)
 		default:
 			if ic.MIMEType == "" {
 				ic.MIMEType = mediaTypeByExt(p)

@@ -57,6 +57,10 @@ type Reloader struct {
 	// failedText holds them as clients were told.
 	failed     bool
 	failedText string
+	// missing are the files and directories the errors of the last
+	// reload say do not exist (thcl.MissingPath): Watch watches for them,
+	// since creating one, as the error says to, fixes the config.
+	missing []string
 	// emptyAt is when a reload first found a config file empty (zero
 	// while none is).
 	emptyAt time.Time
@@ -249,7 +253,7 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 		r.emptyAt = time.Time{}
 		if r.failed {
 			// Saved back to the config in service after a broken save.
-			r.failed = false
+			r.failed, r.missing = false, nil
 			logger.Info("the config is valid again; the tools in service are unchanged")
 			// Sent at warning, the level the default client sees, or at a
 			// client's own level above it (NotifyCleared), so that everyone
@@ -309,6 +313,7 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 		// for them.
 		again := r.failed && text == r.failedText
 		r.failed, r.failedText = true, text
+		r.missing = missingPaths(diags)
 		if !again {
 			r.Server.Notify(ctx, "error", "toolhost: the config has errors; the previous tools stay in service.\n"+text)
 		}
@@ -320,7 +325,7 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 		old.Retire()
 	}
 	wasFailed := r.failed
-	r.lastSum, r.failed = sum, false
+	r.lastSum, r.failed, r.missing = sum, false, nil
 	res.Applied, res.Changes, res.Duration = true, changes, time.Since(start)
 	// The warnings of the new config, as serve prints them at startup:
 	// once for every reload that is applied (a save that changes nothing
@@ -406,6 +411,17 @@ func (r *Reloader) explainGone(diags hcl.Diagnostics) {
 			}
 		}
 	}
+}
+
+// missingPaths returns the paths of the thcl.MissingPath errors of diags.
+func missingPaths(diags hcl.Diagnostics) []string {
+	var paths []string
+	for _, d := range diags {
+		if m, ok := d.Extra.(thcl.MissingPath); ok && d.Severity == hcl.DiagError && !slices.Contains(paths, m.Path) {
+			paths = append(paths, m.Path)
+		}
+	}
+	return paths
 }
 
 // without returns the names of a that are not in b.
@@ -642,6 +658,13 @@ func (r *Reloader) watchSet() (dirs []string, extra map[string]bool, match func(
 		if abs, err := filepath.Abs(ic.icon.File); err == nil {
 			watchName(abs, true)
 		}
+	}
+	// What the errors of the last reload say is missing (a resource's
+	// file, a template's dir): creating it, as they say to, fixes the
+	// config without a save of the config itself. Only in case: a parent
+	// may be unreadable.
+	for _, p := range r.missing {
+		watchName(p, false)
 	}
 	// Likewise for *.hcl files of a config directory that are symlinks.
 	for d := range hclDirs {

@@ -1149,3 +1149,52 @@ func TestReloadEmptiedFileInDirectory(t *testing.T) {
 		t.Errorf("the save beside the empty file was held back:\n%s", after)
 	}
 }
+
+// TestReloadMissingFileCreated saves a config that names a file or
+// directory not made yet: the reload fails with an error that says to
+// create it, and creating it, with no other save, reloads the config, puts
+// it in service and tells the client the config is valid again.
+func TestReloadMissingFileCreated(t *testing.T) {
+	for _, tc := range []struct {
+		name, block string
+		create      func(t *testing.T, dir string)
+		summary     string
+	}{
+		{"a resource's file", "resource \"notes\" {\n  uri  = \"notes:///all\"\n  file = \"notes.md\"\n}\n",
+			func(t *testing.T, dir string) { writeAtomically(t, filepath.Join(dir, "notes.md"), "# notes\n") }, "Missing file"},
+		{"a template's dir, two levels down", "resource_template \"notes\" {\n  uri_template = \"notes:///{path}\"\n  dir = \"data/notes\"\n}\n",
+			func(t *testing.T, dir string) {
+				if err := os.Mkdir(filepath.Join(dir, "data"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				// Not a wait for the server: a person makes one, then
+				// the other.
+				time.Sleep(300 * time.Millisecond)
+				if err := os.Mkdir(filepath.Join(dir, "data", "notes"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}, "Missing directory"},
+		{"an icon's file", "tool \"b\" {\n  icon { file = \"b.svg\" }\n  template { text = \"b\" }\n}\n",
+			func(t *testing.T, dir string) {
+				writeAtomically(t, filepath.Join(dir, "b.svg"), `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>`)
+			}, "Missing file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeConfig(t, toolConfig("alpha"))
+			s := startServe(t, cfg)
+			s.initialize("2025-06-18")
+			s.toolNames(1)
+
+			writeAtomically(t, cfg, toolConfig("alpha")+tc.block)
+			msg := s.until("error notification", isMethod("notifications/message"))
+			if data := fmt.Sprint(msg["params"].(map[string]any)["data"]); !strings.Contains(data, tc.summary) {
+				t.Fatalf("after the save the client heard %q, want %q", data, tc.summary)
+			}
+			tc.create(t, filepath.Dir(cfg))
+			msg = s.until("all-clear notification", isMethod("notifications/message"))
+			if data := fmt.Sprint(msg["params"].(map[string]any)["data"]); !strings.Contains(data, "valid again and was reloaded") {
+				t.Fatalf("after the creation the client heard %q", data)
+			}
+		})
+	}
+}
