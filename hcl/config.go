@@ -223,6 +223,8 @@ func ConfigFiles(paths []string) ([]string, hcl.Diagnostics) {
 			summary, detail := "Config not found", fmt.Sprintf("There is no file or directory at %s. Give the path of a tools.hcl file, or of a directory of *.hcl files.", p)
 			if target, ok := DanglingLink(p); ok {
 				detail = danglingDetail(p, target) + fmt.Sprintf(" Point the link at the config, or put the config at %s.", target)
+			} else if near := nearConfigName(p); near != "" && errors.Is(err, os.ErrNotExist) {
+				detail = fmt.Sprintf("There is no file or directory at %s. Did you mean %s?", p, near)
 			} else if !errors.Is(err, os.ErrNotExist) {
 				// There, but not to be reached: a loop of links, a
 				// directory on the way that may not be searched.
@@ -558,6 +560,31 @@ func duplicate(kind, name string, at, prev hcl.Range, rule string) *hcl.Diagnost
 		Subject:  at.Ptr(),
 		Extra:    DuplicateOf{First: prev, What: what},
 	}
+}
+
+// nearConfigName returns the path of a config file or directory next to
+// p, the path of none, whose name is close to p's (tools.hcl for
+// tool.hcl, configs for config), or "".
+func nearConfigName(p string) string {
+	dir, base := filepath.Split(p)
+	read := dir
+	if read == "" {
+		read = "."
+	}
+	entries, err := os.ReadDir(read)
+	if err != nil || base == "" {
+		return ""
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") || IsConfigName(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	if s := suggest(base, names); s != "" {
+		return dir + s
+	}
+	return ""
 }
 
 // explainRedefined rewrites the "Attribute redefined" errors of HCL's

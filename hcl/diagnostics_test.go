@@ -307,6 +307,15 @@ func TestLoadPaths(t *testing.T) {
 	}{
 		{"missing path", func(dir string) string { return filepath.Join(dir, "nope.hcl") }, "Config not found", "nope.hcl"},
 		{"missing directory", func(dir string) string { return filepath.Join(dir, "nope") }, "Config not found", "nope"},
+		// A name close to a config file or directory there gets it.
+		{"misspelt file", func(dir string) string {
+			if err := os.WriteFile(filepath.Join(dir, "tools.hcl"), []byte(tool("a")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return filepath.Join(dir, "tool.hcl")
+		}, "Config not found", string(filepath.Separator) + "tools.hcl?"},
+		{"misspelt directory", func(dir string) string { return filepath.Join(dir, "empt") }, "Config not found",
+			"empt. Did you mean " + string(filepath.Separator)},
 		{"no hcl files", func(dir string) string { return filepath.Join(dir, "empty") }, "No config files", "tools.hcl"},
 		// A link to nothing is there: the fix is its target, not the path.
 		{"symlink to nothing", func(dir string) string {
