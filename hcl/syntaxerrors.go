@@ -95,7 +95,83 @@ func ExplainSyntaxErrors(name string, src []byte, diags hcl.Diagnostics) hcl.Dia
 	}
 	// A file with lone CRs and no LF may parse without errors, as one
 	// comment: explainLoneCR looks at it whatever the diagnostics.
-	return explainFullWidth(src, explainUnquoted(src, explainLoneCR(name, src, diags)))
+	return explainFullWidth(src, explainUnquoted(src, explainUnclosedString(src, explainLoneCR(name, src, diags))))
+}
+
+// explainUnclosedString explains a string left without its closing quote.
+// HCL reports it twice at the end of its line, "Invalid multi-line string"
+// (which advises \n or a heredoc, as for text meant to span lines) and
+// "Unterminated template string", and neither says that a quote is
+// missing, nor points at the string: the two become one error from the
+// opening quote to the end of the line, which says both. The errors on
+// the lines after it, which HCL reads as part of the string, are left to
+// LimitSyntaxErrors.
+func explainUnclosedString(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for i, u := range diags {
+		if u.Summary != "Unterminated template string" || u.Subject == nil {
+			continue
+		}
+		at := u.Subject.Start
+		if at.Byte < 0 || at.Byte > len(src) {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(diags)
+		}
+		lineStart := bytes.LastIndexByte(src[:at.Byte], '\n') + 1
+		subject := *u.Subject
+		if open := unclosedQuote(src[lineStart:at.Byte]); open >= 0 {
+			col := 1 + graphemes(src[lineStart:lineStart+open])
+			end := bytes.TrimRight(src[lineStart:at.Byte], " \t\r")
+			subject = hcl.Range{Filename: subject.Filename,
+				Start: hcl.Pos{Line: at.Line, Column: col, Byte: lineStart + open},
+				End:   hcl.Pos{Line: at.Line, Column: 1 + graphemes(end), Byte: lineStart + len(end)}}
+		}
+		explained := &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "String without closing quote",
+			Detail:   fmt.Sprintf("This string has no closing quote (\") on line %d. A quoted string ends on the line it starts, so HCL reads on into the lines after it, and may report errors there too. Add the closing quote at the end of the string; for text of several lines, write \\n for each line break, or use a heredoc (<<-EOT, the lines, then EOT on a line of its own).", at.Line),
+			Subject:  &subject,
+		}
+		out[i] = nil
+		placed := false
+		for j, m := range out {
+			if m != nil && m.Summary == "Invalid multi-line string" && m.Subject != nil && m.Subject.Start.Byte == at.Byte && m.Subject.Filename == u.Subject.Filename {
+				out[j], placed = explained, true
+				break
+			}
+		}
+		if !placed {
+			out[i] = explained
+		}
+	}
+	if out == nil {
+		return diags
+	}
+	return slices.DeleteFunc(out, func(d *hcl.Diagnostic) bool { return d == nil })
+}
+
+// unclosedQuote returns the offset in line (the start of a line up to the
+// end of an unterminated string) of the quote that opens the string left
+// open, or -1.
+func unclosedQuote(line []byte) int {
+	tokens, _ := hclsyntax.LexConfig(line, "", hcl.InitialPos)
+	var open []int // the opening quotes not closed yet
+	for _, tok := range tokens {
+		switch tok.Type {
+		case hclsyntax.TokenOQuote:
+			open = append(open, tok.Range.Start.Byte)
+		case hclsyntax.TokenCQuote:
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		}
+	}
+	if len(open) == 0 {
+		return -1
+	}
+	return open[0]
 }
 
 // unquotedErrors are the summaries of HCL's errors in a text value written

@@ -115,7 +115,7 @@ func TestExplainLoneCR(t *testing.T) {
 			[]string{"Line 3 of ", "The file has 2 carriage returns"}},
 		{"CRLF line ends", "tools.hcl", crlf, nil, [2]int{}, nil},
 		{"JSON, a CR as whitespace", "tools.hcl.json", "{\"tool\": {\"a\": {\"description\": \"x\",\r\"template\": {\"text\": \"hi\"}}}}", nil, [2]int{}, nil},
-		{"another error kept", "tools.hcl", unclosed, []string{"Invalid multi-line string", explainedSummary}, [2]int{}, nil},
+		{"another error kept", "tools.hcl", unclosed, []string{"String without closing quote", explainedSummary}, [2]int{}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), tc.file)
@@ -468,6 +468,51 @@ func TestExplainUnquoted(t *testing.T) {
 			value := strings.TrimSuffix(strings.TrimPrefix(strings.Split(tc.src, "\n")[3], "    text = "), "\r")
 			if got := tc.src[d.Subject.Start.Byte:d.Subject.End.Byte]; got != value {
 				t.Errorf("subject %q, want %q", got, value)
+			}
+		})
+	}
+}
+
+// TestExplainUnclosedString: a string without its closing quote, which HCL
+// reports twice at the end of its line ("Invalid multi-line string" and
+// "Unterminated template string"), is one error from the opening quote to
+// the end of the line that says the quote is missing, first among the
+// file's errors.
+func TestExplainUnclosedString(t *testing.T) {
+	tool := func(line string) string {
+		return "tool \"a\" {\n  param \"x\" {}\n  template {\n" + line + "\n  }\n}\n"
+	}
+	for _, tc := range []struct {
+		name, src string
+		quoted    string // the subject's text
+	}{
+		{"a word", tool(`    text = "hi`), `"hi`},
+		{"an interpolation", tool(`    text = "a ${param.x} b`), `"a ${param.x} b`},
+		{"a quoted string inside", tool(`    text = "a ${upper("b")} c`), `"a ${upper("b")} c`},
+		{"trailing spaces", tool(`    text = "hi  `), `"hi`},
+		{"CRLF line ends", strings.ReplaceAll(tool(`    text = "hi`), "\n", "\r\n"), `"hi`},
+		{"text meant to span lines", tool("    text = \"line one\nline two\""), `"line one`},
+		{"the next line with a string", tool("    text = \"hi\n    x = \"y\""), `"hi`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := loadString(t, tc.src, nil)
+			var first *hcl.Diagnostic
+			for _, d := range diags {
+				if d.Summary == "Unterminated template string" {
+					t.Errorf("HCL's error is left: %s", FormatDiagnostic(d))
+				}
+				if d.Severity == hcl.DiagError && first == nil {
+					first = d
+				}
+			}
+			if first == nil || first.Summary != "String without closing quote" {
+				t.Fatalf("first error is not the explanation:\n%s", FormatDiagnostics(diags))
+			}
+			if !strings.Contains(first.Detail, "no closing quote (\") on line 4. ") || !strings.Contains(first.Detail, "Add the closing quote") {
+				t.Errorf("detail %q", first.Detail)
+			}
+			if got := tc.src[first.Subject.Start.Byte:first.Subject.End.Byte]; got != tc.quoted || first.Subject.Start.Line != 4 || first.Subject.Start.Column != 12 {
+				t.Errorf("subject %v is %q, want %q from line 4, column 12", first.Subject, got, tc.quoted)
 			}
 		})
 	}
