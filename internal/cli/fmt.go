@@ -88,7 +88,7 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 		// kept: formatting changes layout, not the encoding's marks.
 		body := adapters.TrimBOM(src)
 		bom := src[:len(src)-len(body)]
-		out := append(bom[:len(bom):len(bom)], hclfmt.Format(body)...)
+		out := append(bom[:len(bom):len(bom)], withFinalNewline(hclfmt.Format(body))...)
 		if bytes.Equal(out, src) {
 			continue
 		}
@@ -127,6 +127,19 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 // then declare every block twice. The formatted text is in a file beside
 // it first; should the write through fail, that file is renamed into
 // place.
+// withFinalNewline ends formatted text with a line break, as gofmt does,
+// in the file's own style (CRLF when its lines end so); hclwrite's
+// formatter keeps a file's last line unterminated. Empty text stays empty.
+func withFinalNewline(b []byte) []byte {
+	if len(b) == 0 || b[len(b)-1] == '\n' {
+		return b
+	}
+	if bytes.Contains(b, []byte("\r\n")) {
+		return append(b, '\r', '\n')
+	}
+	return append(b, '\n')
+}
+
 func writeInPlace(name string, data []byte) error {
 	target, err := filepath.EvalSymlinks(name)
 	if err != nil {
