@@ -309,6 +309,26 @@ func TestServeHTTPFlags(t *testing.T) {
 			}
 		})
 	}
+	// --auth-token-env $VAR gives the token, not its variable's name: the
+	// error names the variable and does not repeat the token.
+	const token = "e2eSecret0123456789abcdef"
+	for _, tc := range []struct{ name, arg, want string }{
+		{"token given, exported", token, "TOOLHOST_TOKEN_VALUE has it as its value"},
+		{"token given, not a name", token + "+/=", "what it was given is no variable's name"},
+		{"dollar sign", "$TOOLHOST_TOKEN_VALUE", "give the variable's name without the $: --auth-token-env TOOLHOST_TOKEN_VALUE"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(binPath, "serve", "--listen", "127.0.0.1:0", "--auth-token-env", tc.arg, cfg)
+			cmd.Env = append(os.Environ(), "TOOLHOST_TOKEN_VALUE="+token)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), tc.want) || strings.Contains(stderr.String(), token) {
+				t.Fatalf("exit %v, stderr %q; want exit 2 and %q, without the token", err, stderr.String(), tc.want)
+			}
+		})
+	}
 	t.Run("port in use", func(t *testing.T) {
 		s := startHTTPServe(t, nil, cfg)
 		addr := strings.TrimPrefix(s.base, "http://")

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 
@@ -93,6 +94,9 @@ func (f *httpFlags) options(fs *flag.FlagSet, maxBody int, logger *slog.Logger) 
 		tok, set := os.LookupEnv(f.authTokenEnv)
 		switch {
 		case !set:
+			if err := tokenValueGiven(f.authTokenEnv); err != nil {
+				return nil, flagError{err}
+			}
 			return nil, fmt.Errorf("--auth-token-env %s: the environment variable %s is not set; set it to the token clients must send (as in export %s=$(openssl rand -hex 32)), or drop --auth-token-env", f.authTokenEnv, f.authTokenEnv, f.authTokenEnv)
 		case strings.TrimSpace(tok) == "":
 			return nil, fmt.Errorf("--auth-token-env %s: the environment variable %s is empty; an empty token would let anyone in, so set it to a secret (as in export %s=$(openssl rand -hex 32))", f.authTokenEnv, f.authTokenEnv, f.authTokenEnv)
@@ -101,6 +105,28 @@ func (f *httpFlags) options(fs *flag.FlagSet, maxBody int, logger *slog.Logger) 
 	}
 	return opts, nil
 }
+
+// tokenValueGiven reports, without repeating it, a value given to
+// --auth-token-env that is no variable's name: most often the token itself,
+// the shell having expanded --auth-token-env $VAR. Echoing it back, as the
+// name of a variable that is not set, would write the secret to the log.
+func tokenValueGiven(name string) error {
+	if rest, ok := strings.CutPrefix(name, "$"); ok && envNameRE.MatchString(rest) {
+		return fmt.Errorf("--auth-token-env %s: give the variable's name without the $: --auth-token-env %s", name, rest)
+	}
+	for _, kv := range os.Environ() {
+		if k, v, _ := strings.Cut(kv, "="); v == name && k != "" {
+			return fmt.Errorf("--auth-token-env: no environment variable has the name given, but %s has it as its value (it is not repeated here, in case it is the token): if the shell expanded $%s, write --auth-token-env %s, without the $", k, k, k)
+		}
+	}
+	if !envNameRE.MatchString(name) {
+		return errors.New("--auth-token-env takes the name of the environment variable that holds the token, as in --auth-token-env TOOLHOST_TOKEN, and what it was given is no variable's name (it is not repeated here, in case it is the token): write the name without $")
+	}
+	return nil
+}
+
+// envNameRE matches the names of environment variables a shell can set.
+var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // splitList splits a comma-separated flag value.
 func splitList(s string) []string {
