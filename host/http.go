@@ -1482,12 +1482,23 @@ func (h *HTTPServer) guard(next http.Handler) http.Handler {
 		if h.opts.AuthToken != "" && !h.authorized(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="toolhost"`)
 			msg := "Unauthorized: send the token as the header Authorization: Bearer TOKEN (the token is in the environment variable named by --auth-token-env where toolhost runs)"
-			if a := r.Header.Get("Authorization"); a != "" {
-				if scheme, _, _ := strings.Cut(a, " "); !strings.EqualFold(scheme, "Bearer") {
+			if a := strings.TrimSpace(r.Header.Get("Authorization")); a != "" {
+				scheme, token, _ := strings.Cut(a, " ")
+				switch {
+				case !strings.Contains(a, " ") && !strings.EqualFold(a, "Bearer"):
+					// A value alone is no scheme: most often the token
+					// without "Bearer ". It is not repeated as a scheme.
+					msg = "Unauthorized: the Authorization header has no scheme: send the token as Authorization: Bearer TOKEN"
+				case strings.EqualFold(scheme, "Bearer") && strings.TrimSpace(token) == "":
+					// "Bearer " and nothing: the client's variable for the
+					// token is empty or unset where it runs. No token was
+					// sent, so no error code either.
+					msg = "Unauthorized: the Authorization header has no token after Bearer: the client sent an empty token (is the variable it takes the token from set where the client runs?)"
+				case !strings.EqualFold(scheme, "Bearer"):
 					// Another scheme is no bearer token at all: RFC 6750
 					// (3.1) asks for no error code then.
 					msg = fmt.Sprintf("Unauthorized: toolhost takes a bearer token, not %s credentials: send the header Authorization: Bearer TOKEN", scheme)
-				} else {
+				default:
 					w.Header().Set("WWW-Authenticate", `Bearer realm="toolhost", error="invalid_token"`)
 					msg = "Unauthorized: the bearer token is not the one toolhost was started with"
 				}

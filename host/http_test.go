@@ -617,6 +617,8 @@ func TestHTTPGuard(t *testing.T) {
 		{"no token, messages", "POST", "/messages?session_id=x", nil, 401, "Authorization: Bearer"},
 		{"wrong token", "POST", "/mcp", map[string]string{"Authorization": "Bearer nope"}, 401, "not the one"},
 		{"wrong scheme", "POST", "/mcp", map[string]string{"Authorization": "Basic " + token}, 401, "Authorization: Bearer"},
+		{"token without scheme", "POST", "/mcp", map[string]string{"Authorization": token}, 401, "has no scheme: send the token as Authorization: Bearer TOKEN"},
+		{"empty bearer token", "POST", "/mcp", map[string]string{"Authorization": "Bearer "}, 401, "no token after Bearer"},
 		{"token", "POST", "/mcp", map[string]string{"Authorization": auth}, 200, ""},
 		{"token, lower-case scheme", "POST", "/mcp", map[string]string{"Authorization": "bearer " + token}, 200, ""},
 		{"own origin", "POST", "/mcp", map[string]string{"Authorization": auth, "Origin": "http://127.0.0.1:" + port}, 200, ""},
@@ -661,13 +663,17 @@ func TestHTTPGuard(t *testing.T) {
 			}
 			switch tt.code {
 			case 401:
+				if strings.Contains(string(b), token) {
+					t.Fatalf("the answer repeats the token: %q", b)
+				}
 				got := resp.Header.Get("WWW-Authenticate")
 				if !strings.HasPrefix(got, `Bearer realm="toolhost"`) {
 					t.Fatalf("WWW-Authenticate %q", got)
 				}
 				// RFC 6750 3.1: an error code only when a bearer token
 				// was sent; none for no credentials or another scheme.
-				sentBearer := strings.HasPrefix(strings.ToLower(tt.hdr["Authorization"]), "bearer ")
+				f := strings.Fields(tt.hdr["Authorization"])
+				sentBearer := len(f) == 2 && strings.EqualFold(f[0], "bearer")
 				if strings.Contains(got, `error="invalid_token"`) != sentBearer {
 					t.Fatalf("WWW-Authenticate %q for Authorization %q", got, tt.hdr["Authorization"])
 				}
