@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,11 +37,37 @@ func addHTTPFlags(fs *flag.FlagSet) *httpFlags {
 	fs.StringVar(&f.allowedHosts, "allowed-hosts", "", "with --listen: comma-separated Host header values to accept besides the listen host, localhost, 127.0.0.1 and [::1] (a name without a port matches any port; * accepts any)")
 	fs.StringVar(&f.allowedOrigins, "allowed-origins", "", "with --listen: comma-separated browser origins to accept (scheme://host[:port]; * accepts any); requests without an Origin header are always accepted")
 	fs.StringVar(&f.authTokenEnv, "auth-token-env", "", "with --listen: require the header Authorization: Bearer TOKEN, where TOKEN is the value of this environment variable")
-	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", host.DefaultShutdownTimeout, "with --listen: on SIGTERM, how long calls in flight may take to finish before they are cancelled")
-	fs.DurationVar(&f.requestTimeout, "request-timeout", host.DefaultRequestTimeout, "with --listen: the longest an MCP request may run (0: no limit)")
-	fs.DurationVar(&f.sessionIdleTimeout, "session-idle-timeout", DefaultSessionIdleTimeout, "with --listen: close a session that has had no request open for this long (a GET stream waiting for notifications counts), so that clients that vanish without ending their session do not hold memory (0: keep it until the client ends it)")
+	durationVar(fs, &f.shutdownTimeout, "shutdown-timeout", host.DefaultShutdownTimeout, "with --listen: on SIGTERM, how long calls in flight may take to finish before they are cancelled")
+	durationVar(fs, &f.requestTimeout, "request-timeout", host.DefaultRequestTimeout, "with --listen: the longest an MCP request may run (0: no limit)")
+	durationVar(fs, &f.sessionIdleTimeout, "session-idle-timeout", DefaultSessionIdleTimeout, "with --listen: close a session that has had no request open for this long (a GET stream waiting for notifications counts), so that clients that vanish without ending their session do not hold memory (0: keep it until the client ends it)")
 	fs.IntVar(&f.maxSessions, "max-sessions", host.DefaultMaxSessions, "with --listen: the most sessions open at once (streamable HTTP and SSE together; about 15 KB each while idle); a client that would open one more gets 503, to try again later")
 	return f
+}
+
+// durationFlag is a time.Duration flag whose error says how to write one:
+// the flag package's own says only "parse error", and --shutdown-timeout
+// 30 (seconds, as Kubernetes counts its grace period) is an easy mistake.
+type durationFlag time.Duration
+
+func durationVar(fs *flag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
+	*p = value
+	// The back-quoted word names the value's type in the usage, as the
+	// flag package's own duration flags do.
+	fs.Var((*durationFlag)(p), name, usage+" (a `duration`, as in 30s or 5m)")
+}
+
+func (d *durationFlag) String() string { return time.Duration(*d).String() }
+
+func (d *durationFlag) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		if _, nerr := strconv.ParseFloat(s, 64); nerr == nil {
+			return fmt.Errorf("a duration needs a unit: give %ss for %s seconds, or ms, m or h", s, s)
+		}
+		return errors.New("give a duration as a number with a unit (ms, s, m or h), as in 30s, 5m or 1h30m")
+	}
+	*d = durationFlag(v)
+	return nil
 }
 
 // flagError is a misused flag (exit code 2); other errors, such as a token
