@@ -1679,7 +1679,9 @@ func (p *originPolicy) hostAllowed(hostport string) bool {
 		return false
 	}
 	for _, pt := range ports {
-		if pt == "" || pt == port || (port == "" && pt == "80") {
+		// A Host without a port is on its scheme's default one, which
+		// it does not name: 80 or 443.
+		if pt == "" || pt == port || (port == "" && (pt == "80" || pt == "443")) {
 			return true
 		}
 	}
@@ -1737,14 +1739,19 @@ func normHost(h string) string {
 	return strings.TrimSuffix(strings.ToLower(strings.Trim(h, "[]")), ".")
 }
 
-// normOrigin lower-cases an origin and drops a trailing slash; it reports
-// false for what is not scheme://host[:port].
+// normOrigin lower-cases an origin and drops a trailing slash and the
+// scheme's default port (which browsers leave out); it reports false for
+// what is not scheme://host[:port].
 func normOrigin(s string) (string, bool) {
 	u, err := url.Parse(strings.TrimSuffix(strings.TrimSpace(s), "/"))
 	if err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil {
 		return "", false
 	}
-	return strings.ToLower(u.Scheme + "://" + u.Host), true
+	scheme, host := strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	if p := u.Port(); (scheme == "http" && p == "80") || (scheme == "https" && p == "443") {
+		host = strings.TrimSuffix(host, ":"+p)
+	}
+	return scheme + "://" + host, true
 }
 
 // hostOnly strips the port of a Host value for the advice in an error.

@@ -333,7 +333,7 @@ func TestNormalizeListenAddr(t *testing.T) {
 }
 
 func TestOriginPolicy(t *testing.T) {
-	p, err := newOriginPolicy("0.0.0.0:8080", []string{"mcp.example.com", "proxy.internal:9443"}, []string{"https://app.example.com/"})
+	p, err := newOriginPolicy("0.0.0.0:8080", []string{"mcp.example.com", "proxy.internal:9443", "tls.example.com:443"}, []string{"https://app.example.com/", "http://dev.example.com:80", "https://ui.example.com:443"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,6 +351,11 @@ func TestOriginPolicy(t *testing.T) {
 		{"mcp.example.com:443", true},
 		{"proxy.internal:9443", true},
 		{"proxy.internal:9444", false},
+		// A client omits the default port of its scheme (RFC 9110 7.2),
+		// which the Host does not name: 80 or 443.
+		{"tls.example.com", true},
+		{"tls.example.com:443", true},
+		{"tls.example.com:8443", false},
 		{"evil.example.com:8080", false},
 		{"evil.example.com", false},
 	}
@@ -370,6 +375,14 @@ func TestOriginPolicy(t *testing.T) {
 		{"https://app.example.com", true},
 		{"HTTPS://APP.EXAMPLE.COM", true},
 		{"https://mcp.example.com", true}, // an allowed host's own pages
+		// Browsers leave the scheme's default port out of Origin: an
+		// origin allowed with it is the same origin.
+		{"http://dev.example.com", true},
+		{"http://dev.example.com:80", true},
+		{"https://dev.example.com", false},
+		{"https://ui.example.com", true},
+		{"http://ui.example.com", false},
+		{"https://tls.example.com", true},
 		{"http://localhost:3000", false},
 		{"http://evil.example.com", false},
 		{"null", false},
