@@ -188,8 +188,17 @@ func NormalizeListenAddr(s string) (string, error) {
 	if _, err := strconv.Atoi(s); err == nil {
 		s = ":" + s
 	}
+	if strings.Contains(s, "://") {
+		return "", fmt.Errorf("%q is a URL: give only HOST:PORT, as in 127.0.0.1:8080 (toolhost serves /mcp and /sse on it)", s)
+	}
 	host, port, err := net.SplitHostPort(s)
-	if err != nil {
+	switch {
+	case err == nil:
+	case strings.Count(s, ":") > 1 && !strings.HasPrefix(s, "["):
+		// ::1:8080 is an IPv6 address of its own: the port must follow
+		// the address's brackets.
+		return "", fmt.Errorf("%q is not HOST:PORT: write an IPv6 address in brackets, followed by the port, as in [::1]:8080", s)
+	default:
 		return "", fmt.Errorf("%q is not HOST:PORT: give an address as in 127.0.0.1:8080 (or 0.0.0.0:8080 to accept connections from other machines)", s)
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {

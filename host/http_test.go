@@ -315,6 +315,11 @@ func TestNormalizeListenAddr(t *testing.T) {
 		{in: "localhost", err: "not HOST:PORT"},
 		{in: "host:http", err: "no valid port"},
 		{in: "host:70000", err: "no valid port"},
+		{in: "::1:8080", err: "write an IPv6 address in brackets, followed by the port, as in [::1]:8080"},
+		{in: "::1", err: "in brackets"},
+		{in: "http://127.0.0.1:8080", err: "is a URL: give only HOST:PORT"},
+		{in: "http://127.0.0.1:8080/mcp", err: "is a URL"},
+		{in: "http://localhost", err: "is a URL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
