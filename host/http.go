@@ -313,7 +313,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 		})
 		sessions = h.idle.track(sessions)
 	}
-	mux.Handle("/mcp", h.guard(h.endOnShutdown(sessions)))
+	mux.Handle("/mcp", h.guard(h.explainSDKErrors(h.endOnShutdown(sessions))))
 	mux.Handle("/sse", h.guard(http.HandlerFunc(h.sse.serveStream)))
 	mux.Handle("/messages", h.guard(http.HandlerFunc(h.sse.serveMessage)))
 	mux.Handle("/messages/", h.guard(http.HandlerFunc(h.sse.serveMessage)))
@@ -724,6 +724,77 @@ func (h *HTTPServer) shutdown(hs *http.Server, serveErr <-chan error) error {
 	}
 	h.logger.Info("HTTP server stopped")
 	return err
+}
+
+// explainSDKErrors replaces the SDK's terse plain-text answers to requests
+// a client can get wrong on /mcp with ones that say why and what to do,
+// keeping their status codes, which clients act on (404 tells a client to
+// start a new session).
+func (h *HTTPServer) explainSDKErrors(next http.Handler) http.Handler {
+	explain := map[string]string{
+		"session not found": "session not found: no session has this Mcp-Session-Id (it was ended with DELETE, closed after --session-idle-timeout without requests, or the server restarted); " +
+			"start a new one: send initialize without the Mcp-Session-Id header, then send the ID its response returns",
+		"stream ID conflicts with ongoing stream": "Conflict: the stream this GET asks for is already open on another connection: a session has one GET stream for notifications, and a request's stream resumes on one connection at a time. " +
+			"Keep the open one, or close it first (a connection whose client went away is closed once writes to it fail, within about a minute)",
+	}
+	if h.opts.Stateless {
+		explain["Method Not Allowed"] = "Method Not Allowed: this server runs with --stateless, so it keeps no sessions: there is no GET stream for notifications and no session to DELETE; send every request with POST"
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && !h.opts.Stateless && r.Header.Get("Mcp-Session-Id") == "" {
+			// No answer to a POST that starts a session needs explaining:
+			// it is left as it is written, with no wrapper.
+			next.ServeHTTP(w, r)
+			return
+		}
+		ew := &explainWriter{ResponseWriter: w, explain: explain}
+		defer ew.finish()
+		next.ServeHTTP(ew, r)
+	})
+}
+
+// explainWriter holds back a plain-text 404, 405 or 409 to look at its
+// body, and writes it as explainSDKErrors's table says.
+type explainWriter struct {
+	http.ResponseWriter
+	explain map[string]string
+	held    int // the status held back
+	body    bytes.Buffer
+}
+
+func (e *explainWriter) WriteHeader(code int) {
+	if e.held == 0 && (code == http.StatusNotFound || code == http.StatusMethodNotAllowed || code == http.StatusConflict) &&
+		strings.HasPrefix(e.Header().Get("Content-Type"), "text/plain") {
+		e.held = code
+		return
+	}
+	e.ResponseWriter.WriteHeader(code)
+}
+
+func (e *explainWriter) Write(b []byte) (int, error) {
+	if e.held != 0 {
+		if e.body.Len() < 4<<10 {
+			e.body.Write(b)
+		}
+		return len(b), nil
+	}
+	return e.ResponseWriter.Write(b)
+}
+
+// Unwrap gives http.ResponseController the response underneath.
+func (e *explainWriter) Unwrap() http.ResponseWriter { return e.ResponseWriter }
+
+func (e *explainWriter) finish() {
+	if e.held == 0 {
+		return
+	}
+	body := e.body.Bytes()
+	if msg, ok := e.explain[strings.TrimSpace(string(body))]; ok {
+		body = []byte(msg + "\n")
+		e.Header().Del("Content-Length")
+	}
+	e.ResponseWriter.WriteHeader(e.held)
+	_, _ = e.ResponseWriter.Write(body)
 }
 
 // endOnShutdown ends a streamable HTTP GET that waits for server messages

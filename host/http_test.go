@@ -2342,3 +2342,63 @@ func TestHTTPMaxSessions(t *testing.T) {
 	})
 	rawSession(t, e, "2025-06-18")
 }
+
+// TestHTTPErrorsExplained: the SDK's plain-text answers to what a client
+// gets wrong on /mcp (a session that is gone, a second GET stream, GET or
+// DELETE on a stateless server) keep their status, which clients act on,
+// and say why and what to do.
+func TestHTTPErrorsExplained(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{})
+	stateless := startHTTP(t, HTTPOptions{Stateless: true})
+	hdr := rawSession(t, e, "2025-06-18")
+	_, closeGET := openGET(t, e, hdr)
+	defer closeGET()
+	gone := map[string]string{"Mcp-Session-Id": "GONE", "Mcp-Protocol-Version": "2025-06-18"}
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	send := func(e *httpEnv, method string, hdr map[string]string) *http.Response {
+		switch method {
+		case http.MethodPost:
+			return rawPost(t, e.base+"/mcp", list, hdr)
+		case http.MethodGet:
+			return rawGet(t, e, hdr)
+		}
+		req, _ := http.NewRequest(method, e.base+"/mcp", nil)
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp
+	}
+	tests := []struct {
+		name   string
+		e      *httpEnv
+		method string
+		hdr    map[string]string
+		code   int
+		want   string
+	}{
+		{"POST, session gone", e, http.MethodPost, gone, 404, "start a new one: send initialize without the Mcp-Session-Id header"},
+		{"GET, session gone", e, http.MethodGet, gone, 404, "start a new one"},
+		{"DELETE, session gone", e, http.MethodDelete, gone, 404, "start a new one"},
+		{"second GET stream", e, http.MethodGet, hdr, 409, "a session has one GET stream for notifications"},
+		{"GET, stateless", stateless, http.MethodGet, nil, 405, "this server runs with --stateless"},
+		{"DELETE, stateless", stateless, http.MethodDelete, gone, 405, "no session to DELETE"},
+		{"PUT", e, http.MethodPut, hdr, 405, "Method Not Allowed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := send(tt.e, tt.method, tt.hdr)
+			b, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != tt.code || !strings.Contains(string(b), tt.want) {
+				t.Fatalf("%s /mcp: %s %q, want %d with %q", tt.method, resp.Status, b, tt.code, tt.want)
+			}
+			if tt.code == 405 && resp.Header.Get("Allow") == "" {
+				t.Fatal("a 405 without Allow")
+			}
+		})
+	}
+}
