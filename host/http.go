@@ -1719,11 +1719,16 @@ func newOriginPolicy(addr string, extraHosts, extraOrigins []string) (*originPol
 			continue
 		case strings.Contains(e, "/"):
 			return nil, fmt.Errorf("--allowed-hosts %q: give a host name with an optional port, as in mcp.example.com or mcp.example.com:8443, not a URL", e)
+		case strings.Contains(e, "*"):
+			// It would be taken as a name, which no Host matches.
+			return nil, fmt.Errorf("--allowed-hosts %q: patterns are not supported: list every name clients use, as in --allowed-hosts a.example.com,b.example.com, or give * alone to accept any Host (when a proxy in front checks it)", e)
 		}
 		h, pt, err := net.SplitHostPort(e)
 		if err != nil {
 			// No port: any port.
 			h, pt = strings.Trim(e, "[]"), ""
+		} else if n, err := strconv.Atoi(pt); err != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("--allowed-hosts %q: the port is not a number from 1 to 65535: give a host name with an optional port, as in mcp.example.com:8443", e)
 		}
 		add(h, pt)
 	}
@@ -1735,6 +1740,8 @@ func newOriginPolicy(addr string, extraHosts, extraOrigins []string) (*originPol
 		case e == "*":
 			p.anyOrigin = true
 			continue
+		case strings.Contains(e, "*"):
+			return nil, fmt.Errorf("--allowed-origins %q: patterns are not supported: list every origin, as in --allowed-origins https://a.example.com,https://b.example.com, or give * alone to accept any", e)
 		}
 		o, ok := normOrigin(e)
 		if !ok {

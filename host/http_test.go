@@ -409,6 +409,10 @@ func TestOriginPolicy(t *testing.T) {
 		{hosts: []string{"https://mcp.example.com"}, err: "--allowed-hosts"},
 		{origins: []string{"app.example.com"}, err: "--allowed-origins"},
 		{origins: []string{"https://app.example.com/path"}, err: "--allowed-origins"},
+		// A pattern would be taken as a name that nothing matches.
+		{hosts: []string{"*.example.com"}, err: `--allowed-hosts "*.example.com": patterns are not supported`},
+		{origins: []string{"https://*.example.com"}, err: `--allowed-origins "https://*.example.com": patterns are not supported`},
+		{hosts: []string{"mcp.example.com:https"}, err: "the port is not a number"},
 	}
 	for _, tt := range bad {
 		t.Run("invalid "+tt.err, func(t *testing.T) {
