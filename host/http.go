@@ -2238,6 +2238,21 @@ func (s *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "session not found: it ended or never existed; open a new one with GET /sse", http.StatusNotFound)
 		return
 	}
+	if body, ok := r.Body.(*readBody); ok {
+		// The SDK says only "failed to parse body".
+		if _, err := jsonrpc.DecodeMessage(body.data); err != nil {
+			what := "the body is not a JSON-RPC 2.0 message"
+			switch b := bytes.TrimLeft(body.data, " \t\r\n"); {
+			case !json.Valid(b):
+				what = "the body is not valid JSON"
+			case b[0] == '[':
+				what = "the body is a batch, and batches are not supported"
+			}
+			refuse(w, r, http.StatusBadRequest, "not a JSON-RPC message",
+				what+`: send one JSON-RPC 2.0 message per POST, as in {"jsonrpc":"2.0","id":1,"method":"ping"}`)
+			return
+		}
+	}
 	sess.transport.ServeHTTP(w, r)
 }
 

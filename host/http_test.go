@@ -1842,6 +1842,42 @@ func TestHTTPSSEParamsErrors(t *testing.T) {
 	waitUntil(t, "no call pending", func() bool { return ssePending(e) == 0 })
 }
 
+// TestHTTPSSENotJSONRPC: a POST to an SSE session's endpoint whose body is
+// not one JSON-RPC message gets 400 saying what to send, and the session
+// goes on.
+func TestHTTPSSENotJSONRPC(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{})
+	resp, err := http.Get(e.base + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := newSSEReader(resp.Body)
+	ev, err := r.next()
+	if err != nil || ev.name != "endpoint" {
+		t.Fatalf("first event %+v, %v; want the endpoint", ev, err)
+	}
+	for _, tc := range []struct{ name, body, want string }{
+		{"not JSON", `hello`, `the body is not valid JSON: send one JSON-RPC 2.0 message per POST, as in {"jsonrpc":"2.0","id":1,"method":"ping"}`},
+		{"not JSON-RPC", `{"id":1}`, "the body is not a JSON-RPC 2.0 message: send one"},
+		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, "batches are not supported"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := rawPost(t, e.base+ev.data, tc.body, nil)
+			b, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), tc.want) {
+				t.Fatalf("POST %s: %s %q, want 400 with %q", tc.body, resp.Status, b, tc.want)
+			}
+		})
+	}
+	if resp := rawPost(t, e.base+ev.data, `{"jsonrpc":"2.0","id":7,"method":"ping"}`, nil); resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("ping after the errors: %s", resp.Status)
+	}
+	if m := r.message(t); m["id"] != float64(7) {
+		t.Fatalf("the answer to ping: %v", m)
+	}
+}
+
 // ssePending is the number of calls pending on the server's legacy SSE
 // sessions.
 func ssePending(e *httpEnv) (n int64) {
