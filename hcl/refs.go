@@ -91,6 +91,12 @@ func checkBodyRefsIn(body hcl.Body, roots []refRoot) hcl.Diagnostics {
 			travs = append(travs, a.Expr.Variables()...)
 		}
 		for _, nb := range b.Blocks {
+			// A tool's own block written inside a backend block (param
+			// in template { }) is reported there as not expected; what it
+			// holds (type = string) is not the backend's to check.
+			if slices.ContainsFunc(toolCommonBlocks, func(s hcl.BlockHeaderSchema) bool { return s.Type == nb.Type }) {
+				continue
+			}
 			walk(nb.Body)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -456,7 +457,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 		})
 		// A reference already reported as undeclared is not reported
 		// again by the backend, in its own words.
-		diags = append(diags, withoutRepeats(d, refDiags)...)
+		diags = append(diags, withoutRepeats(misplacedInBackend(d, b.Type), refDiags)...)
 		t.Backend = backend
 	}
 	if diags.HasErrors() {
@@ -470,6 +471,38 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 		t.OutputSchemaJSON = SchemaJSON(out)
 	}
 	return t, diags
+}
+
+// misplacedInBackend adds to HCL's "Unsupported argument" and "Unsupported
+// block type" of a backend block, when what is not expected there belongs
+// in the tool block (a param block, a description), where it goes.
+func misplacedInBackend(diags hcl.Diagnostics, backend string) hcl.Diagnostics {
+	for _, d := range diags {
+		var what string
+		switch d.Summary {
+		case "Unsupported argument":
+			what = "argument"
+		case "Unsupported block type":
+			what = "block"
+		default:
+			continue
+		}
+		_, rest, ok := strings.Cut(d.Detail, `"`)
+		name, _, ok2 := strings.Cut(rest, `"`)
+		if !ok || !ok2 {
+			continue
+		}
+		belongs := false
+		if what == "argument" {
+			belongs = slices.ContainsFunc(toolCommonAttributes, func(a hcl.AttributeSchema) bool { return a.Name == name })
+		} else {
+			belongs = slices.ContainsFunc(toolCommonBlocks, func(b hcl.BlockHeaderSchema) bool { return b.Type == name })
+		}
+		if belongs && !strings.Contains(d.Detail, "belongs in the tool block") {
+			d.Detail += fmt.Sprintf(" The %s %s belongs in the tool block, beside the %s block: move it out of %s { ... }.", name, what, backend, backend)
+		}
+	}
+	return diags
 }
 
 // refRoots are the variables a tool's backend and result may use: param,

@@ -30,3 +30,16 @@ tool "http_undeclared" {
     url = "https://example.com/${param.cty}" # ERROR: Undeclared parameter # DETAIL: Did you mean "city"?
   }
 }
+
+# A tool's own argument or block written inside its backend block is told
+# where it goes; what the misplaced block holds is not checked as the
+# backend's (type = string is no unknown variable there).
+tool "misplaced" {
+  template {
+    description = "Greets" # ERROR: Unsupported argument # DETAIL: The description argument belongs in the tool block, beside the template block
+    param "name" { # ERROR: Unsupported block type # DETAIL: move it out of template { ... }
+      type = string
+    }
+    text = "hello"
+  }
+}
