@@ -7,6 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+
+	thcl "github.com/toolhost/toolhost/hcl"
 )
 
 // starterConfig is what init writes: one tool of each backend, with an
@@ -158,6 +161,18 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprint(stdout, created)
 	fmt.Fprintf(stdout, "Wrote %s: one tool of each backend (template, http, exec).\nNext: toolhost validate %s, then toolhost call %s greet name=world\n", path, path, path)
+	// A directory given to toolhost stands for all its *.hcl files,
+	// merged: the starter's server block and tools would meet the others'.
+	if files, _ := thcl.ConfigFiles([]string{dir}); len(files) > 1 {
+		var others []string
+		for _, f := range files {
+			if filepath.Base(f) != defaultConfig {
+				others = append(others, filepath.Base(f))
+			}
+		}
+		fmt.Fprintf(stdout, "Note: %s also holds %s. Give toolhost the file %s, as above: the directory stands for all its .hcl files, merged, and only one of them may have a server block.\n",
+			dir, strings.Join(others, ", "), path)
+	}
 	return ExitOK
 }
 
