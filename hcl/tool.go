@@ -1009,6 +1009,17 @@ func decodeResult(block *hcl.Block, eval, static *hcl.EvalContext, roots []refRo
 			continue
 		}
 		f := &Field{Name: b.Labels[0], DeclRange: b.DefRange, Type: &Type{Kind: KindAny}}
+		if strings.TrimSpace(f.Name) == "" {
+			// The structured result's key: a client shows it, a model
+			// reads it, and "" names nothing.
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Empty field name",
+				Detail:   `A field's name is its key in the structured result, so it cannot be empty or blank. Name the field, as in field "title" { path = "title" }.`,
+				Subject:  b.LabelRanges[0].Ptr(),
+			})
+			continue
+		}
 		if prev, dup := seen[f.Name]; dup {
 			diags = append(diags, duplicate("field", f.Name, b.DefRange, prev, uniqueIn("field", "a result block")))
 			continue

@@ -138,3 +138,17 @@ tool "labelled" "twice" { # ERROR: Extraneous label for tool # DETAIL: A tool bl
     text = "x"
   }
 }
+
+tool "empty_field_name" {
+  template {
+    text = "{}"
+  }
+  result {
+    field "" { # ERROR: Empty field name # DETAIL: Name the field
+      path = "a"
+    }
+    field " " { # ERROR: Empty field name
+      path = "b"
+    }
+  }
+}
