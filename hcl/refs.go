@@ -53,6 +53,10 @@ func unknownVariableHint(tr hcl.Traversal, roots []refRoot) string {
 	if envLikeName(name) {
 		return fmt.Sprintf("To read the environment variable %s, write env(%q). ", name, name)
 	}
+	if len(tr) == 1 {
+		// text = Hello: a word without quotes is a variable to HCL.
+		return fmt.Sprintf("If %s is meant as text, put it in quotes: %q. ", name, name)
+	}
 	return ""
 }
 

@@ -92,3 +92,10 @@ prompt "prompt_ref" {
     text = "Tell me about ${arg.topc}" # ERROR: Undeclared argument # DETAIL: Did you mean "topic"?
   }
 }
+
+# A word written without quotes where text is read at call time.
+tool "unquoted_word" {
+  template {
+    text = Hello # ERROR: Unknown variable # DETAIL: If Hello is meant as text, put it in quotes: "Hello".
+  }
+}
