@@ -26,7 +26,10 @@ type execInterpreter struct {
 	// options whose value is the next argument.
 	programOperand bool
 	valueFlags     []string
-	readArg        string // how the script reads the value, as a whole command
+	// attached is set for programs that also take the script glued to
+	// its single-dash flag, as python's -cCODE and perl's -eCODE do.
+	attached bool
+	readArg  string // how the script reads the value, as a whole command
 }
 
 // execInterpreters are the programs whose script argument must not
@@ -34,20 +37,20 @@ type execInterpreter struct {
 var execInterpreters = func() map[string]execInterpreter {
 	shell := execInterpreter{flags: []string{"-c"}, shellFlags: true,
 		readArg: `command = ["sh", "-c", "echo \"$1\"", "sh", param.x]`}
-	python := execInterpreter{flags: []string{"-c"}, clusterEnd: "c",
+	python := execInterpreter{flags: []string{"-c"}, clusterEnd: "c", attached: true,
 		readArg: `command = ["python3", "-c", "import sys; print(sys.argv[1])", param.x]`}
 	node := execInterpreter{flags: []string{"-e", "--eval", "-p", "--print"}, clusterEnd: "ep",
 		readArg: `command = ["node", "-e", "console.log(process.argv[1])", param.x]`}
 	m := map[string]execInterpreter{
-		"perl":       {flags: []string{"-e", "-E"}, clusterEnd: "eE", readArg: `command = ["perl", "-e", "print $ARGV[0]", param.x]`},
-		"ruby":       {flags: []string{"-e"}, clusterEnd: "e", readArg: `command = ["ruby", "-e", "puts ARGV[0]", param.x]`},
-		"php":        {flags: []string{"-r"}, readArg: `command = ["php", "-r", "echo $argv[1];", param.x]`},
+		"perl":       {flags: []string{"-e", "-E"}, clusterEnd: "eE", attached: true, readArg: `command = ["perl", "-e", "print $ARGV[0]", param.x]`},
+		"ruby":       {flags: []string{"-e"}, clusterEnd: "e", attached: true, readArg: `command = ["ruby", "-e", "puts ARGV[0]", param.x]`},
+		"php":        {flags: []string{"-r"}, attached: true, readArg: `command = ["php", "-r", "echo $argv[1];", param.x]`},
 		"pwsh":       {flags: []string{"-c", "-command"}, readArg: `command = ["pwsh", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
 		"powershell": {flags: []string{"-c", "-command"}, readArg: `command = ["powershell", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
 		"cmd":        {flags: []string{"/c", "/k"}, readArg: `a script file run by another interpreter: cmd.exe has no safe way to pass a value to a command line`},
 		"osascript":  {flags: []string{"-e"}, readArg: `command = ["osascript", "-e", "on run argv", "-e", "return item 1 of argv", "-e", "end run", param.x]`},
 	}
-	for _, n := range []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox"} {
+	for _, n := range []string{"sh", "bash", "rbash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "csh", "tcsh", "fish", "busybox"} {
 		m[n] = shell
 	}
 	for _, n := range []string{"python", "python2", "python3", "pypy", "pypy3"} {
@@ -56,7 +59,7 @@ var execInterpreters = func() map[string]execInterpreter {
 	for _, n := range []string{"node", "nodejs", "bun"} {
 		m[n] = node
 	}
-	awk := execInterpreter{flags: []string{"-e", "--source"}, programOperand: true,
+	awk := execInterpreter{flags: []string{"-e", "--source"}, programOperand: true, attached: true,
 		valueFlags: []string{"-F", "-v", "-f", "-e", "-i", "-l", "--field-separator", "--assign", "--file", "--source", "--include", "--load", "-W"},
 		readArg:    `command = ["awk", "-v", "x=${param.x}", "{ print x }", "data.txt"], or env = { X = param.x } with the script reading ENVIRON["X"]`}
 	for _, n := range []string{"awk", "gawk", "mawk", "nawk", "original-awk"} {
@@ -64,6 +67,45 @@ var execInterpreters = func() map[string]execInterpreter {
 	}
 	return m
 }()
+
+// execInterpreterFor returns the interpreter a program is, by its name or
+// path: python3.12 and perl5.36 are python and perl.
+func execInterpreterFor(prog string) (execInterpreter, bool) {
+	name := strings.ToLower(strings.TrimSuffix(filepath.Base(strings.ReplaceAll(prog, `\`, "/")), ".exe"))
+	if in, ok := execInterpreters[name]; ok {
+		return in, true
+	}
+	if base := strings.TrimRight(name, "0123456789."); base != name && base != "" {
+		in, ok := execInterpreters[base]
+		return in, ok
+	}
+	return execInterpreter{}, false
+}
+
+// attachedScript reports whether an argument starting with prefix (the
+// literal text before its first interpolation) carries the script glued
+// to its flag, as in "-cprint(...)" or "--eval=...", and returns the flag.
+func (in execInterpreter) attachedScript(prefix string) (string, bool) {
+	for _, f := range in.flags {
+		if strings.HasPrefix(f, "--") && len(prefix) > len(f) && strings.EqualFold(prefix[:len(f)+1], f+"=") {
+			return f + "=", true
+		}
+	}
+	if !in.attached || len(prefix) < 2 || prefix[0] != '-' || prefix[1] == '-' {
+		return "", false
+	}
+	// The flag letters before the script: -c, -Ic, -wle.
+	for i, r := range prefix[1:] {
+		if (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
+			return "", false
+		}
+		flag := prefix[:i+2]
+		if strings.ContainsRune(in.clusterEnd, r) || slices.Contains(in.flags, "-"+string(r)) {
+			return flag, true
+		}
+	}
+	return "", false
+}
 
 // scriptFlag reports whether arg makes the next argument the script.
 func (in execInterpreter) scriptFlag(arg string) bool {
@@ -102,17 +144,23 @@ func (c *execCompiler) scriptParams(tuple *hclsyntax.TupleConsExpr, elems []cty.
 			continue
 		}
 		prog, _ := execArgString(elems[start])
-		name := strings.ToLower(strings.TrimSuffix(filepath.Base(strings.ReplaceAll(prog, `\`, "/")), ".exe"))
-		in, ok := execInterpreters[name]
+		in, ok := execInterpreterFor(prog)
 		if !ok {
 			continue
 		}
-		for i := start + 1; i+1 < len(elems); i++ {
+		for i := start + 1; i < len(elems); i++ {
 			if !elems[i].IsKnown() {
+				// A script glued to its flag: ["python3", "-c${...}"],
+				// ["node", "--eval=${...}"].
+				if flag, ok := in.attachedScript(execLeadingLiteral(tuple.Exprs[i])); ok {
+					if d := c.scriptDiag(tuple.Exprs[i], fmt.Sprintf("The script %s runs with %s, glued to the flag,", prog, flag), in); d != nil {
+						return hcl.Diagnostics{d}
+					}
+				}
 				continue
 			}
 			flag, _ := execArgString(elems[i])
-			if !in.scriptFlag(flag) {
+			if i+1 == len(elems) || !in.scriptFlag(flag) {
 				continue
 			}
 			if d := c.scriptDiag(tuple.Exprs[i+1], fmt.Sprintf("The script %s runs with %s", prog, flag), in); d != nil {
@@ -128,6 +176,20 @@ func (c *execCompiler) scriptParams(tuple *hclsyntax.TupleConsExpr, elems []cty.
 		}
 	}
 	return nil
+}
+
+// execLeadingLiteral is the literal text expr's value starts with: the
+// first part of a template, or "" when it starts with an interpolation.
+func execLeadingLiteral(expr hclsyntax.Expression) string {
+	if w, ok := expr.(*hclsyntax.TemplateWrapExpr); ok {
+		expr = w.Wrapped
+	}
+	tmpl, ok := expr.(*hclsyntax.TemplateExpr)
+	if !ok || len(tmpl.Parts) == 0 {
+		return ""
+	}
+	s, _ := execLiteralString(tmpl.Parts[0])
+	return s
 }
 
 // scriptDiag refuses script when it interpolates a parameter or an answer;

@@ -999,6 +999,14 @@ timout = "5s"`, []wantDiag{{"Unsupported argument", "timout", `Did you mean "tim
 		{"param in a gawk -e program", `command = ["env", "gawk", "-e", "/${param.text}/"]`, []wantDiag{{"Parameter inside a script", `"/${param.text}/"`, "with -e"}}},
 		{"param in a script run through env", `command = ["env", "LC_ALL=C", "sh", "-c", "echo ${param.text}"]`, []wantDiag{{"Parameter inside a script", `"echo ${param.text}"`, "The script sh runs with -c"}}},
 		{"param in a script run through timeout", `command = ["timeout", "5", "/usr/bin/python3", "-c", "print(${param.text})"]`, []wantDiag{{"Parameter inside a script", `"print(${param.text})"`, "sys.argv[1]"}}},
+		{"param in a python3.11 script", `command = ["env", "python3.11", "-c", "print('${param.text}')"]`, []wantDiag{{"Parameter inside a script", `"print('${param.text}')"`, "The script python3.11 runs with -c"}}},
+		{"param in a perl5.36 script", `command = ["env", "/usr/bin/perl5.36.0", "-ne", "print if /${param.text}/"]`, []wantDiag{{"Parameter inside a script", `"print if /${param.text}/"`, "$ARGV[0]"}}},
+		{"param in a tcsh script", `command = ["env", "tcsh", "-c", "echo ${param.text}"]`, []wantDiag{{"Parameter inside a script", `"echo ${param.text}"`, "The script tcsh runs with -c"}}},
+		{"param in a script glued to python's -c", `command = ["python3", "-cprint('${param.text}')"]`, []wantDiag{{"Parameter inside a script", `"-cprint('${param.text}')"`, "The script python3 runs with -c, glued to the flag, puts parameter"}}},
+		{"param in a script glued to python's -Ic", `command = ["python3", "-Ic${param.text}"]`, []wantDiag{{"Parameter inside a script", `"-Ic${param.text}"`, "with -Ic, glued to the flag"}}},
+		{"param in a script glued to perl's -le", `command = ["perl", "-w", "-leprint '${param.text}'"]`, []wantDiag{{"Parameter inside a script", `"-leprint '${param.text}'"`, "with -le, glued to the flag"}}},
+		{"param in node's --eval=", `command = ["node", "--eval=console.log('${param.text}')"]`, []wantDiag{{"Parameter inside a script", `"--eval=console.log('${param.text}')"`, "with --eval=, glued to the flag"}}},
+		{"param in gawk's --source=", `command = ["env", "gawk", "--source=/${param.text}/", "data.txt"]`, []wantDiag{{"Parameter inside a script", `"--source=/${param.text}/"`, `"-v", "x=${param.x}"`}}},
 		{"param in a script run through nice", `command = ["nice", "-n", "5", "bash", "-lc", "cat ${param.text}"]`, []wantDiag{{"Parameter inside a script", `"cat ${param.text}"`, "with -lc"}}},
 		{"param in a powershell script", `command = ["/nonexistent/pwsh.exe", "-Command", "Get-Item ${param.text}"]`, []wantDiag{
 			{"Parameter inside a script", `"Get-Item ${param.text}"`, "$args[0]"},
@@ -1193,6 +1201,10 @@ func TestExecScriptParamsAllowed(t *testing.T) {
 		`["awk", "-f", "prog.awk", "${param.text}.txt"]`,
 		`["awk", "{ print $1 }", "${param.text}.txt"]`,
 		`["awk", param.text, "data.txt"]`,
+		`["env", "python3.11", "-c", "import sys; print(sys.argv[1])", param.text]`,
+		`["python3", "-W${param.text}", "script.py"]`,
+		`["perl", "-I${param.text}", "script.pl"]`,
+		`["node", "--max-old-space-size=${param.text}", "app.js"]`,
 	} {
 		t.Run(cmd, func(t *testing.T) {
 			f.mustCompile(t, "command = "+cmd)
