@@ -29,7 +29,15 @@ type execInterpreter struct {
 	// attached is set for programs that also take the script glued to
 	// its single-dash flag, as python's -cCODE and perl's -eCODE do.
 	attached bool
+	// safeFlag, when one of the options, takes away what makes the
+	// script dangerous (sed's --sandbox: no e, r or w commands), so that
+	// a parameter may go into it.
+	safeFlag string
 	readArg  string // how the script reads the value, as a whole command
+	// fix, when set, says how to write the command instead of "pass the
+	// value as an argument of its own", for a program whose script cannot
+	// read one; danger then says what a value could do.
+	fix, danger string
 }
 
 // execInterpreters are the programs whose script argument must not
@@ -64,6 +72,16 @@ var execInterpreters = func() map[string]execInterpreter {
 		readArg:    `command = ["awk", "-v", "x=${param.x}", "{ print x }", "data.txt"], or env = { X = param.x } with the script reading ENVIRON["X"]`}
 	for _, n := range []string{"awk", "gawk", "mawk", "nawk", "original-awk"} {
 		m[n] = awk
+	}
+	// sed's script runs shell commands (the e command, the s///e flag)
+	// and writes and reads files (w, r), unless --sandbox forbids them.
+	sed := execInterpreter{flags: []string{"-e", "--expression"}, clusterEnd: "e", programOperand: true, attached: true,
+		valueFlags: []string{"-e", "-f", "-l", "--expression", "--file", "--line-length"},
+		safeFlag:   "--sandbox",
+		danger:     "a value such as `x/id/e` ends the s command and runs a shell command (sed's e flag), and the w and r commands write and read any file",
+		fix:        `Add --sandbox to the options (GNU sed), which refuses the e, r and w commands, as in command = ["sed", "--sandbox", "s/${param.from}/${param.to}/g", "notes.txt"]`}
+	for _, n := range []string{"sed", "gsed"} {
+		m[n] = sed
 	}
 	return m
 }()
@@ -145,7 +163,7 @@ func (c *execCompiler) scriptParams(tuple *hclsyntax.TupleConsExpr, elems []cty.
 		}
 		prog, _ := execArgString(elems[start])
 		in, ok := execInterpreterFor(prog)
-		if !ok {
+		if !ok || in.safe(elems[start+1:]) {
 			continue
 		}
 		for i := start + 1; i < len(elems); i++ {
@@ -178,6 +196,22 @@ func (c *execCompiler) scriptParams(tuple *hclsyntax.TupleConsExpr, elems []cty.
 	return nil
 }
 
+// safe reports whether args, the arguments of the interpreter, hold its
+// safeFlag.
+func (in execInterpreter) safe(args []cty.Value) bool {
+	if in.safeFlag == "" {
+		return false
+	}
+	for _, a := range args {
+		if a.IsKnown() {
+			if s, _ := execArgString(a); s == in.safeFlag {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // execLeadingLiteral is the literal text expr's value starts with: the
 // first part of a template, or "" when it starts with an interpolation.
 func execLeadingLiteral(expr hclsyntax.Expression) string {
@@ -206,12 +240,14 @@ func (c *execCompiler) scriptDiag(script hclsyntax.Expression, what string, in e
 	} else {
 		return nil
 	}
+	danger, fix := "a value such as `x; rm -rf ~` runs the rm, however the script quotes it", "Pass the value as an argument of its own and read it in the script, as in "+in.readArg
+	if in.fix != "" {
+		danger, fix = in.danger, in.fix
+	}
 	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Parameter inside a script",
-		Detail: fmt.Sprintf("%s puts %s into its text, so a value would run as code: a value such as `x; rm -rf ~` runs the rm, however the script quotes it. "+
-			"Pass the value as an argument of its own and read it in the script, as in %s.",
-			what, value, in.readArg),
+		Severity:   hcl.DiagError,
+		Summary:    "Parameter inside a script",
+		Detail:     fmt.Sprintf("%s puts %s into its text, so a value would run as code: %s. %s.", what, value, danger, fix),
 		Subject:    script.Range().Ptr(),
 		Expression: script,
 	}

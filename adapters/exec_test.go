@@ -1007,6 +1007,9 @@ timout = "5s"`, []wantDiag{{"Unsupported argument", "timout", `Did you mean "tim
 		{"param in a script glued to perl's -le", `command = ["perl", "-w", "-leprint '${param.text}'"]`, []wantDiag{{"Parameter inside a script", `"-leprint '${param.text}'"`, "with -le, glued to the flag"}}},
 		{"param in node's --eval=", `command = ["node", "--eval=console.log('${param.text}')"]`, []wantDiag{{"Parameter inside a script", `"--eval=console.log('${param.text}')"`, "with --eval=, glued to the flag"}}},
 		{"param in gawk's --source=", `command = ["env", "gawk", "--source=/${param.text}/", "data.txt"]`, []wantDiag{{"Parameter inside a script", `"--source=/${param.text}/"`, `"-v", "x=${param.x}"`}}},
+		{"param in a sed script", `command = ["sed", "s/${param.text}/x/g", "notes.txt"]`, []wantDiag{{"Parameter inside a script", `"s/${param.text}/x/g"`, "The sed program, its first argument after the options, puts parameter \"text\" into its text, so a value would run as code: a value such as `x/id/e` ends the s command"}}},
+		{"param in a sed -ne script", `command = ["sed", "-i.bak", "-ne", "/${param.text}/p", "notes.txt"]`, []wantDiag{{"Parameter inside a script", `"/${param.text}/p"`, "Add --sandbox to the options"}}},
+		{"param in sed's --expression=", `command = ["env", "busybox", "sed", "--expression=s/a/${param.text}/", "notes.txt"]`, []wantDiag{{"Parameter inside a script", `"--expression=s/a/${param.text}/"`, "with --expression=, glued to the flag"}}},
 		{"param in a script run through nice", `command = ["nice", "-n", "5", "bash", "-lc", "cat ${param.text}"]`, []wantDiag{{"Parameter inside a script", `"cat ${param.text}"`, "with -lc"}}},
 		{"param in a powershell script", `command = ["/nonexistent/pwsh.exe", "-Command", "Get-Item ${param.text}"]`, []wantDiag{
 			{"Parameter inside a script", `"Get-Item ${param.text}"`, "$args[0]"},
@@ -1205,6 +1208,10 @@ func TestExecScriptParamsAllowed(t *testing.T) {
 		`["python3", "-W${param.text}", "script.py"]`,
 		`["perl", "-I${param.text}", "script.pl"]`,
 		`["node", "--max-old-space-size=${param.text}", "app.js"]`,
+		`["sed", "--sandbox", "s/${param.text}/x/g", "notes.txt"]`,
+		`["sed", "-n", "--sandbox", "-e", "/${param.text}/p", "notes.txt"]`,
+		`["sed", "-i", "s/a/b/", "--", param.text]`,
+		`["sed", "-e", "s/a/b/", "${param.text}.txt"]`,
 	} {
 		t.Run(cmd, func(t *testing.T) {
 			f.mustCompile(t, "command = "+cmd)
