@@ -181,8 +181,14 @@ func (c *execCompiler) scriptParams(tuple *hclsyntax.TupleConsExpr, elems []cty.
 			if i+1 == len(elems) || !in.scriptFlag(flag) {
 				continue
 			}
-			if d := c.scriptDiag(tuple.Exprs[i+1], fmt.Sprintf("The script %s runs with %s", prog, flag), in); d != nil {
-				return hcl.Diagnostics{d}
+			script := i + 1
+			if in.shellFlags {
+				script = shellScriptIndex(elems, i+1)
+			}
+			if script < len(elems) {
+				if d := c.scriptDiag(tuple.Exprs[script], fmt.Sprintf("The script %s runs with %s", prog, flag), in); d != nil {
+					return hcl.Diagnostics{d}
+				}
 			}
 		}
 		if in.programOperand {
@@ -194,6 +200,25 @@ func (c *execCompiler) scriptParams(tuple *hclsyntax.TupleConsExpr, elems []cty.
 		}
 	}
 	return nil
+}
+
+// shellScriptIndex returns the index of the script of a shell whose -c
+// flag comes before elems[i]: a shell reads options up to its first
+// operand, so in ["sh", "-c", "--", "script"] and ["bash", "-c", "-o",
+// "pipefail", "script"] the script is the last element.
+func shellScriptIndex(elems []cty.Value, i int) int {
+	for ; i < len(elems) && elems[i].IsKnown(); i++ {
+		a, _ := execArgString(elems[i])
+		switch {
+		case a == "--" || a == "-":
+			return i + 1 // the end of the options
+		case len(a) < 2 || (a[0] != '-' && a[0] != '+'):
+			return i
+		case a == "-o" || a == "+o" || a == "-O" || a == "+O":
+			i++ // an option that takes a value
+		}
+	}
+	return i
 }
 
 // safe reports whether args, the arguments of the interpreter, hold its
