@@ -2063,11 +2063,28 @@ func execRefsArgs(expr hcl.Expression) bool {
 
 // execProgramEnv reports whether an environment variable chooses the code
 // that runs: the program looked up on PATH, the libraries the dynamic
-// loader adds (LD_PRELOAD, DYLD_INSERT_LIBRARIES, ...), or the file a shell
-// sources at start (BASH_ENV, ENV).
+// loader adds (LD_PRELOAD, DYLD_INSERT_LIBRARIES, ...), the file a shell
+// sources at start (BASH_ENV, ENV), a shell function bash imports
+// (BASH_FUNC_*) or runs in its trace prompt (PS4), the options and module
+// paths of interpreters (NODE_OPTIONS, PYTHONPATH, PERL5OPT, RUBYOPT,
+// JAVA_TOOL_OPTIONS, ...), and the commands git and other tools start on
+// their own (GIT_SSH_COMMAND, GIT_CONFIG_*, PAGER, EDITOR, LESSOPEN).
 func execProgramEnv(name string) bool {
-	return name == "PATH" || name == "BASH_ENV" || name == "ENV" ||
-		strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_")
+	switch name {
+	case "PATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND",
+		"NODE_OPTIONS", "NODE_PATH", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP",
+		"PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB",
+		"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH",
+		"GIT_SSH", "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "GIT_PAGER", "GIT_EDITOR", "GIT_ASKPASS", "SSH_ASKPASS",
+		"PAGER", "EDITOR", "VISUAL", "LESSOPEN", "LESSCLOSE":
+		return true
+	}
+	for _, prefix := range []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG"} {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // execEnvArgRefs refuses an env whose names depend on the arguments, and

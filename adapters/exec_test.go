@@ -1097,6 +1097,17 @@ env = { PATH = "${param.path}:/usr/bin" }`, []wantDiag{{"Parameter chooses the p
 env = { "LD_PRELOAD" = param.path }`, []wantDiag{{"Parameter chooses the program", `param.path`, "LD_PRELOAD"}}},
 		{"BASH_ENV from a param", `command = ["bash", "-c", "true"]
 env = { BASH_ENV = param.path }`, []wantDiag{{"Parameter chooses the program", `param.path`, "BASH_ENV"}}},
+		// Interpreters' options and module paths, and what git starts.
+		{"NODE_OPTIONS from a param", `command = ["node", "app.js"]
+env = { NODE_OPTIONS = "--max-old-space-size=${param.text}" }`, []wantDiag{{"Parameter chooses the program", `"--max-old-space-size=${param.text}"`, "NODE_OPTIONS"}}},
+		{"PYTHONPATH from a param", `command = ["python3", "tool.py"]
+env = { PYTHONPATH = param.path }`, []wantDiag{{"Parameter chooses the program", `param.path`, "PYTHONPATH"}}},
+		{"GIT_SSH_COMMAND from a param", `command = ["git", "fetch"]
+env = { GIT_SSH_COMMAND = "ssh -i ${param.path}" }`, []wantDiag{{"Parameter chooses the program", `"ssh -i ${param.path}"`, "GIT_SSH_COMMAND"}}},
+		{"GIT_CONFIG_VALUE_0 from a param", `command = ["git", "log"]
+env = { GIT_CONFIG_COUNT = "1", GIT_CONFIG_KEY_0 = "core.pager", GIT_CONFIG_VALUE_0 = param.text }`, []wantDiag{{"Parameter chooses the program", `param.text`, "GIT_CONFIG_VALUE_0"}}},
+		{"exported bash function from a param", `command = ["bash", "-c", "greet"]
+env = { "BASH_FUNC_greet%%" = param.text }`, []wantDiag{{"Parameter chooses the program", `param.text`, "BASH_FUNC_greet%%"}}},
 		{"env list value", `command = ["ls"]
 env = { A = ["x"] }`, []wantDiag{{"Invalid env", `["x"]`, "must be a string"}}},
 		{"stdin object", `command = ["cat"]
