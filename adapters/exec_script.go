@@ -57,6 +57,10 @@ var execInterpreters = func() map[string]execInterpreter {
 		"powershell": {flags: []string{"-c", "-command"}, readArg: `command = ["powershell", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
 		"cmd":        {flags: []string{"/c", "/k"}, readArg: `a script file run by another interpreter: cmd.exe has no safe way to pass a value to a command line`},
 		"osascript":  {flags: []string{"-e"}, readArg: `command = ["osascript", "-e", "on run argv", "-e", "return item 1 of argv", "-e", "end run", param.x]`},
+		"lua":        {flags: []string{"-e"}, attached: true, readArg: `command = ["lua", "-e", "print(arg[1])", "--", param.x]`},
+		"luajit":     {flags: []string{"-e"}, attached: true, readArg: `command = ["luajit", "-e", "print(arg[1])", "--", param.x]`},
+		"rscript":    {flags: []string{"-e"}, readArg: `command = ["Rscript", "-e", "cat(commandArgs(TRUE)[1])", param.x]`},
+		"julia":      {flags: []string{"-e", "--eval", "-E", "--print"}, readArg: `command = ["julia", "-e", "println(ARGS[1])", param.x]`},
 	}
 	for _, n := range []string{"sh", "bash", "rbash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "csh", "tcsh", "fish", "busybox"} {
 		m[n] = shell
@@ -67,6 +71,9 @@ var execInterpreters = func() map[string]execInterpreter {
 	for _, n := range []string{"node", "nodejs", "bun"} {
 		m[n] = node
 	}
+	// deno's script is the operand after eval: deno eval CODE.
+	m["deno"] = execInterpreter{flags: []string{"eval", "-e", "--eval"},
+		readArg: `command = ["deno", "eval", "console.log(Deno.args[0])", param.x]`}
 	awk := execInterpreter{flags: []string{"-e", "--source"}, programOperand: true, attached: true,
 		valueFlags: []string{"-F", "-v", "-f", "-e", "-i", "-l", "--field-separator", "--assign", "--file", "--source", "--include", "--load", "-W"},
 		readArg:    `command = ["awk", "-v", "x=${param.x}", "{ print x }", "data.txt"], or env = { X = param.x } with the script reading ENVIRON["X"]`}
