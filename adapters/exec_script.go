@@ -71,6 +71,11 @@ var execInterpreters = func() map[string]execInterpreter {
 	for _, n := range []string{"node", "nodejs", "bun"} {
 		m[n] = node
 	}
+	// env -S splits its string into the command and its arguments, with
+	// its own quoting, and expands ${NAME} from the environment in it.
+	m["env"] = execInterpreter{flags: []string{"-S", "--split-string"}, attached: true,
+		danger: "env splits that string into the command and its arguments, so a value with spaces adds options and arguments of its own, and ${NAME} in a value reads the command's environment",
+		fix:    `Pass the value as an argument of its own after the string, as in command = ["env", "-S", "ls --", param.x]`}
 	// deno's script is the operand after eval: deno eval CODE.
 	m["deno"] = execInterpreter{flags: []string{"eval", "-e", "--eval"},
 		readArg: `command = ["deno", "eval", "console.log(Deno.args[0])", param.x]`}
