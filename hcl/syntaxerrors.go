@@ -251,6 +251,10 @@ func unquotedValue(src []byte, d *hcl.Diagnostic) (*hcl.Diagnostic, bool) {
 	if r, _ := utf8.DecodeRune(value); !unicode.IsLetter(r) && r != '_' {
 		return nil, false
 	}
+	if typedFullWidth(value) {
+		// read_only_hint = true，: a full-width comma, not text.
+		return nil, false
+	}
 	// The value in quotes, as HCL reads a string: a backslash escapes.
 	quoted := `"` + strings.ReplaceAll(string(value), `\`, `\\`) + `"`
 	col := 1 + graphemes(line[:lead])
@@ -314,10 +318,7 @@ func explainFullWidth(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
 		}
 		r, _ := utf8.DecodeRune(src[d.Subject.Start.Byte:])
 		// Curly quotes (“ ” ‘ ’) have HCL's own explanation.
-		ascii, ok := cjkPunctuation[r]
-		if !ok && r >= 0xFF01 && r <= 0xFF5E {
-			ascii, ok = width.Narrow.String(string(r)), true
-		}
+		ascii, ok := fullWidthASCII(r)
 		if !ok {
 			continue
 		}
@@ -340,6 +341,37 @@ func explainFullWidth(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
 		return diags
 	}
 	return out
+}
+
+// fullWidthASCII returns the ASCII character that the full-width
+// character r (as an input method for Chinese, Japanese or Korean types
+// it) stands for, and whether r is one.
+func fullWidthASCII(r rune) (string, bool) {
+	if ascii, ok := cjkPunctuation[r]; ok {
+		return ascii, true
+	}
+	if r >= 0xFF01 && r <= 0xFF5E {
+		return width.Narrow.String(string(r)), true
+	}
+	return "", false
+}
+
+// typedFullWidth reports whether s is ASCII but for full-width
+// characters, one at least: ASCII typed with an input method left in
+// full-width mode (true，), which explainFullWidth explains, rather than
+// text.
+func typedFullWidth(s []byte) bool {
+	full := false
+	for _, r := range string(s) {
+		if r < utf8.RuneSelf {
+			continue
+		}
+		if _, ok := fullWidthASCII(r); !ok {
+			return false
+		}
+		full = true
+	}
+	return full
 }
 
 // explainUTF16 returns the one error for file name when its text src is

@@ -332,6 +332,9 @@ func TestExplainFullWidth(t *testing.T) {
 	}{
 		{"full-width equals", tool(`  description ＝ "x"`), `This is the full-width ＝ (U+FF1D), as an input method for Chinese, Japanese or Korean types it; HCL reads the ASCII "=" here.`},
 		{"full-width comma", tool(`  annotations { read_only = true， }`), `(U+FF0C)`},
+		// On a line of its own, the value is no text without quotes.
+		{"full-width comma after a keyword", tool("  annotations {\n    read_only_hint = true，\n  }"), `(U+FF0C)`},
+		{"ideographic space after a keyword", tool("  annotations {\n    read_only_hint = true\u3000false\n  }"), `This is an ideographic space (U+3000)`},
 		{"ideographic space", tool("  description\u3000= \"x\""), `This is an ideographic space (U+3000)`},
 		{"CJK bracket", tool(`  description = 【"x"]`), `HCL reads the ASCII "[" here.`},
 		{"full-width apostrophe", tool(`  description = ＇x＇`), `HCL reads the ASCII double quote (") here.`},
