@@ -145,11 +145,15 @@ type HTTPServer struct {
 	// subscriptions/listen (SSE streams end once their calls are answered).
 	streamsCtx context.Context
 	endStreams context.CancelFunc
-	// stopCalls cancels the context of every request still running when a
+	// stopCtx ends, with its cause, when stopCalls is called: when a
 	// shutdown runs past its deadline.
-	stopCtx   context.Context
-	stopCalls context.CancelCauseFunc
-	shutting  atomic.Bool
+	stopCtx    context.Context
+	cancelStop context.CancelCauseFunc
+	// stops holds the cancel functions of the requests in flight, for
+	// stopCalls to call before it returns.
+	stopsMu  sync.Mutex
+	stops    map[*context.CancelCauseFunc]struct{}
+	shutting atomic.Bool
 
 	// calls follows the calls in flight on streamable HTTP sessions, so
 	// that the answers to those the client cancelled are dropped.
@@ -257,7 +261,8 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 		return nil, err
 	}
 	h.policy.Store(p)
-	h.stopCtx, h.stopCalls = context.WithCancelCause(context.Background())
+	h.stopCtx, h.cancelStop = context.WithCancelCause(context.Background())
+	h.stops = map[*context.CancelCauseFunc]struct{}{}
 	h.streamsCtx, h.endStreams = context.WithCancel(context.Background())
 	h.calls = &callTracker{calls: map[trackedKey]*trackedCall{}}
 	h.waiters = &streamWaiters{}
@@ -724,6 +729,45 @@ func (h *HTTPServer) shutdown(hs *http.Server, serveErr <-chan error) error {
 	}
 	h.logger.Info("HTTP server stopped")
 	return err
+}
+
+// stopCalls cancels the context of every request still running, with
+// cause (the first cause given, should it be called again), and of every
+// request that starts later. The contexts are cancelled when it returns,
+// not in goroutines of their own as context.AfterFunc would: what follows
+// it (KillCommands, after a second signal) would else kill the commands
+// of calls not yet cancelled, whose answers would then say that their
+// command was killed, not why.
+func (h *HTTPServer) stopCalls(cause error) {
+	h.stopsMu.Lock()
+	h.cancelStop(cause)
+	stops := make([]context.CancelCauseFunc, 0, len(h.stops))
+	for f := range h.stops {
+		stops = append(stops, *f)
+	}
+	h.stopsMu.Unlock()
+	cause = context.Cause(h.stopCtx)
+	for _, f := range stops {
+		f(cause)
+	}
+}
+
+// onStop has stopCalls call cancel, or calls it now if stopCalls was
+// called already; the function it returns undoes that.
+func (h *HTTPServer) onStop(cancel context.CancelCauseFunc) (remove func()) {
+	h.stopsMu.Lock()
+	defer h.stopsMu.Unlock()
+	if h.stopCtx.Err() != nil {
+		cancel(context.Cause(h.stopCtx))
+		return func() {}
+	}
+	key := &cancel
+	h.stops[key] = struct{}{}
+	return func() {
+		h.stopsMu.Lock()
+		delete(h.stops, key)
+		h.stopsMu.Unlock()
+	}
 }
 
 // explainSDKErrors replaces the SDK's terse plain-text answers to requests
@@ -1346,8 +1390,7 @@ func (h *HTTPServer) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		defer cancel()
 		ctx, cancelWhy := context.WithCancelCause(ctx)
 		defer cancelWhy(nil)
-		stop := context.AfterFunc(h.stopCtx, func() { cancelWhy(context.Cause(h.stopCtx)) })
-		defer stop()
+		defer h.onStop(cancelWhy)()
 		if method == "subscriptions/listen" {
 			// A listen stream lasts as long as the client wants it, or
 			// until a shutdown starts.
