@@ -298,8 +298,11 @@ func mediaTypeByExt(name string) string {
 func MediaTypeByExt(name string) string { return mediaTypeByExt(name) }
 
 // DecodeBase64 decodes the data of an image or audio item: standard or
-// URL-safe base64, padded or not, or a data: URI's base64 payload.
+// URL-safe base64, padded or not, or a data: URI's base64 payload. Space
+// around it is ignored, and line breaks within it: base64 written in a
+// heredoc ends with a line break, after its padding.
 func DecodeBase64(s string) ([]byte, error) {
+	s = strings.TrimSpace(s)
 	if rest, ok := strings.CutPrefix(s, "data:"); ok {
 		if _, payload, ok := strings.Cut(rest, ";base64,"); ok {
 			s = payload

@@ -60,3 +60,43 @@ tool "text_out" {
 		})
 	}
 }
+
+// TestMediaItemDataInHeredoc: base64 data written in a heredoc, in lines,
+// ends with a line break after its padding. It loads, and a call returns
+// the image it encodes.
+func TestMediaItemDataInHeredoc(t *testing.T) {
+	src := `
+tool "pixel" {
+  description = "a 1x1 PNG"
+  result {
+    image {
+      data = <<-EOT
+        iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk
+        YPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==
+        EOT
+      mime_type = "image/png"
+    }
+  }
+}
+`
+	path := filepath.Join(t.TempDir(), "tools.hcl")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, diags := Load([]string{path}, nil)
+	if len(diags) > 0 {
+		t.Fatalf("Load:\n%s", thcl.FormatDiagnostics(diags))
+	}
+	defer r.Close()
+	res, err := r.CallTool(context.Background(), "pixel", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError || len(res.Content) != 1 {
+		t.Fatalf("result = %+v, want one image", res.Content)
+	}
+	img, ok := res.Content[0].(*mcp.ImageContent)
+	if !ok || img.MIMEType != "image/png" || !strings.HasPrefix(string(img.Data), "\x89PNG\r\n") || len(img.Data) != 70 {
+		t.Fatalf("content = %+v, want the 70-byte PNG", res.Content[0])
+	}
+}
