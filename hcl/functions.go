@@ -105,17 +105,22 @@ var lengthFunc = function.New(&function.Spec{
 	Description: stdlib.LengthFunc.Description(),
 	Params:      stdlib.LengthFunc.Params(),
 	Type: func(args []cty.Value) (cty.Type, error) {
+		// As stdlib.LengthFunc's Type and Impl, which are not exported:
+		// calling the function itself would check and convert the
+		// arguments a second time, on every call of a tool that uses it.
 		switch ty := args[0].Type(); {
 		case ty == cty.String:
 			return cty.NilType, function.NewArgErrorf(0, "length counts the elements of a list, set, map or tuple, and this is a string; for the number of characters in a string, use strlen(...)")
 		case ty.IsObjectType():
 			return cty.NilType, function.NewArgErrorf(0, "length counts the elements of a list, set, map or tuple, and this is an object; for the number of its attributes, use length(keys(...))")
+		case !(ty.IsTupleType() || ty.IsListType() || ty.IsMapType() || ty.IsSetType() || ty == cty.DynamicPseudoType):
+			return cty.NilType, function.NewArgErrorf(0, "collection must be a list, a map or a tuple")
 		}
-		return stdlib.LengthFunc.ReturnTypeForValues(args)
+		return cty.Number, nil
 	},
 	RefineResult: func(b *cty.RefinementBuilder) *cty.RefinementBuilder { return b.NotNull() },
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		return stdlib.LengthFunc.Call(args)
+		return args[0].Length(), nil
 	},
 })
 
