@@ -295,6 +295,8 @@ func TestServeHTTPFlags(t *testing.T) {
 		{"allowed origin without scheme", nil, []string{"--listen", "127.0.0.1:0", "--allowed-origins", "app.example.com", cfg}, 2, "scheme://host[:port]"},
 		{"max sessions zero", nil, []string{"--listen", "127.0.0.1:0", "--max-sessions", "0", cfg}, 2, "--max-sessions 0: give the most sessions open at once, 1 or more"},
 		{"duration without unit", nil, []string{"--listen", "127.0.0.1:0", "--shutdown-timeout", "30", cfg}, 2, `invalid value "30" for flag -shutdown-timeout: a duration needs a unit: give 30s for 30 seconds`},
+		// -1 is not told to write -1s, which is refused too.
+		{"negative duration without unit", nil, []string{"--listen", "127.0.0.1:0", "--request-timeout", "-1", cfg}, 2, `invalid value "-1" for flag -request-timeout: a duration cannot be negative: give one with a unit, as in 30s`},
 		{"duration misspelt", nil, []string{"--listen", "127.0.0.1:0", "--session-idle-timeout", "5min", cfg}, 2, "give a duration as a number with a unit (ms, s, m or h), as in 30s"},
 		{"max sessions without listen", nil, []string{"--max-sessions", "5", cfg}, 2, "--max-sessions only applies when serving over HTTP"},
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -61,7 +60,10 @@ func (d *durationFlag) String() string { return time.Duration(*d).String() }
 func (d *durationFlag) Set(s string) error {
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		if _, nerr := strconv.ParseFloat(s, 64); nerr == nil {
+		if f, nerr := strconv.ParseFloat(s, 64); nerr == nil {
+			if f < 0 {
+				return errors.New("a duration cannot be negative: give one with a unit, as in 30s (or 0 where the flag says what 0 does)")
+			}
 			return fmt.Errorf("a duration needs a unit: give %ss for %s seconds, or ms, m or h", s, s)
 		}
 		return errors.New("give a duration as a number with a unit (ms, s, m or h), as in 30s, 5m or 1h30m")
@@ -138,22 +140,34 @@ func (f *httpFlags) options(fs *flag.FlagSet, maxBody int, logger *slog.Logger) 
 // the shell having expanded --auth-token-env $VAR. Echoing it back, as the
 // name of a variable that is not set, would write the secret to the log.
 func tokenValueGiven(name string) error {
-	if rest, ok := strings.CutPrefix(name, "$"); ok && envNameRE.MatchString(rest) {
+	if rest, ok := strings.CutPrefix(name, "$"); ok && envName(rest) {
 		return fmt.Errorf("--auth-token-env %s: give the variable's name without the $: --auth-token-env %s", name, rest)
 	}
 	for _, kv := range os.Environ() {
 		if k, v, _ := strings.Cut(kv, "="); v == name && k != "" {
-			return fmt.Errorf("--auth-token-env: no environment variable has the name given, but %s has it as its value (it is not repeated here, in case it is the token): if the shell expanded $%s, write --auth-token-env %s, without the $", k, k, k)
+			return fmt.Errorf("--auth-token-env: no environment variable has the name given, but %s has it as its value (it is not repeated here, in case it is the token): if the shell expanded $%s, write --auth-token-env %s, without the $; if not, set the variable named to the token", k, k, k)
 		}
 	}
-	if !envNameRE.MatchString(name) {
+	if !envName(name) {
 		return errors.New("--auth-token-env takes the name of the environment variable that holds the token, as in --auth-token-env TOOLHOST_TOKEN, and what it was given is no variable's name (it is not repeated here, in case it is the token): write the name without $")
 	}
 	return nil
 }
 
-// envNameRE matches the names of environment variables a shell can set.
-var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// envName reports whether s is the name of an environment variable a
+// shell can set: a letter or '_', then letters, digits and '_'. A loop,
+// not a regular expression compiled at every start.
+func envName(s string) bool {
+	for i, c := range s {
+		switch {
+		case c == '_', c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z':
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
 
 // splitList splits a comma-separated flag value.
 func splitList(s string) []string {
