@@ -319,7 +319,7 @@ func checkPath(attr *hcl.Attribute, p string, wantDir bool) hcl.Diagnostics {
 		// A warning, as the file may be made smaller without a change to
 		// the config; until then every read of it fails.
 		d := rangeDiag(attr, "File over the size limit", fmt.Sprintf("%s is %s, and a file served is at most %s, so every read of it fails until it is smaller. "+
-			"Serve a smaller file, or split it into several resources.", p, sizeText(info.Size()), sizeText(adapters.DefaultMaxFileSize)))
+			"Use a smaller file, or split it into several.", p, sizeText(info.Size()), sizeText(adapters.DefaultMaxFileSize)))
 		d.Severity = hcl.DiagWarning
 		return hcl.Diagnostics{d}
 	}
