@@ -107,16 +107,23 @@ tool "get_current_time" {
 }
 
 # echo from the Python server sketch: argv only, the text is one argument.
+# As there, text is optional: without it the answer is the empty text.
 tool "echo" {
   description = "Echo input"
   param "text" {
-    type = string
+    type    = string
+    default = ""
     # printf "%s" takes its argument as data, so "-5 degrees" is fine here.
     allow_flags = true
   }
   exec {
     command = ["printf", "%s", param.text]
     timeout = "5s"
+  }
+  example "no text" {
+    args     = {}
+    response = ""
+    result   = ""
   }
 }
 

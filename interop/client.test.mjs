@@ -94,9 +94,8 @@ const expectedInputSchemas = {
   echo: {
     type: 'object',
     properties: {
-      text: { type: 'string' },
+      text: { type: 'string', default: '' },
     },
-    required: ['text'],
     additionalProperties: false,
   },
   create_file: {
@@ -342,6 +341,12 @@ describe('toolhost over stdio with the official TypeScript SDK client', { timeou
     const r = await client.callTool({ name: 'echo', arguments: { text } }, undefined, CALL_TIMEOUT);
     assertOK(r);
     assert.equal(onlyText(r), text);
+  });
+
+  test('echo without text answers the empty text, as the Python sketch does', async () => {
+    const r = await client.callTool({ name: 'echo', arguments: {} }, undefined, CALL_TIMEOUT);
+    assertOK(r);
+    assert.equal(onlyText(r), '');
   });
 
   test('create_file writes the exact content into the copied workspace', async () => {
