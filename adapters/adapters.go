@@ -265,6 +265,13 @@ func EvalDetail(d *hcl.Diagnostic) string {
 	if td.HasErrors() || len(tr) < 2 || tr.RootName() != "param" && tr.RootName() != "answer" {
 		return d.Detail
 	}
+	name := TraversalString(tr)
+	return fmt.Sprintf("%s is null (absent), and a null cannot be written into a string; pass a value for it, or, in the config, give it a default or write coalesce(%s, \"\")", name, name)
+}
+
+// TraversalString renders a traversal as it is written, such as
+// param.tags or param.x[0], for messages.
+func TraversalString(tr hcl.Traversal) string {
 	var b strings.Builder
 	for _, step := range tr {
 		switch s := step.(type) {
@@ -280,8 +287,7 @@ func EvalDetail(d *hcl.Diagnostic) string {
 			}
 		}
 	}
-	name := b.String()
-	return fmt.Sprintf("%s is null (absent), and a null cannot be written into a string; pass a value for it, or, in the config, give it a default or write coalesce(%s, \"\")", name, name)
+	return b.String()
 }
 
 // credentialValues are the values of the env() and sensitive() calls in

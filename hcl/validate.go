@@ -312,7 +312,7 @@ func interpolationErrors(node hclsyntax.Node, eval *hcl.EvalContext) hcl.Diagnos
 		}
 		what := "This value"
 		if tr, td := hcl.AbsTraversalForExpr(part); !td.HasErrors() {
-			what = traversalString(tr)
+			what = adapters.TraversalString(tr)
 		}
 		fix := fmt.Sprintf("Encode it, as in jsonencode(%s), or pick one attribute.", what)
 		if ty.IsListType() || ty.IsSetType() || ty.IsTupleType() {
@@ -346,26 +346,6 @@ func typePhrase(ty cty.Type) string {
 		return "an " + name
 	}
 	return "a " + name
-}
-
-// traversalString renders a traversal such as param.tags or param.x[0].
-func traversalString(tr hcl.Traversal) string {
-	var b strings.Builder
-	for _, step := range tr {
-		switch s := step.(type) {
-		case hcl.TraverseRoot:
-			b.WriteString(s.Name)
-		case hcl.TraverseAttr:
-			b.WriteString("." + s.Name)
-		case hcl.TraverseIndex:
-			if s.Key.Type() == cty.String {
-				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
-			} else if s.Key.Type() == cty.Number {
-				b.WriteString("[" + s.Key.AsBigFloat().Text('f', -1) + "]")
-			}
-		}
-	}
-	return b.String()
 }
 
 // checkPathExpr checks a result field's gjson path. A path that
