@@ -287,8 +287,6 @@ func TestCheckExamplesOffline(t *testing.T) {
 		fmt.Fprint(w, `{"n": 1}`)
 	}))
 	defer srv.Close()
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "tools.hcl")
 	src := fmt.Sprintf(`
 tool "count" {
   http {
@@ -308,15 +306,7 @@ tool "count" {
   }
 }
 `, srv.URL)
-	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	reg, diags := Load([]string{cfg}, nil)
-	if diags.HasErrors() {
-		t.Fatal(thcl.FormatDiagnostics(diags))
-	}
-	defer reg.Close()
-	rep := CheckExamples(context.Background(), reg)
+	rep, _ := checkExamplesOf(t, src)
 	if rep.Run != 2 || rep.Failed != 1 || len(rep.Diagnostics) != 1 || rep.Diagnostics[0].Summary != "Missing response" {
 		t.Errorf("report = %+v: %s", rep, thcl.FormatDiagnostics(rep.Diagnostics))
 	}
@@ -330,8 +320,6 @@ tool "count" {
 // an example as in a call, so that an example of the refusal passes and an
 // example that expects a result from it fails.
 func TestCheckExamplesExecRefusals(t *testing.T) {
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "tools.hcl")
 	src := `
 tool "seq" {
   param "n" { type = integer }
@@ -369,15 +357,7 @@ tool "seq" {
   }
 }
 `
-	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	reg, diags := Load([]string{cfg}, nil)
-	if diags.HasErrors() {
-		t.Fatal(thcl.FormatDiagnostics(diags))
-	}
-	defer reg.Close()
-	rep := CheckExamples(context.Background(), reg)
+	rep, _ := checkExamplesOf(t, src)
 	if rep.Run != 5 || rep.Failed != 2 || len(rep.Diagnostics) != 2 {
 		t.Fatalf("report = %+v: %s", rep, thcl.FormatDiagnostics(rep.Diagnostics))
 	}
@@ -432,8 +412,6 @@ tool "broken" {
 // text, none at all); they used to read the output as JSON for fields
 // there were none of, or to crash on the missing field.
 func TestCheckExamplesContentItems(t *testing.T) {
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "tools.hcl")
 	src := `
 tool "caption" {
   param "city" { type = string }
@@ -510,15 +488,7 @@ tool "framed" {
   }
 }
 `
-	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	reg, diags := Load([]string{cfg}, nil)
-	if diags.HasErrors() {
-		t.Fatal(thcl.FormatDiagnostics(diags))
-	}
-	defer reg.Close()
-	rep := CheckExamples(context.Background(), reg)
+	rep, cfg := checkExamplesOf(t, src)
 	if rep.Run != 8 || rep.Failed != 3 {
 		t.Errorf("run %d, failed %d; want 8 and 3: %s", rep.Run, rep.Failed, thcl.FormatDiagnostics(rep.Diagnostics))
 	}
@@ -752,4 +722,21 @@ tool "plain" {
 	if rep.Run != 5 || rep.Failed != 4 || strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("run %d, failed %d, diagnostics %q; want 5, 4, %q\n%s", rep.Run, rep.Failed, got, want, thcl.FormatDiagnostics(rep.Diagnostics))
 	}
+}
+
+// checkExamplesOf writes src as the tools.hcl of a new directory, loads it,
+// which must succeed, and checks its examples as validate does; it returns
+// the report and the file's path.
+func checkExamplesOf(t *testing.T, src string) (ExampleReport, string) {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "tools.hcl")
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, diags := Load([]string{cfg}, nil)
+	if diags.HasErrors() {
+		t.Fatal(thcl.FormatDiagnostics(diags))
+	}
+	t.Cleanup(func() { reg.Close() })
+	return CheckExamples(context.Background(), reg), cfg
 }
