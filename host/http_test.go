@@ -227,10 +227,18 @@ func rawDelete(t *testing.T, e *httpEnv, hdr map[string]string) *http.Response {
 // session's stream, or with Last-Event-ID the resumption of one.
 func rawGet(t *testing.T, e *httpEnv, hdr map[string]string) *http.Response {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, e.base+"/mcp", nil)
-	req.Header.Set("Accept", "text/event-stream")
-	for k, v := range hdr {
-		req.Header.Set(k, v)
+	return rawRequest(t, e, http.MethodGet, map[string]string{"Accept": "text/event-stream"}, hdr)
+}
+
+// rawRequest sends a request without a body to /mcp with the headers of
+// each map in turn, a later one winning.
+func rawRequest(t *testing.T, e *httpEnv, method string, hdrs ...map[string]string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(method, e.base+"/mcp", nil)
+	for _, hdr := range hdrs {
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -2402,16 +2410,7 @@ func TestHTTPErrorsExplained(t *testing.T) {
 		case http.MethodGet:
 			return rawGet(t, e, hdr)
 		}
-		req, _ := http.NewRequest(method, e.base+"/mcp", nil)
-		for k, v := range hdr {
-			req.Header.Set(k, v)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { resp.Body.Close() })
-		return resp
+		return rawRequest(t, e, method, hdr)
 	}
 	tests := []struct {
 		name   string
