@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -25,6 +24,7 @@ import (
 
 	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/parallel"
+	"github.com/toolhost/toolhost/internal/regular"
 )
 
 // Config is everything declared in one or more config files, merged.
@@ -61,7 +61,8 @@ type Options struct {
 // MaxConfigFileSize is the largest config file toolhost reads: 8 MiB,
 // about 25,000 tools, which take 3 s and 650 MB to load (a real config of
 // 1,000 tools is 320 KB). A larger one is refused before it is read whole,
-// such as a device (/dev/zero) or a data file named by mistake.
+// such as a data file named by mistake (a device, such as /dev/zero, is
+// not read at all).
 const MaxConfigFileSize = 8 << 20
 
 // ErrConfigTooLarge is the error ReadConfigFile returns for a file larger
@@ -70,43 +71,47 @@ var ErrConfigTooLarge = fmt.Errorf("it is larger than %d MiB, the most a config 
 
 // ReadConfigFile reads the config file name, as os.ReadFile does, but stops
 // and returns ErrConfigTooLarge once it has read more than
-// MaxConfigFileSize. Pipes, as from a shell's <(...), are read as files.
+// MaxConfigFileSize. A path that names anything but a regular file (a
+// FIFO, a device, a socket, a directory) gives a *regular.NotRegularError
+// at once, without waiting on it; only a pipe toolhost already holds,
+// which a shell's <(...) or /dev/stdin names, is read as a file.
 func ReadConfigFile(name string) ([]byte, error) {
-	return readFileUpTo(name, MaxConfigFileSize, ErrConfigTooLarge)
+	return readConfigUpTo(name, MaxConfigFileSize, ErrConfigTooLarge)
 }
 
-// readFileUpTo reads the file name, or returns tooLarge once it has read
-// more than limit bytes.
-func readFileUpTo(name string, limit int64, tooLarge error) ([]byte, error) {
-	f, err := os.Open(name)
+// readConfigUpTo reads the config file name, or returns tooLarge once it
+// has read more than limit bytes.
+func readConfigUpTo(name string, limit int64, tooLarge error) ([]byte, error) {
+	f, err := regular.Open(name)
+	var nr *regular.NotRegularError
+	if errors.As(err, &nr) && nr.Mode&fs.ModeNamedPipe != 0 && heldDescriptor(name) {
+		f, err = regular.OpenPipe(name)
+	}
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	// As os.ReadFile: a regular file's size is known, and read in one.
-	size := int64(0)
-	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
-		size = min(info.Size(), limit)
-	}
-	data := make([]byte, 0, size+512)
-	r := io.LimitReader(f, limit+1)
-	for {
-		n, err := r.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
+	return regular.ReadUpTo(f, limit, tooLarge)
+}
+
+// heldDescriptor reports whether p names a descriptor the process holds
+// already, as /dev/fd/63 from a shell's <(...) and /dev/stdin do: a pipe
+// there has its writer, and is not a FIFO put in a config's place.
+func heldDescriptor(p string) bool {
+	p = filepath.ToSlash(filepath.Clean(p))
+	for _, dir := range []string{"/dev/fd/", "/proc/self/fd/"} {
+		if strings.HasPrefix(p, dir) {
+			return true
 		}
 	}
-	if int64(len(data)) > limit {
-		return nil, tooLarge
-	}
-	return data, nil
+	return p == "/dev/stdin"
+}
+
+// notRegularDetail says that a file the config names (what: "config
+// file", "icon file") is not a regular file, and why toolhost reads only
+// those. It ends with a full stop; the advice follows.
+func notRegularDetail(what string, nr *regular.NotRegularError) string {
+	return fmt.Sprintf("The %s %s is %s, not a regular file. toolhost reads only regular files, which it can read without waiting: a FIFO would hold it until a writer comes, a device may never end.", what, nr.Path, regular.Kind(nr.Mode))
 }
 
 // IsConfigName reports whether a file of this name in a config directory
@@ -300,8 +305,12 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 			if target, ok := DanglingLink(name); ok {
 				detail = "The config file " + danglingDetail(name, target) + " Point the link at an existing file, or remove it: every *.hcl file of a config directory is config."
 			}
-			if errors.Is(err, ErrConfigTooLarge) {
+			var nr *regular.NotRegularError
+			switch {
+			case errors.Is(err, ErrConfigTooLarge):
 				summary, detail = "Config file too large", fmt.Sprintf("The config file %s was not read: %s.", name, err)
+			case errors.As(err, &nr):
+				summary, detail = "Config not a regular file", notRegularDetail("config file", nr)+" Give the path of a regular file (in a config directory, every *.hcl name must be one)."
 			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

@@ -20,6 +20,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/toolhost/toolhost/internal/regular"
 )
 
 // EnvLookup reads an environment variable; tests and reloads can replace it.
@@ -277,9 +279,14 @@ func readConfined(dir, p string) ([]byte, error) {
 		return nil, fmt.Errorf("the config file's directory %s cannot be opened: %v", dir, err)
 	}
 	defer root.Close()
-	f, err := root.Open(filepath.FromSlash(p))
+	f, err := regular.OpenIn(root, filepath.FromSlash(p))
 	if err != nil {
+		var nr *regular.NotRegularError
 		switch {
+		case errors.As(err, &nr) && nr.Mode.IsDir():
+			return nil, fmt.Errorf("%s is a directory; give the path of a file", p)
+		case errors.As(err, &nr):
+			return nil, fmt.Errorf("%s is %s, not a regular file; file() reads only regular files, which it can read without waiting (a FIFO would wait for a writer): give the path of a text file", p, regular.Kind(nr.Mode))
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, fmt.Errorf("there is no file %s in %s, the config file's directory, which file() paths are relative to (not the working directory); correct the path, or put the file there", p, dirNote(dir))
 		case strings.Contains(err.Error(), "escapes"):
@@ -291,9 +298,6 @@ func readConfined(dir, p string) ([]byte, error) {
 	info, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %v", p, unwrapPathError(err))
-	}
-	if info.IsDir() {
-		return nil, fmt.Errorf("%s is a directory; give the path of a file", p)
 	}
 	if info.Size() > maxExampleFile {
 		return nil, fmt.Errorf("%s has %d bytes, more than file() reads (%d)", p, info.Size(), maxExampleFile)

@@ -10,8 +10,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 )
 
-// TestReadFileUpTo reads real files around the limit.
-func TestReadFileUpTo(t *testing.T) {
+// TestReadConfigUpTo reads real files around the limit.
+func TestReadConfigUpTo(t *testing.T) {
 	tooLarge := errors.New("too large")
 	dir := t.TempDir()
 	const limit = 4096
@@ -21,7 +21,7 @@ func TestReadFileUpTo(t *testing.T) {
 		if err := os.WriteFile(p, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got, err := readFileUpTo(p, limit, tooLarge)
+		got, err := readConfigUpTo(p, limit, tooLarge)
 		if err != nil || string(got) != want {
 			t.Errorf("size %d: got %d bytes, %v; want the file", size, len(got), err)
 		}
@@ -31,24 +31,31 @@ func TestReadFileUpTo(t *testing.T) {
 		if err := os.WriteFile(p, make([]byte, size), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := readFileUpTo(p, limit, tooLarge); err != tooLarge {
+		if got, err := readConfigUpTo(p, limit, tooLarge); err != tooLarge {
 			t.Errorf("size %d: got %d bytes, %v; want the too-large error", size, len(got), err)
 		}
 	}
-	if _, err := readFileUpTo(filepath.Join(dir, "missing"), limit, tooLarge); !errors.Is(err, os.ErrNotExist) {
+	if _, err := readConfigUpTo(filepath.Join(dir, "missing"), limit, tooLarge); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v, want not exist", err)
 	}
 }
 
-// TestLoadRefusesHugeFiles loads a device that never ends and an icon file
-// one byte over its cap: each is an error that names it, found without
-// reading it all.
+// TestLoadRefusesHugeFiles loads a config file and an icon file one byte
+// over their caps, and a device that never ends: each is an error that
+// names it, found without reading it all.
 func TestLoadRefusesHugeFiles(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err == nil {
 		_, diags := Load([]string{"/dev/zero"}, nil)
-		if len(diags) != 1 || diags[0].Summary != "Config file too large" || !strings.Contains(diags[0].Detail, "/dev/zero was not read: it is larger than 8 MiB") {
+		if len(diags) != 1 || diags[0].Summary != "Config not a regular file" || !strings.Contains(diags[0].Detail, "/dev/zero is a character device, not a regular file") {
 			t.Errorf("/dev/zero: %s", FormatDiagnostics(diags))
 		}
+	}
+	big := filepath.Join(t.TempDir(), "tools.hcl")
+	if err := os.WriteFile(big, make([]byte, MaxConfigFileSize+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, diags := Load([]string{big}, nil); len(diags) != 1 || diags[0].Summary != "Config file too large" || !strings.Contains(diags[0].Detail, big+" was not read: it is larger than 8 MiB") {
+		t.Errorf("a config file over the cap: %s", FormatDiagnostics(diags))
 	}
 	for _, tc := range []struct {
 		size int

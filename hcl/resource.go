@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/regular"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 )
@@ -315,6 +316,8 @@ func checkPath(attr *hcl.Attribute, p string, wantDir bool) hcl.Diagnostics {
 		return hcl.Diagnostics{d}
 	case info.IsDir() != wantDir:
 		return hcl.Diagnostics{rangeDiag(attr, "Not a "+kind, fmt.Sprintf("%s is not a %s.", p, kind))}
+	case !wantDir && !info.Mode().IsRegular():
+		return hcl.Diagnostics{rangeDiag(attr, "Not a regular file", fmt.Sprintf("%s is %s, not a regular file, so every read of it would fail: toolhost reads only regular files, which it can read without waiting (a FIFO would wait for a writer, a device may never end). Give the path of a regular file.", p, regular.Kind(info.Mode())))}
 	case !wantDir && info.Size() > adapters.DefaultMaxFileSize:
 		// A warning, as the file may be made smaller without a change to
 		// the config; until then every read of it fails.

@@ -25,6 +25,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/regular"
 )
 
 // Tool is a tool block: an MCP tool and the backend that runs it.
@@ -581,8 +582,11 @@ func decodeIcon(b *hcl.Block, static *hcl.EvalContext, baseDir string) (*Icon, h
 		})
 	case hasFile && file != "":
 		p := resolvePath(baseDir, file)
-		data, err := readFileUpTo(p, maxIconSize, errIconTooLarge)
+		data, err := regular.ReadFile(p, maxIconSize, errIconTooLarge)
+		var nr *regular.NotRegularError
 		switch {
+		case errors.As(err, &nr):
+			diags = append(diags, rangeDiag(attrs["file"], "Icon not a regular file", notRegularDetail("icon file", nr)+" Give the path of an image file, relative to the config file's directory."))
 		case err == errIconTooLarge:
 			diags = append(diags, rangeDiag(attrs["file"], "Icon too large", fmt.Sprintf("The icon file %s is larger than %d KiB; icons are sent inline with every tools/list, so keep them under that, or serve it and use src.", p, maxIconSize>>10)))
 		case err != nil:

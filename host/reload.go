@@ -20,6 +20,7 @@ import (
 
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/internal/diagtext"
+	"github.com/toolhost/toolhost/internal/regular"
 )
 
 // DefaultDebounce is how long the watcher waits after the last file event
@@ -156,7 +157,7 @@ func (r *Reloader) configSum() (sum [32]byte, empty []string, allEmpty, ok bool)
 	})
 	icons := iconFiles(r.Server.Registry())
 	for _, ic := range icons {
-		if b, err := thcl.ReadConfigFile(ic.icon.File); err == nil {
+		if b, err := regular.ReadFile(ic.icon.File, thcl.MaxConfigFileSize, thcl.ErrConfigTooLarge); err == nil {
 			ic.sum = sha256.Sum256(b)
 		} else {
 			ic.sum = [32]byte{1} // unreadable: unlike any file's sum

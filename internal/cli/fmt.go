@@ -16,6 +16,7 @@ import (
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/internal/hclfmt"
+	"github.com/toolhost/toolhost/internal/regular"
 )
 
 // runFmt rewrites config files in HCL's canonical style (hclwrite's, by
@@ -67,6 +68,12 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 		}
 		if target, ok := thcl.DanglingLink(name); ok && err != nil {
 			fmt.Fprintf(stderr, "toolhost fmt: %s is a symbolic link to %s, which does not exist; point the link at an existing file, or remove it\n", name, target)
+			failed = true
+			continue
+		}
+		var nr *regular.NotRegularError
+		if errors.As(err, &nr) {
+			fmt.Fprintf(stderr, "toolhost fmt: %s; give the path of a config file, which is a regular file\n", err)
 			failed = true
 			continue
 		}
@@ -172,9 +179,11 @@ func writeInPlace(name string, data []byte) error {
 }
 
 // writeThrough replaces the content of the file at name with data, in the
-// file itself: its inode, and so each of its names, stays.
+// file itself: its inode, and so each of its names, stays. A file that is
+// no longer regular (a FIFO put in its place) is not opened, so that the
+// write does not wait for a reader.
 func writeThrough(name string, data []byte) error {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_TRUNC, 0)
+	f, err := regular.OpenWrite(name)
 	if err != nil {
 		return err
 	}
