@@ -46,6 +46,8 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/transform"
+
+	"github.com/toolhost/toolhost/internal/regular"
 )
 
 const (
@@ -1893,7 +1895,7 @@ func (e *Exec) resolveProgram(prog string, env []string) (string, error) {
 		switch {
 		case err != nil:
 			return "", fmt.Errorf("command %q not found", prog)
-		case fi.IsDir() || fi.Mode().Perm()&0o111 == 0:
+		case !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0:
 			return "", fmt.Errorf("command %q is not an executable file", prog)
 		}
 		return abs, nil
@@ -1909,7 +1911,7 @@ func (e *Exec) resolveProgram(prog string, env []string) (string, error) {
 			continue // never look in the working directory
 		}
 		p := filepath.Join(dir, prog)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0 {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
 			return p, nil
 		}
 	}
@@ -1984,9 +1986,11 @@ func (e *Exec) startError(prog, path string, err error) error {
 }
 
 // execShebang returns what follows "#!" on the first line of the file at
-// path, and whether it starts so.
+// path, and whether it starts so. A path that is not a regular file (a
+// FIFO with its execute bits set) is not opened, as a FIFO would hold the
+// call until a writer came.
 func execShebang(path string) (string, bool) {
-	f, err := os.Open(path)
+	f, err := regular.Open(path)
 	if err != nil {
 		return "", false
 	}

@@ -277,6 +277,39 @@ dir = "nope"`)
 	})
 }
 
+// TestExecProgramNotRegular: a program path that names a FIFO, even one
+// with its execute bits set, is not an executable file: the call fails at
+// once, where it once waited for good to read the #! line of the FIFO.
+func TestExecProgramNotRegular(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "prog"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, "prog"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := defaultExecFixture()
+	f.baseDir = dir
+	e, _ := f.compile(t, execSource(`command = ["./prog"]`))
+	if e == nil {
+		t.Fatal("compile failed")
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.call(t, context.Background(), e, nil)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), `command "./prog" is not an executable file`) {
+			t.Errorf("err = %v, want one that says it is not an executable file", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call still waits after 10s")
+	}
+}
+
 // TestExecStartErrors: a program file that is there but cannot start says
 // why and how to fix it, rather than "not found" or "exec format error".
 //
