@@ -27,11 +27,14 @@ func TestSignalBeforeWork(t *testing.T) {
 	if err := os.WriteFile(big, []byte(testconfig.Tools(20000, "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// fmt waits to read a named pipe that nothing writes.
-	fifo := filepath.Join(t.TempDir(), "pipe.hcl")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+	// fmt waits to read a pipe it holds (/dev/fd/3, as a shell's <(...)
+	// gives) that nothing writes to; a FIFO it would refuse at once.
+	pr, pw, err := os.Pipe()
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer pr.Close()
+	defer pw.Close()
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -42,7 +45,7 @@ func TestSignalBeforeWork(t *testing.T) {
 		{"validate while loading", []string{"validate", big}, func(t *testing.T, _ *bufio.Reader) {
 			time.Sleep(300 * time.Millisecond)
 		}},
-		{"fmt reading a pipe", []string{"fmt", fifo}, func(t *testing.T, _ *bufio.Reader) {
+		{"fmt reading a pipe", []string{"fmt", "/dev/fd/3"}, func(t *testing.T, _ *bufio.Reader) {
 			time.Sleep(300 * time.Millisecond)
 		}},
 		{"serve before initialize", []string{"serve", "--watch=false", writeConfig(t, testConfig)}, func(t *testing.T, stderr *bufio.Reader) {
@@ -60,6 +63,7 @@ func TestSignalBeforeWork(t *testing.T) {
 		for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 			t.Run(tc.name+"/"+sig.String(), func(t *testing.T) {
 				cmd := exec.Command(binPath, tc.args...)
+				cmd.ExtraFiles = []*os.File{pr}
 				stdin, err := cmd.StdinPipe() // serve waits on it
 				if err != nil {
 					t.Fatal(err)
