@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -115,9 +116,30 @@ const DefaultHeartbeat = time.Second
 // backend's first report is never dropped as going backwards.
 const heartbeatStep = 1e-6
 
+// ProgressInterval is the least time between two progress notifications
+// of one call: a backend that reports faster has its reports coalesced,
+// the latest going out once the interval has passed, and the last one
+// when the call returns.
+const ProgressInterval = 100 * time.Millisecond
+
+// LogBurst and LogRate bound the log notifications of one call, as a
+// token bucket: LogBurst lines at once, then LogRate a second. The lines
+// over are dropped, and counted in one line that says so, sent once no
+// line has been dropped for logQuiet, or when the call returns.
+const (
+	LogBurst = 100
+	LogRate  = 20
+)
+
+// logQuiet is how long a flood of log lines must have stopped for the line
+// that counts the dropped ones to go out before the call returns.
+const logQuiet = time.Second
+
 // callReporter is the adapters.Reporter of one call: it passes log lines
-// to the peer, and progress so that it never goes backwards, with an
-// elapsed-time heartbeat until the backend reports progress itself.
+// to the peer, at most LogBurst at once and LogRate a second, and progress
+// so that it never goes backwards, at most one every ProgressInterval,
+// with an elapsed-time heartbeat until the backend reports progress
+// itself.
 type callReporter struct {
 	ctx  context.Context
 	peer Peer
@@ -126,10 +148,28 @@ type callReporter struct {
 	mu       sync.Mutex
 	last     float64 // the last progress sent
 	sent     bool
-	reported bool // the backend reported progress: no more heartbeats
-	done     bool // the call returned: nothing more is sent
-	waiting  bool // the call waits for a slot (max_concurrent_calls)
+	sentAt   time.Time // when the last progress was sent
+	reported bool      // the backend reported progress: no more heartbeats
+	done     bool      // the call returned: nothing more is sent
+	waiting  bool      // the call waits for a slot (max_concurrent_calls)
 	stop     chan struct{}
+	// pending is the latest progress not sent yet, for lack of time since
+	// the last; pendingTimer sends it.
+	pending      *progressNote
+	pendingTimer *time.Timer
+
+	tokens       float64   // log lines that may go now
+	filledAt     time.Time // when tokens was last topped up
+	dropped      int       // log lines dropped since the last count was sent
+	droppedLevel mcp.LoggingLevel
+	droppedAt    time.Time // when the last line was dropped
+	droppedTimer *time.Timer
+}
+
+// progressNote is a progress notification held back.
+type progressNote struct {
+	progress, total float64
+	msg             string
 }
 
 var _ adapters.Reporter = (*callReporter)(nil)
@@ -140,7 +180,7 @@ func newCallReporter(ctx context.Context, peer Peer, tool string, heartbeat time
 	if peer == nil {
 		return nil
 	}
-	c := &callReporter{ctx: ctx, peer: peer, tool: tool, stop: make(chan struct{})}
+	c := &callReporter{ctx: ctx, peer: peer, tool: tool, stop: make(chan struct{}), tokens: LogBurst, filledAt: time.Now()}
 	if peer.WantsProgress() && heartbeat > 0 {
 		go c.heartbeat(heartbeat)
 	}
@@ -186,14 +226,70 @@ func (c *callReporter) heartbeat(every time.Duration) {
 	}
 }
 
-// Log implements adapters.Reporter.
+// Log implements adapters.Reporter. A line over the call's rate is
+// dropped and counted; the count goes out as a line of its own once the
+// flood has stopped for logQuiet, or when the call returns. The lock is
+// held while sending, so that the count follows the lines sent before it.
 func (c *callReporter) Log(level, msg string) {
 	c.mu.Lock()
-	done := c.done
-	c.mu.Unlock()
-	if !done {
-		c.peer.Log(c.ctx, mcp.LoggingLevel(level), c.tool, msg)
+	defer c.mu.Unlock()
+	if c.done {
+		return
 	}
+	now := time.Now()
+	c.tokens = min(LogBurst, c.tokens+now.Sub(c.filledAt).Seconds()*LogRate)
+	c.filledAt = now
+	if c.tokens < 1 {
+		if c.dropped == 0 || logLevelAbove(mcp.LoggingLevel(level), c.droppedLevel) {
+			c.droppedLevel = mcp.LoggingLevel(level)
+		}
+		c.dropped++
+		c.droppedAt = now
+		if c.droppedTimer == nil {
+			c.droppedTimer = time.AfterFunc(logQuiet, c.droppedQuiet)
+		}
+		return
+	}
+	c.tokens--
+	c.peer.Log(c.ctx, mcp.LoggingLevel(level), c.tool, msg)
+}
+
+// droppedQuiet sends the count of the log lines dropped once none has been
+// for logQuiet, and waits longer while they still are.
+func (c *callReporter) droppedQuiet() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done || c.dropped == 0 {
+		c.droppedTimer = nil
+		return
+	}
+	if wait := logQuiet - time.Since(c.droppedAt); wait > 0 {
+		c.droppedTimer.Reset(wait)
+		return
+	}
+	c.droppedTimer = nil
+	c.sendDroppedLocked()
+}
+
+// sendDroppedLocked sends the count of the log lines dropped, if any, at
+// the highest level among them, so that a client that would have seen one
+// sees the count. c.mu is held.
+func (c *callReporter) sendDroppedLocked() {
+	if c.dropped == 0 {
+		return
+	}
+	lines := "log lines"
+	if c.dropped == 1 {
+		lines = "log line"
+	}
+	msg := fmt.Sprintf("%d %s dropped: more than %d per second (after the first %d)", c.dropped, lines, LogRate, LogBurst)
+	c.dropped = 0
+	c.peer.Log(c.ctx, c.droppedLevel, c.tool, msg)
+}
+
+// logLevelAbove reports whether level a is more severe than b.
+func logLevelAbove(a, b mcp.LoggingLevel) bool {
+	return slices.Index(adapters.LogLevels, string(a)) > slices.Index(adapters.LogLevels, string(b))
 }
 
 // Progress implements adapters.Reporter.
@@ -201,8 +297,10 @@ func (c *callReporter) Progress(progress, total float64, msg string) {
 	c.send(progress, total, msg, true)
 }
 
-// send sends progress unless it would not go forward. The lock is held
-// while sending, so that notifications leave in order.
+// send sends progress unless it would not go forward, or holds it back
+// until ProgressInterval has passed since the last progress sent, in
+// place of any held back before. The lock is held while sending, so that
+// notifications leave in order.
 func (c *callReporter) send(progress, total float64, msg string, fromBackend bool) {
 	if !c.peer.WantsProgress() {
 		return
@@ -220,14 +318,43 @@ func (c *callReporter) send(progress, total float64, msg string, fromBackend boo
 	if c.done || (c.sent && progress <= c.last) {
 		return
 	}
-	if total > 0 && progress > total {
-		total = 0 // a total that was passed is no total
+	note := &progressNote{progress: progress, total: total, msg: msg}
+	if wait := ProgressInterval - time.Since(c.sentAt); c.sent && wait > 0 {
+		c.pending = note
+		if c.pendingTimer == nil {
+			c.pendingTimer = time.AfterFunc(wait, c.sendPending)
+		}
+		return
 	}
-	c.last, c.sent = progress, true
-	c.peer.Progress(c.ctx, progress, total, msg)
+	c.pending = nil
+	c.sendLocked(note)
 }
 
-// finish stops the heartbeat and drops whatever is reported after the call
+// sendPending sends the progress held back, once its time has come.
+func (c *callReporter) sendPending() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pendingTimer = nil
+	if c.done || c.pending == nil {
+		return
+	}
+	note := c.pending
+	c.pending = nil
+	c.sendLocked(note)
+}
+
+// sendLocked sends a progress notification. c.mu is held.
+func (c *callReporter) sendLocked(n *progressNote) {
+	total := n.total
+	if total > 0 && n.progress > total {
+		total = 0 // a total that was passed is no total
+	}
+	c.last, c.sent, c.sentAt = n.progress, true, time.Now()
+	c.peer.Progress(c.ctx, n.progress, total, n.msg)
+}
+
+// finish sends the progress held back and the count of dropped log lines,
+// stops the heartbeat, and drops whatever is reported after the call
 // returned.
 func (c *callReporter) finish() {
 	if c == nil {
@@ -235,8 +362,18 @@ func (c *callReporter) finish() {
 	}
 	c.mu.Lock()
 	if !c.done {
+		if c.pending != nil {
+			c.sendLocked(c.pending)
+			c.pending = nil
+		}
+		c.sendDroppedLocked()
 		c.done = true
 		close(c.stop)
+		for _, t := range []*time.Timer{c.pendingTimer, c.droppedTimer} {
+			if t != nil {
+				t.Stop()
+			}
+		}
 	}
 	c.mu.Unlock()
 }
