@@ -51,6 +51,49 @@ func TestReadConfigHeldPipe(t *testing.T) {
 	}
 }
 
+// notRegularKinds make at a path what is not a regular file, and say how
+// an error names it.
+var notRegularKinds = []struct {
+	name string
+	kind string
+	make func(t *testing.T, p string)
+}{
+	{"FIFO", "a FIFO (named pipe)", func(t *testing.T, p string) {
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}},
+	{"FIFO with a writer", "a FIFO (named pipe)", func(t *testing.T, p string) {
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// A writer that opens it and writes nothing: a read would
+		// wait for it for good.
+		w, err := os.OpenFile(p, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { w.Close() })
+	}},
+	{"socket", "a socket", func(t *testing.T, p string) {
+		l, err := net.Listen("unix", p)
+		if err != nil {
+			t.Skipf("no Unix socket at %s: %v", p, err)
+		}
+		t.Cleanup(func() { l.Close() })
+	}},
+	{"device", "a character device", func(t *testing.T, p string) {
+		if err := os.Symlink("/dev/null", p); err != nil {
+			t.Fatal(err)
+		}
+	}},
+	{"directory", "a directory", func(t *testing.T, p string) {
+		if err := os.Mkdir(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}},
+}
+
 // TestLoadRefusesNotRegular names a FIFO, a socket, a device and a
 // directory where the config names a file it reads at load: the config
 // itself (on the command line, and in a config directory), an icon, a
@@ -58,46 +101,6 @@ func TestReadConfigHeldPipe(t *testing.T) {
 // Each is an error at once that says what the path names, and a FIFO with
 // a writer waiting to write is refused all the same, not read.
 func TestLoadRefusesNotRegular(t *testing.T) {
-	kinds := []struct {
-		name string
-		kind string
-		make func(t *testing.T, p string)
-	}{
-		{"FIFO", "a FIFO (named pipe)", func(t *testing.T, p string) {
-			if err := syscall.Mkfifo(p, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"FIFO with a writer", "a FIFO (named pipe)", func(t *testing.T, p string) {
-			if err := syscall.Mkfifo(p, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			// A writer that opens it and writes nothing: a read would
-			// wait for it for good.
-			w, err := os.OpenFile(p, os.O_RDWR, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { w.Close() })
-		}},
-		{"socket", "a socket", func(t *testing.T, p string) {
-			l, err := net.Listen("unix", p)
-			if err != nil {
-				t.Skipf("no Unix socket at %s: %v", p, err)
-			}
-			t.Cleanup(func() { l.Close() })
-		}},
-		{"device", "a character device", func(t *testing.T, p string) {
-			if err := os.Symlink("/dev/null", p); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"directory", "a directory", func(t *testing.T, p string) {
-			if err := os.Mkdir(p, 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}},
-	}
 	tool := func(inner string) string {
 		return "tool \"t\" {\n" + inner + "  template {\n    text = \"x\"\n  }\n}\n"
 	}
@@ -121,7 +124,7 @@ func TestLoadRefusesNotRegular(t *testing.T) {
 		{name: "example file()", file: "r.json", config: tool("  example \"e\" {\n    response = file(\"r.json\")\n    result   = \"x\"\n  }\n"), summary: "Cannot read file", detail: " is ", example: true},
 	}
 	for _, pl := range places {
-		for _, k := range kinds {
+		for _, k := range notRegularKinds {
 			t.Run(pl.name+"/"+k.name, func(t *testing.T) {
 				switch {
 				case pl.name == "config" && k.name == "directory":
