@@ -15,8 +15,9 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"unicode/utf8"
+
+	"github.com/toolhost/toolhost/internal/regular"
 )
 
 // DefaultMaxFileSize is the cap on a served file: 10 MiB. Read, ReadFile
@@ -164,23 +165,25 @@ func (d *Dir) Read(name string, maxSize int64) (*FileContent, error) {
 		return nil, notFound(err)
 	}
 	defer root.Close()
-	// Stat first, following symlinks only inside the root, so that a FIFO
-	// or device is refused without being opened.
-	fi, err := root.Stat(name)
+	// A FIFO or device is refused without being opened (symlinks are
+	// followed only inside the root), or, swapped in after the check,
+	// without waiting on it.
+	f, err := regular.OpenIn(root, name)
 	if err != nil {
-		return nil, notFound(err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, notFound(errNotRegular)
-	}
-	// O_NONBLOCK: should the file be swapped for a FIFO after the Stat, the
-	// open does not block, and the check of the open file refuses it.
-	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, notFound(err)
+		return nil, notFoundOpen(err)
 	}
 	defer f.Close()
 	return readOpen(f, name, maxSize)
+}
+
+// notFoundOpen is notFound for an error of package regular's opens: one
+// for a file that is not regular has errNotRegular as its cause.
+func notFoundOpen(err error) error {
+	var nr *regular.NotRegularError
+	if errors.As(err, &nr) {
+		return notFound(errNotRegular)
+	}
+	return notFound(err)
 }
 
 // List returns the names of the regular files below the directory, as
@@ -257,16 +260,9 @@ func (d *Dir) List(maxEntries int) ([]string, error) {
 // ErrNotFound's (the cause is kept for errors.Is and errors.As); a file over
 // the cap gives an error matching ErrTooLarge.
 func ReadFile(path string, maxSize int64) (*FileContent, error) {
-	fi, err := os.Stat(path)
+	f, err := regular.Open(path)
 	if err != nil {
-		return nil, notFound(err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, notFound(errNotRegular)
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, notFound(err)
+		return nil, notFoundOpen(err)
 	}
 	defer f.Close()
 	return readOpen(f, path, maxSize)
