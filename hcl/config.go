@@ -96,7 +96,8 @@ func readConfigUpTo(name string, limit int64, tooLarge error) ([]byte, error) {
 
 // heldDescriptor reports whether p names a descriptor the process holds
 // already, as /dev/fd/63 from a shell's <(...) and /dev/stdin do: a pipe
-// there has its writer, and is not a FIFO put in a config's place.
+// there is one its caller handed toolhost, not a FIFO put in a config's
+// place.
 func heldDescriptor(p string) bool {
 	p = filepath.ToSlash(filepath.Clean(p))
 	for _, dir := range []string{"/dev/fd/", "/proc/self/fd/"} {
