@@ -208,3 +208,54 @@ func TestShutdownAnswersBeforeCommandsEnd(t *testing.T) {
 		})
 	}
 }
+
+// TestShutdownAnswersCallsWaitingForASlot: a call waiting for one of the
+// max_concurrent_calls slots when the host shuts down is answered at
+// once, and its answer gives the reason, as a running call's does; it
+// starts nothing.
+func TestShutdownAnswersCallsWaitingForASlot(t *testing.T) {
+	t.Parallel()
+	srv := NewServer(loadSource(t, strings.Replace(gateConfig, "%d", "1", 1)), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	dir := t.TempDir()
+	args, _ := json.Marshal(map[string]string{"dir": dir})
+	answers := make(chan string, 2)
+	call := func() {
+		res, err := srv.CallTool(context.Background(), "gate", args)
+		switch {
+		case err != nil:
+			answers <- "error: " + err.Error()
+		case !res.IsError:
+			answers <- "not an error: " + resultText(res)
+		default:
+			answers <- resultText(res)
+		}
+	}
+	go call()
+	waitUntil(t, "the first call runs", func() bool { return countStarted(dir) == 1 })
+	go call()
+	time.Sleep(100 * time.Millisecond) // the second call waits for the slot
+	reason := errors.New("the test stops the host")
+	srv.ShutdownBecause(reason)
+	var texts []string
+	for range 2 {
+		select {
+		case text := <-answers:
+			texts = append(texts, text)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("answers within 10s of the shutdown: %q, want two", texts)
+		}
+	}
+	var waited bool
+	for _, text := range texts {
+		if !strings.HasSuffix(text, ": "+reason.Error()) && !strings.HasSuffix(text, ": "+reason.Error()+".") {
+			t.Errorf("answer %q does not give the reason %q", text, reason)
+		}
+		waited = waited || strings.Contains(text, "while it waited for one of the 1 calls running")
+	}
+	if !waited {
+		t.Errorf("answers %q: none says the call waited for a slot", texts)
+	}
+	if n := countStarted(dir); n != 1 {
+		t.Errorf("%d commands started, want 1: the waiting call ran", n)
+	}
+}
