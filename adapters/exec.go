@@ -1267,26 +1267,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	// stopped because the host is exiting is answered at once, while its
 	// command still has its kill_timeout (ErrHostExiting).
 	ended := make(chan execEnd, 1)
-	go func() {
-		werr := cmd.Wait()
-		e.mu.Lock()
-		delete(e.running, pid)
-		closed := e.closed
-		e.mu.Unlock()
-		// Kill what the command left behind in its process group (a
-		// stopped command's group gets what is left of its kill_timeout
-		// first), then read what is left in the pipes.
-		forced, cut := run.finish()
-		execLive.remove(run)
-		if inPipe != nil {
-			inPipe.close() // a process that left the group may hold it
-		}
-		deadline := time.Now().Add(execWaitDelay)
-		outPipe.drain(deadline)
-		errPipe.drain(deadline)
-		stderr.flush()
-		ended <- execEnd{werr: werr, closed: closed, forced: forced, cut: cut}
-	}()
+	go func() { ended <- e.wait(cmd, run, inPipe, outPipe, errPipe, stderr) }()
 	var end execEnd
 	select {
 	case end = <-ended:
@@ -1545,6 +1526,27 @@ func (r *execRun) finish() (forced, cut bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.forced, r.cut
+}
+
+// wait waits for a started command to exit, kills what it left behind in
+// its process group (a stopped command's group gets what is left of its
+// kill_timeout first), then reads what is left in the pipes.
+func (e *Exec) wait(cmd *exec.Cmd, run *execRun, inPipe *execStdinPipe, outPipe, errPipe *execPipe, stderr *execStderr) execEnd {
+	werr := cmd.Wait()
+	e.mu.Lock()
+	delete(e.running, cmd.Process.Pid)
+	closed := e.closed
+	e.mu.Unlock()
+	forced, cut := run.finish()
+	execLive.remove(run)
+	if inPipe != nil {
+		inPipe.close() // a process that left the group may hold it
+	}
+	deadline := time.Now().Add(execWaitDelay)
+	outPipe.drain(deadline)
+	errPipe.drain(deadline)
+	stderr.flush()
+	return execEnd{werr: werr, closed: closed, forced: forced, cut: cut}
 }
 
 // execEnd is how a command ended, once it has been waited for, its group

@@ -333,8 +333,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		startWatch()
 	}
 	logger.Info(msg, "config", strings.Join(reg.Config.Paths, ","), "tools", len(reg.Tools), "resources", len(reg.Resources)+len(reg.Templates), "prompts", len(reg.Prompts), "watch", *watch)
-	// session ends a stdio session that is over but not done; the wait
-	// for the commands stopped ends with it.
+	// session is the stdio session's context: it ends when the session
+	// stops waiting for answers (endSession), and so does the wait for the
+	// commands stopped. Over HTTP it ends only when serve returns.
 	session, cancelSession := context.WithCancel(context.WithoutCancel(runCtx))
 	defer cancelSession()
 	if httpOpts != nil {
