@@ -10,6 +10,7 @@ package adapters
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -32,6 +33,37 @@ type Backend interface {
 	Call(ctx context.Context, in *Input) (*Output, error)
 	// Close releases what the backend holds. Calls already running finish.
 	Close() error
+}
+
+// ErrHostExiting marks the cause of a call's context when the host is
+// exiting: a backend whose call then still waits for something slow to
+// stop (exec, for a command within its kill_timeout) returns at once, so
+// that the call's answer goes out before the host waits for the commands
+// (WaitCommands) and kills what is left of them (KillCommands). Other
+// cancellations wait as before: a call a client cancelled keeps its
+// max_concurrent_calls slot until its command has ended.
+var ErrHostExiting = errors.New("the host is exiting")
+
+// HostExiting returns reason marked as the cause of an exit: errors.Is
+// finds ErrHostExiting in it, and its text is reason's, for the answers
+// of the calls it stops.
+func HostExiting(reason error) error {
+	if errors.Is(reason, ErrHostExiting) {
+		return reason
+	}
+	return hostExiting{reason}
+}
+
+// hostExiting is a reason for an exit (HostExiting).
+type hostExiting struct{ reason error }
+
+func (e hostExiting) Error() string        { return e.reason.Error() }
+func (e hostExiting) Unwrap() error        { return e.reason }
+func (e hostExiting) Is(target error) bool { return target == ErrHostExiting }
+
+// exiting reports whether ctx ended because the host is exiting.
+func exiting(ctx context.Context) bool {
+	return ctx.Err() != nil && errors.Is(context.Cause(ctx), ErrHostExiting)
 }
 
 // ArgumentChecker is a Backend that refuses some argument values by itself,

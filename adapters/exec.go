@@ -1121,7 +1121,11 @@ func (c *execCompiler) stdin(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	return diags
 }
 
-// Call runs the command once and returns its standard output.
+// Call runs the command once and returns its standard output. A call
+// whose context ends stops its command (kill_signal, then SIGKILL after
+// kill_timeout) and returns once it has ended; when the context ended
+// because the host is exiting (ErrHostExiting), it returns at once, and the
+// command is stopped and reaped all the same.
 func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -1152,7 +1156,16 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	}
 
 	runCtx, cancel := context.WithTimeout(ctx, e.timeout)
-	defer cancel()
+	// What the call holds is released when it returns, unless its command
+	// is still running (detached): then once the command has ended.
+	var held []func()
+	detached := false
+	defer func() {
+		if !detached {
+			execRelease(held)
+		}
+	}()
+	held = append(held, cancel)
 	cmd := exec.CommandContext(runCtx, path)
 	cmd.Args = argv
 	cmd.Dir = e.dir
@@ -1167,7 +1180,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 		if inPipe, err = newExecStdinPipe(*stdin); err != nil {
 			return nil, fmt.Errorf("cannot run %q: %v", argv[0], err)
 		}
-		defer inPipe.close()
+		held = append(held, inPipe.close)
 		cmd.Stdin = inPipe.r
 	}
 	stdout := &execCapWriter{max: e.maxOutput}
@@ -1195,12 +1208,12 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot run %q: %v", argv[0], err)
 	}
-	defer outPipe.close()
+	held = append(held, outPipe.close)
 	errPipe, err := newExecPipe(stderr)
 	if err != nil {
 		return nil, fmt.Errorf("cannot run %q: %v", argv[0], err)
 	}
-	defer errPipe.close()
+	held = append(held, errPipe.close)
 	cmd.Stdout = outPipe.w
 	cmd.Stderr = errPipe.w
 	execSetProcessGroup(cmd)
@@ -1252,23 +1265,28 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 		return nil, e.startError(argv[0], path, err)
 	}
 
-	werr := cmd.Wait()
-	e.mu.Lock()
-	delete(e.running, pid)
-	closed := e.closed
-	e.mu.Unlock()
-	// Kill what the command left behind in its process group (a stopped
-	// command's group gets what is left of its kill_timeout first), then
-	// read what is left in the pipes.
-	forced, cut := run.finish()
-	execLive.remove(run)
-	if inPipe != nil {
-		inPipe.close() // a process that left the group may hold it
+	// The command is waited for on a goroutine of its own, so that a call
+	// stopped because the host is exiting is answered at once, while its
+	// command still has its kill_timeout (ErrHostExiting).
+	ended := make(chan execEnd, 1)
+	go func() { ended <- e.wait(cmd, run, inPipe, outPipe, errPipe, stderr) }()
+	var end execEnd
+	select {
+	case end = <-ended:
+	case <-ctx.Done():
+		if exiting(ctx) {
+			// The pipes stay open until the command has ended: one that
+			// cleans up on its kill_signal must not die of SIGPIPE.
+			detached = true
+			go func() {
+				<-ended
+				execRelease(held)
+			}()
+			return nil, ctx.Err()
+		}
+		end = <-ended
 	}
-	deadline := time.Now().Add(execWaitDelay)
-	outPipe.drain(deadline)
-	errPipe.drain(deadline)
-	stderr.flush()
+	werr, closed, forced, cut := end.werr, end.closed, end.forced, end.cut
 
 	switch {
 	case ctx.Err() != nil:
@@ -1512,13 +1530,52 @@ func (r *execRun) finish() (forced, cut bool) {
 	return r.forced, r.cut
 }
 
+// wait waits for a started command to exit, kills what it left behind in
+// its process group (a stopped command's group gets what is left of its
+// kill_timeout first), then reads what is left in the pipes.
+func (e *Exec) wait(cmd *exec.Cmd, run *execRun, inPipe *execStdinPipe, outPipe, errPipe *execPipe, stderr *execStderr) execEnd {
+	werr := cmd.Wait()
+	e.mu.Lock()
+	delete(e.running, cmd.Process.Pid)
+	closed := e.closed
+	e.mu.Unlock()
+	forced, cut := run.finish()
+	execLive.remove(run)
+	if inPipe != nil {
+		inPipe.close() // a process that left the group may hold it
+	}
+	deadline := time.Now().Add(execWaitDelay)
+	outPipe.drain(deadline)
+	errPipe.drain(deadline)
+	stderr.flush()
+	return execEnd{werr: werr, closed: closed, forced: forced, cut: cut}
+}
+
+// execEnd is how a command ended, once it has been waited for, its group
+// ended and its output read.
+type execEnd struct {
+	werr        error // from Wait
+	closed      bool  // the backend was closed (its config unloaded)
+	forced, cut bool  // from execRun.finish
+}
+
+// execRelease calls the functions of held, the last first.
+func execRelease(held []func()) {
+	for i := len(held) - 1; i >= 0; i-- {
+		held[i]()
+	}
+}
+
 // execLive is every command running, in every exec backend: what
-// KillCommands kills.
+// KillCommands kills and WaitCommands waits for.
 var execLive = execRunSet{runs: map[*execRun]struct{}{}}
 
 type execRunSet struct {
 	mu   sync.Mutex
 	runs map[*execRun]struct{}
+	// idle is closed when the set becomes empty, for the waiters of
+	// WaitCommands; nil when nobody waits.
+	idle chan struct{}
 }
 
 func (s *execRunSet) add(r *execRun) {
@@ -1530,7 +1587,36 @@ func (s *execRunSet) add(r *execRun) {
 func (s *execRunSet) remove(r *execRun) {
 	s.mu.Lock()
 	delete(s.runs, r)
+	if len(s.runs) == 0 && s.idle != nil {
+		close(s.idle)
+		s.idle = nil
+	}
 	s.mu.Unlock()
+}
+
+// WaitCommands waits until no command runs any more, in any exec backend,
+// or until ctx ends; it reports whether none runs. A host that is exiting
+// calls it once the calls it stopped are answered (a call stopped with
+// ErrHostExiting returns before its command has ended), to give their
+// commands what is left of their kill_timeout, as much as it gives them,
+// and then calls KillCommands.
+func WaitCommands(ctx context.Context) bool {
+	execLive.mu.Lock()
+	if len(execLive.runs) == 0 {
+		execLive.mu.Unlock()
+		return true
+	}
+	if execLive.idle == nil {
+		execLive.idle = make(chan struct{})
+	}
+	idle := execLive.idle
+	execLive.mu.Unlock()
+	select {
+	case <-idle:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // KillCommands kills the process group of every command still running,

@@ -1439,6 +1439,123 @@ func TestKillCommands(t *testing.T) {
 	}
 }
 
+// TestExecHostExiting: a call whose context ends because the host is
+// exiting (HostExiting) returns at once, whatever its kill_timeout, while
+// its command gets its kill_signal and the rest of its time: one that
+// takes seconds to clean up does so, writing to its output pipes, which
+// stay open (it does not die of SIGPIPE); WaitCommands returns once it
+// has ended. One that
+// ignores its signal is still running when WaitCommands gives up, and
+// KillCommands kills its whole group. Not parallel: WaitCommands and
+// KillCommands see every command of the process.
+func TestExecHostExiting(t *testing.T) {
+	tests := []struct {
+		name       string
+		script     string // $1 is the marker's path
+		wantMarker string // "": the handler must not have run
+		// ends: the command ends by itself, and WaitCommands returns once
+		// it has; else WaitCommands gives up after a second.
+		ends bool
+	}{
+		{name: "cleans up",
+			script:     `trap 'sleep 3; echo cleaning up; echo cleaning up >&2; echo cleaned up > "$1"; exit 0' TERM; sleep 60 & echo $$ $! > "$1.pids"; ` + execLoop,
+			wantMarker: "cleaned up\n", ends: true},
+		{name: "ignores the signal",
+			script: `trap '' TERM; sleep 60 & echo $$ $! > "$1.pids"; ` + execLoop},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			script, marker := execScript(t, tt.script)
+			f := defaultExecFixture()
+			e := f.mustCompile(t, fmt.Sprintf("command = [\"sh\", %q, param.path]\nkill_timeout = \"1m\"\nstderr_log = \"info\"", script))
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			done := make(chan error, 1)
+			go func() {
+				_, err := f.call(t, ctx, e, map[string]cty.Value{"path": cty.StringVal(marker)})
+				done <- err
+			}()
+			execWaitFile(t, marker+".ready")
+			pids := execReadPids(t, marker+".pids", 5*time.Second)
+			reason := errors.New("the host is going away")
+			start := time.Now()
+			cancel(HostExiting(reason))
+			select {
+			case err := <-done:
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("err = %v, want context.Canceled", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the call did not return within 5s of the host's exit, its command within its kill_timeout")
+			}
+			if took := time.Since(start); took > 2*time.Second {
+				t.Errorf("the call took %s to return: it waited for its command", took)
+			}
+			if cause := context.Cause(ctx); !errors.Is(cause, ErrHostExiting) || !errors.Is(cause, reason) || cause.Error() != reason.Error() {
+				t.Errorf("cause = %v, want the reason, marked as an exit", cause)
+			}
+			within := time.Second
+			if tt.ends {
+				within = 15 * time.Second // a loaded machine may be slow
+			}
+			wait, stop := context.WithTimeout(context.Background(), within)
+			ended := WaitCommands(wait)
+			stop()
+			if ended != tt.ends {
+				t.Errorf("WaitCommands = %v, want %v", ended, tt.ends)
+			}
+			KillCommands()
+			got, rerr := os.ReadFile(marker)
+			if tt.wantMarker == "" && rerr == nil {
+				t.Errorf("a handler ran: marker %q", got)
+			}
+			if tt.wantMarker != "" && string(got) != tt.wantMarker {
+				t.Errorf("marker = %q (%v), want %q", got, rerr, tt.wantMarker)
+			}
+			for _, pid := range pids {
+				if !execProcessGone(pid, 5*time.Second) {
+					t.Errorf("process %d is still running", pid)
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+			wait, stop = context.WithTimeout(context.Background(), 5*time.Second)
+			defer stop()
+			if !WaitCommands(wait) {
+				t.Error("WaitCommands still waits after KillCommands")
+			}
+		})
+	}
+}
+
+// TestHostExiting: HostExiting marks a reason without changing its text,
+// and does not mark one twice; other causes are not exits.
+func TestHostExiting(t *testing.T) {
+	t.Parallel()
+	reason := errors.New("toolhost received a stop signal")
+	marked := HostExiting(reason)
+	if !errors.Is(marked, ErrHostExiting) || !errors.Is(marked, reason) || marked.Error() != reason.Error() {
+		t.Errorf("HostExiting(%v) = %v: want the reason's text, marked", reason, marked)
+	}
+	if again := HostExiting(marked); again != marked {
+		t.Errorf("HostExiting marked a marked reason again: %#v", again)
+	}
+	for _, cause := range []error{context.Canceled, context.DeadlineExceeded, reason} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(cause)
+		if exiting(ctx) {
+			t.Errorf("a context ended with %v counts as an exit", cause)
+		}
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	if exiting(ctx) {
+		t.Error("a context not ended counts as an exit")
+	}
+	cancel(marked)
+	if !exiting(ctx) {
+		t.Error("a context ended with HostExiting does not count as an exit")
+	}
+}
+
 // TestExecGroupGone: a process group counts as gone once nothing in it
 // runs, its zombies included, which are what is left where orphans are
 // not reaped (a container's first process).

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/host"
 )
 
@@ -88,10 +89,13 @@ type Client struct {
 	// once: the calls still running are cancelled and send their results.
 	Hurry <-chan struct{}
 	// KillCommands, when set, kills at once what the calls' backends still
-	// run (adapters.KillCommands). A cancelled call waits for its command,
-	// which has its kill_timeout (up to a minute) to clean up: once ctx has
-	// ended, the calls still running cancelledResultGrace after they were
-	// cancelled are ended with it, so that Run returns within its bounds.
+	// run (adapters.KillCommands). A call cancelled at shutdown answers
+	// without waiting for its command, which goes on within its
+	// kill_timeout (up to a minute) until the bridge kills it as it exits;
+	// one cancelled otherwise (the connection was lost) waits for it: once
+	// ctx has ended, the calls still running cancelledResultGrace after
+	// they were cancelled are ended with it, so that Run returns within
+	// its bounds.
 	KillCommands func()
 	// StallWarning is how long a partial frame that already contains
 	// "##END" waits for more input before a warning is logged
@@ -297,13 +301,14 @@ func (s *session) serve(ctx context.Context) error {
 		if finished, hurried := s.waitCalls(grace, s.c.Hurry); !finished {
 			if hurried {
 				s.log.Warn("second signal: the calls still running are cancelled")
-				cancelCalls(errors.New("the bridge is stopping, and a second signal stopped the calls still running"))
+				cancelCalls(adapters.HostExiting(errors.New("the bridge is stopping, and a second signal stopped the calls still running")))
 			} else {
 				s.log.Warn("calls still running at shutdown are cancelled", "grace", grace)
-				cancelCalls(fmt.Errorf("the bridge is stopping, and the call did not finish within the %s it gives running calls", grace))
+				cancelCalls(adapters.HostExiting(fmt.Errorf("the bridge is stopping, and the call did not finish within the %s it gives running calls", grace)))
 			}
-			// A cancelled call ends at once (its command is killed): let
-			// it send the result that says why before the connection
+			// A call cancelled as the bridge exits ends at once, without
+			// waiting for its command (adapters.ErrHostExiting): let it
+			// send the result that says why before the connection
 			// closes, so that the server is not left waiting for it.
 			if finished, _ := s.waitCalls(cancelledResultGrace, nil); !finished {
 				s.log.Warn("calls cancelled at shutdown did not end; their results are not sent", "waited", cancelledResultGrace)

@@ -27,6 +27,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sjson "github.com/segmentio/encoding/json"
+
+	"github.com/toolhost/toolhost/adapters"
 )
 
 // Defaults of an HTTPServer's options.
@@ -101,8 +103,10 @@ type HTTPOptions struct {
 	// clients told why, as when ShutdownTimeout is reached.
 	Hurry <-chan struct{}
 	// KillCommands, when set, kills at once what the calls' backends still
-	// run (adapters.KillCommands). A stopped call waits for its command,
-	// which has its kill_timeout to exit; after Hurry nothing waits for it.
+	// run (adapters.KillCommands). A call stopped by the shutdown answers
+	// without waiting for its command, which goes on within its
+	// kill_timeout until the host kills it as it exits; after Hurry it is
+	// killed at once.
 	KillCommands func()
 	// SessionIdleTimeout closes a streamable HTTP session that has had no
 	// request for this long; 0 keeps sessions until the client ends them.
@@ -688,14 +692,16 @@ func (h *HTTPServer) shutdown(hs *http.Server, serveErr <-chan error) error {
 		}
 		err = nil
 		// The calls past the deadline are cancelled with the reason, and
-		// their clients get it as their answer: the connections stay open
-		// until the answers are written (within cancelGrace).
+		// their clients get it as their answer at once, whatever their
+		// commands' kill_timeout (adapters.ErrHostExiting): the
+		// connections stay open until the answers are written (within
+		// cancelGrace).
 		h.stopCalls(reason)
 		select {
 		case <-hurried:
-			// Their commands are cancelled first, so that the answers
-			// give the reason, and then killed, not given their
-			// kill_timeout.
+			// Their commands are stopped first, so that the answers
+			// give the reason, and then killed, not given what is left
+			// of their kill_timeout.
 			if h.opts.KillCommands != nil {
 				h.opts.KillCommands()
 			}
@@ -733,14 +739,15 @@ func (h *HTTPServer) shutdown(hs *http.Server, serveErr <-chan error) error {
 
 // stopCalls cancels the context of every request still running, with
 // cause (the first cause given, should it be called again), and of every
-// request that starts later. The contexts are cancelled when it returns,
+// request that starts later. The host is exiting then: the calls answer
+// at once, without waiting for their commands (adapters.ErrHostExiting). The contexts are cancelled when it returns,
 // not in goroutines of their own as context.AfterFunc would: what follows
 // it (KillCommands, after a second signal) would else kill the commands
 // of calls not yet cancelled, whose answers would then say that their
 // command was killed, not why.
 func (h *HTTPServer) stopCalls(cause error) {
 	h.stopsMu.Lock()
-	h.cancelStop(cause)
+	h.cancelStop(adapters.HostExiting(cause))
 	stops := make([]context.CancelCauseFunc, 0, len(h.stops))
 	for f := range h.stops {
 		stops = append(stops, *f)

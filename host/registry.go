@@ -357,7 +357,7 @@ func (r *Registry) takeSlot(ctx context.Context, tool string, rep *callReporter)
 	ok := r.acquireSlot(ctx, "tool call", "tool", tool)
 	rep.setWaiting(false)
 	if !ok {
-		return toolError(fmt.Sprintf("The call was cancelled while it waited for one of the %d calls running to finish (max_concurrent_calls in the server block).", cap(r.slots)))
+		return toolError(fmt.Sprintf("The call was cancelled while it waited for one of the %d calls running to finish (max_concurrent_calls in the server block)%s.", cap(r.slots), cancelReason(ctx)))
 	}
 	return nil
 }
@@ -682,7 +682,7 @@ func (r *Registry) readFromBackend(ctx context.Context, uri, declared string, b 
 		}
 	}
 	if !r.acquireSlot(ctx, "resource read", "uri", uri) {
-		return nil, fmt.Errorf("reading %s: cancelled while it waited for one of the %d calls running to finish (max_concurrent_calls in the server block)", uri, cap(r.slots))
+		return nil, fmt.Errorf("reading %s: cancelled while it waited for one of the %d calls running to finish (max_concurrent_calls in the server block)%s", uri, cap(r.slots), cancelReason(ctx))
 	}
 	out, err := func() (*adapters.Output, error) {
 		defer func() { <-r.slots }()
@@ -813,8 +813,14 @@ func (r *Registry) resourceSource(uri string) string {
 // reason, when the host is shutting down (a client that cancels a call
 // gets no reply at all).
 func cancelledMessage(ctx context.Context) string {
+	return "the call was cancelled" + cancelReason(ctx)
+}
+
+// cancelReason is the reason a call's context ended, after ": ", when it
+// has one (the host is shutting down); "" when the client cancelled it.
+func cancelReason(ctx context.Context) string {
 	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
-		return "the call was cancelled: " + cause.Error()
+		return ": " + cause.Error()
 	}
-	return "the call was cancelled"
+	return ""
 }

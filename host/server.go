@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/internal/parallel"
 )
@@ -614,14 +615,18 @@ func sameJSON(a, b any) bool {
 }
 
 // Shutdown cancels every call that is running and every call to come:
-// commands are killed with their process groups and reaped, HTTP requests
+// commands are stopped with their process groups and reaped, HTTP requests
 // aborted. A host calls it when it is about to exit, so that nothing it
-// started outlives it; the calls answer with their cancellation errors.
+// started outlives it; the calls answer with their cancellation errors at
+// once, without waiting for their commands to exit within their
+// kill_timeout (adapters.ErrHostExiting): the host then gives the
+// commands the time it gives them (adapters.WaitCommands) and kills what
+// is left (adapters.KillCommands).
 func (s *Server) Shutdown() { s.ShutdownBecause(ErrShuttingDown) }
 
 // ShutdownBecause is Shutdown with the reason the cancelled calls give in
 // their error results (the first reason given is kept).
-func (s *Server) ShutdownBecause(reason error) { s.shutdown(reason) }
+func (s *Server) ShutdownBecause(reason error) { s.shutdown(adapters.HostExiting(reason)) }
 
 // ErrShuttingDown is the reason given by calls that Shutdown cancelled.
 var ErrShuttingDown = errors.New("toolhost is shutting down")

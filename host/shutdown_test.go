@@ -2,12 +2,23 @@ package host
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/adapters"
 )
 
 // TestCallAfterShutdownRunsNothing: a call that begins after Shutdown (a
@@ -47,5 +58,204 @@ tool "touch" {
 		if !strings.Contains(msg, ErrShuttingDown.Error()) {
 			t.Fatalf("call %d after Shutdown: %q, want the reason %q", i, msg, ErrShuttingDown)
 		}
+	}
+}
+
+// stubbornConfig is a tool whose command, and the child it starts, ignore
+// SIGTERM, with a kill_timeout far longer than a shutdown waits; it writes
+// both pids to the file its param names.
+const stubbornConfig = `
+tool "stubborn" {
+  param "pids" { type = string }
+  exec {
+    command      = ["sh", "-c", "trap '' TERM; sleep 60 & echo $$ $! > \"$1\"; while :; do sleep 0.05; done", "stubborn", param.pids]
+    timeout      = "5m"
+    kill_timeout = "20s"
+  }
+}
+`
+
+// readPids waits until path holds two pids, and returns them.
+func readPids(t *testing.T, path string) []int {
+	t.Helper()
+	var pids []int
+	waitUntil(t, "the command wrote its pids", func() bool {
+		b, err := os.ReadFile(path)
+		if err != nil || !strings.HasSuffix(string(b), "\n") {
+			return false
+		}
+		pids = pids[:0]
+		for _, f := range strings.Fields(string(b)) {
+			n, err := strconv.Atoi(f)
+			if err != nil || n <= 0 {
+				return false
+			}
+			pids = append(pids, n)
+		}
+		return len(pids) == 2
+	})
+	return pids
+}
+
+// killStubborn checks that the commands are still running, within their
+// kill_timeout, then kills them (KillCommands) and waits until they are
+// gone.
+func killStubborn(t *testing.T, pids []int) {
+	t.Helper()
+	wait, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if adapters.WaitCommands(wait) {
+		t.Error("no command runs any more: the call waited for its command")
+	}
+	adapters.KillCommands()
+	for _, pid := range pids {
+		waitUntil(t, fmt.Sprintf("process %d is gone", pid), func() bool {
+			if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+				return true
+			}
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			i := strings.LastIndexByte(string(b), ')')
+			return err != nil || (i >= 0 && strings.HasPrefix(string(b[i+1:]), " Z"))
+		})
+	}
+}
+
+// TestShutdownAnswersBeforeCommandsEnd: a call stopped because the host
+// is exiting is answered at once, on stdio (ShutdownBecause) and over HTTP
+// (a shutdown past its ShutdownTimeout, on a POST's stream and on an SSE
+// stream), while its command, which ignores its kill_signal, still has its
+// kill_timeout: the host does not wait for the command before the answer
+// goes out, so a kill_timeout longer than the host's wait loses no answer.
+// Not parallel: it kills every command of the process.
+func TestShutdownAnswersBeforeCommandsEnd(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("process groups and signals")
+	}
+	t.Run("stdio", func(t *testing.T) {
+		pidFile := filepath.Join(t.TempDir(), "pids")
+		p := startStdio(t, loadSource(t, stubbornConfig))
+		p.initialize()
+		args, _ := json.Marshal(map[string]any{"pids": pidFile})
+		p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stubborn","arguments":` + string(args) + `}}`)
+		pids := readPids(t, pidFile)
+		reason := errors.New("the test stops the host")
+		start := time.Now()
+		p.srv.ShutdownBecause(reason)
+		r := p.next()
+		var res mcp.CallToolResult
+		if err := json.Unmarshal(r.Result, &res); err != nil || string(r.ID) != "1" || !res.IsError || !strings.Contains(resultText(&res), "the call was cancelled: "+reason.Error()) {
+			t.Errorf("the answer: %s; want an error result giving the reason", r.line)
+		}
+		if took := time.Since(start); took > 2*time.Second {
+			t.Errorf("the answer came %s after the shutdown: it waited for the command", took)
+		}
+		killStubborn(t, pids)
+	})
+	for _, sse := range []bool{false, true} {
+		name := "http"
+		if sse {
+			name = "sse"
+		}
+		t.Run(name, func(t *testing.T) {
+			pidFile := filepath.Join(t.TempDir(), "pids")
+			const timeout = 300 * time.Millisecond
+			e := startHTTPConfig(t, HTTPOptions{ShutdownTimeout: timeout}, stubbornConfig)
+			var cs *mcp.ClientSession
+			if sse {
+				cs = e.connectSSE(nil)
+			} else {
+				cs = e.connect(nil, nil)
+			}
+			answer := make(chan string, 1)
+			go func() {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "stubborn", Arguments: map[string]any{"pids": pidFile}})
+				switch {
+				case err != nil:
+					answer <- "transport error: " + err.Error()
+				case !res.IsError:
+					answer <- "not an error: " + resultText(res)
+				default:
+					answer <- resultText(res)
+				}
+			}()
+			pids := readPids(t, pidFile)
+			start := time.Now()
+			stopped := make(chan error, 1)
+			go func() { stopped <- e.stop() }()
+			select {
+			case text := <-answer:
+				if !strings.Contains(text, "the call was cancelled: toolhost is shutting down and the calls still running after --shutdown-timeout") {
+					t.Errorf("the call's answer = %q, want an error result naming --shutdown-timeout", text)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("no answer within 10s of the shutdown")
+			}
+			select {
+			case err := <-stopped:
+				if err != nil {
+					t.Errorf("Serve: %v", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the shutdown still runs 10s after it began")
+			}
+			if took := time.Since(start); took > timeout+2*time.Second {
+				t.Errorf("the shutdown took %s: it waited for the command", took)
+			}
+			if strings.Contains(e.log.String(), "did not close") {
+				t.Errorf("a session did not close:\n%s", e.log.String())
+			}
+			killStubborn(t, pids)
+		})
+	}
+}
+
+// TestShutdownAnswersCallsWaitingForASlot: a call waiting for one of the
+// max_concurrent_calls slots when the host shuts down is answered at
+// once, and its answer gives the reason, as a running call's does; it
+// starts nothing.
+func TestShutdownAnswersCallsWaitingForASlot(t *testing.T) {
+	t.Parallel()
+	srv := NewServer(loadSource(t, strings.Replace(gateConfig, "%d", "1", 1)), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	dir := t.TempDir()
+	args, _ := json.Marshal(map[string]string{"dir": dir})
+	answers := make(chan string, 2)
+	call := func() {
+		res, err := srv.CallTool(context.Background(), "gate", args)
+		switch {
+		case err != nil:
+			answers <- "error: " + err.Error()
+		case !res.IsError:
+			answers <- "not an error: " + resultText(res)
+		default:
+			answers <- resultText(res)
+		}
+	}
+	go call()
+	waitUntil(t, "the first call runs", func() bool { return countStarted(dir) == 1 })
+	go call()
+	time.Sleep(100 * time.Millisecond) // the second call waits for the slot
+	reason := errors.New("the test stops the host")
+	srv.ShutdownBecause(reason)
+	var texts []string
+	for range 2 {
+		select {
+		case text := <-answers:
+			texts = append(texts, text)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("answers within 10s of the shutdown: %q, want two", texts)
+		}
+	}
+	var waited bool
+	for _, text := range texts {
+		if !strings.HasSuffix(text, ": "+reason.Error()) && !strings.HasSuffix(text, ": "+reason.Error()+".") {
+			t.Errorf("answer %q does not give the reason %q", text, reason)
+		}
+		waited = waited || strings.Contains(text, "while it waited for one of the 1 calls running")
+	}
+	if !waited {
+		t.Errorf("answers %q: none says the call waited for a slot", texts)
+	}
+	if n := countStarted(dir); n != 1 {
+		t.Errorf("%d commands started, want 1: the waiting call ran", n)
 	}
 }

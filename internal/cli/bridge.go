@@ -112,6 +112,10 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	srv.ShutdownBecause(errSignalled)
 	<-watchDone
 	srv.Registry().Retire()
+	// The calls stopped have sent their results without waiting for their
+	// commands: these get ShutdownGrace at most to exit on their
+	// kill_signal, then what is left of them is killed.
+	waitCommands(ctx, context.Background())
 	adapters.KillCommands() // what is left of a stopped command's kill_timeout
 	if err != nil {
 		logger.Error("bridge stopped", "error", err)

@@ -333,6 +333,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		startWatch()
 	}
 	logger.Info(msg, "config", strings.Join(reg.Config.Paths, ","), "tools", len(reg.Tools), "resources", len(reg.Resources)+len(reg.Templates), "prompts", len(reg.Prompts), "watch", *watch)
+	// session is the stdio session's context: it ends when the session
+	// stops waiting for answers (endSession), and so does the wait for the
+	// commands stopped. Over HTTP it ends only when serve returns.
+	session, cancelSession := context.WithCancel(context.WithoutCancel(runCtx))
+	defer cancelSession()
 	if httpOpts != nil {
 		installSignals(ctx)
 		httpOpts.Hurry = signalsAgain(ctx)
@@ -340,17 +345,15 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		// On a signal, calls in flight get --shutdown-timeout to finish.
 		err = serveHTTP(runCtx, srv, httpOpts)
 	} else {
-		// A signal stops the calls in flight at once: their commands are
-		// killed with their process groups, so nothing the host started
-		// outlives it. Their answers, which say why, still go out: the
+		// A signal stops the calls in flight at once, and they answer at
+		// once, saying why, without waiting for their commands, which get
+		// their kill_signal (see waitCommands below for their end): the
 		// transport then ends the session as at the end of the input
-		// (StdioTransport.Stop). Should they not be out within
+		// (StdioTransport.Stop). Should the answers not be out within
 		// ShutdownGrace, or should a second signal come, the session
-		// stops waiting for them (the SDK still waits for its handlers
-		// to return before Run does, which the cancellation makes quick:
-		// a command still within its kill_timeout is killed then).
-		session, cancelSession := context.WithCancel(context.WithoutCancel(runCtx))
-		defer cancelSession()
+		// stops waiting for them and the commands are killed with their
+		// process groups, so nothing the host started outlives it (the
+		// SDK still waits for its handlers to return before Run does).
 		endSession := func() {
 			adapters.KillCommands()
 			cancelSession()
@@ -368,9 +371,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		})
 		defer stopOnSignal()
 		// The client closing stdin is how MCP ends a stdio session: calls in
-		// flight get ShutdownGrace to finish, then are cancelled; an answer
-		// still not out ShutdownGrace after that (one the SDK could not
-		// send) is no longer waited for, so that the process ends.
+		// flight get ShutdownGrace to finish, then are cancelled and
+		// answer; an answer still not out ShutdownGrace after that (one
+		// the SDK could not send) is no longer waited for, so that the
+		// process ends.
 		in := &eofReader{r: stdin, eof: func() {
 			time.AfterFunc(ShutdownGrace, func() {
 				srv.ShutdownBecause(errStdinClosed)
@@ -385,9 +389,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	startWatch()
 	<-watchDone
 	srv.Registry().Retire()
-	// A command still in its kill_timeout (a session ended ShutdownGrace
-	// after a signal does not wait for longer ones) is killed now, with
+	// The calls stopped have been answered, without waiting for their
+	// commands: these get ShutdownGrace at most to exit on their
+	// kill_signal. A command still in its kill_timeout then is killed, with
 	// what it started: nothing toolhost started outlives it.
+	waitCommands(ctx, session)
 	adapters.KillCommands()
 	if err != nil && !errors.Is(err, io.EOF) {
 		logger.Error("server stopped", "error", err)
@@ -397,8 +403,30 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 }
 
 // ShutdownGrace is how long calls in flight may go on after the client
-// closes stdin before they are cancelled.
+// closes stdin before they are cancelled, and how long, at most, the
+// commands of the calls stopped as toolhost exits get to end on their
+// kill_signal once the calls are answered, before they are killed.
 const ShutdownGrace = 2 * time.Second
+
+// waitCommands waits until the commands still running have ended, for
+// ShutdownGrace at most: less when until ends first or a second stop
+// signal comes (signalsAgain of sigs).
+func waitCommands(sigs, until context.Context) {
+	ctx, cancel := context.WithTimeout(until, ShutdownGrace)
+	defer cancel()
+	if again := signalsAgain(sigs); again != nil {
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			select {
+			case <-again:
+				cancel()
+			case <-stop:
+			}
+		}()
+	}
+	adapters.WaitCommands(ctx)
+}
 
 // The reasons calls cancelled by a stopping host give in their results.
 var (
