@@ -1586,14 +1586,13 @@ func (e *Exec) sensitiveValues(ectx *hcl.EvalContext) []string {
 }
 
 // secrets returns the values hidden from what a call reports: the secret
-// environment variables (see envSecrets), the command's elements and the
-// stdin wrapped in sensitive(...).
+// environment variables (see envSecrets), the command's elements wrapped
+// in sensitive(...) and the credentials inside the others (see
+// ValueSecrets), and the stdin wrapped in sensitive(...).
 func (e *Exec) secrets(ectx *hcl.EvalContext, argv []string, stdin *string) []string {
 	out := e.envSecrets(ectx)
-	for _, i := range e.sensitiveArgs {
-		if i < len(argv) {
-			out = append(out, argv[i])
-		}
+	for i, a := range argv {
+		out = append(out, namedSecrets("", []string{a}, slices.Contains(e.sensitiveArgs, i))...)
 	}
 	if stdin != nil && e.stdin != nil && callsSensitive(e.stdin) {
 		out = append(out, *stdin)
@@ -1603,8 +1602,9 @@ func (e *Exec) secrets(ectx *hcl.EvalContext, argv []string, stdin *string) []st
 
 // envSecrets returns the values of the child's environment variables that
 // hold credentials: named like them (API_TOKEN, AWS_SECRET_ACCESS_KEY, ...)
-// or wrapped in sensitive(...) in the block's env; with inherit_env, the
-// host's variables named so too.
+// or wrapped in sensitive(...) in the block's env, and the credentials
+// inside the others (the password of a DATABASE_URL, see ValueSecrets);
+// with inherit_env, those of the host's variables too.
 func (e *Exec) envSecrets(ectx *hcl.EvalContext) []string {
 	var out []string
 	extra := e.envConst
@@ -1618,14 +1618,14 @@ func (e *Exec) envSecrets(ectx *hcl.EvalContext) []string {
 		marked = markedSensitive(e.env)
 	}
 	for k, v := range extra {
-		if v != nil && (SensitiveName(k) || marked[k]) {
-			out = append(out, *v)
+		if v != nil {
+			out = append(out, namedSecrets(envSecretName(k), []string{*v}, marked[k])...)
 		}
 	}
 	if e.inheritEnv {
 		for _, kv := range os.Environ() {
-			if k, v, ok := strings.Cut(kv, "="); ok && SensitiveName(k) {
-				out = append(out, v)
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				out = append(out, namedSecrets(envSecretName(k), []string{v}, false)...)
 			}
 		}
 	}

@@ -182,7 +182,9 @@ func (h *HTTP) Call(ctx context.Context, in *Input) (*Output, error) {
 
 // call sends the request. It adds to secrets the values that must not
 // appear in an error message: those of headers and query parameters named
-// like credentials, and of parameters marked sensitive.
+// like credentials or marked sensitive, the credentials inside the other
+// values and the URL (see ValueSecrets), and the values of parameters
+// marked sensitive.
 func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output, error) {
 	ev := &hcl.EvalContext{}
 	if in != nil && in.Eval != nil {
@@ -194,6 +196,7 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 	if err != nil {
 		return nil, err
 	}
+	*secrets = append(*secrets, urlSecrets(target)...)
 	if err := h.checkHost(target.Hostname()); err != nil {
 		return nil, err
 	}
@@ -205,9 +208,7 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 		q := url.Values{}
 		for _, e := range entries {
 			q[e.name] = append(q[e.name], e.values...)
-			if SensitiveName(e.name) || h.marked[e.name] {
-				*secrets = append(*secrets, e.values...)
-			}
+			*secrets = append(*secrets, namedSecrets(e.name, e.values, h.marked[e.name])...)
 		}
 		if enc := q.Encode(); enc != "" {
 			if target.RawQuery == "" {
@@ -227,9 +228,7 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 			if err := httpCheckHeaderName(e.name); err != nil {
 				return nil, err
 			}
-			if SensitiveName(e.name) || h.marked[e.name] {
-				*secrets = append(*secrets, e.values...)
-			}
+			*secrets = append(*secrets, namedSecrets(e.name, e.values, h.marked[e.name])...)
 			for _, v := range e.values {
 				if err := httpCheckHeaderValue(e.name, v); err != nil {
 					return nil, err

@@ -3,9 +3,12 @@ package adapters
 import (
 	"encoding/json"
 	"net/url"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -16,22 +19,223 @@ import (
 // ordinary words of a message.
 const minSecretLen = 4
 
-// sensitiveWords mark a header, query or variable name as holding a
-// credential.
-var sensitiveWords = []string{"auth", "cookie", "token", "secret", "key", "password", "passwd", "session", "signature", "credential"}
-
-// SensitiveName reports whether a header, query parameter or environment
-// variable name looks like it holds a credential (Authorization, Cookie,
-// X-Api-Key, access_token, ...). Values under such names are never put in
-// error messages or logs.
+// SensitiveName reports whether a header, query parameter, environment
+// variable or connection-string key names a credential. The name is split
+// into words, at every character that is not a letter or a digit, at case
+// changes (apiKey, XAuthToken) and between letters and digits; it names a
+// credential when a word is one of secretWords, or contains one of
+// secretParts, or when the whole name is one of secretNames:
+// Authorization, Cookie, X-Api-Key, access_token, GITHUB_PAT, X-Jwt,
+// X-Pass, DB_PWD, MY_CREDS, sig, code. Words are whole, so that PATH,
+// PATTERN, KEYBOARD, PASSTHROUGH, SIGNAL and GIT_AUTHOR_NAME are not.
 func SensitiveName(name string) bool {
-	n := strings.ToLower(name)
-	for _, w := range sensitiveWords {
-		if strings.Contains(n, w) {
+	if slices.Contains(secretNames, strings.ToLower(name)) {
+		return true
+	}
+	for _, w := range nameWords(name) {
+		if slices.Contains(secretWords, w) {
 			return true
+		}
+		for _, p := range secretParts {
+			if strings.Contains(w, p) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// secretWords are the words that make a name a credential's: short ones,
+// which would be found inside ordinary words (path, keyboard, signal).
+var secretWords = []string{"auth", "authn", "authz", "pass", "pw", "pwd", "pat", "jwt", "sig", "key", "keys",
+	"cred", "creds", "sid", "otp", "totp", "mfa", "psk", "dsn"}
+
+// secretParts make a name a credential's wherever they are in one of its
+// words: access_token, clientsecret, passwd, Proxy-Authorization.
+var secretParts = []string{"token", "secret", "passw", "passphrase", "credential", "cookie", "session",
+	"signature", "apikey", "accesskey", "privatekey", "sshkey", "hmac", "authoriz", "oauth", "bearer", "webhook"}
+
+// secretNames are the names that are a credential's only on their own: an
+// OAuth callback's code, and not a country_code or a status_code.
+var secretNames = []string{"code"}
+
+// nameWords splits a name into lower-case words (see SensitiveName).
+func nameWords(name string) []string {
+	var words []string
+	rs := []rune(name)
+	start := -1
+	kind := func(r rune) int { // 0 other, 1 lower, 2 upper, 3 digit
+		switch {
+		case unicode.IsLower(r):
+			return 1
+		case unicode.IsUpper(r):
+			return 2
+		case unicode.IsDigit(r):
+			return 3
+		}
+		return 0
+	}
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			words = append(words, strings.ToLower(string(rs[start:end])))
+		}
+		start = -1
+	}
+	for i, r := range rs {
+		k := kind(r)
+		if k == 0 {
+			flush(i)
+			continue
+		}
+		if start >= 0 {
+			prev := kind(rs[i-1])
+			switch {
+			case prev == 1 && k == 2, // apiKey
+				(prev == 3) != (k == 3), // key2, 2fa
+				prev == 2 && k == 2 && i+1 < len(rs) && kind(rs[i+1]) == 1: // XAuth, HTTPHeader
+				flush(i)
+			}
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	flush(len(rs))
+	return words
+}
+
+// ValueSecrets returns the credentials inside a value that is not named
+// like one: those messageSecrets finds, and the values of the keys named
+// like credentials (see SensitiveName) in a connection string or a query
+// string (Server=db;Password=..., host=db password=..., ...?sv=...&sig=...).
+func ValueSecrets(v string) []string {
+	out := messageSecrets(v)
+	if strings.Contains(v, "=") {
+		for _, m := range keyValueRe.FindAllStringSubmatch(v, -1) {
+			if SensitiveName(strings.TrimSpace(m[1])) {
+				if val := strings.Trim(m[2], `'"`); len(val) >= minSecretLen {
+					out = append(out, val)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// messageSecrets returns the credentials in s that are known by their
+// form alone: the password of a URL's userinfo (postgres://app:PASSWORD@db),
+// or its user name when there is no password and the name is long enough
+// to be a key (https://TOKEN@host); and the tokens of secretFormats
+// (ghp_..., github_pat_..., xoxb-..., AKIA..., JWTs, Slack and Discord
+// webhook URLs, the value after Bearer, ...).
+func messageSecrets(s string) []string {
+	var out []string
+	if strings.Contains(s, "://") {
+		for _, m := range userinfoRe.FindAllStringSubmatch(s, -1) {
+			switch {
+			case m[2] != "":
+				out = append(out, m[2])
+			case len(m[1]) >= minUserinfoKeyLen:
+				out = append(out, m[1])
+			}
+		}
+	}
+	for _, f := range secretFormats {
+		if !slices.ContainsFunc(f.markers, func(m string) bool { return strings.Contains(s, m) }) {
+			continue
+		}
+		for _, m := range f.re.FindAllStringSubmatch(s, -1) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// minUserinfoKeyLen is the shortest user name of a URL without a password
+// taken for a key: shorter ones are user names (postgres://postgres@db).
+const minUserinfoKeyLen = 16
+
+var (
+	// userinfoRe finds a URL's userinfo: the user, and the password if
+	// there is one.
+	userinfoRe = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://([^\s/?#@:]+)(?::([^\s/?#@]*))?@`)
+	// keyValueRe finds the key=value pairs of a connection string or a
+	// query string: after the start, a separator or a "?"; a value
+	// quoted, or up to the next separator.
+	keyValueRe = regexp.MustCompile(`(?:^|[;&?\s])([A-Za-z_][A-Za-z0-9 _.-]*?)\s*=\s*('[^']*'|"[^"]*"|[^;&\s]*)`)
+)
+
+// secretFormats are the formats of tokens known to be credentials; the
+// first group of each is the secret. A string holds one only if it
+// contains one of the markers, which spares the regular expression.
+var secretFormats = []struct {
+	markers []string
+	re      *regexp.Regexp
+}{
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{20,})`)},
+	{[]string{"github_pat_"}, regexp.MustCompile(`\b(github_pat_[A-Za-z0-9_]{20,})`)},
+	{[]string{"glpat-"}, regexp.MustCompile(`\b(glpat-[A-Za-z0-9_-]{20,})`)},
+	{[]string{"xox", "xapp-"}, regexp.MustCompile(`\b(xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,})`)},
+	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`\b((?:AKIA|ASIA)[A-Z0-9]{16})\b`)},
+	{[]string{"eyJ"}, regexp.MustCompile(`\b(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`)},
+	{[]string{"hooks.slack.com"}, regexp.MustCompile(`(https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+)`)},
+	{[]string{"/api/webhooks/"}, regexp.MustCompile(`(https?://(?:[a-z]+\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]+)`)},
+	{[]string{"_live_", "_test_", "sk-"}, regexp.MustCompile(`\b((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{20,})`)},
+	{[]string{"AIza"}, regexp.MustCompile(`\b(AIza[A-Za-z0-9_-]{35})`)},
+	{[]string{"Bearer", "bearer"}, regexp.MustCompile(`\b(?:B|b)earer\s+([A-Za-z0-9._~+/=-]{8,})`)},
+	{[]string{"PRIVATE KEY"}, regexp.MustCompile(`(-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$))`)},
+}
+
+// namedSecrets returns the credentials among the values under name: all
+// of them when the name is a credential's (see SensitiveName) or they are
+// marked sensitive, else those inside them (see ValueSecrets). An empty
+// name names nothing.
+func namedSecrets(name string, values []string, marked bool) []string {
+	if marked || (name != "" && SensitiveName(name)) {
+		return values
+	}
+	var out []string
+	for _, v := range values {
+		out = append(out, ValueSecrets(v)...)
+	}
+	return out
+}
+
+// envSecretName is the name of an environment variable as namedSecrets
+// judges it: "" for PWD and OLDPWD, which shells set to the working
+// directory and are no password.
+func envSecretName(name string) string {
+	if strings.EqualFold(name, "PWD") || strings.EqualFold(name, "OLDPWD") {
+		return ""
+	}
+	return name
+}
+
+// urlSecrets returns the credentials in a request's URL: the password of
+// its userinfo, the values of its query parameters named like credentials
+// (sig of an Azure SAS URL), and those ValueSecrets finds in it.
+func urlSecrets(u *url.URL) []string {
+	var out []string
+	if p, ok := u.User.Password(); ok {
+		out = append(out, p)
+	}
+	for k, vs := range u.Query() {
+		if SensitiveName(k) {
+			out = append(out, vs...)
+		}
+	}
+	return append(out, ValueSecrets(u.String())...)
+}
+
+// redactFormats masks in msg the credentials known by their form, whoever
+// sent them (see messageSecrets).
+func redactFormats(msg string) string {
+	for _, s := range messageSecrets(msg) {
+		if len(s) >= minSecretLen {
+			msg = strings.ReplaceAll(msg, s, "(redacted)")
+		}
+	}
+	return msg
 }
 
 // Redact replaces every occurrence of the secrets in msg, and of each long
@@ -41,7 +245,9 @@ func SensitiveName(name string) bool {
 // A secret is also found in the forms a message may quote it in: with the
 // spaces and line ends around it trimmed (an environment variable read
 // from a file often ends in a newline), Go- or JSON-escaped (a %q in a
-// message, a JSON body), and URL-encoded (a query or a path).
+// message, a JSON body), and URL-encoded (a query or a path). Then what is
+// a credential by its form alone is masked, whoever sent it: the password
+// in a URL's userinfo and tokens of known formats (see messageSecrets).
 func Redact(msg string, secrets []string) string {
 	var all []string
 	add := func(s string, min int) {
@@ -68,7 +274,7 @@ func Redact(msg string, secrets []string) string {
 	for _, s := range all {
 		msg = strings.ReplaceAll(msg, s, "(redacted)")
 	}
-	return msg
+	return redactFormats(msg)
 }
 
 // secretForms returns s and the other ways a message may spell it.
@@ -110,9 +316,10 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.cause }
 
-// redactError removes the secrets from err's message.
+// redactError removes the secrets from err's message, and what is a
+// credential by its form (see Redact).
 func redactError(err error, secrets []string) error {
-	if err == nil || len(secrets) == 0 {
+	if err == nil {
 		return err
 	}
 	msg := Redact(err.Error(), secrets)
