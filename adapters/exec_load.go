@@ -135,9 +135,9 @@ func execProgramEnvHint(name string) string {
 	return " Of git's variables, only those that carry data may use parameters, such as GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL and GIT_COMMITTER_DATE."
 }
 
-// execLoadFlag is an option whose value names code the program loads and
-// runs: a module, a library, a directory modules are looked up in, or a
-// setting or file of settings that can name one.
+// execLoadFlag is an option whose value chooses code the program loads or
+// runs: a module, a library, a directory modules are looked up in, a
+// command, or a setting or file of settings that can name one.
 type execLoadFlag struct {
 	name string // as written: "-M", "--require", "-javaagent:"
 	// glued: the value may be glued to the name (-MPOSIX, -javaagent:x),
@@ -146,13 +146,21 @@ type execLoadFlag struct {
 	glued, next bool
 	// sub marks an option of a subcommand, found after it too: git's
 	// --upload-pack comes after "ls-remote".
-	sub  bool
-	what string // what the value chooses, for the message
+	sub bool
+	// what completes "The option -M of perl ...", for the message.
+	what string
 }
 
-// execLoader is a program some of whose options load code.
+// execLoader is a program some of whose options load or run code.
 type execLoader struct {
 	flags []execLoadFlag
+	// subcommands are the options of one subcommand only, by its name:
+	// git clone's -c, which is another option after git log.
+	subcommands map[string][]execLoadFlag
+	// interleaved is set for programs (or their subcommands) that take
+	// options among their operands, up to a "--", as GNU tar's and git
+	// log's do.
+	interleaved bool
 	// clusters is set for programs whose single-letter options may be
 	// written together, the one that takes a value last: -wMstrict,
 	// -Bm json.tool.
@@ -163,107 +171,192 @@ type execLoader struct {
 	example string // a command that loads fixed code, for the fix
 }
 
-// execLoaders are the programs whose options load code, by base name
-// without ".exe", as for execInterpreters.
+// execLoaders are the programs whose options load or run code, by base
+// name without ".exe", as for execInterpreters: interpreters' options
+// that load a module, a library or a file of settings, and the options of
+// common tools that name a program they run.
 var execLoaders = func() map[string]execLoader {
-	const module = "the module it names"
+	const (
+		module  = "loads the module it names"
+		before  = "loads the module it names before the program"
+		command = "runs the command it gives"
+		program = "runs the program it names"
+		debug   = "starts a debugger on the address it names, through which anyone who reaches it runs code"
+	)
 	perl := execLoader{clusters: true,
 		flags: []execLoadFlag{
-			{name: "-M", glued: true, what: "the module it names, and runs its import with the arguments after \"=\""},
+			{name: "-M", glued: true, what: `loads the module it names, and runs its import with the arguments after "="`},
 			{name: "-m", glued: true, what: module},
-			{name: "-I", glued: true, next: true, what: "modules from the directory it names"},
-			{name: "-d", glued: true, what: "the debugger module it names"},
+			{name: "-I", glued: true, next: true, what: "loads modules from the directory it names"},
+			{name: "-d", glued: true, what: "loads the debugger module it names"},
 		},
 		example: `command = ["perl", "-MPOSIX", "-e", "print floor($ARGV[0])", param.x]`}
 	python := execLoader{clusters: true,
 		flags: []execLoadFlag{
-			{name: "-m", glued: true, next: true, what: "the module it names and runs it"},
-			{name: "-W", glued: true, next: true, what: "the module of the warning category it names"},
-			{name: "-X", glued: true, next: true, what: "the settings it names, such as pycache_prefix, the directory compiled modules are read from"},
+			{name: "-m", glued: true, next: true, what: "runs the module it names"},
+			{name: "-W", glued: true, next: true, what: "imports the module of the warning category it names"},
+			{name: "-X", glued: true, next: true, what: "takes settings such as pycache_prefix, the directory compiled modules are read from"},
 		},
 		example: `command = ["python3", "-m", "json.tool", param.x]`}
-	ruby := execLoader{clusters: true, values: []string{"-e", "-C", "-E"},
+	ruby := execLoader{clusters: true, values: []string{"-C", "-E"},
 		flags: []execLoadFlag{
-			{name: "-r", glued: true, next: true, what: "the library it names"},
-			{name: "-I", glued: true, next: true, what: "libraries from the directory it names"},
+			{name: "-r", glued: true, next: true, what: "loads the library it names"},
+			{name: "-I", glued: true, next: true, what: "loads libraries from the directory it names"},
 		},
 		example: `command = ["ruby", "-rjson", "-e", "puts JSON.generate(ARGV[0])", param.x]`}
-	node := execLoader{values: []string{"-e", "--eval", "-p", "--print"},
+	node := execLoader{
 		flags: []execLoadFlag{
-			{name: "-r", glued: true, next: true, what: "the module it names before the program"},
-			{name: "--require", glued: true, next: true, what: "the module it names before the program"},
-			{name: "--import", glued: true, next: true, what: "the module it names before the program"},
-			{name: "--preload", glued: true, next: true, what: "the module it names before the program"},
-			{name: "--loader", glued: true, next: true, what: "the module loader it names"},
-			{name: "--experimental-loader", glued: true, next: true, what: "the module loader it names"},
-			{name: "--env-file", glued: true, next: true, what: "variables from the file it names, NODE_OPTIONS among them"},
-			{name: "--env-file-if-exists", glued: true, next: true, what: "variables from the file it names, NODE_OPTIONS among them"},
-			{name: "--inspect", glued: true, what: "a debugger on the address it names, through which anyone who reaches it runs code"},
-			{name: "--inspect-brk", glued: true, what: "a debugger on the address it names, through which anyone who reaches it runs code"},
-			{name: "--inspect-wait", glued: true, what: "a debugger on the address it names, through which anyone who reaches it runs code"},
-			{name: "--snapshot-blob", glued: true, next: true, what: "the startup snapshot it names, which is code"},
+			{name: "-r", glued: true, next: true, what: before},
+			{name: "--require", glued: true, next: true, what: before},
+			{name: "--import", glued: true, next: true, what: before},
+			{name: "--preload", glued: true, next: true, what: before},
+			{name: "--loader", glued: true, next: true, what: "loads the module loader it names"},
+			{name: "--experimental-loader", glued: true, next: true, what: "loads the module loader it names"},
+			{name: "--env-file", glued: true, next: true, what: "reads variables, NODE_OPTIONS among them, from the file it names"},
+			{name: "--env-file-if-exists", glued: true, next: true, what: "reads variables, NODE_OPTIONS among them, from the file it names"},
+			{name: "--openssl-config", glued: true, next: true, what: "reads the OpenSSL configuration it names, which loads engines"},
+			{name: "--snapshot-blob", glued: true, next: true, what: "starts from the snapshot it names, which is code"},
+			{name: "--inspect", glued: true, what: debug},
+			{name: "--inspect-brk", glued: true, what: debug},
+			{name: "--inspect-wait", glued: true, what: debug},
 		},
 		example: `command = ["node", "--require", "./setup.js", "app.js", param.x]`}
-	php := execLoader{values: []string{"-r", "-f", "-B", "-R", "-F", "-E"},
+	php := execLoader{values: []string{"-f", "-B", "-R", "-F", "-E"},
 		flags: []execLoadFlag{
-			{name: "-d", glued: true, next: true, what: "the ini setting it gives, such as auto_prepend_file, a file it runs first"},
-			{name: "-c", glued: true, next: true, what: "the php.ini it names, whose settings name files it runs"},
-			{name: "-z", glued: true, next: true, what: "the Zend extension it names"},
+			{name: "-d", glued: true, next: true, what: "takes an ini setting such as auto_prepend_file, a file it runs first"},
+			{name: "-c", glued: true, next: true, what: "reads the php.ini it names, whose settings name files it runs"},
+			{name: "-z", glued: true, next: true, what: "loads the Zend extension it names"},
 		},
 		example: `command = ["php", "-d", "memory_limit=256M", "script.php", param.x]`}
-	lua := execLoader{values: []string{"-e"},
-		flags:   []execLoadFlag{{name: "-l", glued: true, next: true, what: "the library it names"}},
+	lua := execLoader{
+		flags:   []execLoadFlag{{name: "-l", glued: true, next: true, what: "loads the library it names"}},
 		example: `command = ["lua", "-l", "cjson", "script.lua", param.x]`}
 	luajit := lua
-	luajit.flags = append(slices.Clone(lua.flags), execLoadFlag{name: "-j", glued: true, next: true, what: "the jit module it names"})
+	luajit.flags = append(slices.Clone(lua.flags), execLoadFlag{name: "-j", glued: true, next: true, what: "loads the jit module it names"})
 	luajit.example = `command = ["luajit", "-l", "cjson", "script.lua", param.x]`
 	deno := execLoader{
 		flags: []execLoadFlag{
-			{name: "--import-map", glued: true, next: true, what: "the import map it names, which chooses the modules"},
-			{name: "--config", glued: true, next: true, what: "the configuration it names, which chooses the modules"},
-			{name: "--preload", glued: true, next: true, what: "the module it names before the program"},
-			{name: "--require", glued: true, next: true, what: "the module it names before the program"},
-			{name: "--env-file", glued: true, next: true, what: "variables from the file it names"},
+			{name: "--import-map", glued: true, next: true, sub: true, what: "reads the import map it names, which chooses the modules"},
+			{name: "--config", glued: true, next: true, sub: true, what: "reads the configuration it names, which chooses the modules"},
+			{name: "--preload", glued: true, next: true, sub: true, what: before},
+			{name: "--require", glued: true, next: true, sub: true, what: before},
+			{name: "--env-file", glued: true, next: true, sub: true, what: "reads variables from the file it names"},
 		},
 		example: `command = ["deno", "run", "--config", "deno.json", "main.ts", param.x]`}
-	java := execLoader{values: []string{"--add-opens", "--add-exports", "--add-modules", "--add-reads", "-m", "--module"},
+	java := execLoader{values: []string{"--add-opens", "--add-exports", "--add-modules", "--add-reads"},
 		flags: []execLoadFlag{
-			{name: "-javaagent:", glued: true, what: "the agent it names"},
-			{name: "-agentlib:", glued: true, what: "the native agent it names"},
-			{name: "-agentpath:", glued: true, what: "the native agent it names"},
-			{name: "-XX:", glued: true, what: "the JVM setting it gives, such as OnError, a command it runs"},
-			{name: "-Xbootclasspath", glued: true, what: "classes from the path it names"},
-			{name: "-cp", next: true, what: "classes from the path it names"},
-			{name: "-classpath", next: true, what: "classes from the path it names"},
-			{name: "--class-path", glued: true, next: true, what: "classes from the path it names"},
-			{name: "-p", next: true, what: "modules from the path it names"},
-			{name: "--module-path", glued: true, next: true, what: "modules from the path it names"},
-			{name: "--upgrade-module-path", glued: true, next: true, what: "modules from the path it names"},
-			{name: "--patch-module", glued: true, next: true, what: "classes from the path it names"},
-			{name: "-jar", next: true, what: "the archive it names and runs it"},
-			{name: "@", glued: true, what: "options from the file it names"},
+			{name: "-javaagent:", glued: true, what: "loads the agent it names"},
+			{name: "-agentlib:", glued: true, what: "loads the native agent it names"},
+			{name: "-agentpath:", glued: true, what: "loads the native agent it names"},
+			{name: "-XX:", glued: true, what: "takes JVM settings such as OnError, a command it runs"},
+			{name: "-Xbootclasspath", glued: true, what: "loads classes from the path it names"},
+			{name: "-cp", next: true, what: "loads classes from the path it names"},
+			{name: "-classpath", next: true, what: "loads classes from the path it names"},
+			{name: "--class-path", glued: true, next: true, what: "loads classes from the path it names"},
+			{name: "-p", next: true, what: "loads modules from the path it names"},
+			{name: "--module-path", glued: true, next: true, what: "loads modules from the path it names"},
+			{name: "--upgrade-module-path", glued: true, next: true, what: "loads modules from the path it names"},
+			{name: "--patch-module", glued: true, next: true, what: "loads classes from the path it names"},
+			{name: "-jar", next: true, what: "runs the archive it names"},
+			{name: "-m", next: true, what: "runs the module it names"},
+			{name: "--module", glued: true, next: true, what: "runs the module it names"},
+			{name: "@", glued: true, what: "reads options from the file it names"},
 		},
 		example: `command = ["java", "-cp", "app.jar", "app.Main", param.x]`}
+	gitSetting := "takes a setting such as core.pager, core.sshCommand or an alias, which runs a program"
 	git := execLoader{values: []string{"-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix"},
 		flags: []execLoadFlag{
-			{name: "-c", next: true, what: "the setting it gives, such as core.pager, core.sshCommand or an alias, which runs a program"},
-			{name: "--config-env", glued: true, next: true, what: "the setting it gives, such as core.pager, core.sshCommand or an alias, which runs a program"},
-			{name: "--exec-path", glued: true, what: "git's commands from the directory it names"},
-			{name: "--upload-pack", glued: true, next: true, sub: true, what: "the program it names, which runs"},
-			{name: "--receive-pack", glued: true, next: true, sub: true, what: "the program it names, which runs"},
-			{name: "--exec", glued: true, next: true, sub: true, what: "the command it names, which runs"},
-			{name: "--extcmd", glued: true, next: true, sub: true, what: "the command it names, which runs"},
-			{name: "--open-files-in-pager", glued: true, sub: true, what: "the pager it names, which runs"},
+			{name: "-c", next: true, what: gitSetting},
+			{name: "--config-env", glued: true, next: true, what: gitSetting},
+			{name: "--exec-path", glued: true, what: "runs git's commands from the directory it names"},
+			{name: "--upload-pack", glued: true, next: true, sub: true, what: program},
+			{name: "--receive-pack", glued: true, next: true, sub: true, what: program},
+			{name: "--exec", glued: true, next: true, sub: true, what: command},
+			{name: "--extcmd", glued: true, next: true, sub: true, what: command},
+			{name: "--open-files-in-pager", glued: true, sub: true, what: program},
+			{name: "--template", glued: true, next: true, sub: true, what: "copies hooks, which run, from the directory it names"},
+			{name: "--config", glued: true, next: true, sub: true, what: gitSetting},
 		},
-		example: `command = ["git", "-c", "core.quotePath=false", "log", "--end-of-options", param.rev]`}
-	bash := execLoader{values: []string{"-c", "-o", "+o", "-O", "+O"},
+		subcommands: map[string][]execLoadFlag{
+			"clone":     {{name: "-c", glued: true, next: true, what: gitSetting}, {name: "-u", glued: true, next: true, what: program}},
+			"ls-remote": {{name: "-u", glued: true, next: true, what: program}},
+			"rebase":    {{name: "-x", glued: true, next: true, what: command}},
+			"difftool":  {{name: "-x", glued: true, next: true, what: command}, {name: "-t", glued: true, next: true, what: "runs the diff tool it names"}, {name: "--tool", glued: true, next: true, what: "runs the diff tool it names"}},
+			"mergetool": {{name: "-t", glued: true, next: true, what: "runs the merge tool it names"}, {name: "--tool", glued: true, next: true, what: "runs the merge tool it names"}},
+			"grep":      {{name: "-O", glued: true, what: program}},
+		},
+		interleaved: true,
+		example:     `command = ["git", "-c", "core.quotePath=false", "log", "--end-of-options", param.rev]`}
+	bash := execLoader{values: []string{"-o", "+o", "-O", "+O"},
 		flags: []execLoadFlag{
-			{name: "--rcfile", next: true, what: "the startup file it names, which runs"},
-			{name: "--init-file", next: true, what: "the startup file it names, which runs"},
+			{name: "--rcfile", next: true, what: "runs the startup file it names"},
+			{name: "--init-file", next: true, what: "runs the startup file it names"},
 		},
 		example: `command = ["bash", "--norc", "-c", "echo \"$1\"", "bash", param.x]`}
+	// ssh's settings run commands (ProxyCommand, LocalCommand,
+	// KnownHostsCommand), and so do the transports of scp, sftp and rsync.
+	sshSetting := "takes a setting such as ProxyCommand, a command it runs"
+	ssh := execLoader{values: []string{"-b", "-c", "-D", "-E", "-e", "-i", "-L", "-l", "-m", "-O", "-p", "-Q", "-R", "-W", "-w", "-B", "-J"},
+		flags: []execLoadFlag{
+			{name: "-o", glued: true, next: true, what: sshSetting},
+			{name: "-F", glued: true, next: true, what: "reads the configuration it names, whose settings run commands"},
+			{name: "-I", glued: true, next: true, what: "loads the PKCS#11 library it names"},
+			{name: "-S", glued: true, next: true, what: program},
+			{name: "-D", glued: true, next: true, what: program},
+		},
+		example: `command = ["ssh", "-o", "BatchMode=yes", "host.example", "uptime"]`}
+	sshClient := ssh
+	sshClient.values = []string{"-c", "-i", "-l", "-P", "-J", "-X", "-B", "-b", "-R", "-s"}
+	sshClient.example = `command = ["scp", "-o", "BatchMode=yes", "--", param.file, "backup.example:"]`
+	ssh.flags = ssh.flags[:3] // ssh's own -S is a socket, and -D a forwarding
+	ssh.values = append(ssh.values, "-S")
+	rsync := execLoader{interleaved: true,
+
+		flags: []execLoadFlag{
+			{name: "-e", glued: true, next: true, what: "runs the remote shell it gives"},
+			{name: "--rsh", glued: true, next: true, what: "runs the remote shell it gives"},
+			{name: "--rsync-path", glued: true, next: true, what: "runs the program it names on the remote side"},
+		},
+		example: `command = ["rsync", "-a", "--", "src/", param.dest]`}
+	tar := execLoader{interleaved: true,
+
+		flags: []execLoadFlag{
+			{name: "--to-command", glued: true, next: true, what: command},
+			{name: "--use-compress-program", glued: true, next: true, what: program},
+			{name: "-I", glued: true, next: true, what: program},
+			{name: "--checkpoint-action", glued: true, next: true, what: "runs the command of an exec= action"},
+			{name: "--info-script", glued: true, next: true, what: "runs the script it names"},
+			{name: "--new-volume-script", glued: true, next: true, what: "runs the script it names"},
+			{name: "-F", glued: true, next: true, what: "runs the script it names"},
+			{name: "--rsh-command", glued: true, next: true, what: program},
+		},
+		example: `command = ["tar", "-xzf", "archive.tar.gz", "--", param.path]`}
 	m := map[string]execLoader{"perl": perl, "ruby": ruby, "php": php, "lua": lua, "luajit": luajit,
-		"deno": deno, "java": java, "git": git, "bash": bash, "rbash": bash}
+		"deno": deno, "java": java, "git": git, "bash": bash, "rbash": bash, "ssh": ssh, "scp": sshClient, "sftp": sshClient,
+		"rsync": rsync, "tar": tar, "gtar": tar, "bsdtar": tar,
+		"zip": {interleaved: true, flags: []execLoadFlag{
+			{name: "-TT", glued: true, next: true, what: "runs the command it gives to test the archive"},
+			{name: "--unzip-command", glued: true, next: true, what: "runs the command it gives to test the archive"},
+		}, example: `command = ["zip", "-r", "out.zip", "--", param.path]`},
+		"sort": {interleaved: true, flags: []execLoadFlag{{name: "--compress-program", glued: true, next: true, what: program}},
+			example: `command = ["sort", "--", param.path]`},
+		"curl": {interleaved: true, flags: []execLoadFlag{
+			{name: "-K", glued: true, next: true, what: "reads options from the file it names"},
+			{name: "--config", glued: true, next: true, what: "reads options from the file it names"},
+		}, example: `command = ["curl", "-sS", "--", param.url]`},
+		"wget": {interleaved: true, flags: []execLoadFlag{
+			{name: "-e", glued: true, next: true, what: "runs the wgetrc command it gives, such as use_askpass, a program it runs"},
+			{name: "--execute", glued: true, next: true, what: "runs the wgetrc command it gives, such as use_askpass, a program it runs"},
+			{name: "--config", glued: true, next: true, what: "reads the wgetrc it names"},
+			{name: "--use-askpass", glued: true, what: program},
+		}, example: `command = ["wget", "-q", "--", param.url]`},
+		"man": {interleaved: true, flags: []execLoadFlag{
+			{name: "-P", glued: true, next: true, what: "runs the pager it names"},
+			{name: "--pager", glued: true, next: true, what: "runs the pager it names"},
+			{name: "-H", glued: true, what: "runs the browser it names"},
+			{name: "--html", glued: true, what: "runs the browser it names"},
+		}, example: `command = ["man", "-P", "cat", param.page]`},
+	}
 	for _, n := range []string{"python", "python2", "python3", "pypy", "pypy3"} {
 		m[n] = python
 	}
@@ -287,14 +380,12 @@ func execLoaderFor(prog string) (execLoader, bool) {
 	return execLoader{}, false
 }
 
-// match finds the load option arg starts with. partial says arg is only
-// the literal start of an element whose rest is not known at load. With
-// glued set, the value is in the element; otherwise the next argument is.
-func (l execLoader) match(arg string, partial, sub bool) (f execLoadFlag, glued, ok bool) {
-	for _, f := range l.flags {
-		if sub && !f.sub {
-			continue
-		}
+// match finds among flags the option arg starts with. partial says arg
+// is only the literal start of an element whose rest is not known at
+// load. With glued set, the value is in the element; otherwise the next
+// argument is.
+func (l execLoader) match(arg string, partial bool, flags []execLoadFlag) (f execLoadFlag, glued, ok bool) {
+	for _, f := range flags {
 		name := f.name
 		if strings.HasPrefix(name, "--") {
 			name += "="
@@ -306,7 +397,7 @@ func (l execLoader) match(arg string, partial, sub bool) (f execLoadFlag, glued,
 			return f, true, true
 		}
 	}
-	if !l.clusters || sub || len(arg) < 2 || arg[0] != '-' || arg[1] == '-' {
+	if !l.clusters || len(arg) < 2 || arg[0] != '-' || arg[1] == '-' {
 		return execLoadFlag{}, false, false
 	}
 	// A cluster: -wMstrict, -Bm.
@@ -315,7 +406,7 @@ func (l execLoader) match(arg string, partial, sub bool) (f execLoadFlag, glued,
 		if (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
 			break
 		}
-		for _, f := range l.flags {
+		for _, f := range flags {
 			if f.name != "-"+string(r) {
 				continue
 			}
@@ -328,6 +419,17 @@ func (l execLoader) match(arg string, partial, sub bool) (f execLoadFlag, glued,
 		}
 	}
 	return execLoadFlag{}, false, false
+}
+
+// subFlags are the options of l's subcommand name that load code.
+func (l execLoader) subFlags(name string) []execLoadFlag {
+	var out []execLoadFlag
+	for _, f := range l.flags {
+		if f.sub {
+			out = append(out, f)
+		}
+	}
+	return append(out, l.subcommands[name]...)
 }
 
 // commandLoadParams runs loadParams on a command written as a list, once
@@ -382,7 +484,7 @@ func (c *execCompiler) loadParams(tuple *hclsyntax.TupleConsExpr, elems []cty.Va
 // own, up to its first operand, and then those of a subcommand.
 func (c *execCompiler) loadFlagParams(prog string, l execLoader, tuple *hclsyntax.TupleConsExpr, elems []cty.Value, start int) *hcl.Diagnostic {
 	in, _ := execInterpreterFor(prog)
-	sub := false
+	flags, sub := l.flags, false
 	for i := start + 1; i < len(elems); i++ {
 		arg, literal := "", elems[i].IsKnown()
 		if literal {
@@ -393,14 +495,14 @@ func (c *execCompiler) loadFlagParams(prog string, l execLoader, tuple *hclsynta
 		if arg == "--" || arg == "--end-of-options" {
 			return nil // the end of the options: the rest are operands
 		}
-		if f, glued, ok := l.match(arg, !literal, sub); ok {
+		if f, glued, ok := l.match(arg, !literal, flags); ok {
 			switch {
 			case glued && !literal:
-				if d := c.loadDiag(tuple.Exprs[i], prog, f, arg); d != nil {
+				if d := c.loadDiag(tuple.Exprs[i], prog, l, f, arg); d != nil {
 					return d
 				}
 			case !glued && literal && i+1 < len(elems):
-				if d := c.loadDiag(tuple.Exprs[i+1], prog, f, arg); d != nil {
+				if d := c.loadDiag(tuple.Exprs[i+1], prog, l, f, arg); d != nil {
 					return d
 				}
 				i++
@@ -409,12 +511,15 @@ func (c *execCompiler) loadFlagParams(prog string, l execLoader, tuple *hclsynta
 		}
 		switch {
 		case !literal && !strings.HasPrefix(arg, "-"), literal && (len(arg) < 2 || arg[0] != '-'):
-			// The first operand: the script, the class, git's
-			// subcommand. A subcommand's options come after it.
-			if sub || !slices.ContainsFunc(l.flags, func(f execLoadFlag) bool { return f.sub }) {
+			// An operand: the script, the class, git's subcommand. A
+			// subcommand's options come after it, and git's among its
+			// operands.
+			switch {
+			case !sub && (l.subcommands != nil || slices.ContainsFunc(l.flags, func(f execLoadFlag) bool { return f.sub })):
+				flags, sub = l.subFlags(arg), true
+			case !l.interleaved:
 				return nil
 			}
-			sub = true
 		case literal && (slices.Contains(l.values, arg) || in.scriptFlag(arg)):
 			i++ // its value
 		}
@@ -422,23 +527,22 @@ func (c *execCompiler) loadFlagParams(prog string, l execLoader, tuple *hclsynta
 	return nil
 }
 
-// loadDiag refuses value, the value of the option flag of prog, when it
-// refers to a parameter or an answer; nil when it does not. arg is how
-// the option is written.
-func (c *execCompiler) loadDiag(value hclsyntax.Expression, prog string, f execLoadFlag, arg string) *hcl.Diagnostic {
+// loadDiag refuses value, the value of the option f of prog, the loader
+// l, when it refers to a parameter or an answer; nil when it does not.
+// arg is how the option is written.
+func (c *execCompiler) loadDiag(value hclsyntax.Expression, prog string, l execLoader, f execLoadFlag, arg string) *hcl.Diagnostic {
 	what := c.argRefName(value)
 	if what == "" {
 		return nil
 	}
-	l, _ := execLoaderFor(prog)
 	written := f.name
 	if strings.HasPrefix(arg, "-") && !strings.HasPrefix(arg, "--") && len(f.name) == 2 && !strings.HasPrefix(arg, f.name) {
 		written = f.name + " (in " + arg + ")"
 	}
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
-		Summary:  "Parameter chooses the code loaded",
-		Detail: fmt.Sprintf("The option %s of %s loads %s, and its value refers to %s, so the model calling the tool would choose code that runs. "+
+		Summary:  "Parameter chooses the code that runs",
+		Detail: fmt.Sprintf("The option %s of %s %s, and its value refers to %s, so the model calling the tool would choose code that runs. "+
 			"Write the option's value literally in the configuration, declaring a tool for each choice if the model is to choose, and pass values as arguments of their own, as in %s.",
 			written, prog, f.what, what, l.example),
 		Subject:    value.Range().Ptr(),
