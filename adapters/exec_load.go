@@ -27,8 +27,9 @@ import (
 //     programs;
 //   - by the words of the name: the programs other programs start (EDITOR,
 //     PAGER, ASKPASS, BROWSER, SHELL, *_COMMAND, *_CMD, *_WRAPPER, ...), the
-//     options passed to a program (*_OPTS, *_OPTIONS, *FLAGS) and where a
-//     program reads its settings (HOME, *_HOME, *CONFIG, *_CONF, *RC files).
+//     options passed to a program (*OPTS, *_OPTIONS_*, *FLAGS) and where a
+//     program reads its settings (HOME, *HOME, *CONFIG, *_CONFIG_*, *_CONF,
+//     and WGETRC, INPUTRC, CURLRC).
 func execProgramEnv(name string) string {
 	n := strings.ToUpper(name)
 	switch n {
@@ -296,7 +297,7 @@ var execLoaders = func() map[string]execLoader {
 	// ssh's settings run commands (ProxyCommand, LocalCommand,
 	// KnownHostsCommand), and so do the transports of scp, sftp and rsync.
 	sshSetting := "takes a setting such as ProxyCommand, a command it runs"
-	ssh := execLoader{values: []string{"-b", "-c", "-D", "-E", "-e", "-i", "-L", "-l", "-m", "-O", "-p", "-Q", "-R", "-W", "-w", "-B", "-J"},
+	ssh := execLoader{clusters: true, values: []string{"-b", "-c", "-D", "-E", "-e", "-i", "-L", "-l", "-m", "-O", "-p", "-Q", "-R", "-W", "-w", "-B", "-J"},
 		flags: []execLoadFlag{
 			{name: "-o", glued: true, next: true, what: sshSetting},
 			{name: "-F", glued: true, next: true, what: "reads the configuration it names, whose settings run commands"},
@@ -310,7 +311,7 @@ var execLoaders = func() map[string]execLoader {
 	sshClient.example = `command = ["scp", "-o", "BatchMode=yes", "--", param.file, "backup.example:"]`
 	ssh.flags = ssh.flags[:3] // ssh's own -S is a socket, and -D a forwarding
 	ssh.values = append(ssh.values, "-S")
-	rsync := execLoader{interleaved: true,
+	rsync := execLoader{interleaved: true, clusters: true,
 
 		flags: []execLoadFlag{
 			{name: "-e", glued: true, next: true, what: "runs the remote shell it gives"},
@@ -318,7 +319,7 @@ var execLoaders = func() map[string]execLoader {
 			{name: "--rsync-path", glued: true, next: true, what: "runs the program it names on the remote side"},
 		},
 		example: `command = ["rsync", "-a", "--", "src/", param.dest]`}
-	tar := execLoader{interleaved: true,
+	tar := execLoader{interleaved: true, clusters: true,
 
 		flags: []execLoadFlag{
 			{name: "--to-command", glued: true, next: true, what: command},
@@ -340,17 +341,17 @@ var execLoaders = func() map[string]execLoader {
 		}, example: `command = ["zip", "-r", "out.zip", "--", param.path]`},
 		"sort": {interleaved: true, flags: []execLoadFlag{{name: "--compress-program", glued: true, next: true, what: program}},
 			example: `command = ["sort", "--", param.path]`},
-		"curl": {interleaved: true, flags: []execLoadFlag{
+		"curl": {interleaved: true, clusters: true, flags: []execLoadFlag{
 			{name: "-K", glued: true, next: true, what: "reads options from the file it names"},
 			{name: "--config", glued: true, next: true, what: "reads options from the file it names"},
 		}, example: `command = ["curl", "-sS", "--", param.url]`},
-		"wget": {interleaved: true, flags: []execLoadFlag{
+		"wget": {interleaved: true, clusters: true, flags: []execLoadFlag{
 			{name: "-e", glued: true, next: true, what: "runs the wgetrc command it gives, such as use_askpass, a program it runs"},
 			{name: "--execute", glued: true, next: true, what: "runs the wgetrc command it gives, such as use_askpass, a program it runs"},
 			{name: "--config", glued: true, next: true, what: "reads the wgetrc it names"},
 			{name: "--use-askpass", glued: true, what: program},
 		}, example: `command = ["wget", "-q", "--", param.url]`},
-		"man": {interleaved: true, flags: []execLoadFlag{
+		"man": {interleaved: true, clusters: true, flags: []execLoadFlag{
 			{name: "-P", glued: true, next: true, what: "runs the pager it names"},
 			{name: "--pager", glued: true, next: true, what: "runs the pager it names"},
 			{name: "-H", glued: true, what: "runs the browser it names"},
