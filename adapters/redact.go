@@ -110,10 +110,16 @@ func nameWords(name string) []string {
 // string (Server=db;Password=..., host=db password=..., ...?sv=...&sig=...).
 func ValueSecrets(v string) []string {
 	out := messageSecrets(v)
-	if strings.Contains(v, "=") {
-		for _, m := range keyValueRe.FindAllStringSubmatch(v, -1) {
+	if !strings.Contains(v, "=") {
+		return out
+	}
+	for _, kv := range keyValueRes {
+		if !strings.ContainsAny(v, kv.markers) {
+			continue
+		}
+		for _, m := range kv.re.FindAllStringSubmatch(v, -1) {
 			if SensitiveName(strings.TrimSpace(m[1])) {
-				if val := strings.Trim(m[2], `'"`); len(val) >= minSecretLen {
+				if val := strings.Trim(m[2], `'"{}`); len(val) >= minSecretLen {
 					out = append(out, val)
 				}
 			}
@@ -145,7 +151,9 @@ func messageSecrets(s string) []string {
 			continue
 		}
 		for _, m := range f.re.FindAllStringSubmatch(s, -1) {
-			out = append(out, m[1])
+			if f.check == nil || f.check(m[1]) {
+				out = append(out, m[1])
+			}
 		}
 	}
 	return out
@@ -159,31 +167,43 @@ var (
 	// userinfoRe finds a URL's userinfo: the user, and the password if
 	// there is one.
 	userinfoRe = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://([^\s/?#@:]+)(?::([^\s/?#@]*))?@`)
-	// keyValueRe finds the key=value pairs of a connection string or a
-	// query string: after the start, a separator or a "?"; a value
-	// quoted, or up to the next separator.
-	keyValueRe = regexp.MustCompile(`(?:^|[;&?\s])([A-Za-z_][A-Za-z0-9 _.-]*?)\s*=\s*('[^']*'|"[^"]*"|[^;&\s]*)`)
+	// keyValueRes find the key=value pairs of a connection string in
+	// each of its styles, when the value holds one of the markers: split
+	// at ";", where a key may have spaces (User Id=app;Password=...) and
+	// a value runs to the next ";" unless quoted or in braces; a query
+	// string (?sv=...&sig=...); and split at spaces, where a value may be
+	// quoted (host=db password='...').
+	keyValueRes = []struct {
+		markers string
+		re      *regexp.Regexp
+	}{
+		{";", regexp.MustCompile(`(?:^|;)\s*([A-Za-z_][A-Za-z0-9 _.-]*?)\s*=\s*('[^']*'|"[^"]*"|\{[^}]*\}|[^;]*)`)},
+		{"?&", regexp.MustCompile(`(?:^|[?&])([^=&?#\s]+)=([^&#\s]*)`)},
+		{" \t\n=", regexp.MustCompile(`(?:^|\s)([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*('[^']*'|"[^"]*"|[^\s;&]*)`)},
+	}
 )
 
 // secretFormats are the formats of tokens known to be credentials; the
-// first group of each is the secret. A string holds one only if it
-// contains one of the markers, which spares the regular expression.
+// first group of each is the secret, if check, when set, accepts it. A
+// string holds one only if it contains one of the markers, which spares
+// the regular expression.
 var secretFormats = []struct {
 	markers []string
 	re      *regexp.Regexp
+	check   func(string) bool
 }{
-	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{20,})`)},
-	{[]string{"github_pat_"}, regexp.MustCompile(`\b(github_pat_[A-Za-z0-9_]{20,})`)},
-	{[]string{"glpat-"}, regexp.MustCompile(`\b(glpat-[A-Za-z0-9_-]{20,})`)},
-	{[]string{"xox", "xapp-"}, regexp.MustCompile(`\b(xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,})`)},
-	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`\b((?:AKIA|ASIA)[A-Z0-9]{16})\b`)},
-	{[]string{"eyJ"}, regexp.MustCompile(`\b(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`)},
-	{[]string{"hooks.slack.com"}, regexp.MustCompile(`(https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+)`)},
-	{[]string{"/api/webhooks/"}, regexp.MustCompile(`(https?://(?:[a-z]+\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]+)`)},
-	{[]string{"_live_", "_test_", "sk-"}, regexp.MustCompile(`\b((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{20,})`)},
-	{[]string{"AIza"}, regexp.MustCompile(`\b(AIza[A-Za-z0-9_-]{35})`)},
-	{[]string{"Bearer", "bearer"}, regexp.MustCompile(`\b(?:B|b)earer\s+([A-Za-z0-9._~+/=-]{8,})`)},
-	{[]string{"PRIVATE KEY"}, regexp.MustCompile(`(-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$))`)},
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{20,})`), nil},
+	{[]string{"github_pat_"}, regexp.MustCompile(`\b(github_pat_[A-Za-z0-9_]{20,})`), nil},
+	{[]string{"glpat-"}, regexp.MustCompile(`\b(glpat-[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"xox", "xapp-"}, regexp.MustCompile(`\b(xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,})`), nil},
+	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`\b((?:AKIA|ASIA)[A-Z0-9]{16})\b`), nil},
+	{[]string{"eyJ"}, regexp.MustCompile(`\b(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`), nil},
+	{[]string{"hooks.slack.com"}, regexp.MustCompile(`(https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+)`), nil},
+	{[]string{"/api/webhooks/"}, regexp.MustCompile(`(https?://(?:[a-z]+\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]+)`), nil},
+	{[]string{"_live_", "_test_", "sk-"}, regexp.MustCompile(`\b((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"AIza"}, regexp.MustCompile(`\b(AIza[A-Za-z0-9_-]{35})`), nil},
+	{[]string{"Bearer", "bearer"}, regexp.MustCompile(`\b(?:B|b)earer\s+([A-Za-z0-9._~+/=-]{12,})`), tokenLike},
+	{[]string{"PRIVATE KEY"}, regexp.MustCompile(`(-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$))`), nil},
 }
 
 // namedSecrets returns the credentials among the values under name: all
@@ -225,6 +245,12 @@ func urlSecrets(u *url.URL) []string {
 		}
 	}
 	return append(out, ValueSecrets(u.String())...)
+}
+
+// tokenLike reports whether the word after Bearer is a token and not
+// text such as "Bearer error=invalid_token": it has letters and digits.
+func tokenLike(s string) bool {
+	return strings.ContainsFunc(s, unicode.IsDigit) && strings.ContainsFunc(s, unicode.IsLetter)
 }
 
 // redactFormats masks in msg the credentials known by their form, whoever
