@@ -1,6 +1,8 @@
 package adapters
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"net/url"
 	"regexp"
@@ -9,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -47,13 +50,13 @@ func SensitiveName(name string) bool {
 
 // secretWords are the words that make a name a credential's: short ones,
 // which would be found inside ordinary words (path, keyboard, signal).
-var secretWords = []string{"auth", "authn", "authz", "pass", "pw", "pwd", "pat", "jwt", "sig", "key", "keys",
+var secretWords = []string{"auth", "authn", "authz", "pass", "pw", "pwd", "psw", "pswd", "pword", "pat", "jwt", "sig", "key", "keys",
 	"cred", "creds", "sid", "otp", "totp", "mfa", "psk", "dsn"}
 
 // secretParts make a name a credential's wherever they are in one of its
 // words: access_token, clientsecret, passwd, Proxy-Authorization.
-var secretParts = []string{"token", "secret", "passw", "passphrase", "credential", "cookie", "session",
-	"signature", "apikey", "accesskey", "privatekey", "sshkey", "hmac", "authoriz", "oauth", "bearer", "webhook"}
+var secretParts = []string{"token", "secret", "passw", "passphrase", "passcode", "passkey", "credential", "cookie", "session",
+	"signature", "apikey", "accesskey", "privatekey", "sshkey", "hmac", "authoriz", "authentic", "oauth", "bearer", "webhook"}
 
 // secretNames are the names that are a credential's only on their own: an
 // OAuth callback's code, and not a country_code or a status_code.
@@ -105,14 +108,12 @@ func nameWords(name string) []string {
 }
 
 // ValueSecrets returns the credentials inside a value that is not named
-// like one: those messageSecrets finds, and the values of the keys named
-// like credentials (see SensitiveName) in a connection string or a query
-// string (Server=db;Password=..., host=db password=..., ...?sv=...&sig=...).
+// like one, each once: those messageSecrets finds, and the values of the
+// keys named like credentials (see SensitiveName) in a connection string,
+// a query string or JSON (Server=db;Password=..., host=db password=...,
+// ...?sv=...&sig=..., {"password": "..."}).
 func ValueSecrets(v string) []string {
 	out := messageSecrets(v)
-	if !strings.Contains(v, "=") {
-		return out
-	}
 	for _, kv := range keyValueRes {
 		if !strings.ContainsAny(v, kv.markers) {
 			continue
@@ -125,15 +126,26 @@ func ValueSecrets(v string) []string {
 			}
 		}
 	}
-	return out
+	return compactStrings(out)
+}
+
+// compactStrings drops the repeats from ss, keeping the first of each.
+func compactStrings(ss []string) []string {
+	seen := map[string]bool{}
+	return slices.DeleteFunc(ss, func(s string) bool {
+		dup := seen[s]
+		seen[s] = true
+		return dup
+	})
 }
 
 // messageSecrets returns the credentials in s that are known by their
 // form alone: the password of a URL's userinfo (postgres://app:PASSWORD@db),
 // or its user name when there is no password and the name is long enough
-// to be a key (https://TOKEN@host); and the tokens of secretFormats
-// (ghp_..., github_pat_..., xoxb-..., AKIA..., JWTs, Slack and Discord
-// webhook URLs, the value after Bearer, ...).
+// to be a key (https://TOKEN@host); the values of a URL's query parameters
+// named like credentials (https://...?sv=...&sig=...); and the tokens of
+// secretFormats (ghp_..., github_pat_..., xoxb-..., AKIA..., JWTs, Slack,
+// Discord and Teams webhook URLs, the value after Bearer, ...).
 func messageSecrets(s string) []string {
 	var out []string
 	if strings.Contains(s, "://") {
@@ -143,6 +155,15 @@ func messageSecrets(s string) []string {
 				out = append(out, m[2])
 			case len(m[1]) >= minUserinfoKeyLen:
 				out = append(out, m[1])
+			}
+		}
+		if strings.Contains(s, "?") {
+			for _, u := range urlQueryRe.FindAllStringSubmatch(s, -1) {
+				for _, m := range queryPairRe.FindAllStringSubmatch(u[1], -1) {
+					if SensitiveName(m[1]) && len(m[2]) >= minSecretLen {
+						out = append(out, m[2])
+					}
+				}
 			}
 		}
 	}
@@ -166,19 +187,24 @@ const minUserinfoKeyLen = 16
 var (
 	// userinfoRe finds a URL's userinfo: the user, and the password if
 	// there is one.
-	userinfoRe = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://([^\s/?#@:]+)(?::([^\s/?#@]*))?@`)
+	userinfoRe = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://([^\s/?#@:]*)(?::([^\s/?#@]*))?@`)
+	// urlQueryRe finds the query of a URL in a message, and queryPairRe
+	// its parameters.
+	urlQueryRe  = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s?#"'<>]*\?([^\s#"'<>]+)`)
+	queryPairRe = regexp.MustCompile(`(?:^|&)([^=&]+)=([^&]*)`)
 	// keyValueRes find the key=value pairs of a connection string in
 	// each of its styles, when the value holds one of the markers: split
 	// at ";", where a key may have spaces (User Id=app;Password=...) and
 	// a value runs to the next ";" unless quoted or in braces; a query
-	// string (?sv=...&sig=...); and split at spaces, where a value may be
-	// quoted (host=db password='...').
+	// string (?sv=...&sig=...); JSON ("password": "..."); and split at
+	// spaces, where a value may be quoted (host=db password='...').
 	keyValueRes = []struct {
 		markers string
 		re      *regexp.Regexp
 	}{
 		{";", regexp.MustCompile(`(?:^|;)\s*([A-Za-z_][A-Za-z0-9 _.-]*?)\s*=\s*('[^']*'|"[^"]*"|\{[^}]*\}|[^;]*)`)},
 		{"?&", regexp.MustCompile(`(?:^|[?&])([^=&?#\s]+)=([^&#\s]*)`)},
+		{`":`, regexp.MustCompile(`"([^"\\]{1,64})"\s*:\s*"((?:[^"\\]|\\.)*)"`)},
 		{" \t\n=", regexp.MustCompile(`(?:^|\s)([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*('[^']*'|"[^"]*"|[^\s;&]*)`)},
 	}
 )
@@ -203,6 +229,15 @@ var secretFormats = []struct {
 	{[]string{"_live_", "_test_", "sk-"}, regexp.MustCompile(`\b((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{20,})`), nil},
 	{[]string{"AIza"}, regexp.MustCompile(`\b(AIza[A-Za-z0-9_-]{35})`), nil},
 	{[]string{"Bearer", "bearer"}, regexp.MustCompile(`\b(?:B|b)earer\s+([A-Za-z0-9._~+/=-]{12,})`), tokenLike},
+	{[]string{"npm_"}, regexp.MustCompile(`\b(npm_[A-Za-z0-9]{36})\b`), nil},
+	{[]string{"pypi-"}, regexp.MustCompile(`\b(pypi-AgE[A-Za-z0-9_-]{50,})`), nil},
+	{[]string{"hf_"}, regexp.MustCompile(`\b(hf_[A-Za-z0-9]{30,})`), nil},
+	{[]string{"SG."}, regexp.MustCompile(`\b(SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,})`), nil},
+	{[]string{"shpat_", "shpca_", "shppa_", "shpss_"}, regexp.MustCompile(`\b(shp(?:at|ca|pa|ss)_[A-Fa-f0-9]{32})`), nil},
+	{[]string{"_v1_"}, regexp.MustCompile(`\b(do[opr]_v1_[a-f0-9]{64})`), nil},
+	{[]string{"AGE-SECRET-KEY-"}, regexp.MustCompile(`(AGE-SECRET-KEY-1[0-9A-Z]{58})`), nil},
+	{[]string{"webhook.office.com"}, regexp.MustCompile(`(https?://[A-Za-z0-9.-]*webhook\.office\.com/[^\s"'<>]+)`), nil},
+	{[]string{"Basic", "basic"}, regexp.MustCompile(`\b(?:B|b)asic\s+([A-Za-z0-9+/]{6,}={0,2})`), basicCredentials},
 	{[]string{"PRIVATE KEY"}, regexp.MustCompile(`(-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$))`), nil},
 }
 
@@ -251,6 +286,13 @@ func urlSecrets(u *url.URL) []string {
 // text such as "Bearer error=invalid_token": it has letters and digits.
 func tokenLike(s string) bool {
 	return strings.ContainsFunc(s, unicode.IsDigit) && strings.ContainsFunc(s, unicode.IsLetter)
+}
+
+// basicCredentials reports whether the word after Basic is HTTP basic
+// credentials: base64 of a user and a password joined by ":".
+func basicCredentials(s string) bool {
+	b, err := base64.StdEncoding.DecodeString(s)
+	return err == nil && utf8.Valid(b) && bytes.IndexByte(b, ':') > 0
 }
 
 // redactFormats masks in msg the credentials known by their form, whoever
