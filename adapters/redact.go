@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"iter"
 	"net/url"
 	"regexp"
 	"slices"
@@ -32,10 +33,11 @@ const minSecretLen = 4
 // X-Pass, DB_PWD, MY_CREDS, sig, code. Words are whole, so that PATH,
 // PATTERN, KEYBOARD, PASSTHROUGH, SIGNAL and GIT_AUTHOR_NAME are not.
 func SensitiveName(name string) bool {
-	if slices.Contains(secretNames, strings.ToLower(name)) {
+	if len(name) <= len("code") && slices.Contains(secretNames, strings.ToLower(name)) {
 		return true
 	}
-	for _, w := range nameWords(name) {
+	for w := range nameWords(name) {
+		w = strings.ToLower(w)
 		if slices.Contains(secretWords, w) {
 			return true
 		}
@@ -62,49 +64,48 @@ var secretParts = []string{"token", "secret", "passw", "passphrase", "passcode",
 // OAuth callback's code, and not a country_code or a status_code.
 var secretNames = []string{"code"}
 
-// nameWords splits a name into lower-case words (see SensitiveName).
-func nameWords(name string) []string {
-	var words []string
-	rs := []rune(name)
-	start := -1
-	kind := func(r rune) int { // 0 other, 1 lower, 2 upper, 3 digit
+// nameWords yields the words of a name (see SensitiveName), as they are
+// written.
+func nameWords(name string) iter.Seq[string] {
+	const other, lower, upper, digit = 0, 1, 2, 3
+	kind := func(r rune) int {
 		switch {
 		case unicode.IsLower(r):
-			return 1
+			return lower
 		case unicode.IsUpper(r):
-			return 2
+			return upper
 		case unicode.IsDigit(r):
-			return 3
+			return digit
 		}
-		return 0
+		return other
 	}
-	flush := func(end int) {
-		if start >= 0 && end > start {
-			words = append(words, strings.ToLower(string(rs[start:end])))
-		}
-		start = -1
-	}
-	for i, r := range rs {
-		k := kind(r)
-		if k == 0 {
-			flush(i)
-			continue
+	return func(yield func(string) bool) {
+		start, prev := -1, other
+		for i, r := range name {
+			k := kind(r)
+			if start >= 0 {
+				next := other
+				if n, _ := utf8.DecodeRuneInString(name[i+utf8.RuneLen(r):]); n != utf8.RuneError {
+					next = kind(n)
+				}
+				if k == other || prev == lower && k == upper || // apiKey
+					(prev == digit) != (k == digit) || // key2, 2fa
+					prev == upper && k == upper && next == lower { // XAuth, HTTPHeader
+					if !yield(name[start:i]) {
+						return
+					}
+					start = -1
+				}
+			}
+			if start < 0 && k != other {
+				start = i
+			}
+			prev = k
 		}
 		if start >= 0 {
-			prev := kind(rs[i-1])
-			switch {
-			case prev == 1 && k == 2, // apiKey
-				(prev == 3) != (k == 3), // key2, 2fa
-				prev == 2 && k == 2 && i+1 < len(rs) && kind(rs[i+1]) == 1: // XAuth, HTTPHeader
-				flush(i)
-			}
-		}
-		if start < 0 {
-			start = i
+			yield(name[start:])
 		}
 	}
-	flush(len(rs))
-	return words
 }
 
 // ValueSecrets returns the credentials inside a value that is not named
@@ -117,6 +118,9 @@ func ValueSecrets(v string) []string {
 	for _, kv := range keyValueRes {
 		if !strings.ContainsAny(v, kv.markers) {
 			continue
+		}
+		if kv.markers == spaceStyle && !strings.ContainsAny(v, " \t\n") && strings.ContainsAny(v, ";&?") {
+			continue // a value of another style, without spaces
 		}
 		for _, m := range kv.re.FindAllStringSubmatch(v, -1) {
 			if SensitiveName(strings.TrimSpace(m[1])) {
@@ -148,25 +152,22 @@ func compactStrings(ss []string) []string {
 // Discord and Teams webhook URLs, the value after Bearer, ...).
 func messageSecrets(s string) []string {
 	var out []string
-	if strings.Contains(s, "://") {
-		for _, m := range userinfoRe.FindAllStringSubmatch(s, -1) {
+	eachURL(s, func(authority, query string) {
+		if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+			user, pass, ok := strings.Cut(authority[:at], ":")
 			switch {
-			case m[2] != "":
-				out = append(out, m[2])
-			case len(m[1]) >= minUserinfoKeyLen:
-				out = append(out, m[1])
+			case ok && pass != "":
+				out = append(out, pass)
+			case !ok && len(user) >= minUserinfoKeyLen:
+				out = append(out, user)
 			}
 		}
-		if strings.Contains(s, "?") {
-			for _, u := range urlQueryRe.FindAllStringSubmatch(s, -1) {
-				for _, m := range queryPairRe.FindAllStringSubmatch(u[1], -1) {
-					if SensitiveName(m[1]) && len(m[2]) >= minSecretLen {
-						out = append(out, m[2])
-					}
-				}
+		for pair := range strings.SplitSeq(query, "&") {
+			if k, v, ok := strings.Cut(pair, "="); ok && len(v) >= minSecretLen && SensitiveName(k) {
+				out = append(out, v)
 			}
 		}
-	}
+	})
 	for _, f := range secretFormats {
 		if !slices.ContainsFunc(f.markers, func(m string) bool { return strings.Contains(s, m) }) {
 			continue
@@ -180,18 +181,39 @@ func messageSecrets(s string) []string {
 	return out
 }
 
+// eachURL calls f with the authority and the query of each URL in s: the
+// text after a "://" up to a space, a quote or an angle bracket, the
+// authority up to the first "/", "?" or "#", the query from a "?" to a
+// "#".
+func eachURL(s string, f func(authority, query string)) {
+	for {
+		i := strings.Index(s, "://")
+		if i < 0 {
+			return
+		}
+		s = s[i+3:]
+		end := strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(`"'<>`, r) })
+		if end < 0 {
+			end = len(s)
+		}
+		u := s[:end]
+		authority, query := u, ""
+		if j := strings.IndexAny(u, "/?#"); j >= 0 {
+			authority = u[:j]
+		}
+		if q := strings.IndexByte(u, '?'); q >= 0 {
+			query, _, _ = strings.Cut(u[q+1:], "#")
+		}
+		f(authority, query)
+		s = s[end:]
+	}
+}
+
 // minUserinfoKeyLen is the shortest user name of a URL without a password
 // taken for a key: shorter ones are user names (postgres://postgres@db).
 const minUserinfoKeyLen = 16
 
 var (
-	// userinfoRe finds a URL's userinfo: the user, and the password if
-	// there is one.
-	userinfoRe = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://([^\s/?#@:]*)(?::([^\s/?#@]*))?@`)
-	// urlQueryRe finds the query of a URL in a message, and queryPairRe
-	// its parameters.
-	urlQueryRe  = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s?#"'<>]*\?([^\s#"'<>]+)`)
-	queryPairRe = regexp.MustCompile(`(?:^|&)([^=&]+)=([^&]*)`)
 	// keyValueRes find the key=value pairs of a connection string in
 	// each of its styles, when the value holds one of the markers: split
 	// at ";", where a key may have spaces (User Id=app;Password=...) and
@@ -205,9 +227,12 @@ var (
 		{";", regexp.MustCompile(`(?:^|;)\s*([A-Za-z_][A-Za-z0-9 _.-]*?)\s*=\s*('[^']*'|"[^"]*"|\{[^}]*\}|[^;]*)`)},
 		{"?&", regexp.MustCompile(`(?:^|[?&])([^=&?#\s]+)=([^&#\s]*)`)},
 		{`":`, regexp.MustCompile(`"([^"\\]{1,64})"\s*:\s*"((?:[^"\\]|\\.)*)"`)},
-		{" \t\n=", regexp.MustCompile(`(?:^|\s)([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*('[^']*'|"[^"]*"|[^\s;&]*)`)},
+		{spaceStyle, regexp.MustCompile(`(?:^|\s)([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*('[^']*'|"[^"]*"|[^\s;&]*)`)},
 	}
 )
+
+// spaceStyle are the markers of key=value pairs split at spaces.
+const spaceStyle = " \t\n="
 
 // secretFormats are the formats of tokens known to be credentials; the
 // first group of each is the secret, if check, when set, accepts it. A
@@ -268,18 +293,22 @@ func envSecretName(name string) string {
 
 // urlSecrets returns the credentials in a request's URL: the password of
 // its userinfo, the values of its query parameters named like credentials
-// (sig of an Azure SAS URL), and those ValueSecrets finds in it.
+// (sig of an Azure SAS URL), as written and decoded, and those
+// messageSecrets finds in it.
 func urlSecrets(u *url.URL) []string {
 	var out []string
 	if p, ok := u.User.Password(); ok {
 		out = append(out, p)
 	}
-	for k, vs := range u.Query() {
-		if SensitiveName(k) {
-			out = append(out, vs...)
+	for pair := range strings.SplitSeq(u.RawQuery, "&") {
+		if k, v, ok := strings.Cut(pair, "="); ok && v != "" && SensitiveName(k) {
+			out = append(out, v)
+			if d, err := url.QueryUnescape(v); err == nil && d != v {
+				out = append(out, d)
+			}
 		}
 	}
-	return append(out, ValueSecrets(u.String())...)
+	return append(out, messageSecrets(u.String())...)
 }
 
 // tokenLike reports whether the word after Bearer is a token and not

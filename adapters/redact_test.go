@@ -165,7 +165,7 @@ func TestSensitiveNameWords(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := SensitiveName(tc.name); got != tc.want {
-				t.Errorf("SensitiveName(%q) = %v, want %v (words %q)", tc.name, got, tc.want, nameWords(tc.name))
+				t.Errorf("SensitiveName(%q) = %v, want %v (words %q)", tc.name, got, tc.want, slices.Collect(nameWords(tc.name)))
 			}
 		})
 	}
