@@ -585,57 +585,68 @@ func (c *execCompiler) envWrapperParams(prog string, tuple *hclsyntax.TupleConsE
 			}
 			continue
 		}
+		if strings.HasPrefix(execLeadingLiteral(expr), "-") {
+			continue // an option
+		}
+		n, fromArgs, assign := c.envAssignName(expr)
 		what := c.argRefName(expr)
-		if what == "" {
-			return nil
-		}
-		lead := execLeadingLiteral(expr)
-		if strings.HasPrefix(lead, "-") {
-			continue
-		}
-		if n, _, ok := strings.Cut(lead, "="); ok {
-			if why := execProgramEnv(n); why != "" {
-				return &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Parameter chooses the program",
-					Detail: fmt.Sprintf("The environment variable %s, which env sets, chooses the code the command runs (%s), so its value cannot refer to %s: "+
-						"the model calling the tool would choose the program. Write a constant value, or leave it out.%s", n, why, what, execProgramEnvHint(n)),
-					Subject:    expr.Range().Ptr(),
-					Expression: expr,
-				}
-			}
-			continue
-		}
-		if !execTemplateHasLiteral(expr, "=") {
+		switch {
+		case !assign:
 			return nil // the program, or an argument the author lets the caller choose
+		case fromArgs:
+			return &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Name must be constant",
+				Detail: fmt.Sprintf("The name of a variable env sets refers to %s, so the model calling the tool would choose "+
+					"which variable it sets (PATH, LD_PRELOAD, ...), and with it the program that runs. "+
+					"Write the name literally and use parameters only after the \"=\" of other variables, as in command = [\"env\", \"GREETING=${param.text}\", \"printenv\", \"GREETING\"].", what),
+				Subject:    expr.Range().Ptr(),
+				Expression: expr,
+			}
 		}
-		return &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Name must be constant",
-			Detail: fmt.Sprintf("The name of a variable env sets refers to %s, so the model calling the tool would choose "+
-				"which variable it sets (PATH, LD_PRELOAD, ...), and with it the program that runs. "+
-				"Write the name literally and use parameters only after the \"=\" of other variables, as in command = [\"env\", \"GREETING=${param.text}\", \"printenv\", \"GREETING\"].", what),
-			Subject:    expr.Range().Ptr(),
-			Expression: expr,
+		if why := execProgramEnv(n); why != "" && what != "" {
+			return &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Parameter chooses the program",
+				Detail: fmt.Sprintf("The environment variable %s, which env sets, chooses the code the command runs (%s), so its value cannot refer to %s: "+
+					"the model calling the tool would choose the program. Write a constant value, or leave it out.%s", n, why, what, execProgramEnvHint(n)),
+				Subject:    expr.Range().Ptr(),
+				Expression: expr,
+			}
 		}
 	}
 	return nil
 }
 
-// execTemplateHasLiteral reports whether the literal text of a template
-// expression contains s.
-func execTemplateHasLiteral(expr hclsyntax.Expression, s string) bool {
+// envAssignName reads an argument of env that is known only at a call:
+// assign says it is NAME=VALUE, a template with "=" in its literal text;
+// name is the text before that "=", the parts before it evaluated; and
+// fromArgs says the name refers to a parameter or an answer.
+func (c *execCompiler) envAssignName(expr hclsyntax.Expression) (name string, fromArgs, assign bool) {
 	if w, ok := expr.(*hclsyntax.TemplateWrapExpr); ok {
 		expr = w.Wrapped
 	}
 	tmpl, ok := expr.(*hclsyntax.TemplateExpr)
 	if !ok {
-		return false
+		return "", false, false
 	}
+	var b strings.Builder
 	for _, p := range tmpl.Parts {
-		if lit, ok := execLiteralString(p); ok && strings.Contains(lit, s) {
-			return true
+		if lit, ok := execLiteralString(p); ok {
+			if before, _, found := strings.Cut(lit, "="); found {
+				b.WriteString(before)
+				return b.String(), fromArgs, true
+			}
+			b.WriteString(lit)
+			continue
+		}
+		if execRefsArgs(p) {
+			fromArgs = true
+			continue
+		}
+		if v, d := p.Value(c.eval); !d.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
+			b.WriteString(v.AsString())
 		}
 	}
-	return false
+	return "", false, false
 }
