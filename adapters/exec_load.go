@@ -27,7 +27,9 @@ import (
 //     programs;
 //   - by the words of the name: the programs other programs start (EDITOR,
 //     PAGER, ASKPASS, BROWSER, SHELL, *_COMMAND, *_CMD, *_WRAPPER, ...), the
-//     options passed to a program (*OPTS, *_OPTIONS_*, *FLAGS) and where a
+//     modules and plugins a program loads (*_MODULES, *_PLUGIN_PATH,
+//     *_LIB, ...), the options passed to a program (*OPT, *OPTS,
+//     *_OPTIONS_*, *FLAGS) and where a
 //     program reads its settings (HOME, *HOME, *CONFIG, *_CONFIG_*, *_CONF,
 //     and WGETRC, INPUTRC, CURLRC).
 func execProgramEnv(name string) string {
@@ -39,7 +41,7 @@ func execProgramEnv(name string) string {
 		return "what a shell runs by itself"
 	case "CLASSPATH", "TCLLIBPATH", "PSMODULEPATH":
 		return "the modules an interpreter loads"
-	case "EDITOR", "VISUAL", "PAGER", "BROWSER", "CC", "CXX", "CPP", "LD", "AR", "AS", "MAKE",
+	case "EDITOR", "VISUAL", "PAGER", "BROWSER", "FCEDIT", "CC", "CXX", "CPP", "LD", "AR", "AS", "MAKE",
 		"LESS", "LESSOPEN", "LESSCLOSE", "LESSEDIT", "LESSKEY", "LESSKEYIN":
 		return "a program another program starts"
 	case "HOME", "WGETRC", "INPUTRC", "CURLRC":
@@ -72,9 +74,12 @@ func execProgramEnv(name string) string {
 		return slices.ContainsFunc(ws, func(w string) bool { return strings.HasSuffix(n, w) })
 	}
 	switch {
-	case ends("EDITOR", "PAGER", "ASKPASS", "SHELL") || has("BROWSER", "COMMAND", "CMD", "WRAPPER", "RUNNER", "PROGRAM", "PRELOAD", "HOOK", "HOOKS"):
+	case ends("EDITOR", "PAGER", "ASKPASS", "SHELL", "_SSH") ||
+		has("BROWSER", "COMMAND", "CMD", "EXEC", "WRAPPER", "RUNNER", "PROGRAM", "PROG", "RSH", "PRELOAD", "HOOK", "HOOKS"):
 		return "a program another program starts"
-	case ends("FLAGS", "OPTS") || has("OPTIONS"):
+	case ends("LIBPATH") || has("MODULE", "MODULES", "PLUGIN", "PLUGINS", "LIB", "LIBS", "STARTUP"):
+		return "the modules or plugins a program loads"
+	case ends("FLAGS", "OPTS", "OPT") || has("OPTIONS"):
 		return "the options a program runs with"
 	case ends("HOME", "CONFIG") || has("CONFIG", "CONF"):
 		return "where a program reads its settings, which may name programs"

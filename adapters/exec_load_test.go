@@ -45,13 +45,15 @@ func TestExecProgramEnv(t *testing.T) {
 		{"LESS", true}, {"FZF_DEFAULT_COMMAND", true}, {"DIFF_CMD", true}, {"MAVEN_OPTS", true}, {"GRADLE_OPTS", true},
 		{"CFLAGS", true}, {"MAKEFLAGS", true}, {"RUSTFLAGS", true}, {"TOOL_OPTIONS", true}, {"CC", true}, {"CXX", true},
 		{"HOME", true}, {"XDG_CONFIG_HOME", true}, {"GNUPGHOME", true}, {"KUBECONFIG", true}, {"DOCKER_CONFIG", true},
-		{"AWS_CONFIG_FILE", true}, {"OPENSSL_CONF", true}, {"WGETRC", true}, {"CURL_HOME", true},
+		{"AWS_CONFIG_FILE", true}, {"FCEDIT", true}, {"MANOPT", true}, {"RSYNC_RSH", true}, {"CVS_RSH", true},
+		{"SVN_SSH", true}, {"RSYNC_CONNECT_PROG", true}, {"GTK_MODULES", true}, {"QT_PLUGIN_PATH", true},
+		{"GST_PLUGIN_SYSTEM_PATH", true}, {"LIBPATH", true}, {"R_LIBS", true}, {"TERMINAL_EXEC", true}, {"OPENSSL_CONF", true}, {"WGETRC", true}, {"CURL_HOME", true},
 		// Data.
 		{"GREETING", false}, {"LANG", false}, {"LC_ALL", false}, {"TZ", false}, {"TERM", false}, {"TMPDIR", false},
 		{"GIT_AUTHOR_NAME", false}, {"GIT_AUTHOR_EMAIL", false}, {"GIT_COMMITTER_DATE", false},
 		{"GIT_TERMINAL_PROMPT", false}, {"GIT_LITERAL_PATHSPECS", false}, {"API_TOKEN", false}, {"QUERY", false},
 		{"OUTPUT_PATH", false}, {"SLACK_WEBHOOK_URL", false}, {"WEBHOOK", false}, {"PATTERN", false},
-		{"GOOGLE_APPLICATION_CREDENTIALS", false}, {"LIMIT", false}, {"USER", false}, {"PWD", false},
+		{"GOOGLE_APPLICATION_CREDENTIALS", false}, {"SSH_HOST", false}, {"DISPLAY_NAME", false}, {"LIMIT", false}, {"USER", false}, {"PWD", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			why := execProgramEnv(tc.name)
