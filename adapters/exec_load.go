@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -177,22 +178,32 @@ type execLoader struct {
 	example string // a command that loads fixed code, for the fix
 }
 
+// Messages of the options that do the same.
+const (
+	loadsModule    = "loads the module it names"
+	loadsBefore    = "loads the module it names before the program"
+	runsCommand    = "runs the command it gives"
+	runsProgram    = "runs the program it names"
+	startsDebugger = "starts a debugger on the address it names, through which anyone who reaches it runs code"
+)
+
 // execLoaders are the programs whose options load or run code, by base
 // name without ".exe", as for execInterpreters: interpreters' options
 // that load a module, a library or a file of settings, and the options of
 // common tools that name a program they run.
 var execLoaders = func() map[string]execLoader {
-	const (
-		module  = "loads the module it names"
-		before  = "loads the module it names before the program"
-		command = "runs the command it gives"
-		program = "runs the program it names"
-		debug   = "starts a debugger on the address it names, through which anyone who reaches it runs code"
-	)
+	m := execInterpreterLoaders()
+	maps.Copy(m, execToolLoaders())
+	return m
+}()
+
+// execInterpreterLoaders are the interpreters whose options load a
+// module, a library, a startup file or a file of settings.
+func execInterpreterLoaders() map[string]execLoader {
 	perl := execLoader{clusters: true,
 		flags: []execLoadFlag{
 			{name: "-M", glued: true, what: `loads the module it names, and runs its import with the arguments after "="`},
-			{name: "-m", glued: true, what: module},
+			{name: "-m", glued: true, what: loadsModule},
 			{name: "-I", glued: true, next: true, what: "loads modules from the directory it names"},
 			{name: "-d", glued: true, what: "loads the debugger module it names"},
 		},
@@ -212,19 +223,19 @@ var execLoaders = func() map[string]execLoader {
 		example: `command = ["ruby", "-rjson", "-e", "puts JSON.generate(ARGV[0])", param.x]`}
 	node := execLoader{
 		flags: []execLoadFlag{
-			{name: "-r", glued: true, next: true, what: before},
-			{name: "--require", glued: true, next: true, what: before},
-			{name: "--import", glued: true, next: true, what: before},
-			{name: "--preload", glued: true, next: true, what: before},
+			{name: "-r", glued: true, next: true, what: loadsBefore},
+			{name: "--require", glued: true, next: true, what: loadsBefore},
+			{name: "--import", glued: true, next: true, what: loadsBefore},
+			{name: "--preload", glued: true, next: true, what: loadsBefore},
 			{name: "--loader", glued: true, next: true, what: "loads the module loader it names"},
 			{name: "--experimental-loader", glued: true, next: true, what: "loads the module loader it names"},
 			{name: "--env-file", glued: true, next: true, what: "reads variables, NODE_OPTIONS among them, from the file it names"},
 			{name: "--env-file-if-exists", glued: true, next: true, what: "reads variables, NODE_OPTIONS among them, from the file it names"},
 			{name: "--openssl-config", glued: true, next: true, what: "reads the OpenSSL configuration it names, which loads engines"},
 			{name: "--snapshot-blob", glued: true, next: true, what: "starts from the snapshot it names, which is code"},
-			{name: "--inspect", glued: true, what: debug},
-			{name: "--inspect-brk", glued: true, what: debug},
-			{name: "--inspect-wait", glued: true, what: debug},
+			{name: "--inspect", glued: true, what: startsDebugger},
+			{name: "--inspect-brk", glued: true, what: startsDebugger},
+			{name: "--inspect-wait", glued: true, what: startsDebugger},
 		},
 		example: `command = ["node", "--require", "./setup.js", "app.js", param.x]`}
 	php := execLoader{values: []string{"-f", "-B", "-R", "-F", "-E"},
@@ -244,8 +255,8 @@ var execLoaders = func() map[string]execLoader {
 		flags: []execLoadFlag{
 			{name: "--import-map", glued: true, next: true, sub: true, what: "reads the import map it names, which chooses the modules"},
 			{name: "--config", glued: true, next: true, sub: true, what: "reads the configuration it names, which chooses the modules"},
-			{name: "--preload", glued: true, next: true, sub: true, what: before},
-			{name: "--require", glued: true, next: true, sub: true, what: before},
+			{name: "--preload", glued: true, next: true, sub: true, what: loadsBefore},
+			{name: "--require", glued: true, next: true, sub: true, what: loadsBefore},
 			{name: "--env-file", glued: true, next: true, sub: true, what: "reads variables from the file it names"},
 		},
 		example: `command = ["deno", "run", "--config", "deno.json", "main.ts", param.x]`}
@@ -269,30 +280,6 @@ var execLoaders = func() map[string]execLoader {
 			{name: "@", glued: true, what: "reads options from the file it names"},
 		},
 		example: `command = ["java", "-cp", "app.jar", "app.Main", param.x]`}
-	gitSetting := "takes a setting such as core.pager, core.sshCommand or an alias, which runs a program"
-	git := execLoader{values: []string{"-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix"},
-		flags: []execLoadFlag{
-			{name: "-c", next: true, what: gitSetting},
-			{name: "--config-env", glued: true, next: true, what: gitSetting},
-			{name: "--exec-path", glued: true, what: "runs git's commands from the directory it names"},
-			{name: "--upload-pack", glued: true, next: true, sub: true, what: program},
-			{name: "--receive-pack", glued: true, next: true, sub: true, what: program},
-			{name: "--exec", glued: true, next: true, sub: true, what: command},
-			{name: "--extcmd", glued: true, next: true, sub: true, what: command},
-			{name: "--open-files-in-pager", glued: true, sub: true, what: program},
-			{name: "--template", glued: true, next: true, sub: true, what: "copies hooks, which run, from the directory it names"},
-			{name: "--config", glued: true, next: true, sub: true, what: gitSetting},
-		},
-		subcommands: map[string][]execLoadFlag{
-			"clone":     {{name: "-c", glued: true, next: true, what: gitSetting}, {name: "-u", glued: true, next: true, what: program}},
-			"ls-remote": {{name: "-u", glued: true, next: true, what: program}},
-			"rebase":    {{name: "-x", glued: true, next: true, what: command}},
-			"difftool":  {{name: "-x", glued: true, next: true, what: command}, {name: "-t", glued: true, next: true, what: "runs the diff tool it names"}, {name: "--tool", glued: true, next: true, what: "runs the diff tool it names"}},
-			"mergetool": {{name: "-t", glued: true, next: true, what: "runs the merge tool it names"}, {name: "--tool", glued: true, next: true, what: "runs the merge tool it names"}},
-			"grep":      {{name: "-O", glued: true, what: program}},
-		},
-		interleaved: true,
-		example:     `command = ["git", "-c", "core.quotePath=false", "log", "--end-of-options", param.rev]`}
 	bash := execLoader{values: []string{"-o", "+o", "-O", "+O"},
 		flags: []execLoadFlag{
 			{name: "--rcfile", next: true, what: "runs the startup file it names"},
@@ -301,21 +288,60 @@ var execLoaders = func() map[string]execLoader {
 		example: `command = ["bash", "--norc", "-c", "echo \"$1\"", "bash", param.x]`}
 	// ssh's settings run commands (ProxyCommand, LocalCommand,
 	// KnownHostsCommand), and so do the transports of scp, sftp and rsync.
-	sshSetting := "takes a setting such as ProxyCommand, a command it runs"
-	ssh := execLoader{clusters: true, values: []string{"-b", "-c", "-D", "-E", "-e", "-i", "-L", "-l", "-m", "-O", "-p", "-Q", "-R", "-W", "-w", "-B", "-J"},
+	m := map[string]execLoader{"perl": perl, "ruby": ruby, "php": php, "lua": lua, "luajit": luajit,
+		"deno": deno, "java": java, "bash": bash, "rbash": bash}
+	for _, n := range []string{"python", "python2", "python3", "pypy", "pypy3"} {
+		m[n] = python
+	}
+	for _, n := range []string{"node", "nodejs", "bun"} {
+		m[n] = node
+	}
+	return m
+}
+
+// execToolLoaders are the common tools whose options name a program they
+// run, or a file of settings that does.
+func execToolLoaders() map[string]execLoader {
+	gitSetting := "takes a setting such as core.pager, core.sshCommand or an alias, which runs a program"
+	git := execLoader{values: []string{"-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix"},
 		flags: []execLoadFlag{
-			{name: "-o", glued: true, next: true, what: sshSetting},
-			{name: "-F", glued: true, next: true, what: "reads the configuration it names, whose settings run commands"},
-			{name: "-I", glued: true, next: true, what: "loads the PKCS#11 library it names"},
-			{name: "-S", glued: true, next: true, what: program},
-			{name: "-D", glued: true, next: true, what: program},
+			{name: "-c", next: true, what: gitSetting},
+			{name: "--config-env", glued: true, next: true, what: gitSetting},
+			{name: "--exec-path", glued: true, what: "runs git's commands from the directory it names"},
+			{name: "--upload-pack", glued: true, next: true, sub: true, what: runsProgram},
+			{name: "--receive-pack", glued: true, next: true, sub: true, what: runsProgram},
+			{name: "--exec", glued: true, next: true, sub: true, what: runsCommand},
+			{name: "--extcmd", glued: true, next: true, sub: true, what: runsCommand},
+			{name: "--open-files-in-pager", glued: true, sub: true, what: runsProgram},
+			{name: "--template", glued: true, next: true, sub: true, what: "copies hooks, which run, from the directory it names"},
+			{name: "--config", glued: true, next: true, sub: true, what: gitSetting},
 		},
+		subcommands: map[string][]execLoadFlag{
+			"clone":     {{name: "-c", glued: true, next: true, what: gitSetting}, {name: "-u", glued: true, next: true, what: runsProgram}},
+			"ls-remote": {{name: "-u", glued: true, next: true, what: runsProgram}},
+			"rebase":    {{name: "-x", glued: true, next: true, what: runsCommand}},
+			"difftool":  {{name: "-x", glued: true, next: true, what: runsCommand}, {name: "-t", glued: true, next: true, what: "runs the diff tool it names"}, {name: "--tool", glued: true, next: true, what: "runs the diff tool it names"}},
+			"mergetool": {{name: "-t", glued: true, next: true, what: "runs the merge tool it names"}, {name: "--tool", glued: true, next: true, what: "runs the merge tool it names"}},
+			"grep":      {{name: "-O", glued: true, what: runsProgram}},
+		},
+		interleaved: true,
+		example:     `command = ["git", "-c", "core.quotePath=false", "log", "--end-of-options", param.rev]`}
+	sshFlags := []execLoadFlag{
+		{name: "-o", glued: true, next: true, what: "takes a setting such as ProxyCommand, a command it runs"},
+		{name: "-F", glued: true, next: true, what: "reads the configuration it names, whose settings run commands"},
+		{name: "-I", glued: true, next: true, what: "loads the PKCS#11 library it names"},
+	}
+	ssh := execLoader{clusters: true, flags: sshFlags,
+		values:  []string{"-b", "-c", "-D", "-E", "-e", "-i", "-L", "-l", "-m", "-O", "-p", "-Q", "-R", "-S", "-W", "-w", "-B", "-J"},
 		example: `command = ["ssh", "-o", "BatchMode=yes", "host.example", "uptime"]`}
-	sshClient := ssh
-	sshClient.values = []string{"-c", "-i", "-l", "-P", "-J", "-X", "-B", "-b", "-R", "-s"}
-	sshClient.example = `command = ["scp", "-o", "BatchMode=yes", "--", param.file, "backup.example:"]`
-	ssh.flags = ssh.flags[:3] // ssh's own -S is a socket, and -D a forwarding
-	ssh.values = append(ssh.values, "-S")
+	// scp and sftp run ssh, or the program -S names, and sftp -D runs
+	// its server.
+	sshClient := execLoader{clusters: true,
+		flags: append(slices.Clone(sshFlags),
+			execLoadFlag{name: "-S", glued: true, next: true, what: runsProgram},
+			execLoadFlag{name: "-D", glued: true, next: true, what: runsProgram}),
+		values:  []string{"-c", "-i", "-l", "-P", "-J", "-X", "-B", "-b", "-R", "-s"},
+		example: `command = ["scp", "-o", "BatchMode=yes", "--", param.file, "backup.example:"]`}
 	rsync := execLoader{interleaved: true, clusters: true,
 
 		flags: []execLoadFlag{
@@ -327,24 +353,23 @@ var execLoaders = func() map[string]execLoader {
 	tar := execLoader{interleaved: true, clusters: true,
 
 		flags: []execLoadFlag{
-			{name: "--to-command", glued: true, next: true, what: command},
-			{name: "--use-compress-program", glued: true, next: true, what: program},
-			{name: "-I", glued: true, next: true, what: program},
+			{name: "--to-command", glued: true, next: true, what: runsCommand},
+			{name: "--use-compress-program", glued: true, next: true, what: runsProgram},
+			{name: "-I", glued: true, next: true, what: runsProgram},
 			{name: "--checkpoint-action", glued: true, next: true, what: "runs the command of an exec= action"},
 			{name: "--info-script", glued: true, next: true, what: "runs the script it names"},
 			{name: "--new-volume-script", glued: true, next: true, what: "runs the script it names"},
 			{name: "-F", glued: true, next: true, what: "runs the script it names"},
-			{name: "--rsh-command", glued: true, next: true, what: program},
+			{name: "--rsh-command", glued: true, next: true, what: runsProgram},
 		},
 		example: `command = ["tar", "-xzf", "archive.tar.gz", "--", param.path]`}
-	m := map[string]execLoader{"perl": perl, "ruby": ruby, "php": php, "lua": lua, "luajit": luajit,
-		"deno": deno, "java": java, "git": git, "bash": bash, "rbash": bash, "ssh": ssh, "scp": sshClient, "sftp": sshClient,
+	m := map[string]execLoader{"git": git, "ssh": ssh, "scp": sshClient, "sftp": sshClient,
 		"rsync": rsync, "tar": tar, "gtar": tar, "bsdtar": tar,
 		"zip": {interleaved: true, flags: []execLoadFlag{
 			{name: "-TT", glued: true, next: true, what: "runs the command it gives to test the archive"},
 			{name: "--unzip-command", glued: true, next: true, what: "runs the command it gives to test the archive"},
 		}, example: `command = ["zip", "-r", "out.zip", "--", param.path]`},
-		"sort": {interleaved: true, flags: []execLoadFlag{{name: "--compress-program", glued: true, next: true, what: program}},
+		"sort": {interleaved: true, flags: []execLoadFlag{{name: "--compress-program", glued: true, next: true, what: runsProgram}},
 			example: `command = ["sort", "--", param.path]`},
 		"curl": {interleaved: true, clusters: true, flags: []execLoadFlag{
 			{name: "-K", glued: true, next: true, what: "reads options from the file it names"},
@@ -354,7 +379,7 @@ var execLoaders = func() map[string]execLoader {
 			{name: "-e", glued: true, next: true, what: "runs the wgetrc command it gives, such as use_askpass, a program it runs"},
 			{name: "--execute", glued: true, next: true, what: "runs the wgetrc command it gives, such as use_askpass, a program it runs"},
 			{name: "--config", glued: true, next: true, what: "reads the wgetrc it names"},
-			{name: "--use-askpass", glued: true, what: program},
+			{name: "--use-askpass", glued: true, what: runsProgram},
 		}, example: `command = ["wget", "-q", "--", param.url]`},
 		"man": {interleaved: true, clusters: true, flags: []execLoadFlag{
 			{name: "-P", glued: true, next: true, what: "runs the pager it names"},
@@ -363,14 +388,8 @@ var execLoaders = func() map[string]execLoader {
 			{name: "--html", glued: true, what: "runs the browser it names"},
 		}, example: `command = ["man", "-P", "cat", param.page]`},
 	}
-	for _, n := range []string{"python", "python2", "python3", "pypy", "pypy3"} {
-		m[n] = python
-	}
-	for _, n := range []string{"node", "nodejs", "bun"} {
-		m[n] = node
-	}
 	return m
-}()
+}
 
 // execLoaderFor returns the loader a program is, by its name or path, as
 // execInterpreterFor does.
