@@ -164,12 +164,14 @@ func (o *Output) JSON() (valid, tooDeep bool) {
 
 // Redact removes from msg, a message about the output (a result field
 // that does not match, output that is not JSON, ...), the secrets the call
-// sent: an upstream or a command may echo them in its output.
+// sent: an upstream or a command may echo them in its output. What is a
+// credential by its form is masked too (see Redact).
 func (o *Output) Redact(msg string) string {
-	if o == nil || o.secrets == nil {
-		return msg
+	var secrets []string
+	if o != nil && o.secrets != nil {
+		secrets = o.secrets()
 	}
-	return Redact(msg, o.secrets())
+	return Redact(msg, secrets)
 }
 
 // CompileContext is what a backend's Compile gets besides its block.

@@ -220,7 +220,11 @@ func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 
 	attrs := content.Attributes
 	if a, ok := attrs["command"]; ok {
-		diags = append(diags, c.command(e, a)...)
+		d := c.command(e, a)
+		if !d.HasErrors() {
+			d = append(d, c.commandLoadParams(a)...)
+		}
+		diags = append(diags, d...)
 	} else {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
@@ -1670,14 +1674,13 @@ func (e *Exec) sensitiveValues(ectx *hcl.EvalContext) []string {
 }
 
 // secrets returns the values hidden from what a call reports: the secret
-// environment variables (see envSecrets), the command's elements and the
-// stdin wrapped in sensitive(...).
+// environment variables (see envSecrets), the command's elements wrapped
+// in sensitive(...) and the credentials inside the others (see
+// ValueSecrets), and the stdin wrapped in sensitive(...).
 func (e *Exec) secrets(ectx *hcl.EvalContext, argv []string, stdin *string) []string {
 	out := e.envSecrets(ectx)
-	for _, i := range e.sensitiveArgs {
-		if i < len(argv) {
-			out = append(out, argv[i])
-		}
+	for i, a := range argv {
+		out = append(out, namedSecrets("", []string{a}, slices.Contains(e.sensitiveArgs, i))...)
 	}
 	if stdin != nil && e.stdin != nil && callsSensitive(e.stdin) {
 		out = append(out, *stdin)
@@ -1687,8 +1690,9 @@ func (e *Exec) secrets(ectx *hcl.EvalContext, argv []string, stdin *string) []st
 
 // envSecrets returns the values of the child's environment variables that
 // hold credentials: named like them (API_TOKEN, AWS_SECRET_ACCESS_KEY, ...)
-// or wrapped in sensitive(...) in the block's env; with inherit_env, the
-// host's variables named so too.
+// or wrapped in sensitive(...) in the block's env, and the credentials
+// inside the others (the password of a DATABASE_URL, see ValueSecrets);
+// with inherit_env, those of the host's variables too.
 func (e *Exec) envSecrets(ectx *hcl.EvalContext) []string {
 	var out []string
 	extra := e.envConst
@@ -1702,14 +1706,14 @@ func (e *Exec) envSecrets(ectx *hcl.EvalContext) []string {
 		marked = markedSensitive(e.env)
 	}
 	for k, v := range extra {
-		if v != nil && (SensitiveName(k) || marked[k]) {
-			out = append(out, *v)
+		if v != nil {
+			out = append(out, namedSecrets(envSecretName(k), []string{*v}, marked[k])...)
 		}
 	}
 	if e.inheritEnv {
 		for _, kv := range os.Environ() {
-			if k, v, ok := strings.Cut(kv, "="); ok && SensitiveName(k) {
-				out = append(out, v)
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				out = append(out, namedSecrets(envSecretName(k), []string{v}, false)...)
 			}
 		}
 	}
@@ -2151,32 +2155,6 @@ func execRefsArgs(expr hcl.Expression) bool {
 	return false
 }
 
-// execProgramEnv reports whether an environment variable chooses the code
-// that runs: the program looked up on PATH, the libraries the dynamic
-// loader adds (LD_PRELOAD, DYLD_INSERT_LIBRARIES, ...), the file a shell
-// sources at start (BASH_ENV, ENV), a shell function bash imports
-// (BASH_FUNC_*) or runs in its trace prompt (PS4), the options and module
-// paths of interpreters (NODE_OPTIONS, PYTHONPATH, PERL5OPT, RUBYOPT,
-// JAVA_TOOL_OPTIONS, ...), and the commands git and other tools start on
-// their own (GIT_SSH_COMMAND, GIT_CONFIG_*, PAGER, EDITOR, LESSOPEN).
-func execProgramEnv(name string) bool {
-	switch name {
-	case "PATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND",
-		"NODE_OPTIONS", "NODE_PATH", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP",
-		"PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB",
-		"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH",
-		"GIT_SSH", "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "GIT_PAGER", "GIT_EDITOR", "GIT_ASKPASS", "SSH_ASKPASS",
-		"PAGER", "EDITOR", "VISUAL", "LESSOPEN", "LESSCLOSE":
-		return true
-	}
-	for _, prefix := range []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG"} {
-		if strings.HasPrefix(name, prefix) {
-			return true
-		}
-	}
-	return false
-}
-
 // execEnvArgRefs refuses an env whose names depend on the arguments, and
 // arguments in the variables that choose the code that runs: a model that
 // picks PATH or LD_PRELOAD picks the program, which must be fixed in the
@@ -2216,12 +2194,12 @@ func execEnvArgRefs(a *hcl.Attribute) hcl.Diagnostics {
 				name = kv.AsString()
 			}
 		}
-		if execProgramEnv(name) && execRefsArgs(item.ValueExpr) {
+		if why := execProgramEnv(name); why != "" && execRefsArgs(item.ValueExpr) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Parameter chooses the program",
-				Detail: fmt.Sprintf("The environment variable %s chooses the code the command runs, so its value cannot refer to param: "+
-					"the model calling the tool would choose the program. Write a constant value, or leave it out.", name),
+				Detail: fmt.Sprintf("The environment variable %s chooses the code the command runs (%s), so its value cannot refer to param: "+
+					"the model calling the tool would choose the program. Write a constant value, or leave it out.%s", name, why, execProgramEnvHint(name)),
 				Subject:    item.ValueExpr.Range().Ptr(),
 				Expression: a.Expr,
 			})

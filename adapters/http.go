@@ -169,31 +169,72 @@ func (h *HTTP) denyPrivate() bool {
 // bounds it. Errors are short, name the host, and never contain header
 // values.
 func (h *HTTP) Call(ctx context.Context, in *Input) (*Output, error) {
-	var secrets []string
-	out, err := h.call(ctx, in, &secrets)
+	secrets := &httpSecrets{}
+	out, err := h.call(ctx, in, secrets)
 	if err != nil {
-		return nil, redactError(err, secrets)
+		return nil, redactError(err, secrets.values())
 	}
-	if len(secrets) > 0 {
-		out.secrets = func() []string { return secrets }
-	}
+	out.secrets = secrets.values
 	return out, nil
 }
 
-// call sends the request. It adds to secrets the values that must not
-// appear in an error message: those of headers and query parameters named
-// like credentials, and of parameters marked sensitive.
-func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output, error) {
+// httpSecrets collects what must not appear in a call's messages: the
+// values of parameters marked sensitive, and the URL, headers and query
+// parameters, whose credentials (see urlSecrets and namedSecrets) are
+// worked out once, when a message needs them.
+type httpSecrets struct {
+	known          []string
+	target         *url.URL
+	query, headers []httpKVEntry
+	marked         map[string]bool
+	once           sync.Once
+	all            []string
+}
+
+// values returns the secrets.
+func (s *httpSecrets) values() []string {
+	s.once.Do(func() {
+		s.all = s.known
+		if s.target != nil {
+			s.all = append(s.all, urlSecrets(s.target)...)
+		}
+		for _, e := range slices.Concat(s.query, s.headers) {
+			s.all = append(s.all, namedSecrets(e.name, e.values, s.marked[e.name])...)
+		}
+	})
+	return s.all
+}
+
+// urlValues returns the secrets a message that quotes the URL needs
+// beyond what Redact finds there by itself (see messageSecrets): the
+// values of parameters marked sensitive and of query parameters marked
+// so. Header values are not in the URL, nor are the credentials inside
+// query values, which appear in the URL encoded.
+func (s *httpSecrets) urlValues() []string {
+	out := s.known
+	for _, e := range s.query {
+		if s.marked[e.name] {
+			out = append(out, e.values...)
+		}
+	}
+	return out
+}
+
+// call sends the request. It adds to secrets what must not appear in an
+// error message (see httpSecrets).
+func (h *HTTP) call(ctx context.Context, in *Input, secrets *httpSecrets) (*Output, error) {
 	ev := &hcl.EvalContext{}
 	if in != nil && in.Eval != nil {
 		ev = in.Eval
 	}
-	*secrets = append(*secrets, sensitiveParamValues(ev, h.sensitiveParams)...)
+	secrets.known = sensitiveParamValues(ev, h.sensitiveParams)
+	secrets.marked = h.marked
 
 	target, err := h.url.build(ev)
 	if err != nil {
 		return nil, err
 	}
+	secrets.target = target
 	if err := h.checkHost(target.Hostname()); err != nil {
 		return nil, err
 	}
@@ -205,9 +246,7 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 		q := url.Values{}
 		for _, e := range entries {
 			q[e.name] = append(q[e.name], e.values...)
-			if SensitiveName(e.name) || h.marked[e.name] {
-				*secrets = append(*secrets, e.values...)
-			}
+			secrets.query = append(secrets.query, e)
 		}
 		if enc := q.Encode(); enc != "" {
 			if target.RawQuery == "" {
@@ -227,9 +266,7 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 			if err := httpCheckHeaderName(e.name); err != nil {
 				return nil, err
 			}
-			if SensitiveName(e.name) || h.marked[e.name] {
-				*secrets = append(*secrets, e.values...)
-			}
+			secrets.headers = append(secrets.headers, e)
 			for _, v := range e.values {
 				if err := httpCheckHeaderValue(e.name, v); err != nil {
 					return nil, err
@@ -312,7 +349,7 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *[]string) (*Output,
 	}
 
 	if in != nil && in.Report != nil {
-		in.Report.Log("debug", Redact(fmt.Sprintf("%s %s: HTTP %d, %d bytes", h.method, target.Redacted(), resp.StatusCode(), len(data)), *secrets))
+		in.Report.Log("debug", Redact(fmt.Sprintf("%s %s: HTTP %d, %d bytes", h.method, target.Redacted(), resp.StatusCode(), len(data)), secrets.urlValues()))
 	}
 
 	ct := resp.Header().Get("Content-Type")

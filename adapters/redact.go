@@ -1,11 +1,18 @@
 package adapters
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"iter"
 	"net/url"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -16,22 +23,316 @@ import (
 // ordinary words of a message.
 const minSecretLen = 4
 
-// sensitiveWords mark a header, query or variable name as holding a
-// credential.
-var sensitiveWords = []string{"auth", "cookie", "token", "secret", "key", "password", "passwd", "session", "signature", "credential"}
-
-// SensitiveName reports whether a header, query parameter or environment
-// variable name looks like it holds a credential (Authorization, Cookie,
-// X-Api-Key, access_token, ...). Values under such names are never put in
-// error messages or logs.
+// SensitiveName reports whether a header, query parameter, environment
+// variable or connection-string key names a credential. The name is split
+// into words, at every character that is not a letter or a digit, at case
+// changes (apiKey, XAuthToken) and between letters and digits; it names a
+// credential when a word is one of secretWords, or contains one of
+// secretParts, or when the whole name is one of secretNames:
+// Authorization, Cookie, X-Api-Key, access_token, GITHUB_PAT, X-Jwt,
+// X-Pass, DB_PWD, MY_CREDS, sig, code. Words are whole, so that PATH,
+// PATTERN, KEYBOARD, PASSTHROUGH, SIGNAL and GIT_AUTHOR_NAME are not.
 func SensitiveName(name string) bool {
-	n := strings.ToLower(name)
-	for _, w := range sensitiveWords {
-		if strings.Contains(n, w) {
+	if len(name) <= len("code") && slices.Contains(secretNames, strings.ToLower(name)) {
+		return true
+	}
+	for w := range nameWords(name) {
+		w = strings.ToLower(w)
+		if slices.Contains(secretWords, w) {
 			return true
+		}
+		for _, p := range secretParts {
+			if strings.Contains(w, p) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// secretWords are the words that make a name a credential's: short ones,
+// which would be found inside ordinary words (path, keyboard, signal).
+var secretWords = []string{"auth", "authn", "authz", "pass", "pw", "pwd", "psw", "pswd", "pword", "pat", "jwt", "sig", "key", "keys",
+	"cred", "creds", "sid", "otp", "totp", "mfa", "psk", "dsn"}
+
+// secretParts make a name a credential's wherever they are in one of its
+// words: access_token, clientsecret, passwd, Proxy-Authorization.
+var secretParts = []string{"token", "secret", "passw", "passphrase", "passcode", "passkey", "credential", "cookie", "session",
+	"signature", "apikey", "accesskey", "privatekey", "sshkey", "hmac", "authoriz", "authentic", "oauth", "bearer", "webhook"}
+
+// secretNames are the names that are a credential's only on their own: an
+// OAuth callback's code, and not a country_code or a status_code.
+var secretNames = []string{"code"}
+
+// nameWords yields the words of a name (see SensitiveName), as they are
+// written.
+func nameWords(name string) iter.Seq[string] {
+	const other, lower, upper, digit = 0, 1, 2, 3
+	kind := func(r rune) int {
+		switch {
+		case unicode.IsLower(r):
+			return lower
+		case unicode.IsUpper(r):
+			return upper
+		case unicode.IsDigit(r):
+			return digit
+		}
+		return other
+	}
+	return func(yield func(string) bool) {
+		start, prev := -1, other
+		for i, r := range name {
+			k := kind(r)
+			if start >= 0 {
+				next := other
+				if n, _ := utf8.DecodeRuneInString(name[i+utf8.RuneLen(r):]); n != utf8.RuneError {
+					next = kind(n)
+				}
+				if k == other || prev == lower && k == upper || // apiKey
+					(prev == digit) != (k == digit) || // key2, 2fa
+					prev == upper && k == upper && next == lower { // XAuth, HTTPHeader
+					if !yield(name[start:i]) {
+						return
+					}
+					start = -1
+				}
+			}
+			if start < 0 && k != other {
+				start = i
+			}
+			prev = k
+		}
+		if start >= 0 {
+			yield(name[start:])
+		}
+	}
+}
+
+// ValueSecrets returns the credentials inside a value that is not named
+// like one, each once: those messageSecrets finds, and the values of the
+// keys named like credentials (see SensitiveName) in a connection string,
+// a query string or JSON (Server=db;Password=..., host=db password=...,
+// ...?sv=...&sig=..., {"password": "..."}).
+func ValueSecrets(v string) []string {
+	out := messageSecrets(v)
+	for _, kv := range keyValueRes {
+		if !strings.ContainsAny(v, kv.markers) {
+			continue
+		}
+		if kv.markers == spaceStyle && !strings.ContainsAny(v, " \t\n") && strings.ContainsAny(v, ";&?") {
+			continue // a value of another style, without spaces
+		}
+		for _, m := range kv.re.FindAllStringSubmatch(v, -1) {
+			if SensitiveName(strings.TrimSpace(m[1])) {
+				if val := strings.Trim(m[2], `'"{}`); len(val) >= minSecretLen {
+					out = append(out, val)
+				}
+			}
+		}
+	}
+	return compactStrings(out)
+}
+
+// compactStrings drops the repeats from ss, keeping the first of each.
+func compactStrings(ss []string) []string {
+	seen := map[string]bool{}
+	return slices.DeleteFunc(ss, func(s string) bool {
+		dup := seen[s]
+		seen[s] = true
+		return dup
+	})
+}
+
+// messageSecrets returns the credentials in s that are known by their
+// form alone: the password of a URL's userinfo (postgres://app:PASSWORD@db),
+// or its user name when there is no password and the name is long enough
+// to be a key (https://TOKEN@host); the values of a URL's query parameters
+// named like credentials (https://...?sv=...&sig=...); and the tokens of
+// secretFormats (ghp_..., github_pat_..., xoxb-..., AKIA..., JWTs, Slack,
+// Discord and Teams webhook URLs, the value after Bearer, ...).
+func messageSecrets(s string) []string {
+	var out []string
+	eachURL(s, func(authority, query string) {
+		if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+			user, pass, ok := strings.Cut(authority[:at], ":")
+			switch {
+			case ok && pass != "":
+				out = append(out, pass)
+			case !ok && len(user) >= minUserinfoKeyLen:
+				out = append(out, user)
+			}
+		}
+		for pair := range strings.SplitSeq(query, "&") {
+			if k, v, ok := strings.Cut(pair, "="); ok && len(v) >= minSecretLen && SensitiveName(k) {
+				out = append(out, v)
+			}
+		}
+	})
+	for _, f := range secretFormats {
+		if !slices.ContainsFunc(f.markers, func(m string) bool { return strings.Contains(s, m) }) {
+			continue
+		}
+		for _, m := range f.re.FindAllStringSubmatch(s, -1) {
+			if f.check == nil || f.check(m[1]) {
+				out = append(out, m[1])
+			}
+		}
+	}
+	return out
+}
+
+// eachURL calls f with the authority and the query of each URL in s: the
+// text after a "://" up to a space, a quote or an angle bracket, the
+// authority up to the first "/", "?" or "#", the query from a "?" to a
+// "#".
+func eachURL(s string, f func(authority, query string)) {
+	for {
+		i := strings.Index(s, "://")
+		if i < 0 {
+			return
+		}
+		s = s[i+3:]
+		end := strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(`"'<>`, r) })
+		if end < 0 {
+			end = len(s)
+		}
+		u := s[:end]
+		authority, query := u, ""
+		if j := strings.IndexAny(u, "/?#"); j >= 0 {
+			authority = u[:j]
+		}
+		if q := strings.IndexByte(u, '?'); q >= 0 {
+			query, _, _ = strings.Cut(u[q+1:], "#")
+		}
+		f(authority, query)
+		s = s[end:]
+	}
+}
+
+// minUserinfoKeyLen is the shortest user name of a URL without a password
+// taken for a key: shorter ones are user names (postgres://postgres@db).
+const minUserinfoKeyLen = 16
+
+var (
+	// keyValueRes find the key=value pairs of a connection string in
+	// each of its styles, when the value holds one of the markers: split
+	// at ";", where a key may have spaces (User Id=app;Password=...) and
+	// a value runs to the next ";" unless quoted or in braces; a query
+	// string (?sv=...&sig=...); JSON ("password": "..."); and split at
+	// spaces, where a value may be quoted (host=db password='...').
+	keyValueRes = []struct {
+		markers string
+		re      *regexp.Regexp
+	}{
+		{";", regexp.MustCompile(`(?:^|;)\s*([A-Za-z_][A-Za-z0-9 _.-]*?)\s*=\s*('[^']*'|"[^"]*"|\{[^}]*\}|[^;]*)`)},
+		{"?&", regexp.MustCompile(`(?:^|[?&])([^=&?#\s]+)=([^&#\s]*)`)},
+		{`":`, regexp.MustCompile(`"([^"\\]{1,64})"\s*:\s*"((?:[^"\\]|\\.)*)"`)},
+		{spaceStyle, regexp.MustCompile(`(?:^|\s)([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*('[^']*'|"[^"]*"|[^\s;&]*)`)},
+	}
+)
+
+// spaceStyle are the markers of key=value pairs split at spaces.
+const spaceStyle = " \t\n="
+
+// secretFormats are the formats of tokens known to be credentials; the
+// first group of each is the secret, if check, when set, accepts it. A
+// string holds one only if it contains one of the markers, which spares
+// the regular expression.
+var secretFormats = []struct {
+	markers []string
+	re      *regexp.Regexp
+	check   func(string) bool
+}{
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{20,})`), nil},
+	{[]string{"github_pat_"}, regexp.MustCompile(`\b(github_pat_[A-Za-z0-9_]{20,})`), nil},
+	{[]string{"glpat-"}, regexp.MustCompile(`\b(glpat-[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"xox", "xapp-"}, regexp.MustCompile(`\b(xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,})`), nil},
+	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`\b((?:AKIA|ASIA)[A-Z0-9]{16})\b`), nil},
+	{[]string{"eyJ"}, regexp.MustCompile(`\b(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`), nil},
+	{[]string{"hooks.slack.com"}, regexp.MustCompile(`(https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+)`), nil},
+	{[]string{"/api/webhooks/"}, regexp.MustCompile(`(https?://(?:[a-z]+\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]+)`), nil},
+	{[]string{"_live_", "_test_", "sk-"}, regexp.MustCompile(`\b((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"AIza"}, regexp.MustCompile(`\b(AIza[A-Za-z0-9_-]{35})`), nil},
+	{[]string{"Bearer", "bearer"}, regexp.MustCompile(`\b(?:B|b)earer\s+([A-Za-z0-9._~+/=-]{12,})`), tokenLike},
+	{[]string{"npm_"}, regexp.MustCompile(`\b(npm_[A-Za-z0-9]{36})\b`), nil},
+	{[]string{"pypi-"}, regexp.MustCompile(`\b(pypi-AgE[A-Za-z0-9_-]{50,})`), nil},
+	{[]string{"hf_"}, regexp.MustCompile(`\b(hf_[A-Za-z0-9]{30,})`), nil},
+	{[]string{"SG."}, regexp.MustCompile(`\b(SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,})`), nil},
+	{[]string{"shpat_", "shpca_", "shppa_", "shpss_"}, regexp.MustCompile(`\b(shp(?:at|ca|pa|ss)_[A-Fa-f0-9]{32})`), nil},
+	{[]string{"_v1_"}, regexp.MustCompile(`\b(do[opr]_v1_[a-f0-9]{64})`), nil},
+	{[]string{"AGE-SECRET-KEY-"}, regexp.MustCompile(`(AGE-SECRET-KEY-1[0-9A-Z]{58})`), nil},
+	{[]string{"webhook.office.com"}, regexp.MustCompile(`(https?://[A-Za-z0-9.-]*webhook\.office\.com/[^\s"'<>]+)`), nil},
+	{[]string{"Basic", "basic"}, regexp.MustCompile(`\b(?:B|b)asic\s+([A-Za-z0-9+/]{6,}={0,2})`), basicCredentials},
+	{[]string{"PRIVATE KEY"}, regexp.MustCompile(`(-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$))`), nil},
+}
+
+// namedSecrets returns the credentials among the values under name: all
+// of them when the name is a credential's (see SensitiveName) or they are
+// marked sensitive, else those inside them (see ValueSecrets). An empty
+// name names nothing.
+func namedSecrets(name string, values []string, marked bool) []string {
+	if marked || (name != "" && SensitiveName(name)) {
+		return values
+	}
+	var out []string
+	for _, v := range values {
+		out = append(out, ValueSecrets(v)...)
+	}
+	return out
+}
+
+// envSecretName is the name of an environment variable as namedSecrets
+// judges it: "" for PWD and OLDPWD, which shells set to the working
+// directory and are no password.
+func envSecretName(name string) string {
+	if strings.EqualFold(name, "PWD") || strings.EqualFold(name, "OLDPWD") {
+		return ""
+	}
+	return name
+}
+
+// urlSecrets returns the credentials in a request's URL: the password of
+// its userinfo, the values of its query parameters named like credentials
+// (sig of an Azure SAS URL), as written and decoded, and those
+// messageSecrets finds in it.
+func urlSecrets(u *url.URL) []string {
+	var out []string
+	if p, ok := u.User.Password(); ok {
+		out = append(out, p)
+	}
+	for pair := range strings.SplitSeq(u.RawQuery, "&") {
+		if k, v, ok := strings.Cut(pair, "="); ok && v != "" && SensitiveName(k) {
+			out = append(out, v)
+			if d, err := url.QueryUnescape(v); err == nil && d != v {
+				out = append(out, d)
+			}
+		}
+	}
+	return append(out, messageSecrets(u.String())...)
+}
+
+// tokenLike reports whether the word after Bearer is a token and not
+// text such as "Bearer error=invalid_token": it has letters and digits.
+func tokenLike(s string) bool {
+	return strings.ContainsFunc(s, unicode.IsDigit) && strings.ContainsFunc(s, unicode.IsLetter)
+}
+
+// basicCredentials reports whether the word after Basic is HTTP basic
+// credentials: base64 of a user and a password joined by ":".
+func basicCredentials(s string) bool {
+	b, err := base64.StdEncoding.DecodeString(s)
+	return err == nil && utf8.Valid(b) && bytes.IndexByte(b, ':') > 0
+}
+
+// redactFormats masks in msg the credentials known by their form, whoever
+// sent them (see messageSecrets).
+func redactFormats(msg string) string {
+	for _, s := range messageSecrets(msg) {
+		if len(s) >= minSecretLen {
+			msg = strings.ReplaceAll(msg, s, "(redacted)")
+		}
+	}
+	return msg
 }
 
 // Redact replaces every occurrence of the secrets in msg, and of each long
@@ -41,7 +342,9 @@ func SensitiveName(name string) bool {
 // A secret is also found in the forms a message may quote it in: with the
 // spaces and line ends around it trimmed (an environment variable read
 // from a file often ends in a newline), Go- or JSON-escaped (a %q in a
-// message, a JSON body), and URL-encoded (a query or a path).
+// message, a JSON body), and URL-encoded (a query or a path). Then what is
+// a credential by its form alone is masked, whoever sent it: the password
+// in a URL's userinfo and tokens of known formats (see messageSecrets).
 func Redact(msg string, secrets []string) string {
 	var all []string
 	add := func(s string, min int) {
@@ -68,7 +371,7 @@ func Redact(msg string, secrets []string) string {
 	for _, s := range all {
 		msg = strings.ReplaceAll(msg, s, "(redacted)")
 	}
-	return msg
+	return redactFormats(msg)
 }
 
 // secretForms returns s and the other ways a message may spell it.
@@ -110,9 +413,10 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.cause }
 
-// redactError removes the secrets from err's message.
+// redactError removes the secrets from err's message, and what is a
+// credential by its form (see Redact).
 func redactError(err error, secrets []string) error {
-	if err == nil || len(secrets) == 0 {
+	if err == nil {
 		return err
 	}
 	msg := Redact(err.Error(), secrets)

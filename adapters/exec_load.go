@@ -1,0 +1,676 @@
+package adapters
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// execProgramEnv reports whether an environment variable chooses the code
+// that runs, and says how (for the message), or returns "". The variables
+// are drawn up by class rather than one by one, with names compared
+// case-insensitively (Windows' Path is PATH):
+//
+//   - the program and what the loader and the C library load into it:
+//     PATH, LD_*, DYLD_*, GCONV_PATH, LOCPATH, NLSPATH, GLIBC_TUNABLES, ...;
+//   - what a shell runs by itself: BASH_ENV, ENV, ZDOTDIR, FPATH, IFS,
+//     SHELLOPTS, PS4, PROMPT_COMMAND, BASH_FUNC_*, ...;
+//   - every variable of an interpreter or a language's toolchain, by its
+//     prefix (PYTHON*, PERL*, RUBY*, NODE_*, JAVA_*, LUA_*, PHP*, GO*, ...);
+//   - every GIT_* variable but the data ones of gitDataEnv: git's variables
+//     name programs, hooks, configs and repositories whose config runs
+//     programs;
+//   - by the words of the name: the programs other programs start (EDITOR,
+//     PAGER, ASKPASS, BROWSER, SHELL, *_COMMAND, *_CMD, *_WRAPPER, ...), the
+//     modules and plugins a program loads (*_MODULES, *_PLUGIN_PATH,
+//     *_LIB, ...), the options passed to a program (*OPT, *OPTS,
+//     *_OPTIONS_*, *FLAGS) and where a
+//     program reads its settings (HOME, *HOME, *CONFIG, *_CONFIG_*, *_CONF,
+//     and WGETRC, INPUTRC, CURLRC).
+func execProgramEnv(name string) string {
+	n := strings.ToUpper(name)
+	switch n {
+	case "PATH", "PATHEXT", "COMSPEC", "GCONV_PATH", "LOCPATH", "NLSPATH", "GLIBC_TUNABLES", "HOSTALIASES":
+		return "the program, or what the loader and the C library load into it"
+	case "ENV", "BASH_ENV", "ZDOTDIR", "FPATH", "IFS", "SHELLOPTS", "BASHOPTS", "PS0", "PS1", "PS2", "PS3", "PS4", "CDPATH":
+		return "what a shell runs by itself"
+	case "CLASSPATH", "TCLLIBPATH", "PSMODULEPATH":
+		return "the modules an interpreter loads"
+	case "EDITOR", "VISUAL", "PAGER", "BROWSER", "FCEDIT", "CC", "CXX", "CPP", "LD", "AR", "AS", "MAKE",
+		"LESS", "LESSOPEN", "LESSCLOSE", "LESSEDIT", "LESSKEY", "LESSKEYIN":
+		return "a program another program starts"
+	case "HOME", "WGETRC", "INPUTRC", "CURLRC":
+		return "where a program reads its settings, which may name programs"
+	}
+	for _, p := range execCodeEnvPrefixes {
+		if strings.HasPrefix(n, p.prefix) {
+			return p.why
+		}
+	}
+	if strings.HasPrefix(n, "GO") && !strings.Contains(n, "_") {
+		return "the modules an interpreter loads, or its options" // GOFLAGS, GOPROXY, GOTOOLCHAIN, ...
+	}
+	if strings.HasPrefix(n, "GIT_") && !slices.Contains(gitDataEnv, n) {
+		return "a program, hook, config or repository git uses"
+	}
+	// A word of the name (split at "_"), or the end of the name for the
+	// words that end names written without "_" (MANPAGER, KUBECONFIG,
+	// GNUPGHOME, CFLAGS).
+	words := strings.Split(n, "_")
+	has := func(ws ...string) bool {
+		for _, w := range ws {
+			if slices.Contains(words, w) {
+				return true
+			}
+		}
+		return false
+	}
+	ends := func(ws ...string) bool {
+		return slices.ContainsFunc(ws, func(w string) bool { return strings.HasSuffix(n, w) })
+	}
+	switch {
+	case ends("EDITOR", "PAGER", "ASKPASS", "SHELL", "_SSH") ||
+		has("BROWSER", "COMMAND", "CMD", "EXEC", "WRAPPER", "RUNNER", "PROGRAM", "PROG", "RSH", "PRELOAD", "HOOK", "HOOKS"):
+		return "a program another program starts"
+	case ends("LIBPATH") || has("MODULE", "MODULES", "PLUGIN", "PLUGINS", "LIB", "LIBS", "STARTUP"):
+		return "the modules or plugins a program loads"
+	case ends("FLAGS", "OPTS", "OPT") || has("OPTIONS"):
+		return "the options a program runs with"
+	case ends("HOME", "CONFIG") || has("CONFIG", "CONF"):
+		return "where a program reads its settings, which may name programs"
+	}
+	return ""
+}
+
+// execCodeEnvPrefixes are the prefixes of the variables of the loader, of
+// bash's exported functions, and of interpreters and language toolchains:
+// their module paths, options, startup files and homes.
+var execCodeEnvPrefixes = []struct{ prefix, why string }{
+	{"LD_", "the libraries the loader loads into the program"},
+	{"DYLD_", "the libraries the loader loads into the program"},
+	{"BASH_FUNC_", "what a shell runs by itself"},
+	{"PYTHON", "the modules an interpreter loads, or its options"},
+	{"PERL", "the modules an interpreter loads, or its options"},
+	{"RUBY", "the modules an interpreter loads, or its options"},
+	{"GEM_", "the modules an interpreter loads, or its options"},
+	{"BUNDLE_", "the modules an interpreter loads, or its options"},
+	{"NODE_", "the modules an interpreter loads, or its options"},
+	{"NPM_CONFIG_", "the modules an interpreter loads, or its options"},
+	{"JAVA_", "the modules an interpreter loads, or its options"},
+	{"_JAVA_", "the modules an interpreter loads, or its options"},
+	{"JDK_", "the modules an interpreter loads, or its options"},
+	{"LUA_", "the modules an interpreter loads, or its options"},
+	{"PHP", "the modules an interpreter loads, or its options"},
+	{"R_", "the modules an interpreter loads, or its options"},
+	{"JULIA_", "the modules an interpreter loads, or its options"},
+	{"DENO_", "the modules an interpreter loads, or its options"},
+	{"BUN_", "the modules an interpreter loads, or its options"},
+	{"DOTNET_", "the modules an interpreter loads, or its options"},
+	{"CORECLR_", "the modules an interpreter loads, or its options"},
+	{"COMPLUS_", "the modules an interpreter loads, or its options"},
+	{"CARGO_", "the modules an interpreter loads, or its options"},
+	{"RUSTUP_", "the modules an interpreter loads, or its options"},
+	{"RUSTC", "the modules an interpreter loads, or its options"},
+	{"RUSTDOC", "the modules an interpreter loads, or its options"},
+}
+
+// gitDataEnv are the GIT_* variables that carry data only (who wrote a
+// commit and when, how pathspecs match, what to print), which a parameter
+// may set; git's other variables name programs, hooks, configs, object
+// stores and repositories, or turn off its checks.
+var gitDataEnv = []string{
+	"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE",
+	"GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE",
+	"GIT_LITERAL_PATHSPECS", "GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS",
+	"GIT_MERGE_VERBOSITY", "GIT_MERGE_AUTOEDIT", "GIT_REFLOG_ACTION", "GIT_HTTP_USER_AGENT",
+	"GIT_TERMINAL_PROMPT", "GIT_FLUSH", "GIT_OPTIONAL_LOCKS", "GIT_DEFAULT_HASH",
+	"GIT_HTTP_LOW_SPEED_LIMIT", "GIT_HTTP_LOW_SPEED_TIME", "GIT_NO_REPLACE_OBJECTS",
+}
+
+// execProgramEnvHint adds to the refusal of a GIT_* variable which of
+// git's variables a parameter may set.
+func execProgramEnvHint(name string) string {
+	if !strings.HasPrefix(strings.ToUpper(name), "GIT_") {
+		return ""
+	}
+	return " Of git's variables, only those that carry data may use parameters, such as GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL and GIT_COMMITTER_DATE."
+}
+
+// execLoadFlag is an option whose value chooses code the program loads or
+// runs: a module, a library, a directory modules are looked up in, a
+// command, or a setting or file of settings that can name one.
+type execLoadFlag struct {
+	name string // as written: "-M", "--require", "-javaagent:"
+	// glued: the value may be glued to the name (-MPOSIX, -javaagent:x),
+	// after "=" for a long option (--require=x); next: the value may be
+	// the next argument.
+	glued, next bool
+	// sub marks an option of a subcommand, found after it too: git's
+	// --upload-pack comes after "ls-remote".
+	sub bool
+	// what completes "The option -M of perl ...", for the message.
+	what string
+}
+
+// execLoader is a program some of whose options load or run code.
+type execLoader struct {
+	flags []execLoadFlag
+	// subcommands are the options of one subcommand only, by its name:
+	// git clone's -c, which is another option after git log.
+	subcommands map[string][]execLoadFlag
+	// interleaved is set for programs (or their subcommands) that take
+	// options among their operands, up to a "--", as GNU tar's and git
+	// log's do.
+	interleaved bool
+	// clusters is set for programs whose single-letter options may be
+	// written together, the one that takes a value last: -wMstrict,
+	// -Bm json.tool.
+	clusters bool
+	// values are the program's other options whose value is the next
+	// argument, so that the value is not taken for its first operand.
+	values  []string
+	example string // a command that loads fixed code, for the fix
+}
+
+// Messages of the options that do the same.
+const (
+	loadsModule    = "loads the module it names"
+	loadsBefore    = "loads the module it names before the program"
+	runsCommand    = "runs the command it gives"
+	runsProgram    = "runs the program it names"
+	startsDebugger = "starts a debugger on the address it names, through which anyone who reaches it runs code"
+)
+
+// execLoaders are the programs whose options load or run code, by base
+// name without ".exe", as for execInterpreters: interpreters' options
+// that load a module, a library or a file of settings, and the options of
+// common tools that name a program they run.
+var execLoaders = func() map[string]execLoader {
+	m := execInterpreterLoaders()
+	maps.Copy(m, execToolLoaders())
+	return m
+}()
+
+// execInterpreterLoaders are the interpreters whose options load a
+// module, a library, a startup file or a file of settings.
+func execInterpreterLoaders() map[string]execLoader {
+	perl := execLoader{clusters: true,
+		flags: []execLoadFlag{
+			{name: "-M", glued: true, what: `loads the module it names, and runs its import with the arguments after "="`},
+			{name: "-m", glued: true, what: loadsModule},
+			{name: "-I", glued: true, next: true, what: "loads modules from the directory it names"},
+			{name: "-d", glued: true, what: "loads the debugger module it names"},
+		},
+		example: `command = ["perl", "-MPOSIX", "-e", "print floor($ARGV[0])", param.x]`}
+	python := execLoader{clusters: true,
+		flags: []execLoadFlag{
+			{name: "-m", glued: true, next: true, what: "runs the module it names"},
+			{name: "-W", glued: true, next: true, what: "imports the module of the warning category it names"},
+			{name: "-X", glued: true, next: true, what: "takes settings such as pycache_prefix, the directory compiled modules are read from"},
+		},
+		example: `command = ["python3", "-m", "json.tool", param.x]`}
+	ruby := execLoader{clusters: true, values: []string{"-C", "-E"},
+		flags: []execLoadFlag{
+			{name: "-r", glued: true, next: true, what: "loads the library it names"},
+			{name: "-I", glued: true, next: true, what: "loads libraries from the directory it names"},
+		},
+		example: `command = ["ruby", "-rjson", "-e", "puts JSON.generate(ARGV[0])", param.x]`}
+	node := execLoader{
+		flags: []execLoadFlag{
+			{name: "-r", glued: true, next: true, what: loadsBefore},
+			{name: "--require", glued: true, next: true, what: loadsBefore},
+			{name: "--import", glued: true, next: true, what: loadsBefore},
+			{name: "--preload", glued: true, next: true, what: loadsBefore},
+			{name: "--loader", glued: true, next: true, what: "loads the module loader it names"},
+			{name: "--experimental-loader", glued: true, next: true, what: "loads the module loader it names"},
+			{name: "--env-file", glued: true, next: true, what: "reads variables, NODE_OPTIONS among them, from the file it names"},
+			{name: "--env-file-if-exists", glued: true, next: true, what: "reads variables, NODE_OPTIONS among them, from the file it names"},
+			{name: "--openssl-config", glued: true, next: true, what: "reads the OpenSSL configuration it names, which loads engines"},
+			{name: "--snapshot-blob", glued: true, next: true, what: "starts from the snapshot it names, which is code"},
+			{name: "--inspect", glued: true, what: startsDebugger},
+			{name: "--inspect-brk", glued: true, what: startsDebugger},
+			{name: "--inspect-wait", glued: true, what: startsDebugger},
+		},
+		example: `command = ["node", "--require", "./setup.js", "app.js", param.x]`}
+	php := execLoader{values: []string{"-f", "-B", "-R", "-F", "-E"},
+		flags: []execLoadFlag{
+			{name: "-d", glued: true, next: true, what: "takes an ini setting such as auto_prepend_file, a file it runs first"},
+			{name: "-c", glued: true, next: true, what: "reads the php.ini it names, whose settings name files it runs"},
+			{name: "-z", glued: true, next: true, what: "loads the Zend extension it names"},
+		},
+		example: `command = ["php", "-d", "memory_limit=256M", "script.php", param.x]`}
+	lua := execLoader{
+		flags:   []execLoadFlag{{name: "-l", glued: true, next: true, what: "loads the library it names"}},
+		example: `command = ["lua", "-l", "cjson", "script.lua", param.x]`}
+	luajit := lua
+	luajit.flags = append(slices.Clone(lua.flags), execLoadFlag{name: "-j", glued: true, next: true, what: "loads the jit module it names"})
+	luajit.example = `command = ["luajit", "-l", "cjson", "script.lua", param.x]`
+	deno := execLoader{
+		flags: []execLoadFlag{
+			{name: "--import-map", glued: true, next: true, sub: true, what: "reads the import map it names, which chooses the modules"},
+			{name: "--config", glued: true, next: true, sub: true, what: "reads the configuration it names, which chooses the modules"},
+			{name: "--preload", glued: true, next: true, sub: true, what: loadsBefore},
+			{name: "--require", glued: true, next: true, sub: true, what: loadsBefore},
+			{name: "--env-file", glued: true, next: true, sub: true, what: "reads variables from the file it names"},
+		},
+		example: `command = ["deno", "run", "--config", "deno.json", "main.ts", param.x]`}
+	java := execLoader{values: []string{"--add-opens", "--add-exports", "--add-modules", "--add-reads"},
+		flags: []execLoadFlag{
+			{name: "-javaagent:", glued: true, what: "loads the agent it names"},
+			{name: "-agentlib:", glued: true, what: "loads the native agent it names"},
+			{name: "-agentpath:", glued: true, what: "loads the native agent it names"},
+			{name: "-XX:", glued: true, what: "takes JVM settings such as OnError, a command it runs"},
+			{name: "-Xbootclasspath", glued: true, what: "loads classes from the path it names"},
+			{name: "-cp", next: true, what: "loads classes from the path it names"},
+			{name: "-classpath", next: true, what: "loads classes from the path it names"},
+			{name: "--class-path", glued: true, next: true, what: "loads classes from the path it names"},
+			{name: "-p", next: true, what: "loads modules from the path it names"},
+			{name: "--module-path", glued: true, next: true, what: "loads modules from the path it names"},
+			{name: "--upgrade-module-path", glued: true, next: true, what: "loads modules from the path it names"},
+			{name: "--patch-module", glued: true, next: true, what: "loads classes from the path it names"},
+			{name: "-jar", next: true, what: "runs the archive it names"},
+			{name: "-m", next: true, what: "runs the module it names"},
+			{name: "--module", glued: true, next: true, what: "runs the module it names"},
+			{name: "@", glued: true, what: "reads options from the file it names"},
+		},
+		example: `command = ["java", "-cp", "app.jar", "app.Main", param.x]`}
+	bash := execLoader{values: []string{"-o", "+o", "-O", "+O"},
+		flags: []execLoadFlag{
+			{name: "--rcfile", next: true, what: "runs the startup file it names"},
+			{name: "--init-file", next: true, what: "runs the startup file it names"},
+		},
+		example: `command = ["bash", "--norc", "-c", "echo \"$1\"", "bash", param.x]`}
+	// ssh's settings run commands (ProxyCommand, LocalCommand,
+	// KnownHostsCommand), and so do the transports of scp, sftp and rsync.
+	m := map[string]execLoader{"perl": perl, "ruby": ruby, "php": php, "lua": lua, "luajit": luajit,
+		"deno": deno, "java": java, "bash": bash, "rbash": bash}
+	for _, n := range []string{"python", "python2", "python3", "pypy", "pypy3"} {
+		m[n] = python
+	}
+	for _, n := range []string{"node", "nodejs", "bun"} {
+		m[n] = node
+	}
+	return m
+}
+
+// execToolLoaders are the common tools whose options name a program they
+// run, or a file of settings that does.
+func execToolLoaders() map[string]execLoader {
+	gitSetting := "takes a setting such as core.pager, core.sshCommand or an alias, which runs a program"
+	git := execLoader{values: []string{"-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix"},
+		flags: []execLoadFlag{
+			{name: "-c", next: true, what: gitSetting},
+			{name: "--config-env", glued: true, next: true, what: gitSetting},
+			{name: "--exec-path", glued: true, what: "runs git's commands from the directory it names"},
+			{name: "--upload-pack", glued: true, next: true, sub: true, what: runsProgram},
+			{name: "--receive-pack", glued: true, next: true, sub: true, what: runsProgram},
+			{name: "--exec", glued: true, next: true, sub: true, what: runsCommand},
+			{name: "--extcmd", glued: true, next: true, sub: true, what: runsCommand},
+			{name: "--open-files-in-pager", glued: true, sub: true, what: runsProgram},
+			{name: "--template", glued: true, next: true, sub: true, what: "copies hooks, which run, from the directory it names"},
+			{name: "--config", glued: true, next: true, sub: true, what: gitSetting},
+		},
+		subcommands: map[string][]execLoadFlag{
+			"clone":     {{name: "-c", glued: true, next: true, what: gitSetting}, {name: "-u", glued: true, next: true, what: runsProgram}},
+			"ls-remote": {{name: "-u", glued: true, next: true, what: runsProgram}},
+			"rebase":    {{name: "-x", glued: true, next: true, what: runsCommand}},
+			"difftool":  {{name: "-x", glued: true, next: true, what: runsCommand}, {name: "-t", glued: true, next: true, what: "runs the diff tool it names"}, {name: "--tool", glued: true, next: true, what: "runs the diff tool it names"}},
+			"mergetool": {{name: "-t", glued: true, next: true, what: "runs the merge tool it names"}, {name: "--tool", glued: true, next: true, what: "runs the merge tool it names"}},
+			"grep":      {{name: "-O", glued: true, what: runsProgram}},
+		},
+		interleaved: true,
+		example:     `command = ["git", "-c", "core.quotePath=false", "log", "--end-of-options", param.rev]`}
+	sshFlags := []execLoadFlag{
+		{name: "-o", glued: true, next: true, what: "takes a setting such as ProxyCommand, a command it runs"},
+		{name: "-F", glued: true, next: true, what: "reads the configuration it names, whose settings run commands"},
+		{name: "-I", glued: true, next: true, what: "loads the PKCS#11 library it names"},
+	}
+	ssh := execLoader{clusters: true, flags: sshFlags,
+		values:  []string{"-b", "-c", "-D", "-E", "-e", "-i", "-L", "-l", "-m", "-O", "-p", "-Q", "-R", "-S", "-W", "-w", "-B", "-J"},
+		example: `command = ["ssh", "-o", "BatchMode=yes", "host.example", "uptime"]`}
+	// scp and sftp run ssh, or the program -S names, and sftp -D runs
+	// its server.
+	sshClient := execLoader{clusters: true,
+		flags: append(slices.Clone(sshFlags),
+			execLoadFlag{name: "-S", glued: true, next: true, what: runsProgram},
+			execLoadFlag{name: "-D", glued: true, next: true, what: runsProgram}),
+		values:  []string{"-c", "-i", "-l", "-P", "-J", "-X", "-B", "-b", "-R", "-s"},
+		example: `command = ["scp", "-o", "BatchMode=yes", "--", param.file, "backup.example:"]`}
+	rsync := execLoader{interleaved: true, clusters: true,
+
+		flags: []execLoadFlag{
+			{name: "-e", glued: true, next: true, what: "runs the remote shell it gives"},
+			{name: "--rsh", glued: true, next: true, what: "runs the remote shell it gives"},
+			{name: "--rsync-path", glued: true, next: true, what: "runs the program it names on the remote side"},
+		},
+		example: `command = ["rsync", "-a", "--", "src/", param.dest]`}
+	tar := execLoader{interleaved: true, clusters: true,
+
+		flags: []execLoadFlag{
+			{name: "--to-command", glued: true, next: true, what: runsCommand},
+			{name: "--use-compress-program", glued: true, next: true, what: runsProgram},
+			{name: "-I", glued: true, next: true, what: runsProgram},
+			{name: "--checkpoint-action", glued: true, next: true, what: "runs the command of an exec= action"},
+			{name: "--info-script", glued: true, next: true, what: "runs the script it names"},
+			{name: "--new-volume-script", glued: true, next: true, what: "runs the script it names"},
+			{name: "-F", glued: true, next: true, what: "runs the script it names"},
+			{name: "--rsh-command", glued: true, next: true, what: runsProgram},
+		},
+		example: `command = ["tar", "-xzf", "archive.tar.gz", "--", param.path]`}
+	m := map[string]execLoader{"git": git, "ssh": ssh, "scp": sshClient, "sftp": sshClient,
+		"rsync": rsync, "tar": tar, "gtar": tar, "bsdtar": tar,
+		"zip": {interleaved: true, flags: []execLoadFlag{
+			{name: "-TT", glued: true, next: true, what: "runs the command it gives to test the archive"},
+			{name: "--unzip-command", glued: true, next: true, what: "runs the command it gives to test the archive"},
+		}, example: `command = ["zip", "-r", "out.zip", "--", param.path]`},
+		"sort": {interleaved: true, flags: []execLoadFlag{{name: "--compress-program", glued: true, next: true, what: runsProgram}},
+			example: `command = ["sort", "--", param.path]`},
+		"curl": {interleaved: true, clusters: true, flags: []execLoadFlag{
+			{name: "-K", glued: true, next: true, what: "reads options from the file it names"},
+			{name: "--config", glued: true, next: true, what: "reads options from the file it names"},
+		}, example: `command = ["curl", "-sS", "--", param.url]`},
+		"wget": {interleaved: true, clusters: true, flags: []execLoadFlag{
+			{name: "-e", glued: true, next: true, what: "runs the wgetrc command it gives, such as use_askpass, a program it runs"},
+			{name: "--execute", glued: true, next: true, what: "runs the wgetrc command it gives, such as use_askpass, a program it runs"},
+			{name: "--config", glued: true, next: true, what: "reads the wgetrc it names"},
+			{name: "--use-askpass", glued: true, what: runsProgram},
+		}, example: `command = ["wget", "-q", "--", param.url]`},
+		"man": {interleaved: true, clusters: true, flags: []execLoadFlag{
+			{name: "-P", glued: true, next: true, what: "runs the pager it names"},
+			{name: "--pager", glued: true, next: true, what: "runs the pager it names"},
+			{name: "-H", glued: true, what: "runs the browser it names"},
+			{name: "--html", glued: true, what: "runs the browser it names"},
+		}, example: `command = ["man", "-P", "cat", param.page]`},
+	}
+	return m
+}
+
+// execLoaderFor returns the loader a program is, by its name or path, as
+// execInterpreterFor does.
+func execLoaderFor(prog string) (execLoader, bool) {
+	name := strings.ToLower(strings.TrimSuffix(filepath.Base(strings.ReplaceAll(prog, `\`, "/")), ".exe"))
+	if l, ok := execLoaders[name]; ok {
+		return l, true
+	}
+	if base := strings.TrimRight(name, "0123456789."); base != name && base != "" {
+		l, ok := execLoaders[base]
+		return l, ok
+	}
+	return execLoader{}, false
+}
+
+// match finds among flags the option arg starts with. partial says arg
+// is only the literal start of an element whose rest is not known at
+// load. With glued set, the value is in the element; otherwise the next
+// argument is.
+func (l execLoader) match(arg string, partial bool, flags []execLoadFlag) (f execLoadFlag, glued, ok bool) {
+	for _, f := range flags {
+		name := f.name
+		if strings.HasPrefix(name, "--") {
+			name += "="
+		}
+		switch {
+		case arg == f.name && f.next && !partial:
+			return f, false, true
+		case f.glued && strings.HasPrefix(arg, name) && (partial || len(arg) > len(name)):
+			return f, true, true
+		}
+	}
+	if !l.clusters || len(arg) < 2 || arg[0] != '-' || arg[1] == '-' {
+		return execLoadFlag{}, false, false
+	}
+	// A cluster: -wMstrict, -Bm.
+	for i := 1; i < len(arg); i++ {
+		r := arg[i]
+		if (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
+			break
+		}
+		for _, f := range flags {
+			if f.name != "-"+string(r) {
+				continue
+			}
+			switch {
+			case (i+1 < len(arg) || partial) && f.glued:
+				return f, true, true
+			case i+1 == len(arg) && f.next && !partial:
+				return f, false, true
+			}
+		}
+	}
+	return execLoadFlag{}, false, false
+}
+
+// subFlags are the options of l's subcommand name that load code.
+func (l execLoader) subFlags(name string) []execLoadFlag {
+	var out []execLoadFlag
+	for _, f := range l.flags {
+		if f.sub {
+			out = append(out, f)
+		}
+	}
+	return append(out, l.subcommands[name]...)
+}
+
+// commandLoadParams runs loadParams on a command written as a list, once
+// the command compiled.
+func (c *execCompiler) commandLoadParams(a *hcl.Attribute) hcl.Diagnostics {
+	tuple, ok := a.Expr.(*hclsyntax.TupleConsExpr)
+	if !ok {
+		return nil
+	}
+	v, diags := c.value(a.Expr)
+	if diags.HasErrors() || !v.IsKnown() || v.IsNull() {
+		return nil
+	}
+	v, _ = v.UnmarkDeep()
+	if !v.Type().IsTupleType() && !v.Type().IsListType() {
+		return nil
+	}
+	return c.loadParams(tuple, v.AsValueSlice())
+}
+
+// loadParams refuses a parameter in the value of an option that loads
+// code (["perl", "-M${param.x}"], ["node", "--require", param.x],
+// ["git", "-c", "core.pager=${param.x}", "log"]) and in a variable that
+// chooses the code set through env (["env", "LD_PRELOAD=${param.x}",
+// "ls"]): the model calling the tool would choose the code that runs.
+// It is called from compileExec once the command compiled, with the same
+// arguments as scriptParams.
+func (c *execCompiler) loadParams(tuple *hclsyntax.TupleConsExpr, elems []cty.Value) hcl.Diagnostics {
+	if tuple == nil || len(elems) != len(tuple.Exprs) {
+		return nil
+	}
+	for start := range elems {
+		if !elems[start].IsKnown() {
+			continue
+		}
+		prog, _ := execArgString(elems[start])
+		if d := c.envWrapperParams(prog, tuple, elems, start); d != nil {
+			return hcl.Diagnostics{d}
+		}
+		l, ok := execLoaderFor(prog)
+		if !ok {
+			continue
+		}
+		if d := c.loadFlagParams(prog, l, tuple, elems, start); d != nil {
+			return hcl.Diagnostics{d}
+		}
+	}
+	return nil
+}
+
+// loadFlagParams checks the options of the loader at elems[start]: its
+// own, up to its first operand, and then those of a subcommand.
+func (c *execCompiler) loadFlagParams(prog string, l execLoader, tuple *hclsyntax.TupleConsExpr, elems []cty.Value, start int) *hcl.Diagnostic {
+	in, _ := execInterpreterFor(prog)
+	flags, sub := l.flags, false
+	for i := start + 1; i < len(elems); i++ {
+		arg, literal := "", elems[i].IsKnown()
+		if literal {
+			arg, _ = execArgString(elems[i])
+		} else {
+			arg = execLeadingLiteral(tuple.Exprs[i])
+		}
+		if arg == "--" || arg == "--end-of-options" {
+			return nil // the end of the options: the rest are operands
+		}
+		if f, glued, ok := l.match(arg, !literal, flags); ok {
+			switch {
+			case glued && !literal:
+				if d := c.loadDiag(tuple.Exprs[i], prog, l, f, arg); d != nil {
+					return d
+				}
+			case !glued && literal && i+1 < len(elems):
+				if d := c.loadDiag(tuple.Exprs[i+1], prog, l, f, arg); d != nil {
+					return d
+				}
+				i++
+			}
+			continue
+		}
+		switch {
+		case !literal && !strings.HasPrefix(arg, "-"), literal && (len(arg) < 2 || arg[0] != '-'):
+			// An operand: the script, the class, git's subcommand. A
+			// subcommand's options come after it, and git's among its
+			// operands.
+			switch {
+			case !sub && (l.subcommands != nil || slices.ContainsFunc(l.flags, func(f execLoadFlag) bool { return f.sub })):
+				flags, sub = l.subFlags(arg), true
+			case !l.interleaved:
+				return nil
+			}
+		case literal && (slices.Contains(l.values, arg) || in.scriptFlag(arg)):
+			i++ // its value
+		}
+	}
+	return nil
+}
+
+// loadDiag refuses value, the value of the option f of prog, the loader
+// l, when it refers to a parameter or an answer; nil when it does not.
+// arg is how the option is written.
+func (c *execCompiler) loadDiag(value hclsyntax.Expression, prog string, l execLoader, f execLoadFlag, arg string) *hcl.Diagnostic {
+	what := c.argRefName(value)
+	if what == "" {
+		return nil
+	}
+	written := f.name
+	if strings.HasPrefix(arg, "-") && !strings.HasPrefix(arg, "--") && len(f.name) == 2 && !strings.HasPrefix(arg, f.name) {
+		written = f.name + " (in " + arg + ")"
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Parameter chooses the code that runs",
+		Detail: fmt.Sprintf("The option %s of %s %s, and its value refers to %s, so the model calling the tool would choose code that runs. "+
+			"Write the option's value literally in the configuration, declaring a tool for each choice if the model is to choose, and pass values as arguments of their own, as in %s.",
+			written, prog, f.what, what, l.example),
+		Subject:    value.Range().Ptr(),
+		Expression: value,
+	}
+}
+
+// argRefName names the parameter or the ask form's answer expr refers
+// to, for a message; "" when it refers to neither.
+func (c *execCompiler) argRefName(expr hcl.Expression) string {
+	if refs := execParamRefs(expr, c.paramNames()); len(refs) > 0 {
+		return fmt.Sprintf("parameter %q", refs[0])
+	}
+	if refs := execAnswerRefs(expr); len(refs) > 0 {
+		return fmt.Sprintf("the ask form's answer %q", refs[0])
+	}
+	return ""
+}
+
+// envWrapperParams checks the variables an env program at elems[start]
+// sets (["env", "NAME=VALUE", ..., "program"]) as execEnvArgRefs checks
+// the env argument: the names are fixed, and the variables that choose
+// the code that runs do not depend on parameters.
+func (c *execCompiler) envWrapperParams(prog string, tuple *hclsyntax.TupleConsExpr, elems []cty.Value, start int) *hcl.Diagnostic {
+	name := strings.ToLower(strings.TrimSuffix(filepath.Base(strings.ReplaceAll(prog, `\`, "/")), ".exe"))
+	if name != "env" {
+		return nil
+	}
+	for i := start + 1; i < len(elems); i++ {
+		expr := tuple.Exprs[i]
+		if elems[i].IsKnown() {
+			arg, _ := execArgString(elems[i])
+			switch {
+			case arg == "-u" || arg == "-C" || arg == "-P" || arg == "--unset" || arg == "--chdir":
+				i++
+			case strings.HasPrefix(arg, "-"):
+			case !strings.Contains(arg, "="):
+				return nil // the program
+			}
+			continue
+		}
+		if strings.HasPrefix(execLeadingLiteral(expr), "-") {
+			continue // an option
+		}
+		n, fromArgs, assign := c.envAssignName(expr)
+		what := c.argRefName(expr)
+		switch {
+		case !assign:
+			return nil // the program, or an argument the author lets the caller choose
+		case fromArgs:
+			return &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Name must be constant",
+				Detail: fmt.Sprintf("The name of a variable env sets refers to %s, so the model calling the tool would choose "+
+					"which variable it sets (PATH, LD_PRELOAD, ...), and with it the program that runs. "+
+					"Write the name literally and use parameters only after the \"=\" of other variables, as in command = [\"env\", \"GREETING=${param.text}\", \"printenv\", \"GREETING\"].", what),
+				Subject:    expr.Range().Ptr(),
+				Expression: expr,
+			}
+		}
+		if why := execProgramEnv(n); why != "" && what != "" {
+			return &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Parameter chooses the program",
+				Detail: fmt.Sprintf("The environment variable %s, which env sets, chooses the code the command runs (%s), so its value cannot refer to %s: "+
+					"the model calling the tool would choose the program. Write a constant value, or leave it out.%s", n, why, what, execProgramEnvHint(n)),
+				Subject:    expr.Range().Ptr(),
+				Expression: expr,
+			}
+		}
+	}
+	return nil
+}
+
+// envAssignName reads an argument of env that is known only at a call:
+// assign says it is NAME=VALUE, a template with "=" in its literal text;
+// name is the text before that "=", the parts before it evaluated; and
+// fromArgs says the name refers to a parameter or an answer.
+func (c *execCompiler) envAssignName(expr hclsyntax.Expression) (name string, fromArgs, assign bool) {
+	if w, ok := expr.(*hclsyntax.TemplateWrapExpr); ok {
+		expr = w.Wrapped
+	}
+	tmpl, ok := expr.(*hclsyntax.TemplateExpr)
+	if !ok {
+		return "", false, false
+	}
+	var b strings.Builder
+	for _, p := range tmpl.Parts {
+		if lit, ok := execLiteralString(p); ok {
+			if before, _, found := strings.Cut(lit, "="); found {
+				b.WriteString(before)
+				return b.String(), fromArgs, true
+			}
+			b.WriteString(lit)
+			continue
+		}
+		if execRefsArgs(p) {
+			fromArgs = true
+			continue
+		}
+		if v, d := p.Value(c.eval); !d.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
+			b.WriteString(v.AsString())
+		}
+	}
+	return "", false, false
+}
