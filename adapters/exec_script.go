@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 )
 
 // execInterpreter describes a program that runs a script given on its
@@ -161,51 +163,48 @@ func (in execInterpreter) scriptFlag(arg string) bool {
 // scriptParams refuses a parameter interpolated into the script of a
 // shell or another interpreter (["sh", "-c", "echo ${param.x}"]): the
 // value would be code, whatever its quoting, and a model could run
-// anything. The value must be passed as an argument of its own.
-func (c *execCompiler) scriptParams(tuple *hclsyntax.TupleConsExpr, elems []cty.Value) hcl.Diagnostics {
-	if tuple == nil || len(elems) != len(tuple.Exprs) {
-		return nil
-	}
+// anything. The value must be passed as an argument of its own. args are
+// the command's elements as evaluated at load (see scriptArgs), so the
+// check holds however the list is built.
+func (c *execCompiler) scriptParams(args []scriptArg) hcl.Diagnostics {
 	// The interpreter may be the program, or come after one that runs
 	// it: ["env", "sh", "-c", ...], ["nice", ...], ["timeout", "5", ...],
 	// ["docker", "exec", "box", "sh", "-c", ...], ["uv", "run", "python", ...].
-	for start := range elems {
-		if !elems[start].IsKnown() {
+	for start := range args {
+		prog, ok := args[start].literal()
+		if !ok {
 			continue
 		}
-		prog, _ := execArgString(elems[start])
 		in, ok := execInterpreterFor(prog)
-		if !ok || in.safe(elems[start+1:]) {
+		if !ok || in.safe(args[start+1:]) {
 			continue
 		}
-		for i := start + 1; i < len(elems); i++ {
-			if !elems[i].IsKnown() {
+		for i := start + 1; i < len(args); i++ {
+			if !args[i].known() {
 				// A script glued to its flag: ["python3", "-c${...}"],
 				// ["node", "--eval=${...}"].
-				if flag, ok := in.attachedScript(execLeadingLiteral(tuple.Exprs[i])); ok {
-					if d := c.scriptDiag(tuple.Exprs[i], fmt.Sprintf("The script %s runs with %s, glued to the flag,", prog, flag), in); d != nil {
+				if flag, ok := c.attachedScript(in, args[i]); ok {
+					if d := c.scriptDiag(args[i], fmt.Sprintf("The script %s runs with %s, glued to the flag,", prog, flag), in); d != nil {
 						return hcl.Diagnostics{d}
 					}
 				}
 				continue
 			}
-			flag, _ := execArgString(elems[i])
-			if i+1 == len(elems) || !in.scriptFlag(flag) {
+			flag, _ := args[i].literal()
+			if i+1 == len(args) || !in.scriptFlag(flag) {
 				continue
 			}
 			script := i + 1
 			if in.shellFlags {
-				script = shellScriptIndex(elems, i+1)
+				script = shellScriptIndex(args, i+1)
 			}
-			if script < len(elems) {
-				if d := c.scriptDiag(tuple.Exprs[script], fmt.Sprintf("The script %s runs with %s", prog, flag), in); d != nil {
-					return hcl.Diagnostics{d}
-				}
+			if d := c.scriptAt(args, script, fmt.Sprintf("The script %s runs with %s", prog, flag), in); d != nil {
+				return hcl.Diagnostics{d}
 			}
 		}
 		if in.programOperand {
-			if i := awkProgramIndex(elems, start, in); i > 0 {
-				if d := c.scriptDiag(tuple.Exprs[i], fmt.Sprintf("The %s program, its first argument after the options,", prog), in); d != nil {
+			if i := awkProgramIndex(args, start, in); i > 0 {
+				if d := c.scriptAt(args, i, fmt.Sprintf("The %s program, its first argument after the options,", prog), in); d != nil {
 					return hcl.Diagnostics{d}
 				}
 			}
@@ -214,13 +213,25 @@ func (c *execCompiler) scriptParams(tuple *hclsyntax.TupleConsExpr, elems []cty.
 	return nil
 }
 
+// scriptAt refuses args[i], the script, when it is built from a parameter.
+// When it is a list known only at call time, which may be empty, each
+// later element may be the script too.
+func (c *execCompiler) scriptAt(args []scriptArg, i int, what string, in execInterpreter) *hcl.Diagnostic {
+	for ; i < len(args); i++ {
+		if d := c.scriptDiag(args[i], what, in); d != nil || !args[i].run {
+			return d
+		}
+	}
+	return nil
+}
+
 // shellScriptIndex returns the index of the script of a shell whose -c
-// flag comes before elems[i]: a shell reads options up to its first
+// flag comes before args[i]: a shell reads options up to its first
 // operand, so in ["sh", "-c", "--", "script"] and ["bash", "-c", "-o",
 // "pipefail", "script"] the script is the last element.
-func shellScriptIndex(elems []cty.Value, i int) int {
-	for ; i < len(elems) && elems[i].IsKnown(); i++ {
-		a, _ := execArgString(elems[i])
+func shellScriptIndex(args []scriptArg, i int) int {
+	for ; i < len(args) && args[i].known(); i++ {
+		a, _ := args[i].literal()
 		switch {
 		case a == "--" || a == "-":
 			return i + 1 // the end of the options
@@ -235,15 +246,13 @@ func shellScriptIndex(elems []cty.Value, i int) int {
 
 // safe reports whether args, the arguments of the interpreter, hold its
 // safeFlag.
-func (in execInterpreter) safe(args []cty.Value) bool {
+func (in execInterpreter) safe(args []scriptArg) bool {
 	if in.safeFlag == "" {
 		return false
 	}
 	for _, a := range args {
-		if a.IsKnown() {
-			if s, _ := execArgString(a); s == in.safeFlag {
-				return true
-			}
+		if s, ok := a.literal(); ok && s == in.safeFlag {
+			return true
 		}
 	}
 	return false
@@ -263,46 +272,98 @@ func execLeadingLiteral(expr hclsyntax.Expression) string {
 	return s
 }
 
-// scriptDiag refuses script when it interpolates a parameter or an answer;
-// nil when it does not. what names the script for the message.
-func (c *execCompiler) scriptDiag(script hclsyntax.Expression, what string, in execInterpreter) *hcl.Diagnostic {
-	if isBareParamRef(script) {
+// attachedScript reports whether a, an element not known at load, may be
+// a script glued to a flag of in, and returns the flag. Where the element
+// is written is known, its literal start says; otherwise the start its
+// value is known to have, which HCL may cut short by a character or more,
+// so that any start that may go on into such a flag counts.
+func (c *execCompiler) attachedScript(in execInterpreter, a scriptArg) (string, bool) {
+	if a.run {
+		return "", false // its elements' starts are checked at call time
+	}
+	if a.expr != nil {
+		return in.attachedScript(execLeadingLiteral(a.expr))
+	}
+	if !a.built() {
+		return "", false
+	}
+	prefix := ""
+	if a.val.Type() == cty.String {
+		prefix = a.val.Range().StringPrefix()
+	}
+	if flag, ok := in.attachedScript(prefix); ok {
+		return flag, true
+	}
+	if len(prefix) == 0 || prefix[0] != '-' {
+		return "", false
+	}
+	for _, f := range in.flags {
+		if strings.HasPrefix(f, "--") && len(prefix) <= len(f)+1 && strings.HasPrefix(strings.ToLower(f+"="), strings.ToLower(prefix)) {
+			return f + "=", true
+		}
+	}
+	if in.attached && strings.TrimLeft(strings.ToLower(prefix[1:]), "abcdefghijklmnopqrstuvwxyz") == "" {
+		return in.flags[0], true
+	}
+	return "", false
+}
+
+// scriptDiag refuses a, a script, when it is built from a parameter or an
+// answer; nil when it is not. what names the script for the message.
+func (c *execCompiler) scriptDiag(a scriptArg, what string, in execInterpreter) *hcl.Diagnostic {
+	if !a.built() {
 		return nil
 	}
-	value := ""
-	if refs := execParamRefs(script, c.paramNames()); len(refs) > 0 {
-		value = fmt.Sprintf("parameter %q", refs[0])
-	} else if refs := execAnswerRefs(script); len(refs) > 0 {
-		value = fmt.Sprintf("the ask form's answer %q", refs[0])
+	value, root, name := "", "param", ""
+	if len(a.params) > 0 {
+		name = a.params[0]
+		value = fmt.Sprintf("parameter %q", name)
 	} else {
-		return nil
+		root, name = "answer", a.answers[0]
+		value = fmt.Sprintf("the ask form's answer %q", name)
 	}
 	danger, fix := "a value such as `x; rm -rf ~` runs the rm, however the script quotes it", "Pass the value as an argument of its own and read it in the script, as in "+in.readArg
 	if in.fix != "" {
 		danger, fix = in.danger, in.fix
 	}
-	return &hcl.Diagnostic{
+	puts := "puts"
+	if a.expr == nil || a.run {
+		// Where the element is not written out, a parameter alone cannot
+		// be told from one in a text: both are refused.
+		puts = "may put"
+		fix += `. A parameter that is the whole script is accepted only as an element of a list written out, as in concat(["sh", "-c"], [param.x])`
+	}
+	d := &hcl.Diagnostic{
 		Severity:   hcl.DiagError,
 		Summary:    "Parameter inside a script",
-		Detail:     fmt.Sprintf("%s puts %s into its text, so a value would run as code: %s. %s.", what, value, danger, fix),
-		Subject:    script.Range().Ptr(),
-		Expression: script,
+		Detail:     fmt.Sprintf("%s %s %s into its text, so a value would run as code: %s. %s.", what, puts, value, danger, fix),
+		Subject:    c.cmdExpr.Range().Ptr(),
+		Expression: c.cmdExpr,
 	}
+	switch {
+	case a.expr != nil && !a.run:
+		d.Subject, d.Expression = a.expr.Range().Ptr(), a.expr
+	case a.expr != nil:
+		d.Subject = execBuiltRefRange(a.expr, root, name).Ptr()
+	default:
+		d.Subject = execBuiltRefRange(c.cmdExpr, root, name).Ptr()
+	}
+	return d
 }
 
 // awkProgramIndex returns the index of the element that is the program
-// text of the awk at elems[start]: its first operand, after the options
+// text of the awk at args[start]: its first operand, after the options
 // (and their values). 0 when there is none: a -f or -e option gives the
 // program, or the options cannot be told apart at load.
-func awkProgramIndex(elems []cty.Value, start int, in execInterpreter) int {
-	for i := start + 1; i < len(elems); i++ {
-		if !elems[i].IsKnown() {
+func awkProgramIndex(args []scriptArg, start int, in execInterpreter) int {
+	for i := start + 1; i < len(args); i++ {
+		a, ok := args[i].literal()
+		if !ok {
 			return i // an operand, or an option whose name the caller chooses
 		}
-		a, _ := execArgString(elems[i])
 		switch {
 		case a == "--":
-			if i+1 < len(elems) {
+			if i+1 < len(args) {
 				return i + 1
 			}
 			return 0
@@ -345,4 +406,301 @@ func execAnswerRefs(expr hcl.Expression) []string {
 func isBareParamRef(expr hclsyntax.Expression) bool {
 	_, ok := expr.(*hclsyntax.ScopeTraversalExpr)
 	return ok
+}
+
+// scriptArg is one element of a command as the script checks see it, or a
+// list of elements known only when the tool is called.
+type scriptArg struct {
+	// expr is where the element is written, when the command's shape says
+	// (literal lists, concat of them, a conditional decided at load); for
+	// a run, the list's expression. nil otherwise.
+	expr hclsyntax.Expression
+	val  cty.Value // the value at load, without marks
+	// params and answers are the parameters and the ask form's answers the
+	// value is made from, sorted; "answer" stands for the whole form.
+	params, answers []string
+	// run is set for a list whose length is known only when the tool is
+	// called, such as param.files in concat(["ls", "--"], param.files).
+	run bool
+}
+
+// known reports whether the configuration fixes the element's value.
+func (a scriptArg) known() bool { return !a.run && a.val.IsKnown() }
+
+// literal returns the element's text when the configuration fixes it.
+func (a scriptArg) literal() (string, bool) {
+	if !a.known() {
+		return "", false
+	}
+	s, problem := execArgString(a.val)
+	return s, problem == ""
+}
+
+// built reports whether the value is made from a parameter or an answer
+// other than by being one: a parameter alone (param.script) is plainly the
+// caller's text, while "grep '${param.x}'" mixes the caller's text into the
+// author's. Where the element is not written out, only a value fixed at
+// load is not built.
+func (a scriptArg) built() bool {
+	switch {
+	case len(a.params)+len(a.answers) == 0:
+		return false
+	case a.expr != nil:
+		return !isBareParamRef(a.expr)
+	}
+	return !a.known()
+}
+
+// execRefMark marks, in the evaluation of scriptArgs, the value of the
+// parameter (root "param") or answer (root "answer") name; name is "" for
+// a form whose fields are not known.
+type execRefMark struct{ root, name string }
+
+// markedEval is the compile-time context with each parameter and answer an
+// unknown value marked with its name: whatever an expression makes of
+// them, its value carries the marks of those it is made from.
+func (c *execCompiler) markedEval() *hcl.EvalContext {
+	vars := maps.Clone(c.eval.Variables)
+	for root, v := range vars {
+		if root != "param" && root != "answer" {
+			continue
+		}
+		var types map[string]cty.Type
+		switch {
+		case v.Type().IsObjectType():
+			types = v.Type().AttributeTypes()
+		case root == "param":
+			types = map[string]cty.Type{}
+			for _, n := range c.paramNames() {
+				types[n] = cty.DynamicPseudoType
+			}
+		default:
+			vars[root] = cty.DynamicVal.Mark(execRefMark{root, ""})
+			continue
+		}
+		attrs := make(map[string]cty.Value, len(types))
+		for n, t := range types {
+			attrs[n] = cty.UnknownVal(t).Mark(execRefMark{root, n})
+		}
+		vars[root] = cty.ObjectVal(attrs)
+	}
+	return &hcl.EvalContext{Variables: vars, Functions: c.eval.Functions}
+}
+
+// scriptArgs returns the elements of the command x as it is evaluated at
+// load with each parameter and answer unknown and marked (see markedEval),
+// so that the script checks see the list however HCL builds it: concat,
+// flatten, slice, reverse, for expressions, conditionals. An element not
+// known at load is made from the parameters and answers whose marks it
+// carries, or those of the list it is in. A part of the list whose length
+// is only known when the tool is called is one run.
+func (c *execCompiler) scriptArgs(x hcl.Expression) []scriptArg {
+	ctx := c.markedEval()
+	if _, diags := x.Value(ctx); !diags.HasErrors() {
+		return c.scriptArgsOf(x, ctx)
+	}
+	// Without the marks, every element not known at load may be made
+	// from any parameter the command refers to.
+	args := c.scriptArgsOf(x, c.eval)
+	for i := range args {
+		if args[i].expr == nil && !args[i].known() {
+			args[i].params, args[i].answers = execParamRefs(x, c.paramNames()), execAnswerRefs(x)
+		}
+	}
+	return args
+}
+
+// scriptArgsOf returns the elements of the list x evaluates to in ctx.
+func (c *execCompiler) scriptArgsOf(x hcl.Expression, ctx *hcl.EvalContext) []scriptArg {
+	v, diags := x.Value(ctx)
+	if diags.HasErrors() {
+		v = cty.DynamicVal
+	}
+	v, listMarks := v.Unmark()
+	if v.IsKnown() && !v.IsNull() && v.CanIterateElements() {
+		n := v.LengthInt()
+		exprs := c.elementExprs(x)
+		if len(exprs) != n {
+			exprs = nil
+		}
+		args := make([]scriptArg, 0, n)
+		for i, el := range v.AsValueSlice() {
+			el, marks := el.UnmarkDeep()
+			a := scriptArg{val: el}
+			if exprs != nil {
+				a.expr = exprs[i]
+				a.params, a.answers = execParamRefs(a.expr, c.paramNames()), execAnswerRefs(a.expr)
+			} else {
+				a.params, a.answers = c.markRefs(marks, listMarks)
+			}
+			args = append(args, a)
+		}
+		return args
+	}
+	switch sx := x.(type) {
+	case *hclsyntax.ParenthesesExpr:
+		return c.scriptArgsOf(sx.Expression, ctx)
+	case *hclsyntax.ConditionalExpr:
+		if b, ok := c.condition(sx.Condition); ok {
+			if b {
+				return c.scriptArgsOf(sx.TrueResult, ctx)
+			}
+			return c.scriptArgsOf(sx.FalseResult, ctx)
+		}
+	case *hclsyntax.FunctionCallExpr:
+		if sx.Name == "concat" && !sx.ExpandFinal {
+			var args []scriptArg
+			for _, arg := range sx.Args {
+				args = append(args, c.scriptArgsOf(arg, ctx)...)
+			}
+			return args
+		}
+	}
+	run := scriptArg{val: v, run: true}
+	run.expr, _ = x.(hclsyntax.Expression)
+	run.params, run.answers = c.markRefs(listMarks)
+	return []scriptArg{run}
+}
+
+// elementExprs returns the expressions of the elements of x when its shape
+// is written out: a literal list, concat of such lists, a conditional
+// decided at load. nil otherwise.
+func (c *execCompiler) elementExprs(x hcl.Expression) []hclsyntax.Expression {
+	switch x := x.(type) {
+	case *hclsyntax.TupleConsExpr:
+		return x.Exprs
+	case *hclsyntax.ParenthesesExpr:
+		return c.elementExprs(x.Expression)
+	case *hclsyntax.ConditionalExpr:
+		if b, ok := c.condition(x.Condition); ok {
+			if b {
+				return c.elementExprs(x.TrueResult)
+			}
+			return c.elementExprs(x.FalseResult)
+		}
+	case *hclsyntax.FunctionCallExpr:
+		if x.Name != "concat" || x.ExpandFinal {
+			return nil
+		}
+		var out []hclsyntax.Expression
+		for _, arg := range x.Args {
+			exprs := c.elementExprs(arg)
+			if exprs == nil {
+				return nil
+			}
+			out = append(out, exprs...)
+		}
+		return out
+	}
+	return nil
+}
+
+// condition returns the value of a conditional's condition when it is
+// known at load.
+func (c *execCompiler) condition(x hcl.Expression) (bool, bool) {
+	v, diags := x.Value(c.eval)
+	if diags.HasErrors() {
+		return false, false
+	}
+	v, _ = v.UnmarkDeep()
+	v, err := convert.Convert(v, cty.Bool)
+	if err != nil || !v.IsKnown() || v.IsNull() {
+		return false, false
+	}
+	return v.True(), true
+}
+
+// markRefs lists the parameters and answers sets of marks name, sorted.
+func (c *execCompiler) markRefs(sets ...cty.ValueMarks) (params, answers []string) {
+	for _, marks := range sets {
+		for m := range marks {
+			ref, ok := m.(execRefMark)
+			switch {
+			case !ok:
+			case ref.root == "answer" && ref.name == "":
+				answers = append(answers, "answer")
+			case ref.root == "answer":
+				answers = append(answers, ref.name)
+			case ref.name == "":
+				params = append(params, c.paramNames()...)
+			default:
+				params = append(params, ref.name)
+			}
+		}
+	}
+	slices.Sort(params)
+	slices.Sort(answers)
+	return slices.Compact(params), slices.Compact(answers)
+}
+
+// execBuiltRefRange returns where x refers to the parameter (root "param")
+// or answer name, preferring a reference that text is made from (in an
+// interpolation, a function's argument, an operation) to one that only
+// moves a value along; x's range when it has none.
+func execBuiltRefRange(x hcl.Expression, root, name string) hcl.Range {
+	sx, ok := x.(hclsyntax.Expression)
+	if !ok {
+		return x.Range()
+	}
+	f := &execRefFinder{root: root, name: name}
+	hclsyntax.Walk(sx, f)
+	switch {
+	case f.built != nil:
+		return *f.built
+	case f.any != nil:
+		return *f.any
+	}
+	return x.Range()
+}
+
+// execRefFinder is the hclsyntax.Walker of execBuiltRefRange.
+type execRefFinder struct {
+	root, name string
+	parents    []hclsyntax.Node
+	built, any *hcl.Range
+}
+
+func (f *execRefFinder) Enter(n hclsyntax.Node) hcl.Diagnostics {
+	if x, ok := n.(*hclsyntax.ScopeTraversalExpr); ok && x.Traversal.RootName() == f.root {
+		name := ""
+		if len(x.Traversal) > 1 {
+			if step, ok := x.Traversal[1].(hcl.TraverseAttr); ok {
+				name = step.Name
+			}
+		}
+		if f.name == "" || name == "" || name == f.name || (f.root == "answer" && f.name == "answer") {
+			rng := x.Traversal.SourceRange()
+			if len(x.Traversal) > 1 {
+				rng = hcl.RangeBetween(x.Traversal[0].SourceRange(), x.Traversal[1].SourceRange())
+			}
+			if f.any == nil {
+				f.any = &rng
+			}
+			if f.built == nil && len(f.parents) > 0 && execBuildsText(f.parents[len(f.parents)-1]) {
+				f.built = &rng
+			}
+		}
+	}
+	f.parents = append(f.parents, n)
+	return nil
+}
+
+func (f *execRefFinder) Exit(hclsyntax.Node) hcl.Diagnostics {
+	f.parents = f.parents[:len(f.parents)-1]
+	return nil
+}
+
+// execListFuncs are the functions that move the elements of lists along
+// without making new text of them.
+var execListFuncs = []string{"concat", "flatten", "slice", "reverse", "tolist", "toset", "element", "coalesce", "coalescelist", "compact", "distinct", "sort", "try"}
+
+// execBuildsText reports whether n makes new text of its operands.
+func execBuildsText(n hclsyntax.Node) bool {
+	switch n := n.(type) {
+	case *hclsyntax.TemplateExpr, *hclsyntax.TemplateJoinExpr, *hclsyntax.BinaryOpExpr, *hclsyntax.UnaryOpExpr:
+		return true
+	case *hclsyntax.FunctionCallExpr:
+		return !slices.Contains(execListFuncs, n.Name)
+	}
+	return false
 }
