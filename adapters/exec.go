@@ -1115,6 +1115,9 @@ func (c *execCompiler) stdin(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 			Expression: a.Expr,
 		})
 	}
+	if d := c.stdinScript(a.Expr); d != nil {
+		return append(diags, d)
+	}
 	if v.IsWhollyKnown() {
 		s := ""
 		if !v.IsNull() {

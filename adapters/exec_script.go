@@ -40,29 +40,39 @@ type execInterpreter struct {
 	// value as an argument of its own", for a program whose script cannot
 	// read one; danger then says what a value could do.
 	fix, danger string
+	// optArgs are the options whose value is the next argument, and
+	// progFlags those that name the program another way (python's -m
+	// module, pwsh's -File), for telling whether the interpreter reads
+	// its program from standard input; subcommand is a first operand
+	// that is not the program (deno run).
+	optArgs, progFlags []string
+	subcommand         string
 }
 
 // execInterpreters are the programs whose script argument must not
 // interpolate a parameter, by base name without ".exe".
 var execInterpreters = func() map[string]execInterpreter {
 	shell := execInterpreter{flags: []string{"-c"}, shellFlags: true,
+		optArgs: []string{"-o", "+o", "-O", "+O", "--rcfile", "--init-file"},
 		readArg: `command = ["sh", "-c", "echo \"$1\"", "sh", param.x]`}
 	python := execInterpreter{flags: []string{"-c"}, clusterEnd: "c", attached: true,
+		optArgs: []string{"-W", "-X", "-Q"}, progFlags: []string{"-m"},
 		readArg: `command = ["python3", "-c", "import sys; print(sys.argv[1])", param.x]`}
 	node := execInterpreter{flags: []string{"-e", "--eval", "-p", "--print"}, clusterEnd: "ep",
+		optArgs: []string{"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions"},
 		readArg: `command = ["node", "-e", "console.log(process.argv[1])", param.x]`}
 	m := map[string]execInterpreter{
-		"perl":       {flags: []string{"-e", "-E"}, clusterEnd: "eE", attached: true, readArg: `command = ["perl", "-e", "print $ARGV[0]", param.x]`},
-		"ruby":       {flags: []string{"-e"}, clusterEnd: "e", attached: true, readArg: `command = ["ruby", "-e", "puts ARGV[0]", param.x]`},
-		"php":        {flags: []string{"-r"}, attached: true, readArg: `command = ["php", "-r", "echo $argv[1];", param.x]`},
-		"pwsh":       {flags: []string{"-c", "-command"}, readArg: `command = ["pwsh", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
-		"powershell": {flags: []string{"-c", "-command"}, readArg: `command = ["powershell", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
+		"perl":       {flags: []string{"-e", "-E"}, clusterEnd: "eE", attached: true, optArgs: []string{"-I"}, readArg: `command = ["perl", "-e", "print $ARGV[0]", param.x]`},
+		"ruby":       {flags: []string{"-e"}, clusterEnd: "e", attached: true, optArgs: []string{"-I", "-r", "-C", "-E"}, readArg: `command = ["ruby", "-e", "puts ARGV[0]", param.x]`},
+		"php":        {flags: []string{"-r"}, attached: true, optArgs: []string{"-c", "-d", "-z"}, progFlags: []string{"-f"}, readArg: `command = ["php", "-r", "echo $argv[1];", param.x]`},
+		"pwsh":       {flags: []string{"-c", "-command"}, optArgs: execPwshOptArgs, progFlags: []string{"-f", "-file"}, readArg: `command = ["pwsh", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
+		"powershell": {flags: []string{"-c", "-command"}, optArgs: execPwshOptArgs, progFlags: []string{"-f", "-file"}, readArg: `command = ["powershell", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
 		"cmd":        {flags: []string{"/c", "/k"}, readArg: `a script file run by another interpreter: cmd.exe has no safe way to pass a value to a command line`},
-		"osascript":  {flags: []string{"-e"}, readArg: `command = ["osascript", "-e", "on run argv", "-e", "return item 1 of argv", "-e", "end run", param.x]`},
-		"lua":        {flags: []string{"-e"}, attached: true, readArg: `command = ["lua", "-e", "print(arg[1])", "--", param.x]`},
-		"luajit":     {flags: []string{"-e"}, attached: true, readArg: `command = ["luajit", "-e", "print(arg[1])", "--", param.x]`},
+		"osascript":  {flags: []string{"-e"}, optArgs: []string{"-l", "-s"}, readArg: `command = ["osascript", "-e", "on run argv", "-e", "return item 1 of argv", "-e", "end run", param.x]`},
+		"lua":        {flags: []string{"-e"}, attached: true, optArgs: []string{"-l"}, readArg: `command = ["lua", "-e", "print(arg[1])", "--", param.x]`},
+		"luajit":     {flags: []string{"-e"}, attached: true, optArgs: []string{"-l"}, readArg: `command = ["luajit", "-e", "print(arg[1])", "--", param.x]`},
 		"rscript":    {flags: []string{"-e"}, readArg: `command = ["Rscript", "-e", "cat(commandArgs(TRUE)[1])", param.x]`},
-		"julia":      {flags: []string{"-e", "--eval", "-E", "--print"}, readArg: `command = ["julia", "-e", "println(ARGS[1])", param.x]`},
+		"julia":      {flags: []string{"-e", "--eval", "-E", "--print"}, optArgs: []string{"-L", "--load", "-p", "--procs", "-t", "--threads", "-J", "--sysimage"}, readArg: `command = ["julia", "-e", "println(ARGS[1])", param.x]`},
 	}
 	for _, n := range []string{"sh", "bash", "rbash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "csh", "tcsh", "fish", "busybox"} {
 		m[n] = shell
@@ -79,7 +89,7 @@ var execInterpreters = func() map[string]execInterpreter {
 		danger: "env splits that string into the command and its arguments, so a value with spaces adds options and arguments of its own, and ${NAME} in a value reads the command's environment",
 		fix:    `Pass the value as an argument of its own after the string, as in command = ["env", "-S", "ls --", param.x]`}
 	// deno's script is the operand after eval: deno eval CODE.
-	m["deno"] = execInterpreter{flags: []string{"eval", "-e", "--eval"},
+	m["deno"] = execInterpreter{flags: []string{"eval", "-e", "--eval"}, subcommand: "run",
 		readArg: `command = ["deno", "eval", "console.log(Deno.args[0])", param.x]`}
 	awk := execInterpreter{flags: []string{"-e", "--source"}, programOperand: true, attached: true,
 		valueFlags: []string{"-F", "-v", "-f", "-e", "-i", "-l", "--field-separator", "--assign", "--file", "--source", "--include", "--load", "-W"},
@@ -99,6 +109,10 @@ var execInterpreters = func() map[string]execInterpreter {
 	}
 	return m
 }()
+
+// execPwshOptArgs are the options of PowerShell whose value is the next
+// argument.
+var execPwshOptArgs = []string{"-executionpolicy", "-ep", "-workingdirectory", "-wd", "-configurationname", "-settingsfile", "-inputformat", "-outputformat", "-windowstyle"}
 
 // execInterpreterFor returns the interpreter a program is, by its name or
 // path: python3.12 and perl5.36 are python and perl.
@@ -703,4 +717,94 @@ func execBuildsText(n hclsyntax.Node) bool {
 		return !slices.Contains(execListFuncs, n.Name)
 	}
 	return false
+}
+
+// readsStdin reports whether the interpreter, given args, reads its program
+// from standard input: a shell with -s or without a script operand, an
+// interpreter without a script file or with "-" for one (python3 -,
+// pwsh -Command -), awk or sed with -f - or -f /dev/stdin. A list known
+// only at call time may be empty, so that what follows it is looked at too.
+func (in execInterpreter) readsStdin(args []scriptArg) bool {
+	next := func(i int) string {
+		if i+1 < len(args) {
+			s, _ := args[i+1].literal()
+			return s
+		}
+		return ""
+	}
+	stdin := func(s string) bool { return s == "-" || s == "/dev/stdin" }
+	if in.programOperand || in.fix != "" {
+		// The program is an operand or a string, unless -f names a file.
+		for i := range args {
+			s, _ := args[i].literal()
+			if f, ok := strings.CutPrefix(s, "--file="); ok && stdin(f) {
+				return true
+			}
+			if (s == "-f" || s == "--file") && stdin(next(i)) || s == "-f-" {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < len(args); i++ {
+		if args[i].run {
+			continue // it may be empty
+		}
+		s, ok := args[i].literal()
+		if !ok {
+			return false // the caller names the script, or gives an option (checked at call)
+		}
+		if _, attached := in.attachedScript(s); attached && s != "-" {
+			return false
+		}
+		fold := func(f string) bool { return strings.EqualFold(f, s) }
+		switch {
+		case stdin(s):
+			return true
+		case s == "--":
+			return i+1 == len(args) || args[i+1].run || stdin(next(i))
+		case in.scriptFlag(s):
+			return !in.shellFlags && stdin(next(i))
+		case in.shellFlags && len(s) > 1 && s[0] == '-' && strings.ContainsRune(s, 's') && strings.TrimLeft(s[1:], "abcdefghijklmnopqrstuvwxyz") == "":
+			return true // -s, -es: commands from standard input
+		case slices.ContainsFunc(in.progFlags, fold):
+			return stdin(next(i))
+		case slices.ContainsFunc(in.optArgs, fold):
+			i++
+		case s != "" && (s[0] == '-' || in.shellFlags && s[0] == '+'):
+		case s == in.subcommand:
+		default:
+			return false // the script file
+		}
+	}
+	return true
+}
+
+// stdinScript refuses a parameter or answer interpolated into stdin when
+// the program, or one it runs, reads its program from standard input
+// (["sh"], ["bash", "-s"], ["python3", "-"]): as in the script of -c, the
+// value would run as code. stdin = param.script alone is left alone.
+func (c *execCompiler) stdinScript(x hcl.Expression) *hcl.Diagnostic {
+	sx, ok := x.(hclsyntax.Expression)
+	if !ok {
+		return nil
+	}
+	a := scriptArg{expr: sx, val: cty.DynamicVal, params: execParamRefs(x, c.paramNames()), answers: execAnswerRefs(x)}
+	if v, diags := x.Value(c.markedEval()); !diags.HasErrors() {
+		a.val, _ = v.UnmarkDeep()
+	}
+	if !a.built() || a.known() {
+		return nil
+	}
+	for start := range c.args {
+		prog, ok := c.args[start].literal()
+		if !ok {
+			continue
+		}
+		in, ok := execInterpreterFor(prog)
+		if ok && !in.safe(c.args[start+1:]) && in.readsStdin(c.args[start+1:]) {
+			return c.scriptDiag(a, fmt.Sprintf("The stdin argument is the program %s reads from its standard input, and it", prog), in)
+		}
+	}
+	return nil
 }
