@@ -582,7 +582,7 @@ func (c *execCompiler) scriptArgsOf(x hcl.Expression, ctx *hcl.EvalContext) []sc
 func (c *execCompiler) elementExprs(x hcl.Expression) []hclsyntax.Expression {
 	switch x := x.(type) {
 	case *hclsyntax.TupleConsExpr:
-		return x.Exprs
+		return append([]hclsyntax.Expression{}, x.Exprs...) // not nil when empty
 	case *hclsyntax.ParenthesesExpr:
 		return c.elementExprs(x.Expression)
 	case *hclsyntax.ConditionalExpr:
