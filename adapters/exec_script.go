@@ -184,6 +184,9 @@ func (c *execCompiler) scriptParams(args []scriptArg) hcl.Diagnostics {
 	// The interpreter may be the program, or come after one that runs
 	// it: ["env", "sh", "-c", ...], ["nice", ...], ["timeout", "5", ...],
 	// ["docker", "exec", "box", "sh", "-c", ...], ["uv", "run", "python", ...].
+	// zero are the elements that are $0 of a shell's script, as "sh" in
+	// ["sh", "-c", "echo \"$1\"", "sh", ...]: a name, not a program run.
+	zero := map[int]bool{}
 	for start := range args {
 		prog, ok := args[start].literal()
 		if !ok {
@@ -211,6 +214,7 @@ func (c *execCompiler) scriptParams(args []scriptArg) hcl.Diagnostics {
 			script := i + 1
 			if in.shellFlags {
 				script = shellScriptIndex(args, i+1)
+				zero[script+1] = true
 			}
 			if d := c.scriptAt(args, script, fmt.Sprintf("The script %s runs with %s", prog, flag), in); d != nil {
 				return hcl.Diagnostics{d}
@@ -223,8 +227,90 @@ func (c *execCompiler) scriptParams(args []scriptArg) hcl.Diagnostics {
 				}
 			}
 		}
+		if zero[start] {
+			continue
+		}
+		if d := c.flagParams(args, start, prog, in); d != nil {
+			return hcl.Diagnostics{d}
+		}
 	}
 	return nil
+}
+
+// flagParams refuses a script that a flag made from a parameter may
+// bring in: in ["sh", "-${param.f}", "echo ${param.x}"] the caller can
+// make the flag -c, and in concat(["sh"], param.opts, ["echo ${param.x}"])
+// the list can hold it. Up to the interpreter's first operand (its
+// script, or its script file), an element that may be a script flag makes
+// each later element made from a parameter a script, and a list known
+// only at call time that is made from one may hold a flag and its script.
+func (c *execCompiler) flagParams(args []scriptArg, start int, prog string, in execInterpreter) *hcl.Diagnostic {
+	what := fmt.Sprintf("This argument of %s may be its script, should the flag before it, which the caller chooses, be %s; it", prog, in.flags[0])
+	maybeFlag := false
+	for i := start + 1; i < len(args); i++ {
+		a := args[i]
+		if s, ok := a.literal(); ok {
+			switch {
+			case s == "--":
+				if maybeFlag && i+1 < len(args) {
+					return c.scriptDiag(args[i+1], what, in)
+				}
+				return nil
+			case slices.ContainsFunc(in.optArgs, func(f string) bool { return strings.EqualFold(f, s) }):
+				i++
+			case len(s) > 1 && (s[0] == '-' || in.shellFlags && s[0] == '+'):
+			default:
+				return nil // the first operand, after which no flag counts
+			}
+			continue
+		}
+		if a.run {
+			if d := c.scriptDiag(a, fmt.Sprintf("The list after %s, known only when the tool is called, may hold a script flag and its script; it", prog), in); d != nil {
+				return d
+			}
+			maybeFlag = true
+			continue
+		}
+		if maybeFlag {
+			if d := c.scriptDiag(a, what, in); d != nil {
+				return d
+			}
+		}
+		if !c.mayBeScriptFlag(in, a) {
+			return nil // an operand the caller chooses
+		}
+		maybeFlag = true
+	}
+	return nil
+}
+
+// mayBeScriptFlag reports whether a, an element not known at load, may be
+// a flag of in that makes the next argument the script: its known start
+// may go on into one ("-", "-e", "--ev"), or the caller chooses its start
+// and may start it with "-" (a parameter with allow_flags, an answer).
+func (c *execCompiler) mayBeScriptFlag(in execInterpreter, a scriptArg) bool {
+	start := ""
+	switch {
+	case a.expr != nil:
+		start = execLeadingLiteral(a.expr)
+	case a.val.Type() == cty.String:
+		start = a.val.Range().StringPrefix()
+	}
+	if start == "" {
+		for _, p := range a.params {
+			if c.cc.Params[p].AllowFlags {
+				return true
+			}
+		}
+		return len(a.answers) > 0
+	}
+	for _, f := range in.flags {
+		if len(start) <= len(f) && strings.EqualFold(f[:len(start)], start) {
+			return true
+		}
+	}
+	cluster := in.shellFlags || in.clusterEnd != "" || in.attached
+	return cluster && start[0] == '-' && strings.TrimLeft(strings.ToLower(start[1:]), "abcdefghijklmnopqrstuvwxyz") == ""
 }
 
 // scriptAt refuses args[i], the script, when it is built from a parameter.
@@ -328,11 +414,27 @@ func (c *execCompiler) scriptDiag(a scriptArg, what string, in execInterpreter) 
 	if !a.built() {
 		return nil
 	}
-	value, root, name := "", "param", ""
-	if len(a.params) > 0 {
-		name = a.params[0]
-		value = fmt.Sprintf("parameter %q", name)
-	} else {
+	// Where the element is not written out, the parameter named is one
+	// that text is made from, rather than one that only chooses or moves
+	// values (the n of slice(..., 0, param.n)).
+	var from hcl.Expression = c.cmdExpr
+	switch {
+	case len(a.builtExprs) > 0:
+		from = a.builtExprs[0]
+	case a.expr != nil:
+		from = a.expr
+	}
+	root, name := "param", ""
+	for _, p := range a.params {
+		if _, built := execBuiltRefRange(from, "param", p); built || name == "" {
+			name = p
+			if built {
+				break
+			}
+		}
+	}
+	value := fmt.Sprintf("parameter %q", name)
+	if name == "" {
 		root, name = "answer", a.answers[0]
 		value = fmt.Sprintf("the ask form's answer %q", name)
 	}
@@ -354,13 +456,11 @@ func (c *execCompiler) scriptDiag(a scriptArg, what string, in execInterpreter) 
 		Subject:    c.cmdExpr.Range().Ptr(),
 		Expression: c.cmdExpr,
 	}
-	switch {
-	case a.expr != nil && !a.run:
+	if a.expr != nil && !a.run {
 		d.Subject, d.Expression = a.expr.Range().Ptr(), a.expr
-	case a.expr != nil:
-		d.Subject = execBuiltRefRange(a.expr, root, name).Ptr()
-	default:
-		d.Subject = execBuiltRefRange(c.cmdExpr, root, name).Ptr()
+	} else {
+		rng, _ := execBuiltRefRange(from, root, name)
+		d.Subject = rng.Ptr()
 	}
 	return d
 }
@@ -436,6 +536,9 @@ type scriptArg struct {
 	// run is set for a list whose length is known only when the tool is
 	// called, such as param.files in concat(["ls", "--"], param.files).
 	run bool
+	// builtExprs are, for a run whose expression is known, the parts of
+	// it that make text of a parameter or an answer (see execRunBuilt).
+	builtExprs []hclsyntax.Expression
 }
 
 // known reports whether the configuration fixes the element's value.
@@ -459,6 +562,8 @@ func (a scriptArg) built() bool {
 	switch {
 	case len(a.params)+len(a.answers) == 0:
 		return false
+	case a.run && a.expr != nil:
+		return len(a.builtExprs) > 0
 	case a.expr != nil:
 		return !isBareParamRef(a.expr)
 	}
@@ -571,9 +676,56 @@ func (c *execCompiler) scriptArgsOf(x hcl.Expression, ctx *hcl.EvalContext) []sc
 		}
 	}
 	run := scriptArg{val: v, run: true}
-	run.expr, _ = x.(hclsyntax.Expression)
 	run.params, run.answers = c.markRefs(listMarks)
+	if sx, ok := x.(hclsyntax.Expression); ok {
+		run.expr = sx
+		run.builtExprs = c.runBuilt(sx)
+		run.params, run.answers = nil, nil
+		for _, b := range run.builtExprs {
+			run.params = append(run.params, execParamRefs(b, c.paramNames())...)
+			run.answers = append(run.answers, execAnswerRefs(b)...)
+		}
+		slices.Sort(run.params)
+		slices.Sort(run.answers)
+		run.params, run.answers = slices.Compact(run.params), slices.Compact(run.answers)
+	}
 	return []scriptArg{run}
+}
+
+// runBuilt returns the parts of x, a list known only at call time, that
+// make text of a parameter or an answer: not a parameter alone
+// (param.files), not the literal elements of the branches of a
+// conditional (param.flag ? ["-c", param.script] : []), which are what
+// the same elements are in a list written out.
+func (c *execCompiler) runBuilt(x hclsyntax.Expression) []hclsyntax.Expression {
+	switch x := x.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		return nil
+	case *hclsyntax.ParenthesesExpr:
+		return c.runBuilt(x.Expression)
+	case *hclsyntax.ConditionalExpr:
+		return append(c.runBuilt(x.TrueResult), c.runBuilt(x.FalseResult)...)
+	case *hclsyntax.TupleConsExpr:
+		var out []hclsyntax.Expression
+		for _, el := range x.Exprs {
+			if !isBareParamRef(el) && len(execParamRefs(el, c.paramNames()))+len(execAnswerRefs(el)) > 0 {
+				out = append(out, el)
+			}
+		}
+		return out
+	case *hclsyntax.FunctionCallExpr:
+		if x.Name == "concat" && !x.ExpandFinal {
+			var out []hclsyntax.Expression
+			for _, arg := range x.Args {
+				out = append(out, c.runBuilt(arg)...)
+			}
+			return out
+		}
+	}
+	if len(execParamRefs(x, c.paramNames()))+len(execAnswerRefs(x)) > 0 {
+		return []hclsyntax.Expression{x}
+	}
+	return nil
 }
 
 // elementExprs returns the expressions of the elements of x when its shape
@@ -650,21 +802,21 @@ func (c *execCompiler) markRefs(sets ...cty.ValueMarks) (params, answers []strin
 // execBuiltRefRange returns where x refers to the parameter (root "param")
 // or answer name, preferring a reference that text is made from (in an
 // interpolation, a function's argument, an operation) to one that only
-// moves a value along; x's range when it has none.
-func execBuiltRefRange(x hcl.Expression, root, name string) hcl.Range {
+// moves a value along, and whether it is one; x's range when it has none.
+func execBuiltRefRange(x hcl.Expression, root, name string) (hcl.Range, bool) {
 	sx, ok := x.(hclsyntax.Expression)
 	if !ok {
-		return x.Range()
+		return x.Range(), false
 	}
 	f := &execRefFinder{root: root, name: name}
 	hclsyntax.Walk(sx, f)
 	switch {
 	case f.built != nil:
-		return *f.built
+		return *f.built, true
 	case f.any != nil:
-		return *f.any
+		return *f.any, false
 	}
-	return x.Range()
+	return x.Range(), false
 }
 
 // execRefFinder is the hclsyntax.Walker of execBuiltRefRange.

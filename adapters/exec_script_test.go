@@ -81,6 +81,20 @@ func TestExecScriptBuiltByExpression(t *testing.T) {
 			`"{ print $(${param.text}) }"`, "The awk program"},
 		{"sed program in slice", `command = slice(["sed", "s/${param.text}/x/", "notes.txt"], 0, 3)`,
 			`param.text`, "Add --sandbox"},
+		{"flag made from a parameter", `command = ["sh", "-${param.opt}", "echo ${param.text}"]`,
+			`"echo ${param.text}"`, "This argument of sh may be its script, should the flag before it, which the caller chooses, be -c; it puts parameter \"text\""},
+		{"flag made from a parameter, then --", `command = ["bash", "-e${param.opt}", "--", "ls ${param.text}"]`,
+			`"ls ${param.text}"`, "This argument of bash may be its script"},
+		{"flag made from a parameter in a list not written out", `command = [for s in ["sh", "-${param.opt}", "echo ${param.text}"] : s]`,
+			`param.text`, "This argument of sh may be its script"},
+		{"script glued to a flag made from a parameter", `command = [for s in ["python3", "-${param.opt}"] : s]`,
+			`param.opt`, "The script python3 runs with -c, glued to the flag, may put parameter \"opt\""},
+		{"a list at call time holding the flag and the script", `command = concat(["sh"], param.flag ? ["-c", "echo ${param.text}"] : [])`,
+			`param.text`, "The list after sh, known only when the tool is called, may hold a script flag and its script; it may put parameter \"text\""},
+		{"a list at call time that may hold the flag", `command = concat(["sh"], param.flag ? ["-c"] : [], ["echo ${param.text}"])`,
+			`"echo ${param.text}"`, "This argument of sh may be its script"},
+		{"a slice of unknown length", `command = concat(["sh"], slice(["-c", "echo ${param.text}"], 0, param.n))`,
+			`param.text`, "may hold a script flag and its script"},
 		{"sh -s with a script on stdin", "command = [\"sh\", \"-s\"]\nstdin = \"echo ${param.text}\"",
 			`"echo ${param.text}"`, "The stdin argument is the program sh reads from its standard input, and it puts parameter \"text\""},
 		{"a shell without operands", "command = [\"env\", \"bash\", \"-e\"]\nstdin = \"ls ${param.text}\"",
@@ -140,6 +154,12 @@ func TestExecScriptBuiltAllowed(t *testing.T) {
 		`command = flatten([["awk", "-v", "x=${param.text}", "{ print x }"], ["data.txt"]])`,
 		`command = concat(["sed", "--sandbox"], ["s/${param.text}/x/g", "notes.txt"])`,
 		`command = split(" ", "sh -c true")`,
+		`command = concat(["sh", "-c"], param.flag ? [param.text] : [param.opt])`,
+		`command = concat(["sh"], param.flag ? ["-c", param.text] : ["script.sh"])`,
+		`command = concat(["python3"], param.flag ? ["-u"] : [], ["script.py", "${param.text}.txt"])`,
+		`command = ["python3", "-W${param.opt}", "script.py", "${param.text}.txt"]`,
+		`command = ["sh", param.opt, "echo ${param.text}"]`, // opt may not start with "-"
+		`command = concat(["sh", "-c", "echo \"$1\"", "sh"], param.flag ? [param.text] : [], ["${param.opt}.txt"])`,
 		"command = [\"sh\", \"-s\", \"--\", param.text]\nstdin = \"echo \\\"$1\\\"\"",
 		"command = [\"sh\"]\nstdin = param.text",
 		"command = [\"sh\", \"script.sh\"]\nstdin = \"${param.text}\\n\"",
@@ -156,6 +176,23 @@ func TestExecScriptBuiltAllowed(t *testing.T) {
 				t.Errorf("refused: %s", errs.Error())
 			}
 		})
+	}
+}
+
+// TestExecScriptFlagFromAllowFlags: a parameter with allow_flags may be a
+// script flag, so an element after it made from a parameter is refused;
+// without allow_flags the call refuses a value starting with "-".
+func TestExecScriptFlagFromAllowFlags(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	f.info = map[string]ParamInfo{"opt": {AllowFlags: true}}
+	for _, body := range []string{
+		`command = ["sh", param.opt, "echo ${param.text}"]`,
+		`command = concat(["env", "perl"], [param.opt, "print ${param.text}"])`,
+	} {
+		if _, errs := execScriptErrors(t, f, body); len(errs) != 1 || !strings.Contains(errs[0].Detail, "may be its script") {
+			t.Errorf("%s: diagnostics = %v, want the flag's script refused", body, errs)
+		}
 	}
 }
 
