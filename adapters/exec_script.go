@@ -871,6 +871,9 @@ func execBuildsText(n hclsyntax.Node) bool {
 	return false
 }
 
+// execStdinNames are the names of standard input as a script file.
+var execStdinNames = []string{"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"}
+
 // readsStdin reports whether the interpreter, given args, reads its program
 // from standard input: a shell with -s or without a script operand, an
 // interpreter without a script file or with "-" for one (python3 -,
@@ -884,7 +887,7 @@ func (in execInterpreter) readsStdin(args []scriptArg) bool {
 		}
 		return ""
 	}
-	stdin := func(s string) bool { return s == "-" || s == "/dev/stdin" }
+	stdin := func(s string) bool { return slices.Contains(execStdinNames, s) }
 	if in.programOperand || in.fix != "" {
 		// The program is an operand or a string, unless -f names a file.
 		for i := range args {
@@ -892,7 +895,7 @@ func (in execInterpreter) readsStdin(args []scriptArg) bool {
 			if f, ok := strings.CutPrefix(s, "--file="); ok && stdin(f) {
 				return true
 			}
-			if (s == "-f" || s == "--file") && stdin(next(i)) || s == "-f-" {
+			if (s == "-f" || s == "--file") && stdin(next(i)) || strings.HasPrefix(s, "-f") && stdin(s[2:]) {
 				return true
 			}
 		}

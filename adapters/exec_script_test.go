@@ -107,6 +107,8 @@ func TestExecScriptBuiltByExpression(t *testing.T) {
 		{"node -", "command = [\"node\", \"-\"]\nstdin = \"console.log('${param.text}')\"", `"console.log('${param.text}')"`, "program node reads"},
 		{"php", "command = [\"php\"]\nstdin = \"<?php echo '${param.text}';\"", `"<?php echo '${param.text}';"`, "program php reads"},
 		{"lua -", "command = [\"lua\", \"-\"]\nstdin = \"print('${param.text}')\"", `"print('${param.text}')"`, "program lua reads"},
+		{"bash /dev/fd/0", "command = [\"bash\", \"/dev/fd/0\", \"x\"]\nstdin = \"ls ${param.text}\"", `"ls ${param.text}"`, "program bash reads"},
+		{"sed -f/dev/stdin", "command = [\"sed\", \"-n\", \"-f/dev/stdin\", \"notes.txt\"]\nstdin = \"/${param.text}/p\"", `"/${param.text}/p"`, "Add --sandbox"},
 		{"awk -f -", "command = [\"awk\", \"-f\", \"-\", \"data.txt\"]\nstdin = \"/${param.text}/\"", `"/${param.text}/"`, "program awk reads"},
 		{"a script on stdin of a command built by concat", "command = concat([\"sh\"], param.files)\nstdin = \"echo ${param.text}\"", `"echo ${param.text}"`, "program sh reads"},
 		{"a function of a parameter on stdin", "command = [\"bash\", \"-s\", \"--\", \"x\"]\nstdin = format(\"echo %s\", param.text)", `format("echo %s", param.text)`, "program bash reads"},
