@@ -256,7 +256,7 @@ func (c *execCompiler) flagParams(args []scriptArg, start int, prog string, in e
 					return c.scriptDiag(args[i+1], what, in)
 				}
 				return nil
-			case slices.ContainsFunc(in.optArgs, func(f string) bool { return strings.EqualFold(f, s) }):
+			case slices.ContainsFunc(in.optArgs, func(f string) bool { return strings.EqualFold(f, s) }) || slices.Contains(in.valueFlags, s):
 				i++
 			case len(s) > 1 && (s[0] == '-' || in.shellFlags && s[0] == '+'):
 			default:
@@ -268,7 +268,7 @@ func (c *execCompiler) flagParams(args []scriptArg, start int, prog string, in e
 			if d := c.scriptDiag(a, fmt.Sprintf("The list after %s, known only when the tool is called, may hold a script flag and its script; it", prog), in); d != nil {
 				return d
 			}
-			maybeFlag = true
+			maybeFlag = maybeFlag || a.expr == nil || c.runMayHoldFlag(in, a.expr)
 			continue
 		}
 		if maybeFlag {
@@ -311,6 +311,41 @@ func (c *execCompiler) mayBeScriptFlag(in execInterpreter, a scriptArg) bool {
 	}
 	cluster := in.shellFlags || in.clusterEnd != "" || in.attached
 	return cluster && start[0] == '-' && strings.TrimLeft(strings.ToLower(start[1:]), "abcdefghijklmnopqrstuvwxyz") == ""
+}
+
+// runMayHoldFlag reports whether x, a list known only at call time, may
+// hold a script flag of in: a literal one in a branch of a conditional, an
+// element that may be one (see mayBeScriptFlag), the items of a list
+// parameter with allow_flags; any list made otherwise.
+func (c *execCompiler) runMayHoldFlag(in execInterpreter, x hclsyntax.Expression) bool {
+	switch x := x.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		name, ok := execParamName(x.Traversal)
+		return !ok || name == "" || c.cc.Params[name].AllowFlags
+	case *hclsyntax.ParenthesesExpr:
+		return c.runMayHoldFlag(in, x.Expression)
+	case *hclsyntax.ConditionalExpr:
+		return c.runMayHoldFlag(in, x.TrueResult) || c.runMayHoldFlag(in, x.FalseResult)
+	case *hclsyntax.TupleConsExpr:
+		for _, el := range x.Exprs {
+			if v, diags := el.Value(c.eval); !diags.HasErrors() && v.IsWhollyKnown() {
+				if s, problem := execArgString(v); problem == "" && !in.scriptFlag(s) {
+					continue
+				}
+				return true
+			}
+			a := scriptArg{expr: el, val: cty.DynamicVal, params: execParamRefs(el, c.paramNames()), answers: execAnswerRefs(el)}
+			if c.mayBeScriptFlag(in, a) {
+				return true
+			}
+		}
+		return false
+	case *hclsyntax.FunctionCallExpr:
+		if x.Name == "concat" && !x.ExpandFinal {
+			return slices.ContainsFunc(x.Args, func(arg hclsyntax.Expression) bool { return c.runMayHoldFlag(in, arg) })
+		}
+	}
+	return true
 }
 
 // scriptAt refuses args[i], the script, when it is built from a parameter.

@@ -161,6 +161,8 @@ func TestExecScriptBuiltAllowed(t *testing.T) {
 		`command = concat(["python3"], param.flag ? ["-u"] : [], ["script.py", "${param.text}.txt"])`,
 		`command = ["python3", "-W${param.opt}", "script.py", "${param.text}.txt"]`,
 		`command = ["sh", param.opt, "echo ${param.text}"]`, // opt may not start with "-"
+		`command = concat(["sh"], param.files, ["${param.text}.txt"])`,
+		`command = concat(["sh"], param.flag ? ["-x"] : [], ["${param.text}.txt"])`,
 		`command = concat(["sh", "-c", "echo \"$1\"", "sh"], param.flag ? [param.text] : [], ["${param.opt}.txt"])`,
 		"command = [\"sh\", \"-s\", \"--\", param.text]\nstdin = \"echo \\\"$1\\\"\"",
 		"command = [\"sh\"]\nstdin = param.text",
@@ -191,6 +193,7 @@ func TestExecScriptFlagFromAllowFlags(t *testing.T) {
 	for _, body := range []string{
 		`command = ["sh", param.opt, "echo ${param.text}"]`,
 		`command = concat(["env", "perl"], [param.opt, "print ${param.text}"])`,
+		`command = concat(["sh"], param.flag ? [param.opt] : [], ["echo ${param.text}"])`,
 	} {
 		if _, errs := execScriptErrors(t, f, body); len(errs) != 1 || !strings.Contains(errs[0].Detail, "may be its script") {
 			t.Errorf("%s: diagnostics = %v, want the flag's script refused", body, errs)
