@@ -187,6 +187,17 @@ func (c *execCompiler) scriptParams(args []scriptArg) hcl.Diagnostics {
 	// zero are the elements that are $0 of a shell's script, as "sh" in
 	// ["sh", "-c", "echo \"$1\"", "sh", ...]: a name, not a program run.
 	zero := map[int]bool{}
+	// A list known only at call time may hold an interpreter and its
+	// script: concat(["env"], compact(["sh", "-c", "echo ${param.x}"])).
+	for _, a := range args {
+		if !a.run || !a.built() {
+			continue
+		}
+		if prog := execNamedInterpreter(a.expr); prog != "" {
+			in, _ := execInterpreterFor(prog)
+			return hcl.Diagnostics{c.scriptDiag(a, fmt.Sprintf("The list known only when the tool is called may run %s, which it names, with a script; it", prog), in)}
+		}
+	}
 	for start := range args {
 		prog, ok := args[start].literal()
 		if !ok {
@@ -311,6 +322,33 @@ func (c *execCompiler) mayBeScriptFlag(in execInterpreter, a scriptArg) bool {
 	}
 	cluster := in.shellFlags || in.clusterEnd != "" || in.attached
 	return cluster && start[0] == '-' && strings.TrimLeft(strings.ToLower(start[1:]), "abcdefghijklmnopqrstuvwxyz") == ""
+}
+
+// execNamedInterpreter returns an interpreter that a word of a string
+// written in x names, such as "sh" in compact(["sh", "-c", ...]) or in
+// split(" ", "sh -c ..."); "" when there is none. A nil x may name any.
+func execNamedInterpreter(x hclsyntax.Expression) string {
+	if x == nil {
+		return "sh"
+	}
+	found := ""
+	hclsyntax.VisitAll(x, func(n hclsyntax.Node) hcl.Diagnostics {
+		lit, ok := n.(*hclsyntax.LiteralValueExpr)
+		if !ok || found != "" || lit.Val.Type() != cty.String || !lit.Val.IsKnown() || lit.Val.IsNull() {
+			return nil
+		}
+		words := strings.FieldsFunc(lit.Val.AsString(), func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-", r))
+		})
+		for _, w := range words {
+			if _, ok := execInterpreterFor(w); ok {
+				found = w
+				break
+			}
+		}
+		return nil
+	})
+	return found
 }
 
 // runMayHoldFlag reports whether x, a list known only at call time, may
@@ -650,11 +688,16 @@ func (c *execCompiler) markedEval() *hcl.EvalContext {
 // is only known when the tool is called is one run.
 func (c *execCompiler) scriptArgs(x hcl.Expression) []scriptArg {
 	ctx := c.markedEval()
-	if _, diags := x.Value(ctx); !diags.HasErrors() {
-		return c.scriptArgsOf(x, ctx)
+	if v, diags := x.Value(ctx); !diags.HasErrors() {
+		v, _ = v.Unmark()
+		plain, _ := x.Value(c.eval)
+		if v.IsKnown() == plain.IsKnown() && (!v.IsKnown() || c.sameLength(x, ctx, v)) {
+			return c.scriptArgsOf(x, ctx)
+		}
 	}
-	// Without the marks, every element not known at load may be made
-	// from any parameter the command refers to.
+	// Without the marks (they fail the expression, or change its
+	// length), every element not known at load may be made from any
+	// parameter the command refers to.
 	args := c.scriptArgsOf(x, c.eval)
 	for i := range args {
 		if args[i].expr == nil && !args[i].known() {
@@ -671,7 +714,7 @@ func (c *execCompiler) scriptArgsOf(x hcl.Expression, ctx *hcl.EvalContext) []sc
 		v = cty.DynamicVal
 	}
 	v, listMarks := v.Unmark()
-	if v.IsKnown() && !v.IsNull() && v.CanIterateElements() {
+	if v.IsKnown() && !v.IsNull() && v.CanIterateElements() && c.sameLength(x, ctx, v) {
 		n := v.LengthInt()
 		exprs := c.elementExprs(x)
 		if len(exprs) != n {
@@ -761,6 +804,20 @@ func (c *execCompiler) runBuilt(x hclsyntax.Expression) []hclsyntax.Expression {
 		return []hclsyntax.Expression{x}
 	}
 	return nil
+}
+
+// sameLength reports whether x, whose value in ctx is v, has as many
+// elements without the marks: a function may tell a marked value apart
+// (cty's flatten takes a marked unknown for one element, where an
+// unmarked one makes its whole result unknown), and the length at call
+// time is the one without.
+func (c *execCompiler) sameLength(x hcl.Expression, ctx *hcl.EvalContext, v cty.Value) bool {
+	if ctx == c.eval {
+		return true
+	}
+	plain, diags := x.Value(c.eval)
+	plain, _ = plain.UnmarkDeep()
+	return !diags.HasErrors() && plain.IsKnown() && !plain.IsNull() && plain.CanIterateElements() && plain.LengthInt() == v.LengthInt()
 }
 
 // elementExprs returns the expressions of the elements of x when its shape
