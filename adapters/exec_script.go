@@ -1043,8 +1043,16 @@ func (c *execCompiler) stdinScript(x hcl.Expression) *hcl.Diagnostic {
 	if !a.built() || a.known() {
 		return nil
 	}
-	for start := range c.args {
-		prog, ok := c.args[start].literal()
+	for start, arg := range c.args {
+		if arg.run {
+			// A list known only at call time that names an interpreter
+			// may run it with its arguments unseen.
+			if prog := execNamedInterpreter(arg.expr); prog != "" {
+				in, _ := execInterpreterFor(prog)
+				return c.scriptDiag(a, fmt.Sprintf("The stdin argument may be the program %s reads from its standard input, which a list known only when the tool is called names, and it", prog), in)
+			}
+		}
+		prog, ok := arg.literal()
 		if !ok {
 			continue
 		}

@@ -117,6 +117,8 @@ func TestExecScriptBuiltByExpression(t *testing.T) {
 		{"sed -f/dev/stdin", "command = [\"sed\", \"-n\", \"-f/dev/stdin\", \"notes.txt\"]\nstdin = \"/${param.text}/p\"", `"/${param.text}/p"`, "Add --sandbox"},
 		{"awk -f -", "command = [\"awk\", \"-f\", \"-\", \"data.txt\"]\nstdin = \"/${param.text}/\"", `"/${param.text}/"`, "program awk reads"},
 		{"a script on stdin of a command built by concat", "command = concat([\"sh\"], param.files)\nstdin = \"echo ${param.text}\"", `"echo ${param.text}"`, "program sh reads"},
+		{"an interpreter chosen at call time reading stdin", "command = concat([\"env\"], param.flag ? [\"sh\"] : [\"cat\"])\nstdin = \"echo ${param.text}\"",
+			`"echo ${param.text}"`, "The stdin argument may be the program sh reads from its standard input, which a list known only when the tool is called names"},
 		{"a function of a parameter on stdin", "command = [\"bash\", \"-s\", \"--\", \"x\"]\nstdin = format(\"echo %s\", param.text)", `format("echo %s", param.text)`, "program bash reads"},
 	}
 	for _, tt := range tests {
@@ -179,6 +181,7 @@ func TestExecScriptBuiltAllowed(t *testing.T) {
 		"command = [\"awk\", \"{ print }\"]\nstdin = \"/${param.text}/\"",
 		"command = [\"cat\"]\nstdin = \"x ${param.text}\"",
 		"command = [\"sh\", \"-s\"]\nstdin = \"echo hello\"",
+		"command = concat([\"grep\", \"-c\"], param.files)\nstdin = \"x ${param.text}\"",
 	} {
 		t.Run(body, func(t *testing.T) {
 			t.Parallel()
@@ -319,6 +322,41 @@ func FuzzExecScriptCommand(f *testing.F) {
 		}
 		if errs[0].Subject == nil || !strings.HasSuffix(errs[0].Detail, ".") {
 			t.Fatalf("%s\nno subject, or a detail that is not a sentence: %v", body, errs[0])
+		}
+	})
+}
+
+// FuzzExecScriptStdin generates commands whose program, behind any
+// wrapper and in any list shape, reads its script from standard input, and
+// a stdin made from a parameter: each must be refused.
+func FuzzExecScriptStdin(f *testing.F) {
+	for _, seed := range []string{"", "\x01\x02\x03", "\x04\x05\x06\x07", "\x08\x09\x0a\x0b\x01"} {
+		f.Add([]byte(seed))
+	}
+	readers := [][]string{
+		{`"sh"`}, {`"sh"`, `"-s"`}, {`"bash"`, `"-e"`, `"-s"`, `"--"`, `"x"`}, {`"sh"`, `"-"`}, {`"dash"`, `"-o"`, `"errexit"`},
+		{`"python3"`}, {`"python3"`, `"-u"`, `"-"`}, {`"python3.12"`, `"-W"`, `"ignore"`}, {`"perl"`}, {`"perl"`, `"-w"`, `"-"`},
+		{`"ruby"`, `"-"`}, {`"node"`, `"-"`}, {`"php"`}, {`"lua"`, `"-"`}, {`"awk"`, `"-f"`, `"-"`, `"data.txt"`},
+		{`"sed"`, `"-n"`, `"-f"`, `"/dev/stdin"`}, {`"pwsh"`, `"-Command"`, `"-"`}, {`"deno"`, `"run"`, `"-"`}, {`"bash"`, `"/dev/stdin"`},
+	}
+	wrappers := [][]string{{}, {`"env"`}, {`"env"`, `"LC_ALL=C"`}, {`"timeout"`, `"5"`}, {`"nice"`, `"-n"`, `"5"`}, {`"docker"`, `"exec"`, `"-i"`, `"box"`}}
+	stdins := []string{`"echo ${param.text}"`, "<<EOT\nprint(${param.text})\nEOT", `format("x %s", param.text)`, `upper(param.text)`,
+		`join("\n", [param.a, param.b])`, `"%{ for f in param.files }${f}%{ endfor }"`, `replace("X", "X", param.text)`}
+	fx := defaultExecFixture()
+	f.Fuzz(func(t *testing.T, choices []byte) {
+		i := 0
+		next := func() int {
+			if i >= len(choices) {
+				return 0
+			}
+			i++
+			return int(choices[i-1])
+		}
+		elems := append(append([]string{}, wrappers[next()%len(wrappers)]...), readers[next()%len(readers)]...)
+		body := "command = " + execListExpr(elems, next, 0) + "\nstdin = " + stdins[next()%len(stdins)]
+		_, errs := execScriptErrors(t, fx, body)
+		if len(errs) != 1 || errs[0].Summary != "Parameter inside a script" {
+			t.Fatalf("%s\ndiagnostics = %v, want one Parameter inside a script", body, errs)
 		}
 	})
 }
