@@ -610,7 +610,7 @@ type scriptArg struct {
 	// called, such as param.files in concat(["ls", "--"], param.files).
 	run bool
 	// builtExprs are, for a run whose expression is known, the parts of
-	// it that make text of a parameter or an answer (see execRunBuilt).
+	// it that make text of a parameter or an answer (see runBuilt).
 	builtExprs []hclsyntax.Expression
 }
 
@@ -868,7 +868,8 @@ func (c *execCompiler) condition(x hcl.Expression) (bool, bool) {
 	return v.True(), true
 }
 
-// markRefs lists the parameters and answers sets of marks name, sorted.
+// markRefs lists the parameters and the answers that the marks in sets
+// name, sorted.
 func (c *execCompiler) markRefs(sets ...cty.ValueMarks) (params, answers []string) {
 	for _, marks := range sets {
 		for m := range marks {
@@ -918,6 +919,8 @@ type execRefFinder struct {
 	built, any *hcl.Range
 }
 
+// Enter notes a reference to the parameter or answer, and whether what
+// holds it makes text of it.
 func (f *execRefFinder) Enter(n hclsyntax.Node) hcl.Diagnostics {
 	if x, ok := n.(*hclsyntax.ScopeTraversalExpr); ok && x.Traversal.RootName() == f.root {
 		name := ""
@@ -943,6 +946,7 @@ func (f *execRefFinder) Enter(n hclsyntax.Node) hcl.Diagnostics {
 	return nil
 }
 
+// Exit leaves a node.
 func (f *execRefFinder) Exit(hclsyntax.Node) hcl.Diagnostics {
 	f.parents = f.parents[:len(f.parents)-1]
 	return nil
@@ -950,7 +954,7 @@ func (f *execRefFinder) Exit(hclsyntax.Node) hcl.Diagnostics {
 
 // execListFuncs are the functions that move the elements of lists along
 // without making new text of them.
-var execListFuncs = []string{"concat", "flatten", "slice", "reverse", "tolist", "toset", "element", "coalesce", "coalescelist", "compact", "distinct", "sort", "try"}
+var execListFuncs = []string{"concat", "flatten", "slice", "reverse", "element", "coalesce", "coalescelist", "compact", "distinct", "sort", "try"}
 
 // execBuildsText reports whether n makes new text of its operands.
 func execBuildsText(n hclsyntax.Node) bool {
