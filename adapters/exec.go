@@ -379,6 +379,11 @@ type execCompiler struct {
 	programRange hcl.Range
 	// names are the declared parameters, sorted (see paramNames).
 	names []string
+	// cmdExpr is the command's expression, and args its elements as the
+	// script checks see them (see scriptArgs); nil when the command has
+	// errors.
+	cmdExpr hcl.Expression
+	args    []scriptArg
 }
 
 // paramNames lists the declared parameters, sorted; worked out once.
@@ -488,6 +493,7 @@ func (c *execCompiler) constant(a *hcl.Attribute, example string) (cty.Value, hc
 
 func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	e.command = a.Expr
+	c.cmdExpr = a.Expr
 	const example = `["grep", "-n", "--", param.pattern, "notes.txt"]`
 	invalid := func(rng hcl.Range, detail string) *hcl.Diagnostic {
 		return &hcl.Diagnostic{
@@ -622,7 +628,8 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 						}
 						e.concatArgs = append(e.concatArgs, ca)
 					}
-					return diags
+					c.args = c.scriptArgs(a.Expr)
+					return append(diags, c.scriptParams(c.args)...)
 				}
 			}
 		}
@@ -652,10 +659,9 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 
 	c.program, _ = execArgString(elems[0])
 	c.programRange = elemRange(0)
-	if isTuple {
-		if d := c.scriptParams(tuple, elems); d.HasErrors() {
-			return append(diags, d...)
-		}
+	c.args = c.scriptArgs(a.Expr)
+	if d := c.scriptParams(c.args); d.HasErrors() {
+		return append(diags, d...)
 	}
 	e.allRefs = execParamRefs(a.Expr, c.paramNames())
 	if v.IsWhollyKnown() {
@@ -1114,6 +1120,9 @@ func (c *execCompiler) stdin(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 			Subject:    a.Expr.Range().Ptr(),
 			Expression: a.Expr,
 		})
+	}
+	if d := c.stdinScript(a.Expr); d != nil {
+		return append(diags, d)
 	}
 	if v.IsWhollyKnown() {
 		s := ""

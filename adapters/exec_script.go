@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 )
 
 // execInterpreter describes a program that runs a script given on its
@@ -38,29 +40,39 @@ type execInterpreter struct {
 	// value as an argument of its own", for a program whose script cannot
 	// read one; danger then says what a value could do.
 	fix, danger string
+	// optArgs are the options whose value is the next argument, and
+	// progFlags those that name the program another way (python's -m
+	// module, pwsh's -File), for telling whether the interpreter reads
+	// its program from standard input; subcommand is a first operand
+	// that is not the program (deno run).
+	optArgs, progFlags []string
+	subcommand         string
 }
 
 // execInterpreters are the programs whose script argument must not
 // interpolate a parameter, by base name without ".exe".
 var execInterpreters = func() map[string]execInterpreter {
 	shell := execInterpreter{flags: []string{"-c"}, shellFlags: true,
+		optArgs: []string{"-o", "+o", "-O", "+O", "--rcfile", "--init-file"},
 		readArg: `command = ["sh", "-c", "echo \"$1\"", "sh", param.x]`}
 	python := execInterpreter{flags: []string{"-c"}, clusterEnd: "c", attached: true,
+		optArgs: []string{"-W", "-X", "-Q"}, progFlags: []string{"-m"},
 		readArg: `command = ["python3", "-c", "import sys; print(sys.argv[1])", param.x]`}
 	node := execInterpreter{flags: []string{"-e", "--eval", "-p", "--print"}, clusterEnd: "ep",
+		optArgs: []string{"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions"},
 		readArg: `command = ["node", "-e", "console.log(process.argv[1])", param.x]`}
 	m := map[string]execInterpreter{
-		"perl":       {flags: []string{"-e", "-E"}, clusterEnd: "eE", attached: true, readArg: `command = ["perl", "-e", "print $ARGV[0]", param.x]`},
-		"ruby":       {flags: []string{"-e"}, clusterEnd: "e", attached: true, readArg: `command = ["ruby", "-e", "puts ARGV[0]", param.x]`},
-		"php":        {flags: []string{"-r"}, attached: true, readArg: `command = ["php", "-r", "echo $argv[1];", param.x]`},
-		"pwsh":       {flags: []string{"-c", "-command"}, readArg: `command = ["pwsh", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
-		"powershell": {flags: []string{"-c", "-command"}, readArg: `command = ["powershell", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
+		"perl":       {flags: []string{"-e", "-E"}, clusterEnd: "eE", attached: true, optArgs: []string{"-I"}, readArg: `command = ["perl", "-e", "print $ARGV[0]", param.x]`},
+		"ruby":       {flags: []string{"-e"}, clusterEnd: "e", attached: true, optArgs: []string{"-I", "-r", "-C", "-E"}, readArg: `command = ["ruby", "-e", "puts ARGV[0]", param.x]`},
+		"php":        {flags: []string{"-r"}, attached: true, optArgs: []string{"-c", "-d", "-z"}, progFlags: []string{"-f"}, readArg: `command = ["php", "-r", "echo $argv[1];", param.x]`},
+		"pwsh":       {flags: []string{"-c", "-command"}, optArgs: execPwshOptArgs, progFlags: []string{"-f", "-file"}, readArg: `command = ["pwsh", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
+		"powershell": {flags: []string{"-c", "-command"}, optArgs: execPwshOptArgs, progFlags: []string{"-f", "-file"}, readArg: `command = ["powershell", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
 		"cmd":        {flags: []string{"/c", "/k"}, readArg: `a script file run by another interpreter: cmd.exe has no safe way to pass a value to a command line`},
-		"osascript":  {flags: []string{"-e"}, readArg: `command = ["osascript", "-e", "on run argv", "-e", "return item 1 of argv", "-e", "end run", param.x]`},
-		"lua":        {flags: []string{"-e"}, attached: true, readArg: `command = ["lua", "-e", "print(arg[1])", "--", param.x]`},
-		"luajit":     {flags: []string{"-e"}, attached: true, readArg: `command = ["luajit", "-e", "print(arg[1])", "--", param.x]`},
+		"osascript":  {flags: []string{"-e"}, optArgs: []string{"-l", "-s"}, readArg: `command = ["osascript", "-e", "on run argv", "-e", "return item 1 of argv", "-e", "end run", param.x]`},
+		"lua":        {flags: []string{"-e"}, attached: true, optArgs: []string{"-l"}, readArg: `command = ["lua", "-e", "print(arg[1])", "--", param.x]`},
+		"luajit":     {flags: []string{"-e"}, attached: true, optArgs: []string{"-l"}, readArg: `command = ["luajit", "-e", "print(arg[1])", "--", param.x]`},
 		"rscript":    {flags: []string{"-e"}, readArg: `command = ["Rscript", "-e", "cat(commandArgs(TRUE)[1])", param.x]`},
-		"julia":      {flags: []string{"-e", "--eval", "-E", "--print"}, readArg: `command = ["julia", "-e", "println(ARGS[1])", param.x]`},
+		"julia":      {flags: []string{"-e", "--eval", "-E", "--print"}, optArgs: []string{"-L", "--load", "-p", "--procs", "-t", "--threads", "-J", "--sysimage"}, readArg: `command = ["julia", "-e", "println(ARGS[1])", param.x]`},
 	}
 	for _, n := range []string{"sh", "bash", "rbash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "csh", "tcsh", "fish", "busybox"} {
 		m[n] = shell
@@ -77,7 +89,7 @@ var execInterpreters = func() map[string]execInterpreter {
 		danger: "env splits that string into the command and its arguments, so a value with spaces adds options and arguments of its own, and ${NAME} in a value reads the command's environment",
 		fix:    `Pass the value as an argument of its own after the string, as in command = ["env", "-S", "ls --", param.x]`}
 	// deno's script is the operand after eval: deno eval CODE.
-	m["deno"] = execInterpreter{flags: []string{"eval", "-e", "--eval"},
+	m["deno"] = execInterpreter{flags: []string{"eval", "-e", "--eval"}, subcommand: "run",
 		readArg: `command = ["deno", "eval", "console.log(Deno.args[0])", param.x]`}
 	awk := execInterpreter{flags: []string{"-e", "--source"}, programOperand: true, attached: true,
 		valueFlags: []string{"-F", "-v", "-f", "-e", "-i", "-l", "--field-separator", "--assign", "--file", "--source", "--include", "--load", "-W"},
@@ -97,6 +109,10 @@ var execInterpreters = func() map[string]execInterpreter {
 	}
 	return m
 }()
+
+// execPwshOptArgs are the options of PowerShell whose value is the next
+// argument.
+var execPwshOptArgs = []string{"-executionpolicy", "-ep", "-workingdirectory", "-wd", "-configurationname", "-settingsfile", "-inputformat", "-outputformat", "-windowstyle"}
 
 // execInterpreterFor returns the interpreter a program is, by its name or
 // path: python3.12 and perl5.36 are python and perl.
@@ -161,66 +177,234 @@ func (in execInterpreter) scriptFlag(arg string) bool {
 // scriptParams refuses a parameter interpolated into the script of a
 // shell or another interpreter (["sh", "-c", "echo ${param.x}"]): the
 // value would be code, whatever its quoting, and a model could run
-// anything. The value must be passed as an argument of its own.
-func (c *execCompiler) scriptParams(tuple *hclsyntax.TupleConsExpr, elems []cty.Value) hcl.Diagnostics {
-	if tuple == nil || len(elems) != len(tuple.Exprs) {
-		return nil
-	}
+// anything. The value must be passed as an argument of its own. args are
+// the command's elements as evaluated at load (see scriptArgs), so the
+// check holds however the list is built.
+func (c *execCompiler) scriptParams(args []scriptArg) hcl.Diagnostics {
 	// The interpreter may be the program, or come after one that runs
 	// it: ["env", "sh", "-c", ...], ["nice", ...], ["timeout", "5", ...],
 	// ["docker", "exec", "box", "sh", "-c", ...], ["uv", "run", "python", ...].
-	for start := range elems {
-		if !elems[start].IsKnown() {
+	// zero are the elements that are $0 of a shell's script, as "sh" in
+	// ["sh", "-c", "echo \"$1\"", "sh", ...]: a name, not a program run.
+	zero := map[int]bool{}
+	// A list known only at call time may hold an interpreter and its
+	// script: concat(["env"], compact(["sh", "-c", "echo ${param.x}"])).
+	for _, a := range args {
+		if !a.run || !a.built() {
 			continue
 		}
-		prog, _ := execArgString(elems[start])
+		if prog := execNamedInterpreter(a.expr); prog != "" {
+			in, _ := execInterpreterFor(prog)
+			return hcl.Diagnostics{c.scriptDiag(a, fmt.Sprintf("The list known only when the tool is called may run %s, which it names, with a script; it", prog), in)}
+		}
+	}
+	for start := range args {
+		prog, ok := args[start].literal()
+		if !ok {
+			continue
+		}
 		in, ok := execInterpreterFor(prog)
-		if !ok || in.safe(elems[start+1:]) {
+		if !ok || in.safe(args[start+1:]) {
 			continue
 		}
-		for i := start + 1; i < len(elems); i++ {
-			if !elems[i].IsKnown() {
+		for i := start + 1; i < len(args); i++ {
+			if !args[i].known() {
 				// A script glued to its flag: ["python3", "-c${...}"],
 				// ["node", "--eval=${...}"].
-				if flag, ok := in.attachedScript(execLeadingLiteral(tuple.Exprs[i])); ok {
-					if d := c.scriptDiag(tuple.Exprs[i], fmt.Sprintf("The script %s runs with %s, glued to the flag,", prog, flag), in); d != nil {
+				if flag, ok := c.attachedScript(in, args[i]); ok {
+					if d := c.scriptDiag(args[i], fmt.Sprintf("The script %s runs with %s, glued to the flag,", prog, flag), in); d != nil {
 						return hcl.Diagnostics{d}
 					}
 				}
 				continue
 			}
-			flag, _ := execArgString(elems[i])
-			if i+1 == len(elems) || !in.scriptFlag(flag) {
+			flag, _ := args[i].literal()
+			if i+1 == len(args) || !in.scriptFlag(flag) {
 				continue
 			}
 			script := i + 1
 			if in.shellFlags {
-				script = shellScriptIndex(elems, i+1)
+				script = shellScriptIndex(args, i+1)
+				zero[script+1] = true
 			}
-			if script < len(elems) {
-				if d := c.scriptDiag(tuple.Exprs[script], fmt.Sprintf("The script %s runs with %s", prog, flag), in); d != nil {
+			if d := c.scriptAt(args, script, fmt.Sprintf("The script %s runs with %s", prog, flag), in); d != nil {
+				return hcl.Diagnostics{d}
+			}
+		}
+		if in.programOperand {
+			if i := awkProgramIndex(args, start, in); i > 0 {
+				if d := c.scriptAt(args, i, fmt.Sprintf("The %s program, its first argument after the options,", prog), in); d != nil {
 					return hcl.Diagnostics{d}
 				}
 			}
 		}
-		if in.programOperand {
-			if i := awkProgramIndex(elems, start, in); i > 0 {
-				if d := c.scriptDiag(tuple.Exprs[i], fmt.Sprintf("The %s program, its first argument after the options,", prog), in); d != nil {
-					return hcl.Diagnostics{d}
+		if zero[start] {
+			continue
+		}
+		if d := c.flagParams(args, start, prog, in); d != nil {
+			return hcl.Diagnostics{d}
+		}
+	}
+	return nil
+}
+
+// flagParams refuses a script that a flag made from a parameter may
+// bring in: in ["sh", "-${param.f}", "echo ${param.x}"] the caller can
+// make the flag -c, and in concat(["sh"], param.opts, ["echo ${param.x}"])
+// the list can hold it. Up to the interpreter's first operand (its
+// script, or its script file), an element that may be a script flag makes
+// each later element made from a parameter a script, and a list known
+// only at call time that is made from one may hold a flag and its script.
+func (c *execCompiler) flagParams(args []scriptArg, start int, prog string, in execInterpreter) *hcl.Diagnostic {
+	what := fmt.Sprintf("This argument of %s may be its script, should the flag before it, which the caller chooses, be %s; it", prog, in.flags[0])
+	maybeFlag := false
+	for i := start + 1; i < len(args); i++ {
+		a := args[i]
+		if s, ok := a.literal(); ok {
+			switch {
+			case s == "--":
+				if maybeFlag && i+1 < len(args) {
+					return c.scriptDiag(args[i+1], what, in)
 				}
+				return nil
+			case slices.ContainsFunc(in.optArgs, func(f string) bool { return strings.EqualFold(f, s) }) || slices.Contains(in.valueFlags, s):
+				i++
+			case len(s) > 1 && (s[0] == '-' || in.shellFlags && s[0] == '+'):
+			default:
+				return nil // the first operand, after which no flag counts
 			}
+			continue
+		}
+		if a.run {
+			if d := c.scriptDiag(a, fmt.Sprintf("The list after %s, known only when the tool is called, may hold a script flag and its script; it", prog), in); d != nil {
+				return d
+			}
+			maybeFlag = maybeFlag || a.expr == nil || c.runMayHoldFlag(in, a.expr)
+			continue
+		}
+		if maybeFlag {
+			if d := c.scriptDiag(a, what, in); d != nil {
+				return d
+			}
+		}
+		if !c.mayBeScriptFlag(in, a) {
+			return nil // an operand the caller chooses
+		}
+		maybeFlag = true
+	}
+	return nil
+}
+
+// mayBeScriptFlag reports whether a, an element not known at load, may be
+// a flag of in that makes the next argument the script: its known start
+// may go on into one ("-", "-e", "--ev"), or the caller chooses its start
+// and may start it with "-" (a parameter with allow_flags, an answer).
+func (c *execCompiler) mayBeScriptFlag(in execInterpreter, a scriptArg) bool {
+	start := ""
+	switch {
+	case a.expr != nil:
+		start = execLeadingLiteral(a.expr)
+	case a.val.Type() == cty.String:
+		start = a.val.Range().StringPrefix()
+	}
+	if start == "" {
+		for _, p := range a.params {
+			if c.cc.Params[p].AllowFlags {
+				return true
+			}
+		}
+		return len(a.answers) > 0
+	}
+	for _, f := range in.flags {
+		if len(start) <= len(f) && strings.EqualFold(f[:len(start)], start) {
+			return true
+		}
+	}
+	cluster := in.shellFlags || in.clusterEnd != "" || in.attached
+	return cluster && start[0] == '-' && strings.TrimLeft(strings.ToLower(start[1:]), "abcdefghijklmnopqrstuvwxyz") == ""
+}
+
+// execNamedInterpreter returns an interpreter that a word of a string
+// written in x names, such as "sh" in compact(["sh", "-c", ...]) or in
+// split(" ", "sh -c ..."); "" when there is none. A nil x may name any.
+func execNamedInterpreter(x hclsyntax.Expression) string {
+	if x == nil {
+		return "sh"
+	}
+	found := ""
+	hclsyntax.VisitAll(x, func(n hclsyntax.Node) hcl.Diagnostics {
+		lit, ok := n.(*hclsyntax.LiteralValueExpr)
+		if !ok || found != "" || lit.Val.Type() != cty.String || !lit.Val.IsKnown() || lit.Val.IsNull() {
+			return nil
+		}
+		words := strings.FieldsFunc(lit.Val.AsString(), func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-", r))
+		})
+		for _, w := range words {
+			if _, ok := execInterpreterFor(w); ok {
+				found = w
+				break
+			}
+		}
+		return nil
+	})
+	return found
+}
+
+// runMayHoldFlag reports whether x, a list known only at call time, may
+// hold a script flag of in: a literal one in a branch of a conditional, an
+// element that may be one (see mayBeScriptFlag), the items of a list
+// parameter with allow_flags; any list made otherwise.
+func (c *execCompiler) runMayHoldFlag(in execInterpreter, x hclsyntax.Expression) bool {
+	switch x := x.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		name, ok := execParamName(x.Traversal)
+		return !ok || name == "" || c.cc.Params[name].AllowFlags
+	case *hclsyntax.ParenthesesExpr:
+		return c.runMayHoldFlag(in, x.Expression)
+	case *hclsyntax.ConditionalExpr:
+		return c.runMayHoldFlag(in, x.TrueResult) || c.runMayHoldFlag(in, x.FalseResult)
+	case *hclsyntax.TupleConsExpr:
+		for _, el := range x.Exprs {
+			if v, diags := el.Value(c.eval); !diags.HasErrors() && v.IsWhollyKnown() {
+				if s, problem := execArgString(v); problem == "" && !in.scriptFlag(s) {
+					continue
+				}
+				return true
+			}
+			a := scriptArg{expr: el, val: cty.DynamicVal, params: execParamRefs(el, c.paramNames()), answers: execAnswerRefs(el)}
+			if c.mayBeScriptFlag(in, a) {
+				return true
+			}
+		}
+		return false
+	case *hclsyntax.FunctionCallExpr:
+		if x.Name == "concat" && !x.ExpandFinal {
+			return slices.ContainsFunc(x.Args, func(arg hclsyntax.Expression) bool { return c.runMayHoldFlag(in, arg) })
+		}
+	}
+	return true
+}
+
+// scriptAt refuses args[i], the script, when it is built from a parameter.
+// When it is a list known only at call time, which may be empty, each
+// later element may be the script too.
+func (c *execCompiler) scriptAt(args []scriptArg, i int, what string, in execInterpreter) *hcl.Diagnostic {
+	for ; i < len(args); i++ {
+		if d := c.scriptDiag(args[i], what, in); d != nil || !args[i].run {
+			return d
 		}
 	}
 	return nil
 }
 
 // shellScriptIndex returns the index of the script of a shell whose -c
-// flag comes before elems[i]: a shell reads options up to its first
+// flag comes before args[i]: a shell reads options up to its first
 // operand, so in ["sh", "-c", "--", "script"] and ["bash", "-c", "-o",
 // "pipefail", "script"] the script is the last element.
-func shellScriptIndex(elems []cty.Value, i int) int {
-	for ; i < len(elems) && elems[i].IsKnown(); i++ {
-		a, _ := execArgString(elems[i])
+func shellScriptIndex(args []scriptArg, i int) int {
+	for ; i < len(args) && args[i].known(); i++ {
+		a, _ := args[i].literal()
 		switch {
 		case a == "--" || a == "-":
 			return i + 1 // the end of the options
@@ -235,15 +419,13 @@ func shellScriptIndex(elems []cty.Value, i int) int {
 
 // safe reports whether args, the arguments of the interpreter, hold its
 // safeFlag.
-func (in execInterpreter) safe(args []cty.Value) bool {
+func (in execInterpreter) safe(args []scriptArg) bool {
 	if in.safeFlag == "" {
 		return false
 	}
 	for _, a := range args {
-		if a.IsKnown() {
-			if s, _ := execArgString(a); s == in.safeFlag {
-				return true
-			}
+		if s, ok := a.literal(); ok && s == in.safeFlag {
+			return true
 		}
 	}
 	return false
@@ -263,46 +445,112 @@ func execLeadingLiteral(expr hclsyntax.Expression) string {
 	return s
 }
 
-// scriptDiag refuses script when it interpolates a parameter or an answer;
-// nil when it does not. what names the script for the message.
-func (c *execCompiler) scriptDiag(script hclsyntax.Expression, what string, in execInterpreter) *hcl.Diagnostic {
-	if isBareParamRef(script) {
+// attachedScript reports whether a, an element not known at load, may be
+// a script glued to a flag of in, and returns the flag. Where the element
+// is written is known, its literal start says; otherwise the start its
+// value is known to have, which HCL may cut short by a character or more,
+// so that any start that may go on into such a flag counts.
+func (c *execCompiler) attachedScript(in execInterpreter, a scriptArg) (string, bool) {
+	if a.run {
+		return "", false // its elements' starts are checked at call time
+	}
+	if a.expr != nil {
+		return in.attachedScript(execLeadingLiteral(a.expr))
+	}
+	if !a.built() {
+		return "", false
+	}
+	prefix := ""
+	if a.val.Type() == cty.String {
+		prefix = a.val.Range().StringPrefix()
+	}
+	if flag, ok := in.attachedScript(prefix); ok {
+		return flag, true
+	}
+	if len(prefix) == 0 || prefix[0] != '-' {
+		return "", false
+	}
+	for _, f := range in.flags {
+		if strings.HasPrefix(f, "--") && len(prefix) <= len(f)+1 && strings.HasPrefix(strings.ToLower(f+"="), strings.ToLower(prefix)) {
+			return f + "=", true
+		}
+	}
+	if in.attached && strings.TrimLeft(strings.ToLower(prefix[1:]), "abcdefghijklmnopqrstuvwxyz") == "" {
+		return in.flags[0], true
+	}
+	return "", false
+}
+
+// scriptDiag refuses a, a script, when it is built from a parameter or an
+// answer; nil when it is not. what names the script for the message.
+func (c *execCompiler) scriptDiag(a scriptArg, what string, in execInterpreter) *hcl.Diagnostic {
+	if !a.built() {
 		return nil
 	}
-	value := ""
-	if refs := execParamRefs(script, c.paramNames()); len(refs) > 0 {
-		value = fmt.Sprintf("parameter %q", refs[0])
-	} else if refs := execAnswerRefs(script); len(refs) > 0 {
-		value = fmt.Sprintf("the ask form's answer %q", refs[0])
-	} else {
-		return nil
+	// Where the element is not written out, the parameter named is one
+	// that text is made from, rather than one that only chooses or moves
+	// values (the n of slice(..., 0, param.n)).
+	var from hcl.Expression = c.cmdExpr
+	switch {
+	case len(a.builtExprs) > 0:
+		from = a.builtExprs[0]
+	case a.expr != nil:
+		from = a.expr
+	}
+	root, name := "param", ""
+	for _, p := range a.params {
+		if _, built := execBuiltRefRange(from, "param", p); built || name == "" {
+			name = p
+			if built {
+				break
+			}
+		}
+	}
+	value := fmt.Sprintf("parameter %q", name)
+	if name == "" {
+		root, name = "answer", a.answers[0]
+		value = fmt.Sprintf("the ask form's answer %q", name)
 	}
 	danger, fix := "a value such as `x; rm -rf ~` runs the rm, however the script quotes it", "Pass the value as an argument of its own and read it in the script, as in "+in.readArg
 	if in.fix != "" {
 		danger, fix = in.danger, in.fix
 	}
-	return &hcl.Diagnostic{
+	puts := "puts"
+	if a.expr == nil || a.run {
+		// Where the element is not written out, a parameter alone cannot
+		// be told from one in a text: both are refused.
+		puts = "may put"
+		fix += `. A parameter that is the whole script is accepted only as an element of a list written out, as in concat(["sh", "-c"], [param.x])`
+	}
+	d := &hcl.Diagnostic{
 		Severity:   hcl.DiagError,
 		Summary:    "Parameter inside a script",
-		Detail:     fmt.Sprintf("%s puts %s into its text, so a value would run as code: %s. %s.", what, value, danger, fix),
-		Subject:    script.Range().Ptr(),
-		Expression: script,
+		Detail:     fmt.Sprintf("%s %s %s into its text, so a value would run as code: %s. %s.", what, puts, value, danger, fix),
+		Subject:    c.cmdExpr.Range().Ptr(),
+		Expression: c.cmdExpr,
 	}
+	if a.expr != nil && !a.run {
+		d.Subject, d.Expression = a.expr.Range().Ptr(), a.expr
+	} else {
+		rng, _ := execBuiltRefRange(from, root, name)
+		d.Subject = rng.Ptr()
+	}
+	return d
 }
 
 // awkProgramIndex returns the index of the element that is the program
-// text of the awk at elems[start]: its first operand, after the options
+// text of the awk at args[start]: its first operand, after the options
 // (and their values). 0 when there is none: a -f or -e option gives the
 // program, or the options cannot be told apart at load.
-func awkProgramIndex(elems []cty.Value, start int, in execInterpreter) int {
-	for i := start + 1; i < len(elems); i++ {
-		if !elems[i].IsKnown() {
+func awkProgramIndex(args []scriptArg, start int, in execInterpreter) int {
+	for i := start + 1; i < len(args); i++ {
+		a, ok := args[i].literal()
+		if !ok {
 			return i // an operand, or an option whose name the caller chooses
 		}
-		a, _ := execArgString(elems[i])
 		switch {
 		case a == "--":
-			if i+1 < len(elems) {
+			if i+1 < len(args) {
 				return i + 1
 			}
 			return 0
@@ -345,4 +593,477 @@ func execAnswerRefs(expr hcl.Expression) []string {
 func isBareParamRef(expr hclsyntax.Expression) bool {
 	_, ok := expr.(*hclsyntax.ScopeTraversalExpr)
 	return ok
+}
+
+// scriptArg is one element of a command as the script checks see it, or a
+// list of elements known only when the tool is called.
+type scriptArg struct {
+	// expr is where the element is written, when the command's shape says
+	// (literal lists, concat of them, a conditional decided at load); for
+	// a run, the list's expression. nil otherwise.
+	expr hclsyntax.Expression
+	val  cty.Value // the value at load, without marks
+	// params and answers are the parameters and the ask form's answers the
+	// value is made from, sorted; "answer" stands for the whole form.
+	params, answers []string
+	// run is set for a list whose length is known only when the tool is
+	// called, such as param.files in concat(["ls", "--"], param.files).
+	run bool
+	// builtExprs are, for a run whose expression is known, the parts of
+	// it that make text of a parameter or an answer (see runBuilt).
+	builtExprs []hclsyntax.Expression
+}
+
+// known reports whether the configuration fixes the element's value.
+func (a scriptArg) known() bool { return !a.run && a.val.IsKnown() }
+
+// literal returns the element's text when the configuration fixes it.
+func (a scriptArg) literal() (string, bool) {
+	if !a.known() {
+		return "", false
+	}
+	s, problem := execArgString(a.val)
+	return s, problem == ""
+}
+
+// built reports whether the value is made from a parameter or an answer
+// other than by being one: a parameter alone (param.script) is plainly the
+// caller's text, while "grep '${param.x}'" mixes the caller's text into the
+// author's. Where the element is not written out, only a value fixed at
+// load is not built.
+func (a scriptArg) built() bool {
+	switch {
+	case len(a.params)+len(a.answers) == 0:
+		return false
+	case a.run && a.expr != nil:
+		return len(a.builtExprs) > 0
+	case a.expr != nil:
+		return !isBareParamRef(a.expr)
+	}
+	return !a.known()
+}
+
+// execRefMark marks, in the evaluation of scriptArgs, the value of the
+// parameter (root "param") or answer (root "answer") name; name is "" for
+// a form whose fields are not known.
+type execRefMark struct{ root, name string }
+
+// markedEval is the compile-time context with each parameter and answer an
+// unknown value marked with its name: whatever an expression makes of
+// them, its value carries the marks of those it is made from.
+func (c *execCompiler) markedEval() *hcl.EvalContext {
+	vars := maps.Clone(c.eval.Variables)
+	for root, v := range vars {
+		if root != "param" && root != "answer" {
+			continue
+		}
+		var types map[string]cty.Type
+		switch {
+		case v.Type().IsObjectType():
+			types = v.Type().AttributeTypes()
+		case root == "param":
+			types = map[string]cty.Type{}
+			for _, n := range c.paramNames() {
+				types[n] = cty.DynamicPseudoType
+			}
+		default:
+			vars[root] = cty.DynamicVal.Mark(execRefMark{root, ""})
+			continue
+		}
+		attrs := make(map[string]cty.Value, len(types))
+		for n, t := range types {
+			attrs[n] = cty.UnknownVal(t).Mark(execRefMark{root, n})
+		}
+		vars[root] = cty.ObjectVal(attrs)
+	}
+	return &hcl.EvalContext{Variables: vars, Functions: c.eval.Functions}
+}
+
+// scriptArgs returns the elements of the command x as it is evaluated at
+// load with each parameter and answer unknown and marked (see markedEval),
+// so that the script checks see the list however HCL builds it: concat,
+// flatten, slice, reverse, for expressions, conditionals. An element not
+// known at load is made from the parameters and answers whose marks it
+// carries, or those of the list it is in. A part of the list whose length
+// is only known when the tool is called is one run.
+func (c *execCompiler) scriptArgs(x hcl.Expression) []scriptArg {
+	ctx := c.markedEval()
+	if v, diags := x.Value(ctx); !diags.HasErrors() {
+		v, _ = v.Unmark()
+		plain, _ := x.Value(c.eval)
+		if v.IsKnown() == plain.IsKnown() && (!v.IsKnown() || c.sameLength(x, ctx, v)) {
+			return c.scriptArgsOf(x, ctx)
+		}
+	}
+	// Without the marks (they fail the expression, or change its
+	// length), every element not known at load may be made from any
+	// parameter the command refers to.
+	args := c.scriptArgsOf(x, c.eval)
+	for i := range args {
+		if args[i].expr == nil && !args[i].known() {
+			args[i].params, args[i].answers = execParamRefs(x, c.paramNames()), execAnswerRefs(x)
+		}
+	}
+	return args
+}
+
+// scriptArgsOf returns the elements of the list x evaluates to in ctx.
+func (c *execCompiler) scriptArgsOf(x hcl.Expression, ctx *hcl.EvalContext) []scriptArg {
+	v, diags := x.Value(ctx)
+	if diags.HasErrors() {
+		v = cty.DynamicVal
+	}
+	v, listMarks := v.Unmark()
+	if v.IsKnown() && !v.IsNull() && v.CanIterateElements() && c.sameLength(x, ctx, v) {
+		n := v.LengthInt()
+		exprs := c.elementExprs(x)
+		if len(exprs) != n {
+			exprs = nil
+		}
+		args := make([]scriptArg, 0, n)
+		for i, el := range v.AsValueSlice() {
+			el, marks := el.UnmarkDeep()
+			a := scriptArg{val: el}
+			if exprs != nil {
+				a.expr = exprs[i]
+				a.params, a.answers = execParamRefs(a.expr, c.paramNames()), execAnswerRefs(a.expr)
+			} else {
+				a.params, a.answers = c.markRefs(marks, listMarks)
+			}
+			args = append(args, a)
+		}
+		return args
+	}
+	switch sx := x.(type) {
+	case *hclsyntax.ParenthesesExpr:
+		return c.scriptArgsOf(sx.Expression, ctx)
+	case *hclsyntax.ConditionalExpr:
+		if b, ok := c.condition(sx.Condition); ok {
+			if b {
+				return c.scriptArgsOf(sx.TrueResult, ctx)
+			}
+			return c.scriptArgsOf(sx.FalseResult, ctx)
+		}
+	case *hclsyntax.FunctionCallExpr:
+		if sx.Name == "concat" && !sx.ExpandFinal {
+			var args []scriptArg
+			for _, arg := range sx.Args {
+				args = append(args, c.scriptArgsOf(arg, ctx)...)
+			}
+			return args
+		}
+	}
+	run := scriptArg{val: v, run: true}
+	run.params, run.answers = c.markRefs(listMarks)
+	if sx, ok := x.(hclsyntax.Expression); ok {
+		run.expr = sx
+		run.builtExprs = c.runBuilt(sx)
+		run.params, run.answers = nil, nil
+		for _, b := range run.builtExprs {
+			run.params = append(run.params, execParamRefs(b, c.paramNames())...)
+			run.answers = append(run.answers, execAnswerRefs(b)...)
+		}
+		slices.Sort(run.params)
+		slices.Sort(run.answers)
+		run.params, run.answers = slices.Compact(run.params), slices.Compact(run.answers)
+	}
+	return []scriptArg{run}
+}
+
+// runBuilt returns the parts of x, a list known only at call time, that
+// make text of a parameter or an answer: not a parameter alone
+// (param.files), not the literal elements of the branches of a
+// conditional (param.flag ? ["-c", param.script] : []), which are what
+// the same elements are in a list written out.
+func (c *execCompiler) runBuilt(x hclsyntax.Expression) []hclsyntax.Expression {
+	switch x := x.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		return nil
+	case *hclsyntax.ParenthesesExpr:
+		return c.runBuilt(x.Expression)
+	case *hclsyntax.ConditionalExpr:
+		return append(c.runBuilt(x.TrueResult), c.runBuilt(x.FalseResult)...)
+	case *hclsyntax.TupleConsExpr:
+		var out []hclsyntax.Expression
+		for _, el := range x.Exprs {
+			if !isBareParamRef(el) && len(execParamRefs(el, c.paramNames()))+len(execAnswerRefs(el)) > 0 {
+				out = append(out, el)
+			}
+		}
+		return out
+	case *hclsyntax.FunctionCallExpr:
+		if x.Name == "concat" && !x.ExpandFinal {
+			var out []hclsyntax.Expression
+			for _, arg := range x.Args {
+				out = append(out, c.runBuilt(arg)...)
+			}
+			return out
+		}
+	}
+	if len(execParamRefs(x, c.paramNames()))+len(execAnswerRefs(x)) > 0 {
+		return []hclsyntax.Expression{x}
+	}
+	return nil
+}
+
+// sameLength reports whether x, whose value in ctx is v, has as many
+// elements without the marks: a function may tell a marked value apart
+// (cty's flatten takes a marked unknown for one element, where an
+// unmarked one makes its whole result unknown), and the length at call
+// time is the one without.
+func (c *execCompiler) sameLength(x hcl.Expression, ctx *hcl.EvalContext, v cty.Value) bool {
+	if ctx == c.eval {
+		return true
+	}
+	plain, diags := x.Value(c.eval)
+	plain, _ = plain.UnmarkDeep()
+	return !diags.HasErrors() && plain.IsKnown() && !plain.IsNull() && plain.CanIterateElements() && plain.LengthInt() == v.LengthInt()
+}
+
+// elementExprs returns the expressions of the elements of x when its shape
+// is written out: a literal list, concat of such lists, a conditional
+// decided at load. nil otherwise.
+func (c *execCompiler) elementExprs(x hcl.Expression) []hclsyntax.Expression {
+	switch x := x.(type) {
+	case *hclsyntax.TupleConsExpr:
+		return append([]hclsyntax.Expression{}, x.Exprs...) // not nil when empty
+	case *hclsyntax.ParenthesesExpr:
+		return c.elementExprs(x.Expression)
+	case *hclsyntax.ConditionalExpr:
+		if b, ok := c.condition(x.Condition); ok {
+			if b {
+				return c.elementExprs(x.TrueResult)
+			}
+			return c.elementExprs(x.FalseResult)
+		}
+	case *hclsyntax.FunctionCallExpr:
+		if x.Name != "concat" || x.ExpandFinal {
+			return nil
+		}
+		var out []hclsyntax.Expression
+		for _, arg := range x.Args {
+			exprs := c.elementExprs(arg)
+			if exprs == nil {
+				return nil
+			}
+			out = append(out, exprs...)
+		}
+		return out
+	}
+	return nil
+}
+
+// condition returns the value of a conditional's condition when it is
+// known at load.
+func (c *execCompiler) condition(x hcl.Expression) (bool, bool) {
+	v, diags := x.Value(c.eval)
+	if diags.HasErrors() {
+		return false, false
+	}
+	v, _ = v.UnmarkDeep()
+	v, err := convert.Convert(v, cty.Bool)
+	if err != nil || !v.IsKnown() || v.IsNull() {
+		return false, false
+	}
+	return v.True(), true
+}
+
+// markRefs lists the parameters and the answers that the marks in sets
+// name, sorted.
+func (c *execCompiler) markRefs(sets ...cty.ValueMarks) (params, answers []string) {
+	for _, marks := range sets {
+		for m := range marks {
+			ref, ok := m.(execRefMark)
+			switch {
+			case !ok:
+			case ref.root == "answer" && ref.name == "":
+				answers = append(answers, "answer")
+			case ref.root == "answer":
+				answers = append(answers, ref.name)
+			case ref.name == "":
+				params = append(params, c.paramNames()...)
+			default:
+				params = append(params, ref.name)
+			}
+		}
+	}
+	slices.Sort(params)
+	slices.Sort(answers)
+	return slices.Compact(params), slices.Compact(answers)
+}
+
+// execBuiltRefRange returns where x refers to the parameter (root "param")
+// or answer name, preferring a reference that text is made from (in an
+// interpolation, a function's argument, an operation) to one that only
+// moves a value along, and whether it is one; x's range when it has none.
+func execBuiltRefRange(x hcl.Expression, root, name string) (hcl.Range, bool) {
+	sx, ok := x.(hclsyntax.Expression)
+	if !ok {
+		return x.Range(), false
+	}
+	f := &execRefFinder{root: root, name: name}
+	hclsyntax.Walk(sx, f)
+	switch {
+	case f.built != nil:
+		return *f.built, true
+	case f.any != nil:
+		return *f.any, false
+	}
+	return x.Range(), false
+}
+
+// execRefFinder is the hclsyntax.Walker of execBuiltRefRange.
+type execRefFinder struct {
+	root, name string
+	parents    []hclsyntax.Node
+	built, any *hcl.Range
+}
+
+// Enter notes a reference to the parameter or answer, and whether what
+// holds it makes text of it.
+func (f *execRefFinder) Enter(n hclsyntax.Node) hcl.Diagnostics {
+	if x, ok := n.(*hclsyntax.ScopeTraversalExpr); ok && x.Traversal.RootName() == f.root {
+		name := ""
+		if len(x.Traversal) > 1 {
+			if step, ok := x.Traversal[1].(hcl.TraverseAttr); ok {
+				name = step.Name
+			}
+		}
+		if f.name == "" || name == "" || name == f.name || (f.root == "answer" && f.name == "answer") {
+			rng := x.Traversal.SourceRange()
+			if len(x.Traversal) > 1 {
+				rng = hcl.RangeBetween(x.Traversal[0].SourceRange(), x.Traversal[1].SourceRange())
+			}
+			if f.any == nil {
+				f.any = &rng
+			}
+			if f.built == nil && len(f.parents) > 0 && execBuildsText(f.parents[len(f.parents)-1]) {
+				f.built = &rng
+			}
+		}
+	}
+	f.parents = append(f.parents, n)
+	return nil
+}
+
+// Exit leaves a node.
+func (f *execRefFinder) Exit(hclsyntax.Node) hcl.Diagnostics {
+	f.parents = f.parents[:len(f.parents)-1]
+	return nil
+}
+
+// execListFuncs are the functions that move the elements of lists along
+// without making new text of them.
+var execListFuncs = []string{"concat", "flatten", "slice", "reverse", "element", "coalesce", "coalescelist", "compact", "distinct", "sort", "try"}
+
+// execBuildsText reports whether n makes new text of its operands.
+func execBuildsText(n hclsyntax.Node) bool {
+	switch n := n.(type) {
+	case *hclsyntax.TemplateExpr, *hclsyntax.TemplateJoinExpr, *hclsyntax.BinaryOpExpr, *hclsyntax.UnaryOpExpr:
+		return true
+	case *hclsyntax.FunctionCallExpr:
+		return !slices.Contains(execListFuncs, n.Name)
+	}
+	return false
+}
+
+// execStdinNames are the names of standard input as a script file.
+var execStdinNames = []string{"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"}
+
+// readsStdin reports whether the interpreter, given args, reads its program
+// from standard input: a shell with -s or without a script operand, an
+// interpreter without a script file or with "-" for one (python3 -,
+// pwsh -Command -), awk or sed with -f - or -f /dev/stdin. A list known
+// only at call time may be empty, so that what follows it is looked at too.
+func (in execInterpreter) readsStdin(args []scriptArg) bool {
+	next := func(i int) string {
+		if i+1 < len(args) {
+			s, _ := args[i+1].literal()
+			return s
+		}
+		return ""
+	}
+	stdin := func(s string) bool { return slices.Contains(execStdinNames, s) }
+	if in.programOperand || in.fix != "" {
+		// The program is an operand or a string, unless -f names a file.
+		for i := range args {
+			s, _ := args[i].literal()
+			if f, ok := strings.CutPrefix(s, "--file="); ok && stdin(f) {
+				return true
+			}
+			if (s == "-f" || s == "--file") && stdin(next(i)) || strings.HasPrefix(s, "-f") && stdin(s[2:]) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < len(args); i++ {
+		if args[i].run {
+			continue // it may be empty
+		}
+		s, ok := args[i].literal()
+		if !ok {
+			return false // the caller names the script, or gives an option (checked at call)
+		}
+		if _, attached := in.attachedScript(s); attached && s != "-" {
+			return false
+		}
+		fold := func(f string) bool { return strings.EqualFold(f, s) }
+		switch {
+		case stdin(s):
+			return true
+		case s == "--":
+			return i+1 == len(args) || args[i+1].run || stdin(next(i))
+		case in.scriptFlag(s):
+			return !in.shellFlags && stdin(next(i))
+		case in.shellFlags && len(s) > 1 && s[0] == '-' && strings.ContainsRune(s, 's') && strings.TrimLeft(s[1:], "abcdefghijklmnopqrstuvwxyz") == "":
+			return true // -s, -es: commands from standard input
+		case slices.ContainsFunc(in.progFlags, fold):
+			return stdin(next(i))
+		case slices.ContainsFunc(in.optArgs, fold):
+			i++
+		case s != "" && (s[0] == '-' || in.shellFlags && s[0] == '+'):
+		case s == in.subcommand:
+		default:
+			return false // the script file
+		}
+	}
+	return true
+}
+
+// stdinScript refuses a parameter or answer interpolated into stdin when
+// the program, or one it runs, reads its program from standard input
+// (["sh"], ["bash", "-s"], ["python3", "-"]): as in the script of -c, the
+// value would run as code. stdin = param.script alone is left alone.
+func (c *execCompiler) stdinScript(x hcl.Expression) *hcl.Diagnostic {
+	sx, ok := x.(hclsyntax.Expression)
+	if !ok {
+		return nil
+	}
+	a := scriptArg{expr: sx, val: cty.DynamicVal, params: execParamRefs(x, c.paramNames()), answers: execAnswerRefs(x)}
+	if v, diags := x.Value(c.markedEval()); !diags.HasErrors() {
+		a.val, _ = v.UnmarkDeep()
+	}
+	if !a.built() || a.known() {
+		return nil
+	}
+	for start, arg := range c.args {
+		if arg.run {
+			// A list known only at call time that names an interpreter
+			// may run it with its arguments unseen.
+			if prog := execNamedInterpreter(arg.expr); prog != "" {
+				in, _ := execInterpreterFor(prog)
+				return c.scriptDiag(a, fmt.Sprintf("The stdin argument may be the program %s reads from its standard input, which a list known only when the tool is called names, and it", prog), in)
+			}
+		}
+		prog, ok := arg.literal()
+		if !ok {
+			continue
+		}
+		in, ok := execInterpreterFor(prog)
+		if ok && !in.safe(c.args[start+1:]) && in.readsStdin(c.args[start+1:]) {
+			return c.scriptDiag(a, fmt.Sprintf("The stdin argument is the program %s reads from its standard input, and it", prog), in)
+		}
+	}
+	return nil
 }

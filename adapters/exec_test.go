@@ -37,6 +37,19 @@ var execTestFuncs = map[string]function.Function{
 	"upper":      stdlib.UpperFunc,
 	"format":     stdlib.FormatFunc,
 	"jsonencode": stdlib.JSONEncodeFunc,
+	// The functions that build lists, for the script checks.
+	"flatten":      stdlib.FlattenFunc,
+	"slice":        stdlib.SliceFunc,
+	"reverse":      stdlib.ReverseListFunc,
+	"split":        stdlib.SplitFunc,
+	"formatlist":   stdlib.FormatListFunc,
+	"values":       stdlib.ValuesFunc,
+	"compact":      stdlib.CompactFunc,
+	"coalescelist": stdlib.CoalesceListFunc,
+	"element":      stdlib.ElementFunc,
+	"join":         stdlib.JoinFunc,
+	"replace":      stdlib.ReplaceFunc,
+	"tostring":     stdlib.MakeToFunc(cty.String),
 	// sensitive is the config's sensitive(VALUE): the value unchanged.
 	"sensitive": function.New(&function.Spec{
 		Params: []function.Parameter{{Name: "value", Type: cty.String, AllowNull: true}},

@@ -1,0 +1,362 @@
+package adapters
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// execScriptErrors compiles body and returns its error diagnostics, with
+// the source it compiled.
+func execScriptErrors(t *testing.T, f execFixture, body string) (string, hcl.Diagnostics) {
+	t.Helper()
+	src := execSource(body)
+	_, diags := f.compile(t, src)
+	var errs hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			errs = append(errs, d)
+		}
+	}
+	return src, errs
+}
+
+// TestExecScriptBuiltByExpression: a parameter inside a script is refused
+// however HCL builds the command list, and where the command's program
+// reads its script from standard input; the subject is the element when
+// the list is written out, the parameter's reference otherwise.
+func TestExecScriptBuiltByExpression(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	tests := []struct {
+		name, body      string
+		subject, detail string
+	}{
+		{"concat, the issue's example", `command = concat(["sh", "-c"], ["grep -r '${param.text}' . | head -20"])`,
+			`"grep -r '${param.text}' . | head -20"`, `The script sh runs with -c puts parameter "text" into its text`},
+		{"nested concat", `command = concat(concat(["sh"], ["-c"]), concat([], ["echo ${param.text}"]))`,
+			`"echo ${param.text}"`, "The script sh runs with -c"},
+		{"concat with env and timeout", `command = concat(["env", "LC_ALL=C", "timeout", "5"], ["sh", "-c", "echo ${param.text}"])`,
+			`"echo ${param.text}"`, "The script sh runs with -c"},
+		{"concat of a conditional decided at load", `command = concat(["sh"], true ? ["-c", "echo ${param.text}"] : [])`,
+			`"echo ${param.text}"`, "The script sh runs with -c"},
+		{"conditional decided at load", `command = 1 > 0 ? ["python3", "-c", "print('${param.text}')"] : ["true"]`,
+			`"print('${param.text}')"`, "sys.argv[1]"},
+		{"flatten", `command = flatten([["sh", "-c"], ["echo ${param.text}"]])`,
+			`param.text`, `The script sh runs with -c may put parameter "text" into its text`},
+		{"flatten of nested lists", `command = flatten([["env"], [["bash"], ["-ec", ["ls ${param.text}"]]]])`,
+			`param.text`, "The script bash runs with -ec"},
+		{"slice", `command = slice(["sh", "-c", "echo ${param.text}", "sh"], 0, 3)`,
+			`param.text`, "The script sh runs with -c"},
+		{"reverse", `command = reverse(["print('${param.text}')", "-c", "python3"])`,
+			`param.text`, "sys.argv[1]"},
+		{"for expression", `command = [for s in ["sh", "-c", "echo ${param.text}"] : s]`,
+			`param.text`, "The script sh runs with -c"},
+		{"for expression making the script", `command = [for s in ["sh", "-c", "echo"] : s == "echo" ? "echo ${param.text}" : s]`,
+			`param.text`, "The script sh runs with -c"},
+		{"values of an object", `command = values({ a = "perl", b = "-e", c = "print ${param.text}" })`,
+			`param.text`, "$ARGV[0]"},
+		{"split", `command = split(" ", "sh -c echo")`, "", ""}, // fixed: no parameter, allowed (checked below)
+		{"format in a literal list", `command = concat(["sh", "-c"], [format("echo %s", param.text)])`,
+			`format("echo %s", param.text)`, "The script sh runs with -c"},
+		{"function of a parameter alone", `command = ["sh", "-c", upper(param.text)]`,
+			`upper(param.text)`, "The script sh runs with -c"},
+		{"join in flatten", `command = flatten([["sh", "-c"], [join(" ", ["echo", param.text])]])`,
+			`param.text`, "The script sh runs with -c"},
+		{"script made of a list parameter", `command = concat(["sh", "-c"], [for f in param.files : "cat ${f}"])`,
+			`param.files`, `may put parameter "files"`},
+		{"list parameter that may be empty before the script", `command = concat(["sh", "-c"], param.files, ["echo ${param.text}"])`,
+			`"echo ${param.text}"`, "The script sh runs with -c"},
+		{"script glued to its flag in concat", `command = concat(["python3"], ["-c${param.text}"])`,
+			`"-c${param.text}"`, "glued to the flag"},
+		{"script glued to its flag in flatten", `command = flatten([["python3"], ["-c${param.text}"]])`,
+			`param.text`, "glued to the flag"},
+		{"awk program in concat", `command = concat(["awk"], ["{ print $(${param.text}) }", "data.txt"])`,
+			`"{ print $(${param.text}) }"`, "The awk program"},
+		{"sed program in slice", `command = slice(["sed", "s/${param.text}/x/", "notes.txt"], 0, 3)`,
+			`param.text`, "Add --sandbox"},
+		{"flag made from a parameter", `command = ["sh", "-${param.opt}", "echo ${param.text}"]`,
+			`"echo ${param.text}"`, "This argument of sh may be its script, should the flag before it, which the caller chooses, be -c; it puts parameter \"text\""},
+		{"flag made from a parameter, then --", `command = ["bash", "-e${param.opt}", "--", "ls ${param.text}"]`,
+			`"ls ${param.text}"`, "This argument of bash may be its script"},
+		{"flag made from a parameter in a list not written out", `command = [for s in ["sh", "-${param.opt}", "echo ${param.text}"] : s]`,
+			`param.text`, "This argument of sh may be its script"},
+		{"script glued to a flag made from a parameter", `command = [for s in ["python3", "-${param.opt}"] : s]`,
+			`param.opt`, "The script python3 runs with -c, glued to the flag, may put parameter \"opt\""},
+		{"a list at call time holding the flag and the script", `command = concat(["sh"], param.flag ? ["-c", "echo ${param.text}"] : [])`,
+			`param.text`, "The list after sh, known only when the tool is called, may hold a script flag and its script; it may put parameter \"text\""},
+		{"a list at call time that may hold the flag", `command = concat(["sh"], param.flag ? ["-c"] : [], ["echo ${param.text}"])`,
+			`"echo ${param.text}"`, "This argument of sh may be its script"},
+		{"a slice of unknown length", `command = concat(["sh"], slice(["-c", "echo ${param.text}"], 0, param.n))`,
+			`param.text`, "may hold a script flag and its script"},
+		{"an interpreter in a list known at call time", `command = concat(["env", "LC_ALL=C"], compact(["gawk", "${param.a}${param.b}", "data.txt"]))`,
+			`param.a`, "The list known only when the tool is called may run gawk, which it names, with a script; it may put parameter \"a\""},
+		{"an interpreter split from a string", `command = concat(["env"], split("/", "sh/-c/echo ${param.text}"))`,
+			`param.text`, "may run sh, which it names"},
+		{"flatten of a marked unknown list", `command = concat(["env"], flatten([[], coalescelist([], compact(["LC_ALL=C", "sed", "-n", "${param.a}${param.b}"]))]))`,
+			`param.a`, "may run sed, which it names"},
+		{"sh -s with a script on stdin", "command = [\"sh\", \"-s\"]\nstdin = \"echo ${param.text}\"",
+			`"echo ${param.text}"`, "The stdin argument is the program sh reads from its standard input, and it puts parameter \"text\""},
+		{"a shell without operands", "command = [\"env\", \"bash\", \"-e\"]\nstdin = \"ls ${param.text}\"",
+			`"ls ${param.text}"`, "program bash reads"},
+		{"sh -", "command = [\"sh\", \"-\"]\nstdin = <<EOT\necho ${param.text}\nEOT", "<<EOT\necho ${param.text}\nEOT", "program sh reads"},
+		{"python3 -", "command = [\"python3\", \"-\"]\nstdin = \"print('${param.text}')\"", `"print('${param.text}')"`, "sys.argv[1]"},
+		{"python3 without a script", "command = [\"timeout\", \"5\", \"python3\", \"-u\"]\nstdin = \"print('${param.text}')\"", `"print('${param.text}')"`, "program python3 reads"},
+		{"perl", "command = [\"perl\"]\nstdin = \"print '${param.text}'\"", `"print '${param.text}'"`, "program perl reads"},
+		{"ruby -", "command = [\"ruby\", \"-\"]\nstdin = \"puts '${param.text}'\"", `"puts '${param.text}'"`, "program ruby reads"},
+		{"node -", "command = [\"node\", \"-\"]\nstdin = \"console.log('${param.text}')\"", `"console.log('${param.text}')"`, "program node reads"},
+		{"php", "command = [\"php\"]\nstdin = \"<?php echo '${param.text}';\"", `"<?php echo '${param.text}';"`, "program php reads"},
+		{"lua -", "command = [\"lua\", \"-\"]\nstdin = \"print('${param.text}')\"", `"print('${param.text}')"`, "program lua reads"},
+		{"bash /dev/fd/0", "command = [\"bash\", \"/dev/fd/0\", \"x\"]\nstdin = \"ls ${param.text}\"", `"ls ${param.text}"`, "program bash reads"},
+		{"sed -f/dev/stdin", "command = [\"sed\", \"-n\", \"-f/dev/stdin\", \"notes.txt\"]\nstdin = \"/${param.text}/p\"", `"/${param.text}/p"`, "Add --sandbox"},
+		{"awk -f -", "command = [\"awk\", \"-f\", \"-\", \"data.txt\"]\nstdin = \"/${param.text}/\"", `"/${param.text}/"`, "program awk reads"},
+		{"a script on stdin of a command built by concat", "command = concat([\"sh\"], param.files)\nstdin = \"echo ${param.text}\"", `"echo ${param.text}"`, "program sh reads"},
+		{"an interpreter chosen at call time reading stdin", "command = concat([\"env\"], param.flag ? [\"sh\"] : [\"cat\"])\nstdin = \"echo ${param.text}\"",
+			`"echo ${param.text}"`, "The stdin argument may be the program sh reads from its standard input, which a list known only when the tool is called names"},
+		{"a function of a parameter on stdin", "command = [\"bash\", \"-s\", \"--\", \"x\"]\nstdin = format(\"echo %s\", param.text)", `format("echo %s", param.text)`, "program bash reads"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			src, errs := execScriptErrors(t, f, tt.body)
+			if tt.subject == "" {
+				if len(errs) > 0 {
+					t.Fatalf("refused: %s", errs.Error())
+				}
+				return
+			}
+			if len(errs) != 1 || errs[0].Summary != "Parameter inside a script" {
+				t.Fatalf("diagnostics = %v, want one Parameter inside a script", errs)
+			}
+			d := errs[0]
+			if got := src[d.Subject.Start.Byte:d.Subject.End.Byte]; got != tt.subject {
+				t.Errorf("subject = %q, want %q", got, tt.subject)
+			}
+			if !strings.Contains(d.Detail, tt.detail) || !strings.HasSuffix(d.Detail, ".") {
+				t.Errorf("detail = %q, want a sentence with %q", d.Detail, tt.detail)
+			}
+		})
+	}
+}
+
+// TestExecScriptBuiltAllowed: the safe forms stay accepted however the
+// list is built, and so does a parameter that is the whole script where
+// the list is written out, and a script on stdin that does not run.
+func TestExecScriptBuiltAllowed(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	for _, body := range []string{
+		`command = concat(["sh", "-c", "echo \"$1\"", "sh"], [param.text])`,
+		`command = concat(["git", "add", "--"], param.files)`,
+		`command = concat(["sh", "-c", "echo \"$@\"", "sh"], param.files)`,
+		`command = concat(["sh", "-c"], [param.text])`,
+		`command = flatten([["sh", "-c", "echo \"$1\"", "sh"], [param.text]])`,
+		`command = [for s in ["sh", "-c", "echo \"$1\"", "sh", param.text] : s]`,
+		`command = reverse([param.text, "sh", "echo \"$1\"", "-c", "sh"])`,
+		`command = concat(["python3", "script.py"], [for f in param.files : "${f}.txt"])`,
+		`command = concat(["grep", "-e", "sh", "--"], ["${param.text}.txt"])`,
+		`command = flatten([["awk", "-v", "x=${param.text}", "{ print x }"], ["data.txt"]])`,
+		`command = concat(["sed", "--sandbox"], ["s/${param.text}/x/g", "notes.txt"])`,
+		`command = split(" ", "sh -c true")`,
+		`command = concat(["sh", "-c"], param.flag ? [param.text] : [param.opt])`,
+		`command = concat(["sh"], param.flag ? ["-c", param.text] : ["script.sh"])`,
+		`command = concat(["python3"], param.flag ? ["-u"] : [], ["script.py", "${param.text}.txt"])`,
+		`command = ["python3", "-W${param.opt}", "script.py", "${param.text}.txt"]`,
+		`command = ["sh", param.opt, "echo ${param.text}"]`, // opt may not start with "-"
+		`command = concat(["sh"], param.files, ["${param.text}.txt"])`,
+		`command = concat(["sh"], param.flag ? ["-x"] : [], ["${param.text}.txt"])`,
+		`command = concat(["sh", "-c", "echo \"$1\"", "sh"], param.flag ? [param.text] : [], ["${param.opt}.txt"])`,
+		"command = [\"sh\", \"-s\", \"--\", param.text]\nstdin = \"echo \\\"$1\\\"\"",
+		"command = [\"sh\"]\nstdin = param.text",
+		"command = [\"sh\", \"script.sh\"]\nstdin = \"${param.text}\\n\"",
+		"command = [\"python3\", \"-m\", \"json.tool\"]\nstdin = jsonencode({ text = param.text })",
+		"command = [\"python3\", \"-c\", \"import sys; print(sys.stdin.read())\"]\nstdin = \"x ${param.text}\"",
+		"command = [\"perl\", \"-ne\", \"print\"]\nstdin = \"x ${param.text}\"",
+		"command = [\"awk\", \"{ print }\"]\nstdin = \"/${param.text}/\"",
+		"command = [\"cat\"]\nstdin = \"x ${param.text}\"",
+		"command = [\"sh\", \"-s\"]\nstdin = \"echo hello\"",
+		"command = concat([\"grep\", \"-c\"], param.files)\nstdin = \"x ${param.text}\"",
+	} {
+		t.Run(body, func(t *testing.T) {
+			t.Parallel()
+			if _, errs := execScriptErrors(t, f, body); len(errs) > 0 {
+				t.Errorf("refused: %s", errs.Error())
+			}
+		})
+	}
+}
+
+// TestExecScriptFlagFromAllowFlags: a parameter with allow_flags may be a
+// script flag, so an element after it made from a parameter is refused;
+// without allow_flags the call refuses a value starting with "-".
+func TestExecScriptFlagFromAllowFlags(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	f.info = map[string]ParamInfo{"opt": {AllowFlags: true}}
+	for _, body := range []string{
+		`command = ["sh", param.opt, "echo ${param.text}"]`,
+		`command = concat(["env", "perl"], [param.opt, "print ${param.text}"])`,
+		`command = concat(["sh"], param.flag ? [param.opt] : [], ["echo ${param.text}"])`,
+	} {
+		if _, errs := execScriptErrors(t, f, body); len(errs) != 1 || !strings.Contains(errs[0].Detail, "may be its script") {
+			t.Errorf("%s: diagnostics = %v, want the flag's script refused", body, errs)
+		}
+	}
+}
+
+// TestExecScriptSafeFormRuns: the form the diagnostics name runs a value
+// that would inject code as data, in a real shell.
+func TestExecScriptSafeFormRuns(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	marker := filepath.Join(t.TempDir(), "pwned")
+	for _, body := range []string{
+		`command = concat(["sh", "-c", "echo \"$1\"", "sh"], [param.text])`,
+		"command = [\"sh\", \"-s\", \"--\", param.text]\nstdin = \"echo \\\"$1\\\"\"",
+	} {
+		e := f.mustCompile(t, body)
+		value := fmt.Sprintf("x' /dev/null; touch %s; echo '", marker)
+		out, err := f.call(t, context.Background(), e, map[string]cty.Value{"text": cty.StringVal(value)})
+		if err != nil {
+			t.Fatalf("%s: call: %v", body, err)
+		}
+		if got := string(out.Body); got != value+"\n" {
+			t.Errorf("%s: body = %q, want the value", body, got)
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatalf("%s: the value ran as code", body)
+		}
+	}
+}
+
+// execListExpr writes an HCL expression whose value is the list elems (HCL
+// expressions themselves), in a shape chosen by the bytes of next: a
+// literal list, concat, flatten, slice, reverse, a for expression, a
+// conditional decided at load, parentheses, values of an object,
+// coalescelist, compact, nested.
+func execListExpr(elems []string, next func() int, depth int) string {
+	lit := "[" + strings.Join(elems, ", ") + "]"
+	if depth > 4 {
+		return lit
+	}
+	sub := func(es []string) string { return execListExpr(es, next, depth+1) }
+	switch next() % 12 {
+	case 1:
+		cut := next() % (len(elems) + 1)
+		return fmt.Sprintf("concat(%s, %s)", sub(elems[:cut]), sub(elems[cut:]))
+	case 2:
+		cut := next() % (len(elems) + 1)
+		return fmt.Sprintf("flatten([%s, %s])", sub(elems[:cut]), sub(elems[cut:]))
+	case 3:
+		return fmt.Sprintf(`slice(%s, 0, %d)`, sub(append(append([]string{}, elems...), `"extra"`)), len(elems))
+	case 4:
+		rev := make([]string, len(elems))
+		for i, e := range elems {
+			rev[len(elems)-1-i] = e
+		}
+		return fmt.Sprintf("reverse(%s)", sub(rev))
+	case 5:
+		return fmt.Sprintf("[for s in %s : s]", sub(elems))
+	case 6:
+		return fmt.Sprintf(`upper("a") == "A" ? %s : ["true"]`, sub(elems))
+	case 7:
+		return "(" + sub(elems) + ")"
+	case 8:
+		var items []string
+		for i, e := range elems {
+			items = append(items, fmt.Sprintf("k%02d = %s", i, e))
+		}
+		return "values({ " + strings.Join(items, ", ") + " })"
+	case 9:
+		if len(elems) == 0 {
+			return lit // coalescelist refuses only empty lists
+		}
+		return fmt.Sprintf("coalescelist([], %s)", sub(elems))
+	case 10:
+		return fmt.Sprintf("compact(%s)", sub(elems))
+	}
+	return lit
+}
+
+// FuzzExecScriptCommand generates commands that run an interpreter's
+// script interpolating a parameter, with wrappers before the interpreter,
+// built by any nesting of HCL's list expressions: each must be refused.
+func FuzzExecScriptCommand(f *testing.F) {
+	for _, seed := range []string{"", "\x01\x01", "\x02\x03\x05", "\x03\x04\x05\x06", "\x08\x01\x07\x02\x09", "\x05\x05\x05\x01\x02\x03\x04"} {
+		f.Add([]byte(seed))
+	}
+	interpreters := [][]string{
+		{`"sh"`, `"-c"`}, {`"/bin/bash"`, `"-ec"`}, {`"bash"`, `"-c"`, `"--"`}, {`"python3"`, `"-c"`}, {`"perl"`, `"-ne"`},
+		{`"node"`, `"--eval"`}, {`"ruby"`, `"-e"`}, {`"busybox"`, `"sh"`, `"-c"`}, {`"gawk"`}, {`"sed"`, `"-n"`},
+	}
+	wrappers := [][]string{{}, {`"env"`}, {`"env"`, `"LC_ALL=C"`}, {`"timeout"`, `"5"`}, {`"nice"`, `"-n"`, `"5"`}, {`"docker"`, `"exec"`, `"box"`}}
+	scripts := []string{`"echo ${param.text}"`, `"x '${param.text}' y"`, `upper(param.text)`, `format("%s;", param.text)`,
+		`join(" ", [param.text, "x"])`, `replace("a X b", "X", param.text)`, `"${param.a}${param.b}"`}
+	fx := defaultExecFixture()
+	f.Fuzz(func(t *testing.T, choices []byte) {
+		i := 0
+		next := func() int {
+			if i >= len(choices) {
+				return 0
+			}
+			i++
+			return int(choices[i-1])
+		}
+		elems := append(append([]string{}, wrappers[next()%len(wrappers)]...), interpreters[next()%len(interpreters)]...)
+		elems = append(elems, scripts[next()%len(scripts)])
+		if next()%2 == 1 {
+			elems = append(elems, `"data.txt"`)
+		}
+		body := "command = " + execListExpr(elems, next, 0)
+		_, errs := execScriptErrors(t, fx, body)
+		// compact of a list holding an element not known at load is not
+		// known at all, and neither is its program.
+		if len(errs) != 1 || errs[0].Summary != "Parameter inside a script" && errs[0].Summary != "Program not fixed" {
+			t.Fatalf("%s\ndiagnostics = %v, want one Parameter inside a script", body, errs)
+		}
+		if errs[0].Subject == nil || !strings.HasSuffix(errs[0].Detail, ".") {
+			t.Fatalf("%s\nno subject, or a detail that is not a sentence: %v", body, errs[0])
+		}
+	})
+}
+
+// FuzzExecScriptStdin generates commands whose program, behind any
+// wrapper and in any list shape, reads its script from standard input, and
+// a stdin made from a parameter: each must be refused.
+func FuzzExecScriptStdin(f *testing.F) {
+	for _, seed := range []string{"", "\x01\x02\x03", "\x04\x05\x06\x07", "\x08\x09\x0a\x0b\x01"} {
+		f.Add([]byte(seed))
+	}
+	readers := [][]string{
+		{`"sh"`}, {`"sh"`, `"-s"`}, {`"bash"`, `"-e"`, `"-s"`, `"--"`, `"x"`}, {`"sh"`, `"-"`}, {`"dash"`, `"-o"`, `"errexit"`},
+		{`"python3"`}, {`"python3"`, `"-u"`, `"-"`}, {`"python3.12"`, `"-W"`, `"ignore"`}, {`"perl"`}, {`"perl"`, `"-w"`, `"-"`},
+		{`"ruby"`, `"-"`}, {`"node"`, `"-"`}, {`"php"`}, {`"lua"`, `"-"`}, {`"awk"`, `"-f"`, `"-"`, `"data.txt"`},
+		{`"sed"`, `"-n"`, `"-f"`, `"/dev/stdin"`}, {`"pwsh"`, `"-Command"`, `"-"`}, {`"deno"`, `"run"`, `"-"`}, {`"bash"`, `"/dev/stdin"`},
+	}
+	wrappers := [][]string{{}, {`"env"`}, {`"env"`, `"LC_ALL=C"`}, {`"timeout"`, `"5"`}, {`"nice"`, `"-n"`, `"5"`}, {`"docker"`, `"exec"`, `"-i"`, `"box"`}}
+	stdins := []string{`"echo ${param.text}"`, "<<EOT\nprint(${param.text})\nEOT", `format("x %s", param.text)`, `upper(param.text)`,
+		`join("\n", [param.a, param.b])`, `"%{ for f in param.files }${f}%{ endfor }"`, `replace("X", "X", param.text)`}
+	fx := defaultExecFixture()
+	f.Fuzz(func(t *testing.T, choices []byte) {
+		i := 0
+		next := func() int {
+			if i >= len(choices) {
+				return 0
+			}
+			i++
+			return int(choices[i-1])
+		}
+		elems := append(append([]string{}, wrappers[next()%len(wrappers)]...), readers[next()%len(readers)]...)
+		body := "command = " + execListExpr(elems, next, 0) + "\nstdin = " + stdins[next()%len(stdins)]
+		_, errs := execScriptErrors(t, fx, body)
+		if len(errs) != 1 || errs[0].Summary != "Parameter inside a script" {
+			t.Fatalf("%s\ndiagnostics = %v, want one Parameter inside a script", body, errs)
+		}
+	})
+}
