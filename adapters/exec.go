@@ -222,7 +222,7 @@ func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	if a, ok := attrs["command"]; ok {
 		d := c.command(e, a)
 		if !d.HasErrors() {
-			d = append(d, c.commandLoadParams(a)...)
+			d = append(d, c.loadParams(c.args)...)
 		}
 		diags = append(diags, d...)
 	} else {

@@ -457,65 +457,119 @@ func (l execLoader) subFlags(name string) []execLoadFlag {
 	return append(out, l.subcommands[name]...)
 }
 
-// commandLoadParams runs loadParams on a command written as a list, once
-// the command compiled.
-func (c *execCompiler) commandLoadParams(a *hcl.Attribute) hcl.Diagnostics {
-	tuple, ok := a.Expr.(*hclsyntax.TupleConsExpr)
-	if !ok {
-		return nil
-	}
-	v, diags := c.value(a.Expr)
-	if diags.HasErrors() || !v.IsKnown() || v.IsNull() {
-		return nil
-	}
-	v, _ = v.UnmarkDeep()
-	if !v.Type().IsTupleType() && !v.Type().IsListType() {
-		return nil
-	}
-	return c.loadParams(tuple, v.AsValueSlice())
-}
-
 // loadParams refuses a parameter in the value of an option that loads
 // code (["perl", "-M${param.x}"], ["node", "--require", param.x],
 // ["git", "-c", "core.pager=${param.x}", "log"]) and in a variable that
 // chooses the code set through env (["env", "LD_PRELOAD=${param.x}",
 // "ls"]): the model calling the tool would choose the code that runs.
-// It is called from compileExec once the command compiled, with the same
-// arguments as scriptParams.
-func (c *execCompiler) loadParams(tuple *hclsyntax.TupleConsExpr, elems []cty.Value) hcl.Diagnostics {
-	if tuple == nil || len(elems) != len(tuple.Exprs) {
-		return nil
-	}
-	for start := range elems {
-		if !elems[start].IsKnown() {
+// args are the command's elements as evaluated at load (see scriptArgs),
+// so the check holds however the list is built, as scriptParams does.
+func (c *execCompiler) loadParams(args []scriptArg) hcl.Diagnostics {
+	for start := range args {
+		prog, ok := args[start].literal()
+		if !ok {
 			continue
 		}
-		prog, _ := execArgString(elems[start])
-		if d := c.envWrapperParams(prog, tuple, elems, start); d != nil {
+		if d := c.envWrapperParams(prog, args, start); d != nil {
 			return hcl.Diagnostics{d}
 		}
 		l, ok := execLoaderFor(prog)
 		if !ok {
 			continue
 		}
-		if d := c.loadFlagParams(prog, l, tuple, elems, start); d != nil {
+		if d := c.loadFlagParams(prog, l, args, start); d != nil {
 			return hcl.Diagnostics{d}
 		}
 	}
 	return nil
 }
 
-// loadFlagParams checks the options of the loader at elems[start]: its
+// leadingText is the text a, an element not known at load, is known to
+// start with: the literal start of its template where it is written out,
+// else the start its value is known to have (HCL may cut it short by a
+// character).
+func (a scriptArg) leadingText() string {
+	switch {
+	case a.run:
+		return ""
+	case a.expr != nil:
+		return execLeadingLiteral(a.expr)
+	case a.val.Type() == cty.String && !a.val.IsKnown():
+		return a.val.Range().StringPrefix()
+	}
+	return ""
+}
+
+// refs are the parameters and answers a's value may come from: for a
+// list known only at a call, all those its expression refers to, even
+// alone (concat(["perl", "-M"], param.modules) lets the caller choose).
+func (c *execCompiler) refs(a scriptArg) (params, answers []string) {
+	if a.run && a.expr != nil {
+		return execParamRefs(a.expr, c.paramNames()), execAnswerRefs(a.expr)
+	}
+	return a.params, a.answers
+}
+
+// argRef names the parameter or the ask form's answer a's value comes
+// from, for a message, and where to point at it; what is "" when it
+// comes from neither.
+func (c *execCompiler) argRef(a scriptArg) (what string, subject *hcl.Range, expr hcl.Expression) {
+	params, answers := c.refs(a)
+	root, name := "param", ""
+	switch {
+	case len(params) > 0:
+		name, what = params[0], fmt.Sprintf("parameter %q", params[0])
+	case len(answers) > 0:
+		root, name, what = "answer", answers[0], fmt.Sprintf("the ask form's answer %q", answers[0])
+	default:
+		return "", nil, nil
+	}
+	if a.expr != nil && !a.run {
+		return what, a.expr.Range().Ptr(), a.expr
+	}
+	from := c.cmdExpr
+	if a.expr != nil {
+		from = a.expr
+	}
+	rng, _ := execBuiltRefRange(from, root, name)
+	return what, &rng, c.cmdExpr
+}
+
+// runPart is b, a part of a list known only at a call that makes text
+// of a parameter or an answer (see runBuilt), as an element: for a for
+// expression, the element it makes of each item.
+func (c *execCompiler) runPart(b hclsyntax.Expression) scriptArg {
+	part := scriptArg{expr: b, params: execParamRefs(b, c.paramNames()), answers: execAnswerRefs(b)}
+	if f, ok := b.(*hclsyntax.ForExpr); ok {
+		part.expr = f.ValExpr
+	}
+	return part
+}
+
+// loadFlagParams checks the options of the loader at args[start]: its
 // own, up to its first operand, and then those of a subcommand.
-func (c *execCompiler) loadFlagParams(prog string, l execLoader, tuple *hclsyntax.TupleConsExpr, elems []cty.Value, start int) *hcl.Diagnostic {
+func (c *execCompiler) loadFlagParams(prog string, l execLoader, args []scriptArg, start int) *hcl.Diagnostic {
 	in, _ := execInterpreterFor(prog)
 	flags, sub := l.flags, false
-	for i := start + 1; i < len(elems); i++ {
-		arg, literal := "", elems[i].IsKnown()
-		if literal {
-			arg, _ = execArgString(elems[i])
-		} else {
-			arg = execLeadingLiteral(tuple.Exprs[i])
+	for i := start + 1; i < len(args); i++ {
+		if args[i].run {
+			// A list known only at a call: the options it may hold are
+			// those its text made from a parameter starts with, as in
+			// [for m in param.modules : "-M${m}"].
+			for _, b := range args[i].builtExprs {
+				part := c.runPart(b)
+				lead := execLeadingLiteral(part.expr)
+				if f, glued, ok := l.match(lead, true, flags); ok && glued {
+					if d := c.loadDiag(part, prog, l, f, lead); d != nil {
+						return d
+					}
+				}
+			}
+			continue
+		}
+		arg, literal := args[i].literal()
+		if !literal {
+			arg = args[i].leadingText()
 		}
 		if arg == "--" || arg == "--end-of-options" {
 			return nil // the end of the options: the rest are operands
@@ -523,11 +577,11 @@ func (c *execCompiler) loadFlagParams(prog string, l execLoader, tuple *hclsynta
 		if f, glued, ok := l.match(arg, !literal, flags); ok {
 			switch {
 			case glued && !literal:
-				if d := c.loadDiag(tuple.Exprs[i], prog, l, f, arg); d != nil {
+				if d := c.loadDiag(args[i], prog, l, f, arg); d != nil {
 					return d
 				}
-			case !glued && literal && i+1 < len(elems):
-				if d := c.loadDiag(tuple.Exprs[i+1], prog, l, f, arg); d != nil {
+			case !glued && literal && i+1 < len(args):
+				if d := c.loadDiag(args[i+1], prog, l, f, arg); d != nil {
 					return d
 				}
 				i++
@@ -553,10 +607,10 @@ func (c *execCompiler) loadFlagParams(prog string, l execLoader, tuple *hclsynta
 }
 
 // loadDiag refuses value, the value of the option f of prog, the loader
-// l, when it refers to a parameter or an answer; nil when it does not.
+// l, when it comes from a parameter or an answer; nil when it does not.
 // arg is how the option is written.
-func (c *execCompiler) loadDiag(value hclsyntax.Expression, prog string, l execLoader, f execLoadFlag, arg string) *hcl.Diagnostic {
-	what := c.argRefName(value)
+func (c *execCompiler) loadDiag(value scriptArg, prog string, l execLoader, f execLoadFlag, arg string) *hcl.Diagnostic {
+	what, subject, expr := c.argRef(value)
 	if what == "" {
 		return nil
 	}
@@ -570,36 +624,23 @@ func (c *execCompiler) loadDiag(value hclsyntax.Expression, prog string, l execL
 		Detail: fmt.Sprintf("The option %s of %s %s, and its value refers to %s, so the model calling the tool would choose code that runs. "+
 			"Write the option's value literally in the configuration, declaring a tool for each choice if the model is to choose, and pass values as arguments of their own, as in %s.",
 			written, prog, f.what, what, l.example),
-		Subject:    value.Range().Ptr(),
-		Expression: value,
+		Subject:    subject,
+		Expression: expr,
 	}
 }
 
-// argRefName names the parameter or the ask form's answer expr refers
-// to, for a message; "" when it refers to neither.
-func (c *execCompiler) argRefName(expr hcl.Expression) string {
-	if refs := execParamRefs(expr, c.paramNames()); len(refs) > 0 {
-		return fmt.Sprintf("parameter %q", refs[0])
-	}
-	if refs := execAnswerRefs(expr); len(refs) > 0 {
-		return fmt.Sprintf("the ask form's answer %q", refs[0])
-	}
-	return ""
-}
-
-// envWrapperParams checks the variables an env program at elems[start]
+// envWrapperParams checks the variables an env program at args[start]
 // sets (["env", "NAME=VALUE", ..., "program"]) as execEnvArgRefs checks
 // the env argument: the names are fixed, and the variables that choose
 // the code that runs do not depend on parameters.
-func (c *execCompiler) envWrapperParams(prog string, tuple *hclsyntax.TupleConsExpr, elems []cty.Value, start int) *hcl.Diagnostic {
+func (c *execCompiler) envWrapperParams(prog string, args []scriptArg, start int) *hcl.Diagnostic {
 	name := strings.ToLower(strings.TrimSuffix(filepath.Base(strings.ReplaceAll(prog, `\`, "/")), ".exe"))
 	if name != "env" {
 		return nil
 	}
-	for i := start + 1; i < len(elems); i++ {
-		expr := tuple.Exprs[i]
-		if elems[i].IsKnown() {
-			arg, _ := execArgString(elems[i])
+	for i := start + 1; i < len(args); i++ {
+		a := args[i]
+		if arg, ok := a.literal(); ok {
 			switch {
 			case arg == "-u" || arg == "-C" || arg == "-P" || arg == "--unset" || arg == "--chdir":
 				i++
@@ -609,34 +650,76 @@ func (c *execCompiler) envWrapperParams(prog string, tuple *hclsyntax.TupleConsE
 			}
 			continue
 		}
-		if strings.HasPrefix(execLeadingLiteral(expr), "-") {
+		if a.run {
+			// A list known only at a call: scriptParams has refused one
+			// that makes text of a parameter here (it may hold env's -S
+			// and its string), and one that is a parameter alone, as
+			// concat(["env"], param.args), is the caller's choice.
+			return nil
+		}
+		if strings.HasPrefix(a.leadingText(), "-") {
 			continue // an option
 		}
-		n, fromArgs, assign := c.envAssignName(expr)
-		what := c.argRefName(expr)
-		switch {
-		case !assign:
+		if _, _, assign := c.envAssign(a); !assign {
 			return nil // the program, or an argument the author lets the caller choose
-		case fromArgs:
-			return &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Name must be constant",
-				Detail: fmt.Sprintf("The name of a variable env sets refers to %s, so the model calling the tool would choose "+
-					"which variable it sets (PATH, LD_PRELOAD, ...), and with it the program that runs. "+
-					"Write the name literally and use parameters only after the \"=\" of other variables, as in command = [\"env\", \"GREETING=${param.text}\", \"printenv\", \"GREETING\"].", what),
-				Subject:    expr.Range().Ptr(),
-				Expression: expr,
-			}
 		}
-		if why := execProgramEnv(n); why != "" && what != "" {
-			return &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Parameter chooses the program",
-				Detail: fmt.Sprintf("The environment variable %s, which env sets, chooses the code the command runs (%s), so its value cannot refer to %s: "+
-					"the model calling the tool would choose the program. Write a constant value, or leave it out.%s", n, why, what, execProgramEnvHint(n)),
-				Subject:    expr.Range().Ptr(),
-				Expression: expr,
-			}
+		if d := c.envAssignDiag(a); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// envAssign reads a, an argument of env not known at load: assign says
+// it is NAME=VALUE; name is the text before the "="; and fromArgs says
+// the name may come from a parameter or an answer. Where a is not written
+// out, the text its value is known to start with says, and a value made
+// from a parameter with no "=" there may set any name.
+func (c *execCompiler) envAssign(a scriptArg) (name string, fromArgs, assign bool) {
+	if a.expr != nil {
+		return c.envAssignName(a.expr)
+	}
+	lead := a.leadingText()
+	if before, _, found := strings.Cut(lead, "="); found {
+		return before, false, true
+	}
+	if !a.built() {
+		return "", false, false
+	}
+	if lead == "" {
+		return "", true, true
+	}
+	return lead, false, true // the name, perhaps cut short by HCL
+}
+
+// envAssignDiag refuses a, an argument of env not known at load, when
+// it sets a variable whose name comes from a parameter or an answer, or
+// one that chooses the code that runs from one; nil otherwise.
+func (c *execCompiler) envAssignDiag(a scriptArg) *hcl.Diagnostic {
+	n, fromArgs, assign := c.envAssign(a)
+	if !assign {
+		return nil
+	}
+	what, subject, expr := c.argRef(a)
+	if fromArgs {
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Name must be constant",
+			Detail: fmt.Sprintf("The name of a variable env sets refers to %s, so the model calling the tool would choose "+
+				"which variable it sets (PATH, LD_PRELOAD, ...), and with it the program that runs. "+
+				"Write the name literally and use parameters only after the \"=\" of other variables, as in command = [\"env\", \"GREETING=${param.text}\", \"printenv\", \"GREETING\"].", what),
+			Subject:    subject,
+			Expression: expr,
+		}
+	}
+	if why := execProgramEnv(n); why != "" && what != "" {
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Parameter chooses the program",
+			Detail: fmt.Sprintf("The environment variable %s, which env sets, chooses the code the command runs (%s), so its value cannot refer to %s: "+
+				"the model calling the tool would choose the program. Write a constant value, or leave it out.%s", n, why, what, execProgramEnvHint(n)),
+			Subject:    subject,
+			Expression: expr,
 		}
 	}
 	return nil

@@ -167,7 +167,7 @@ func TestExecScriptBuiltAllowed(t *testing.T) {
 		`command = concat(["sh", "-c"], param.flag ? [param.text] : [param.opt])`,
 		`command = concat(["sh"], param.flag ? ["-c", param.text] : ["script.sh"])`,
 		`command = concat(["python3"], param.flag ? ["-u"] : [], ["script.py", "${param.text}.txt"])`,
-		`command = ["python3", "-W${param.opt}", "script.py", "${param.text}.txt"]`,
+		`command = ["ruby", "-W${param.opt}", "script.rb", "${param.text}.txt"]`,
 		`command = ["sh", param.opt, "echo ${param.text}"]`, // opt may not start with "-"
 		`command = concat(["sh"], param.files, ["${param.text}.txt"])`,
 		`command = concat(["sh"], param.flag ? ["-x"] : [], ["${param.text}.txt"])`,
