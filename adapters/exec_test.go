@@ -1460,6 +1460,13 @@ func TestKillCommands(t *testing.T) {
 // KillCommands kills its whole group. Not parallel: WaitCommands and
 // KillCommands see every command of the process.
 func TestExecHostExiting(t *testing.T) {
+	// A command an earlier test stopped may still be ending on a loaded
+	// machine; WaitCommands below is to see only this test's.
+	settle, stopSettle := context.WithTimeout(context.Background(), 30*time.Second)
+	if !WaitCommands(settle) {
+		t.Fatal("commands of earlier tests still run 30s on")
+	}
+	stopSettle()
 	tests := []struct {
 		name       string
 		script     string // $1 is the marker's path

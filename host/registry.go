@@ -384,8 +384,20 @@ func (r *Registry) acquireSlot(ctx context.Context, what, key, name string) bool
 
 // callBackend runs the backend in the slot taken for it.
 func (r *Registry) callBackend(ctx context.Context, t *thcl.Tool, in *adapters.Input) (*adapters.Output, error) {
-	defer func() { <-r.slots }()
+	defer r.releaseSlot(ctx)
 	return t.Backend.Call(ctx, in)
+}
+
+// releaseSlot gives back the slot of a call that has returned, unless the
+// host stopped it as it exits: such a call returns before its command
+// ends (see adapters.HostExiting), and its slot stays taken, so that a
+// call waiting for one is not started by the same shutdown before its
+// own context ends.
+func (r *Registry) releaseSlot(ctx context.Context) {
+	if errors.Is(context.Cause(ctx), adapters.ErrHostExiting) {
+		return
+	}
+	<-r.slots
 }
 
 func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMessage, peer Peer) *mcp.CallToolResult {
@@ -685,7 +697,7 @@ func (r *Registry) readFromBackend(ctx context.Context, uri, declared string, b 
 		return nil, fmt.Errorf("reading %s: cancelled while it waited for one of the %d calls running to finish (max_concurrent_calls in the server block)%s", uri, cap(r.slots), cancelReason(ctx))
 	}
 	out, err := func() (*adapters.Output, error) {
-		defer func() { <-r.slots }()
+		defer r.releaseSlot(ctx)
 		return b.Call(ctx, &adapters.Input{Eval: eval})
 	}()
 	if err != nil {
