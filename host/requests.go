@@ -29,7 +29,7 @@ const maxNamesListed = 20
 // without saying how to fix them: a log level that is none of the spec's
 // (the SDK takes any string, and the client then gets no logs at all), and
 // a tool or prompt that is not declared (the error names the close one and
-// those that are), and a resource URI longer than MaxResourceURI. It
+// those that are), and a resource URI longer than maxResourceURI. It
 // returns nil for the others.
 func (s *Server) checkRequest(method string, req mcp.Request) error {
 	switch method {
@@ -50,10 +50,8 @@ func (s *Server) checkRequest(method string, req mcp.Request) error {
 			}
 		}
 	case "resources/read", "resources/subscribe", "resources/unsubscribe", "completion/complete":
-		if uri, param := requestURI(req.GetParams()); len(uri) > MaxResourceURI {
-			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-				Message: fmt.Sprintf("invalid params of %s: %q is %d bytes long, longer than the %d bytes toolhost takes for a resource URI (%q); send the URI of a resource that resources/list gives, or that a template of resources/templates/list makes", method, param, len(uri), MaxResourceURI, shortURI(uri)),
-				Data:    uriData(uri)}
+		if uri, param := requestURI(req.GetParams()); len(uri) > maxResourceURI {
+			return uriTooLong(method, param, uri)
 		}
 	case "tools/call":
 		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && p != nil {
@@ -64,6 +62,14 @@ func (s *Server) checkRequest(method string, req mcp.Request) error {
 		}
 	}
 	return nil
+}
+
+// uriTooLong is the error for a request of method whose resource URI, in
+// the parameter param, is longer than maxResourceURI.
+func uriTooLong(method, param, uri string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+		Message: fmt.Sprintf("invalid params of %s: %q is %d bytes long, longer than the %d bytes toolhost takes for a resource URI (%q); send the URI of a resource that resources/list gives, or that a template of resources/templates/list makes", method, param, len(uri), maxResourceURI, shortURI(uri)),
+		Data:    uriData(uri)}
 }
 
 // requestURI is the resource URI in a request's params, and the name of

@@ -81,11 +81,11 @@ type Server struct {
 // memory with subscriptions: each is refused with an error that says which
 // limit it met.
 const (
-	// MaxResourceURI is the longest resource URI, in bytes, toolhost takes
+	// maxResourceURI is the longest resource URI, in bytes, toolhost takes
 	// in a request (resources/read, resources/subscribe,
 	// resources/unsubscribe, completion/complete): twice the longest name
 	// a resource template's directory serves, room for its escapes.
-	MaxResourceURI = 8 << 10
+	maxResourceURI = 8 << 10
 	// maxSessionSubscriptions is the most resource URIs one session may be
 	// subscribed to at once.
 	maxSessionSubscriptions = 1000
@@ -724,6 +724,10 @@ func (s *Server) subscribeHandler(ctx context.Context, req *mcp.SubscribeRequest
 	uri, ss := req.Params.URI, req.Session
 	if ss == nil {
 		return nil // not through a session: nothing to keep
+	}
+	if len(uri) > maxResourceURI {
+		// From subscriptions/listen: resources/subscribe's was checked.
+		return uriTooLong("subscriptions/listen", "notifications.resourceSubscriptions", uri)
 	}
 	reg := s.use()
 	why := reg.unsubscribable(uri)

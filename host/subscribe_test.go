@@ -112,14 +112,14 @@ func subscribeLine(id int, uri string) string {
 // TestSubscribeRefused: resources/subscribe takes a URI that names
 // something to read: a declared resource, a file of a template's
 // directory, a value a template's backend does not refuse by itself. Any
-// other URI, and a URI over MaxResourceURI in any request, is refused with
+// other URI, and a URI over maxResourceURI in any request, is refused with
 // an error that quotes the URI shortened and says what to send instead.
 // Subscriptions were taken for any URI a template matched, existing or not,
 // and of any length.
 func TestSubscribeRefused(t *testing.T) {
 	p := startStdio(t, loadSource(t, subscribeSource(t)))
 	p.initialize()
-	long := "echo://" + strings.Repeat("x", MaxResourceURI)
+	long := "echo://" + strings.Repeat("x", maxResourceURI)
 	tests := []struct {
 		name, line string
 		code       int64
@@ -130,7 +130,7 @@ func TestSubscribeRefused(t *testing.T) {
 		{"file in a subfolder", subscribeLine(0, "tree://sub/b.md"), 0, ""},
 		{"value of a backend", subscribeLine(0, "echo://anything"), 0, ""},
 		{"value of an exec backend", subscribeLine(0, "man:///ls"), 0, ""},
-		{"the longest URI", subscribeLine(0, long[:MaxResourceURI]), 0, ""},
+		{"the longest URI", subscribeLine(0, long[:maxResourceURI]), 0, ""},
 		{"undeclared", subscribeLine(0, "docs://other"), mcp.CodeResourceNotFound, `cannot subscribe to "docs://other": no resource has this URI and no resource template matches it; subscribe to a URI that resources/list gives`},
 		{"unknown scheme", subscribeLine(0, "nothing://x"), mcp.CodeResourceNotFound, "no resource template matches it"},
 		{"missing file", subscribeLine(0, "notes:///missing.md"), mcp.CodeResourceNotFound, `resource template "notes" has no file "missing.md" to serve`},
@@ -300,7 +300,7 @@ func TestHTTPSubscriptionsFreedWithSession(t *testing.T) {
 				}
 			}
 			gone := rawSession(t, e, "2025-03-26")
-			uris := append(longURIs("gone", 300, MaxResourceURI), shared)
+			uris := append(longURIs("gone", 300, maxResourceURI), shared)
 			for uri, err := range subscribeBatch(t, e, gone, uris) {
 				if err != nil {
 					t.Fatalf("subscribe %.40s...: %v", uri, err)
@@ -359,4 +359,65 @@ func TestHTTPSubscriptionsServerLimit(t *testing.T) {
 	if err := subscribeBatch(t, e, last, []string{"echo://last"})["echo://last"]; err != nil {
 		t.Fatalf("a subscription once a session ended: %v", err)
 	}
+}
+
+// TestHTTPStatelessSubscriptionsNotKept: in stateless mode each request has
+// a session of its own, which ends with it: a subscription is checked as
+// any other, then dropped with its request's session.
+func TestHTTPStatelessSubscriptionsNotKept(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{Stateless: true}, subscribeSource(t))
+	hdr := map[string]string{"Mcp-Protocol-Version": "2025-06-18"}
+	for i, tc := range []struct{ uri, want string }{
+		{"docs://report", `"result":{}`},
+		{"notes:///missing.md", `has no file`},
+		{"echo://x", `"result":{}`},
+	} {
+		resp := rawPost(t, e.base+"/mcp", subscribeLine(i+1, tc.uri), hdr)
+		if m, _ := json.Marshal(newSSEReader(resp.Body).message(t)); !strings.Contains(string(m), tc.want) {
+			t.Fatalf("subscribe %s: %s, want %s", tc.uri, m, tc.want)
+		}
+	}
+	waitSubscriptions(t, e.srv, subscriptionCounts{})
+}
+
+// TestHTTPListenSubscriptions: the resource subscriptions of a
+// subscriptions/listen stream (the 2026-07-28 protocol) are checked as
+// resources/subscribe's, and dropped when the stream ends.
+func TestHTTPListenSubscriptions(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{Stateless: true}, subscribeSource(t))
+	hdr := map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"}
+	listen := func(uris ...string) *http.Response {
+		b, _ := json.Marshal(uris)
+		return rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"resourceSubscriptions":`+string(b)+`}}}`, hdr)
+	}
+	for _, tc := range []struct {
+		name string
+		uris []string
+		want string
+	}{
+		{"missing file", []string{"docs://report", "notes:///missing.md"}, `cannot subscribe to \"notes:///missing.md\": resource template \"notes\" has no file`},
+		{"too long", []string{"echo://" + strings.Repeat("z", maxResourceURI)}, `invalid params of subscriptions/listen: \"notifications.resourceSubscriptions\" is 8199 bytes long`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := listen(tc.uris...)
+			// A stream that was accepted stays open: cut it short.
+			cut := time.AfterFunc(10*time.Second, func() { resp.Body.Close() })
+			body, _ := io.ReadAll(resp.Body)
+			cut.Stop()
+			if !strings.Contains(string(body), tc.want) {
+				t.Fatalf("listen: %s %s\nwant %s", resp.Status, body, tc.want)
+			}
+			waitSubscriptions(t, e.srv, subscriptionCounts{})
+		})
+	}
+	resp := listen("docs://report", "tree://sub/b.md")
+	r := newSSEReader(resp.Body)
+	if m := r.message(t); m["method"] != "notifications/subscriptions/acknowledged" {
+		t.Fatalf("listen: %v, want the acknowledgement", m)
+	}
+	if got := countSubscriptions(t, e.srv); got != (subscriptionCounts{2, 1, 2}) {
+		t.Fatalf("while the stream is open, the server holds %+v", got)
+	}
+	resp.Body.Close()
+	waitSubscriptions(t, e.srv, subscriptionCounts{})
 }
