@@ -10,8 +10,10 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -64,16 +66,19 @@ func subscribeSource(t *testing.T) string {
 }
 
 // sdkSubscribedURIs counts the URIs the SDK keeps a list of subscribed
-// sessions for. It reads the SDK's own map, unexported: the SDK forgets an
-// ended session but kept the URIs it had subscribed to, which is what this
-// checks. Read under srv.subsMu, once endSubscriptions is done with every
-// ended session, it is ordered after the SDK's changes.
+// sessions for. It reads the SDK's own map, unexported, under the SDK's
+// own lock: the SDK forgets an ended session but kept the URIs it had
+// subscribed to, which is what this checks.
 func sdkSubscribedURIs(t *testing.T, srv *Server) int {
 	t.Helper()
-	f := reflect.ValueOf(srv.mcp).Elem().FieldByName("resourceSubscriptions")
-	if !f.IsValid() || f.Kind() != reflect.Map {
-		t.Fatal("the SDK's Server has no map resourceSubscriptions any more: check how it keeps subscriptions, and whether an ended session's are dropped")
+	v := reflect.ValueOf(srv.mcp).Elem()
+	f, mu := v.FieldByName("resourceSubscriptions"), v.FieldByName("mu")
+	if !f.IsValid() || f.Kind() != reflect.Map || !mu.IsValid() || mu.Type() != reflect.TypeFor[sync.Mutex]() {
+		t.Fatal("the SDK's Server has no map resourceSubscriptions under a mutex mu any more: check how it keeps subscriptions, and whether an ended session's are dropped")
 	}
+	lock := (*sync.Mutex)(unsafe.Pointer(mu.UnsafeAddr()))
+	lock.Lock()
+	defer lock.Unlock()
 	return f.Len()
 }
 
@@ -289,10 +294,15 @@ func TestHTTPSubscriptionsFreedWithSession(t *testing.T) {
 		t.Run(end, func(t *testing.T) {
 			opts := HTTPOptions{}
 			if end == "idle timeout" {
-				opts.SessionIdleTimeout = 500 * time.Millisecond
+				opts.SessionIdleTimeout = time.Second
 			}
 			e := startHTTPConfig(t, opts, subscribeSource(t))
 			stay := rawSession(t, e, "2025-03-26")
+			if end == "idle timeout" {
+				// The other session stays active; this one is left idle
+				// once subscribed.
+				keepActive(t, e, stay)
+			}
 			shared := "echo://shared"
 			for uri, err := range subscribeBatch(t, e, stay, []string{shared, "docs://report"}) {
 				if err != nil {
@@ -313,13 +323,6 @@ func TestHTTPSubscriptionsFreedWithSession(t *testing.T) {
 				if resp := rawDelete(t, e, gone); resp.StatusCode != http.StatusNoContent {
 					t.Fatalf("DELETE: %s", resp.Status)
 				}
-			} else {
-				// The other session stays active; this one is left idle.
-				stop := time.Now().Add(2 * time.Second)
-				for time.Now().Before(stop) {
-					rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":9,"method":"ping"}`, stay).Body.Close()
-					time.Sleep(100 * time.Millisecond)
-				}
 			}
 			waitSubscriptions(t, e.srv, subscriptionCounts{2, 1, 2})
 			if resp := rawDelete(t, e, stay); resp.StatusCode != http.StatusNoContent {
@@ -328,6 +331,34 @@ func TestHTTPSubscriptionsFreedWithSession(t *testing.T) {
 			waitSubscriptions(t, e.srv, subscriptionCounts{})
 		})
 	}
+}
+
+// keepActive pings a session every tenth of a second until the test ends,
+// so that its idle timeout does not close it.
+func keepActive(t *testing.T, e *httpEnv, hdr map[string]string) {
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	t.Cleanup(func() { close(stop); <-done })
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			req, _ := http.NewRequest(http.MethodPost, e.base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"ping"}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			for k, v := range hdr {
+				req.Header.Set(k, v)
+			}
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}
+	}()
 }
 
 // TestHTTPSubscriptionsServerLimit: the sessions of a server hold at most
