@@ -180,12 +180,16 @@ func TestSubscribeRefused(t *testing.T) {
 func TestSubscribeSessionLimit(t *testing.T) {
 	p := startStdio(t, loadSource(t, subscribeSource(t)))
 	p.initialize()
-	for i := range maxSessionSubscriptions {
-		p.send(subscribeLine(i+1, fmt.Sprintf("echo://%d", i)))
-	}
-	for range maxSessionSubscriptions {
-		if r := p.next(); r.Error != nil {
-			t.Fatalf("subscribing within the limit: %s", r.line)
+	// In rounds, so that neither pipe fills while the other waits.
+	const round = 50
+	for i := 0; i < maxSessionSubscriptions; i += round {
+		for j := i; j < i+round; j++ {
+			p.send(subscribeLine(j+1, fmt.Sprintf("echo://%d", j)))
+		}
+		for range round {
+			if r := p.next(); r.Error != nil {
+				t.Fatalf("subscribing within the limit: %s", r.line)
+			}
 		}
 	}
 	id := maxSessionSubscriptions + 1
