@@ -456,3 +456,37 @@ func TestHTTPListenSubscriptions(t *testing.T) {
 	resp.Body.Close()
 	waitSubscriptions(t, e.srv, subscriptionCounts{})
 }
+
+// TestSSESubscriptionsFreedWhenStreamCloses: the subscriptions of a legacy
+// SSE session are dropped when the client closes its stream.
+func TestSSESubscriptionsFreedWhenStreamCloses(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{}, subscribeSource(t))
+	resp, err := http.Get(e.base + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := newSSEReader(resp.Body)
+	ev, err := r.next()
+	if err != nil || ev.name != "endpoint" {
+		t.Fatalf("first event %+v, %v; want the endpoint", ev, err)
+	}
+	post := func(body string) {
+		t.Helper()
+		if resp := rawPost(t, e.base+ev.data, body, nil); resp.StatusCode != http.StatusAccepted {
+			t.Fatalf("POST %s: %s, want 202", body, resp.Status)
+		}
+	}
+	initializeSSE(t, r, post)
+	for i, uri := range []string{"docs://report", "tree://sub/b.md"} {
+		post(subscribeLine(i+1, uri))
+		if m := r.message(t); m["error"] != nil {
+			t.Fatalf("subscribe %s: %v", uri, m["error"])
+		}
+	}
+	if got := countSubscriptions(t, e.srv); got != (subscriptionCounts{2, 1, 2}) {
+		t.Fatalf("after 2 subscriptions, the server holds %+v", got)
+	}
+	resp.Body.Close()
+	waitSubscriptions(t, e.srv, subscriptionCounts{})
+}
