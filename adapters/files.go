@@ -253,6 +253,23 @@ func (d *Dir) List(maxEntries int) ([]string, error) {
 	return names, nil
 }
 
+// Has reports whether Read would find a regular file called name inside the
+// directory: name is checked as Read checks it, and the file is looked up
+// through the confining root without being opened, so that a FIFO or device
+// is not opened either.
+func (d *Dir) Has(name string) bool {
+	if !validName(name) {
+		return false
+	}
+	root, err := d.open()
+	if err != nil {
+		return false
+	}
+	defer root.Close()
+	fi, err := root.Stat(name)
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // ReadFile reads one declared file (a fixed resource) at path. The file must
 // be a regular file (symlinks are followed) of at most maxSize bytes
 // (DefaultMaxFileSize when maxSize <= 0). A missing or non-regular file, or

@@ -616,3 +616,40 @@ func TestReadCappedGrowingFile(t *testing.T) {
 		})
 	}
 }
+
+// TestDirHas: Has finds the files Read reads, and none of those it refuses,
+// without opening a FIFO.
+func TestDirHas(t *testing.T) {
+	root, outside := fileTree(t)
+	d := openTestDir(t, root)
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"a/b/c.txt", true},
+		{"readme.md", true},
+		{"link-in.txt", true},
+		{"link-dir/b/c.txt", true},
+		{"no-such-file.txt", false},
+		{"../secret", false},
+		{filepath.Join(outside, "secret"), false},
+		{"link-out", false},
+		{"a", false},
+		{"a/", false},
+		{"a//b.txt", false},
+		{"./readme.md", false},
+		{`a\b`, false},
+		{"readme.md\x00.png", false},
+		{"FIFO", false},
+		{"fifo", false},
+		{strings.Repeat("a", 5000), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := readWithin(t, func() (bool, error) { return d.Has(tt.name), nil })
+			if got != tt.want {
+				t.Fatalf("Has(%q) = %v, want %v", tt.name, got, tt.want)
+			}
+		})
+	}
+}

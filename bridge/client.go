@@ -284,7 +284,7 @@ func (s *session) serve(ctx context.Context) error {
 				attrs = append(attrs, "bytes", se.Len)
 			}
 			s.log.Warn("skipped input from the server", attrs...)
-			s.refuseOversized(ctx, se)
+			s.refuseSkipped(ctx, se)
 			continue
 		}
 		if err != nil {
@@ -401,6 +401,11 @@ func (s *session) handle(ctx, callCtx context.Context, f Frame, sem, waiting cha
 	}
 	var m message
 	if err := json.Unmarshal(f.Payload, &m); err != nil {
+		if id, method, ok := undecodedCall(f.Payload, err); ok {
+			s.log.Warn("refusing a call whose payload does not decode", "task", f.TaskID, "seq", f.Seq, "call_id", idText(id), "error", err)
+			s.reply(ctx, f, id, method, outcome{Error: undecodedReason(f.Payload, err)}, time.Now())
+			return true
+		}
 		s.log.Warn("ignoring an MCP frame whose payload is not a JSON object such as {\"type\":\"call\",\"data\":{...}}",
 			"task", f.TaskID, "seq", f.Seq, "payload", payloadPreview(f.Payload), "error", err)
 		return true
@@ -495,11 +500,12 @@ func (s *session) reply(ctx context.Context, f Frame, id json.RawMessage, method
 	}
 }
 
-// refuseOversized answers a call whose frame was skipped for its size, so
-// that the server is not left waiting for its result: when the frame's
-// first bytes hold its call_id, the result says the frame was too large.
-// Other skipped input has no one to answer.
-func (s *session) refuseOversized(ctx context.Context, se *SkipError) {
+// refuseSkipped answers a call whose frame was skipped for its size or for
+// a fault in its JSON, so that the server is not left waiting for its
+// result: when the bytes read of the frame (up to the cap, or the fault)
+// hold its call_id, the result says why the call was not run. Other
+// skipped input has no one to answer.
+func (s *session) refuseSkipped(ctx context.Context, se *SkipError) {
 	if se.Head == nil || se.Head.Type != TypeMCP {
 		return
 	}
@@ -507,9 +513,183 @@ func (s *session) refuseOversized(ctx context.Context, se *SkipError) {
 	if !ok {
 		return
 	}
-	max := s.c.maxFrame()
-	out := outcome{Error: fmt.Sprintf("the call's frame is larger than the bridge's frame limit of %d bytes, so it was not run; send smaller arguments, or start the bridge with a larger --max-frame", max)}
+	out := outcome{Error: fmt.Sprintf("the call's frame was skipped, so it was not run: %s; send it as one JSON object, {\"type\":\"call\",\"data\":{\"call_id\":...,\"method\":...,\"params\":{...}}}, with control characters in strings escaped", se.Reason)}
+	if se.TooLarge {
+		out.Error = fmt.Sprintf("the call's frame is larger than the bridge's frame limit of %d bytes, so it was not run; send smaller arguments, or start the bridge with a larger --max-frame", s.c.maxFrame())
+	}
 	s.reply(ctx, *se.Head, id, method, out, time.Now())
+}
+
+// undecodedCall finds the call_id and method of a call whose payload
+// json.Unmarshal refused with err: by the payload's structure
+// (lenientCall), or, when err is a syntax error, in the bytes before it,
+// as headCall finds them in the first bytes of a payload.
+func undecodedCall(payload []byte, err error) (id json.RawMessage, method string, ok bool) {
+	if id, method, ok = lenientCall(payload); ok {
+		return id, method, true
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) && se.Offset > 0 && se.Offset <= int64(len(payload)) {
+		return headCall(payload[:se.Offset-1])
+	}
+	return nil, "", false
+}
+
+// lenientCall finds the call_id and method of a call message by its
+// structure alone: the top-level "type", which must be "call", and "data"
+// (keys in any case, as handle matches them), and in the data its
+// "call_id", which must be JSON other than null, and "method"; the last of
+// duplicate keys wins. Other values are skipped by their strings and
+// brackets, however deeply they nest and whatever they hold (an escape or
+// a literal that does not decode), so that a call whose params cannot be
+// decoded can still be answered. It is meant for a payload that does not
+// decode: one that does is handle's to read.
+func lenientCall(payload []byte) (id json.RawMessage, method string, ok bool) {
+	var typ string
+	var data []byte
+	top := members(payload, func(key string, v []byte) bool {
+		switch {
+		case strings.EqualFold(key, "type"):
+			typ = ""
+			return json.Unmarshal(v, &typ) == nil
+		case strings.EqualFold(key, "data"):
+			data = v
+		}
+		return true
+	})
+	if !top || typ != "call" || data == nil {
+		return nil, "", false
+	}
+	ok = members(data, func(key string, v []byte) bool {
+		switch key {
+		case "call_id":
+			id = v
+		case "method":
+			method = ""
+			if json.Unmarshal(v, &method) != nil {
+				method = ""
+			}
+		}
+		return true
+	})
+	if !ok || id == nil || string(id) == "null" || !json.Valid(id) {
+		return nil, "", false
+	}
+	return id, method, true
+}
+
+// members calls fn with each key and value of the JSON object b, in
+// order, each value as its bytes; false when b is not an object by its
+// structure (see skipValue), or fn returns false.
+func members(b []byte, fn func(key string, v []byte) bool) bool {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return skipSpace(b, i+1) == len(b)
+	}
+	for {
+		end := skipValue(b, i)
+		var key string
+		if end < 0 || b[i] != '"' || json.Unmarshal(b[i:end], &key) != nil {
+			return false
+		}
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		i = skipSpace(b, i+1)
+		end = skipValue(b, i)
+		if end < 0 || !fn(key, b[i:end]) {
+			return false
+		}
+		i = skipSpace(b, end)
+		switch {
+		case i >= len(b):
+			return false
+		case b[i] == ',':
+			i = skipSpace(b, i+1)
+		case b[i] == '}':
+			return skipSpace(b, i+1) == len(b)
+		default:
+			return false
+		}
+	}
+}
+
+// skipValue returns the end of the JSON value that starts at b[i], or -1:
+// a string ends at its closing quote, an object or array at the bracket
+// that closes it (strings inside skipped), a literal at the first byte
+// that cannot be part of one. What a string or literal holds is not
+// checked.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	if !isOpen(b[i]) && b[i] != '"' {
+		j := i
+		for j < len(b) && literalByte(b[j]) {
+			j++
+		}
+		if j == i {
+			return -1
+		}
+		return j
+	}
+	depth := 0
+	for j := i; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			j = skipString(b, j)
+			if j < 0 {
+				return -1
+			}
+		case isOpen(c):
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		}
+		if depth == 0 {
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// skipString returns the index of the quote that closes the string whose
+// opening quote is b[i], or -1.
+func skipString(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j
+		}
+	}
+	return -1
+}
+
+func isOpen(c byte) bool { return c == '{' || c == '[' }
+
+// skipSpace returns the index of the first byte from b[i] on that is not
+// JSON white space.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// undecodedReason is the error result of a call whose payload
+// json.Unmarshal refused with err: what is wrong, and what to send.
+func undecodedReason(payload []byte, err error) string {
+	if adapters.JSONTooDeep(payload) {
+		return fmt.Sprintf("the call's JSON nests arrays and objects more than %d levels deep, more than the bridge decodes, so it was not run; send params that nest less deeply", adapters.MaxJSONDepth)
+	}
+	return fmt.Sprintf("the call's JSON does not decode (%v), so it was not run; send it as one JSON object, {\"type\":\"call\",\"data\":{\"call_id\":...,\"method\":...,\"params\":{...}}}", err)
 }
 
 // headCall finds the call_id (exactly as it came) and the method of a call
@@ -538,10 +718,27 @@ func headCall(head []byte) (id json.RawMessage, method string, ok bool) {
 	}
 	// value reads the next value whole; done is false when the bytes end
 	// in it (a number at the very end may go on), bad when it is not JSON.
+	// It reads token by token, with no limit on nesting: params nested
+	// deeper than encoding/json decodes do not hide a call_id after them.
 	value := func() (v json.RawMessage, done, bad bool) {
-		if err := dec.Decode(&v); err != nil {
-			return nil, false, !cut(err)
+		start := dec.InputOffset()
+		for depth := 0; ; {
+			t, err := dec.Token()
+			if err != nil {
+				return nil, false, !cut(err)
+			}
+			switch t {
+			case json.Delim('{'), json.Delim('['):
+				depth++
+			case json.Delim('}'), json.Delim(']'):
+				depth--
+			}
+			if depth == 0 {
+				break
+			}
 		}
+		// What the value's tokens took: the ':' or ',' before it too.
+		v = bytes.TrimLeft(head[start:dec.InputOffset()], " \t\r\n:,")
 		// Only a number can go on past the end of the bytes.
 		number := v[0] == '-' || (v[0] >= '0' && v[0] <= '9')
 		return v, !number || dec.InputOffset() < int64(len(head)), false

@@ -748,6 +748,68 @@ func TestOversizedCallAnswered(t *testing.T) {
 	}
 }
 
+// TestUndecodableCallAnswered: a call frame the bridge cannot decode or
+// run, but whose call_id it can read, is answered on its task and sequence
+// number with an error that says why: params nested deeper than JSON
+// decodes, with the call_id before them or after; a string escape that
+// does not decode; a raw control character in a string, which ends the
+// frame's scan; an oversized frame whose call_id comes after the first
+// kilobytes of params. Such calls got no result at all, and the server
+// waited for them. A message that is not a call gets no answer: the next
+// result is the next call's.
+func TestUndecodableCallAnswered(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	startClient(t, srv, ts, func(c *bridge.Client) { c.MaxFrame = 64 << 10 })
+	conn := ts.Accept()
+	conn.NextRegister()
+	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	const tooDeep = "nests arrays and objects more than 10000 levels deep, more than the bridge decodes, so it was not run"
+	for i, tc := range []struct{ name, payload, want string }{
+		{"deep params", `{"type":"call","data":{"call_id":"c","method":"hello","params":{"name":` + deep(20000) + `}}}`, tooDeep},
+		{"deep params, call_id after", `{"type":"call","data":{"method":"hello","params":{"name":` + deep(10000) + `},"call_id":"c"}}`, tooDeep},
+		{"deep params, type last", `{"data":{"params":` + deep(15000) + `,"call_id":"c","method":"hello"},"type":"call"}`, tooDeep},
+		{"deep member after data", `{"type":"call","data":{"call_id":"c","method":"hello","params":{}},"x":` + deep(12000) + `}`, tooDeep},
+		{"bad escape", `{"type":"call","data":{"call_id":"c","method":"hello","params":{"name":"\q"}}}`, `the call's JSON does not decode (invalid character 'q' in string escape code), so it was not run`},
+		{"bad escape, call_id after", `{"type":"call","data":{"method":"hello","params":{"name":"\q"},"call_id":"c"}}`, `in string escape code`},
+		{"raw newline", "{\"type\":\"call\",\"data\":{\"call_id\":\"c\",\"method\":\"hello\",\"params\":{\"name\":\"a\nb\"}}}", `the call's frame was skipped, so it was not run: the JSON payload is malformed: control byte 0x0a inside a string; send it as one JSON object`},
+		{"oversized, call_id after params", `{"type":"call","data":{"method":"hello","params":{"name":"` + strings.Repeat("x", 20000) + `"},"call_id":"c","pad":"` + strings.Repeat("p", 70000) + `"}}`, "larger than the bridge's frame limit of 65536 bytes"},
+		{"deep, but within what JSON decodes", `{"type":"call","data":{"call_id":"c","method":"hello","params":{"name":` + deep(9000) + `}}}`, `invalid argument "name"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conn := conn.For(t)
+			seq := fmt.Sprintf("%04d", i)
+			conn.Send([]byte("##START\x06task5678[" + seq + "]" + tc.payload + "##END"))
+			f, m := conn.NextMessage()
+			var r bridgetest.Result
+			if err := json.Unmarshal(m.Data, &r); err != nil || m.Type != "result" {
+				t.Fatalf("not a result: %s %.200s", m.Type, m.Data)
+			}
+			if r.CallID != "c" || r.Result.Success || !strings.Contains(r.Result.Error, tc.want) {
+				t.Fatalf("answer %+v\nwant an error containing %q", r, tc.want)
+			}
+			if f.TaskID != "task5678" || f.Seq != seq {
+				t.Errorf("answered on %s[%s], want task5678[%s]", f.TaskID, f.Seq, seq)
+			}
+		})
+	}
+	t.Run("not a call", func(t *testing.T) {
+		conn := conn.For(t)
+		for _, p := range []string{
+			`{"type":"result","data":{"call_id":"r","x":` + deep(20000) + `}}`,
+			`{"data":{"call_id":"r","x":` + deep(20000) + `}}`,
+			`{"type":"call","data":{"method":"hello","x":` + deep(20000) + `}}`,
+			`{"type":"call","data":{"call_id":null,"x":` + deep(20000) + `}}`,
+		} {
+			conn.Send([]byte("##START\x06task5678[0100]" + p + "##END"))
+		}
+		conn.Call("after", "hello", map[string]any{"name": "z"})
+		if r := conn.NextResult(); r.CallID != "after" {
+			t.Fatalf("the next result is for %q, want the call after the messages that are not calls", r.CallID)
+		}
+	})
+}
+
 // TestBridgeLogsWhatItSkips: a malformed frame and an oversized one are
 // logged as skipped, and a frame whose JSON string never closes, which
 // holds up reading, is logged too instead of waiting in silence.

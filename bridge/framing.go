@@ -144,14 +144,14 @@ type SkipError struct {
 	Len int64
 	// Reason says what was wrong.
 	Reason string
-	// Head, for a frame skipped for its size whose header was read, is
-	// that header and the first bytes of its payload (at most maxHead):
-	// enough, often, to find whom to answer (a call's call_id).
+	// Head, for a frame skipped for its size or for a fault in its JSON
+	// payload, whose header was read, is that header and the bytes of its
+	// payload read up to the frame cap or the fault: enough to find whom
+	// to answer (a call's call_id) when that comes within them.
 	Head *Frame
+	// TooLarge reports a frame skipped for its size.
+	TooLarge bool
 }
-
-// maxHead is the most payload bytes a SkipError's Head keeps.
-const maxHead = 4 << 10
 
 func (e *SkipError) Error() string {
 	if e.Len > 0 {
@@ -182,7 +182,10 @@ type Decoder struct {
 	quiet bool
 
 	scan jsonScan
-	head *Frame // the Head of the SkipError parse is about to return
+	// head and tooLarge are the Head and TooLarge of the SkipError parse
+	// is about to return.
+	head     *Frame
+	tooLarge bool
 
 	// OnStall, when set, is called (from another goroutine) when the
 	// decoder has waited StallAfter for more input while holding a partial
@@ -241,8 +244,8 @@ func (d *Decoder) Next() (Frame, error) {
 			continue
 		}
 		if reason != "" {
-			se := &SkipError{Offset: d.off, Reason: reason, Head: d.head}
-			d.head = nil
+			se := &SkipError{Offset: d.off, Reason: reason, Head: d.head, TooLarge: d.tooLarge}
+			d.head, d.tooLarge = nil, false
 			// Resynchronise on the next "##START" after this one; the
 			// bytes up to it belong to this frame, not to junk.
 			d.quiet = true
@@ -338,9 +341,10 @@ func (d *Decoder) parse(b []byte) (n int, f Frame, reason string, more bool) {
 	payloadAt := 0 // where the payload starts, once the header is read
 	short := func() (int, Frame, string, bool) {
 		if len(b) >= d.max {
+			d.tooLarge = true
 			if payloadAt > 0 {
 				d.head = &Frame{Type: f.Type, TaskID: f.TaskID, Seq: f.Seq, Bracketed: f.Bracketed,
-					Payload: bytes.Clone(b[payloadAt:min(limit, payloadAt+maxHead)])}
+					Payload: bytes.Clone(b[payloadAt:limit])}
 			}
 			return 0, Frame{}, fmt.Sprintf("the frame is larger than %d bytes", d.max), false
 		}
@@ -409,6 +413,8 @@ func (d *Decoder) parse(b []byte) (n int, f Frame, reason string, more bool) {
 			}
 			end, why, done := d.scan.run(b, limit)
 			if why != "" {
+				d.head = &Frame{Type: f.Type, TaskID: f.TaskID, Seq: f.Seq, Bracketed: f.Bracketed,
+					Payload: bytes.Clone(b[payloadAt:d.scan.pos])}
 				return bad("the JSON payload is malformed: %s", why)
 			}
 			if !done {
@@ -460,7 +466,7 @@ type jsonScan struct {
 }
 
 // run scans b[s.pos:limit]. It returns the end of the value when done, or
-// why the bytes cannot be JSON.
+// why the bytes cannot be JSON, with s.pos at the byte at fault.
 func (s *jsonScan) run(b []byte, limit int) (end int, why string, done bool) {
 	if s.end > 0 {
 		return s.end, "", true
@@ -470,6 +476,7 @@ func (s *jsonScan) run(b []byte, limit int) (end int, why string, done bool) {
 		if s.inStr {
 			switch {
 			case c < 0x20:
+				s.pos = i
 				return 0, fmt.Sprintf("control byte 0x%02x inside a string", c), false
 			case s.esc:
 				s.esc = false
@@ -494,6 +501,7 @@ func (s *jsonScan) run(b []byte, limit int) (end int, why string, done bool) {
 		case ' ', '\t', '\r', '\n', ':', ',':
 		default:
 			if !literalByte(c) {
+				s.pos = i
 				return 0, fmt.Sprintf("unexpected byte %q", c), false
 			}
 		}

@@ -206,25 +206,33 @@ func FuzzDecode(f *testing.F) {
 }
 
 // TestSkipErrorHead: a frame skipped for its size keeps its header and the
-// first bytes of its payload (at most maxHead, and what the frame cap let
-// the decoder read) in the SkipError; other skips have no head.
+// bytes of its payload the frame cap let the decoder read in the
+// SkipError, and one skipped for a fault in its JSON the bytes before the
+// fault; bytes outside frames have no head.
 func TestSkipErrorHead(t *testing.T) {
 	big := "##START\x06task1234[0009]{\"type\":\"call\",\"data\":{\"call_id\":\"c\",\"params\":\"" + strings.Repeat("x", 10000) + "\"}}##END"
-	d := NewDecoder(strings.NewReader(big+"##START\x06mcp00001[0000]{\"type\":\"call\",##END"), 4096)
+	d := NewDecoder(strings.NewReader(big+"##START\x06mcp00001[0000]{\"type\":\"call\",##END\n##START\x06mcp00001[0000]x##END junk"), 4096)
 	_, err := d.Next()
 	se, ok := err.(*SkipError)
-	if !ok || se.Head == nil {
+	if !ok || se.Head == nil || !se.TooLarge {
 		t.Fatalf("Next = %v, want a SkipError with a head", err)
 	}
 	if se.Head.Type != TypeMCP || se.Head.TaskID != "task1234" || se.Head.Seq != "0009" || !se.Head.Bracketed {
 		t.Errorf("head = %+v", se.Head)
 	}
-	if n := len(se.Head.Payload); n > maxHead || n < 4000 || !strings.HasPrefix(string(se.Head.Payload), `{"type":"call","data":{"call_id":"c"`) {
+	if n := len(se.Head.Payload); n != 4096-len("##START\x06task1234[0009]") || !strings.HasPrefix(string(se.Head.Payload), `{"type":"call","data":{"call_id":"c"`) {
 		t.Errorf("head payload: %d bytes, %.40q", len(se.Head.Payload), se.Head.Payload)
 	}
 	_, err = d.Next()
-	if se, ok := err.(*SkipError); !ok || se.Head != nil {
-		t.Fatalf("the malformed frame after it: %v, head %v", err, se)
+	if se, ok := err.(*SkipError); !ok || se.Head == nil || se.TooLarge || string(se.Head.Payload) != `{"type":"call",` || se.Head.TaskID != "mcp00001" {
+		t.Fatalf("the malformed frame after it: %v, head %+v", err, se)
+	}
+	if _, err = d.Next(); err != nil {
+		t.Fatalf("the frame after them: %v", err)
+	}
+	_, err = d.Next()
+	if junk, ok := err.(*SkipError); !ok || junk.Head != nil || junk.Len == 0 {
+		t.Fatalf("the junk after them: %v", err)
 	}
 }
 
@@ -279,6 +287,10 @@ func TestHeadCall(t *testing.T) {
 		// A string, object or literal that ends with the bytes is whole;
 		// only a number may go on.
 		{`{"type":"call","data":{"method":"m","call_id":"abc"`, `"abc"`, "m", true},
+		// Params nested deeper than encoding/json decodes do not hide a
+		// call_id after them.
+		{`{"type":"call","data":{"params":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `,"call_id":"d","method":"m","x":"trunc`, `"d"`, "m", true},
+		{`{"type":"call","data":{"params":{"a":` + strings.Repeat("[{\"b\":", 6000) + `1` + strings.Repeat("}]", 6000) + `},"call_id":"d"}}`, `"d"`, "", true},
 	} {
 		id, method, ok := headCall([]byte(tc.head))
 		if ok != tc.ok || string(id) != tc.id || method != tc.method {
@@ -287,24 +299,52 @@ func TestHeadCall(t *testing.T) {
 	}
 }
 
-// FuzzHeadCall: headCall never panics, and a call_id it finds is valid
-// JSON, not null, and appears in the head as it is.
+// FuzzHeadCall: headCall and undecodedCall never panic, and a call_id they
+// find is valid JSON, not null, and appears in the bytes as it is; for a
+// payload that decodes, headCall and lenientCall find the call_id that
+// handle reads, or none when handle finds none.
 func FuzzHeadCall(f *testing.F) {
+	deep := strings.Repeat("[", 30) + strings.Repeat("]", 30)
 	for _, s := range []string{
 		`{"type":"call","data":{"call_id":"a","method":"m","params":{"x":"trunc`,
 		`{"data":{"call_id":5,"method":"m"},"type":"call"}`,
 		`{"type":"call","data":{"call_id":12345`,
 		`{"data":{"call_id":"r"},"type":"result"}`,
+		`{"type":"call","data":{"params":` + deep + `,"call_id":"d","method":"m"}}`,
+		`{"TYPE":"call","data":{"params":{"a":"\q"},"call_id":{"k":[1]},"method":"m"}}`,
+		`{"type":"call","data":{"call_id":"a","call_id":null}}`,
+		`{"Data":{"call_id":1},"type":"call","data":{"call_id":2}}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, head []byte) {
+		found := func(what string, id json.RawMessage, ok bool) {
+			if ok && (!json.Valid(id) || string(id) == "null" || !bytes.Contains(head, id)) {
+				t.Fatalf("%s(%q) found call_id %q", what, head, id)
+			}
+		}
 		id, _, ok := headCall(head)
-		if !ok {
+		found("headCall", id, ok)
+		var m message
+		err := json.Unmarshal(head, &m)
+		uid, _, uok := undecodedCall(head, err)
+		found("undecodedCall", uid, uok)
+		if err != nil {
 			return
 		}
-		if !json.Valid(id) || string(id) == "null" || !bytes.Contains(head, id) {
-			t.Fatalf("headCall(%q) found call_id %q", head, id)
+		// As handle reads a payload that decodes.
+		var want json.RawMessage
+		var data map[string]json.RawMessage
+		if m.Type == "call" && json.Unmarshal(m.Data, &data) == nil && data != nil {
+			if v := bytes.TrimSpace(data["call_id"]); len(v) > 0 && string(v) != "null" {
+				want = v
+			}
+		}
+		lid, _, lok := lenientCall(head)
+		for what, got := range map[string]json.RawMessage{"headCall": id, "lenientCall": lid} {
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%s(%q) found call_id %q (ok %v, %v); handle reads %q", what, head, got, ok, lok, want)
+			}
 		}
 	})
 }

@@ -308,6 +308,45 @@ func (r *Registry) declaresResource(uri string) bool {
 	return false
 }
 
+// unsubscribable says why a client cannot subscribe to uri, in words that
+// end a sentence; "" when it can. It can to a declared resource, and to a
+// URI of a resource template whose value a read would take: one that
+// decodes and holds no encoded separator, that the template's backend does
+// not refuse by itself (nothing runs), or that names a file of the
+// template's directory (looked up, not opened). A name that escapes the
+// directory is not told from a missing file.
+func (r *Registry) unsubscribable(uri string) string {
+	if _, ok := r.resources[uri]; ok {
+		return ""
+	}
+	for _, t := range r.templates {
+		if !t.matches(uri) {
+			continue
+		}
+		d := t.decl
+		name, ok := t.name(uri)
+		switch {
+		case !ok:
+			return fmt.Sprintf("its %s is not a value resource template %q serves (it holds an encoded \"/\", \"\\\" or NUL, or a %%-escape that does not decode)", d.Variable, d.Name)
+		case d.Backend != nil:
+			ac, ok := d.Backend.(adapters.ArgumentChecker)
+			if !ok {
+				return ""
+			}
+			eval := &hcl.EvalContext{Functions: r.functions.Functions,
+				Variables: map[string]cty.Value{"param": cty.ObjectVal(map[string]cty.Value{d.Variable: cty.StringVal(name)})}}
+			if err := ac.CheckArguments(&adapters.Input{Eval: eval}); err != nil {
+				return fmt.Sprintf("resource template %q refuses its %s: %v", d.Name, d.Variable, err)
+			}
+			return ""
+		case !t.dir.Has(name):
+			return fmt.Sprintf("resource template %q has no file %s to serve", d.Name, preview([]byte(name)))
+		}
+		return ""
+	}
+	return "no resource has this URI and no resource template matches it"
+}
+
 func (r *Registry) itemLink(c *thcl.Content, eval *hcl.EvalContext) (mcp.Content, error) {
 	uri, err := evalString(c, "uri", c.URI, eval)
 	if err != nil {

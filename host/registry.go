@@ -79,6 +79,22 @@ func (t *templateDir) value(uri string) (string, bool) {
 	return uri[len(d.Prefix) : len(uri)-len(d.Suffix)], true
 }
 
+// name is the value of the template's variable in uri, decoded; false
+// when uri does not match the template, or its value is empty, holds an
+// encoded separator or NUL (%2F, %5C, %00) or does not decode.
+func (t *templateDir) name(uri string) (string, bool) {
+	if !t.matches(uri) {
+		return "", false
+	}
+	raw, _ := t.value(uri)
+	lower := strings.ToLower(raw)
+	if strings.Contains(lower, "%2f") || strings.Contains(lower, "%5c") || strings.Contains(lower, "%00") {
+		return "", false
+	}
+	name, err := url.PathUnescape(raw)
+	return name, err == nil
+}
+
 // Load reads and compiles the config at paths. validate and serve share it;
 // it starts nothing: no request is sent, no command runs.
 func Load(paths []string, opts *thcl.Options) (*Registry, hcl.Diagnostics) {
@@ -657,13 +673,8 @@ func (r *Registry) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 		if !t.matches(uri) {
 			continue
 		}
-		raw := uri[len(d.Prefix) : len(uri)-len(d.Suffix)]
-		lower := strings.ToLower(raw)
-		if raw == "" || strings.Contains(lower, "%2f") || strings.Contains(lower, "%5c") || strings.Contains(lower, "%00") {
-			return nil, mcp.ResourceNotFoundError(uri)
-		}
-		name, err := url.PathUnescape(raw)
-		if err != nil {
+		name, ok := t.name(uri)
+		if !ok {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
 		if d.Backend != nil {

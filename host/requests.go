@@ -29,7 +29,8 @@ const maxNamesListed = 20
 // without saying how to fix them: a log level that is none of the spec's
 // (the SDK takes any string, and the client then gets no logs at all), and
 // a tool or prompt that is not declared (the error names the close one and
-// those that are). It returns nil for the others.
+// those that are), and a resource URI longer than maxResourceURI. It
+// returns nil for the others.
 func (s *Server) checkRequest(method string, req mcp.Request) error {
 	switch method {
 	case "logging/setLevel":
@@ -48,6 +49,10 @@ func (s *Server) checkRequest(method string, req mcp.Request) error {
 					Message: unknownName("prompt", p.Name, slices.Sorted(maps.Keys(reg.prompts)))}
 			}
 		}
+	case "resources/read", "resources/subscribe", "resources/unsubscribe", "completion/complete":
+		if uri, param := requestURI(req.GetParams()); len(uri) > maxResourceURI {
+			return uriTooLong(method, param, uri)
+		}
 	case "tools/call":
 		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && p != nil {
 			if reg := s.Registry(); reg != nil && reg.tools[p.Name] == nil {
@@ -57,6 +62,39 @@ func (s *Server) checkRequest(method string, req mcp.Request) error {
 		}
 	}
 	return nil
+}
+
+// uriTooLong is the error for a request of method whose resource URI, in
+// the parameter param, is longer than maxResourceURI.
+func uriTooLong(method, param, uri string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+		Message: fmt.Sprintf("invalid params of %s: %q is %d bytes long, longer than the %d bytes toolhost takes for a resource URI (%q); send the URI of a resource that resources/list gives, or that a template of resources/templates/list makes", method, param, len(uri), maxResourceURI, shortURI(uri)),
+		Data:    uriData(uri)}
+}
+
+// requestURI is the resource URI in a request's params, and the name of
+// the parameter that holds it: uri, or a completion's ref.uri; "" when
+// there is none.
+func requestURI(p mcp.Params) (uri, param string) {
+	switch p := p.(type) {
+	case *mcp.ReadResourceParams:
+		if p != nil {
+			return p.URI, "uri"
+		}
+	case *mcp.SubscribeParams:
+		if p != nil {
+			return p.URI, "uri"
+		}
+	case *mcp.UnsubscribeParams:
+		if p != nil {
+			return p.URI, "uri"
+		}
+	case *mcp.CompleteParams:
+		if p != nil && p.Ref != nil {
+			return p.Ref.URI, "ref.uri"
+		}
+	}
+	return "", ""
 }
 
 // unknownName is the message of a request for a kind (tool, prompt) of

@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"reflect"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -51,12 +53,22 @@ type Server struct {
 	life     context.Context
 	shutdown context.CancelCauseFunc
 
-	// subscribed counts the subscriptions to each resource URI, so that a
+	// subs holds the resource URIs each session subscribed to, and
+	// subscribed counts the sessions subscribed to each URI, so that a
 	// reload that changes a resource template can tell the subscribers of
-	// the URIs it serves (the SDK keeps its own lists, by session, and sends
-	// only to them). Capped at maxTrackedSubscriptions URIs.
+	// the URIs it serves (the SDK keeps its own lists, by session, and
+	// sends only to them); nsubs is the sum of subscribed's counts. They
+	// are capped by maxSessionSubscriptions and maxSubscriptions, and a
+	// session's are dropped when it ends (endSubscriptions).
 	subsMu     sync.Mutex
+	subs       map[*mcp.ServerSession]map[string]struct{}
 	subscribed map[string]int
+	nsubs      int
+
+	// sdkHandler is the SDK's handling of requests, beneath receive: the
+	// subscriptions of a session that ended are dropped from the SDK's
+	// lists through it.
+	sdkHandler mcp.MethodHandler
 
 	// levels holds the logging level each session set with
 	// logging/setLevel (DefaultLogLevel from initialize on), so that an
@@ -66,10 +78,22 @@ type Server struct {
 	levels sync.Map // weak.Pointer[mcp.ServerSession] -> mcp.LoggingLevel
 }
 
-// maxTrackedSubscriptions caps the resource URIs the server remembers
-// subscriptions to; subscriptions past it are accepted but not told of a
-// change to their resource template.
-const maxTrackedSubscriptions = 10000
+// Limits on resources/subscribe, so that clients cannot fill the server's
+// memory with subscriptions: each is refused with an error that says which
+// limit it met.
+const (
+	// maxResourceURI is the longest resource URI, in bytes, toolhost takes
+	// in a request (resources/read, resources/subscribe,
+	// resources/unsubscribe, completion/complete): twice the longest name
+	// a resource template's directory serves, room for its escapes.
+	maxResourceURI = 8 << 10
+	// maxSessionSubscriptions is the most resource URIs one session may be
+	// subscribed to at once.
+	maxSessionSubscriptions = 1000
+	// maxSubscriptions is the most subscriptions all sessions together may
+	// hold at once.
+	maxSubscriptions = 10000
+)
 
 // NewServer makes a server for reg. The server's name, version and
 // instructions come from the config's server block.
@@ -119,6 +143,7 @@ const DefaultLogLevel mcp.LoggingLevel = "warning"
 // notifications/initialized (the spec allows them) are filtered like all
 // later ones rather than dropped.
 func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
+	s.sdkHandler = next
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if err := s.checkRequest(method, req); err != nil {
 			return nil, err
@@ -696,34 +721,125 @@ func (s *Server) completionHandler(ctx context.Context, req *mcp.CompleteRequest
 	return reg.Complete(req.Params.Ref, req.Params.Argument.Name, req.Params.Argument.Value)
 }
 
-// subscribeHandler accepts a subscription to a resource the config serves;
-// the client is notified when a reload changes it.
+// subscribeHandler accepts a subscription to a resource the config serves
+// (see Registry.unsubscribable), within the limits on subscriptions; the
+// client is notified when a reload changes it. A session subscribes once to
+// a URI, however often it asks, as the SDK keeps it.
 func (s *Server) subscribeHandler(ctx context.Context, req *mcp.SubscribeRequest) error {
+	uri, ss := req.Params.URI, req.Session
+	if ss == nil {
+		return nil // not through a session: nothing to keep
+	}
+	if len(uri) > maxResourceURI {
+		// From subscriptions/listen: resources/subscribe's was checked.
+		return uriTooLong("subscriptions/listen", "notifications.resourceSubscriptions", uri)
+	}
 	reg := s.use()
-	defer reg.release()
-	if !reg.declaresResource(req.Params.URI) {
-		return mcp.ResourceNotFoundError(req.Params.URI)
+	why := reg.unsubscribable(uri)
+	reg.release()
+	if why != "" {
+		return &jsonrpc.Error{Code: mcp.CodeResourceNotFound,
+			Message: fmt.Sprintf("cannot subscribe to %q: %s; subscribe to a URI that resources/list gives, or that a template of resources/templates/list makes for a resource that exists", shortURI(uri), why),
+			Data:    uriData(uri)}
 	}
 	s.subsMu.Lock()
 	defer s.subsMu.Unlock()
-	if s.subscribed == nil {
-		s.subscribed = map[string]int{}
+	mine := s.subs[ss]
+	if _, ok := mine[uri]; ok {
+		return nil
 	}
-	if _, ok := s.subscribed[req.Params.URI]; ok || len(s.subscribed) < maxTrackedSubscriptions {
-		s.subscribed[req.Params.URI]++
+	if len(mine) >= maxSessionSubscriptions {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+			Message: fmt.Sprintf("cannot subscribe to %q: this session is subscribed to %d resources, as many as toolhost allows one session; unsubscribe (resources/unsubscribe) from those you no longer follow", shortURI(uri), len(mine)),
+			Data:    uriData(uri)}
 	}
+	if s.nsubs >= maxSubscriptions {
+		s.logger.Warn("a subscription was refused: the sessions hold as many as toolhost allows", "max_subscriptions", maxSubscriptions)
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+			Message: fmt.Sprintf("cannot subscribe to %q: the server's sessions hold %d subscriptions, as many as toolhost allows in all; try again later, and unsubscribe from resources you no longer follow", shortURI(uri), s.nsubs),
+			Data:    uriData(uri)}
+	}
+	if mine == nil {
+		if s.subs == nil {
+			s.subs, s.subscribed = map[*mcp.ServerSession]map[string]struct{}{}, map[string]int{}
+		}
+		mine = map[string]struct{}{}
+		s.subs[ss] = mine
+		// Kept, empty, once the session has unsubscribed from everything,
+		// so that one goroutine a session waits for its end.
+		go s.endSubscriptions(ss)
+	}
+	mine[uri] = struct{}{}
+	s.subscribed[uri]++
+	s.nsubs++
 	return nil
 }
 
 func (s *Server) unsubscribeHandler(ctx context.Context, req *mcp.UnsubscribeRequest) error {
 	s.subsMu.Lock()
 	defer s.subsMu.Unlock()
-	if n := s.subscribed[req.Params.URI]; n > 1 {
-		s.subscribed[req.Params.URI] = n - 1
-	} else {
-		delete(s.subscribed, req.Params.URI)
-	}
+	s.forget(req.Session, req.Params.URI)
 	return nil
+}
+
+// forget drops a session's subscription to uri, if it has one. The caller
+// holds subsMu.
+func (s *Server) forget(ss *mcp.ServerSession, uri string) {
+	mine := s.subs[ss]
+	if _, ok := mine[uri]; !ok {
+		return
+	}
+	delete(mine, uri)
+	s.nsubs--
+	if n := s.subscribed[uri]; n > 1 {
+		s.subscribed[uri] = n - 1
+	} else {
+		delete(s.subscribed, uri)
+	}
+}
+
+// endSubscriptions waits for a session that subscribed to end (a DELETE,
+// an idle timeout, a closed connection or stdin) and drops its
+// subscriptions: toolhost's, and the URIs the SDK would keep. The SDK
+// forgets an ended session, but keeps each URI it was subscribed to, with
+// no subscriber; its handling of resources/unsubscribe deletes a URI left
+// with none.
+func (s *Server) endSubscriptions(ss *mcp.ServerSession) {
+	_ = ss.Wait()
+	s.subsMu.Lock()
+	uris := slices.Collect(maps.Keys(s.subs[ss]))
+	for _, uri := range uris {
+		s.forget(ss, uri)
+	}
+	s.subsMu.Unlock()
+	// The SDK's handling calls unsubscribeHandler first, which finds
+	// nothing left to forget.
+	for _, uri := range uris {
+		_, _ = s.sdkHandler(context.Background(), "resources/unsubscribe", &mcp.UnsubscribeRequest{
+			Session: ss, Params: &mcp.UnsubscribeParams{URI: uri}})
+	}
+	s.subsMu.Lock()
+	delete(s.subs, ss)
+	s.subsMu.Unlock()
+}
+
+// shortURI is uri cut to a length a message can quote: at most
+// maxQuotedURI bytes of valid UTF-8, and "..." when cut.
+func shortURI(uri string) string {
+	if len(uri) <= maxQuotedURI {
+		return strings.ToValidUTF8(uri, "\uFFFD")
+	}
+	return strings.ToValidUTF8(uri[:maxQuotedURI], "\uFFFD") + "..."
+}
+
+// maxQuotedURI is the most bytes of a client's resource URI an error quotes.
+const maxQuotedURI = 200
+
+// uriData is the data of an error about a resource URI, as the SDK's
+// "Resource not found" has it: {"uri": ...}, shortened as in the message.
+func uriData(uri string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"uri": shortURI(uri)})
+	return b
 }
 
 // subscribedURIs lists the resource URIs with subscribers.

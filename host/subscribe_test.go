@@ -1,0 +1,492 @@
+package host
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// subscribeConfig serves a file, a directory through a simple and a
+// reserved template, a template whose exec backend refuses some values by
+// itself, and a template backend that takes any value. %s is the
+// directory of the files (subscribeFiles).
+const subscribeConfig = `
+resource "report" {
+  uri  = "docs://report"
+  file = %[1]q
+}
+resource_template "notes" {
+  uri_template = "notes:///{path}"
+  dir          = %[2]q
+}
+resource_template "tree" {
+  uri_template = "tree://{+path}"
+  dir          = %[2]q
+}
+resource_template "man" {
+  uri_template = "man:///{page}"
+  exec {
+    command = ["echo", param.page]
+  }
+}
+resource_template "echo" {
+  uri_template = "echo://{v}"
+  template { text = param.v }
+}
+`
+
+// subscribeSource is subscribeConfig with its files written in a new
+// temporary directory.
+func subscribeSource(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range map[string]string{"report.md": "r", "notes/a.md": "a", "notes/sub/b.md": "b", "secret": "s"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return fmt.Sprintf(subscribeConfig, filepath.Join(dir, "report.md"), filepath.Join(dir, "notes"))
+}
+
+// sdkSubscribedURIs counts the URIs the SDK keeps a list of subscribed
+// sessions for. It reads the SDK's own map, unexported, under the SDK's
+// own lock: the SDK forgets an ended session but kept the URIs it had
+// subscribed to, which is what this checks.
+func sdkSubscribedURIs(t *testing.T, srv *Server) int {
+	t.Helper()
+	v := reflect.ValueOf(srv.mcp).Elem()
+	f, mu := v.FieldByName("resourceSubscriptions"), v.FieldByName("mu")
+	if !f.IsValid() || f.Kind() != reflect.Map || !mu.IsValid() || mu.Type() != reflect.TypeFor[sync.Mutex]() {
+		t.Fatal("the SDK's Server has no map resourceSubscriptions under a mutex mu any more: check how it keeps subscriptions, and whether an ended session's are dropped")
+	}
+	lock := (*sync.Mutex)(unsafe.Pointer(mu.UnsafeAddr()))
+	lock.Lock()
+	defer lock.Unlock()
+	return f.Len()
+}
+
+// subscriptionCounts is what a server holds of subscriptions: toolhost's
+// count, the sessions it follows, and the URIs in the SDK's lists.
+type subscriptionCounts struct{ subs, sessions, sdkURIs int }
+
+func countSubscriptions(t *testing.T, srv *Server) subscriptionCounts {
+	t.Helper()
+	srv.subsMu.Lock()
+	defer srv.subsMu.Unlock()
+	return subscriptionCounts{srv.nsubs, len(srv.subs), sdkSubscribedURIs(t, srv)}
+}
+
+// waitSubscriptions waits until the server holds want.
+func waitSubscriptions(t *testing.T, srv *Server, want subscriptionCounts) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		got := countSubscriptions(t, srv)
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server holds %+v subscriptions, want %+v", got, want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// subscribeLine is a resources/subscribe request.
+func subscribeLine(id int, uri string) string {
+	return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"resources/subscribe","params":{"uri":` + strconv.Quote(uri) + `}}`
+}
+
+// TestSubscribeRefused: resources/subscribe takes a URI that names
+// something to read: a declared resource, a file of a template's
+// directory, a value a template's backend does not refuse by itself. Any
+// other URI, and a URI over maxResourceURI in any request, is refused with
+// an error that quotes the URI shortened and says what to send instead.
+// Subscriptions were taken for any URI a template matched, existing or not,
+// and of any length.
+func TestSubscribeRefused(t *testing.T) {
+	p := startStdio(t, loadSource(t, subscribeSource(t)))
+	p.initialize()
+	long := "echo://" + strings.Repeat("x", maxResourceURI)
+	tests := []struct {
+		name, line string
+		code       int64
+		want       string
+	}{
+		{"declared resource", subscribeLine(0, "docs://report"), 0, ""},
+		{"file of a directory", subscribeLine(0, "notes:///a.md"), 0, ""},
+		{"file in a subfolder", subscribeLine(0, "tree://sub/b.md"), 0, ""},
+		{"value of a backend", subscribeLine(0, "echo://anything"), 0, ""},
+		{"value of an exec backend", subscribeLine(0, "man:///ls"), 0, ""},
+		{"the longest URI", subscribeLine(0, long[:maxResourceURI]), 0, ""},
+		{"undeclared", subscribeLine(0, "docs://other"), mcp.CodeResourceNotFound, `cannot subscribe to "docs://other": no resource has this URI and no resource template matches it; subscribe to a URI that resources/list gives`},
+		{"unknown scheme", subscribeLine(0, "nothing://x"), mcp.CodeResourceNotFound, "no resource template matches it"},
+		{"missing file", subscribeLine(0, "notes:///missing.md"), mcp.CodeResourceNotFound, `resource template "notes" has no file "missing.md" to serve`},
+		{"outside the directory", subscribeLine(0, "tree://../secret"), mcp.CodeResourceNotFound, `has no file "../secret"`},
+		{"encoded outside", subscribeLine(0, "notes:///..%2Fsecret"), mcp.CodeResourceNotFound, `its path is not a value resource template "notes" serves`},
+		{"encoded NUL", subscribeLine(0, "notes:///a.md%00"), mcp.CodeResourceNotFound, "is not a value"},
+		{"bad escape", subscribeLine(0, "notes:///a%zz"), mcp.CodeResourceNotFound, "is not a value"},
+		{"slash in a simple variable", subscribeLine(0, "notes:///sub/b.md"), mcp.CodeResourceNotFound, "no resource template matches it"},
+		{"directory", subscribeLine(0, "tree://sub"), mcp.CodeResourceNotFound, `has no file "sub"`},
+		{"refused by exec", subscribeLine(0, "man:///-rf"), mcp.CodeResourceNotFound, `resource template "man" refuses its page`},
+		{"too long", subscribeLine(0, long), jsonrpc.CodeInvalidParams, `invalid params of resources/subscribe: "uri" is 8199 bytes long, longer than the 8192 bytes toolhost takes for a resource URI ("echo://xxx`},
+		{"too long, read", `{"jsonrpc":"2.0","id":0,"method":"resources/read","params":{"uri":"` + long + `"}}`, jsonrpc.CodeInvalidParams, `invalid params of resources/read: "uri" is 8199 bytes long`},
+		{"too long, unsubscribe", `{"jsonrpc":"2.0","id":0,"method":"resources/unsubscribe","params":{"uri":"` + long + `"}}`, jsonrpc.CodeInvalidParams, `"uri" is 8199 bytes long`},
+		{"too long, completion", `{"jsonrpc":"2.0","id":0,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"` + long + `"},"argument":{"name":"v","value":""}}}`, jsonrpc.CodeInvalidParams, `"ref.uri" is 8199 bytes long`},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := strconv.Itoa(i + 1)
+			p.send(strings.Replace(tt.line, `"id":0`, `"id":`+id, 1))
+			r := p.next()
+			if tt.code == 0 {
+				if r.Error != nil || string(r.ID) != id {
+					t.Fatalf("got %s, want a result", r.line)
+				}
+				return
+			}
+			wantError(t, r, id, tt.code, tt.want)
+			if len(r.line) > 1000 {
+				t.Fatalf("the error is %d bytes; it should quote the URI shortened: %.300s", len(r.line), r.line)
+			}
+		})
+	}
+	if got := countSubscriptions(t, p.srv); got.subs != 6 || got.sdkURIs != 6 {
+		t.Fatalf("after 6 subscriptions accepted, the server holds %+v", got)
+	}
+}
+
+// TestSubscribeSessionLimit: one session holds at most
+// maxSessionSubscriptions subscriptions; the next is refused with an error
+// that says so, a URI already subscribed to is not counted again, and
+// unsubscribing makes room.
+func TestSubscribeSessionLimit(t *testing.T) {
+	p := startStdio(t, loadSource(t, subscribeSource(t)))
+	p.initialize()
+	// In rounds, so that neither pipe fills while the other waits.
+	const round = 50
+	for i := 0; i < maxSessionSubscriptions; i += round {
+		for j := i; j < i+round; j++ {
+			p.send(subscribeLine(j+1, fmt.Sprintf("echo://%d", j)))
+		}
+		for range round {
+			if r := p.next(); r.Error != nil {
+				t.Fatalf("subscribing within the limit: %s", r.line)
+			}
+		}
+	}
+	id := maxSessionSubscriptions + 1
+	step := func(line string, code int64, want string) {
+		t.Helper()
+		id++
+		p.send(strings.Replace(line, `"id":0`, `"id":`+strconv.Itoa(id), 1))
+		r := p.next()
+		if code == 0 {
+			if r.Error != nil {
+				t.Fatalf("got %s, want a result", r.line)
+			}
+			return
+		}
+		wantError(t, r, strconv.Itoa(id), code, want)
+	}
+	step(subscribeLine(0, "echo://one-more"), jsonrpc.CodeInvalidRequest,
+		`cannot subscribe to "echo://one-more": this session is subscribed to 1000 resources, as many as toolhost allows one session; unsubscribe`)
+	step(subscribeLine(0, "echo://7"), 0, "")
+	step(`{"jsonrpc":"2.0","id":0,"method":"resources/unsubscribe","params":{"uri":"echo://7"}}`, 0, "")
+	step(`{"jsonrpc":"2.0","id":0,"method":"resources/unsubscribe","params":{"uri":"echo://7"}}`, 0, "")
+	step(subscribeLine(0, "echo://one-more"), 0, "")
+	step(subscribeLine(0, "echo://two-more"), jsonrpc.CodeInvalidRequest, "as many as toolhost allows one session")
+	if got := countSubscriptions(t, p.srv); got != (subscriptionCounts{maxSessionSubscriptions, 1, maxSessionSubscriptions}) {
+		t.Fatalf("the server holds %+v", got)
+	}
+}
+
+// TestStdioSubscriptionsFreedAtEnd: when stdin closes, the session's
+// subscriptions are dropped, toolhost's and the SDK's.
+func TestStdioSubscriptionsFreedAtEnd(t *testing.T) {
+	p := startStdio(t, loadSource(t, subscribeSource(t)))
+	p.initialize()
+	for i, uri := range []string{"docs://report", "notes:///a.md", "echo://" + strings.Repeat("y", 8000)} {
+		p.send(subscribeLine(i+1, uri))
+		if r := p.next(); r.Error != nil {
+			t.Fatalf("subscribe: %s", r.line)
+		}
+	}
+	if got := countSubscriptions(t, p.srv); got != (subscriptionCounts{3, 1, 3}) {
+		t.Fatalf("after 3 subscriptions, the server holds %+v", got)
+	}
+	p.in.Close()
+	select {
+	case err := <-p.done:
+		p.done <- err // for the cleanup
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server did not end with its stdin")
+	}
+	waitSubscriptions(t, p.srv, subscriptionCounts{})
+}
+
+// subscribeBatch subscribes an HTTP session (of protocol 2025-03-26, which
+// has batches) to uris in one POST, and returns the replies' errors by
+// URI; nil for those accepted.
+func subscribeBatch(t *testing.T, e *httpEnv, hdr map[string]string, uris []string) map[string]*jsonrpc.Error {
+	t.Helper()
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, uri := range uris {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(subscribeLine(i+1, uri))
+	}
+	b.WriteByte(']')
+	resp := rawPost(t, e.base+"/mcp", b.String(), hdr)
+	if resp.StatusCode != http.StatusOK {
+		body, _ := io.ReadAll(resp.Body)
+		t.Fatalf("subscribing: %s %s", resp.Status, body)
+	}
+	r := newSSEReader(resp.Body)
+	errs := map[string]*jsonrpc.Error{}
+	for range uris {
+		m := r.message(t)
+		raw, _ := json.Marshal(m)
+		var reply struct {
+			ID    int
+			Error *jsonrpc.Error
+		}
+		if err := json.Unmarshal(raw, &reply); err != nil || reply.ID < 1 || reply.ID > len(uris) {
+			t.Fatalf("reply %s", raw)
+		}
+		errs[uris[reply.ID-1]] = reply.Error
+	}
+	return errs
+}
+
+// longURIs makes n URIs of echoConfig's template, each about size bytes.
+func longURIs(prefix string, n, size int) []string {
+	uris := make([]string, n)
+	for i := range uris {
+		s := fmt.Sprintf("echo://%s-%d-", prefix, i)
+		uris[i] = s + strings.Repeat("u", size-len(s))
+	}
+	return uris
+}
+
+// TestHTTPSubscriptionsFreedWithSession: the subscriptions of an HTTP
+// session, however it ends (DELETE, the idle timeout), are dropped,
+// toolhost's and the URIs the SDK kept for it; those of another session
+// stay, a URI both follow too. Before, 300 subscriptions to 3 MB URIs took
+// a session to 1.7 GB, still held after its DELETE.
+func TestHTTPSubscriptionsFreedWithSession(t *testing.T) {
+	for _, end := range []string{"DELETE", "idle timeout"} {
+		t.Run(end, func(t *testing.T) {
+			opts := HTTPOptions{}
+			if end == "idle timeout" {
+				opts.SessionIdleTimeout = time.Second
+			}
+			e := startHTTPConfig(t, opts, subscribeSource(t))
+			stay := rawSession(t, e, "2025-03-26")
+			if end == "idle timeout" {
+				// The other session stays active; this one is left idle
+				// once subscribed.
+				keepActive(t, e, stay)
+			}
+			shared := "echo://shared"
+			for uri, err := range subscribeBatch(t, e, stay, []string{shared, "docs://report"}) {
+				if err != nil {
+					t.Fatalf("subscribe %s: %v", uri, err)
+				}
+			}
+			gone := rawSession(t, e, "2025-03-26")
+			uris := append(longURIs("gone", 300, maxResourceURI), shared)
+			for uri, err := range subscribeBatch(t, e, gone, uris) {
+				if err != nil {
+					t.Fatalf("subscribe %.40s...: %v", uri, err)
+				}
+			}
+			if got := countSubscriptions(t, e.srv); got != (subscriptionCounts{303, 2, 302}) {
+				t.Fatalf("after 303 subscriptions over 2 sessions, the server holds %+v", got)
+			}
+			if end == "DELETE" {
+				if resp := rawDelete(t, e, gone); resp.StatusCode != http.StatusNoContent {
+					t.Fatalf("DELETE: %s", resp.Status)
+				}
+			}
+			waitSubscriptions(t, e.srv, subscriptionCounts{2, 1, 2})
+			if resp := rawDelete(t, e, stay); resp.StatusCode != http.StatusNoContent {
+				t.Fatalf("DELETE: %s", resp.Status)
+			}
+			waitSubscriptions(t, e.srv, subscriptionCounts{})
+		})
+	}
+}
+
+// keepActive pings a session every tenth of a second until the test ends,
+// so that its idle timeout does not close it.
+func keepActive(t *testing.T, e *httpEnv, hdr map[string]string) {
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	t.Cleanup(func() { close(stop); <-done })
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			req, _ := http.NewRequest(http.MethodPost, e.base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"ping"}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			for k, v := range hdr {
+				req.Header.Set(k, v)
+			}
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}
+	}()
+}
+
+// TestHTTPSubscriptionsServerLimit: the sessions of a server hold at most
+// maxSubscriptions subscriptions together; past them a subscription is
+// refused with an error that says why, and the end of a session makes room.
+func TestHTTPSubscriptionsServerLimit(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{}, subscribeSource(t))
+	var sessions []map[string]string
+	for i := range maxSubscriptions / maxSessionSubscriptions {
+		hdr := rawSession(t, e, "2025-03-26")
+		sessions = append(sessions, hdr)
+		for uri, err := range subscribeBatch(t, e, hdr, longURIs(strconv.Itoa(i), maxSessionSubscriptions, 40)) {
+			if err != nil {
+				t.Fatalf("subscribe %s: %v", uri, err)
+			}
+		}
+	}
+	last := rawSession(t, e, "2025-03-26")
+	err := subscribeBatch(t, e, last, []string{"echo://last"})["echo://last"]
+	if err == nil || err.Code != jsonrpc.CodeInvalidRequest || !strings.Contains(err.Message, `cannot subscribe to "echo://last": the server's sessions hold 10000 subscriptions, as many as toolhost allows in all`) {
+		t.Fatalf("a subscription past the server's limit: %v", err)
+	}
+	if resp := rawDelete(t, e, sessions[0]); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %s", resp.Status)
+	}
+	waitUntil(t, "the session's subscriptions to be dropped", func() bool {
+		return countSubscriptions(t, e.srv).subs == maxSubscriptions-maxSessionSubscriptions
+	})
+	if err := subscribeBatch(t, e, last, []string{"echo://last"})["echo://last"]; err != nil {
+		t.Fatalf("a subscription once a session ended: %v", err)
+	}
+}
+
+// TestHTTPStatelessSubscriptionsNotKept: in stateless mode each request has
+// a session of its own, which ends with it: a subscription is checked as
+// any other, then dropped with its request's session.
+func TestHTTPStatelessSubscriptionsNotKept(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{Stateless: true}, subscribeSource(t))
+	hdr := map[string]string{"Mcp-Protocol-Version": "2025-06-18"}
+	for i, tc := range []struct{ uri, want string }{
+		{"docs://report", `"result":{}`},
+		{"notes:///missing.md", `has no file`},
+		{"echo://x", `"result":{}`},
+	} {
+		resp := rawPost(t, e.base+"/mcp", subscribeLine(i+1, tc.uri), hdr)
+		if m, _ := json.Marshal(newSSEReader(resp.Body).message(t)); !strings.Contains(string(m), tc.want) {
+			t.Fatalf("subscribe %s: %s, want %s", tc.uri, m, tc.want)
+		}
+	}
+	waitSubscriptions(t, e.srv, subscriptionCounts{})
+}
+
+// TestHTTPListenSubscriptions: the resource subscriptions of a
+// subscriptions/listen stream (the 2026-07-28 protocol) are checked as
+// resources/subscribe's, and dropped when the stream ends.
+func TestHTTPListenSubscriptions(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{Stateless: true}, subscribeSource(t))
+	hdr := map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"}
+	listen := func(uris ...string) *http.Response {
+		b, _ := json.Marshal(uris)
+		return rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"resourceSubscriptions":`+string(b)+`}}}`, hdr)
+	}
+	for _, tc := range []struct {
+		name string
+		uris []string
+		want string
+	}{
+		{"missing file", []string{"docs://report", "notes:///missing.md"}, `cannot subscribe to \"notes:///missing.md\": resource template \"notes\" has no file`},
+		{"too long", []string{"echo://" + strings.Repeat("z", maxResourceURI)}, `invalid params of subscriptions/listen: \"notifications.resourceSubscriptions\" is 8199 bytes long`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := listen(tc.uris...)
+			// A stream that was accepted stays open: cut it short.
+			cut := time.AfterFunc(10*time.Second, func() { resp.Body.Close() })
+			body, _ := io.ReadAll(resp.Body)
+			cut.Stop()
+			if !strings.Contains(string(body), tc.want) {
+				t.Fatalf("listen: %s %s\nwant %s", resp.Status, body, tc.want)
+			}
+			waitSubscriptions(t, e.srv, subscriptionCounts{})
+		})
+	}
+	resp := listen("docs://report", "tree://sub/b.md")
+	r := newSSEReader(resp.Body)
+	if m := r.message(t); m["method"] != "notifications/subscriptions/acknowledged" {
+		t.Fatalf("listen: %v, want the acknowledgement", m)
+	}
+	if got := countSubscriptions(t, e.srv); got != (subscriptionCounts{2, 1, 2}) {
+		t.Fatalf("while the stream is open, the server holds %+v", got)
+	}
+	resp.Body.Close()
+	waitSubscriptions(t, e.srv, subscriptionCounts{})
+}
+
+// TestSSESubscriptionsFreedWhenStreamCloses: the subscriptions of a legacy
+// SSE session are dropped when the client closes its stream.
+func TestSSESubscriptionsFreedWhenStreamCloses(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{}, subscribeSource(t))
+	resp, err := http.Get(e.base + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := newSSEReader(resp.Body)
+	ev, err := r.next()
+	if err != nil || ev.name != "endpoint" {
+		t.Fatalf("first event %+v, %v; want the endpoint", ev, err)
+	}
+	post := func(body string) {
+		t.Helper()
+		if resp := rawPost(t, e.base+ev.data, body, nil); resp.StatusCode != http.StatusAccepted {
+			t.Fatalf("POST %s: %s, want 202", body, resp.Status)
+		}
+	}
+	initializeSSE(t, r, post)
+	for i, uri := range []string{"docs://report", "tree://sub/b.md"} {
+		post(subscribeLine(i+1, uri))
+		if m := r.message(t); m["error"] != nil {
+			t.Fatalf("subscribe %s: %v", uri, m["error"])
+		}
+	}
+	if got := countSubscriptions(t, e.srv); got != (subscriptionCounts{2, 1, 2}) {
+		t.Fatalf("after 2 subscriptions, the server holds %+v", got)
+	}
+	resp.Body.Close()
+	waitSubscriptions(t, e.srv, subscriptionCounts{})
+}
