@@ -169,6 +169,9 @@ type Exec struct {
 	// sensitiveArgs are the indexes of the command's elements wrapped in
 	// sensitive(...): their values are hidden like secret variables.
 	sensitiveArgs []int
+	// loops is set when command, env or stdin has a for expression: a
+	// call then evaluates them under a budget (withBudget).
+	loops bool
 
 	mu      sync.Mutex
 	closed  bool
@@ -219,6 +222,7 @@ func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	}
 
 	attrs := content.Attributes
+	e.loops = hasLoops(attrs)
 	if a, ok := attrs["command"]; ok {
 		d := c.command(e, a)
 		if !d.HasErrors() {
@@ -1147,16 +1151,20 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	if in != nil {
 		ectx = in.Eval
 	}
+	// The budget is for building what the command gets; what is
+	// evaluated again later (secrets to redact) is not held to it.
+	bctx, done := withBudget(ctx, ectx, e.loops)
+	defer done()
 	// An error of evaluating the command may quote a sensitive parameter.
-	argv, err := e.buildArgv(ectx)
+	argv, err := e.buildArgv(bctx)
 	if err != nil {
 		return nil, redactError(err, e.sensitiveValues(ectx))
 	}
-	env, err := e.buildEnv(ectx)
+	env, err := e.buildEnv(bctx)
 	if err != nil {
 		return nil, redactError(err, e.sensitiveValues(ectx))
 	}
-	stdin, err := e.buildStdin(ectx)
+	stdin, err := e.buildStdin(bctx)
 	if err != nil {
 		return nil, redactError(err, e.sensitiveValues(ectx))
 	}
@@ -1808,7 +1816,9 @@ func (e *Exec) CheckArguments(in *Input) error {
 	if in != nil {
 		ectx = in.Eval
 	}
-	_, err := e.buildArgv(ectx)
+	bctx, done := withBudget(context.Background(), ectx, e.loops)
+	defer done()
+	_, err := e.buildArgv(bctx)
 	var refusal *execArgRefusal
 	if !errors.As(err, &refusal) {
 		return nil

@@ -148,7 +148,7 @@ func (t *Template) Call(ctx context.Context, in *Input) (*Output, error) {
 	eval := in.Eval
 	var budget *evalcap.Budget
 	if t.budgeted {
-		budget = evalcap.NewBudget(ctx, t.maxOutput, time.Now().Add(t.timeout))
+		budget = evalcap.NewBudget(ctx, t.maxOutput, evalcap.TotalFactor*t.maxOutput, time.Now().Add(t.timeout))
 		var done func()
 		eval, done = evalcap.With(in.Eval, budget)
 		defer done()

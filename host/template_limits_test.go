@@ -173,6 +173,17 @@ func TestTemplateBlowUpsStopEarly(t *testing.T) {
     command = ["cat"]
     stdin   = replace(param.text, param.find, param.repl)
   }`))
+	// In a loop, each value is under that cap, and what they come to in
+	// all is held to a total.
+	src.WriteString(templateLimitTool("exec_loop", `  exec {
+    command = ["cat"]
+    stdin   = join("\n", [for x in param.list : format("%-${param.width}s", x)])
+  }`))
+	src.WriteString(templateLimitTool("http_loop", `  http {
+    url    = "http://127.0.0.1:9/never"
+    method = "POST"
+    body   = jsonencode([for x in param.list : format("%-${param.width}s", x)])
+  }`))
 	r := loadSource(t, src.String())
 
 	check := func(t *testing.T, tool string, args map[string]any, want []string, maxTime time.Duration, maxAlloc uint64) {
@@ -210,6 +221,14 @@ func TestTemplateBlowUpsStopEarly(t *testing.T) {
 	t.Run("exec_argument", func(t *testing.T) {
 		check(t, "exec_argument", map[string]any{"fmt": "%100000000s"}, []string{"format() would build 100000001 bytes, more than the 16777216 a value may have"}, 0, 0)
 	})
+	for _, tool := range []string{"exec_loop", "http_loop"} {
+		t.Run(tool, func(t *testing.T) {
+			a := map[string]any{"list": make([]string, 100), "width": "5000000"}
+			// format allocates about three times the 32 MiB it may build
+			// (without the total, 1.5 GiB).
+			check(t, tool, a, []string{"format() would bring what the expression built to", "more than the 33554432 it may build in all"}, 0, 160)
+		})
+	}
 	t.Run("exec_stdin", func(t *testing.T) {
 		a := map[string]any{"text": strings.Repeat("a", 40000), "find": "a", "repl": strings.Repeat("b", 1000)}
 		check(t, "exec_stdin", a, []string{"replace() would build 40000000 bytes, more than the 16777216"}, 0, 0)

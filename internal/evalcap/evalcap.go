@@ -29,11 +29,11 @@ const (
 	// iteration costs HCL about a kilobyte of allocation, however small its
 	// value: this bounds that too.
 	MaxIterations = 1 << 18
-	// TotalFactor is how many times its MaxValue a Budget lets an
-	// evaluation build in all: the guarded functions' results and each
-	// iteration's value of a for expression. A value is counted again in
-	// each value built of it (an inner loop's, then the outer one's), so
-	// what is counted is more than what is held.
+	// TotalFactor is how many times its max_output a template may build in
+	// all: the guarded functions' results and each iteration's value of a
+	// for expression. A value is counted again in each value built of it
+	// (an inner loop's, then the outer one's), so what is counted is more
+	// than what is held.
 	TotalFactor = 8
 )
 
@@ -98,11 +98,11 @@ type Budget struct {
 // deadlineEvery is how often (in checks) a Budget reads the clock.
 const deadlineEvery = 64
 
-// NewBudget returns a Budget of maxValue bytes per value, TotalFactor
-// times that in all, and MaxIterations, that ends at deadline (none when
-// zero) or when ctx is done.
-func NewBudget(ctx context.Context, maxValue int, deadline time.Time) *Budget {
-	return &Budget{ctx: ctx, deadline: deadline, maxValue: int64(maxValue), maxTotal: TotalFactor * int64(maxValue)}
+// NewBudget returns a Budget of maxValue bytes per value, maxTotal in all
+// and MaxIterations, that ends at deadline (none when zero) or when ctx is
+// done.
+func NewBudget(ctx context.Context, maxValue, maxTotal int, deadline time.Time) *Budget {
+	return &Budget{ctx: ctx, deadline: deadline, maxValue: int64(maxValue), maxTotal: int64(maxTotal)}
 }
 
 // Err is the limit the evaluation went past, or nil. It is set even when a

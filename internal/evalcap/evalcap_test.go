@@ -116,7 +116,7 @@ func TestGuardsRefuseBeforeBuilding(t *testing.T) {
 	fns := Functions()
 	for _, tc := range cases {
 		t.Run(tc.fn, func(t *testing.T) {
-			b := NewBudget(context.Background(), 1<<20, time.Time{})
+			b := NewBudget(context.Background(), 1<<20, 8*(1<<20), time.Time{})
 			ctx, done := With(&hcl.EvalContext{}, b)
 			defer done()
 			_, err := ctx.Functions[tc.fn].Call(tc.args)
@@ -198,7 +198,7 @@ func TestExprEvaluatesAsTheOriginal(t *testing.T) {
 			if diags.HasErrors() || !got.RawEquals(want) {
 				t.Errorf("without a budget: %#v (%v), want %#v", got, diags, want)
 			}
-			b := NewBudget(context.Background(), 1<<20, time.Now().Add(time.Minute))
+			b := NewBudget(context.Background(), 1<<20, 8*(1<<20), time.Now().Add(time.Minute))
 			bctx, done := With(ctx, b)
 			defer done()
 			got, diags = copied.Value(bctx)
@@ -247,7 +247,7 @@ func TestBudgetStopsLoops(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			b := NewBudget(context.Background(), tc.maxValue, time.Now().Add(time.Minute))
+			b := NewBudget(context.Background(), tc.maxValue, 8*tc.maxValue, time.Now().Add(time.Minute))
 			ctx, done := With(&hcl.EvalContext{Functions: fns}, b)
 			defer done()
 			start := time.Now()
@@ -265,7 +265,7 @@ func TestBudgetStopsLoops(t *testing.T) {
 	}
 	t.Run("deadline", func(t *testing.T) {
 		e, _ := hclsyntax.ParseExpression([]byte(`[for a in range(1000) : [for b in range(100) : b]]`), "x.hcl", hcl.InitialPos)
-		b := NewBudget(context.Background(), 1<<20, time.Now().Add(-time.Second))
+		b := NewBudget(context.Background(), 1<<20, 8*(1<<20), time.Now().Add(-time.Second))
 		ctx, done := With(&hcl.EvalContext{Functions: fns}, b)
 		defer done()
 		if _, diags := Expr(e).Value(ctx); len(diags) != 0 {
@@ -279,7 +279,7 @@ func TestBudgetStopsLoops(t *testing.T) {
 		e, _ := hclsyntax.ParseExpression([]byte(`[for a in range(1000) : [for b in range(100) : b]]`), "x.hcl", hcl.InitialPos)
 		cctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		b := NewBudget(cctx, 1<<20, time.Time{})
+		b := NewBudget(cctx, 1<<20, 8*(1<<20), time.Time{})
 		ctx, done := With(&hcl.EvalContext{Functions: fns}, b)
 		defer done()
 		Expr(e).Value(ctx)
