@@ -295,3 +295,62 @@ func TestTemplateLongLoopIsFast(t *testing.T) {
 		})
 	}
 }
+
+// TestResultAndPromptLoopsHeld: a result's content item and a prompt's
+// message that loop over the caller's values are held as exec and http
+// blocks are: 16 MiB a value, 32 MiB in all, and, in a prompt, the
+// iterations and a deadline too.
+func TestResultAndPromptLoopsHeld(t *testing.T) {
+	src := templateLimitTool("result_loop", `  template { text = "{}" }
+  result {
+    text {
+      text = join(",", [for x in param.list : format("%-${param.width}s", x)])
+    }
+  }`) + `
+prompt "widths" {
+  arg "text" {}
+  arg "width" {}
+  message "user" {
+    text = join(",", [for c in split("", arg.text) : format("%-${arg.width}s", c)])
+  }
+}
+
+prompt "pairs" {
+  arg "text" {}
+  message "user" {
+    text = tostring(length([for a in split("", arg.text) : length([for b in split("", arg.text) : b])]))
+  }
+}
+`
+	r := loadSource(t, src)
+	t.Run("result", func(t *testing.T) {
+		res, took, alloc := callMeasured(t, r, "result_loop", map[string]any{"list": make([]string, 100), "width": "5000000"})
+		text := res.Content[0].(*mcp.TextContent).Text
+		if !res.IsError || !strings.Contains(text, "more than the 33554432 it may build in all") || len(text) > 1000 {
+			t.Errorf("result = %q (isError %v), want a short error naming the total", text, res.IsError)
+		}
+		if took > 2*time.Second || alloc > 160<<20 {
+			t.Errorf("took %s and allocated %d MiB", took, alloc>>20)
+		}
+	})
+	cases := []struct {
+		prompt string
+		args   map[string]string
+		want   string
+	}{
+		{"widths", map[string]string{"text": strings.Repeat("p", 100), "width": "5000000"}, "more than the 33554432 it may build in all"},
+		{"pairs", map[string]string{"text": strings.Repeat("q", 2000)}, "more than the 262144 allowed"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.prompt, func(t *testing.T) {
+			start := time.Now()
+			_, err := r.GetPrompt(context.Background(), tc.prompt, tc.args)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || len(err.Error()) > 1000 {
+				t.Errorf("error = %v, want a short one containing %q", err, tc.want)
+			}
+			if took := time.Since(start); took > 2*time.Second {
+				t.Errorf("took %s", took)
+			}
+		})
+	}
+}
