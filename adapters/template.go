@@ -186,6 +186,8 @@ func (t *Template) limitError(ctx context.Context, err *evalcap.LimitError) erro
 	case evalcap.Total:
 		return fmt.Errorf("the template stopped rendering: with %s the values it built came to %d bytes, more than %d (%d times its max_output of %d); %s",
 			err.What, err.Size, err.Max, evalcap.TotalFactor, t.maxOutput, raise)
+	case evalcap.Elements:
+		return fmt.Errorf("the template stopped rendering: %s would build a list of %d elements, more than the %d a list may have; pass shorter arguments", err.What, err.Size, err.Max)
 	case evalcap.Iterations:
 		return fmt.Errorf("the template stopped rendering: its for expressions would run %d iterations, more than the %d a call may run; pass shorter lists", err.Size, err.Max)
 	case evalcap.Deadline:

@@ -150,6 +150,9 @@ func TestTemplateBlowUpsStopEarly(t *testing.T) {
 			// at once: the cap on iterations bounds it (without it, 8
 			// million iterations allocate 6 GiB).
 			maxAlloc: 512},
+		{name: "split_characters", text: `tostring(length(split("", param.text)))`,
+			args: map[string]any{"text": strings.Repeat("s", 300000)},
+			want: []string{"split() would build a list of 300000 elements, more than the 262144 a list may have"}},
 		{name: "caught_by_try", text: `try(format(param.fmt, param.text), "fallback")`,
 			args: map[string]any{"fmt": "%100000000s", "text": "x"},
 			want: []string{"format() would build"}},

@@ -1,9 +1,10 @@
 // Package evalcap bounds what evaluating an expression with a caller's
 // values may build. The functions of the language that can make a value
 // much larger than their arguments (replace, regex_replace, format,
-// formatlist, join, indent, jsonencode) work out the size of their result
-// before they build it, and refuse one over a limit: MaxValue when no
-// Budget is in force, the Budget's own otherwise. A Budget adds a total for
+// formatlist, join, indent, jsonencode, and split and regexall, whose
+// lists cost a few dozen bytes an element) work out the size of their
+// result before they build it, and refuse one over a limit: MaxValue when
+// no Budget is in force, the Budget's own otherwise. A Budget adds a total for
 // all a call builds, a count of for-expression iterations (for expressions
 // prepared by Expr) and a deadline, checked in those functions and loops.
 package evalcap
@@ -29,6 +30,9 @@ const (
 	// iteration costs HCL about a kilobyte of allocation, however small its
 	// value: this bounds that too.
 	MaxIterations = 1 << 18
+	// MaxElements is how many elements a list that split or regexall
+	// builds may have: each costs a few dozen bytes, whatever its length.
+	MaxElements = 1 << 18
 	// TotalFactor is how many times its max_output a template may build in
 	// all: the guarded functions' results and each iteration's value of a
 	// for expression. A value is counted again in each value built of it
@@ -49,6 +53,8 @@ const (
 	// Iterations: the for expressions would run more than MaxIterations
 	// times.
 	Iterations
+	// Elements: a list would have more than MaxElements elements.
+	Elements
 	// Deadline: the Budget's deadline passed.
 	Deadline
 	// Cancelled: the Budget's context was cancelled.
@@ -74,6 +80,8 @@ func (e *LimitError) Error() string {
 		return fmt.Sprintf("%s would bring what the expression built to %d bytes, more than the %d it may build in all", e.What, e.Size, e.Max)
 	case Iterations:
 		return fmt.Sprintf("%s would bring the iterations of for expressions to %d, more than the %d allowed", e.What, e.Size, e.Max)
+	case Elements:
+		return fmt.Sprintf("%s would build a list of %d elements, more than the %d a list may have", e.What, e.Size, e.Max)
 	case Deadline:
 		return "the evaluation ran past its time limit"
 	}
@@ -201,14 +209,18 @@ func budgetOf(ctx *hcl.EvalContext) *Budget {
 
 // Functions returns the guarded functions with no Budget, by name, to
 // replace the plain ones in a function table: each refuses to build a
-// value over MaxValue.
+// value over MaxValue. The map is shared: do not change it.
 func Functions() map[string]function.Function {
+	return unbudgeted()
+}
+
+var unbudgeted = sync.OnceValue(func() map[string]function.Function {
 	fns := make(map[string]function.Function, len(guards))
 	for name, g := range guards {
 		fns[name] = guarded(name, g, nil)
 	}
 	return fns
-}
+})
 
 // guarded is the function g guards, checking the size of its result
 // against b (MaxValue when b is nil) before it runs.
@@ -231,6 +243,15 @@ func guarded(name string, g guard, b *Budget) function.Function {
 				limit = b.maxValue
 			}
 			if wholly(args) {
+				if g.count != nil {
+					if n := g.count(args); n > MaxElements {
+						lerr := &LimitError{Kind: Elements, What: name + "()", Size: n, Max: MaxElements}
+						if b != nil {
+							lerr = b.fail(lerr)
+						}
+						return cty.NilVal, lerr
+					}
+				}
 				// The estimate stops once past the limit: its own work is
 				// bounded by it.
 				if size := g.size(args, limit); size > limit {

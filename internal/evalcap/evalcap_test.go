@@ -62,6 +62,9 @@ func TestSizeNeverBelow(t *testing.T) {
 		{"join empty", "join", []cty.Value{s("-"), strs()}, 0},
 		{"indent", "indent", []cty.Value{n(4), s("a\nb\nc")}, 0},
 		{"indent no newline", "indent", []cty.Value{n(4), s("abc")}, 0},
+		{"split", "split", []cty.Value{s(","), s("a,bb,,c")}, 0},
+		{"split characters", "split", []cty.Value{s(""), s("héllo")}, 0},
+		{"regexall", "regexall", []cty.Value{s("[0-9]+"), s("a1b22c333")}, 0},
 		{"jsonencode string", "jsonencode", []cty.Value{s("<tag> & \"q\" \\ \n\t")}, 0},
 		{"jsonencode object", "jsonencode", []cty.Value{cty.ObjectVal(map[string]cty.Value{"a": n(1), "b": strs("x", "y"), "c": cty.True, "d": cty.NullVal(cty.String)})}, 24},
 		{"jsonencode number", "jsonencode", []cty.Value{cty.NumberFloatVal(1e300)}, 400},
@@ -81,6 +84,11 @@ func TestSizeNeverBelow(t *testing.T) {
 				real = 0
 				for _, el := range v.AsValueSlice() {
 					real += int64(len(el.AsString()))
+				}
+			}
+			if g.count != nil {
+				if n := g.count(tc.args); n != int64(v.LengthInt()) {
+					t.Errorf("count %d, want the %d elements %s built", n, v.LengthInt(), tc.fn)
 				}
 			}
 			est := g.size(tc.args, 1<<40)
@@ -112,6 +120,8 @@ func TestGuardsRefuseBeforeBuilding(t *testing.T) {
 		{"join", []cty.Value{s(big), cty.ListVal(repeatVals(s(""), 2000))}},
 		{"indent", []cty.Value{cty.NumberIntVal(1 << 40), s("\n\n")}},
 		{"jsonencode", []cty.Value{cty.TupleVal(repeatVals(s(big), 2000))}},
+		{"split", []cty.Value{s(","), s(strings.Repeat(big+",", 600))}},
+		{"regexall", []cty.Value{s("a+"), s(strings.Repeat(big+",", 600))}},
 	}
 	fns := Functions()
 	for _, tc := range cases {

@@ -3,6 +3,7 @@ package evalcap
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -12,10 +13,12 @@ import (
 // guard is a function whose result can be much larger than its arguments,
 // and how to work out that size from the arguments before it runs. size
 // may stop counting once past limit; it returns 0 for arguments the
-// function refuses by itself.
+// function refuses by itself. count, when not nil, is how many elements
+// the list the function builds will have.
 type guard struct {
-	fn   function.Function
-	size func(args []cty.Value, limit int64) int64
+	fn    function.Function
+	size  func(args []cty.Value, limit int64) int64
+	count func(args []cty.Value) int64
 }
 
 // guards are the functions that are checked, by their names in the
@@ -23,13 +26,15 @@ type guard struct {
 // their arguments (upper, strrev, base64encode, concat, split, ...) or
 // have a cap of their own (range: 1024 elements).
 var guards = map[string]guard{
-	"replace":       {stdlib.ReplaceFunc, replaceSize},
-	"regex_replace": {stdlib.RegexReplaceFunc, regexReplaceSize},
-	"format":        {stdlib.FormatFunc, formatSize},
-	"formatlist":    {stdlib.FormatListFunc, formatListSize},
-	"join":          {stdlib.JoinFunc, joinSize},
-	"indent":        {stdlib.IndentFunc, indentSize},
-	"jsonencode":    {stdlib.JSONEncodeFunc, jsonEncodeSize},
+	"replace":       {fn: stdlib.ReplaceFunc, size: replaceSize},
+	"regex_replace": {fn: stdlib.RegexReplaceFunc, size: regexReplaceSize},
+	"format":        {fn: stdlib.FormatFunc, size: formatSize},
+	"formatlist":    {fn: stdlib.FormatListFunc, size: formatListSize},
+	"join":          {fn: stdlib.JoinFunc, size: joinSize},
+	"indent":        {fn: stdlib.IndentFunc, size: indentSize},
+	"jsonencode":    {fn: stdlib.JSONEncodeFunc, size: jsonEncodeSize},
+	"split":         {fn: stdlib.SplitFunc, size: splitSize, count: splitCount},
+	"regexall":      {fn: stdlib.RegexAllFunc, size: regexAllSize, count: regexAllCount},
 }
 
 // Names are the names of the guarded functions.
@@ -58,18 +63,63 @@ func regexReplaceSize(args []cty.Value, _ int64) int64 {
 	if repl == "" {
 		return int64(len(str))
 	}
-	re, err := regexp.Compile(pattern)
-	if err != nil {
+	_, n, matched, ok := regexMatches(str, pattern)
+	if !ok {
 		return 0
 	}
-	var n, matched int64
+	refs := int64(strings.Count(repl, "$"))
+	return int64(len(str)) - matched + n*int64(len(repl)) + refs*matched
+}
+
+// splitCount: one element more than there are separators (split("", s)
+// gives one for each character).
+func splitCount(args []cty.Value) int64 {
+	sep, str := args[0].AsString(), args[1].AsString()
+	if sep == "" {
+		return int64(utf8.RuneCountInString(str))
+	}
+	return int64(strings.Count(str, sep)) + 1
+}
+
+// splitSize: the string less its separators.
+func splitSize(args []cty.Value, _ int64) int64 {
+	sep, str := args[0].AsString(), args[1].AsString()
+	if sep == "" {
+		return int64(len(str))
+	}
+	return int64(len(str)) - int64(strings.Count(str, sep)*len(sep))
+}
+
+// regexMatches counts the matches of pattern in str, and their bytes,
+// without building anything but str's unmatched text; ok is false when
+// pattern is not a regular expression.
+func regexMatches(str, pattern string) (re *regexp.Regexp, n, matched int64, ok bool) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, 0, 0, false
+	}
 	re.ReplaceAllStringFunc(str, func(m string) string {
 		n++
 		matched += int64(len(m))
 		return ""
 	})
-	refs := int64(strings.Count(repl, "$"))
-	return int64(len(str)) - matched + n*int64(len(repl)) + refs*matched
+	return re, n, matched, true
+}
+
+// regexAllCount: one element for each match.
+func regexAllCount(args []cty.Value) int64 {
+	_, n, _, _ := regexMatches(args[1].AsString(), args[0].AsString())
+	return n
+}
+
+// regexAllSize: each match, or each of its groups, whose text is at most
+// the match's.
+func regexAllSize(args []cty.Value, _ int64) int64 {
+	re, _, matched, ok := regexMatches(args[1].AsString(), args[0].AsString())
+	if !ok {
+		return 0
+	}
+	return matched * int64(max(1, re.NumSubexp()))
 }
 
 // formatVerb is what the size of a format verb depends on.
