@@ -41,7 +41,9 @@ func HasLoops(expr hcl.Expression) bool {
 
 // bound returns e with its for expressions wrapped, and whether that
 // changed anything. Only the nodes on the way to a for expression are
-// copied.
+// copied. It is long because it has a case for each kind of node that can
+// hold an expression, each the same few lines: copy the node, set its
+// children.
 func bound(e hclsyntax.Expression) (hclsyntax.Expression, bool) {
 	switch x := e.(type) {
 	case *hclsyntax.ForExpr:
