@@ -153,6 +153,9 @@ func TestTemplateBlowUpsStopEarly(t *testing.T) {
 		{name: "split_characters", text: `tostring(length(split("", param.text)))`,
 			args: map[string]any{"text": strings.Repeat("s", 300000)},
 			want: []string{"split() would build a list of 300000 elements, more than the 262144 a list may have"}},
+		{name: "jsondecode_values", text: `jsonencode(jsondecode(param.text))`,
+			args: map[string]any{"text": "[" + strings.Repeat("1,", 300000) + "1]"},
+			want: []string{"jsondecode() would build a list of 300002 elements, more than the 262144 a list may have"}},
 		{name: "caught_by_try", text: `try(format(param.fmt, param.text), "fallback")`,
 			args: map[string]any{"fmt": "%100000000s", "text": "x"},
 			want: []string{"format() would build"}},
@@ -268,19 +271,21 @@ func TestTemplateLargeOutputUnderCap(t *testing.T) {
 	}
 }
 
-// TestTemplateLongLoopIsFast: a loop over a long list, joined, renders in
-// a time that grows with the list's length, not its square (cty converts
-// a tuple to a list in quadratic time: the loop's tuple is made a list
-// first).
+// TestTemplateLongLoopIsFast: a loop over a long list, or a long decoded
+// JSON array, joined, renders in a time that grows with the list's
+// length, not its square (cty converts a tuple to a list in quadratic
+// time: the loop's tuple, and the array, are lists first).
 func TestTemplateLongLoopIsFast(t *testing.T) {
 	r := loadSource(t, templateLimitText("lines", `join("\n", [for l in split("\n", param.text) : "> ${l}"])`, "max_output = 4194304")+
-		templateLimitText("chars", `join(",", [for c in split("", param.text) : c])`, "max_output = 4194304"))
+		templateLimitText("chars", `join(",", [for c in split("", param.text) : c])`, "max_output = 4194304")+
+		templateLimitText("decoded", `join(",", jsondecode(param.text))`, "max_output = 4194304"))
 	cases := []struct {
 		tool, text string
 		size       int
 	}{
 		{"lines", strings.Repeat("x\n", 100000) + "x", 100001*3 + 100000},
 		{"chars", strings.Repeat("c", 100000), 100000 + 99999},
+		{"decoded", "[" + strings.Repeat(`"d",`, 99999) + `"d"]`, 100000 + 99999},
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool, func(t *testing.T) {

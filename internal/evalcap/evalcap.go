@@ -209,16 +209,18 @@ func budgetOf(ctx *hcl.EvalContext) *Budget {
 
 // Functions returns the guarded functions with no Budget, by name, to
 // replace the plain ones in a function table: each refuses to build a
-// value over MaxValue. The map is shared: do not change it.
+// value over MaxValue. jsondecode is JSONDecodeFunc. The map is shared: do
+// not change it.
 func Functions() map[string]function.Function {
 	return unbudgeted()
 }
 
 var unbudgeted = sync.OnceValue(func() map[string]function.Function {
-	fns := make(map[string]function.Function, len(guards))
+	fns := make(map[string]function.Function, len(guards)+1)
 	for name, g := range guards {
 		fns[name] = guarded(name, g, nil)
 	}
+	fns["jsondecode"] = JSONDecodeFunc
 	return fns
 })
 

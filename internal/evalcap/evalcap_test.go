@@ -300,3 +300,60 @@ func TestBudgetStopsLoops(t *testing.T) {
 		}
 	})
 }
+
+// TestJSONDecodeAsCty: jsondecode decodes as cty's does, but for arrays of
+// one type, which are lists; it refuses what cty's refuses, and a text of
+// more values than MaxElements.
+func TestJSONDecodeAsCty(t *testing.T) {
+	docs := []string{
+		`1`, `-2.5e3`, `"text"`, `true`, `null`, `[]`, `{}`,
+		`[1, 2, 3]`, `["a", 1, null, true]`, `[null, null]`,
+		`{"a": 1, "b": [1, 2], "c": {"d": "e"}, "f": null}`,
+		`[{"a": 1}, {"a": 2}]`, `[{"a": 1}, {"b": 2}]`, `[[1], [2, 3]]`, `[[1], ["x"]]`,
+		` {"a" : "\u00e9\n"} `, `123456789012345678901234567890`,
+	}
+	for _, doc := range docs {
+		t.Run(doc, func(t *testing.T) {
+			want, err := stdlib.JSONDecodeFunc.Call([]cty.Value{cty.StringVal(doc)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := JSONDecodeFunc.Call([]cty.Value{cty.StringVal(doc)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !got.Equals(want).True() && !sameElements(got, want) && !(got.IsNull() && want.IsNull()) {
+				t.Errorf("jsondecode(%s) = %#v, want %#v", doc, got, want)
+			}
+			ge, _ := stdlib.JSONEncodeFunc.Call([]cty.Value{got})
+			we, _ := stdlib.JSONEncodeFunc.Call([]cty.Value{want})
+			if ge.AsString() != we.AsString() {
+				t.Errorf("encoded again: %s, want %s", ge.AsString(), we.AsString())
+			}
+		})
+	}
+	for _, bad := range []string{``, `{`, `[1,]`, `{"a" 1}`, `1 2`, `[] x`, `nul`} {
+		t.Run("refused "+bad, func(t *testing.T) {
+			if _, err := stdlib.JSONDecodeFunc.Call([]cty.Value{cty.StringVal(bad)}); err == nil {
+				t.Fatalf("cty's jsondecode takes %q", bad)
+			}
+			if _, err := JSONDecodeFunc.Call([]cty.Value{cty.StringVal(bad)}); err == nil {
+				t.Errorf("jsondecode(%q) did not fail", bad)
+			}
+		})
+	}
+	t.Run("too many values", func(t *testing.T) {
+		doc := "[" + strings.Repeat("1,", MaxElements) + "1]"
+		_, err := JSONDecodeFunc.Call([]cty.Value{cty.StringVal(doc)})
+		var le *LimitError
+		if !errors.As(err, &le) || le.Kind != Elements {
+			t.Errorf("error = %v, want a LimitError for the elements", err)
+		}
+	})
+	t.Run("an array of one type is a list", func(t *testing.T) {
+		v, _ := JSONDecodeFunc.Call([]cty.Value{cty.StringVal(`["a", "b"]`)})
+		if !v.Type().Equals(cty.List(cty.String)) {
+			t.Errorf("type %#v, want a list of strings", v.Type())
+		}
+	})
+}

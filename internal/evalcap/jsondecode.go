@@ -1,0 +1,127 @@
+package evalcap
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+)
+
+// JSONDecodeFunc is jsondecode(STR), in time and memory that grow with the
+// text, and refusing a text of more than MaxElements values: cty's
+// allocated some 3 KB for each value it decoded (1.5 GB for an array of
+// 500,000 numbers, a 1 MB text) and more for each level of nesting. An
+// array whose elements are all of one type is a list, not a tuple: join
+// and the other functions that take lists take a list at once, and a
+// tuple in a time that grows with the square of its length.
+var JSONDecodeFunc = function.New(&function.Spec{
+	Description: stdlib.JSONDecodeFunc.Description(),
+	Params:      stdlib.JSONDecodeFunc.Params(),
+	Type: func(args []cty.Value) (cty.Type, error) {
+		if !args[0].IsKnown() {
+			// cty's guesses the type from a known prefix, if any.
+			return stdlib.JSONDecodeFunc.ReturnTypeForValues(args)
+		}
+		// The value's own type, which Impl finds without decoding the
+		// text twice.
+		return cty.DynamicPseudoType, nil
+	},
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		s := args[0].AsString()
+		if n := jsonValues(s); n > MaxElements {
+			return cty.NilVal, &LimitError{Kind: Elements, What: "jsondecode()", Size: n, Max: MaxElements}
+		}
+		v, err := decodeJSON(s)
+		if err != nil {
+			return cty.NilVal, function.NewArgError(0, err)
+		}
+		return v, nil
+	},
+})
+
+// jsonValues is about how many values the JSON text s holds, never fewer:
+// one more than its commas, and one for each array and object, outside
+// strings.
+func jsonValues(s string) int64 {
+	n := int64(1)
+	in := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case !in && (c == ',' || c == '[' || c == '{'):
+			n++
+		}
+	}
+	return n
+}
+
+// decodeJSON decodes one JSON value, and nothing after it.
+func decodeJSON(s string) (cty.Value, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var x any
+	if err := dec.Decode(&x); err != nil {
+		if errors.Is(err, io.EOF) {
+			return cty.NilVal, errors.New("the text is empty, and is not JSON")
+		}
+		return cty.NilVal, fmt.Errorf("the text is not valid JSON: %v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return cty.NilVal, errors.New("the text has more after its JSON value")
+	}
+	return jsonValue(x)
+}
+
+// jsonValue is the value of x, decoded by encoding/json with UseNumber.
+func jsonValue(x any) (cty.Value, error) {
+	switch x := x.(type) {
+	case nil:
+		return cty.NullVal(cty.DynamicPseudoType), nil
+	case bool:
+		return cty.BoolVal(x), nil
+	case string:
+		return cty.StringVal(x), nil
+	case json.Number:
+		return cty.ParseNumberVal(string(x))
+	case []any:
+		if len(x) == 0 {
+			return cty.EmptyTupleVal, nil
+		}
+		elems := make([]cty.Value, len(x))
+		same := true
+		for i, e := range x {
+			v, err := jsonValue(e)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			elems[i] = v
+			same = same && v.Type().Equals(elems[0].Type())
+		}
+		if same && elems[0].Type() != cty.DynamicPseudoType {
+			return cty.ListVal(elems), nil
+		}
+		return cty.TupleVal(elems), nil
+	case map[string]any:
+		if len(x) == 0 {
+			return cty.EmptyObjectVal, nil
+		}
+		attrs := make(map[string]cty.Value, len(x))
+		for k, e := range x {
+			v, err := jsonValue(e)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			attrs[k] = v
+		}
+		return cty.ObjectVal(attrs), nil
+	}
+	return cty.NilVal, fmt.Errorf("unexpected JSON value %T", x)
+}
