@@ -271,14 +271,29 @@ func TestTemplateLargeOutputUnderCap(t *testing.T) {
 	}
 }
 
-// TestTemplateLongLoopIsFast: a loop over a long list, or a long decoded
-// JSON array, joined, renders in a time that grows with the list's
-// length, not its square (cty converts a tuple to a list in quadratic
-// time: the loop's tuple, and the array, are lists first).
+// TestTemplateLongLoopIsFast: a loop over a long list, a long decoded JSON
+// array or a long array in a parameter of type any, joined, renders in a
+// time that grows with its length, not its square (cty converts a tuple
+// to a list in quadratic time: the loop's tuple and the arrays are lists
+// first).
 func TestTemplateLongLoopIsFast(t *testing.T) {
 	r := loadSource(t, templateLimitText("lines", `join("\n", [for l in split("\n", param.text) : "> ${l}"])`, "max_output = 4194304")+
 		templateLimitText("chars", `join(",", [for c in split("", param.text) : c])`, "max_output = 4194304")+
-		templateLimitText("decoded", `join(",", jsondecode(param.text))`, "max_output = 4194304"))
+		templateLimitText("decoded", `join(",", jsondecode(param.text))`, "max_output = 4194304")+`
+tool "anything" {
+  param "items" {
+    type = any
+  }
+  template {
+    text       = join(",", param.items)
+    max_output = 4194304
+  }
+}
+`)
+	items := make([]string, 100000)
+	for i := range items {
+		items[i] = "i"
+	}
 	cases := []struct {
 		tool, text string
 		size       int
@@ -286,10 +301,16 @@ func TestTemplateLongLoopIsFast(t *testing.T) {
 		{"lines", strings.Repeat("x\n", 100000) + "x", 100001*3 + 100000},
 		{"chars", strings.Repeat("c", 100000), 100000 + 99999},
 		{"decoded", "[" + strings.Repeat(`"d",`, 99999) + `"d"]`, 100000 + 99999},
+		// An array in a parameter of type any.
+		{"anything", "", 100000 + 99999},
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool, func(t *testing.T) {
-			res, took, _ := callMeasured(t, r, tc.tool, map[string]any{"text": tc.text})
+			args := map[string]any{"text": tc.text}
+			if tc.tool == "anything" {
+				args = map[string]any{"items": items}
+			}
+			res, took, _ := callMeasured(t, r, tc.tool, args)
 			text := res.Content[0].(*mcp.TextContent).Text
 			if res.IsError {
 				t.Fatalf("error: %s", text)

@@ -96,19 +96,14 @@ func jsonValue(x any) (cty.Value, error) {
 			return cty.EmptyTupleVal, nil
 		}
 		elems := make([]cty.Value, len(x))
-		same := true
 		for i, e := range x {
 			v, err := jsonValue(e)
 			if err != nil {
 				return cty.NilVal, err
 			}
 			elems[i] = v
-			same = same && v.Type().Equals(elems[0].Type())
 		}
-		if same && elems[0].Type() != cty.DynamicPseudoType {
-			return cty.ListVal(elems), nil
-		}
-		return cty.TupleVal(elems), nil
+		return Sequence(elems), nil
 	case map[string]any:
 		if len(x) == 0 {
 			return cty.EmptyObjectVal, nil
@@ -124,4 +119,22 @@ func jsonValue(x any) (cty.Value, error) {
 		return cty.ObjectVal(attrs), nil
 	}
 	return cty.NilVal, fmt.Errorf("unexpected JSON value %T", x)
+}
+
+// Sequence is the list of elems when they are all of one type (other than
+// the dynamic pseudo-type), their tuple otherwise; elems is not empty. A
+// list of a caller's values is taken by join and the other functions that
+// take lists at once, a tuple in a time that grows with the square of its
+// length (cty's conversion compares each element's type with each other's).
+func Sequence(elems []cty.Value) cty.Value {
+	ty := elems[0].Type()
+	if ty == cty.DynamicPseudoType {
+		return cty.TupleVal(elems)
+	}
+	for _, e := range elems[1:] {
+		if !e.Type().Equals(ty) {
+			return cty.TupleVal(elems)
+		}
+	}
+	return cty.ListVal(elems)
 }
