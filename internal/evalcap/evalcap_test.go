@@ -350,6 +350,16 @@ func TestJSONDecodeAsCty(t *testing.T) {
 			t.Errorf("error = %v, want a LimitError for the elements", err)
 		}
 	})
+	t.Run("a number no float holds is text", func(t *testing.T) {
+		v, err := JSONDecodeFunc.Call([]cty.Value{cty.StringVal(`[1e100000000, 1e-400, 1.5]`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := cty.TupleVal([]cty.Value{cty.StringVal("1e100000000"), cty.StringVal("1e-400"), cty.NumberFloatVal(1.5)})
+		if !v.RawEquals(want) {
+			t.Errorf("got %#v, want %#v", v, want)
+		}
+	})
 	t.Run("an array of one type is a list", func(t *testing.T) {
 		v, _ := JSONDecodeFunc.Call([]cty.Value{cty.StringVal(`["a", "b"]`)})
 		if !v.Type().Equals(cty.List(cty.String)) {

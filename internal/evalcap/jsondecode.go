@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"math/big"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -13,7 +15,9 @@ import (
 )
 
 // JSONDecodeFunc is jsondecode(STR), in time and memory that grow with the
-// text, and refusing a text of more than MaxElements values: cty's
+// text, and refusing a text of more than MaxElements values; a number no
+// 64-bit float holds is kept as its text, as in a parameter of type any.
+// cty's
 // allocated some 3 KB for each value it decoded (1.5 GB for an array of
 // 500,000 numbers, a 1 MB text) and more for each level of nesting. An
 // array whose elements are all of one type is a list, not a tuple: join
@@ -90,7 +94,16 @@ func jsonValue(x any) (cty.Value, error) {
 	case string:
 		return cty.StringVal(x), nil
 	case json.Number:
-		return cty.ParseNumberVal(string(x))
+		v, err := cty.ParseNumberVal(string(x))
+		if err != nil {
+			return cty.NilVal, err
+		}
+		if !inFloat64Range(v.AsBigFloat()) {
+			// Kept as its text, as in a parameter of type any: writing
+			// 1e100000000 out takes minutes and 100 MB.
+			return cty.StringVal(string(x)), nil
+		}
+		return v, nil
 	case []any:
 		if len(x) == 0 {
 			return cty.EmptyTupleVal, nil
@@ -137,4 +150,14 @@ func Sequence(elems []cty.Value) cty.Value {
 		}
 	}
 	return cty.ListVal(elems)
+}
+
+// inFloat64Range reports whether a 64-bit float holds f: 0, or a magnitude
+// from 4.9e-324 to 1.8e308.
+func inFloat64Range(f *big.Float) bool {
+	if f.Sign() == 0 {
+		return true
+	}
+	g, _ := f.Float64()
+	return !math.IsInf(g, 0) && g != 0
 }
