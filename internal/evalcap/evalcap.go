@@ -209,8 +209,9 @@ func budgetOf(ctx *hcl.EvalContext) *Budget {
 
 // Functions returns the guarded functions with no Budget, by name, to
 // replace the plain ones in a function table: each refuses to build a
-// value over MaxValue. jsondecode is JSONDecodeFunc. The map is shared: do
-// not change it.
+// value over MaxValue. jsondecode, tonumber and parseint are
+// JSONDecodeFunc, ToNumberFunc and ParseIntFunc. The map is shared: do not
+// change it.
 func Functions() map[string]function.Function {
 	return unbudgeted()
 }
@@ -221,6 +222,8 @@ var unbudgeted = sync.OnceValue(func() map[string]function.Function {
 		fns[name] = guarded(name, g, nil)
 	}
 	fns["jsondecode"] = JSONDecodeFunc
+	fns["tonumber"] = ToNumberFunc
+	fns["parseint"] = ParseIntFunc
 	return fns
 })
 

@@ -3,6 +3,7 @@ package evalcap
 import (
 	"context"
 	"errors"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -366,4 +367,50 @@ func TestJSONDecodeAsCty(t *testing.T) {
 			t.Errorf("type %#v, want a list of strings", v.Type())
 		}
 	})
+}
+
+// TestNumbersInRange: tonumber and parseint make the numbers they always
+// made, and refuse one no 64-bit float holds, at once.
+func TestNumbersInRange(t *testing.T) {
+	cases := []struct {
+		fn   function.Function
+		args []cty.Value
+		want cty.Value // cty.NilVal: refused
+	}{
+		{ToNumberFunc, []cty.Value{cty.StringVal("12.5")}, cty.NumberFloatVal(12.5)},
+		{ToNumberFunc, []cty.Value{cty.StringVal("-1e300")}, cty.MustParseNumberVal("-1e300")},
+		{ToNumberFunc, []cty.Value{cty.NumberIntVal(3)}, cty.NumberIntVal(3)},
+		{ToNumberFunc, []cty.Value{cty.NullVal(cty.String)}, cty.NullVal(cty.Number)},
+		{ToNumberFunc, []cty.Value{cty.StringVal("1e10000000")}, cty.NilVal},
+		{ToNumberFunc, []cty.Value{cty.StringVal("1e-400")}, cty.NilVal},
+		{ToNumberFunc, []cty.Value{cty.StringVal(strings.Repeat("9", 4<<20))}, cty.NilVal},
+		{ParseIntFunc, []cty.Value{cty.StringVal("ff"), cty.NumberIntVal(16)}, cty.NumberIntVal(255)},
+		{ParseIntFunc, []cty.Value{cty.StringVal("-" + strings.Repeat("0", 1000) + "7"), cty.NumberIntVal(10)}, cty.NumberIntVal(-7)},
+		{ParseIntFunc, []cty.Value{cty.StringVal(strings.Repeat("9", 300)), cty.NumberIntVal(10)}, cty.NumberVal(new(big.Float).SetInt(nines300()))},
+		{ToNumberFunc, []cty.Value{cty.StringVal("1e99999999999999999999")}, cty.NilVal},
+		{ToNumberFunc, []cty.Value{cty.StringVal("1e00000000000000000300")}, cty.MustParseNumberVal("1e300")},
+		{ParseIntFunc, []cty.Value{cty.StringVal(strings.Repeat("9", 1<<20)), cty.NumberIntVal(10)}, cty.NilVal},
+		{ParseIntFunc, []cty.Value{cty.StringVal(strings.Repeat("1", 1030)), cty.NumberIntVal(2)}, cty.NilVal},
+	}
+	for i, tc := range cases {
+		start := time.Now()
+		got, err := tc.fn.Call(tc.args)
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("%d: took %s", i, took)
+		}
+		if tc.want == cty.NilVal {
+			if err == nil || !strings.Contains(err.Error(), "64-bit number") {
+				t.Errorf("%d: %#v, %v; want it refused", i, got, err)
+			}
+			continue
+		}
+		if err != nil || !got.RawEquals(tc.want) && !got.Equals(tc.want).True() {
+			t.Errorf("%d: %#v, %v; want %#v", i, got, err, tc.want)
+		}
+	}
+}
+
+func nines300() *big.Int {
+	n, _ := new(big.Int).SetString(strings.Repeat("9", 300), 10)
+	return n
 }
