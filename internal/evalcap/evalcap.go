@@ -4,9 +4,11 @@
 // formatlist, join, indent, jsonencode, and split and regexall, whose
 // lists cost a few dozen bytes an element) work out the size of their
 // result before they build it, and refuse one over a limit: MaxValue when
-// no Budget is in force, the Budget's own otherwise. A Budget adds a total for
-// all a call builds, a count of for-expression iterations (for expressions
-// prepared by Expr) and a deadline, checked in those functions and loops.
+// no Budget is in force, the Budget's own otherwise. jsondecode, tonumber
+// and parseint are replaced by versions that cannot take seconds or
+// gigabytes. A Budget adds a total for all a call builds, a count of
+// for-expression iterations (for expressions prepared by Expr) and a
+// deadline, checked in those functions and loops.
 package evalcap
 
 import (
@@ -45,10 +47,10 @@ const (
 type Kind int
 
 const (
-	// Value: one value would be larger than the Budget's MaxValue.
+	// Value: one value would be larger than the limit of a value.
 	Value Kind = iota
-	// Total: the values built so far would be more than TotalFactor times
-	// MaxValue.
+	// Total: the values built so far would come to more than the Budget's
+	// total.
 	Total
 	// Iterations: the for expressions would run more than MaxIterations
 	// times.
@@ -67,8 +69,8 @@ type LimitError struct {
 	// What names what would have gone past the limit, such as "replace()"
 	// or "a for expression".
 	What string
-	// Size is what it would have built (bytes, or iterations); Max is the
-	// limit. Both are zero for Deadline and Cancelled.
+	// Size is what it would have built (bytes, iterations or elements);
+	// Max is the limit. Both are zero for Deadline and Cancelled.
 	Size, Max int64
 }
 
@@ -116,7 +118,7 @@ func NewBudget(ctx context.Context, maxValue, maxTotal int, deadline time.Time) 
 // Err is the limit the evaluation went past, or nil. It is set even when a
 // try() or can() in the expression caught the error.
 func (b *Budget) Err() *LimitError {
-	if b == nil || b.err == nil {
+	if b == nil {
 		return nil
 	}
 	return b.err
@@ -132,13 +134,16 @@ func (b *Budget) fail(err *LimitError) *LimitError {
 }
 
 // alive reports whether the evaluation may go on: no limit reached, the
-// deadline not passed, the context not done.
-func (b *Budget) alive() bool {
+// deadline not passed, the context not done. The clock and the context
+// are read on every call when always is set (before a guarded function,
+// whose work can take a while), on one in deadlineEvery otherwise (an
+// iteration of a loop, which is quick).
+func (b *Budget) alive(always bool) bool {
 	if b.err != nil {
 		return false
 	}
 	b.checks++
-	if b.checks%deadlineEvery != 1 {
+	if !always && b.checks%deadlineEvery != 1 {
 		return true
 	}
 	if b.ctx != nil && b.ctx.Err() != nil {
@@ -155,7 +160,7 @@ func (b *Budget) alive() bool {
 // build charges a value of size bytes, built by what, to the Budget, and
 // returns the error that stops the evaluation, if any.
 func (b *Budget) build(what string, size int64) *LimitError {
-	if !b.alive() {
+	if !b.alive(false) {
 		return b.err
 	}
 	if size > b.maxValue {
@@ -170,7 +175,7 @@ func (b *Budget) build(what string, size int64) *LimitError {
 
 // iterate charges n iterations of a for expression to the Budget.
 func (b *Budget) iterate(n int64) *LimitError {
-	if !b.alive() {
+	if !b.alive(false) {
 		return b.err
 	}
 	b.iters += n
@@ -242,7 +247,7 @@ func guarded(name string, g guard, b *Budget) function.Function {
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			limit := int64(MaxValue)
 			if b != nil {
-				if !b.alive() {
+				if !b.alive(true) {
 					return cty.NilVal, b.err
 				}
 				limit = b.maxValue
