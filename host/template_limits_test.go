@@ -82,8 +82,8 @@ func callMeasured(t *testing.T, r *Registry, tool string, args map[string]any) (
 // a template (or a function in an exec block) build hundreds of megabytes
 // are refused while the expression is evaluated, before the value is built:
 // each call fails fast, allocates little, and its error names the limit,
-// the tool and how to raise it. Each variant builds about 100 MB without
-// the limits.
+// the tool and how to raise it. Without the limits, each variant builds
+// far more than the cap.
 func TestTemplateBlowUpsStopEarly(t *testing.T) {
 	a10k := strings.Repeat("a", 10000)
 	b10k := strings.Repeat("b", 10000)
@@ -137,7 +137,7 @@ func TestTemplateBlowUpsStopEarly(t *testing.T) {
 		{name: "template_for_directives", text: `"%{for i in range(1024)}%{for j in range(param.n)}${param.text}%{endfor}%{endfor}"`,
 			args: map[string]any{"n": 1024, "text": strings.Repeat("w", 100)},
 			want: []string{"a for expression", "8 times its max_output"},
-			// Tens of thousands of iterations, a kilobyte of garbage each.
+			// Many iterations, each leaving garbage.
 			maxAlloc: 256},
 		{name: "for_over_split", text: `join(",", [for s in split("", param.text) : "${s}${param.text}"])`,
 			args: map[string]any{"text": a10k},
@@ -146,9 +146,9 @@ func TestTemplateBlowUpsStopEarly(t *testing.T) {
 			text: `tostring(length([for a in param.list : length([for b in param.list : length([for c in param.list : 0])])]))`,
 			args: map[string]any{"list": list200},
 			want: []string{"its for expressions would run", "more than the 262144 a call may run"},
-			// HCL allocates about a kilobyte for each iteration, garbage
-			// at once: the cap on iterations bounds it (without it, 8
-			// million iterations allocate 6 GiB).
+			// HCL allocates for each iteration, garbage at once: the cap
+			// on iterations bounds it (without it, the iterations the
+			// arguments ask for allocate gigabytes).
 			maxAlloc: 512},
 		{name: "split_characters", text: `tostring(length(split("", param.text)))`,
 			args: map[string]any{"text": strings.Repeat("s", 300000)},
@@ -236,8 +236,8 @@ func TestTemplateBlowUpsStopEarly(t *testing.T) {
 	for _, tool := range []string{"exec_loop", "http_loop"} {
 		t.Run(tool, func(t *testing.T) {
 			a := map[string]any{"list": make([]string, 100), "width": "5000000"}
-			// format allocates about three times the 32 MiB it may build
-			// (without the total, 1.5 GiB).
+			// format allocates a few times what it returns, and the
+			// total bounds what it returns (without it, gigabytes).
 			check(t, tool, a, []string{"format() would bring what the expression built to", "more than the 33554432 it may build in all"}, 0, 160)
 		})
 	}

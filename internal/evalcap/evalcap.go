@@ -28,9 +28,9 @@ const (
 	// result expressions and prompts.
 	MaxValue = 16 << 20
 	// MaxIterations is how many iterations the for expressions of one
-	// evaluation under a Budget may run in all, nested ones included. An
-	// iteration costs HCL about a kilobyte of allocation, however small its
-	// value: this bounds that too.
+	// evaluation under a Budget may run in all, nested ones included. Each
+	// iteration costs HCL allocations, however small its value: this
+	// bounds them too.
 	MaxIterations = 1 << 18
 	// MaxElements is how many elements a list that split or regexall
 	// builds may have: each costs a few dozen bytes, whatever its length.

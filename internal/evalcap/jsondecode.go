@@ -17,12 +17,11 @@ import (
 // JSONDecodeFunc is jsondecode(STR), in time and memory that grow with the
 // text, and refusing a text of more than MaxElements values; a number no
 // 64-bit float holds is kept as its text, as in a parameter of type any.
-// cty's
-// allocated some 3 KB for each value it decoded (1.5 GB for an array of
-// 500,000 numbers, a 1 MB text) and more for each level of nesting. An
-// array whose elements are all of one type is a list, not a tuple: join
-// and the other functions that take lists take a list at once, and a
-// tuple in a time that grows with the square of its length.
+// cty's allocated kilobytes for each value it decoded, and more for each
+// level of nesting. An array whose elements are all of one type is a
+// list, not a tuple: join and the other functions that take lists take a
+// list at once, and a tuple in a time that grows with the square of its
+// length.
 var JSONDecodeFunc = function.New(&function.Spec{
 	Description: stdlib.JSONDecodeFunc.Description(),
 	Params:      stdlib.JSONDecodeFunc.Params(),
@@ -100,7 +99,7 @@ func jsonValue(x any) (cty.Value, error) {
 		}
 		if !inFloat64Range(v.AsBigFloat()) {
 			// Kept as its text, as in a parameter of type any: writing
-			// 1e100000000 out takes minutes and 100 MB.
+			// such a number out takes minutes.
 			return cty.StringVal(string(x)), nil
 		}
 		return v, nil

@@ -9,15 +9,15 @@ import (
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
 
-// A number no 64-bit float holds (1e10000000, or an integer of a million
-// digits) takes seconds and gigabytes to write out as text, which a
+// A number no 64-bit float holds (a huge exponent, or an integer of very
+// many digits) takes seconds and gigabytes to write out as text, which a
 // template, format or jsonencode does: tonumber and parseint refuse to
 // make one, as arguments and jsondecode never do.
 
 // ToNumberFunc is tonumber(VALUE), refusing a number no 64-bit float
 // holds, and a text that is too long or too large a number to be one
-// before it parses it (cty took 5 s to parse 1e10000000, 25 s for four
-// million digits).
+// before it parses it (cty takes seconds to parse a huge exponent or a
+// long string of digits).
 var ToNumberFunc = numberInRange("tonumber", stdlib.MakeToFunc(cty.Number), numberTextTooLarge)
 
 // maxNumberText is the longest text tonumber parses: a float64 written

@@ -23,7 +23,7 @@ type guard struct {
 
 // guards are the functions that are checked, by their names in the
 // language. Those left out build values no larger than a small multiple of
-// their arguments (upper, strrev, base64encode, concat, split, ...) or
+// their arguments (upper, strrev, base64encode, concat, flatten, ...) or
 // have a cap of their own (range: 1024 elements).
 var guards = map[string]guard{
 	"replace":       {fn: stdlib.ReplaceFunc, size: replaceSize},
