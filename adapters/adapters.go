@@ -265,10 +265,12 @@ func Names() []string {
 // config's author can find the expression from what the model was told.
 // What env() and sensitive() give in the expressions the errors come from
 // is redacted: an error may quote a value that holds a credential (parseint
-// of a string made from one), and the message goes to the client.
+// of a string made from one), and the message goes to the client. An error
+// is given once, however many iterations of a loop it came from.
 func evalMessage(diags hcl.Diagnostics) string {
 	var parts []string
 	var secrets []string
+	seen := map[string]bool{}
 	for _, d := range diags {
 		if d.Severity != hcl.DiagError {
 			continue
@@ -280,6 +282,10 @@ func evalMessage(diags hcl.Diagnostics) string {
 		if r := d.Subject; r != nil && r.Filename != "" {
 			s = fmt.Sprintf("%s:%d:%d: %s", filepath.Base(r.Filename), r.Start.Line, r.Start.Column, s)
 		}
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
 		parts = append(parts, s)
 		secrets = append(secrets, credentialValues(d.Expression, d.EvalContext)...)
 	}

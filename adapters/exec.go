@@ -169,6 +169,9 @@ type Exec struct {
 	// sensitiveArgs are the indexes of the command's elements wrapped in
 	// sensitive(...): their values are hidden like secret variables.
 	sensitiveArgs []int
+	// loops is set when command, env or stdin has a for expression: a
+	// call then evaluates them under a budget (withBudget).
+	loops bool
 
 	mu      sync.Mutex
 	closed  bool
@@ -219,6 +222,7 @@ func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	}
 
 	attrs := content.Attributes
+	e.loops = hasLoops(attrs)
 	if a, ok := attrs["command"]; ok {
 		d := c.command(e, a)
 		if !d.HasErrors() {
@@ -859,35 +863,44 @@ func (c *execCompiler) charset(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 }
 
 func (c *execCompiler) maxOutput(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+	n, diags, ok := c.byteCount(a, MaxExecMaxOutput, "64 MiB")
+	if ok {
+		e.maxOutput = n
+	}
+	return diags
+}
+
+// byteCount reads a size in bytes, from 1 to max (maxText says it in
+// MiB), as max_output is written in exec and template blocks.
+func (c *execCompiler) byteCount(a *hcl.Attribute, max int, maxText string) (int, hcl.Diagnostics, bool) {
 	v, diags, ok := c.constant(a, "1048576")
 	if !ok {
-		return diags
+		return 0, diags, false
 	}
-	invalid := func(detail string) hcl.Diagnostics {
-		return append(diags, &hcl.Diagnostic{
+	invalid := func(detail string) (int, hcl.Diagnostics, bool) {
+		return 0, append(diags, &hcl.Diagnostic{
 			Severity:   hcl.DiagError,
-			Summary:    "Invalid max_output",
+			Summary:    "Invalid " + a.Name,
 			Detail:     detail,
 			Subject:    a.Expr.Range().Ptr(),
 			Expression: a.Expr,
-		})
+		}), false
 	}
 	nv, err := convert.Convert(v, cty.Number)
 	if err != nil {
 		if hint := sizeHint(a.Name, v); hint != "" {
-			return invalid(fmt.Sprintf("The max_output argument must be a number of bytes, and this is %s.%s", execTypeName(v.Type()), hint))
+			return invalid(fmt.Sprintf("The %s argument must be a number of bytes, and this is %s.%s", a.Name, execTypeName(v.Type()), hint))
 		}
-		return invalid(fmt.Sprintf("The max_output argument must be a number of bytes, and this is %s. "+
-			"Write a whole number, such as max_output = 1048576 for 1 MiB.", execTypeName(v.Type())))
+		return invalid(fmt.Sprintf("The %s argument must be a number of bytes, and this is %s. "+
+			"Write a whole number, such as %s = 1048576 for 1 MiB.", a.Name, execTypeName(v.Type()), a.Name))
 	}
 	bf := nv.AsBigFloat()
-	if !bf.IsInt() || bf.Sign() <= 0 || bf.Cmp(big.NewFloat(MaxExecMaxOutput)) > 0 {
-		return invalid(fmt.Sprintf("The max_output argument is %s, and it must be a whole number of bytes from 1 to %d (64 MiB). "+
-			"Write a number in that range, such as max_output = 1048576 for 1 MiB.", bf.Text('g', -1), MaxExecMaxOutput))
+	if !bf.IsInt() || bf.Sign() <= 0 || bf.Cmp(big.NewFloat(float64(max))) > 0 {
+		return invalid(fmt.Sprintf("The %s argument is %s, and it must be a whole number of bytes from 1 to %d (%s). "+
+			"Write a number in that range, such as %s = 1048576 for 1 MiB.", a.Name, bf.Text('f', -1), max, maxText, a.Name))
 	}
 	n, _ := bf.Int64()
-	e.maxOutput = int(n)
-	return diags
+	return int(n), diags, true
 }
 
 func (c *execCompiler) dir(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
@@ -1147,16 +1160,20 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	if in != nil {
 		ectx = in.Eval
 	}
+	// The budget is for building what the command gets; what is
+	// evaluated again later (secrets to redact) is not held to it.
+	bctx, done := withBudget(ctx, ectx, e.loops)
+	defer done()
 	// An error of evaluating the command may quote a sensitive parameter.
-	argv, err := e.buildArgv(ectx)
+	argv, err := e.buildArgv(bctx)
 	if err != nil {
 		return nil, redactError(err, e.sensitiveValues(ectx))
 	}
-	env, err := e.buildEnv(ectx)
+	env, err := e.buildEnv(bctx)
 	if err != nil {
 		return nil, redactError(err, e.sensitiveValues(ectx))
 	}
-	stdin, err := e.buildStdin(ectx)
+	stdin, err := e.buildStdin(bctx)
 	if err != nil {
 		return nil, redactError(err, e.sensitiveValues(ectx))
 	}
@@ -1808,7 +1825,9 @@ func (e *Exec) CheckArguments(in *Input) error {
 	if in != nil {
 		ectx = in.Eval
 	}
-	_, err := e.buildArgv(ectx)
+	bctx, done := withBudget(context.Background(), ectx, e.loops)
+	defer done()
+	_, err := e.buildArgv(bctx)
 	var refusal *execArgRefusal
 	if !errors.As(err, &refusal) {
 		return nil

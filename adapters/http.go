@@ -139,6 +139,9 @@ type HTTP struct {
 	sensitiveParams []string
 	// marked are header and query names whose values call sensitive().
 	marked map[string]bool
+	// loops is set when an expression of the block has a for expression:
+	// a call then evaluates them under a budget (withBudget).
+	loops  bool
 	client *resty.Client
 	// used is set by the first call: Close of a backend that never made a
 	// request has no connections to close, and must not make net/http
@@ -227,6 +230,8 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *httpSecrets) (*Outp
 	if in != nil && in.Eval != nil {
 		ev = in.Eval
 	}
+	ev, done := withBudget(ctx, ev, h.loops)
+	defer done()
 	secrets.known = sensitiveParamValues(ev, h.sensitiveParams)
 	secrets.marked = h.marked
 
@@ -685,6 +690,7 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 		timeout:      httpDefaultTimeout,
 		maxResponse:  httpDefaultMaxResponse,
 		maxRedirects: httpDefaultMaxRedirects,
+		loops:        hasLoops(attrs),
 	}
 
 	if a := attrs["method"]; a != nil {

@@ -3,27 +3,63 @@ package adapters
 import (
 	"context"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/toolhost/toolhost/internal/evalcap"
+)
+
+const (
+	// DefaultTemplateMaxOutput is how many bytes a template may render,
+	// and each value it builds on the way may have, when its block sets no
+	// max_output.
+	DefaultTemplateMaxOutput = 1 << 20
+	// MaxTemplateMaxOutput is the largest max_output a template block may
+	// set: the most any function builds outside a template.
+	MaxTemplateMaxOutput = evalcap.MaxValue
+	// DefaultTemplateTimeout is how long a template may take to render
+	// when its block sets no timeout.
+	DefaultTemplateTimeout = 2 * time.Second
+	// MaxTemplateTimeout is the largest timeout a template block may set.
+	MaxTemplateTimeout = time.Minute
 )
 
 // Template is the template backend: it renders an HCL string expression
 // from the call's arguments, with no I/O.
+//
+// What a call renders is bounded while it renders: the functions that can
+// build a value much larger than their arguments (replace, format, join,
+// ...) refuse one over max_output before they build it, all the values
+// built may come to 8 times max_output, for expressions may run a bounded
+// number of iterations, and rendering stops at the timeout.
 type Template struct {
-	text     hcl.Expression
+	tool string
+	text hcl.Expression
+	// eval is text prepared to be evaluated under a budget (evalcap.Expr).
+	eval     hcl.Expression
 	mimeType string
 	// constant holds the rendered text when it does not depend on arguments.
 	constant *string
 	// sensitive are the parameters whose values are redacted from errors.
 	sensitive []string
+	maxOutput int
+	timeout   time.Duration
+	// budgeted is set when text calls a function evalcap guards or has a
+	// for expression: only then is a call given a budget to render in.
+	budgeted bool
 }
 
 var templateBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "text", Required: true},
 		{Name: "mime_type"},
+		{Name: "max_output"},
+		{Name: "timeout"},
 	},
 }
 
@@ -36,7 +72,34 @@ func compileTemplate(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnos
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	t := &Template{text: content.Attributes["text"].Expr, mimeType: "text/plain", sensitive: sensitiveNames(cc.Params)}
+	t := &Template{
+		tool:      cc.ToolName,
+		text:      content.Attributes["text"].Expr,
+		mimeType:  "text/plain",
+		sensitive: sensitiveNames(cc.Params),
+		maxOutput: DefaultTemplateMaxOutput,
+		timeout:   DefaultTemplateTimeout,
+	}
+	t.eval = evalcap.Expr(t.text)
+	t.budgeted = evalcap.HasLoops(t.text) || callsGuarded(t.text)
+	c := &execCompiler{cc: cc, eval: cc.Eval}
+	if c.eval == nil {
+		c.eval = &hcl.EvalContext{}
+	}
+	if a, ok := content.Attributes["max_output"]; ok {
+		n, d, ok := c.byteCount(a, MaxTemplateMaxOutput, "16 MiB")
+		diags = append(diags, d...)
+		if ok {
+			t.maxOutput = n
+		}
+	}
+	if a, ok := content.Attributes["timeout"]; ok {
+		d, dd, ok := c.duration(a, "timeout", "Timeout", false, MaxTemplateTimeout, `"2s"`, `"2s", "500ms" or "10s"`)
+		diags = append(diags, dd...)
+		if ok {
+			t.timeout = d
+		}
+	}
 	if a, ok := content.Attributes["mime_type"]; ok {
 		v, d := a.Expr.Value(cc.Eval)
 		diags = append(diags, d...)
@@ -64,6 +127,15 @@ func compileTemplate(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnos
 		s, _ := convert.Convert(v, cty.String)
 		str := s.AsString()
 		t.constant = &str
+		if len(str) > t.maxOutput {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Template text larger than max_output",
+				Detail: fmt.Sprintf("The text has %d bytes, more than the %d that max_output allows. Raise max_output in this block (at most %d), or shorten the text.",
+					len(str), t.maxOutput, MaxTemplateMaxOutput),
+				Subject: t.text.Range().Ptr(),
+			})
+		}
 	}
 	return t, diags
 }
@@ -73,7 +145,20 @@ func (t *Template) Call(ctx context.Context, in *Input) (*Output, error) {
 	if t.constant != nil {
 		return &Output{Body: []byte(*t.constant), MIMEType: t.mimeType}, nil
 	}
-	v, diags := t.text.Value(in.Eval)
+	eval := in.Eval
+	var budget *evalcap.Budget
+	if t.budgeted {
+		budget = evalcap.NewBudget(ctx, t.maxOutput, evalcap.TotalFactor*t.maxOutput, time.Now().Add(t.timeout))
+		var done func()
+		eval, done = evalcap.With(in.Eval, budget)
+		defer done()
+	}
+	v, diags := t.eval.Value(eval)
+	// The budget's error comes first: the diagnostics it leaves, if any,
+	// say less, and a try() may have caught it.
+	if err := budget.Err(); err != nil {
+		return nil, t.limitError(ctx, err)
+	}
 	if diags.HasErrors() {
 		return nil, redactError(fmt.Errorf("rendering the template failed: %s", evalMessage(diags)), sensitiveParamValues(in.Eval, t.sensitive))
 	}
@@ -84,11 +169,48 @@ func (t *Template) Call(ctx context.Context, in *Input) (*Output, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the template did not render to text: %s", err)
 	}
+	if n := len(s.AsString()); n > t.maxOutput {
+		return nil, fmt.Errorf("the template rendered %d bytes, more than its max_output of %d; pass shorter arguments, or raise max_output in the template block of tool %q (at most %d)",
+			n, t.maxOutput, t.tool, MaxTemplateMaxOutput)
+	}
 	return &Output{Body: []byte(s.AsString()), MIMEType: t.mimeType}, nil
+}
+
+// limitError is the error of a call whose rendering went past a limit: it
+// names the limit, the tool and how to raise it.
+func (t *Template) limitError(ctx context.Context, err *evalcap.LimitError) error {
+	raise := fmt.Sprintf("pass shorter arguments, or raise max_output in the template block of tool %q (at most %d)", t.tool, MaxTemplateMaxOutput)
+	switch err.Kind {
+	case evalcap.Value:
+		return fmt.Errorf("the template stopped rendering: %s would build %d bytes, more than its max_output of %d; %s", err.What, err.Size, err.Max, raise)
+	case evalcap.Total:
+		return fmt.Errorf("the template stopped rendering: with %s the values it built came to %d bytes, more than %d (%d times its max_output of %d); %s",
+			err.What, err.Size, err.Max, evalcap.TotalFactor, t.maxOutput, raise)
+	case evalcap.Elements:
+		return fmt.Errorf("the template stopped rendering: %s would build a list of %d elements, more than the %d a list may have; pass shorter arguments", err.What, err.Size, err.Max)
+	case evalcap.Iterations:
+		return fmt.Errorf("the template stopped rendering: its for expressions would run %d iterations, more than the %d a call may run; pass shorter lists", err.Size, err.Max)
+	case evalcap.Deadline:
+		return fmt.Errorf("the template stopped rendering: it did not finish within its timeout of %s; pass shorter arguments, or raise timeout in the template block of tool %q (at most %s)",
+			execDuration(t.timeout), t.tool, execDuration(MaxTemplateTimeout))
+	}
+	return fmt.Errorf("the template stopped rendering: %w", context.Cause(ctx))
 }
 
 // Close does nothing: a template holds nothing.
 func (t *Template) Close() error { return nil }
+
+// callsGuarded reports whether expr calls a function evalcap guards.
+func callsGuarded(expr hcl.Expression) bool {
+	names := evalcap.Names()
+	found := false
+	_ = walkExpr(expr, func(e hcl.Expression) {
+		if call, ok := e.(*hclsyntax.FunctionCallExpr); ok && slices.Contains(names, call.Name) {
+			found = true
+		}
+	})
+	return found
+}
 
 // hasFunctionCalls reports whether expr calls any function.
 func hasFunctionCalls(expr hcl.Expression) bool {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
+	"github.com/toolhost/toolhost/internal/evalcap"
 	"github.com/toolhost/toolhost/internal/regular"
 )
 
@@ -28,11 +30,21 @@ import (
 type EnvLookup func(name string) (string, bool)
 
 // Functions returns the function library of the language. env reads
-// variables through lookup (os.LookupEnv when nil).
+// variables through lookup (os.LookupEnv when nil). The functions that can
+// build a value much larger than their arguments (replace, format, join,
+// ...) are evalcap's: they refuse to build one over evalcap.MaxValue,
+// whatever a caller passes.
 func Functions(lookup EnvLookup) map[string]function.Function {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
+	fns := baseFunctions(lookup)
+	maps.Copy(fns, evalcap.Functions())
+	return fns
+}
+
+// baseFunctions is the function library before evalcap's guards.
+func baseFunctions(lookup EnvLookup) map[string]function.Function {
 	return map[string]function.Function{
 		"env":          envFunc(lookup),
 		"now":          nowFunc,

@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/internal/evalcap"
 )
 
 // ArgumentError is a tools/call whose arguments do not fit the tool's
@@ -464,7 +465,9 @@ func anyValue(v any) cty.Value {
 		for i, e := range x {
 			elems[i] = anyValue(e)
 		}
-		return cty.TupleVal(elems)
+		// A list when the elements are all of one type: a tuple of many
+		// elements takes cty seconds to convert to a list.
+		return evalcap.Sequence(elems)
 	case map[string]any:
 		if len(x) == 0 {
 			return cty.EmptyObjectVal

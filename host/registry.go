@@ -26,6 +26,7 @@ import (
 
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/internal/evalcap"
 )
 
 // Registry is one compiled config: the tools, resources and prompts it
@@ -464,6 +465,13 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 		return toolError(fmt.Sprintf("the output was larger than the tool's size cap and was cut at %d bytes, so the result cannot be read from it; raise the cap (%s) or narrow the request", len(out.Body), sizeCapAttr(t)))
 	}
 	res := &mcp.CallToolResult{}
+	if resultLoops(t.Result) {
+		// A loop over the arguments or the output, and a function that
+		// builds a large value in it.
+		var done func()
+		eval, _, done = loopBudget(ctx, eval, time.Time{})
+		defer done()
+	}
 	if len(t.Result.Fields) > 0 {
 		if out.Binary {
 			return toolError(fmt.Sprintf("the output is %s, not JSON, so the result fields cannot be read from it", out.MIMEType))
@@ -781,6 +789,12 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 		argObj = cty.ObjectVal(vals)
 	}
 	eval := &hcl.EvalContext{Functions: r.functions.Functions, Variables: map[string]cty.Value{"arg": argObj}}
+	var budget *evalcap.Budget
+	if promptLoops(p) {
+		var done func()
+		eval, budget, done = loopBudget(ctx, eval, time.Now().Add(promptDeadline))
+		defer done()
+	}
 	res := &mcp.GetPromptResult{Description: p.Description}
 	for _, m := range p.Messages {
 		if m.Content != nil {
@@ -799,7 +813,14 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 			res.Messages = append(res.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: item})
 			continue
 		}
-		v, diags := m.Text.Value(eval)
+		text := m.Text
+		if budget != nil {
+			text = evalcap.Expr(text)
+		}
+		v, diags := text.Value(eval)
+		if err := budget.Err(); err != nil {
+			return nil, promptLimitError(name, err)
+		}
 		if diags.HasErrors() {
 			return nil, fmt.Errorf("prompt %q: %s", name, diags.Error())
 		}

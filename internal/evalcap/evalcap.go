@@ -1,0 +1,296 @@
+// Package evalcap bounds what evaluating an expression with a caller's
+// values may build. The functions of the language that can make a value
+// much larger than their arguments (replace, regex_replace, format,
+// formatlist, join, indent, jsonencode, and split and regexall, whose
+// lists cost a few dozen bytes an element) work out the size of their
+// result before they build it, and refuse one over a limit: MaxValue when
+// no Budget is in force, the Budget's own otherwise. jsondecode, tonumber
+// and parseint are replaced by versions that cannot take seconds or
+// gigabytes. A Budget adds a total for all a call builds, a count of
+// for-expression iterations (for expressions prepared by Expr) and a
+// deadline, checked in those functions and loops.
+package evalcap
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+const (
+	// MaxValue is the largest string, in bytes, that a function of the
+	// language builds when no Budget is in force: in exec and http blocks,
+	// result expressions and prompts.
+	MaxValue = 16 << 20
+	// MaxIterations is how many iterations the for expressions of one
+	// evaluation under a Budget may run in all, nested ones included. Each
+	// iteration costs HCL allocations, however small its value: this
+	// bounds them too.
+	MaxIterations = 1 << 18
+	// MaxElements is how many elements a list that split or regexall
+	// builds may have: each costs a few dozen bytes, whatever its length.
+	MaxElements = 1 << 18
+	// TotalFactor is how many times its max_output a template may build in
+	// all: the guarded functions' results and each iteration's value of a
+	// for expression. A value is counted again in each value built of it
+	// (an inner loop's, then the outer one's), so what is counted is more
+	// than what is held.
+	TotalFactor = 8
+)
+
+// Kind says which limit an evaluation went past.
+type Kind int
+
+const (
+	// Value: one value would be larger than the limit of a value.
+	Value Kind = iota
+	// Total: the values built so far would come to more than the Budget's
+	// total.
+	Total
+	// Iterations: the for expressions would run more than MaxIterations
+	// times.
+	Iterations
+	// Elements: a list would have more than MaxElements elements.
+	Elements
+	// Deadline: the Budget's deadline passed.
+	Deadline
+	// Cancelled: the Budget's context was cancelled.
+	Cancelled
+)
+
+// LimitError is an evaluation stopped at a limit.
+type LimitError struct {
+	Kind Kind
+	// What names what would have gone past the limit, such as "replace()"
+	// or "a for expression".
+	What string
+	// Size is what it would have built (bytes, iterations or elements);
+	// Max is the limit. Both are zero for Deadline and Cancelled.
+	Size, Max int64
+}
+
+func (e *LimitError) Error() string {
+	switch e.Kind {
+	case Value:
+		return fmt.Sprintf("%s would build %d bytes, more than the %d a value may have", e.What, e.Size, e.Max)
+	case Total:
+		return fmt.Sprintf("%s would bring what the expression built to %d bytes, more than the %d it may build in all", e.What, e.Size, e.Max)
+	case Iterations:
+		return fmt.Sprintf("%s would bring the iterations of for expressions to %d, more than the %d allowed", e.What, e.Size, e.Max)
+	case Elements:
+		return fmt.Sprintf("%s would build a list of %d elements, more than the %d a list may have", e.What, e.Size, e.Max)
+	case Deadline:
+		return "the evaluation ran past its time limit"
+	}
+	return "the call was cancelled"
+}
+
+// Budget is what one evaluation may still build. It is used by one
+// goroutine at a time.
+type Budget struct {
+	ctx      context.Context
+	deadline time.Time
+	maxValue int64
+	maxTotal int64
+	total    int64
+	iters    int64
+	err      *LimitError
+	// checks counts deadline checks, so that the clock is read on one in
+	// deadlineEvery.
+	checks int
+}
+
+// deadlineEvery is how often (in checks) a Budget reads the clock.
+const deadlineEvery = 64
+
+// NewBudget returns a Budget of maxValue bytes per value, maxTotal in all
+// and MaxIterations, that ends at deadline (none when zero) or when ctx is
+// done.
+func NewBudget(ctx context.Context, maxValue, maxTotal int, deadline time.Time) *Budget {
+	return &Budget{ctx: ctx, deadline: deadline, maxValue: int64(maxValue), maxTotal: int64(maxTotal)}
+}
+
+// Err is the limit the evaluation went past, or nil. It is set even when a
+// try() or can() in the expression caught the error.
+func (b *Budget) Err() *LimitError {
+	if b == nil {
+		return nil
+	}
+	return b.err
+}
+
+// fail records err as the Budget's error, when none is yet, and returns
+// the recorded one.
+func (b *Budget) fail(err *LimitError) *LimitError {
+	if b.err == nil {
+		b.err = err
+	}
+	return b.err
+}
+
+// alive reports whether the evaluation may go on: no limit reached, the
+// deadline not passed, the context not done. The clock and the context
+// are read on every call when always is set (before a guarded function,
+// whose work can take a while), on one in deadlineEvery otherwise (an
+// iteration of a loop, which is quick).
+func (b *Budget) alive(always bool) bool {
+	if b.err != nil {
+		return false
+	}
+	b.checks++
+	if !always && b.checks%deadlineEvery != 1 {
+		return true
+	}
+	if b.ctx != nil && b.ctx.Err() != nil {
+		b.fail(&LimitError{Kind: Cancelled})
+		return false
+	}
+	if !b.deadline.IsZero() && time.Now().After(b.deadline) {
+		b.fail(&LimitError{Kind: Deadline})
+		return false
+	}
+	return true
+}
+
+// build charges a value of size bytes, built by what, to the Budget, and
+// returns the error that stops the evaluation, if any.
+func (b *Budget) build(what string, size int64) *LimitError {
+	if !b.alive(false) {
+		return b.err
+	}
+	if size > b.maxValue {
+		return b.fail(&LimitError{Kind: Value, What: what, Size: size, Max: b.maxValue})
+	}
+	b.total += size
+	if b.total > b.maxTotal {
+		return b.fail(&LimitError{Kind: Total, What: what, Size: b.total, Max: b.maxTotal})
+	}
+	return nil
+}
+
+// iterate charges n iterations of a for expression to the Budget.
+func (b *Budget) iterate(n int64) *LimitError {
+	if !b.alive(false) {
+		return b.err
+	}
+	b.iters += n
+	if b.iters > MaxIterations {
+		return b.fail(&LimitError{Kind: Iterations, What: "a for expression", Size: b.iters, Max: MaxIterations})
+	}
+	return nil
+}
+
+// budgets are the Budgets in force, by the evaluation context With made
+// for them: for expressions find theirs from the context they run in.
+var budgets sync.Map
+
+// With returns a child of ctx in which the guarded functions, and the for
+// expressions of expressions prepared by Expr, are held to b, and the
+// function to call once the evaluation is over.
+func With(ctx *hcl.EvalContext, b *Budget) (*hcl.EvalContext, func()) {
+	child := ctx.NewChild()
+	child.Functions = make(map[string]function.Function, len(guards))
+	for name, g := range guards {
+		child.Functions[name] = guarded(name, g, b)
+	}
+	budgets.Store(child, b)
+	return child, func() { budgets.Delete(child) }
+}
+
+// budgetOf is the Budget in force for ctx, or nil.
+func budgetOf(ctx *hcl.EvalContext) *Budget {
+	for c := ctx; c != nil; c = c.Parent() {
+		if b, ok := budgets.Load(c); ok {
+			return b.(*Budget)
+		}
+	}
+	return nil
+}
+
+// Functions returns the guarded functions with no Budget, by name, to
+// replace the plain ones in a function table: each refuses to build a
+// value over MaxValue. jsondecode, tonumber and parseint are
+// JSONDecodeFunc, ToNumberFunc and ParseIntFunc. The map is shared: do not
+// change it.
+func Functions() map[string]function.Function {
+	return unbudgeted()
+}
+
+var unbudgeted = sync.OnceValue(func() map[string]function.Function {
+	fns := make(map[string]function.Function, len(guards)+1)
+	for name, g := range guards {
+		fns[name] = guarded(name, g, nil)
+	}
+	fns["jsondecode"] = JSONDecodeFunc
+	fns["tonumber"] = ToNumberFunc
+	fns["parseint"] = ParseIntFunc
+	return fns
+})
+
+// guarded is the function g guards, checking the size of its result
+// against b (MaxValue when b is nil) before it runs.
+func guarded(name string, g guard, b *Budget) function.Function {
+	base := g.fn
+	spec := &function.Spec{
+		Description: base.Description(),
+		Params:      base.Params(),
+		VarParam:    base.VarParam(),
+		Type:        base.ReturnTypeForValues,
+		RefineResult: func(rb *cty.RefinementBuilder) *cty.RefinementBuilder {
+			return rb.NotNull()
+		},
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			limit := int64(MaxValue)
+			if b != nil {
+				if !b.alive(true) {
+					return cty.NilVal, b.err
+				}
+				limit = b.maxValue
+			}
+			if wholly(args) {
+				if g.count != nil {
+					if n := g.count(args); n > MaxElements {
+						lerr := &LimitError{Kind: Elements, What: name + "()", Size: n, Max: MaxElements}
+						if b != nil {
+							lerr = b.fail(lerr)
+						}
+						return cty.NilVal, lerr
+					}
+				}
+				// The estimate stops once past the limit: its own work is
+				// bounded by it.
+				if size := g.size(args, limit); size > limit {
+					if b != nil {
+						return cty.NilVal, b.fail(&LimitError{Kind: Value, What: name + "()", Size: size, Max: limit})
+					}
+					return cty.NilVal, &LimitError{Kind: Value, What: name + "()", Size: size, Max: limit}
+				}
+			}
+			v, err := base.Call(args)
+			if err == nil && b != nil && v.IsKnown() && !v.IsNull() {
+				if lerr := b.build(name+"()", Size(v, b.maxValue)); lerr != nil {
+					return cty.NilVal, lerr
+				}
+			}
+			return v, err
+		},
+	}
+	return function.New(spec)
+}
+
+// wholly reports whether every argument is known: only then is a size
+// worked out; the function itself deals with the others, whose result is
+// unknown.
+func wholly(args []cty.Value) bool {
+	for _, a := range args {
+		if !a.IsWhollyKnown() {
+			return false
+		}
+	}
+	return true
+}
