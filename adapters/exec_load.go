@@ -3,7 +3,6 @@ package adapters
 import (
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -394,15 +393,7 @@ func execToolLoaders() map[string]execLoader {
 // execLoaderFor returns the loader a program is, by its name or path, as
 // execInterpreterFor does.
 func execLoaderFor(prog string) (execLoader, bool) {
-	name := strings.ToLower(strings.TrimSuffix(filepath.Base(strings.ReplaceAll(prog, `\`, "/")), ".exe"))
-	if l, ok := execLoaders[name]; ok {
-		return l, true
-	}
-	if base := strings.TrimRight(name, "0123456789."); base != name && base != "" {
-		l, ok := execLoaders[base]
-		return l, ok
-	}
-	return execLoader{}, false
+	return execProgramIn(execLoaders, prog)
 }
 
 // match finds among flags the option arg starts with. partial says arg
@@ -634,8 +625,7 @@ func (c *execCompiler) loadDiag(value scriptArg, prog string, l execLoader, f ex
 // the env argument: the names are fixed, and the variables that choose
 // the code that runs do not depend on parameters.
 func (c *execCompiler) envWrapperParams(prog string, args []scriptArg, start int) *hcl.Diagnostic {
-	name := strings.ToLower(strings.TrimSuffix(filepath.Base(strings.ReplaceAll(prog, `\`, "/")), ".exe"))
-	if name != "env" {
+	if execProgramName(prog) != "env" {
 		return nil
 	}
 	for i := start + 1; i < len(args); i++ {

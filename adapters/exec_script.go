@@ -117,15 +117,29 @@ var execPwshOptArgs = []string{"-executionpolicy", "-ep", "-workingdirectory", "
 // execInterpreterFor returns the interpreter a program is, by its name or
 // path: python3.12 and perl5.36 are python and perl.
 func execInterpreterFor(prog string) (execInterpreter, bool) {
-	name := strings.ToLower(strings.TrimSuffix(filepath.Base(strings.ReplaceAll(prog, `\`, "/")), ".exe"))
-	if in, ok := execInterpreters[name]; ok {
-		return in, true
+	return execProgramIn(execInterpreters, prog)
+}
+
+// execProgramName is the name a program is known by in the tables of the
+// script and load checks: its base name, in lower case, without ".exe".
+func execProgramName(prog string) string {
+	return strings.ToLower(strings.TrimSuffix(filepath.Base(strings.ReplaceAll(prog, `\`, "/")), ".exe"))
+}
+
+// execProgramIn looks prog up in table by its name (execProgramName),
+// then by that name without a version: python3.12 is python3, perl5.36
+// is perl.
+func execProgramIn[T any](table map[string]T, prog string) (T, bool) {
+	name := execProgramName(prog)
+	if v, ok := table[name]; ok {
+		return v, true
 	}
 	if base := strings.TrimRight(name, "0123456789."); base != name && base != "" {
-		in, ok := execInterpreters[base]
-		return in, ok
+		v, ok := table[base]
+		return v, ok
 	}
-	return execInterpreter{}, false
+	var zero T
+	return zero, false
 }
 
 // attachedScript reports whether an argument starting with prefix (the
