@@ -22,6 +22,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // execFixture declares a tool's parameters for compiling and calling exec
@@ -803,25 +805,7 @@ func execProcessGone(pid int, within time.Duration) bool {
 // pids in it.
 func execReadPids(t *testing.T, path string, within time.Duration) []int {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		data, err := os.ReadFile(path)
-		if err == nil && strings.HasSuffix(string(data), "\n") {
-			var pids []int
-			for _, field := range strings.Fields(string(data)) {
-				pid, err := strconv.Atoi(field)
-				if err != nil {
-					t.Fatalf("pid file %q: %v", data, err)
-				}
-				pids = append(pids, pid)
-			}
-			return pids
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("pid file %s not written", path)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return testconfig.Pids(t, path, 0, within)
 }
 
 // execSleeperBody starts a background grandchild, writes "shellpid childpid"

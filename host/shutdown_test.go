@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // TestCallAfterShutdownRunsNothing: a call that begins after Shutdown (a
@@ -78,23 +78,7 @@ tool "stubborn" {
 // readPids waits until path holds two pids, and returns them.
 func readPids(t *testing.T, path string) []int {
 	t.Helper()
-	var pids []int
-	waitUntil(t, "the command wrote its pids", func() bool {
-		b, err := os.ReadFile(path)
-		if err != nil || !strings.HasSuffix(string(b), "\n") {
-			return false
-		}
-		pids = pids[:0]
-		for _, f := range strings.Fields(string(b)) {
-			n, err := strconv.Atoi(f)
-			if err != nil || n <= 0 {
-				return false
-			}
-			pids = append(pids, n)
-		}
-		return len(pids) == 2
-	})
-	return pids
+	return testconfig.Pids(t, path, 2, 15*time.Second)
 }
 
 // killStubborn checks that the commands are still running, within their

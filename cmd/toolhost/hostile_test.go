@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // processGone reports whether pid no longer runs (or is a zombie awaiting a
@@ -178,23 +180,7 @@ tool "hang" {
 // pids, and returns them.
 func hangPids(t *testing.T, pidFile string) []int {
 	t.Helper()
-	var pids []int
-	waitFor(t, "the command wrote its pids", func() bool {
-		b, err := os.ReadFile(pidFile)
-		if err != nil || !strings.HasSuffix(string(b), "\n") {
-			return false
-		}
-		pids = pids[:0]
-		for _, f := range strings.Fields(string(b)) {
-			n, err := strconv.Atoi(f)
-			if err != nil || n <= 0 {
-				return false
-			}
-			pids = append(pids, n)
-		}
-		return len(pids) == 2
-	})
-	return pids
+	return testconfig.Pids(t, pidFile, 2, 10*time.Second)
 }
 
 // TestHostExitKillsCommands checks that however the host is told to stop
