@@ -177,11 +177,12 @@ func (d *Dir) Read(name string, maxSize int64) (*FileContent, error) {
 }
 
 // notFoundOpen is notFound for an error of package regular's opens: one
-// for a file that is not regular has errNotRegular as its cause.
+// for a file that is not regular has errNotRegular as its cause, and the
+// *regular.NotRegularError too, which says what the file is.
 func notFoundOpen(err error) error {
 	var nr *regular.NotRegularError
 	if errors.As(err, &nr) {
-		return notFound(errNotRegular)
+		return notFound(errors.Join(errNotRegular, nr))
 	}
 	return notFound(err)
 }
@@ -296,7 +297,7 @@ func readOpen(f *os.File, name string, maxSize int64) (*FileContent, error) {
 		return nil, notFound(err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, notFound(errNotRegular)
+		return nil, notFoundOpen(&regular.NotRegularError{Path: name, Mode: fi.Mode()})
 	}
 	if fi.Size() > maxSize {
 		return nil, &tooLargeError{limit: maxSize}

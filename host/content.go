@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"mime"
 	"net/http"
 	"net/url"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/internal/regular"
 )
 
 // contentError is a content item that could not be made; its message names
@@ -171,7 +173,7 @@ func (r *Registry) itemMedia(c *thcl.Content, eval *hcl.EvalContext, out *adapte
 	case c.File != "":
 		fc, err := adapters.ReadFile(c.File, adapters.DefaultMaxFileSize)
 		if err != nil {
-			return nil, "", contentError(c, "cannot read its file: %v", unwrapNotFound(err))
+			return nil, "", contentError(c, "cannot read its file: %v", fileProblem(err))
 		}
 		data = fc.Data
 	default:
@@ -212,9 +214,24 @@ type noResourceError struct{ error }
 
 func (e *noResourceError) Unwrap() error { return e.error }
 
-func unwrapNotFound(err error) error {
-	if errors.Is(err, adapters.ErrNotFound) {
+// fileProblem says why a content item's file could not be read, without
+// its path (the client is told where in the config, not where the config
+// lives): that it is missing, what it is when it is not a regular file (a
+// FIFO or a directory put in its place since the config was loaded), or
+// why it could not be opened. adapters.ReadFile's errors all read
+// "resource not found"; their causes say which.
+func fileProblem(err error) error {
+	var nr *regular.NotRegularError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &nr):
+		return fmt.Errorf("the file is %s, not a regular file; toolhost reads only regular files", regular.Kind(nr.Mode))
+	case errors.Is(err, fs.ErrNotExist):
 		return errors.New("the file is missing")
+	case errors.As(err, &pe):
+		return fmt.Errorf("the file cannot be opened: %v", pe.Err)
+	case errors.Is(err, adapters.ErrNotFound):
+		return errors.New("the file cannot be opened")
 	}
 	return err
 }
@@ -239,7 +256,7 @@ func (r *Registry) itemResource(ctx context.Context, c *thcl.Content, eval *hcl.
 	case c.File != "":
 		fc, err := adapters.ReadFile(c.File, adapters.DefaultMaxFileSize)
 		if err != nil {
-			return nil, contentError(c, "cannot read its file: %v", unwrapNotFound(err))
+			return nil, contentError(c, "cannot read its file: %v", fileProblem(err))
 		}
 		fillResource(rc, fc.Data, fc.Text, fc.MIMEType)
 		return rc, nil

@@ -2,9 +2,12 @@ package host
 
 import (
 	"context"
+	"encoding/base64"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -98,5 +101,115 @@ tool "pixel" {
 	img, ok := res.Content[0].(*mcp.ImageContent)
 	if !ok || img.MIMEType != "image/png" || !strings.HasPrefix(string(img.Data), "\x89PNG\r\n") || len(img.Data) != 70 {
 		t.Fatalf("content = %+v, want the 70-byte PNG", res.Content[0])
+	}
+}
+
+// TestMediaItemFileSwapped: a content item's file that is no longer a
+// regular file when it is read (a FIFO, a directory or a socket put in its
+// place, a folder of its path made a file) is an error that says what it
+// is, not that it is missing, in tool results and prompts alike; and a
+// file that is gone is missing.
+func TestMediaItemFileSwapped(t *testing.T) {
+	const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+	src := `
+tool "pic" {
+  template { text = "x" }
+  result {
+    image { file = "img/pic.png" }
+  }
+}
+
+tool "doc" {
+  template { text = "x" }
+  result {
+    resource {
+      uri  = "docs://doc"
+      file = "img/doc.txt"
+    }
+  }
+}
+
+prompt "show" {
+  message "user" {
+    image { file = "img/pic.png" }
+  }
+}
+`
+	for _, tc := range []struct {
+		name string
+		swap func(t *testing.T, path string) // path: the file's
+		want string
+	}{
+		{"FIFO", func(t *testing.T, p string) {
+			if err := syscall.Mkfifo(p, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "the file is a FIFO (named pipe), not a regular file"},
+		{"directory", func(t *testing.T, p string) {
+			if err := os.Mkdir(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, "the file is a directory, not a regular file"},
+		{"socket", func(t *testing.T, p string) {
+			l, err := net.Listen("unix", p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { l.Close() })
+		}, "the file is a socket, not a regular file"},
+		{"missing", func(*testing.T, string) {}, "the file is missing"},
+		{"folder made a file", func(t *testing.T, p string) {
+			// The second file finds the folder a file already.
+			dir := filepath.Dir(p)
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(dir, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "the file cannot be opened: not a directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.Mkdir(filepath.Join(dir, "img"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			data, err := base64.StdEncoding.DecodeString(png)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, b := range map[string][]byte{"tools.hcl": []byte(src), "img/pic.png": data, "img/doc.txt": []byte("a doc\n")} {
+				if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r, diags := Load([]string{filepath.Join(dir, "tools.hcl")}, nil)
+			if len(diags) > 0 {
+				t.Fatalf("Load:\n%s", thcl.FormatDiagnostics(diags))
+			}
+			defer r.Close()
+			for _, name := range []string{"pic.png", "doc.txt"} {
+				if err := os.Remove(filepath.Join(dir, "img", name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, name := range []string{"pic.png", "doc.txt"} {
+				tc.swap(t, filepath.Join(dir, "img", name))
+			}
+			for tool, item := range map[string]string{"pic": "the image item at tools.hcl:5", "doc": "the resource item at tools.hcl:12"} {
+				res, err := r.CallTool(context.Background(), tool, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := item + ": cannot read its file: " + tc.want
+				if text := res.Content[0].(*mcp.TextContent).Text; !res.IsError || !strings.HasPrefix(text, want) {
+					t.Errorf("%s: result = %q (isError %v), want an error that starts %q", tool, text, res.IsError, want)
+				}
+			}
+			_, err = r.GetPrompt(context.Background(), "show", nil)
+			if want := "the image item at tools.hcl:21: cannot read its file: " + tc.want; err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("prompt: error %v, want one that says %q", err, want)
+			}
+		})
 	}
 }

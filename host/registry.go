@@ -720,6 +720,11 @@ func (r *Registry) readFromBackend(ctx context.Context, uri, declared string, b 
 		return b.Call(ctx, &adapters.Input{Eval: eval})
 	}()
 	if err != nil {
+		// Stopped as the host exits: the reason, as a tool call gives it,
+		// not the backend's "context canceled".
+		if ctx.Err() != nil && !errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("reading %s: the read was cancelled%s", uri, cancelReason(ctx))
+		}
 		return nil, fmt.Errorf("reading %s: %v", uri, err)
 	}
 	if out.Truncated {

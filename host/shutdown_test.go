@@ -243,3 +243,58 @@ func TestShutdownAnswersCallsWaitingForASlot(t *testing.T) {
 		t.Errorf("%d commands started, want 1: the waiting call ran", n)
 	}
 }
+
+// TestShutdownAnswersResourceReads: a read of a resource served by an exec
+// backend (a resource template's, a fixed resource's), stopped because
+// the host is exiting, is answered at once with the reason, as a call is,
+// not with "context canceled", while its command, which ignores its
+// kill_signal, still has its kill_timeout. Not parallel: it kills every
+// command of the process.
+func TestShutdownAnswersResourceReads(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("process groups and signals")
+	}
+	const script = `trap '' TERM; sleep 60 & echo $$ $! > "$1"; while :; do sleep 0.05; done`
+	for _, tc := range []struct{ name, uri, config string }{
+		{"resource template", "rx:///a", `
+resource_template "rx" {
+  uri_template = "rx:///{v}"
+  exec {
+    command      = ["sh", "-c", %q, "rx", "%s/${param.v}"]
+    timeout      = "5m"
+    kill_timeout = "20s"
+  }
+}
+`},
+		{"resource", "status://now", `
+resource "status" {
+  uri = "status://now"
+  exec {
+    command      = ["sh", "-c", %q, "status", "%s/a"]
+    timeout      = "5m"
+    kill_timeout = "20s"
+  }
+}
+`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := startStdio(t, loadSource(t, fmt.Sprintf(tc.config, script, dir)))
+			p.initialize()
+			p.send(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"` + tc.uri + `"}}`)
+			pids := readPids(t, filepath.Join(dir, "a"))
+			reason := errors.New("the test stops the host")
+			start := time.Now()
+			p.srv.ShutdownBecause(reason)
+			r := p.next()
+			want := "reading " + tc.uri + ": the read was cancelled: " + reason.Error()
+			if string(r.ID) != "1" || r.Error == nil || r.Error.Message != want {
+				t.Errorf("the answer: %s; want an error %q", r.line, want)
+			}
+			if took := time.Since(start); took > 2*time.Second {
+				t.Errorf("the answer came %s after the shutdown: it waited for the command", took)
+			}
+			killStubborn(t, pids)
+		})
+	}
+}

@@ -318,8 +318,8 @@ func TestHostExitLetsCommandsCleanUp(t *testing.T) {
 }
 
 // TestCallInterrupted: Ctrl-C in toolhost call gives the command its
-// kill_signal and kill_timeout; a second Ctrl-C kills it at once, with
-// what it started.
+// kill_signal and what is left of ShutdownGrace to clean up; a second
+// Ctrl-C kills it at once, with what it started.
 func TestCallInterrupted(t *testing.T) {
 	tests := []struct {
 		name       string

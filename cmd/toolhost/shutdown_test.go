@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -102,7 +104,9 @@ func checkGroupsGone(t *testing.T, pids []int) {
 // command is left running. A command that cleans up on the signal gets
 // the time to, and its call one answer too.
 func TestShutdownAnswersStubbornCommands(t *testing.T) {
-	const bySignal = "the call was cancelled: toolhost received a stop signal"
+	bySignal := func(sig syscall.Signal) string {
+		return "the call was cancelled: toolhost received a stop signal (" + signalName[sig] + ") and is exiting"
+	}
 	const byStdin = "the call was cancelled: the client closed toolhost's stdin"
 	signal := func(sig syscall.Signal) func(s *session) {
 		return func(s *session) { _ = s.cmd.Process.Signal(sig) }
@@ -115,11 +119,11 @@ func TestShutdownAnswersStubbornCommands(t *testing.T) {
 		answer  string
 		cleaned bool // the command's cleanup ran before toolhost exited
 	}{
-		{"SIGTERM", stubbornScript, signal(syscall.SIGTERM), bySignal, false},
-		{"SIGINT", stubbornScript, signal(syscall.SIGINT), bySignal, false},
-		{"SIGHUP", stubbornScript, signal(syscall.SIGHUP), bySignal, false},
+		{"SIGTERM", stubbornScript, signal(syscall.SIGTERM), bySignal(syscall.SIGTERM), false},
+		{"SIGINT", stubbornScript, signal(syscall.SIGINT), bySignal(syscall.SIGINT), false},
+		{"SIGHUP", stubbornScript, signal(syscall.SIGHUP), bySignal(syscall.SIGHUP), false},
 		{"stdin closed", stubbornScript, closeStdin, byStdin, false},
-		{"SIGTERM, cleans up", cleaningScript, signal(syscall.SIGTERM), bySignal, true},
+		{"SIGTERM, cleans up", cleaningScript, signal(syscall.SIGTERM), bySignal(syscall.SIGTERM), true},
 		{"stdin closed, cleans up", cleaningScript, closeStdin, byStdin, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -266,3 +270,105 @@ func TestServeHTTPShutdownAnswersStubbornCommands(t *testing.T) {
 		})
 	}
 }
+
+// TestCallStopAnswersStubbornCommands: toolhost call stopped by SIGTERM,
+// SIGINT or SIGHUP, while its command ignores its kill_signal and has a
+// kill_timeout far longer than the wait, prints the call's result at once,
+// an error that names the signal, then gives the command ShutdownGrace at
+// most (a second signal: none) and exits 1, with nothing of the command
+// left running. A command that cleans up on its kill_signal gets the time
+// to.
+func TestCallStopAnswersStubbornCommands(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		script  string
+		sig     syscall.Signal
+		twice   bool // a second signal, once the result is out
+		cleaned bool // the command's cleanup ran before toolhost exited
+	}{
+		{"SIGTERM", stubbornScript, syscall.SIGTERM, false, false},
+		{"SIGINT", stubbornScript, syscall.SIGINT, false, false},
+		{"SIGHUP", stubbornScript, syscall.SIGHUP, false, false},
+		{"SIGINT twice", stubbornScript, syscall.SIGINT, true, false},
+		{"SIGTERM, cleans up", cleaningScript, syscall.SIGTERM, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, marker := stubbornConfig(t, tc.script)
+			cmd := exec.Command(binPath, "call", cfg, "work", "tag=a")
+			var stdout strings.Builder
+			cmd.Stdout = &stdout
+			stderr, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			lines := make(chan string, 16)
+			go func() {
+				defer close(lines)
+				sc := bufio.NewScanner(stderr)
+				for sc.Scan() {
+					lines <- sc.Text()
+				}
+			}()
+			pids := hangPids(t, marker+".a.pid")
+			start := time.Now()
+			if err := cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			name := signalName[tc.sig]
+			want := "work: the call was cancelled: toolhost received a stop signal (" + name + ") and is exiting"
+			var logged []string
+		result:
+			for {
+				select {
+				case line, ok := <-lines:
+					if !ok {
+						t.Fatalf("stderr ended without the call's result %q; it had:\n%s", want, strings.Join(logged, "\n"))
+					}
+					logged = append(logged, line)
+					if line == want {
+						break result
+					}
+				case <-time.After(cli.ShutdownGrace):
+					t.Fatalf("no result %v after %s, want %q at once; stderr had:\n%s", cli.ShutdownGrace, name, want, strings.Join(logged, "\n"))
+				}
+			}
+			t.Logf("the result came %v after %s", time.Since(start).Round(time.Millisecond), name)
+			if tc.twice {
+				if err := cmd.Process.Signal(tc.sig); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for line := range lines {
+				logged = append(logged, line)
+			}
+			err = cmd.Wait()
+			d := time.Since(start)
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+				t.Errorf("toolhost call exited with %v, want status 1 (a failed call); stderr:\n%s", err, strings.Join(logged, "\n"))
+			}
+			// The command's grace, and as much again for a loaded machine.
+			limit := 2 * cli.ShutdownGrace
+			if tc.twice {
+				limit = cli.ShutdownGrace
+			}
+			if d > limit {
+				t.Errorf("toolhost call exited %v after %s, want within %v", d.Round(time.Millisecond), name, limit)
+			}
+			if stdout.Len() > 0 {
+				t.Errorf("stdout = %q, want nothing (the error goes to stderr)", stdout.String())
+			}
+			got, _ := os.ReadFile(marker + ".a")
+			if tc.cleaned != (string(got) == "cleaned up\n") {
+				t.Errorf("cleanup marker %q when toolhost exited; cleanup should have run: %v", got, tc.cleaned)
+			}
+			checkGroupsGone(t, pids)
+		})
+	}
+}
+
+// signalName is the name of a signal as toolhost gives it.
+var signalName = map[syscall.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT", syscall.SIGHUP: "SIGHUP"}

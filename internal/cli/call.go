@@ -51,19 +51,8 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return ExitFailure
 	}
-	installSignals(ctx)
-	// Nothing the call started outlives it, whatever its kill_timeout: a
-	// second Ctrl-C cuts what is left of it short.
-	defer adapters.KillCommands()
-	called := make(chan struct{})
-	defer close(called)
-	go func() {
-		select {
-		case <-signalsAgain(ctx):
-			adapters.KillCommands()
-		case <-called:
-		}
-	}()
+	callCtx, called := stoppable(ctx)
+	defer called()
 	defer reg.Close()
 	tool, ok := reg.Tool(pos[1])
 	if !ok {
@@ -169,7 +158,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		peer.answers = answers
 	}
-	res, err := reg.CallToolFrom(ctx, tool.Name, argJSON, peer)
+	res, err := reg.CallToolFrom(callCtx, tool.Name, argJSON, peer)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost call: %s\n", err)
 		return ExitFailure
@@ -201,6 +190,43 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return ExitOK
+}
+
+// stoppable returns the context of the call toolhost call makes, and the
+// function to call once its result is printed. The stop signals of ctx
+// (from Signals) are installed: the first stops the call at once, as
+// serve stops its calls, with a reason that names the signal, and the
+// call returns without waiting for its command, which gets its
+// kill_signal. The function returned then gives such a command
+// ShutdownGrace at most to end, whatever its kill_timeout, and kills what
+// is left: nothing the call started outlives it. A second signal kills
+// at once.
+func stoppable(ctx context.Context) (context.Context, func()) {
+	installSignals(ctx)
+	callCtx, stopCall := context.WithCancelCause(context.WithoutCancel(ctx))
+	stop := func() { stopCall(adapters.HostExiting(stopReason(ctx))) }
+	stopOnSignal := context.AfterFunc(ctx, stop)
+	called := make(chan struct{})
+	go func() {
+		select {
+		case <-signalsAgain(ctx):
+			// Stopped first, should the first signal's stop not have
+			// run yet, so that the result says why, not that the
+			// command was killed.
+			stop()
+			adapters.KillCommands()
+		case <-called:
+		}
+	}()
+	return callCtx, func() {
+		close(called)
+		stopOnSignal()
+		stopCall(nil)
+		if ctx.Err() != nil {
+			waitCommands(ctx, context.Background())
+		}
+		adapters.KillCommands()
+	}
 }
 
 // jsonKindOf names what a --json value that is not an object is.

@@ -359,7 +359,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			cancelSession()
 		}
 		stopOnSignal := context.AfterFunc(ctx, func() {
-			srv.ShutdownBecause(errSignalled)
+			srv.ShutdownBecause(stopReason(ctx))
 			t := time.NewTimer(ShutdownGrace)
 			defer t.Stop()
 			select {

@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -22,6 +24,9 @@ type signalRelay struct {
 	released chan struct{} // closed by the function Signals returns
 	again    chan struct{} // closed when a second signal comes
 	cancel   context.CancelFunc
+	// received is the first stop signal that came (an os.Signal), stored
+	// before the context is cancelled.
+	received atomic.Value
 }
 
 // install installs the signal handlers, once; later calls return when
@@ -34,7 +39,8 @@ func (r *signalRelay) install() {
 		go func() {
 			defer signal.Stop(c)
 			select {
-			case <-c:
+			case sig := <-c:
+				r.received.Store(sig)
 				r.cancel()
 			case <-r.released:
 				return
@@ -133,6 +139,33 @@ func signalsAgain(ctx context.Context) <-chan struct{} {
 		return r.again
 	}
 	return nil
+}
+
+// stopReason is the reason the calls a stop signal stops give in their
+// results: that toolhost received it, naming it, and is exiting.
+// errSignalled, which names no signal, when ctx is not from Signals or no
+// signal has come.
+func stopReason(ctx context.Context) error {
+	if r, ok := ctx.Value(signalsKey{}).(*signalRelay); ok {
+		if sig, ok := r.received.Load().(os.Signal); ok {
+			return fmt.Errorf("toolhost received a stop signal (%s) and is exiting", signalName(sig))
+		}
+	}
+	return errSignalled
+}
+
+// signalName is the name of a stop signal as kill and the docs spell it
+// (Go's own text for SIGTERM is "terminated").
+func signalName(sig os.Signal) string {
+	switch sig {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return sig.String()
 }
 
 // installSignals installs the signal handlers of a context from Signals

@@ -14,10 +14,10 @@ import (
 
 // TestSignals: once the handlers are installed by installSignals, a SIGHUP
 // to the process cancels the context of Signals instead of ending the
-// process, and a second one closes signalsAgain (to cut a shutdown grace
-// short) instead of ending it; stop releases the context. Before
-// installSignals a signal ends the process (TestSignalBeforeWork in
-// cmd/toolhost, with the real binary).
+// process, stopReason names it, and a second one closes signalsAgain (to
+// cut a shutdown grace short) instead of ending it; stop releases the
+// context. Before installSignals a signal ends the process
+// (TestSignalBeforeWork in cmd/toolhost, with the real binary).
 func TestSignals(t *testing.T) {
 	installSignals(context.Background()) // not from Signals: nothing to do
 	for _, tc := range []struct {
@@ -38,6 +38,9 @@ func TestSignals(t *testing.T) {
 			case <-ctx.Done():
 			case <-time.After(10 * time.Second):
 				t.Fatal("SIGHUP did not cancel the context within 10s")
+			}
+			if got, want := stopReason(ctx).Error(), "toolhost received a stop signal (SIGHUP) and is exiting"; got != want {
+				t.Errorf("stopReason = %q, want %q", got, want)
 			}
 			// A second signal, after the first was handled, hurries the
 			// shutdown; with the handlers gone, it would end this test
@@ -60,7 +63,13 @@ func TestSignals(t *testing.T) {
 	if signalsAgain(context.Background()) != nil {
 		t.Fatal("signalsAgain of another context is not nil")
 	}
+	if got := stopReason(context.Background()); got != errSignalled {
+		t.Errorf("stopReason of another context = %v, want errSignalled", got)
+	}
 	ctx, stop := Signals(context.Background())
+	if got := stopReason(ctx); got != errSignalled {
+		t.Errorf("stopReason before a signal = %v, want errSignalled", got)
+	}
 	stop()
 	stop() // twice is fine
 	if ctx.Err() == nil {
