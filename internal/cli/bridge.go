@@ -109,7 +109,7 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	// rest. The host is shut down after that (killing what is left).
 	err = client.Run(runCtx)
 	cancel()
-	srv.ShutdownBecause(errSignalled)
+	srv.ShutdownBecause(stopReason(ctx))
 	<-watchDone
 	srv.Registry().Retire()
 	// The calls stopped have sent their results without waiting for their
