@@ -90,6 +90,12 @@ func (o execOptSyntax) interleaved() bool {
 	return o.in.programOperand || o.slash
 }
 
+// wordOptions reports whether the program's single-dash options are
+// words, as PowerShell's -Command and -NoProfile are.
+func (in execInterpreter) wordOptions() bool {
+	return slices.ContainsFunc(in.flags, func(f string) bool { return len(f) > 2 && f[0] == '-' && f[1] != '-' })
+}
+
 // cluster returns the letters of s when it is a cluster of single-letter
 // options: "-" and letters, or for a shell "-" or "+" and letters or
 // digits (zsh's -0 to -9).
@@ -132,6 +138,15 @@ func (o execOptSyntax) takes(s string) (n int, sure bool) {
 		}
 		return 1, false
 	}
+	if o.in.wordOptions() && len(s) > 2 && s[0] == '-' {
+		// PowerShell takes a start of an option's name (-ex for
+		// -ExecutionPolicy), and one the tables do not list may take a
+		// value.
+		if slices.ContainsFunc(o.values, func(f string) bool { return len(f) > len(s) && strings.EqualFold(f[:len(s)], s) }) {
+			return 1, true
+		}
+		return 1, false
+	}
 	letters, ok := o.cluster(s)
 	switch {
 	case !ok:
@@ -166,7 +181,7 @@ func (o execOptSyntax) skip(args []scriptArg, i int, s string) int {
 	if !ok {
 		next = args[i+1].leadingText()
 	}
-	if strings.HasPrefix(next, "-") {
+	if strings.HasPrefix(next, "-") || o.in.scriptFlag(next) || next == o.in.subcommand {
 		return 0
 	}
 	return n
@@ -298,11 +313,20 @@ func (c *execCompiler) shellScripts(args []scriptArg, start int, prog string, in
 				return d
 			}
 			i++
-		case in.scriptFlag(s) && flag == "":
-			flag, from = s, i+1
-			i += o.skip(args, i, s)
 		case o.option(s):
-			i += o.skip(args, i, s)
+			if in.scriptFlag(s) && flag == "" {
+				flag, from = s, i+1
+			}
+			n := o.skip(args, i, s)
+			// A value that is a cluster holding c may be one for a shell
+			// that reads the letter otherwise: zsh's -oerrexit takes the
+			// rest of its cluster.
+			for j := i + 1; j <= i+n && j < len(args) && flag == ""; j++ {
+				if v, ok := args[j].literal(); ok && in.scriptFlag(v) {
+					flag, from = v, j+1
+				}
+			}
+			i += n
 		default:
 			return script(i)
 		}

@@ -181,6 +181,10 @@ func (in execInterpreter) scriptFlag(arg string) bool {
 		if strings.EqualFold(arg, f) || execLongPrefix(arg, f) {
 			return true
 		}
+		// PowerShell takes a start of an option's name: -Co, -Comm.
+		if in.wordOptions() && len(f) > 2 && len(arg) > 2 && len(arg) < len(f) && arg[1] != '-' && strings.EqualFold(f[:len(arg)], arg) {
+			return true
+		}
 	}
 	o := execOptSyntax{in: in}
 	letters, ok := o.cluster(arg)
