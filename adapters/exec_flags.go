@@ -163,8 +163,18 @@ func (o execOptSyntax) takes(s string) (n int, sure bool) {
 			}
 		}
 		return n, true
-	case len(letters) > 1 && slices.Contains(o.values, "-"+letters[len(letters)-1:]):
-		return 1, true // python -uW ignore
+	default:
+		// The first letter whose option takes a value takes the rest of
+		// the cluster (awk -Fe), or the next argument when it ends it
+		// (python -uW ignore).
+		for i := range letters {
+			if slices.Contains(o.values, "-"+letters[i:i+1]) {
+				if i == len(letters)-1 {
+					return 1, true
+				}
+				return 0, true
+			}
+		}
 	}
 	return 0, true
 }

@@ -186,18 +186,23 @@ func (in execInterpreter) scriptFlag(arg string) bool {
 			return true
 		}
 	}
-	o := execOptSyntax{in: in}
-	letters, ok := o.cluster(arg)
+	letters, ok := execOptSyntax{in: in}.cluster(arg)
 	switch {
-	case !ok || len(arg) < 2:
+	case !ok:
 		return false
 	case in.shellFlags:
 		return strings.ContainsRune(letters, 'c')
-	case len(letters) < 2:
-		return false
+	}
+	// A letter before the last whose option takes a value takes the rest
+	// of the cluster: awk -Fe is -F with "e".
+	for i := range len(letters) - 1 {
+		l := "-" + letters[i:i+1]
+		if slices.Contains(in.optArgs, l) || slices.Contains(in.valueFlags, l) || in.attached && slices.Contains(in.flags, l) {
+			return false
+		}
 	}
 	last := letters[len(letters)-1:]
-	return strings.Contains(in.clusterEnd, last) || in.attached && slices.Contains(in.flags, "-"+last)
+	return len(letters) > 1 && (strings.Contains(in.clusterEnd, last) || in.attached && slices.Contains(in.flags, "-"+last))
 }
 
 // scriptParams refuses a parameter interpolated into the script of a

@@ -432,6 +432,7 @@ func TestExecScriptOptions(t *testing.T) {
 		{"sed --sandbox as the value of -ne", `command = ["sed", "-ne", "--sandbox", "--expression=s/${param.text}/x/"]`, `"--expression=s/${param.text}/x/"`, "glued to the flag"},
 		{"sed --sandbox as the value of --expr", `command = ["sed", "--expr", "--sandbox", "-e", "s/${param.text}/x/"]`, `"s/${param.text}/x/"`, "Add --sandbox"},
 		{"sed --sandbox after a list known at call time", `command = concat(["sed"], param.files, ["--sandbox", "-e", "s/${param.text}/x/"])`, `"s/${param.text}/x/"`, "Add --sandbox"},
+		{"awk program after -F with e for its value", `command = ["awk", "-Fe", "{ print ${param.text} }", "data.txt"]`, `"{ print ${param.text} }"`, "The awk program"},
 		{"awk program after a glued -v", `command = ["awk", "-vx=${param.a}", "-F:", "{ print ${param.text} }", "data.txt"]`, `"{ print ${param.text} }"`, "The awk program"},
 	}
 	for _, tt := range tests {
