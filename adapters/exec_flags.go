@@ -180,10 +180,18 @@ func (o execOptSyntax) takes(s string) (n int, sure bool) {
 }
 
 // skip returns how many arguments after args[i], the option s, are its
-// values: those takes counts, and for an option that may take one, the
-// next argument unless it is an option itself (it is then read as one).
+// values: those takes counts, up to a list known only at a call, and for
+// an option that may take one, the next argument unless it is an option,
+// a script flag or the subcommand (it is then read as one).
 func (o execOptSyntax) skip(args []scriptArg, i int, s string) int {
 	n, sure := o.takes(s)
+	// A list known only at a call may be empty or hold more than one
+	// value: it is read for what it may hold rather than taken.
+	for j := 1; j <= n; j++ {
+		if i+j < len(args) && args[i+j].run {
+			return j - 1
+		}
+	}
 	if sure || i+1 >= len(args) {
 		return n
 	}

@@ -585,8 +585,8 @@ func awkProgramIndex(args []scriptArg, start int, o execOptSyntax) int {
 		case in.scriptFlag(a), in.scriptFlag(name), strings.HasPrefix(a, "-f"), execLongPrefix(name, "--file"):
 			return 0 // the program is in a file, or given by -e
 		case ok && o.option(a):
-			if n, sure := o.takes(a); sure {
-				i += n
+			if _, sure := o.takes(a); sure {
+				i += o.skip(args, i, a)
 			}
 		case !ok:
 			// An option whose value is glued to it.

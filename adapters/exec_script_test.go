@@ -294,6 +294,9 @@ func FuzzExecScriptCommand(f *testing.F) {
 	interpreters := [][]string{
 		{`"sh"`, `"-c"`}, {`"/bin/bash"`, `"-ec"`}, {`"bash"`, `"-c"`, `"--"`}, {`"python3"`, `"-c"`}, {`"perl"`, `"-ne"`},
 		{`"node"`, `"--eval"`}, {`"ruby"`, `"-e"`}, {`"busybox"`, `"sh"`, `"-c"`}, {`"gawk"`}, {`"sed"`, `"-n"`},
+		{`"bash"`, `"-co"`, `"pipefail"`}, {`"sh"`, `"-Ec"`}, {`"dash"`, `"+c"`}, {`"zsh"`, `"-oerrexit"`, `"-c"`},
+		{`"env"`, `"-S"`, `"sh -e -c"`}, {`"env"`, `"-iS"`, `"timeout 5 python3 -c"`}, {`"awk"`, `"-Fe"`},
+		{`"sed"`, `"-e"`, `"--sandbox"`, `"-e"`},
 	}
 	wrappers := [][]string{{}, {`"env"`}, {`"env"`, `"LC_ALL=C"`}, {`"timeout"`, `"5"`}, {`"nice"`, `"-n"`, `"5"`}, {`"docker"`, `"exec"`, `"box"`}}
 	scripts := []string{`"echo ${param.text}"`, `"x '${param.text}' y"`, `upper(param.text)`, `format("%s;", param.text)`,
@@ -396,6 +399,8 @@ func TestExecScriptOptions(t *testing.T) {
 		{"pwsh -Command after an option not listed and its value", `command = ["pwsh", "-CustomPipeName", "p", "-Command", "Get-Item ${param.text}"]`, `"Get-Item ${param.text}"`, "with -Command"},
 		{"deno eval after a long option", `command = ["deno", "--quiet", "eval", "console.log('${param.text}')"]`, `"console.log('${param.text}')"`, "with eval"},
 		{"node -e after a long option without a value", `command = ["node", "--no-warnings", "-e", "console.log('${param.text}')"]`, `"console.log('${param.text}')"`, "with -e"},
+		{"a list at call time after an option that takes a value", `command = concat(["zsh", "-oerrexit"], compact(["-c", "${param.a}${param.b}", "data.txt"]))`,
+			`param.a`, "The list after zsh, known only when the tool is called, may hold a script flag and its script"},
 		{"fish --command", `command = ["fish", "--command", "echo ${param.text}"]`, `"echo ${param.text}"`, "with --command"},
 		{"fish's --command started", `command = ["fish", "--comm", "echo ${param.text}"]`, `"echo ${param.text}"`, "with --comm"},
 		{"fish -ic", `command = ["fish", "-ic", "echo ${param.text}"]`, `"echo ${param.text}"`, "with -ic"},
