@@ -267,6 +267,8 @@ func (c *execCompiler) optionScripts(args []scriptArg, start int, prog string, i
 			return nil
 		}
 		switch {
+		case in.scriptFlag(s) && execJoinsRest(prog):
+			return c.joinedScript(args, i, fmt.Sprintf("The script %s runs with %s", prog, s), in)
 		case in.scriptFlag(s):
 			if i+1 < len(args) {
 				if d := c.scriptAt(args, i+1, fmt.Sprintf("The script %s runs with %s", prog, s), in); d != nil {
@@ -281,6 +283,37 @@ func (c *execCompiler) optionScripts(args []scriptArg, start int, prog string, i
 			i += o.skip(args, i, s)
 		case !o.interleaved():
 			return nil // the script file
+		}
+	}
+	return nil
+}
+
+// execJoinedScripts are the programs that join every argument after
+// their script flag into the script, by base name: PowerShell's -Command
+// and cmd's /c and /k.
+var execJoinedScripts = map[string]bool{"pwsh": true, "powershell": true, "cmd": true}
+
+// execJoinsRest reports whether prog joins the arguments after its script
+// flag into the script (see execJoinedScripts).
+func execJoinsRest(prog string) bool {
+	_, ok := execProgramIn(execJoinedScripts, prog)
+	return ok
+}
+
+// joinedScript refuses a parameter in the arguments after args[flag], a
+// script flag of a program that joins them into its script: a parameter
+// alone there is text of the script too, unless it is the whole script
+// (["pwsh", "-Command", param.script]).
+func (c *execCompiler) joinedScript(args []scriptArg, flag int, what string, in execInterpreter) *hcl.Diagnostic {
+	if flag+2 == len(args) {
+		return c.scriptAt(args, flag+1, what, in)
+	}
+	for _, a := range args[flag+1:] {
+		if a.expr != nil && !a.run && isBareParamRef(a.expr) {
+			a.expr = nil // joined to the text around it
+		}
+		if d := c.scriptDiag(a, what, in); d != nil {
+			return d
 		}
 	}
 	return nil

@@ -401,6 +401,8 @@ func TestExecScriptOptions(t *testing.T) {
 		{"node -e after a long option without a value", `command = ["node", "--no-warnings", "-e", "console.log('${param.text}')"]`, `"console.log('${param.text}')"`, "with -e"},
 		{"a list at call time after an option that takes a value", `command = concat(["zsh", "-oerrexit"], compact(["-c", "${param.a}${param.b}", "data.txt"]))`,
 			`param.a`, "The list after zsh, known only when the tool is called, may hold a script flag and its script"},
+		{"pwsh -Command joins the arguments after it", `command = ["pwsh", "-NoProfile", "-Command", "Get-Item", param.text]`, `param.text`, "The script pwsh runs with -Command may put parameter \"text\""},
+		{"cmd /c joins the arguments after it", `command = ["cmd", "/c", "dir", param.text]`, `param.text`, "The script cmd runs with /c may put parameter \"text\""},
 		{"fish --command", `command = ["fish", "--command", "echo ${param.text}"]`, `"echo ${param.text}"`, "with --command"},
 		{"fish's --command started", `command = ["fish", "--comm", "echo ${param.text}"]`, `"echo ${param.text}"`, "with --comm"},
 		{"fish -ic", `command = ["fish", "-ic", "echo ${param.text}"]`, `"echo ${param.text}"`, "with -ic"},
@@ -501,6 +503,8 @@ func TestExecScriptOptionsAllowed(t *testing.T) {
 		`command = ["bash", "-co", "pipefail", "echo \"$1\"", "bash", "${param.text}.txt"]`,
 		`command = ["fish", "-c", "echo $argv[1]", "${param.text}.txt"]`,
 		`command = ["sh", "-c", "echo \"$1\"", "sh", param.text]`,
+		`command = ["pwsh", "-NoProfile", "-Command", param.text]`,
+		`command = ["pwsh", "-NoProfile", "-File", "script.ps1", param.text]`,
 	} {
 		t.Run(body, func(t *testing.T) {
 			t.Parallel()
