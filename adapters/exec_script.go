@@ -85,7 +85,7 @@ var execInterpreters = func() map[string]execInterpreter {
 	}
 	// env -S splits its string into the command and its arguments, with
 	// its own quoting, and expands ${NAME} from the environment in it.
-	m["env"] = execInterpreter{flags: []string{"-S", "--split-string"}, attached: true,
+	m["env"] = execInterpreter{flags: []string{"-S", "--split-string"}, attached: true, optArgs: []string{"-u", "--unset", "-C", "--chdir", "-P", "-a", "--argv0"},
 		danger: "env splits that string into the command and its arguments, so a value with spaces adds options and arguments of its own, and ${NAME} in a value reads the command's environment",
 		fix:    `Pass the value as an argument of its own after the string, as in command = ["env", "-S", "ls --", param.x]`}
 	// deno's script is the operand after eval: deno eval CODE.
@@ -146,9 +146,11 @@ func execProgramIn[T any](table map[string]T, prog string) (T, bool) {
 // literal text before its first interpolation) carries the script glued
 // to its flag, as in "-cprint(...)" or "--eval=...", and returns the flag.
 func (in execInterpreter) attachedScript(prefix string) (string, bool) {
-	for _, f := range in.flags {
-		if strings.HasPrefix(f, "--") && len(prefix) > len(f) && strings.EqualFold(prefix[:len(f)+1], f+"=") {
-			return f + "=", true
+	if name, _, ok := strings.Cut(prefix, "="); ok {
+		for _, f := range in.flags {
+			if execLongPrefix(name, f) {
+				return name + "=", true
+			}
 		}
 	}
 	if !in.attached || len(prefix) < 2 || prefix[0] != '-' || prefix[1] == '-' {
@@ -167,25 +169,40 @@ func (in execInterpreter) attachedScript(prefix string) (string, bool) {
 	return "", false
 }
 
-// scriptFlag reports whether arg makes the next argument the script.
+// scriptFlag reports whether arg makes the next argument the script: one
+// of the flags, a start of a long one (GNU getopt reads --expr as
+// --expression), a cluster ending in a letter of clusterEnd or, for a
+// program that takes its script glued to its flag, in a flag's letter
+// (env -iS). For a shell, it reports whether arg is a cluster holding c,
+// with "-" or "+" ("-c", "-ec", "-Ec", "+c"): the shell's first operand
+// is then the script (see shellScripts).
 func (in execInterpreter) scriptFlag(arg string) bool {
 	for _, f := range in.flags {
-		if strings.EqualFold(arg, f) {
+		if strings.EqualFold(arg, f) || execLongPrefix(arg, f) {
+			return true
+		}
+		// PowerShell takes a start of an option's name: -Co, -Comm.
+		if in.wordOptions() && len(f) > 2 && len(arg) > 2 && len(arg) < len(f) && arg[1] != '-' && strings.EqualFold(f[:len(arg)], arg) {
 			return true
 		}
 	}
-	if len(arg) <= 2 || arg[0] != '-' || arg[1] == '-' {
+	letters, ok := execOptSyntax{in: in}.cluster(arg)
+	switch {
+	case !ok:
 		return false
+	case in.shellFlags:
+		return strings.ContainsRune(letters, 'c')
 	}
-	for _, r := range arg[1:] {
-		if (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
+	// A letter before the last whose option takes a value takes the rest
+	// of the cluster: awk -Fe is -F with "e".
+	for i := range len(letters) - 1 {
+		l := "-" + letters[i:i+1]
+		if slices.Contains(in.optArgs, l) || slices.Contains(in.valueFlags, l) || in.attached && slices.Contains(in.flags, l) {
 			return false
 		}
 	}
-	if in.shellFlags {
-		return strings.ContainsRune(arg, 'c') && strings.ToLower(arg) == arg
-	}
-	return in.clusterEnd != "" && strings.ContainsRune(in.clusterEnd, rune(arg[len(arg)-1]))
+	last := letters[len(letters)-1:]
+	return len(letters) > 1 && (strings.Contains(in.clusterEnd, last) || in.attached && slices.Contains(in.flags, "-"+last))
 }
 
 // scriptParams refuses a parameter interpolated into the script of a
@@ -221,32 +238,11 @@ func (c *execCompiler) scriptParams(args []scriptArg) hcl.Diagnostics {
 		if !ok || in.safe(args[start+1:]) {
 			continue
 		}
-		for i := start + 1; i < len(args); i++ {
-			if !args[i].known() {
-				// A script glued to its flag: ["python3", "-c${...}"],
-				// ["node", "--eval=${...}"].
-				if flag, ok := c.attachedScript(in, args[i]); ok {
-					if d := c.scriptDiag(args[i], fmt.Sprintf("The script %s runs with %s, glued to the flag,", prog, flag), in); d != nil {
-						return hcl.Diagnostics{d}
-					}
-				}
-				continue
-			}
-			flag, _ := args[i].literal()
-			if i+1 == len(args) || !in.scriptFlag(flag) {
-				continue
-			}
-			script := i + 1
-			if in.shellFlags {
-				script = shellScriptIndex(args, i+1)
-				zero[script+1] = true
-			}
-			if d := c.scriptAt(args, script, fmt.Sprintf("The script %s runs with %s", prog, flag), in); d != nil {
-				return hcl.Diagnostics{d}
-			}
+		if d := c.optionScripts(args, start, prog, in, zero); d != nil {
+			return hcl.Diagnostics{d}
 		}
 		if in.programOperand {
-			if i := awkProgramIndex(args, start, in); i > 0 {
+			if i := awkProgramIndex(args, start, execSyntaxFor(prog, in)); i > 0 {
 				if d := c.scriptAt(args, i, fmt.Sprintf("The %s program, its first argument after the options,", prog), in); d != nil {
 					return hcl.Diagnostics{d}
 				}
@@ -270,7 +266,12 @@ func (c *execCompiler) scriptParams(args []scriptArg) hcl.Diagnostics {
 // each later element made from a parameter a script, and a list known
 // only at call time that is made from one may hold a flag and its script.
 func (c *execCompiler) flagParams(args []scriptArg, start int, prog string, in execInterpreter) *hcl.Diagnostic {
-	what := fmt.Sprintf("This argument of %s may be its script, should the flag before it, which the caller chooses, be %s; it", prog, in.flags[0])
+	flag := in.flags[0]
+	if in.shellFlags {
+		flag += " or +c"
+	}
+	what := fmt.Sprintf("This argument of %s may be its script, should the flag before it, which the caller chooses, be %s; it", prog, flag)
+	o := execSyntaxFor(prog, in)
 	maybeFlag := false
 	for i := start + 1; i < len(args); i++ {
 		a := args[i]
@@ -281,9 +282,8 @@ func (c *execCompiler) flagParams(args []scriptArg, start int, prog string, in e
 					return c.scriptDiag(args[i+1], what, in)
 				}
 				return nil
-			case slices.ContainsFunc(in.optArgs, func(f string) bool { return strings.EqualFold(f, s) }) || slices.Contains(in.valueFlags, s):
-				i++
-			case len(s) > 1 && (s[0] == '-' || in.shellFlags && s[0] == '+'):
+			case o.option(s):
+				i += o.skip(args, i, s)
 			default:
 				return nil // the first operand, after which no flag counts
 			}
@@ -322,6 +322,9 @@ func (c *execCompiler) mayBeScriptFlag(in execInterpreter, a scriptArg) bool {
 		start = a.val.Range().StringPrefix()
 	}
 	if start == "" {
+		if in.shellFlags {
+			return true // "+c", which the call lets through
+		}
 		for _, p := range a.params {
 			if c.cc.Params[p].AllowFlags {
 				return true
@@ -334,8 +337,14 @@ func (c *execCompiler) mayBeScriptFlag(in execInterpreter, a scriptArg) bool {
 			return true
 		}
 	}
-	cluster := in.shellFlags || in.clusterEnd != "" || in.attached
-	return cluster && start[0] == '-' && strings.TrimLeft(strings.ToLower(start[1:]), "abcdefghijklmnopqrstuvwxyz") == ""
+	if !in.shellFlags && in.clusterEnd == "" && !in.attached {
+		return false
+	}
+	if len(start) == 1 {
+		return start[0] == '-' || in.shellFlags && start[0] == '+'
+	}
+	_, cluster := execOptSyntax{in: in}.cluster(start)
+	return cluster
 }
 
 // execNamedInterpreter returns an interpreter that a word of a string
@@ -372,8 +381,9 @@ func execNamedInterpreter(x hclsyntax.Expression) string {
 func (c *execCompiler) runMayHoldFlag(in execInterpreter, x hclsyntax.Expression) bool {
 	switch x := x.(type) {
 	case *hclsyntax.ScopeTraversalExpr:
+		// An item may be "+c" for a shell, which the call lets through.
 		name, ok := execParamName(x.Traversal)
-		return !ok || name == "" || c.cc.Params[name].AllowFlags
+		return !ok || name == "" || c.cc.Params[name].AllowFlags || in.shellFlags
 	case *hclsyntax.ParenthesesExpr:
 		return c.runMayHoldFlag(in, x.Expression)
 	case *hclsyntax.ConditionalExpr:
@@ -412,34 +422,29 @@ func (c *execCompiler) scriptAt(args []scriptArg, i int, what string, in execInt
 	return nil
 }
 
-// shellScriptIndex returns the index of the script of a shell whose -c
-// flag comes before args[i]: a shell reads options up to its first
-// operand, so in ["sh", "-c", "--", "script"] and ["bash", "-c", "-o",
-// "pipefail", "script"] the script is the last element.
-func shellScriptIndex(args []scriptArg, i int) int {
-	for ; i < len(args) && args[i].known(); i++ {
-		a, _ := args[i].literal()
-		switch {
-		case a == "--" || a == "-":
-			return i + 1 // the end of the options
-		case len(a) < 2 || (a[0] != '-' && a[0] != '+'):
-			return i
-		case a == "-o" || a == "+o" || a == "-O" || a == "+O":
-			i++ // an option that takes a value
-		}
-	}
-	return i
-}
-
 // safe reports whether args, the arguments of the interpreter, hold its
-// safeFlag.
+// safeFlag among its options: before its first operand and a "--", and
+// not as the value of an option (sed -e --sandbox makes it the script).
+// GNU sed also reads options after its operands, but not with
+// POSIXLY_CORRECT set, which the environment may do. A list known only at
+// a call, or an element the caller chooses, may end the options or take
+// the flag for its value, and ends the search.
 func (in execInterpreter) safe(args []scriptArg) bool {
 	if in.safeFlag == "" {
 		return false
 	}
-	for _, a := range args {
-		if s, ok := a.literal(); ok && s == in.safeFlag {
+	o := execSyntaxFor("", in)
+	for i := 0; i < len(args); i++ {
+		s, ok := args[i].literal()
+		switch {
+		case !ok || s == "--" || !o.option(s):
+			return false
+		case s == in.safeFlag:
 			return true
+		case in.scriptFlag(s):
+			i++
+		default:
+			i += o.skip(args, i, s)
 		}
 	}
 	return false
@@ -553,27 +558,38 @@ func (c *execCompiler) scriptDiag(a scriptArg, what string, in execInterpreter) 
 }
 
 // awkProgramIndex returns the index of the element that is the program
-// text of the awk at args[start]: its first operand, after the options
-// (and their values). 0 when there is none: a -f or -e option gives the
-// program, or the options cannot be told apart at load.
-func awkProgramIndex(args []scriptArg, start int, in execInterpreter) int {
+// text of the awk (or sed) at args[start]: its first operand, after the
+// options and their values, glued (-vx=1, -F:) or not. 0 when there is
+// none: a -f or -e option gives the program, or the options cannot be
+// told apart at load.
+func awkProgramIndex(args []scriptArg, start int, o execOptSyntax) int {
+	in := o.in
 	for i := start + 1; i < len(args); i++ {
 		a, ok := args[i].literal()
 		if !ok {
-			return i // an operand, or an option whose name the caller chooses
+			// An option with its value glued, made from a parameter
+			// (-vx=${...}), is read by its fixed start; any other element
+			// may be the program.
+			a = args[i].leadingText()
+			if len(a) < 2 || a[0] != '-' || a == "--" {
+				return i
+			}
 		}
+		name, _, _ := strings.Cut(a, "=")
 		switch {
 		case a == "--":
 			if i+1 < len(args) {
 				return i + 1
 			}
 			return 0
-		case a == "-f" || a == "--file" || strings.HasPrefix(a, "--file=") || in.scriptFlag(a) || strings.HasPrefix(a, "--source="):
+		case in.scriptFlag(a), in.scriptFlag(name), strings.HasPrefix(a, "-f"), execLongPrefix(name, "--file"):
 			return 0 // the program is in a file, or given by -e
-		case slices.Contains(in.valueFlags, a):
-			i++
-		case len(a) > 1 && a[0] == '-':
-			// An option with its value attached (-F, -vx=1), or without one.
+		case ok && o.option(a):
+			if _, sure := o.takes(a); sure {
+				i += o.skip(args, i, a)
+			}
+		case !ok:
+			// An option whose value is glued to it.
 		default:
 			return i
 		}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,7 +84,7 @@ func TestExecScriptBuiltByExpression(t *testing.T) {
 		{"sed program in slice", `command = slice(["sed", "s/${param.text}/x/", "notes.txt"], 0, 3)`,
 			`param.text`, "Add --sandbox"},
 		{"flag made from a parameter", `command = ["sh", "-${param.opt}", "echo ${param.text}"]`,
-			`"echo ${param.text}"`, "This argument of sh may be its script, should the flag before it, which the caller chooses, be -c; it puts parameter \"text\""},
+			`"echo ${param.text}"`, "This argument of sh may be its script, should the flag before it, which the caller chooses, be -c or +c; it puts parameter \"text\""},
 		{"flag made from a parameter, then --", `command = ["bash", "-e${param.opt}", "--", "ls ${param.text}"]`,
 			`"ls ${param.text}"`, "This argument of bash may be its script"},
 		{"flag made from a parameter in a list not written out", `command = [for s in ["sh", "-${param.opt}", "echo ${param.text}"] : s]`,
@@ -168,8 +170,6 @@ func TestExecScriptBuiltAllowed(t *testing.T) {
 		`command = concat(["sh"], param.flag ? ["-c", param.text] : ["script.sh"])`,
 		`command = concat(["python3"], param.flag ? ["-u"] : [], ["script.py", "${param.text}.txt"])`,
 		`command = ["ruby", "-W${param.opt}", "script.rb", "${param.text}.txt"]`,
-		`command = ["sh", param.opt, "echo ${param.text}"]`, // opt may not start with "-"
-		`command = concat(["sh"], param.files, ["${param.text}.txt"])`,
 		`command = concat(["sh"], param.flag ? ["-x"] : [], ["${param.text}.txt"])`,
 		`command = concat(["sh", "-c", "echo \"$1\"", "sh"], param.flag ? [param.text] : [], ["${param.opt}.txt"])`,
 		"command = [\"sh\", \"-s\", \"--\", param.text]\nstdin = \"echo \\\"$1\\\"\"",
@@ -294,6 +294,9 @@ func FuzzExecScriptCommand(f *testing.F) {
 	interpreters := [][]string{
 		{`"sh"`, `"-c"`}, {`"/bin/bash"`, `"-ec"`}, {`"bash"`, `"-c"`, `"--"`}, {`"python3"`, `"-c"`}, {`"perl"`, `"-ne"`},
 		{`"node"`, `"--eval"`}, {`"ruby"`, `"-e"`}, {`"busybox"`, `"sh"`, `"-c"`}, {`"gawk"`}, {`"sed"`, `"-n"`},
+		{`"bash"`, `"-co"`, `"pipefail"`}, {`"sh"`, `"-Ec"`}, {`"dash"`, `"+c"`}, {`"zsh"`, `"-oerrexit"`, `"-c"`},
+		{`"env"`, `"-S"`, `"sh -e -c"`}, {`"env"`, `"-iS"`, `"timeout 5 python3 -c"`}, {`"awk"`, `"-Fe"`},
+		{`"sed"`, `"-e"`, `"--sandbox"`, `"-e"`},
 	}
 	wrappers := [][]string{{}, {`"env"`}, {`"env"`, `"LC_ALL=C"`}, {`"timeout"`, `"5"`}, {`"nice"`, `"-n"`, `"5"`}, {`"docker"`, `"exec"`, `"box"`}}
 	scripts := []string{`"echo ${param.text}"`, `"x '${param.text}' y"`, `upper(param.text)`, `format("%s;", param.text)`,
@@ -359,4 +362,264 @@ func FuzzExecScriptStdin(f *testing.F) {
 			t.Fatalf("%s\ndiagnostics = %v, want one Parameter inside a script", body, errs)
 		}
 	})
+}
+
+// TestExecScriptOptions: the script is found as the program reads its
+// options: shell clusters whose letters take values in turn (bash -co
+// pipefail CMD), with upper-case letters or "+", fish's -c and
+// --command, the string env -S splits into a command, and sed's
+// --sandbox only among its options.
+func TestExecScriptOptions(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	tests := []struct {
+		name, body      string
+		subject, detail string
+	}{
+		{"-co takes the next argument for -o", `command = ["bash", "-co", "pipefail", "echo ${param.text}"]`,
+			`"echo ${param.text}"`, "The script bash runs with -co puts parameter \"text\""},
+		{"-oc", `command = ["bash", "-oc", "pipefail", "echo ${param.text}"]`, `"echo ${param.text}"`, "with -oc"},
+		{"-eco", `command = ["sh", "-eco", "errexit", "echo ${param.text}"]`, `"echo ${param.text}"`, "with -eco"},
+		{"two value letters in a cluster", `command = ["bash", "-cOo", "extglob", "pipefail", "ls ${param.text}"]`, `"ls ${param.text}"`, "with -cOo"},
+		{"-Ec", `command = ["bash", "-Ec", "echo ${param.text}"]`, `"echo ${param.text}"`, "with -Ec"},
+		{"-cE", `command = ["env", "bash", "-cE", "echo ${param.text}"]`, `"echo ${param.text}"`, "with -cE"},
+		{"+c", `command = ["bash", "+c", "echo ${param.text}"]`, `"echo ${param.text}"`, "with +c"},
+		{"+ec", `command = ["dash", "+ec", "echo ${param.text}"]`, `"echo ${param.text}"`, "with +ec"},
+		{"zsh's digit options", `command = ["zsh", "-0c", "echo ${param.text}"]`, `"echo ${param.text}"`, "with -0c"},
+		{"-c before other options", `command = ["bash", "-c", "-e", "+o", "posix", "echo ${param.text}"]`, `"echo ${param.text}"`, "with -c"},
+		{"-Ec after -o and its value", `command = ["bash", "-o", "pipefail", "-Ec", "ls ${param.text}"]`, `"ls ${param.text}"`, "with -Ec"},
+		{"-c after --rcfile and its value", `command = ["bash", "--rcfile", "rc", "-c", "ls ${param.text}"]`, `"ls ${param.text}"`, "with -c"},
+		{"a value letter taking the script", `command = ["zsh", "-Oc", "ls ${param.text}"]`, `"ls ${param.text}"`, "with -Oc"},
+		{"a flag the caller chooses after -eo and its value", `command = ["bash", "-eo", "pipefail", "-${param.opt}", "echo ${param.text}"]`,
+			`"echo ${param.text}"`, "This argument of bash may be its script"},
+		{"a parameter that may be +c", `command = ["sh", param.opt, "echo ${param.text}"]`, `"echo ${param.text}"`, "be -c or +c"},
+		{"a list parameter that may hold +c", `command = concat(["sh"], param.files, ["${param.text}.txt"])`, `"${param.text}.txt"`, "be -c or +c"},
+		{"zsh's -o taking the rest of its cluster", `command = ["zsh", "-oerrexit", "-c", "ls ${param.text}"]`, `"ls ${param.text}"`, "with -c"},
+		{"pwsh -Comm", `command = ["pwsh", "-NoProfile", "-Comm", "Get-Item ${param.text}"]`, `"Get-Item ${param.text}"`, "with -Comm"},
+		{"pwsh -Command after an option not listed and its value", `command = ["pwsh", "-CustomPipeName", "p", "-Command", "Get-Item ${param.text}"]`, `"Get-Item ${param.text}"`, "with -Command"},
+		{"deno eval after a long option", `command = ["deno", "--quiet", "eval", "console.log('${param.text}')"]`, `"console.log('${param.text}')"`, "with eval"},
+		{"node -e after a long option without a value", `command = ["node", "--no-warnings", "-e", "console.log('${param.text}')"]`, `"console.log('${param.text}')"`, "with -e"},
+		{"a list at call time after an option that takes a value", `command = concat(["zsh", "-oerrexit"], compact(["-c", "${param.a}${param.b}", "data.txt"]))`,
+			`param.a`, "The list after zsh, known only when the tool is called, may hold a script flag and its script"},
+		{"pwsh -Command joins the arguments after it", `command = ["pwsh", "-NoProfile", "-Command", "Get-Item", param.text]`, `param.text`, "The script pwsh runs with -Command may put parameter \"text\""},
+		{"cmd /c joins the arguments after it", `command = ["cmd", "/c", "dir", param.text]`, `param.text`, "The script cmd runs with /c may put parameter \"text\""},
+		{"fish --command", `command = ["fish", "--command", "echo ${param.text}"]`, `"echo ${param.text}"`, "with --command"},
+		{"fish's --command started", `command = ["fish", "--comm", "echo ${param.text}"]`, `"echo ${param.text}"`, "with --comm"},
+		{"fish -ic", `command = ["fish", "-ic", "echo ${param.text}"]`, `"echo ${param.text}"`, "with -ic"},
+		{"fish -C", `command = ["fish", "-C", "echo ${param.text}", "script.fish"]`, `"echo ${param.text}"`, "with -C"},
+		{"fish --init-command=", `command = ["fish", "--init-command=echo ${param.text}"]`, `"--init-command=echo ${param.text}"`, "glued to the flag"},
+		{"fish -c after -d and its value", `command = ["fish", "-d", "3", "-c", "echo ${param.text}"]`, `"echo ${param.text}"`, "with -c"},
+		{"python3 -u -c", `command = ["python3", "-u", "-c", "print('${param.text}')"]`, `"print('${param.text}')"`, "with -c"},
+		{"python3 -c after a cluster ending in -W", `command = ["python3", "-uW", "ignore", "-c", "print('${param.text}')"]`, `"print('${param.text}')"`, "with -c"},
+		{"python3 -c after a long option not listed", `command = ["python3", "--check-hash-based-pycs", "always", "-c", "print('${param.text}')"]`, `"print('${param.text}')"`, "with -c"},
+		{"node -e after --title and its value", `command = ["node", "--title", "app", "-e", "console.log('${param.text}')"]`, `"console.log('${param.text}')"`, "with -e"},
+		{"node -e after --require and its value", `command = ["node", "--require", "./setup.js", "-e", "console.log('${param.text}')"]`, `"console.log('${param.text}')"`, "with -e"},
+		{"perl -e after -I and its value", `command = ["perl", "-I", "lib", "-e", "print '${param.text}'"]`, `"print '${param.text}'"`, "with -e"},
+		{"ruby -e after -C and its value", `command = ["ruby", "-C", "dir", "-e", "puts '${param.text}'"]`, `"puts '${param.text}'"`, "with -e"},
+		{"sed's --expr", `command = ["sed", "-n", "--expr", "/${param.text}/p", "notes.txt"]`, `"/${param.text}/p"`, "with --expr"},
+		{"env -S with sh -e -c", `command = ["env", "-S", "sh -e -c", "echo ${param.text}"]`, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"env -S with sh -ec", `command = ["env", "-S", "sh -ec", "echo ${param.text}"]`, `"echo ${param.text}"`, "The script sh runs with -ec"},
+		{"env -S with timeout", `command = ["env", "-S", "timeout 5 sh -c", "echo ${param.text}"]`, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"env -S with python3 -c", `command = ["env", "-S", "python3 -c", "print('${param.text}')"]`, `"print('${param.text}')"`, "sys.argv[1]"},
+		{"env -S glued", `command = ["env", "-Ssh -c", "echo ${param.text}"]`, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"env -iS", `command = ["env", "-iS", "sh -c", "echo ${param.text}"]`, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"env --split-string=", `command = ["env", "--split-string=bash -c", "echo ${param.text}"]`, `"echo ${param.text}"`, "The script bash runs with -c"},
+		{"env --split= started", `command = ["env", "--split=bash -c", "echo ${param.text}"]`, `"echo ${param.text}"`, "The script bash runs with -c"},
+		{"env -S after -u and its value", `command = ["env", "-u", "HOME", "-S", "sh -c", "echo ${param.text}"]`, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"env -S with env's options in it", `command = ["env", "-S", "-i LC_ALL=C sh -c", "echo ${param.text}"]`, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"env -S with quotes", `command = ["env", "-S", "'s'\"h\" '-c'", "echo ${param.text}"]`, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"env -S with \\_", `command = ["env", "-S", "sh\\_-c", "echo ${param.text}"]`, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"env -S ended by \\c", `command = ["env", "-S", "sh -c\\c ignored", "echo ${param.text}"]`, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"env -S ended by a comment", `command = ["env", "-S", "sh -c #ignored", "echo ${param.text}"]`, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"env -S refused by env, read by its words", `command = ["env", "-S", "sh -c \\q", "echo ${param.text}"]`, `"\\q"`, ""},
+		{"env -S in env -S", `command = ["env", "-S", "env -S 'sh -c'", "echo ${param.text}"]`, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"sed --sandbox after --", `command = ["sed", "s/hello/${param.text}/", "notes.txt", "--", "--sandbox"]`, `"s/hello/${param.text}/"`, "Add --sandbox"},
+		{"sed --sandbox after the script", `command = ["sed", "-n", "s/${param.text}/x/p", "--sandbox", "notes.txt"]`, `"s/${param.text}/x/p"`, "Add --sandbox"},
+		{"sed --sandbox as the value of -e", `command = ["sed", "-e", "--sandbox", "-e", "s/${param.text}/x/"]`, `"s/${param.text}/x/"`, "Add --sandbox"},
+		{"sed --sandbox as the value of -ne", `command = ["sed", "-ne", "--sandbox", "--expression=s/${param.text}/x/"]`, `"--expression=s/${param.text}/x/"`, "glued to the flag"},
+		{"sed --sandbox as the value of --expr", `command = ["sed", "--expr", "--sandbox", "-e", "s/${param.text}/x/"]`, `"s/${param.text}/x/"`, "Add --sandbox"},
+		{"sed --sandbox after a list known at call time", `command = concat(["sed"], param.files, ["--sandbox", "-e", "s/${param.text}/x/"])`, `"s/${param.text}/x/"`, "Add --sandbox"},
+		{"awk program after -F with e for its value", `command = ["awk", "-Fe", "{ print ${param.text} }", "data.txt"]`, `"{ print ${param.text} }"`, "The awk program"},
+		{"awk program after a glued -v", `command = ["awk", "-vx=${param.a}", "-F:", "{ print ${param.text} }", "data.txt"]`, `"{ print ${param.text} }"`, "The awk program"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			src, errs := execScriptErrors(t, f, tt.body)
+			if tt.detail == "" {
+				// env refuses the string, so nothing runs: any outcome
+				// but a crash is right.
+				return
+			}
+			if len(errs) != 1 || errs[0].Summary != "Parameter inside a script" {
+				t.Fatalf("diagnostics = %v, want one Parameter inside a script", errs)
+			}
+			d := errs[0]
+			if got := src[d.Subject.Start.Byte:d.Subject.End.Byte]; got != tt.subject {
+				t.Errorf("subject = %q, want %q", got, tt.subject)
+			}
+			if !strings.Contains(d.Detail, tt.detail) || !strings.HasSuffix(d.Detail, ".") {
+				t.Errorf("detail = %q, want a sentence with %q", d.Detail, tt.detail)
+			}
+		})
+	}
+}
+
+// TestExecScriptOptionsAllowed: options after the interpreter's first
+// operand, its script file, are the script's, and option values glued
+// to awk's -v are values; fixed env -S strings and sed with --sandbox
+// among its options stay accepted.
+func TestExecScriptOptionsAllowed(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	for _, body := range []string{
+		`command = ["python3", "script.py", "-c", "name=${param.text}"]`,
+		`command = ["python3", "-u", "-W", "ignore", "script.py", "-c", "name=${param.text}"]`,
+		`command = ["python3", "-uW", "ignore", "script.py", "-c", "name=${param.text}"]`,
+		`command = ["python3", "-X", "dev", "script.py", "-c", "name=${param.text}"]`,
+		`command = ["bash", "script.sh", "-c", "name=${param.text}"]`,
+		`command = ["bash", "-o", "pipefail", "script.sh", "-c", "name=${param.text}"]`,
+		`command = ["sh", "-e", "--", "script.sh", "-c", "name=${param.text}"]`,
+		`command = ["node", "app.js", "-e", "x=${param.text}"]`,
+		`command = ["node", "--require", "./setup.js", "app.js", "--eval", "x=${param.text}"]`,
+		`command = ["perl", "script.pl", "-e", "x=${param.text}"]`,
+		`command = ["perl", "-I", "lib", "script.pl", "-e", "x=${param.text}"]`,
+		`command = ["ruby", "-C", "dir", "script.rb", "-e", "x=${param.text}"]`,
+		`command = ["docker", "run", "img", "sh", "script.sh", "-c", "x=${param.text}"]`,
+		`command = ["timeout", "5", "python3", "script.py", "-c", "x=${param.text}"]`,
+		`command = ["lua", "script.lua", "-e", "x=${param.text}"]`,
+		`command = ["awk", "-vx=${param.text}", "{ print x }", "data.txt"]`,
+		`command = ["awk", "-F", ":", "-vx=${param.text}", "-v", "y=${param.a}", "{ print x, y }", "data.txt"]`,
+		`command = ["gawk", "--assign=x=${param.text}", "-F:", "{ print x }", "data.txt"]`,
+		`command = ["awk", "-f", "prog.awk", "-vx=${param.text}", "data.txt"]`,
+		`command = ["env", "-S", "ls --", "${param.text}.txt"]`,
+		`command = ["env", "-S", "sh -c 'echo \"$1\"' sh", "${param.text}"]`,
+		`command = ["env", "-S", "python3 script.py -c", "x=${param.text}"]`,
+		`command = ["env", "-u", "HOME", "sh", "script.sh", "${param.text}"]`,
+		`command = ["sed", "--sandbox", "-n", "s/${param.text}/x/p", "notes.txt"]`,
+		`command = ["sed", "-n", "--sandbox", "-e", "s/${param.text}/x/", "notes.txt"]`,
+		`command = ["sed", "-i.bak", "-E", "--sandbox", "s/${param.text}/x/", "notes.txt"]`,
+		`command = ["bash", "-o", "pipefail", "-c", "echo \"$1\"", "bash", "${param.text}.txt"]`,
+		`command = ["bash", "-co", "pipefail", "echo \"$1\"", "bash", "${param.text}.txt"]`,
+		`command = ["fish", "-c", "echo $argv[1]", "${param.text}.txt"]`,
+		`command = ["sh", "-c", "echo \"$1\"", "sh", param.text]`,
+		`command = ["pwsh", "-NoProfile", "-Command", param.text]`,
+		`command = ["pwsh", "-NoProfile", "-File", "script.ps1", param.text]`,
+	} {
+		t.Run(body, func(t *testing.T) {
+			t.Parallel()
+			if _, errs := execScriptErrors(t, f, body); len(errs) > 0 {
+				t.Errorf("refused: %s", errs.Error())
+			}
+		})
+	}
+}
+
+// TestExecScriptOptionsMatchPrograms: the element the check takes for the
+// script is the one the real program runs as code, and one it takes for
+// an argument of a script file is not run. Each form runs with a fixed
+// script that creates a marker, then is compiled with a parameter in the
+// same place: it must be refused exactly when the marker appears.
+func TestExecScriptOptionsMatchPrograms(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{"script.sh": "true\n", "script.py": "import sys\n", "notes.txt": "hello\n", "--sandbox": "p\n"}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// In each command, SCRIPT is the element: the script that touches the
+	// marker (in sed's, its e command), then one made from a parameter.
+	tests := []struct {
+		name, command string
+		runs          bool
+	}{
+		{"bash -co", `["bash", "-co", "pipefail", SCRIPT]`, true},
+		{"bash -oc", `["bash", "-oc", "pipefail", SCRIPT]`, true},
+		{"sh -eco", `["sh", "-eco", "errexit", SCRIPT]`, true},
+		{"bash -cOo", `["bash", "-cOo", "extglob", "pipefail", SCRIPT]`, true},
+		{"bash -Ec", `["bash", "-Ec", SCRIPT]`, true},
+		{"bash -cE", `["bash", "-cE", SCRIPT]`, true},
+		{"bash +c", `["bash", "+c", SCRIPT]`, true},
+		{"dash +ec", `["dash", "+ec", SCRIPT]`, true},
+		{"bash -c before options", `["bash", "-c", "-e", "+o", "posix", SCRIPT]`, true},
+		{"env -S sh -e -c", `["env", "-S", "sh -e -c", SCRIPT]`, true},
+		{"env -S sh -ec", `["env", "-S", "sh -ec", SCRIPT]`, true},
+		{"env -S timeout", `["env", "-S", "timeout 5 sh -c", SCRIPT]`, true},
+		{"env -S glued", `["env", "-Ssh -c", SCRIPT]`, true},
+		{"env -iS", `["env", "-iS", "sh -c", SCRIPT]`, true},
+		{"env --split=", `["env", "--split=sh -c", SCRIPT]`, true},
+		{"env -u then -S", `["env", "-u", "HOME", "-S", "sh -c", SCRIPT]`, true},
+		{"env -S with quotes", `["env", "-S", "'s'\"h\" '-c'", SCRIPT]`, true},
+		{"env -S with \\_", `["env", "-S", "sh\\_-c", SCRIPT]`, true},
+		{"env -S ended by \\c", `["env", "-S", "sh -c\\c ignored", SCRIPT]`, true},
+		{"env -S ended by a comment", `["env", "-S", "sh -c #ignored", SCRIPT]`, true},
+		{"env -S in env -S", `["env", "-S", "env -S 'sh -c'", SCRIPT]`, true},
+		{"sed --sandbox after --", `["sed", "-n", SCRIPT, "notes.txt", "--", "--sandbox"]`, true},
+		{"sed --sandbox as -f's file", `["sed", "-n", "-f", "--sandbox", "-e", SCRIPT, "notes.txt"]`, true},
+		{"sed --sandbox", `["sed", "-n", "--sandbox", SCRIPT, "notes.txt"]`, false},
+		{"bash script.sh -c", `["bash", "script.sh", "-c", SCRIPT]`, false},
+		{"sh -e -- script.sh -c", `["sh", "-e", "--", "script.sh", "-c", SCRIPT]`, false},
+		{"bash -o pipefail script.sh -c", `["bash", "-o", "pipefail", "script.sh", "-c", SCRIPT]`, false},
+		{"python3 script.py -c", `["python3", "script.py", "-c", SCRIPT]`, false},
+		{"env -S with a script file", `["env", "-S", "sh script.sh -c", SCRIPT]`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := defaultExecFixture()
+			f.baseDir = dir
+			marker := filepath.Join(t.TempDir(), "ran")
+			script, param := fmt.Sprintf(`"touch %s"`, marker), `"touch ${param.text}"`
+			if strings.HasPrefix(tt.command, `["sed"`) {
+				script, param = fmt.Sprintf(`"1e touch %s"`, marker), `"1e touch ${param.text}"`
+			}
+			e := f.mustCompile(t, "command = "+strings.Replace(tt.command, "SCRIPT", script, 1))
+			// The program may fail after running the script (sed: no
+			// file named --sandbox): the marker says what ran.
+			_, callErr := f.call(t, context.Background(), e, nil)
+			if _, err := os.Stat(marker); (err == nil) != tt.runs {
+				t.Fatalf("the element ran as code: %v, want %v (call: %v)", err == nil, tt.runs, callErr)
+			}
+			_, errs := execScriptErrors(t, f, "command = "+strings.Replace(tt.command, "SCRIPT", param, 1))
+			if refused := len(errs) == 1 && errs[0].Summary == "Parameter inside a script"; refused != tt.runs {
+				t.Errorf("refused = %v (%v), want %v", refused, errs, tt.runs)
+			}
+		})
+	}
+}
+
+// TestExecSplitStringMatchesEnv: execSplitString splits a string into the
+// words env -S gives the command, and refuses the strings env refuses.
+func TestExecSplitStringMatchesEnv(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		`a b`, "  a\tb\n c  ", `'a b' "c d"`, `a'b'"c"d`, `''`, `""`, `'a\'b' 'c\\d' 'e\nf'`,
+		`"a\tb\nc\"d\'e\\f\$g\#h\_i"`, `a\_b`, `\#a #b c`, `a #b c`, `a#b`, `a\cb c`, `"a\_b"`,
+		`'unterminated`, `"unterminated`, `a\q`, `a\`, `a$b`, `"a\cb"`, `a${`,
+	} {
+		t.Run(s, func(t *testing.T) {
+			t.Parallel()
+			out, err := exec.Command("env", "-S", `printf '%s\\0' `+s).Output()
+			words, ok := execSplitString(s)
+			if (err == nil) != ok {
+				t.Fatalf("env's error = %v, execSplitString ok = %v", err, ok)
+			}
+			if !ok {
+				return
+			}
+			var want []string
+			if len(out) > 0 {
+				want = strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+			}
+			// printf with no word prints its format once, with an empty %s.
+			if len(words) == 0 {
+				want = nil
+			}
+			if !slices.Equal(words, want) {
+				t.Errorf("words = %q, env gives %q", words, want)
+			}
+		})
+	}
 }
