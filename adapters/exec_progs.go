@@ -82,7 +82,7 @@ func execAddCommandRunners(m map[string]execInterpreter) {
 		stdinCommands: true,
 		danger:        "lldb runs it as a command, and its platform shell and script commands run any program",
 		fix:           execEnvFix(`command = ["lldb", "--batch", "-o", "script print(__import__('os').environ['X'])"]`)}
-	vim := execInterpreter{flags: []string{"-c", "--cmd"}, codePrefixes: []string{"+"},
+	vim := execInterpreter{flags: []string{"-c", "--cmd"}, attached: true, codePrefixes: []string{"+"},
 		optArgs:       []string{"-u", "-U", "-i", "-T", "-w", "-W", "-s", "-S", "-t", "-q", "-r", "--servername", "--listen"},
 		stdinCommands: true,
 		danger:        "an Ex command such as `!rm -rf ~` runs a shell command, and a file name starting with + is a command too",
@@ -147,7 +147,7 @@ func execAddCommandRunners(m map[string]execInterpreter) {
 	m["cmd"] = cmd
 	for _, n := range []string{"pwsh", "powershell"} {
 		in := m[n]
-		in.flags = execPwshSwitches("command", "c", "commandwithargs", "cwa", "encodedcommand", "e", "ec", "ec")
+		in.flags = execPwshSwitches("command", "c", "commandwithargs", "commandw", "cwa", "cwa", "encodedcommand", "e", "ec", "ec")
 		in.progFlags = execPwshSwitches("file", "f")
 		m[n] = in
 	}
@@ -223,10 +223,20 @@ func execIsStdin(s string) bool {
 // at the words of the text, not at what the shell would make of them, so
 // it may see a program where there is none ("echo sh").
 func execShellReadsStdin(script string) bool {
+	var quoted []scriptArg
+	for _, w := range execShellWords(script) {
+		quoted = append(quoted, scriptArg{val: cty.StringVal(w)})
+	}
+	if _, _, ok := stdinArgsScript(quoted); ok {
+		return true // xargs -I{} sh -c 'echo {}'
+	}
 	words := strings.FieldsFunc(script, func(r rune) bool {
 		return strings.ContainsRune(" \t\r\n;&|()`{}<>\"'$", r)
 	})
 	for i, w := range words {
+		if w == "SHELL" {
+			w = "sh" // exec "$SHELL"
+		}
 		switch {
 		case (w == "." || w == "source") && i+1 < len(words) && execIsStdin(words[i+1]):
 			return true
@@ -239,13 +249,62 @@ func execShellReadsStdin(script string) bool {
 		}
 		args := make([]scriptArg, 0, len(words)-i-1)
 		for _, a := range words[i+1:] {
-			args = append(args, scriptArg{val: cty.StringVal(a)})
+			if strings.Trim(a, "0123456789") != "" { // not the 0 of <&0
+				args = append(args, scriptArg{val: cty.StringVal(a)})
+			}
 		}
 		if !in.safe(args) && in.readsStdin(args) {
 			return true
 		}
 	}
 	return false
+}
+
+// execShellWords splits a shell command line into its words, keeping
+// what is quoted in one word without its quotes; the operators ; & | and
+// line breaks end a word. It knows no expansions.
+func execShellWords(line string) []string {
+	var words []string
+	var word strings.Builder
+	in, quote := false, rune(0)
+	for _, r := range line {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			word.WriteRune(r)
+		case r == '\'' || r == '"':
+			quote, in = r, true
+		case strings.ContainsRune(" \t\r\n;&|", r):
+			if in {
+				words = append(words, word.String())
+				word.Reset()
+				in = false
+			}
+		default:
+			word.WriteRune(r)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, word.String())
+	}
+	return words
+}
+
+// execScriptEvalsStdin reports whether script, the fixed script of an
+// interpreter other than a shell, evaluates what it reads from standard
+// input, as in exec(sys.stdin.read()) or eval(<STDIN>): it holds a word
+// that evaluates code and one that reads standard input. Like
+// execShellReadsStdin, it reads words, not the language.
+func execScriptEvalsStdin(script string) bool {
+	evals := []string{"exec", "eval", "compile", "Function", "loadstring", "dofile", "instance_eval", "class_eval"}
+	reads := []string{"stdin", "STDIN", "input", "ARGF", "gets", "readline", "readLine", "readlines", "0"}
+	words := strings.FieldsFunc(script, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_')
+	})
+	return slices.ContainsFunc(words, func(w string) bool { return slices.Contains(evals, w) }) &&
+		(slices.ContainsFunc(words, func(w string) bool { return slices.Contains(reads, w) }) || strings.Contains(script, "<>"))
 }
 
 // commandStart returns the index in args, the arguments of a program that
@@ -316,7 +375,7 @@ func (c *execCompiler) commandParams(args []scriptArg, start int, prog string, i
 	if first >= 0 {
 		first += start + 1
 		for i := first; i < len(args); i++ {
-			a := args[i]
+			a := c.withRunRefs(args[i])
 			if s, ok := a.literal(); ok {
 				if slices.Contains(in.commandEnd, s) && i > first {
 					break // parallel's arguments, quoted into the command
@@ -336,7 +395,7 @@ func (c *execCompiler) commandParams(args []scriptArg, start int, prog string, i
 	// it code; after deno's run, only the script, a URL, may.
 	operands := 0
 	for i := start + 1; i < len(args) && i != first && len(in.codePrefixes) > 0; i++ {
-		a := args[i]
+		a := c.withRunRefs(args[i])
 		if s, ok := a.literal(); ok {
 			if s == "--" && slices.Contains(in.codePrefixes, "+") {
 				break // vim reads what follows as file names
@@ -367,6 +426,17 @@ func (c *execCompiler) commandParams(args []scriptArg, start int, prog string, i
 		}
 	}
 	return nil
+}
+
+// withRunRefs returns a with, when it is a list known only at call time,
+// every parameter and answer its expression refers to, not only those it
+// makes text of: joined into a command, a list parameter's items are
+// text too.
+func (c *execCompiler) withRunRefs(a scriptArg) scriptArg {
+	if a.run && a.expr != nil {
+		a.params, a.answers = execParamRefs(a.expr, c.paramNames()), execAnswerRefs(a.expr)
+	}
+	return a
 }
 
 // joinedDiag refuses a, made from a parameter or an answer, even where it

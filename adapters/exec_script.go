@@ -1087,8 +1087,8 @@ func (in execInterpreter) readsStdin(args []scriptArg) bool {
 		if !ok {
 			return !in.noStdin // the caller names the script file, or an option
 		}
-		if _, attached := in.attachedScript(s); attached && s != "-" {
-			return false
+		if flag, attached := in.attachedScript(s); attached && s != "-" && len(s) > len(flag) {
+			return execScriptEvalsStdin(s[len(flag):]) // python3 -cCODE
 		}
 		fold := func(f string) bool { return strings.EqualFold(f, s) }
 		switch {
@@ -1105,7 +1105,7 @@ func (in execInterpreter) readsStdin(args []scriptArg) bool {
 				}
 				return execShellReadsStdin(script)
 			}
-			return stdin(next(i))
+			return stdin(next(i)) || execScriptEvalsStdin(next(i))
 		case in.shellFlags && len(s) > 1 && s[0] == '-' && strings.ContainsRune(s, 's') && strings.TrimLeft(s[1:], "abcdefghijklmnopqrstuvwxyz") == "":
 			return true // -s, -es: commands from standard input
 		case slices.ContainsFunc(in.progFlags, fold):
@@ -1139,7 +1139,18 @@ func (c *execCompiler) stdinScript(x hcl.Expression) *hcl.Diagnostic {
 	}
 	// xargs -I{} sh -c "echo {}": the lines of stdin go into a script,
 	// and even a parameter alone is code there.
-	if feeder, prog, ok := stdinArgsScript(c.args); ok {
+	feeder, prog, ok := stdinArgsScript(c.args)
+	for i := 0; i < len(c.args) && !ok; i++ {
+		// Inside a fixed script: sh -c "xargs -I{} sh -c 'echo {}'".
+		if s, known := c.args[i].literal(); known && strings.Contains(s, " ") {
+			var words []scriptArg
+			for _, w := range execShellWords(s) {
+				words = append(words, scriptArg{val: cty.StringVal(w)})
+			}
+			feeder, prog, ok = stdinArgsScript(words)
+		}
+	}
+	if ok {
 		return c.joinedDiag(a, fmt.Sprintf("The stdin argument is made into arguments by %s, which puts them into the script or the command %s runs; it", feeder, prog), execShellDanger,
 			"Pass the value as an argument of its own that the script reads, as in command = [\"sh\", \"-c\", \"echo \\\"$1\\\"\", \"sh\", param.x], or have xargs append it after the script, as in command = [\"xargs\", \"sh\", \"-c\", \"echo \\\"$@\\\"\", \"sh\"]")
 	}

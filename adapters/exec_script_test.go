@@ -501,6 +501,19 @@ func TestExecScriptPrograms(t *testing.T) {
 		{"eval of cat", "command = [\"sh\", \"-c\", \"eval \\\"$(cat)\\\"\"]\nstdin = \"echo ${param.text}\"", "program sh reads"},
 		{"read then eval", "command = [\"bash\", \"-c\", \"read -r l; eval \\\"$l\\\"\"]\nstdin = \"echo ${param.text}\"", "program bash reads"},
 		{"a python script on stdin in a shell", "command = [\"sh\", \"-c\", \"timeout 5 python3 - x\"]\nstdin = \"print('${param.text}')\"", "program sh reads"},
+		{"bash <&0", "command = [\"sh\", \"-c\", \"bash <&0\"]\nstdin = \"echo ${param.text}\"", "program sh reads"},
+		{"exec $SHELL", "command = [\"sh\", \"-c\", \"exec \\\"$SHELL\\\"\"]\nstdin = \"echo ${param.text}\"", "program sh reads"},
+		{"python exec of stdin", "command = [\"python3\", \"-c\", \"import sys; exec(sys.stdin.read())\"]\nstdin = \"${param.text}\"", "program python3 reads"},
+		{"python exec of input, glued", "command = [\"python3\", \"-cexec(input())\"]\nstdin = \"${param.text}\"", "program python3 reads"},
+		{"perl eval of STDIN", "command = [\"perl\", \"-e\", \"eval join q(), <STDIN>\"]\nstdin = \"x${param.text}\"", "program perl reads"},
+		{"xargs inside a fixed script", "command = [\"sh\", \"-c\", \"xargs -I{} sh -c 'echo {}'\"]\nstdin = param.text", "by xargs"},
+		{"xargs inside env -S", "command = [\"env\", \"-S\", \"xargs -I{} sh -c 'echo {}'\"]\nstdin = \"${param.text}\"", "by xargs"},
+		{"a list parameter joined by watch", `command = concat(["watch", "ls"], param.files)`, "watch joins this argument"},
+		{"a list parameter as sudo's shell command", `command = concat(["sudo", "-s"], param.files)`, "sudo joins this argument"},
+		{"a list parameter that may be +CMD", `command = concat(["vim", "-es"], param.files)`, "may start with +"},
+		{"vim -c glued", `command = ["vim", "-c${param.text}"]`, "glued to the flag"},
+		{"pwsh -cwa", `command = ["pwsh", "-cwa", "echo ${param.text}"]`, "pwsh runs with -cwa"},
+		{"pwsh -CommandWithArgs", `command = ["pwsh", "-CommandWithArgs", "echo ${param.text}"]`, "pwsh runs with -CommandWithArgs"},
 		{"sh -c sh -c sh", "command = [\"sh\", \"-c\", \"sh -c 'bash'\"]\nstdin = \"echo ${param.text}\"", "program sh reads"},
 	}
 	for _, tt := range tests {
@@ -568,6 +581,11 @@ func TestExecScriptProgramsAllowed(t *testing.T) {
 		"command = [\"bash\", \"-c\", \"python3 job.py | sort\"]\nstdin = \"x ${param.text}\"",
 		"command = [\"tclsh\", \"job.tcl\"]\nstdin = param.text",
 		"command = [\"ed\", \"-s\", \"notes.txt\"]\nstdin = param.text",
+		"command = [\"bash\", \"-c\", \"xargs -n1 sh -c 'echo \\\"$1\\\"' sh\"]\nstdin = param.text",
+		"command = [\"python3\", \"-c\", \"import sys, json; print(json.load(sys.stdin))\"]\nstdin = \"x ${param.text}\"",
+		`command = concat(["vim", "-es", "--"], param.files)`,
+		`command = ["deno", "run", param.path]`,
+		`command = concat(["parallel", "gzip", ":::"], param.files)`,
 	} {
 		t.Run(body, func(t *testing.T) {
 			t.Parallel()
