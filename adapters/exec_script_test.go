@@ -338,6 +338,9 @@ func FuzzExecScriptStdin(f *testing.F) {
 		{`"python3"`}, {`"python3"`, `"-u"`, `"-"`}, {`"python3.12"`, `"-W"`, `"ignore"`}, {`"perl"`}, {`"perl"`, `"-w"`, `"-"`},
 		{`"ruby"`, `"-"`}, {`"node"`, `"-"`}, {`"php"`}, {`"lua"`, `"-"`}, {`"awk"`, `"-f"`, `"-"`, `"data.txt"`},
 		{`"sed"`, `"-n"`, `"-f"`, `"/dev/stdin"`}, {`"pwsh"`, `"-Command"`, `"-"`}, {`"deno"`, `"run"`, `"-"`}, {`"bash"`, `"/dev/stdin"`},
+		{`"sh"`, `"//dev/./stdin"`}, {`"python3"`, `"/proc/thread-self/fd/0"`}, {`"python3-dbg"`, `"-u"`},
+		{`"ed"`, `"-s"`}, {`"tclsh"`}, {`"gdb"`, `"-batch"`}, {`"sqlite3"`, `"db"`}, {`"sudo"`, `"-s"`}, {`"su"`, `"nobody"`},
+		{`"sh"`, `"-c"`, `"cat | bash"`}, {`"bash"`, `"-c"`, `"exec sh -s"`}, {`"env"`, `"-S"`, `"sh -e"`}, {`"make"`, `"-f"`, `"-"`},
 	}
 	wrappers := [][]string{{}, {`"env"`}, {`"env"`, `"LC_ALL=C"`}, {`"timeout"`, `"5"`}, {`"nice"`, `"-n"`, `"5"`}, {`"docker"`, `"exec"`, `"-i"`, `"box"`}}
 	stdins := []string{`"echo ${param.text}"`, "<<EOT\nprint(${param.text})\nEOT", `format("x %s", param.text)`, `upper(param.text)`,
