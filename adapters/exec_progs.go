@@ -132,6 +132,9 @@ func execAddCommandRunners(m map[string]execInterpreter) {
 	fish.readArg = `command = ["fish", "-c", "echo $argv[1]", param.x]`
 	m["fish"] = fish
 	m["toybox"] = m["busybox"]
+	for _, n := range []string{"pdksh", "oksh", "loksh", "posh", "hush"} {
+		m[n] = m["sh"]
+	}
 	for _, n := range []string{"py", "pythonw", "ipython"} {
 		m[n] = m["python3"]
 	}
@@ -238,7 +241,8 @@ func execShellReadsStdin(script string) bool {
 			w = "sh" // exec "$SHELL"
 		}
 		switch {
-		case (w == "." || w == "source") && i+1 < len(words) && execIsStdin(words[i+1]):
+		case (w == "." || w == "source") && i+1 < len(words) && (execIsStdin(words[i+1]) || words[i+1] == "cat"):
+			// . /dev/stdin, source <(cat)
 			return true
 		case w == "eval" && (slices.Contains(words, "cat") || slices.Contains(words, "read") || slices.ContainsFunc(words, execIsStdin)):
 			return true

@@ -150,7 +150,7 @@ func execProgramName(prog string) string {
 // time: python3.12 is python3, then python; python3.12d, python3m,
 // python3-dbg, pypy3.10, node-18, bash-5.2 and zsh-5.9 are python, pypy,
 // node, bash and zsh. Only digits, dots, dashes and underscores go, and
-// after a digit a build letter (d, m, t, u) or -dbg, so that a name is
+// after a digit the build letters (d, m, t, u) or -dbg, so that a name is
 // never cut into another word: shred is not sh, nodemon is not node.
 func execProgramIn[T any](table map[string]T, prog string) (T, bool) {
 	name := execProgramName(prog)
@@ -162,8 +162,8 @@ func execProgramIn[T any](table map[string]T, prog string) (T, bool) {
 		for _, suffix := range []string{"-dbg", "_dbg", "-debug"} {
 			base = strings.TrimSuffix(base, suffix)
 		}
-		if n := len(base); n > 2 && strings.ContainsRune("dmtu", rune(base[n-1])) && base[n-2] >= '0' && base[n-2] <= '9' {
-			base = base[:n-1]
+		if b := strings.TrimRight(base, "dmtu"); b != base && b != "" && b[len(b)-1] >= '0' && b[len(b)-1] <= '9' {
+			base = b
 		}
 		base = strings.TrimRight(base, "0123456789.-_")
 		if base == name || base == "" {

@@ -502,6 +502,7 @@ func TestExecScriptPrograms(t *testing.T) {
 		{". /dev/stdin", "command = [\"sh\", \"-c\", \". /dev/stdin\"]\nstdin = \"echo ${param.text}\"", "program sh reads"},
 		{"source /dev/fd/0", "command = [\"bash\", \"-ec\", \"set -u; source /dev/fd/0\"]\nstdin = \"echo ${param.text}\"", "program bash reads"},
 		{"eval of cat", "command = [\"sh\", \"-c\", \"eval \\\"$(cat)\\\"\"]\nstdin = \"echo ${param.text}\"", "program sh reads"},
+		{"source of a process substitution", "command = [\"bash\", \"-c\", \"source <(cat)\"]\nstdin = \"echo ${param.text}\"", "program bash reads"},
 		{"read then eval", "command = [\"bash\", \"-c\", \"read -r l; eval \\\"$l\\\"\"]\nstdin = \"echo ${param.text}\"", "program bash reads"},
 		{"a python script on stdin in a shell", "command = [\"sh\", \"-c\", \"timeout 5 python3 - x\"]\nstdin = \"print('${param.text}')\"", "program sh reads"},
 		{"bash <&0", "command = [\"sh\", \"-c\", \"bash <&0\"]\nstdin = \"echo ${param.text}\"", "program sh reads"},
@@ -608,7 +609,7 @@ func TestExecProgramName(t *testing.T) {
 		want bool
 	}{
 		{"python3", true}, {"/usr/bin/python3.12", true}, {"python3.12d", true}, {"python3m", true}, {"python3-dbg", true},
-		{"python3.13t", true}, {`C:\Python312\pythonw.exe`, true}, {"PY.EXE", true}, {"ipython3", true}, {"node-18", true},
+		{"python3.13t", true}, {"python3.7dm", true}, {"oksh", true}, {`C:\Python312\pythonw.exe`, true}, {"PY.EXE", true}, {"ipython3", true}, {"node-18", true},
 		{"bash-5.2", true}, {"zsh-5.9", true}, {"pypy3.10", true}, {"perl5.36", true}, {"tclsh8.6", false},
 		{"shred", false}, {"nodemon", false}, {"python3-config", false}, {"bashful", false}, {"shd", false}, {"x86_64-sh", false}, {"", false},
 	} {
