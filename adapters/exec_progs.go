@@ -92,7 +92,7 @@ func execAddCommandRunners(m map[string]execInterpreter) {
 	}
 	ed := execInterpreter{codePrefixes: []string{"!"}, stdinCommands: true,
 		danger: "ed runs a line such as `!rm -rf ~` as a shell command, and a file name starting with ! is one too",
-		fix:    "Name the file in the configuration: ed runs a file name that starts with ! as a shell command, and a parameter cannot be kept from starting with one"}
+		fix:    "Keep ed's commands and its file name fixed in the configuration: a parameter cannot be kept from starting with !"}
 	m["ed"], m["red"] = ed, ed
 	m["sqlite3"] = execInterpreter{flags: []string{"-cmd"}, stdinCommands: true,
 		danger: "sqlite3 runs it as commands, and its .shell and .system commands run any program",
