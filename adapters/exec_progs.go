@@ -72,6 +72,7 @@ func execAddCommandRunners(m map[string]execInterpreter) {
 
 	// Debuggers, editors and clients: their commands run shell commands.
 	gdb := execInterpreter{flags: []string{"-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex", "-init-eval-command", "--init-eval-command"},
+		codePrefixes:  []string{"-ex=", "-iex=", "-eval-command=", "-init-eval-command="},
 		optArgs:       []string{"-x", "--x", "-command", "--command", "-ix", "-init-command", "--init-command", "-p", "--pid", "-cd", "--cd", "-d", "--directory", "-core", "--core", "-se", "-s", "--symbols", "-e", "--exec"},
 		stdinCommands: true,
 		danger:        "gdb runs it as a command, and its shell and python commands run any program",
@@ -314,7 +315,8 @@ func execScriptEvalsStdin(script string) bool {
 // commandStart returns the index in args, the arguments of a program that
 // joins its operands into a shell command (commandAt, commandFlags), of
 // the first element of that command: after one of its commandFlags (cmd
-// /c, sudo -s, and cmd's flag with the command glued to it), or the
+// /c, sudo -s, and cmd's flag with the command glued to it or after
+// other switches, as in /d/c), or the
 // operand commandAt after its options. -1 when there is none, because no
 // command flag is given; len(args) when the command is empty.
 func (in execInterpreter) commandStart(args []scriptArg) int {
@@ -327,10 +329,10 @@ func (in execInterpreter) commandStart(args []scriptArg) int {
 			for _, f := range in.commandFlags {
 				switch {
 				case s == f,
-					f[0] == '/' && len(s) >= len(f) && strings.EqualFold(s[:len(f)], f),
+					f[0] == '/' && strings.HasPrefix(s, "/") && strings.Contains(strings.ToLower(s), f),
 					len(f) == 2 && f[0] == '-' && len(s) > 2 && s[0] == '-' && s[1] != '-' && strings.ContainsRune(s[1:], rune(f[1])) &&
 						strings.TrimLeft(strings.ToLower(s[1:]), "abcdefghijklmnopqrstuvwxyz") == "":
-					return i + 1 // sudo -s, sudo -is, cmd /c, cmd /cdir
+					return i + 1 // sudo -s, sudo -is, cmd /c, cmd /cdir, cmd /q/c
 				}
 			}
 		}
@@ -420,6 +422,9 @@ func (c *execCompiler) commandParams(args []scriptArg, start int, prog string, i
 			lead = a.val.Range().StringPrefix()
 		}
 		for _, p := range in.codePrefixes {
+			if lead == "" && p[0] == '-' && !c.mayStartWithDash(a) {
+				continue // the call refuses a parameter's value starting with -
+			}
 			n := min(len(lead), len(p))
 			if strings.EqualFold(lead[:n], p[:n]) {
 				return c.joinedDiag(a, fmt.Sprintf("This argument of %s may start with %s, which makes the rest of it code that %s runs, and it", prog, p, prog), danger, fix)
@@ -430,6 +435,16 @@ func (c *execCompiler) commandParams(args []scriptArg, start int, prog string, i
 		}
 	}
 	return nil
+}
+
+// mayStartWithDash reports whether a, an element whose fixed start is
+// empty, may start with "-": made from a parameter with allow_flags or
+// from an answer, or a list known at call time.
+func (c *execCompiler) mayStartWithDash(a scriptArg) bool {
+	if a.run || len(a.answers) > 0 {
+		return true
+	}
+	return slices.ContainsFunc(a.params, func(p string) bool { return c.cc.Params[p].AllowFlags })
 }
 
 // withRunRefs returns a with, when it is a list known only at call time,

@@ -402,6 +402,8 @@ func TestExecScriptPrograms(t *testing.T) {
 		// Debuggers, editors, clients.
 		{"gdb -batch -ex", `command = ["gdb", "-batch", "-ex", "shell echo ${param.text}"]`, "The script gdb runs with -ex"},
 		{"gdb --eval-command=", `command = ["gdb", "--eval-command=shell echo ${param.text}"]`, "glued to the flag"},
+		{"gdb -ex=", `command = ["gdb", "-batch", "-ex=shell echo ${param.text}"]`, "may start with -ex="},
+		{"cmd /c after other switches", `command = ["cmd", "/d/c", "echo ${param.text}"]`, "cmd joins this argument"},
 		{"lldb -o", `command = ["lldb", "--batch", "-o", "platform shell echo ${param.text}"]`, "lldb runs with -o"},
 		{"vim -c", `command = ["vim", "-es", "-u", "NONE", "-c", "!echo ${param.text}", "-c", "qa!"]`, "The script vim runs with -c"},
 		{"nvim --cmd", `command = ["nvim", "--cmd", "!echo ${param.text}"]`, "nvim runs with --cmd"},
@@ -563,6 +565,7 @@ func TestExecScriptProgramsAllowed(t *testing.T) {
 		`command = ["R", "--no-echo", "-e", "cat(commandArgs(TRUE)[1])", "--args", param.text]`,
 		`command = ["make", "build", "-C", "src"]`,
 		`command = ["gdb", "-batch", "-ex", "run", "--args", "./prog", param.text]`,
+		`command = ["gdb", "-batch", "-x", "cmds.gdb", param.path]`,
 		`command = ["psql", "-v", "x=${param.text}", "-f", "query.sql"]`,
 		`command = ["shred", "-u", "${param.path}.tmp"]`,
 		`command = ["nodemon", "-e", "${param.text}"]`,
