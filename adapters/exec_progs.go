@@ -47,7 +47,7 @@ func execAddCommandRunners(m map[string]execInterpreter) {
 	m["su"], m["runuser"] = su, su
 
 	// Operands joined into one shell command.
-	m["watch"] = execInterpreter{commandAt: 1, optArgs: []string{"-n", "--interval", "-q", "--equexit", "-s", "--shotsdir"},
+	m["watch"] = execInterpreter{commandAt: 1, directFlags: []string{"-x", "--exec"}, optArgs: []string{"-n", "--interval", "-q", "--equexit", "-s", "--shotsdir"},
 		danger: execShellDanger, fix: execEnvFix(`command = ["watch", "-n", "5", "ls -l \"$X\""]`)}
 	m["tmux"] = execInterpreter{flags: []string{"-c"}, commandAt: 1, optArgs: []string{"-L", "-S", "-f", "-T"},
 		danger: "tmux reads its arguments as its own commands, several of which run a shell command (run-shell, new-window, send-keys into a shell)",
@@ -318,7 +318,8 @@ func execScriptEvalsStdin(script string) bool {
 // /c, sudo -s, and cmd's flag with the command glued to it or after
 // other switches, as in /d/c), or the
 // operand commandAt after its options. -1 when there is none, because no
-// command flag is given; len(args) when the command is empty.
+// command flag is given or a directFlags option is; len(args) when the
+// command is empty.
 func (in execInterpreter) commandStart(args []scriptArg) int {
 	if in.commandFlags != nil {
 		for i, a := range args {
@@ -348,6 +349,10 @@ func (in execInterpreter) commandStart(args []scriptArg) int {
 			return i
 		case s == "--":
 			return i + 1
+		case slices.Contains(in.directFlags, s) || len(s) > 2 && s[0] == '-' && s[1] != '-' && slices.ContainsFunc(in.directFlags, func(f string) bool {
+			return len(f) == 2 && f[1] != '-' && strings.ContainsRune(s[1:], rune(f[1])) && strings.TrimLeft(s[1:], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
+		}):
+			return -1 // watch -x: a program, which the check looks at as any other
 		case slices.ContainsFunc(in.optArgs, func(f string) bool { return strings.EqualFold(f, s) }):
 			i++
 		case len(s) > 1 && s[0] == '-' && operand == 0:

@@ -51,10 +51,11 @@ type execInterpreter struct {
 	// shell command (watch, tmux, parallel): the operand, counted from 1
 	// after the options, from which they do; commandFlags, for one that
 	// does so only after one of them (sudo -s, cmd /c); commandEnd, the
-	// elements that end the command (parallel's :::). See commandParams.
-	commandAt    int
-	commandFlags []string
-	commandEnd   []string
+	// elements that end the command (parallel's :::); directFlags, the
+	// options that make it run its operands as a program instead (watch
+	// -x). See commandParams.
+	commandAt                             int
+	commandFlags, commandEnd, directFlags []string
 	// codePrefixes are the starts that make an argument code: vim's +CMD,
 	// ed's !CMD, deno's data: URL, cmd's /cCMD.
 	codePrefixes []string
