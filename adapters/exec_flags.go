@@ -84,10 +84,10 @@ func (o execOptSyntax) option(s string) bool {
 }
 
 // interleaved reports whether the program reads options after its
-// operands: GNU sed does, and awk's and cmd's are read so too, which
-// only checks more.
+// operands: GNU sed and the programs marked permute do, and awk's and
+// cmd's are read so too, which only checks more.
 func (o execOptSyntax) interleaved() bool {
-	return o.in.programOperand || o.slash
+	return o.in.programOperand || o.slash || o.in.permute
 }
 
 // wordOptions reports whether the program's single-dash options are

@@ -23,6 +23,10 @@ type execInterpreter struct {
 	// letters ending in one of them a script flag, such as perl's -ne and
 	// python's -Ic.
 	clusterEnd string
+	// permute is set for programs that read options after their operands
+	// too, as GNU getopt does (flock LOCKFILE -c CMD, vim FILE -c CMD):
+	// their script flags are looked for up to "--".
+	permute bool
 	// programOperand is set for awk, whose script is its first operand
 	// unless a -f option names a file that holds it; valueFlags are the
 	// options whose value is the next argument.
@@ -47,6 +51,25 @@ type execInterpreter struct {
 	// that is not the program (deno run).
 	optArgs, progFlags []string
 	subcommand         string
+	// commandAt is set for a program that joins its operands into a
+	// shell command (watch, tmux, parallel): the operand, counted from 1
+	// after the options, from which they do; commandFlags, for one that
+	// does so only after one of them (sudo -s, cmd /c); commandEnd, the
+	// elements that end the command (parallel's :::); directFlags, the
+	// options that make it run its operands as a program instead (watch
+	// -x). See commandParams.
+	commandAt                             int
+	commandFlags, commandEnd, directFlags []string
+	// codePrefixes are the starts that make an argument code: vim's +CMD,
+	// ed's !CMD, deno's data: URL, cmd's /cCMD.
+	codePrefixes []string
+	// stdinCommands is set for a program that reads commands from
+	// standard input whatever its arguments (ed, gdb, sqlite3, su);
+	// noStdin for one that reads its program from it only where one of
+	// progFlags names it (make -f -, flock).
+	stdinCommands, noStdin bool
+	// split is set for env, whose -S string is split into a command.
+	split bool
 }
 
 // execInterpreters are the programs whose script argument must not
@@ -87,7 +110,7 @@ var execInterpreters = func() map[string]execInterpreter {
 	// its own quoting, and expands ${NAME} from the environment in it.
 	m["env"] = execInterpreter{flags: []string{"-S", "--split-string"}, attached: true, optArgs: []string{"-u", "--unset", "-C", "--chdir", "-P", "-a", "--argv0"},
 		danger: "env splits that string into the command and its arguments, so a value with spaces adds options and arguments of its own, and ${NAME} in a value reads the command's environment",
-		fix:    `Pass the value as an argument of its own after the string, as in command = ["env", "-S", "ls --", param.x]`}
+		fix:    `Pass the value as an argument of its own after the string, as in command = ["env", "-S", "ls --", param.x]`, split: true}
 	// deno's script is the operand after eval: deno eval CODE.
 	m["deno"] = execInterpreter{flags: []string{"eval", "-e", "--eval"}, subcommand: "run",
 		readArg: `command = ["deno", "eval", "console.log(Deno.args[0])", param.x]`}
@@ -107,6 +130,7 @@ var execInterpreters = func() map[string]execInterpreter {
 	for _, n := range []string{"sed", "gsed"} {
 		m[n] = sed
 	}
+	execAddCommandRunners(m)
 	return m
 }()
 
@@ -123,23 +147,36 @@ func execInterpreterFor(prog string) (execInterpreter, bool) {
 // execProgramName is the name a program is known by in the tables of the
 // script and load checks: its base name, in lower case, without ".exe".
 func execProgramName(prog string) string {
-	return strings.ToLower(strings.TrimSuffix(filepath.Base(strings.ReplaceAll(prog, `\`, "/")), ".exe"))
+	return strings.TrimSuffix(strings.ToLower(filepath.Base(strings.ReplaceAll(prog, `\`, "/"))), ".exe")
 }
 
 // execProgramIn looks prog up in table by its name (execProgramName),
-// then by that name without a version: python3.12 is python3, perl5.36
-// is perl.
+// then by that name without its version and build suffixes, one at a
+// time: python3.12 is python3, then python; python3.12d, python3m,
+// python3-dbg, pypy3.10, node-18, bash-5.2 and zsh-5.9 are python, pypy,
+// node, bash and zsh. Only digits, dots, dashes and underscores go, and
+// after a digit the build letters (d, m, t, u) or -dbg, so that a name is
+// never cut into another word: shred is not sh, nodemon is not node.
 func execProgramIn[T any](table map[string]T, prog string) (T, bool) {
 	name := execProgramName(prog)
-	if v, ok := table[name]; ok {
-		return v, true
+	for {
+		if v, ok := table[name]; ok {
+			return v, true
+		}
+		base := name
+		for _, suffix := range []string{"-dbg", "_dbg", "-debug"} {
+			base = strings.TrimSuffix(base, suffix)
+		}
+		if b := strings.TrimRight(base, "dmtu"); b != base && b != "" && b[len(b)-1] >= '0' && b[len(b)-1] <= '9' {
+			base = b
+		}
+		base = strings.TrimRight(base, "0123456789.-_")
+		if base == name || base == "" {
+			var zero T
+			return zero, false
+		}
+		name = base
 	}
-	if base := strings.TrimRight(name, "0123456789."); base != name && base != "" {
-		v, ok := table[base]
-		return v, ok
-	}
-	var zero T
-	return zero, false
 }
 
 // attachedScript reports whether an argument starting with prefix (the
@@ -237,6 +274,12 @@ func (c *execCompiler) scriptParams(args []scriptArg) hcl.Diagnostics {
 		in, ok := execInterpreterFor(prog)
 		if !ok || in.safe(args[start+1:]) {
 			continue
+		}
+		if d := c.commandParams(args, start, prog, in); d != nil {
+			return hcl.Diagnostics{d}
+		}
+		if len(in.flags) == 0 {
+			continue // its code is in its operands, checked just above
 		}
 		if d := c.optionScripts(args, start, prog, in, zero); d != nil {
 			return hcl.Diagnostics{d}
@@ -997,14 +1040,16 @@ func execBuildsText(n hclsyntax.Node) bool {
 	return false
 }
 
-// execStdinNames are the names of standard input as a script file.
-var execStdinNames = []string{"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"}
-
 // readsStdin reports whether the interpreter, given args, reads its program
 // from standard input: a shell with -s or without a script operand, an
-// interpreter without a script file or with "-" for one (python3 -,
-// pwsh -Command -), awk or sed with -f - or -f /dev/stdin. A list known
-// only at call time may be empty, so that what follows it is looked at too.
+// interpreter without a script file or with one that names standard
+// input (python3 -, bash /dev/fd/0, pwsh -Command -, see execIsStdin),
+// awk or sed with -f -, a shell whose fixed script runs one that does
+// (sh -c "cat | bash", see execShellReadsStdin), a program that reads
+// commands from it (stdinCommands), one that joins its operands into a
+// shell command and has none (sudo -s). A script file that is not fixed
+// text counts, since the caller may name /dev/stdin; so does a list
+// known only at call time before it, which may hold one.
 func (in execInterpreter) readsStdin(args []scriptArg) bool {
 	next := func(i int) string {
 		if i+1 < len(args) {
@@ -1013,15 +1058,43 @@ func (in execInterpreter) readsStdin(args []scriptArg) bool {
 		}
 		return ""
 	}
-	stdin := func(s string) bool { return slices.Contains(execStdinNames, s) }
-	if in.programOperand || in.fix != "" {
-		// The program is an operand or a string, unless -f names a file.
+	// notFixed reports whether the element after args[i] is not fixed
+	// text, so that the caller may make it name standard input.
+	notFixed := func(i int) bool { return i+1 < len(args) && !args[i+1].known() }
+	stdin := execIsStdin
+	switch {
+	case in.stdinCommands:
+		return true
+	case in.commandAt > 0 || in.commandFlags != nil:
+		first := in.commandStart(args)
+		if first < 0 {
+			return false
+		}
+		if first == len(args) {
+			return true
+		}
+		s, _ := args[first].literal()
+		return slices.Contains(in.commandEnd, s)
+	case in.split:
+		// env -S: the string's own command.
+		for i := range args {
+			s, _ := args[i].literal()
+			if in.scriptFlag(s) {
+				return execShellReadsStdin(next(i))
+			}
+			if flag, ok := in.attachedScript(s); ok {
+				return execShellReadsStdin(strings.TrimPrefix(s[len(flag):], "="))
+			}
+		}
+		return false
+	case in.programOperand:
+		// The program is an operand, unless -f names a file.
 		for i := range args {
 			s, _ := args[i].literal()
 			if f, ok := strings.CutPrefix(s, "--file="); ok && stdin(f) {
 				return true
 			}
-			if (s == "-f" || s == "--file") && stdin(next(i)) || strings.HasPrefix(s, "-f") && stdin(s[2:]) {
+			if (s == "-f" || s == "--file") && (stdin(next(i)) || notFixed(i)) || strings.HasPrefix(s, "-f") && len(s) > 2 && stdin(s[2:]) {
 				return true
 			}
 		}
@@ -1029,27 +1102,35 @@ func (in execInterpreter) readsStdin(args []scriptArg) bool {
 	}
 	for i := 0; i < len(args); i++ {
 		if args[i].run {
-			continue // it may be empty
+			return !in.noStdin // it may hold the script file, as /dev/stdin
 		}
 		s, ok := args[i].literal()
 		if !ok {
-			return false // the caller names the script, or gives an option (checked at call)
+			return !in.noStdin // the caller names the script file, or an option
 		}
-		if _, attached := in.attachedScript(s); attached && s != "-" {
-			return false
+		if flag, attached := in.attachedScript(s); attached && s != "-" && len(s) > len(flag) {
+			return execScriptEvalsStdin(s[len(flag):]) // python3 -cCODE
 		}
 		fold := func(f string) bool { return strings.EqualFold(f, s) }
 		switch {
 		case stdin(s):
-			return true
+			return !in.noStdin
 		case s == "--":
-			return i+1 == len(args) || args[i+1].run || stdin(next(i))
+			return !in.noStdin && (i+1 == len(args) || !args[i+1].known() || stdin(next(i)))
 		case in.scriptFlag(s):
-			return !in.shellFlags && stdin(next(i))
+			if in.shellFlags {
+				// A fixed script that runs a program on standard input.
+				script := ""
+				if k := shellOperandIndex(args, i+1); k < len(args) {
+					script, _ = args[k].literal()
+				}
+				return execShellReadsStdin(script)
+			}
+			return stdin(next(i)) || execScriptEvalsStdin(next(i))
 		case in.shellFlags && len(s) > 1 && s[0] == '-' && strings.ContainsRune(s, 's') && strings.TrimLeft(s[1:], "abcdefghijklmnopqrstuvwxyz") == "":
 			return true // -s, -es: commands from standard input
 		case slices.ContainsFunc(in.progFlags, fold):
-			return stdin(next(i))
+			return stdin(next(i)) || notFixed(i)
 		case slices.ContainsFunc(in.optArgs, fold):
 			i++
 		case s != "" && (s[0] == '-' || in.shellFlags && s[0] == '+'):
@@ -1058,7 +1139,7 @@ func (in execInterpreter) readsStdin(args []scriptArg) bool {
 			return false // the script file
 		}
 	}
-	return true
+	return !in.noStdin
 }
 
 // stdinScript refuses a parameter or answer interpolated into stdin when
@@ -1074,7 +1155,27 @@ func (c *execCompiler) stdinScript(x hcl.Expression) *hcl.Diagnostic {
 	if v, diags := x.Value(c.markedEval()); !diags.HasErrors() {
 		a.val, _ = v.UnmarkDeep()
 	}
-	if !a.built() || a.known() {
+	if a.known() || len(a.params)+len(a.answers) == 0 {
+		return nil
+	}
+	// xargs -I{} sh -c "echo {}": the lines of stdin go into a script,
+	// and even a parameter alone is code there.
+	feeder, prog, ok := stdinArgsScript(c.args)
+	for i := 0; i < len(c.args) && !ok; i++ {
+		// Inside a fixed script: sh -c "xargs -I{} sh -c 'echo {}'".
+		if s, known := c.args[i].literal(); known && strings.Contains(s, " ") {
+			var words []scriptArg
+			for _, w := range execShellWords(s) {
+				words = append(words, scriptArg{val: cty.StringVal(w)})
+			}
+			feeder, prog, ok = stdinArgsScript(words)
+		}
+	}
+	if ok {
+		return c.joinedDiag(a, fmt.Sprintf("The stdin argument is made into arguments by %s, which puts them into the script or the command %s runs; it", feeder, prog), execShellDanger,
+			"Pass the value as an argument of its own that the script reads, as in command = [\"sh\", \"-c\", \"echo \\\"$1\\\"\", \"sh\", param.x], or have xargs append it after the script, as in command = [\"xargs\", \"sh\", \"-c\", \"echo \\\"$@\\\"\", \"sh\"]")
+	}
+	if !a.built() {
 		return nil
 	}
 	for start, arg := range c.args {
@@ -1090,10 +1191,32 @@ func (c *execCompiler) stdinScript(x hcl.Expression) *hcl.Diagnostic {
 		if !ok {
 			continue
 		}
-		in, ok := execInterpreterFor(prog)
+		in, ok := execStdinProgramFor(prog)
 		if ok && !in.safe(c.args[start+1:]) && in.readsStdin(c.args[start+1:]) {
 			return c.scriptDiag(a, fmt.Sprintf("The stdin argument is the program %s reads from its standard input, and it", prog), in)
 		}
 	}
 	return nil
+}
+
+// shellOperandIndex returns the index of the first operand of a shell at
+// or after args[i], its script after -c: the end of the options ("--",
+// "-"), or the first argument that is not an option, the values of the
+// options that take one (-o, +o, -O, +O, and a cluster's letters o and O
+// in turn) skipped. len(args) when there is none or it is not known.
+func shellOperandIndex(args []scriptArg, i int) int {
+	for ; i < len(args); i++ {
+		a, ok := args[i].literal()
+		switch {
+		case !ok:
+			return len(args)
+		case a == "--" || a == "-":
+			return i + 1
+		case len(a) < 2 || (a[0] != '-' && a[0] != '+'):
+			return i
+		default:
+			i += strings.Count(a[1:], "o") + strings.Count(a[1:], "O")
+		}
+	}
+	return i
 }

@@ -341,6 +341,9 @@ func FuzzExecScriptStdin(f *testing.F) {
 		{`"python3"`}, {`"python3"`, `"-u"`, `"-"`}, {`"python3.12"`, `"-W"`, `"ignore"`}, {`"perl"`}, {`"perl"`, `"-w"`, `"-"`},
 		{`"ruby"`, `"-"`}, {`"node"`, `"-"`}, {`"php"`}, {`"lua"`, `"-"`}, {`"awk"`, `"-f"`, `"-"`, `"data.txt"`},
 		{`"sed"`, `"-n"`, `"-f"`, `"/dev/stdin"`}, {`"pwsh"`, `"-Command"`, `"-"`}, {`"deno"`, `"run"`, `"-"`}, {`"bash"`, `"/dev/stdin"`},
+		{`"sh"`, `"//dev/./stdin"`}, {`"python3"`, `"/proc/thread-self/fd/0"`}, {`"python3-dbg"`, `"-u"`},
+		{`"ed"`, `"-s"`}, {`"tclsh"`}, {`"gdb"`, `"-batch"`}, {`"sqlite3"`, `"db"`}, {`"sudo"`, `"-s"`}, {`"su"`, `"nobody"`},
+		{`"sh"`, `"-c"`, `"cat | bash"`}, {`"bash"`, `"-c"`, `"exec sh -s"`}, {`"env"`, `"-S"`, `"sh -e"`}, {`"make"`, `"-f"`, `"-"`},
 	}
 	wrappers := [][]string{{}, {`"env"`}, {`"env"`, `"LC_ALL=C"`}, {`"timeout"`, `"5"`}, {`"nice"`, `"-n"`, `"5"`}, {`"docker"`, `"exec"`, `"-i"`, `"box"`}}
 	stdins := []string{`"echo ${param.text}"`, "<<EOT\nprint(${param.text})\nEOT", `format("x %s", param.text)`, `upper(param.text)`,
@@ -402,7 +405,7 @@ func TestExecScriptOptions(t *testing.T) {
 		{"a list at call time after an option that takes a value", `command = concat(["zsh", "-oerrexit"], compact(["-c", "${param.a}${param.b}", "data.txt"]))`,
 			`param.a`, "The list after zsh, known only when the tool is called, may hold a script flag and its script"},
 		{"pwsh -Command joins the arguments after it", `command = ["pwsh", "-NoProfile", "-Command", "Get-Item", param.text]`, `param.text`, "The script pwsh runs with -Command may put parameter \"text\""},
-		{"cmd /c joins the arguments after it", `command = ["cmd", "/c", "dir", param.text]`, `param.text`, "The script cmd runs with /c may put parameter \"text\""},
+		{"cmd /c joins the arguments after it", `command = ["cmd", "/c", "dir", param.text]`, `param.text`, "cmd joins this argument with the others into a shell command"},
 		{"fish --command", `command = ["fish", "--command", "echo ${param.text}"]`, `"echo ${param.text}"`, "with --command"},
 		{"fish's --command started", `command = ["fish", "--comm", "echo ${param.text}"]`, `"echo ${param.text}"`, "with --comm"},
 		{"fish -ic", `command = ["fish", "-ic", "echo ${param.text}"]`, `"echo ${param.text}"`, "with -ic"},
@@ -621,5 +624,274 @@ func TestExecSplitStringMatchesEnv(t *testing.T) {
 				t.Errorf("words = %q, env gives %q", words, want)
 			}
 		})
+	}
+}
+
+func TestExecScriptPrograms(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	tests := []struct{ name, body, detail string }{
+		// A string a program gives to a shell.
+		{"script -qc", `command = ["script", "-qc", "echo ${param.text}", "/dev/null"]`, "The script script runs with -qc"},
+		{"script --command", `command = ["script", "--command", "echo ${param.text}", "/dev/null"]`, "env = { X = param.x }"},
+		{"flock -c", `command = ["flock", "/tmp/l", "-c", "echo ${param.text}"]`, "The script flock runs with -c"},
+		{"flock --command", `command = ["flock", "--command", "echo ${param.text}", "/tmp/l"]`, "flock runs with --command"},
+		{"su -c", `command = ["su", "-c", "echo ${param.text}", "root"]`, "The script su runs with -c"},
+		{"su -lc", `command = ["su", "-", "root", "-lc", "echo ${param.text}"]`, "su runs with -lc"},
+		{"runuser -c", `command = ["runuser", "-u", "nobody", "-c", "echo ${param.text}"]`, "runuser runs with -c"},
+		// Operands joined into a shell command.
+		{"sudo -s", `command = ["sudo", "-s", "echo ${param.text}"]`, "sudo joins this argument with the others into a shell command"},
+		{"sudo -i with a cluster", `command = ["sudo", "-iu", "root", "ls", param.text]`, "sudo joins this argument"},
+		{"sudo --login", `command = ["sudo", "--login", "ls", "${param.text}"]`, "sudo joins"},
+		{"watch", `command = ["watch", "-n", "1", "echo ${param.text}"]`, "watch joins this argument"},
+		{"watch with a parameter alone after the command", `command = ["watch", "ls", param.text]`, "watch joins this argument"},
+		{"watch -x running a shell", `command = ["watch", "-x", "sh", "-c", "echo ${param.text}"]`, "The script sh runs with -c"},
+		{"tmux new-session", `command = ["tmux", "new-session", "-d", "echo ${param.text}"]`, "tmux joins"},
+		{"tmux split-window", `command = ["tmux", "-L", "x", "split-window", "ls ${param.text}"]`, "tmux reads its arguments as its own commands"},
+		{"tmux respawn-pane in concat", `command = concat(["tmux", "respawn-pane", "-k"], ["ls ${param.text}"])`, "tmux joins"},
+		{"parallel", `command = ["parallel", "echo ${param.text}", ":::", "a"]`, "parallel joins"},
+		{"parallel without a command", `command = ["parallel", ":::", "echo ${param.text}"]`, "parallel joins"},
+		{"screen -X", `command = ["screen", "-S", "s", "-X", "stuff", "echo ${param.text}"]`, "screen joins"},
+		{"cmd /c after /s /q /d", `command = ["cmd", "/s", "/q", "/d", "/c", "echo ${param.text}"]`, "cmd joins this argument"},
+		{"cmd /c with a parameter alone after the command", `command = ["cmd", "/C", "type", param.text]`, "cmd joins this argument"},
+		{"cmd with the script glued", `command = ["cmd", "/c${param.text}"]`, "may start with /c"},
+		{"cmd with a command glued", `command = ["cmd", "/cecho ${param.text}"]`, "may start with /c"},
+		{"cmd /k glued, upper case", `command = ["cmd.exe", "/K${param.text}"]`, "may start with /k"},
+		// Debuggers, editors, clients.
+		{"gdb -batch -ex", `command = ["gdb", "-batch", "-ex", "shell echo ${param.text}"]`, "The script gdb runs with -ex"},
+		{"gdb --eval-command=", `command = ["gdb", "--eval-command=shell echo ${param.text}"]`, "glued to the flag"},
+		{"gdb -ex=", `command = ["gdb", "-batch", "-ex=shell echo ${param.text}"]`, "may start with -ex="},
+		{"cmd /c after other switches", `command = ["cmd", "/d/c", "echo ${param.text}"]`, "cmd joins this argument"},
+		{"lldb -o", `command = ["lldb", "--batch", "-o", "platform shell echo ${param.text}"]`, "lldb runs with -o"},
+		{"vim -c", `command = ["vim", "-es", "-u", "NONE", "-c", "!echo ${param.text}", "-c", "qa!"]`, "The script vim runs with -c"},
+		{"nvim --cmd", `command = ["nvim", "--cmd", "!echo ${param.text}"]`, "nvim runs with --cmd"},
+		{"vim +CMD", `command = ["vim", "-es", "+!echo ${param.text}", "+qa!"]`, "may start with +"},
+		{"ex with a file that may be +CMD", `command = ["ex", "-s", param.path]`, "may start with +"},
+		{"view", `command = ["view", "-c", "!${param.text}"]`, "view runs with -c"},
+		{"ed with a file that may be !CMD", `command = ["ed", "-s", param.path]`, "may start with !"},
+		{"sqlite3 -cmd", `command = ["sqlite3", "-cmd", ".shell ${param.text}", "db"]`, "sqlite3 runs with -cmd"},
+		{"psql -c", `command = ["psql", "-c", "\\! ${param.text}"]`, "psql runs with -c"},
+		{"mysql -e", `command = ["mysql", "-e", "system ${param.text}"]`, "mysql runs with -e"},
+		// Interpreters.
+		{"R -e", `command = ["R", "-e", "system('${param.text}')"]`, "commandArgs(TRUE)"},
+		{"dc -e", `command = ["dc", "-e", "!${param.text}"]`, "dc's ! command"},
+		{"expect -c", `command = ["expect", "-c", "exec ${param.text}"]`, "expect runs with -c"},
+		{"make --eval=", `command = ["make", "--eval=x:;${param.text}"]`, "glued to the flag"},
+		{"make -E", `command = ["make", "-E", "$(shell ${param.text})"]`, "make runs with -E"},
+		{"xonsh -c", `command = ["xonsh", "-c", "echo ${param.text}"]`, "xonsh runs with -c"},
+		{"nu -c", `command = ["nu", "-c", "echo ${param.text}"]`, "nu runs with -c"},
+		{"elvish -c", `command = ["elvish", "-c", "echo ${param.text}"]`, "elvish runs with -c"},
+		{"fish --command", `command = ["fish", "--command", "echo ${param.text}"]`, "fish runs with --command"},
+		{"pwsh -Co", `command = ["pwsh", "-Co", "echo ${param.text}"]`, "pwsh runs with -Co"},
+		{"pwsh -Comm", `command = ["pwsh", "-NoProfile", "-Comm", "echo ${param.text}"]`, "pwsh runs with -Comm"},
+		{"pwsh /command", `command = ["pwsh", "/command", "echo ${param.text}"]`, "pwsh runs with /command"},
+		{"pwsh -EncodedCommand", `command = ["pwsh", "-EncodedCommand", upper(param.text)]`, "pwsh runs with -EncodedCommand"},
+		{"pwsh -e", `command = ["pwsh", "-e", format("echo %s", param.text)]`, "pwsh runs with -e"},
+		{"powershell -enc", `command = ["powershell.exe", "-enc", upper(param.text)]`, "powershell.exe runs with -enc"},
+		{"pwsh -ec", `command = ["pwsh", "-ec", upper(param.text)]`, "pwsh runs with -ec"},
+		{"php --run", `command = ["php", "--run", "echo '${param.text}';"]`, "php runs with --run"},
+		{"php -R", `command = ["php", "-R", "echo '${param.text}';"]`, "php runs with -R"},
+		{"php -B", `command = ["php", "-B", "echo '${param.text}';", "-R", "echo 1;"]`, "php runs with -B"},
+		{"php -E", `command = ["php", "-R", "echo 1;", "-E", "echo '${param.text}';"]`, "php runs with -E"},
+		{"php --process-code", `command = ["php", "--process-code", "echo '${param.text}';"]`, "php runs with --process-code"},
+		{"deno run data:", `command = ["deno", "run", "data:,${param.text}"]`, "may start with data:"},
+		{"deno run a URL made of a parameter", `command = ["deno", "run", "-A", "${param.text}"]`, "may start with data:"},
+		// Name variants.
+		{"python3-dbg", `command = ["python3-dbg", "-c", "print('${param.text}')"]`, "python3-dbg runs with -c"},
+		{"python3.12d", `command = ["/usr/bin/python3.12d", "-c", "print('${param.text}')"]`, "runs with -c"},
+		{"python3m", `command = ["python3m", "-c", "print('${param.text}')"]`, "runs with -c"},
+		{"python3.13t", `command = ["python3.13t", "-c", "print('${param.text}')"]`, "runs with -c"},
+		{"pythonw", `command = ["pythonw.exe", "-c", "print('${param.text}')"]`, "runs with -c"},
+		{"py -3 -c", `command = ["py", "-3", "-c", "print('${param.text}')"]`, "py runs with -c"},
+		{"py -3.12 -c", `command = ["py", "-3.12", "-c", "print('${param.text}')"]`, "py runs with -c"},
+		{"ipython -c", `command = ["ipython3", "-c", "print('${param.text}')"]`, "ipython3 runs with -c"},
+		{"node-18", `command = ["node-18", "-e", "console.log('${param.text}')"]`, "node-18 runs with -e"},
+		{"bash-5.2", `command = ["bash-5.2", "-c", "echo ${param.text}"]`, "bash-5.2 runs with -c"},
+		{"zsh-5.9", `command = ["zsh-5.9", "-c", "echo ${param.text}"]`, "zsh-5.9 runs with -c"},
+		{"pypy3.10", `command = ["pypy3.10", "-c", "print('${param.text}')"]`, "pypy3.10 runs with -c"},
+		{"a runner behind a wrapper", `command = ["env", "LC_ALL=C", "timeout", "5", "flock", "/tmp/l", "-c", "echo ${param.text}"]`, "flock runs with -c"},
+		// Scripts on standard input (stdin is the body's second line).
+		{"sh with a script file the caller names", "command = [\"sh\", param.path]\nstdin = \"echo ${param.text}\\n\"", "program sh reads"},
+		{"python3 with a script file the caller names", "command = [\"python3\", \"-u\", param.path]\nstdin = \"print('${param.text}')\"", "program python3 reads"},
+		{"bash with a list before its script file", "command = concat([\"bash\"], param.files, [\"job.sh\"])\nstdin = \"echo ${param.text}\"", "program bash reads"},
+		{"awk -f with a file the caller names", "command = [\"awk\", \"-f\", param.path]\nstdin = \"/${param.text}/\"", "program awk reads"},
+		{"/dev/./stdin", "command = [\"sh\", \"/dev/./stdin\"]\nstdin = \"echo ${param.text}\"", "program sh reads"},
+		{"//dev/stdin", "command = [\"sh\", \"//dev/stdin\"]\nstdin = \"echo ${param.text}\"", "program sh reads"},
+		{"/proc/thread-self/fd/0", "command = [\"python3\", \"/proc/thread-self/fd/0\"]\nstdin = \"print('${param.text}')\"", "program python3 reads"},
+		{"/proc/1/fd/0", "command = [\"bash\", \"/proc/1/fd/0\"]\nstdin = \"echo ${param.text}\"", "program bash reads"},
+		{"/proc/self/root/dev/stdin", "command = [\"bash\", \"/proc/self/root/dev/stdin\"]\nstdin = \"echo ${param.text}\"", "program bash reads"},
+		{"../../dev/fd/0", "command = [\"perl\", \"../../../dev/fd/0\"]\nstdin = \"print '${param.text}'\"", "program perl reads"},
+		{"xargs -I{}", "command = [\"xargs\", \"-I{}\", \"sh\", \"-c\", \"echo {}\"]\nstdin = param.text", "made into arguments by xargs"},
+		{"xargs -I with its value apart", "command = [\"xargs\", \"-0\", \"-I\", \"%\", \"bash\", \"-c\", \"ls %\"]\nstdin = \"${param.text}\"", "made into arguments by xargs"},
+		{"xargs -i", "command = [\"xargs\", \"-i\", \"python3\", \"-c\", \"print('{}')\"]\nstdin = param.text", "by xargs"},
+		{"xargs --replace=", "command = [\"xargs\", \"--replace=@\", \"perl\", \"-e\", \"print '@'\"]\nstdin = param.text", "by xargs"},
+		{"xargs appending the script", "command = [\"xargs\", \"sh\", \"-c\"]\nstdin = param.text", "by xargs"},
+		{"xargs before a wrapper", "command = [\"env\", \"xargs\", \"-n\", \"1\", \"timeout\", \"5\", \"sh\", \"-c\"]\nstdin = param.text", "by xargs"},
+		{"parallel appending the script", "command = [\"parallel\", \"sh\", \"-c\"]\nstdin = param.text", "by parallel"},
+		{"ed", "command = [\"ed\", \"-s\"]\nstdin = \"!${param.text}\\n\"", "program ed reads"},
+		{"tclsh", "command = [\"tclsh\"]\nstdin = \"exec ${param.text}\"", "program tclsh reads"},
+		{"tclsh with a script file", "command = [\"tclsh8.6\", \"-encoding\", \"utf-8\", \"job.tcl\"]\nstdin = \"exec ${param.text}\"", "program tclsh8.6 reads"},
+		{"gdb -x /dev/stdin", "command = [\"gdb\", \"-batch\", \"-x\", \"/dev/stdin\"]\nstdin = \"shell ${param.text}\"", "program gdb reads"},
+		{"gdb -batch", "command = [\"gdb\", \"--batch\"]\nstdin = \"shell ${param.text}\"", "program gdb reads"},
+		{"vim -es", "command = [\"vim\", \"-es\"]\nstdin = \"!${param.text}\"", "program vim reads"},
+		{"sqlite3", "command = [\"sqlite3\", \"db\"]\nstdin = \".shell ${param.text}\"", "program sqlite3 reads"},
+		{"psql", "command = [\"psql\", \"-d\", \"db\"]\nstdin = \"\\\\! ${param.text}\"", "program psql reads"},
+		{"mysql", "command = [\"mysql\"]\nstdin = \"system ${param.text}\"", "program mysql reads"},
+		{"sftp -b -", "command = [\"sftp\", \"-b\", \"-\", \"host\"]\nstdin = \"!${param.text}\"", "program sftp reads"},
+		{"ftp", "command = [\"ftp\", \"-n\", \"host\"]\nstdin = \"!${param.text}\"", "program ftp reads"},
+		{"expect", "command = [\"expect\"]\nstdin = \"exec ${param.text}\"", "program expect reads"},
+		{"expect -", "command = [\"expect\", \"-\"]\nstdin = \"exec ${param.text}\"", "program expect reads"},
+		{"R", "command = [\"R\", \"--vanilla\"]\nstdin = \"system('${param.text}')\"", "program R reads"},
+		{"Rscript -", "command = [\"Rscript\", \"-\"]\nstdin = \"system('${param.text}')\"", "program Rscript reads"},
+		{"at", "command = [\"at\", \"now\"]\nstdin = \"echo ${param.text}\"", "program at reads"},
+		{"su without -c", "command = [\"su\", \"nobody\"]\nstdin = \"echo ${param.text}\"", "program su reads"},
+		{"sudo -s without a command", "command = [\"sudo\", \"-s\"]\nstdin = \"echo ${param.text}\"", "program sudo reads"},
+		{"script without -c", "command = [\"script\", \"-q\", \"/dev/null\"]\nstdin = \"echo ${param.text}\"", "program script reads"},
+		{"make -f -", "command = [\"make\", \"-f\", \"-\"]\nstdin = \"x:\\n\\t${param.text}\\n\"", "program make reads"},
+		{"make -f with a file the caller names", "command = [\"make\", \"-f\", param.path]\nstdin = \"x:\\n\\t${param.text}\\n\"", "program make reads"},
+		{"parallel without a command", "command = [\"parallel\", \"-j\", \"2\"]\nstdin = \"echo ${param.text}\"", "program parallel reads"},
+		{"pwsh without a script", "command = [\"pwsh\", \"-NoProfile\"]\nstdin = \"echo ${param.text}\"", "program pwsh reads"},
+		{"pwsh -File -", "command = [\"pwsh\", \"-fil\", \"-\"]\nstdin = \"echo ${param.text}\"", "program pwsh reads"},
+		{"dc", "command = [\"dc\"]\nstdin = \"!${param.text}\"", "program dc reads"},
+		// Fixed scripts that run a program on standard input.
+		{"env -S a shell", "command = [\"env\", \"-S\", \"sh -e\"]\nstdin = \"echo ${param.text}\"", "program env reads"},
+		{"env -S glued", "command = [\"env\", \"-Stimeout 5 python3 -u\"]\nstdin = \"print('${param.text}')\"", "program env reads"},
+		{"sh -c sh -s", "command = [\"sh\", \"-c\", \"sh -s\"]\nstdin = \"echo ${param.text}\"", "program sh reads"},
+		{"exec bash", "command = [\"sh\", \"-c\", \"exec bash\"]\nstdin = \"echo ${param.text}\"", "program sh reads"},
+		{"cat | bash", "command = [\"bash\", \"-c\", \"cat | bash\"]\nstdin = \"echo ${param.text}\"", "program bash reads"},
+		{". /dev/stdin", "command = [\"sh\", \"-c\", \". /dev/stdin\"]\nstdin = \"echo ${param.text}\"", "program sh reads"},
+		{"source /dev/fd/0", "command = [\"bash\", \"-ec\", \"set -u; source /dev/fd/0\"]\nstdin = \"echo ${param.text}\"", "program bash reads"},
+		{"eval of cat", "command = [\"sh\", \"-c\", \"eval \\\"$(cat)\\\"\"]\nstdin = \"echo ${param.text}\"", "program sh reads"},
+		{"source of a process substitution", "command = [\"bash\", \"-c\", \"source <(cat)\"]\nstdin = \"echo ${param.text}\"", "program bash reads"},
+		{"read then eval", "command = [\"bash\", \"-c\", \"read -r l; eval \\\"$l\\\"\"]\nstdin = \"echo ${param.text}\"", "program bash reads"},
+		{"a python script on stdin in a shell", "command = [\"sh\", \"-c\", \"timeout 5 python3 - x\"]\nstdin = \"print('${param.text}')\"", "program sh reads"},
+		{"bash <&0", "command = [\"sh\", \"-c\", \"bash <&0\"]\nstdin = \"echo ${param.text}\"", "program sh reads"},
+		{"exec $SHELL", "command = [\"sh\", \"-c\", \"exec \\\"$SHELL\\\"\"]\nstdin = \"echo ${param.text}\"", "program sh reads"},
+		{"python exec of stdin", "command = [\"python3\", \"-c\", \"import sys; exec(sys.stdin.read())\"]\nstdin = \"${param.text}\"", "program python3 reads"},
+		{"python exec of input, glued", "command = [\"python3\", \"-cexec(input())\"]\nstdin = \"${param.text}\"", "program python3 reads"},
+		{"perl eval of STDIN", "command = [\"perl\", \"-e\", \"eval join q(), <STDIN>\"]\nstdin = \"x${param.text}\"", "program perl reads"},
+		{"xargs inside a fixed script", "command = [\"sh\", \"-c\", \"xargs -I{} sh -c 'echo {}'\"]\nstdin = param.text", "by xargs"},
+		{"xargs inside env -S", "command = [\"env\", \"-S\", \"xargs -I{} sh -c 'echo {}'\"]\nstdin = \"${param.text}\"", "by xargs"},
+		{"a list parameter joined by watch", `command = concat(["watch", "ls"], param.files)`, "watch joins this argument"},
+		{"a list parameter as sudo's shell command", `command = concat(["sudo", "-s"], param.files)`, "sudo joins this argument"},
+		{"a list parameter that may be +CMD", `command = concat(["vim", "-es"], param.files)`, "may start with +"},
+		{"vim -c glued", `command = ["vim", "-c${param.text}"]`, "glued to the flag"},
+		{"pwsh -cwa", `command = ["pwsh", "-cwa", "echo ${param.text}"]`, "pwsh runs with -cwa"},
+		{"pwsh -CommandWithArgs", `command = ["pwsh", "-CommandWithArgs", "echo ${param.text}"]`, "pwsh runs with -CommandWithArgs"},
+		{"sh -c sh -c sh", "command = [\"sh\", \"-c\", \"sh -c 'bash'\"]\nstdin = \"echo ${param.text}\"", "program sh reads"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			src, errs := execScriptErrors(t, f, tt.body)
+			if len(errs) != 1 || errs[0].Summary != "Parameter inside a script" {
+				t.Fatalf("diagnostics = %v, want one Parameter inside a script", errs)
+			}
+			d := errs[0]
+			if !strings.Contains(d.Detail, tt.detail) || !strings.HasSuffix(d.Detail, ".") {
+				t.Errorf("detail = %q, want a sentence with %q", d.Detail, tt.detail)
+			}
+			if d.Subject == nil || d.Subject.Start.Byte >= d.Subject.End.Byte || !strings.Contains(src[d.Subject.Start.Byte:d.Subject.End.Byte], "param") {
+				t.Errorf("subject %v does not point at the parameter", d.Subject)
+			}
+		})
+	}
+}
+
+func TestExecScriptProgramsAllowed(t *testing.T) {
+	t.Parallel()
+	f := defaultExecFixture()
+	for _, body := range []string{
+		`command = ["script", "-qc", "echo \"$X\"", "/dev/null"]` + "\nenv = { X = param.text }",
+		`command = ["flock", "/tmp/l", "sh", "-c", "echo \"$1\"", "sh", param.text]`,
+		`command = ["flock", "-w", "5", "/tmp/l", "ls", "--", param.text]`,
+		`command = ["sudo", "-u", "nobody", "ls", "--", param.text]`,
+		`command = ["sudo", "sh", "-c", "echo \"$1\"", "sh", param.text]`,
+		`command = ["sudo", "-s", param.text]`,
+		`command = ["watch", "-n", "5", "ls -l \"$X\""]` + "\nenv = { X = param.text }",
+		`command = ["watch", param.text]`,
+		`command = ["watch", "-tx", "ls", "--", param.text]`,
+		`command = ["watch", "--exec", "git", "log", "${param.text}.txt"]`,
+		`command = concat(["parallel", "gzip -- {}", ":::"], param.files)`,
+		`command = ["parallel", "gzip -- {}", ":::", "${param.text}.log"]`,
+		`command = ["cmd", "/c", param.text]`,
+		`command = ["vim", "-es", "-c", "call setline(1, $X)", "-c", "wq", "--", param.path]` + "\nenv = { X = param.text }",
+		`command = ["deno", "run", "main.ts", param.text, "${param.text}.txt"]`,
+		`command = ["deno", "run", "--allow-read=${param.path}", "main.ts"]`,
+		`command = ["deno", "run", "https://deno.land/std/${param.opt}.ts"]`,
+		`command = ["R", "--no-echo", "-e", "cat(commandArgs(TRUE)[1])", "--args", param.text]`,
+		`command = ["make", "build", "-C", "src"]`,
+		`command = ["gdb", "-batch", "-ex", "run", "--args", "./prog", param.text]`,
+		`command = ["gdb", "-batch", "-x", "cmds.gdb", param.path]`,
+		`command = ["psql", "-v", "x=${param.text}", "-f", "query.sql"]`,
+		`command = ["shred", "-u", "${param.path}.tmp"]`,
+		`command = ["nodemon", "-e", "${param.text}"]`,
+		`command = ["python3-config", "--cflags", "${param.text}"]`,
+		`command = ["sh5x", "-c", "${param.text}"]`,
+		`command = ["fish", "-c", "echo $argv[1]", param.text]`,
+		`command = ["pwsh", "-ExecutionPolicy", "Bypass", "-File", "script.ps1", param.text]`,
+		"command = [\"sh\", \"job.sh\"]\nstdin = \"${param.text}\\n\"",
+		"command = [\"sh\", \"/dev/stdout-${param.text}\"]",
+		"command = [\"python3\", \"/tmp/dev/stdinx\"]\nstdin = \"${param.text}\\n\"",
+		"command = [\"flock\", \"/tmp/l\", \"cat\"]\nstdin = \"x ${param.text}\"",
+		"command = [\"make\", \"-C\", \"src\", \"check\"]\nstdin = \"x ${param.text}\"",
+		"command = [\"sudo\", \"-u\", \"nobody\", \"cat\"]\nstdin = \"x ${param.text}\"",
+		"command = [\"xargs\", \"sh\", \"-c\", \"echo \\\"$@\\\"\", \"sh\"]\nstdin = param.text",
+		"command = [\"xargs\", \"-I{}\", \"sh\", \"-c\", \"echo \\\"$1\\\"\", \"sh\", \"{}\"]\nstdin = param.text",
+		"command = [\"xargs\", \"-0\", \"rm\", \"--\"]\nstdin = param.text",
+		"command = [\"parallel\", \"gzip\"]\nstdin = \"${param.text}\\n\"",
+		"command = [\"env\", \"-S\", \"grep -i\"]\nstdin = \"x ${param.text}\"",
+		"command = [\"sh\", \"-c\", \"tr a-z A-Z\"]\nstdin = \"x ${param.text}\"",
+		"command = [\"bash\", \"-c\", \"python3 job.py | sort\"]\nstdin = \"x ${param.text}\"",
+		"command = [\"tclsh\", \"job.tcl\"]\nstdin = param.text",
+		"command = [\"ed\", \"-s\", \"notes.txt\"]\nstdin = param.text",
+		"command = [\"bash\", \"-c\", \"xargs -n1 sh -c 'echo \\\"$1\\\"' sh\"]\nstdin = param.text",
+		"command = [\"python3\", \"-c\", \"import sys, json; print(json.load(sys.stdin))\"]\nstdin = \"x ${param.text}\"",
+		`command = concat(["vim", "-es", "--"], param.files)`,
+		`command = ["deno", "run", param.path]`,
+		`command = concat(["parallel", "gzip", ":::"], param.files)`,
+	} {
+		t.Run(body, func(t *testing.T) {
+			t.Parallel()
+			if _, errs := execScriptErrors(t, f, body); len(errs) > 0 {
+				t.Errorf("refused: %s", errs.Error())
+			}
+		})
+	}
+}
+
+func TestExecProgramName(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		prog string
+		want bool
+	}{
+		{"python3", true}, {"/usr/bin/python3.12", true}, {"python3.12d", true}, {"python3m", true}, {"python3-dbg", true},
+		{"python3.13t", true}, {"python3.7dm", true}, {"oksh", true}, {`C:\Python312\pythonw.exe`, true}, {"PY.EXE", true}, {"ipython3", true}, {"node-18", true},
+		{"bash-5.2", true}, {"zsh-5.9", true}, {"pypy3.10", true}, {"perl5.36", true}, {"tclsh8.6", false},
+		{"shred", false}, {"nodemon", false}, {"python3-config", false}, {"bashful", false}, {"shd", false}, {"x86_64-sh", false}, {"", false},
+	} {
+		if _, got := execInterpreterFor(tt.prog); got != tt.want {
+			t.Errorf("execInterpreterFor(%q) found = %v, want %v", tt.prog, got, tt.want)
+		}
+	}
+	if _, ok := execStdinProgramFor("tclsh8.6"); !ok {
+		t.Errorf("tclsh8.6 is not a program that reads commands from stdin")
+	}
+}
+
+func TestExecIsStdin(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"-", "/dev/stdin", "/dev/./stdin", "//dev/stdin", "/dev//stdin/", "/dev/fd/0", "/dev/fd/../fd/0",
+		"/proc/self/fd/0", "/proc/thread-self/fd/0", "/proc/1/fd/0", "/proc/self/task/7/fd/0", "/proc/self/root/dev/stdin",
+		"dev/stdin", "../../dev/stdin", "./../dev/fd/0"} {
+		if !execIsStdin(s) {
+			t.Errorf("execIsStdin(%q) = false", s)
+		}
+	}
+	for _, s := range []string{"", "--", "stdin", "/dev/stdout", "/dev/fd/1", "/dev/fd/01", "/proc/self/fd/10", "/dev/stdin.sh", "/tmp/dev/stdinx", "job.sh"} {
+		if execIsStdin(s) {
+			t.Errorf("execIsStdin(%q) = true", s)
+		}
 	}
 }
