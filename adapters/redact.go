@@ -329,7 +329,7 @@ func basicCredentials(s string) bool {
 func redactFormats(msg string) string {
 	for _, s := range messageSecrets(msg) {
 		if len(s) >= minSecretLen {
-			msg = strings.ReplaceAll(msg, s, "(redacted)")
+			msg = strings.ReplaceAll(msg, s, redactedMark)
 		}
 	}
 	return msg
@@ -346,6 +346,13 @@ func redactFormats(msg string) string {
 // a credential by its form alone is masked, whoever sent it: the password
 // in a URL's userinfo and tokens of known formats (see messageSecrets).
 func Redact(msg string, secrets []string) string {
+	return redactForms(msg, maskedForms(secrets))
+}
+
+// maskedForms returns the texts Redact replaces for secrets, longest
+// first: each secret's forms (see secretForms), and those of its long
+// words.
+func maskedForms(secrets []string) []string {
 	var all []string
 	add := func(s string, min int) {
 		for _, form := range secretForms(s) {
@@ -367,11 +374,203 @@ func Redact(msg string, secrets []string) string {
 			}
 		}
 	}
-	sort.Slice(all, func(i, j int) bool { return len(all[i]) > len(all[j]) })
-	for _, s := range all {
-		msg = strings.ReplaceAll(msg, s, "(redacted)")
+	all = compactStrings(all)
+	sort.SliceStable(all, func(i, j int) bool { return len(all[i]) > len(all[j]) })
+	return all
+}
+
+// redactForms replaces in msg each of forms, longest first, then what is
+// a credential by its form (see Redact).
+func redactForms(msg string, forms []string) string {
+	for _, s := range forms {
+		msg = strings.ReplaceAll(msg, s, redactedMark)
 	}
 	return redactFormats(msg)
+}
+
+// redactedMark stands in a message for what was masked.
+const redactedMark = "(redacted)"
+
+// RedactHead returns the start of msg, at most n bytes of it, with the
+// secrets masked (see Redact). The text is masked before it is cut, so
+// that a secret the cut falls inside is masked whole: Redact reads the
+// first n bytes and a lookahead past them as long as the longest secret
+// (see redactLookahead). cut says that msg is itself the start of a
+// longer text: then what it ends with of a secret cut there, however
+// short, is masked as well, as is what ends the lookahead. The result is
+// cut at a character and never inside a mask; shortened says it was cut.
+func RedactHead(msg string, n int, secrets []string, cut bool) (_ string, shortened bool) {
+	forms := maskedForms(secrets)
+	if end := n + redactLookahead(forms); len(msg) > end {
+		msg, cut = msg[:runeStartBefore(msg, end)], true
+	}
+	msg = redactForms(msg, forms)
+	if cut {
+		msg = maskCutEnd(msg, forms)
+	}
+	if len(msg) <= n {
+		return msg, false
+	}
+	return msg[:markStartBefore(msg, runeStartBefore(msg, n))], true
+}
+
+// RedactTail is RedactHead for the end of msg: it returns at most its last
+// n bytes, with the secrets masked before the cut. cut says that msg is
+// itself the end of a longer text (the kept tail of a command's output).
+func RedactTail(msg string, n int, secrets []string, cut bool) (_ string, shortened bool) {
+	forms := maskedForms(secrets)
+	if start := len(msg) - n - redactLookahead(forms); start > 0 {
+		msg, cut = msg[runeStartAfter(msg, start):], true
+	}
+	msg = redactForms(msg, forms)
+	if cut {
+		msg = maskCutStart(msg, forms)
+	}
+	if len(msg) <= n {
+		return msg, false
+	}
+	return msg[markEndAfter(msg, runeStartAfter(msg, len(msg)-n)):], true
+}
+
+// redactLookahead is how far past a cut RedactHead and RedactTail read:
+// the longest of forms, at least minRedactLookahead (for the credentials
+// known by their form, whose length is not known beforehand) and at most
+// maxRedactLookahead. A longer secret the cut falls inside is still masked
+// at the cut, as a secret cut at the end of the lookahead.
+func redactLookahead(forms []string) int {
+	n := minRedactLookahead
+	if len(forms) > 0 {
+		n = max(n, len(forms[0]))
+	}
+	return min(n, maxRedactLookahead)
+}
+
+const (
+	// minRedactLookahead is the shortest lookahead past a cut: longer
+	// than a token of secretFormats, and than most URLs.
+	minRedactLookahead = 1 << 10
+	// maxRedactLookahead bounds the lookahead past a cut, so that a
+	// long secret does not make each cut text long to mask.
+	maxRedactLookahead = 64 << 10
+)
+
+// maskCutEnd masks the end of msg, the start of a longer text, where it
+// is the start of one of forms: a secret cut there.
+func maskCutEnd(msg string, forms []string) string {
+	longest := 0
+	for _, f := range forms {
+		longest = max(longest, overlap(msg, f))
+	}
+	if longest == 0 {
+		return msg
+	}
+	return msg[:len(msg)-longest] + redactedMark
+}
+
+// maskCutStart masks the start of msg, the end of a longer text, where it
+// is the end of one of forms: a secret cut there.
+func maskCutStart(msg string, forms []string) string {
+	longest := 0
+	for _, f := range forms {
+		head := msg[:min(len(msg), len(f)-1)]
+		longest = max(longest, overlap(reverseString(head), reverseString(f)))
+	}
+	if longest == 0 {
+		return msg
+	}
+	return redactedMark + msg[longest:]
+}
+
+// overlap returns the length of the longest end of a that is the start of
+// b, and shorter than b: the part of b a cut after a leaves in a. It reads
+// each byte once (Knuth-Morris-Pratt), so that a long secret costs no more
+// than its length.
+func overlap(a, b string) int {
+	if len(b) < 2 {
+		return 0
+	}
+	if len(a) > len(b)-1 {
+		a = a[len(a)-(len(b)-1):]
+	}
+	fail := make([]int, len(b))
+	for i, k := 1, 0; i < len(b); i++ {
+		for k > 0 && b[i] != b[k] {
+			k = fail[k-1]
+		}
+		if b[i] == b[k] {
+			k++
+		}
+		fail[i] = k
+	}
+	k := 0
+	for i := 0; i < len(a); i++ {
+		for k > 0 && a[i] != b[k] {
+			k = fail[k-1]
+		}
+		if a[i] == b[k] {
+			k++
+		}
+	}
+	return k
+}
+
+// reverseString returns the bytes of s in reverse order.
+func reverseString(s string) string {
+	b := []byte(s)
+	slices.Reverse(b)
+	return string(b)
+}
+
+// runeStartBefore returns the start of the character at i in s, or i when
+// a character starts there.
+func runeStartBefore(s string, i int) int {
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
+}
+
+// runeStartAfter returns the start of the first character at or after i
+// in s.
+func runeStartAfter(s string, i int) int {
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return i
+}
+
+// cutMarks are what the masking writes in a message: a cut inside one
+// moves to its edge, so that no half of one is shown.
+var cutMarks = []string{redactedMark, sensitiveMark}
+
+// sensitiveMark stands in a message for the value of a parameter marked
+// sensitive.
+const sensitiveMark = "(sensitive value)"
+
+// markStartBefore returns i, or the start of the mark of cutMarks in s
+// that i falls inside.
+func markStartBefore(s string, i int) int {
+	for _, m := range cutMarks {
+		for j := max(0, i-len(m)+1); j < i; j++ {
+			if strings.HasPrefix(s[j:], m) {
+				return j
+			}
+		}
+	}
+	return i
+}
+
+// markEndAfter returns i, or the end of the mark of cutMarks in s that i
+// falls inside.
+func markEndAfter(s string, i int) int {
+	for _, m := range cutMarks {
+		for j := max(0, i-len(m)+1); j < i; j++ {
+			if strings.HasPrefix(s[j:], m) {
+				return j + len(m)
+			}
+		}
+	}
+	return i
 }
 
 // secretForms returns s and the other ways a message may spell it.
