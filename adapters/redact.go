@@ -28,17 +28,20 @@ const minSecretLen = 4
 // into words, at every character that is not a letter or a digit, at case
 // changes (apiKey, XAuthToken) and between letters and digits; it names a
 // credential when a word is one of secretWords, or contains one of
-// secretParts, or when the whole name is one of secretNames:
-// Authorization, Cookie, X-Api-Key, access_token, GITHUB_PAT, X-Jwt,
-// X-Pass, DB_PWD, MY_CREDS, sig, code. Words are whole, so that PATH,
-// PATTERN, KEYBOARD, PASSTHROUGH, SIGNAL and GIT_AUTHOR_NAME are not.
+// secretParts, or when two words in a row are one of secretPairs, or when
+// the whole name is one of secretNames: Authorization, Cookie, X-Api-Key,
+// access_token, GITHUB_PAT, X-Jwt, X-Pass, DB_PWD, MY_CREDS, sig, code,
+// X-Pin, SSH_PRIVKEY, X-Csrf, AUTHORISATION, SEED_PHRASE, RECOVERY_CODES.
+// Words are whole, so that PATH, PATTERN, KEYBOARD, PASSTHROUGH, SIGNAL,
+// GIT_AUTHOR_NAME, PINNED and SPINE are not.
 func SensitiveName(name string) bool {
 	if len(name) <= len("code") && slices.Contains(secretNames, strings.ToLower(name)) {
 		return true
 	}
+	prev := ""
 	for w := range nameWords(name) {
 		w = strings.ToLower(w)
-		if slices.Contains(secretWords, w) {
+		if slices.Contains(secretWords, w) || slices.Contains(secretPairs, prev+" "+w) {
 			return true
 		}
 		for _, p := range secretParts {
@@ -46,6 +49,7 @@ func SensitiveName(name string) bool {
 				return true
 			}
 		}
+		prev = w
 	}
 	return false
 }
@@ -53,12 +57,20 @@ func SensitiveName(name string) bool {
 // secretWords are the words that make a name a credential's: short ones,
 // which would be found inside ordinary words (path, keyboard, signal).
 var secretWords = []string{"auth", "authn", "authz", "pass", "pw", "pwd", "psw", "pswd", "pword", "pat", "jwt", "sig", "key", "keys",
-	"cred", "creds", "sid", "otp", "totp", "mfa", "psk", "dsn"}
+	"cred", "creds", "sid", "otp", "totp", "hotp", "mfa", "psk", "dsn", "pin", "ticket"}
 
 // secretParts make a name a credential's wherever they are in one of its
-// words: access_token, clientsecret, passwd, Proxy-Authorization.
+// words: access_token, clientsecret, passwd, Proxy-Authorization,
+// Authorisation, csrftoken, privkey.
 var secretParts = []string{"token", "secret", "passw", "passphrase", "passcode", "passkey", "credential", "cookie", "session",
-	"signature", "apikey", "accesskey", "privatekey", "sshkey", "hmac", "authoriz", "authentic", "oauth", "bearer", "webhook"}
+	"signature", "apikey", "accesskey", "privatekey", "privkey", "sshkey", "hmac", "authoriz", "authoris", "authentic", "oauth",
+	"bearer", "webhook", "csrf", "xsrf", "mnemonic", "seedphrase", "pincode", "recoverycode", "backupcode"}
+
+// secretPairs are the two words in a row that make a name a credential's,
+// where neither does alone: a wallet's seed phrase, an account's recovery
+// codes, and not a random seed or a status code.
+var secretPairs = []string{"seed phrase", "seed words", "recovery code", "recovery codes", "recovery phrase", "recovery seed",
+	"backup code", "backup codes"}
 
 // secretNames are the names that are a credential's only on their own: an
 // OAuth callback's code, and not a country_code or a status_code.
@@ -149,7 +161,8 @@ func compactStrings(ss []string) []string {
 // to be a key (https://TOKEN@host); the values of a URL's query parameters
 // named like credentials (https://...?sv=...&sig=...); and the tokens of
 // secretFormats (ghp_..., github_pat_..., xoxb-..., AKIA..., JWTs, Slack,
-// Discord and Teams webhook URLs, the value after Bearer, ...).
+// Discord and Teams webhook URLs, the value after Bearer, an npmrc's
+// _authToken, ya29...., hvs...., ...).
 func messageSecrets(s string) []string {
 	var out []string
 	eachURL(s, func(authority, query string) {
@@ -245,7 +258,8 @@ var secretFormats = []struct {
 }{
 	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{20,})`), nil},
 	{[]string{"github_pat_"}, regexp.MustCompile(`\b(github_pat_[A-Za-z0-9_]{20,})`), nil},
-	{[]string{"glpat-"}, regexp.MustCompile(`\b(glpat-[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "glimt-", "glft-", "glsoat-", "gloas-"},
+		regexp.MustCompile(`\b(gl(?:pat|ptt|dt|rt|cbt|imt|ft|soat|oas)-[A-Za-z0-9_-]{20,})`), nil},
 	{[]string{"xox", "xapp-"}, regexp.MustCompile(`\b(xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,})`), nil},
 	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`\b((?:AKIA|ASIA)[A-Z0-9]{16})\b`), nil},
 	{[]string{"eyJ"}, regexp.MustCompile(`\b(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`), nil},
@@ -263,6 +277,27 @@ var secretFormats = []struct {
 	{[]string{"AGE-SECRET-KEY-"}, regexp.MustCompile(`(AGE-SECRET-KEY-1[0-9A-Z]{58})`), nil},
 	{[]string{"webhook.office.com"}, regexp.MustCompile(`(https?://[A-Za-z0-9.-]*webhook\.office\.com/[^\s"'<>]+)`), nil},
 	{[]string{"Basic", "basic"}, regexp.MustCompile(`\b(?:B|b)asic\s+([A-Za-z0-9+/]{6,}={0,2})`), basicCredentials},
+	{[]string{"_auth", "_password"}, regexp.MustCompile(`(?:^|[\s:"'])_(?:authToken|auth|password)\s*=\s*["']?([^\s"';]{4,})`), notPlaceholder},
+	{[]string{"ya29."}, regexp.MustCompile(`\b(ya29\.[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"dckr_"}, regexp.MustCompile(`\b(dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"hvs.", "hvb.", "hvr."}, regexp.MustCompile(`\b(hv[sbr]\.[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"glsa_", "glc_"}, regexp.MustCompile(`\b(glsa_[A-Za-z0-9_]{20,}|glc_[A-Za-z0-9+/]{30,}={0,2})`), nil},
+	{[]string{"pat-na1-", "pat-eu1-"}, regexp.MustCompile(`\b(pat-(?:na|eu)1-[a-f0-9-]{36})`), nil},
+	{[]string{"lin_api_"}, regexp.MustCompile(`\b(lin_api_[A-Za-z0-9]{32,})`), nil},
+	{[]string{"PMAK-"}, regexp.MustCompile(`\b(PMAK-[A-Za-z0-9-]{40,})`), nil},
+	{[]string{"ATATT"}, regexp.MustCompile(`\b(ATATT[A-Za-z0-9_=-]{50,})`), nil},
+	{[]string{"pul-"}, regexp.MustCompile(`\b(pul-[a-f0-9]{40})\b`), nil},
+	{[]string{"sntrys_", "sntryu_"}, regexp.MustCompile(`\b(sntry[su]_[A-Za-z0-9+/=_-]{30,})`), nil},
+	{[]string{"dapi"}, regexp.MustCompile(`\b(dapi[a-f0-9]{32}(?:-[0-9])?)\b`), nil},
+	{[]string{"NRAK-"}, regexp.MustCompile(`\b(NRAK-[A-Z0-9]{27})\b`), nil},
+	{[]string{"whsec_"}, regexp.MustCompile(`\b(whsec_[A-Za-z0-9+/=]{24,})`), nil},
+	{[]string{"sq0atp-", "sq0csp-"}, regexp.MustCompile(`\b(sq0(?:atp|csp)-[A-Za-z0-9_-]{22,})`), nil},
+	{[]string{"figd_"}, regexp.MustCompile(`\b(figd_[A-Za-z0-9_-]{30,})`), nil},
+	{[]string{"dp."}, regexp.MustCompile(`\b(dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,})`), nil},
+	{[]string{".atlasv1."}, regexp.MustCompile(`\b([A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,})`), nil},
+	{[]string{"rubygems_"}, regexp.MustCompile(`\b(rubygems_[a-f0-9]{48})\b`), nil},
+	{[]string{":AA"}, regexp.MustCompile(`(?:^|[^0-9])([0-9]{8,10}:AA[A-Za-z0-9_-]{33})(?:$|[^A-Za-z0-9_-])`), nil},
+	{[]string{"key-"}, regexp.MustCompile(`\b(key-[a-f0-9]{32})\b`), nil},
 	{[]string{"PRIVATE KEY"}, regexp.MustCompile(`(-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$))`), nil},
 }
 
@@ -310,6 +345,10 @@ func urlSecrets(u *url.URL) []string {
 	}
 	return append(out, messageSecrets(u.String())...)
 }
+
+// notPlaceholder reports whether the value of an npmrc credential is
+// one, and not a placeholder for a variable (${NPM_TOKEN}).
+func notPlaceholder(s string) bool { return !strings.HasPrefix(s, "${") }
 
 // tokenLike reports whether the word after Bearer is a token and not
 // text such as "Bearer error=invalid_token": it has letters and digits.
@@ -362,7 +401,7 @@ func maskedForms(secrets []string) []string {
 		}
 	}
 	for _, s := range secrets {
-		if len(strings.TrimSpace(s)) < minSecretLen {
+		if len(strings.TrimSpace(s)) < minSecretLen || plainWord(s) {
 			continue
 		}
 		add(s, minSecretLen)
@@ -377,6 +416,17 @@ func maskedForms(secrets []string) []string {
 	all = compactStrings(all)
 	sort.SliceStable(all, func(i, j int) bool { return len(all[i]) > len(all[j]) })
 	return all
+}
+
+// plainWord reports whether s is a word a setting holds that is no
+// secret whatever its name (AUTH_ENABLED=true, pin_memory=false), which
+// masked would blank out the word in every message.
+func plainWord(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "false", "yes", "none", "null", "enabled", "disabled", "required", "optional":
+		return true
+	}
+	return false
 }
 
 // redactForms replaces in msg each of forms, longest first, then what is
