@@ -21,7 +21,10 @@ import (
 //   - what a shell runs by itself: BASH_ENV, ENV, ZDOTDIR, FPATH, IFS,
 //     SHELLOPTS, PS4, PROMPT_COMMAND, BASH_FUNC_*, ...;
 //   - every variable of an interpreter or a language's toolchain, by its
-//     prefix (PYTHON*, PERL*, RUBY*, NODE_*, JAVA_*, LUA_*, PHP*, GO*, ...);
+//     prefix (PYTHON*, PERL*, RUBY*, NODE_*, JAVA_*, LUA_*, PHP*, GO*, ...),
+//     of a package manager (PIP_*, UV_*, YARN_*, NPM_CONFIG_*, BUNDLE_*,
+//     COMPOSER_*, CONDA_*, ...: the index it installs from, whose packages
+//     run code) and of libraries that load modules (OPENSSL_*, MAGICK_*);
 //   - every GIT_* variable but the data ones of gitDataEnv: git's variables
 //     name programs, hooks, configs and repositories whose config runs
 //     programs;
@@ -29,9 +32,12 @@ import (
 //     PAGER, ASKPASS, BROWSER, SHELL, *_COMMAND, *_CMD, *_WRAPPER, ...), the
 //     modules and plugins a program loads (*_MODULES, *_PLUGIN_PATH,
 //     *_LIB, ...), the options passed to a program (*OPT, *OPTS,
-//     *_OPTIONS_*, *FLAGS) and where a
-//     program reads its settings (HOME, *HOME, *CONFIG, *_CONFIG_*, *_CONF,
-//     and WGETRC, INPUTRC, CURLRC).
+//     *_OPTIONS_*, *FLAGS), where a program reads its settings (HOME,
+//     *HOME, *CONFIG, *_CONFIG_*, *_CONF, *_CONFIGURE_*, and the startup
+//     files *RC, *RCPATH, *RCFILE, *_RC_*: WGETRC, PSQLRC, HGRCPATH,
+//     YARN_RC_FILENAME; not *SRC), what an editor or an interpreter runs
+//     at start (*INIT: VIMINIT, EXINIT) and the libraries of interpreters
+//     (*LOADPATH, *_LIBRARY, *_ENGINES: EMACSLOADPATH, TCL_LIBRARY).
 func execProgramEnv(name string) string {
 	n := strings.ToUpper(name)
 	switch n {
@@ -39,8 +45,10 @@ func execProgramEnv(name string) string {
 		return "the program, or what the loader and the C library load into it"
 	case "ENV", "BASH_ENV", "ZDOTDIR", "FPATH", "IFS", "SHELLOPTS", "BASHOPTS", "PS0", "PS1", "PS2", "PS3", "PS4", "CDPATH":
 		return "what a shell runs by itself"
-	case "CLASSPATH", "TCLLIBPATH", "PSMODULEPATH":
+	case "CLASSPATH", "TCLLIBPATH", "PSMODULEPATH", "VIM", "VIMRUNTIME":
 		return "the modules an interpreter loads"
+	case "MAILCAP", "MAILCAPS":
+		return "the programs a program starts for each type of file"
 	case "EDITOR", "VISUAL", "PAGER", "BROWSER", "FCEDIT", "CC", "CXX", "CPP", "LD", "AR", "AS", "MAKE",
 		"LESS", "LESSOPEN", "LESSCLOSE", "LESSEDIT", "LESSKEY", "LESSKEYIN":
 		return "a program another program starts"
@@ -77,12 +85,16 @@ func execProgramEnv(name string) string {
 	case ends("EDITOR", "PAGER", "ASKPASS", "SHELL", "_SSH") ||
 		has("BROWSER", "COMMAND", "CMD", "EXEC", "WRAPPER", "RUNNER", "PROGRAM", "PROG", "RSH", "PRELOAD", "HOOK", "HOOKS"):
 		return "a program another program starts"
-	case ends("LIBPATH") || has("MODULE", "MODULES", "PLUGIN", "PLUGINS", "LIB", "LIBS", "STARTUP"):
+	case ends("LIBPATH", "LOADPATH") || has("MODULE", "MODULES", "PLUGIN", "PLUGINS", "LIB", "LIBS", "LIBRARY", "LIBRARIES", "ENGINES", "STARTUP"):
 		return "the modules or plugins a program loads"
 	case ends("FLAGS", "OPTS", "OPT") || has("OPTIONS"):
 		return "the options a program runs with"
-	case ends("HOME", "CONFIG") || has("CONFIG", "CONF"):
+	case ends("HOME", "CONFIG") || has("CONFIG", "CONF", "CONFIGURE"):
 		return "where a program reads its settings, which may name programs"
+	case ends("RC", "RCPATH", "RCFILE") && !ends("SRC") || has("RC"):
+		return "the startup file a program reads, which may run programs"
+	case ends("INIT"):
+		return "what an editor or an interpreter runs at start"
 	}
 	return ""
 }
@@ -117,7 +129,30 @@ var execCodeEnvPrefixes = []struct{ prefix, why string }{
 	{"RUSTUP_", "the modules an interpreter loads, or its options"},
 	{"RUSTC", "the modules an interpreter loads, or its options"},
 	{"RUSTDOC", "the modules an interpreter loads, or its options"},
+	{"PIP_", packageManagerEnv},
+	{"PIPX_", packageManagerEnv},
+	{"UV_", packageManagerEnv},
+	{"POETRY_", packageManagerEnv},
+	{"PIPENV_", packageManagerEnv},
+	{"PDM_", packageManagerEnv},
+	{"HATCH_", packageManagerEnv},
+	{"CONDA_", packageManagerEnv},
+	{"MAMBA_", packageManagerEnv},
+	{"YARN_", packageManagerEnv},
+	{"PNPM_", packageManagerEnv},
+	{"COMPOSER_", packageManagerEnv},
+	{"NUGET_", packageManagerEnv},
+	{"HOMEBREW_", packageManagerEnv},
+	{"SBT_", packageManagerEnv},
+	{"CABAL_", packageManagerEnv},
+	{"OPENSSL_", "the engines, providers and configuration OpenSSL loads"},
+	{"MAGICK_", "the modules and configuration ImageMagick loads"},
 }
+
+// packageManagerEnv says what a package manager's variables choose: its
+// settings, the index packages come from among them, and so the code
+// that runs when they are installed or used.
+const packageManagerEnv = "the settings of a package manager, such as the index it installs packages from, whose code then runs"
 
 // gitDataEnv are the GIT_* variables that carry data only (who wrote a
 // commit and when, how pathspecs match, what to print), which a parameter

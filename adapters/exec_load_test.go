@@ -54,6 +54,18 @@ func TestExecProgramEnv(t *testing.T) {
 		{"GIT_TERMINAL_PROMPT", false}, {"GIT_LITERAL_PATHSPECS", false}, {"API_TOKEN", false}, {"QUERY", false},
 		{"OUTPUT_PATH", false}, {"SLACK_WEBHOOK_URL", false}, {"WEBHOOK", false}, {"PATTERN", false},
 		{"GOOGLE_APPLICATION_CREDENTIALS", false}, {"SSH_HOST", false}, {"DISPLAY_NAME", false}, {"LIMIT", false}, {"USER", false}, {"PWD", false},
+		// The second review's names, and their classes.
+		{"VIMINIT", true}, {"EXINIT", true}, {"GVIMINIT", true}, {"MYVIMRC", true}, {"VIMRUNTIME", true}, {"HGRCPATH", true},
+		{"OPENSSL_ENGINES", true}, {"OPENSSL_MODULES", true}, {"OPENSSL_CONF", true}, {"PIP_INDEX_URL", true},
+		{"PIP_EXTRA_INDEX_URL", true}, {"pip_find_links", true}, {"UV_INDEX_URL", true}, {"UV_DEFAULT_INDEX", true},
+		{"YARN_RC_FILENAME", true}, {"YARN_NPM_REGISTRY_SERVER", true}, {"POETRY_REPOSITORIES_X_URL", true},
+		{"COMPOSER_HOME", true}, {"CONDA_CHANNELS", true}, {"PNPM_HOME", true}, {"MAGICK_CONFIGURE_PATH", true},
+		{"MAGICK_CODER_MODULE_PATH", true}, {"EMACSLOADPATH", true}, {"PSQLRC", true}, {"TCL_LIBRARY", true},
+		{"TK_LIBRARY", true}, {"MAILCAP", true}, {"MAILCAPS", true}, {"SCREENRC", true}, {"NPMRC", true},
+		{"SQLITE_INIT", true}, {"PYTHONSTARTUP", true}, {"GIT_CONFIG_NOSYSTEM", true}, {"GNUPG_ENGINES", true},
+		{"IMAGE_SRC", false}, {"SRC", false}, {"PIPELINE", false}, {"UVICORN_PORT", false}, {"YARNS", false},
+		{"SEARCH_ENGINE", false}, {"COMPOSE_PROJECT_NAME", false}, {"CONDADIR_NAME", false}, {"MAGIC", false},
+		{"INITIAL_VALUE", false}, {"DESCRIPTION", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			why := execProgramEnv(tc.name)
@@ -98,6 +110,13 @@ env = { KUBECONFIG = param.path }`, "Parameter chooses the program", `param.path
 env = { HOME = "/home/${param.text}" }`, "Parameter chooses the program", `"/home/${param.text}"`, "HOME"},
 		{"an answer", `command = ["git", "diff"]
 env = { GIT_EXTERNAL_DIFF = answer.tool }`, "Parameter chooses the program", `answer.tool`, "GIT_EXTERNAL_DIFF"},
+		{"package index", `command = ["pip", "install", "requests"]
+env = { PIP_INDEX_URL = param.text }`, "Parameter chooses the program", `param.text`, "the index it installs packages from"},
+		{"editor start command", `command = ["vim", "-es", "notes.txt"]
+env = { VIMINIT = param.text }`, "Parameter chooses the program", `param.text`, "what an editor or an interpreter runs at start"},
+		{"startup file", `command = ["psql", "-c", "select 1"]
+env = { PSQLRC = param.path }`, "Parameter chooses the program", `param.path`, "the startup file a program reads"},
+		{"OpenSSL engines through env", `command = ["env", "OPENSSL_ENGINES=${param.path}", "openssl", "version"]`, "Parameter chooses the program", `"OPENSSL_ENGINES=${param.path}"`, "OpenSSL loads"},
 		// Set through the env program.
 		{"env program LD_PRELOAD", `command = ["env", "LD_PRELOAD=${param.path}", "ls"]`, "Parameter chooses the program", `"LD_PRELOAD=${param.path}"`, `LD_PRELOAD, which env sets, chooses the code the command runs (the libraries the loader loads into the program), so its value cannot refer to parameter "path"`},
 		{"env program after options", `command = ["/usr/bin/env", "-i", "-u", "HOME", "LANG=C", "GIT_EXTERNAL_DIFF=${param.path}", "git", "diff"]`, "Parameter chooses the program", `"GIT_EXTERNAL_DIFF=${param.path}"`, "GIT_EXTERNAL_DIFF, which env sets"},
