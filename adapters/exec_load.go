@@ -428,6 +428,23 @@ func execToolLoaders() map[string]execLoader {
 			{name: "--rsh-command", glued: true, next: true, what: runsProgram},
 		},
 		example: `command = ["tar", "-xzf", "archive.tar.gz", "--", param.path]`}
+	// A container's variables choose the code that runs in it as the
+	// host's do, and docker's config names credential helpers it runs.
+	containerFlags := []execLoadFlag{
+		{name: "-e", glued: true, next: true, env: true, what: "sets the variable it gives in the container"},
+		{name: "--env", glued: true, next: true, env: true, what: "sets the variable it gives in the container"},
+		{name: "--env-file", glued: true, next: true, what: "reads the variables it sets in the container from the file it names"},
+		{name: "--entrypoint", glued: true, next: true, what: "runs the program it names in the container"},
+	}
+	container := execLoader{clusters: true,
+		values: []string{"-H", "--host", "--context", "-l", "--log-level", "-v", "--volume", "-w", "--workdir", "-u", "--user",
+			"-p", "--publish", "--name", "--network", "--net", "-h", "--hostname", "-m", "--memory", "--cpus", "--mount",
+			"--label", "--platform", "--pull", "--restart", "--userns", "--ulimit", "--add-host", "--device", "--tmpfs"},
+		flags: []execLoadFlag{
+			{name: "--config", glued: true, next: true, what: "reads the configuration it names, whose credential helpers are programs it runs"},
+		},
+		subcommands: map[string][]execLoadFlag{"run": containerFlags, "create": containerFlags, "exec": containerFlags},
+		example:     `command = ["docker", "run", "--rm", "-e", "GREETING=${param.x}", "alpine", "printenv", "GREETING"]`}
 	m := map[string]execLoader{"git": git, "ssh": ssh, "scp": sshClient, "sftp": sshClient,
 		"rsync": rsync, "tar": tar, "gtar": tar, "bsdtar": tar,
 		"zip": {interleaved: true, flags: []execLoadFlag{
@@ -465,6 +482,7 @@ func execToolLoaders() map[string]execLoader {
 				{name: "--path-property", glued: true, next: true, what: "takes a unit setting, which may run commands"},
 				{name: "--socket-property", glued: true, next: true, what: "takes a unit setting, which may run commands"},
 			}, example: `command = ["systemd-run", "--user", "--setenv=GREETING=${param.x}", "printenv", "GREETING"]`},
+		"docker": container, "podman": container, "nerdctl": container,
 		"man": {interleaved: true, clusters: true, flags: []execLoadFlag{
 			{name: "-P", glued: true, next: true, what: "runs the pager it names"},
 			{name: "--pager", glued: true, next: true, what: "runs the pager it names"},
