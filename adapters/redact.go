@@ -456,7 +456,7 @@ func RedactHead(msg string, n int, secrets []string, cut bool) (_ string, shorte
 	}
 	msg = redactForms(msg, forms)
 	if cut {
-		msg = maskCutEnd(msg, forms)
+		msg = maskCutToken(maskCutEnd(msg, forms))
 	}
 	if len(msg) <= n {
 		return msg, false
@@ -515,6 +515,38 @@ func maskCutEnd(msg string, forms []string) string {
 		return msg
 	}
 	return msg[:len(msg)-longest] + redactedMark
+}
+
+// maskCutToken masks the end of msg, the start of a longer text, where a
+// token of secretFormats starts that the cut left too short for its
+// format to be found (ghp_ and a few characters).
+func maskCutToken(msg string) string {
+	tail := msg[len(msg)-min(len(msg), maxCutToken):]
+	at := -1
+	for _, f := range secretFormats {
+		for _, m := range f.markers {
+			i := strings.LastIndex(tail, m)
+			if i < 0 || strings.ContainsFunc(tail[i+len(m):], func(r rune) bool { return !tokenChar(r) }) {
+				continue
+			}
+			if at < 0 || i < at {
+				at = i
+			}
+		}
+	}
+	if at < 0 {
+		return msg
+	}
+	return msg[:len(msg)-len(tail)+at] + redactedMark
+}
+
+// maxCutToken is how far from the end of a cut text maskCutToken looks
+// for the start of a token: past the shortest token of each format.
+const maxCutToken = 128
+
+// tokenChar reports whether r may be part of a token of secretFormats.
+func tokenChar(r rune) bool {
+	return r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_-.+/=:~", r))
 }
 
 // maskCutStart masks the start of msg, the end of a longer text, where it

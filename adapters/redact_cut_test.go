@@ -70,6 +70,22 @@ func TestRedactHeadTail(t *testing.T) {
 			}
 		})
 	}
+	for _, tc := range []struct{ msg, want string }{
+		{"push failed for ghp_aB3dE", "push failed for (redacted)"},
+		{"npm ERR! //registry.example.com/:_authToken=0f", "npm ERR! //registry.example.com/:(redacted)"},
+		{"token eyJhbGciOi", "token (redacted)"},
+		{"no token here, just words", "no token here, just words"},
+		{"ghp_ then words", "ghp_ then words"},
+	} {
+		t.Run("a cut text ends with the start of a token: "+tc.msg, func(t *testing.T) {
+			if got := redactHeadText(tc.msg, 100, nil, true); got != tc.want {
+				t.Errorf("RedactHead = %q, want %q", got, tc.want)
+			}
+			if got := redactHeadText(tc.msg, 100, nil, false); got != tc.msg {
+				t.Errorf("RedactHead of a whole text = %q, want it as it is", got)
+			}
+		})
+	}
 	t.Run("a secret longer than the lookahead", func(t *testing.T) {
 		long := strings.Repeat("Q7w", maxRedactLookahead)
 		msg := strings.Repeat("a", 50) + long
