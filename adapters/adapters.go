@@ -174,6 +174,17 @@ func (o *Output) Redact(msg string) string {
 	return Redact(msg, secrets)
 }
 
+// RedactHead is Redact for the start of msg, at most n bytes of it: the
+// secrets are masked before msg is cut, so that the cut never shows part
+// of one (see RedactHead). It says whether msg was cut.
+func (o *Output) RedactHead(msg string, n int) (string, bool) {
+	var secrets []string
+	if o != nil && o.secrets != nil {
+		secrets = o.secrets()
+	}
+	return RedactHead(msg, n, secrets, false)
+}
+
 // CompileContext is what a backend's Compile gets besides its block.
 type CompileContext struct {
 	// BaseDir is the directory of the config file the block is in; relative

@@ -1215,16 +1215,21 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	}
 	stdout := &execCapWriter{max: e.maxOutput}
 	stderr := &execStderr{tail: execTailWriter{max: execStderrKeep}}
+	// Log lines and progress messages go to the client, and a line cut
+	// short ends the tail kept for the error: the secrets are worked out
+	// once, when the first one needs it.
+	var cutSecrets []string
+	var cutSecretsOnce sync.Once
+	lineSecrets := func() []string {
+		cutSecretsOnce.Do(func() { cutSecrets = e.cutSecrets(ectx, argv, stdin) })
+		return cutSecrets
+	}
+	stderr.maskEnd = func(raw string) string { return maskCutEnd(raw, maskedForms(lineSecrets())) }
 	if in != nil && in.Report != nil {
 		stderr.report = in.Report
 		stderr.level = e.stderrLog
-		// Log lines and progress messages go to the client: the
-		// secrets are worked out once, when the first one needs it.
-		var secrets []string
-		var secretsOnce sync.Once
-		stderr.scrub = func(line string) string {
-			secretsOnce.Do(func() { secrets = e.secrets(ectx, argv, stdin) })
-			return Redact(e.scrub(ectx, line), secrets)
+		stderr.redact = func(line string, n int, cut bool) (string, bool) {
+			return RedactHead(e.scrub(ectx, line), n, lineSecrets(), cut)
 		}
 		if e.charset != nil {
 			stderr.decode = func(b []byte) []byte { return e.decode(b, false) }
@@ -1378,19 +1383,31 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 // its standard error, or its standard output when that is empty (some
 // programs report errors there); decoded, scrubbed and with secrets
 // hidden. "" when it printed nothing.
+//
+// The secrets are masked before the end is cut from the rest (see
+// RedactTail), so that one the cut falls inside is masked whole, and so is
+// the end of one the kept tail starts inside.
 func (e *Exec) lastWords(ectx *hcl.EvalContext, stderr *execStderr, stdout *execCapWriter, argv []string, stdin *string) string {
-	tail := stderr.tail.bytes()
+	tail, cut := stderr.tail.bytes(), stderr.tail.dropped()
 	if len(bytes.TrimSpace(tail)) == 0 {
-		tail = stdout.end(execStderrKeep)
+		tail, cut = stdout.end(execStderrKeep)
 	}
 	if e.charset != nil {
 		tail = e.decode(tail, false)
 	}
-	s := execLastPart(tail, execStderrShown)
+	s := strings.TrimSpace(strings.ToValidUTF8(string(tail), "\uFFFD"))
 	if s == "" {
 		return ""
 	}
-	return Redact(e.scrub(ectx, s), e.secrets(ectx, argv, stdin))
+	s = e.scrub(ectx, s)
+	return execLastPart(RedactTail(s, execStderrShown, e.cutSecrets(ectx, argv, stdin), cut))
+}
+
+// cutSecrets are the secrets masked in a text cut from a command's
+// output: those of secrets, and the values of the parameters marked
+// sensitive, which scrub masks whole but not cut.
+func (e *Exec) cutSecrets(ectx *hcl.EvalContext, argv []string, stdin *string) []string {
+	return append(e.secrets(ectx, argv, stdin), e.scrubValues(ectx)...)
 }
 
 // execCharsetText describes a charset value for a message.
@@ -1668,17 +1685,27 @@ func KillCommands() {
 // scrub replaces the values of sensitive parameters in msg, which quotes
 // the command's output, so that messages never show them.
 func (e *Exec) scrub(ectx *hcl.EvalContext, msg string) string {
+	for _, s := range e.scrubValues(ectx) {
+		msg = strings.ReplaceAll(msg, s, sensitiveMark)
+	}
+	return msg
+}
+
+// scrubValues are the values scrub masks: those of the call's parameters
+// marked sensitive, as they are passed to the command.
+func (e *Exec) scrubValues(ectx *hcl.EvalContext) []string {
 	if ectx == nil {
-		return msg
+		return nil
 	}
 	params, ok := ectx.Variables["param"]
 	if !ok {
-		return msg
+		return nil
 	}
 	params, _ = params.UnmarkDeep()
 	if !params.IsKnown() || params.IsNull() || !params.Type().IsObjectType() {
-		return msg
+		return nil
 	}
+	var out []string
 	for name, info := range e.params {
 		if !info.Sensitive || !params.Type().HasAttribute(name) {
 			continue
@@ -1688,10 +1715,10 @@ func (e *Exec) scrub(ectx *hcl.EvalContext, msg string) string {
 			continue
 		}
 		if s, problem := execArgString(v); problem == "" && len(s) >= 4 {
-			msg = strings.ReplaceAll(msg, s, "(sensitive value)")
+			out = append(out, s)
 		}
 	}
-	return msg
+	return out
 }
 
 // sensitiveValues are the values of the call's parameters marked sensitive.
@@ -2590,27 +2617,30 @@ func (w *execCapWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// end returns about the last n bytes written, cut or not.
-func (w *execCapWriter) end(n int) []byte {
+// end returns about the last n bytes written, cut or not, and whether
+// bytes written before them were dropped.
+func (w *execCapWriter) end(n int) ([]byte, bool) {
 	if !w.truncated {
-		return w.buf
+		return w.buf, false
 	}
 	rest := w.rest.bytes()
 	if len(rest) >= n {
-		return rest
+		return rest, len(w.buf) > 0 || w.rest.dropped()
 	}
 	head := w.buf[max(0, len(w.buf)-(n-len(rest))):]
-	return append(slices.Clip(head), rest...)
+	return append(slices.Clip(head), rest...), len(head) < len(w.buf)
 }
 
 // execTailWriter keeps about the last max bytes written to it.
 type execTailWriter struct {
-	buf []byte
-	max int
+	buf     []byte
+	max     int
+	written int64 // all the bytes written
 }
 
 func (w *execTailWriter) Write(p []byte) (int, error) {
 	n := len(p)
+	w.written += int64(n)
 	if len(p) > w.max {
 		p = p[len(p)-w.max:]
 	}
@@ -2628,6 +2658,10 @@ func (w *execTailWriter) bytes() []byte {
 	return w.buf
 }
 
+// dropped reports whether bytes written before those bytes returns were
+// dropped.
+func (w *execTailWriter) dropped() bool { return w.written > int64(len(w.bytes())) }
+
 // execStderr takes a command's standard error: it keeps its end for error
 // messages, and, line by line, reports progress lines ("::progress 40/100
 // Downloading") and forwards the other lines as log messages when the tool
@@ -2635,18 +2669,31 @@ func (w *execTailWriter) bytes() []byte {
 type execStderr struct {
 	tail   execTailWriter
 	report Reporter
-	level  string              // "" forwards no log lines
-	scrub  func(string) string // hides secrets in log lines and progress messages
+	level  string // "" forwards no log lines
+	// redact hides the secrets in a log line or a progress message and
+	// cuts it to n bytes (see RedactHead); cut says the text was cut
+	// already.
+	redact func(text string, n int, cut bool) (string, bool)
+	// maskEnd hides what the end of a line cut short holds of a secret,
+	// before it goes into the tail.
+	maskEnd func(raw string) string
 	// decode turns a line in the command's charset into UTF-8, for log
 	// messages and progress; nil when the command writes UTF-8.
 	decode func([]byte) []byte
 	line   []byte // the line read so far
-	long   bool   // the line grew past execStderrLine
+	long   bool   // the line grew past execStderrLineRead
 }
 
-// execStderrLine caps a line that is forwarded or parsed; the rest of a
-// longer line is dropped from the log message (it stays in the tail).
-const execStderrLine = 4 << 10
+const (
+	// execStderrLine caps a line that is forwarded, and a progress
+	// message; the rest of a longer line is dropped from the log message.
+	execStderrLine = 4 << 10
+	// execStderrLineRead is how much of a line is read: past
+	// execStderrLine by the longest lookahead of RedactHead, so that the
+	// secrets are masked before the line is cut, and a secret the cut
+	// falls inside is masked whole. The rest of a longer line is dropped.
+	execStderrLineRead = execStderrLine + maxRedactLookahead
+)
 
 // execProgressPrefix starts a progress line on standard error.
 const execProgressPrefix = "::progress "
@@ -2659,7 +2706,7 @@ func (w *execStderr) Write(p []byte) (int, error) {
 		if i >= 0 {
 			chunk = p[:i]
 		}
-		if room := execStderrLine - len(w.line); room > 0 {
+		if room := execStderrLineRead - len(w.line); room > 0 {
 			if len(chunk) > room {
 				w.line = append(w.line, chunk[:room]...)
 				w.long = true
@@ -2698,26 +2745,40 @@ func (w *execStderr) endLine() {
 		if prog, total, msg, ok := ParseProgress(rest); ok {
 			if w.report != nil {
 				msg = strings.ToValidUTF8(msg, "\uFFFD")
-				if w.scrub != nil && msg != "" {
-					msg = w.scrub(msg)
+				if msg != "" {
+					msg, _ = w.cut(msg, long)
 				}
 				w.report.Progress(prog, total, msg)
 			}
 			return
 		}
 	}
+	if long && w.maskEnd != nil {
+		raw = w.maskEnd(raw)
+	}
 	_, _ = w.tail.Write([]byte(raw + "\n"))
 	if w.report == nil || w.level == "" || strings.TrimSpace(line) == "" {
 		return
 	}
 	line = strings.ToValidUTF8(line, "\uFFFD")
-	if w.scrub != nil {
-		line = w.scrub(line)
-	}
-	if long {
+	line, cut := w.cut(line, long)
+	if cut || long {
 		line += " [line truncated]"
 	}
 	w.report.Log(w.level, line)
+}
+
+// cut returns text, a log line or a progress message, with the secrets
+// hidden and cut to execStderrLine, and whether it was cut; long says the
+// line was cut already.
+func (w *execStderr) cut(text string, long bool) (string, bool) {
+	if w.redact != nil {
+		return w.redact(text, execStderrLine, long)
+	}
+	if len(text) > execStderrLine {
+		return text[:runeStartBefore(text, execStderrLine)], true
+	}
+	return text, false
 }
 
 // ParseProgress parses what follows "::progress " on a command's standard
@@ -2751,19 +2812,13 @@ var _ io.Writer = (*execStderr)(nil)
 var _ io.Writer = (*execCapWriter)(nil)
 var _ io.Writer = (*execTailWriter)(nil)
 
-// execLastPart returns the end of b as trimmed valid UTF-8 of at most about n
-// bytes, starting at a line when it can.
-func execLastPart(b []byte, n int) string {
-	s := strings.TrimSpace(strings.ToValidUTF8(string(b), "\uFFFD"))
-	if len(s) <= n {
-		return s
+// execLastPart returns tail, the end of a longer text when cut (of at most
+// execStderrShown bytes), trimmed and starting at a line when it can.
+func execLastPart(tail string, cut bool) string {
+	if !cut {
+		return tail
 	}
-	cut := len(s) - n
-	for cut < len(s) && !utf8.RuneStart(s[cut]) {
-		cut++
-	}
-	tail := s[cut:]
-	if i := strings.IndexByte(tail, '\n'); i >= 0 && i < len(tail)-1 && i < n/2 {
+	if i := strings.IndexByte(tail, '\n'); i >= 0 && i < len(tail)-1 && i < execStderrShown/2 {
 		tail = tail[i+1:]
 	}
 	return "…" + strings.TrimSpace(tail)

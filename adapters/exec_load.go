@@ -21,7 +21,10 @@ import (
 //   - what a shell runs by itself: BASH_ENV, ENV, ZDOTDIR, FPATH, IFS,
 //     SHELLOPTS, PS4, PROMPT_COMMAND, BASH_FUNC_*, ...;
 //   - every variable of an interpreter or a language's toolchain, by its
-//     prefix (PYTHON*, PERL*, RUBY*, NODE_*, JAVA_*, LUA_*, PHP*, GO*, ...);
+//     prefix (PYTHON*, PERL*, RUBY*, NODE_*, JAVA_*, LUA_*, PHP*, GO*, ...),
+//     of a package manager (PIP_*, UV_*, YARN_*, NPM_CONFIG_*, BUNDLE_*,
+//     COMPOSER_*, CONDA_*, ...: the index it installs from, whose packages
+//     run code) and of libraries that load modules (OPENSSL_*, MAGICK_*);
 //   - every GIT_* variable but the data ones of gitDataEnv: git's variables
 //     name programs, hooks, configs and repositories whose config runs
 //     programs;
@@ -29,9 +32,12 @@ import (
 //     PAGER, ASKPASS, BROWSER, SHELL, *_COMMAND, *_CMD, *_WRAPPER, ...), the
 //     modules and plugins a program loads (*_MODULES, *_PLUGIN_PATH,
 //     *_LIB, ...), the options passed to a program (*OPT, *OPTS,
-//     *_OPTIONS_*, *FLAGS) and where a
-//     program reads its settings (HOME, *HOME, *CONFIG, *_CONFIG_*, *_CONF,
-//     and WGETRC, INPUTRC, CURLRC).
+//     *_OPTIONS_*, *FLAGS), where a program reads its settings (HOME,
+//     *HOME, *CONFIG, *_CONFIG_*, *_CONF, *_CONFIGURE_*, and the startup
+//     files *RC, *RCPATH, *RCFILE, *_RC_*: WGETRC, PSQLRC, HGRCPATH,
+//     YARN_RC_FILENAME; not *SRC), what an editor or an interpreter runs
+//     at start (*INIT: VIMINIT, EXINIT) and the libraries of interpreters
+//     (*LOADPATH, *_LIBRARY, *_ENGINES: EMACSLOADPATH, TCL_LIBRARY).
 func execProgramEnv(name string) string {
 	n := strings.ToUpper(name)
 	switch n {
@@ -39,8 +45,10 @@ func execProgramEnv(name string) string {
 		return "the program, or what the loader and the C library load into it"
 	case "ENV", "BASH_ENV", "ZDOTDIR", "FPATH", "IFS", "SHELLOPTS", "BASHOPTS", "PS0", "PS1", "PS2", "PS3", "PS4", "CDPATH":
 		return "what a shell runs by itself"
-	case "CLASSPATH", "TCLLIBPATH", "PSMODULEPATH":
+	case "CLASSPATH", "TCLLIBPATH", "PSMODULEPATH", "VIM", "VIMRUNTIME":
 		return "the modules an interpreter loads"
+	case "MAILCAP", "MAILCAPS":
+		return "the programs a program starts for each type of file"
 	case "EDITOR", "VISUAL", "PAGER", "BROWSER", "FCEDIT", "CC", "CXX", "CPP", "LD", "AR", "AS", "MAKE",
 		"LESS", "LESSOPEN", "LESSCLOSE", "LESSEDIT", "LESSKEY", "LESSKEYIN":
 		return "a program another program starts"
@@ -77,12 +85,16 @@ func execProgramEnv(name string) string {
 	case ends("EDITOR", "PAGER", "ASKPASS", "SHELL", "_SSH") ||
 		has("BROWSER", "COMMAND", "CMD", "EXEC", "WRAPPER", "RUNNER", "PROGRAM", "PROG", "RSH", "PRELOAD", "HOOK", "HOOKS"):
 		return "a program another program starts"
-	case ends("LIBPATH") || has("MODULE", "MODULES", "PLUGIN", "PLUGINS", "LIB", "LIBS", "STARTUP"):
+	case ends("LIBPATH", "LOADPATH") || has("MODULE", "MODULES", "PLUGIN", "PLUGINS", "LIB", "LIBS", "LIBRARY", "LIBRARIES", "ENGINES", "STARTUP"):
 		return "the modules or plugins a program loads"
 	case ends("FLAGS", "OPTS", "OPT") || has("OPTIONS"):
 		return "the options a program runs with"
-	case ends("HOME", "CONFIG") || has("CONFIG", "CONF"):
+	case ends("HOME", "CONFIG") || has("CONFIG", "CONF", "CONFIGURE"):
 		return "where a program reads its settings, which may name programs"
+	case ends("RC", "RCPATH", "RCFILE") && !ends("SRC") || has("RC"):
+		return "the startup file a program reads, which may run programs"
+	case ends("INIT"):
+		return "what an editor or an interpreter runs at start"
 	}
 	return ""
 }
@@ -117,7 +129,30 @@ var execCodeEnvPrefixes = []struct{ prefix, why string }{
 	{"RUSTUP_", "the modules an interpreter loads, or its options"},
 	{"RUSTC", "the modules an interpreter loads, or its options"},
 	{"RUSTDOC", "the modules an interpreter loads, or its options"},
+	{"PIP_", packageManagerEnv},
+	{"PIPX_", packageManagerEnv},
+	{"UV_", packageManagerEnv},
+	{"POETRY_", packageManagerEnv},
+	{"PIPENV_", packageManagerEnv},
+	{"PDM_", packageManagerEnv},
+	{"HATCH_", packageManagerEnv},
+	{"CONDA_", packageManagerEnv},
+	{"MAMBA_", packageManagerEnv},
+	{"YARN_", packageManagerEnv},
+	{"PNPM_", packageManagerEnv},
+	{"COMPOSER_", packageManagerEnv},
+	{"NUGET_", packageManagerEnv},
+	{"HOMEBREW_", packageManagerEnv},
+	{"SBT_", packageManagerEnv},
+	{"CABAL_", packageManagerEnv},
+	{"OPENSSL_", "the engines, providers and configuration OpenSSL loads"},
+	{"MAGICK_", "the modules and configuration ImageMagick loads"},
 }
+
+// packageManagerEnv says what a package manager's variables choose: its
+// settings, the index packages come from among them, and so the code
+// that runs when they are installed or used.
+const packageManagerEnv = "the settings of a package manager, such as the index it installs packages from, whose code then runs"
 
 // gitDataEnv are the GIT_* variables that carry data only (who wrote a
 // commit and when, how pathspecs match, what to print), which a parameter
@@ -153,6 +188,10 @@ type execLoadFlag struct {
 	// sub marks an option of a subcommand, found after it too: git's
 	// --upload-pack comes after "ls-remote".
 	sub bool
+	// env marks an option whose value is NAME=VALUE, a variable the
+	// program sets for the command it runs (systemd-run's --setenv): a
+	// parameter may be the value of a variable that chooses no code.
+	env bool
 	// what completes "The option -M of perl ...", for the message.
 	what string
 }
@@ -173,8 +212,11 @@ type execLoader struct {
 	clusters bool
 	// values are the program's other options whose value is the next
 	// argument, so that the value is not taken for its first operand.
-	values  []string
-	example string // a command that loads fixed code, for the fix
+	values []string
+	// envOperands is set for programs whose operands NAME=VALUE, before
+	// the command they run, are variables they set for it (sudo).
+	envOperands bool
+	example     string // a command that loads fixed code, for the fix
 }
 
 // Messages of the options that do the same.
@@ -232,6 +274,8 @@ func execInterpreterLoaders() map[string]execLoader {
 			{name: "--env-file-if-exists", glued: true, next: true, what: "reads variables, NODE_OPTIONS among them, from the file it names"},
 			{name: "--openssl-config", glued: true, next: true, what: "reads the OpenSSL configuration it names, which loads engines"},
 			{name: "--snapshot-blob", glued: true, next: true, what: "starts from the snapshot it names, which is code"},
+			{name: "--experimental-config-file", glued: true, next: true, what: "reads the configuration it names, which sets options such as --require"},
+			{name: "--test-reporter", glued: true, next: true, what: "loads the reporter module it names"},
 			{name: "--inspect", glued: true, what: startsDebugger},
 			{name: "--inspect-brk", glued: true, what: startsDebugger},
 			{name: "--inspect-wait", glued: true, what: startsDebugger},
@@ -242,11 +286,28 @@ func execInterpreterLoaders() map[string]execLoader {
 			{name: "-d", glued: true, next: true, what: "takes an ini setting such as auto_prepend_file, a file it runs first"},
 			{name: "-c", glued: true, next: true, what: "reads the php.ini it names, whose settings name files it runs"},
 			{name: "-z", glued: true, next: true, what: "loads the Zend extension it names"},
+			{name: "--define", glued: true, next: true, what: "takes an ini setting such as auto_prepend_file, a file it runs first"},
+			{name: "--php-ini", glued: true, next: true, what: "reads the php.ini it names, whose settings name files it runs"},
+			{name: "--zend-extension", glued: true, next: true, what: "loads the Zend extension it names"},
 		},
 		example: `command = ["php", "-d", "memory_limit=256M", "script.php", param.x]`}
 	lua := execLoader{
 		flags:   []execLoadFlag{{name: "-l", glued: true, next: true, what: "loads the library it names"}},
 		example: `command = ["lua", "-l", "cjson", "script.lua", param.x]`}
+	// gawk loads extensions and source files; any awk reads its program
+	// from the file -f names.
+	awk := execLoader{values: []string{"-v", "-F", "--assign", "--field-separator", "-W"},
+		flags: []execLoadFlag{
+			{name: "-f", glued: true, next: true, what: "runs the program file it names"},
+			{name: "--file", glued: true, next: true, what: "runs the program file it names"},
+			{name: "-E", glued: true, next: true, what: "runs the program file it names"},
+			{name: "--exec", glued: true, next: true, what: "runs the program file it names"},
+			{name: "-i", glued: true, next: true, what: "loads the source file it names"},
+			{name: "--include", glued: true, next: true, what: "loads the source file it names"},
+			{name: "-l", glued: true, next: true, what: "loads the extension library it names"},
+			{name: "--load", glued: true, next: true, what: "loads the extension library it names"},
+		},
+		example: `command = ["gawk", "-l", "ordchr", "-f", "report.awk", param.path]`}
 	luajit := lua
 	luajit.flags = append(slices.Clone(lua.flags), execLoadFlag{name: "-j", glued: true, next: true, what: "loads the jit module it names"})
 	luajit.example = `command = ["luajit", "-l", "cjson", "script.lua", param.x]`
@@ -295,6 +356,9 @@ func execInterpreterLoaders() map[string]execLoader {
 	for _, n := range []string{"node", "nodejs", "bun"} {
 		m[n] = node
 	}
+	for _, n := range []string{"awk", "gawk", "mawk", "nawk", "original-awk"} {
+		m[n] = awk
+	}
 	return m
 }
 
@@ -322,6 +386,8 @@ func execToolLoaders() map[string]execLoader {
 			"difftool":  {{name: "-x", glued: true, next: true, what: runsCommand}, {name: "-t", glued: true, next: true, what: "runs the diff tool it names"}, {name: "--tool", glued: true, next: true, what: "runs the diff tool it names"}},
 			"mergetool": {{name: "-t", glued: true, next: true, what: "runs the merge tool it names"}, {name: "--tool", glued: true, next: true, what: "runs the merge tool it names"}},
 			"grep":      {{name: "-O", glued: true, what: runsProgram}},
+			"submodule": {{name: "foreach", next: true, what: "runs the shell command it gives in each submodule"}},
+			"bisect":    {{name: "run", next: true, what: runsProgram}},
 		},
 		interleaved: true,
 		example:     `command = ["git", "-c", "core.quotePath=false", "log", "--end-of-options", param.rev]`}
@@ -362,6 +428,23 @@ func execToolLoaders() map[string]execLoader {
 			{name: "--rsh-command", glued: true, next: true, what: runsProgram},
 		},
 		example: `command = ["tar", "-xzf", "archive.tar.gz", "--", param.path]`}
+	// A container's variables choose the code that runs in it as the
+	// host's do, and docker's config names credential helpers it runs.
+	containerFlags := []execLoadFlag{
+		{name: "-e", glued: true, next: true, env: true, what: "sets the variable it gives in the container"},
+		{name: "--env", glued: true, next: true, env: true, what: "sets the variable it gives in the container"},
+		{name: "--env-file", glued: true, next: true, what: "reads the variables it sets in the container from the file it names"},
+		{name: "--entrypoint", glued: true, next: true, what: "runs the program it names in the container"},
+	}
+	container := execLoader{clusters: true,
+		values: []string{"-H", "--host", "--context", "-l", "--log-level", "-v", "--volume", "-w", "--workdir", "-u", "--user",
+			"-p", "--publish", "--name", "--network", "--net", "-h", "--hostname", "-m", "--memory", "--cpus", "--mount",
+			"--label", "--platform", "--pull", "--restart", "--userns", "--ulimit", "--add-host", "--device", "--tmpfs"},
+		flags: []execLoadFlag{
+			{name: "--config", glued: true, next: true, what: "reads the configuration it names, whose credential helpers are programs it runs"},
+		},
+		subcommands: map[string][]execLoadFlag{"run": containerFlags, "create": containerFlags, "exec": containerFlags},
+		example:     `command = ["docker", "run", "--rm", "-e", "GREETING=${param.x}", "alpine", "printenv", "GREETING"]`}
 	m := map[string]execLoader{"git": git, "ssh": ssh, "scp": sshClient, "sftp": sshClient,
 		"rsync": rsync, "tar": tar, "gtar": tar, "bsdtar": tar,
 		"zip": {interleaved: true, flags: []execLoadFlag{
@@ -380,6 +463,26 @@ func execToolLoaders() map[string]execLoader {
 			{name: "--config", glued: true, next: true, what: "reads the wgetrc it names"},
 			{name: "--use-askpass", glued: true, what: runsProgram},
 		}, example: `command = ["wget", "-q", "--", param.url]`},
+		"sudo": {clusters: true, envOperands: true,
+			values: []string{"-u", "-g", "-C", "-D", "-p", "-r", "-t", "-U", "-T", "-R", "--user", "--group",
+				"--close-from", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user", "--command-timeout", "--chroot"},
+			flags: []execLoadFlag{
+				{name: "--preserve-env", glued: true, what: "keeps the variables it names from toolhost's environment, which may choose the code that runs"},
+			}, example: `command = ["sudo", "-u", "app", "GREETING=${param.x}", "printenv", "GREETING"]`},
+		"systemd-run": {clusters: true,
+			values: []string{"-u", "--unit", "-M", "--machine", "-H", "--host", "--description", "--slice", "--uid", "--gid",
+				"--working-directory", "--nice", "--service-type", "--on-active", "--on-boot", "--on-startup",
+				"--on-unit-active", "--on-unit-inactive", "--on-calendar"},
+			flags: []execLoadFlag{
+				{name: "-E", glued: true, next: true, env: true, what: "sets the variable it gives for the command"},
+				{name: "--setenv", glued: true, next: true, env: true, what: "sets the variable it gives for the command"},
+				{name: "-p", glued: true, next: true, what: "takes a unit setting such as Environment= or ExecStartPre=, which set variables or run commands"},
+				{name: "--property", glued: true, next: true, what: "takes a unit setting such as Environment= or ExecStartPre=, which set variables or run commands"},
+				{name: "--timer-property", glued: true, next: true, what: "takes a unit setting, which may run commands"},
+				{name: "--path-property", glued: true, next: true, what: "takes a unit setting, which may run commands"},
+				{name: "--socket-property", glued: true, next: true, what: "takes a unit setting, which may run commands"},
+			}, example: `command = ["systemd-run", "--user", "--setenv=GREETING=${param.x}", "printenv", "GREETING"]`},
+		"docker": container, "podman": container, "nerdctl": container,
 		"man": {interleaved: true, clusters: true, flags: []execLoadFlag{
 			{name: "-P", glued: true, next: true, what: "runs the pager it names"},
 			{name: "--pager", glued: true, next: true, what: "runs the pager it names"},
@@ -580,6 +683,14 @@ func (c *execCompiler) loadFlagParams(prog string, l execLoader, args []scriptAr
 			continue
 		}
 		switch {
+		case l.envOperands && !strings.HasPrefix(arg, "-") && (strings.Contains(arg, "=") || !literal && arg == ""):
+			// A variable the program sets for the command (sudo
+			// NAME=VALUE cmd), or, from a parameter alone, perhaps one.
+			if !literal {
+				if d := c.envValueDiag(args[i], prog, arg); d != nil {
+					return d
+				}
+			}
 		case !literal && !strings.HasPrefix(arg, "-"), literal && (len(arg) < 2 || arg[0] != '-'):
 			// An operand: the script, the class, git's subcommand. A
 			// subcommand's options come after it, and git's among its
@@ -605,6 +716,16 @@ func (c *execCompiler) loadDiag(value scriptArg, prog string, l execLoader, f ex
 	if what == "" {
 		return nil
 	}
+	if f.env {
+		lead, literal := value.literal()
+		if !literal {
+			lead = value.leadingText()
+		}
+		if after, ok := strings.CutPrefix(lead, f.name); ok {
+			lead = strings.TrimPrefix(after, "=") // the value glued: --setenv=NAME=VALUE
+		}
+		return c.envValueDiag(value, prog, lead)
+	}
 	written := f.name
 	if strings.HasPrefix(arg, "-") && !strings.HasPrefix(arg, "--") && len(f.name) == 2 && !strings.HasPrefix(arg, f.name) {
 		written = f.name + " (in " + arg + ")"
@@ -618,6 +739,50 @@ func (c *execCompiler) loadDiag(value scriptArg, prog string, l execLoader, f ex
 		Subject:    subject,
 		Expression: expr,
 	}
+}
+
+// envValueDiag refuses value, NAME=VALUE that prog sets for the command
+// it runs (sudo's operands, systemd-run's --setenv), when the name comes
+// from a parameter or an answer, or the variable chooses the code that
+// runs and its value comes from one; nil otherwise. lead is the text
+// value is known to start with, from its name.
+func (c *execCompiler) envValueDiag(value scriptArg, prog, lead string) *hcl.Diagnostic {
+	what, subject, expr := c.argRef(value)
+	if what == "" {
+		return nil
+	}
+	name, _, found := strings.Cut(lead, "=")
+	if !found {
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Name must be constant",
+			Detail: fmt.Sprintf("The name of a variable %s sets for the command it runs refers to %s, so the model calling the tool would choose "+
+				"which variable it sets (PATH, LD_PRELOAD, ...), and with it the program that runs. "+
+				"Write the name literally and use parameters only after the \"=\" of other variables, as in %s.", prog, what, execEnvSetterExample(prog)),
+			Subject:    subject,
+			Expression: expr,
+		}
+	}
+	if why := execProgramEnv(name); why != "" {
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Parameter chooses the program",
+			Detail: fmt.Sprintf("The environment variable %s, which %s sets, chooses the code the command runs (%s), so its value cannot refer to %s: "+
+				"the model calling the tool would choose the program. Write a constant value, or leave it out.%s", name, prog, why, what, execProgramEnvHint(name)),
+			Subject:    subject,
+			Expression: expr,
+		}
+	}
+	return nil
+}
+
+// execEnvSetterExample is a command of prog, a program that sets
+// variables for the command it runs, that sets one from a parameter.
+func execEnvSetterExample(prog string) string {
+	if l, ok := execLoaderFor(prog); ok && l.example != "" {
+		return l.example
+	}
+	return `command = ["env", "GREETING=${param.text}", "printenv", "GREETING"]`
 }
 
 // envWrapperParams checks the variables an env program at args[start]

@@ -388,7 +388,7 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *httpSecrets) (*Outp
 		if resp.Status() == "" {
 			msg = fmt.Sprintf("upstream returned HTTP %d", code)
 		}
-		if snippet := httpErrorSnippet(data, label); snippet != "" {
+		if snippet := httpErrorSnippet(data, label, over, secrets.values()); snippet != "" {
 			msg += ": " + snippet
 		}
 		return nil, errors.New(msg)
@@ -1861,21 +1861,17 @@ func httpBOMCharset(body []byte) string {
 }
 
 // httpErrorSnippet returns the start of an error response body for a message:
-// decoded, at most httpErrorSnippetBytes bytes, cut at a character
-// boundary, trimmed.
-func httpErrorSnippet(body []byte, label string) string {
+// decoded, with the secrets masked, at most httpErrorSnippetBytes bytes, cut
+// at a character boundary, trimmed. The secrets are masked before the cut
+// (see RedactHead), so that an upstream that echoes one where the cut falls
+// does not get part of it shown; cut says the body was cut at max_response.
+func httpErrorSnippet(body []byte, label string, cut bool, secrets []string) string {
 	decoded, err := httpDecodeCharset(body, label)
 	if err != nil {
 		decoded = body
 	}
 	s := strings.ToValidUTF8(string(decoded), "\uFFFD")
-	if len(s) > httpErrorSnippetBytes {
-		cut := httpErrorSnippetBytes
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut]
-	}
+	s, _ = RedactHead(s, httpErrorSnippetBytes, secrets, cut)
 	return strings.TrimSpace(s)
 }
 

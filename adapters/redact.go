@@ -28,17 +28,20 @@ const minSecretLen = 4
 // into words, at every character that is not a letter or a digit, at case
 // changes (apiKey, XAuthToken) and between letters and digits; it names a
 // credential when a word is one of secretWords, or contains one of
-// secretParts, or when the whole name is one of secretNames:
-// Authorization, Cookie, X-Api-Key, access_token, GITHUB_PAT, X-Jwt,
-// X-Pass, DB_PWD, MY_CREDS, sig, code. Words are whole, so that PATH,
-// PATTERN, KEYBOARD, PASSTHROUGH, SIGNAL and GIT_AUTHOR_NAME are not.
+// secretParts, or when two words in a row are one of secretPairs, or when
+// the whole name is one of secretNames: Authorization, Cookie, X-Api-Key,
+// access_token, GITHUB_PAT, X-Jwt, X-Pass, DB_PWD, MY_CREDS, sig, code,
+// X-Pin, SSH_PRIVKEY, X-Csrf, AUTHORISATION, SEED_PHRASE, RECOVERY_CODES.
+// Words are whole, so that PATH, PATTERN, KEYBOARD, PASSTHROUGH, SIGNAL,
+// GIT_AUTHOR_NAME, PINNED and SPINE are not.
 func SensitiveName(name string) bool {
 	if len(name) <= len("code") && slices.Contains(secretNames, strings.ToLower(name)) {
 		return true
 	}
+	prev := ""
 	for w := range nameWords(name) {
 		w = strings.ToLower(w)
-		if slices.Contains(secretWords, w) {
+		if slices.Contains(secretWords, w) || slices.Contains(secretPairs, prev+" "+w) {
 			return true
 		}
 		for _, p := range secretParts {
@@ -46,6 +49,7 @@ func SensitiveName(name string) bool {
 				return true
 			}
 		}
+		prev = w
 	}
 	return false
 }
@@ -53,12 +57,20 @@ func SensitiveName(name string) bool {
 // secretWords are the words that make a name a credential's: short ones,
 // which would be found inside ordinary words (path, keyboard, signal).
 var secretWords = []string{"auth", "authn", "authz", "pass", "pw", "pwd", "psw", "pswd", "pword", "pat", "jwt", "sig", "key", "keys",
-	"cred", "creds", "sid", "otp", "totp", "mfa", "psk", "dsn"}
+	"cred", "creds", "sid", "otp", "totp", "hotp", "mfa", "psk", "dsn", "pin", "ticket"}
 
 // secretParts make a name a credential's wherever they are in one of its
-// words: access_token, clientsecret, passwd, Proxy-Authorization.
+// words: access_token, clientsecret, passwd, Proxy-Authorization,
+// Authorisation, csrftoken, privkey.
 var secretParts = []string{"token", "secret", "passw", "passphrase", "passcode", "passkey", "credential", "cookie", "session",
-	"signature", "apikey", "accesskey", "privatekey", "sshkey", "hmac", "authoriz", "authentic", "oauth", "bearer", "webhook"}
+	"signature", "apikey", "accesskey", "privatekey", "privkey", "sshkey", "hmac", "authoriz", "authoris", "authentic", "oauth",
+	"bearer", "webhook", "csrf", "xsrf", "mnemonic", "seedphrase", "pincode", "recoverycode", "backupcode"}
+
+// secretPairs are the two words in a row that make a name a credential's,
+// where neither does alone: a wallet's seed phrase, an account's recovery
+// codes, and not a random seed or a status code.
+var secretPairs = []string{"seed phrase", "seed words", "recovery code", "recovery codes", "recovery phrase", "recovery seed",
+	"backup code", "backup codes"}
 
 // secretNames are the names that are a credential's only on their own: an
 // OAuth callback's code, and not a country_code or a status_code.
@@ -149,7 +161,8 @@ func compactStrings(ss []string) []string {
 // to be a key (https://TOKEN@host); the values of a URL's query parameters
 // named like credentials (https://...?sv=...&sig=...); and the tokens of
 // secretFormats (ghp_..., github_pat_..., xoxb-..., AKIA..., JWTs, Slack,
-// Discord and Teams webhook URLs, the value after Bearer, ...).
+// Discord and Teams webhook URLs, the value after Bearer, an npmrc's
+// _authToken, ya29...., hvs...., ...).
 func messageSecrets(s string) []string {
 	var out []string
 	eachURL(s, func(authority, query string) {
@@ -245,7 +258,8 @@ var secretFormats = []struct {
 }{
 	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{20,})`), nil},
 	{[]string{"github_pat_"}, regexp.MustCompile(`\b(github_pat_[A-Za-z0-9_]{20,})`), nil},
-	{[]string{"glpat-"}, regexp.MustCompile(`\b(glpat-[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "glimt-", "glft-", "glsoat-", "gloas-"},
+		regexp.MustCompile(`\b(gl(?:pat|ptt|dt|rt|cbt|imt|ft|soat|oas)-[A-Za-z0-9_-]{20,})`), nil},
 	{[]string{"xox", "xapp-"}, regexp.MustCompile(`\b(xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,})`), nil},
 	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`\b((?:AKIA|ASIA)[A-Z0-9]{16})\b`), nil},
 	{[]string{"eyJ"}, regexp.MustCompile(`\b(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`), nil},
@@ -263,6 +277,27 @@ var secretFormats = []struct {
 	{[]string{"AGE-SECRET-KEY-"}, regexp.MustCompile(`(AGE-SECRET-KEY-1[0-9A-Z]{58})`), nil},
 	{[]string{"webhook.office.com"}, regexp.MustCompile(`(https?://[A-Za-z0-9.-]*webhook\.office\.com/[^\s"'<>]+)`), nil},
 	{[]string{"Basic", "basic"}, regexp.MustCompile(`\b(?:B|b)asic\s+([A-Za-z0-9+/]{6,}={0,2})`), basicCredentials},
+	{[]string{"_auth", "_password"}, regexp.MustCompile(`(?:^|[\s:"'])_(?:authToken|auth|password)\s*=\s*["']?([^\s"';]{4,})`), notPlaceholder},
+	{[]string{"ya29."}, regexp.MustCompile(`\b(ya29\.[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"dckr_"}, regexp.MustCompile(`\b(dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"hvs.", "hvb.", "hvr."}, regexp.MustCompile(`\b(hv[sbr]\.[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"glsa_", "glc_"}, regexp.MustCompile(`\b(glsa_[A-Za-z0-9_]{20,}|glc_[A-Za-z0-9+/]{30,}={0,2})`), nil},
+	{[]string{"pat-na1-", "pat-eu1-"}, regexp.MustCompile(`\b(pat-(?:na|eu)1-[a-f0-9-]{36})`), nil},
+	{[]string{"lin_api_"}, regexp.MustCompile(`\b(lin_api_[A-Za-z0-9]{32,})`), nil},
+	{[]string{"PMAK-"}, regexp.MustCompile(`\b(PMAK-[A-Za-z0-9-]{40,})`), nil},
+	{[]string{"ATATT"}, regexp.MustCompile(`\b(ATATT[A-Za-z0-9_=-]{50,})`), nil},
+	{[]string{"pul-"}, regexp.MustCompile(`\b(pul-[a-f0-9]{40})\b`), nil},
+	{[]string{"sntrys_", "sntryu_"}, regexp.MustCompile(`\b(sntry[su]_[A-Za-z0-9+/=_-]{30,})`), nil},
+	{[]string{"dapi"}, regexp.MustCompile(`\b(dapi[a-f0-9]{32}(?:-[0-9])?)\b`), nil},
+	{[]string{"NRAK-"}, regexp.MustCompile(`\b(NRAK-[A-Z0-9]{27})\b`), nil},
+	{[]string{"whsec_"}, regexp.MustCompile(`\b(whsec_[A-Za-z0-9+/=]{24,})`), nil},
+	{[]string{"sq0atp-", "sq0csp-"}, regexp.MustCompile(`\b(sq0(?:atp|csp)-[A-Za-z0-9_-]{22,})`), nil},
+	{[]string{"figd_"}, regexp.MustCompile(`\b(figd_[A-Za-z0-9_-]{30,})`), nil},
+	{[]string{"dp."}, regexp.MustCompile(`\b(dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,})`), nil},
+	{[]string{".atlasv1."}, regexp.MustCompile(`\b([A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,})`), nil},
+	{[]string{"rubygems_"}, regexp.MustCompile(`\b(rubygems_[a-f0-9]{48})\b`), nil},
+	{[]string{":AA"}, regexp.MustCompile(`(?:^|[^0-9])([0-9]{8,10}:AA[A-Za-z0-9_-]{33})(?:$|[^A-Za-z0-9_-])`), nil},
+	{[]string{"key-"}, regexp.MustCompile(`\b(key-[a-f0-9]{32})\b`), nil},
 	{[]string{"PRIVATE KEY"}, regexp.MustCompile(`(-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$))`), nil},
 }
 
@@ -311,6 +346,10 @@ func urlSecrets(u *url.URL) []string {
 	return append(out, messageSecrets(u.String())...)
 }
 
+// notPlaceholder reports whether the value of an npmrc credential is
+// one, and not a placeholder for a variable (${NPM_TOKEN}).
+func notPlaceholder(s string) bool { return !strings.HasPrefix(s, "${") }
+
 // tokenLike reports whether the word after Bearer is a token and not
 // text such as "Bearer error=invalid_token": it has letters and digits.
 func tokenLike(s string) bool {
@@ -329,7 +368,7 @@ func basicCredentials(s string) bool {
 func redactFormats(msg string) string {
 	for _, s := range messageSecrets(msg) {
 		if len(s) >= minSecretLen {
-			msg = strings.ReplaceAll(msg, s, "(redacted)")
+			msg = strings.ReplaceAll(msg, s, redactedMark)
 		}
 	}
 	return msg
@@ -346,6 +385,13 @@ func redactFormats(msg string) string {
 // a credential by its form alone is masked, whoever sent it: the password
 // in a URL's userinfo and tokens of known formats (see messageSecrets).
 func Redact(msg string, secrets []string) string {
+	return redactForms(msg, maskedForms(secrets))
+}
+
+// maskedForms returns the texts Redact replaces for secrets, longest
+// first: each secret's forms (see secretForms), and those of its long
+// words.
+func maskedForms(secrets []string) []string {
 	var all []string
 	add := func(s string, min int) {
 		for _, form := range secretForms(s) {
@@ -355,7 +401,7 @@ func Redact(msg string, secrets []string) string {
 		}
 	}
 	for _, s := range secrets {
-		if len(strings.TrimSpace(s)) < minSecretLen {
+		if len(strings.TrimSpace(s)) < minSecretLen || plainWord(s) {
 			continue
 		}
 		add(s, minSecretLen)
@@ -367,11 +413,246 @@ func Redact(msg string, secrets []string) string {
 			}
 		}
 	}
-	sort.Slice(all, func(i, j int) bool { return len(all[i]) > len(all[j]) })
-	for _, s := range all {
-		msg = strings.ReplaceAll(msg, s, "(redacted)")
+	all = compactStrings(all)
+	sort.SliceStable(all, func(i, j int) bool { return len(all[i]) > len(all[j]) })
+	return all
+}
+
+// plainWord reports whether s is a word a setting holds that is no
+// secret whatever its name (AUTH_ENABLED=true, pin_memory=false), which
+// masked would blank out the word in every message.
+func plainWord(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "false", "yes", "none", "null", "enabled", "disabled", "required", "optional":
+		return true
+	}
+	return false
+}
+
+// redactForms replaces in msg each of forms, longest first, then what is
+// a credential by its form (see Redact).
+func redactForms(msg string, forms []string) string {
+	for _, s := range forms {
+		msg = strings.ReplaceAll(msg, s, redactedMark)
 	}
 	return redactFormats(msg)
+}
+
+// redactedMark stands in a message for what was masked.
+const redactedMark = "(redacted)"
+
+// RedactHead returns the start of msg, at most n bytes of it, with the
+// secrets masked (see Redact). The text is masked before it is cut, so
+// that a secret the cut falls inside is masked whole: Redact reads the
+// first n bytes and a lookahead past them as long as the longest secret
+// (see redactLookahead). cut says that msg is itself the start of a
+// longer text: then what it ends with of a secret cut there, however
+// short, is masked as well, as is what ends the lookahead. The result is
+// cut at a character and never inside a mask; shortened says it was cut.
+func RedactHead(msg string, n int, secrets []string, cut bool) (_ string, shortened bool) {
+	forms := maskedForms(secrets)
+	if end := n + redactLookahead(forms); len(msg) > end {
+		msg, cut = msg[:runeStartBefore(msg, end)], true
+	}
+	msg = redactForms(msg, forms)
+	if cut {
+		msg = maskCutToken(maskCutEnd(msg, forms))
+	}
+	if len(msg) <= n {
+		return msg, false
+	}
+	return msg[:markStartBefore(msg, runeStartBefore(msg, n))], true
+}
+
+// RedactTail is RedactHead for the end of msg: it returns at most its last
+// n bytes, with the secrets masked before the cut. cut says that msg is
+// itself the end of a longer text (the kept tail of a command's output).
+func RedactTail(msg string, n int, secrets []string, cut bool) (_ string, shortened bool) {
+	forms := maskedForms(secrets)
+	if start := len(msg) - n - redactLookahead(forms); start > 0 {
+		msg, cut = msg[runeStartAfter(msg, start):], true
+	}
+	msg = redactForms(msg, forms)
+	if cut {
+		msg = maskCutStart(msg, forms)
+	}
+	if len(msg) <= n {
+		return msg, false
+	}
+	return msg[markEndAfter(msg, runeStartAfter(msg, len(msg)-n)):], true
+}
+
+// redactLookahead is how far past a cut RedactHead and RedactTail read:
+// the longest of forms, at least minRedactLookahead (for the credentials
+// known by their form, whose length is not known beforehand) and at most
+// maxRedactLookahead. A longer secret the cut falls inside is still masked
+// at the cut, as a secret cut at the end of the lookahead.
+func redactLookahead(forms []string) int {
+	n := minRedactLookahead
+	if len(forms) > 0 {
+		n = max(n, len(forms[0]))
+	}
+	return min(n, maxRedactLookahead)
+}
+
+const (
+	// minRedactLookahead is the shortest lookahead past a cut: longer
+	// than a token of secretFormats, and than most URLs.
+	minRedactLookahead = 1 << 10
+	// maxRedactLookahead bounds the lookahead past a cut, so that a
+	// long secret does not make each cut text long to mask.
+	maxRedactLookahead = 64 << 10
+)
+
+// maskCutEnd masks the end of msg, the start of a longer text, where it
+// is the start of one of forms: a secret cut there.
+func maskCutEnd(msg string, forms []string) string {
+	longest := 0
+	for _, f := range forms {
+		longest = max(longest, overlap(msg, f))
+	}
+	if longest == 0 {
+		return msg
+	}
+	return msg[:len(msg)-longest] + redactedMark
+}
+
+// maskCutToken masks the end of msg, the start of a longer text, where a
+// token of secretFormats starts that the cut left too short for its
+// format to be found (ghp_ and a few characters).
+func maskCutToken(msg string) string {
+	tail := msg[len(msg)-min(len(msg), maxCutToken):]
+	at := -1
+	for _, f := range secretFormats {
+		for _, m := range f.markers {
+			i := strings.LastIndex(tail, m)
+			if i < 0 || strings.ContainsFunc(tail[i+len(m):], func(r rune) bool { return !tokenChar(r) }) {
+				continue
+			}
+			if at < 0 || i < at {
+				at = i
+			}
+		}
+	}
+	if at < 0 {
+		return msg
+	}
+	return msg[:len(msg)-len(tail)+at] + redactedMark
+}
+
+// maxCutToken is how far from the end of a cut text maskCutToken looks
+// for the start of a token: past the shortest token of each format.
+const maxCutToken = 128
+
+// tokenChar reports whether r may be part of a token of secretFormats.
+func tokenChar(r rune) bool {
+	return r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_-.+/=:~", r))
+}
+
+// maskCutStart masks the start of msg, the end of a longer text, where it
+// is the end of one of forms: a secret cut there.
+func maskCutStart(msg string, forms []string) string {
+	longest := 0
+	for _, f := range forms {
+		head := msg[:min(len(msg), len(f)-1)]
+		longest = max(longest, overlap(reverseString(head), reverseString(f)))
+	}
+	if longest == 0 {
+		return msg
+	}
+	return redactedMark + msg[longest:]
+}
+
+// overlap returns the length of the longest end of a that is the start of
+// b, and shorter than b: the part of b a cut after a leaves in a. It reads
+// each byte once (Knuth-Morris-Pratt), so that a long secret costs no more
+// than its length.
+func overlap(a, b string) int {
+	if len(b) < 2 {
+		return 0
+	}
+	if len(a) > len(b)-1 {
+		a = a[len(a)-(len(b)-1):]
+	}
+	fail := make([]int, len(b))
+	for i, k := 1, 0; i < len(b); i++ {
+		for k > 0 && b[i] != b[k] {
+			k = fail[k-1]
+		}
+		if b[i] == b[k] {
+			k++
+		}
+		fail[i] = k
+	}
+	k := 0
+	for i := 0; i < len(a); i++ {
+		for k > 0 && a[i] != b[k] {
+			k = fail[k-1]
+		}
+		if a[i] == b[k] {
+			k++
+		}
+	}
+	return k
+}
+
+// reverseString returns the bytes of s in reverse order.
+func reverseString(s string) string {
+	b := []byte(s)
+	slices.Reverse(b)
+	return string(b)
+}
+
+// runeStartBefore returns the start of the character at i in s, or i when
+// a character starts there.
+func runeStartBefore(s string, i int) int {
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
+}
+
+// runeStartAfter returns the start of the first character at or after i
+// in s.
+func runeStartAfter(s string, i int) int {
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return i
+}
+
+// cutMarks are what the masking writes in a message: a cut inside one
+// moves to its edge, so that no half of one is shown.
+var cutMarks = []string{redactedMark, sensitiveMark}
+
+// sensitiveMark stands in a message for the value of a parameter marked
+// sensitive.
+const sensitiveMark = "(sensitive value)"
+
+// markStartBefore returns i, or the start of the mark of cutMarks in s
+// that i falls inside.
+func markStartBefore(s string, i int) int {
+	for _, m := range cutMarks {
+		for j := max(0, i-len(m)+1); j < i; j++ {
+			if strings.HasPrefix(s[j:], m) {
+				return j
+			}
+		}
+	}
+	return i
+}
+
+// markEndAfter returns i, or the end of the mark of cutMarks in s that i
+// falls inside.
+func markEndAfter(s string, i int) int {
+	for _, m := range cutMarks {
+		for j := max(0, i-len(m)+1); j < i; j++ {
+			if strings.HasPrefix(s[j:], m) {
+				return j + len(m)
+			}
+		}
+	}
+	return i
 }
 
 // secretForms returns s and the other ways a message may spell it.

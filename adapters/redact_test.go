@@ -162,6 +162,16 @@ func TestSensitiveNameWords(t *testing.T) {
 		{"GIT_AUTHOR_NAME", false}, {"keyword", false}, {"country_code", false}, {"status_code", false},
 		{"monkey", false}, {"BYPASS", false}, {"COMPASS", false}, {"DATABASE_URL", false}, {"HOME", false},
 		{"USER", false}, {"Content-Type", false}, {"Accept", false}, {"q", false}, {"limit", false}, {"SPATIAL", false},
+		// The second review's names, and their classes.
+		{"X-Pin", true}, {"pin", true}, {"PIN", true}, {"API_PIN", true}, {"cardPin", true}, {"PIN_CODE", true}, {"pincode", true},
+		{"X-Privkey", true}, {"SSH_PRIVKEY", true}, {"priv_key", true}, {"X-Authorisation", true}, {"authorisation", true},
+		{"AUTHORISATION", true}, {"X-Csrf", true}, {"CSRF", true}, {"_csrf", true}, {"X-XSRF-TOKEN", true}, {"csrfmiddleware", true},
+		{"X-Ticket", true}, {"ticket", true}, {"RECOVERY_CODE", true}, {"RECOVERY_CODES", true}, {"recoveryCodes", true},
+		{"BACKUP_CODES", true}, {"SEED_PHRASE", true}, {"seedPhrase", true}, {"WALLET_SEED_WORDS", true}, {"MNEMONIC", true},
+		{"wallet_mnemonic", true}, {"HOTP_SECRET", true}, {"X-Otp", true},
+		{"PINNED", false}, {"SPINE", false}, {"PING_URL", false}, {"SPIN", false}, {"pinned_version", false},
+		{"RANDOM_SEED", false}, {"SEED", false}, {"RECOVERY_MODE", false}, {"BACKUP_DIR", false}, {"PHRASE", false},
+		{"TICKETS_URL", false}, {"HTTP_STATUS_CODE", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := SensitiveName(tc.name); got != tc.want {
@@ -222,6 +232,24 @@ func TestValueSecrets(t *testing.T) {
 		{"connection string without a password", "Server=db;Database=app;User Id=app", nil},
 		{"PATH", "/usr/local/bin:/usr/bin:/bin", nil},
 		{"words", "the key to the token is a passphrase", nil},
+		// The second review's formats, and others of their class.
+		{"npmrc _authToken", "//registry.npmjs.org/:_authToken=0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0", []string{"0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"}},
+		{"npmrc _auth", "//npm.example.com/:_auth=\"dXNlcjpodW50ZXIy\"\nemail=app@example.com", []string{"dXNlcjpodW50ZXIy"}},
+		{"npmrc _password", "//npm.example.com/:username=app\n//npm.example.com/:_password=aHVudGVyMg==", []string{"aHVudGVyMg=="}},
+		{"npmrc global _auth", "_auth = dXNlcjpodW50ZXIy", []string{"dXNlcjpodW50ZXIy"}},
+		{"npmrc placeholder", "//registry.npmjs.org/:_authToken=${NPM_TOKEN}", nil},
+		{"Google OAuth", "token ya29.a0AfH6SMBx3kQ-abcdefghijklmnopqrstuv", []string{"ya29.a0AfH6SMBx3kQ-abcdefghijklmnopqrstuv"}},
+		{"Docker PAT", "dckr_pat_2b3e36beeb386dfdaacb9b46004ccb7c", []string{"dckr_pat_2b3e36beeb386dfdaacb9b46004ccb7c"}},
+		{"Vault service token", "X-Vault-Token: hvs.CAESIJlU3sQ0aR1lS2bZr3aJ4c5d", []string{"hvs.CAESIJlU3sQ0aR1lS2bZr3aJ4c5d"}},
+		{"Vault batch token", "hvb.AAAAAQJmY2Y0NWE1ZS1mYjE3LTFlYTgtYmI", []string{"hvb.AAAAAQJmY2Y0NWE1ZS1mYjE3LTFlYTgtYmI"}},
+		{"Grafana service account", "glsa_pITqM4bKjPXwE2nCTW0fvUdvD0tLD4Ee_7b9d1c2e", []string{"glsa_pITqM4bKjPXwE2nCTW0fvUdvD0tLD4Ee_7b9d1c2e"}},
+		{"Anthropic", "x-api: sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123", []string{"sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123"}},
+		{"Slack app token", "xapp-1-A0123456789-0123456789012-abcdef", []string{"xapp-1-A0123456789-0123456789012-abcdef"}},
+		{"HubSpot", "pat-na1-11111111-2222-3333-4444-555555555555", []string{"pat-na1-11111111-2222-3333-4444-555555555555"}},
+		{"GitLab runner", "glrt-abcdefghijklmnopqrst12", []string{"glrt-abcdefghijklmnopqrst12"}},
+		{"Databricks", "dapi0123456789abcdef0123456789abcdef", []string{"dapi0123456789abcdef0123456789abcdef"}},
+		{"Telegram bot", "bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1 failed", []string{"123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1"}},
+		{"look-alikes", "ya29.short hvs.x glsa_ dckr_pat_ key-value pat-na1- dapi the sk-ant- a_auth=x", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := ValueSecrets(tc.value)
@@ -245,6 +273,8 @@ func TestRedactFormats(t *testing.T) {
 		{"GET https://acct.blob.core.windows.net/c/f?sv=2022&sig=AbCdEf%2Bsig%3D&se=1 403", "GET https://acct.blob.core.windows.net/c/f?sv=2022&sig=(redacted)&se=1 403"},
 		{"https://example.com/search?q=secret+keys&page=2 failed", "https://example.com/search?q=secret+keys&page=2 failed"},
 		{"password=hunter2 stays: only forms are known", "password=hunter2 stays: only forms are known"},
+		{"npm ERR! 401 //registry.example.com/:_authToken=0f1e2d3c-4b5a-6978 rejected", "npm ERR! 401 //registry.example.com/:_authToken=(redacted) rejected"},
+		{"vault: hvs.CAESIJlU3sQ0aR1lS2bZr3aJ4c5d denied", "vault: (redacted) denied"},
 	} {
 		if got := Redact(tc.msg, nil); got != tc.want {
 			t.Errorf("Redact(%q) = %q, want %q", tc.msg, got, tc.want)
@@ -287,6 +317,18 @@ headers = { "X-Upstream" = "token ${env("GH")}" }`, testGitHubToken},
 		{"query webhook under a plain name", srv.URL, `query = { echo = "target", target = env("HOOK") }`, testSlackHook},
 		{"query connection string", srv.URL, `query = { echo = "dsn_info", dsn_info = "Server=db;Password=${env("SAS")}" }`, "sv2022AbCdEfsig"},
 		{"url userinfo", `http://app:${env("SAS")}@` + u.Host, ``, "sv2022AbCdEfsig"},
+		{"header X-Pin", srv.URL, `query = { echo = "X-Pin" }
+headers = { "X-Pin" = env("SAS") }`, "sv2022AbCdEfsig"},
+		{"header X-Privkey", srv.URL, `query = { echo = "X-Privkey" }
+headers = { "X-Privkey" = env("SAS") }`, "sv2022AbCdEfsig"},
+		{"header X-Authorisation", srv.URL, `query = { echo = "X-Authorisation" }
+headers = { "X-Authorisation" = env("SAS") }`, "sv2022AbCdEfsig"},
+		{"header X-Csrf", srv.URL, `query = { echo = "X-Csrf" }
+headers = { "X-Csrf" = env("SAS") }`, "sv2022AbCdEfsig"},
+		{"header X-Ticket", srv.URL, `query = { echo = "X-Ticket" }
+headers = { "X-Ticket" = env("SAS") }`, "sv2022AbCdEfsig"},
+		{"query pin", srv.URL, `query = { echo = "pin", pin = env("SAS") }`, "sv2022AbCdEfsig"},
+		{"query authorisation", srv.URL, `query = { echo = "authorisation", authorisation = env("SAS") }`, "sv2022AbCdEfsig"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -324,6 +366,18 @@ func TestExecErrorsRedactByRule(t *testing.T) {
 		{"Pwd= connection string", `ODBC = "DRIVER=x;SERVER=db.internal;UID=app;Pwd=odbcpw-hunter2"`, "$ODBC", "odbcpw-hunter2", "db.internal"},
 		{"Slack webhook", `NOTIFY_URL = "` + testSlackHook + `"`, "$NOTIFY_URL", testSlackHook, ""},
 		{"token not in the environment", ``, testGitHubToken, testGitHubToken, ""},
+		{"PIN", `PIN = "pin-value-1234"`, "$PIN", "pin-value-1234", ""},
+		{"API_PIN", `API_PIN = "apipin-5678"`, "$API_PIN", "apipin-5678", ""},
+		{"SSH_PRIVKEY", `SSH_PRIVKEY = "privkey-material-99"`, "$SSH_PRIVKEY", "privkey-material-99", ""},
+		{"CSRF", `CSRF = "csrf-value-4321"`, "$CSRF", "csrf-value-4321", ""},
+		{"RECOVERY_CODES", `RECOVERY_CODES = "rc-aaaa-bbbb rc-cccc-dddd"`, "$RECOVERY_CODES", "rc-aaaa-bbbb", ""},
+		{"SEED_PHRASE", `SEED_PHRASE = "abandon ability able about above absent"`, "$SEED_PHRASE", "abandon ability able", ""},
+		{"MNEMONIC", `MNEMONIC = "zoo zebra zero zone"`, "$MNEMONIC", "zoo zebra zero zone", ""},
+		{"AUTHORISATION", `AUTHORISATION = "authorisation-value-1"`, "$AUTHORISATION", "authorisation-value-1", ""},
+		{"npmrc in a value", `NPMRC = "//registry.npmjs.org/:_authToken=0f1e2d3c-4b5a-6978-8796"`, "$NPMRC", "0f1e2d3c-4b5a-6978-8796", "registry.npmjs.org"},
+		{"Google OAuth token in a value", `GCLOUD = "access ya29.a0AfH6SMBx3kQ-abcdefghijklmnopqrstuv"`, "$GCLOUD", "ya29.a0AfH6SMBx3kQ", ""},
+		{"random seed stays", `RANDOM_SEED = "20240601"`, "$RANDOM_SEED", "", "20240601"},
+		{"a switch stays", `PIN_MEMORY = "true", AUTH_ENABLED = "false"`, "$PIN_MEMORY $AUTH_ENABLED", "", "true false"},
 		{"PATH and PWD stay", `PATH = "/usr/local/bin:/usr/bin:/bin", KEYBOARD = "us-intl-layout"`, "$PATH $PWD $KEYBOARD", "", "/usr/local/bin:/usr/bin:/bin /"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

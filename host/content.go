@@ -357,7 +357,7 @@ func (r *Registry) unsubscribable(uri string) string {
 			}
 			return ""
 		case !t.dir.Has(name):
-			return fmt.Sprintf("resource template %q has no file %s to serve", d.Name, preview([]byte(name)))
+			return fmt.Sprintf("resource template %q has no file %s to serve", d.Name, preview([]byte(name), nil))
 		}
 		return ""
 	}

@@ -178,7 +178,7 @@ func (r *Registry) checkExample(ctx context.Context, t *thcl.Tool, ex *thcl.Exam
 				"Correct the item's path, or record a response that has it.")
 		}
 		if vals.Error != nil {
-			return fail("Example expected an error", rangeOf(ex.Error), "the tool returns the text %s, but the example expects an error containing %q.", preview([]byte(text)), *vals.Error)
+			return fail("Example expected an error", rangeOf(ex.Error), "the tool returns the text %s, but the example expects an error containing %q.", preview([]byte(text), nil), *vals.Error)
 		}
 		want, err := convert.Convert(vals.Result, cty.String)
 		if err != nil || want.IsNull() {
@@ -488,12 +488,14 @@ func ctyPreview(v cty.Value) string {
 }
 
 func shorten(s string) string {
-	const max = 200
-	if r := []rune(s); len(r) > max {
-		return string(r[:max]) + "..."
+	if r := []rune(s); len(r) > shortenMax {
+		return string(r[:shortenMax]) + "..."
 	}
 	return s
 }
+
+// shortenMax is how many characters of a value shorten keeps.
+const shortenMax = 200
 
 // textDiff describes where two texts first differ.
 func textDiff(got, want string) string {

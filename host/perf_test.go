@@ -255,7 +255,7 @@ func sameConvert(t *testing.T, typ *thcl.Type, raw []byte) {
 	if !ok {
 		return
 	}
-	want, err := convertGeneral(typ, raw)
+	want, err := convertGeneral(typ, raw, nil)
 	if err != nil {
 		t.Fatalf("%s as %s: the fast path gave %s, the general path an error: %v", raw, typ, got, err)
 	}

@@ -46,7 +46,7 @@ func MapOutput(r *thcl.Result, o *adapters.Output, eval *hcl.EvalContext) (json.
 			return nil, errors.New("the output is empty, so the result fields cannot be read from it; check that the backend answers with a JSON body (an http upstream may answer 204, or 200 with no body, on a request it does not understand)")
 		}
 		if !isJSONLines(body) {
-			return nil, fmt.Errorf("the output is not JSON, so the result fields cannot be read from it; it begins: %s", preview(body))
+			return nil, fmt.Errorf("the output is not JSON, so the result fields cannot be read from it; it begins: %s", preview(body, o))
 		}
 		lines = true
 	}
@@ -81,7 +81,7 @@ func MapOutput(r *thcl.Result, o *adapters.Output, eval *hcl.EvalContext) (json.
 			}
 			return nil, fmt.Errorf("result field %q: the path %q matched %s in the output; mark the field optional = true if it may be absent", f.Name, path, found)
 		}
-		raw, err := ConvertJSON(f.Type, []byte(res.Raw))
+		raw, err := convertJSON(f.Type, []byte(res.Raw), o)
 		if err != nil {
 			return nil, fmt.Errorf("result field %q: %s", f.Name, err)
 		}
@@ -92,7 +92,7 @@ func MapOutput(r *thcl.Result, o *adapters.Output, eval *hcl.EvalContext) (json.
 		out.Write(name)
 		out.WriteByte(':')
 		if err := json.Compact(&out, raw); err != nil {
-			return nil, fmt.Errorf("result field %q: the path %q gave a value that is not JSON (%s): %s", f.Name, path, err, rawPreview(raw))
+			return nil, fmt.Errorf("result field %q: the path %q gave a value that is not JSON (%s): %s", f.Name, path, err, rawPreview(raw, o))
 		}
 	}
 	out.WriteByte('}')
@@ -133,18 +133,24 @@ func errTooDeep(what string) error {
 // returns it as JSON. A value that cannot be converted is an error that says
 // what was expected.
 func ConvertJSON(t *thcl.Type, raw []byte) (json.RawMessage, error) {
+	return convertJSON(t, raw, nil)
+}
+
+// convertJSON is ConvertJSON for a value from o, a backend's output, whose
+// secrets an error's preview of the value masks (see rawPreview).
+func convertJSON(t *thcl.Type, raw []byte, o *adapters.Output) (json.RawMessage, error) {
 	if t.Kind == thcl.KindAny {
 		return json.RawMessage(raw), nil
 	}
 	if out, ok := convertFast(t, raw); ok {
 		return out, nil
 	}
-	return convertGeneral(t, raw)
+	return convertGeneral(t, raw, o)
 }
 
 // convertGeneral converts through cty: any conversion cty makes, and the
 // errors.
-func convertGeneral(t *thcl.Type, raw []byte) (json.RawMessage, error) {
+func convertGeneral(t *thcl.Type, raw []byte, o *adapters.Output) (json.RawMessage, error) {
 	implied, err := ctyjson.ImpliedType(raw)
 	if err != nil {
 		return nil, fmt.Errorf("the value is not valid JSON: %s", err)
@@ -155,7 +161,7 @@ func convertGeneral(t *thcl.Type, raw []byte) (json.RawMessage, error) {
 	}
 	cv, err := convert.Convert(v, t.Cty())
 	if err != nil {
-		return nil, fmt.Errorf("expected %s, got %s: %s", t, rawPreview(raw), convertMessage(err))
+		return nil, fmt.Errorf("expected %s, got %s: %s", t, rawPreview(raw, o), convertMessage(err))
 	}
 	if cv.IsNull() {
 		return json.RawMessage("null"), nil
@@ -785,19 +791,37 @@ func convertMessage(err error) string {
 	return err.Error()
 }
 
-// preview shows the start of a body in a message.
 // rawPreview shows a JSON value as JSON, compacted on one line and
 // shortened: a string keeps its one pair of quotes ("abc", not "\"abc\"").
-func rawPreview(raw []byte) string {
+// With o, the output the value is from, the secrets the call sent are
+// masked before the value is shortened (see adapters.Output.RedactHead).
+func rawPreview(raw []byte, o *adapters.Output) string {
 	var buf bytes.Buffer
 	if json.Compact(&buf, raw) != nil {
-		return preview(raw)
+		return preview(raw, o)
 	}
-	return shorten(strings.ToValidUTF8(buf.String(), "\uFFFD"))
+	s := strings.ToValidUTF8(buf.String(), "\uFFFD")
+	if o == nil {
+		return shorten(s)
+	}
+	if s, cut := o.RedactHead(s, shortenMax); cut {
+		return s + "..."
+	}
+	return s
 }
 
-func preview(b []byte) string {
+// preview shows the start of a body in a message, quoted. With o, the
+// output the body is from, the secrets the call sent are masked before the
+// body is cut, so that the cut never shows part of one.
+func preview(b []byte, o *adapters.Output) string {
 	const max = 120
+	if o != nil {
+		s, cut := o.RedactHead(strings.ToValidUTF8(string(b), "\uFFFD"), max)
+		if cut {
+			s += "..."
+		}
+		return fmt.Sprintf("%q", s)
+	}
 	s := string(b)
 	if len(s) > max {
 		s = s[:max]

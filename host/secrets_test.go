@@ -126,3 +126,66 @@ tool "exec_param" {
 		})
 	}
 }
+
+// TestResultPreviewSecretAtCut: the start of an output that a result
+// mapping's error quotes is cut after the secrets are masked, so an output
+// that puts one across the cut, at any offset, shows no piece of it.
+func TestResultPreviewSecretAtCut(t *testing.T) {
+	const secret = "Zq9Xw2Lp7Rt4Vn8Ks3Hd6Fg1Jm5Cb0Ny"
+	cfg := fmt.Sprintf(`
+tool "text" {
+  param "n" { type = number }
+  exec {
+    command = ["sh", "-c", "head -c \"$1\" /dev/zero | tr '\\0' b; printf '%%s tail' \"$T\"", "sh", tostring(param.n)]
+    env     = { T = sensitive(%[1]q) }
+  }
+  result {
+    field "value" {
+      path = "value"
+      type = number
+    }
+  }
+}
+tool "field" {
+  param "n" { type = number }
+  exec {
+    command = ["sh", "-c", "printf '{\"value\": \"'; head -c \"$1\" /dev/zero | tr '\\0' b; printf '%%s tail\"}' \"$T\"", "sh", tostring(param.n)]
+    env     = { T = sensitive(%[1]q) }
+  }
+  result {
+    field "value" {
+      path = "value"
+      type = number
+    }
+  }
+}
+`, secret)
+	reg := loadSource(t, cfg)
+	for _, tc := range []struct {
+		tool string
+		cut  int // where the preview cuts the output
+		want string
+	}{
+		{"text", 120, "not JSON"},
+		{"field", shortenMax - 1, "expected number"}, // after the value's quote
+	} {
+		for _, off := range []int{1, 2, 9, 20, len(secret) - 1} {
+			t.Run(fmt.Sprintf("%s offset %d", tc.tool, off), func(t *testing.T) {
+				res, err := reg.CallTool(context.Background(), tc.tool, []byte(fmt.Sprintf(`{"n": %d}`, tc.cut-off)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				text := res.Content[0].(*mcp.TextContent).Text
+				if !res.IsError || !strings.Contains(text, tc.want) || !strings.Contains(text, "bbbb") {
+					t.Fatalf("isError=%v %q; want an error containing %q", res.IsError, text, tc.want)
+				}
+				for i := 0; i+2 <= len(secret); i++ {
+					if strings.Contains(text, secret[i:i+2]) {
+						t.Errorf("the error shows %q of the secret: %q", secret[i:i+2], text)
+						break
+					}
+				}
+			})
+		}
+	}
+}
