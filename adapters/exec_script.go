@@ -702,20 +702,28 @@ func (c *execCompiler) markedEval() *hcl.EvalContext {
 // is only known when the tool is called is one run.
 func (c *execCompiler) scriptArgs(x hcl.Expression) []scriptArg {
 	ctx := c.markedEval()
+	var args []scriptArg
 	if v, diags := x.Value(ctx); !diags.HasErrors() {
 		v, _ = v.Unmark()
 		plain, _ := x.Value(c.eval)
 		if v.IsKnown() == plain.IsKnown() && (!v.IsKnown() || c.sameLength(x, ctx, v)) {
-			return c.scriptArgsOf(x, ctx)
+			args = c.scriptArgsOf(x, ctx)
 		}
 	}
-	// Without the marks (they fail the expression, or change its
-	// length), every element not known at load may be made from any
-	// parameter the command refers to.
-	args := c.scriptArgsOf(x, c.eval)
+	if args == nil {
+		// Without the marks (they fail the expression, or change its
+		// length).
+		args = c.scriptArgsOf(x, c.eval)
+	}
+	// An element not written out and not known at load can only be made
+	// from the parameters and answers. Some functions drop the marks
+	// (try, those that take an unknown list whole, as element and lookup
+	// do, and %{for} in a template): an element that carries none may be
+	// made from any parameter and answer the command refers to.
+	params, answers := execParamRefs(x, c.paramNames()), execAnswerRefs(x)
 	for i := range args {
-		if args[i].expr == nil && !args[i].known() {
-			args[i].params, args[i].answers = execParamRefs(x, c.paramNames()), execAnswerRefs(x)
+		if a := &args[i]; a.expr == nil && !a.run && !a.known() && len(a.params)+len(a.answers) == 0 {
+			a.params, a.answers = params, answers
 		}
 	}
 	return args

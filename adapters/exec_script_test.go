@@ -360,3 +360,75 @@ func FuzzExecScriptStdin(f *testing.F) {
 		}
 	})
 }
+
+// execReviewFixture has the default parameters, a map parameter m and an
+// ask form with the field a.
+func execReviewFixture() execFixture {
+	f := defaultExecFixture()
+	f.params["m"] = cty.Map(cty.String)
+	f.answers = map[string]cty.Type{"a": cty.String}
+	return f
+}
+
+// TestExecChecksSeeThrough: the script, load and stdin checks refuse a
+// parameter or an answer that reaches a script, an option that loads code
+// or a variable env sets through a function that drops the marks the
+// checks follow (try, element, lookup, keys, %{for}), through a
+// conditional known only at a call (each branch is a command list of its
+// own), through a name computed at load, and as an operand of env.
+func TestExecChecksSeeThrough(t *testing.T) {
+	t.Parallel()
+	f := execReviewFixture()
+	const (
+		script  = "Parameter inside a script"
+		code    = "Parameter chooses the code that runs"
+		program = "Parameter chooses the program"
+		name    = "Name must be constant"
+	)
+	tests := []struct {
+		name, body, summary, subject, detail string
+	}{
+		// Functions that drop the marks.
+		{"element in flatten", `command = flatten([["sh", "-c"], ["echo ${element(param.files, 0)}"]])`, script, "param.files", `may put parameter "files"`},
+		{"try in reverse", `command = reverse(reverse(["sh", "-c", try("echo ${param.text}", "")]))`, script, "param.text", `may put parameter "text"`},
+		{"lookup in flatten", `command = flatten([["sh", "-c"], ["echo ${lookup(param.m, "msg", "")}"]])`, script, "param.m", `may put parameter "m"`},
+		{"for template in flatten", `command = flatten([["bash", "-c"], ["echo %{for f in param.files}${f} %{endfor}"]])`, script, "param.files", "The script bash runs with -c"},
+		{"try in values", `command = values({ a = "sh", b = "-c", c = try("echo ${param.text}", "") })`, script, "param.text", "The script sh runs with -c"},
+		{"try in a for expression", `command = [for s in ["sh", "-c", try("echo ${param.text}", "")] : s]`, script, "param.text", "The script sh runs with -c"},
+		{"keys in flatten", `command = reverse(reverse(["sh", "-c", keys({ "echo ${param.text}" = 1 })[0]]))`, script, "param.text", "The script sh runs with -c"},
+		{"join of concat of a list parameter", `command = flatten([["sh", "-c"], [join(" ", concat(["echo"], param.files))]])`, script, "param.files", "The script sh runs with -c"},
+		{"join of reverse of a list parameter", `command = flatten([["sh", "-c"], [join(" ", reverse(param.files))]])`, script, "param.files", "The script sh runs with -c"},
+		{"join of slice of a list parameter", `command = reverse(reverse(["sh", "-c", join(" ", slice(param.files, 0, 1))]))`, script, "param.files", "The script sh runs with -c"},
+		{"try of an answer", `command = reverse(reverse(["sh", "-c", "echo ${try(answer.a, "")}"]))`, script, "answer.a", `may put the ask form's answer "a"`},
+		{"try on stdin", "command = [\"sh\"]\nstdin = try(\"echo ${param.text}\", \"\")", script, `try("echo ${param.text}", "")`, "program sh reads"},
+		{"try of an answer on stdin", "command = reverse(reverse([\"sh\", \"-s\"]))\nstdin = \"echo ${try(answer.a, \"\")}\"", script, `"echo ${try(answer.a, "")}"`, "program sh reads"},
+		{"try in LD_PRELOAD", `command = reverse(reverse(["env", "LD_PRELOAD=${try(param.text, "")}", "ls"]))`, program, "param.text", "LD_PRELOAD, which env sets"},
+		{"try in BASH_ENV", `command = reverse(reverse(["env", "BASH_ENV=${try(param.text, "")}", "bash", "-c", "true"]))`, program, "param.text", "BASH_ENV, which env sets"},
+		{"lookup in GIT_EXTERNAL_DIFF", `command = reverse(reverse(["env", "GIT_EXTERNAL_DIFF=${lookup(param.m, "a", "")}", "git", "diff"]))`, program, "param.m", "GIT_EXTERNAL_DIFF"},
+		{"element in perl -M", `command = ["perl", "-M${element(param.files, 0)}", "-e", "1"]`, code, `"-M${element(param.files, 0)}"`, "-M of perl"},
+		{"element in perl -M in reverse", `command = reverse(reverse(["perl", "-M${element(param.files, 0)}", "-e", "1"]))`, script, "param.files", "glued to the flag"},
+		{"try in python3 -m", `command = ["python3", "-m", try(param.text, "")]`, code, `try(param.text, "")`, "-m of python3"},
+		{"try in python3 -m in reverse", `command = reverse(reverse(["python3", "-m", try(param.text, "")]))`, code, "param.text", "-m of python3"},
+		{"try in git -c in reverse", `command = reverse(reverse(["git", "-c", "core.pager=${try(param.text, "")}", "log"]))`, code, "param.text", "-c of git"},
+		{"try in an operand of env", `command = reverse(reverse(["env", try(param.text, ""), "bash", "-c", "true"]))`, name, "param.text", `refers to parameter "text"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			src, errs := execScriptErrors(t, f, tt.body)
+			if len(errs) != 1 || errs[0].Summary != tt.summary {
+				t.Fatalf("diagnostics = %v, want one %s", errs, tt.summary)
+			}
+			d := errs[0]
+			if d.Subject == nil {
+				t.Fatal("no subject")
+			}
+			if got := src[d.Subject.Start.Byte:d.Subject.End.Byte]; got != tt.subject {
+				t.Errorf("subject = %q, want %q", got, tt.subject)
+			}
+			if !strings.Contains(d.Detail, tt.detail) || !strings.HasSuffix(d.Detail, ".") {
+				t.Errorf("detail = %q, want a sentence with %q", d.Detail, tt.detail)
+			}
+		})
+	}
+}
