@@ -1062,14 +1062,35 @@ func (c *execCompiler) stdinScript(x hcl.Expression) *hcl.Diagnostic {
 	if !ok {
 		return nil
 	}
-	a := scriptArg{expr: sx, val: cty.DynamicVal, params: execParamRefs(x, c.paramNames()), answers: execAnswerRefs(x)}
-	if v, diags := x.Value(c.markedEval()); !diags.HasErrors() {
-		a.val, _ = v.UnmarkDeep()
+	// Each list the command may be at a call, against each text stdin
+	// may be (a conditional with fixed text in both branches is not
+	// made from its condition).
+	stdins := []hclsyntax.Expression{sx}
+	if vs, over := c.commandVariants(sx); over == nil {
+		stdins = vs
 	}
-	if !a.built() || a.known() {
-		return nil
+	for _, s := range stdins {
+		a := scriptArg{expr: s, val: cty.DynamicVal, params: execParamRefs(s, c.paramNames()), answers: execAnswerRefs(s)}
+		if v, diags := s.Value(c.markedEval()); !diags.HasErrors() {
+			a.val, _ = v.UnmarkDeep()
+		}
+		if !a.built() || a.known() {
+			continue
+		}
+		for _, args := range c.variants {
+			if d := c.stdinScriptIn(a, args); d != nil {
+				return d
+			}
+		}
 	}
-	for start, arg := range c.args {
+	return nil
+}
+
+// stdinScriptIn refuses a, stdin made from a parameter or an answer, when
+// args, the elements of one list the command may be, run a program that
+// reads its program from standard input.
+func (c *execCompiler) stdinScriptIn(a scriptArg, args []scriptArg) *hcl.Diagnostic {
+	for start, arg := range args {
 		if arg.run {
 			// A list known only at call time that names an interpreter
 			// may run it with its arguments unseen.
@@ -1083,7 +1104,7 @@ func (c *execCompiler) stdinScript(x hcl.Expression) *hcl.Diagnostic {
 			continue
 		}
 		in, ok := execInterpreterFor(prog)
-		if ok && !in.safe(c.args[start+1:]) && in.readsStdin(c.args[start+1:]) {
+		if ok && !in.safe(args[start+1:]) && in.readsStdin(args[start+1:]) {
 			return c.scriptDiag(a, fmt.Sprintf("The stdin argument is the program %s reads from its standard input, and it", prog), in)
 		}
 	}

@@ -89,10 +89,12 @@ func TestExecScriptBuiltByExpression(t *testing.T) {
 			`param.text`, "This argument of sh may be its script"},
 		{"script glued to a flag made from a parameter", `command = [for s in ["python3", "-${param.opt}"] : s]`,
 			`param.opt`, "The script python3 runs with -c, glued to the flag, may put parameter \"opt\""},
-		{"a list at call time holding the flag and the script", `command = concat(["sh"], param.flag ? ["-c", "echo ${param.text}"] : [])`,
+		{"a conditional at call time holding the flag and the script", `command = concat(["sh"], param.flag ? ["-c", "echo ${param.text}"] : [])`,
+			`"echo ${param.text}"`, "The script sh runs with -c puts parameter \"text\""},
+		{"a conditional at call time holding the flag", `command = concat(["sh"], param.flag ? ["-c"] : [], ["echo ${param.text}"])`,
+			`"echo ${param.text}"`, "The script sh runs with -c puts parameter \"text\""},
+		{"a list at call time holding the flag and the script", `command = concat(["sh"], compact(["-c", "echo ${param.text}", param.opt]))`,
 			`param.text`, "The list after sh, known only when the tool is called, may hold a script flag and its script; it may put parameter \"text\""},
-		{"a list at call time that may hold the flag", `command = concat(["sh"], param.flag ? ["-c"] : [], ["echo ${param.text}"])`,
-			`"echo ${param.text}"`, "This argument of sh may be its script"},
 		{"a slice of unknown length", `command = concat(["sh"], slice(["-c", "echo ${param.text}"], 0, param.n))`,
 			`param.text`, "may hold a script flag and its script"},
 		{"an interpreter in a list known at call time", `command = concat(["env", "LC_ALL=C"], compact(["gawk", "${param.a}${param.b}", "data.txt"]))`,
@@ -118,7 +120,7 @@ func TestExecScriptBuiltByExpression(t *testing.T) {
 		{"awk -f -", "command = [\"awk\", \"-f\", \"-\", \"data.txt\"]\nstdin = \"/${param.text}/\"", `"/${param.text}/"`, "program awk reads"},
 		{"a script on stdin of a command built by concat", "command = concat([\"sh\"], param.files)\nstdin = \"echo ${param.text}\"", `"echo ${param.text}"`, "program sh reads"},
 		{"an interpreter chosen at call time reading stdin", "command = concat([\"env\"], param.flag ? [\"sh\"] : [\"cat\"])\nstdin = \"echo ${param.text}\"",
-			`"echo ${param.text}"`, "The stdin argument may be the program sh reads from its standard input, which a list known only when the tool is called names"},
+			`"echo ${param.text}"`, "The stdin argument is the program sh reads from its standard input"},
 		{"a function of a parameter on stdin", "command = [\"bash\", \"-s\", \"--\", \"x\"]\nstdin = format(\"echo %s\", param.text)", `format("echo %s", param.text)`, "program bash reads"},
 	}
 	for _, tt := range tests {
@@ -411,6 +413,25 @@ func TestExecChecksSeeThrough(t *testing.T) {
 		{"try in python3 -m in reverse", `command = reverse(reverse(["python3", "-m", try(param.text, "")]))`, code, "param.text", "-m of python3"},
 		{"try in git -c in reverse", `command = reverse(reverse(["git", "-c", "core.pager=${try(param.text, "")}", "log"]))`, code, "param.text", "-c of git"},
 		{"try in an operand of env", `command = reverse(reverse(["env", try(param.text, ""), "bash", "-c", "true"]))`, name, "param.text", `refers to parameter "text"`},
+		// Conditionals known only at a call.
+		{"an interpreter in both branches", `command = concat(["env"], param.flag ? ["bash", "-e"] : ["bash"], ["-c", "grep -r ${param.text} ."])`, script, `"grep -r ${param.text} ."`, "The script bash runs with -c puts"},
+		{"the same branches", `command = concat(["env"], param.flag ? ["sh", "-c"] : ["sh", "-c"], ["echo ${param.text}"])`, script, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"perl in both branches", `command = concat(["nice"], param.flag ? ["perl"] : ["perl"], ["-M${param.text}", "-e", "1"])`, code, `"-M${param.text}"`, "-M of perl"},
+		{"git in both branches", `command = concat(["nice"], param.flag ? ["git"] : ["git"], ["-c", "core.pager=${param.text}", "log"])`, code, `"core.pager=${param.text}"`, "-c of git"},
+		{"env in both branches", `command = concat(["nice"], param.flag ? ["env", "-i"] : ["env"], ["GIT_SSH_COMMAND=${param.text}", "git", "fetch"])`, program, `"GIT_SSH_COMMAND=${param.text}"`, "GIT_SSH_COMMAND"},
+		{"an assignment in one branch", `command = concat(["env"], param.flag ? ["X=1"] : [], ["BASH_ENV=${param.text}", "bash", "-c", "true"])`, program, `"BASH_ENV=${param.text}"`, "BASH_ENV"},
+		{"nested conditionals", `command = concat(["env"], param.flag ? (param.text == "" ? ["sh"] : ["cat"]) : ["cat"], ["-c", "echo ${param.a}"])`, script, `"echo ${param.a}"`, "The script sh runs with -c"},
+		{"a conditional in a for expression", `command = concat(["sh", "-c"], [for s in ["echo"] : param.flag ? s : "echo ${param.text}"])`, script, "param.text", "The script sh runs with -c"},
+		{"a loader's option in a branch", `command = ["perl", param.flag ? "-M${param.text}" : "-w", "script.pl"]`, code, `"-M${param.text}"`, "-M of perl"},
+		{"a loader's flag in a branch", `command = ["git", param.flag ? "-c" : "-C", "core.pager=${param.text}", "log"]`, code, `"core.pager=${param.text}"`, "-c of git"},
+		{"a script flag in a branch", `command = ["python3", param.flag ? "-c" : "-u", "print(${param.text})"]`, script, `"print(${param.text})"`, "The script python3 runs with -c puts"},
+		{"stdin of an interpreter in a branch", "command = concat([\"env\"], param.flag ? [\"sh\"] : [\"cat\"])\nstdin = \"echo ${param.text}\"", script, `"echo ${param.text}"`, "The stdin argument is the program sh reads"},
+		{"stdin in a branch", "command = [\"sh\"]\nstdin = param.flag ? \"ls\" : \"echo ${param.text}\"", script, `"echo ${param.text}"`, "The stdin argument is the program sh reads"},
+		// Names computed at load.
+		{"base64decode in a branch", `command = concat(["env"], param.flag ? [base64decode("c2g=")] : ["cat"], ["-c", "echo ${param.text}"])`, script, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"strrev in a branch", `command = concat(["env"], param.flag ? ["cat"] : [strrev("hs")], ["-c", "echo ${param.text}"])`, script, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"a template in a branch", `command = concat(["env"], param.flag ? ["s${"h"}"] : [], ["-c", "echo ${param.text}"])`, script, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"the item of a for expression", `command = concat(["nice"], [for x in param.files : "sh"], ["-c", "echo ${param.text}"])`, script, "param.files", "may run sh, which it names"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -431,4 +452,50 @@ func TestExecChecksSeeThrough(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestExecChecksSeeThroughAllowed: a conditional whose branches are fixed
+// text is not made from its condition, in the command and on stdin; the
+// names of variables env sets may come from a list known at a call when
+// they are written; and a command of up to execMaxVariants lists is
+// checked.
+func TestExecChecksSeeThroughAllowed(t *testing.T) {
+	t.Parallel()
+	f := execReviewFixture()
+	six := `concat(["rg"], param.flag ? ["-i"] : [], param.text == "" ? ["-w"] : [], param.a == "" ? ["-F"] : [], param.b == "" ? ["-s"] : [], param.opt == "" ? ["-n"] : [], param.path == "" ? ["-l"] : [], ["--", param.pidfile])`
+	for _, body := range []string{
+		`command = ["sh", "-c", param.flag ? "ls -l" : "ls"]`,
+		`command = concat(["sh", "-c"], [param.flag ? "ls -l" : "ls"])`,
+		`command = ["sh", "-c", "ls ${param.flag ? "-l" : ""}"]`,
+		`command = reverse(reverse(["sh", "-c", param.flag ? "ls -l" : "ls"]))`,
+		`command = concat(["sh"], param.flag ? ["-c", "ls -l"] : ["-c", "ls"])`,
+		"command = [\"sh\"]\nstdin = param.flag ? \"ls -l\" : \"ls\"",
+		"command = [\"sh\", \"-s\"]\nstdin = \"ls ${param.flag ? \"-l\" : \"\"}\"",
+		`command = concat(["git", "log"], param.flag ? ["--oneline"] : [], ["--", param.path])`,
+		`command = concat(["env", "LC_ALL=C"], param.flag ? ["sort", "-r"] : ["sort"], ["--", param.path])`,
+		`command = concat(["env", "LC_ALL=C", "sort", "--"], param.files)`,
+		`command = ["env", "-u", "HOME", "GREETING=${param.text}", "printenv", "GREETING"]`,
+		"command = " + six,
+	} {
+		t.Run(body, func(t *testing.T) {
+			t.Parallel()
+			if _, errs := execScriptErrors(t, f, body); len(errs) > 0 {
+				t.Errorf("refused: %s", errs.Error())
+			}
+		})
+	}
+	t.Run("past the cap", func(t *testing.T) {
+		t.Parallel()
+		seven := strings.Replace(six, `["--", param.pidfile]`, `param.n > 1 ? ["-v"] : [], ["--", param.pidfile]`, 1)
+		src, errs := execScriptErrors(t, f, "command = "+seven)
+		if len(errs) != 1 || errs[0].Summary != "Too many conditionals in command" {
+			t.Fatalf("diagnostics = %v, want one Too many conditionals in command", errs)
+		}
+		if got := src[errs[0].Subject.Start.Byte:errs[0].Subject.End.Byte]; !strings.HasPrefix(got, "param.") || !strings.Contains(got, "?") {
+			t.Errorf("subject = %q, want a conditional", got)
+		}
+		if !strings.Contains(errs[0].Detail, "more than 64 different command lists") {
+			t.Errorf("detail = %q", errs[0].Detail)
+		}
+	})
 }

@@ -1,0 +1,222 @@
+package adapters
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// execMaxVariants caps the command lists a command with conditionals
+// known only at a call is checked as (see commandVariants).
+const execMaxVariants = 64
+
+// commandVariants returns the command lists x may be at a call, as
+// expressions: x with each conditional whose condition is known only at
+// a call replaced by one of its branches, in every combination, so that
+// the checks see what each branch puts in the list as if it were written
+// out (concat(["env"], param.strict ? ["bash", "-e"] : ["bash"], ...)).
+// A conditional whose condition refers to a for expression's symbol is
+// left alone: its branch changes from one item to the next. It returns
+// nil and the conditional that makes more than execMaxVariants lists.
+func (c *execCompiler) commandVariants(x hclsyntax.Expression) ([]hclsyntax.Expression, *hclsyntax.ConditionalExpr) {
+	var out []hclsyntax.Expression
+	pending := []hclsyntax.Expression{x}
+	for len(pending) > 0 {
+		v := pending[len(pending)-1]
+		pending = pending[:len(pending)-1]
+		cond := c.openConditional(v)
+		if cond == nil {
+			out = append(out, v)
+			continue
+		}
+		if b, known := c.condition(cond.Condition); known {
+			branch := cond.FalseResult
+			if b {
+				branch = cond.TrueResult
+			}
+			pending = append(pending, execReplace(v, cond, branch))
+			continue
+		}
+		if len(out)+len(pending)+2 > execMaxVariants {
+			return nil, cond
+		}
+		pending = append(pending, execReplace(v, cond, cond.FalseResult), execReplace(v, cond, cond.TrueResult))
+	}
+	return out, nil
+}
+
+// openConditional returns the first conditional in x whose condition
+// refers only to the variables of the configuration (param, answer),
+// not to a symbol of a for expression or a splat; nil when there is none.
+func (c *execCompiler) openConditional(x hclsyntax.Expression) *hclsyntax.ConditionalExpr {
+	var found *hclsyntax.ConditionalExpr
+	hclsyntax.VisitAll(x, func(n hclsyntax.Node) hcl.Diagnostics {
+		if cx, ok := n.(*hclsyntax.ConditionalExpr); ok && found == nil && c.global(cx.Condition) {
+			found = cx
+		}
+		return nil
+	})
+	return found
+}
+
+// global reports whether x refers only to the variables of the
+// configuration, so that its value is the same for every item of a for
+// expression around it.
+func (c *execCompiler) global(x hclsyntax.Expression) bool {
+	for _, tr := range x.Variables() {
+		if _, ok := c.eval.Variables[tr.RootName()]; !ok {
+			return false
+		}
+	}
+	anon := false
+	hclsyntax.VisitAll(x, func(n hclsyntax.Node) hcl.Diagnostics {
+		_, ok := n.(*hclsyntax.AnonSymbolExpr)
+		anon = anon || ok
+		return nil
+	})
+	return !anon
+}
+
+// variantsDiag refuses a command that makes more than execMaxVariants
+// lists; cond is the conditional that goes past.
+func variantsDiag(cond *hclsyntax.ConditionalExpr, cmd hcl.Expression) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Too many conditionals in command",
+		Detail: fmt.Sprintf("The command's conditionals, known only when the tool is called, make more than %d different command lists, "+
+			"and each is checked for parameters inside scripts and in options that load code. "+
+			"Split the tool into several tools, or use fewer conditionals, as in command = concat([\"rg\"], param.ignore_case ? [\"-i\"] : [], [\"--\", param.pattern]).",
+			execMaxVariants),
+		Subject:    cond.Range().Ptr(),
+		Expression: cmd,
+	}
+}
+
+// execReplace returns x with the node old replaced by repl, copying the
+// nodes on the way to it and sharing the others; x itself when old is not
+// in it.
+func execReplace(x, old, repl hclsyntax.Expression) hclsyntax.Expression {
+	if x == nil {
+		return nil
+	}
+	if x == old {
+		return repl
+	}
+	changed := false
+	sub := func(e hclsyntax.Expression) hclsyntax.Expression {
+		r := execReplace(e, old, repl)
+		changed = changed || r != e
+		return r
+	}
+	subs := func(es []hclsyntax.Expression) []hclsyntax.Expression {
+		out := make([]hclsyntax.Expression, len(es))
+		for i, e := range es {
+			out[i] = sub(e)
+		}
+		return out
+	}
+	var y hclsyntax.Expression
+	switch x := x.(type) {
+	case *hclsyntax.ParenthesesExpr:
+		n := *x
+		n.Expression = sub(x.Expression)
+		y = &n
+	case *hclsyntax.ConditionalExpr:
+		n := *x
+		n.Condition, n.TrueResult, n.FalseResult = sub(x.Condition), sub(x.TrueResult), sub(x.FalseResult)
+		y = &n
+	case *hclsyntax.FunctionCallExpr:
+		n := *x
+		n.Args = subs(x.Args)
+		y = &n
+	case *hclsyntax.TupleConsExpr:
+		n := *x
+		n.Exprs = subs(x.Exprs)
+		y = &n
+	case *hclsyntax.ObjectConsExpr:
+		n := *x
+		n.Items = make([]hclsyntax.ObjectConsItem, len(x.Items))
+		for i, it := range x.Items {
+			n.Items[i] = hclsyntax.ObjectConsItem{KeyExpr: sub(it.KeyExpr), ValueExpr: sub(it.ValueExpr)}
+		}
+		y = &n
+	case *hclsyntax.ObjectConsKeyExpr:
+		n := *x
+		n.Wrapped = sub(x.Wrapped)
+		y = &n
+	case *hclsyntax.TemplateExpr:
+		n := *x
+		n.Parts = subs(x.Parts)
+		y = &n
+	case *hclsyntax.TemplateWrapExpr:
+		n := *x
+		n.Wrapped = sub(x.Wrapped)
+		y = &n
+	case *hclsyntax.TemplateJoinExpr:
+		n := *x
+		n.Tuple = sub(x.Tuple)
+		y = &n
+	case *hclsyntax.ForExpr:
+		n := *x
+		n.CollExpr, n.KeyExpr, n.ValExpr, n.CondExpr = sub(x.CollExpr), sub(x.KeyExpr), sub(x.ValExpr), sub(x.CondExpr)
+		y = &n
+	case *hclsyntax.SplatExpr:
+		n := *x // Item, the symbol Each refers to, is shared
+		n.Source, n.Each = sub(x.Source), sub(x.Each)
+		y = &n
+	case *hclsyntax.IndexExpr:
+		n := *x
+		n.Collection, n.Key = sub(x.Collection), sub(x.Key)
+		y = &n
+	case *hclsyntax.RelativeTraversalExpr:
+		n := *x
+		n.Source = sub(x.Source)
+		y = &n
+	case *hclsyntax.BinaryOpExpr:
+		n := *x
+		n.LHS, n.RHS = sub(x.LHS), sub(x.RHS)
+		y = &n
+	case *hclsyntax.UnaryOpExpr:
+		n := *x
+		n.Val = sub(x.Val)
+		y = &n
+	}
+	if !changed {
+		return x
+	}
+	return y
+}
+
+// scriptChecks works out the lists the command x may be at a call (see
+// commandVariants) and their elements as the checks see them (see
+// scriptArgs), and checks each for a parameter inside a script.
+func (c *execCompiler) scriptChecks(x hcl.Expression) hcl.Diagnostics {
+	c.variants = nil
+	exprs := []hcl.Expression{x}
+	if sx, ok := x.(hclsyntax.Expression); ok {
+		vs, over := c.commandVariants(sx)
+		if over != nil {
+			return hcl.Diagnostics{variantsDiag(over, x)}
+		}
+		exprs = exprs[:0]
+		for _, v := range vs {
+			exprs = append(exprs, v)
+		}
+	}
+	for _, v := range exprs {
+		c.variants = append(c.variants, c.scriptArgs(v))
+	}
+	return c.eachVariant(c.scriptParams)
+}
+
+// eachVariant runs check on the elements of each list the command may
+// be at a call, and returns the errors of the first it refuses.
+func (c *execCompiler) eachVariant(check func([]scriptArg) hcl.Diagnostics) hcl.Diagnostics {
+	for _, args := range c.variants {
+		if d := check(args); d.HasErrors() {
+			return d
+		}
+	}
+	return nil
+}
