@@ -1094,7 +1094,13 @@ func (c *execCompiler) stdinScriptIn(a scriptArg, args []scriptArg) *hcl.Diagnos
 		if arg.run {
 			// A list known only at call time that names an interpreter
 			// may run it with its arguments unseen.
-			if prog := execNamedInterpreter(arg.expr); prog != "" {
+			prog := execNamedInterpreter(arg.expr)
+			if p := c.runProgram(arg.expr); prog == "" && p != "" {
+				if _, ok := execInterpreterFor(p); ok {
+					prog = p
+				}
+			}
+			if prog != "" {
 				in, _ := execInterpreterFor(prog)
 				return c.scriptDiag(a, fmt.Sprintf("The stdin argument may be the program %s reads from its standard input, which a list known only when the tool is called names, and it", prog), in)
 			}

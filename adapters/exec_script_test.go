@@ -431,7 +431,10 @@ func TestExecChecksSeeThrough(t *testing.T) {
 		{"base64decode in a branch", `command = concat(["env"], param.flag ? [base64decode("c2g=")] : ["cat"], ["-c", "echo ${param.text}"])`, script, `"echo ${param.text}"`, "The script sh runs with -c"},
 		{"strrev in a branch", `command = concat(["env"], param.flag ? ["cat"] : [strrev("hs")], ["-c", "echo ${param.text}"])`, script, `"echo ${param.text}"`, "The script sh runs with -c"},
 		{"a template in a branch", `command = concat(["env"], param.flag ? ["s${"h"}"] : [], ["-c", "echo ${param.text}"])`, script, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"base64decode in a list known at a call", `command = concat(["nice"], compact([base64decode("c2g="), "-c", "echo ${param.text}"]))`, script, "param.text", "may run sh, which it names"},
 		{"the item of a for expression", `command = concat(["nice"], [for x in param.files : "sh"], ["-c", "echo ${param.text}"])`, script, "param.files", "may run sh, which it names"},
+		{"a loader as the item of a for expression", `command = concat(["nice"], [for x in param.files : "git"], ["-c", "core.pager=${param.text}", "log"])`, code, "param.files", "may run git, which it names"},
+		{"env computed in a for expression", `command = concat(["nice"], [for x in param.files : strrev("vne")], ["BASH_ENV=${param.text}", "bash"])`, program, "param.files", "may run env, which it names"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,9 +2,12 @@ package adapters
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // execMaxVariants caps the command lists a command with conditionals
@@ -207,7 +210,12 @@ func (c *execCompiler) scriptChecks(x hcl.Expression) hcl.Diagnostics {
 	for _, v := range exprs {
 		c.variants = append(c.variants, c.scriptArgs(v))
 	}
-	return c.eachVariant(c.scriptParams)
+	return c.eachVariant(func(args []scriptArg) hcl.Diagnostics {
+		if d := c.scriptParams(args); d.HasErrors() {
+			return d
+		}
+		return c.runParams(args)
+	})
 }
 
 // eachVariant runs check on the elements of each list the command may
@@ -216,6 +224,128 @@ func (c *execCompiler) eachVariant(check func([]scriptArg) hcl.Diagnostics) hcl.
 	for _, args := range c.variants {
 		if d := check(args); d.HasErrors() {
 			return d
+		}
+	}
+	return nil
+}
+
+// execTextListFuncs are the functions that make the elements of a list
+// of the words or fields of a text.
+var execTextListFuncs = []string{"split", "jsondecode", "yamldecode", "csvdecode", "regex", "regexall"}
+
+// runProgram returns a program that x, a part of the command known only
+// at a call, may hold and whose arguments the script and load checks read:
+// an interpreter, a program with options that load code, or env; "" when
+// it names none. The names are the strings written in x or computed from
+// them at load (base64decode("c2g="), strrev("hs"), the item of
+// [for s in param.l : "sh"]), each whole unless it is part of a template,
+// and their words too where x makes elements of text (split, jsondecode).
+func (c *execCompiler) runProgram(x hclsyntax.Expression) string {
+	parts := map[hclsyntax.Node]bool{}
+	words := false
+	var nodes []hclsyntax.Expression
+	hclsyntax.VisitAll(x, func(n hclsyntax.Node) hcl.Diagnostics {
+		switch n := n.(type) {
+		case *hclsyntax.TemplateExpr:
+			for _, p := range n.Parts {
+				parts[p] = true
+			}
+		case *hclsyntax.FunctionCallExpr:
+			words = words || slices.Contains(execTextListFuncs, n.Name)
+		}
+		if e, ok := n.(hclsyntax.Expression); ok && len(e.Variables()) == 0 {
+			nodes = append(nodes, e)
+		}
+		return nil
+	})
+	found := ""
+	check := func(s string) {
+		if _, ok := execInterpreterFor(s); ok && found == "" {
+			found = s
+		}
+		if _, ok := execLoaderFor(s); ok && found == "" {
+			found = s
+		}
+	}
+	for _, n := range nodes {
+		if parts[n] && !words {
+			continue
+		}
+		v, diags := n.Value(c.eval)
+		if diags.HasErrors() || !v.IsWhollyKnown() {
+			continue
+		}
+		v, _ = v.UnmarkDeep()
+		_ = cty.Walk(v, func(_ cty.Path, el cty.Value) (bool, error) {
+			if el.IsNull() || el.Type() != cty.String {
+				return true, nil
+			}
+			check(strings.TrimSpace(el.AsString()))
+			if words {
+				for _, w := range strings.FieldsFunc(el.AsString(), execWordSep) {
+					check(w)
+				}
+			}
+			return true, nil
+		})
+		if found != "" {
+			return found
+		}
+	}
+	return ""
+}
+
+// execWordSep reports whether r separates the words of a text that may
+// name a program.
+func execWordSep(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-", r))
+}
+
+// runParams refuses a part of the command known only at a call that may
+// hold a program whose arguments the checks read (see runProgram), when
+// it or an element after it refers to a parameter or an answer: which
+// argument of the program the value is cannot be told at load, so it may
+// be the script of an interpreter, the value of an option that loads code,
+// or a variable env sets.
+func (c *execCompiler) runParams(args []scriptArg) hcl.Diagnostics {
+	for i, a := range args {
+		if !a.run || a.expr == nil {
+			continue
+		}
+		prog := c.runProgram(a.expr)
+		if prog == "" {
+			continue
+		}
+		for j, b := range args[i:] {
+			if j == 0 && len(a.builtExprs) == 0 {
+				continue // a parameter alone, or one that only chooses the length
+			}
+			what, subject, expr := c.argRef(b)
+			if what == "" {
+				continue
+			}
+			summary, role, example := "Parameter chooses the program", "a variable it sets, such as BASH_ENV or LD_PRELOAD", `command = ["env", "GREETING=${param.text}", "printenv", "GREETING"]`
+			in, isInterpreter := execInterpreterFor(prog)
+			l, isLoader := execLoaderFor(prog)
+			switch {
+			case execProgramName(prog) == "env":
+			case isInterpreter:
+				summary, role, example = "Parameter inside a script", "its script, where it would run as code", in.readArg
+				if _, fix, ok := strings.Cut(in.fix, "as in "); ok && example == "" {
+					example = fix
+				}
+			case isLoader:
+				summary, role, example = "Parameter chooses the code that runs", "the value of an option that loads code", l.example
+			}
+			return hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  summary,
+				Detail: fmt.Sprintf("The list known only when the tool is called may run %s, which it names, and this part of the command refers to %s, "+
+					"which may then be %s: which argument of %s a value is cannot be told at load. "+
+					"Write %s and its arguments out as the elements of a list, as in %s.", prog, what, role, prog, prog, example),
+				Subject:    subject,
+				Expression: expr,
+			}}
 		}
 	}
 	return nil
