@@ -425,6 +425,7 @@ func TestExecChecksSeeThrough(t *testing.T) {
 		{"a loader's option in a branch", `command = ["perl", param.flag ? "-M${param.text}" : "-w", "script.pl"]`, code, `"-M${param.text}"`, "-M of perl"},
 		{"a loader's flag in a branch", `command = ["git", param.flag ? "-c" : "-C", "core.pager=${param.text}", "log"]`, code, `"core.pager=${param.text}"`, "-c of git"},
 		{"a script flag in a branch", `command = ["python3", param.flag ? "-c" : "-u", "print(${param.text})"]`, script, `"print(${param.text})"`, "The script python3 runs with -c puts"},
+		{"env's operand in a branch", `command = ["env", param.flag ? "X=1" : param.text, "bash", "-c", "true"]`, name, "param.text", `This argument of env, before its program, refers to parameter "text"`},
 		{"stdin of an interpreter in a branch", "command = concat([\"env\"], param.flag ? [\"sh\"] : [\"cat\"])\nstdin = \"echo ${param.text}\"", script, `"echo ${param.text}"`, "The stdin argument is the program sh reads"},
 		{"stdin in a branch", "command = [\"sh\"]\nstdin = param.flag ? \"ls\" : \"echo ${param.text}\"", script, `"echo ${param.text}"`, "The stdin argument is the program sh reads"},
 		// Names computed at load.
@@ -435,6 +436,15 @@ func TestExecChecksSeeThrough(t *testing.T) {
 		{"the item of a for expression", `command = concat(["nice"], [for x in param.files : "sh"], ["-c", "echo ${param.text}"])`, script, "param.files", "may run sh, which it names"},
 		{"a loader as the item of a for expression", `command = concat(["nice"], [for x in param.files : "git"], ["-c", "core.pager=${param.text}", "log"])`, code, "param.files", "may run git, which it names"},
 		{"env computed in a for expression", `command = concat(["nice"], [for x in param.files : strrev("vne")], ["BASH_ENV=${param.text}", "bash"])`, program, "param.files", "may run env, which it names"},
+		// An operand of env before its program.
+		{"a parameter as env's operand", `command = ["env", param.text, "bash", "-c", "true"]`, name, "param.text", `This argument of env, before its program, refers to parameter "text"`},
+		{"trimspace as env's operand", `command = ["env", trimspace(param.text), "bash", "-c", "true"]`, name, "trimspace(param.text)", `refers to parameter "text"`},
+		{"a template as env's operand", `command = ["env", "${param.text}", "bash", "-c", "true"]`, name, `"${param.text}"`, `refers to parameter "text"`},
+		{"text and a parameter as env's operand", `command = ["env", "X${param.text}", "bash", "-c", "true"]`, name, `"X${param.text}"`, `refers to parameter "text"`},
+		{"env's operand after --", `command = ["env", "-i", "--", param.text, "bash"]`, name, "param.text", `refers to parameter "text"`},
+		{"an answer as env's operand", `command = ["env", answer.a, "bash", "-c", "true"]`, name, "answer.a", `refers to the ask form's answer "a"`},
+		{"a list parameter as env's operands", `command = concat(["env"], param.files, ["bash", "-c", "true"])`, name, "param.files", `refers to parameter "files"`},
+		{"a for expression as env's operands", `command = concat(["env"], [for f in param.files : f], ["bash", "-c", "true"])`, script, "param.files", "The list after env, known only when the tool is called, may hold a script flag"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
