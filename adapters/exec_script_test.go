@@ -241,14 +241,15 @@ func TestExecScriptSafeFormRuns(t *testing.T) {
 // expressions themselves), in a shape chosen by the bytes of next: a
 // literal list, concat, flatten, slice, reverse, a for expression, a
 // conditional decided at load, parentheses, values of an object,
-// coalescelist, compact, nested.
+// coalescelist, compact, a conditional known only at a call with the list
+// in one branch or in both, reverse of try, nested.
 func execListExpr(elems []string, next func() int, depth int) string {
 	lit := "[" + strings.Join(elems, ", ") + "]"
 	if depth > 4 {
 		return lit
 	}
 	sub := func(es []string) string { return execListExpr(es, next, depth+1) }
-	switch next() % 12 {
+	switch next() % 15 {
 	case 1:
 		cut := next() % (len(elems) + 1)
 		return fmt.Sprintf("concat(%s, %s)", sub(elems[:cut]), sub(elems[cut:]))
@@ -282,13 +283,31 @@ func execListExpr(elems []string, next func() int, depth int) string {
 		return fmt.Sprintf("coalescelist([], %s)", sub(elems))
 	case 10:
 		return fmt.Sprintf("compact(%s)", sub(elems))
+	case 11:
+		return fmt.Sprintf("(param.flag ? %s : %s)", sub(elems), sub(elems))
+	case 12:
+		if next()%2 == 0 {
+			return fmt.Sprintf(`(param.text == "" ? [] : %s)`, sub(elems))
+		}
+		return fmt.Sprintf(`(param.text == "" ? %s : [])`, sub(elems))
+	case 13:
+		return fmt.Sprintf("reverse(try(reverse(%s), []))", sub(elems))
 	}
 	return lit
 }
 
+// execRefusedScript reports whether d refuses a command the fuzzers make:
+// a parameter inside its script, or a program not fixed at load.
+func execRefusedScript(d *hcl.Diagnostic) bool {
+	return d.Summary == "Parameter inside a script" || d.Summary == "Program not fixed" || d.Summary == "Program depends on a parameter"
+}
+
 // FuzzExecScriptCommand generates commands that run an interpreter's
 // script interpolating a parameter, with wrappers before the interpreter,
-// built by any nesting of HCL's list expressions: each must be refused.
+// built by any nesting of HCL's list expressions, with the parameter
+// passed through functions that drop the checks' marks (try, element,
+// lookup, %{for}) and the interpreter's name computed at load or in a
+// conditional known only at a call: each must be refused.
 func FuzzExecScriptCommand(f *testing.F) {
 	for _, seed := range []string{"", "\x01\x01", "\x02\x03\x05", "\x03\x04\x05\x06", "\x08\x01\x07\x02\x09", "\x05\x05\x05\x01\x02\x03\x04"} {
 		f.Add([]byte(seed))
@@ -296,11 +315,15 @@ func FuzzExecScriptCommand(f *testing.F) {
 	interpreters := [][]string{
 		{`"sh"`, `"-c"`}, {`"/bin/bash"`, `"-ec"`}, {`"bash"`, `"-c"`, `"--"`}, {`"python3"`, `"-c"`}, {`"perl"`, `"-ne"`},
 		{`"node"`, `"--eval"`}, {`"ruby"`, `"-e"`}, {`"busybox"`, `"sh"`, `"-c"`}, {`"gawk"`}, {`"sed"`, `"-n"`},
+		{`base64decode("c2g=")`, `"-c"`}, {`strrev("hs")`, `"-c"`}, {`(param.flag ? "sh" : "bash")`, `"-c"`}, {`"sh"`, `(param.flag ? "-c" : "-ec")`},
 	}
 	wrappers := [][]string{{}, {`"env"`}, {`"env"`, `"LC_ALL=C"`}, {`"timeout"`, `"5"`}, {`"nice"`, `"-n"`, `"5"`}, {`"docker"`, `"exec"`, `"box"`}}
 	scripts := []string{`"echo ${param.text}"`, `"x '${param.text}' y"`, `upper(param.text)`, `format("%s;", param.text)`,
-		`join(" ", [param.text, "x"])`, `replace("a X b", "X", param.text)`, `"${param.a}${param.b}"`}
-	fx := defaultExecFixture()
+		`join(" ", [param.text, "x"])`, `replace("a X b", "X", param.text)`, `"${param.a}${param.b}"`,
+		`try("echo ${param.text}", "")`, `"echo ${try(param.text, "")}"`, `"echo ${element(param.files, 0)}"`, `"echo ${lookup(param.m, "k", "")}"`,
+		`"echo %{for f in param.files}${f} %{endfor}"`, `join(" ", reverse(param.files))`, `(param.flag ? "ls" : "echo ${param.text}")`,
+		`"ls %{if param.flag}${param.text}%{endif}"`, `keys({ "echo ${param.text}" = 1 })[0]`}
+	fx := execReviewFixture()
 	f.Fuzz(func(t *testing.T, choices []byte) {
 		i := 0
 		next := func() int {
@@ -318,8 +341,9 @@ func FuzzExecScriptCommand(f *testing.F) {
 		body := "command = " + execListExpr(elems, next, 0)
 		_, errs := execScriptErrors(t, fx, body)
 		// compact of a list holding an element not known at load is not
-		// known at all, and neither is its program.
-		if len(errs) != 1 || errs[0].Summary != "Parameter inside a script" && errs[0].Summary != "Program not fixed" {
+		// known at all, and neither is its program; nor is a list in a
+		// conditional known only at a call.
+		if len(errs) != 1 || !execRefusedScript(errs[0]) {
 			t.Fatalf("%s\ndiagnostics = %v, want one Parameter inside a script", body, errs)
 		}
 		if errs[0].Subject == nil || !strings.HasSuffix(errs[0].Detail, ".") {
@@ -343,8 +367,9 @@ func FuzzExecScriptStdin(f *testing.F) {
 	}
 	wrappers := [][]string{{}, {`"env"`}, {`"env"`, `"LC_ALL=C"`}, {`"timeout"`, `"5"`}, {`"nice"`, `"-n"`, `"5"`}, {`"docker"`, `"exec"`, `"-i"`, `"box"`}}
 	stdins := []string{`"echo ${param.text}"`, "<<EOT\nprint(${param.text})\nEOT", `format("x %s", param.text)`, `upper(param.text)`,
-		`join("\n", [param.a, param.b])`, `"%{ for f in param.files }${f}%{ endfor }"`, `replace("X", "X", param.text)`}
-	fx := defaultExecFixture()
+		`join("\n", [param.a, param.b])`, `"%{ for f in param.files }${f}%{ endfor }"`, `replace("X", "X", param.text)`,
+		`try("echo ${param.text}", "")`, `"echo ${lookup(param.m, "k", "")}"`, `(param.flag ? "ls" : "echo ${param.text}")`}
+	fx := execReviewFixture()
 	f.Fuzz(func(t *testing.T, choices []byte) {
 		i := 0
 		next := func() int {
@@ -357,7 +382,7 @@ func FuzzExecScriptStdin(f *testing.F) {
 		elems := append(append([]string{}, wrappers[next()%len(wrappers)]...), readers[next()%len(readers)]...)
 		body := "command = " + execListExpr(elems, next, 0) + "\nstdin = " + stdins[next()%len(stdins)]
 		_, errs := execScriptErrors(t, fx, body)
-		if len(errs) != 1 || errs[0].Summary != "Parameter inside a script" {
+		if len(errs) != 1 || !execRefusedScript(errs[0]) {
 			t.Fatalf("%s\ndiagnostics = %v, want one Parameter inside a script", body, errs)
 		}
 	})
