@@ -461,6 +461,12 @@ func TestExecChecksSeeThrough(t *testing.T) {
 		{"the item of a for expression", `command = concat(["nice"], [for x in param.files : "sh"], ["-c", "echo ${param.text}"])`, script, "param.files", "may run sh, which it names"},
 		{"a loader as the item of a for expression", `command = concat(["nice"], [for x in param.files : "git"], ["-c", "core.pager=${param.text}", "log"])`, code, "param.files", "may run git, which it names"},
 		{"env computed in a for expression", `command = concat(["nice"], [for x in param.files : strrev("vne")], ["BASH_ENV=${param.text}", "bash"])`, program, "param.files", "may run env, which it names"},
+		// A program chosen at a call among fixed names.
+		{"an index chooses an interpreter", `command = ["nice", ["sh", "cat"][param.n], "-c", "echo ${param.text}"]`, script, `"echo ${param.text}"`, "This element, chosen when the tool is called, may run sh"},
+		{"element chooses a loader", `command = ["nice", element(["cat", "git"], param.n), "-c", "core.pager=${param.text}", "log"]`, code, `"core.pager=${param.text}"`, "may run git"},
+		{"lookup chooses env", `command = ["nice", lookup({ a = "env" }, param.text, "cat"), "BASH_ENV=${param.path}", "bash"]`, program, `"BASH_ENV=${param.path}"`, "may run env"},
+		{"try chooses an interpreter", `command = ["nice", try(param.files[0], "sh"), "-c", "echo ${param.text}"]`, script, `"echo ${param.text}"`, "may run sh"},
+		{"an index chooses an interpreter in reverse", `command = reverse(reverse(["nice", ["sh", "cat"][param.n], "-c", "echo ${param.text}"]))`, script, "param.text", "An element chosen when the tool is called may run sh"},
 		// An operand of env before its program.
 		{"a parameter as env's operand", `command = ["env", param.text, "bash", "-c", "true"]`, name, "param.text", `This argument of env, before its program, refers to parameter "text"`},
 		{"trimspace as env's operand", `command = ["env", trimspace(param.text), "bash", "-c", "true"]`, name, "trimspace(param.text)", `refers to parameter "text"`},
@@ -513,6 +519,9 @@ func TestExecChecksSeeThroughAllowed(t *testing.T) {
 		`command = concat(["env", "LC_ALL=C"], param.flag ? ["sort", "-r"] : ["sort"], ["--", param.path])`,
 		`command = concat(["env", "LC_ALL=C", "sort", "--"], param.files)`,
 		`command = ["env", "-u", "HOME", "GREETING=${param.text}", "printenv", "GREETING"]`,
+		`command = ["nice", ["ls", "cat"][param.n], "--", param.path]`,
+		`command = ["git", "log", lookup({ a = "--oneline" }, param.text, "--stat"), "--", param.path]`,
+		`command = reverse(reverse(["sh", "-c", "echo \"$1\"", "sh", try(param.files[0], "x")]))`,
 		"command = " + six,
 	} {
 		t.Run(body, func(t *testing.T) {

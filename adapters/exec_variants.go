@@ -210,12 +210,15 @@ func (c *execCompiler) scriptChecks(x hcl.Expression) hcl.Diagnostics {
 	for _, v := range exprs {
 		c.variants = append(c.variants, c.scriptArgs(v))
 	}
-	return c.eachVariant(func(args []scriptArg) hcl.Diagnostics {
+	for i, args := range c.variants {
 		if d := c.scriptParams(args); d.HasErrors() {
 			return d
 		}
-		return c.runParams(args)
-	})
+		if d := c.runParams(args, exprs[i]); d.HasErrors() {
+			return d
+		}
+	}
+	return nil
 }
 
 // eachVariant runs check on the elements of each list the command may
@@ -260,11 +263,8 @@ func (c *execCompiler) runProgram(x hclsyntax.Expression) string {
 	})
 	found := ""
 	check := func(s string) {
-		if _, ok := execInterpreterFor(s); ok && found == "" {
-			found = s
-		}
-		if _, ok := execLoaderFor(s); ok && found == "" {
-			found = s
+		if found == "" {
+			found = execReadProgram(s)
 		}
 	}
 	for _, n := range nodes {
@@ -301,52 +301,147 @@ func execWordSep(r rune) bool {
 	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-", r))
 }
 
-// runParams refuses a part of the command known only at a call that may
-// hold a program whose arguments the checks read (see runProgram), when
-// it or an element after it refers to a parameter or an answer: which
-// argument of the program the value is cannot be told at load, so it may
-// be the script of an interpreter, the value of an option that loads code,
-// or a variable env sets.
-func (c *execCompiler) runParams(args []scriptArg) hcl.Diagnostics {
-	for i, a := range args {
-		if !a.run || a.expr == nil {
+// execChoosers are the functions whose value is one of the values of
+// their arguments, chosen at a call, as element's is one of its list's
+// and lookup's one of its map's or its default.
+var execChoosers = []string{"try", "coalesce", "coalescelist"}
+
+// chosenProgram returns a program whose arguments the script and load
+// checks read (see runProgram) that x, an element not known at load, may
+// be by a choice made at a call among strings fixed at load:
+// ["sh", "cat"][param.n], element(["sh", "cat"], param.n),
+// lookup({ a = "sh" }, param.k, "cat"), try(param.l[0], "sh"); "" when
+// there is none.
+func (c *execCompiler) chosenProgram(x hcl.Expression) string {
+	sx, ok := x.(hclsyntax.Expression)
+	if !ok {
+		return ""
+	}
+	var choices []hclsyntax.Expression
+	hclsyntax.VisitAll(sx, func(n hclsyntax.Node) hcl.Diagnostics {
+		switch n := n.(type) {
+		case *hclsyntax.IndexExpr:
+			choices = append(choices, n.Collection)
+		case *hclsyntax.FunctionCallExpr:
+			switch {
+			case n.Name == "element" && len(n.Args) > 0:
+				choices = append(choices, n.Args[0])
+			case n.Name == "lookup" && len(n.Args) > 0:
+				choices = append(choices, n.Args[0]) // and the default
+				choices = append(choices, n.Args[min(2, len(n.Args)):]...)
+			case slices.Contains(execChoosers, n.Name):
+				choices = append(choices, n.Args...)
+			}
+		case *hclsyntax.ConditionalExpr:
+			// Left by commandVariants: its condition refers to a for
+			// expression's symbol.
+			choices = append(choices, n.TrueResult, n.FalseResult)
+		}
+		return nil
+	})
+	for _, ch := range choices {
+		v, diags := ch.Value(c.eval)
+		if diags.HasErrors() || !v.IsWhollyKnown() {
 			continue
 		}
-		prog := c.runProgram(a.expr)
+		v, _ = v.UnmarkDeep()
+		found := ""
+		_ = cty.Walk(v, func(_ cty.Path, el cty.Value) (bool, error) {
+			if found == "" && !el.IsNull() && el.Type() == cty.String {
+				found = execReadProgram(strings.TrimSpace(el.AsString()))
+			}
+			return found == "", nil
+		})
+		if found != "" {
+			return found
+		}
+	}
+	return ""
+}
+
+// execReadProgram returns name when it names a program whose arguments
+// the script and load checks read: an interpreter, a program with options
+// that load code, or env; "" otherwise.
+func execReadProgram(name string) string {
+	if _, ok := execInterpreterFor(name); ok {
+		return name
+	}
+	if _, ok := execLoaderFor(name); ok {
+		return name
+	}
+	return ""
+}
+
+// runParams refuses a part of the command, x's value as args, that may
+// be a program whose arguments the checks read when an element after it
+// refers to a parameter or an answer: which argument of the program the
+// value is cannot be told at load, so it may be the script of an
+// interpreter, the value of an option that loads code, or a variable env
+// sets. Such a part is a list known only at a call that names the program
+// (see runProgram), counting text it makes itself, or an element chosen
+// at a call among fixed strings that holds its name (see chosenProgram);
+// where the elements are not written out, the first that is not known at
+// load stands for any.
+func (c *execCompiler) runParams(args []scriptArg, x hcl.Expression) hcl.Diagnostics {
+	unwritten := false
+	for i, a := range args {
+		var prog, holder string
+		from := i + 1
+		switch {
+		case a.run && a.expr != nil:
+			prog, holder = c.runProgram(a.expr), "The list known only when the tool is called"
+			if len(a.builtExprs) > 0 {
+				from = i
+			}
+		case a.run || a.known():
+			continue
+		case a.expr != nil:
+			prog, holder = c.chosenProgram(a.expr), "This element, chosen when the tool is called,"
+		case !unwritten:
+			unwritten = true
+			prog, holder = c.chosenProgram(x), "An element chosen when the tool is called"
+		}
 		if prog == "" {
 			continue
 		}
-		for j, b := range args[i:] {
-			if j == 0 && len(a.builtExprs) == 0 {
-				continue // a parameter alone, or one that only chooses the length
+		for _, b := range args[from:] {
+			if d := c.runProgramDiag(prog, holder, b); d != nil {
+				return hcl.Diagnostics{d}
 			}
-			what, subject, expr := c.argRef(b)
-			if what == "" {
-				continue
-			}
-			summary, role, example := "Parameter chooses the program", "a variable it sets, such as BASH_ENV or LD_PRELOAD", `command = ["env", "GREETING=${param.text}", "printenv", "GREETING"]`
-			in, isInterpreter := execInterpreterFor(prog)
-			l, isLoader := execLoaderFor(prog)
-			switch {
-			case execProgramName(prog) == "env":
-			case isInterpreter:
-				summary, role, example = "Parameter inside a script", "its script, where it would run as code", in.readArg
-				if _, fix, ok := strings.Cut(in.fix, "as in "); ok && example == "" {
-					example = fix
-				}
-			case isLoader:
-				summary, role, example = "Parameter chooses the code that runs", "the value of an option that loads code", l.example
-			}
-			return hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  summary,
-				Detail: fmt.Sprintf("The list known only when the tool is called may run %s, which it names, and this part of the command refers to %s, "+
-					"which may then be %s: which argument of %s a value is cannot be told at load. "+
-					"Write %s and its arguments out as the elements of a list, as in %s.", prog, what, role, prog, prog, example),
-				Subject:    subject,
-				Expression: expr,
-			}}
 		}
 	}
 	return nil
+}
+
+// runProgramDiag refuses b, an element after a part of the command that
+// may be the program prog (see runParams), when it refers to a parameter
+// or an answer; holder names that part for the message.
+func (c *execCompiler) runProgramDiag(prog, holder string, b scriptArg) *hcl.Diagnostic {
+	what, subject, expr := c.argRef(b)
+	if what == "" {
+		return nil
+	}
+	summary, role, example := "Parameter chooses the program", "a variable it sets, such as BASH_ENV or LD_PRELOAD", `command = ["env", "GREETING=${param.text}", "printenv", "GREETING"]`
+	in, isInterpreter := execInterpreterFor(prog)
+	l, isLoader := execLoaderFor(prog)
+	switch {
+	case execProgramName(prog) == "env":
+	case isInterpreter:
+		summary, role, example = "Parameter inside a script", "its script, where it would run as code", in.readArg
+		if _, fix, ok := strings.Cut(in.fix, "as in "); ok && example == "" {
+			example = fix
+		}
+	case isLoader:
+		summary, role, example = "Parameter chooses the code that runs", "the value of an option that loads code", l.example
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail: fmt.Sprintf("%s may run %s, which it names, and this part of the command refers to %s, "+
+			"which may then be %s: which argument of %s a value is cannot be told at load. "+
+			"Write %s and its arguments out as the elements of a list, declaring a tool for each program if the model is to choose, as in %s.",
+			holder, prog, what, role, prog, prog, example),
+		Subject:    subject,
+		Expression: expr,
+	}
 }
