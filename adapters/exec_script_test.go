@@ -462,11 +462,15 @@ func TestExecChecksSeeThrough(t *testing.T) {
 		{"a loader as the item of a for expression", `command = concat(["nice"], [for x in param.files : "git"], ["-c", "core.pager=${param.text}", "log"])`, code, "param.files", "may run git, which it names"},
 		{"env computed in a for expression", `command = concat(["nice"], [for x in param.files : strrev("vne")], ["BASH_ENV=${param.text}", "bash"])`, program, "param.files", "may run env, which it names"},
 		// A program chosen at a call among fixed names.
-		{"an index chooses an interpreter", `command = ["nice", ["sh", "cat"][param.n], "-c", "echo ${param.text}"]`, script, `"echo ${param.text}"`, "This element, chosen when the tool is called, may run sh"},
-		{"element chooses a loader", `command = ["nice", element(["cat", "git"], param.n), "-c", "core.pager=${param.text}", "log"]`, code, `"core.pager=${param.text}"`, "may run git"},
-		{"lookup chooses env", `command = ["nice", lookup({ a = "env" }, param.text, "cat"), "BASH_ENV=${param.path}", "bash"]`, program, `"BASH_ENV=${param.path}"`, "may run env"},
-		{"try chooses an interpreter", `command = ["nice", try(param.files[0], "sh"), "-c", "echo ${param.text}"]`, script, `"echo ${param.text}"`, "may run sh"},
-		{"an index chooses an interpreter in reverse", `command = reverse(reverse(["nice", ["sh", "cat"][param.n], "-c", "echo ${param.text}"]))`, script, "param.text", "An element chosen when the tool is called may run sh"},
+		{"an index chooses an interpreter", `command = ["nice", ["sh", "cat"][param.n], "-c", "echo ${param.text}"]`, script, `"echo ${param.text}"`, "The script sh runs with -c puts"},
+		{"element chooses a loader", `command = ["nice", element(["cat", "git"], param.n), "-c", "core.pager=${param.text}", "log"]`, code, `"core.pager=${param.text}"`, "-c of git"},
+		{"lookup chooses env", `command = ["nice", lookup({ a = "env" }, param.text, "cat"), "BASH_ENV=${param.path}", "bash"]`, program, `"BASH_ENV=${param.path}"`, "BASH_ENV, which env sets"},
+		{"try chooses an interpreter", `command = ["nice", try(param.files[0], "sh"), "-c", "echo ${param.text}"]`, script, `"echo ${param.text}"`, "The script sh runs with -c puts"},
+		{"an index chooses a name made at load", `command = ["nice", strrev(["hs", "tac"][param.n]), "-c", "echo ${param.text}"]`, script, `"echo ${param.text}"`, "The script sh runs with -c puts"},
+		{"an index chooses a script flag", `command = ["sh", ["-c", "-x"][param.n], "echo ${param.text}"]`, script, `"echo ${param.text}"`, "The script sh runs with -c puts"},
+		{"element chooses a loader's option", `command = ["perl", element(["-I", "-w"], param.n), param.path, "script.pl"]`, code, "param.path", "-I of perl"},
+		{"a template chooses a name", `command = ["nice", "s${["h", "x"][param.n]}", "-c", "echo ${param.text}"]`, script, `"echo ${param.text}"`, "The script sh runs with -c puts"},
+		{"an index chooses an interpreter in reverse", `command = reverse(reverse(["nice", ["sh", "cat"][param.n], "-c", "echo ${param.text}"]))`, script, "param.text", "The script sh runs with -c may put"},
 		// An operand of env before its program.
 		{"a parameter as env's operand", `command = ["env", param.text, "bash", "-c", "true"]`, name, "param.text", `This argument of env, before its program, refers to parameter "text"`},
 		{"trimspace as env's operand", `command = ["env", trimspace(param.text), "bash", "-c", "true"]`, name, "trimspace(param.text)", `refers to parameter "text"`},
@@ -522,6 +526,7 @@ func TestExecChecksSeeThroughAllowed(t *testing.T) {
 		`command = ["nice", ["ls", "cat"][param.n], "--", param.path]`,
 		`command = ["git", "log", lookup({ a = "--oneline" }, param.text, "--stat"), "--", param.path]`,
 		`command = reverse(reverse(["sh", "-c", "echo \"$1\"", "sh", try(param.files[0], "x")]))`,
+		`command = ["curl", "-sS", "--", lookup({ a = "https://a.example" }, param.text, "https://b.example")]`,
 		"command = " + six,
 	} {
 		t.Run(body, func(t *testing.T) {
@@ -531,6 +536,17 @@ func TestExecChecksSeeThroughAllowed(t *testing.T) {
 			}
 		})
 	}
+	t.Run("past the cap by a choice", func(t *testing.T) {
+		t.Parallel()
+		flags := strings.Repeat(`"-x", `, 65)
+		src, errs := execScriptErrors(t, f, "command = [\"rg\", ["+flags+"][param.n], \"--\", param.text]")
+		if len(errs) != 1 || errs[0].Summary != "Too many conditionals in command" {
+			t.Fatalf("diagnostics = %v, want one Too many conditionals in command", errs)
+		}
+		if got := src[errs[0].Subject.Start.Byte:errs[0].Subject.End.Byte]; !strings.HasSuffix(got, "[param.n]") {
+			t.Errorf("subject = %q, want the choice", got)
+		}
+	})
 	t.Run("past the cap", func(t *testing.T) {
 		t.Parallel()
 		seven := strings.Replace(six, `["--", param.pidfile]`, `param.n > 1 ? ["-v"] : [], ["--", param.pidfile]`, 1)

@@ -15,52 +15,174 @@ import (
 const execMaxVariants = 64
 
 // commandVariants returns the command lists x may be at a call, as
-// expressions: x with each conditional whose condition is known only at
-// a call replaced by one of its branches, in every combination, so that
-// the checks see what each branch puts in the list as if it were written
-// out (concat(["env"], param.strict ? ["bash", "-e"] : ["bash"], ...)).
-// A conditional whose condition refers to a for expression's symbol is
-// left alone: its branch changes from one item to the next. It returns
-// nil and the conditional that makes more than execMaxVariants lists.
-func (c *execCompiler) commandVariants(x hclsyntax.Expression) ([]hclsyntax.Expression, *hclsyntax.ConditionalExpr) {
+// expressions: x with each point where a call chooses its value (see
+// openBranch) replaced by each of its options, in every combination, so
+// that the checks see what each branch puts in the list as if it were
+// written out (concat(["env"], param.strict ? ["bash", "-e"] : ["bash"],
+// ...), ["nice", ["sh", "cat"][param.n], ...]). It returns nil and the
+// point that makes more than execMaxVariants lists.
+func (c *execCompiler) commandVariants(x hclsyntax.Expression) ([]hclsyntax.Expression, hclsyntax.Expression) {
 	var out []hclsyntax.Expression
 	pending := []hclsyntax.Expression{x}
 	for len(pending) > 0 {
 		v := pending[len(pending)-1]
 		pending = pending[:len(pending)-1]
-		cond := c.openConditional(v)
-		if cond == nil {
+		node, options := c.openBranch(v)
+		if node == nil {
 			out = append(out, v)
 			continue
 		}
-		if b, known := c.condition(cond.Condition); known {
-			branch := cond.FalseResult
-			if b {
-				branch = cond.TrueResult
-			}
-			pending = append(pending, execReplace(v, cond, branch))
-			continue
+		if len(out)+len(pending)+len(options) > execMaxVariants {
+			return nil, node
 		}
-		if len(out)+len(pending)+2 > execMaxVariants {
-			return nil, cond
+		for i := len(options) - 1; i >= 0; i-- {
+			pending = append(pending, execReplace(v, node, options[i]))
 		}
-		pending = append(pending, execReplace(v, cond, cond.FalseResult), execReplace(v, cond, cond.TrueResult))
 	}
 	return out, nil
 }
 
-// openConditional returns the first conditional in x whose condition
-// refers only to the variables of the configuration (param, answer),
-// not to a symbol of a for expression or a splat; nil when there is none.
-func (c *execCompiler) openConditional(x hclsyntax.Expression) *hclsyntax.ConditionalExpr {
-	var found *hclsyntax.ConditionalExpr
-	hclsyntax.VisitAll(x, func(n hclsyntax.Node) hcl.Diagnostics {
-		if cx, ok := n.(*hclsyntax.ConditionalExpr); ok && found == nil && c.global(cx.Condition) {
-			found = cx
+// openBranch returns the first point in x where a call chooses the value,
+// and the expressions it may be: a conditional whose condition refers only
+// to the variables of the configuration (its branches; the one branch when
+// the condition is known at load), and a choice among values fixed at load
+// by a key or index the call gives (["sh", "cat"][param.n], element,
+// lookup and its default, the arguments of try, coalesce and
+// coalescelist) when the values may matter to the checks (see
+// branchMatters). A conditional whose condition refers to a for
+// expression's symbol is left alone: its branch changes from one item to
+// the next. nil when there is none.
+func (c *execCompiler) openBranch(x hclsyntax.Expression) (hclsyntax.Expression, []hclsyntax.Expression) {
+	f := &execBranchFinder{c: c}
+	hclsyntax.Walk(x, f)
+	return f.node, f.options
+}
+
+// execBranchFinder is the hclsyntax.Walker of openBranch.
+type execBranchFinder struct {
+	c       *execCompiler
+	parents []hclsyntax.Node
+	node    hclsyntax.Expression
+	options []hclsyntax.Expression
+}
+
+// Enter looks at n for a point where a call chooses the value.
+func (f *execBranchFinder) Enter(n hclsyntax.Node) hcl.Diagnostics {
+	var parent hclsyntax.Node
+	if len(f.parents) > 0 {
+		parent = f.parents[len(f.parents)-1]
+	}
+	f.parents = append(f.parents, n)
+	if f.node == nil {
+		f.node, f.options = f.c.branchAt(n, parent)
+	}
+	return nil
+}
+
+// Exit leaves a node.
+func (f *execBranchFinder) Exit(hclsyntax.Node) hcl.Diagnostics {
+	f.parents = f.parents[:len(f.parents)-1]
+	return nil
+}
+
+// branchAt returns n and its options when n is a point where a call
+// chooses the value (see openBranch), parent being what holds it; nil
+// otherwise.
+func (c *execCompiler) branchAt(n, parent hclsyntax.Node) (hclsyntax.Expression, []hclsyntax.Expression) {
+	// fixed lists the values of a collection fixed at load, as literals
+	// where n is, then extra, when one of them may matter.
+	fixed := func(coll hclsyntax.Expression, extra ...hclsyntax.Expression) []hclsyntax.Expression {
+		v, diags := coll.Value(c.eval)
+		if diags.HasErrors() || !v.IsWhollyKnown() || v.IsNull() || !v.CanIterateElements() || v.LengthInt() == 0 {
+			return nil
 		}
-		return nil
-	})
-	return found
+		v, _ = v.UnmarkDeep()
+		var out []hclsyntax.Expression
+		for it := v.ElementIterator(); it.Next(); {
+			_, el := it.Element()
+			out = append(out, &hclsyntax.LiteralValueExpr{Val: el, SrcRange: n.Range()})
+		}
+		out = append(out, extra...)
+		if !c.branchMatters(out, parent) {
+			return nil
+		}
+		return out
+	}
+	chosen := func(key hclsyntax.Expression) bool {
+		if !c.global(key) {
+			return false
+		}
+		v, diags := key.Value(c.eval)
+		return diags.HasErrors() || !v.IsWhollyKnown()
+	}
+	switch x := n.(type) {
+	case *hclsyntax.ConditionalExpr:
+		if !c.global(x.Condition) {
+			return nil, nil
+		}
+		if b, known := c.condition(x.Condition); known {
+			if b {
+				return x, []hclsyntax.Expression{x.TrueResult}
+			}
+			return x, []hclsyntax.Expression{x.FalseResult}
+		}
+		return x, []hclsyntax.Expression{x.TrueResult, x.FalseResult}
+	case *hclsyntax.IndexExpr:
+		if opts := fixed(x.Collection); chosen(x.Key) && opts != nil {
+			return x, opts
+		}
+	case *hclsyntax.FunctionCallExpr:
+		switch {
+		case x.ExpandFinal:
+		case (x.Name == "element" || x.Name == "lookup") && len(x.Args) >= 2:
+			if opts := fixed(x.Args[0], x.Args[2:]...); chosen(x.Args[1]) && opts != nil {
+				return x, opts
+			}
+		case slices.Contains(execChoosers, x.Name) && len(x.Args) > 1:
+			if !slices.ContainsFunc(x.Args, func(a hclsyntax.Expression) bool { return !c.global(a) }) && c.branchMatters(x.Args, parent) {
+				return x, slices.Clone(x.Args)
+			}
+		}
+	}
+	return nil, nil
+}
+
+// branchMatters reports whether the options of a choice made at a call
+// may matter to the checks, so that the command is read as each: one is
+// fixed at load and may be a flag (it starts with "-" or "+") or names a
+// program whose arguments the checks read (see execReadProgram), or what
+// holds the choice, parent, makes new text of it (strrev(["hs",
+// "x"][param.n]), "s${...}").
+func (c *execCompiler) branchMatters(options []hclsyntax.Expression, parent hclsyntax.Node) bool {
+	if parent != nil && execBuildsText(parent) && !execIsChooser(parent) {
+		return true
+	}
+	for _, o := range options {
+		v, diags := o.Value(c.eval)
+		if diags.HasErrors() || !v.IsWhollyKnown() {
+			continue
+		}
+		v, _ = v.UnmarkDeep()
+		matters := false
+		_ = cty.Walk(v, func(_ cty.Path, el cty.Value) (bool, error) {
+			if !el.IsNull() && el.Type() == cty.String {
+				s := el.AsString()
+				matters = matters || strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") || execReadProgram(strings.TrimSpace(s)) != ""
+			}
+			return !matters, nil
+		})
+		if matters {
+			return true
+		}
+	}
+	return false
+}
+
+// execIsChooser reports whether n is a call of a function whose value is
+// one of its arguments' (see execChoosers), or element or lookup.
+func execIsChooser(n hclsyntax.Node) bool {
+	x, ok := n.(*hclsyntax.FunctionCallExpr)
+	return ok && (x.Name == "element" || x.Name == "lookup" || slices.Contains(execChoosers, x.Name))
 }
 
 // global reports whether x refers only to the variables of the
@@ -82,16 +204,16 @@ func (c *execCompiler) global(x hclsyntax.Expression) bool {
 }
 
 // variantsDiag refuses a command that makes more than execMaxVariants
-// lists; cond is the conditional that goes past.
-func variantsDiag(cond *hclsyntax.ConditionalExpr, cmd hcl.Expression) *hcl.Diagnostic {
+// lists; at is the conditional or choice that goes past.
+func variantsDiag(at hclsyntax.Expression, cmd hcl.Expression) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Too many conditionals in command",
-		Detail: fmt.Sprintf("The command's conditionals, known only when the tool is called, make more than %d different command lists, "+
+		Detail: fmt.Sprintf("The command's conditionals and choices among fixed values (such as [\"-a\", \"-b\"][param.n]), made when the tool is called, make more than %d different command lists, "+
 			"and each is checked for parameters inside scripts and in options that load code. "+
 			"Split the tool into several tools, or use fewer conditionals, as in command = concat([\"rg\"], param.ignore_case ? [\"-i\"] : [], [\"--\", param.pattern]).",
 			execMaxVariants),
-		Subject:    cond.Range().Ptr(),
+		Subject:    at.Range().Ptr(),
 		Expression: cmd,
 	}
 }
@@ -210,11 +332,11 @@ func (c *execCompiler) scriptChecks(x hcl.Expression) hcl.Diagnostics {
 	for _, v := range exprs {
 		c.variants = append(c.variants, c.scriptArgs(v))
 	}
-	for i, args := range c.variants {
+	for _, args := range c.variants {
 		if d := c.scriptParams(args); d.HasErrors() {
 			return d
 		}
-		if d := c.runParams(args, exprs[i]); d.HasErrors() {
+		if d := c.runParams(args); d.HasErrors() {
 			return d
 		}
 	}
@@ -306,59 +428,6 @@ func execWordSep(r rune) bool {
 // and lookup's one of its map's or its default.
 var execChoosers = []string{"try", "coalesce", "coalescelist"}
 
-// chosenProgram returns a program whose arguments the script and load
-// checks read (see runProgram) that x, an element not known at load, may
-// be by a choice made at a call among strings fixed at load:
-// ["sh", "cat"][param.n], element(["sh", "cat"], param.n),
-// lookup({ a = "sh" }, param.k, "cat"), try(param.l[0], "sh"); "" when
-// there is none.
-func (c *execCompiler) chosenProgram(x hcl.Expression) string {
-	sx, ok := x.(hclsyntax.Expression)
-	if !ok {
-		return ""
-	}
-	var choices []hclsyntax.Expression
-	hclsyntax.VisitAll(sx, func(n hclsyntax.Node) hcl.Diagnostics {
-		switch n := n.(type) {
-		case *hclsyntax.IndexExpr:
-			choices = append(choices, n.Collection)
-		case *hclsyntax.FunctionCallExpr:
-			switch {
-			case n.Name == "element" && len(n.Args) > 0:
-				choices = append(choices, n.Args[0])
-			case n.Name == "lookup" && len(n.Args) > 0:
-				choices = append(choices, n.Args[0]) // and the default
-				choices = append(choices, n.Args[min(2, len(n.Args)):]...)
-			case slices.Contains(execChoosers, n.Name):
-				choices = append(choices, n.Args...)
-			}
-		case *hclsyntax.ConditionalExpr:
-			// Left by commandVariants: its condition refers to a for
-			// expression's symbol.
-			choices = append(choices, n.TrueResult, n.FalseResult)
-		}
-		return nil
-	})
-	for _, ch := range choices {
-		v, diags := ch.Value(c.eval)
-		if diags.HasErrors() || !v.IsWhollyKnown() {
-			continue
-		}
-		v, _ = v.UnmarkDeep()
-		found := ""
-		_ = cty.Walk(v, func(_ cty.Path, el cty.Value) (bool, error) {
-			if found == "" && !el.IsNull() && el.Type() == cty.String {
-				found = execReadProgram(strings.TrimSpace(el.AsString()))
-			}
-			return found == "", nil
-		})
-		if found != "" {
-			return found
-		}
-	}
-	return ""
-}
-
 // execReadProgram returns name when it names a program whose arguments
 // the script and load checks read: an interpreter, a program with options
 // that load code, or env; "" otherwise.
@@ -372,40 +441,27 @@ func execReadProgram(name string) string {
 	return ""
 }
 
-// runParams refuses a part of the command, x's value as args, that may
-// be a program whose arguments the checks read when an element after it
-// refers to a parameter or an answer: which argument of the program the
-// value is cannot be told at load, so it may be the script of an
-// interpreter, the value of an option that loads code, or a variable env
-// sets. Such a part is a list known only at a call that names the program
-// (see runProgram), counting text it makes itself, or an element chosen
-// at a call among fixed strings that holds its name (see chosenProgram);
-// where the elements are not written out, the first that is not known at
-// load stands for any.
-func (c *execCompiler) runParams(args []scriptArg, x hcl.Expression) hcl.Diagnostics {
-	unwritten := false
+// runParams refuses a list known only at a call, among args, that names a
+// program whose arguments the checks read (see runProgram), when it makes
+// text of a parameter or an answer or an element after it refers to one:
+// which argument of the program the value is cannot be told at load, so it
+// may be the script of an interpreter, the value of an option that loads
+// code, or a variable env sets.
+func (c *execCompiler) runParams(args []scriptArg) hcl.Diagnostics {
 	for i, a := range args {
-		var prog, holder string
-		from := i + 1
-		switch {
-		case a.run && a.expr != nil:
-			prog, holder = c.runProgram(a.expr), "The list known only when the tool is called"
-			if len(a.builtExprs) > 0 {
-				from = i
-			}
-		case a.run || a.known():
+		if !a.run || a.expr == nil {
 			continue
-		case a.expr != nil:
-			prog, holder = c.chosenProgram(a.expr), "This element, chosen when the tool is called,"
-		case !unwritten:
-			unwritten = true
-			prog, holder = c.chosenProgram(x), "An element chosen when the tool is called"
 		}
+		prog := c.runProgram(a.expr)
 		if prog == "" {
 			continue
 		}
+		from := i + 1
+		if len(a.builtExprs) > 0 {
+			from = i
+		}
 		for _, b := range args[from:] {
-			if d := c.runProgramDiag(prog, holder, b); d != nil {
+			if d := c.runProgramDiag(prog, b); d != nil {
 				return hcl.Diagnostics{d}
 			}
 		}
@@ -413,10 +469,10 @@ func (c *execCompiler) runParams(args []scriptArg, x hcl.Expression) hcl.Diagnos
 	return nil
 }
 
-// runProgramDiag refuses b, an element after a part of the command that
-// may be the program prog (see runParams), when it refers to a parameter
-// or an answer; holder names that part for the message.
-func (c *execCompiler) runProgramDiag(prog, holder string, b scriptArg) *hcl.Diagnostic {
+// runProgramDiag refuses b, an element after a list known only at a call
+// that may hold the program prog (see runParams), or that list, when it
+// refers to a parameter or an answer.
+func (c *execCompiler) runProgramDiag(prog string, b scriptArg) *hcl.Diagnostic {
 	what, subject, expr := c.argRef(b)
 	if what == "" {
 		return nil
@@ -437,10 +493,10 @@ func (c *execCompiler) runProgramDiag(prog, holder string, b scriptArg) *hcl.Dia
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  summary,
-		Detail: fmt.Sprintf("%s may run %s, which it names, and this part of the command refers to %s, "+
+		Detail: fmt.Sprintf("The list known only when the tool is called may run %s, which it names, and this part of the command refers to %s, "+
 			"which may then be %s: which argument of %s a value is cannot be told at load. "+
 			"Write %s and its arguments out as the elements of a list, declaring a tool for each program if the model is to choose, as in %s.",
-			holder, prog, what, role, prog, prog, example),
+			prog, what, role, prog, prog, example),
 		Subject:    subject,
 		Expression: expr,
 	}
