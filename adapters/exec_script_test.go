@@ -306,8 +306,9 @@ func execRefusedScript(d *hcl.Diagnostic) bool {
 // script interpolating a parameter, with wrappers before the interpreter,
 // built by any nesting of HCL's list expressions, with the parameter
 // passed through functions that drop the checks' marks (try, element,
-// lookup, %{for}) and the interpreter's name computed at load or in a
-// conditional known only at a call: each must be refused.
+// lookup, %{for}) and the interpreter's name or its flag computed at load,
+// in a conditional known only at a call or chosen by one among fixed
+// values: each must be refused.
 func FuzzExecScriptCommand(f *testing.F) {
 	for _, seed := range []string{"", "\x01\x01", "\x02\x03\x05", "\x03\x04\x05\x06", "\x08\x01\x07\x02\x09", "\x05\x05\x05\x01\x02\x03\x04"} {
 		f.Add([]byte(seed))
@@ -316,6 +317,7 @@ func FuzzExecScriptCommand(f *testing.F) {
 		{`"sh"`, `"-c"`}, {`"/bin/bash"`, `"-ec"`}, {`"bash"`, `"-c"`, `"--"`}, {`"python3"`, `"-c"`}, {`"perl"`, `"-ne"`},
 		{`"node"`, `"--eval"`}, {`"ruby"`, `"-e"`}, {`"busybox"`, `"sh"`, `"-c"`}, {`"gawk"`}, {`"sed"`, `"-n"`},
 		{`base64decode("c2g=")`, `"-c"`}, {`strrev("hs")`, `"-c"`}, {`(param.flag ? "sh" : "bash")`, `"-c"`}, {`"sh"`, `(param.flag ? "-c" : "-ec")`},
+		{`["cat", "sh"][param.n]`, `"-c"`}, {`"bash"`, `element(["-x", "-c"], param.n)`}, {`strrev(lookup({ a = "hs" }, param.a, "tac"))`, `"-c"`},
 	}
 	wrappers := [][]string{{}, {`"env"`}, {`"env"`, `"LC_ALL=C"`}, {`"timeout"`, `"5"`}, {`"nice"`, `"-n"`, `"5"`}, {`"docker"`, `"exec"`, `"box"`}}
 	scripts := []string{`"echo ${param.text}"`, `"x '${param.text}' y"`, `upper(param.text)`, `format("%s;", param.text)`,
@@ -527,6 +529,9 @@ func TestExecChecksSeeThroughAllowed(t *testing.T) {
 		`command = ["git", "log", lookup({ a = "--oneline" }, param.text, "--stat"), "--", param.path]`,
 		`command = reverse(reverse(["sh", "-c", "echo \"$1\"", "sh", try(param.files[0], "x")]))`,
 		`command = ["curl", "-sS", "--", lookup({ a = "https://a.example" }, param.text, "https://b.example")]`,
+		`command = concat(["env"], coalescelist([], ["sh", "-c", "echo \"$0\""]), ["${param.text}.sh"])`,
+		`command = ["nice", coalesce("", "sh"), "-c", "echo \"$1\"", "sh", param.text]`,
+		`command = ["nice", try("sh", param.text), "-c", "echo \"$1\"", "sh", param.text]`,
 		"command = " + six,
 	} {
 		t.Run(body, func(t *testing.T) {

@@ -59,6 +59,7 @@ var execTestFuncs = map[string]function.Function{
 	"lookup":    stdlib.LookupFunc,
 	"keys":      stdlib.KeysFunc,
 	"trimspace": stdlib.TrimSpaceFunc,
+	"coalesce":  stdlib.CoalesceFunc,
 	// Functions that compute a program's name at load.
 	"strrev": stdlib.ReverseFunc,
 	"base64decode": function.New(&function.Spec{

@@ -138,13 +138,40 @@ func (c *execCompiler) branchAt(n, parent hclsyntax.Node) (hclsyntax.Expression,
 			if opts := fixed(x.Args[0], x.Args[2:]...); chosen(x.Args[1]) && opts != nil {
 				return x, opts
 			}
-		case slices.Contains(execChoosers, x.Name) && len(x.Args) > 1:
-			if !slices.ContainsFunc(x.Args, func(a hclsyntax.Expression) bool { return !c.global(a) }) && c.branchMatters(x.Args, parent) {
-				return x, slices.Clone(x.Args)
+		case slices.Contains(execChoosers, x.Name) && len(x.Args) > 0:
+			if slices.ContainsFunc(x.Args, func(a hclsyntax.Expression) bool { return !c.global(a) }) {
+				return nil, nil
+			}
+			if opts := c.reachable(x); len(opts) == 1 || c.branchMatters(opts, parent) {
+				return x, opts
 			}
 		}
 	}
 	return nil, nil
+}
+
+// reachable returns the arguments whose value x, a call of try, coalesce
+// or coalescelist, may have: those up to the first known at load (try
+// stops at the first that does not fail, coalesce at the first that is
+// neither null nor empty), without those coalesce skips (null or empty at
+// load).
+func (c *execCompiler) reachable(x *hclsyntax.FunctionCallExpr) []hclsyntax.Expression {
+	var out []hclsyntax.Expression
+	for _, a := range x.Args {
+		v, diags := a.Value(c.eval)
+		known := !diags.HasErrors() && v.IsWhollyKnown()
+		if known && x.Name != "try" {
+			v, _ = v.UnmarkDeep()
+			if v.IsNull() || v.Type() == cty.String && v.AsString() == "" || v.CanIterateElements() && v.LengthInt() == 0 {
+				continue
+			}
+		}
+		out = append(out, a)
+		if known {
+			break
+		}
+	}
+	return out
 }
 
 // branchMatters reports whether the options of a choice made at a call
