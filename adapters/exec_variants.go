@@ -36,7 +36,11 @@ func (c *execCompiler) commandVariants(x hclsyntax.Expression) ([]hclsyntax.Expr
 			return nil, node
 		}
 		for i := len(options) - 1; i >= 0; i-- {
-			pending = append(pending, execReplace(v, node, options[i]))
+			r := execReplace(v, node, options[i])
+			if r == v {
+				return nil, node // not reached by execReplace: refused rather than read wrong
+			}
+			pending = append(pending, r)
 		}
 	}
 	return out, nil
