@@ -467,6 +467,7 @@ func TestExecChecksSeeThrough(t *testing.T) {
 		{"an index chooses an interpreter", `command = ["nice", ["sh", "cat"][param.n], "-c", "echo ${param.text}"]`, script, `"echo ${param.text}"`, "The script sh runs with -c puts"},
 		{"element chooses a loader", `command = ["nice", element(["cat", "git"], param.n), "-c", "core.pager=${param.text}", "log"]`, code, `"core.pager=${param.text}"`, "-c of git"},
 		{"lookup chooses env", `command = ["nice", lookup({ a = "env" }, param.text, "cat"), "BASH_ENV=${param.path}", "bash"]`, program, `"BASH_ENV=${param.path}"`, "BASH_ENV, which env sets"},
+		{"coalesce of a parameter alone", `command = ["sh", "-c", coalesce(param.text, "")]`, script, `coalesce(param.text, "")`, "The script sh runs with -c puts"},
 		{"try chooses an interpreter", `command = ["nice", try(param.files[0], "sh"), "-c", "echo ${param.text}"]`, script, `"echo ${param.text}"`, "The script sh runs with -c puts"},
 		{"an index chooses a name made at load", `command = ["nice", strrev(["hs", "tac"][param.n]), "-c", "echo ${param.text}"]`, script, `"echo ${param.text}"`, "The script sh runs with -c puts"},
 		{"an index chooses a script flag", `command = ["sh", ["-c", "-x"][param.n], "echo ${param.text}"]`, script, `"echo ${param.text}"`, "The script sh runs with -c puts"},

@@ -146,12 +146,22 @@ func (c *execCompiler) branchAt(n, parent hclsyntax.Node) (hclsyntax.Expression,
 			if slices.ContainsFunc(x.Args, func(a hclsyntax.Expression) bool { return !c.global(a) }) {
 				return nil, nil
 			}
-			if opts := c.reachable(x); len(opts) == 1 || c.branchMatters(opts, parent) {
+			// One argument it may return, known at load, is its value;
+			// one not known is left as it is, text made of a parameter
+			// rather than the parameter alone.
+			opts := c.reachable(x)
+			if len(opts) == 1 && c.knownAtLoad(opts[0]) || len(opts) > 1 && c.branchMatters(opts, parent) {
 				return x, opts
 			}
 		}
 	}
 	return nil, nil
+}
+
+// knownAtLoad reports whether x's value is known at load.
+func (c *execCompiler) knownAtLoad(x hclsyntax.Expression) bool {
+	v, diags := x.Value(c.eval)
+	return !diags.HasErrors() && v.IsWhollyKnown()
 }
 
 // reachable returns the arguments whose value x, a call of try, coalesce
