@@ -226,7 +226,7 @@ func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	if a, ok := attrs["command"]; ok {
 		d := c.command(e, a)
 		if !d.HasErrors() {
-			d = append(d, c.loadParams(c.args)...)
+			d = append(d, c.eachVariant(c.loadParams)...)
 		}
 		diags = append(diags, d...)
 	} else {
@@ -383,11 +383,12 @@ type execCompiler struct {
 	programRange hcl.Range
 	// names are the declared parameters, sorted (see paramNames).
 	names []string
-	// cmdExpr is the command's expression, and args its elements as the
+	// cmdExpr is the command's expression, and variants the lists it may
+	// be at a call (see commandVariants), each with its elements as the
 	// script checks see them (see scriptArgs); nil when the command has
 	// errors.
-	cmdExpr hcl.Expression
-	args    []scriptArg
+	cmdExpr  hcl.Expression
+	variants [][]scriptArg
 }
 
 // paramNames lists the declared parameters, sorted; worked out once.
@@ -632,8 +633,7 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 						}
 						e.concatArgs = append(e.concatArgs, ca)
 					}
-					c.args = c.scriptArgs(a.Expr)
-					return append(diags, c.scriptParams(c.args)...)
+					return append(diags, c.scriptChecks(a.Expr)...)
 				}
 			}
 		}
@@ -663,8 +663,7 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 
 	c.program, _ = execArgString(elems[0])
 	c.programRange = elemRange(0)
-	c.args = c.scriptArgs(a.Expr)
-	if d := c.scriptParams(c.args); d.HasErrors() {
+	if d := c.scriptChecks(a.Expr); d.HasErrors() {
 		return append(diags, d...)
 	}
 	e.allRefs = execParamRefs(a.Expr, c.paramNames())

@@ -806,17 +806,22 @@ func (c *execCompiler) envWrapperParams(prog string, args []scriptArg, start int
 			continue
 		}
 		if a.run {
-			// A list known only at a call: scriptParams has refused one
-			// that makes text of a parameter here (it may hold env's -S
-			// and its string), and one that is a parameter alone, as
-			// concat(["env"], param.args), is the caller's choice.
-			return nil
+			// A list known only at a call, before the program: it may
+			// hold the program, so that the elements after it are read
+			// on, and a parameter or an answer in it may set any
+			// variable (concat(["env"], param.vars, ["bash", ...])).
+			// scriptParams has refused one that makes text of them (it
+			// may hold env's -S and its string).
+			if d := c.envAssignDiag(a); d != nil {
+				return d
+			}
+			continue
 		}
 		if strings.HasPrefix(a.leadingText(), "-") {
 			continue // an option
 		}
 		if _, _, assign := c.envAssign(a); !assign {
-			return nil // the program, or an argument the author lets the caller choose
+			return nil // the program
 		}
 		if d := c.envAssignDiag(a); d != nil {
 			return d
@@ -827,12 +832,20 @@ func (c *execCompiler) envWrapperParams(prog string, args []scriptArg, start int
 
 // envAssign reads a, an argument of env not known at load: assign says
 // it is NAME=VALUE; name is the text before the "="; and fromArgs says
-// the name may come from a parameter or an answer. Where a is not written
-// out, the text its value is known to start with says, and a value made
-// from a parameter with no "=" there may set any name.
+// the name may come from a parameter or an answer. Where a is written
+// out, its text says, and a value made from a parameter or an answer with
+// no "=" written before it may set any name; where it is not, the text its
+// value is known to start with says, and the same holds.
 func (c *execCompiler) envAssign(a scriptArg) (name string, fromArgs, assign bool) {
 	if a.expr != nil {
-		return c.envAssignName(a.expr)
+		name, fromArgs, assign = c.envAssignName(a.expr)
+		if params, answers := c.refs(a); !assign && len(params)+len(answers) > 0 {
+			// Made from a parameter or an answer with no "=" written
+			// before it: the value may hold one, and set any variable
+			// (["env", param.x, "bash", ...] with x=BASH_ENV=...).
+			return "", true, true
+		}
+		return name, fromArgs, assign
 	}
 	lead := a.leadingText()
 	if before, _, found := strings.Cut(lead, "="); found {
@@ -857,12 +870,18 @@ func (c *execCompiler) envAssignDiag(a scriptArg) *hcl.Diagnostic {
 	}
 	what, subject, expr := c.argRef(a)
 	if fromArgs {
+		name := fmt.Sprintf("The name of a variable env sets refers to %s", what)
+		if _, _, written := c.envAssignName(a.expr); a.run || a.expr != nil && !written || a.expr == nil && !strings.Contains(a.leadingText(), "=") {
+			// ["env", param.x, ...]: env reads an argument with "="
+			// before its program as a variable to set.
+			name = fmt.Sprintf("This argument of env, before its program, refers to %s, whose value may be NAME=VALUE, which env reads as a variable to set", what)
+		}
 		return &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Name must be constant",
-			Detail: fmt.Sprintf("The name of a variable env sets refers to %s, so the model calling the tool would choose "+
-				"which variable it sets (PATH, LD_PRELOAD, ...), and with it the program that runs. "+
-				"Write the name literally and use parameters only after the \"=\" of other variables, as in command = [\"env\", \"GREETING=${param.text}\", \"printenv\", \"GREETING\"].", what),
+			Detail: fmt.Sprintf("%s, so the model calling the tool would choose "+
+				"which variable it sets (PATH, LD_PRELOAD, BASH_ENV, ...), and with it the program that runs. "+
+				"Write the name literally and use parameters only after the \"=\" of other variables, as in command = [\"env\", \"GREETING=${param.text}\", \"printenv\", \"GREETING\"].", name),
 			Subject:    subject,
 			Expression: expr,
 		}

@@ -761,20 +761,28 @@ func (c *execCompiler) markedEval() *hcl.EvalContext {
 // is only known when the tool is called is one run.
 func (c *execCompiler) scriptArgs(x hcl.Expression) []scriptArg {
 	ctx := c.markedEval()
+	var args []scriptArg
 	if v, diags := x.Value(ctx); !diags.HasErrors() {
 		v, _ = v.Unmark()
 		plain, _ := x.Value(c.eval)
 		if v.IsKnown() == plain.IsKnown() && (!v.IsKnown() || c.sameLength(x, ctx, v)) {
-			return c.scriptArgsOf(x, ctx)
+			args = c.scriptArgsOf(x, ctx)
 		}
 	}
-	// Without the marks (they fail the expression, or change its
-	// length), every element not known at load may be made from any
-	// parameter the command refers to.
-	args := c.scriptArgsOf(x, c.eval)
+	if args == nil {
+		// Without the marks (they fail the expression, or change its
+		// length).
+		args = c.scriptArgsOf(x, c.eval)
+	}
+	// An element not written out and not known at load can only be made
+	// from the parameters and answers. Some functions drop the marks
+	// (try, those that take an unknown list whole, as element and lookup
+	// do, and %{for} in a template): an element that carries none may be
+	// made from any parameter and answer the command refers to.
+	params, answers := execParamRefs(x, c.paramNames()), execAnswerRefs(x)
 	for i := range args {
-		if args[i].expr == nil && !args[i].known() {
-			args[i].params, args[i].answers = execParamRefs(x, c.paramNames()), execAnswerRefs(x)
+		if a := &args[i]; a.expr == nil && !a.run && !a.known() && len(a.params)+len(a.answers) == 0 {
+			a.params, a.answers = params, answers
 		}
 	}
 	return args
@@ -1151,19 +1159,41 @@ func (c *execCompiler) stdinScript(x hcl.Expression) *hcl.Diagnostic {
 	if !ok {
 		return nil
 	}
-	a := scriptArg{expr: sx, val: cty.DynamicVal, params: execParamRefs(x, c.paramNames()), answers: execAnswerRefs(x)}
-	if v, diags := x.Value(c.markedEval()); !diags.HasErrors() {
-		a.val, _ = v.UnmarkDeep()
+	// Each list the command may be at a call, against each text stdin
+	// may be (a conditional with fixed text in both branches is not
+	// made from its condition).
+	stdins := []hclsyntax.Expression{sx}
+	if vs, over := c.commandVariants(sx); over == nil {
+		stdins = vs
 	}
-	if a.known() || len(a.params)+len(a.answers) == 0 {
-		return nil
+	for _, s := range stdins {
+		a := scriptArg{expr: s, val: cty.DynamicVal, params: execParamRefs(s, c.paramNames()), answers: execAnswerRefs(s)}
+		if v, diags := s.Value(c.markedEval()); !diags.HasErrors() {
+			a.val, _ = v.UnmarkDeep()
+		}
+		if a.known() || len(a.params)+len(a.answers) == 0 {
+			continue
+		}
+		for _, args := range c.variants {
+			if d := c.stdinScriptIn(a, args); d != nil {
+				return d
+			}
+		}
 	}
+	return nil
+}
+
+// stdinScriptIn refuses a, stdin made from a parameter or an answer, when
+// args, the elements of one list the command may be, run a program that
+// reads its program from standard input, or make arguments of its lines
+// that go into a script.
+func (c *execCompiler) stdinScriptIn(a scriptArg, args []scriptArg) *hcl.Diagnostic {
 	// xargs -I{} sh -c "echo {}": the lines of stdin go into a script,
 	// and even a parameter alone is code there.
-	feeder, prog, ok := stdinArgsScript(c.args)
-	for i := 0; i < len(c.args) && !ok; i++ {
+	feeder, prog, ok := stdinArgsScript(args)
+	for i := 0; i < len(args) && !ok; i++ {
 		// Inside a fixed script: sh -c "xargs -I{} sh -c 'echo {}'".
-		if s, known := c.args[i].literal(); known && strings.Contains(s, " ") {
+		if s, known := args[i].literal(); known && strings.Contains(s, " ") {
 			var words []scriptArg
 			for _, w := range execShellWords(s) {
 				words = append(words, scriptArg{val: cty.StringVal(w)})
@@ -1178,11 +1208,17 @@ func (c *execCompiler) stdinScript(x hcl.Expression) *hcl.Diagnostic {
 	if !a.built() {
 		return nil
 	}
-	for start, arg := range c.args {
+	for start, arg := range args {
 		if arg.run {
 			// A list known only at call time that names an interpreter
 			// may run it with its arguments unseen.
-			if prog := execNamedInterpreter(arg.expr); prog != "" {
+			prog := execNamedInterpreter(arg.expr)
+			if p := c.runProgram(arg.expr); prog == "" && p != "" {
+				if _, ok := execInterpreterFor(p); ok {
+					prog = p
+				}
+			}
+			if prog != "" {
 				in, _ := execInterpreterFor(prog)
 				return c.scriptDiag(a, fmt.Sprintf("The stdin argument may be the program %s reads from its standard input, which a list known only when the tool is called names, and it", prog), in)
 			}
@@ -1192,7 +1228,7 @@ func (c *execCompiler) stdinScript(x hcl.Expression) *hcl.Diagnostic {
 			continue
 		}
 		in, ok := execStdinProgramFor(prog)
-		if ok && !in.safe(c.args[start+1:]) && in.readsStdin(c.args[start+1:]) {
+		if ok && !in.safe(args[start+1:]) && in.readsStdin(args[start+1:]) {
 			return c.scriptDiag(a, fmt.Sprintf("The stdin argument is the program %s reads from its standard input, and it", prog), in)
 		}
 	}

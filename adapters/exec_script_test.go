@@ -91,10 +91,12 @@ func TestExecScriptBuiltByExpression(t *testing.T) {
 			`param.text`, "This argument of sh may be its script"},
 		{"script glued to a flag made from a parameter", `command = [for s in ["python3", "-${param.opt}"] : s]`,
 			`param.opt`, "The script python3 runs with -c, glued to the flag, may put parameter \"opt\""},
-		{"a list at call time holding the flag and the script", `command = concat(["sh"], param.flag ? ["-c", "echo ${param.text}"] : [])`,
+		{"a conditional at call time holding the flag and the script", `command = concat(["sh"], param.flag ? ["-c", "echo ${param.text}"] : [])`,
+			`"echo ${param.text}"`, "The script sh runs with -c puts parameter \"text\""},
+		{"a conditional at call time holding the flag", `command = concat(["sh"], param.flag ? ["-c"] : [], ["echo ${param.text}"])`,
+			`"echo ${param.text}"`, "The script sh runs with -c puts parameter \"text\""},
+		{"a list at call time holding the flag and the script", `command = concat(["sh"], compact(["-c", "echo ${param.text}", param.opt]))`,
 			`param.text`, "The list after sh, known only when the tool is called, may hold a script flag and its script; it may put parameter \"text\""},
-		{"a list at call time that may hold the flag", `command = concat(["sh"], param.flag ? ["-c"] : [], ["echo ${param.text}"])`,
-			`"echo ${param.text}"`, "This argument of sh may be its script"},
 		{"a slice of unknown length", `command = concat(["sh"], slice(["-c", "echo ${param.text}"], 0, param.n))`,
 			`param.text`, "may hold a script flag and its script"},
 		{"an interpreter in a list known at call time", `command = concat(["env", "LC_ALL=C"], compact(["gawk", "${param.a}${param.b}", "data.txt"]))`,
@@ -120,7 +122,7 @@ func TestExecScriptBuiltByExpression(t *testing.T) {
 		{"awk -f -", "command = [\"awk\", \"-f\", \"-\", \"data.txt\"]\nstdin = \"/${param.text}/\"", `"/${param.text}/"`, "program awk reads"},
 		{"a script on stdin of a command built by concat", "command = concat([\"sh\"], param.files)\nstdin = \"echo ${param.text}\"", `"echo ${param.text}"`, "program sh reads"},
 		{"an interpreter chosen at call time reading stdin", "command = concat([\"env\"], param.flag ? [\"sh\"] : [\"cat\"])\nstdin = \"echo ${param.text}\"",
-			`"echo ${param.text}"`, "The stdin argument may be the program sh reads from its standard input, which a list known only when the tool is called names"},
+			`"echo ${param.text}"`, "The stdin argument is the program sh reads from its standard input"},
 		{"a function of a parameter on stdin", "command = [\"bash\", \"-s\", \"--\", \"x\"]\nstdin = format(\"echo %s\", param.text)", `format("echo %s", param.text)`, "program bash reads"},
 	}
 	for _, tt := range tests {
@@ -239,14 +241,15 @@ func TestExecScriptSafeFormRuns(t *testing.T) {
 // expressions themselves), in a shape chosen by the bytes of next: a
 // literal list, concat, flatten, slice, reverse, a for expression, a
 // conditional decided at load, parentheses, values of an object,
-// coalescelist, compact, nested.
+// coalescelist, compact, a conditional known only at a call with the list
+// in one branch or in both, reverse of try, nested.
 func execListExpr(elems []string, next func() int, depth int) string {
 	lit := "[" + strings.Join(elems, ", ") + "]"
 	if depth > 4 {
 		return lit
 	}
 	sub := func(es []string) string { return execListExpr(es, next, depth+1) }
-	switch next() % 12 {
+	switch next() % 15 {
 	case 1:
 		cut := next() % (len(elems) + 1)
 		return fmt.Sprintf("concat(%s, %s)", sub(elems[:cut]), sub(elems[cut:]))
@@ -280,13 +283,32 @@ func execListExpr(elems []string, next func() int, depth int) string {
 		return fmt.Sprintf("coalescelist([], %s)", sub(elems))
 	case 10:
 		return fmt.Sprintf("compact(%s)", sub(elems))
+	case 11:
+		return fmt.Sprintf("(param.flag ? %s : %s)", sub(elems), sub(elems))
+	case 12:
+		if next()%2 == 0 {
+			return fmt.Sprintf(`(param.text == "" ? [] : %s)`, sub(elems))
+		}
+		return fmt.Sprintf(`(param.text == "" ? %s : [])`, sub(elems))
+	case 13:
+		return fmt.Sprintf("reverse(try(reverse(%s), []))", sub(elems))
 	}
 	return lit
 }
 
+// execRefusedScript reports whether d refuses a command the fuzzers make:
+// a parameter inside its script, or a program not fixed at load.
+func execRefusedScript(d *hcl.Diagnostic) bool {
+	return d.Summary == "Parameter inside a script" || d.Summary == "Program not fixed" || d.Summary == "Program depends on a parameter"
+}
+
 // FuzzExecScriptCommand generates commands that run an interpreter's
 // script interpolating a parameter, with wrappers before the interpreter,
-// built by any nesting of HCL's list expressions: each must be refused.
+// built by any nesting of HCL's list expressions, with the parameter
+// passed through functions that drop the checks' marks (try, element,
+// lookup, %{for}) and the interpreter's name or its flag computed at load,
+// in a conditional known only at a call or chosen by one among fixed
+// values: each must be refused.
 func FuzzExecScriptCommand(f *testing.F) {
 	for _, seed := range []string{"", "\x01\x01", "\x02\x03\x05", "\x03\x04\x05\x06", "\x08\x01\x07\x02\x09", "\x05\x05\x05\x01\x02\x03\x04"} {
 		f.Add([]byte(seed))
@@ -294,14 +316,19 @@ func FuzzExecScriptCommand(f *testing.F) {
 	interpreters := [][]string{
 		{`"sh"`, `"-c"`}, {`"/bin/bash"`, `"-ec"`}, {`"bash"`, `"-c"`, `"--"`}, {`"python3"`, `"-c"`}, {`"perl"`, `"-ne"`},
 		{`"node"`, `"--eval"`}, {`"ruby"`, `"-e"`}, {`"busybox"`, `"sh"`, `"-c"`}, {`"gawk"`}, {`"sed"`, `"-n"`},
+		{`base64decode("c2g=")`, `"-c"`}, {`strrev("hs")`, `"-c"`}, {`(param.flag ? "sh" : "bash")`, `"-c"`}, {`"sh"`, `(param.flag ? "-c" : "-ec")`},
+		{`["cat", "sh"][param.n]`, `"-c"`}, {`"bash"`, `element(["-x", "-c"], param.n)`}, {`strrev(lookup({ a = "hs" }, param.a, "tac"))`, `"-c"`},
 		{`"bash"`, `"-co"`, `"pipefail"`}, {`"sh"`, `"-Ec"`}, {`"dash"`, `"+c"`}, {`"zsh"`, `"-oerrexit"`, `"-c"`},
 		{`"env"`, `"-S"`, `"sh -e -c"`}, {`"env"`, `"-iS"`, `"timeout 5 python3 -c"`}, {`"awk"`, `"-Fe"`},
 		{`"sed"`, `"-e"`, `"--sandbox"`, `"-e"`},
 	}
 	wrappers := [][]string{{}, {`"env"`}, {`"env"`, `"LC_ALL=C"`}, {`"timeout"`, `"5"`}, {`"nice"`, `"-n"`, `"5"`}, {`"docker"`, `"exec"`, `"box"`}}
 	scripts := []string{`"echo ${param.text}"`, `"x '${param.text}' y"`, `upper(param.text)`, `format("%s;", param.text)`,
-		`join(" ", [param.text, "x"])`, `replace("a X b", "X", param.text)`, `"${param.a}${param.b}"`}
-	fx := defaultExecFixture()
+		`join(" ", [param.text, "x"])`, `replace("a X b", "X", param.text)`, `"${param.a}${param.b}"`,
+		`try("echo ${param.text}", "")`, `"echo ${try(param.text, "")}"`, `"echo ${element(param.files, 0)}"`, `"echo ${lookup(param.m, "k", "")}"`,
+		`"echo %{for f in param.files}${f} %{endfor}"`, `join(" ", reverse(param.files))`, `(param.flag ? "ls" : "echo ${param.text}")`,
+		`"ls %{if param.flag}${param.text}%{endif}"`, `keys({ "echo ${param.text}" = 1 })[0]`}
+	fx := execReviewFixture()
 	f.Fuzz(func(t *testing.T, choices []byte) {
 		i := 0
 		next := func() int {
@@ -319,8 +346,9 @@ func FuzzExecScriptCommand(f *testing.F) {
 		body := "command = " + execListExpr(elems, next, 0)
 		_, errs := execScriptErrors(t, fx, body)
 		// compact of a list holding an element not known at load is not
-		// known at all, and neither is its program.
-		if len(errs) != 1 || errs[0].Summary != "Parameter inside a script" && errs[0].Summary != "Program not fixed" {
+		// known at all, and neither is its program; nor is a list in a
+		// conditional known only at a call.
+		if len(errs) != 1 || !execRefusedScript(errs[0]) {
 			t.Fatalf("%s\ndiagnostics = %v, want one Parameter inside a script", body, errs)
 		}
 		if errs[0].Subject == nil || !strings.HasSuffix(errs[0].Detail, ".") {
@@ -347,8 +375,9 @@ func FuzzExecScriptStdin(f *testing.F) {
 	}
 	wrappers := [][]string{{}, {`"env"`}, {`"env"`, `"LC_ALL=C"`}, {`"timeout"`, `"5"`}, {`"nice"`, `"-n"`, `"5"`}, {`"docker"`, `"exec"`, `"-i"`, `"box"`}}
 	stdins := []string{`"echo ${param.text}"`, "<<EOT\nprint(${param.text})\nEOT", `format("x %s", param.text)`, `upper(param.text)`,
-		`join("\n", [param.a, param.b])`, `"%{ for f in param.files }${f}%{ endfor }"`, `replace("X", "X", param.text)`}
-	fx := defaultExecFixture()
+		`join("\n", [param.a, param.b])`, `"%{ for f in param.files }${f}%{ endfor }"`, `replace("X", "X", param.text)`,
+		`try("echo ${param.text}", "")`, `"echo ${lookup(param.m, "k", "")}"`, `(param.flag ? "ls" : "echo ${param.text}")`}
+	fx := execReviewFixture()
 	f.Fuzz(func(t *testing.T, choices []byte) {
 		i := 0
 		next := func() int {
@@ -361,7 +390,7 @@ func FuzzExecScriptStdin(f *testing.F) {
 		elems := append(append([]string{}, wrappers[next()%len(wrappers)]...), readers[next()%len(readers)]...)
 		body := "command = " + execListExpr(elems, next, 0) + "\nstdin = " + stdins[next()%len(stdins)]
 		_, errs := execScriptErrors(t, fx, body)
-		if len(errs) != 1 || errs[0].Summary != "Parameter inside a script" {
+		if len(errs) != 1 || !execRefusedScript(errs[0]) {
 			t.Fatalf("%s\ndiagnostics = %v, want one Parameter inside a script", body, errs)
 		}
 	})
@@ -892,4 +921,183 @@ func TestExecIsStdin(t *testing.T) {
 			t.Errorf("execIsStdin(%q) = true", s)
 		}
 	}
+}
+
+// execReviewFixture has the default parameters, a map parameter m and an
+// ask form with the field a.
+func execReviewFixture() execFixture {
+	f := defaultExecFixture()
+	f.params["m"] = cty.Map(cty.String)
+	f.answers = map[string]cty.Type{"a": cty.String}
+	return f
+}
+
+// TestExecChecksSeeThrough: the script, load and stdin checks refuse a
+// parameter or an answer that reaches a script, an option that loads code
+// or a variable env sets through a function that drops the marks the
+// checks follow (try, element, lookup, keys, %{for}), through a
+// conditional known only at a call (each branch is a command list of its
+// own), through a name computed at load, and as an operand of env.
+func TestExecChecksSeeThrough(t *testing.T) {
+	t.Parallel()
+	f := execReviewFixture()
+	const (
+		script  = "Parameter inside a script"
+		code    = "Parameter chooses the code that runs"
+		program = "Parameter chooses the program"
+		name    = "Name must be constant"
+	)
+	tests := []struct {
+		name, body, summary, subject, detail string
+	}{
+		// Functions that drop the marks.
+		{"element in flatten", `command = flatten([["sh", "-c"], ["echo ${element(param.files, 0)}"]])`, script, "param.files", `may put parameter "files"`},
+		{"try in reverse", `command = reverse(reverse(["sh", "-c", try("echo ${param.text}", "")]))`, script, "param.text", `may put parameter "text"`},
+		{"lookup in flatten", `command = flatten([["sh", "-c"], ["echo ${lookup(param.m, "msg", "")}"]])`, script, "param.m", `may put parameter "m"`},
+		{"for template in flatten", `command = flatten([["bash", "-c"], ["echo %{for f in param.files}${f} %{endfor}"]])`, script, "param.files", "The script bash runs with -c"},
+		{"try in values", `command = values({ a = "sh", b = "-c", c = try("echo ${param.text}", "") })`, script, "param.text", "The script sh runs with -c"},
+		{"try in a for expression", `command = [for s in ["sh", "-c", try("echo ${param.text}", "")] : s]`, script, "param.text", "The script sh runs with -c"},
+		{"keys in flatten", `command = reverse(reverse(["sh", "-c", keys({ "echo ${param.text}" = 1 })[0]]))`, script, "param.text", "The script sh runs with -c"},
+		{"join of concat of a list parameter", `command = flatten([["sh", "-c"], [join(" ", concat(["echo"], param.files))]])`, script, "param.files", "The script sh runs with -c"},
+		{"join of reverse of a list parameter", `command = flatten([["sh", "-c"], [join(" ", reverse(param.files))]])`, script, "param.files", "The script sh runs with -c"},
+		{"join of slice of a list parameter", `command = reverse(reverse(["sh", "-c", join(" ", slice(param.files, 0, 1))]))`, script, "param.files", "The script sh runs with -c"},
+		{"try of an answer", `command = reverse(reverse(["sh", "-c", "echo ${try(answer.a, "")}"]))`, script, "answer.a", `may put the ask form's answer "a"`},
+		{"try on stdin", "command = [\"sh\"]\nstdin = try(\"echo ${param.text}\", \"\")", script, `try("echo ${param.text}", "")`, "program sh reads"},
+		{"try of an answer on stdin", "command = reverse(reverse([\"sh\", \"-s\"]))\nstdin = \"echo ${try(answer.a, \"\")}\"", script, `"echo ${try(answer.a, "")}"`, "program sh reads"},
+		{"try in LD_PRELOAD", `command = reverse(reverse(["env", "LD_PRELOAD=${try(param.text, "")}", "ls"]))`, program, "param.text", "LD_PRELOAD, which env sets"},
+		{"try in BASH_ENV", `command = reverse(reverse(["env", "BASH_ENV=${try(param.text, "")}", "bash", "-c", "true"]))`, program, "param.text", "BASH_ENV, which env sets"},
+		{"lookup in GIT_EXTERNAL_DIFF", `command = reverse(reverse(["env", "GIT_EXTERNAL_DIFF=${lookup(param.m, "a", "")}", "git", "diff"]))`, program, "param.m", "GIT_EXTERNAL_DIFF"},
+		{"element in perl -M", `command = ["perl", "-M${element(param.files, 0)}", "-e", "1"]`, code, `"-M${element(param.files, 0)}"`, "-M of perl"},
+		{"element in perl -M in reverse", `command = reverse(reverse(["perl", "-M${element(param.files, 0)}", "-e", "1"]))`, script, "param.files", "glued to the flag"},
+		{"try in python3 -m", `command = ["python3", "-m", try(param.text, "")]`, code, `try(param.text, "")`, "-m of python3"},
+		{"try in python3 -m in reverse", `command = reverse(reverse(["python3", "-m", try(param.text, "")]))`, code, "param.text", "-m of python3"},
+		{"try in git -c in reverse", `command = reverse(reverse(["git", "-c", "core.pager=${try(param.text, "")}", "log"]))`, code, "param.text", "-c of git"},
+		{"try in an operand of env", `command = reverse(reverse(["env", try(param.text, ""), "bash", "-c", "true"]))`, name, "param.text", `refers to parameter "text"`},
+		// Conditionals known only at a call.
+		{"an interpreter in both branches", `command = concat(["env"], param.flag ? ["bash", "-e"] : ["bash"], ["-c", "grep -r ${param.text} ."])`, script, `"grep -r ${param.text} ."`, "The script bash runs with -c puts"},
+		{"the same branches", `command = concat(["env"], param.flag ? ["sh", "-c"] : ["sh", "-c"], ["echo ${param.text}"])`, script, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"perl in both branches", `command = concat(["nice"], param.flag ? ["perl"] : ["perl"], ["-M${param.text}", "-e", "1"])`, code, `"-M${param.text}"`, "-M of perl"},
+		{"git in both branches", `command = concat(["nice"], param.flag ? ["git"] : ["git"], ["-c", "core.pager=${param.text}", "log"])`, code, `"core.pager=${param.text}"`, "-c of git"},
+		{"env in both branches", `command = concat(["nice"], param.flag ? ["env", "-i"] : ["env"], ["GIT_SSH_COMMAND=${param.text}", "git", "fetch"])`, program, `"GIT_SSH_COMMAND=${param.text}"`, "GIT_SSH_COMMAND"},
+		{"an assignment in one branch", `command = concat(["env"], param.flag ? ["X=1"] : [], ["BASH_ENV=${param.text}", "bash", "-c", "true"])`, program, `"BASH_ENV=${param.text}"`, "BASH_ENV"},
+		{"nested conditionals", `command = concat(["env"], param.flag ? (param.text == "" ? ["sh"] : ["cat"]) : ["cat"], ["-c", "echo ${param.a}"])`, script, `"echo ${param.a}"`, "The script sh runs with -c"},
+		{"a conditional in a for expression", `command = concat(["sh", "-c"], [for s in ["echo"] : param.flag ? s : "echo ${param.text}"])`, script, "param.text", "The script sh runs with -c"},
+		{"a loader's option in a branch", `command = ["perl", param.flag ? "-M${param.text}" : "-w", "script.pl"]`, code, `"-M${param.text}"`, "-M of perl"},
+		{"a loader's flag in a branch", `command = ["git", param.flag ? "-c" : "-C", "core.pager=${param.text}", "log"]`, code, `"core.pager=${param.text}"`, "-c of git"},
+		{"a script flag in a branch", `command = ["python3", param.flag ? "-c" : "-u", "print(${param.text})"]`, script, `"print(${param.text})"`, "The script python3 runs with -c puts"},
+		{"env's operand in a branch", `command = ["env", param.flag ? "X=1" : param.text, "bash", "-c", "true"]`, name, "param.text", `This argument of env, before its program, refers to parameter "text"`},
+		{"stdin of an interpreter in a branch", "command = concat([\"env\"], param.flag ? [\"sh\"] : [\"cat\"])\nstdin = \"echo ${param.text}\"", script, `"echo ${param.text}"`, "The stdin argument is the program sh reads"},
+		{"stdin in a branch", "command = [\"sh\"]\nstdin = param.flag ? \"ls\" : \"echo ${param.text}\"", script, `"echo ${param.text}"`, "The stdin argument is the program sh reads"},
+		// Names computed at load.
+		{"base64decode in a branch", `command = concat(["env"], param.flag ? [base64decode("c2g=")] : ["cat"], ["-c", "echo ${param.text}"])`, script, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"strrev in a branch", `command = concat(["env"], param.flag ? ["cat"] : [strrev("hs")], ["-c", "echo ${param.text}"])`, script, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"a template in a branch", `command = concat(["env"], param.flag ? ["s${"h"}"] : [], ["-c", "echo ${param.text}"])`, script, `"echo ${param.text}"`, "The script sh runs with -c"},
+		{"base64decode in a list known at a call", `command = concat(["nice"], compact([base64decode("c2g="), "-c", "echo ${param.text}"]))`, script, "param.text", "may run sh, which it names"},
+		{"the item of a for expression", `command = concat(["nice"], [for x in param.files : "sh"], ["-c", "echo ${param.text}"])`, script, "param.files", "may run sh, which it names"},
+		{"a loader as the item of a for expression", `command = concat(["nice"], [for x in param.files : "git"], ["-c", "core.pager=${param.text}", "log"])`, code, "param.files", "may run git, which it names"},
+		{"env computed in a for expression", `command = concat(["nice"], [for x in param.files : strrev("vne")], ["BASH_ENV=${param.text}", "bash"])`, program, "param.files", "may run env, which it names"},
+		// A program chosen at a call among fixed names.
+		{"an index chooses an interpreter", `command = ["nice", ["sh", "cat"][param.n], "-c", "echo ${param.text}"]`, script, `"echo ${param.text}"`, "The script sh runs with -c puts"},
+		{"element chooses a loader", `command = ["nice", element(["cat", "git"], param.n), "-c", "core.pager=${param.text}", "log"]`, code, `"core.pager=${param.text}"`, "-c of git"},
+		{"lookup chooses env", `command = ["nice", lookup({ a = "env" }, param.text, "cat"), "BASH_ENV=${param.path}", "bash"]`, program, `"BASH_ENV=${param.path}"`, "BASH_ENV, which env sets"},
+		{"coalesce of a parameter alone", `command = ["sh", "-c", coalesce(param.text, "")]`, script, `coalesce(param.text, "")`, "The script sh runs with -c puts"},
+		{"try chooses an interpreter", `command = ["nice", try(param.files[0], "sh"), "-c", "echo ${param.text}"]`, script, `"echo ${param.text}"`, "The script sh runs with -c puts"},
+		{"an index chooses a name made at load", `command = ["nice", strrev(["hs", "tac"][param.n]), "-c", "echo ${param.text}"]`, script, `"echo ${param.text}"`, "The script sh runs with -c puts"},
+		{"an index chooses a script flag", `command = ["sh", ["-c", "-x"][param.n], "echo ${param.text}"]`, script, `"echo ${param.text}"`, "The script sh runs with -c puts"},
+		{"element chooses a loader's option", `command = ["perl", element(["-I", "-w"], param.n), param.path, "script.pl"]`, code, "param.path", "-I of perl"},
+		{"a template chooses a name", `command = ["nice", "s${["h", "x"][param.n]}", "-c", "echo ${param.text}"]`, script, `"echo ${param.text}"`, "The script sh runs with -c puts"},
+		{"an index chooses an interpreter in reverse", `command = reverse(reverse(["nice", ["sh", "cat"][param.n], "-c", "echo ${param.text}"]))`, script, "param.text", "The script sh runs with -c may put"},
+		// An operand of env before its program.
+		{"a parameter as env's operand", `command = ["env", param.text, "bash", "-c", "true"]`, name, "param.text", `This argument of env, before its program, refers to parameter "text"`},
+		{"trimspace as env's operand", `command = ["env", trimspace(param.text), "bash", "-c", "true"]`, name, "trimspace(param.text)", `refers to parameter "text"`},
+		{"a template as env's operand", `command = ["env", "${param.text}", "bash", "-c", "true"]`, name, `"${param.text}"`, `refers to parameter "text"`},
+		{"text and a parameter as env's operand", `command = ["env", "X${param.text}", "bash", "-c", "true"]`, name, `"X${param.text}"`, `refers to parameter "text"`},
+		{"env's operand after --", `command = ["env", "-i", "--", param.text, "bash"]`, name, "param.text", `refers to parameter "text"`},
+		{"an answer as env's operand", `command = ["env", answer.a, "bash", "-c", "true"]`, name, "answer.a", `refers to the ask form's answer "a"`},
+		{"a list parameter as env's operands", `command = concat(["env"], param.files, ["bash", "-c", "true"])`, name, "param.files", `refers to parameter "files"`},
+		{"a for expression as env's operands", `command = concat(["env"], [for f in param.files : f], ["bash", "-c", "true"])`, script, "param.files", "The list after env, known only when the tool is called, may hold a script flag"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			src, errs := execScriptErrors(t, f, tt.body)
+			if len(errs) != 1 || errs[0].Summary != tt.summary {
+				t.Fatalf("diagnostics = %v, want one %s", errs, tt.summary)
+			}
+			d := errs[0]
+			if d.Subject == nil {
+				t.Fatal("no subject")
+			}
+			if got := src[d.Subject.Start.Byte:d.Subject.End.Byte]; got != tt.subject {
+				t.Errorf("subject = %q, want %q", got, tt.subject)
+			}
+			if !strings.Contains(d.Detail, tt.detail) || !strings.HasSuffix(d.Detail, ".") {
+				t.Errorf("detail = %q, want a sentence with %q", d.Detail, tt.detail)
+			}
+		})
+	}
+}
+
+// TestExecChecksSeeThroughAllowed: a conditional whose branches are fixed
+// text is not made from its condition, in the command and on stdin; the
+// names of variables env sets may come from a list known at a call when
+// they are written; and a command of up to execMaxVariants lists is
+// checked.
+func TestExecChecksSeeThroughAllowed(t *testing.T) {
+	t.Parallel()
+	f := execReviewFixture()
+	six := `concat(["rg"], param.flag ? ["-i"] : [], param.text == "" ? ["-w"] : [], param.a == "" ? ["-F"] : [], param.b == "" ? ["-s"] : [], param.opt == "" ? ["-n"] : [], param.path == "" ? ["-l"] : [], ["--", param.pidfile])`
+	for _, body := range []string{
+		`command = ["sh", "-c", param.flag ? "ls -l" : "ls"]`,
+		`command = concat(["sh", "-c"], [param.flag ? "ls -l" : "ls"])`,
+		`command = ["sh", "-c", "ls ${param.flag ? "-l" : ""}"]`,
+		`command = reverse(reverse(["sh", "-c", param.flag ? "ls -l" : "ls"]))`,
+		`command = concat(["sh"], param.flag ? ["-c", "ls -l"] : ["-c", "ls"])`,
+		"command = [\"sh\"]\nstdin = param.flag ? \"ls -l\" : \"ls\"",
+		"command = [\"sh\", \"-s\"]\nstdin = \"ls ${param.flag ? \"-l\" : \"\"}\"",
+		`command = concat(["git", "log"], param.flag ? ["--oneline"] : [], ["--", param.path])`,
+		`command = concat(["env", "LC_ALL=C"], param.flag ? ["sort", "-r"] : ["sort"], ["--", param.path])`,
+		`command = concat(["env", "LC_ALL=C", "sort", "--"], param.files)`,
+		`command = ["env", "-u", "HOME", "GREETING=${param.text}", "printenv", "GREETING"]`,
+		`command = ["nice", ["ls", "cat"][param.n], "--", param.path]`,
+		`command = ["git", "log", lookup({ a = "--oneline" }, param.text, "--stat"), "--", param.path]`,
+		`command = reverse(reverse(["sh", "-c", "echo \"$1\"", "sh", try(param.files[0], "x")]))`,
+		`command = ["curl", "-sS", "--", lookup({ a = "https://a.example" }, param.text, "https://b.example")]`,
+		`command = concat(["env"], coalescelist([], ["sh", "-c", "echo \"$0\""]), ["${param.text}.sh"])`,
+		`command = ["nice", coalesce("", "sh"), "-c", "echo \"$1\"", "sh", param.text]`,
+		`command = ["nice", try("sh", param.text), "-c", "echo \"$1\"", "sh", param.text]`,
+		"command = " + six,
+	} {
+		t.Run(body, func(t *testing.T) {
+			t.Parallel()
+			if _, errs := execScriptErrors(t, f, body); len(errs) > 0 {
+				t.Errorf("refused: %s", errs.Error())
+			}
+		})
+	}
+	t.Run("past the cap by a choice", func(t *testing.T) {
+		t.Parallel()
+		flags := strings.Repeat(`"-x", `, 65)
+		src, errs := execScriptErrors(t, f, "command = [\"rg\", ["+flags+"][param.n], \"--\", param.text]")
+		if len(errs) != 1 || errs[0].Summary != "Too many conditionals in command" {
+			t.Fatalf("diagnostics = %v, want one Too many conditionals in command", errs)
+		}
+		if got := src[errs[0].Subject.Start.Byte:errs[0].Subject.End.Byte]; !strings.HasSuffix(got, "[param.n]") {
+			t.Errorf("subject = %q, want the choice", got)
+		}
+	})
+	t.Run("past the cap", func(t *testing.T) {
+		t.Parallel()
+		seven := strings.Replace(six, `["--", param.pidfile]`, `param.n > 1 ? ["-v"] : [], ["--", param.pidfile]`, 1)
+		src, errs := execScriptErrors(t, f, "command = "+seven)
+		if len(errs) != 1 || errs[0].Summary != "Too many conditionals in command" {
+			t.Fatalf("diagnostics = %v, want one Too many conditionals in command", errs)
+		}
+		if got := src[errs[0].Subject.Start.Byte:errs[0].Subject.End.Byte]; !strings.HasPrefix(got, "param.") || !strings.Contains(got, "?") {
+			t.Errorf("subject = %q, want a conditional", got)
+		}
+		if !strings.Contains(errs[0].Detail, "more than 64 different command lists") {
+			t.Errorf("detail = %q", errs[0].Detail)
+		}
+	})
 }

@@ -5,6 +5,7 @@ package adapters
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/tryfunc"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -32,6 +34,8 @@ type execFixture struct {
 	params  map[string]cty.Type
 	info    map[string]ParamInfo
 	baseDir string
+	// answers are the fields of the tool's ask form, if it has one.
+	answers map[string]cty.Type
 }
 
 var execTestFuncs = map[string]function.Function{
@@ -52,6 +56,22 @@ var execTestFuncs = map[string]function.Function{
 	"join":         stdlib.JoinFunc,
 	"replace":      stdlib.ReplaceFunc,
 	"tostring":     stdlib.MakeToFunc(cty.String),
+	// The functions that lose the marks of the script checks.
+	"try":       tryfunc.TryFunc,
+	"lookup":    stdlib.LookupFunc,
+	"keys":      stdlib.KeysFunc,
+	"trimspace": stdlib.TrimSpaceFunc,
+	"coalesce":  stdlib.CoalesceFunc,
+	// Functions that compute a program's name at load.
+	"strrev": stdlib.ReverseFunc,
+	"base64decode": function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "text", Type: cty.String}},
+		Type:   function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			b, err := base64.StdEncoding.DecodeString(args[0].AsString())
+			return cty.StringVal(string(b)), err
+		},
+	}),
 	// sensitive is the config's sensitive(VALUE): the value unchanged.
 	"sensitive": function.New(&function.Spec{
 		Params: []function.Parameter{{Name: "value", Type: cty.String, AllowNull: true}},
@@ -115,6 +135,9 @@ func (f execFixture) compile(t *testing.T, src string) (*Exec, hcl.Diagnostics) 
 			Variables: map[string]cty.Value{"param": cty.UnknownVal(cty.Object(f.params))},
 			Functions: execTestFuncs,
 		},
+	}
+	if f.answers != nil {
+		cc.Eval.Variables["answer"] = cty.UnknownVal(cty.Object(f.answers))
 	}
 	b, diags := kind.Compile(block, cc)
 	if diags.HasErrors() {
