@@ -797,8 +797,8 @@ func (c *execCompiler) envWrapperParams(prog string, args []scriptArg, start int
 		a := args[i]
 		if arg, ok := a.literal(); ok {
 			switch {
-			case arg == "-u" || arg == "-C" || arg == "-P" || arg == "--unset" || arg == "--chdir":
-				i++
+			case slices.Contains(execInterpreters["env"].optArgs, arg):
+				i++ // an option whose value is the next argument: -u, -C, -a, ...
 			case strings.HasPrefix(arg, "-"):
 			case !strings.Contains(arg, "="):
 				return nil // the program

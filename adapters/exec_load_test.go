@@ -119,6 +119,7 @@ env = { PSQLRC = param.path }`, "Parameter chooses the program", `param.path`, "
 		{"OpenSSL engines through env", `command = ["env", "OPENSSL_ENGINES=${param.path}", "openssl", "version"]`, "Parameter chooses the program", `"OPENSSL_ENGINES=${param.path}"`, "OpenSSL loads"},
 		// Set through the env program.
 		{"env program LD_PRELOAD", `command = ["env", "LD_PRELOAD=${param.path}", "ls"]`, "Parameter chooses the program", `"LD_PRELOAD=${param.path}"`, `LD_PRELOAD, which env sets, chooses the code the command runs (the libraries the loader loads into the program), so its value cannot refer to parameter "path"`},
+		{"env program after -a and its value", `command = ["env", "-a", "ls", "LD_PRELOAD=${param.path}", "ls"]`, "Parameter chooses the program", `"LD_PRELOAD=${param.path}"`, "LD_PRELOAD, which env sets"},
 		{"env program after options", `command = ["/usr/bin/env", "-i", "-u", "HOME", "LANG=C", "GIT_EXTERNAL_DIFF=${param.path}", "git", "diff"]`, "Parameter chooses the program", `"GIT_EXTERNAL_DIFF=${param.path}"`, "GIT_EXTERNAL_DIFF, which env sets"},
 		{"env program behind a wrapper", `command = ["nice", "env", "PATH=${param.path}:/usr/bin", "ls"]`, "Parameter chooses the program", `"PATH=${param.path}:/usr/bin"`, "PATH, which env sets"},
 		{"env program name from a function", `command = ["env", "${upper("ld_preload")}=${param.path}", "ls"]`, "Parameter chooses the program", `"${upper("ld_preload")}=${param.path}"`, "LD_PRELOAD, which env sets"},
