@@ -619,6 +619,43 @@ func members(b []byte, fn func(key string, v []byte) bool) bool {
 	}
 }
 
+// headCallDepth is how deep headCall reads a payload's arrays and
+// objects: deeper than any call_id, well within what encoding/json's
+// Token reads.
+const headCallDepth = 1000
+
+// shallow returns b with each array or object nested deeper than max
+// replaced by 0, strings left as they are; b itself when none is. One
+// cut off by the end of b ends the result where it starts.
+func shallow(b []byte, max int) []byte {
+	var out []byte
+	last, depth := 0, 0
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			if i = skipString(b, i); i < 0 {
+				i = len(b)
+			}
+		case isOpen(c) && depth == max:
+			out = append(out, b[last:i]...)
+			end := skipValue(b, i)
+			if end < 0 {
+				return out
+			}
+			out = append(out, '0')
+			last, i = end, end-1
+		case isOpen(c):
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
+}
+
 // skipValue returns the end of the JSON value that starts at b[i], or -1:
 // a string ends at its closing quote, an object or array at the bracket
 // that closes it (strings inside skipped), a literal at the first byte
@@ -705,6 +742,9 @@ func undecodedReason(payload []byte, err error) string {
 // call's mark; results and acks have none) is taken for a call. A
 // duplicate key past the kept bytes cannot be seen.
 func headCall(head []byte) (id json.RawMessage, method string, ok bool) {
+	// From Go 1.27 on, encoding/json's Token refuses to nest deeper than
+	// Unmarshal does: what lies deeper is read as one value, 0, here.
+	head = shallow(head, headCallDepth)
 	dec := json.NewDecoder(bytes.NewReader(head))
 	// cut reports whether err is the end of the bytes rather than bad JSON:
 	// io.EOF or io.ErrUnexpectedEOF up to Go 1.26, a SyntaxError "unexpected
