@@ -936,6 +936,22 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 				return
 			}
 		}
+		if slices.ContainsFunc(msgs, func(m peekedMessage) bool { return m.Method == "subscriptions/listen" }) {
+			if len(body.data) > maxListenBody {
+				refuseListen(w, r, msgs, http.StatusRequestEntityTooLarge, "listen body too large", jsonrpc.CodeInvalidRequest,
+					fmt.Sprintf("the subscriptions/listen request is %d bytes long, longer than the %d bytes toolhost takes for one (it holds the request for as long as the stream is open); list each resource URI once, and open another stream for the rest", len(body.data), maxListenBody))
+				return
+			}
+			if h.opts.Stateless && h.atSessionLimit() {
+				// Each stream is a session of its own, open as long as
+				// the stream is.
+				h.logger.Warn("a subscriptions/listen stream was refused: the server has as many sessions open as --max-sessions allows", "max_sessions", h.opts.MaxSessions)
+				w.Header().Set("Retry-After", "30")
+				refuseListen(w, r, msgs, http.StatusServiceUnavailable, "too many sessions", jsonrpc.CodeInternalError,
+					fmt.Sprintf("the server has %d sessions open, subscriptions/listen streams included, as many as it takes (its operator sets the number with --max-sessions); try again later, and close the streams you no longer read", h.opts.MaxSessions))
+				return
+			}
+		}
 		if data, changed := withoutNullArgumentsInBody(body.data, msgs, batch); changed {
 			r.Body = &readBody{Reader: bytes.NewReader(data), data: data}
 			r.ContentLength = int64(len(data))
@@ -1508,6 +1524,20 @@ func (h *HTTPServer) refuseSession(w http.ResponseWriter, r *http.Request, msgs 
 	}
 	writeRPCError(w, http.StatusServiceUnavailable, id, jsonrpc.CodeInternalError,
 		fmt.Sprintf("the server has %d sessions open, as many as it takes (its operator sets the number with --max-sessions); try again later, and end sessions you no longer use with DELETE", h.opts.MaxSessions))
+}
+
+// refuseListen answers a subscriptions/listen POST that toolhost does not
+// take with status and a JSON-RPC error of code with msg; note is what the
+// access log says.
+func refuseListen(w http.ResponseWriter, r *http.Request, msgs []peekedMessage, status int, note string, code int64, msg string) {
+	if n, ok := r.Context().Value(accessNoteKey{}).(*string); ok {
+		*n = note
+	}
+	var id any
+	if len(msgs) == 1 && msgs[0].isCall() {
+		id = msgs[0].ID
+	}
+	writeRPCError(w, status, id, code, msg)
 }
 
 // newProtocol reports whether ss speaks the sessionless 2026-07-28

@@ -93,6 +93,17 @@ const (
 	// maxSubscriptions is the most subscriptions all sessions together may
 	// hold at once.
 	maxSubscriptions = 10000
+	// maxListenURIs is the most resource URIs one subscriptions/listen
+	// request may list, duplicates included: what one session may hold.
+	maxListenURIs = maxSessionSubscriptions
+	// maxListenURIBytes is the most bytes the resource URIs of one
+	// subscriptions/listen request may add up to, duplicates included:
+	// the stream holds them for as long as it is open.
+	maxListenURIBytes = 64 << 10
+	// maxListenBody is the largest subscriptions/listen request toolhost
+	// takes over HTTP, in bytes: its URIs and room for the rest. The
+	// stream holds its body for as long as it is open.
+	maxListenBody = maxListenURIBytes + 16<<10
 )
 
 // NewServer makes a server for reg. The server's name, version and
@@ -731,7 +742,8 @@ func (s *Server) subscribeHandler(ctx context.Context, req *mcp.SubscribeRequest
 		return nil // not through a session: nothing to keep
 	}
 	if len(uri) > maxResourceURI {
-		// From subscriptions/listen: resources/subscribe's was checked.
+		// checkRequest refused it already; kept in case the SDK
+		// subscribes by another way.
 		return uriTooLong("subscriptions/listen", "notifications.resourceSubscriptions", uri)
 	}
 	reg := s.use()
