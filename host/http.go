@@ -144,6 +144,10 @@ type HTTPServer struct {
 	// inflight counts MCP requests being handled (not notifications, not
 	// subscriptions/listen streams).
 	inflight atomic.Int64
+	// listenBytes is the sum of the lengths of the requests of the open
+	// subscriptions/listen streams, which hold them while open: at most
+	// maxListenBodies.
+	listenBytes atomic.Int64
 	// endStreams, called when a shutdown starts, ends the streams that only
 	// wait for server messages: streamable HTTP's standalone GET and
 	// subscriptions/listen (SSE streams end once their calls are answered).
@@ -942,6 +946,16 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 					fmt.Sprintf("the subscriptions/listen request is %d bytes long, longer than the %d bytes toolhost takes for one (it holds the request for as long as the stream is open); list each resource URI once, and open another stream for the rest", len(body.data), maxListenBody))
 				return
 			}
+			n := int64(len(body.data))
+			if held := h.listenBytes.Add(n); held > maxListenBodies {
+				h.listenBytes.Add(-n)
+				h.logger.Warn("a subscriptions/listen stream was refused: the open streams hold as many bytes of requests as toolhost allows", "max_listen_bytes", maxListenBodies)
+				w.Header().Set("Retry-After", "30")
+				refuseListen(w, r, msgs, http.StatusServiceUnavailable, "listen streams full", jsonrpc.CodeInternalError,
+					fmt.Sprintf("the open subscriptions/listen streams hold %d bytes of requests, and this one would take them past the %d toolhost allows in all; try again later, and close the streams you no longer read", held-n, maxListenBodies))
+				return
+			}
+			defer h.listenBytes.Add(-n)
 			if h.opts.Stateless && h.atSessionLimit() {
 				// Each stream is a session of its own, open as long as
 				// the stream is.
@@ -1525,6 +1539,11 @@ func (h *HTTPServer) refuseSession(w http.ResponseWriter, r *http.Request, msgs 
 	writeRPCError(w, http.StatusServiceUnavailable, id, jsonrpc.CodeInternalError,
 		fmt.Sprintf("the server has %d sessions open, as many as it takes (its operator sets the number with --max-sessions); try again later, and end sessions you no longer use with DELETE", h.opts.MaxSessions))
 }
+
+// maxListenBodies is the most bytes the requests of all open
+// subscriptions/listen streams may add up to: each stream holds its
+// request, in several copies, for as long as it is open.
+const maxListenBodies = 4 << 20
 
 // refuseListen answers a subscriptions/listen POST that toolhost does not
 // take with status and a JSON-RPC error of code with msg; note is what the

@@ -57,13 +57,16 @@ type Server struct {
 	// subscribed counts the sessions subscribed to each URI, so that a
 	// reload that changes a resource template can tell the subscribers of
 	// the URIs it serves (the SDK keeps its own lists, by session, and
-	// sends only to them); nsubs is the sum of subscribed's counts. They
-	// are capped by maxSessionSubscriptions and maxSubscriptions, and a
-	// session's are dropped when it ends (endSubscriptions).
+	// sends only to them); nsubs is the sum of subscribed's counts, and
+	// subsBytes the sum of the lengths of the URIs they count. They are
+	// capped by maxSessionSubscriptions, maxSubscriptions and
+	// maxSubscriptionBytes, and a session's are dropped when it ends
+	// (endSubscriptions).
 	subsMu     sync.Mutex
 	subs       map[*mcp.ServerSession]map[string]struct{}
 	subscribed map[string]int
 	nsubs      int
+	subsBytes  int
 
 	// sdkHandler is the SDK's handling of requests, beneath receive: the
 	// subscriptions of a session that ended are dropped from the SDK's
@@ -93,6 +96,11 @@ const (
 	// maxSubscriptions is the most subscriptions all sessions together may
 	// hold at once.
 	maxSubscriptions = 10000
+	// maxSubscriptionBytes is the most bytes the URIs of all sessions'
+	// subscriptions may add up to, a URI counted once for each session
+	// subscribed to it: room for maxSubscriptions URIs of a length well
+	// under maxResourceURI on average.
+	maxSubscriptionBytes = 8 << 20
 	// maxListenURIs is the most resource URIs one subscriptions/listen
 	// request may list, duplicates included: what one session may hold.
 	maxListenURIs = maxSessionSubscriptions
@@ -771,6 +779,12 @@ func (s *Server) subscribeHandler(ctx context.Context, req *mcp.SubscribeRequest
 			Message: fmt.Sprintf("cannot subscribe to %q: the server's sessions hold %d subscriptions, as many as toolhost allows in all; try again later, and unsubscribe from resources you no longer follow", shortURI(uri), s.nsubs),
 			Data:    uriData(uri)}
 	}
+	if s.subsBytes+len(uri) > maxSubscriptionBytes {
+		s.logger.Warn("a subscription was refused: the URIs the sessions are subscribed to add up to as many bytes as toolhost allows", "max_subscription_bytes", maxSubscriptionBytes)
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+			Message: fmt.Sprintf("cannot subscribe to %q: the URIs the server's sessions are subscribed to add up to %d bytes, and this one would take them past the %d toolhost allows in all; try again later, and unsubscribe from resources you no longer follow", shortURI(uri), s.subsBytes, maxSubscriptionBytes),
+			Data:    uriData(uri)}
+	}
 	if mine == nil {
 		if s.subs == nil {
 			s.subs, s.subscribed = map[*mcp.ServerSession]map[string]struct{}{}, map[string]int{}
@@ -784,6 +798,7 @@ func (s *Server) subscribeHandler(ctx context.Context, req *mcp.SubscribeRequest
 	mine[uri] = struct{}{}
 	s.subscribed[uri]++
 	s.nsubs++
+	s.subsBytes += len(uri)
 	return nil
 }
 
@@ -803,6 +818,7 @@ func (s *Server) forget(ss *mcp.ServerSession, uri string) {
 	}
 	delete(mine, uri)
 	s.nsubs--
+	s.subsBytes -= len(uri)
 	if n := s.subscribed[uri]; n > 1 {
 		s.subscribed[uri] = n - 1
 	} else {

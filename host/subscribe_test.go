@@ -397,6 +397,50 @@ func TestHTTPSubscriptionsServerLimit(t *testing.T) {
 	}
 }
 
+// TestHTTPSubscriptionsByteLimit: the URIs the sessions of a server are
+// subscribed to add up to at most maxSubscriptionBytes; past them a
+// subscription is refused with an error that says why, and the end of a
+// session makes room. Before, 10,000 subscriptions to 8 KB URIs held 80 MB
+// of URIs and took the server to 186 MB.
+func TestHTTPSubscriptionsByteLimit(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{}, subscribeSource(t))
+	const fit = maxSubscriptionBytes / maxResourceURI
+	first := rawSession(t, e, "2025-03-26")
+	uris := longURIs("a", maxSessionSubscriptions, maxResourceURI)
+	for i := 0; i < len(uris); i += 250 {
+		for uri, err := range subscribeBatch(t, e, first, uris[i:i+250]) {
+			if err != nil {
+				t.Fatalf("subscribe %.40s: %v", uri, err)
+			}
+		}
+	}
+	second := rawSession(t, e, "2025-03-26")
+	more := longURIs("b", fit-maxSessionSubscriptions+1, maxResourceURI)
+	errs := subscribeBatch(t, e, second, more)
+	for _, uri := range more[:len(more)-1] {
+		if errs[uri] != nil {
+			t.Fatalf("subscribe %.40s within the limit: %v", uri, errs[uri])
+		}
+	}
+	want := fmt.Sprintf(`the URIs the server's sessions are subscribed to add up to %d bytes, and this one would take them past the %d toolhost allows in all`, fit*maxResourceURI, maxSubscriptionBytes)
+	if err := errs[more[len(more)-1]]; err == nil || err.Code != jsonrpc.CodeInvalidRequest || !strings.Contains(err.Message, want) {
+		t.Fatalf("a subscription past the limit: %v\nwant %s", err, want)
+	}
+	if got := countSubscriptions(t, e.srv); got.subs != fit {
+		t.Fatalf("the server holds %+v, want %d subscriptions", got, fit)
+	}
+	if resp := rawDelete(t, e, first); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %s", resp.Status)
+	}
+	waitUntil(t, "the session's subscriptions to be dropped", func() bool {
+		return countSubscriptions(t, e.srv).subs == fit-maxSessionSubscriptions
+	})
+	last := more[len(more)-1]
+	if err := subscribeBatch(t, e, second, []string{last})[last]; err != nil {
+		t.Fatalf("a subscription once a session ended: %v", err)
+	}
+}
+
 // TestHTTPStatelessSubscriptionsNotKept: in stateless mode each request has
 // a session of its own, which ends with it: a subscription is checked as
 // any other, then dropped with its request's session.
@@ -608,6 +652,48 @@ func TestHTTPListenStreamsCountAsSessions(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// TestHTTPListenBytesLimit: the requests of the open subscriptions/listen
+// streams, which hold them while open, add up to at most maxListenBodies:
+// one more is refused with 503 and a JSON-RPC error that names the limit,
+// and taken again once a stream closes.
+func TestHTTPListenBytesLimit(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{Stateless: true}, subscribeSource(t))
+	body := listenBody([]string{"docs://report"}, `"junk":"",`)
+	body = strings.Replace(body, `"junk":"`, `"junk":"`+strings.Repeat("x", maxListenBody-len(body)), 1)
+	open := func() (*http.Response, map[string]any) {
+		resp := rawPost(t, e.base+"/mcp", body, listenHeaders)
+		if resp.StatusCode != http.StatusOK {
+			return resp, nil
+		}
+		return resp, newSSEReader(resp.Body).message(t)
+	}
+	const fit = maxListenBodies / maxListenBody
+	var streams []*http.Response
+	for i := range fit {
+		resp, m := open()
+		if m == nil || m["method"] != "notifications/subscriptions/acknowledged" {
+			t.Fatalf("stream %d: %s %v, want the acknowledgement", i, resp.Status, m)
+		}
+		streams = append(streams, resp)
+	}
+	resp, _ := open()
+	got := readRefusal(t, resp)
+	want := fmt.Sprintf("the open subscriptions/listen streams hold %d bytes of requests, and this one would take them past the %d toolhost allows in all", fit*maxListenBody, maxListenBodies)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(got, want) {
+		t.Fatalf("one more stream: %s %s\nwant 503 and %s", resp.Status, got, want)
+	}
+	streams[0].Body.Close()
+	waitUntil(t, "a stream to open once another closed", func() bool {
+		resp, m := open()
+		if m == nil {
+			readRefusal(t, resp)
+			return false
+		}
+		resp.Body.Close()
+		return true
+	})
 }
 
 // TestHTTPListenRefusedInSessions: a session of an earlier protocol may
