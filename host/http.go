@@ -112,9 +112,10 @@ type HTTPOptions struct {
 	// request for this long; 0 keeps sessions until the client ends them.
 	SessionIdleTimeout time.Duration
 	// MaxSessions caps the sessions open at once (streamable HTTP and
-	// SSE together): a request that would start one more is refused with
-	// 503, so that clients that open sessions without end cannot take the
-	// server's memory. DefaultMaxSessions when 0.
+	// SSE together, and when Stateless the subscriptions/listen streams,
+	// each a session while open): a request that would start one more is
+	// refused with 503, so that clients that open sessions without end
+	// cannot take the server's memory. DefaultMaxSessions when 0.
 	MaxSessions int
 	// SSEKeepAlive is the interval of keep-alive comments on SSE streams;
 	// DefaultSSEKeepAlive when 0, none when negative.
