@@ -68,6 +68,11 @@ type Server struct {
 	nsubs      int
 	subsBytes  int
 
+	// listens counts the subscriptions/listen streams open in each session,
+	// at most maxSessionListens; a session without one has no entry.
+	listensMu sync.Mutex
+	listens   map[*mcp.ServerSession]int
+
 	// sdkHandler is the SDK's handling of requests, beneath receive: the
 	// subscriptions of a session that ended are dropped from the SDK's
 	// lists through it.
@@ -112,6 +117,11 @@ const (
 	// takes over HTTP, in bytes: its URIs and room for the rest. The
 	// stream holds its body for as long as it is open.
 	maxListenBody = maxListenURIBytes + 16<<10
+	// maxSessionListens is the most subscriptions/listen streams one
+	// session may have open at once. Over HTTP with --stateless each
+	// stream is a session of its own; over stdio one session may open
+	// several, each holding its request while open.
+	maxSessionListens = 8
 )
 
 // NewServer makes a server for reg. The server's name, version and
@@ -167,6 +177,14 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		if err := s.checkRequest(method, req); err != nil {
 			return nil, err
 		}
+		if method == "subscriptions/listen" {
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
+				if err := s.openListen(ss); err != nil {
+					return nil, err
+				}
+				defer s.closeListen(ss)
+			}
+		}
 		if s.beforeWork != nil && method != "initialize" {
 			s.beforeWork()
 		}
@@ -203,6 +221,31 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}
 		return res, err
+	}
+}
+
+// openListen counts a subscriptions/listen stream that ss opens, or
+// refuses it when ss has maxSessionListens open.
+func (s *Server) openListen(ss *mcp.ServerSession) error {
+	s.listensMu.Lock()
+	defer s.listensMu.Unlock()
+	if n := s.listens[ss]; n >= maxSessionListens {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+			Message: fmt.Sprintf("this session has %d subscriptions/listen streams open, as many as toolhost allows one session; cancel one (notifications/cancelled) before opening another, or ask for all the notifications you want in one stream", n)}
+	}
+	if s.listens == nil {
+		s.listens = map[*mcp.ServerSession]int{}
+	}
+	s.listens[ss]++
+	return nil
+}
+
+// closeListen counts a subscriptions/listen stream of ss that ended.
+func (s *Server) closeListen(ss *mcp.ServerSession) {
+	s.listensMu.Lock()
+	defer s.listensMu.Unlock()
+	if s.listens[ss]--; s.listens[ss] <= 0 {
+		delete(s.listens, ss)
 	}
 }
 

@@ -717,3 +717,58 @@ func TestHTTPListenRefusedInSessions(t *testing.T) {
 		})
 	}
 }
+
+// listenLine is a subscriptions/listen request of the 2026-07-28 protocol,
+// for stdio.
+func listenLine(id int, uris ...string) string {
+	return strings.Replace(listenBody(uris, ""), `"id":1`, `"id":`+strconv.Itoa(id), 1)
+}
+
+// TestStdioListenLimits: over stdio, one session has at most
+// maxSessionListens subscriptions/listen streams open, and each is bounded
+// as over HTTP: too many URIs are refused, duplicates subscribed to once;
+// a session of an earlier protocol may open none.
+func TestStdioListenLimits(t *testing.T) {
+	p := startStdio(t, loadSource(t, subscribeSource(t)))
+	ack := func() {
+		t.Helper()
+		if r := p.next(); !strings.Contains(r.line, `"method":"notifications/subscriptions/acknowledged"`) {
+			t.Fatalf("got %s, want the acknowledgement", r.line)
+		}
+	}
+	p.send(listenLine(1, slices.Repeat([]string{"docs://report"}, maxListenURIs+1)...))
+	wantError(t, p.next(), "1", jsonrpc.CodeInvalidParams, fmt.Sprintf("lists %d resource URIs, more than the %d toolhost takes in one request", maxListenURIs+1, maxListenURIs))
+	p.send(listenLine(2, slices.Repeat([]string{"docs://report", "tree://sub/b.md"}, maxListenURIs/2)...))
+	r := p.next()
+	if !strings.Contains(r.line, `"notifications":{"resourceSubscriptions":["docs://report","tree://sub/b.md"]}`) {
+		t.Fatalf("got %s, want the acknowledgement of each URI once", r.line)
+	}
+	for id := 3; id <= maxSessionListens+1; id++ {
+		p.send(listenLine(id, "docs://report"))
+		ack()
+	}
+	p.send(listenLine(100, "docs://report"))
+	wantError(t, p.next(), "100", jsonrpc.CodeInvalidRequest, fmt.Sprintf("this session has %d subscriptions/listen streams open, as many as toolhost allows one session", maxSessionListens))
+	if got := countSubscriptions(t, p.srv); got != (subscriptionCounts{2, 1, 2}) {
+		t.Fatalf("the server holds %+v", got)
+	}
+	// A stream cancelled makes room.
+	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`)
+	for id := 101; ; id++ {
+		p.send(listenLine(id, "docs://report"))
+		r := p.next()
+		if strings.Contains(r.line, `"method":"notifications/subscriptions/acknowledged"`) {
+			break
+		}
+		wantError(t, r, strconv.Itoa(id), jsonrpc.CodeInvalidRequest, "as many as toolhost allows one session")
+		if id > 200 {
+			t.Fatal("no stream opens once one was cancelled")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	old := startStdio(t, loadSource(t, subscribeSource(t)))
+	old.initialize()
+	old.send(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["docs://report"]}}}`)
+	wantError(t, old.next(), "1", jsonrpc.CodeInvalidRequest, "subscriptions/listen is a request of the 2026-07-28 protocol, and this session speaks 2025-06-18")
+}
