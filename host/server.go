@@ -86,9 +86,9 @@ type Server struct {
 	levels sync.Map // weak.Pointer[mcp.ServerSession] -> mcp.LoggingLevel
 }
 
-// Limits on resources/subscribe, so that clients cannot fill the server's
-// memory with subscriptions: each is refused with an error that says which
-// limit it met.
+// Limits on resources/subscribe and subscriptions/listen, so that clients
+// cannot fill the server's memory with subscriptions: each is refused with
+// an error that says which limit it met.
 const (
 	// maxResourceURI is the longest resource URI, in bytes, toolhost takes
 	// in a request (resources/read, resources/subscribe,
