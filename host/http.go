@@ -112,9 +112,10 @@ type HTTPOptions struct {
 	// request for this long; 0 keeps sessions until the client ends them.
 	SessionIdleTimeout time.Duration
 	// MaxSessions caps the sessions open at once (streamable HTTP and
-	// SSE together): a request that would start one more is refused with
-	// 503, so that clients that open sessions without end cannot take the
-	// server's memory. DefaultMaxSessions when 0.
+	// SSE together, and when Stateless the subscriptions/listen streams,
+	// each a session while open): a request that would start one more is
+	// refused with 503, so that clients that open sessions without end
+	// cannot take the server's memory. DefaultMaxSessions when 0.
 	MaxSessions int
 	// SSEKeepAlive is the interval of keep-alive comments on SSE streams;
 	// DefaultSSEKeepAlive when 0, none when negative.
@@ -144,6 +145,10 @@ type HTTPServer struct {
 	// inflight counts MCP requests being handled (not notifications, not
 	// subscriptions/listen streams).
 	inflight atomic.Int64
+	// listenBytes is the sum of the lengths of the requests of the open
+	// subscriptions/listen streams, which hold them while open: at most
+	// maxListenBodies.
+	listenBytes atomic.Int64
 	// endStreams, called when a shutdown starts, ends the streams that only
 	// wait for server messages: streamable HTTP's standalone GET and
 	// subscriptions/listen (SSE streams end once their calls are answered).
@@ -936,6 +941,32 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 				return
 			}
 		}
+		if slices.ContainsFunc(msgs, func(m peekedMessage) bool { return m.Method == "subscriptions/listen" }) {
+			if len(body.data) > maxListenBody {
+				refuseListen(w, r, msgs, http.StatusRequestEntityTooLarge, "listen body too large", jsonrpc.CodeInvalidRequest,
+					fmt.Sprintf("the subscriptions/listen request is %d bytes long, longer than the %d bytes toolhost takes for one (it holds the request for as long as the stream is open); list each resource URI once, and open another stream for the rest", len(body.data), maxListenBody))
+				return
+			}
+			n := int64(len(body.data))
+			if held := h.listenBytes.Add(n); held > maxListenBodies {
+				h.listenBytes.Add(-n)
+				h.logger.Warn("a subscriptions/listen stream was refused: the open streams hold as many bytes of requests as toolhost allows", "max_listen_bytes", maxListenBodies)
+				w.Header().Set("Retry-After", "30")
+				refuseListen(w, r, msgs, http.StatusServiceUnavailable, "listen streams full", jsonrpc.CodeInternalError,
+					fmt.Sprintf("the open subscriptions/listen streams hold %d bytes of requests, and this one would take them past the %d toolhost allows in all; try again later, and close the streams you no longer read", held-n, maxListenBodies))
+				return
+			}
+			defer h.listenBytes.Add(-n)
+			if h.opts.Stateless && h.atSessionLimit() {
+				// Each stream is a session of its own, open as long as
+				// the stream is.
+				h.logger.Warn("a subscriptions/listen stream was refused: the server has as many sessions open as --max-sessions allows", "max_sessions", h.opts.MaxSessions)
+				w.Header().Set("Retry-After", "30")
+				refuseListen(w, r, msgs, http.StatusServiceUnavailable, "too many sessions", jsonrpc.CodeInternalError,
+					fmt.Sprintf("the server has %d sessions open, subscriptions/listen streams included, as many as it takes (its operator sets the number with --max-sessions); try again later, and close the streams you no longer read", h.opts.MaxSessions))
+				return
+			}
+		}
 		if data, changed := withoutNullArgumentsInBody(body.data, msgs, batch); changed {
 			r.Body = &readBody{Reader: bytes.NewReader(data), data: data}
 			r.ContentLength = int64(len(data))
@@ -1508,6 +1539,25 @@ func (h *HTTPServer) refuseSession(w http.ResponseWriter, r *http.Request, msgs 
 	}
 	writeRPCError(w, http.StatusServiceUnavailable, id, jsonrpc.CodeInternalError,
 		fmt.Sprintf("the server has %d sessions open, as many as it takes (its operator sets the number with --max-sessions); try again later, and end sessions you no longer use with DELETE", h.opts.MaxSessions))
+}
+
+// maxListenBodies is the most bytes the requests of all open
+// subscriptions/listen streams may add up to: each stream holds its
+// request, in several copies, for as long as it is open.
+const maxListenBodies = 4 << 20
+
+// refuseListen answers a subscriptions/listen POST that toolhost does not
+// take with status and a JSON-RPC error of code with msg; note is what the
+// access log says.
+func refuseListen(w http.ResponseWriter, r *http.Request, msgs []peekedMessage, status int, note string, code int64, msg string) {
+	if n, ok := r.Context().Value(accessNoteKey{}).(*string); ok {
+		*n = note
+	}
+	var id any
+	if len(msgs) == 1 && msgs[0].isCall() {
+		id = msgs[0].ID
+	}
+	writeRPCError(w, status, id, code, msg)
 }
 
 // newProtocol reports whether ss speaks the sessionless 2026-07-28

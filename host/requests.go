@@ -29,7 +29,8 @@ const maxNamesListed = 20
 // without saying how to fix them: a log level that is none of the spec's
 // (the SDK takes any string, and the client then gets no logs at all), and
 // a tool or prompt that is not declared (the error names the close one and
-// those that are), and a resource URI longer than maxResourceURI. It
+// those that are), a resource URI longer than maxResourceURI, and a
+// subscriptions/listen stream that would hold too much (checkListen). It
 // returns nil for the others.
 func (s *Server) checkRequest(method string, req mcp.Request) error {
 	switch method {
@@ -49,6 +50,8 @@ func (s *Server) checkRequest(method string, req mcp.Request) error {
 					Message: unknownName("prompt", p.Name, slices.Sorted(maps.Keys(reg.prompts)))}
 			}
 		}
+	case "subscriptions/listen":
+		return checkListen(req)
 	case "resources/read", "resources/subscribe", "resources/unsubscribe", "completion/complete":
 		if uri, param := requestURI(req.GetParams()); len(uri) > maxResourceURI {
 			return uriTooLong(method, param, uri)
@@ -61,6 +64,60 @@ func (s *Server) checkRequest(method string, req mcp.Request) error {
 			}
 		}
 	}
+	return nil
+}
+
+// checkListen refuses a subscriptions/listen request that would hold more
+// than a stream may: one from a session of an earlier protocol (the SDK
+// would keep its stream and subscriptions until the session ends, whether
+// the client still reads it or not), or one that lists more than
+// maxListenURIs resource URIs, more than maxListenURIBytes of them, or one
+// longer than maxResourceURI. It leaves the request's URIs without their
+// duplicates, so that the stream holds, and its acknowledgement echoes,
+// each once.
+func checkListen(req mcp.Request) error {
+	p, ok := req.GetParams().(*mcp.SubscriptionsListenParams)
+	if !ok || p == nil {
+		return nil // the SDK answers
+	}
+	if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
+		if ip := ss.InitializeParams(); ip != nil && ip.ProtocolVersion < "2026-07-28" {
+			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+				Message: fmt.Sprintf("subscriptions/listen is a request of the 2026-07-28 protocol, and this session speaks %s: subscribe with resources/subscribe instead, and read the notifications on the session's stream", ip.ProtocolVersion)}
+		}
+	}
+	if p.Notifications == nil {
+		return nil
+	}
+	const param = "notifications.resourceSubscriptions"
+	uris := p.Notifications.ResourceSubscriptions
+	if len(uris) > maxListenURIs {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("invalid params of subscriptions/listen: %q lists %d resource URIs, more than the %d toolhost takes in one request (duplicates count); list each URI once, and open another stream for the rest", param, len(uris), maxListenURIs)}
+	}
+	total := 0
+	for _, uri := range uris {
+		if len(uri) > maxResourceURI {
+			return uriTooLong("subscriptions/listen", param, uri)
+		}
+		total += len(uri)
+	}
+	if total > maxListenURIBytes {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("invalid params of subscriptions/listen: the resource URIs of %q add up to %d bytes, more than the %d toolhost takes in one request (duplicates count); list each URI once, and open another stream for the rest", param, total, maxListenURIBytes)}
+	}
+	if len(uris) < 2 {
+		return nil
+	}
+	seen := make(map[string]struct{}, len(uris))
+	kept := make([]string, 0, len(uris))
+	for _, uri := range uris {
+		if _, dup := seen[uri]; !dup {
+			seen[uri] = struct{}{}
+			kept = append(kept, uri)
+		}
+	}
+	p.Notifications.ResourceSubscriptions = kept
 	return nil
 }
 

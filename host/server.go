@@ -57,13 +57,21 @@ type Server struct {
 	// subscribed counts the sessions subscribed to each URI, so that a
 	// reload that changes a resource template can tell the subscribers of
 	// the URIs it serves (the SDK keeps its own lists, by session, and
-	// sends only to them); nsubs is the sum of subscribed's counts. They
-	// are capped by maxSessionSubscriptions and maxSubscriptions, and a
-	// session's are dropped when it ends (endSubscriptions).
+	// sends only to them); nsubs is the sum of subscribed's counts, and
+	// subsBytes the sum of the lengths of the URIs they count. They are
+	// capped by maxSessionSubscriptions, maxSubscriptions and
+	// maxSubscriptionBytes, and a session's are dropped when it ends
+	// (endSubscriptions).
 	subsMu     sync.Mutex
 	subs       map[*mcp.ServerSession]map[string]struct{}
 	subscribed map[string]int
 	nsubs      int
+	subsBytes  int
+
+	// listens counts the subscriptions/listen streams open in each session,
+	// at most maxSessionListens; a session without one has no entry.
+	listensMu sync.Mutex
+	listens   map[*mcp.ServerSession]int
 
 	// sdkHandler is the SDK's handling of requests, beneath receive: the
 	// subscriptions of a session that ended are dropped from the SDK's
@@ -78,9 +86,9 @@ type Server struct {
 	levels sync.Map // weak.Pointer[mcp.ServerSession] -> mcp.LoggingLevel
 }
 
-// Limits on resources/subscribe, so that clients cannot fill the server's
-// memory with subscriptions: each is refused with an error that says which
-// limit it met.
+// Limits on resources/subscribe and subscriptions/listen, so that clients
+// cannot fill the server's memory with subscriptions: each is refused with
+// an error that says which limit it met.
 const (
 	// maxResourceURI is the longest resource URI, in bytes, toolhost takes
 	// in a request (resources/read, resources/subscribe,
@@ -93,6 +101,27 @@ const (
 	// maxSubscriptions is the most subscriptions all sessions together may
 	// hold at once.
 	maxSubscriptions = 10000
+	// maxSubscriptionBytes is the most bytes the URIs of all sessions'
+	// subscriptions may add up to, a URI counted once for each session
+	// subscribed to it: room for maxSubscriptions URIs of a length well
+	// under maxResourceURI on average.
+	maxSubscriptionBytes = 8 << 20
+	// maxListenURIs is the most resource URIs one subscriptions/listen
+	// request may list, duplicates included: what one session may hold.
+	maxListenURIs = maxSessionSubscriptions
+	// maxListenURIBytes is the most bytes the resource URIs of one
+	// subscriptions/listen request may add up to, duplicates included:
+	// the stream holds them for as long as it is open.
+	maxListenURIBytes = 64 << 10
+	// maxListenBody is the largest subscriptions/listen request toolhost
+	// takes over HTTP, in bytes: its URIs and room for the rest. The
+	// stream holds its body for as long as it is open.
+	maxListenBody = maxListenURIBytes + 16<<10
+	// maxSessionListens is the most subscriptions/listen streams one
+	// session may have open at once. Over HTTP with --stateless each
+	// stream is a session of its own; over stdio one session may open
+	// several, each holding its request while open.
+	maxSessionListens = 8
 )
 
 // NewServer makes a server for reg. The server's name, version and
@@ -148,6 +177,14 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		if err := s.checkRequest(method, req); err != nil {
 			return nil, err
 		}
+		if method == "subscriptions/listen" {
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
+				if err := s.openListen(ss); err != nil {
+					return nil, err
+				}
+				defer s.closeListen(ss)
+			}
+		}
 		if s.beforeWork != nil && method != "initialize" {
 			s.beforeWork()
 		}
@@ -184,6 +221,31 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}
 		return res, err
+	}
+}
+
+// openListen counts a subscriptions/listen stream that ss opens, or
+// refuses it when ss has maxSessionListens open.
+func (s *Server) openListen(ss *mcp.ServerSession) error {
+	s.listensMu.Lock()
+	defer s.listensMu.Unlock()
+	if n := s.listens[ss]; n >= maxSessionListens {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+			Message: fmt.Sprintf("this session has %d subscriptions/listen streams open, as many as toolhost allows one session; cancel one (notifications/cancelled) before opening another, or ask for all the notifications you want in one stream", n)}
+	}
+	if s.listens == nil {
+		s.listens = map[*mcp.ServerSession]int{}
+	}
+	s.listens[ss]++
+	return nil
+}
+
+// closeListen counts a subscriptions/listen stream of ss that ended.
+func (s *Server) closeListen(ss *mcp.ServerSession) {
+	s.listensMu.Lock()
+	defer s.listensMu.Unlock()
+	if s.listens[ss]--; s.listens[ss] <= 0 {
+		delete(s.listens, ss)
 	}
 }
 
@@ -731,7 +793,8 @@ func (s *Server) subscribeHandler(ctx context.Context, req *mcp.SubscribeRequest
 		return nil // not through a session: nothing to keep
 	}
 	if len(uri) > maxResourceURI {
-		// From subscriptions/listen: resources/subscribe's was checked.
+		// checkRequest refused it already; kept in case the SDK
+		// subscribes by another way.
 		return uriTooLong("subscriptions/listen", "notifications.resourceSubscriptions", uri)
 	}
 	reg := s.use()
@@ -759,6 +822,12 @@ func (s *Server) subscribeHandler(ctx context.Context, req *mcp.SubscribeRequest
 			Message: fmt.Sprintf("cannot subscribe to %q: the server's sessions hold %d subscriptions, as many as toolhost allows in all; try again later, and unsubscribe from resources you no longer follow", shortURI(uri), s.nsubs),
 			Data:    uriData(uri)}
 	}
+	if s.subsBytes+len(uri) > maxSubscriptionBytes {
+		s.logger.Warn("a subscription was refused: the URIs the sessions are subscribed to add up to as many bytes as toolhost allows", "max_subscription_bytes", maxSubscriptionBytes)
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+			Message: fmt.Sprintf("cannot subscribe to %q: the URIs the server's sessions are subscribed to add up to %d bytes, and this one would take them past the %d toolhost allows in all; try again later, and unsubscribe from resources you no longer follow", shortURI(uri), s.subsBytes, maxSubscriptionBytes),
+			Data:    uriData(uri)}
+	}
 	if mine == nil {
 		if s.subs == nil {
 			s.subs, s.subscribed = map[*mcp.ServerSession]map[string]struct{}{}, map[string]int{}
@@ -772,6 +841,7 @@ func (s *Server) subscribeHandler(ctx context.Context, req *mcp.SubscribeRequest
 	mine[uri] = struct{}{}
 	s.subscribed[uri]++
 	s.nsubs++
+	s.subsBytes += len(uri)
 	return nil
 }
 
@@ -791,6 +861,7 @@ func (s *Server) forget(ss *mcp.ServerSession, uri string) {
 	}
 	delete(mine, uri)
 	s.nsubs--
+	s.subsBytes -= len(uri)
 	if n := s.subscribed[uri]; n > 1 {
 		s.subscribed[uri] = n - 1
 	} else {

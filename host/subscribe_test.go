@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -396,6 +397,50 @@ func TestHTTPSubscriptionsServerLimit(t *testing.T) {
 	}
 }
 
+// TestHTTPSubscriptionsByteLimit: the URIs the sessions of a server are
+// subscribed to add up to at most maxSubscriptionBytes; past them a
+// subscription is refused with an error that says why, and the end of a
+// session makes room. Before, 10,000 subscriptions to 8 KB URIs held 80 MB
+// of URIs and took the server to 186 MB.
+func TestHTTPSubscriptionsByteLimit(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{}, subscribeSource(t))
+	const fit = maxSubscriptionBytes / maxResourceURI
+	first := rawSession(t, e, "2025-03-26")
+	uris := longURIs("a", maxSessionSubscriptions, maxResourceURI)
+	for i := 0; i < len(uris); i += 250 {
+		for uri, err := range subscribeBatch(t, e, first, uris[i:i+250]) {
+			if err != nil {
+				t.Fatalf("subscribe %.40s: %v", uri, err)
+			}
+		}
+	}
+	second := rawSession(t, e, "2025-03-26")
+	more := longURIs("b", fit-maxSessionSubscriptions+1, maxResourceURI)
+	errs := subscribeBatch(t, e, second, more)
+	for _, uri := range more[:len(more)-1] {
+		if errs[uri] != nil {
+			t.Fatalf("subscribe %.40s within the limit: %v", uri, errs[uri])
+		}
+	}
+	want := fmt.Sprintf(`the URIs the server's sessions are subscribed to add up to %d bytes, and this one would take them past the %d toolhost allows in all`, fit*maxResourceURI, maxSubscriptionBytes)
+	if err := errs[more[len(more)-1]]; err == nil || err.Code != jsonrpc.CodeInvalidRequest || !strings.Contains(err.Message, want) {
+		t.Fatalf("a subscription past the limit: %v\nwant %s", err, want)
+	}
+	if got := countSubscriptions(t, e.srv); got.subs != fit {
+		t.Fatalf("the server holds %+v, want %d subscriptions", got, fit)
+	}
+	if resp := rawDelete(t, e, first); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %s", resp.Status)
+	}
+	waitUntil(t, "the session's subscriptions to be dropped", func() bool {
+		return countSubscriptions(t, e.srv).subs == fit-maxSessionSubscriptions
+	})
+	last := more[len(more)-1]
+	if err := subscribeBatch(t, e, second, []string{last})[last]; err != nil {
+		t.Fatalf("a subscription once a session ended: %v", err)
+	}
+}
+
 // TestHTTPStatelessSubscriptionsNotKept: in stateless mode each request has
 // a session of its own, which ends with it: a subscription is checked as
 // any other, then dropped with its request's session.
@@ -489,4 +534,241 @@ func TestSSESubscriptionsFreedWhenStreamCloses(t *testing.T) {
 	}
 	resp.Body.Close()
 	waitSubscriptions(t, e.srv, subscriptionCounts{})
+}
+
+// listenBody is a subscriptions/listen request of the 2026-07-28 protocol
+// for uris, with extra members in its notifications (junk a client adds).
+func listenBody(uris []string, extra string) string {
+	b, _ := json.Marshal(uris)
+	return `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{` + extra + `"resourceSubscriptions":` + string(b) + `}}}`
+}
+
+// listenHeaders are the headers of a subscriptions/listen POST.
+var listenHeaders = map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"}
+
+// readRefusal reads the whole answer to a request that should be refused
+// (a stream that was accepted instead is cut short).
+func readRefusal(t *testing.T, resp *http.Response) string {
+	t.Helper()
+	cut := time.AfterFunc(10*time.Second, func() { resp.Body.Close() })
+	defer cut.Stop()
+	body, _ := io.ReadAll(resp.Body)
+	return string(body)
+}
+
+// TestHTTPListenLimits: a subscriptions/listen request is refused before
+// anything is subscribed when it lists too many URIs or too many bytes of
+// them, duplicates included, or when its body is longer than a listen
+// request needs; the URIs it lists twice are subscribed, and acknowledged,
+// once.
+func TestHTTPListenLimits(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{Stateless: true}, subscribeSource(t))
+	long := func(i int) string { return fmt.Sprintf("echo://%d-%s", i, strings.Repeat("u", maxResourceURI-20)) }
+	var longs []string
+	for i := 0; len(longs)*(maxResourceURI-10) <= maxListenURIBytes; i++ {
+		longs = append(longs, long(i))
+	}
+	for _, tc := range []struct {
+		name   string
+		body   string
+		status int
+		want   string
+	}{
+		{"too many URIs", listenBody(slices.Repeat([]string{"docs://report"}, maxListenURIs+1), ""), http.StatusBadRequest,
+			fmt.Sprintf(`\"notifications.resourceSubscriptions\" lists %d resource URIs, more than the %d toolhost takes in one request (duplicates count)`, maxListenURIs+1, maxListenURIs)},
+		{"too many bytes", listenBody(longs, ""), http.StatusBadRequest,
+			fmt.Sprintf(`add up to %d bytes, more than the %d toolhost takes in one request`, len(strings.Join(longs, "")), maxListenURIBytes)},
+		{"too many bytes of one URI", listenBody(slices.Repeat([]string{long(0)}, 9), ""), http.StatusBadRequest,
+			`more than the 65536 toolhost takes in one request (duplicates count)`},
+		{"body too large", listenBody([]string{"docs://report"}, `"junk":"`+strings.Repeat("x", maxListenBody)+`",`), http.StatusRequestEntityTooLarge,
+			fmt.Sprintf(`longer than the %d bytes toolhost takes for one`, maxListenBody)},
+		{"duplicates in a body too large", listenBody(slices.Repeat([]string{"docs://report"}, 240000), ""), http.StatusRequestEntityTooLarge,
+			`list each resource URI once`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := rawPost(t, e.base+"/mcp", tc.body, listenHeaders)
+			body := readRefusal(t, resp)
+			if resp.StatusCode != tc.status || !strings.Contains(body, tc.want) {
+				t.Fatalf("listen: %s %.600s\nwant %d and %s", resp.Status, body, tc.status, tc.want)
+			}
+			waitSubscriptions(t, e.srv, subscriptionCounts{})
+		})
+	}
+
+	// Each URI once, in the order first listed.
+	uris := append(slices.Repeat([]string{"docs://report"}, 400), slices.Repeat([]string{"tree://sub/b.md", "docs://report"}, maxListenURIs/2-200)...)
+	resp := rawPost(t, e.base+"/mcp", listenBody(uris, ""), listenHeaders)
+	m := newSSEReader(resp.Body).message(t)
+	ack, _ := json.Marshal(m["params"].(map[string]any)["notifications"])
+	if want := `{"resourceSubscriptions":["docs://report","tree://sub/b.md"]}`; string(ack) != want {
+		t.Fatalf("acknowledged %s, want %s", ack, want)
+	}
+	if got := countSubscriptions(t, e.srv); got != (subscriptionCounts{2, 1, 2}) {
+		t.Fatalf("while the stream is open, the server holds %+v", got)
+	}
+	resp.Body.Close()
+	waitSubscriptions(t, e.srv, subscriptionCounts{})
+}
+
+// TestHTTPListenStreamsCountAsSessions: with --stateless, each open
+// subscriptions/listen stream is a session, counted against MaxSessions: one
+// more is refused with 503 and a JSON-RPC error that names the limit, and
+// taken again once a stream closes.
+func TestHTTPListenStreamsCountAsSessions(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{Stateless: true, MaxSessions: 3}, subscribeSource(t))
+	open := func() (*http.Response, map[string]any) {
+		resp := rawPost(t, e.base+"/mcp", listenBody([]string{"docs://report"}, `"toolsListChanged":true,`), listenHeaders)
+		if resp.StatusCode != http.StatusOK {
+			return resp, nil
+		}
+		return resp, newSSEReader(resp.Body).message(t)
+	}
+	var streams []*http.Response
+	for i := range 3 {
+		resp, m := open()
+		if m == nil || m["method"] != "notifications/subscriptions/acknowledged" {
+			t.Fatalf("stream %d: %s %v, want the acknowledgement", i, resp.Status, m)
+		}
+		streams = append(streams, resp)
+	}
+	resp, _ := open()
+	body := readRefusal(t, resp)
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" ||
+		!strings.Contains(body, `"code":-32603`) || !strings.Contains(body, "the server has 3 sessions open, subscriptions/listen streams included") {
+		t.Fatalf("a fourth stream: %s %s, want 503 naming --max-sessions", resp.Status, body)
+	}
+	streams[0].Body.Close()
+	waitSubscriptions(t, e.srv, subscriptionCounts{2, 2, 1})
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		resp, m := open()
+		if m != nil {
+			resp.Body.Close()
+			break
+		}
+		readRefusal(t, resp)
+		if time.Now().After(deadline) {
+			t.Fatalf("no stream opens after one closed: %s", resp.Status)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestHTTPListenBytesLimit: the requests of the open subscriptions/listen
+// streams, which hold them while open, add up to at most maxListenBodies:
+// one more is refused with 503 and a JSON-RPC error that names the limit,
+// and taken again once a stream closes.
+func TestHTTPListenBytesLimit(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{Stateless: true}, subscribeSource(t))
+	body := listenBody([]string{"docs://report"}, `"junk":"",`)
+	body = strings.Replace(body, `"junk":"`, `"junk":"`+strings.Repeat("x", maxListenBody-len(body)), 1)
+	open := func() (*http.Response, map[string]any) {
+		resp := rawPost(t, e.base+"/mcp", body, listenHeaders)
+		if resp.StatusCode != http.StatusOK {
+			return resp, nil
+		}
+		return resp, newSSEReader(resp.Body).message(t)
+	}
+	const fit = maxListenBodies / maxListenBody
+	var streams []*http.Response
+	for i := range fit {
+		resp, m := open()
+		if m == nil || m["method"] != "notifications/subscriptions/acknowledged" {
+			t.Fatalf("stream %d: %s %v, want the acknowledgement", i, resp.Status, m)
+		}
+		streams = append(streams, resp)
+	}
+	resp, _ := open()
+	got := readRefusal(t, resp)
+	want := fmt.Sprintf("the open subscriptions/listen streams hold %d bytes of requests, and this one would take them past the %d toolhost allows in all", fit*maxListenBody, maxListenBodies)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(got, want) {
+		t.Fatalf("one more stream: %s %s\nwant 503 and %s", resp.Status, got, want)
+	}
+	streams[0].Body.Close()
+	waitUntil(t, "a stream to open once another closed", func() bool {
+		resp, m := open()
+		if m == nil {
+			readRefusal(t, resp)
+			return false
+		}
+		resp.Body.Close()
+		return true
+	})
+}
+
+// TestHTTPListenRefusedInSessions: a session of an earlier protocol may
+// not open a subscriptions/listen stream: the SDK would keep it, and its
+// subscriptions, until the session ends, whether the client still reads it
+// or not.
+func TestHTTPListenRefusedInSessions(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{}, subscribeSource(t))
+	for _, version := range []string{"2025-06-18", "2025-11-25"} {
+		t.Run(version, func(t *testing.T) {
+			hdr := rawSession(t, e, version)
+			hdr["Mcp-Method"] = "subscriptions/listen"
+			resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["docs://report"]}}}`, hdr)
+			body := readRefusal(t, resp)
+			if want := "subscriptions/listen is a request of the 2026-07-28 protocol, and this session speaks " + version; !strings.Contains(body, want) {
+				t.Fatalf("listen: %s %s\nwant %s", resp.Status, body, want)
+			}
+			if got := countSubscriptions(t, e.srv); got.subs != 0 {
+				t.Fatalf("after the refusal, the server holds %+v", got)
+			}
+		})
+	}
+}
+
+// listenLine is a subscriptions/listen request of the 2026-07-28 protocol,
+// for stdio.
+func listenLine(id int, uris ...string) string {
+	return strings.Replace(listenBody(uris, ""), `"id":1`, `"id":`+strconv.Itoa(id), 1)
+}
+
+// TestStdioListenLimits: over stdio, one session has at most
+// maxSessionListens subscriptions/listen streams open, and each is bounded
+// as over HTTP: too many URIs are refused, duplicates subscribed to once;
+// a session of an earlier protocol may open none.
+func TestStdioListenLimits(t *testing.T) {
+	p := startStdio(t, loadSource(t, subscribeSource(t)))
+	ack := func() {
+		t.Helper()
+		if r := p.next(); !strings.Contains(r.line, `"method":"notifications/subscriptions/acknowledged"`) {
+			t.Fatalf("got %s, want the acknowledgement", r.line)
+		}
+	}
+	p.send(listenLine(1, slices.Repeat([]string{"docs://report"}, maxListenURIs+1)...))
+	wantError(t, p.next(), "1", jsonrpc.CodeInvalidParams, fmt.Sprintf("lists %d resource URIs, more than the %d toolhost takes in one request", maxListenURIs+1, maxListenURIs))
+	p.send(listenLine(2, slices.Repeat([]string{"docs://report", "tree://sub/b.md"}, maxListenURIs/2)...))
+	r := p.next()
+	if !strings.Contains(r.line, `"notifications":{"resourceSubscriptions":["docs://report","tree://sub/b.md"]}`) {
+		t.Fatalf("got %s, want the acknowledgement of each URI once", r.line)
+	}
+	for id := 3; id <= maxSessionListens+1; id++ {
+		p.send(listenLine(id, "docs://report"))
+		ack()
+	}
+	p.send(listenLine(100, "docs://report"))
+	wantError(t, p.next(), "100", jsonrpc.CodeInvalidRequest, fmt.Sprintf("this session has %d subscriptions/listen streams open, as many as toolhost allows one session", maxSessionListens))
+	if got := countSubscriptions(t, p.srv); got != (subscriptionCounts{2, 1, 2}) {
+		t.Fatalf("the server holds %+v", got)
+	}
+	// A stream cancelled makes room.
+	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`)
+	for id := 101; ; id++ {
+		p.send(listenLine(id, "docs://report"))
+		r := p.next()
+		if strings.Contains(r.line, `"method":"notifications/subscriptions/acknowledged"`) {
+			break
+		}
+		wantError(t, r, strconv.Itoa(id), jsonrpc.CodeInvalidRequest, "as many as toolhost allows one session")
+		if id > 200 {
+			t.Fatal("no stream opens once one was cancelled")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	old := startStdio(t, loadSource(t, subscribeSource(t)))
+	old.initialize()
+	old.send(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["docs://report"]}}}`)
+	wantError(t, old.next(), "1", jsonrpc.CodeInvalidRequest, "subscriptions/listen is a request of the 2026-07-28 protocol, and this session speaks 2025-06-18")
 }
