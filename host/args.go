@@ -64,6 +64,9 @@ func (e *ArgumentErrors) Unwrap() []error { return e.errs }
 // returns the "param" object: every declared parameter is present, absent
 // optional ones are their default or null. Nothing runs before this passes.
 func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
+	if err := countArgValues(raw); err != nil {
+		return cty.NilVal, err
+	}
 	if t.RawInput != nil {
 		return decodeRawArgs(t.RawInput, raw)
 	}
@@ -112,7 +115,7 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 			} else {
 				msg += "; its parameters are " + strings.Join(names, ", ")
 			}
-			problems = append(problems, &ArgumentError{Param: u, Msg: msg})
+			problems = append(problems, &ArgumentError{Param: shortURI(u), Msg: msg})
 		}
 	}
 	vals := make(map[string]cty.Value, len(t.Params))
@@ -172,6 +175,80 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 		return cty.EmptyObjectVal, nil
 	}
 	return cty.ObjectVal(vals), nil
+}
+
+// MaxArgValues is the most JSON values the arguments of one call may hold,
+// all parameters together: each array element, object member and scalar
+// counts one. A value decoded for HCL takes a few hundred bytes, some
+// hundred times its JSON text for an array of small numbers, so a message
+// of 4 MiB could otherwise take half a gigabyte; this caps a call's at
+// about 20 MiB. The count is made on the raw text, before anything is
+// decoded.
+const MaxArgValues = 65536
+
+// countArgValues refuses arguments of more than MaxArgValues values, naming
+// the parameter in which the count passed the cap. It counts as jsondecode
+// does (one more than the commas, and one for each array and object,
+// outside strings), which is never fewer than there are; invalid JSON is
+// left to the decoders to refuse.
+func countArgValues(b []byte) error {
+	n := 1
+	depth := 0
+	in := false
+	key, keyStart := false, -1
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case in && c == '\\':
+			i++
+			continue
+		case c == '"':
+			if !in && key && depth == 1 {
+				keyStart, key = i, false
+			}
+			in = !in
+			continue
+		case in:
+			continue
+		case c == '[' || c == '{':
+			depth++
+			n++
+			key = depth == 1 && c == '{'
+		case c == ']' || c == '}':
+			depth--
+		case c == ',':
+			n++
+			key = depth == 1
+		}
+		if n > MaxArgValues {
+			return &ArgumentError{Param: argName(b, keyStart), Msg: fmt.Sprintf(
+				"the arguments hold more than %d JSON values (array elements, object members and other values, all parameters together), the most a call may send; send fewer elements", MaxArgValues)}
+		}
+	}
+	return nil
+}
+
+// argName is the object key whose opening quote is at b[start], shortened
+// for a message as URIs are (shortURI); "" when there is none.
+func argName(b []byte, start int) string {
+	if start < 0 {
+		return ""
+	}
+	end := start + 1
+	for end < len(b) && b[end] != '"' {
+		if b[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	if end >= len(b) {
+		return ""
+	}
+	var name string
+	if json.Unmarshal(b[start:end+1], &name) != nil {
+		return ""
+	}
+	return shortURI(name)
 }
 
 // declared reports whether t has a parameter named name. Tools have few

@@ -3,6 +3,7 @@ package host
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -184,6 +185,67 @@ func TestDecodeArgs(t *testing.T) {
 				if !strings.Contains(msg, e) {
 					t.Errorf("message does not contain %q: %s", e, msg)
 				}
+			}
+		})
+	}
+}
+
+// TestDecodeArgsValueCap checks that a call's arguments hold at most
+// MaxArgValues JSON values in all, counted on the text before anything is
+// decoded (an array of 2M small numbers took 534 MB as cty values), and
+// that the refusal names the parameter in which the count passed the cap.
+func TestDecodeArgsValueCap(t *testing.T) {
+	r := loadRegistry(t, "args.hcl")
+	rawSchema := loadRegistry(t, "inputschema.hcl")
+	zeros := func(n int) string { return "[" + strings.TrimSuffix(strings.Repeat("0,", n), ",") + "]" }
+	// The object and the array count one each.
+	atCap := MaxArgValues - 2
+	tests := []struct {
+		name  string
+		reg   *Registry
+		tool  string
+		args  string
+		param string // "" when the call is within the cap
+	}{
+		{name: "any list at the cap", tool: "anything", args: `{"v":` + zeros(atCap) + `}`},
+		{name: "any list one over", tool: "anything", args: `{"v":` + zeros(atCap+1) + `}`, param: "v"},
+		{name: "any list far over", tool: "anything", args: `{"v":` + zeros(4*MaxArgValues) + `}`, param: "v"},
+		{name: "any object members", tool: "anything", args: `{"v":{` + strings.Repeat(`"k":1,`, MaxArgValues) + `"z":1}}`, param: "v"},
+		{name: "any nested empty arrays", tool: "anything", args: `{"v":[` + strings.Repeat(`[],`, MaxArgValues) + `[]]}`, param: "v"},
+		{name: "typed list of strings", tool: "batch", args: `{"items":[],"tags":[` + strings.Repeat(`"a",`, MaxArgValues) + `"a"]}`, param: "tags"},
+		{name: "all parameters together", tool: "batch", args: `{"ids":` + zeros(MaxArgValues/2) + `,"tags":` + zeros(MaxArgValues/2) + `}`, param: "tags"},
+		{name: "escaped key is named", tool: "batch", args: `{"items":[],"t\u0061gs":` + zeros(MaxArgValues) + `}`, param: "tags"},
+		{name: "key with an escaped quote", tool: "anything", args: `{"a\"b":1,"v":` + zeros(MaxArgValues) + `}`, param: "v"},
+		{name: "commas in strings do not count", tool: "anything", args: `{"v":"` + strings.Repeat(`,[{\"`, MaxArgValues) + `"}`},
+		{name: "unknown parameter", tool: "weather", args: `{"city":"a","` + strings.Repeat("x", 5000) + `":` + zeros(MaxArgValues) + `}`, param: strings.Repeat("x", maxQuotedURI) + "..."},
+		{name: "input_schema tool", reg: rawSchema, tool: "greet", args: `{"name":"a","extra":` + zeros(MaxArgValues) + `}`, param: "extra"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := tt.reg
+			if reg == nil {
+				reg = r
+			}
+			_, err := DecodeArgs(mustTool(t, reg, tt.tool), json.RawMessage(tt.args))
+			if tt.param == "" {
+				var ae *ArgumentError
+				if errors.As(err, &ae) && strings.Contains(ae.Msg, "JSON values") {
+					t.Fatalf("refused within the cap: %v", err)
+				}
+				return
+			}
+			var ae *ArgumentError
+			if !errors.As(err, &ae) {
+				t.Fatalf("DecodeArgs = %v, want an *ArgumentError", err)
+			}
+			if ae.Param != tt.param {
+				t.Errorf("error names parameter %q, want %q", ae.Param, tt.param)
+			}
+			if want := fmt.Sprintf("more than %d JSON values", MaxArgValues); !strings.Contains(ae.Msg, want) {
+				t.Errorf("message does not say %q: %v", want, err)
+			}
+			if len(err.Error()) > 600 {
+				t.Errorf("message is %d bytes long", len(err.Error()))
 			}
 		})
 	}
