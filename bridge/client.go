@@ -29,6 +29,9 @@ const (
 	DefaultMaxBackoff    = 30 * time.Second
 	DefaultWriteTimeout  = 30 * time.Second
 	DefaultShutdownGrace = 5 * time.Second
+	// DefaultMaxHeld is Client.MaxHeld's default: the bytes of call
+	// frames read and not yet answered.
+	DefaultMaxHeld = 64 << 20
 	// DefaultStallWarning is Client.StallWarning's default.
 	DefaultStallWarning = 2 * time.Second
 	// registerSeq is the sequence number of register frames, as in the
@@ -76,6 +79,13 @@ type Client struct {
 	// many, while reading goes on (a dropped connection is noticed); past
 	// that, reading waits too.
 	MaxConcurrent int
+	// MaxHeld caps the bytes of the call frames read and not yet
+	// answered, running or waiting for a slot (DefaultMaxHeld when 0, and
+	// at least MaxFrame): a call frame that would pass it is answered at
+	// once with an error that says the bridge is busy, and not run. The
+	// count of calls alone let 320 frames of MaxFrame bytes wait, each
+	// decoding to many times its size.
+	MaxHeld int
 	// MinBackoff and MaxBackoff bound the delay between connection
 	// attempts (DefaultMinBackoff and DefaultMaxBackoff when 0).
 	MinBackoff, MaxBackoff time.Duration
@@ -201,6 +211,13 @@ func (c *Client) maxFrame() int {
 	return max(c.MaxFrame, MinMaxFrame)
 }
 
+func (c *Client) maxHeld() int64 {
+	if c.MaxHeld <= 0 {
+		return max(DefaultMaxHeld, int64(c.maxFrame()))
+	}
+	return max(int64(c.MaxHeld), int64(c.maxFrame()))
+}
+
 func orDefault(d, def time.Duration) time.Duration {
 	if d <= 0 {
 		return def
@@ -242,6 +259,9 @@ type session struct {
 	// unsent counts the results not sent because the connection was
 	// gone: logged once, when the session ends.
 	unsent atomic.Int64
+	// held is the bytes of the call frames read and not yet answered
+	// (Client.MaxHeld).
+	held atomic.Int64
 }
 
 // serve registers the services, then reads frames and runs calls until the
@@ -424,14 +444,27 @@ func (s *session) handle(ctx, callCtx context.Context, f Frame, sem, waiting cha
 		s.log.Warn("ignoring a call without call_id: it cannot be answered", "task", f.TaskID, "seq", f.Seq)
 		return true
 	}
+	size := int64(len(f.Payload))
+	if held := s.held.Add(size); held > s.c.maxHeld() {
+		s.held.Add(-size)
+		var method string
+		_ = json.Unmarshal(data["method"], &method)
+		s.log.Warn("refusing a call: the calls read and not yet answered hold as many bytes as the bridge allows",
+			"task", f.TaskID, "seq", f.Seq, "call_id", idText(id), "bytes", size, "held", held-size, "max_held", s.c.maxHeld())
+		s.reply(ctx, f, id, method, outcome{Error: fmt.Sprintf("the bridge is busy, so the call was not run: the calls it has read and not yet answered hold %d bytes, and this call's %d would pass its limit of %d bytes held at once; send it again once some of them are answered, or send smaller arguments",
+			held-size, size, s.c.maxHeld())}, time.Now())
+		return true
+	}
 	select {
 	case waiting <- struct{}{}:
 	case <-ctx.Done():
+		s.held.Add(-size)
 		return false
 	}
 	s.calls.Add(1)
 	go func() {
 		defer s.calls.Done()
+		defer s.held.Add(-size)
 		slot := false
 		select {
 		case sem <- struct{}{}:

@@ -1125,3 +1125,56 @@ func TestDropLogsOnce(t *testing.T) {
 		t.Errorf("%d warnings of unsent results:\n%s", n, out)
 	}
 }
+
+// TestHeldBytesCapped: the call frames read and not yet answered, running
+// or waiting for a slot, hold at most MaxHeld bytes; a call frame that
+// would pass it is answered at once with an error that names the limit,
+// and is not run, while the calls held go on. Only the count of calls was
+// capped: 320 frames of --max-frame bytes could wait, each decoding to
+// many times its size. Once the calls held are answered, a large call is
+// taken again.
+func TestHeldBytesCapped(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	const maxHeld = 200 << 10
+	startClient(t, srv, ts, func(c *bridge.Client) {
+		c.MaxConcurrent = 1
+		c.MaxFrame = 64 << 10
+		c.MaxHeld = maxHeld
+	})
+	conn := ts.Accept()
+	conn.NextRegister()
+	dir := t.TempDir()
+	conn.Call("running", "gate", map[string]any{"dir": dir, "label": "running"})
+	waitFile(t, filepath.Join(dir, "running.started"))
+	big := map[string]any{"name": strings.Repeat("x", 60<<10)}
+	for i := range 3 {
+		conn.Call(fmt.Sprintf("held%d", i), "hello", big)
+	}
+	conn.Call("over", "hello", big)
+	r := conn.NextResult()
+	if r.CallID != "over" || r.Result.Success {
+		t.Fatalf("first result: %s (success %v), want the call over the limit refused at once", r.CallID, r.Result.Success)
+	}
+	for _, want := range []string{"the bridge is busy", fmt.Sprintf("limit of %d bytes", maxHeld), "not run"} {
+		if !strings.Contains(r.Result.Error, want) {
+			t.Errorf("error %q does not say %q", r.Result.Error, want)
+		}
+	}
+	conn.Call("small", "hello", map[string]any{"name": "z"})
+	if err := os.WriteFile(filepath.Join(dir, "running.go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for range 5 {
+		r := conn.NextResult()
+		got[r.CallID] = r.Result.Success
+	}
+	if want := map[string]bool{"running": true, "held0": true, "held1": true, "held2": true, "small": true}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("results after the running call ended: %v, want %v", got, want)
+	}
+	conn.Call("again", "hello", big)
+	if r := conn.NextResult(); r.CallID != "again" || !r.Result.Success {
+		t.Fatalf("a large call once the others were answered: %+v", r.Result)
+	}
+}

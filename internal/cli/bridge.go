@@ -40,6 +40,7 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	addr := fs.String("connect", "", "the framed-protocol server's HOST:PORT (required)")
 	taskID := fs.String("task-id", bridge.DefaultTaskID, "task id of the register frames: exactly 8 printable ASCII characters")
 	maxFrame := fs.Int("max-frame", bridge.DefaultMaxFrame, "largest frame in bytes, both ways; larger inbound frames are skipped")
+	maxHeld := fs.Int("max-held", bridge.DefaultMaxHeld, "most bytes of call frames read and not yet answered; a call past it is answered at once that the bridge is busy (at least --max-frame)")
 	level := fs.String("log-level", "info", "log level on stderr: debug, info, warn or error")
 	watch := fs.Bool("watch", true, "reload the config when its files change, and register the new tools")
 	paths, err := parseFlags(fs, args[1:])
@@ -77,7 +78,7 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	installSignals(ctx)
 	slog.SetDefault(logger)
 	srv := host.NewServer(reg, logger)
-	client := &bridge.Client{Addr: *addr, Server: srv, Logger: logger, TaskID: *taskID, MaxFrame: *maxFrame, Hurry: signalsAgain(ctx),
+	client := &bridge.Client{Addr: *addr, Server: srv, Logger: logger, TaskID: *taskID, MaxFrame: *maxFrame, MaxHeld: *maxHeld, Hurry: signalsAgain(ctx),
 		KillCommands: adapters.KillCommands}
 	logger.Info("bridging to a framed-protocol server", "addr", *addr, "config", strings.Join(reg.Config.Paths, ","), "tools", len(reg.Tools), "watch", *watch)
 
