@@ -774,6 +774,12 @@ func TestUndecodableCallAnswered(t *testing.T) {
 		{"bad escape, call_id after", `{"type":"call","data":{"method":"hello","params":{"name":"\q"},"call_id":"c"}}`, `escape`},
 		{"raw newline", "{\"type\":\"call\",\"data\":{\"call_id\":\"c\",\"method\":\"hello\",\"params\":{\"name\":\"a\nb\"}}}", `the call's frame was skipped, so it was not run: the JSON payload is malformed: control byte 0x0a inside a string; send it as one JSON object`},
 		{"oversized, call_id after params", `{"type":"call","data":{"method":"hello","params":{"name":"` + strings.Repeat("x", 20000) + `"},"call_id":"c","pad":"` + strings.Repeat("p", 70000) + `"}}`, "larger than the bridge's frame limit of 65536 bytes"},
+		// A complete call followed by more than "##END".
+		{"extra brace", `{"type":"call","data":{"call_id":"c","method":"hello"}}}`, "the JSON payload is not followed by ##END"},
+		{"second object", `{"type":"call","data":{"call_id":"c","method":"hello"}} {}`, "the JSON payload is not followed by ##END"},
+		{"NUL", "{\"type\":\"call\",\"data\":{\"call_id\":\"c\",\"method\":\"hello\"}}\x00", "the JSON payload is not followed by ##END"},
+		{"trailing comma", `{"type":"call","data":{"call_id":"c","method":"hello"}},`, "the JSON payload is not followed by ##END"},
+		{"text after", `{"type":"call","data":{"method":"hello","params":{"name":"z"},"call_id":"c"}} x`, "the JSON payload is not followed by ##END"},
 		{"deep, but within what JSON decodes", `{"type":"call","data":{"call_id":"c","method":"hello","params":{"name":` + deep(9000) + `}}}`, `invalid argument "name"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -1176,5 +1182,30 @@ func TestHeldBytesCapped(t *testing.T) {
 	conn.Call("again", "hello", big)
 	if r := conn.NextResult(); r.CallID != "again" || !r.Result.Success {
 		t.Fatalf("a large call once the others were answered: %+v", r.Result)
+	}
+}
+
+// TestCallCutByEndOfStreamAnswered: a call frame whose JSON never ends (an
+// unclosed string swallows its ##END) is answered, with why it was not
+// run, when the server's stream ends, if its call_id came before; it was
+// only logged as skipped.
+func TestCallCutByEndOfStreamAnswered(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	startClient(t, srv, ts, nil)
+	conn := ts.Accept()
+	conn.NextRegister()
+	conn.Send([]byte("##START\x06task5678[0007]" + `{"type":"call","data":{"call_id":"c","method":"hello","params":{"name":"abc}}}##END`))
+	conn.CloseWrite()
+	f, m := conn.NextMessage()
+	var r bridgetest.Result
+	if err := json.Unmarshal(m.Data, &r); err != nil || m.Type != "result" {
+		t.Fatalf("not a result: %s %.200s", m.Type, m.Data)
+	}
+	if r.CallID != "c" || r.Result.Success || !strings.Contains(r.Result.Error, "the stream ended inside the frame") {
+		t.Fatalf("answer %+v", r)
+	}
+	if f.TaskID != "task5678" || f.Seq != "0007" {
+		t.Errorf("answered on %s[%s], want task5678[0007]", f.TaskID, f.Seq)
 	}
 }

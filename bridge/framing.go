@@ -144,10 +144,13 @@ type SkipError struct {
 	Len int64
 	// Reason says what was wrong.
 	Reason string
-	// Head, for a frame skipped for its size or for a fault in its JSON
-	// payload, whose header was read, is that header and the bytes of its
-	// payload read up to the frame cap or the fault: enough to find whom
-	// to answer (a call's call_id) when that comes within them.
+	// Head, for a frame skipped for its size, for a fault in its JSON
+	// payload, for what follows a complete JSON payload other than
+	// "##END", or cut short by the end of the stream, whose header was
+	// read, is that header and the bytes of its payload read up to the
+	// frame cap, the fault, the end of the JSON value or of the stream:
+	// enough to find whom to answer (a call's call_id) when that comes
+	// within them.
 	Head *Frame
 	// TooLarge reports a frame skipped for its size.
 	TooLarge bool
@@ -186,6 +189,11 @@ type Decoder struct {
 	// is about to return.
 	head     *Frame
 	tooLarge bool
+	// partial is the header of the frame parse last found unfinished and
+	// where its payload starts in the input, for the Head of a frame the
+	// end of the stream cuts short.
+	partial   *Frame
+	partialAt int
 
 	// OnStall, when set, is called (from another goroutine) when the
 	// decoder has waited StallAfter for more input while holding a partial
@@ -235,9 +243,16 @@ func (d *Decoder) Next() (Frame, error) {
 			return Frame{}, se
 		}
 		d.quiet = false
+		d.partial = nil
 		n, f, reason, more := d.parse(d.raw[d.start:])
 		if more && d.err != nil {
 			reason, more = "the stream ended inside the frame", false
+			if h := d.partial; h != nil {
+				// What came of the payload may hold a call's call_id
+				// (an unclosed string never ends the frame).
+				h.Payload = bytes.Clone(d.raw[d.start+d.partialAt:])
+				d.head = h
+			}
 		}
 		if more {
 			d.fill()
@@ -348,6 +363,10 @@ func (d *Decoder) parse(b []byte) (n int, f Frame, reason string, more bool) {
 			}
 			return 0, Frame{}, fmt.Sprintf("the frame is larger than %d bytes", d.max), false
 		}
+		if payloadAt > 0 {
+			d.partial = &Frame{Type: f.Type, TaskID: f.TaskID, Seq: f.Seq, Bracketed: f.Bracketed}
+			d.partialAt = payloadAt
+		}
 		return 0, Frame{}, "", true
 	}
 	bad := func(format string, args ...any) (int, Frame, string, bool) {
@@ -425,14 +444,23 @@ func (d *Decoder) parse(b []byte) (n int, f Frame, reason string, more bool) {
 				r++
 			}
 			avail := b[r:limit]
+			// notFollowed skips a frame whose JSON value is complete but
+			// followed by something other than "##END" (a second value,
+			// a stray bracket or comma, a NUL): the value is its Head, so
+			// that a call in it is answered.
+			notFollowed := func() (int, Frame, string, bool) {
+				d.head = &Frame{Type: f.Type, TaskID: f.TaskID, Seq: f.Seq, Bracketed: f.Bracketed,
+					Payload: bytes.Clone(b[q:end])}
+				return bad("the JSON payload is not followed by %s", endMarker)
+			}
 			if len(avail) < len(endMarker) {
 				if !bytes.HasPrefix([]byte(endMarker), avail) {
-					return bad("the JSON payload is not followed by %s", endMarker)
+					return notFollowed()
 				}
 				return short()
 			}
 			if !bytes.HasPrefix(avail, []byte(endMarker)) {
-				return bad("the JSON payload is not followed by %s", endMarker)
+				return notFollowed()
 			}
 			f.Payload = bytes.Clone(b[q:end])
 			return r + len(endMarker), f, "", false

@@ -305,6 +305,19 @@ func (c *Conn) NextResult() Result {
 	return r
 }
 
+// CloseWrite ends what the test server sends, as a peer that has no more
+// to say does, while it goes on reading what the client sends.
+func (c *Conn) CloseWrite() {
+	c.tb.Helper()
+	cw, ok := c.nc.(interface{ CloseWrite() error })
+	if !ok {
+		c.tb.Fatalf("bridgetest: %T cannot close its writing half", c.nc)
+	}
+	if err := cw.CloseWrite(); err != nil {
+		c.tb.Fatalf("bridgetest: close write: %v", err)
+	}
+}
+
 // Close closes the connection, as a server that drops its client.
 func (c *Conn) Close() { c.nc.Close() }
 
