@@ -115,7 +115,7 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 			} else {
 				msg += "; its parameters are " + strings.Join(names, ", ")
 			}
-			problems = append(problems, &ArgumentError{Param: shortURI(u), Msg: msg})
+			problems = append(problems, &ArgumentError{Param: shortName(u), Msg: msg})
 		}
 	}
 	vals := make(map[string]cty.Value, len(t.Params))
@@ -229,7 +229,7 @@ func countArgValues(b []byte) error {
 }
 
 // argName is the object key whose opening quote is at b[start], shortened
-// for a message as URIs are (shortURI); "" when there is none.
+// for a message (shortName); "" when there is none.
 func argName(b []byte, start int) string {
 	if start < 0 {
 		return ""
@@ -248,7 +248,7 @@ func argName(b []byte, start int) string {
 	if json.Unmarshal(b[start:end+1], &name) != nil {
 		return ""
 	}
-	return shortURI(name)
+	return shortName(name)
 }
 
 // declared reports whether t has a parameter named name. Tools have few

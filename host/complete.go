@@ -32,7 +32,7 @@ func (r *Registry) Complete(ref *mcp.CompleteReference, arg, value string) (*mcp
 		p, ok := r.prompts[ref.Name]
 		if !ok {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-				Message: fmt.Sprintf("there is no prompt %q to complete arguments of; the prompts are: %s", ref.Name, listOrNone(slices.Sorted(maps.Keys(r.prompts))))}
+				Message: fmt.Sprintf("there is no prompt %q to complete arguments of; the prompts are: %s", shortName(ref.Name), listOrNone(slices.Sorted(maps.Keys(r.prompts))))}
 		}
 		for _, a := range p.Args {
 			if a.Name == arg {
@@ -68,7 +68,7 @@ func (r *Registry) Complete(ref *mcp.CompleteReference, arg, value string) (*mcp
 		if !found {
 			slices.Sort(uris)
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-				Message: fmt.Sprintf("there is no resource template %q to complete; the templates are: %s", ref.URI, listOrNone(uris))}
+				Message: fmt.Sprintf("there is no resource template %q to complete; the templates are: %s", shortURI(ref.URI), listOrNone(uris))}
 		}
 	}
 	return &mcp.CompleteResult{Completion: rankCompletions(candidates, value)}, nil

@@ -357,7 +357,7 @@ func (r *Registry) CallTool(ctx context.Context, name string, args json.RawMessa
 func (r *Registry) CallToolFrom(ctx context.Context, name string, args json.RawMessage, peer Peer) (*mcp.CallToolResult, error) {
 	t, ok := r.tools[name]
 	if !ok {
-		return nil, fmt.Errorf("%w %q", ErrUnknownTool, name)
+		return nil, fmt.Errorf("%w %q", ErrUnknownTool, shortName(name))
 	}
 	start := time.Now()
 	res := r.callTool(ctx, t, args, peer)
@@ -624,7 +624,7 @@ func (r *Registry) ask(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext,
 		}
 		for _, e := range values {
 			if len(f.Choices) > 0 && !containsValue(f.Choices, e) {
-				return cty.NilVal, toolError(fmt.Sprintf("the user's answer %q is %q, which is not one of its choices", f.Name, e.AsString()))
+				return cty.NilVal, toolError(fmt.Sprintf("the user's answer %q is %q, which is not one of its choices", f.Name, shortName(e.AsString())))
 			}
 			// An answer is one argv element in exec, like a parameter,
 			// and may not pass for an option.
@@ -766,7 +766,7 @@ func (e *PromptError) Error() string { return e.Msg }
 func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]string) (*mcp.GetPromptResult, error) {
 	p, ok := r.prompts[name]
 	if !ok {
-		return nil, &PromptError{Msg: fmt.Sprintf("unknown prompt %q", name)}
+		return nil, &PromptError{Msg: fmt.Sprintf("unknown prompt %q", shortName(name))}
 	}
 	vals := make(map[string]cty.Value, len(p.Args))
 	declared := map[string]bool{}
@@ -775,7 +775,7 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 		v, ok := args[a.Name]
 		switch {
 		case ok && len(a.Enum) > 0 && !slices.Contains(a.Enum, v):
-			return nil, &PromptError{Msg: fmt.Sprintf("prompt %q: argument %q is %q, and must be one of %s", name, a.Name, v, strings.Join(quoteAll(a.Enum), ", "))}
+			return nil, &PromptError{Msg: fmt.Sprintf("prompt %q: argument %q is %q, and must be one of %s", name, a.Name, shortName(v), strings.Join(quoteAll(a.Enum), ", "))}
 		case ok:
 			vals[a.Name] = cty.StringVal(v)
 		case a.Required:
@@ -786,7 +786,7 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 	}
 	for k := range args {
 		if !declared[k] {
-			return nil, &PromptError{Msg: fmt.Sprintf("prompt %q has no argument %q", name, k)}
+			return nil, &PromptError{Msg: fmt.Sprintf("prompt %q has no argument %q", name, shortName(k))}
 		}
 	}
 	argObj := cty.EmptyObjectVal

@@ -154,11 +154,16 @@ func requestURI(p mcp.Params) (uri, param string) {
 	return "", ""
 }
 
+// shortName is a name or value a client chose, cut for a message as a
+// resource URI is (shortURI): a prompt's name of megabytes was quoted
+// whole.
+func shortName(s string) string { return shortURI(s) }
+
 // unknownName is the message of a request for a kind (tool, prompt) of
 // name that is not declared: the closest declared name, if one is close,
 // and the declared ones (at most maxNamesListed of them).
 func unknownName(kind, name string, declared []string) string {
-	msg := fmt.Sprintf("unknown %s %q", kind, name)
+	msg := fmt.Sprintf("unknown %s %q", kind, shortName(name))
 	if name == "" {
 		msg = fmt.Sprintf("params.name is missing or empty: give the name of the %s", kind)
 	} else if s := thcl.Suggest(name, declared); s != "" {
