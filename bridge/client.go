@@ -509,7 +509,7 @@ func (s *session) answer(ctx context.Context, f Frame, id json.RawMessage, data 
 func (s *session) reply(ctx context.Context, f Frame, id json.RawMessage, method string, out outcome, start time.Time) {
 	payload, err := resultMessage(id, out)
 	if err == nil && frameSize(f.TaskID, f.Seq, payload) > s.c.maxFrame() {
-		out = outcome{Error: fmt.Sprintf("the result of %s is %d bytes, larger than the frame limit of %d bytes; ask for less", method, len(payload), s.c.maxFrame())}
+		out = outcome{Error: fmt.Sprintf("the result of %s is %d bytes, larger than the frame limit of %d bytes; ask for less", shortMethod(method), len(payload), s.c.maxFrame())}
 		payload, err = resultMessage(id, out)
 	}
 	if err != nil {
@@ -953,7 +953,7 @@ func (s *session) run(ctx context.Context, data map[string]json.RawMessage) (met
 		for _, t := range s.c.Server.Registry().Tools {
 			names = append(names, t.Name)
 		}
-		return method, outcome{Error: fmt.Sprintf("unknown service %q; the services are: %s", method, strings.Join(names, ", "))}
+		return method, outcome{Error: fmt.Sprintf("unknown service %q; the services are: %s", shortMethod(method), strings.Join(names, ", "))}
 	}
 	if err != nil {
 		return method, outcome{Error: err.Error()}
@@ -1144,6 +1144,19 @@ func (s *session) writeLocked(ctx context.Context, f Frame) error {
 }
 
 // payloadPreview is the start of a payload, for a log line.
+// shortMethod is a call's method, which the server chose, cut for a
+// message: at most maxQuotedMethod bytes of valid UTF-8, and "..." when
+// cut, as toolhost quotes a client's URIs and names.
+func shortMethod(m string) string {
+	if len(m) <= maxQuotedMethod {
+		return strings.ToValidUTF8(m, "\uFFFD")
+	}
+	return strings.ToValidUTF8(m[:maxQuotedMethod], "\uFFFD") + "..."
+}
+
+// maxQuotedMethod is the most bytes of a method a message quotes.
+const maxQuotedMethod = 200
+
 func payloadPreview(p []byte) string {
 	const max = 80
 	if len(p) <= max {
