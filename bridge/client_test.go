@@ -780,6 +780,7 @@ func TestUndecodableCallAnswered(t *testing.T) {
 		{"NUL", "{\"type\":\"call\",\"data\":{\"call_id\":\"c\",\"method\":\"hello\"}}\x00", "the JSON payload is not followed by ##END"},
 		{"trailing comma", `{"type":"call","data":{"call_id":"c","method":"hello"}},`, "the JSON payload is not followed by ##END"},
 		{"text after", `{"type":"call","data":{"method":"hello","params":{"name":"z"},"call_id":"c"}} x`, "the JSON payload is not followed by ##END"},
+		{"long unknown method", `{"type":"call","data":{"call_id":"c","method":"` + strings.Repeat("m", 5000) + `"}}`, `unknown service "` + strings.Repeat("m", 200) + `..."; the services are`},
 		{"deep, but within what JSON decodes", `{"type":"call","data":{"call_id":"c","method":"hello","params":{"name":` + deep(9000) + `}}}`, `invalid argument "name"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
