@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
@@ -187,15 +188,27 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 const MaxArgValues = 65536
 
 // countArgValues refuses arguments of more than MaxArgValues values, naming
-// the parameter in which the count passed the cap. It counts as jsondecode
-// does (one more than the commas, and one for each array and object,
-// outside strings), which is never fewer than there are; invalid JSON is
-// left to the decoders to refuse.
+// the parameter in which the count passed the cap. Invalid JSON is left to
+// the decoders to refuse.
 func countArgValues(b []byte) error {
-	n := 1
+	if n, keyStart := scanArgValues(b, MaxArgValues); n > MaxArgValues {
+		return &ArgumentError{Param: argName(b, keyStart), Msg: fmt.Sprintf(
+			"the arguments hold more than %d JSON values (array elements, object members and other values, all parameters together), the most a call may send; send fewer elements", MaxArgValues)}
+	}
+	return nil
+}
+
+// scanArgValues counts the values of the JSON text b as jsondecode does
+// (one more than the commas, and one for each array and object, outside
+// strings), which is never fewer than there are, and stops once the count
+// passes limit. keyStart is where the key of the top-level member the scan
+// stopped in starts (its opening quote), or -1.
+func scanArgValues(b []byte, limit int) (n, keyStart int) {
+	n = 1
 	depth := 0
 	in := false
-	key, keyStart := false, -1
+	key := false
+	keyStart = -1
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		switch {
@@ -220,12 +233,38 @@ func countArgValues(b []byte) error {
 			n++
 			key = depth == 1
 		}
-		if n > MaxArgValues {
-			return &ArgumentError{Param: argName(b, keyStart), Msg: fmt.Sprintf(
-				"the arguments hold more than %d JSON values (array elements, object members and other values, all parameters together), the most a call may send; send fewer elements", MaxArgValues)}
+		if n > limit {
+			return n, keyStart
 		}
 	}
-	return nil
+	return n, keyStart
+}
+
+// MaxArgValuesHeld is the most JSON values the arguments of the calls in
+// flight hold together, decoded: sixteen calls at MaxArgValues, about 300
+// MiB. A call waiting for a slot (max_concurrent_calls) holds its decoded
+// arguments, and a client may send many.
+const MaxArgValuesHeld = 16 * MaxArgValues
+
+// smallArgs is how many values a call's arguments may hold and still run
+// when the calls in flight hold MaxArgValuesHeld: large calls cannot keep
+// out small ones.
+const smallArgs = 1024
+
+// argValuesHeld counts the values of the arguments of the calls in flight,
+// in every registry (a reload keeps the calls of the one before).
+var argValuesHeld atomic.Int64
+
+// holdArgValues counts n values of a call's arguments as held until release
+// is called; it refuses, holding nothing, a call of more than smallArgs
+// values that would pass MaxArgValuesHeld.
+func holdArgValues(n int) (release func(), err error) {
+	if held := argValuesHeld.Add(int64(n)); n > smallArgs && held > MaxArgValuesHeld {
+		argValuesHeld.Add(-int64(n))
+		return nil, fmt.Errorf("toolhost is busy, so the call was not run: the arguments of the calls in flight hold %d JSON values, and this call's %d would pass the %d they may hold at once; call again once some of them have finished, or send fewer elements",
+			held-int64(n), n, MaxArgValuesHeld)
+	}
+	return func() { argValuesHeld.Add(-int64(n)) }, nil
 }
 
 // argName is the object key whose opening quote is at b[start], shortened

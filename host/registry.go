@@ -418,6 +418,16 @@ func (r *Registry) releaseSlot(ctx context.Context) {
 }
 
 func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMessage, peer Peer) *mcp.CallToolResult {
+	// The decoded arguments are held until the call returns, also while
+	// it waits for a slot. A call over MaxArgValues holds none:
+	// DecodeArgs refuses it before it decodes.
+	if n, _ := scanArgValues(args, MaxArgValues); n <= MaxArgValues {
+		release, err := holdArgValues(n)
+		if err != nil {
+			return toolError(err.Error())
+		}
+		defer release()
+	}
 	params, err := DecodeArgs(t, args)
 	if err != nil {
 		return toolError(err.Error() + ".")
