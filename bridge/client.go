@@ -547,8 +547,12 @@ func (s *session) refuseSkipped(ctx context.Context, se *SkipError) {
 		return
 	}
 	out := outcome{Error: fmt.Sprintf("the call's frame was skipped, so it was not run: %s; send it as one JSON object, {\"type\":\"call\",\"data\":{\"call_id\":...,\"method\":...,\"params\":{...}}}, with control characters in strings escaped", se.Reason)}
-	if se.TooLarge {
+	switch {
+	case se.TooLarge:
 		out.Error = fmt.Sprintf("the call's frame is larger than the bridge's frame limit of %d bytes, so it was not run; send smaller arguments, or start the bridge with a larger --max-frame", s.c.maxFrame())
+	case ctx.Err() != nil:
+		// Reading stopped inside the frame as the bridge stops.
+		out.Error = "the bridge is stopping, and the call's frame had not ended (its JSON payload probably has an unclosed string or bracket, which swallows ##END), so it was not run"
 	}
 	s.reply(ctx, *se.Head, id, method, out, time.Now())
 }

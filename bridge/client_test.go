@@ -1210,3 +1210,23 @@ func TestCallCutByEndOfStreamAnswered(t *testing.T) {
 		t.Errorf("answered on %s[%s], want task5678[0007]", f.TaskID, f.Seq)
 	}
 }
+
+// TestShutdownAnswersUnendedCall: a call frame whose JSON has not ended
+// (an unclosed string swallowed its ##END) when the bridge stops is
+// answered with why it was not run, if its call_id came.
+func TestShutdownAnswersUnendedCall(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	run := startClient(t, srv, ts, nil)
+	conn := ts.Accept()
+	conn.NextRegister()
+	conn.Send([]byte("##START\x06task5678[0009]" + `{"type":"call","data":{"call_id":"c","method":"hello","params":{"name":"abc}}}##END`))
+	time.Sleep(50 * time.Millisecond) // read, and held
+	run.cancel()
+	r := conn.NextResult()
+	if r.CallID != "c" || r.Result.Success || !strings.Contains(r.Result.Error, "the bridge is stopping, and the call's frame had not ended") {
+		t.Fatalf("answer %+v", r)
+	}
+	conn.WaitClosed()
+	run.stop(t)
+}
