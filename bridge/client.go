@@ -544,7 +544,11 @@ func (s *session) refuseSkipped(ctx context.Context, se *SkipError) {
 	}
 	id, method, ok := headCall(se.Head.Payload)
 	if !ok {
-		return
+		// A whole payload with a raw control byte in a string, which
+		// headCall stops at, read by its structure.
+		if id, method, ok = lenientCall(se.Head.Payload); !ok {
+			return
+		}
 	}
 	out := outcome{Error: fmt.Sprintf("the call's frame was skipped, so it was not run: %s; send it as one JSON object, {\"type\":\"call\",\"data\":{\"call_id\":...,\"method\":...,\"params\":{...}}}, with control characters in strings escaped", se.Reason)}
 	switch {

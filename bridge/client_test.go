@@ -780,6 +780,8 @@ func TestUndecodableCallAnswered(t *testing.T) {
 		{"NUL", "{\"type\":\"call\",\"data\":{\"call_id\":\"c\",\"method\":\"hello\"}}\x00", "the JSON payload is not followed by ##END"},
 		{"trailing comma", `{"type":"call","data":{"call_id":"c","method":"hello"}},`, "the JSON payload is not followed by ##END"},
 		{"text after", `{"type":"call","data":{"method":"hello","params":{"name":"z"},"call_id":"c"}} x`, "the JSON payload is not followed by ##END"},
+		{"raw control byte, call_id after", "{\"type\":\"call\",\"data\":{\"method\":\"hello\",\"params\":{\"name\":\"a\x01b\"},\"call_id\":\"c\"}}", "control byte 0x01 inside a string"},
+		{"raw tab, call_id after", "{\"type\":\"call\",\"data\":{\"method\":\"hello\",\"params\":{\"name\":\"a\tb\"},\"call_id\":\"c\"}}", "control byte 0x09 inside a string"},
 		{"long unknown method", `{"type":"call","data":{"call_id":"c","method":"` + strings.Repeat("m", 5000) + `"}}`, `unknown service "` + strings.Repeat("m", 200) + `..."; the services are`},
 		{"deep, but within what JSON decodes", `{"type":"call","data":{"call_id":"c","method":"hello","params":{"name":` + deep(9000) + `}}}`, `invalid argument "name"`},
 	} {
@@ -1229,4 +1231,29 @@ func TestShutdownAnswersUnendedCall(t *testing.T) {
 	}
 	conn.WaitClosed()
 	run.stop(t)
+}
+
+// TestUnclosedStringIntoNextFrame: a call whose string is not closed runs
+// into the next frame, whose type byte is a control byte inside that
+// string: the first call is answered with the fault (its call_id came
+// before it), and the next frame's call is run, not taken for the first's.
+func TestUnclosedStringIntoNextFrame(t *testing.T) {
+	srv, _ := loadServer(t, toolsConfig)
+	ts := bridgetest.NewServer(t)
+	startClient(t, srv, ts, nil)
+	conn := ts.Accept()
+	conn.NextRegister()
+	conn.Send([]byte("##START\x06task5678[0001]" + `{"type":"call","data":{"call_id":"a","method":"hello","params":{"name":"x}}##END` +
+		"##START\x06task5678[0002]" + `{"type":"call","data":{"call_id":"b","method":"hello","params":{"name":"y"}}}##END`))
+	got := map[string]bridgetest.Result{}
+	for range 2 {
+		r := conn.NextResult()
+		got[r.CallID] = r
+	}
+	if r := got["a"]; r.Result.Success || !strings.Contains(r.Result.Error, "control byte 0x06 inside a string") {
+		t.Errorf("the unclosed call: %+v", r)
+	}
+	if r := got["b"]; !r.Result.Success || r.Text(t) != "hello y" {
+		t.Errorf("the next call: %+v", r)
+	}
 }

@@ -432,8 +432,26 @@ func (d *Decoder) parse(b []byte) (n int, f Frame, reason string, more bool) {
 			}
 			end, why, done := d.scan.run(b, limit)
 			if why != "" {
+				headEnd := d.scan.pos
+				if d.scan.inStr {
+					// A control byte inside a string: the frame is
+					// skipped, but a call_id after the byte is read
+					// too, up to the first ##END after it, when no
+					// ##START comes in the payload before that (it
+					// would be the next frame's, if an unclosed string
+					// ran into it); until either comes, the frame
+					// waits.
+					e := bytes.Index(b[d.scan.pos:limit], []byte(endMarker))
+					st := bytes.Index(b[payloadAt:limit], []byte(startMarker))
+					switch {
+					case e >= 0 && (st < 0 || payloadAt+st > d.scan.pos+e):
+						headEnd = d.scan.pos + e
+					case e < 0 && st < 0:
+						return short()
+					}
+				}
 				d.head = &Frame{Type: f.Type, TaskID: f.TaskID, Seq: f.Seq, Bracketed: f.Bracketed,
-					Payload: bytes.Clone(b[payloadAt:d.scan.pos])}
+					Payload: bytes.Clone(b[payloadAt:headEnd])}
 				return bad("the JSON payload is malformed: %s", why)
 			}
 			if !done {
