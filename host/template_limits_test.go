@@ -307,7 +307,8 @@ tool "anything" {
   }
 }
 `)
-	items := make([]string, 100000)
+	// Within MaxArgValues, which arguments may hold.
+	items := make([]string, 60000)
 	for i := range items {
 		items[i] = "i"
 	}
@@ -319,7 +320,7 @@ tool "anything" {
 		{"chars", strings.Repeat("c", 100000), 100000 + 99999},
 		{"decoded", "[" + strings.Repeat(`"d",`, 99999) + `"d"]`, 100000 + 99999},
 		// An array in a parameter of type any.
-		{"anything", "", 100000 + 99999},
+		{"anything", "", 60000 + 59999},
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool, func(t *testing.T) {
