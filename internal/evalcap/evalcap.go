@@ -190,13 +190,23 @@ func (b *Budget) iterate(n int64) *LimitError {
 var budgets sync.Map
 
 // With returns a child of ctx in which the guarded functions, and the for
-// expressions of expressions prepared by Expr, are held to b, and the
-// function to call once the evaluation is over.
+// expressions of expressions prepared by Expr, are held to b, and every
+// other function of ctx's table is watched (see watched), and the function
+// to call once the evaluation is over.
 func With(ctx *hcl.EvalContext, b *Budget) (*hcl.EvalContext, func()) {
 	child := ctx.NewChild()
 	child.Functions = make(map[string]function.Function, len(guards))
 	for name, g := range guards {
 		child.Functions[name] = guarded(name, g, b)
+	}
+	// Every other function of the table is watched: its calls check the
+	// deadline and are charged to b.
+	for c := ctx; c != nil; c = c.Parent() {
+		for name, fn := range c.Functions {
+			if _, ok := child.Functions[name]; !ok {
+				child.Functions[name] = watched(name, fn, b)
+			}
+		}
 	}
 	budgets.Store(child, b)
 	return child, func() { budgets.Delete(child) }
@@ -236,15 +246,19 @@ var unbudgeted = sync.OnceValue(func() map[string]function.Function {
 // against b (MaxValue when b is nil) before it runs.
 func guarded(name string, g guard, b *Budget) function.Function {
 	base := g.fn
+	params, varParam, convertArgs := looseParams(base)
 	spec := &function.Spec{
 		Description: base.Description(),
-		Params:      base.Params(),
-		VarParam:    base.VarParam(),
-		Type:        base.ReturnTypeForValues,
+		Params:      params,
+		VarParam:    varParam,
+		Type: func(args []cty.Value) (cty.Type, error) {
+			return base.ReturnTypeForValues(convertArgs(args))
+		},
 		RefineResult: func(rb *cty.RefinementBuilder) *cty.RefinementBuilder {
 			return rb.NotNull()
 		},
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			args = convertArgs(args)
 			limit := int64(MaxValue)
 			if b != nil {
 				if !b.alive(true) {
