@@ -151,6 +151,7 @@ func TestEvalSlowFunctionsBounded(t *testing.T) {
 		want    string
 		isError bool
 	}{
+		{"distinct of split", "distinct_split", map[string]any{"s": numbered(20000)}, "20000", false},
 		{"distinct of a mixed tuple", "distinct_any", map[string]any{"x": mixed}, "2", false},
 		{"flatten then join", "flatten_join", map[string]any{"ll": seqOf(40000, []string{"a"})}, strings.TrimSuffix(strings.Repeat("a,", 40000), ","), false},
 		{"flatten then sort", "flatten_sort", map[string]any{"ll": seqOf(40000, []string{"a"})}, "40000", false},
@@ -158,6 +159,11 @@ func TestEvalSlowFunctionsBounded(t *testing.T) {
 		{"values then join", "values_join", map[string]any{"o": numberedObject(40000)}, "0,1,10,", false},
 		{"join of a mixed array", "join_mixed", map[string]any{"x": mixed}, "a,1,a,1,", false},
 		{"sort of a mixed jsondecode", "sort_jsondecode", map[string]any{"s": string(mixedJSON)}, "1,1,1,", false},
+		{"regex_replace", "regex_replace", map[string]any{"t": strings.Repeat("a", 30000)}, "did not finish within its timeout", true},
+		{"regexall", "regexall", map[string]any{"t": strings.Repeat("a", 30000)}, "did not finish within its timeout", true},
+		{"replace with a regex", "replace_regex", map[string]any{"t": strings.Repeat("a", 30000)}, "did not finish within its timeout", true},
+		{"regex_replace of a short text", "regex_replace", map[string]any{"t": "xaxab"}, "x", false},
+		{"setintersection of a tuple", "setintersection", map[string]any{"x": mixed}, "2", false},
 		{"exec command", "exec_sort_flatten", map[string]any{"ll": seqOf(40000, []string{"a"})}, "40000\n", false},
 		{"base64encode chain", "b64", map[string]any{"t": big}, "base64encode() would build", true},
 		{"urlencode chain", "url", map[string]any{"t": strings.Repeat("/", 1<<20)}, "urlencode() would build", true},

@@ -224,9 +224,9 @@ func budgetOf(ctx *hcl.EvalContext) *Budget {
 
 // Functions returns the guarded functions with no Budget, by name, to
 // replace the plain ones in a function table: each refuses to build a
-// value over MaxValue. jsondecode, tonumber and parseint are
-// JSONDecodeFunc, ToNumberFunc and ParseIntFunc. The map is shared: do not
-// change it.
+// value over MaxValue. jsondecode, tonumber, parseint and distinct are
+// JSONDecodeFunc, ToNumberFunc, ParseIntFunc and DistinctFunc. The map
+// is shared: do not change it.
 func Functions() map[string]function.Function {
 	return unbudgeted()
 }
@@ -237,6 +237,7 @@ var unbudgeted = sync.OnceValue(func() map[string]function.Function {
 		fns[name] = guarded(name, g, nil)
 	}
 	fns["jsondecode"] = JSONDecodeFunc
+	fns["distinct"] = DistinctFunc
 	fns["tonumber"] = ToNumberFunc
 	fns["parseint"] = ParseIntFunc
 	return fns
@@ -267,6 +268,13 @@ func guarded(name string, g guard, b *Budget) function.Function {
 				limit = b.maxValue
 			}
 			if wholly(args) {
+				if g.regex != nil && b != nil {
+					if str, pattern, ok := g.regex(args); ok {
+						if lerr := b.matchInTime(str, pattern); lerr != nil {
+							return cty.NilVal, lerr
+						}
+					}
+				}
 				if g.count != nil {
 					if n := g.count(args); n > MaxElements {
 						lerr := &LimitError{Kind: Elements, What: name + "()", Size: n, Max: MaxElements}
