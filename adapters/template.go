@@ -140,15 +140,15 @@ func (t *Template) Call(ctx context.Context, in *Input) (*Output, error) {
 		return &Output{Body: []byte(*t.constant), MIMEType: t.mimeType}, nil
 	}
 	// Every call renders under a budget: whatever functions the text
-	// calls, each checks the timeout first and is charged what it built.
+	// calls, each checks the timeout first and is charged what it built;
+	// a call answers at its timeout, or when it is cancelled, even if a
+	// function is still running.
 	budget := evalcap.NewBudget(ctx, t.maxOutput, evalcap.TotalFactor*t.maxOutput, time.Now().Add(t.timeout))
-	eval, done := evalcap.With(in.Eval, budget)
-	defer done()
-	v, diags := t.eval.Value(eval)
+	v, diags, lerr := evalcap.Run(in.Eval, budget, t.eval)
 	// The budget's error comes first: the diagnostics it leaves, if any,
 	// say less, and a try() may have caught it.
-	if err := budget.Err(); err != nil {
-		return nil, t.limitError(ctx, err)
+	if lerr != nil {
+		return nil, t.limitError(ctx, lerr)
 	}
 	if diags.HasErrors() {
 		return nil, redactError(fmt.Errorf("rendering the template failed: %s", evalMessage(diags)), sensitiveParamValues(in.Eval, t.sensitive))

@@ -795,6 +795,7 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 	// A prompt is held as a template with the default max_output and
 	// timeout is.
 	budget := evalcap.NewBudget(ctx, MaxPromptText, evalcap.TotalFactor*MaxPromptText, time.Now().Add(promptDeadline))
+	plain := eval
 	eval, done := evalcap.With(eval, budget)
 	defer done()
 	res := &mcp.GetPromptResult{Description: p.Description}
@@ -825,9 +826,11 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 			res.Messages = append(res.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: item})
 			continue
 		}
-		v, diags := evalcap.Expr(m.Text).Value(eval)
-		if err := budget.Err(); err != nil {
-			return nil, promptLimitError(name, err)
+		// A message's text answers at the deadline even if a function is
+		// still running.
+		v, diags, lerr := evalcap.Run(plain, budget, evalcap.Expr(m.Text))
+		if lerr != nil {
+			return nil, promptLimitError(name, lerr)
 		}
 		if diags.HasErrors() {
 			return nil, fmt.Errorf("prompt %q: %s", name, diags.Error())

@@ -316,3 +316,48 @@ func wholly(args []cty.Value) bool {
 	}
 	return true
 }
+
+// runGrace is how long past its deadline Run waits for an evaluation
+// before it abandons it.
+const runGrace = 250 * time.Millisecond
+
+// Run evaluates expr (prepared by Expr) in ctx held to b, on a goroutine
+// of its own, and returns its value and diagnostics. When the evaluation
+// has not ended soon after b's deadline, or b's context is done first, Run
+// returns at once with a Deadline or Cancelled error, and leaves the
+// goroutine to end by itself: every function it calls and every loop it
+// runs finds b spent, and it alone uses b from then on. A single call of
+// a function is bounded by the caps, not stopped: Run is what answers the
+// call in time when one runs longer than it should.
+func Run(ctx *hcl.EvalContext, b *Budget, expr hcl.Expression) (cty.Value, hcl.Diagnostics, *LimitError) {
+	type result struct {
+		v     cty.Value
+		diags hcl.Diagnostics
+		err   *LimitError
+	}
+	ch := make(chan result, 1)
+	go func() {
+		ev, done := With(ctx, b)
+		defer done()
+		v, diags := expr.Value(ev)
+		ch <- result{v, diags, b.Err()}
+	}()
+	var expired <-chan time.Time
+	if !b.deadline.IsZero() {
+		timer := time.NewTimer(time.Until(b.deadline) + runGrace)
+		defer timer.Stop()
+		expired = timer.C
+	}
+	var cancelled <-chan struct{}
+	if b.ctx != nil {
+		cancelled = b.ctx.Done()
+	}
+	select {
+	case r := <-ch:
+		return r.v, r.diags, r.err
+	case <-expired:
+		return cty.DynamicVal, nil, &LimitError{Kind: Deadline}
+	case <-cancelled:
+		return cty.DynamicVal, nil, &LimitError{Kind: Cancelled}
+	}
+}
