@@ -8,7 +8,7 @@ import (
 )
 
 // TestShutdownAnswersSlowEvaluation: a template call stuck in one slow
-// function call (setintersection of a long mixed array, with the largest
+// function call (setintersection of a set of long lists, with the largest
 // timeout) is answered when toolhost receives SIGTERM, or when the
 // client closes stdin, and toolhost exits soon after, without waiting for
 // the function to end.
@@ -23,12 +23,15 @@ tool "slow" {
   }
 }
 `)
-	mixed := make([]any, 300000)
+	// Elements that cost cty much to compare, as many as a set may have.
+	mixed := make([]any, 30000)
 	for i := range mixed {
-		mixed[i] = "a"
-		if i%2 == 1 {
-			mixed[i] = i
+		el := make([]any, 40)
+		for j := range el {
+			el[j] = i % 7
 		}
+		el[0] = i
+		mixed[i] = el
 	}
 	for _, tc := range []struct {
 		name   string

@@ -253,13 +253,26 @@ func guarded(name string, g guard, b *Budget) function.Function {
 		Params:      params,
 		VarParam:    varParam,
 		Type: func(args []cty.Value) (cty.Type, error) {
-			return base.ReturnTypeForValues(convertArgs(args))
+			args, lerr := convertArgs(args)
+			if lerr != nil {
+				if b != nil {
+					return cty.NilType, b.fail(named(lerr, name))
+				}
+				return cty.NilType, named(lerr, name)
+			}
+			return base.ReturnTypeForValues(args)
 		},
 		RefineResult: func(rb *cty.RefinementBuilder) *cty.RefinementBuilder {
 			return rb.NotNull()
 		},
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			args = convertArgs(args)
+			args, lerr := convertArgs(args)
+			if lerr != nil {
+				if b != nil {
+					return cty.NilVal, b.fail(named(lerr, name))
+				}
+				return cty.NilVal, named(lerr, name)
+			}
 			limit := int64(MaxValue)
 			if b != nil {
 				if !b.alive(true) {

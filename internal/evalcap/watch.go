@@ -22,7 +22,11 @@ func watched(name string, fn function.Function, b *Budget) function.Function {
 		Params:      loose,
 		VarParam:    varParam,
 		Type: func(args []cty.Value) (cty.Type, error) {
-			ty, err := fn.ReturnTypeForValues(convertArgs(args))
+			args, lerr := convertArgs(args)
+			if lerr != nil {
+				return cty.NilType, b.fail(named(lerr, name))
+			}
+			ty, err := fn.ReturnTypeForValues(args)
 			if err == nil && name == "flatten" {
 				ty = tupleTypeAsList(ty)
 			}
@@ -32,7 +36,11 @@ func watched(name string, fn function.Function, b *Budget) function.Function {
 			if !b.alive(true) {
 				return cty.NilVal, b.err
 			}
-			v, err := fn.Call(convertArgs(args))
+			args, lerr := convertArgs(args)
+			if lerr != nil {
+				return cty.NilVal, b.fail(named(lerr, name))
+			}
+			v, err := fn.Call(args)
 			if err != nil {
 				return v, err
 			}
@@ -58,7 +66,7 @@ func watched(name string, fn function.Function, b *Budget) function.Function {
 // list or set, so that a tuple passed for one reaches the function
 // unconverted, and the function that converts the arguments for them
 // with convertArg before fn is called.
-func looseParams(fn function.Function) ([]function.Parameter, *function.Parameter, func([]cty.Value) []cty.Value) {
+func looseParams(fn function.Function) ([]function.Parameter, *function.Parameter, func([]cty.Value) ([]cty.Value, *LimitError)) {
 	params := fn.Params()
 	lists := make([]bool, len(params))
 	loose := make([]function.Parameter, len(params))
@@ -79,7 +87,7 @@ func looseParams(fn function.Function) ([]function.Parameter, *function.Paramete
 		}
 		varParam = &c
 	}
-	convertArgs := func(args []cty.Value) []cty.Value {
+	convertArgs := func(args []cty.Value) ([]cty.Value, *LimitError) {
 		var out []cty.Value
 		for i, a := range args {
 			var want cty.Type
@@ -91,6 +99,9 @@ func looseParams(fn function.Function) ([]function.Parameter, *function.Paramete
 			default:
 				continue
 			}
+			if n := setLength(a, want); n > MaxSetElements {
+				return nil, &LimitError{Kind: Elements, Size: n, Max: MaxSetElements}
+			}
 			if c, ok := convertArg(a, want); ok {
 				if out == nil {
 					out = append([]cty.Value(nil), args...)
@@ -99,9 +110,9 @@ func looseParams(fn function.Function) ([]function.Parameter, *function.Paramete
 			}
 		}
 		if out == nil {
-			return args
+			return args, nil
 		}
-		return out
+		return out, nil
 	}
 	return loose, varParam, convertArgs
 }
@@ -203,4 +214,26 @@ func tupleTypeAsList(ty cty.Type) cty.Type {
 		}
 	}
 	return cty.List(etys[0])
+}
+
+// MaxSetElements is how many elements a set that a function takes may
+// have: cty sorts a set each time it goes through its elements, which a
+// function call does several times, and a sort of a long set costs
+// seconds.
+const MaxSetElements = 1 << 15
+
+// setLength is how many elements v has when want is a set type and v a
+// known collection, 0 otherwise.
+func setLength(v cty.Value, want cty.Type) int64 {
+	uv, _ := v.Unmark()
+	if !want.IsSetType() || !uv.IsKnown() || uv.IsNull() || !uv.CanIterateElements() {
+		return 0
+	}
+	return int64(uv.LengthInt())
+}
+
+// named is err with What set to name's call.
+func named(err *LimitError, name string) *LimitError {
+	err.What = name + "()"
+	return err
 }
