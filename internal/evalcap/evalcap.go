@@ -4,11 +4,14 @@
 // formatlist, join, indent, jsonencode, and split and regexall, whose
 // lists cost a few dozen bytes an element) work out the size of their
 // result before they build it, and refuse one over a limit: MaxValue when
-// no Budget is in force, the Budget's own otherwise. jsondecode, tonumber
-// and parseint are replaced by versions that cannot take seconds or
-// gigabytes. A Budget adds a total for all a call builds, a count of
+// no Budget is in force, the Budget's own otherwise. jsondecode, tonumber,
+// parseint and distinct are replaced by versions that cannot take seconds
+// or gigabytes. A Budget adds a total for all a call builds, a count of
 // for-expression iterations (for expressions prepared by Expr) and a
-// deadline, checked in those functions and loops.
+// deadline, checked in those functions and loops and before every other
+// function of the table, whose results are charged too (see watched).
+// Run evaluates on a goroutine of its own, so that a call is answered at
+// its deadline even when one function runs long.
 package evalcap
 
 import (

@@ -42,15 +42,6 @@ var guards = map[string]guard{
 	"regexall":      {fn: stdlib.RegexAllFunc, size: regexAllSize, count: regexAllCount, regex: regexAllRegex},
 }
 
-// Names are the names of the guarded functions.
-func Names() []string {
-	names := make([]string, 0, len(guards))
-	for name := range guards {
-		names = append(names, name)
-	}
-	return names
-}
-
 // replaceSize: each occurrence of substr grows the string by the
 // difference in length (an empty substr occurs before each character and
 // at the end).
