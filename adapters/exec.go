@@ -169,9 +169,6 @@ type Exec struct {
 	// sensitiveArgs are the indexes of the command's elements wrapped in
 	// sensitive(...): their values are hidden like secret variables.
 	sensitiveArgs []int
-	// loops is set when command, env or stdin has a for expression: a
-	// call then evaluates them under a budget (withBudget).
-	loops bool
 
 	mu      sync.Mutex
 	closed  bool
@@ -222,7 +219,6 @@ func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	}
 
 	attrs := content.Attributes
-	e.loops = hasLoops(attrs)
 	if a, ok := attrs["command"]; ok {
 		d := c.command(e, a)
 		if !d.HasErrors() {
@@ -1161,7 +1157,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	}
 	// The budget is for building what the command gets; what is
 	// evaluated again later (secrets to redact) is not held to it.
-	bctx, done := withBudget(ctx, ectx, e.loops)
+	bctx, done := withBudget(ctx, ectx, e.timeout)
 	defer done()
 	// An error of evaluating the command may quote a sensitive parameter.
 	argv, err := e.buildArgv(bctx)
@@ -1851,7 +1847,7 @@ func (e *Exec) CheckArguments(in *Input) error {
 	if in != nil {
 		ectx = in.Eval
 	}
-	bctx, done := withBudget(context.Background(), ectx, e.loops)
+	bctx, done := withBudget(context.Background(), ectx, e.timeout)
 	defer done()
 	_, err := e.buildArgv(bctx)
 	var refusal *execArgRefusal

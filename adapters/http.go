@@ -139,9 +139,6 @@ type HTTP struct {
 	sensitiveParams []string
 	// marked are header and query names whose values call sensitive().
 	marked map[string]bool
-	// loops is set when an expression of the block has a for expression:
-	// a call then evaluates them under a budget (withBudget).
-	loops  bool
 	client *resty.Client
 	// used is set by the first call: Close of a backend that never made a
 	// request has no connections to close, and must not make net/http
@@ -230,9 +227,9 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *httpSecrets) (*Outp
 	if in != nil && in.Eval != nil {
 		ev = in.Eval
 	}
-	ev, done := withBudget(ctx, ev, h.loops)
-	defer done()
 	secrets.known = sensitiveParamValues(ev, h.sensitiveParams)
+	ev, done := withBudget(ctx, ev, h.timeout)
+	defer done()
 	secrets.marked = h.marked
 
 	target, err := h.url.build(ev)
@@ -690,7 +687,6 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 		timeout:      httpDefaultTimeout,
 		maxResponse:  httpDefaultMaxResponse,
 		maxRedirects: httpDefaultMaxRedirects,
-		loops:        hasLoops(attrs),
 	}
 
 	if a := attrs["method"]; a != nil {

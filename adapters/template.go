@@ -3,11 +3,9 @@ package adapters
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
@@ -49,9 +47,6 @@ type Template struct {
 	sensitive []string
 	maxOutput int
 	timeout   time.Duration
-	// budgeted is set when text calls a function evalcap guards or has a
-	// for expression: only then is a call given a budget to render in.
-	budgeted bool
 }
 
 var templateBlockSchema = &hcl.BodySchema{
@@ -81,7 +76,6 @@ func compileTemplate(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnos
 		timeout:   DefaultTemplateTimeout,
 	}
 	t.eval = evalcap.Expr(t.text)
-	t.budgeted = evalcap.HasLoops(t.text) || callsGuarded(t.text)
 	c := &execCompiler{cc: cc, eval: cc.Eval}
 	if c.eval == nil {
 		c.eval = &hcl.EvalContext{}
@@ -145,19 +139,16 @@ func (t *Template) Call(ctx context.Context, in *Input) (*Output, error) {
 	if t.constant != nil {
 		return &Output{Body: []byte(*t.constant), MIMEType: t.mimeType}, nil
 	}
-	eval := in.Eval
-	var budget *evalcap.Budget
-	if t.budgeted {
-		budget = evalcap.NewBudget(ctx, t.maxOutput, evalcap.TotalFactor*t.maxOutput, time.Now().Add(t.timeout))
-		var done func()
-		eval, done = evalcap.With(in.Eval, budget)
-		defer done()
-	}
-	v, diags := t.eval.Value(eval)
+	// Every call renders under a budget: whatever functions the text
+	// calls, each checks the timeout first and is charged what it built;
+	// a call answers at its timeout, or when it is cancelled, even if a
+	// function is still running.
+	budget := evalcap.NewBudget(ctx, t.maxOutput, evalcap.TotalFactor*t.maxOutput, time.Now().Add(t.timeout))
+	v, diags, lerr := evalcap.Run(in.Eval, budget, t.eval)
 	// The budget's error comes first: the diagnostics it leaves, if any,
 	// say less, and a try() may have caught it.
-	if err := budget.Err(); err != nil {
-		return nil, t.limitError(ctx, err)
+	if lerr != nil {
+		return nil, t.limitError(ctx, lerr)
 	}
 	if diags.HasErrors() {
 		return nil, redactError(fmt.Errorf("rendering the template failed: %s", evalMessage(diags)), sensitiveParamValues(in.Eval, t.sensitive))
@@ -199,18 +190,6 @@ func (t *Template) limitError(ctx context.Context, err *evalcap.LimitError) erro
 
 // Close does nothing: a template holds nothing.
 func (t *Template) Close() error { return nil }
-
-// callsGuarded reports whether expr calls a function evalcap guards.
-func callsGuarded(expr hcl.Expression) bool {
-	names := evalcap.Names()
-	found := false
-	_ = walkExpr(expr, func(e hcl.Expression) {
-		if call, ok := e.(*hclsyntax.FunctionCallExpr); ok && slices.Contains(names, call.Name) {
-			found = true
-		}
-	})
-	return found
-}
 
 // hasFunctionCalls reports whether expr calls any function.
 func hasFunctionCalls(expr hcl.Expression) bool {

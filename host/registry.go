@@ -475,13 +475,11 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 		return toolError(fmt.Sprintf("the output was larger than the tool's size cap and was cut at %d bytes, so the result cannot be read from it; raise the cap (%s) or narrow the request", len(out.Body), sizeCapAttr(t)))
 	}
 	res := &mcp.CallToolResult{}
-	if resultLoops(t.Result) {
-		// A loop over the arguments or the output, and a function that
-		// builds a large value in it.
-		var done func()
-		eval, _, done = loopBudget(ctx, eval, time.Time{})
-		defer done()
-	}
+	// A loop over the arguments or the output, a function that builds a
+	// large value in it, or a slow function: each call of a function is
+	// checked against the budget first.
+	eval, _, done := loopBudget(ctx, eval, time.Now().Add(resultDeadline))
+	defer done()
 	if len(t.Result.Fields) > 0 {
 		if out.Binary {
 			return toolError(fmt.Sprintf("the output is %s, not JSON, so the result fields cannot be read from it", out.MIMEType))
@@ -804,13 +802,15 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 		argObj = cty.ObjectVal(vals)
 	}
 	eval := &hcl.EvalContext{Functions: r.functions.Functions, Variables: map[string]cty.Value{"arg": argObj}}
-	var budget *evalcap.Budget
-	if promptLoops(p) {
-		var done func()
-		eval, budget, done = loopBudget(ctx, eval, time.Now().Add(promptDeadline))
-		defer done()
-	}
+	// A prompt is held as a template with the default max_output and
+	// timeout is.
+	budget := evalcap.NewBudget(ctx, MaxPromptText, evalcap.TotalFactor*MaxPromptText, time.Now().Add(promptDeadline))
+	plain := eval
+	eval, done := evalcap.With(eval, budget)
+	defer done()
 	res := &mcp.GetPromptResult{Description: p.Description}
+	// rendered is the length of the messages' text so far.
+	rendered := 0
 	for _, m := range p.Messages {
 		if m.Content != nil {
 			item, err := r.renderContent(ctx, m.Content, eval, nil)
@@ -822,19 +822,25 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 				// client's to correct, as any other argument problem.
 				return nil, &PromptError{Msg: fmt.Sprintf("prompt %q: %v", name, err)}
 			}
+			if err := budget.Err(); err != nil {
+				return nil, promptLimitError(name, err)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("prompt %q: %v", name, err)
+			}
+			if tc, ok := item.(*mcp.TextContent); ok {
+				if rendered += len(tc.Text); rendered > MaxPromptText {
+					return nil, promptTooLong(name)
+				}
 			}
 			res.Messages = append(res.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: item})
 			continue
 		}
-		text := m.Text
-		if budget != nil {
-			text = evalcap.Expr(text)
-		}
-		v, diags := text.Value(eval)
-		if err := budget.Err(); err != nil {
-			return nil, promptLimitError(name, err)
+		// A message's text answers at the deadline even if a function is
+		// still running.
+		v, diags, lerr := evalcap.Run(plain, budget, evalcap.Expr(m.Text))
+		if lerr != nil {
+			return nil, promptLimitError(name, lerr)
 		}
 		if diags.HasErrors() {
 			return nil, fmt.Errorf("prompt %q: %s", name, diags.Error())
@@ -842,6 +848,9 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 		s, err := convert.Convert(v, cty.String)
 		if err != nil || s.IsNull() {
 			return nil, fmt.Errorf("prompt %q: a message rendered to null; use coalesce(arg.NAME, \"default\") for optional arguments", name)
+		}
+		if rendered += len(s.AsString()); rendered > MaxPromptText {
+			return nil, promptTooLong(name)
 		}
 		res.Messages = append(res.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: &mcp.TextContent{Text: s.AsString()}})
 	}

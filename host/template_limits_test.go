@@ -343,10 +343,10 @@ tool "anything" {
 	}
 }
 
-// TestResultAndPromptLoopsHeld: a result's content item and a prompt's
-// message that loop over the caller's values are held as exec and http
-// blocks are: 16 MiB a value, 32 MiB in all, and, in a prompt, the
-// iterations and a deadline too.
+// TestResultAndPromptLoopsHeld: a result's content item that loops over
+// the caller's values is held as exec and http blocks are: 16 MiB a value,
+// 32 MiB in all; a prompt's message as a template with the default
+// max_output is: 1 MiB a value, the iterations and a deadline.
 func TestResultAndPromptLoopsHeld(t *testing.T) {
 	src := templateLimitTool("result_loop", `  template { text = "{}" }
   result {
@@ -385,7 +385,7 @@ prompt "pairs" {
 		args   map[string]string
 		want   string
 	}{
-		{"widths", map[string]string{"text": strings.Repeat("p", 100), "width": "5000000"}, "more than the 33554432 it may build in all"},
+		{"widths", map[string]string{"text": strings.Repeat("p", 100), "width": "5000000"}, "more than the 1048576 a value may have"},
 		{"pairs", map[string]string{"text": strings.Repeat("q", 2000)}, "more than the 262144 allowed"},
 	}
 	for _, tc := range cases {

@@ -4,11 +4,14 @@
 // formatlist, join, indent, jsonencode, and split and regexall, whose
 // lists cost a few dozen bytes an element) work out the size of their
 // result before they build it, and refuse one over a limit: MaxValue when
-// no Budget is in force, the Budget's own otherwise. jsondecode, tonumber
-// and parseint are replaced by versions that cannot take seconds or
-// gigabytes. A Budget adds a total for all a call builds, a count of
+// no Budget is in force, the Budget's own otherwise. jsondecode, tonumber,
+// parseint and distinct are replaced by versions that cannot take seconds
+// or gigabytes. A Budget adds a total for all a call builds, a count of
 // for-expression iterations (for expressions prepared by Expr) and a
-// deadline, checked in those functions and loops.
+// deadline, checked in those functions and loops and before every other
+// function of the table, whose results are charged too (see watched).
+// Run evaluates on a goroutine of its own, so that a call is answered at
+// its deadline even when one function runs long.
 package evalcap
 
 import (
@@ -190,13 +193,23 @@ func (b *Budget) iterate(n int64) *LimitError {
 var budgets sync.Map
 
 // With returns a child of ctx in which the guarded functions, and the for
-// expressions of expressions prepared by Expr, are held to b, and the
-// function to call once the evaluation is over.
+// expressions of expressions prepared by Expr, are held to b, and every
+// other function of ctx's table is watched (see watched), and the function
+// to call once the evaluation is over.
 func With(ctx *hcl.EvalContext, b *Budget) (*hcl.EvalContext, func()) {
 	child := ctx.NewChild()
 	child.Functions = make(map[string]function.Function, len(guards))
 	for name, g := range guards {
 		child.Functions[name] = guarded(name, g, b)
+	}
+	// Every other function of the table is watched: its calls check the
+	// deadline and are charged to b.
+	for c := ctx; c != nil; c = c.Parent() {
+		for name, fn := range c.Functions {
+			if _, ok := child.Functions[name]; !ok {
+				child.Functions[name] = watched(name, fn, b)
+			}
+		}
 	}
 	budgets.Store(child, b)
 	return child, func() { budgets.Delete(child) }
@@ -214,9 +227,9 @@ func budgetOf(ctx *hcl.EvalContext) *Budget {
 
 // Functions returns the guarded functions with no Budget, by name, to
 // replace the plain ones in a function table: each refuses to build a
-// value over MaxValue. jsondecode, tonumber and parseint are
-// JSONDecodeFunc, ToNumberFunc and ParseIntFunc. The map is shared: do not
-// change it.
+// value over MaxValue. jsondecode, tonumber, parseint and distinct are
+// JSONDecodeFunc, ToNumberFunc, ParseIntFunc and DistinctFunc. The map
+// is shared: do not change it.
 func Functions() map[string]function.Function {
 	return unbudgeted()
 }
@@ -227,6 +240,7 @@ var unbudgeted = sync.OnceValue(func() map[string]function.Function {
 		fns[name] = guarded(name, g, nil)
 	}
 	fns["jsondecode"] = JSONDecodeFunc
+	fns["distinct"] = DistinctFunc
 	fns["tonumber"] = ToNumberFunc
 	fns["parseint"] = ParseIntFunc
 	return fns
@@ -236,15 +250,32 @@ var unbudgeted = sync.OnceValue(func() map[string]function.Function {
 // against b (MaxValue when b is nil) before it runs.
 func guarded(name string, g guard, b *Budget) function.Function {
 	base := g.fn
+	params, varParam, convertArgs := looseParams(base)
 	spec := &function.Spec{
 		Description: base.Description(),
-		Params:      base.Params(),
-		VarParam:    base.VarParam(),
-		Type:        base.ReturnTypeForValues,
+		Params:      params,
+		VarParam:    varParam,
+		Type: func(args []cty.Value) (cty.Type, error) {
+			args, lerr := convertArgs(args)
+			if lerr != nil {
+				if b != nil {
+					return cty.NilType, b.fail(named(lerr, name))
+				}
+				return cty.NilType, named(lerr, name)
+			}
+			return base.ReturnTypeForValues(args)
+		},
 		RefineResult: func(rb *cty.RefinementBuilder) *cty.RefinementBuilder {
 			return rb.NotNull()
 		},
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			args, lerr := convertArgs(args)
+			if lerr != nil {
+				if b != nil {
+					return cty.NilVal, b.fail(named(lerr, name))
+				}
+				return cty.NilVal, named(lerr, name)
+			}
 			limit := int64(MaxValue)
 			if b != nil {
 				if !b.alive(true) {
@@ -253,6 +284,13 @@ func guarded(name string, g guard, b *Budget) function.Function {
 				limit = b.maxValue
 			}
 			if wholly(args) {
+				if g.regex != nil && b != nil {
+					if str, pattern, ok := g.regex(args); ok {
+						if lerr := b.matchInTime(str, pattern); lerr != nil {
+							return cty.NilVal, lerr
+						}
+					}
+				}
 				if g.count != nil {
 					if n := g.count(args); n > MaxElements {
 						lerr := &LimitError{Kind: Elements, What: name + "()", Size: n, Max: MaxElements}
@@ -293,4 +331,49 @@ func wholly(args []cty.Value) bool {
 		}
 	}
 	return true
+}
+
+// runGrace is how long past its deadline Run waits for an evaluation
+// before it abandons it.
+const runGrace = 250 * time.Millisecond
+
+// Run evaluates expr (prepared by Expr) in ctx held to b, on a goroutine
+// of its own, and returns its value and diagnostics. When the evaluation
+// has not ended soon after b's deadline, or b's context is done first, Run
+// returns at once with a Deadline or Cancelled error, and leaves the
+// goroutine to end by itself: every function it calls and every loop it
+// runs finds b spent, and it alone uses b from then on. A single call of
+// a function is bounded by the caps, not stopped: Run is what answers the
+// call in time when one runs longer than it should.
+func Run(ctx *hcl.EvalContext, b *Budget, expr hcl.Expression) (cty.Value, hcl.Diagnostics, *LimitError) {
+	type result struct {
+		v     cty.Value
+		diags hcl.Diagnostics
+		err   *LimitError
+	}
+	ch := make(chan result, 1)
+	go func() {
+		ev, done := With(ctx, b)
+		defer done()
+		v, diags := expr.Value(ev)
+		ch <- result{v, diags, b.Err()}
+	}()
+	var expired <-chan time.Time
+	if !b.deadline.IsZero() {
+		timer := time.NewTimer(time.Until(b.deadline) + runGrace)
+		defer timer.Stop()
+		expired = timer.C
+	}
+	var cancelled <-chan struct{}
+	if b.ctx != nil {
+		cancelled = b.ctx.Done()
+	}
+	select {
+	case r := <-ch:
+		return r.v, r.diags, r.err
+	case <-expired:
+		return cty.DynamicVal, nil, &LimitError{Kind: Deadline}
+	case <-cancelled:
+		return cty.DynamicVal, nil, &LimitError{Kind: Cancelled}
+	}
 }

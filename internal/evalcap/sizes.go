@@ -3,6 +3,7 @@ package evalcap
 import (
 	"regexp"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
@@ -19,6 +20,10 @@ type guard struct {
 	fn    function.Function
 	size  func(args []cty.Value, limit int64) int64
 	count func(args []cty.Value) int64
+	// regex, when not nil, gives the text and the pattern of a function
+	// that matches a regular expression again and again, and whether it
+	// does for these arguments.
+	regex func(args []cty.Value) (str, pattern string, ok bool)
 }
 
 // guards are the functions that are checked, by their names in the
@@ -26,31 +31,25 @@ type guard struct {
 // their arguments (upper, strrev, base64encode, concat, flatten, ...) or
 // have a cap of their own (range: 1024 elements).
 var guards = map[string]guard{
-	"replace":       {fn: stdlib.ReplaceFunc, size: replaceSize},
-	"regex_replace": {fn: stdlib.RegexReplaceFunc, size: regexReplaceSize},
+	"replace":       {fn: stdlib.ReplaceFunc, size: replaceSize, regex: replaceRegex},
+	"regex_replace": {fn: stdlib.RegexReplaceFunc, size: regexReplaceSize, regex: regexReplaceRegex},
 	"format":        {fn: stdlib.FormatFunc, size: formatSize},
 	"formatlist":    {fn: stdlib.FormatListFunc, size: formatListSize},
 	"join":          {fn: stdlib.JoinFunc, size: joinSize},
 	"indent":        {fn: stdlib.IndentFunc, size: indentSize},
 	"jsonencode":    {fn: stdlib.JSONEncodeFunc, size: jsonEncodeSize},
 	"split":         {fn: stdlib.SplitFunc, size: splitSize, count: splitCount},
-	"regexall":      {fn: stdlib.RegexAllFunc, size: regexAllSize, count: regexAllCount},
-}
-
-// Names are the names of the guarded functions.
-func Names() []string {
-	names := make([]string, 0, len(guards))
-	for name := range guards {
-		names = append(names, name)
-	}
-	return names
+	"regexall":      {fn: stdlib.RegexAllFunc, size: regexAllSize, count: regexAllCount, regex: regexAllRegex},
 }
 
 // replaceSize: each occurrence of substr grows the string by the
 // difference in length (an empty substr occurs before each character and
 // at the end).
-func replaceSize(args []cty.Value, _ int64) int64 {
+func replaceSize(args []cty.Value, limit int64) int64 {
 	str, substr, repl := args[0].AsString(), args[1].AsString(), args[2].AsString()
+	if _, pattern, ok := replaceRegex(args); ok {
+		return regexReplaceSize([]cty.Value{args[0], cty.StringVal(pattern), args[2]}, limit)
+	}
 	n := int64(strings.Count(str, substr))
 	return int64(len(str)) + n*(int64(len(repl))-int64(len(substr)))
 }
@@ -363,4 +362,64 @@ func numberSize(v cty.Value) int64 {
 		exp = -exp
 	}
 	return exp*30103/100000 + int64(bf.MinPrec())*30103/100000 + 8
+}
+
+// replaceRegex: replace takes a substring written between slashes as a
+// regular expression.
+func replaceRegex(args []cty.Value) (str, pattern string, ok bool) {
+	substr := args[1].AsString()
+	if len(substr) > 1 && substr[0] == '/' && substr[len(substr)-1] == '/' {
+		return args[0].AsString(), substr[1 : len(substr)-1], true
+	}
+	return "", "", false
+}
+
+func regexReplaceRegex(args []cty.Value) (str, pattern string, ok bool) {
+	return args[0].AsString(), args[1].AsString(), true
+}
+
+func regexAllRegex(args []cty.Value) (str, pattern string, ok bool) {
+	return args[1].AsString(), args[0].AsString(), true
+}
+
+// stopMatching is what matchInTime's callback panics with to stop the
+// matching.
+type stopMatching struct{}
+
+// matchInTime matches pattern in str, every match, as the guarded
+// function will, and returns a Deadline (or Cancelled) error when that
+// does not end within a quarter of the time left to b: the estimates of
+// size and count, then the function itself, match it again. Go's regular
+// expressions take time that grows with the text for each match, so
+// patterns such as a(.*b)? take time that grows with its square over all
+// matches; the clock is read after each one.
+func (b *Budget) matchInTime(str, pattern string) (lerr *LimitError) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil
+	}
+	var stop time.Time
+	if !b.deadline.IsZero() {
+		stop = time.Now().Add(time.Until(b.deadline) / 4)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(stopMatching); !ok {
+				panic(r)
+			}
+			lerr = b.err
+		}
+	}()
+	re.ReplaceAllStringFunc(str, func(string) string {
+		if b.ctx != nil && b.ctx.Err() != nil {
+			b.fail(&LimitError{Kind: Cancelled})
+			panic(stopMatching{})
+		}
+		if !stop.IsZero() && time.Now().After(stop) {
+			b.fail(&LimitError{Kind: Deadline})
+			panic(stopMatching{})
+		}
+		return ""
+	})
+	return nil
 }
