@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -16,23 +17,22 @@ func TestShutdownAnswersSlowEvaluation(t *testing.T) {
 	cfg := writeConfig(t, `
 tool "slow" {
   description = "a slow function"
-  param "x" { type = any }
+  param "x" { type = string }
   template {
-    text    = "${length(setintersection(param.x, param.x))}"
-    timeout = "60s"
+    text       = "${length(setintersection([for s in split(",", param.x) : [s, "1", "2", "3", "4", "5", "6", "0", "1", "2", "3", "4", "5", "6", "0", "1", "2", "3", "4", "5", "6", "0", "1", "2", "3", "4", "5", "6", "0", "1", "2", "3", "4", "5", "6", "0", "1", "2", "3", "4"]], [for s in split(",", param.x) : [s, "1", "2", "3", "4", "5", "6", "0", "1", "2", "3", "4", "5", "6", "0", "1", "2", "3", "4", "5", "6", "0", "1", "2", "3", "4", "5", "6", "0", "1", "2", "3", "4", "5", "6", "0", "1", "2", "3", "4"]]))}"
+    timeout    = "60s"
+    max_output = 16777216
   }
 }
 `)
-	// Elements that cost cty much to compare, as many as a set may have.
-	mixed := make([]any, 30000)
-	for i := range mixed {
-		el := make([]any, 40)
-		for j := range el {
-			el[j] = i % 7
-		}
-		el[0] = i
-		mixed[i] = el
+	// Elements that cost cty much to compare, as many as a set may have,
+	// built from one string: the arguments of a call hold at most
+	// MaxArgValues values.
+	ids := make([]string, 30000)
+	for i := range ids {
+		ids[i] = strconv.Itoa(i)
 	}
+	mixed := strings.Join(ids, ",")
 	for _, tc := range []struct {
 		name   string
 		stop   func(s *session)

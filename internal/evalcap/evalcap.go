@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 )
@@ -197,22 +198,55 @@ var budgets sync.Map
 // other function of ctx's table is watched (see watched), and the function
 // to call once the evaluation is over.
 func With(ctx *hcl.EvalContext, b *Budget) (*hcl.EvalContext, func()) {
+	return with(ctx, b, nil)
+}
+
+// with is With for an expression that calls only the functions named in
+// only, which alone are guarded or watched; all of them when only is nil.
+func with(ctx *hcl.EvalContext, b *Budget, only map[string]bool) (*hcl.EvalContext, func()) {
 	child := ctx.NewChild()
 	child.Functions = make(map[string]function.Function, len(guards))
 	for name, g := range guards {
-		child.Functions[name] = guarded(name, g, b)
+		if only == nil || only[name] {
+			child.Functions[name] = guarded(name, g, b)
+		}
 	}
 	// Every other function of the table is watched: its calls check the
 	// deadline and are charged to b.
 	for c := ctx; c != nil; c = c.Parent() {
 		for name, fn := range c.Functions {
-			if _, ok := child.Functions[name]; !ok {
+			if _, ok := child.Functions[name]; !ok && (only == nil || only[name]) {
 				child.Functions[name] = watched(name, fn, b)
 			}
 		}
 	}
 	budgets.Store(child, b)
 	return child, func() { budgets.Delete(child) }
+}
+
+// calls returns the names of the functions expr calls, and whether that
+// is all it does beyond putting values together: false when it has a for
+// expression (whose parts a walk of a copy made by Expr does not see) or
+// is not native syntax. names is nil when it calls none.
+func calls(expr hcl.Expression) (names map[string]bool, ok bool) {
+	se, isSyntax := expr.(hclsyntax.Expression)
+	if !isSyntax {
+		return nil, false
+	}
+	ok = true
+	_ = hclsyntax.VisitAll(se, func(n hclsyntax.Node) hcl.Diagnostics {
+		switch x := n.(type) {
+		case *hclsyntax.FunctionCallExpr:
+			if names == nil {
+				names = map[string]bool{}
+			}
+			names[x.Name] = true
+		case *hclsyntax.ForExpr, *loopExpr, *loopColl, *loopValue:
+			ok = false
+		}
+		return nil
+	})
+	return names, ok
 }
 
 // budgetOf is the Budget in force for ctx, or nil.
@@ -351,9 +385,28 @@ func Run(ctx *hcl.EvalContext, b *Budget, expr hcl.Expression) (cty.Value, hcl.D
 		diags hcl.Diagnostics
 		err   *LimitError
 	}
+	names, plain := calls(expr)
+	if plain && names == nil {
+		// Parameters and text put together, no function and no loop:
+		// nothing can take long or build more than the values it joins.
+		v, diags := expr.Value(ctx)
+		return v, diags, nil
+	}
+	if !plain {
+		names = nil // every function
+	}
+	if plain && quick(names) {
+		// Functions whose work grows no faster than their arguments:
+		// each checks the deadline as it is called, and none runs long
+		// enough to need a goroutine to answer in time.
+		ev, done := with(ctx, b, names)
+		defer done()
+		v, diags := expr.Value(ev)
+		return v, diags, b.Err()
+	}
 	ch := make(chan result, 1)
 	go func() {
-		ev, done := With(ctx, b)
+		ev, done := with(ctx, b, names)
 		defer done()
 		v, diags := expr.Value(ev)
 		ch <- result{v, diags, b.Err()}
@@ -376,4 +429,27 @@ func Run(ctx *hcl.EvalContext, b *Budget, expr hcl.Expression) (cty.Value, hcl.D
 	case <-cancelled:
 		return cty.DynamicVal, nil, &LimitError{Kind: Cancelled}
 	}
+}
+
+// quickFuncs are the functions whose work grows no faster than the size
+// of their arguments and result, which the Budget caps: an expression
+// that calls only these is evaluated on the caller's goroutine.
+var quickFuncs = map[string]bool{
+	"length": true, "upper": true, "lower": true, "title": true, "trimspace": true,
+	"trim": true, "trimprefix": true, "trimsuffix": true, "chomp": true, "substr": true,
+	"format": true, "tostring": true, "tonumber": true, "tobool": true, "abs": true,
+	"ceil": true, "floor": true, "min": true, "max": true, "coalesce": true,
+	"contains": true, "element": true, "lookup": true, "startswith": true, "endswith": true,
+	"jsonencode": true, "base64encode": true, "base64decode": true, "urlencode": true,
+	"strrev": true, "indent": true, "concat": true,
+}
+
+// quick reports whether every function in names is one of quickFuncs.
+func quick(names map[string]bool) bool {
+	for n := range names {
+		if !quickFuncs[n] {
+			return false
+		}
+	}
+	return true
 }
