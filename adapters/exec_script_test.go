@@ -135,16 +135,7 @@ func TestExecScriptBuiltByExpression(t *testing.T) {
 				}
 				return
 			}
-			if len(errs) != 1 || errs[0].Summary != "Parameter inside a script" {
-				t.Fatalf("diagnostics = %v, want one Parameter inside a script", errs)
-			}
-			d := errs[0]
-			if got := src[d.Subject.Start.Byte:d.Subject.End.Byte]; got != tt.subject {
-				t.Errorf("subject = %q, want %q", got, tt.subject)
-			}
-			if !strings.Contains(d.Detail, tt.detail) || !strings.HasSuffix(d.Detail, ".") {
-				t.Errorf("detail = %q, want a sentence with %q", d.Detail, tt.detail)
-			}
+			execScriptRefused(t, src, errs, tt.subject, tt.detail)
 		})
 	}
 }
@@ -483,16 +474,7 @@ func TestExecScriptOptions(t *testing.T) {
 				// but a crash is right.
 				return
 			}
-			if len(errs) != 1 || errs[0].Summary != "Parameter inside a script" {
-				t.Fatalf("diagnostics = %v, want one Parameter inside a script", errs)
-			}
-			d := errs[0]
-			if got := src[d.Subject.Start.Byte:d.Subject.End.Byte]; got != tt.subject {
-				t.Errorf("subject = %q, want %q", got, tt.subject)
-			}
-			if !strings.Contains(d.Detail, tt.detail) || !strings.HasSuffix(d.Detail, ".") {
-				t.Errorf("detail = %q, want a sentence with %q", d.Detail, tt.detail)
-			}
+			execScriptRefused(t, src, errs, tt.subject, tt.detail)
 		})
 	}
 }
@@ -1100,4 +1082,21 @@ func TestExecChecksSeeThroughAllowed(t *testing.T) {
 			t.Errorf("detail = %q", errs[0].Detail)
 		}
 	})
+}
+
+// execScriptRefused checks that errs, the errors of compiling src, are one
+// "Parameter inside a script" whose subject is subject and whose detail is
+// a sentence holding detail.
+func execScriptRefused(t *testing.T, src string, errs hcl.Diagnostics, subject, detail string) {
+	t.Helper()
+	if len(errs) != 1 || errs[0].Summary != "Parameter inside a script" {
+		t.Fatalf("diagnostics = %v, want one Parameter inside a script", errs)
+	}
+	d := errs[0]
+	if got := src[d.Subject.Start.Byte:d.Subject.End.Byte]; got != subject {
+		t.Errorf("subject = %q, want %q", got, subject)
+	}
+	if !strings.Contains(d.Detail, detail) || !strings.HasSuffix(d.Detail, ".") {
+		t.Errorf("detail = %q, want a sentence with %q", d.Detail, detail)
+	}
 }
