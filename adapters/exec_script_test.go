@@ -146,7 +146,7 @@ func TestExecScriptBuiltByExpression(t *testing.T) {
 func TestExecScriptBuiltAllowed(t *testing.T) {
 	t.Parallel()
 	f := defaultExecFixture()
-	for _, body := range []string{
+	execScriptAccepted(t, f, []string{
 		`command = concat(["sh", "-c", "echo \"$1\"", "sh"], [param.text])`,
 		`command = concat(["git", "add", "--"], param.files)`,
 		`command = concat(["sh", "-c", "echo \"$@\"", "sh"], param.files)`,
@@ -175,14 +175,7 @@ func TestExecScriptBuiltAllowed(t *testing.T) {
 		"command = [\"cat\"]\nstdin = \"x ${param.text}\"",
 		"command = [\"sh\", \"-s\"]\nstdin = \"echo hello\"",
 		"command = concat([\"grep\", \"-c\"], param.files)\nstdin = \"x ${param.text}\"",
-	} {
-		t.Run(body, func(t *testing.T) {
-			t.Parallel()
-			if _, errs := execScriptErrors(t, f, body); len(errs) > 0 {
-				t.Errorf("refused: %s", errs.Error())
-			}
-		})
-	}
+	})
 }
 
 // TestExecScriptFlagFromAllowFlags: a parameter with allow_flags may be a
@@ -486,7 +479,7 @@ func TestExecScriptOptions(t *testing.T) {
 func TestExecScriptOptionsAllowed(t *testing.T) {
 	t.Parallel()
 	f := defaultExecFixture()
-	for _, body := range []string{
+	execScriptAccepted(t, f, []string{
 		`command = ["python3", "script.py", "-c", "name=${param.text}"]`,
 		`command = ["python3", "-u", "-W", "ignore", "script.py", "-c", "name=${param.text}"]`,
 		`command = ["python3", "-uW", "ignore", "script.py", "-c", "name=${param.text}"]`,
@@ -519,14 +512,7 @@ func TestExecScriptOptionsAllowed(t *testing.T) {
 		`command = ["sh", "-c", "echo \"$1\"", "sh", param.text]`,
 		`command = ["pwsh", "-NoProfile", "-Command", param.text]`,
 		`command = ["pwsh", "-NoProfile", "-File", "script.ps1", param.text]`,
-	} {
-		t.Run(body, func(t *testing.T) {
-			t.Parallel()
-			if _, errs := execScriptErrors(t, f, body); len(errs) > 0 {
-				t.Errorf("refused: %s", errs.Error())
-			}
-		})
-	}
+	})
 }
 
 // TestExecScriptOptionsMatchPrograms: the element the check takes for the
@@ -811,7 +797,7 @@ func TestExecScriptPrograms(t *testing.T) {
 func TestExecScriptProgramsAllowed(t *testing.T) {
 	t.Parallel()
 	f := defaultExecFixture()
-	for _, body := range []string{
+	execScriptAccepted(t, f, []string{
 		`command = ["script", "-qc", "echo \"$X\"", "/dev/null"]` + "\nenv = { X = param.text }",
 		`command = ["flock", "/tmp/l", "sh", "-c", "echo \"$1\"", "sh", param.text]`,
 		`command = ["flock", "-w", "5", "/tmp/l", "ls", "--", param.text]`,
@@ -859,14 +845,7 @@ func TestExecScriptProgramsAllowed(t *testing.T) {
 		`command = concat(["vim", "-es", "--"], param.files)`,
 		`command = ["deno", "run", param.path]`,
 		`command = concat(["parallel", "gzip", ":::"], param.files)`,
-	} {
-		t.Run(body, func(t *testing.T) {
-			t.Parallel()
-			if _, errs := execScriptErrors(t, f, body); len(errs) > 0 {
-				t.Errorf("refused: %s", errs.Error())
-			}
-		})
-	}
+	})
 }
 
 func TestExecProgramName(t *testing.T) {
@@ -1098,5 +1077,19 @@ func execScriptRefused(t *testing.T, src string, errs hcl.Diagnostics, subject, 
 	}
 	if !strings.Contains(d.Detail, detail) || !strings.HasSuffix(d.Detail, ".") {
 		t.Errorf("detail = %q, want a sentence with %q", d.Detail, detail)
+	}
+}
+
+// execScriptAccepted checks that each body compiles with no error, each in
+// a parallel subtest of its own.
+func execScriptAccepted(t *testing.T, f execFixture, bodies []string) {
+	t.Helper()
+	for _, body := range bodies {
+		t.Run(body, func(t *testing.T) {
+			t.Parallel()
+			if _, errs := execScriptErrors(t, f, body); len(errs) > 0 {
+				t.Errorf("refused: %s", errs.Error())
+			}
+		})
 	}
 }
