@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/tidwall/gjson"
+	"github.com/toolhost/toolhost/internal/jsondepth"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -404,3 +405,10 @@ func sizeHint(attr string, v cty.Value) string {
 	}
 	return fmt.Sprintf(" For %s %s, write %s = %d, without quotes.", strconv.FormatFloat(n, 'f', -1, 64), unit, attr, int64(bytes))
 }
+
+// MaxJSONDepth is how deeply arrays and objects may nest in output that
+// toolhost reads as JSON (jsondepth.Max).
+const MaxJSONDepth = jsondepth.Max
+
+// JSONTooDeep reports whether b nests deeper than MaxJSONDepth.
+func JSONTooDeep(b []byte) bool { return jsondepth.TooDeep(b, MaxJSONDepth) }
