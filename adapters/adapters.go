@@ -22,6 +22,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/tidwall/gjson"
 	"github.com/toolhost/toolhost/internal/jsondepth"
+	"github.com/toolhost/toolhost/internal/netpolicy"
+	"github.com/toolhost/toolhost/internal/redact"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -172,7 +174,7 @@ func (o *Output) Redact(msg string) string {
 	if o != nil && o.secrets != nil {
 		secrets = o.secrets()
 	}
-	return Redact(msg, secrets)
+	return redact.Redact(msg, secrets)
 }
 
 // RedactHead is Redact for the start of msg, at most n bytes of it: the
@@ -183,7 +185,7 @@ func (o *Output) RedactHead(msg string, n int) (string, bool) {
 	if o != nil && o.secrets != nil {
 		secrets = o.secrets()
 	}
-	return RedactHead(msg, n, secrets, false)
+	return redact.RedactHead(msg, n, secrets, false)
 }
 
 // CompileContext is what a backend's Compile gets besides its block.
@@ -203,7 +205,7 @@ type CompileContext struct {
 	// Params describes the tool's declared parameters by name.
 	Params map[string]ParamInfo
 	// Network is the server block's network policy for http tools.
-	Network NetworkPolicy
+	Network netpolicy.Policy
 }
 
 // ParamInfo is what a backend may need to know of a declared parameter.
@@ -301,7 +303,7 @@ func evalMessage(diags hcl.Diagnostics) string {
 		parts = append(parts, s)
 		secrets = append(secrets, credentialValues(d.Expression, d.EvalContext)...)
 	}
-	return Redact(strings.Join(parts, "; "), secrets)
+	return redact.Redact(strings.Join(parts, "; "), secrets)
 }
 
 // EvalDetail is the detail of an error evaluating an expression at call

@@ -47,6 +47,8 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/transform"
 
+	"github.com/toolhost/toolhost/internal/charset"
+	"github.com/toolhost/toolhost/internal/redact"
 	"github.com/toolhost/toolhost/internal/regular"
 )
 
@@ -840,18 +842,18 @@ func (c *execCompiler) charset(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	}
 	var enc encoding.Encoding
 	if v.Type() == cty.String {
-		enc, ok = charsetByLabel(v.AsString())
+		enc, ok = charset.ByLabel(v.AsString())
 	}
 	if v.Type() != cty.String || !ok {
 		return append(diags, &hcl.Diagnostic{
 			Severity:   hcl.DiagError,
 			Summary:    "Unknown charset",
-			Detail:     unknownCharsetDetail(execCharsetText(v), "the command writes"),
+			Detail:     charset.UnknownDetail(execCharsetText(v), "the command writes"),
 			Subject:    a.Expr.Range().Ptr(),
 			Expression: a.Expr,
 		})
 	}
-	if !isUTF8(enc) {
+	if !charset.IsUTF8(enc) {
 		e.charset = enc
 	}
 	return diags
@@ -1162,15 +1164,15 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	// An error of evaluating the command may quote a sensitive parameter.
 	argv, err := e.buildArgv(bctx)
 	if err != nil {
-		return nil, redactError(err, e.sensitiveValues(ectx))
+		return nil, redact.Error(err, e.sensitiveValues(ectx))
 	}
 	env, err := e.buildEnv(bctx)
 	if err != nil {
-		return nil, redactError(err, e.sensitiveValues(ectx))
+		return nil, redact.Error(err, e.sensitiveValues(ectx))
 	}
 	stdin, err := e.buildStdin(bctx)
 	if err != nil {
-		return nil, redactError(err, e.sensitiveValues(ectx))
+		return nil, redact.Error(err, e.sensitiveValues(ectx))
 	}
 	path, err := e.resolveProgram(argv[0], env)
 	if err != nil {
@@ -1219,12 +1221,12 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 		cutSecretsOnce.Do(func() { cutSecrets = e.cutSecrets(ectx, argv, stdin) })
 		return cutSecrets
 	}
-	stderr.maskEnd = func(raw string) string { return maskCutEnd(raw, maskedForms(lineSecrets())) }
+	stderr.maskEnd = func(raw string) string { return redact.MaskCutEnd(raw, redact.MaskedForms(lineSecrets())) }
 	if in != nil && in.Report != nil {
 		stderr.report = in.Report
 		stderr.level = e.stderrLog
 		stderr.redact = func(line string, n int, cut bool) (string, bool) {
-			return RedactHead(e.scrub(ectx, line), n, lineSecrets(), cut)
+			return redact.RedactHead(e.scrub(ectx, line), n, lineSecrets(), cut)
 		}
 		if e.charset != nil {
 			stderr.decode = func(b []byte) []byte { return e.decode(b, false) }
@@ -1395,7 +1397,7 @@ func (e *Exec) lastWords(ectx *hcl.EvalContext, stderr *execStderr, stdout *exec
 		return ""
 	}
 	s = e.scrub(ectx, s)
-	return execLastPart(RedactTail(s, execStderrShown, e.cutSecrets(ectx, argv, stdin), cut))
+	return execLastPart(redact.RedactTail(s, execStderrShown, e.cutSecrets(ectx, argv, stdin), cut))
 }
 
 // cutSecrets are the secrets masked in a text cut from a command's
@@ -1681,7 +1683,7 @@ func KillCommands() {
 // the command's output, so that messages never show them.
 func (e *Exec) scrub(ectx *hcl.EvalContext, msg string) string {
 	for _, s := range e.scrubValues(ectx) {
-		msg = strings.ReplaceAll(msg, s, sensitiveMark)
+		msg = strings.ReplaceAll(msg, s, redact.SensitiveMark)
 	}
 	return msg
 }
@@ -1728,7 +1730,7 @@ func (e *Exec) sensitiveValues(ectx *hcl.EvalContext) []string {
 func (e *Exec) secrets(ectx *hcl.EvalContext, argv []string, stdin *string) []string {
 	out := e.envSecrets(ectx)
 	for i, a := range argv {
-		out = append(out, namedSecrets("", []string{a}, slices.Contains(e.sensitiveArgs, i))...)
+		out = append(out, redact.Named("", []string{a}, slices.Contains(e.sensitiveArgs, i))...)
 	}
 	if stdin != nil && e.stdin != nil && callsSensitive(e.stdin) {
 		out = append(out, *stdin)
@@ -1755,13 +1757,13 @@ func (e *Exec) envSecrets(ectx *hcl.EvalContext) []string {
 	}
 	for k, v := range extra {
 		if v != nil {
-			out = append(out, namedSecrets(envSecretName(k), []string{*v}, marked[k])...)
+			out = append(out, redact.Named(redact.EnvSecretName(k), []string{*v}, marked[k])...)
 		}
 	}
 	if e.inheritEnv {
 		for _, kv := range os.Environ() {
 			if k, v, ok := strings.Cut(kv, "="); ok {
-				out = append(out, namedSecrets(envSecretName(k), []string{v}, false)...)
+				out = append(out, redact.Named(redact.EnvSecretName(k), []string{v}, false)...)
 			}
 		}
 	}
@@ -1854,7 +1856,7 @@ func (e *Exec) CheckArguments(in *Input) error {
 	if !errors.As(err, &refusal) {
 		return nil
 	}
-	return redactError(err, e.sensitiveValues(ectx))
+	return redact.Error(err, e.sensitiveValues(ectx))
 }
 
 // concatSources says where each element of a command written
@@ -2687,7 +2689,7 @@ const (
 	// execStderrLine by the longest lookahead of RedactHead, so that the
 	// secrets are masked before the line is cut, and a secret the cut
 	// falls inside is masked whole. The rest of a longer line is dropped.
-	execStderrLineRead = execStderrLine + maxRedactLookahead
+	execStderrLineRead = execStderrLine + redact.MaxLookahead
 )
 
 // execProgressPrefix starts a progress line on standard error.
@@ -2771,7 +2773,7 @@ func (w *execStderr) cut(text string, long bool) (string, bool) {
 		return w.redact(text, execStderrLine, long)
 	}
 	if len(text) > execStderrLine {
-		return text[:runeStartBefore(text, execStderrLine)], true
+		return text[:redact.RuneStartBefore(text, execStderrLine)], true
 	}
 	return text, false
 }

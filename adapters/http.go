@@ -30,6 +30,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/tidwall/gjson"
+	"github.com/toolhost/toolhost/internal/charset"
+	"github.com/toolhost/toolhost/internal/netpolicy"
+	"github.com/toolhost/toolhost/internal/redact"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"golang.org/x/net/http/httpguts"
@@ -133,7 +136,7 @@ type HTTP struct {
 	maxRedirects int
 	charset      string // charset label overriding the response's; "" when unset
 	// policies must all allow a host: the server block's and the block's.
-	policies []NetworkPolicy
+	policies []netpolicy.Policy
 	// sensitiveParams are the parameters whose values are redacted from
 	// error messages.
 	sensitiveParams []string
@@ -149,7 +152,7 @@ type HTTP struct {
 // checkHost applies every network policy to host.
 func (h *HTTP) checkHost(host string) error {
 	for _, p := range h.policies {
-		if err := p.checkHost(host); err != nil {
+		if err := p.CheckHost(host); err != nil {
 			return err
 		}
 	}
@@ -172,7 +175,7 @@ func (h *HTTP) Call(ctx context.Context, in *Input) (*Output, error) {
 	secrets := &httpSecrets{}
 	out, err := h.call(ctx, in, secrets)
 	if err != nil {
-		return nil, redactError(err, secrets.values())
+		return nil, redact.Error(err, secrets.values())
 	}
 	out.secrets = secrets.values
 	return out, nil
@@ -180,7 +183,7 @@ func (h *HTTP) Call(ctx context.Context, in *Input) (*Output, error) {
 
 // httpSecrets collects what must not appear in a call's messages: the
 // values of parameters marked sensitive, and the URL, headers and query
-// parameters, whose credentials (see urlSecrets and namedSecrets) are
+// parameters, whose credentials (see redact.URLSecrets and redact.Named) are
 // worked out once, when a message needs them.
 type httpSecrets struct {
 	known          []string
@@ -196,10 +199,10 @@ func (s *httpSecrets) values() []string {
 	s.once.Do(func() {
 		s.all = s.known
 		if s.target != nil {
-			s.all = append(s.all, urlSecrets(s.target)...)
+			s.all = append(s.all, redact.URLSecrets(s.target)...)
 		}
 		for _, e := range slices.Concat(s.query, s.headers) {
-			s.all = append(s.all, namedSecrets(e.name, e.values, s.marked[e.name])...)
+			s.all = append(s.all, redact.Named(e.name, e.values, s.marked[e.name])...)
 		}
 	})
 	return s.all
@@ -351,7 +354,7 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *httpSecrets) (*Outp
 	}
 
 	if in != nil && in.Report != nil {
-		in.Report.Log("debug", Redact(fmt.Sprintf("%s %s: HTTP %d, %d bytes", h.method, target.Redacted(), resp.StatusCode(), len(data)), secrets.urlValues()))
+		in.Report.Log("debug", redact.Redact(fmt.Sprintf("%s %s: HTTP %d, %d bytes", h.method, target.Redacted(), resp.StatusCode(), len(data)), secrets.urlValues()))
 	}
 
 	ct := resp.Header().Get("Content-Type")
@@ -486,7 +489,7 @@ func (h *HTTP) Close() error {
 
 // newHTTPClient builds the resty client of a backend. It does no I/O.
 func newHTTPClient(h *HTTP) *resty.Client {
-	hc := &http.Client{Transport: transportFor(NetworkPolicy{DenyPrivate: h.denyPrivate()})} // no cookie jar: calls share no state
+	hc := &http.Client{Transport: transportFor(netpolicy.Policy{DenyPrivate: h.denyPrivate()})} // no cookie jar: calls share no state
 	return resty.NewWithClient(hc).
 		SetLogger(httpDiscardLogger{}).
 		SetAllowGetMethodPayload(true).
@@ -563,7 +566,7 @@ func (h *HTTP) requestError(err error, host string, parent, callCtx context.Cont
 	if errors.As(err, &re) {
 		return re
 	}
-	var pe *NetworkPolicyError
+	var pe *netpolicy.Error
 	if errors.As(err, &pe) {
 		return pe
 	}
@@ -787,8 +790,8 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	}
 	if a := attrs["charset"]; a != nil {
 		if v, ok := c.constant(a, cty.String, `a charset name such as "gbk" or "utf-8"`); ok {
-			if _, ok := charsetByLabel(v.AsString()); !ok {
-				c.errorf(a.Expr.Range(), "Unknown charset", "%s", unknownCharsetDetail(fmt.Sprintf("%q", v.AsString()), "the upstream sends"))
+			if _, ok := charset.ByLabel(v.AsString()); !ok {
+				c.errorf(a.Expr.Range(), "Unknown charset", "%s", charset.UnknownDetail(fmt.Sprintf("%q", v.AsString()), "the upstream sends"))
 			} else {
 				h.charset = v.AsString()
 			}
@@ -820,17 +823,17 @@ func (c *httpCompiler) compilePolicy(h *HTTP, attrs hcl.Attributes) {
 	if len(c.cc.Network.AllowHosts) > 0 || c.cc.Network.DenyPrivate {
 		h.policies = append(h.policies, c.cc.Network)
 	}
-	var own NetworkPolicy
+	var own netpolicy.Policy
 	if a := attrs["allow_hosts"]; a != nil {
 		if v, ok := c.constant(a, cty.List(cty.String), `a list of host names such as ["api.example.com", "*.example.org"]`); ok {
 			for it := v.ElementIterator(); it.Next(); {
 				i, e := it.Element()
-				if e.IsNull() || !ValidHostPattern(e.AsString()) {
+				if e.IsNull() || !netpolicy.ValidHostPattern(e.AsString()) {
 					entry := "null"
 					if !e.IsNull() {
 						entry = e.AsString()
 					}
-					c.errorf(ListElementRange(a.Expr, i), "Invalid allow_hosts entry", "%s", InvalidHostPatternDetail(entry))
+					c.errorf(netpolicy.ListElementRange(a.Expr, i), "Invalid allow_hosts entry", "%s", netpolicy.InvalidHostPatternDetail(entry))
 					continue
 				}
 				own.AllowHosts = append(own.AllowHosts, e.AsString())
@@ -1825,14 +1828,14 @@ func httpDecodeCharset(body []byte, label string) ([]byte, error) {
 	if label == "" {
 		return body, nil
 	}
-	enc, ok := charsetByLabel(label)
+	enc, ok := charset.ByLabel(label)
 	if !ok {
 		if utf8.Valid(body) {
 			return body, nil
 		}
 		return nil, fmt.Errorf("the response uses charset %q, which toolhost cannot decode; set charset in the http block to the charset the upstream really uses", label)
 	}
-	if isUTF8(enc) {
+	if charset.IsUTF8(enc) {
 		return body, nil
 	}
 	out, err := enc.NewDecoder().Bytes(body)
@@ -1867,7 +1870,7 @@ func httpErrorSnippet(body []byte, label string, cut bool, secrets []string) str
 		decoded = body
 	}
 	s := strings.ToValidUTF8(string(decoded), "\uFFFD")
-	s, _ = RedactHead(s, httpErrorSnippetBytes, secrets, cut)
+	s, _ = redact.RedactHead(s, httpErrorSnippetBytes, secrets, cut)
 	return strings.TrimSpace(s)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/toolhost/toolhost/internal/evalcap"
+	"github.com/toolhost/toolhost/internal/redact"
 )
 
 const (
@@ -151,7 +152,7 @@ func (t *Template) Call(ctx context.Context, in *Input) (*Output, error) {
 		return nil, t.limitError(ctx, lerr)
 	}
 	if diags.HasErrors() {
-		return nil, redactError(fmt.Errorf("rendering the template failed: %s", evalMessage(diags)), sensitiveParamValues(in.Eval, t.sensitive))
+		return nil, redact.Error(fmt.Errorf("rendering the template failed: %s", evalMessage(diags)), sensitiveParamValues(in.Eval, t.sensitive))
 	}
 	if v.IsNull() {
 		return nil, fmt.Errorf("the template rendered to null; give the optional parameters it uses a default, or use coalesce(...)")

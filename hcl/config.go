@@ -22,8 +22,9 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
-	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/netpolicy"
 	"github.com/toolhost/toolhost/internal/parallel"
+	"github.com/toolhost/toolhost/internal/redact"
 	"github.com/toolhost/toolhost/internal/regular"
 )
 
@@ -355,7 +356,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	}
 	// The server block goes first: its network policy applies to every
 	// http tool.
-	var network adapters.NetworkPolicy
+	var network netpolicy.Policy
 	for i := range blocks {
 		if blocks[i].block.Type == "server" {
 			blocks[i].decode(static)
@@ -506,8 +507,8 @@ func redactEnvValues(diags hcl.Diagnostics, files map[string]*hcl.File, lookup E
 		return
 	}
 	for _, d := range diags {
-		d.Summary = adapters.Redact(d.Summary, secrets)
-		d.Detail = adapters.Redact(d.Detail, secrets)
+		d.Summary = redact.Redact(d.Summary, secrets)
+		d.Detail = redact.Redact(d.Detail, secrets)
 	}
 }
 
@@ -690,7 +691,7 @@ func oneIn(block, where string) string {
 type decodeJob struct {
 	block   *hcl.Block
 	baseDir string
-	network adapters.NetworkPolicy
+	network netpolicy.Policy
 	// compile are the functions of expressions evaluated at call time, and
 	// lookup reads the environment for env() warnings.
 	compile map[string]function.Function

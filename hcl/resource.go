@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/files"
+	"github.com/toolhost/toolhost/internal/netpolicy"
 	"github.com/toolhost/toolhost/internal/regular"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -101,7 +103,7 @@ func withBackends(s *hcl.BodySchema) *hcl.BodySchema {
 // when the variables are not known (a resource template whose uri_template
 // has a mistake): the backend's own mistakes are reported all the same, and
 // its references are not checked.
-func resourceBackend(block *hcl.Block, content *hcl.BodyContent, source string, vars []string, varsKnown bool, compile map[string]function.Function, baseDir string, network adapters.NetworkPolicy) (adapters.Backend, string, hcl.Diagnostics) {
+func resourceBackend(block *hcl.Block, content *hcl.BodyContent, source string, vars []string, varsKnown bool, compile map[string]function.Function, baseDir string, network netpolicy.Policy) (adapters.Backend, string, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	_, hasSource := content.Attributes[source]
 	kinds := strings.Join(adapters.Names(), ", ")
@@ -173,7 +175,7 @@ func resourceBackend(block *hcl.Block, content *hcl.BodyContent, source string, 
 	return backend, b.Type, append(diags, withoutRepeats(d, refDiags)...)
 }
 
-func decodeResource(block *hcl.Block, ctx *hcl.EvalContext, compile map[string]function.Function, baseDir string, network adapters.NetworkPolicy) (*Resource, hcl.Diagnostics) {
+func decodeResource(block *hcl.Block, ctx *hcl.EvalContext, compile map[string]function.Function, baseDir string, network netpolicy.Policy) (*Resource, hcl.Diagnostics) {
 	content, diags := block.Body.Content(withBackends(resourceBlockSchema))
 	r := &Resource{Name: block.Labels[0], DeclRange: block.DefRange}
 	attrs := content.Attributes
@@ -218,7 +220,7 @@ func uriTemplateExprProblem(template, expr string) string {
 	return fmt.Sprintf("%q needs a variable name in the braces, as in notes:///{path}.", template)
 }
 
-func decodeResourceTemplate(block *hcl.Block, ctx *hcl.EvalContext, compile map[string]function.Function, baseDir string, network adapters.NetworkPolicy) (*ResourceTemplate, hcl.Diagnostics) {
+func decodeResourceTemplate(block *hcl.Block, ctx *hcl.EvalContext, compile map[string]function.Function, baseDir string, network netpolicy.Policy) (*ResourceTemplate, hcl.Diagnostics) {
 	content, diags := block.Body.Content(withBackends(resourceTemplateBlockSchema))
 	for _, d := range diags {
 		// A prompt arg's enum has no counterpart here: a template's
@@ -318,11 +320,11 @@ func checkPath(attr *hcl.Attribute, p string, wantDir bool) hcl.Diagnostics {
 		return hcl.Diagnostics{rangeDiag(attr, "Not a "+kind, fmt.Sprintf("%s is not a %s.", p, kind))}
 	case !wantDir && !info.Mode().IsRegular():
 		return hcl.Diagnostics{rangeDiag(attr, "Not a regular file", fmt.Sprintf("%s is %s, not a regular file, so every read of it would fail: toolhost reads only regular files, which it can read without waiting (a FIFO would wait for a writer, a device may never end). Give the path of a regular file.", p, regular.Kind(info.Mode())))}
-	case !wantDir && info.Size() > adapters.DefaultMaxFileSize:
+	case !wantDir && info.Size() > files.DefaultMaxSize:
 		// A warning, as the file may be made smaller without a change to
 		// the config; until then every read of it fails.
 		d := rangeDiag(attr, "File over the size limit", fmt.Sprintf("%s is %s, and a file served is at most %s, so every read of it fails until it is smaller. "+
-			"Use a smaller file, or split it into several.", p, sizeText(info.Size()), sizeText(adapters.DefaultMaxFileSize)))
+			"Use a smaller file, or split it into several.", p, sizeText(info.Size()), sizeText(files.DefaultMaxSize)))
 		d.Severity = hcl.DiagWarning
 		return hcl.Diagnostics{d}
 	}

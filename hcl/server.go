@@ -6,9 +6,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/toolhost/toolhost/internal/netpolicy"
 	"github.com/zclconf/go-cty/cty"
-
-	"github.com/toolhost/toolhost/adapters"
 )
 
 // Version is toolhost's version, reported as the default server version.
@@ -21,7 +20,7 @@ type Server struct {
 	Version      string
 	Instructions string
 	// Network is the default network policy of the http tools.
-	Network adapters.NetworkPolicy
+	Network netpolicy.Policy
 	// ProgressHeartbeat is how often a call that reports no progress sends
 	// an elapsed-time progress notification (when the client asked for
 	// progress); 0 means the default, one second.
@@ -92,12 +91,12 @@ func decodeServer(block *hcl.Block, ctx *hcl.EvalContext) (*Server, hcl.Diagnost
 		if !d.HasErrors() {
 			for it := v.ElementIterator(); it.Next(); {
 				i, e := it.Element()
-				if e.IsNull() || !adapters.ValidHostPattern(e.AsString()) {
+				if e.IsNull() || !netpolicy.ValidHostPattern(e.AsString()) {
 					entry := "null"
 					if !e.IsNull() {
 						entry = e.AsString()
 					}
-					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid allow_hosts entry", Detail: adapters.InvalidHostPatternDetail(entry), Subject: adapters.ListElementRange(a.Expr, i).Ptr()})
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid allow_hosts entry", Detail: netpolicy.InvalidHostPatternDetail(entry), Subject: netpolicy.ListElementRange(a.Expr, i).Ptr()})
 					continue
 				}
 				s.Network.AllowHosts = append(s.Network.AllowHosts, e.AsString())

@@ -25,6 +25,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/netpolicy"
 	"github.com/toolhost/toolhost/internal/regular"
 )
 
@@ -245,7 +246,7 @@ func validToolName(name string, dot bool, max int) bool {
 
 // compile are the functions of expressions evaluated at call time (see
 // CompileFunctions).
-func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]function.Function, baseDir string, network adapters.NetworkPolicy) (*Tool, hcl.Diagnostics) {
+func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]function.Function, baseDir string, network netpolicy.Policy) (*Tool, hcl.Diagnostics) {
 	t := &Tool{Name: block.Labels[0], DeclRange: block.DefRange}
 	var diags hcl.Diagnostics
 	if !validToolName(t.Name, true, 128) {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/internal/files"
 	"github.com/toolhost/toolhost/internal/regular"
 )
 
@@ -171,7 +172,7 @@ func (r *Registry) itemMedia(c *thcl.Content, eval *hcl.EvalContext, out *adapte
 		}
 		data = b
 	case c.File != "":
-		fc, err := adapters.ReadFile(c.File, adapters.DefaultMaxFileSize)
+		fc, err := files.Read(c.File, files.DefaultMaxSize)
 		if err != nil {
 			return nil, "", contentError(c, "cannot read its file: %v", fileProblem(err))
 		}
@@ -218,7 +219,7 @@ func (e *noResourceError) Unwrap() error { return e.error }
 // its path (the client is told where in the config, not where the config
 // lives): that it is missing, what it is when it is not a regular file (a
 // FIFO or a directory put in its place since the config was loaded), or
-// why it could not be opened. adapters.ReadFile's errors all read
+// why it could not be opened. files.Read's errors all read
 // "resource not found"; their causes say which.
 func fileProblem(err error) error {
 	var nr *regular.NotRegularError
@@ -230,7 +231,7 @@ func fileProblem(err error) error {
 		return errors.New("the file is missing")
 	case errors.As(err, &pe):
 		return fmt.Errorf("the file cannot be opened: %v", pe.Err)
-	case errors.Is(err, adapters.ErrNotFound):
+	case errors.Is(err, files.ErrNotFound):
 		return errors.New("the file cannot be opened")
 	}
 	return err
@@ -254,7 +255,7 @@ func (r *Registry) itemResource(ctx context.Context, c *thcl.Content, eval *hcl.
 		}
 		return keepEmpty(rc), nil
 	case c.File != "":
-		fc, err := adapters.ReadFile(c.File, adapters.DefaultMaxFileSize)
+		fc, err := files.Read(c.File, files.DefaultMaxSize)
 		if err != nil {
 			return nil, contentError(c, "cannot read its file: %v", fileProblem(err))
 		}

@@ -27,6 +27,7 @@ import (
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/internal/evalcap"
+	"github.com/toolhost/toolhost/internal/files"
 )
 
 // Registry is one compiled config: the tools, resources and prompts it
@@ -58,7 +59,7 @@ type Registry struct {
 
 type templateDir struct {
 	decl *thcl.ResourceTemplate
-	dir  *adapters.Dir
+	dir  *files.Dir
 }
 
 // matches reports whether uri is of the template's form. The value of a
@@ -212,7 +213,7 @@ func compile(cfg *thcl.Config, lookup thcl.EnvLookup) (*Registry, hcl.Diagnostic
 		if mt == "" && res.File != "" {
 			// What a read gives, when the name tells (resources/list
 			// reads no file).
-			mt = adapters.MIMEByName(res.File)
+			mt = files.MIMEByName(res.File)
 		}
 		r.Resources = append(r.Resources, &mcp.Resource{
 			URI:         res.URI,
@@ -223,10 +224,10 @@ func compile(cfg *thcl.Config, lookup thcl.EnvLookup) (*Registry, hcl.Diagnostic
 		})
 	}
 	for _, rt := range cfg.ResourceTemplates {
-		var dir *adapters.Dir
+		var dir *files.Dir
 		var err error
 		if rt.Backend == nil {
-			dir, err = adapters.OpenDir(rt.Dir)
+			dir, err = files.OpenDir(rt.Dir)
 		}
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{
@@ -675,9 +676,9 @@ func (r *Registry) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 		if res.Backend != nil {
 			return r.readFromBackend(ctx, uri, res.MIMEType, res.Backend, cty.EmptyObjectVal)
 		}
-		fc, err := adapters.ReadFile(res.File, adapters.DefaultMaxFileSize)
+		fc, err := files.Read(res.File, files.DefaultMaxSize)
 		if err != nil {
-			if errors.Is(err, adapters.ErrNotFound) {
+			if errors.Is(err, files.ErrNotFound) {
 				return nil, mcp.ResourceNotFoundError(uri)
 			}
 			return nil, fmt.Errorf("reading %s: %w", uri, err)
@@ -696,9 +697,9 @@ func (r *Registry) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 		if d.Backend != nil {
 			return r.readFromBackend(ctx, uri, d.MIMEType, d.Backend, cty.ObjectVal(map[string]cty.Value{d.Variable: cty.StringVal(name)}))
 		}
-		fc, err := t.dir.Read(name, adapters.DefaultMaxFileSize)
+		fc, err := t.dir.Read(name, files.DefaultMaxSize)
 		if err != nil {
-			if errors.Is(err, adapters.ErrNotFound) {
+			if errors.Is(err, files.ErrNotFound) {
 				return nil, mcp.ResourceNotFoundError(uri)
 			}
 			return nil, fmt.Errorf("reading %s: %w", uri, err)
@@ -751,7 +752,7 @@ func (r *Registry) readFromBackend(ctx context.Context, uri, declared string, b 
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{keepEmpty(rc)}}, nil
 }
 
-func contents(uri, declared string, fc *adapters.FileContent) *mcp.ReadResourceResult {
+func contents(uri, declared string, fc *files.Content) *mcp.ReadResourceResult {
 	mimeType := declared
 	if mimeType == "" {
 		mimeType = fc.MIMEType

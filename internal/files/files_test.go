@@ -1,6 +1,6 @@
 //go:build unix
 
-package adapters
+package files
 
 import (
 	"errors"
@@ -133,7 +133,7 @@ func TestDirReadAllowed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fc, err := readWithin(t, func() (*FileContent, error) { return d.Read(tt.name, 0) })
+			fc, err := readWithin(t, func() (*Content, error) { return d.Read(tt.name, 0) })
 			if err != nil {
 				t.Fatalf("Read(%q): %v", tt.name, err)
 			}
@@ -204,7 +204,7 @@ func TestDirReadRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			fc, err := readWithin(t, func() (*FileContent, error) { return d.Read(tt.name, 0) })
+			fc, err := readWithin(t, func() (*Content, error) { return d.Read(tt.name, 0) })
 			if err == nil {
 				t.Fatalf("Read(%q) = %q, want an error", tt.name, fc.Data)
 			}
@@ -290,7 +290,7 @@ func TestDirReadSize(t *testing.T) {
 			t.Fatal(err)
 		}
 		// A sparse file one byte over the default cap.
-		if err := f.Truncate(DefaultMaxFileSize + 1); err != nil {
+		if err := f.Truncate(DefaultMaxSize + 1); err != nil {
 			t.Fatal(err)
 		}
 		f.Close()
@@ -298,7 +298,7 @@ func TestDirReadSize(t *testing.T) {
 		if err == nil || err.Error() != "file is larger than the 10 MiB limit" {
 			t.Fatalf("Read(huge.bin): %v, want the 10 MiB limit", err)
 		}
-		if _, err := ReadFile(big, 0); err == nil || err.Error() != "file is larger than the 10 MiB limit" {
+		if _, err := Read(big, 0); err == nil || err.Error() != "file is larger than the 10 MiB limit" {
 			t.Fatalf("ReadFile(huge.bin): %v, want the 10 MiB limit", err)
 		}
 	})
@@ -313,7 +313,7 @@ func TestFileSizeFormat(t *testing.T) {
 		{100, "100 bytes"},
 		{1 << 10, "1 KiB"},
 		{1500, "1500 bytes"},
-		{DefaultMaxFileSize, "10 MiB"},
+		{DefaultMaxSize, "10 MiB"},
 		{3 << 30, "3 GiB"},
 	}
 	for _, tt := range tests {
@@ -567,7 +567,7 @@ func TestReadFile(t *testing.T) {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(root, p)
 			}
-			fc, err := readWithin(t, func() (*FileContent, error) { return ReadFile(p, tt.maxSize) })
+			fc, err := readWithin(t, func() (*Content, error) { return Read(p, tt.maxSize) })
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("ReadFile(%q): %v, want %q", p, err, tt.wantErr)

@@ -1,4 +1,7 @@
-package adapters
+// Package charset finds the text encodings toolhost decodes output from,
+// by the labels HTTP and HTML use, so that every backend's text reaches the
+// client as UTF-8.
+package charset
 
 import (
 	"fmt"
@@ -20,22 +23,22 @@ import (
 // htmlindex.Get.
 var charsetLabels = sync.OnceValue(charsetTable)
 
-// charsetByLabel returns the encoding of a WHATWG encoding label such as
+// ByLabel returns the encoding of a WHATWG encoding label such as
 // "gbk", "GB2312" or " utf-8 ", matched as htmlindex.Get matches it: case
 // insensitive, surrounding spaces ignored.
-func charsetByLabel(label string) (encoding.Encoding, bool) {
+func ByLabel(label string) (encoding.Encoding, bool) {
 	enc, ok := charsetLabels()[strings.ToLower(strings.TrimSpace(label))]
 	return enc, ok
 }
 
-// isUTF8 reports whether enc is UTF-8, whose bytes need no decoding.
-func isUTF8(enc encoding.Encoding) bool {
+// IsUTF8 reports whether enc is UTF-8, whose bytes need no decoding.
+func IsUTF8(enc encoding.Encoding) bool {
 	return enc == unicode.UTF8
 }
 
-// unknownCharsetDetail is the detail of the diagnostic for a charset
+// UnknownDetail is the detail of the diagnostic for a charset
 // attribute toolhost cannot decode: shown is the value as written, and
 // whose names what the charset is the encoding of.
-func unknownCharsetDetail(shown, whose string) string {
+func UnknownDetail(shown, whose string) string {
 	return fmt.Sprintf("The charset is %s, which is not a charset toolhost can decode. Use a WHATWG encoding label such as \"utf-8\", \"gbk\", \"gb18030\", \"big5\", \"shift_jis\" or \"iso-8859-1\": the encoding %s.", shown, whose)
 }

@@ -1,4 +1,8 @@
-package adapters
+// Package redact keeps secrets out of the messages toolhost writes: it
+// masks the values a call sent that must not be shown, and what is a
+// credential by its name or its form (tokens, keys, URLs with passwords),
+// before a message is cut to length, so that a cut never shows part of one.
+package redact
 
 import (
 	"bytes"
@@ -13,10 +17,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
 )
 
 // minSecretLen is the shortest value redacted: shorter ones would blank out
@@ -301,11 +301,11 @@ var secretFormats = []struct {
 	{[]string{"PRIVATE KEY"}, regexp.MustCompile(`(-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$))`), nil},
 }
 
-// namedSecrets returns the credentials among the values under name: all
+// Named returns the credentials among the values under name: all
 // of them when the name is a credential's (see SensitiveName) or they are
 // marked sensitive, else those inside them (see ValueSecrets). An empty
 // name names nothing.
-func namedSecrets(name string, values []string, marked bool) []string {
+func Named(name string, values []string, marked bool) []string {
 	if marked || (name != "" && SensitiveName(name)) {
 		return values
 	}
@@ -316,21 +316,21 @@ func namedSecrets(name string, values []string, marked bool) []string {
 	return out
 }
 
-// envSecretName is the name of an environment variable as namedSecrets
+// EnvSecretName is the name of an environment variable as namedSecrets
 // judges it: "" for PWD and OLDPWD, which shells set to the working
 // directory and are no password.
-func envSecretName(name string) string {
+func EnvSecretName(name string) string {
 	if strings.EqualFold(name, "PWD") || strings.EqualFold(name, "OLDPWD") {
 		return ""
 	}
 	return name
 }
 
-// urlSecrets returns the credentials in a request's URL: the password of
+// URLSecrets returns the credentials in a request's URL: the password of
 // its userinfo, the values of its query parameters named like credentials
 // (sig of an Azure SAS URL), as written and decoded, and those
 // messageSecrets finds in it.
-func urlSecrets(u *url.URL) []string {
+func URLSecrets(u *url.URL) []string {
 	var out []string
 	if p, ok := u.User.Password(); ok {
 		out = append(out, p)
@@ -385,13 +385,13 @@ func redactFormats(msg string) string {
 // a credential by its form alone is masked, whoever sent it: the password
 // in a URL's userinfo and tokens of known formats (see messageSecrets).
 func Redact(msg string, secrets []string) string {
-	return redactForms(msg, maskedForms(secrets))
+	return redactForms(msg, MaskedForms(secrets))
 }
 
-// maskedForms returns the texts Redact replaces for secrets, longest
+// MaskedForms returns the texts Redact replaces for secrets, longest
 // first: each secret's forms (see secretForms), and those of its long
 // words.
-func maskedForms(secrets []string) []string {
+func MaskedForms(secrets []string) []string {
 	var all []string
 	add := func(s string, min int) {
 		for _, form := range secretForms(s) {
@@ -450,25 +450,25 @@ const redactedMark = "(redacted)"
 // short, is masked as well, as is what ends the lookahead. The result is
 // cut at a character and never inside a mask; shortened says it was cut.
 func RedactHead(msg string, n int, secrets []string, cut bool) (_ string, shortened bool) {
-	forms := maskedForms(secrets)
+	forms := MaskedForms(secrets)
 	if end := n + redactLookahead(forms); len(msg) > end {
-		msg, cut = msg[:runeStartBefore(msg, end)], true
+		msg, cut = msg[:RuneStartBefore(msg, end)], true
 	}
 	msg = redactForms(msg, forms)
 	if cut {
-		msg = maskCutToken(maskCutEnd(msg, forms))
+		msg = maskCutToken(MaskCutEnd(msg, forms))
 	}
 	if len(msg) <= n {
 		return msg, false
 	}
-	return msg[:markStartBefore(msg, runeStartBefore(msg, n))], true
+	return msg[:markStartBefore(msg, RuneStartBefore(msg, n))], true
 }
 
 // RedactTail is RedactHead for the end of msg: it returns at most its last
 // n bytes, with the secrets masked before the cut. cut says that msg is
 // itself the end of a longer text (the kept tail of a command's output).
 func RedactTail(msg string, n int, secrets []string, cut bool) (_ string, shortened bool) {
-	forms := maskedForms(secrets)
+	forms := MaskedForms(secrets)
 	if start := len(msg) - n - redactLookahead(forms); start > 0 {
 		msg, cut = msg[runeStartAfter(msg, start):], true
 	}
@@ -492,21 +492,21 @@ func redactLookahead(forms []string) int {
 	if len(forms) > 0 {
 		n = max(n, len(forms[0]))
 	}
-	return min(n, maxRedactLookahead)
+	return min(n, MaxLookahead)
 }
 
 const (
 	// minRedactLookahead is the shortest lookahead past a cut: longer
 	// than a token of secretFormats, and than most URLs.
 	minRedactLookahead = 1 << 10
-	// maxRedactLookahead bounds the lookahead past a cut, so that a
+	// MaxLookahead bounds the lookahead past a cut, so that a
 	// long secret does not make each cut text long to mask.
-	maxRedactLookahead = 64 << 10
+	MaxLookahead = 64 << 10
 )
 
-// maskCutEnd masks the end of msg, the start of a longer text, where it
+// MaskCutEnd masks the end of msg, the start of a longer text, where it
 // is the start of one of forms: a secret cut there.
-func maskCutEnd(msg string, forms []string) string {
+func MaskCutEnd(msg string, forms []string) string {
 	longest := 0
 	for _, f := range forms {
 		longest = max(longest, overlap(msg, f))
@@ -603,9 +603,9 @@ func reverseString(s string) string {
 	return string(b)
 }
 
-// runeStartBefore returns the start of the character at i in s, or i when
+// RuneStartBefore returns the start of the character at i in s, or i when
 // a character starts there.
-func runeStartBefore(s string, i int) int {
+func RuneStartBefore(s string, i int) int {
 	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
 		i--
 	}
@@ -623,11 +623,11 @@ func runeStartAfter(s string, i int) int {
 
 // cutMarks are what the masking writes in a message: a cut inside one
 // moves to its edge, so that no half of one is shown.
-var cutMarks = []string{redactedMark, sensitiveMark}
+var cutMarks = []string{redactedMark, SensitiveMark}
 
-// sensitiveMark stands in a message for the value of a parameter marked
+// SensitiveMark stands in a message for the value of a parameter marked
 // sensitive.
-const sensitiveMark = "(sensitive value)"
+const SensitiveMark = "(sensitive value)"
 
 // markStartBefore returns i, or the start of the mark of cutMarks in s
 // that i falls inside.
@@ -694,9 +694,9 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.cause }
 
-// redactError removes the secrets from err's message, and what is a
+// Error removes the secrets from err's message, and what is a
 // credential by its form (see Redact).
-func redactError(err error, secrets []string) error {
+func Error(err error, secrets []string) error {
 	if err == nil {
 		return err
 	}
@@ -705,93 +705,4 @@ func redactError(err error, secrets []string) error {
 		return err
 	}
 	return &redactedError{msg: msg, cause: err}
-}
-
-// sensitiveNames are the names of the parameters marked sensitive, sorted.
-func sensitiveNames(params map[string]ParamInfo) []string {
-	var out []string
-	for name, info := range params {
-		if info.Sensitive {
-			out = append(out, name)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// sensitiveParamValues returns the string forms of the named parameters'
-// values in the call's evaluation context.
-func sensitiveParamValues(ev *hcl.EvalContext, names []string) []string {
-	if len(names) == 0 || ev == nil {
-		return nil
-	}
-	params, ok := ev.Variables["param"]
-	if !ok || params.IsNull() || !params.IsKnown() || !params.Type().IsObjectType() {
-		return nil
-	}
-	var out []string
-	for _, n := range names {
-		if !params.Type().HasAttribute(n) {
-			continue
-		}
-		out = appendStrings(out, params.GetAttr(n))
-	}
-	return out
-}
-
-// appendStrings adds the strings inside v (a string, or collections of them).
-func appendStrings(out []string, v cty.Value) []string {
-	if v.IsNull() || !v.IsKnown() {
-		return out
-	}
-	switch {
-	case v.Type() == cty.String:
-		return append(out, v.AsString())
-	case v.CanIterateElements():
-		for it := v.ElementIterator(); it.Next(); {
-			_, e := it.Element()
-			out = appendStrings(out, e)
-		}
-	}
-	return out
-}
-
-// markedSensitive returns the keys of an object expression (headers or
-// query) whose value calls sensitive(...).
-func markedSensitive(expr hcl.Expression) map[string]bool {
-	obj, ok := expr.(*hclsyntax.ObjectConsExpr)
-	if !ok {
-		return nil
-	}
-	out := map[string]bool{}
-	for _, item := range obj.Items {
-		key, diags := item.KeyExpr.Value(nil)
-		if diags.HasErrors() || key.Type() != cty.String || key.IsNull() {
-			if kw := hcl.ExprAsKeyword(item.KeyExpr); kw != "" {
-				key = cty.StringVal(kw)
-			} else {
-				continue
-			}
-		}
-		if callsSensitive(item.ValueExpr) {
-			out[key.AsString()] = true
-		}
-	}
-	return out
-}
-
-// callsSensitive reports whether expr calls sensitive(...) anywhere.
-func callsSensitive(expr hcl.Expression) bool {
-	node, ok := expr.(hclsyntax.Node)
-	if !ok {
-		return false
-	}
-	marked := false
-	hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
-		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && call.Name == "sensitive" {
-			marked = true
-		}
-		return nil
-	})
-	return marked
 }

@@ -1,23 +1,25 @@
-package adapters
+// Package netpolicy holds the server block's network policy for outgoing
+// requests: which hosts http tools and remote resources may reach
+// (allow_hosts) and whether private addresses are refused (deny_private),
+// with the dialer hook that checks the address actually connected to.
+package netpolicy
 
 import (
 	"fmt"
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
 	"net"
-	"net/http"
 	"net/netip"
 	"net/url"
 	"strings"
-	"sync"
 	"syscall"
-	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 )
 
-// NetworkPolicy limits where http tools may connect. The server block sets
+// Policy limits where http tools may connect. The server block sets
 // defaults for every tool; an http block can narrow them.
-type NetworkPolicy struct {
+type Policy struct {
 	// AllowHosts, when not empty, lists the hosts requests and redirects may
 	// go to: exact names or IP addresses, or "*.example.com" for any
 	// subdomain of example.com.
@@ -81,7 +83,7 @@ func ListElementRange(expr hcl.Expression, i cty.Value) hcl.Range {
 
 // allows reports whether host (a name or an address, without port) may be
 // contacted.
-func (p NetworkPolicy) allows(host string) bool {
+func (p Policy) allows(host string) bool {
 	if len(p.AllowHosts) == 0 {
 		return true
 	}
@@ -101,18 +103,18 @@ func (p NetworkPolicy) allows(host string) bool {
 	return false
 }
 
-// checkHost returns an error when the policy does not allow host.
-func (p NetworkPolicy) checkHost(host string) error {
+// CheckHost returns an error when the policy does not allow host.
+func (p Policy) CheckHost(host string) error {
 	if p.allows(host) {
 		return nil
 	}
-	return &NetworkPolicyError{Msg: fmt.Sprintf("requests to %s are not allowed: the host is not in allow_hosts (%s)", host, strings.Join(p.AllowHosts, ", "))}
+	return &Error{Msg: fmt.Sprintf("requests to %s are not allowed: the host is not in allow_hosts (%s)", host, strings.Join(p.AllowHosts, ", "))}
 }
 
-// NetworkPolicyError is a request refused by the network policy.
-type NetworkPolicyError struct{ Msg string }
+// Error is a request refused by the network policy.
+type Error struct{ Msg string }
 
-func (e *NetworkPolicyError) Error() string { return e.Msg }
+func (e *Error) Error() string { return e.Msg }
 
 // reservedPrefixes are the ranges deny_private refuses beyond what netip
 // classifies (loopback, private, link-local, multicast, unspecified): none
@@ -189,48 +191,23 @@ func embeddedIPv4(ip netip.Addr) []netip.Addr {
 	return nil
 }
 
-// denyPrivateControl is a net.Dialer Control hook: it runs on the address
+// DenyPrivateControl is a net.Dialer Control hook: it runs on the address
 // about to be dialed, after resolution.
-func denyPrivateControl(network, address string, _ syscall.RawConn) error {
+func DenyPrivateControl(network, address string, _ syscall.RawConn) error {
 	host, _, err := net.SplitHostPort(address)
 	if err != nil {
 		host = address
 	}
 	ip, err := netip.ParseAddr(host)
 	if err != nil {
-		return &NetworkPolicyError{Msg: fmt.Sprintf("refusing to connect to %s: not an IP address", address)}
+		return &Error{Msg: fmt.Sprintf("refusing to connect to %s: not an IP address", address)}
 	}
 	if kind, bad := privateAddr(ip); bad {
 		article := "a"
 		if strings.ContainsRune("aeiouAEIOU", rune(kind[0])) {
 			article = "an"
 		}
-		return &NetworkPolicyError{Msg: fmt.Sprintf("refusing to connect to %s: it is %s %s address and deny_private is set", ip, article, kind)}
+		return &Error{Msg: fmt.Sprintf("refusing to connect to %s: it is %s %s address and deny_private is set", ip, article, kind)}
 	}
 	return nil
-}
-
-var (
-	denyPrivateOnce      sync.Once
-	denyPrivateTransport *http.Transport
-)
-
-// transportFor returns the shared transport for a policy: the ordinary one,
-// or one whose dialer refuses private addresses. The latter uses no proxy,
-// since the check must see the real destination.
-func transportFor(p NetworkPolicy) *http.Transport {
-	if !p.DenyPrivate {
-		return httpTransport
-	}
-	denyPrivateOnce.Do(func() {
-		t := httpTransport.Clone()
-		t.Proxy = nil
-		t.DialContext = (&net.Dialer{
-			Timeout:   30 * time.Second,
-			KeepAlive: 30 * time.Second,
-			Control:   denyPrivateControl,
-		}).DialContext
-		denyPrivateTransport = t
-	})
-	return denyPrivateTransport
 }

@@ -1,4 +1,4 @@
-package adapters
+package charset
 
 import (
 	"testing"
@@ -29,7 +29,7 @@ func TestCharsetLabelsAreHTMLIndexs(t *testing.T) {
 			t.Errorf("%q: %v, htmlindex has %v", label, enc, want)
 		}
 		for _, variant := range []string{label, " " + label + "\t", upper(label)} {
-			if got, ok := charsetByLabel(variant); !ok || got != want {
+			if got, ok := ByLabel(variant); !ok || got != want {
 				t.Errorf("charsetByLabel(%q) = %v, %v; want %v", variant, got, ok, want)
 			}
 		}
@@ -38,8 +38,8 @@ func TestCharsetLabelsAreHTMLIndexs(t *testing.T) {
 			t.Errorf("%q: htmlindex has no name for its encoding: %v", label, err)
 		}
 		canonical[name] = true
-		if isUTF8(enc) != (name == "utf-8") {
-			t.Errorf("%q: isUTF8 = %v for %s", label, isUTF8(enc), name)
+		if IsUTF8(enc) != (name == "utf-8") {
+			t.Errorf("%q: isUTF8 = %v for %s", label, IsUTF8(enc), name)
 		}
 	}
 	if len(canonical) != 40 {
@@ -47,11 +47,11 @@ func TestCharsetLabelsAreHTMLIndexs(t *testing.T) {
 	}
 	for _, label := range []string{"", "utf-9", "gbk2", "x-unknown", "latin"} {
 		_, err := htmlindex.Get(label)
-		if _, ok := charsetByLabel(label); ok || err == nil {
+		if _, ok := ByLabel(label); ok || err == nil {
 			t.Errorf("%q: charsetByLabel ok=%v, htmlindex error %v; both should refuse it", label, ok, err)
 		}
 	}
-	if !isUTF8(unicode.UTF8) {
+	if !IsUTF8(unicode.UTF8) {
 		t.Error("isUTF8(unicode.UTF8) is false")
 	}
 }

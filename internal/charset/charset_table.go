@@ -3,7 +3,7 @@
 // are Copyright 2015 The Go Authors, under the BSD-style license of
 // golang.org/x/text.
 
-package adapters
+package charset
 
 import (
 	"golang.org/x/text/encoding"

@@ -1,4 +1,8 @@
-package adapters
+// Package files serves the files behind file resources and resource
+// templates: confined to their directory (no path out of it, no link that
+// leads out), opened without blocking on what is not a regular file, capped
+// in size, and typed by name and content.
+package files
 
 import (
 	"bytes"
@@ -20,9 +24,9 @@ import (
 	"github.com/toolhost/toolhost/internal/regular"
 )
 
-// DefaultMaxFileSize is the cap on a served file: 10 MiB. Read, ReadFile
+// DefaultMaxSize is the cap on a served file: 10 MiB. Read, ReadFile
 // use it when given a maxSize of zero or less.
-const DefaultMaxFileSize = 10 << 20
+const DefaultMaxSize = 10 << 20
 
 // maxNameLen bounds the length of a name given to Dir.Read, so that an
 // absurd name is refused before it reaches the disk.
@@ -79,8 +83,8 @@ func formatSize(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// FileContent is a file read for a resource.
-type FileContent struct {
+// Content is a file read for a resource.
+type Content struct {
 	// Data is the whole content of the file.
 	Data []byte
 	// MIMEType is the media type without parameters, guessed from the
@@ -156,7 +160,7 @@ func (d *Dir) Close() error {
 // A file over maxSize bytes (DefaultMaxFileSize when maxSize <= 0) is
 // refused with an error matching ErrTooLarge that states the cap, including
 // a file that grows past it while it is read.
-func (d *Dir) Read(name string, maxSize int64) (*FileContent, error) {
+func (d *Dir) Read(name string, maxSize int64) (*Content, error) {
 	if !validName(name) {
 		return nil, notFound(errInvalidName)
 	}
@@ -271,13 +275,13 @@ func (d *Dir) Has(name string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// ReadFile reads one declared file (a fixed resource) at path. The file must
+// Read reads one declared file (a fixed resource) at path. The file must
 // be a regular file (symlinks are followed) of at most maxSize bytes
 // (DefaultMaxFileSize when maxSize <= 0). A missing or non-regular file, or
 // one that cannot be opened, gives an error whose message is exactly
 // ErrNotFound's (the cause is kept for errors.Is and errors.As); a file over
 // the cap gives an error matching ErrTooLarge.
-func ReadFile(path string, maxSize int64) (*FileContent, error) {
+func Read(path string, maxSize int64) (*Content, error) {
 	f, err := regular.Open(path)
 	if err != nil {
 		return nil, notFoundOpen(err)
@@ -288,9 +292,9 @@ func ReadFile(path string, maxSize int64) (*FileContent, error) {
 
 // readOpen checks that f is a regular file and reads it whole, capped at
 // maxSize. name is used for the media type only.
-func readOpen(f *os.File, name string, maxSize int64) (*FileContent, error) {
+func readOpen(f *os.File, name string, maxSize int64) (*Content, error) {
 	if maxSize <= 0 {
-		maxSize = DefaultMaxFileSize
+		maxSize = DefaultMaxSize
 	}
 	fi, err := f.Stat()
 	if err != nil {
@@ -308,7 +312,7 @@ func readOpen(f *os.File, name string, maxSize int64) (*FileContent, error) {
 // readCapped reads r whole, refusing more than maxSize bytes even when r
 // holds more than the size (statSize) seen before reading. name is used for
 // the media type only.
-func readCapped(r io.Reader, statSize int64, name string, maxSize int64) (*FileContent, error) {
+func readCapped(r io.Reader, statSize int64, name string, maxSize int64) (*Content, error) {
 	limit := maxSize
 	if limit < math.MaxInt64 {
 		limit++
@@ -323,7 +327,7 @@ func readCapped(r io.Reader, statSize int64, name string, maxSize int64) (*FileC
 	if int64(len(data)) > maxSize {
 		return nil, &tooLargeError{limit: maxSize}
 	}
-	return &FileContent{
+	return &Content{
 		Data:     data,
 		MIMEType: detectMIME(name, data),
 		Text:     utf8.Valid(data) && bytes.IndexByte(data, 0) < 0,

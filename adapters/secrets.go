@@ -1,0 +1,98 @@
+package adapters
+
+import (
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// sensitiveNames are the names of the parameters marked sensitive, sorted.
+func sensitiveNames(params map[string]ParamInfo) []string {
+	var out []string
+	for name, info := range params {
+		if info.Sensitive {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// sensitiveParamValues returns the string forms of the named parameters'
+// values in the call's evaluation context.
+func sensitiveParamValues(ev *hcl.EvalContext, names []string) []string {
+	if len(names) == 0 || ev == nil {
+		return nil
+	}
+	params, ok := ev.Variables["param"]
+	if !ok || params.IsNull() || !params.IsKnown() || !params.Type().IsObjectType() {
+		return nil
+	}
+	var out []string
+	for _, n := range names {
+		if !params.Type().HasAttribute(n) {
+			continue
+		}
+		out = appendStrings(out, params.GetAttr(n))
+	}
+	return out
+}
+
+// appendStrings adds the strings inside v (a string, or collections of them).
+func appendStrings(out []string, v cty.Value) []string {
+	if v.IsNull() || !v.IsKnown() {
+		return out
+	}
+	switch {
+	case v.Type() == cty.String:
+		return append(out, v.AsString())
+	case v.CanIterateElements():
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			out = appendStrings(out, e)
+		}
+	}
+	return out
+}
+
+// markedSensitive returns the keys of an object expression (headers or
+// query) whose value calls sensitive(...).
+func markedSensitive(expr hcl.Expression) map[string]bool {
+	obj, ok := expr.(*hclsyntax.ObjectConsExpr)
+	if !ok {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, item := range obj.Items {
+		key, diags := item.KeyExpr.Value(nil)
+		if diags.HasErrors() || key.Type() != cty.String || key.IsNull() {
+			if kw := hcl.ExprAsKeyword(item.KeyExpr); kw != "" {
+				key = cty.StringVal(kw)
+			} else {
+				continue
+			}
+		}
+		if callsSensitive(item.ValueExpr) {
+			out[key.AsString()] = true
+		}
+	}
+	return out
+}
+
+// callsSensitive reports whether expr calls sensitive(...) anywhere.
+func callsSensitive(expr hcl.Expression) bool {
+	node, ok := expr.(hclsyntax.Node)
+	if !ok {
+		return false
+	}
+	marked := false
+	hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
+		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && call.Name == "sensitive" {
+			marked = true
+		}
+		return nil
+	})
+	return marked
+}
