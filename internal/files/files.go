@@ -24,7 +24,7 @@ import (
 	"github.com/toolhost/toolhost/internal/regular"
 )
 
-// DefaultMaxSize is the cap on a served file: 10 MiB. Read, ReadFile
+// DefaultMaxSize is the cap on a served file: 10 MiB. Dir.Read and Read
 // use it when given a maxSize of zero or less.
 const DefaultMaxSize = 10 << 20
 

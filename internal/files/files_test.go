@@ -299,7 +299,7 @@ func TestDirReadSize(t *testing.T) {
 			t.Fatalf("Read(huge.bin): %v, want the 10 MiB limit", err)
 		}
 		if _, err := Read(big, 0); err == nil || err.Error() != "file is larger than the 10 MiB limit" {
-			t.Fatalf("ReadFile(huge.bin): %v, want the 10 MiB limit", err)
+			t.Fatalf("Read(huge.bin): %v, want the 10 MiB limit", err)
 		}
 	})
 }
@@ -541,7 +541,7 @@ func TestDirReplaced(t *testing.T) {
 	}
 }
 
-func TestReadFile(t *testing.T) {
+func TestRead(t *testing.T) {
 	root, outside := fileTree(t)
 	tests := []struct {
 		desc     string
@@ -570,7 +570,7 @@ func TestReadFile(t *testing.T) {
 			fc, err := readWithin(t, func() (*Content, error) { return Read(p, tt.maxSize) })
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("ReadFile(%q): %v, want %q", p, err, tt.wantErr)
+					t.Fatalf("Read(%q): %v, want %q", p, err, tt.wantErr)
 				}
 				if strings.Contains(err.Error(), root) || strings.Contains(err.Error(), outside) {
 					t.Errorf("error %q contains a path", err)
@@ -578,10 +578,10 @@ func TestReadFile(t *testing.T) {
 				return
 			}
 			if err != nil {
-				t.Fatalf("ReadFile(%q): %v", p, err)
+				t.Fatalf("Read(%q): %v", p, err)
 			}
 			if string(fc.Data) != tt.data || fc.MIMEType != tt.mimeType || fc.Text != tt.text {
-				t.Errorf("ReadFile(%q) = {%q %q %v}, want {%q %q %v}",
+				t.Errorf("Read(%q) = {%q %q %v}, want {%q %q %v}",
 					p, fc.Data, fc.MIMEType, fc.Text, tt.data, tt.mimeType, tt.text)
 			}
 		})
