@@ -64,8 +64,8 @@ func (e hostExiting) Error() string        { return e.reason.Error() }
 func (e hostExiting) Unwrap() error        { return e.reason }
 func (e hostExiting) Is(target error) bool { return target == ErrHostExiting }
 
-// exiting reports whether ctx ended because the host is exiting.
-func exiting(ctx context.Context) bool {
+// Exiting reports whether ctx ended because the host is Exiting.
+func Exiting(ctx context.Context) bool {
 	return ctx.Err() != nil && errors.Is(context.Cause(ctx), ErrHostExiting)
 }
 
@@ -134,10 +134,10 @@ type Output struct {
 	// Binary is set when Body is bytes to pass on as they are (an image, a
 	// sound, a file), not text.
 	Binary bool
-	// secrets returns the values the call sent that must not appear in a
+	// Secrets returns the values the call sent that must not appear in a
 	// message quoting the output (credentials, sensitive parameters); nil
 	// when there are none. Called only when such a message is written.
-	secrets func() []string
+	Secrets func() []string
 	// jsonChecked is set once JSON has looked at Body; jsonValid and
 	// jsonTooDeep are what it found.
 	jsonChecked, jsonValid, jsonTooDeep bool
@@ -171,8 +171,8 @@ func (o *Output) JSON() (valid, tooDeep bool) {
 // credential by its form is masked too (see Redact).
 func (o *Output) Redact(msg string) string {
 	var secrets []string
-	if o != nil && o.secrets != nil {
-		secrets = o.secrets()
+	if o != nil && o.Secrets != nil {
+		secrets = o.Secrets()
 	}
 	return redact.Redact(msg, secrets)
 }
@@ -182,8 +182,8 @@ func (o *Output) Redact(msg string) string {
 // of one (see RedactHead). It says whether msg was cut.
 func (o *Output) RedactHead(msg string, n int) (string, bool) {
 	var secrets []string
-	if o != nil && o.secrets != nil {
-		secrets = o.secrets()
+	if o != nil && o.Secrets != nil {
+		secrets = o.Secrets()
 	}
 	return redact.RedactHead(msg, n, secrets, false)
 }
@@ -273,7 +273,7 @@ func Names() []string {
 	return names
 }
 
-// evalMessage joins the errors of evaluating an expression at call time
+// EvalMessage joins the errors of evaluating an expression at call time
 // into one message for the tool's error: each with the place in the config
 // it comes from (the file's base name, line and column), so that the
 // config's author can find the expression from what the model was told.
@@ -281,7 +281,7 @@ func Names() []string {
 // is redacted: an error may quote a value that holds a credential (parseint
 // of a string made from one), and the message goes to the client. An error
 // is given once, however many iterations of a loop it came from.
-func evalMessage(diags hcl.Diagnostics) string {
+func EvalMessage(diags hcl.Diagnostics) string {
 	var parts []string
 	var secrets []string
 	seen := map[string]bool{}
@@ -351,7 +351,7 @@ func credentialValues(expr hcl.Expression, ctx *hcl.EvalContext) []string {
 		return nil
 	}
 	var out []string
-	_ = walkExpr(expr, func(e hcl.Expression) {
+	_ = WalkExpr(expr, func(e hcl.Expression) {
 		call, ok := e.(*hclsyntax.FunctionCallExpr)
 		if !ok || (call.Name != "env" && call.Name != "sensitive") {
 			return
@@ -367,11 +367,11 @@ func credentialValues(expr hcl.Expression, ctx *hcl.EvalContext) []string {
 	return out
 }
 
-// sizeHint is what to write for a size given as a string with a unit,
+// SizeHint is what to write for a size given as a string with a unit,
 // as max_response = "10MB" or max_output = "1 MiB": the number of bytes
 // (units are taken as binary, as toolhost's own defaults are), or "" when
 // v is not such a string.
-func sizeHint(attr string, v cty.Value) string {
+func SizeHint(attr string, v cty.Value) string {
 	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
 		return ""
 	}

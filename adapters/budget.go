@@ -13,7 +13,7 @@ import (
 // call may build in all.
 const backendBuildTotal = 2 * evalcap.MaxValue
 
-// withBudget returns ev, for one call of a backend, held to a Budget of
+// WithBudget returns ev, for one call of a backend, held to a Budget of
 // evalcap.MaxValue for each value and backendBuildTotal in all, that ends
 // when timeout (the block's) has passed or ctx is done, and the function
 // to call once the call is done. Every function call checks the Budget
@@ -21,7 +21,7 @@ const backendBuildTotal = 2 * evalcap.MaxValue
 // iteration of a loop, or a chain of functions that each make their
 // argument larger, would otherwise build evalcap.MaxValue many times over,
 // and a slow one would run past the call's timeout.
-func withBudget(ctx context.Context, ev *hcl.EvalContext, timeout time.Duration) (*hcl.EvalContext, func()) {
+func WithBudget(ctx context.Context, ev *hcl.EvalContext, timeout time.Duration) (*hcl.EvalContext, func()) {
 	if ev == nil {
 		return ev, func() {}
 	}

@@ -8,8 +8,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// sensitiveNames are the names of the parameters marked sensitive, sorted.
-func sensitiveNames(params map[string]ParamInfo) []string {
+// SensitiveNames are the names of the parameters marked sensitive, sorted.
+func SensitiveNames(params map[string]ParamInfo) []string {
 	var out []string
 	for name, info := range params {
 		if info.Sensitive {
@@ -20,9 +20,9 @@ func sensitiveNames(params map[string]ParamInfo) []string {
 	return out
 }
 
-// sensitiveParamValues returns the string forms of the named parameters'
+// SensitiveParamValues returns the string forms of the named parameters'
 // values in the call's evaluation context.
-func sensitiveParamValues(ev *hcl.EvalContext, names []string) []string {
+func SensitiveParamValues(ev *hcl.EvalContext, names []string) []string {
 	if len(names) == 0 || ev == nil {
 		return nil
 	}
@@ -57,9 +57,9 @@ func appendStrings(out []string, v cty.Value) []string {
 	return out
 }
 
-// markedSensitive returns the keys of an object expression (headers or
+// MarkedSensitive returns the keys of an object expression (headers or
 // query) whose value calls sensitive(...).
-func markedSensitive(expr hcl.Expression) map[string]bool {
+func MarkedSensitive(expr hcl.Expression) map[string]bool {
 	obj, ok := expr.(*hclsyntax.ObjectConsExpr)
 	if !ok {
 		return nil
@@ -74,15 +74,15 @@ func markedSensitive(expr hcl.Expression) map[string]bool {
 				continue
 			}
 		}
-		if callsSensitive(item.ValueExpr) {
+		if CallsSensitive(item.ValueExpr) {
 			out[key.AsString()] = true
 		}
 	}
 	return out
 }
 
-// callsSensitive reports whether expr calls sensitive(...) anywhere.
-func callsSensitive(expr hcl.Expression) bool {
+// CallsSensitive reports whether expr calls sensitive(...) anywhere.
+func CallsSensitive(expr hcl.Expression) bool {
 	node, ok := expr.(hclsyntax.Node)
 	if !ok {
 		return false

@@ -5,9 +5,9 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
-// walkExpr calls fn for expr and every expression nested in it, for native
+// WalkExpr calls fn for expr and every expression nested in it, for native
 // syntax expressions. It always returns nil diagnostics.
-func walkExpr(expr hcl.Expression, fn func(hcl.Expression)) hcl.Diagnostics {
+func WalkExpr(expr hcl.Expression, fn func(hcl.Expression)) hcl.Diagnostics {
 	se, ok := expr.(hclsyntax.Expression)
 	if !ok {
 		fn(expr)

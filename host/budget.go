@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/evalcap"
 )
 
@@ -26,13 +25,13 @@ func loopBudget(ctx context.Context, eval *hcl.EvalContext, deadline time.Time) 
 const (
 	// promptDeadline is how long a prompt may take to render: as long as
 	// a template by default.
-	promptDeadline = adapters.DefaultTemplateTimeout
+	promptDeadline = evalcap.DefaultTimeout
 	// resultDeadline is how long the expressions of a result block may
 	// take to evaluate, for one call.
-	resultDeadline = adapters.DefaultTemplateTimeout
+	resultDeadline = evalcap.DefaultTimeout
 	// MaxPromptText is how many bytes of text the messages of a prompt
 	// may render in all: as much as a template renders by default.
-	MaxPromptText = adapters.DefaultTemplateMaxOutput
+	MaxPromptText = evalcap.DefaultText
 )
 
 // promptTooLong is the error of a prompt whose messages came to more than

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 
+	_ "github.com/toolhost/toolhost/adapters/all" // the backends
 	"github.com/toolhost/toolhost/internal/cli"
 )
 

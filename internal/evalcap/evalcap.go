@@ -45,6 +45,13 @@ const (
 	// (an inner loop's, then the outer one's), so what is counted is more
 	// than what is held.
 	TotalFactor = 8
+	// DefaultText is how many bytes of text an evaluation that renders
+	// text (a template, a prompt's messages) may build when nothing sets
+	// another limit; each value built on the way is held to it too.
+	DefaultText = 1 << 20
+	// DefaultTimeout is how long such an evaluation, or the expressions of
+	// a result block, may take when nothing sets another limit.
+	DefaultTimeout = 2 * time.Second
 )
 
 // Kind says which limit an evaluation went past.

@@ -1,4 +1,4 @@
-package adapters
+package http
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/testconfig"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -37,9 +38,9 @@ func TestHTTPErrorSnippetSecretAtCut(t *testing.T) {
 		t.Fatal(diags)
 	}
 	ptype := cty.Object(map[string]cty.Type{"pad": cty.String})
-	b, diags := compileHTTP(f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &CompileContext{
+	b, diags := compileHTTP(f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &adapters.CompileContext{
 		Eval:   &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.UnknownVal(ptype)}},
-		Params: map[string]ParamInfo{"pad": {}},
+		Params: map[string]adapters.ParamInfo{"pad": {}},
 	})
 	if diags.HasErrors() {
 		t.Fatal(diags)
@@ -49,7 +50,7 @@ func TestHTTPErrorSnippetSecretAtCut(t *testing.T) {
 	for _, off := range []int{1, 2, 5, 10, 20, len(testconfig.CutSecret) - 2, len(testconfig.CutSecret) - 1, len(testconfig.CutSecret)} {
 		t.Run(fmt.Sprintf("offset %d", off), func(t *testing.T) {
 			pad := strings.Repeat("a", httpErrorSnippetBytes-27-off+1)
-			_, err := b.Call(context.Background(), &Input{Eval: &hcl.EvalContext{Variables: map[string]cty.Value{
+			_, err := b.Call(context.Background(), &adapters.Input{Eval: &hcl.EvalContext{Variables: map[string]cty.Value{
 				"param": cty.ObjectVal(map[string]cty.Value{"pad": cty.StringVal(pad)})}}})
 			if err == nil {
 				t.Fatal("a 400 was not an error")
@@ -93,14 +94,14 @@ func TestHTTPErrorsRedactSecrets(t *testing.T) {
 		Type:   function.StaticReturnType(cty.String),
 		Impl:   func(args []cty.Value, _ cty.Type) (cty.Value, error) { return args[0], nil },
 	})}
-	b, diags := compileHTTP(f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &CompileContext{
+	b, diags := compileHTTP(f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &adapters.CompileContext{
 		Eval:   &hcl.EvalContext{Functions: funcs, Variables: map[string]cty.Value{"param": cty.UnknownVal(ptype)}},
-		Params: map[string]ParamInfo{"pin": {Sensitive: true}},
+		Params: map[string]adapters.ParamInfo{"pin": {Sensitive: true}},
 	})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	_, err := b.Call(context.Background(), &Input{Eval: &hcl.EvalContext{Functions: funcs, Variables: map[string]cty.Value{
+	_, err := b.Call(context.Background(), &adapters.Input{Eval: &hcl.EvalContext{Functions: funcs, Variables: map[string]cty.Value{
 		"param": cty.ObjectVal(map[string]cty.Value{"pin": cty.StringVal("9876-5432")})}}})
 	if err == nil {
 		t.Fatal("a 401 was not an error")

@@ -1,4 +1,4 @@
-package adapters
+package exec
 
 // The exec backend runs a command given as an argv list, never through a
 // shell, and returns its standard output.
@@ -23,9 +23,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"math"
-	"math/big"
 	"mime"
 	"net/http"
 	"os"
@@ -47,6 +45,7 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/transform"
 
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/charset"
 	"github.com/toolhost/toolhost/internal/redact"
 	"github.com/toolhost/toolhost/internal/regular"
@@ -116,7 +115,7 @@ var execBlockSchema = &hcl.BodySchema{
 }
 
 func init() {
-	Register(Kind{
+	adapters.Register(adapters.Kind{
 		Name:    "exec",
 		Summary: "run a command (an argv list, never a shell) and return its standard output",
 		Compile: compileExec,
@@ -136,7 +135,7 @@ func init() {
 type Exec struct {
 	tool    string
 	baseDir string
-	params  map[string]ParamInfo
+	params  map[string]adapters.ParamInfo
 	// paramNames are the names of params, sorted.
 	paramNames []string
 
@@ -196,9 +195,9 @@ type execArgSource struct {
 	separator bool
 }
 
-func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics) {
+func compileExec(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, hcl.Diagnostics) {
 	if cc == nil {
-		cc = &CompileContext{}
+		cc = &adapters.CompileContext{}
 	}
 	content, diags := block.Body.Content(execBlockSchema)
 	e := &Exec{
@@ -212,12 +211,12 @@ func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 		running:     map[int]*execRun{},
 	}
 	if e.params == nil {
-		e.params = map[string]ParamInfo{}
+		e.params = map[string]adapters.ParamInfo{}
 	}
-	c := &execCompiler{cc: cc, eval: cc.Eval}
-	e.paramNames = c.paramNames()
-	if c.eval == nil {
-		c.eval = &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.DynamicVal}}
+	c := &execCompiler{Attrs: adapters.Attrs{CC: cc, Eval: cc.Eval}}
+	e.paramNames = c.ParamNames()
+	if c.Eval == nil {
+		c.Eval = &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.DynamicVal}}
 	}
 
 	attrs := content.Attributes
@@ -283,7 +282,7 @@ func compileExec(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 		diags = append(diags, c.stderrLog(e, a)...)
 	}
 	if a, ok := attrs["binary"]; ok {
-		diags = append(diags, c.boolean(a, &e.binary, "Write binary = true when the command prints an image, a sound or another file's bytes.")...)
+		diags = append(diags, c.Boolean(a, &e.binary, "Write binary = true when the command prints an image, a sound or another file's bytes.")...)
 	}
 	if a, ok := attrs["mime_type"]; ok {
 		diags = append(diags, c.mimeType(e, a)...)
@@ -373,125 +372,17 @@ func execSentence(s string) string {
 
 // execCompiler holds what the attribute checks of one exec block share.
 type execCompiler struct {
-	cc   *CompileContext
-	eval *hcl.EvalContext
+	adapters.Attrs
 	// program is the command's first element once it is known to be fixed,
 	// and programRange where it is written.
 	program      string
 	programRange hcl.Range
-	// names are the declared parameters, sorted (see paramNames).
-	names []string
 	// cmdExpr is the command's expression, and variants the lists it may
 	// be at a call (see commandVariants), each with its elements as the
 	// script checks see them (see scriptArgs); nil when the command has
 	// errors.
 	cmdExpr  hcl.Expression
 	variants [][]scriptArg
-}
-
-// paramNames lists the declared parameters, sorted; worked out once.
-func (c *execCompiler) paramNames() []string {
-	if c.names == nil {
-		c.names = slices.Sorted(maps.Keys(c.cc.Params))
-	}
-	return c.names
-}
-
-// undeclared reports references to parameters that are not declared, with
-// a suggestion.
-func (c *execCompiler) undeclared(expr hcl.Expression) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	for _, tr := range expr.Variables() {
-		name, ok := execParamName(tr)
-		if !ok || name == "" {
-			continue
-		}
-		if _, declared := c.cc.Params[name]; declared {
-			continue
-		}
-		detail := fmt.Sprintf("This tool has no parameter named %q.", name)
-		if s := execSuggestName(name, c.paramNames()); s != "" {
-			detail += fmt.Sprintf(" Did you mean %q?", s)
-		} else if names := c.paramNames(); len(names) > 0 {
-			detail += fmt.Sprintf(" Its parameters are %s.", execQuoteList(names))
-		} else {
-			detail += " It declares no parameters."
-		}
-		detail += fmt.Sprintf(" Add a param %q block to the tool, or correct the name.", name)
-		rng := hcl.RangeBetween(tr[0].SourceRange(), tr[1].SourceRange())
-		diags = append(diags, &hcl.Diagnostic{
-			Severity:   hcl.DiagError,
-			Summary:    "Reference to undeclared parameter",
-			Detail:     detail,
-			Subject:    &rng,
-			Expression: expr,
-		})
-	}
-	return diags
-}
-
-// value evaluates expr with the compile-time context, after checking its
-// parameter references.
-func (c *execCompiler) value(expr hcl.Expression) (cty.Value, hcl.Diagnostics) {
-	if diags := c.undeclared(expr); diags.HasErrors() {
-		return cty.DynamicVal, diags
-	}
-	return expr.Value(c.eval)
-}
-
-// constant evaluates the expression of an attribute that must not depend on
-// arguments. ok is false when diagnostics were reported.
-func (c *execCompiler) constant(a *hcl.Attribute, example string) (cty.Value, hcl.Diagnostics, bool) {
-	var diags hcl.Diagnostics
-	for _, tr := range a.Expr.Variables() {
-		if tr.RootName() != "param" {
-			continue
-		}
-		rng := tr.SourceRange()
-		if len(tr) > 1 {
-			rng = hcl.RangeBetween(tr[0].SourceRange(), tr[1].SourceRange())
-		}
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Parameter reference not allowed",
-			Detail: fmt.Sprintf("The %s argument is fixed when the configuration loads, so it cannot refer to parameters. "+
-				"Write a constant value, such as %s = %s.", a.Name, a.Name, example),
-			Subject:    &rng,
-			Expression: a.Expr,
-		})
-	}
-	if diags.HasErrors() {
-		return cty.DynamicVal, diags, false
-	}
-	v, vd := a.Expr.Value(c.eval)
-	diags = append(diags, vd...)
-	if diags.HasErrors() {
-		return cty.DynamicVal, diags, false
-	}
-	if !v.IsWhollyKnown() {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Value not known at load time",
-			Detail: fmt.Sprintf("The %s argument must be known when the configuration loads, and this expression is only known later. "+
-				"Write a constant value, such as %s = %s.", a.Name, a.Name, example),
-			Subject:    a.Expr.Range().Ptr(),
-			Expression: a.Expr,
-		})
-		return cty.DynamicVal, diags, false
-	}
-	v, _ = v.UnmarkDeep()
-	if v.IsNull() {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  fmt.Sprintf("Invalid %s", a.Name),
-			Detail: fmt.Sprintf("The %s argument is null. Write a value, such as %s = %s, or remove the argument to use the default.",
-				a.Name, a.Name, example),
-			Subject:    a.Expr.Range().Ptr(),
-			Expression: a.Expr,
-		})
-		return cty.DynamicVal, diags, false
-	}
-	return v, diags, true
 }
 
 func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
@@ -511,7 +402,7 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	tuple, isTuple := a.Expr.(*hclsyntax.TupleConsExpr)
 	if isTuple {
 		for i, ex := range tuple.Exprs {
-			if callsSensitive(ex) {
+			if adapters.CallsSensitive(ex) {
 				e.sensitiveArgs = append(e.sensitiveArgs, i)
 			}
 		}
@@ -528,7 +419,7 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	}
 	// The program is fixed by the configuration.
 	if isTuple {
-		if refs := execParamRefs(tuple.Exprs[0], c.paramNames()); len(refs) > 0 {
+		if refs := execParamRefs(tuple.Exprs[0], c.ParamNames()); len(refs) > 0 {
 			return hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Program depends on a parameter",
@@ -541,7 +432,7 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 		}
 	}
 
-	v, diags := c.value(a.Expr)
+	v, diags := c.Value(a.Expr)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -555,7 +446,7 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 			"The command must be a list of strings, the program followed by its arguments, and this is %s. "+
 				"Each element is passed to the program as one argument and no shell is involved; write, for example, command = %s. "+
 				"To use shell syntax, run the shell explicitly, as in [\"sh\", \"-c\", \"...\", \"sh\", param.x], and read parameters as \"$1\".",
-			execTypeName(ty), example)))
+			adapters.TypeName(ty), example)))
 	}
 	if v.IsKnown() && v.IsNull() {
 		return append(diags, invalid(a.Expr.Range(),
@@ -617,17 +508,17 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	// when the tool is called, concat(["git", "add", "--"], param.files),
 	// has it first in its first list.
 	if elems == nil {
-		if call, head := concatHead(a.Expr); head != nil && len(execParamRefs(head, c.paramNames())) == 0 {
-			if hv, d := c.value(head); !d.HasErrors() && hv.IsWhollyKnown() {
+		if call, head := concatHead(a.Expr); head != nil && len(execParamRefs(head, c.ParamNames())) == 0 {
+			if hv, d := c.Value(head); !d.HasErrors() && hv.IsWhollyKnown() {
 				if prog, problem := execArgString(hv); problem == "" && prog != "" {
 					c.program, c.programRange = prog, head.Range()
-					e.allRefs = execParamRefs(a.Expr, c.paramNames())
+					e.allRefs = execParamRefs(a.Expr, c.ParamNames())
 					for _, arg := range call.Args {
 						ca := execConcatArg{expr: arg}
 						if t, ok := arg.(*hclsyntax.TupleConsExpr); ok {
 							ca.literal = c.tupleSources(t, nil)
 						} else {
-							ca.params = execParamRefs(arg, c.paramNames())
+							ca.params = execParamRefs(arg, c.ParamNames())
 						}
 						e.concatArgs = append(e.concatArgs, ca)
 					}
@@ -637,12 +528,12 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 		}
 	}
 	if elems == nil || !elems[0].IsKnown() {
-		refs := execParamRefs(a.Expr, c.paramNames())
+		refs := execParamRefs(a.Expr, c.ParamNames())
 		detail := "The first element of command names the program to run, and it must be fixed in the configuration, but this command is only known when the tool is called."
 		switch {
 		case elems == nil && len(refs) > 0:
 			detail = fmt.Sprintf("The first element of command names the program to run, and it must be fixed in the configuration, but how this command starts is only known when the tool is called (it depends on parameter %s). "+
-				"To add a list parameter's items as arguments, put the program first in concat's first list, as in command = concat([\"git\", \"add\", \"--\"], param.files).", execQuoteList(refs))
+				"To add a list parameter's items as arguments, put the program first in concat's first list, as in command = concat([\"git\", \"add\", \"--\"], param.files).", adapters.QuoteList(refs))
 		case len(refs) > 0:
 			detail = fmt.Sprintf("The first element of command names the program to run, and it must be fixed in the configuration, but this command depends on parameter %q.", refs[0])
 		}
@@ -664,7 +555,7 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	if d := c.scriptChecks(a.Expr); d.HasErrors() {
 		return append(diags, d...)
 	}
-	e.allRefs = execParamRefs(a.Expr, c.paramNames())
+	e.allRefs = execParamRefs(a.Expr, c.ParamNames())
 	if v.IsWhollyKnown() {
 		e.argv = make([]string, len(elems))
 		for i, el := range elems {
@@ -700,7 +591,7 @@ func (c *execCompiler) tupleSources(tuple *hclsyntax.TupleConsExpr, elems []cty.
 			v := cty.DynamicVal
 			if i < len(elems) {
 				v = elems[i]
-			} else if val, d := c.value(x); !d.HasErrors() {
+			} else if val, d := c.Value(x); !d.HasErrors() {
 				v = val
 			}
 			if v.IsKnown() {
@@ -709,13 +600,13 @@ func (c *execCompiler) tupleSources(tuple *hclsyntax.TupleConsExpr, elems []cty.
 				continue
 			}
 		}
-		sources[i].params = execLeadingParamRefs(x, c.paramNames())
+		sources[i].params = execLeadingParamRefs(x, c.ParamNames())
 	}
 	return sources
 }
 
 func (c *execCompiler) timeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
-	d, diags, ok := c.duration(a, "timeout", "Timeout", false, MaxExecTimeout, `"30s"`, `"30s", "2m" or "1h"`)
+	d, diags, ok := c.Duration(a, "timeout", "Timeout", false, MaxExecTimeout, `"30s"`, `"30s", "2m" or "1h"`)
 	if ok {
 		e.timeout = d
 	}
@@ -723,64 +614,11 @@ func (c *execCompiler) timeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 }
 
 func (c *execCompiler) killTimeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
-	d, diags, ok := c.duration(a, "kill_timeout", "kill_timeout", true, MaxExecKillTimeout, `"1s"`, `"1s", "500ms" or "10s"`)
+	d, diags, ok := c.Duration(a, "kill_timeout", "kill_timeout", true, MaxExecKillTimeout, `"1s"`, `"1s", "500ms" or "10s"`)
 	if ok {
 		e.killTimeout = d
 	}
 	return diags
-}
-
-// duration reads a duration attribute, in (0, max], or [0, max] when zero
-// is allowed; what names it in messages, and title starts the summary of
-// one out of range; example is a value in range, examples a few (all in
-// range, so that the fix a message suggests is one that loads).
-func (c *execCompiler) duration(a *hcl.Attribute, what, title string, zero bool, max time.Duration, example, examples string) (time.Duration, hcl.Diagnostics, bool) {
-	v, diags, ok := c.constant(a, example)
-	if !ok {
-		return 0, diags, false
-	}
-	sv, err := convert.Convert(v, cty.String)
-	if err != nil || sv.IsNull() {
-		return 0, append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid " + what,
-			Detail: fmt.Sprintf("The %s must be a duration string, and this is %s. "+
-				`Write a number with a unit, such as %s.`, what, execTypeName(v.Type()), examples),
-			Subject:    a.Expr.Range().Ptr(),
-			Expression: a.Expr,
-		}), false
-	}
-	s := sv.AsString()
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		hint := durationHint(s)
-		if d, err := time.ParseDuration(strings.TrimSpace(s) + "s"); err != nil || d < 0 || d > max {
-			hint = "" // the seconds it would be are out of range too
-		}
-		return 0, append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid " + what,
-			Detail: fmt.Sprintf(`%q is not a duration. Write a number with a unit, such as %s `+
-				`(units are ms, s, m and h).%s`, s, examples, hint),
-			Subject:    a.Expr.Range().Ptr(),
-			Expression: a.Expr,
-		}), false
-	}
-	if d < 0 || (d == 0 && !zero) || d > max {
-		low := "more than zero"
-		if zero {
-			low = "zero or more"
-		}
-		return 0, append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  title + " out of range",
-			Detail: fmt.Sprintf("The %s is %s, and it must be %s and at most %s. "+
-				`Write a duration in that range, such as %s.`, what, execDuration(d), low, execDuration(max), example),
-			Subject:    a.Expr.Range().Ptr(),
-			Expression: a.Expr,
-		}), false
-	}
-	return d, diags, true
 }
 
 // execKillSignals are the signals kill_signal may name: those a program
@@ -790,7 +628,7 @@ var execKillSignals = []string{"SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR
 // killSignal reads the signal that asks a stopped command to exit. A name
 // is taken in any case, with or without its "SIG".
 func (c *execCompiler) killSignal(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
-	v, diags, ok := c.constant(a, `"SIGINT"`)
+	v, diags, ok := c.Constant(a, `"SIGINT"`)
 	if !ok {
 		return diags
 	}
@@ -799,7 +637,7 @@ func (c *execCompiler) killSignal(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 			Severity: hcl.DiagError,
 			Summary:  "Invalid kill_signal",
 			Detail: fmt.Sprintf("The kill_signal must be a signal name, and this is %s. Write one of %s, such as kill_signal = \"SIGINT\".",
-				execTypeName(v.Type()), execQuoteList(execKillSignals)),
+				adapters.TypeName(v.Type()), adapters.QuoteList(execKillSignals)),
 			Subject:    a.Expr.Range().Ptr(),
 			Expression: a.Expr,
 		})
@@ -813,15 +651,15 @@ func (c *execCompiler) killSignal(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 		e.killSignal = name
 		return diags
 	}
-	detail := fmt.Sprintf("%q is not a signal kill_signal can send. Write one of %s.", given, execQuoteList(execKillSignals))
+	detail := fmt.Sprintf("%q is not a signal kill_signal can send. Write one of %s.", given, adapters.QuoteList(execKillSignals))
 	switch {
 	case name == "SIGKILL" || name == "SIG9":
 		detail = `SIGKILL cannot be caught, so a command has no chance to clean up: it is what kill_timeout leads to. ` +
 			`To kill a stopped command at once, write kill_timeout = "0s" and leave kill_signal out.`
 	case strings.TrimPrefix(name, "SIG") != "" && strings.Trim(strings.TrimPrefix(name, "SIG"), "0123456789") == "":
-		detail = fmt.Sprintf("%q is a number; kill_signal takes a name, as numbers differ between systems. Write one of %s.", given, execQuoteList(execKillSignals))
+		detail = fmt.Sprintf("%q is a number; kill_signal takes a name, as numbers differ between systems. Write one of %s.", given, adapters.QuoteList(execKillSignals))
 	default:
-		if s := execSuggestName(name, execKillSignals); s != "" {
+		if s := adapters.SuggestName(name, execKillSignals); s != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", s)
 		}
 	}
@@ -836,7 +674,7 @@ func (c *execCompiler) killSignal(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 
 // charset reads the encoding of the command's text output.
 func (c *execCompiler) charset(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
-	v, diags, ok := c.constant(a, `"gbk"`)
+	v, diags, ok := c.Constant(a, `"gbk"`)
 	if !ok {
 		return diags
 	}
@@ -860,48 +698,15 @@ func (c *execCompiler) charset(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 }
 
 func (c *execCompiler) maxOutput(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
-	n, diags, ok := c.byteCount(a, MaxExecMaxOutput, "64 MiB")
+	n, diags, ok := c.ByteCount(a, MaxExecMaxOutput, "64 MiB")
 	if ok {
 		e.maxOutput = n
 	}
 	return diags
 }
 
-// byteCount reads a size in bytes, from 1 to max (maxText says it in
-// MiB), as max_output is written in exec and template blocks.
-func (c *execCompiler) byteCount(a *hcl.Attribute, max int, maxText string) (int, hcl.Diagnostics, bool) {
-	v, diags, ok := c.constant(a, "1048576")
-	if !ok {
-		return 0, diags, false
-	}
-	invalid := func(detail string) (int, hcl.Diagnostics, bool) {
-		return 0, append(diags, &hcl.Diagnostic{
-			Severity:   hcl.DiagError,
-			Summary:    "Invalid " + a.Name,
-			Detail:     detail,
-			Subject:    a.Expr.Range().Ptr(),
-			Expression: a.Expr,
-		}), false
-	}
-	nv, err := convert.Convert(v, cty.Number)
-	if err != nil {
-		if hint := sizeHint(a.Name, v); hint != "" {
-			return invalid(fmt.Sprintf("The %s argument must be a number of bytes, and this is %s.%s", a.Name, execTypeName(v.Type()), hint))
-		}
-		return invalid(fmt.Sprintf("The %s argument must be a number of bytes, and this is %s. "+
-			"Write a whole number, such as %s = 1048576 for 1 MiB.", a.Name, execTypeName(v.Type()), a.Name))
-	}
-	bf := nv.AsBigFloat()
-	if !bf.IsInt() || bf.Sign() <= 0 || bf.Cmp(big.NewFloat(float64(max))) > 0 {
-		return invalid(fmt.Sprintf("The %s argument is %s, and it must be a whole number of bytes from 1 to %d (%s). "+
-			"Write a number in that range, such as %s = 1048576 for 1 MiB.", a.Name, bf.Text('f', -1), max, maxText, a.Name))
-	}
-	n, _ := bf.Int64()
-	return int(n), diags, true
-}
-
 func (c *execCompiler) dir(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
-	v, diags, ok := c.constant(a, `"scripts"`)
+	v, diags, ok := c.Constant(a, `"scripts"`)
 	if !ok {
 		return diags
 	}
@@ -909,7 +714,7 @@ func (c *execCompiler) dir(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	if err != nil || sv.AsString() == "" || strings.ContainsRune(sv.AsString(), 0) {
 		detail := "The dir argument is empty."
 		if err != nil {
-			detail = fmt.Sprintf("The dir argument must be a string, and this is %s.", execTypeName(v.Type()))
+			detail = fmt.Sprintf("The dir argument must be a string, and this is %s.", adapters.TypeName(v.Type()))
 		} else if sv.AsString() != "" {
 			detail = "The dir argument contains a NUL character."
 		}
@@ -923,33 +728,33 @@ func (c *execCompiler) dir(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 		})
 	}
 	d := sv.AsString()
-	if !filepath.IsAbs(d) && c.cc.BaseDir != "" {
-		d = filepath.Join(c.cc.BaseDir, d)
+	if !filepath.IsAbs(d) && c.CC.BaseDir != "" {
+		d = filepath.Join(c.CC.BaseDir, d)
 	}
 	e.dir = filepath.Clean(d)
 	return diags
 }
 
 func (c *execCompiler) inheritEnv(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
-	return c.boolean(a, &e.inheritEnv, "Write inherit_env = true to pass the host's whole environment to the command.")
+	return c.Boolean(a, &e.inheritEnv, "Write inherit_env = true to pass the host's whole environment to the command.")
 }
 
 // stderrLog decodes stderr_log: the MCP logging level at which the
 // command's standard error lines are sent to the client.
 func (c *execCompiler) stderrLog(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
-	v, diags, ok := c.constant(a, `"info"`)
+	v, diags, ok := c.Constant(a, `"info"`)
 	if !ok {
 		return diags
 	}
 	sv, err := convert.Convert(v, cty.String)
-	if err != nil || !ValidLogLevel(sv.AsString()) {
-		given := execTypeName(v.Type())
+	if err != nil || !adapters.ValidLogLevel(sv.AsString()) {
+		given := adapters.TypeName(v.Type())
 		if err == nil {
 			given = fmt.Sprintf("%q", sv.AsString())
 		}
-		detail := fmt.Sprintf("stderr_log is the MCP logging level at which the command's standard error lines reach the client, one of %s; this is %s.", execQuoteList(LogLevels), given)
+		detail := fmt.Sprintf("stderr_log is the MCP logging level at which the command's standard error lines reach the client, one of %s; this is %s.", adapters.QuoteList(adapters.LogLevels), given)
 		if err == nil {
-			if s := execSuggestName(sv.AsString(), LogLevels); s != "" {
+			if s := adapters.SuggestName(sv.AsString(), adapters.LogLevels); s != "" {
 				detail += fmt.Sprintf(" Did you mean %q?", s)
 			}
 		}
@@ -967,7 +772,7 @@ func (c *execCompiler) stderrLog(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 
 // mimeType decodes mime_type, the media type of binary output.
 func (c *execCompiler) mimeType(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
-	v, diags, ok := c.constant(a, `"image/png"`)
+	v, diags, ok := c.Constant(a, `"image/png"`)
 	if !ok {
 		return diags
 	}
@@ -987,33 +792,13 @@ func (c *execCompiler) mimeType(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	})
 }
 
-// boolean decodes a constant true/false argument into dst.
-func (c *execCompiler) boolean(a *hcl.Attribute, dst *bool, fix string) hcl.Diagnostics {
-	v, diags, ok := c.constant(a, "true")
-	if !ok {
-		return diags
-	}
-	bv, err := convert.Convert(v, cty.Bool)
-	if err != nil {
-		return append(diags, &hcl.Diagnostic{
-			Severity:   hcl.DiagError,
-			Summary:    "Invalid " + a.Name,
-			Detail:     fmt.Sprintf("The %s argument must be true or false, and this is %s. %s", a.Name, execTypeName(v.Type()), fix),
-			Subject:    a.Expr.Range().Ptr(),
-			Expression: a.Expr,
-		})
-	}
-	*dst = bv.True()
-	return diags
-}
-
 func (c *execCompiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	e.env = a.Expr
 	const example = `{ LANG = "C.UTF-8" }`
 	if diags := execEnvArgRefs(a); diags.HasErrors() {
 		return diags
 	}
-	v, diags := c.value(a.Expr)
+	v, diags := c.Value(a.Expr)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -1022,7 +807,7 @@ func (c *execCompiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	if !(ty == cty.DynamicPseudoType || ty.IsObjectType() || ty.IsMapType()) || (v.IsKnown() && v.IsNull()) {
 		what := "null"
 		if !v.IsNull() {
-			what = execTypeName(ty)
+			what = adapters.TypeName(ty)
 		}
 		return append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
@@ -1052,7 +837,7 @@ func (c *execCompiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	valRange := map[string]hcl.Range{}
 	if oc, ok := a.Expr.(*hclsyntax.ObjectConsExpr); ok {
 		for _, item := range oc.Items {
-			kv, kd := item.KeyExpr.Value(c.eval)
+			kv, kd := item.KeyExpr.Value(c.Eval)
 			if kd.HasErrors() || !kv.IsKnown() || kv.IsNull() || kv.Type() != cty.String {
 				continue
 			}
@@ -1095,7 +880,7 @@ func (c *execCompiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 				Severity: hcl.DiagError,
 				Summary:  "Invalid env",
 				Detail: fmt.Sprintf("The value of environment variable %s is %s, and it must be a string. "+
-					"Write a string value, such as env = %s.", name, execTypeName(val.Type()), example),
+					"Write a string value, such as env = %s.", name, adapters.TypeName(val.Type()), example),
 				Subject:    rangeOf(valRange, name),
 				Expression: a.Expr,
 			})
@@ -1116,7 +901,7 @@ func (c *execCompiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 
 func (c *execCompiler) stdin(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	e.stdin = a.Expr
-	v, diags := c.value(a.Expr)
+	v, diags := c.Value(a.Expr)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -1126,7 +911,7 @@ func (c *execCompiler) stdin(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 			Severity: hcl.DiagError,
 			Summary:  "Invalid stdin",
 			Detail: fmt.Sprintf("The stdin argument is fed to the command's standard input and must be a string, and this is %s. "+
-				"Write a string, such as stdin = param.text, or use jsonencode(...) to pass structured data.", execTypeName(v.Type())),
+				"Write a string, such as stdin = param.text, or use jsonencode(...) to pass structured data.", adapters.TypeName(v.Type())),
 			Subject:    a.Expr.Range().Ptr(),
 			Expression: a.Expr,
 		})
@@ -1149,7 +934,7 @@ func (c *execCompiler) stdin(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 // kill_timeout) and returns once it has ended; when the context ended
 // because the host is exiting (ErrHostExiting), it returns at once, and the
 // command is stopped and reaped all the same.
-func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
+func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -1159,7 +944,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	}
 	// The budget is for building what the command gets; what is
 	// evaluated again later (secrets to redact) is not held to it.
-	bctx, done := withBudget(ctx, ectx, e.timeout)
+	bctx, done := adapters.WithBudget(ctx, ectx, e.timeout)
 	defer done()
 	// An error of evaluating the command may quote a sensitive parameter.
 	argv, err := e.buildArgv(bctx)
@@ -1306,7 +1091,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	select {
 	case end = <-ended:
 	case <-ctx.Done():
-		if exiting(ctx) {
+		if adapters.Exiting(ctx) {
 			// The pipes stay open until the command has ended: one that
 			// cleans up on its kill_signal must not die of SIGPIPE.
 			detached = true
@@ -1324,7 +1109,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case killed.Load() && errors.Is(runCtx.Err(), context.DeadlineExceeded):
-		msg := fmt.Sprintf("command timed out after %s (timeout) and %s", execDuration(e.timeout), e.howStopped(forced, cut))
+		msg := fmt.Sprintf("command timed out after %s (timeout) and %s", adapters.FormatDuration(e.timeout), e.howStopped(forced, cut))
 		if s := e.lastWords(ectx, stderr, stdout, argv, stdin); s != "" {
 			msg += "; the end of what it printed: " + s
 		}
@@ -1354,7 +1139,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 		if mt == "" {
 			mt, _, _ = mime.ParseMediaType(http.DetectContentType(body))
 		}
-		return &Output{Body: body, MIMEType: mt, Truncated: stdout.truncated, Binary: true, secrets: secrets}, nil
+		return &adapters.Output{Body: body, MIMEType: mt, Truncated: stdout.truncated, Binary: true, Secrets: secrets}, nil
 	}
 	if e.charset != nil {
 		body = e.decode(body, stdout.truncated)
@@ -1373,7 +1158,7 @@ func (e *Exec) Call(ctx context.Context, in *Input) (*Output, error) {
 	if json.Valid(body) {
 		mime = "application/json"
 	}
-	return &Output{Body: body, MIMEType: mime, Truncated: stdout.truncated, secrets: secrets}, nil
+	return &adapters.Output{Body: body, MIMEType: mime, Truncated: stdout.truncated, Secrets: secrets}, nil
 }
 
 // lastWords is the end of what a failed command printed, for its error:
@@ -1412,7 +1197,7 @@ func execCharsetText(v cty.Value) string {
 	if v.Type() == cty.String {
 		return fmt.Sprintf("%q", v.AsString())
 	}
-	return execTypeName(v.Type())
+	return adapters.TypeName(v.Type())
 }
 
 // decode converts output in the command's charset to UTF-8; a byte the
@@ -1443,9 +1228,9 @@ func (e *Exec) howStopped(forced, cut bool) string {
 	case e.killTimeout == 0:
 		return "was killed"
 	case forced && cut:
-		return fmt.Sprintf("was killed as toolhost exited, within its kill_timeout of %s after %s", execDuration(e.killTimeout), e.killSignal)
+		return fmt.Sprintf("was killed as toolhost exited, within its kill_timeout of %s after %s", adapters.FormatDuration(e.killTimeout), e.killSignal)
 	case forced:
-		return fmt.Sprintf("was killed: it was still running %s after %s (kill_timeout)", execDuration(e.killTimeout), e.killSignal)
+		return fmt.Sprintf("was killed: it was still running %s after %s (kill_timeout)", adapters.FormatDuration(e.killTimeout), e.killSignal)
 	}
 	return "was stopped with " + e.killSignal
 }
@@ -1720,7 +1505,7 @@ func (e *Exec) scrubValues(ectx *hcl.EvalContext) []string {
 
 // sensitiveValues are the values of the call's parameters marked sensitive.
 func (e *Exec) sensitiveValues(ectx *hcl.EvalContext) []string {
-	return sensitiveParamValues(ectx, sensitiveNames(e.params))
+	return adapters.SensitiveParamValues(ectx, adapters.SensitiveNames(e.params))
 }
 
 // secrets returns the values hidden from what a call reports: the secret
@@ -1732,7 +1517,7 @@ func (e *Exec) secrets(ectx *hcl.EvalContext, argv []string, stdin *string) []st
 	for i, a := range argv {
 		out = append(out, redact.Named("", []string{a}, slices.Contains(e.sensitiveArgs, i))...)
 	}
-	if stdin != nil && e.stdin != nil && callsSensitive(e.stdin) {
+	if stdin != nil && e.stdin != nil && adapters.CallsSensitive(e.stdin) {
 		out = append(out, *stdin)
 	}
 	return out
@@ -1753,7 +1538,7 @@ func (e *Exec) envSecrets(ectx *hcl.EvalContext) []string {
 	}
 	marked := map[string]bool{}
 	if e.env != nil {
-		marked = markedSensitive(e.env)
+		marked = adapters.MarkedSensitive(e.env)
 	}
 	for k, v := range extra {
 		if v != nil {
@@ -1844,12 +1629,12 @@ func (e *execArgRefusal) Error() string { return e.msg }
 // CheckArguments reports whether the command refuses the call's argument
 // values (see ArgumentChecker). It runs nothing: an error of evaluating the
 // command, such as an unset env(), is left for Call.
-func (e *Exec) CheckArguments(in *Input) error {
+func (e *Exec) CheckArguments(in *adapters.Input) error {
 	var ectx *hcl.EvalContext
 	if in != nil {
 		ectx = in.Eval
 	}
-	bctx, done := withBudget(context.Background(), ectx, e.timeout)
+	bctx, done := adapters.WithBudget(context.Background(), ectx, e.timeout)
 	defer done()
 	_, err := e.buildArgv(bctx)
 	var refusal *execArgRefusal
@@ -1944,7 +1729,7 @@ func (e *Exec) fromParams(sources []execArgSource, i int) string {
 	case 1:
 		return fmt.Sprintf(" (from parameter %q)", ps[0])
 	default:
-		return fmt.Sprintf(" (from parameters %s)", execQuoteList(ps))
+		return fmt.Sprintf(" (from parameters %s)", adapters.QuoteList(ps))
 	}
 }
 
@@ -2164,7 +1949,7 @@ func execEvalError(attr string, diags hcl.Diagnostics) error {
 	if attr == "command" {
 		what = "the command"
 	}
-	return fmt.Errorf("evaluating %s failed: %s", what, evalMessage(diags))
+	return fmt.Errorf("evaluating %s failed: %s", what, adapters.EvalMessage(diags))
 }
 
 // execEnvMap converts an env value; a nil entry removes the variable.
@@ -2297,7 +2082,7 @@ func execArgProblem(v cty.Value) string {
 	v, _ = v.UnmarkDeep()
 	switch {
 	case !execArgType(v.Type()):
-		return "is " + execTypeName(v.Type())
+		return "is " + adapters.TypeName(v.Type())
 	case !v.IsKnown():
 		return ""
 	case v.IsNull():
@@ -2322,32 +2107,12 @@ func execArgString(v cty.Value) (string, string) {
 	return sv.AsString(), ""
 }
 
-// execParamName returns the parameter a traversal refers to. ok is
-// false for other variables; name is "" for the whole param object.
-func execParamName(tr hcl.Traversal) (name string, ok bool) {
-	if tr.RootName() != "param" {
-		return "", false
-	}
-	if len(tr) < 2 {
-		return "", true
-	}
-	switch step := tr[1].(type) {
-	case hcl.TraverseAttr:
-		return step.Name, true
-	case hcl.TraverseIndex:
-		if step.Key.Type() == cty.String && step.Key.IsKnown() && !step.Key.IsNull() {
-			return step.Key.AsString(), true
-		}
-	}
-	return "", true
-}
-
 // execParamRefs lists the parameters expr refers to, sorted. A reference to the
 // whole param object refers to all of all.
 func execParamRefs(expr hcl.Expression, all []string) []string {
 	set := map[string]bool{}
 	for _, tr := range expr.Variables() {
-		name, ok := execParamName(tr)
+		name, ok := adapters.ParamName(tr)
 		switch {
 		case !ok:
 		case name == "":
@@ -2428,76 +2193,6 @@ func execLiteralString(expr hclsyntax.Expression) (string, bool) {
 		return "", false
 	}
 	return lit.Val.AsString(), true
-}
-
-// execDuration formats d without zero minutes and seconds, as in "1h".
-// durationHint suggests, for a duration written as a bare number, the same
-// number in seconds: ` Did you mean "5s"?` for "5"; "" otherwise.
-func durationHint(s string) string {
-	if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
-		return ""
-	}
-	return fmt.Sprintf(" Did you mean %q?", strings.TrimSpace(s)+"s")
-}
-
-func execDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
-
-// execTypeName names a type with an article, for messages.
-func execTypeName(ty cty.Type) string {
-	name := ty.FriendlyName()
-	if strings.ContainsRune("aeiou", rune(name[0])) {
-		return "an " + name
-	}
-	return "a " + name
-}
-
-// execSuggestName returns the candidate closest to given, when close enough.
-func execSuggestName(given string, candidates []string) string {
-	best, bestDist := "", 3
-	for _, c := range candidates {
-		if d := execLevenshtein(given, c); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-func execLevenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
-
-func execQuoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("%q", n)
-	}
-	return strings.Join(q, ", ")
 }
 
 // execPipe is an output pipe of a command: the command writes to w, and a
@@ -2665,7 +2360,7 @@ func (w *execTailWriter) dropped() bool { return w.written > int64(len(w.bytes()
 // says stderr_log. Progress lines are left out of error messages.
 type execStderr struct {
 	tail   execTailWriter
-	report Reporter
+	report adapters.Reporter
 	level  string // "" forwards no log lines
 	// redact hides the secrets in a log line or a progress message and
 	// cuts it to n bytes (see RedactHead); cut says the text was cut
@@ -2846,5 +2541,5 @@ func (e *Exec) DescribeOutput() string {
 	return "the command's bytes, of the media type they are sniffed as"
 }
 
-var _ Backend = (*Exec)(nil)
-var _ OutputDescriber = (*Exec)(nil)
+var _ adapters.Backend = (*Exec)(nil)
+var _ adapters.OutputDescriber = (*Exec)(nil)

@@ -1,4 +1,4 @@
-package adapters
+package exec
 
 import (
 	"fmt"
@@ -449,7 +449,7 @@ func (c *execCompiler) mayStartWithDash(a scriptArg) bool {
 	if a.run || len(a.answers) > 0 {
 		return true
 	}
-	return slices.ContainsFunc(a.params, func(p string) bool { return c.cc.Params[p].AllowFlags })
+	return slices.ContainsFunc(a.params, func(p string) bool { return c.CC.Params[p].AllowFlags })
 }
 
 // withRunRefs returns a with, when it is a list known only at call time,
@@ -458,7 +458,7 @@ func (c *execCompiler) mayStartWithDash(a scriptArg) bool {
 // text too.
 func (c *execCompiler) withRunRefs(a scriptArg) scriptArg {
 	if a.run && a.expr != nil {
-		a.params, a.answers = execParamRefs(a.expr, c.paramNames()), execAnswerRefs(a.expr)
+		a.params, a.answers = execParamRefs(a.expr, c.ParamNames()), execAnswerRefs(a.expr)
 	}
 	return a
 }

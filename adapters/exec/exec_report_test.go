@@ -1,4 +1,4 @@
-package adapters
+package exec
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -27,7 +28,7 @@ func (r *recorder) Progress(progress, total float64, message string) {
 	r.events = append(r.events, "progress "+cty.NumberFloatVal(progress).AsBigFloat().Text('g', -1)+"/"+cty.NumberFloatVal(total).AsBigFloat().Text('g', -1)+" "+message)
 }
 
-var _ Reporter = (*recorder)(nil)
+var _ adapters.Reporter = (*recorder)(nil)
 
 func TestParseProgress(t *testing.T) {
 	tests := []struct {
@@ -65,7 +66,7 @@ func TestParseProgress(t *testing.T) {
 func TestExecStderrReport(t *testing.T) {
 	t.Parallel()
 	f := defaultExecFixture()
-	f.info["a"] = ParamInfo{Sensitive: true}
+	f.info["a"] = adapters.ParamInfo{Sensitive: true}
 	e := f.mustCompile(t, `command = ["sh", "-c", "echo first >&2; echo '::progress 1/4 one' >&2; echo \"token=$1\" >&2; echo '::progress nonsense' >&2; printf 'last' >&2; echo out", "sh", param.a]
 stderr_log = "notice"`)
 	rec := &recorder{}
@@ -96,7 +97,7 @@ stderr_log = "notice"`)
 func TestExecProgressHidesSecrets(t *testing.T) {
 	t.Parallel()
 	f := defaultExecFixture()
-	f.info["a"] = ParamInfo{Sensitive: true}
+	f.info["a"] = adapters.ParamInfo{Sensitive: true}
 	for name, log := range map[string]string{"without stderr_log": "", "with stderr_log": `stderr_log = "info"`} {
 		t.Run(name, func(t *testing.T) {
 			e := f.mustCompile(t, `command = ["sh", "-c", "echo \"::progress 1/2 using $1 and $API_TOKEN\" >&2", "sh", param.a]

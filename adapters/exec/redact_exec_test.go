@@ -1,4 +1,4 @@
-package adapters
+package exec
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/testconfig"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -114,13 +115,13 @@ func TestExecErrorsRedactEnvSecrets(t *testing.T) {
 		Type:   function.StaticReturnType(cty.String),
 		Impl:   func(args []cty.Value, _ cty.Type) (cty.Value, error) { return args[0], nil },
 	})}
-	b, diags := compileExec(f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &CompileContext{
+	b, diags := compileExec(f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &adapters.CompileContext{
 		Eval: &hcl.EvalContext{Functions: funcs, Variables: map[string]cty.Value{"param": cty.UnknownVal(cty.EmptyObject)}},
 	})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	_, err := b.Call(context.Background(), &Input{Eval: &hcl.EvalContext{Functions: funcs, Variables: map[string]cty.Value{"param": cty.EmptyObjectVal}}})
+	_, err := b.Call(context.Background(), &adapters.Input{Eval: &hcl.EvalContext{Functions: funcs, Variables: map[string]cty.Value{"param": cty.EmptyObjectVal}}})
 	if err == nil {
 		t.Fatal("exit 1 was not an error")
 	}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package adapters
+package exec
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package adapters
+package exec
 
 import (
 	"fmt"
@@ -222,7 +222,7 @@ func (c *execCompiler) mayBeOption(in execInterpreter, a scriptArg) bool {
 		return true
 	}
 	for _, p := range a.params {
-		if c.cc.Params[p].AllowFlags {
+		if c.CC.Params[p].AllowFlags {
 			return true
 		}
 	}

@@ -1,4 +1,4 @@
-package adapters
+package exec
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -184,7 +185,7 @@ func TestExecScriptBuiltAllowed(t *testing.T) {
 func TestExecScriptFlagFromAllowFlags(t *testing.T) {
 	t.Parallel()
 	f := defaultExecFixture()
-	f.info = map[string]ParamInfo{"opt": {AllowFlags: true}}
+	f.info = map[string]adapters.ParamInfo{"opt": {AllowFlags: true}}
 	for _, body := range []string{
 		`command = ["sh", param.opt, "echo ${param.text}"]`,
 		`command = concat(["env", "perl"], [param.opt, "print ${param.text}"])`,

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package adapters
+package exec
 
 import "syscall"
 

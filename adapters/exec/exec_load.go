@@ -1,4 +1,4 @@
-package adapters
+package exec
 
 import (
 	"fmt"
@@ -599,7 +599,7 @@ func (a scriptArg) leadingText() string {
 // alone (concat(["perl", "-M"], param.modules) lets the caller choose).
 func (c *execCompiler) refs(a scriptArg) (params, answers []string) {
 	if a.run && a.expr != nil {
-		return execParamRefs(a.expr, c.paramNames()), execAnswerRefs(a.expr)
+		return execParamRefs(a.expr, c.ParamNames()), execAnswerRefs(a.expr)
 	}
 	return a.params, a.answers
 }
@@ -633,7 +633,7 @@ func (c *execCompiler) argRef(a scriptArg) (what string, subject *hcl.Range, exp
 // of a parameter or an answer (see runBuilt), as an element: for a for
 // expression, the element it makes of each item.
 func (c *execCompiler) runPart(b hclsyntax.Expression) scriptArg {
-	part := scriptArg{expr: b, params: execParamRefs(b, c.paramNames()), answers: execAnswerRefs(b)}
+	part := scriptArg{expr: b, params: execParamRefs(b, c.ParamNames()), answers: execAnswerRefs(b)}
 	if f, ok := b.(*hclsyntax.ForExpr); ok {
 		part.expr = f.ValExpr
 	}
@@ -925,7 +925,7 @@ func (c *execCompiler) envAssignName(expr hclsyntax.Expression) (name string, fr
 			fromArgs = true
 			continue
 		}
-		if v, d := p.Value(c.eval); !d.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
+		if v, d := p.Value(c.Eval); !d.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
 			b.WriteString(v.AsString())
 		}
 	}

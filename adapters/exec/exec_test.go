@@ -1,6 +1,6 @@
 //go:build unix
 
-package adapters
+package exec
 
 import (
 	"bytes"
@@ -25,6 +25,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
@@ -32,7 +33,7 @@ import (
 // blocks in tests.
 type execFixture struct {
 	params  map[string]cty.Type
-	info    map[string]ParamInfo
+	info    map[string]adapters.ParamInfo
 	baseDir string
 	// answers are the fields of the tool's ask form, if it has one.
 	answers map[string]cty.Type
@@ -94,7 +95,7 @@ func defaultExecFixture() execFixture {
 			"pidfile": cty.String,
 			"files":   cty.List(cty.String),
 		},
-		info: map[string]ParamInfo{},
+		info: map[string]adapters.ParamInfo{},
 	}
 }
 
@@ -119,15 +120,15 @@ func (f execFixture) compile(t *testing.T, src string) (*Exec, hcl.Diagnostics) 
 	if block == nil {
 		t.Fatalf("no exec block in test config")
 	}
-	params := map[string]ParamInfo{}
+	params := map[string]adapters.ParamInfo{}
 	for name := range f.params {
 		params[name] = f.info[name]
 	}
-	kind, ok := Lookup("exec")
+	kind, ok := adapters.Lookup("exec")
 	if !ok {
 		t.Fatalf("exec kind is not registered")
 	}
-	cc := &CompileContext{
+	cc := &adapters.CompileContext{
 		BaseDir:  f.baseDir,
 		ToolName: "test_tool",
 		Params:   params,
@@ -163,7 +164,7 @@ func (f execFixture) mustCompile(t *testing.T, body string) *Exec {
 
 // input builds the call-time evaluation context; parameters not in args
 // are null.
-func (f execFixture) input(args map[string]cty.Value) *Input {
+func (f execFixture) input(args map[string]cty.Value) *adapters.Input {
 	attrs := map[string]cty.Value{}
 	for name, ty := range f.params {
 		if v, ok := args[name]; ok {
@@ -172,13 +173,13 @@ func (f execFixture) input(args map[string]cty.Value) *Input {
 			attrs[name] = cty.NullVal(ty)
 		}
 	}
-	return &Input{Eval: &hcl.EvalContext{
+	return &adapters.Input{Eval: &hcl.EvalContext{
 		Variables: map[string]cty.Value{"param": cty.ObjectVal(attrs)},
 		Functions: execTestFuncs,
 	}}
 }
 
-func (f execFixture) call(t *testing.T, ctx context.Context, e *Exec, args map[string]cty.Value) (*Output, error) {
+func (f execFixture) call(t *testing.T, ctx context.Context, e *Exec, args map[string]cty.Value) (*adapters.Output, error) {
 	t.Helper()
 	return e.Call(ctx, f.input(args))
 }
@@ -470,7 +471,7 @@ func TestExecFlagInjection(t *testing.T) {
 			t.Parallel()
 			f := defaultExecFixture()
 			for _, p := range tt.allow {
-				f.info[p] = ParamInfo{AllowFlags: true}
+				f.info[p] = adapters.ParamInfo{AllowFlags: true}
 			}
 			e := f.mustCompile(t, tt.body)
 			out, err := f.call(t, context.Background(), e, tt.args)
@@ -544,7 +545,7 @@ max_output = 1000`, nil,
 	t.Run("sensitive values are scrubbed", func(t *testing.T) {
 		t.Parallel()
 		f := defaultExecFixture()
-		f.info["a"] = ParamInfo{Sensitive: true}
+		f.info["a"] = adapters.ParamInfo{Sensitive: true}
 		e := f.mustCompile(t, `command = ["sh", "-c", "echo \"bad token $1\" >&2; exit 1", "sh", param.a]`)
 		_, err := f.call(t, context.Background(), e, map[string]cty.Value{"a": cty.StringVal("s3cr3t-token")})
 		if err == nil || strings.Contains(err.Error(), "s3cr3t") || !strings.Contains(err.Error(), "bad token (sensitive value)") {
@@ -869,7 +870,7 @@ func TestExecKillsProcessGroup(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			type result struct {
-				out *Output
+				out *adapters.Output
 				err error
 			}
 			done := make(chan result, 1)
@@ -1504,7 +1505,7 @@ func TestExecHostExiting(t *testing.T) {
 			pids := execReadPids(t, marker+".pids", 5*time.Second)
 			reason := errors.New("the host is going away")
 			start := time.Now()
-			cancel(HostExiting(reason))
+			cancel(adapters.HostExiting(reason))
 			select {
 			case err := <-done:
 				if !errors.Is(err, context.Canceled) {
@@ -1516,7 +1517,7 @@ func TestExecHostExiting(t *testing.T) {
 			if took := time.Since(start); took > 2*time.Second {
 				t.Errorf("the call took %s to return: it waited for its command", took)
 			}
-			if cause := context.Cause(ctx); !errors.Is(cause, ErrHostExiting) || !errors.Is(cause, reason) || cause.Error() != reason.Error() {
+			if cause := context.Cause(ctx); !errors.Is(cause, adapters.ErrHostExiting) || !errors.Is(cause, reason) || cause.Error() != reason.Error() {
 				t.Errorf("cause = %v, want the reason, marked as an exit", cause)
 			}
 			within := time.Second
@@ -1557,26 +1558,26 @@ func TestExecHostExiting(t *testing.T) {
 func TestHostExiting(t *testing.T) {
 	t.Parallel()
 	reason := errors.New("toolhost received a stop signal")
-	marked := HostExiting(reason)
-	if !errors.Is(marked, ErrHostExiting) || !errors.Is(marked, reason) || marked.Error() != reason.Error() {
+	marked := adapters.HostExiting(reason)
+	if !errors.Is(marked, adapters.ErrHostExiting) || !errors.Is(marked, reason) || marked.Error() != reason.Error() {
 		t.Errorf("HostExiting(%v) = %v: want the reason's text, marked", reason, marked)
 	}
-	if again := HostExiting(marked); again != marked {
+	if again := adapters.HostExiting(marked); again != marked {
 		t.Errorf("HostExiting marked a marked reason again: %#v", again)
 	}
 	for _, cause := range []error{context.Canceled, context.DeadlineExceeded, reason} {
 		ctx, cancel := context.WithCancelCause(context.Background())
 		cancel(cause)
-		if exiting(ctx) {
+		if adapters.Exiting(ctx) {
 			t.Errorf("a context ended with %v counts as an exit", cause)
 		}
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
-	if exiting(ctx) {
+	if adapters.Exiting(ctx) {
 		t.Error("a context not ended counts as an exit")
 	}
 	cancel(marked)
-	if !exiting(ctx) {
+	if !adapters.Exiting(ctx) {
 		t.Error("a context ended with HostExiting does not count as an exit")
 	}
 }

@@ -1,4 +1,4 @@
-package adapters
+package template
 
 import (
 	"context"
@@ -9,23 +9,24 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/evalcap"
 	"github.com/toolhost/toolhost/internal/redact"
 )
 
 const (
-	// DefaultTemplateMaxOutput is how many bytes a template may render,
-	// and each value it builds on the way may have, when its block sets no
+	// DefaultMaxOutput is how many bytes a template may render, and each
+	// value it builds on the way may have, when its block sets no
 	// max_output.
-	DefaultTemplateMaxOutput = 1 << 20
-	// MaxTemplateMaxOutput is the largest max_output a template block may
+	DefaultMaxOutput = evalcap.DefaultText
+	// MaxMaxOutput is the largest max_output a template block may
 	// set: the most any function builds outside a template.
-	MaxTemplateMaxOutput = evalcap.MaxValue
-	// DefaultTemplateTimeout is how long a template may take to render
-	// when its block sets no timeout.
-	DefaultTemplateTimeout = 2 * time.Second
-	// MaxTemplateTimeout is the largest timeout a template block may set.
-	MaxTemplateTimeout = time.Minute
+	MaxMaxOutput = evalcap.MaxValue
+	// DefaultTimeout is how long a template may take to render when its
+	// block sets no timeout.
+	DefaultTimeout = evalcap.DefaultTimeout
+	// MaxTimeout is the largest timeout a template block may set.
+	MaxTimeout = time.Minute
 )
 
 // Template is the template backend: it renders an HCL string expression
@@ -60,10 +61,10 @@ var templateBlockSchema = &hcl.BodySchema{
 }
 
 func init() {
-	Register(Kind{Name: "template", Summary: "renders text from the arguments, with no I/O", Compile: compileTemplate})
+	adapters.Register(adapters.Kind{Name: "template", Summary: "renders text from the arguments, with no I/O", Compile: compileTemplate})
 }
 
-func compileTemplate(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics) {
+func compileTemplate(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, hcl.Diagnostics) {
 	content, diags := block.Body.Content(templateBlockSchema)
 	if diags.HasErrors() {
 		return nil, diags
@@ -72,24 +73,21 @@ func compileTemplate(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnos
 		tool:      cc.ToolName,
 		text:      content.Attributes["text"].Expr,
 		mimeType:  "text/plain",
-		sensitive: sensitiveNames(cc.Params),
-		maxOutput: DefaultTemplateMaxOutput,
-		timeout:   DefaultTemplateTimeout,
+		sensitive: adapters.SensitiveNames(cc.Params),
+		maxOutput: DefaultMaxOutput,
+		timeout:   DefaultTimeout,
 	}
 	t.eval = evalcap.Expr(t.text)
-	c := &execCompiler{cc: cc, eval: cc.Eval}
-	if c.eval == nil {
-		c.eval = &hcl.EvalContext{}
-	}
+	c := adapters.NewAttrs(cc)
 	if a, ok := content.Attributes["max_output"]; ok {
-		n, d, ok := c.byteCount(a, MaxTemplateMaxOutput, "16 MiB")
+		n, d, ok := c.ByteCount(a, MaxMaxOutput, "16 MiB")
 		diags = append(diags, d...)
 		if ok {
 			t.maxOutput = n
 		}
 	}
 	if a, ok := content.Attributes["timeout"]; ok {
-		d, dd, ok := c.duration(a, "timeout", "Timeout", false, MaxTemplateTimeout, `"2s"`, `"2s", "500ms" or "10s"`)
+		d, dd, ok := c.Duration(a, "timeout", "Timeout", false, MaxTimeout, `"2s"`, `"2s", "500ms" or "10s"`)
 		diags = append(diags, dd...)
 		if ok {
 			t.timeout = d
@@ -127,7 +125,7 @@ func compileTemplate(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnos
 				Severity: hcl.DiagError,
 				Summary:  "Template text larger than max_output",
 				Detail: fmt.Sprintf("The text has %d bytes, more than the %d that max_output allows. Raise max_output in this block (at most %d), or shorten the text.",
-					len(str), t.maxOutput, MaxTemplateMaxOutput),
+					len(str), t.maxOutput, MaxMaxOutput),
 				Subject: t.text.Range().Ptr(),
 			})
 		}
@@ -136,9 +134,9 @@ func compileTemplate(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnos
 }
 
 // Call renders the text.
-func (t *Template) Call(ctx context.Context, in *Input) (*Output, error) {
+func (t *Template) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, error) {
 	if t.constant != nil {
-		return &Output{Body: []byte(*t.constant), MIMEType: t.mimeType}, nil
+		return &adapters.Output{Body: []byte(*t.constant), MIMEType: t.mimeType}, nil
 	}
 	// Every call renders under a budget: whatever functions the text
 	// calls, each checks the timeout first and is charged what it built;
@@ -152,7 +150,7 @@ func (t *Template) Call(ctx context.Context, in *Input) (*Output, error) {
 		return nil, t.limitError(ctx, lerr)
 	}
 	if diags.HasErrors() {
-		return nil, redact.Error(fmt.Errorf("rendering the template failed: %s", evalMessage(diags)), sensitiveParamValues(in.Eval, t.sensitive))
+		return nil, redact.Error(fmt.Errorf("rendering the template failed: %s", adapters.EvalMessage(diags)), adapters.SensitiveParamValues(in.Eval, t.sensitive))
 	}
 	if v.IsNull() {
 		return nil, fmt.Errorf("the template rendered to null; give the optional parameters it uses a default, or use coalesce(...)")
@@ -163,15 +161,15 @@ func (t *Template) Call(ctx context.Context, in *Input) (*Output, error) {
 	}
 	if n := len(s.AsString()); n > t.maxOutput {
 		return nil, fmt.Errorf("the template rendered %d bytes, more than its max_output of %d; pass shorter arguments, or raise max_output in the template block of tool %q (at most %d)",
-			n, t.maxOutput, t.tool, MaxTemplateMaxOutput)
+			n, t.maxOutput, t.tool, MaxMaxOutput)
 	}
-	return &Output{Body: []byte(s.AsString()), MIMEType: t.mimeType}, nil
+	return &adapters.Output{Body: []byte(s.AsString()), MIMEType: t.mimeType}, nil
 }
 
 // limitError is the error of a call whose rendering went past a limit: it
 // names the limit, the tool and how to raise it.
 func (t *Template) limitError(ctx context.Context, err *evalcap.LimitError) error {
-	raise := fmt.Sprintf("pass shorter arguments, or raise max_output in the template block of tool %q (at most %d)", t.tool, MaxTemplateMaxOutput)
+	raise := fmt.Sprintf("pass shorter arguments, or raise max_output in the template block of tool %q (at most %d)", t.tool, MaxMaxOutput)
 	switch err.Kind {
 	case evalcap.Value:
 		return fmt.Errorf("the template stopped rendering: %s would build %d bytes, more than its max_output of %d; %s", err.What, err.Size, err.Max, raise)
@@ -184,7 +182,7 @@ func (t *Template) limitError(ctx context.Context, err *evalcap.LimitError) erro
 		return fmt.Errorf("the template stopped rendering: its for expressions would run %d iterations, more than the %d a call may run; pass shorter lists", err.Size, err.Max)
 	case evalcap.Deadline:
 		return fmt.Errorf("the template stopped rendering: it did not finish within its timeout of %s; pass shorter arguments, or raise timeout in the template block of tool %q (at most %s)",
-			execDuration(t.timeout), t.tool, execDuration(MaxTemplateTimeout))
+			adapters.FormatDuration(t.timeout), t.tool, adapters.FormatDuration(MaxTimeout))
 	}
 	return fmt.Errorf("the template stopped rendering: %w", context.Cause(ctx))
 }
@@ -195,7 +193,7 @@ func (t *Template) Close() error { return nil }
 // hasFunctionCalls reports whether expr calls any function.
 func hasFunctionCalls(expr hcl.Expression) bool {
 	found := false
-	_ = walkExpr(expr, func(e hcl.Expression) {
+	_ = adapters.WalkExpr(expr, func(e hcl.Expression) {
 		if _, ok := hcl.ExprCall(e); ok == nil {
 			found = true
 		}
@@ -203,4 +201,4 @@ func hasFunctionCalls(expr hcl.Expression) bool {
 	return found
 }
 
-var _ Backend = (*Template)(nil)
+var _ adapters.Backend = (*Template)(nil)

@@ -1,4 +1,4 @@
-package adapters
+package http
 
 import (
 	"bytes"
@@ -23,6 +23,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
@@ -78,11 +79,11 @@ func (tt httpTestTool) compile(t *testing.T, src string) (*HTTP, hcl.Diagnostics
 	if diags.HasErrors() || len(content.Blocks) != 1 {
 		t.Fatalf("want one http block: %s", diags.Error())
 	}
-	infos := map[string]ParamInfo{}
+	infos := map[string]adapters.ParamInfo{}
 	for n := range tt.params {
-		infos[n] = ParamInfo{Optional: slices.Contains(tt.optional, n)}
+		infos[n] = adapters.ParamInfo{Optional: slices.Contains(tt.optional, n)}
 	}
-	cc := &CompileContext{
+	cc := &adapters.CompileContext{
 		BaseDir:  t.TempDir(),
 		ToolName: "weather",
 		Params:   infos,
@@ -91,7 +92,7 @@ func (tt httpTestTool) compile(t *testing.T, src string) (*HTTP, hcl.Diagnostics
 			Functions: httpTestFuncs(tt.env),
 		},
 	}
-	kind, ok := Lookup("http")
+	kind, ok := adapters.Lookup("http")
 	if !ok {
 		t.Fatal(`backend kind "http" is not registered`)
 	}
@@ -115,7 +116,7 @@ func (tt httpTestTool) mustCompile(t *testing.T, src string) *HTTP {
 }
 
 // call runs h with args; parameters without an argument are null.
-func (tt httpTestTool) call(ctx context.Context, h *HTTP, args map[string]cty.Value) (*Output, error) {
+func (tt httpTestTool) call(ctx context.Context, h *HTTP, args map[string]cty.Value) (*adapters.Output, error) {
 	vals := map[string]cty.Value{}
 	for n, ty := range tt.params {
 		if v, ok := args[n]; ok {
@@ -128,7 +129,7 @@ func (tt httpTestTool) call(ctx context.Context, h *HTTP, args map[string]cty.Va
 	if len(vals) > 0 {
 		param = cty.ObjectVal(vals)
 	}
-	return h.Call(ctx, &Input{Eval: &hcl.EvalContext{
+	return h.Call(ctx, &adapters.Input{Eval: &hcl.EvalContext{
 		Variables: map[string]cty.Value{"param": param},
 		Functions: httpTestFuncs(tt.env),
 	}})
@@ -166,7 +167,7 @@ func httpTestRecorder(t *testing.T, contentType, body string) (*httptest.Server,
 }
 
 func TestHTTPRegistered(t *testing.T) {
-	k, ok := Lookup("http")
+	k, ok := adapters.Lookup("http")
 	if !ok || k.Summary == "" || k.Compile == nil {
 		t.Fatalf("Lookup(http) = %+v, %v", k, ok)
 	}
@@ -388,7 +389,7 @@ func TestHTTPCharsets(t *testing.T) {
 		{"JSON labelled octet-stream is JSON", nil, `{"city":"` + zh + `"}`, "application/octet-stream", "", "application/json"},
 		// Nesting deeper than JSON readers go is not read as JSON: deep
 		// enough, it would overflow gjson's validator, ending the process.
-		{"octet-stream nested too deep stays bytes", nil, `{"a":` + strings.Repeat("[", MaxJSONDepth) + strings.Repeat("]", MaxJSONDepth) + `}`, "application/octet-stream", "", "application/octet-stream"},
+		{"octet-stream nested too deep stays bytes", nil, `{"a":` + strings.Repeat("[", adapters.MaxJSONDepth) + strings.Repeat("]", adapters.MaxJSONDepth) + `}`, "application/octet-stream", "", "application/octet-stream"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -1244,15 +1245,15 @@ func TestHTTPURLCheckedAtCallTime(t *testing.T) {
 				compileVars[n] = cty.UnknownVal(v.Type())
 				callVars[n] = v
 			}
-			b, diags := compileHTTP(content.Blocks[0], &CompileContext{
+			b, diags := compileHTTP(content.Blocks[0], &adapters.CompileContext{
 				Eval:   &hcl.EvalContext{Variables: compileVars},
-				Params: map[string]ParamInfo{"p": {}},
+				Params: map[string]adapters.ParamInfo{"p": {}},
 			})
 			if diags.HasErrors() {
 				t.Fatalf("compile: %s", diags.Error())
 			}
 			defer b.Close()
-			_, err := b.Call(context.Background(), &Input{Eval: &hcl.EvalContext{Variables: callVars}})
+			_, err := b.Call(context.Background(), &adapters.Input{Eval: &hcl.EvalContext{Variables: callVars}})
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatalf("Call: %v", err)
@@ -1290,12 +1291,12 @@ func TestHTTPURLHostFromParamRefused(t *testing.T) {
 			}
 			content, _ := file.Body.Content(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "http"}}})
 			paramType := cty.Object(map[string]cty.Type{"p": cty.String})
-			b, diags := compileHTTP(content.Blocks[0], &CompileContext{
+			b, diags := compileHTTP(content.Blocks[0], &adapters.CompileContext{
 				Eval: &hcl.EvalContext{
 					Variables: map[string]cty.Value{"param": cty.UnknownVal(paramType)},
 					Functions: map[string]function.Function{"format": stdlib.FormatFunc},
 				},
-				Params: map[string]ParamInfo{"p": {}},
+				Params: map[string]adapters.ParamInfo{"p": {}},
 			})
 			if b != nil {
 				defer b.Close()
@@ -1344,11 +1345,11 @@ func TestHTTPUndeclaredCharset(t *testing.T) {
 				t.Fatal(diags)
 			}
 			block := f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock()
-			b, diags := compileHTTP(block, &CompileContext{Eval: &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.UnknownVal(cty.EmptyObject)}}})
+			b, diags := compileHTTP(block, &adapters.CompileContext{Eval: &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.UnknownVal(cty.EmptyObject)}}})
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}
-			out, err := b.Call(context.Background(), &Input{Eval: &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.EmptyObjectVal}}})
+			out, err := b.Call(context.Background(), &adapters.Input{Eval: &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.EmptyObjectVal}}})
 			if tc.wantErr {
 				if err == nil || !strings.Contains(err.Error(), `charset = "gbk"`) || !strings.Contains(err.Error(), tc.want) {
 					t.Fatalf("err = %v, want advice to set charset, and %q", err, tc.want)

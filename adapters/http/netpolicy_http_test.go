@@ -1,4 +1,4 @@
-package adapters
+package http
 
 import (
 	"context"
@@ -11,26 +11,27 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/netpolicy"
 	"github.com/zclconf/go-cty/cty"
 )
 
 // policyBackend compiles an http block with a server-level policy.
-func policyBackend(t *testing.T, src string, network netpolicy.Policy) (Backend, hcl.Diagnostics) {
+func policyBackend(t *testing.T, src string, network netpolicy.Policy) (adapters.Backend, hcl.Diagnostics) {
 	t.Helper()
 	f, diags := hclsyntax.ParseConfig([]byte(src), "t.hcl", hcl.InitialPos)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	block := f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock()
-	return compileHTTP(block, &CompileContext{
+	return compileHTTP(block, &adapters.CompileContext{
 		Eval:    &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.UnknownVal(cty.EmptyObject)}},
 		Network: network,
 	})
 }
 
-func callPolicy(b Backend) error {
-	_, err := b.Call(context.Background(), &Input{Eval: &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.EmptyObjectVal}}})
+func callPolicy(b adapters.Backend) error {
+	_, err := b.Call(context.Background(), &adapters.Input{Eval: &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.EmptyObjectVal}}})
 	return err
 }
 

@@ -1,4 +1,4 @@
-package adapters
+package exec
 
 import (
 	"fmt"
@@ -96,7 +96,7 @@ func (c *execCompiler) branchAt(n, parent hclsyntax.Node) (hclsyntax.Expression,
 	// fixed lists the values of a collection fixed at load, as literals
 	// where n is, then extra, when one of them may matter.
 	fixed := func(coll hclsyntax.Expression, extra ...hclsyntax.Expression) []hclsyntax.Expression {
-		v, diags := coll.Value(c.eval)
+		v, diags := coll.Value(c.Eval)
 		if diags.HasErrors() || !v.IsWhollyKnown() || v.IsNull() || !v.CanIterateElements() || v.LengthInt() == 0 {
 			return nil
 		}
@@ -116,7 +116,7 @@ func (c *execCompiler) branchAt(n, parent hclsyntax.Node) (hclsyntax.Expression,
 		if !c.global(key) {
 			return false
 		}
-		v, diags := key.Value(c.eval)
+		v, diags := key.Value(c.Eval)
 		return diags.HasErrors() || !v.IsWhollyKnown()
 	}
 	switch x := n.(type) {
@@ -160,7 +160,7 @@ func (c *execCompiler) branchAt(n, parent hclsyntax.Node) (hclsyntax.Expression,
 
 // knownAtLoad reports whether x's value is known at load.
 func (c *execCompiler) knownAtLoad(x hclsyntax.Expression) bool {
-	v, diags := x.Value(c.eval)
+	v, diags := x.Value(c.Eval)
 	return !diags.HasErrors() && v.IsWhollyKnown()
 }
 
@@ -172,7 +172,7 @@ func (c *execCompiler) knownAtLoad(x hclsyntax.Expression) bool {
 func (c *execCompiler) reachable(x *hclsyntax.FunctionCallExpr) []hclsyntax.Expression {
 	var out []hclsyntax.Expression
 	for _, a := range x.Args {
-		v, diags := a.Value(c.eval)
+		v, diags := a.Value(c.Eval)
 		known := !diags.HasErrors() && v.IsWhollyKnown()
 		if known && x.Name != "try" {
 			v, _ = v.UnmarkDeep()
@@ -199,7 +199,7 @@ func (c *execCompiler) branchMatters(options []hclsyntax.Expression, parent hcls
 		return true
 	}
 	for _, o := range options {
-		v, diags := o.Value(c.eval)
+		v, diags := o.Value(c.Eval)
 		if diags.HasErrors() || !v.IsWhollyKnown() {
 			continue
 		}
@@ -231,7 +231,7 @@ func execIsChooser(n hclsyntax.Node) bool {
 // expression around it.
 func (c *execCompiler) global(x hclsyntax.Expression) bool {
 	for _, tr := range x.Variables() {
-		if _, ok := c.eval.Variables[tr.RootName()]; !ok {
+		if _, ok := c.Eval.Variables[tr.RootName()]; !ok {
 			return false
 		}
 	}
@@ -434,7 +434,7 @@ func (c *execCompiler) runProgram(x hclsyntax.Expression) string {
 		if parts[n] && !words {
 			continue
 		}
-		v, diags := n.Value(c.eval)
+		v, diags := n.Value(c.Eval)
 		if diags.HasErrors() || !v.IsWhollyKnown() {
 			continue
 		}

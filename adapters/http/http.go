@@ -1,4 +1,4 @@
-package adapters
+package http
 
 import (
 	"compress/flate"
@@ -30,6 +30,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/tidwall/gjson"
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/charset"
 	"github.com/toolhost/toolhost/internal/netpolicy"
 	"github.com/toolhost/toolhost/internal/redact"
@@ -39,7 +40,7 @@ import (
 )
 
 func init() {
-	Register(Kind{
+	adapters.Register(adapters.Kind{
 		Name:    "http",
 		Summary: "send an HTTP request built from the arguments and return the response body",
 		Compile: compileHTTP,
@@ -171,13 +172,13 @@ func (h *HTTP) denyPrivate() bool {
 // Call sends the request. The call's context cancels it; the block's timeout
 // bounds it. Errors are short, name the host, and never contain header
 // values.
-func (h *HTTP) Call(ctx context.Context, in *Input) (*Output, error) {
+func (h *HTTP) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, error) {
 	secrets := &httpSecrets{}
 	out, err := h.call(ctx, in, secrets)
 	if err != nil {
 		return nil, redact.Error(err, secrets.values())
 	}
-	out.secrets = secrets.values
+	out.Secrets = secrets.values
 	return out, nil
 }
 
@@ -225,13 +226,13 @@ func (s *httpSecrets) urlValues() []string {
 
 // call sends the request. It adds to secrets what must not appear in an
 // error message (see httpSecrets).
-func (h *HTTP) call(ctx context.Context, in *Input, secrets *httpSecrets) (*Output, error) {
+func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *httpSecrets) (*adapters.Output, error) {
 	ev := &hcl.EvalContext{}
 	if in != nil && in.Eval != nil {
 		ev = in.Eval
 	}
-	secrets.known = sensitiveParamValues(ev, h.sensitiveParams)
-	ev, done := withBudget(ctx, ev, h.timeout)
+	secrets.known = adapters.SensitiveParamValues(ev, h.sensitiveParams)
+	ev, done := adapters.WithBudget(ctx, ev, h.timeout)
 	defer done()
 	secrets.marked = h.marked
 
@@ -368,7 +369,7 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *httpSecrets) (*Outp
 		// is UTF-16 and served with no charset, or a wrong one.
 		label = bom
 	}
-	if mediaType == "application/octet-stream" && !over && !JSONTooDeep(data) && gjson.ValidBytes(data) {
+	if mediaType == "application/octet-stream" && !over && !adapters.JSONTooDeep(data) && gjson.ValidBytes(data) {
 		// "Some bytes": a server (or a static file server that cannot
 		// tell) labels its JSON generically. JSON it is. (Nesting too deep
 		// for JSON would overflow the validator's stack: bytes it stays.)
@@ -379,7 +380,7 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *httpSecrets) (*Outp
 			if over {
 				return nil, fmt.Errorf("response body larger than %d bytes (max_response)", h.maxResponse)
 			}
-			return &Output{Body: data, MIMEType: mediaType, Binary: true}, nil
+			return &adapters.Output{Body: data, MIMEType: mediaType, Binary: true}, nil
 		}
 	}
 
@@ -407,7 +408,7 @@ func (h *HTTP) call(ctx context.Context, in *Input, secrets *httpSecrets) (*Outp
 		}
 		return nil, fmt.Errorf("the %s response is not valid UTF-8, and %s; if the upstream sends GBK, GB18030, Big5 or similar, set charset = \"gbk\" (or the right one) in the http block", httpMediaName(mediaType), declared)
 	}
-	return &Output{Body: decoded, MIMEType: mediaType}, nil
+	return &adapters.Output{Body: decoded, MIMEType: mediaType}, nil
 }
 
 // httpDecodeContent undoes the response's Content-Encoding. The transport
@@ -657,16 +658,16 @@ func (httpDiscardLogger) Debugf(string, ...any)        {}
 
 // httpCompiler holds the state of one compileHTTP run.
 type httpCompiler struct {
-	cc     *CompileContext
+	cc     *adapters.CompileContext
 	ev     *hcl.EvalContext
 	params map[string]bool // declared parameter names; nil when unknown
 	diags  hcl.Diagnostics
 }
 
 // compileHTTP decodes an http block. It reports every problem it finds.
-func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics) {
+func compileHTTP(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, hcl.Diagnostics) {
 	if cc == nil {
-		cc = &CompileContext{}
+		cc = &adapters.CompileContext{}
 	}
 	c := &httpCompiler{cc: cc, ev: cc.Eval}
 	if c.ev == nil {
@@ -759,7 +760,7 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 			switch {
 			case err != nil:
 				c.errorf(a.Expr.Range(), "Invalid timeout",
-					"%q is not a duration. Write a number with a unit, such as \"10s\", \"500ms\" or \"1m30s\" (units are ms, s, m and h).%s", v.AsString(), durationHint(v.AsString()))
+					"%q is not a duration. Write a number with a unit, such as \"10s\", \"500ms\" or \"1m30s\" (units are ms, s, m and h).%s", v.AsString(), adapters.DurationHint(v.AsString()))
 			case d <= 0 || d > httpMaxTimeout:
 				c.errorf(a.Expr.Range(), "Timeout out of range",
 					"The timeout must be more than zero and at most %s; %s is not. Choose a value in that range, such as \"30s\".", httpMaxTimeout, d)
@@ -801,7 +802,7 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 	c.compilePolicy(h, attrs)
 	for _, name := range []string{"headers", "query"} {
 		if a := attrs[name]; a != nil {
-			for k := range markedSensitive(a.Expr) {
+			for k := range adapters.MarkedSensitive(a.Expr) {
 				if h.marked == nil {
 					h.marked = map[string]bool{}
 				}
@@ -809,7 +810,7 @@ func compileHTTP(block *hcl.Block, cc *CompileContext) (Backend, hcl.Diagnostics
 			}
 		}
 	}
-	h.sensitiveParams = sensitiveNames(cc.Params)
+	h.sensitiveParams = adapters.SensitiveNames(cc.Params)
 	if c.diags.HasErrors() {
 		return nil, c.diags
 	}
@@ -873,7 +874,7 @@ func (h *HTTP) allowsHostsOnly() bool {
 // httpParamNames returns the names of the declared parameters, from the
 // compile context or else from the type of "param" in the evaluation
 // context; nil when neither tells.
-func httpParamNames(cc *CompileContext, ev *hcl.EvalContext) map[string]bool {
+func httpParamNames(cc *adapters.CompileContext, ev *hcl.EvalContext) map[string]bool {
 	if cc.Params != nil {
 		names := make(map[string]bool, len(cc.Params))
 		for n := range cc.Params {
@@ -1031,10 +1032,10 @@ func (c *httpCompiler) constant(a *hcl.Attribute, ty cty.Type, want string) (cty
 	if err != nil {
 		hint := ""
 		if a.Name == "max_response" {
-			hint = sizeHint(a.Name, val)
+			hint = adapters.SizeHint(a.Name, val)
 		}
 		c.errorf(a.Expr.Range(), "Incorrect attribute value type",
-			"The %s argument must be %s, not %s.%s", a.Name, want, execTypeName(val.Type()), hint)
+			"The %s argument must be %s, not %s.%s", a.Name, want, adapters.TypeName(val.Type()), hint)
 		return cty.NilVal, false
 	}
 	return conv, true
@@ -1085,7 +1086,7 @@ func (c *httpCompiler) compileBody(a *hcl.Attribute) *httpValue {
 	}
 	if err := httpCheckScalarType(val.Type(), false); err != nil {
 		c.errorf(a.Expr.Range(), "Invalid body",
-			"The body must be a string, not %s. Encode structured data with jsonencode(...), for example body = jsonencode({ city = param.city }).", execTypeName(val.Type()))
+			"The body must be a string, not %s. Encode structured data with jsonencode(...), for example body = jsonencode({ city = param.city }).", adapters.TypeName(val.Type()))
 		return nil
 	}
 	v := newHTTPValue(a.Expr, val, "body")
@@ -1133,7 +1134,7 @@ func (v *httpValue) eval(ev *hcl.EvalContext) (cty.Value, error) {
 
 // httpDiagsError turns evaluation errors into one error.
 func httpDiagsError(what string, diags hcl.Diagnostics) error {
-	return fmt.Errorf("evaluating %s: %s", what, evalMessage(diags))
+	return fmt.Errorf("evaluating %s: %s", what, adapters.EvalMessage(diags))
 }
 
 // httpCheckScalarType reports whether values of ty can become text: strings,
@@ -1153,20 +1154,20 @@ func httpCheckScalarType(ty cty.Type, lists bool) error {
 		return nil
 	}
 	if lists {
-		return fmt.Errorf("must be a string, number, bool or a list of them, not %s", execTypeName(ty))
+		return fmt.Errorf("must be a string, number, bool or a list of them, not %s", adapters.TypeName(ty))
 	}
-	return fmt.Errorf("must be a string, number or bool, not %s", execTypeName(ty))
+	return fmt.Errorf("must be a string, number or bool, not %s", adapters.TypeName(ty))
 }
 
 // httpValueString converts a known, non-null primitive value to a string.
 func httpValueString(v cty.Value) (string, error) {
 	v, _ = v.UnmarkDeep()
 	if !v.Type().IsPrimitiveType() && v.Type() != cty.DynamicPseudoType {
-		return "", fmt.Errorf("must be a string, number or bool, not %s", execTypeName(v.Type()))
+		return "", fmt.Errorf("must be a string, number or bool, not %s", adapters.TypeName(v.Type()))
 	}
 	s, err := convert.Convert(v, cty.String)
 	if err != nil {
-		return "", fmt.Errorf("must be a string, number or bool, not %s", execTypeName(v.Type()))
+		return "", fmt.Errorf("must be a string, number or bool, not %s", adapters.TypeName(v.Type()))
 	}
 	if s.IsNull() || !s.IsKnown() {
 		return "", errors.New("the value is null")
@@ -1256,7 +1257,7 @@ func (c *httpCompiler) compileKV(a *hcl.Attribute, header bool) *httpKV {
 		ty := val.Type()
 		if !(ty == cty.DynamicPseudoType || ty.IsObjectType() || ty.IsMapType()) {
 			c.errorf(a.Expr.Range(), "Incorrect attribute value type",
-				"The %s argument must be a map of %s values, such as { Accept = \"application/json\" }, not %s.", a.Name, what, execTypeName(ty))
+				"The %s argument must be a map of %s values, such as { Accept = \"application/json\" }, not %s.", a.Name, what, adapters.TypeName(ty))
 			return kv
 		}
 		kv.whole = newHTTPValue(a.Expr, val, a.Name)
@@ -1371,7 +1372,7 @@ func (kv *httpKV) evalWhole(val cty.Value) ([]httpKVEntry, error) {
 	}
 	ty := val.Type()
 	if !ty.IsObjectType() && !ty.IsMapType() {
-		return nil, fmt.Errorf("%s: must be a map, not %s", what, execTypeName(ty))
+		return nil, fmt.Errorf("%s: must be a map, not %s", what, adapters.TypeName(ty))
 	}
 	var entries []httpKVEntry
 	for it := val.ElementIterator(); it.Next(); {
@@ -1882,5 +1883,5 @@ func (h *HTTP) DescribeOutput() string {
 	return "the response: text, or the bytes of an image, a sound or another file when the upstream sends one"
 }
 
-var _ Backend = (*HTTP)(nil)
-var _ OutputDescriber = (*HTTP)(nil)
+var _ adapters.Backend = (*HTTP)(nil)
+var _ adapters.OutputDescriber = (*HTTP)(nil)

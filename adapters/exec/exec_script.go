@@ -1,4 +1,4 @@
-package adapters
+package exec
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -369,7 +370,7 @@ func (c *execCompiler) mayBeScriptFlag(in execInterpreter, a scriptArg) bool {
 			return true // "+c", which the call lets through
 		}
 		for _, p := range a.params {
-			if c.cc.Params[p].AllowFlags {
+			if c.CC.Params[p].AllowFlags {
 				return true
 			}
 		}
@@ -425,21 +426,21 @@ func (c *execCompiler) runMayHoldFlag(in execInterpreter, x hclsyntax.Expression
 	switch x := x.(type) {
 	case *hclsyntax.ScopeTraversalExpr:
 		// An item may be "+c" for a shell, which the call lets through.
-		name, ok := execParamName(x.Traversal)
-		return !ok || name == "" || c.cc.Params[name].AllowFlags || in.shellFlags
+		name, ok := adapters.ParamName(x.Traversal)
+		return !ok || name == "" || c.CC.Params[name].AllowFlags || in.shellFlags
 	case *hclsyntax.ParenthesesExpr:
 		return c.runMayHoldFlag(in, x.Expression)
 	case *hclsyntax.ConditionalExpr:
 		return c.runMayHoldFlag(in, x.TrueResult) || c.runMayHoldFlag(in, x.FalseResult)
 	case *hclsyntax.TupleConsExpr:
 		for _, el := range x.Exprs {
-			if v, diags := el.Value(c.eval); !diags.HasErrors() && v.IsWhollyKnown() {
+			if v, diags := el.Value(c.Eval); !diags.HasErrors() && v.IsWhollyKnown() {
 				if s, problem := execArgString(v); problem == "" && !in.scriptFlag(s) {
 					continue
 				}
 				return true
 			}
-			a := scriptArg{expr: el, val: cty.DynamicVal, params: execParamRefs(el, c.paramNames()), answers: execAnswerRefs(el)}
+			a := scriptArg{expr: el, val: cty.DynamicVal, params: execParamRefs(el, c.ParamNames()), answers: execAnswerRefs(el)}
 			if c.mayBeScriptFlag(in, a) {
 				return true
 			}
@@ -725,7 +726,7 @@ type execRefMark struct{ root, name string }
 // unknown value marked with its name: whatever an expression makes of
 // them, its value carries the marks of those it is made from.
 func (c *execCompiler) markedEval() *hcl.EvalContext {
-	vars := maps.Clone(c.eval.Variables)
+	vars := maps.Clone(c.Eval.Variables)
 	for root, v := range vars {
 		if root != "param" && root != "answer" {
 			continue
@@ -736,7 +737,7 @@ func (c *execCompiler) markedEval() *hcl.EvalContext {
 			types = v.Type().AttributeTypes()
 		case root == "param":
 			types = map[string]cty.Type{}
-			for _, n := range c.paramNames() {
+			for _, n := range c.ParamNames() {
 				types[n] = cty.DynamicPseudoType
 			}
 		default:
@@ -749,7 +750,7 @@ func (c *execCompiler) markedEval() *hcl.EvalContext {
 		}
 		vars[root] = cty.ObjectVal(attrs)
 	}
-	return &hcl.EvalContext{Variables: vars, Functions: c.eval.Functions}
+	return &hcl.EvalContext{Variables: vars, Functions: c.Eval.Functions}
 }
 
 // scriptArgs returns the elements of the command x as it is evaluated at
@@ -764,7 +765,7 @@ func (c *execCompiler) scriptArgs(x hcl.Expression) []scriptArg {
 	var args []scriptArg
 	if v, diags := x.Value(ctx); !diags.HasErrors() {
 		v, _ = v.Unmark()
-		plain, _ := x.Value(c.eval)
+		plain, _ := x.Value(c.Eval)
 		if v.IsKnown() == plain.IsKnown() && (!v.IsKnown() || c.sameLength(x, ctx, v)) {
 			args = c.scriptArgsOf(x, ctx)
 		}
@@ -772,14 +773,14 @@ func (c *execCompiler) scriptArgs(x hcl.Expression) []scriptArg {
 	if args == nil {
 		// Without the marks (they fail the expression, or change its
 		// length).
-		args = c.scriptArgsOf(x, c.eval)
+		args = c.scriptArgsOf(x, c.Eval)
 	}
 	// An element not written out and not known at load can only be made
 	// from the parameters and answers. Some functions drop the marks
 	// (try, those that take an unknown list whole, as element and lookup
 	// do, and %{for} in a template): an element that carries none may be
 	// made from any parameter and answer the command refers to.
-	params, answers := execParamRefs(x, c.paramNames()), execAnswerRefs(x)
+	params, answers := execParamRefs(x, c.ParamNames()), execAnswerRefs(x)
 	for i := range args {
 		if a := &args[i]; a.expr == nil && !a.run && !a.known() && len(a.params)+len(a.answers) == 0 {
 			a.params, a.answers = params, answers
@@ -807,7 +808,7 @@ func (c *execCompiler) scriptArgsOf(x hcl.Expression, ctx *hcl.EvalContext) []sc
 			a := scriptArg{val: el}
 			if exprs != nil {
 				a.expr = exprs[i]
-				a.params, a.answers = execParamRefs(a.expr, c.paramNames()), execAnswerRefs(a.expr)
+				a.params, a.answers = execParamRefs(a.expr, c.ParamNames()), execAnswerRefs(a.expr)
 			} else {
 				a.params, a.answers = c.markRefs(marks, listMarks)
 			}
@@ -841,7 +842,7 @@ func (c *execCompiler) scriptArgsOf(x hcl.Expression, ctx *hcl.EvalContext) []sc
 		run.builtExprs = c.runBuilt(sx)
 		run.params, run.answers = nil, nil
 		for _, b := range run.builtExprs {
-			run.params = append(run.params, execParamRefs(b, c.paramNames())...)
+			run.params = append(run.params, execParamRefs(b, c.ParamNames())...)
 			run.answers = append(run.answers, execAnswerRefs(b)...)
 		}
 		slices.Sort(run.params)
@@ -867,7 +868,7 @@ func (c *execCompiler) runBuilt(x hclsyntax.Expression) []hclsyntax.Expression {
 	case *hclsyntax.TupleConsExpr:
 		var out []hclsyntax.Expression
 		for _, el := range x.Exprs {
-			if !isBareParamRef(el) && len(execParamRefs(el, c.paramNames()))+len(execAnswerRefs(el)) > 0 {
+			if !isBareParamRef(el) && len(execParamRefs(el, c.ParamNames()))+len(execAnswerRefs(el)) > 0 {
 				out = append(out, el)
 			}
 		}
@@ -881,7 +882,7 @@ func (c *execCompiler) runBuilt(x hclsyntax.Expression) []hclsyntax.Expression {
 			return out
 		}
 	}
-	if len(execParamRefs(x, c.paramNames()))+len(execAnswerRefs(x)) > 0 {
+	if len(execParamRefs(x, c.ParamNames()))+len(execAnswerRefs(x)) > 0 {
 		return []hclsyntax.Expression{x}
 	}
 	return nil
@@ -893,10 +894,10 @@ func (c *execCompiler) runBuilt(x hclsyntax.Expression) []hclsyntax.Expression {
 // unmarked one makes its whole result unknown), and the length at call
 // time is the one without.
 func (c *execCompiler) sameLength(x hcl.Expression, ctx *hcl.EvalContext, v cty.Value) bool {
-	if ctx == c.eval {
+	if ctx == c.Eval {
 		return true
 	}
-	plain, diags := x.Value(c.eval)
+	plain, diags := x.Value(c.Eval)
 	plain, _ = plain.UnmarkDeep()
 	return !diags.HasErrors() && plain.IsKnown() && !plain.IsNull() && plain.CanIterateElements() && plain.LengthInt() == v.LengthInt()
 }
@@ -937,7 +938,7 @@ func (c *execCompiler) elementExprs(x hcl.Expression) []hclsyntax.Expression {
 // condition returns the value of a conditional's condition when it is
 // known at load.
 func (c *execCompiler) condition(x hcl.Expression) (bool, bool) {
-	v, diags := x.Value(c.eval)
+	v, diags := x.Value(c.Eval)
 	if diags.HasErrors() {
 		return false, false
 	}
@@ -962,7 +963,7 @@ func (c *execCompiler) markRefs(sets ...cty.ValueMarks) (params, answers []strin
 			case ref.root == "answer":
 				answers = append(answers, ref.name)
 			case ref.name == "":
-				params = append(params, c.paramNames()...)
+				params = append(params, c.ParamNames()...)
 			default:
 				params = append(params, ref.name)
 			}
@@ -1167,7 +1168,7 @@ func (c *execCompiler) stdinScript(x hcl.Expression) *hcl.Diagnostic {
 		stdins = vs
 	}
 	for _, s := range stdins {
-		a := scriptArg{expr: s, val: cty.DynamicVal, params: execParamRefs(s, c.paramNames()), answers: execAnswerRefs(s)}
+		a := scriptArg{expr: s, val: cty.DynamicVal, params: execParamRefs(s, c.ParamNames()), answers: execAnswerRefs(s)}
 		if v, diags := s.Value(c.markedEval()); !diags.HasErrors() {
 			a.val, _ = v.UnmarkDeep()
 		}
