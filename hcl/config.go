@@ -299,26 +299,8 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	parsed, parseDiags := parseFiles(readable, srcs)
 	next := 0 // the index in parsed of the next readable file
 	for i, name := range files {
-		// The subject names the file (for --format json and github); its
-		// text is not there to show.
 		if err := readErrs[i]; err != nil {
-			summary, detail := "Cannot read config", fmt.Sprintf("The config file %s cannot be read: %s.", name, err)
-			if target, ok := DanglingLink(name); ok {
-				detail = "The config file " + danglingDetail(name, target) + " Point the link at an existing file, or remove it: every *.hcl file of a config directory is config."
-			}
-			var nr *regular.NotRegularError
-			switch {
-			case errors.Is(err, ErrConfigTooLarge):
-				summary, detail = "Config file too large", fmt.Sprintf("The config file %s was not read: %s.", name, err)
-			case errors.As(err, &nr):
-				summary, detail = "Config not a regular file", notRegularDetail("config file", nr)+" Give the path of a regular file (in a config directory, every *.hcl name must be one)."
-			}
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  summary,
-				Detail:   detail,
-				Subject:  &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.InitialPos},
-			})
+			diags = append(diags, readErrorDiag(name, err))
 			continue
 		}
 		f := parsed[next]
@@ -401,6 +383,29 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	fixLabelDiags(diags)
 	redactEnvValues(diags, cfg.Files, lookup)
 	return cfg, diags
+}
+
+// readErrorDiag reports a config file that cannot be read. Its subject
+// names the file (for --format json and github); its text is not there to
+// show.
+func readErrorDiag(name string, err error) *hcl.Diagnostic {
+	summary, detail := "Cannot read config", fmt.Sprintf("The config file %s cannot be read: %s.", name, err)
+	if target, ok := DanglingLink(name); ok {
+		detail = "The config file " + danglingDetail(name, target) + " Point the link at an existing file, or remove it: every *.hcl file of a config directory is config."
+	}
+	var nr *regular.NotRegularError
+	switch {
+	case errors.Is(err, ErrConfigTooLarge):
+		summary, detail = "Config file too large", fmt.Sprintf("The config file %s was not read: %s.", name, err)
+	case errors.As(err, &nr):
+		summary, detail = "Config not a regular file", notRegularDetail("config file", nr)+" Give the path of a regular file (in a config directory, every *.hcl name must be one)."
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   detail,
+		Subject:  &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.InitialPos},
+	}
 }
 
 // fixLabelDiags rewrites HCL's details for a block without its name or

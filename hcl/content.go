@@ -212,7 +212,14 @@ func decodeContent(b *hcl.Block, sc *contentScope) (*Content, hcl.Diagnostics) {
 		}
 	}
 
-	// Media types.
+	diags = append(diags, c.checkMediaType(b, attrs)...)
+	return c, diags
+}
+
+// checkMediaType checks an item's mime_type, and for an image or a sound
+// from a file with none, sets it from the file's extension.
+func (c *Content) checkMediaType(b *hcl.Block, attrs hcl.Attributes) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	if c.MIMEType != "" {
 		mt, _, err := mime.ParseMediaType(c.MIMEType)
 		if err != nil || !strings.Contains(mt, "/") {
@@ -241,7 +248,7 @@ func decodeContent(b *hcl.Block, sc *contentScope) (*Content, hcl.Diagnostics) {
 			})
 		}
 	}
-	return c, diags
+	return diags
 }
 
 // contentSources lists the arguments a content kind takes its data from.

@@ -153,50 +153,10 @@ func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (p *Param, diags hcl.Di
 		}
 	}
 	if a, ok := attrs["enum"]; ok {
-		v, d := constant(a, ctx, cty.DynamicPseudoType)
-		diags = append(diags, d...)
-		if !d.HasErrors() {
-			if !v.CanIterateElements() || v.Type().IsMapType() || v.Type().IsObjectType() || v.LengthInt() == 0 {
-				diags = append(diags, rangeDiag(a, "Invalid enum", "enum is a non-empty list of the allowed values, as in enum = [\"simple\", \"detailed\"]."))
-			} else {
-				var enum []cty.Value
-				// A list written out points each bad value at itself.
-				items, _ := a.Expr.(*hclsyntax.TupleConsExpr)
-				if items != nil && len(items.Exprs) != v.LengthInt() {
-					items = nil
-				}
-				for i, it := 0, v.ElementIterator(); it.Next(); i++ {
-					_, ev := it.Element()
-					cv, msg := p.conform(ev)
-					if msg != "" {
-						d := rangeDiag(a, "Invalid enum value", fmt.Sprintf("The enum value %s %s. Every enum value must be a valid value of the parameter.", ctyDisplay(ev), msg))
-						if items != nil && v.Type().IsTupleType() {
-							d.Subject = items.Exprs[i].Range().Ptr()
-						}
-						diags = append(diags, d)
-						continue
-					}
-					enum = append(enum, cv)
-				}
-				p.Enum = enum
-			}
-		}
+		diags = append(diags, p.decodeEnum(a, ctx)...)
 	}
 	if a, ok := attrs["default"]; ok {
-		v, d := constant(a, ctx, cty.DynamicPseudoType)
-		diags = append(diags, d...)
-		if !d.HasErrors() {
-			cv, msg := p.conform(v)
-			if msg != "" {
-				shown := ctyDisplay(v)
-				if p.Sensitive {
-					shown = "(sensitive value)"
-				}
-				diags = append(diags, rangeDiag(a, "Invalid default", fmt.Sprintf("The default %s %s. Change the default, or the type or constraint it does not meet.", shown, msg)))
-			} else {
-				p.Default = cv
-			}
-		}
+		diags = append(diags, p.decodeDefault(a, ctx)...)
 	}
 	p.Required = p.Default == cty.NilVal
 	if a, ok := attrs["required"]; ok {
@@ -237,6 +197,59 @@ func (p *Param) schema() *jsonschema.Schema {
 		s.Pattern = p.Pattern.String()
 	}
 	return s
+}
+
+// decodeEnum decodes a param's enum: a non-empty list of values of its
+// type, each meeting its constraints. It sets p.Enum to the values that do.
+func (p *Param) decodeEnum(a *hcl.Attribute, ctx *hcl.EvalContext) hcl.Diagnostics {
+	v, diags := constant(a, ctx, cty.DynamicPseudoType)
+	if diags.HasErrors() {
+		return diags
+	}
+	if !v.CanIterateElements() || v.Type().IsMapType() || v.Type().IsObjectType() || v.LengthInt() == 0 {
+		return append(diags, rangeDiag(a, "Invalid enum", "enum is a non-empty list of the allowed values, as in enum = [\"simple\", \"detailed\"]."))
+	}
+	var enum []cty.Value
+	// A list written out points each bad value at itself.
+	items, _ := a.Expr.(*hclsyntax.TupleConsExpr)
+	if items != nil && len(items.Exprs) != v.LengthInt() {
+		items = nil
+	}
+	for i, it := 0, v.ElementIterator(); it.Next(); i++ {
+		_, ev := it.Element()
+		cv, msg := p.conform(ev)
+		if msg != "" {
+			d := rangeDiag(a, "Invalid enum value", fmt.Sprintf("The enum value %s %s. Every enum value must be a valid value of the parameter.", ctyDisplay(ev), msg))
+			if items != nil && v.Type().IsTupleType() {
+				d.Subject = items.Exprs[i].Range().Ptr()
+			}
+			diags = append(diags, d)
+			continue
+		}
+		enum = append(enum, cv)
+	}
+	p.Enum = enum
+	return diags
+}
+
+// decodeDefault decodes a param's default, which must meet its type and
+// constraints (enum included, so p.Enum is decoded first). A sensitive
+// param's default is not shown in the message.
+func (p *Param) decodeDefault(a *hcl.Attribute, ctx *hcl.EvalContext) hcl.Diagnostics {
+	v, diags := constant(a, ctx, cty.DynamicPseudoType)
+	if diags.HasErrors() {
+		return diags
+	}
+	cv, msg := p.conform(v)
+	if msg == "" {
+		p.Default = cv
+		return diags
+	}
+	shown := ctyDisplay(v)
+	if p.Sensitive {
+		shown = "(sensitive value)"
+	}
+	return append(diags, rangeDiag(a, "Invalid default", fmt.Sprintf("The default %s %s. Change the default, or the type or constraint it does not meet.", shown, msg)))
 }
 
 // Check checks a value already of the parameter's type against the

@@ -106,8 +106,12 @@ func validToolName(name string, dot bool, max int) bool {
 	return true
 }
 
-// compile are the functions of expressions evaluated at call time (see
-// CompileFunctions).
+// decodeTool decodes a tool block: its params, result, ask, icons,
+// examples and annotations, then compiles its backend. static evaluates
+// the attributes that must be constant; compile are the functions of
+// expressions evaluated at call time (see CompileFunctions); baseDir is
+// the config file's directory, for relative paths. The tool is returned
+// even with errors, for the checks that follow.
 func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]function.Function, baseDir string, network adapters.NetworkPolicy) (*Tool, hcl.Diagnostics) {
 	t := &Tool{Name: block.Labels[0], DeclRange: block.DefRange}
 	var diags hcl.Diagnostics
@@ -127,8 +131,79 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	diags = append(diags, stringAttr(content.Attributes, "title", static, &t.Title)...)
 	diags = append(diags, stringAttr(content.Attributes, "description", static, &t.Description)...)
 
-	var backends []*hcl.Block
-	var result, ask, annotations *hcl.Block
+	nb, d := t.decodeBlocks(content.Blocks, static, baseDir)
+	diags = append(diags, d...)
+	if misspelt := misspeltLabels(block.Body, schema, "param", contentDiags); len(misspelt) > 0 {
+		// Declared, as far as references go, but of no known type.
+		nb.declared = append(nb.declared, misspelt...)
+		nb.argErrs = true
+	}
+	if t.Annotations != nil && t.Title == "" {
+		t.Title = t.Annotations.Title
+	}
+
+	if a, ok := content.Attributes["input_schema"]; ok {
+		ri, d := decodeInputSchema(a, static)
+		diags = append(diags, d...)
+		nb.argErrs = nb.argErrs || d.HasErrors()
+		t.RawInput = ri
+		if len(nb.declared) > 0 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "input_schema and param blocks",
+				Detail:   "A tool's arguments are declared either by param blocks or by input_schema, not both. Move the parameters into the schema's properties, or remove input_schema.",
+				Subject:  a.NameRange.Ptr(),
+			})
+		}
+		if ri != nil {
+			nb.declared = ri.Properties
+		}
+	}
+	eval := t.compileEval(compile)
+	diags = append(diags, t.decodeConfirm(content.Attributes, eval, static, nb.declared)...)
+	var answers []string
+	if nb.ask != nil {
+		a, d := decodeAsk(nb.ask, eval, static, nb.declared)
+		diags = append(diags, d...)
+		nb.argErrs = nb.argErrs || d.HasErrors()
+		t.Ask = a
+		for _, f := range a.Fields {
+			answers = append(answers, f.Name)
+		}
+		eval = t.compileEval(compile) // now with "answer"
+	}
+	roots := t.refRoots(nb.declared, answers)
+	if nb.result != nil {
+		r, d := decodeResult(nb.result, eval, static, roots, !nb.argErrs, baseDir)
+		diags = append(diags, d...)
+		t.Result = r
+	}
+
+	diags = append(diags, t.checkBackendCount(block, nb.backends, contentDiags)...)
+	diags = append(diags, t.compileBackend(nb, eval, roots, baseDir, network)...)
+	if diags.HasErrors() {
+		return t, diags
+	}
+	t.InputSchemaJSON = SchemaJSON(t.inputSchema())
+	if t.RawInput != nil {
+		t.InputSchemaJSON = t.RawInput.Schema
+	}
+	if out := t.OutputSchema(); out != nil {
+		t.OutputSchemaJSON = SchemaJSON(out)
+	}
+	return t, diags
+}
+
+// toolBlocks are what decodeBlocks leaves of a tool block's nested blocks
+// for decodeTool to decode once the arguments are known.
+type toolBlocks struct {
+	// backends are the blocks of no tool block type: the backend, or
+	// several when the tool has more than one by mistake.
+	backends []*hcl.Block
+	// result and ask are the first result and ask blocks, or nil.
+	result, ask *hcl.Block
+	// declared are the declared params' names, even of params with errors.
+	declared []string
 	// argErrs is set when the arguments' types are not known for sure (a
 	// param's type does not parse or its block has an unknown attribute,
 	// or an input_schema or ask block has errors): expressions that use
@@ -136,10 +211,18 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	// that one mistake is not reported again as others. Any other error (a
 	// param's bad default or bound among them) leaves them checked: every
 	// problem shows at once.
-	argErrs := false
-	var declaredParams []string
+	argErrs bool
+}
+
+// decodeBlocks decodes a tool's annotations, param, icon and example
+// blocks into t, and sorts out the blocks decoded later: the result, the
+// ask block and the backends.
+func (t *Tool) decodeBlocks(blocks hcl.Blocks, static *hcl.EvalContext, baseDir string) (*toolBlocks, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	nb := &toolBlocks{}
+	var annotations *hcl.Block
 	paramRanges := map[string]hcl.Range{}
-	for _, b := range content.Blocks {
+	for _, b := range blocks {
 		switch b.Type {
 		case "annotations":
 			if t.Annotations != nil {
@@ -156,30 +239,30 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 			// A param whose type is known still types the backend's
 			// expressions, whatever else is wrong with it (a bad
 			// default, say): those are checked too.
-			argErrs = argErrs || !typed
+			nb.argErrs = nb.argErrs || !typed
 			if prev, dup := paramRanges[b.Labels[0]]; dup {
 				diags = append(diags, duplicate("param", b.Labels[0], b.DefRange, prev, uniqueIn("parameter", "a tool")))
 				continue
 			}
 			paramRanges[b.Labels[0]] = b.DefRange
-			declaredParams = append(declaredParams, b.Labels[0])
+			nb.declared = append(nb.declared, b.Labels[0])
 			if typed {
 				// A param whose type is not known is declared (its
 				// references are fine) but has no type to check them by.
 				t.Params = append(t.Params, p)
 			}
 		case "result":
-			if result != nil {
-				diags = append(diags, duplicate("result block", "", b.DefRange, result.DefRange, oneIn("result", "A tool")))
+			if nb.result != nil {
+				diags = append(diags, duplicate("result block", "", b.DefRange, nb.result.DefRange, oneIn("result", "A tool")))
 				continue
 			}
-			result = b
+			nb.result = b
 		case "ask":
-			if ask != nil {
-				diags = append(diags, duplicate("ask block", "", b.DefRange, ask.DefRange, oneIn("ask", "A tool")))
+			if nb.ask != nil {
+				diags = append(diags, duplicate("ask block", "", b.DefRange, nb.ask.DefRange, oneIn("ask", "A tool")))
 				continue
 			}
-			ask = b
+			nb.ask = b
 		case "icon":
 			ic, d := decodeIcon(b, static, baseDir)
 			diags = append(diags, d...)
@@ -193,65 +276,26 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 				t.Examples = append(t.Examples, ex)
 			}
 		default:
-			backends = append(backends, b)
+			nb.backends = append(nb.backends, b)
 		}
 	}
-	if misspelt := misspeltLabels(block.Body, schema, "param", contentDiags); len(misspelt) > 0 {
-		// Declared, as far as references go, but of no known type.
-		declaredParams = append(declaredParams, misspelt...)
-		argErrs = true
-	}
-	if t.Annotations != nil && t.Title == "" {
-		t.Title = t.Annotations.Title
-	}
+	return nb, diags
+}
 
-	if a, ok := content.Attributes["input_schema"]; ok {
-		ri, d := decodeInputSchema(a, static)
-		diags = append(diags, d...)
-		argErrs = argErrs || d.HasErrors()
-		t.RawInput = ri
-		if len(declaredParams) > 0 {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "input_schema and param blocks",
-				Detail:   "A tool's arguments are declared either by param blocks or by input_schema, not both. Move the parameters into the schema's properties, or remove input_schema.",
-				Subject:  a.NameRange.Ptr(),
-			})
-		}
-		if ri != nil {
-			declaredParams = ri.Properties
-		}
-	}
-	eval := t.compileEval(compile)
-	diags = append(diags, t.decodeConfirm(content.Attributes, eval, static, declaredParams)...)
-	var answers []string
-	if ask != nil {
-		a, d := decodeAsk(ask, eval, static, declaredParams)
-		diags = append(diags, d...)
-		argErrs = argErrs || d.HasErrors()
-		t.Ask = a
-		for _, f := range a.Fields {
-			answers = append(answers, f.Name)
-		}
-		eval = t.compileEval(compile) // now with "answer"
-	}
-	if result != nil {
-		r, d := decodeResult(result, eval, static, t.refRoots(declaredParams, answers), !argErrs, baseDir)
-		diags = append(diags, d...)
-		t.Result = r
-	}
-
-	// A misspelt block may be the backend, and so may an argument that
-	// is a backend's name (template = "...") or belongs in one (url or
-	// command written in the tool block): that mistake is reported, and
-	// not again as a missing backend.
+// checkBackendCount reports a tool with no backend block or more than one.
+// A tool with none whose result needs no output gets noBackend. content
+// are the tool block's content diagnostics: a misspelt block may be the
+// backend, and so may an argument that is a backend's name (template =
+// "...") or belongs in one (url or command written in the tool block):
+// that mistake is already reported, and not again as a missing backend.
+func (t *Tool) checkBackendCount(block *hcl.Block, backends []*hcl.Block, content hcl.Diagnostics) hcl.Diagnostics {
 	unsupported := false
-	for _, dg := range contentDiags {
-		name, block, ok := unsupportedName(dg)
+	for _, dg := range content {
+		name, isBlock, ok := unsupportedName(dg)
 		switch {
 		case dg.Summary == "Unsupported block type":
 			unsupported = true
-		case ok && !block && backendOfArgument(name) != "":
+		case ok && !isBlock && backendOfArgument(name) != "":
 			unsupported = true
 		case dg.Summary == "Unsupported argument" && strings.Contains(dg.Detail, "is a block, not an argument"):
 			unsupported = true
@@ -260,81 +304,80 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	switch len(backends) {
 	case 0:
 		if unsupported {
-			break // the misspelt block is already reported
+			return nil // the misspelt block is already reported
 		}
 		if t.Result != nil && t.Result.fixed() {
 			// Every item has its own data: nothing to run.
 			t.BackendKind, t.Backend = "none", noBackend{}
-			break
+			return nil
 		}
-		diags = append(diags, &hcl.Diagnostic{
+		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Missing backend block",
 			Detail:   fmt.Sprintf("The tool %q has nothing to run. Add one backend block: %s. (A tool whose result block gives every content item its own data, such as image { file = \"logo.png\" }, needs none.)", t.Name, strings.Join(adapters.Names(), ", ")),
 			Subject:  block.DefRange.Ptr(),
-		})
+		}}
 	case 1:
+		return nil
 	default:
-		diags = append(diags, &hcl.Diagnostic{
+		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "More than one backend block",
 			Detail:   fmt.Sprintf("A tool runs exactly one backend, but %q has %s block and %s block. Keep one of them, or split them into two tools.", t.Name, withArticle(backends[0].Type), withArticle(backends[1].Type)),
 			Subject:  backends[1].DefRange.Ptr(),
-		})
+		}}
 	}
+}
+
+// compileBackend compiles the tool's first backend block with eval, and
+// checks the references of the others. roots are the variables the
+// backend may use.
+func (t *Tool) compileBackend(nb *toolBlocks, eval *hcl.EvalContext, roots []refRoot, baseDir string, network adapters.NetworkPolicy) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	// With more than one backend block, which one is meant is unknown: the
 	// first is compiled all the same, and the others' references checked,
 	// so that their mistakes show with the "More than one" error rather
 	// than after it is fixed.
-	for _, b := range backends[min(1, len(backends)):] {
-		diags = append(diags, checkBodyRefsIn(b.Body, t.refRoots(declaredParams, answers))...)
+	for _, b := range nb.backends[min(1, len(nb.backends)):] {
+		diags = append(diags, checkBodyRefsIn(b.Body, roots)...)
 	}
-	if len(backends) > 0 {
-		b := backends[0]
-		t.BackendKind = b.Type
-		// References are checked against every declared param, even one
-		// whose block has errors, so that all problems show at once.
-		refDiags := checkBodyRefsIn(b.Body, t.refRoots(declaredParams, answers))
-		diags = append(diags, refDiags...)
-		beval := eval
-		if argErrs || refDiags.HasErrors() {
-			// The arguments' types are not known for sure, or the block
-			// refers to names that are not declared: check the backend
-			// with the arguments unknown, so that its own mistakes (a bad
-			// method, url or timeout) show in the same run, without errors
-			// that follow from the param's or the reference's.
-			beval = &hcl.EvalContext{Functions: eval.Functions, Variables: map[string]cty.Value{"param": cty.DynamicVal, "answer": cty.DynamicVal}}
+	if len(nb.backends) == 0 {
+		return diags
+	}
+	b := nb.backends[0]
+	t.BackendKind = b.Type
+	// References are checked against every declared param, even one
+	// whose block has errors, so that all problems show at once.
+	refDiags := checkBodyRefsIn(b.Body, roots)
+	diags = append(diags, refDiags...)
+	beval := eval
+	if nb.argErrs || refDiags.HasErrors() {
+		// The arguments' types are not known for sure, or the block
+		// refers to names that are not declared: check the backend
+		// with the arguments unknown, so that its own mistakes (a bad
+		// method, url or timeout) show in the same run, without errors
+		// that follow from the param's or the reference's.
+		beval = &hcl.EvalContext{Functions: eval.Functions, Variables: map[string]cty.Value{"param": cty.DynamicVal, "answer": cty.DynamicVal}}
+	}
+	params := t.paramInfo()
+	for _, n := range nb.declared { // declared, even with errors
+		if _, ok := params[n]; !ok {
+			params[n] = adapters.ParamInfo{}
 		}
-		params := t.paramInfo()
-		for _, n := range declaredParams { // declared, even with errors
-			if _, ok := params[n]; !ok {
-				params[n] = adapters.ParamInfo{}
-			}
-		}
-		kind, _ := adapters.Lookup(b.Type)
-		backend, d := kind.Compile(b, &adapters.CompileContext{
-			BaseDir:  baseDir,
-			Eval:     beval,
-			ToolName: t.Name,
-			Params:   params,
-			Network:  network,
-		})
-		// A reference already reported as undeclared is not reported
-		// again by the backend, in its own words.
-		diags = append(diags, withoutRepeats(misplacedInBackend(d, b.Type), refDiags)...)
-		t.Backend = backend
 	}
-	if diags.HasErrors() {
-		return t, diags
-	}
-	t.InputSchemaJSON = SchemaJSON(t.inputSchema())
-	if t.RawInput != nil {
-		t.InputSchemaJSON = t.RawInput.Schema
-	}
-	if out := t.OutputSchema(); out != nil {
-		t.OutputSchemaJSON = SchemaJSON(out)
-	}
-	return t, diags
+	kind, _ := adapters.Lookup(b.Type)
+	backend, d := kind.Compile(b, &adapters.CompileContext{
+		BaseDir:  baseDir,
+		Eval:     beval,
+		ToolName: t.Name,
+		Params:   params,
+		Network:  network,
+	})
+	// A reference already reported as undeclared is not reported
+	// again by the backend, in its own words.
+	diags = append(diags, withoutRepeats(misplacedInBackend(d, b.Type), refDiags)...)
+	t.Backend = backend
+	return diags
 }
 
 // misplacedInBackend adds to HCL's "Unsupported argument" and "Unsupported
