@@ -13,6 +13,7 @@ type Annotations struct {
 	OpenWorldHint   *bool
 }
 
+// annotationsBlockSchema is the schema of an annotations block.
 var annotationsBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "title"},
@@ -23,6 +24,8 @@ var annotationsBlockSchema = &hcl.BodySchema{
 	},
 }
 
+// decodeAnnotations decodes an annotations block; ctx evaluates its
+// constant attributes.
 func decodeAnnotations(block *hcl.Block, ctx *hcl.EvalContext) (*Annotations, hcl.Diagnostics) {
 	content, diags := block.Body.Content(annotationsBlockSchema)
 	a := &Annotations{}

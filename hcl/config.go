@@ -1,9 +1,3 @@
-// Package hcl is toolhost's config language: it parses tools.hcl files,
-// decodes their blocks (server, tool, resource, resource_template, prompt),
-// and reports every problem as an HCL diagnostic with its source range.
-//
-// Other packages usually import it under another name, since it shares its
-// name with github.com/hashicorp/hcl/v2, whose types it returns.
 package hcl
 
 import (
@@ -42,6 +36,7 @@ type Config struct {
 	Paths []string
 }
 
+// rootSchema is the schema of a config file: its top-level block types.
 var rootSchema = &hcl.BodySchema{
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "server"},
@@ -59,8 +54,8 @@ type Options struct {
 }
 
 // MaxConfigFileSize is the largest config file toolhost reads: 8 MiB,
-// about 25,000 tools, which take 3 s and 650 MB to load (a real config of
-// 1,000 tools is 320 KB). A larger one is refused before it is read whole,
+// about 25,000 tools, whose load takes seconds and hundreds of megabytes
+// (BENCHMARKS.md, "Large configs"). A larger one is refused before it is read whole,
 // such as a data file named by mistake (a device, such as /dev/zero, is
 // not read at all).
 const MaxConfigFileSize = 8 << 20
@@ -471,6 +466,7 @@ func nothingDeclared(files []string) *hcl.Diagnostic {
 	}
 }
 
+// pluralFiles says "other file" or "N other files", for messages.
 func pluralFiles(n int) string {
 	if n == 1 {
 		return "other file"
@@ -710,9 +706,8 @@ type decodeJob struct {
 
 // decodeBlocksPerWorker is the fewest blocks a goroutine of decodeAll is
 // given. Blocks are independent of each other, and even a small config
-// decodes faster on two cores: a start of examples/tools.hcl (13 blocks)
-// took 0.03–0.33 ms less across runs (BENCHMARKS.md, "Cold start on both
-// cores").
+// such as examples/tools.hcl decodes faster on two cores (BENCHMARKS.md,
+// "Cold start on both cores").
 const decodeBlocksPerWorker = 2
 
 // decodeAll decodes the blocks, on every free processor. Results keep
@@ -721,6 +716,8 @@ func decodeAll(jobs []decodeJob, static *hcl.EvalContext) {
 	parallel.For(len(jobs), decodeBlocksPerWorker, func(i int) { jobs[i].decode(static) })
 }
 
+// decode decodes the job's block by its type, once: the server block is
+// decoded before the others, and decodeAll skips it then.
 func (j *decodeJob) decode(static *hcl.EvalContext) {
 	if j.done {
 		return

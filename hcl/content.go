@@ -78,18 +78,22 @@ func isContentBlock(typ string) bool {
 	return false
 }
 
+// textContentSchema is the schema of a text content block.
 var textContentSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "text"}, {Name: "path"}},
 }
 
+// mediaContentSchema is the schema of an image or audio content block.
 var mediaContentSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "data"}, {Name: "path"}, {Name: "file"}, {Name: "mime_type"}},
 }
 
+// resourceContentSchema is the schema of a resource content block.
 var resourceContentSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "uri", Required: true}, {Name: "text"}, {Name: "file"}, {Name: "mime_type"}},
 }
 
+// resourceLinkContentSchema is the schema of a resource_link content block.
 var resourceLinkContentSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "uri", Required: true}, {Name: "name"}, {Name: "title"}, {Name: "description"}, {Name: "mime_type"}},
 }

@@ -44,8 +44,6 @@ func posString(r hcl.Range) string {
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
 }
 
-// withArticle puts "a" or "an" before a word, as in "an arg block" and "an
-// http block" (said aitch-tee-tee-pee).
 // capitalize upper-cases the first letter of an ASCII phrase, for one
 // that starts a sentence.
 func capitalize(s string) string {
@@ -55,6 +53,8 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
+// withArticle puts "a" or "an" before a word, as in "an arg block" and "an
+// http block" (said aitch-tee-tee-pee).
 func withArticle(word string) string {
 	if word == "" {
 		return word

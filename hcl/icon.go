@@ -31,6 +31,7 @@ type Icon struct {
 	DeclRange hcl.Range
 }
 
+// iconBlockSchema is the schema of an icon block.
 var iconBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "src"},

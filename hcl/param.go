@@ -37,6 +37,7 @@ type Param struct {
 	DeclRange  hcl.Range
 }
 
+// paramBlockSchema is the schema of a param block.
 var paramBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "type"},
@@ -170,6 +171,8 @@ func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (p *Param, diags hcl.Di
 	return p, diags, typed
 }
 
+// schema is the parameter's JSON schema, as a property of the tool's
+// input schema.
 func (p *Param) schema() *jsonschema.Schema {
 	s := p.Type.Schema(true)
 	s.Title = p.Title
@@ -323,6 +326,7 @@ func (p *Param) conform(v cty.Value) (cty.Value, string) {
 	return cv, ""
 }
 
+// enumList shows enum values for messages, as in ["a", "b"].
 func enumList(vals []cty.Value) string {
 	parts := make([]string, len(vals))
 	for i, v := range vals {

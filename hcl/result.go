@@ -33,10 +33,13 @@ type Field struct {
 	DeclRange hcl.Range
 }
 
+// resultBlockSchema is the schema of a result block: fields and content
+// items.
 var resultBlockSchema = &hcl.BodySchema{
 	Blocks: append([]hcl.BlockHeaderSchema{{Type: "field", LabelNames: []string{"name"}}}, contentBlockTypes...),
 }
 
+// fieldBlockSchema is the schema of a result block's field block.
 var fieldBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "path", Required: true},
@@ -46,10 +49,10 @@ var fieldBlockSchema = &hcl.BodySchema{
 	},
 }
 
-// decodeResult decodes a result block. names are the declared params;
-// typecheck is false when the params have errors, so their types are not
-// known well enough to evaluate the paths.
-// Constant attributes are evaluated with static.
+// decodeResult decodes a result block. roots are the variables its paths
+// and content items may use, evaluated with eval; typecheck is false when
+// the params have errors, so their types are not known well enough to
+// evaluate the paths. Constant attributes are evaluated with static.
 func decodeResult(block *hcl.Block, eval, static *hcl.EvalContext, roots []refRoot, typecheck bool, baseDir string) (*Result, hcl.Diagnostics) {
 	content, diags := block.Body.Content(resultBlockSchema)
 	r := &Result{DeclRange: block.DefRange}
@@ -128,6 +131,8 @@ func decodeResult(block *hcl.Block, eval, static *hcl.EvalContext, roots []refRo
 	return r, diags
 }
 
+// schema is the tool's output schema: an object with a property for each
+// field, required unless optional.
 func (r *Result) schema() *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}
 	for _, f := range r.Fields {

@@ -51,12 +51,14 @@ type Tool struct {
 	// InputSchemaJSON and OutputSchemaJSON are the schemas clients see,
 	// rendered once at load; OutputSchemaJSON is nil without result fields.
 	// (InputSchema and OutputSchema rebuild them as values; a tool keeps
-	// only the JSON, which is a third of the memory.)
+	// only the JSON, which takes less memory than the values.)
 	InputSchemaJSON  json.RawMessage
 	OutputSchemaJSON json.RawMessage
 	DeclRange        hcl.Range
 }
 
+// toolCommonAttributes are the attributes of a tool block, whatever its
+// backend.
 var toolCommonAttributes = []hcl.AttributeSchema{
 	{Name: "title"},
 	{Name: "description"},
@@ -65,6 +67,8 @@ var toolCommonAttributes = []hcl.AttributeSchema{
 	{Name: "input_schema"},
 }
 
+// toolCommonBlocks are the nested blocks of a tool block other than its
+// backend.
 var toolCommonBlocks = []hcl.BlockHeaderSchema{
 	{Type: "annotations"},
 	{Type: "param", LabelNames: []string{"name"}},
@@ -89,7 +93,7 @@ func toolBlockSchema() *hcl.BodySchema {
 // refused and max is the longest name allowed (what the Anthropic and
 // OpenAI APIs accept: 64). A loop rather than a regular expression: a
 // counted repetition such as {1,128} compiles to 128 copies of its class,
-// which cost a tenth of a millisecond at every start.
+// a cost every start would pay.
 func validToolName(name string, dot bool, max int) bool {
 	if len(name) == 0 || len(name) > max {
 		return false
@@ -476,6 +480,7 @@ func (t *Tool) OutputSchema() *jsonschema.Schema {
 	return t.Result.schema()
 }
 
+// paramInfo is what the backend compiler is told of each parameter.
 func (t *Tool) paramInfo() map[string]adapters.ParamInfo {
 	m := make(map[string]adapters.ParamInfo, len(t.Params))
 	if t.RawInput != nil {
@@ -511,6 +516,8 @@ func (t *Tool) compileEval(functions map[string]function.Function) *hcl.EvalCont
 	return &hcl.EvalContext{Functions: functions, Variables: vars}
 }
 
+// inputSchema builds the input schema of the tool's param blocks: an
+// object of exactly the declared parameters.
 func (t *Tool) inputSchema() *jsonschema.Schema {
 	s := &jsonschema.Schema{
 		Type:                 "object",
@@ -530,10 +537,12 @@ func (t *Tool) inputSchema() *jsonschema.Schema {
 // noBackend is the backend of a tool whose result needs no output.
 type noBackend struct{}
 
+// Call returns an empty output: the result has all its data.
 func (noBackend) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, error) {
 	return &adapters.Output{MIMEType: "text/plain"}, ctx.Err()
 }
 
+// Close does nothing: a noBackend holds nothing.
 func (noBackend) Close() error { return nil }
 
 var _ adapters.Backend = noBackend{}
