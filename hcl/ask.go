@@ -25,6 +25,7 @@ type Ask struct {
 	DeclRange hcl.Range
 }
 
+// askBlockSchema is the schema of an ask block: its fields.
 var askBlockSchema = &hcl.BodySchema{
 	// message is required, with a message of its own (HCL's says only
 	// that it is).

@@ -1,9 +1,3 @@
-// Package hcl is toolhost's config language: it parses tools.hcl files,
-// decodes their blocks (server, tool, resource, resource_template, prompt),
-// and reports every problem as an HCL diagnostic with its source range.
-//
-// Other packages usually import it under another name, since it shares its
-// name with github.com/hashicorp/hcl/v2, whose types it returns.
 package hcl
 
 import (
@@ -43,6 +37,7 @@ type Config struct {
 	Paths []string
 }
 
+// rootSchema is the schema of a config file: its top-level block types.
 var rootSchema = &hcl.BodySchema{
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "server"},
@@ -60,8 +55,8 @@ type Options struct {
 }
 
 // MaxConfigFileSize is the largest config file toolhost reads: 8 MiB,
-// about 25,000 tools, which take 3 s and 650 MB to load (a real config of
-// 1,000 tools is 320 KB). A larger one is refused before it is read whole,
+// about 25,000 tools, whose load takes seconds and hundreds of megabytes
+// (BENCHMARKS.md, "Large configs"). A larger one is refused before it is read whole,
 // such as a data file named by mistake (a device, such as /dev/zero, is
 // not read at all).
 const MaxConfigFileSize = 8 << 20
@@ -300,26 +295,8 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	parsed, parseDiags := parseFiles(readable, srcs)
 	next := 0 // the index in parsed of the next readable file
 	for i, name := range files {
-		// The subject names the file (for --format json and github); its
-		// text is not there to show.
 		if err := readErrs[i]; err != nil {
-			summary, detail := "Cannot read config", fmt.Sprintf("The config file %s cannot be read: %s.", name, err)
-			if target, ok := DanglingLink(name); ok {
-				detail = "The config file " + danglingDetail(name, target) + " Point the link at an existing file, or remove it: every *.hcl file of a config directory is config."
-			}
-			var nr *regular.NotRegularError
-			switch {
-			case errors.Is(err, ErrConfigTooLarge):
-				summary, detail = "Config file too large", fmt.Sprintf("The config file %s was not read: %s.", name, err)
-			case errors.As(err, &nr):
-				summary, detail = "Config not a regular file", notRegularDetail("config file", nr)+" Give the path of a regular file (in a config directory, every *.hcl name must be one)."
-			}
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  summary,
-				Detail:   detail,
-				Subject:  &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.InitialPos},
-			})
+			diags = append(diags, readErrorDiag(name, err))
 			continue
 		}
 		f := parsed[next]
@@ -404,6 +381,29 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	return cfg, diags
 }
 
+// readErrorDiag reports a config file that cannot be read. Its subject
+// names the file (for --format json and github); its text is not there to
+// show.
+func readErrorDiag(name string, err error) *hcl.Diagnostic {
+	summary, detail := "Cannot read config", fmt.Sprintf("The config file %s cannot be read: %s.", name, err)
+	if target, ok := DanglingLink(name); ok {
+		detail = "The config file " + danglingDetail(name, target) + " Point the link at an existing file, or remove it: every *.hcl file of a config directory is config."
+	}
+	var nr *regular.NotRegularError
+	switch {
+	case errors.Is(err, ErrConfigTooLarge):
+		summary, detail = "Config file too large", fmt.Sprintf("The config file %s was not read: %s.", name, err)
+	case errors.As(err, &nr):
+		summary, detail = "Config not a regular file", notRegularDetail("config file", nr)+" Give the path of a regular file (in a config directory, every *.hcl name must be one)."
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   detail,
+		Subject:  &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.InitialPos},
+	}
+}
+
 // fixLabelDiags rewrites HCL's details for a block without its name or
 // with labels too many ("All tool blocks must have 1 labels (name).",
 // "Only 1 labels (name) are expected for tool blocks.") as what to write.
@@ -467,6 +467,7 @@ func nothingDeclared(files []string) *hcl.Diagnostic {
 	}
 }
 
+// pluralFiles says "other file" or "N other files", for messages.
 func pluralFiles(n int) string {
 	if n == 1 {
 		return "other file"
@@ -706,9 +707,8 @@ type decodeJob struct {
 
 // decodeBlocksPerWorker is the fewest blocks a goroutine of decodeAll is
 // given. Blocks are independent of each other, and even a small config
-// decodes faster on two cores: a start of examples/tools.hcl (13 blocks)
-// took 0.03–0.33 ms less across runs (BENCHMARKS.md, "Cold start on both
-// cores").
+// such as examples/tools.hcl decodes faster on two cores (BENCHMARKS.md,
+// "Cold start on both cores").
 const decodeBlocksPerWorker = 2
 
 // decodeAll decodes the blocks, on every free processor. Results keep
@@ -717,6 +717,8 @@ func decodeAll(jobs []decodeJob, static *hcl.EvalContext) {
 	parallel.For(len(jobs), decodeBlocksPerWorker, func(i int) { jobs[i].decode(static) })
 }
 
+// decode decodes the job's block by its type, once: the server block is
+// decoded before the others, and decodeAll skips it then.
 func (j *decodeJob) decode(static *hcl.EvalContext) {
 	if j.done {
 		return

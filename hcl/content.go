@@ -78,18 +78,22 @@ func isContentBlock(typ string) bool {
 	return false
 }
 
+// textContentSchema is the schema of a text content block.
 var textContentSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "text"}, {Name: "path"}},
 }
 
+// mediaContentSchema is the schema of an image or audio content block.
 var mediaContentSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "data"}, {Name: "path"}, {Name: "file"}, {Name: "mime_type"}},
 }
 
+// resourceContentSchema is the schema of a resource content block.
 var resourceContentSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "uri", Required: true}, {Name: "text"}, {Name: "file"}, {Name: "mime_type"}},
 }
 
+// resourceLinkContentSchema is the schema of a resource_link content block.
 var resourceLinkContentSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "uri", Required: true}, {Name: "name"}, {Name: "title"}, {Name: "description"}, {Name: "mime_type"}},
 }
@@ -212,7 +216,14 @@ func decodeContent(b *hcl.Block, sc *contentScope) (*Content, hcl.Diagnostics) {
 		}
 	}
 
-	// Media types.
+	diags = append(diags, c.checkMediaType(b, attrs)...)
+	return c, diags
+}
+
+// checkMediaType checks an item's mime_type, and for an image or a sound
+// from a file with none, sets it from the file's extension.
+func (c *Content) checkMediaType(b *hcl.Block, attrs hcl.Attributes) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	if c.MIMEType != "" {
 		mt, _, err := mime.ParseMediaType(c.MIMEType)
 		if err != nil || !strings.Contains(mt, "/") {
@@ -241,7 +252,7 @@ func decodeContent(b *hcl.Block, sc *contentScope) (*Content, hcl.Diagnostics) {
 			})
 		}
 	}
-	return c, diags
+	return diags
 }
 
 // contentSources lists the arguments a content kind takes its data from.

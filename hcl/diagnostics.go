@@ -2,9 +2,12 @@ package hcl
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // FormatDiagnostic renders one diagnostic on one line, as compilers do:
@@ -41,8 +44,6 @@ func posString(r hcl.Range) string {
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
 }
 
-// withArticle puts "a" or "an" before a word, as in "an arg block" and "an
-// http block" (said aitch-tee-tee-pee).
 // capitalize upper-cases the first letter of an ASCII phrase, for one
 // that starts a sentence.
 func capitalize(s string) string {
@@ -52,6 +53,8 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
+// withArticle puts "a" or "an" before a word, as in "an arg block" and "an
+// http block" (said aitch-tee-tee-pee).
 func withArticle(word string) string {
 	if word == "" {
 		return word
@@ -74,4 +77,30 @@ func sentenceEnd(s string) string {
 		return s
 	}
 	return s + "."
+}
+
+// rangeDiag is an error diagnostic pointing at the attribute's value.
+func rangeDiag(a *hcl.Attribute, summary, detail string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: a.Expr.Range().Ptr()}
+}
+
+// ctyDisplay renders a known value as JSON for messages.
+func ctyDisplay(v cty.Value) string {
+	if v.ContainsMarked() {
+		return "(sensitive value)"
+	}
+	if !v.IsWhollyKnown() {
+		return "(unknown)"
+	}
+	if v.Type() == cty.Number && !v.IsNull() {
+		return v.AsBigFloat().Text('g', 10)
+	}
+	b, err := ctyjson.Marshal(v, v.Type())
+	if err != nil {
+		return "(a value that cannot be shown)"
+	}
+	if len(b) > 120 {
+		return string(b[:100]) + "...(" + strconv.Itoa(len(b)) + " characters)"
+	}
+	return string(b)
 }

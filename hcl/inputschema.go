@@ -136,6 +136,8 @@ func walkSchemas(s *jsonschema.Schema, f func(*jsonschema.Schema)) {
 	}
 }
 
+// compactJSON re-encodes raw JSON without insignificant space and without
+// escaping HTML characters.
 func compactJSON(raw []byte) json.RawMessage {
 	var b strings.Builder
 	var v any
@@ -146,6 +148,8 @@ func compactJSON(raw []byte) json.RawMessage {
 	return json.RawMessage(strings.TrimSpace(b.String()))
 }
 
+// jsonDisplay shows a schema's type value for messages, as in
+// `type = "array"`.
 func jsonDisplay(v any) string {
 	if v == nil {
 		return "no type"

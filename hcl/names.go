@@ -191,3 +191,24 @@ func misspeltLabels(body hcl.Body, schema *hcl.BodySchema, want string, found hc
 	}
 	return labels
 }
+
+// sanitizeName turns s into a name that fits the naming rules, for hints.
+func sanitizeName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteRune('_')
+		}
+	}
+	out := b.String()
+	if out == "" || (out[0] >= '0' && out[0] <= '9') {
+		out = "x" + out
+	}
+	if len(out) > 64 {
+		out = out[:64]
+	}
+	return out
+}

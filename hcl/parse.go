@@ -15,20 +15,18 @@ import (
 // A native-syntax file of splitMin bytes or more is parsed in pieces of
 // pieceMin bytes at least (but the last, see pieceBounds): two for each
 // processor, or more when that would make pieces over pieceMax. HCL's lexer
-// runs at a few MB/s (it measures columns in grapheme clusters): in a new
-// process the 9 KB of examples/tools.hcl take 2 ms to parse, and a start of
-// it took 0.2–0.5 ms less parsed in four pieces on two cores (BENCHMARKS.md,
-// "Cold start on both cores"). Below that size the goroutines, and the
-// thread the first of them needs early in a process, would cost about what
-// they save.
+// is slow (it measures columns in grapheme clusters): even
+// examples/tools.hcl starts sooner parsed in pieces on two cores
+// (BENCHMARKS.md, "Cold start on both cores"). Below splitMin the
+// goroutines, and the thread the first of them needs early in a process,
+// would cost about what they save.
 //
-// The lexer appends every token of what it is given to one slice (96 bytes
-// a token, a token for every 4–5 bytes of a config), which Go grows by
-// about a quarter at a time once it is large: the 20,000 tokens of an 80 KB
-// piece (1.9 MB) took about five times that in allocations, and four in
-// copies. Pieces of about pieceMax keep the slice small: the parse of
-// 1,000 tools (320 KB) allocates 35 MB instead of 55 MB, and takes a fifth
-// less CPU (BENCHMARKS.md, "Large configs").
+// The lexer appends every token of what it is given to one slice, which Go
+// grows by about a quarter at a time once it is large, so that a large
+// piece allocates several times the slice's final size and copies it as
+// often. Pieces of about pieceMax keep the slice small, and a large
+// config's parse allocates less and takes less CPU (BENCHMARKS.md, "Large
+// configs").
 const (
 	splitMin = 4 << 10
 	pieceMin = 2 << 10
@@ -125,6 +123,7 @@ func pieceBounds(name string, src []byte) []int {
 	return append(append([]int{0}, cuts...), len(src))
 }
 
+// isJSON reports whether a config file is in HCL's JSON syntax, by its name.
 func isJSON(name string) bool { return strings.HasSuffix(name, ".json") }
 
 // parseWhole parses a whole file, in JSON or native syntax by its name.
@@ -312,6 +311,8 @@ func splitTopLevel(src []byte, pieces int) []int {
 	return cuts
 }
 
+// skipLine returns the index of the end of the line src[i] is on: its
+// newline, or the end of src.
 func skipLine(src []byte, i int) int {
 	eol := bytes.IndexByte(src[i:], '\n')
 	if eol < 0 {

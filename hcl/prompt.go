@@ -43,6 +43,7 @@ type PromptMessage struct {
 	DeclRange hcl.Range
 }
 
+// promptBlockSchema is the schema of a prompt block.
 var promptBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "title"},
@@ -54,6 +55,7 @@ var promptBlockSchema = &hcl.BodySchema{
 	},
 }
 
+// promptArgBlockSchema is the schema of a prompt's arg block.
 var promptArgBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "description"},
@@ -63,6 +65,7 @@ var promptArgBlockSchema = &hcl.BodySchema{
 	},
 }
 
+// promptMessageBlockSchema is the schema of a prompt's message block.
 var promptMessageBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "text"},
@@ -79,6 +82,9 @@ func (p *Prompt) ArgsType() cty.Type {
 	return cty.Object(attrs)
 }
 
+// decodePrompt decodes a prompt block: its args and messages. static
+// evaluates its constant attributes; baseDir is the config file's
+// directory, for relative paths.
 func decodePrompt(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*Prompt, hcl.Diagnostics) {
 	content, diags := block.Body.Content(promptBlockSchema)
 	explainUnsupported(diags, promptBlockSchema)

@@ -17,7 +17,8 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 )
 
-// Resource is a resource block: one file served under a fixed URI.
+// Resource is a resource block: a file, or a backend's output, served
+// under a fixed URI.
 type Resource struct {
 	Name        string
 	URI         string
@@ -35,8 +36,9 @@ type Resource struct {
 	DeclRange   hcl.Range
 }
 
-// ResourceTemplate is a resource_template block: the files of a directory
-// served under a URI template with one variable.
+// ResourceTemplate is a resource_template block: the files of a
+// directory, or a backend's output, served under a URI template with one
+// variable.
 type ResourceTemplate struct {
 	Name        string
 	URITemplate string
@@ -66,6 +68,8 @@ type ResourceTemplate struct {
 	DeclRange   hcl.Range
 }
 
+// resourceBlockSchema is the schema of a resource block, without its
+// backend blocks (see withBackends).
 var resourceBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "uri", Required: true},
@@ -76,6 +80,8 @@ var resourceBlockSchema = &hcl.BodySchema{
 	},
 }
 
+// resourceTemplateBlockSchema is the schema of a resource_template block,
+// without its backend blocks (see withBackends).
 var resourceTemplateBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "uri_template", Required: true},
@@ -175,6 +181,8 @@ func resourceBackend(block *hcl.Block, content *hcl.BodyContent, source string, 
 	return backend, b.Type, append(diags, withoutRepeats(d, refDiags)...)
 }
 
+// decodeResource decodes a resource block: its content comes from a file
+// or a backend.
 func decodeResource(block *hcl.Block, ctx *hcl.EvalContext, compile map[string]function.Function, baseDir string, network netpolicy.Policy) (*Resource, hcl.Diagnostics) {
 	content, diags := block.Body.Content(withBackends(resourceBlockSchema))
 	r := &Resource{Name: block.Labels[0], DeclRange: block.DefRange}
@@ -220,6 +228,8 @@ func uriTemplateExprProblem(template, expr string) string {
 	return fmt.Sprintf("%q needs a variable name in the braces, as in notes:///{path}.", template)
 }
 
+// decodeResourceTemplate decodes a resource_template block: a URI template
+// whose reads a directory's files or a backend serve.
 func decodeResourceTemplate(block *hcl.Block, ctx *hcl.EvalContext, compile map[string]function.Function, baseDir string, network netpolicy.Policy) (*ResourceTemplate, hcl.Diagnostics) {
 	content, diags := block.Body.Content(withBackends(resourceTemplateBlockSchema))
 	for _, d := range diags {

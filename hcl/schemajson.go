@@ -11,7 +11,7 @@ import (
 // keywords the compiler uses (type, title, description, default, enum,
 // bounds, lengths, pattern, items, prefixItems, item counts, uniqueItems,
 // properties in declaration order, required, additionalProperties)
-// directly, several times faster than the reflection-based encoder of
+// directly, without the slower reflection-based encoder of
 // jsonschema.Schema. TestSchemaJSONMatchesEncoder checks that both agree on
 // every schema the compiler builds.
 func SchemaJSON(s *jsonschema.Schema) json.RawMessage {
@@ -25,6 +25,7 @@ func isFalseSchema(s *jsonschema.Schema) bool {
 	return n != nil && s.Type == "" && s.Properties == nil && n.Type == "" && n.Not == nil && n.Properties == nil && n.Items == nil && n.Enum == nil
 }
 
+// appendSchema appends s to b as JSON, for SchemaJSON.
 func appendSchema(b []byte, s *jsonschema.Schema) []byte {
 	b = append(b, '{')
 	first := true
@@ -127,6 +128,7 @@ func appendSchema(b []byte, s *jsonschema.Schema) []byte {
 	return append(b, '}')
 }
 
+// appendString appends s to b as a JSON string.
 func appendString(b []byte, s string) []byte {
 	q, _ := json.Marshal(s)
 	return append(b, q...)

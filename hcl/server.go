@@ -38,6 +38,7 @@ const (
 	MaxMaxConcurrentCalls     = 10000
 )
 
+// serverBlockSchema is the schema of the server block.
 var serverBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "name"},
@@ -51,10 +52,13 @@ var serverBlockSchema = &hcl.BodySchema{
 	},
 }
 
+// defaultServer is the server of a config without a server block.
 func defaultServer() *Server {
 	return &Server{Name: "toolhost", Version: Version, MaxConcurrentCalls: DefaultMaxConcurrentCalls}
 }
 
+// decodeServer decodes the server block; ctx evaluates its attributes,
+// which are all constant.
 func decodeServer(block *hcl.Block, ctx *hcl.EvalContext) (*Server, hcl.Diagnostics) {
 	content, diags := block.Body.Content(serverBlockSchema)
 	s := defaultServer()

@@ -2,31 +2,19 @@ package hcl
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"math"
-	"mime"
-	"net/http"
-	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/netpolicy"
-	"github.com/toolhost/toolhost/internal/regular"
 )
 
 // Tool is a tool block: an MCP tool and the backend that runs it.
@@ -64,84 +52,14 @@ type Tool struct {
 	// InputSchemaJSON and OutputSchemaJSON are the schemas clients see,
 	// rendered once at load; OutputSchemaJSON is nil without result fields.
 	// (InputSchema and OutputSchema rebuild them as values; a tool keeps
-	// only the JSON, which is a third of the memory.)
+	// only the JSON, which takes less memory than the values.)
 	InputSchemaJSON  json.RawMessage
 	OutputSchemaJSON json.RawMessage
 	DeclRange        hcl.Range
 }
 
-// Icon is an icon block: an image a client may show for the tool.
-type Icon struct {
-	// Src is an https URL or a data: URI (from file).
-	Src      string
-	MIMEType string
-	Sizes    []string
-	Theme    string
-	// File is the path of the file the data: URI was read from at load,
-	// "" for an icon given by src; FileSum is the SHA-256 of what was
-	// read. A reload watches the file and compares it with FileSum.
-	File      string
-	FileSum   [32]byte
-	DeclRange hcl.Range
-}
-
-// Annotations are the MCP tool annotations: hints for clients.
-type Annotations struct {
-	Title           string
-	ReadOnlyHint    bool
-	DestructiveHint *bool
-	IdempotentHint  bool
-	OpenWorldHint   *bool
-}
-
-// Param is a param block: one argument of a tool.
-type Param struct {
-	Name        string
-	Type        *Type
-	Title       string
-	Description string
-	// Default is cty.NilVal when the parameter has no default.
-	Default cty.Value
-	// Required is true for parameters with no default, unless required =
-	// false.
-	Required             bool
-	Enum                 []cty.Value
-	Minimum, Maximum     *float64
-	MinLength, MaxLength *int
-	MinItems, MaxItems   *int
-	Pattern              *Pattern
-	// Choices are the values a multi-select field of an ask block offers
-	// (each element of its list is one of them).
-	Choices    []cty.Value
-	AllowFlags bool
-	Sensitive  bool
-	DeclRange  hcl.Range
-}
-
-// Result is a result block: named fields extracted from the backend's
-// output with gjson paths.
-type Result struct {
-	Fields []*Field
-	// Content are the result's content blocks, in order: the items of the
-	// result's content, after the JSON text of the fields when there are
-	// fields.
-	Content   []*Content
-	DeclRange hcl.Range
-}
-
-// Field is one field of a result block.
-type Field struct {
-	Name        string
-	Description string
-	// Path is a string expression (it may interpolate params) that evaluates
-	// to a gjson path over the backend's JSON output.
-	Path     hcl.Expression
-	Type     *Type
-	Optional bool
-	// DeclRange is the field block's header, for messages.
-	DeclRange hcl.Range
-}
-
+// toolCommonAttributes are the attributes of a tool block, whatever its
+// backend.
 var toolCommonAttributes = []hcl.AttributeSchema{
 	{Name: "title"},
 	{Name: "description"},
@@ -150,6 +68,8 @@ var toolCommonAttributes = []hcl.AttributeSchema{
 	{Name: "input_schema"},
 }
 
+// toolCommonBlocks are the nested blocks of a tool block other than its
+// backend.
 var toolCommonBlocks = []hcl.BlockHeaderSchema{
 	{Type: "annotations"},
 	{Type: "param", LabelNames: []string{"name"}},
@@ -157,16 +77,6 @@ var toolCommonBlocks = []hcl.BlockHeaderSchema{
 	{Type: "example", LabelNames: []string{"name"}},
 	{Type: "icon"},
 	{Type: "ask"},
-}
-
-var iconBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "src"},
-		{Name: "file"},
-		{Name: "mime_type"},
-		{Name: "sizes"},
-		{Name: "theme"},
-	},
 }
 
 // toolBlockSchema is the schema of a tool block: the common attributes and
@@ -179,55 +89,12 @@ func toolBlockSchema() *hcl.BodySchema {
 	return s
 }
 
-var annotationsBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "title"},
-		{Name: "read_only_hint"},
-		{Name: "destructive_hint"},
-		{Name: "idempotent_hint"},
-		{Name: "open_world_hint"},
-	},
-}
-
-var paramBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "type"},
-		{Name: "title"},
-		{Name: "description"},
-		{Name: "default"},
-		{Name: "required"},
-		{Name: "enum"},
-		{Name: "minimum"},
-		{Name: "maximum"},
-		{Name: "min_length"},
-		{Name: "max_length"},
-		{Name: "min_items"},
-		{Name: "max_items"},
-		{Name: "pattern"},
-		{Name: "allow_flags"},
-		{Name: "sensitive"},
-	},
-}
-
-var resultBlockSchema = &hcl.BodySchema{
-	Blocks: append([]hcl.BlockHeaderSchema{{Type: "field", LabelNames: []string{"name"}}}, contentBlockTypes...),
-}
-
-var fieldBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "path", Required: true},
-		{Name: "type"},
-		{Name: "description"},
-		{Name: "optional"},
-	},
-}
-
 // validToolName reports whether name follows the MCP guidance for tool
 // names: 1 to 128 letters, digits, '_', '-' or '.'. With dot false, '.' is
 // refused and max is the longest name allowed (what the Anthropic and
 // OpenAI APIs accept: 64). A loop rather than a regular expression: a
 // counted repetition such as {1,128} compiles to 128 copies of its class,
-// which cost a tenth of a millisecond at every start.
+// a cost every start would pay.
 func validToolName(name string, dot bool, max int) bool {
 	if len(name) == 0 || len(name) > max {
 		return false
@@ -244,8 +111,12 @@ func validToolName(name string, dot bool, max int) bool {
 	return true
 }
 
-// compile are the functions of expressions evaluated at call time (see
-// CompileFunctions).
+// decodeTool decodes a tool block: its params, result, ask, icons,
+// examples and annotations, then compiles its backend. static evaluates
+// the attributes that must be constant; compile are the functions of
+// expressions evaluated at call time (see CompileFunctions); baseDir is
+// the config file's directory, for relative paths. The tool is returned
+// even with errors, for the checks that follow.
 func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]function.Function, baseDir string, network netpolicy.Policy) (*Tool, hcl.Diagnostics) {
 	t := &Tool{Name: block.Labels[0], DeclRange: block.DefRange}
 	var diags hcl.Diagnostics
@@ -265,8 +136,79 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	diags = append(diags, stringAttr(content.Attributes, "title", static, &t.Title)...)
 	diags = append(diags, stringAttr(content.Attributes, "description", static, &t.Description)...)
 
-	var backends []*hcl.Block
-	var result, ask, annotations *hcl.Block
+	nb, d := t.decodeBlocks(content.Blocks, static, baseDir)
+	diags = append(diags, d...)
+	if misspelt := misspeltLabels(block.Body, schema, "param", contentDiags); len(misspelt) > 0 {
+		// Declared, as far as references go, but of no known type.
+		nb.declared = append(nb.declared, misspelt...)
+		nb.argErrs = true
+	}
+	if t.Annotations != nil && t.Title == "" {
+		t.Title = t.Annotations.Title
+	}
+
+	if a, ok := content.Attributes["input_schema"]; ok {
+		ri, d := decodeInputSchema(a, static)
+		diags = append(diags, d...)
+		nb.argErrs = nb.argErrs || d.HasErrors()
+		t.RawInput = ri
+		if len(nb.declared) > 0 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "input_schema and param blocks",
+				Detail:   "A tool's arguments are declared either by param blocks or by input_schema, not both. Move the parameters into the schema's properties, or remove input_schema.",
+				Subject:  a.NameRange.Ptr(),
+			})
+		}
+		if ri != nil {
+			nb.declared = ri.Properties
+		}
+	}
+	eval := t.compileEval(compile)
+	diags = append(diags, t.decodeConfirm(content.Attributes, eval, static, nb.declared)...)
+	var answers []string
+	if nb.ask != nil {
+		a, d := decodeAsk(nb.ask, eval, static, nb.declared)
+		diags = append(diags, d...)
+		nb.argErrs = nb.argErrs || d.HasErrors()
+		t.Ask = a
+		for _, f := range a.Fields {
+			answers = append(answers, f.Name)
+		}
+		eval = t.compileEval(compile) // now with "answer"
+	}
+	roots := t.refRoots(nb.declared, answers)
+	if nb.result != nil {
+		r, d := decodeResult(nb.result, eval, static, roots, !nb.argErrs, baseDir)
+		diags = append(diags, d...)
+		t.Result = r
+	}
+
+	diags = append(diags, t.checkBackendCount(block, nb.backends, contentDiags)...)
+	diags = append(diags, t.compileBackend(nb, eval, roots, baseDir, network)...)
+	if diags.HasErrors() {
+		return t, diags
+	}
+	t.InputSchemaJSON = SchemaJSON(t.inputSchema())
+	if t.RawInput != nil {
+		t.InputSchemaJSON = t.RawInput.Schema
+	}
+	if out := t.OutputSchema(); out != nil {
+		t.OutputSchemaJSON = SchemaJSON(out)
+	}
+	return t, diags
+}
+
+// toolBlocks are what decodeBlocks leaves of a tool block's nested blocks
+// for decodeTool to decode once the arguments are known.
+type toolBlocks struct {
+	// backends are the blocks of no tool block type: the backend, or
+	// several when the tool has more than one by mistake.
+	backends []*hcl.Block
+	// result and ask are the first result and ask blocks, or nil.
+	result, ask *hcl.Block
+	// declared are the declared params' names, even of params with errors.
+	declared []string
 	// argErrs is set when the arguments' types are not known for sure (a
 	// param's type does not parse or its block has an unknown attribute,
 	// or an input_schema or ask block has errors): expressions that use
@@ -274,10 +216,18 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	// that one mistake is not reported again as others. Any other error (a
 	// param's bad default or bound among them) leaves them checked: every
 	// problem shows at once.
-	argErrs := false
-	var declaredParams []string
+	argErrs bool
+}
+
+// decodeBlocks decodes a tool's annotations, param, icon and example
+// blocks into t, and sorts out the blocks decoded later: the result, the
+// ask block and the backends.
+func (t *Tool) decodeBlocks(blocks hcl.Blocks, static *hcl.EvalContext, baseDir string) (*toolBlocks, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	nb := &toolBlocks{}
+	var annotations *hcl.Block
 	paramRanges := map[string]hcl.Range{}
-	for _, b := range content.Blocks {
+	for _, b := range blocks {
 		switch b.Type {
 		case "annotations":
 			if t.Annotations != nil {
@@ -294,30 +244,30 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 			// A param whose type is known still types the backend's
 			// expressions, whatever else is wrong with it (a bad
 			// default, say): those are checked too.
-			argErrs = argErrs || !typed
+			nb.argErrs = nb.argErrs || !typed
 			if prev, dup := paramRanges[b.Labels[0]]; dup {
 				diags = append(diags, duplicate("param", b.Labels[0], b.DefRange, prev, uniqueIn("parameter", "a tool")))
 				continue
 			}
 			paramRanges[b.Labels[0]] = b.DefRange
-			declaredParams = append(declaredParams, b.Labels[0])
+			nb.declared = append(nb.declared, b.Labels[0])
 			if typed {
 				// A param whose type is not known is declared (its
 				// references are fine) but has no type to check them by.
 				t.Params = append(t.Params, p)
 			}
 		case "result":
-			if result != nil {
-				diags = append(diags, duplicate("result block", "", b.DefRange, result.DefRange, oneIn("result", "A tool")))
+			if nb.result != nil {
+				diags = append(diags, duplicate("result block", "", b.DefRange, nb.result.DefRange, oneIn("result", "A tool")))
 				continue
 			}
-			result = b
+			nb.result = b
 		case "ask":
-			if ask != nil {
-				diags = append(diags, duplicate("ask block", "", b.DefRange, ask.DefRange, oneIn("ask", "A tool")))
+			if nb.ask != nil {
+				diags = append(diags, duplicate("ask block", "", b.DefRange, nb.ask.DefRange, oneIn("ask", "A tool")))
 				continue
 			}
-			ask = b
+			nb.ask = b
 		case "icon":
 			ic, d := decodeIcon(b, static, baseDir)
 			diags = append(diags, d...)
@@ -331,65 +281,26 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 				t.Examples = append(t.Examples, ex)
 			}
 		default:
-			backends = append(backends, b)
+			nb.backends = append(nb.backends, b)
 		}
 	}
-	if misspelt := misspeltLabels(block.Body, schema, "param", contentDiags); len(misspelt) > 0 {
-		// Declared, as far as references go, but of no known type.
-		declaredParams = append(declaredParams, misspelt...)
-		argErrs = true
-	}
-	if t.Annotations != nil && t.Title == "" {
-		t.Title = t.Annotations.Title
-	}
+	return nb, diags
+}
 
-	if a, ok := content.Attributes["input_schema"]; ok {
-		ri, d := decodeInputSchema(a, static)
-		diags = append(diags, d...)
-		argErrs = argErrs || d.HasErrors()
-		t.RawInput = ri
-		if len(declaredParams) > 0 {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "input_schema and param blocks",
-				Detail:   "A tool's arguments are declared either by param blocks or by input_schema, not both. Move the parameters into the schema's properties, or remove input_schema.",
-				Subject:  a.NameRange.Ptr(),
-			})
-		}
-		if ri != nil {
-			declaredParams = ri.Properties
-		}
-	}
-	eval := t.compileEval(compile)
-	diags = append(diags, t.decodeConfirm(content.Attributes, eval, static, declaredParams)...)
-	var answers []string
-	if ask != nil {
-		a, d := decodeAsk(ask, eval, static, declaredParams)
-		diags = append(diags, d...)
-		argErrs = argErrs || d.HasErrors()
-		t.Ask = a
-		for _, f := range a.Fields {
-			answers = append(answers, f.Name)
-		}
-		eval = t.compileEval(compile) // now with "answer"
-	}
-	if result != nil {
-		r, d := decodeResult(result, eval, static, t.refRoots(declaredParams, answers), !argErrs, baseDir)
-		diags = append(diags, d...)
-		t.Result = r
-	}
-
-	// A misspelt block may be the backend, and so may an argument that
-	// is a backend's name (template = "...") or belongs in one (url or
-	// command written in the tool block): that mistake is reported, and
-	// not again as a missing backend.
+// checkBackendCount reports a tool with no backend block or more than one.
+// A tool with none whose result needs no output gets noBackend. content
+// are the tool block's content diagnostics: a misspelt block may be the
+// backend, and so may an argument that is a backend's name (template =
+// "...") or belongs in one (url or command written in the tool block):
+// that mistake is already reported, and not again as a missing backend.
+func (t *Tool) checkBackendCount(block *hcl.Block, backends []*hcl.Block, content hcl.Diagnostics) hcl.Diagnostics {
 	unsupported := false
-	for _, dg := range contentDiags {
-		name, block, ok := unsupportedName(dg)
+	for _, dg := range content {
+		name, isBlock, ok := unsupportedName(dg)
 		switch {
 		case dg.Summary == "Unsupported block type":
 			unsupported = true
-		case ok && !block && backendOfArgument(name) != "":
+		case ok && !isBlock && backendOfArgument(name) != "":
 			unsupported = true
 		case dg.Summary == "Unsupported argument" && strings.Contains(dg.Detail, "is a block, not an argument"):
 			unsupported = true
@@ -398,81 +309,80 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	switch len(backends) {
 	case 0:
 		if unsupported {
-			break // the misspelt block is already reported
+			return nil // the misspelt block is already reported
 		}
 		if t.Result != nil && t.Result.fixed() {
 			// Every item has its own data: nothing to run.
 			t.BackendKind, t.Backend = "none", noBackend{}
-			break
+			return nil
 		}
-		diags = append(diags, &hcl.Diagnostic{
+		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Missing backend block",
 			Detail:   fmt.Sprintf("The tool %q has nothing to run. Add one backend block: %s. (A tool whose result block gives every content item its own data, such as image { file = \"logo.png\" }, needs none.)", t.Name, strings.Join(adapters.Names(), ", ")),
 			Subject:  block.DefRange.Ptr(),
-		})
+		}}
 	case 1:
+		return nil
 	default:
-		diags = append(diags, &hcl.Diagnostic{
+		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "More than one backend block",
 			Detail:   fmt.Sprintf("A tool runs exactly one backend, but %q has %s block and %s block. Keep one of them, or split them into two tools.", t.Name, withArticle(backends[0].Type), withArticle(backends[1].Type)),
 			Subject:  backends[1].DefRange.Ptr(),
-		})
+		}}
 	}
+}
+
+// compileBackend compiles the tool's first backend block with eval, and
+// checks the references of the others. roots are the variables the
+// backend may use.
+func (t *Tool) compileBackend(nb *toolBlocks, eval *hcl.EvalContext, roots []refRoot, baseDir string, network netpolicy.Policy) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	// With more than one backend block, which one is meant is unknown: the
 	// first is compiled all the same, and the others' references checked,
 	// so that their mistakes show with the "More than one" error rather
 	// than after it is fixed.
-	for _, b := range backends[min(1, len(backends)):] {
-		diags = append(diags, checkBodyRefsIn(b.Body, t.refRoots(declaredParams, answers))...)
+	for _, b := range nb.backends[min(1, len(nb.backends)):] {
+		diags = append(diags, checkBodyRefsIn(b.Body, roots)...)
 	}
-	if len(backends) > 0 {
-		b := backends[0]
-		t.BackendKind = b.Type
-		// References are checked against every declared param, even one
-		// whose block has errors, so that all problems show at once.
-		refDiags := checkBodyRefsIn(b.Body, t.refRoots(declaredParams, answers))
-		diags = append(diags, refDiags...)
-		beval := eval
-		if argErrs || refDiags.HasErrors() {
-			// The arguments' types are not known for sure, or the block
-			// refers to names that are not declared: check the backend
-			// with the arguments unknown, so that its own mistakes (a bad
-			// method, url or timeout) show in the same run, without errors
-			// that follow from the param's or the reference's.
-			beval = &hcl.EvalContext{Functions: eval.Functions, Variables: map[string]cty.Value{"param": cty.DynamicVal, "answer": cty.DynamicVal}}
+	if len(nb.backends) == 0 {
+		return diags
+	}
+	b := nb.backends[0]
+	t.BackendKind = b.Type
+	// References are checked against every declared param, even one
+	// whose block has errors, so that all problems show at once.
+	refDiags := checkBodyRefsIn(b.Body, roots)
+	diags = append(diags, refDiags...)
+	beval := eval
+	if nb.argErrs || refDiags.HasErrors() {
+		// The arguments' types are not known for sure, or the block
+		// refers to names that are not declared: check the backend
+		// with the arguments unknown, so that its own mistakes (a bad
+		// method, url or timeout) show in the same run, without errors
+		// that follow from the param's or the reference's.
+		beval = &hcl.EvalContext{Functions: eval.Functions, Variables: map[string]cty.Value{"param": cty.DynamicVal, "answer": cty.DynamicVal}}
+	}
+	params := t.paramInfo()
+	for _, n := range nb.declared { // declared, even with errors
+		if _, ok := params[n]; !ok {
+			params[n] = adapters.ParamInfo{}
 		}
-		params := t.paramInfo()
-		for _, n := range declaredParams { // declared, even with errors
-			if _, ok := params[n]; !ok {
-				params[n] = adapters.ParamInfo{}
-			}
-		}
-		kind, _ := adapters.Lookup(b.Type)
-		backend, d := kind.Compile(b, &adapters.CompileContext{
-			BaseDir:  baseDir,
-			Eval:     beval,
-			ToolName: t.Name,
-			Params:   params,
-			Network:  network,
-		})
-		// A reference already reported as undeclared is not reported
-		// again by the backend, in its own words.
-		diags = append(diags, withoutRepeats(misplacedInBackend(d, b.Type), refDiags)...)
-		t.Backend = backend
 	}
-	if diags.HasErrors() {
-		return t, diags
-	}
-	t.InputSchemaJSON = SchemaJSON(t.inputSchema())
-	if t.RawInput != nil {
-		t.InputSchemaJSON = t.RawInput.Schema
-	}
-	if out := t.OutputSchema(); out != nil {
-		t.OutputSchemaJSON = SchemaJSON(out)
-	}
-	return t, diags
+	kind, _ := adapters.Lookup(b.Type)
+	backend, d := kind.Compile(b, &adapters.CompileContext{
+		BaseDir:  baseDir,
+		Eval:     beval,
+		ToolName: t.Name,
+		Params:   params,
+		Network:  network,
+	})
+	// A reference already reported as undeclared is not reported
+	// again by the backend, in its own words.
+	diags = append(diags, withoutRepeats(misplacedInBackend(d, b.Type), refDiags)...)
+	t.Backend = backend
+	return diags
 }
 
 // misplacedInBackend adds to HCL's "Unsupported argument" and "Unsupported
@@ -551,79 +461,6 @@ func (t *Tool) decodeConfirm(attrs hcl.Attributes, eval, static *hcl.EvalContext
 	return diags
 }
 
-// decodeIcon decodes an icon block. An icon is an https URL (src) or a
-// file next to the config (file), sent as a data: URI.
-func decodeIcon(b *hcl.Block, static *hcl.EvalContext, baseDir string) (*Icon, hcl.Diagnostics) {
-	content, diags := b.Body.Content(iconBlockSchema)
-	ic := &Icon{DeclRange: b.DefRange}
-	attrs := content.Attributes
-	diags = append(diags, stringAttr(attrs, "src", static, &ic.Src)...)
-	diags = append(diags, stringAttr(attrs, "mime_type", static, &ic.MIMEType)...)
-	diags = append(diags, stringAttr(attrs, "theme", static, &ic.Theme)...)
-	if a, ok := attrs["sizes"]; ok {
-		v, d := constant(a, static, cty.List(cty.String))
-		diags = append(diags, d...)
-		if !d.HasErrors() && !v.IsNull() {
-			for _, e := range v.AsValueSlice() {
-				ic.Sizes = append(ic.Sizes, e.AsString())
-			}
-		}
-	}
-	var file string
-	diags = append(diags, stringAttr(attrs, "file", static, &file)...)
-	_, hasSrc := attrs["src"]
-	_, hasFile := attrs["file"]
-	switch {
-	case hasSrc == hasFile:
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Icon needs src or file",
-			Detail:   "An icon block has either src = \"https://...\" (a URL clients fetch) or file = \"icon.png\" (a file next to the config, sent inline). Keep one of them.",
-			Subject:  b.DefRange.Ptr(),
-		})
-	case hasFile && file != "":
-		p := resolvePath(baseDir, file)
-		data, err := regular.ReadFile(p, maxIconSize, errIconTooLarge)
-		var nr *regular.NotRegularError
-		switch {
-		case errors.As(err, &nr):
-			diags = append(diags, rangeDiag(attrs["file"], "Icon not a regular file", notRegularDetail("icon file", nr)+" Give the path of an image file, relative to the config file's directory."))
-		case err == errIconTooLarge:
-			diags = append(diags, rangeDiag(attrs["file"], "Icon too large", fmt.Sprintf("The icon file %s is larger than %d KiB; icons are sent inline with every tools/list, so keep them under that, or serve it and use src.", p, maxIconSize>>10)))
-		case err != nil:
-			d := rangeDiag(attrs["file"], "Missing file", fmt.Sprintf("The icon file %s cannot be read: %v. Paths are relative to the config file's directory.", p, unwrapPathError(err)))
-			if errors.Is(err, fs.ErrNotExist) {
-				d.Extra = MissingPath{Path: p}
-			}
-			diags = append(diags, d)
-		default:
-			if ic.MIMEType == "" {
-				ic.MIMEType = mediaTypeByExt(p)
-			}
-			if ic.MIMEType == "" {
-				ic.MIMEType, _, _ = mime.ParseMediaType(http.DetectContentType(data))
-			}
-			ic.Src = "data:" + ic.MIMEType + ";base64," + base64.StdEncoding.EncodeToString(data)
-			ic.File, ic.FileSum = p, sha256.Sum256(data)
-		}
-	case hasSrc && ic.Src != "":
-		u, err := url.Parse(ic.Src)
-		if err != nil || (u.Scheme != "https" && u.Scheme != "data") {
-			diags = append(diags, rangeDiag(attrs["src"], "Invalid icon src", fmt.Sprintf("%q is not an https URL or a data: URI. Clients fetch icons only over https; for a local file, use file = \"icon.png\".", ic.Src)))
-		}
-	}
-	if ic.Theme != "" && ic.Theme != "light" && ic.Theme != "dark" {
-		diags = append(diags, rangeDiag(attrs["theme"], "Invalid theme", fmt.Sprintf("theme is \"light\" (for light backgrounds) or \"dark\"; %q is neither.", ic.Theme)))
-	}
-	return ic, diags
-}
-
-// maxIconSize caps an icon file sent inline.
-const maxIconSize = 64 << 10
-
-// errIconTooLarge says an icon file is larger than maxIconSize.
-var errIconTooLarge = errors.New("icon file too large")
-
 // InputSchema builds the tool's input schema: what InputSchemaJSON holds,
 // as a value.
 func (t *Tool) InputSchema() *jsonschema.Schema {
@@ -644,14 +481,7 @@ func (t *Tool) OutputSchema() *jsonschema.Schema {
 	return t.Result.schema()
 }
 
-func (t *Tool) paramNames() []string {
-	names := make([]string, len(t.Params))
-	for i, p := range t.Params {
-		names[i] = p.Name
-	}
-	return names
-}
-
+// paramInfo is what the backend compiler is told of each parameter.
 func (t *Tool) paramInfo() map[string]adapters.ParamInfo {
 	m := make(map[string]adapters.ParamInfo, len(t.Params))
 	if t.RawInput != nil {
@@ -687,6 +517,8 @@ func (t *Tool) compileEval(functions map[string]function.Function) *hcl.EvalCont
 	return &hcl.EvalContext{Functions: functions, Variables: vars}
 }
 
+// inputSchema builds the input schema of the tool's param blocks: an
+// object of exactly the declared parameters.
 func (t *Tool) inputSchema() *jsonschema.Schema {
 	s := &jsonschema.Schema{
 		Type:                 "object",
@@ -703,454 +535,15 @@ func (t *Tool) inputSchema() *jsonschema.Schema {
 	return s
 }
 
-func (p *Param) schema() *jsonschema.Schema {
-	s := p.Type.Schema(true)
-	s.Title = p.Title
-	s.Description = p.Description
-	// A sensitive parameter's default (often read with env()) never goes
-	// into the schema a model and a client see.
-	if p.Default != cty.NilVal && !p.Sensitive {
-		s.Default = EncodeJSON(p.Type, p.Default)
-	}
-	for _, e := range p.Enum {
-		var v any
-		_ = json.Unmarshal(EncodeJSON(p.Type, e), &v)
-		s.Enum = append(s.Enum, v)
-	}
-	s.Minimum, s.Maximum = p.Minimum, p.Maximum
-	s.MinLength, s.MaxLength = p.MinLength, p.MaxLength
-	// A tuple's own size bounds stay unless the param narrows them.
-	if p.MinItems != nil {
-		s.MinItems = p.MinItems
-	}
-	if p.MaxItems != nil {
-		s.MaxItems = p.MaxItems
-	}
-	if p.Pattern != nil {
-		s.Pattern = p.Pattern.String()
-	}
-	return s
-}
-
-func decodeAnnotations(block *hcl.Block, ctx *hcl.EvalContext) (*Annotations, hcl.Diagnostics) {
-	content, diags := block.Body.Content(annotationsBlockSchema)
-	a := &Annotations{}
-	diags = append(diags, stringAttr(content.Attributes, "title", ctx, &a.Title)...)
-	diags = append(diags, boolAttr(content.Attributes, "read_only_hint", ctx, &a.ReadOnlyHint)...)
-	diags = append(diags, boolPtrAttr(content.Attributes, "destructive_hint", ctx, &a.DestructiveHint)...)
-	diags = append(diags, boolAttr(content.Attributes, "idempotent_hint", ctx, &a.IdempotentHint)...)
-	diags = append(diags, boolPtrAttr(content.Attributes, "open_world_hint", ctx, &a.OpenWorldHint)...)
-	return a, diags
-}
-
-// decodeParam decodes a param block (or an ask block's field). It returns
-// the parameter even when the block has errors, with typed true when its
-// type is known for sure all the same (the block has no unknown attribute,
-// which may be a misspelt type, and its type, if any, parses): the tool's
-// backend and result are then checked with it, so that a bad default or
-// bound does not hide their mistakes.
-func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (p *Param, diags hcl.Diagnostics, typed bool) {
-	p = &Param{Name: block.Labels[0], DeclRange: block.DefRange, Type: &Type{Kind: KindString}}
-	content, diags := block.Body.Content(paramBlockSchema)
-	explainUnsupported(diags, paramBlockSchema)
-	typed = !diags.HasErrors()
-	if !hclsyntax.ValidIdentifier(p.Name) {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid parameter name",
-			Detail:   fmt.Sprintf("%q cannot be used as param.%s in expressions. A parameter name starts with a letter and has only letters, digits, '_' and '-'; try %q.", p.Name, p.Name, sanitizeName(p.Name)),
-			Subject:  block.LabelRanges[0].Ptr(),
-		})
-	}
-	attrs := content.Attributes
-	typeOK := true
-	if a, ok := attrs["type"]; ok {
-		t, d := ParseType(a.Expr)
-		diags = append(diags, d...)
-		typeOK = !d.HasErrors() && t != nil
-		typed = typed && typeOK
-		if t != nil {
-			p.Type = t
-		}
-	}
-	diags = append(diags, stringAttr(attrs, "title", ctx, &p.Title)...)
-	diags = append(diags, stringAttr(attrs, "description", ctx, &p.Description)...)
-	diags = append(diags, boolAttr(attrs, "allow_flags", ctx, &p.AllowFlags)...)
-	diags = append(diags, boolAttr(attrs, "sensitive", ctx, &p.Sensitive)...)
-	diags = append(diags, numberAttr(attrs, "minimum", ctx, &p.Minimum)...)
-	diags = append(diags, numberAttr(attrs, "maximum", ctx, &p.Maximum)...)
-	diags = append(diags, countAttr(attrs, "min_length", ctx, &p.MinLength)...)
-	diags = append(diags, countAttr(attrs, "max_length", ctx, &p.MaxLength)...)
-	diags = append(diags, countAttr(attrs, "min_items", ctx, &p.MinItems)...)
-	diags = append(diags, countAttr(attrs, "max_items", ctx, &p.MaxItems)...)
-	if !typeOK {
-		// Without its type nothing else of the param can be checked.
-		p.Required = true
-		return p, diags, typed
-	}
-	// The checks below go on after an error above, so that a config's
-	// problems show at once: a constraint that did not decode is nil, and
-	// an attribute with an error is not checked again.
-	kind := p.Type.Kind
-	isNumber := kind == KindNumber || kind == KindInteger
-	isCollection := kind == KindList || kind == KindSet || kind == KindTuple
-	wrongType := func(attr, wants string) {
-		if overlapsError(diags, attrs[attr].Range) {
-			return
-		}
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Constraint does not fit the type",
-			Detail:   fmt.Sprintf("%s applies to %s parameters, but %q is of type %s. Remove %s or change the type.", attr, wants, p.Name, p.Type, attr),
-			Subject:  attrs[attr].NameRange.Ptr(),
-		})
-	}
-	if (p.Minimum != nil || p.Maximum != nil) && !isNumber {
-		for _, n := range []string{"minimum", "maximum"} {
-			if _, ok := attrs[n]; ok {
-				wrongType(n, "number and integer")
-			}
-		}
-	}
-	for _, n := range []string{"min_length", "max_length", "pattern"} {
-		if _, ok := attrs[n]; ok && kind != KindString {
-			wrongType(n, "string")
-		}
-	}
-	for _, n := range []string{"min_items", "max_items"} {
-		if _, ok := attrs[n]; ok && !isCollection {
-			wrongType(n, "list, set and tuple")
-		}
-	}
-	if p.Minimum != nil && p.Maximum != nil && *p.Minimum > *p.Maximum {
-		diags = append(diags, rangeDiag(attrs["minimum"], "minimum is greater than maximum", fmt.Sprintf("No value can be at least %v and at most %v. Swap or correct the bounds.", *p.Minimum, *p.Maximum)))
-	}
-	if p.MinLength != nil && p.MaxLength != nil && *p.MinLength > *p.MaxLength {
-		diags = append(diags, rangeDiag(attrs["min_length"], "min_length is greater than max_length", "No string can satisfy both lengths. Swap or correct them."))
-	}
-	if a, ok := attrs["pattern"]; ok && kind == KindString {
-		var src string
-		diags = append(diags, stringAttr(attrs, "pattern", ctx, &src)...)
-		pat, err := NewPattern(src)
-		if err != nil {
-			diags = append(diags, rangeDiag(a, "Invalid pattern", fmt.Sprintf("The pattern is not a valid regular expression: %s. Patterns use RE2 syntax (the common subset of ECMAScript that JSON Schema clients also understand).", err)))
-		} else {
-			p.Pattern = pat
-		}
-	}
-	if a, ok := attrs["enum"]; ok {
-		v, d := constant(a, ctx, cty.DynamicPseudoType)
-		diags = append(diags, d...)
-		if !d.HasErrors() {
-			if !v.CanIterateElements() || v.Type().IsMapType() || v.Type().IsObjectType() || v.LengthInt() == 0 {
-				diags = append(diags, rangeDiag(a, "Invalid enum", "enum is a non-empty list of the allowed values, as in enum = [\"simple\", \"detailed\"]."))
-			} else {
-				var enum []cty.Value
-				// A list written out points each bad value at itself.
-				items, _ := a.Expr.(*hclsyntax.TupleConsExpr)
-				if items != nil && len(items.Exprs) != v.LengthInt() {
-					items = nil
-				}
-				for i, it := 0, v.ElementIterator(); it.Next(); i++ {
-					_, ev := it.Element()
-					cv, msg := p.conform(ev)
-					if msg != "" {
-						d := rangeDiag(a, "Invalid enum value", fmt.Sprintf("The enum value %s %s. Every enum value must be a valid value of the parameter.", ctyDisplay(ev), msg))
-						if items != nil && v.Type().IsTupleType() {
-							d.Subject = items.Exprs[i].Range().Ptr()
-						}
-						diags = append(diags, d)
-						continue
-					}
-					enum = append(enum, cv)
-				}
-				p.Enum = enum
-			}
-		}
-	}
-	if a, ok := attrs["default"]; ok {
-		v, d := constant(a, ctx, cty.DynamicPseudoType)
-		diags = append(diags, d...)
-		if !d.HasErrors() {
-			cv, msg := p.conform(v)
-			if msg != "" {
-				shown := ctyDisplay(v)
-				if p.Sensitive {
-					shown = "(sensitive value)"
-				}
-				diags = append(diags, rangeDiag(a, "Invalid default", fmt.Sprintf("The default %s %s. Change the default, or the type or constraint it does not meet.", shown, msg)))
-			} else {
-				p.Default = cv
-			}
-		}
-	}
-	p.Required = p.Default == cty.NilVal
-	if a, ok := attrs["required"]; ok {
-		var req bool
-		diags = append(diags, boolAttr(attrs, "required", ctx, &req)...)
-		if req && p.Default != cty.NilVal {
-			diags = append(diags, rangeDiag(a, "Required parameter with a default", fmt.Sprintf("%q has a default, so a caller never has to give it. Remove required = true, or remove the default.", p.Name)))
-		}
-		p.Required = req
-	}
-	return p, diags, typed
-}
-
-// Check checks a value already of the parameter's type against the
-// parameter's constraints (bounds, lengths, pattern, enum). It returns a
-// message such as "is not one of the enum values" when v does not fit, or "".
-func (p *Param) Check(v cty.Value) string {
-	_, msg := p.conform(v)
-	return msg
-}
-
-// conform converts v to the parameter's type and checks it against the
-// parameter's constraints. It returns a message such as "is not one of the
-// enum values" when v does not fit.
-func (p *Param) conform(v cty.Value) (cty.Value, string) {
-	if !finiteNumbers(v) {
-		return cty.NilVal, "has a number beyond what a 64-bit number holds (0, or a magnitude from 4.9e-324 to 1.8e308), which no client could read in the schema"
-	}
-	cv, err := convert.Convert(v, p.Type.Cty())
-	if err != nil {
-		return cty.NilVal, fmt.Sprintf("is not of type %s", p.Type)
-	}
-	if cv.IsNull() {
-		return cty.NilVal, "is null"
-	}
-	if p.Type.Kind == KindInteger && !cv.AsBigFloat().IsInt() {
-		return cty.NilVal, "is not a whole number"
-	}
-	if p.Type.Kind == KindNumber || p.Type.Kind == KindInteger {
-		f, _ := cv.AsBigFloat().Float64()
-		if p.Minimum != nil && f < *p.Minimum {
-			return cty.NilVal, fmt.Sprintf("is less than the minimum %v", *p.Minimum)
-		}
-		if p.Maximum != nil && f > *p.Maximum {
-			return cty.NilVal, fmt.Sprintf("is greater than the maximum %v", *p.Maximum)
-		}
-	}
-	if p.Type.Kind == KindString {
-		s := cv.AsString()
-		n := len([]rune(s))
-		if p.MinLength != nil && n < *p.MinLength {
-			return cty.NilVal, fmt.Sprintf("is shorter than min_length %d", *p.MinLength)
-		}
-		if p.MaxLength != nil && n > *p.MaxLength {
-			return cty.NilVal, fmt.Sprintf("is longer than max_length %d", *p.MaxLength)
-		}
-		if p.Pattern != nil && !p.Pattern.MatchString(s) {
-			return cty.NilVal, fmt.Sprintf("does not match the pattern %s", p.Pattern)
-		}
-	}
-	if (p.MinItems != nil || p.MaxItems != nil) && cv.CanIterateElements() {
-		n := cv.LengthInt()
-		if p.MinItems != nil && n < *p.MinItems {
-			return cty.NilVal, fmt.Sprintf("has %d items, fewer than min_items %d", n, *p.MinItems)
-		}
-		if p.MaxItems != nil && n > *p.MaxItems {
-			return cty.NilVal, fmt.Sprintf("has %d items, more than max_items %d", n, *p.MaxItems)
-		}
-	}
-	if len(p.Enum) > 0 {
-		found := false
-		for _, e := range p.Enum {
-			if e.Equals(cv).True() {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return cty.NilVal, "is not one of the allowed values " + enumList(p.Enum)
-		}
-	}
-	return cv, ""
-}
-
-func rangeDiag(a *hcl.Attribute, summary, detail string) *hcl.Diagnostic {
-	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: a.Expr.Range().Ptr()}
-}
-
-// ctyDisplay renders a known value as JSON for messages.
-func ctyDisplay(v cty.Value) string {
-	if v.ContainsMarked() {
-		return "(sensitive value)"
-	}
-	if !v.IsWhollyKnown() {
-		return "(unknown)"
-	}
-	if v.Type() == cty.Number && !v.IsNull() {
-		return v.AsBigFloat().Text('g', 10)
-	}
-	b, err := ctyjson.Marshal(v, v.Type())
-	if err != nil {
-		return "(a value that cannot be shown)"
-	}
-	if len(b) > 120 {
-		return string(b[:100]) + "...(" + strconv.Itoa(len(b)) + " characters)"
-	}
-	return string(b)
-}
-
-// decodeResult decodes a result block. names are the declared params;
-// typecheck is false when the params have errors, so their types are not
-// known well enough to evaluate the paths.
-// Constant attributes are evaluated with static.
-func decodeResult(block *hcl.Block, eval, static *hcl.EvalContext, roots []refRoot, typecheck bool, baseDir string) (*Result, hcl.Diagnostics) {
-	content, diags := block.Body.Content(resultBlockSchema)
-	r := &Result{DeclRange: block.DefRange}
-	seen := map[string]hcl.Range{}
-	sc := &contentScope{roots: roots, eval: eval, static: static, baseDir: baseDir, output: true, where: "a result block"}
-	if !typecheck {
-		sc.eval = &hcl.EvalContext{Functions: eval.Functions, Variables: map[string]cty.Value{"param": cty.DynamicVal}}
-	}
-	for _, b := range content.Blocks {
-		if b.Type != "field" {
-			c, d := decodeContent(b, sc)
-			diags = append(diags, d...)
-			if c != nil {
-				r.Content = append(r.Content, c)
-			}
-			continue
-		}
-		f := &Field{Name: b.Labels[0], DeclRange: b.DefRange, Type: &Type{Kind: KindAny}}
-		if strings.TrimSpace(f.Name) == "" {
-			// The structured result's key: a client shows it, a model
-			// reads it, and "" names nothing.
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Empty field name",
-				Detail:   `A field's name is its key in the structured result, so it cannot be empty or blank. Name the field, as in field "title" { path = "title" }.`,
-				Subject:  b.LabelRanges[0].Ptr(),
-			})
-			continue
-		}
-		if prev, dup := seen[f.Name]; dup {
-			diags = append(diags, duplicate("field", f.Name, b.DefRange, prev, uniqueIn("field", "a result block")))
-			continue
-		}
-		seen[f.Name] = b.DefRange
-		fc, d := b.Body.Content(fieldBlockSchema)
-		diags = append(diags, d...)
-		if d.HasErrors() {
-			continue
-		}
-		f.Path = fc.Attributes["path"].Expr
-		refDiags := checkRefs(f.Path.Variables(), roots)
-		diags = append(diags, refDiags...)
-		if !refDiags.HasErrors() && typecheck {
-			v, d := f.Path.Value(eval)
-			diags = append(diags, d...)
-			if !d.HasErrors() {
-				if _, err := convert.Convert(v, cty.String); err != nil {
-					diags = append(diags, &hcl.Diagnostic{
-						Severity: hcl.DiagError,
-						Summary:  "Invalid path",
-						Detail:   "path is a gjson path written as a string, such as \"data.#.title\".",
-						Subject:  f.Path.Range().Ptr(),
-					})
-				}
-			}
-		}
-		if a, ok := fc.Attributes["type"]; ok {
-			t, d := ParseType(a.Expr)
-			diags = append(diags, d...)
-			if t != nil {
-				f.Type = t
-			}
-		}
-		diags = append(diags, stringAttr(fc.Attributes, "description", static, &f.Description)...)
-		diags = append(diags, boolAttr(fc.Attributes, "optional", static, &f.Optional)...)
-		r.Fields = append(r.Fields, f)
-	}
-	if len(content.Blocks) == 0 {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Empty result block",
-			Detail:   "A result block declares at least one field, as in field \"title\" { path = \"data.title\" }, or content item, as in image { file = \"logo.png\" }. Remove the block to return the output as text.",
-			Subject:  block.DefRange.Ptr(),
-		})
-	}
-	return r, diags
-}
-
-func (r *Result) schema() *jsonschema.Schema {
-	s := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}
-	for _, f := range r.Fields {
-		fs := f.Type.Schema(false)
-		fs.Description = f.Description
-		s.Properties[f.Name] = fs
-		s.PropertyOrder = append(s.PropertyOrder, f.Name)
-		if !f.Optional {
-			s.Required = append(s.Required, f.Name)
-		}
-	}
-	return s
-}
-
-// IntegerValue reports whether v is a whole number, for integer types.
-func IntegerValue(v cty.Value) bool {
-	if v.IsNull() || !v.IsKnown() || v.Type() != cty.Number {
-		return false
-	}
-	return v.AsBigFloat().IsInt() // beyond int64 too, as parameters take them
-}
-
-// sanitizeName turns s into a name that fits the naming rules, for hints.
-func sanitizeName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_':
-			b.WriteRune(r)
-		default:
-			b.WriteRune('_')
-		}
-	}
-	out := b.String()
-	if out == "" || (out[0] >= '0' && out[0] <= '9') {
-		out = "x" + out
-	}
-	if len(out) > 64 {
-		out = out[:64]
-	}
-	return out
-}
-
-func enumList(vals []cty.Value) string {
-	parts := make([]string, len(vals))
-	for i, v := range vals {
-		parts[i] = ctyDisplay(v)
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
-}
-
-// fixed reports whether a result is only content items that each have data
-// of their own (text, data, file or a resource's URI), so that it needs no
-// backend output.
-func (r *Result) fixed() bool {
-	if len(r.Fields) > 0 || len(r.Content) == 0 {
-		return false
-	}
-	for _, c := range r.Content {
-		if c.Kind != ContentResource && c.Output || c.Path != nil {
-			return false
-		}
-	}
-	// A resource item without text or file is then a declared resource.
-	for _, c := range r.Content {
-		c.Output = false
-	}
-	return true
-}
-
 // noBackend is the backend of a tool whose result needs no output.
 type noBackend struct{}
 
+// Call returns an empty output: the result has all its data.
 func (noBackend) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, error) {
 	return &adapters.Output{MIMEType: "text/plain"}, ctx.Err()
 }
 
+// Close does nothing: a noBackend holds nothing.
 func (noBackend) Close() error { return nil }
 
 var _ adapters.Backend = noBackend{}
@@ -1162,21 +555,4 @@ func stringable(v cty.Value) bool {
 		return true
 	}
 	return convert.GetConversion(v.Type(), cty.String) != nil
-}
-
-// finiteNumbers reports whether every number in v, however deep, is one a
-// 64-bit float holds (JSON decoders, the SDK's among them, fail on others).
-func finiteNumbers(v cty.Value) bool {
-	ok := true
-	_ = cty.Walk(v, func(_ cty.Path, e cty.Value) (bool, error) {
-		e, _ = e.Unmark()
-		if e.IsKnown() && !e.IsNull() && e.Type() == cty.Number {
-			f, _ := e.AsBigFloat().Float64()
-			if math.IsInf(f, 0) || (f == 0 && e.AsBigFloat().Sign() != 0) {
-				ok = false
-			}
-		}
-		return ok, nil
-	})
-	return ok
 }

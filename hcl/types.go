@@ -45,6 +45,7 @@ type Type struct {
 	Elems []*Type
 }
 
+// primitiveKinds are the kinds of the primitive type keywords.
 var primitiveKinds = map[string]TypeKind{
 	"any":     KindAny,
 	"string":  KindString,
@@ -58,6 +59,7 @@ func ParseType(expr hcl.Expression) (*Type, hcl.Diagnostics) {
 	return parseType(expr, false)
 }
 
+// typeError is an error about a type expression.
 func typeError(expr hcl.Expression, summary, detail string) hcl.Diagnostics {
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
@@ -67,6 +69,7 @@ func typeError(expr hcl.Expression, summary, detail string) hcl.Diagnostics {
 	}}
 }
 
+// typeHelp says how a type is written, for messages.
 const typeHelp = "A type is one of string, number, integer, bool, any, list(T), set(T), map(T), object({ name = T, ... }) or tuple([T, ...]); write it without quotes."
 
 // attrNameHelp says what to write for an object type's attribute name
@@ -85,6 +88,8 @@ func attrNameHelp(key hcl.Expression) string {
 	return fmt.Sprintf("%s %q is not one: for keys such as it, declare map(T); or, in a result field, give the key a name in the path with a gjson multipath, as in path = \"items.#.{first_name:first name}\" and object({ first_name = string }).", help, s)
 }
 
+// parseType is ParseType; inObject is set for an object type's
+// attribute types, where optional(T) is allowed.
 func parseType(expr hcl.Expression, inObject bool) (*Type, hcl.Diagnostics) {
 	if kw := hcl.ExprAsKeyword(expr); kw != "" {
 		if k, ok := primitiveKinds[kw]; ok {

@@ -51,24 +51,7 @@ func gjsonPathProblem(path string) string {
 		inMulti := len(stack) > 0 && stack[len(stack)-1].multi
 		atPathLevel := len(stack) == 0 || inMulti
 		if compStart && atPathLevel && c == '@' && !gjson.DisableModifiers {
-			j := i + 1
-			for j < len(path) && (path[j] == '_' || path[j] >= 'a' && path[j] <= 'z' || path[j] >= 'A' && path[j] <= 'Z' || path[j] >= '0' && path[j] <= '9') {
-				j++
-			}
-			name := path[i+1 : j]
-			if !gjson.ModifierExists(name, nil) {
-				msg := fmt.Sprintf("uses the modifier @%s, which gjson does not have", name)
-				if s := suggest(name, gjsonModifiers); s != "" {
-					msg += fmt.Sprintf("; did you mean @%s?", s)
-				} else {
-					msg += "; the modifiers are @" + joinSorted(gjsonModifiers, ", @")
-				}
-				// A key that starts with @ (JSON-LD's @id, OData's
-				// @odata.count) is read with the @ escaped.
-				if !strings.HasSuffix(msg, "?") {
-					msg += "."
-				}
-				msg += fmt.Sprintf(" If @%s is a key of the JSON (as JSON-LD's @id), escape the @: %q", name, path[:i]+`\`+path[i:])
+			if msg := gjsonModifierProblem(path, i); msg != "" {
 				return msg
 			}
 		}
@@ -154,6 +137,32 @@ func gjsonPathProblem(path string) string {
 	return ""
 }
 
+// gjsonModifierProblem checks the modifier whose '@' is at path[i]: it
+// returns what is wrong when gjson has no modifier of that name, or "".
+func gjsonModifierProblem(path string, i int) string {
+	j := i + 1
+	for j < len(path) && (path[j] == '_' || path[j] >= 'a' && path[j] <= 'z' || path[j] >= 'A' && path[j] <= 'Z' || path[j] >= '0' && path[j] <= '9') {
+		j++
+	}
+	name := path[i+1 : j]
+	if gjson.ModifierExists(name, nil) {
+		return ""
+	}
+	msg := fmt.Sprintf("uses the modifier @%s, which gjson does not have", name)
+	if s := suggest(name, gjsonModifiers); s != "" {
+		msg += fmt.Sprintf("; did you mean @%s?", s)
+	} else {
+		msg += "; the modifiers are @" + joinSorted(gjsonModifiers, ", @")
+	}
+	// A key that starts with @ (JSON-LD's @id, OData's
+	// @odata.count) is read with the @ escaped.
+	if !strings.HasSuffix(msg, "?") {
+		msg += "."
+	}
+	return msg + fmt.Sprintf(" If @%s is a key of the JSON (as JSON-LD's @id), escape the @: %q", name, path[:i]+`\`+path[i:])
+}
+
+// joinSorted joins a sorted copy of s with sep.
 func joinSorted(s []string, sep string) string {
 	c := append([]string(nil), s...)
 	sort.Strings(c)
