@@ -85,6 +85,36 @@ type OutputDescriber interface {
 	DescribeOutput() string
 }
 
+// SizeCapper is a Backend that cuts its output at a size cap its block
+// sets. SizeCapSetting names that setting, such as "max_output in its exec
+// block", for the message of an output that was cut at it.
+type SizeCapper interface {
+	SizeCapSetting() string
+}
+
+// OfflineCaller is a Backend whose calls do no I/O: no request is sent and
+// no command runs (a template renders text). CallsOffline reports that;
+// toolhost validate then runs its examples' calls for real instead of
+// asking for a recorded response.
+type OfflineCaller interface {
+	CallsOffline() bool
+}
+
+// OutputNamer is a Backend that names where its output comes from, such as
+// "the command's standard output", for messages that ask for a recorded
+// one; messages say "the backend's output" of a backend that is not one.
+type OutputNamer interface {
+	OutputName() string
+}
+
+// AnswerChecker is a Backend that refuses some values of the answers a
+// user gives to a tool's ask block, as it refuses arguments (exec refuses
+// one that would pass for an option). CheckAnswer returns the refusal's
+// message for the answer named name, or nil.
+type AnswerChecker interface {
+	CheckAnswer(name, value string) error
+}
+
 // Input is one call of a backend.
 type Input struct {
 	// Eval is the evaluation context of the call: the variable "param" holds
@@ -232,6 +262,49 @@ type Kind struct {
 	Summary string
 	// Compile decodes the block.
 	Compile CompileFunc
+	// Wait, when set, waits until the work this kind's calls may leave
+	// behind them (exec's commands, within their kill_timeout) has ended,
+	// or until ctx ends; it reports whether all has ended.
+	Wait func(ctx context.Context) bool
+	// Kill, when set, ends at once what Wait waits for.
+	Kill func()
+}
+
+// WaitCommands waits until the work that calls of every kind left behind
+// them has ended (Kind.Wait), or until ctx ends; it reports whether all
+// has. A host that is exiting calls it once the calls it stopped are
+// answered (a call stopped with ErrHostExiting returns before its command
+// has ended), to give their commands what is left of their kill_timeout,
+// as much as it gives them, and then calls KillCommands.
+func WaitCommands(ctx context.Context) bool {
+	for _, k := range kinds() {
+		if k.Wait != nil && !k.Wait(ctx) {
+			return false
+		}
+	}
+	return true
+}
+
+// KillCommands ends at once what WaitCommands waits for (Kind.Kill). A
+// host calls it as it exits, once it has given calls the time it gives
+// them, so that nothing it started outlives it.
+func KillCommands() {
+	for _, k := range kinds() {
+		if k.Kill != nil {
+			k.Kill()
+		}
+	}
+}
+
+// kinds returns the registered kinds.
+func kinds() []Kind {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	out := make([]Kind, 0, len(registry))
+	for _, k := range registry {
+		out = append(out, k)
+	}
+	return out
 }
 
 var (

@@ -546,7 +546,13 @@ func (noBackend) Call(ctx context.Context, in *adapters.Input) (*adapters.Output
 // Close does nothing: a noBackend holds nothing.
 func (noBackend) Close() error { return nil }
 
-var _ adapters.Backend = noBackend{}
+// CallsOffline reports that a tool without a backend does no I/O.
+func (noBackend) CallsOffline() bool { return true }
+
+var (
+	_ adapters.Backend       = noBackend{}
+	_ adapters.OfflineCaller = noBackend{}
+)
 
 // stringable reports whether a value, known or not, can be converted to a
 // string: its type is enough to tell.

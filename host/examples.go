@@ -152,7 +152,7 @@ func (r *Registry) checkExample(ctx context.Context, t *thcl.Tool, ex *thcl.Exam
 	switch {
 	case vals.Response != nil:
 		body = []byte(*vals.Response)
-	case (t.BackendKind == "template" || t.BackendKind == "none") && t.Backend != nil:
+	case callsOffline(t.Backend):
 		// A template renders, and a tool without a backend (its result
 		// items have data of their own) has no output: neither does I/O.
 		out, err := t.Backend.Call(ctx, &adapters.Input{Eval: eval})
@@ -164,9 +164,9 @@ func (r *Registry) checkExample(ctx context.Context, t *thcl.Tool, ex *thcl.Exam
 		if vals.Error != nil && ex.Result == nil {
 			return fail("Example error not raised", rangeOf(ex.Error), "the arguments are valid, so the tool would run; validate never sends requests or runs commands, so an error it cannot see needs a recorded response: add response = ... with what the %s backend returned.", t.BackendKind)
 		}
-		what := "the HTTP response body"
-		if t.BackendKind == "exec" {
-			what = "the command's standard output"
+		what := "the backend's output"
+		if n, ok := t.Backend.(adapters.OutputNamer); ok {
+			what = n.OutputName()
 		}
 		return fail("Missing response", ex.DeclRange, "there is no recorded response, and validate never sends requests or runs commands. Add response = file(\"testdata/%s.json\") (or a heredoc) with %s.", t.Name, what)
 	}
@@ -556,4 +556,11 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// callsOffline reports whether b's calls do no I/O, so that an example may
+// run one (adapters.OfflineCaller).
+func callsOffline(b adapters.Backend) bool {
+	o, ok := b.(adapters.OfflineCaller)
+	return ok && o.CallsOffline()
 }

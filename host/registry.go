@@ -506,11 +506,8 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 // sizeCapAttr names the setting that caps a tool's output, for the message
 // of an output cut at it.
 func sizeCapAttr(t *thcl.Tool) string {
-	switch t.Backend.(type) {
-	case *adapters.Exec:
-		return "max_output in its exec block"
-	case *adapters.HTTP:
-		return "max_response in its http block"
+	if c, ok := t.Backend.(adapters.SizeCapper); ok {
+		return c.SizeCapSetting()
 	}
 	return "max_output or max_response"
 }
@@ -635,10 +632,10 @@ func (r *Registry) ask(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext,
 			if len(f.Choices) > 0 && !containsValue(f.Choices, e) {
 				return cty.NilVal, toolError(fmt.Sprintf("the user's answer %q is %q, which is not one of its choices", f.Name, shortName(e.AsString())))
 			}
-			// An answer is one argv element in exec, like a parameter,
-			// and may not pass for an option.
-			if t.BackendKind == "exec" && strings.HasPrefix(e.AsString(), "-") {
-				return cty.NilVal, toolError(fmt.Sprintf("the user's answer %q may not start with \"-\": the command would read it as an option", f.Name))
+			if ac, ok := t.Backend.(adapters.AnswerChecker); ok {
+				if err := ac.CheckAnswer(f.Name, e.AsString()); err != nil {
+					return cty.NilVal, toolError(err.Error())
+				}
 			}
 		}
 	}

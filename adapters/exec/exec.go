@@ -119,6 +119,8 @@ func init() {
 		Name:    "exec",
 		Summary: "run a command (an argv list, never a shell) and return its standard output",
 		Compile: compileExec,
+		Wait:    waitCommands,
+		Kill:    killCommands,
 	})
 }
 
@@ -1423,13 +1425,10 @@ func (s *execRunSet) remove(r *execRun) {
 	s.mu.Unlock()
 }
 
-// WaitCommands waits until no command runs any more, in any exec backend,
-// or until ctx ends; it reports whether none runs. A host that is exiting
-// calls it once the calls it stopped are answered (a call stopped with
-// ErrHostExiting returns before its command has ended), to give their
-// commands what is left of their kill_timeout, as much as it gives them,
-// and then calls KillCommands.
-func WaitCommands(ctx context.Context) bool {
+// waitCommands waits until no command runs any more, in any exec backend,
+// or until ctx ends; it reports whether none runs: the exec kind's Wait
+// (see adapters.WaitCommands).
+func waitCommands(ctx context.Context) bool {
 	execLive.mu.Lock()
 	if len(execLive.runs) == 0 {
 		execLive.mu.Unlock()
@@ -1448,12 +1447,11 @@ func WaitCommands(ctx context.Context) bool {
 	}
 }
 
-// KillCommands kills the process group of every command still running,
-// with SIGKILL, without waiting for what is left of their kill_timeout. A
-// host calls it as it exits, once it has given calls the time it gives
-// them, so that nothing it started outlives it: the kernel kills a
-// command whose parent dies (on Linux), but not what the command started.
-func KillCommands() {
+// killCommands kills the process group of every command still running,
+// with SIGKILL, without waiting for what is left of their kill_timeout: the
+// exec kind's Kill (see adapters.KillCommands). The kernel kills a command
+// whose parent dies (on Linux), but not what the command started.
+func killCommands() {
 	execLive.mu.Lock()
 	defer execLive.mu.Unlock()
 	for r := range execLive.runs {

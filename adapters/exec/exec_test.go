@@ -1438,7 +1438,7 @@ func TestKillCommands(t *testing.T) {
 	case <-time.After(300 * time.Millisecond):
 	}
 	start := time.Now()
-	KillCommands()
+	killCommands()
 	select {
 	case err := <-done:
 		if !errors.Is(err, context.Canceled) {
@@ -1471,7 +1471,7 @@ func TestExecHostExiting(t *testing.T) {
 	// A command an earlier test stopped may still be ending on a loaded
 	// machine; WaitCommands below is to see only this test's.
 	settle, stopSettle := context.WithTimeout(context.Background(), 30*time.Second)
-	if !WaitCommands(settle) {
+	if !waitCommands(settle) {
 		t.Fatal("commands of earlier tests still run 30s on")
 	}
 	stopSettle()
@@ -1525,12 +1525,12 @@ func TestExecHostExiting(t *testing.T) {
 				within = 15 * time.Second // a loaded machine may be slow
 			}
 			wait, stop := context.WithTimeout(context.Background(), within)
-			ended := WaitCommands(wait)
+			ended := waitCommands(wait)
 			stop()
 			if ended != tt.ends {
 				t.Errorf("WaitCommands = %v, want %v", ended, tt.ends)
 			}
-			KillCommands()
+			killCommands()
 			got, rerr := os.ReadFile(marker)
 			if tt.wantMarker == "" && rerr == nil {
 				t.Errorf("a handler ran: marker %q", got)
@@ -1546,7 +1546,7 @@ func TestExecHostExiting(t *testing.T) {
 			}
 			wait, stop = context.WithTimeout(context.Background(), 5*time.Second)
 			defer stop()
-			if !WaitCommands(wait) {
+			if !waitCommands(wait) {
 				t.Error("WaitCommands still waits after KillCommands")
 			}
 		})

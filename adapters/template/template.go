@@ -202,3 +202,8 @@ func hasFunctionCalls(expr hcl.Expression) bool {
 }
 
 var _ adapters.Backend = (*Template)(nil)
+
+// CallsOffline reports that rendering a template does no I/O.
+func (t *Template) CallsOffline() bool { return true }
+
+var _ adapters.OfflineCaller = (*Template)(nil)
