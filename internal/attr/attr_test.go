@@ -46,37 +46,24 @@ func wantDiags(t *testing.T, diags hcl.Diagnostics, summary, detail string) {
 
 var upper = &hcl.EvalContext{Functions: map[string]function.Function{"upper": stdlib.UpperFunc}}
 
-func TestTypeName(t *testing.T) {
+func TestTypeNames(t *testing.T) {
 	tests := []struct {
-		ty   cty.Type
-		want string
+		ty             cty.Type
+		typeName, want string
 	}{
-		{cty.String, "a string"},
-		{cty.Number, "a number"},
-		{cty.EmptyObject, "an object"},
-		{cty.List(cty.Number), "a list of number"},
-		{cty.Map(cty.String), "a map of string"},
-		{cty.Set(cty.Bool), "a set of bool"},
-		{cty.EmptyTuple, "a tuple"},
+		{cty.String, "a string", "a string"},
+		{cty.Number, "a number", "a number"},
+		{cty.Bool, "a bool", "true or false"},
+		{cty.EmptyObject, "an object", "object"},
+		{cty.List(cty.Number), "a list of number", "list of number"},
+		{cty.Map(cty.String), "a map of string", "map of string"},
+		{cty.Set(cty.Bool), "a set of bool", "set of bool"},
+		{cty.EmptyTuple, "a tuple", "tuple"},
 	}
 	for _, tt := range tests {
-		if got := TypeName(tt.ty); got != tt.want {
-			t.Errorf("TypeName(%#v) = %q, want %q", tt.ty, got, tt.want)
+		if got := TypeName(tt.ty); got != tt.typeName {
+			t.Errorf("TypeName(%#v) = %q, want %q", tt.ty, got, tt.typeName)
 		}
-	}
-}
-
-func TestWantName(t *testing.T) {
-	tests := []struct {
-		ty   cty.Type
-		want string
-	}{
-		{cty.String, "a string"},
-		{cty.Number, "a number"},
-		{cty.Bool, "true or false"},
-		{cty.List(cty.String), "list of string"},
-	}
-	for _, tt := range tests {
 		if got := WantName(tt.ty); got != tt.want {
 			t.Errorf("WantName(%#v) = %q, want %q", tt.ty, got, tt.want)
 		}
