@@ -109,7 +109,7 @@ func TestFixed(t *testing.T) {
 	}{
 		{`x = upper("a")`, cty.StringVal("A"), "", ""},
 		{`x = null`, cty.NullVal(cty.DynamicPseudoType), "", ""},
-		{`x = param.a`, cty.NilVal, NotConstant, `cannot refer to param. Write a constant value, such as x = "30s".`},
+		{`x = param.a`, cty.NilVal, NotConstant, `cannot refer to parameters. Write a constant value, such as x = "30s".`},
 		{`x = later`, cty.NilVal, NotConstant, `must be known when the config loads`},
 	}
 	for _, tt := range tests {
@@ -212,6 +212,26 @@ func TestSizeHint(t *testing.T) {
 	for _, tt := range tests {
 		if got := SizeHint("max_response", tt.v); got != tt.want {
 			t.Errorf("SizeHint(%#v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
+
+func TestDurationText(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{time.Hour, "1h"},
+		{90 * time.Minute, "1h30m"},
+		{10 * time.Minute, "10m"},
+		{90 * time.Second, "1m30s"},
+		{time.Hour + time.Second, "1h0m1s"},
+		{500 * time.Millisecond, "500ms"},
+		{0, "0s"},
+	}
+	for _, tt := range tests {
+		if got := DurationText(tt.d); got != tt.want {
+			t.Errorf("DurationText(%d) = %q, want %q", tt.d, got, tt.want)
 		}
 	}
 }

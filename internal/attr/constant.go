@@ -84,7 +84,7 @@ func Fixed(a *hcl.Attribute, ctx *hcl.EvalContext, example string) (v cty.Value,
 		if len(tr) > 1 {
 			rng = hcl.RangeBetween(tr[0].SourceRange(), tr[1].SourceRange())
 		}
-		d := NotConstantError(rng, fmt.Sprintf("The %s argument is fixed when the config loads, so it cannot refer to param. "+
+		d := NotConstantError(rng, fmt.Sprintf("The %s argument is fixed when the config loads, so it cannot refer to parameters. "+
 			"Write a constant value, such as %s = %s.", a.Name, a.Name, example))
 		d.Expression = a.Expr
 		diags = append(diags, d)

@@ -58,7 +58,7 @@ func Duration(a *hcl.Attribute, v cty.Value, r DurationRange) (time.Duration, hc
 		low := "more than zero"
 		switch {
 		case r.Min > 0:
-			low = "at least " + durationText(r.Min)
+			low = "at least " + DurationText(r.Min)
 		case r.Zero:
 			low = "zero or more"
 		}
@@ -67,7 +67,7 @@ func Duration(a *hcl.Attribute, v cty.Value, r DurationRange) (time.Duration, hc
 			title = strings.ToUpper(title[:1]) + title[1:]
 		}
 		return invalid(title+" out of range", fmt.Sprintf("The %s is %s, and it must be %s and at most %s. "+
-			`Write a duration in that range, such as %s.`, a.Name, durationText(d), low, durationText(r.Max), r.Example))
+			`Write a duration in that range, such as %s.`, a.Name, DurationText(d), low, DurationText(r.Max), r.Example))
 	}
 	return d, nil
 }
@@ -81,8 +81,9 @@ func durationHint(s string) string {
 	return fmt.Sprintf(" Did you mean %q?", strings.TrimSpace(s)+"s")
 }
 
-// durationText formats d without zero minutes and seconds, as in "1h".
-func durationText(d time.Duration) string {
+// DurationText formats d for messages, without zero minutes and seconds:
+// "1h" and "1m30s", not "1h0m0s" and "1m30s".
+func DurationText(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")
