@@ -82,7 +82,7 @@ func durationHint(s string) string {
 }
 
 // DurationText formats d for messages, without zero minutes and seconds:
-// "1h" and "1m30s", not "1h0m0s" and "1m30s".
+// "1h" and "10m", not "1h0m0s" and "10m0s".
 func DurationText(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
