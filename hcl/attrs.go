@@ -4,58 +4,20 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/toolhost/toolhost/internal/attr"
 )
 
-// constant evaluates an attribute that must not depend on call arguments and
-// converts it to want. It returns cty.NilVal with diagnostics on failure.
-func constant(attr *hcl.Attribute, ctx *hcl.EvalContext, want cty.Type) (cty.Value, hcl.Diagnostics) {
-	if vars := attr.Expr.Variables(); len(vars) > 0 {
-		detail := fmt.Sprintf("The value of %s is fixed when the config is loaded, so it cannot refer to %s. Use a literal value or a function of environment variables, such as env(\"NAME\", \"default\").", attr.Name, vars[0].RootName())
-		// A bare word, as in description = Greetings: text without quotes.
-		if st, ok := attr.Expr.(*hclsyntax.ScopeTraversalExpr); ok && len(st.Traversal) == 1 {
-			detail = fmt.Sprintf("The value of %s is fixed when the config is loaded, so it cannot refer to %s. If %s is text, write it in double quotes: %s = %q.", attr.Name, vars[0].RootName(), vars[0].RootName(), attr.Name, vars[0].RootName())
-		}
-		return cty.NilVal, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Value must be constant",
-			Detail:   detail,
-			Subject:  vars[0].SourceRange().Ptr(),
-		}}
-	}
-	v, diags := attr.Expr.Value(ctx)
-	if diags.HasErrors() {
-		return cty.NilVal, diags
-	}
-	cv, err := convert.Convert(v, want)
-	if err != nil {
-		// cty's message for a whole value ("a number is required") only
-		// repeats what is wanted: say what the value is instead.
-		detail := fmt.Sprintf("%s must be %s, and this is %s.", attr.Name, friendlyCtyType(want), typePhrase(v.Type()))
-		if pe, ok := err.(cty.PathError); ok && len(pe.Path) > 0 {
-			detail = fmt.Sprintf("%s must be %s: %s.", attr.Name, friendlyCtyType(want), err)
-		}
-		return cty.NilVal, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Wrong type for " + attr.Name,
-			Detail:   detail,
-			Subject:  attr.Expr.Range().Ptr(),
-		}}
-	}
-	if cv.IsNull() {
-		return cty.NilVal, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Missing value for " + attr.Name,
-			Detail:   fmt.Sprintf("%s is null; give it a value or remove the attribute.", attr.Name),
-			Subject:  attr.Expr.Range().Ptr(),
-		}}
-	}
-	return cv, nil
-}
+// constant and friendlyCtyType are attr.Constant and attr.WantName under
+// the short names the config's files call them by.
+var (
+	constant        = attr.Constant
+	friendlyCtyType = attr.WantName
+)
 
 // stringAttr reads an optional constant string attribute.
 func stringAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst *string) hcl.Diagnostics {
@@ -95,6 +57,24 @@ func boolPtrAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst **
 		*dst = &b
 	}
 	return diags
+}
+
+// durationAttr reads an optional constant duration attribute in r. An
+// empty string leaves dst as it is, as an absent attribute does.
+func durationAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, r attr.DurationRange, dst *time.Duration) hcl.Diagnostics {
+	a, ok := attrs[name]
+	if !ok {
+		return nil
+	}
+	v, diags := constant(a, ctx, cty.String)
+	if diags.HasErrors() || v.AsString() == "" {
+		return diags
+	}
+	d, dd := attr.Duration(a, v, r)
+	if !dd.HasErrors() {
+		*dst = d
+	}
+	return append(diags, dd...)
 }
 
 // numberAttr reads an optional constant number attribute.
@@ -142,19 +122,6 @@ func countAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst **in
 	n := int(i)
 	*dst = &n
 	return nil
-}
-
-// friendlyCtyType names a cty type as a config author writes it.
-func friendlyCtyType(t cty.Type) string {
-	switch {
-	case t == cty.String:
-		return "a string"
-	case t == cty.Number:
-		return "a number"
-	case t == cty.Bool:
-		return "true or false"
-	}
-	return t.FriendlyName()
 }
 
 // stringListAttr decodes an optional constant list of strings.

@@ -11,6 +11,8 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/toolhost/toolhost/internal/attr"
 )
 
 // Example is an example block of a tool: arguments, the backend's recorded
@@ -85,12 +87,8 @@ func decodeExample(block *hcl.Block, baseDir string, prev []*Example) (*Example,
 	e.Answers = attrs["answers"]
 	for _, a := range attrs {
 		if vars := a.Expr.Variables(); len(vars) > 0 {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Value must be constant",
-				Detail:   fmt.Sprintf("An example's %s is a fixed value, so it cannot refer to %s. Write the value itself, as in args = { limit = 3 }.", a.Name, vars[0].RootName()),
-				Subject:  vars[0].SourceRange().Ptr(),
-			})
+			diags = append(diags, attr.NotConstantError(vars[0].SourceRange(),
+				fmt.Sprintf("An example's %s is a fixed value, so it cannot refer to %s. Write the value itself, as in args = { limit = 3 }.", a.Name, vars[0].RootName())))
 		}
 	}
 	if a, ok := attrs["description"]; ok && len(a.Expr.Variables()) == 0 {

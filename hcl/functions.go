@@ -14,7 +14,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/toolhost/toolhost/internal/evalcap"
 	"github.com/toolhost/toolhost/internal/regular"
+	didyoumean "github.com/toolhost/toolhost/internal/suggest"
 )
 
 // EnvLookup reads an environment variable; tests and reloads can replace it.
@@ -393,19 +393,9 @@ func StaticEval(lookup EnvLookup) *hcl.EvalContext {
 	return &hcl.EvalContext{Functions: Functions(lookup)}
 }
 
-// suggest returns the candidate closest to given, or "" when none is close.
-// It is the same rule HCL uses for its own "Did you mean" hints.
-func suggest(given string, candidates []string) string {
-	best, bestDist := "", 3
-	for _, c := range candidates {
-		// The closest; between equally close ones, the first by name, so
-		// that the suggestion does not depend on a map's order.
-		if d := levenshtein.Distance(given, c, nil); d < bestDist || d == bestDist && best != "" && c < best {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
+// suggest is suggest.Closest under the short name the config's files call
+// it by: the candidate closest to given, or "" when none is close.
+var suggest = didyoumean.Closest
 
 // functionAliases are the names other languages give to functions HCL has
 // under another name, too far from it for suggest to find: a call of one

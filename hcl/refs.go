@@ -248,18 +248,3 @@ func referencedNames(body hcl.Body, root string) []string {
 	}
 	return names
 }
-
-// Suggest returns a name of candidates close to given, for a "did you
-// mean" outside the config (a tool name on the command line), or "" when
-// none is close. It is the rule of the config's own suggestions.
-func Suggest(given string, candidates []string) string {
-	if s := suggest(given, candidates); s != "" {
-		return s
-	}
-	for _, c := range candidates {
-		if strings.EqualFold(given, c) {
-			return c
-		}
-	}
-	return ""
-}

@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/toolhost/toolhost/internal/netpolicy"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/toolhost/toolhost/internal/attr"
 )
 
 // Version is toolhost's version, reported as the default server version.
@@ -68,15 +70,9 @@ func decodeServer(block *hcl.Block, ctx *hcl.EvalContext) (*Server, hcl.Diagnost
 	diags = append(diags, stringAttr(content.Attributes, "version", ctx, &s.Version)...)
 	diags = append(diags, stringAttr(content.Attributes, "instructions", ctx, &s.Instructions)...)
 	diags = append(diags, boolAttr(content.Attributes, "deny_private", ctx, &s.Network.DenyPrivate)...)
-	if a, ok := content.Attributes["progress_heartbeat"]; ok {
-		var text string
-		diags = append(diags, stringAttr(content.Attributes, "progress_heartbeat", ctx, &text)...)
-		if d, err := time.ParseDuration(text); text != "" && (err != nil || d < 50*time.Millisecond || d > time.Minute) {
-			diags = append(diags, rangeDiag(a, "Invalid progress_heartbeat", fmt.Sprintf("progress_heartbeat is a duration from 50ms to 1m, such as \"1s\"; %q is not.", text)))
-		} else {
-			s.ProgressHeartbeat = d
-		}
-	}
+	diags = append(diags, durationAttr(content.Attributes, "progress_heartbeat", ctx, attr.DurationRange{
+		Min: 50 * time.Millisecond, Max: time.Minute, Example: `"1s"`, Examples: `"1s", "500ms" or "10s"`,
+	}, &s.ProgressHeartbeat)...)
 	if a, ok := content.Attributes["max_concurrent_calls"]; ok {
 		v, d := constant(a, ctx, cty.Number)
 		diags = append(diags, d...)

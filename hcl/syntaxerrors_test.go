@@ -447,7 +447,7 @@ func TestExplainUnquoted(t *testing.T) {
 		{"a backslash escaped", tool(`    text = C:\dir x`), "Text without quotes", `text = "C:\\dir x".`, [2]int{12, 20}},
 		{"CRLF line ends", strings.ReplaceAll(tool("    text = Hello world"), "\n", "\r\n"), "Text without quotes", `text = "Hello world".`, [2]int{12, 23}},
 		{"one word, where the value is fixed at load", "tool \"a\" {\n  description = Greetings\n  template {\n    text = \"hi\"\n  }\n}\n",
-			"Value must be constant", `If Greetings is text, write it in double quotes: description = "Greetings".`, [2]int{}},
+			"Argument must be constant", `If Greetings is text, write it in double quotes: description = "Greetings".`, [2]int{}},
 		{"a number first", tool("    text = 1 2"), "Missing newline after argument", "", [2]int{}},
 		{"a quote in the line", tool(`    text = Hello "world"`), "Missing newline after argument", "", [2]int{}},
 		{"a colon for an equals sign", tool(`    text: "x"`), "Argument or block definition required", "", [2]int{}},

@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/attr"
 )
 
 // lintTool runs the static checks on a decoded tool that go beyond decoding
@@ -324,28 +325,11 @@ func interpolationErrors(node hclsyntax.Node, eval *hcl.EvalContext) hcl.Diagnos
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid template interpolation value",
-			Detail:   fmt.Sprintf("%s is %s, which cannot be written into a string. %s", what, typePhrase(ty), fix),
+			Detail:   fmt.Sprintf("%s is %s, which cannot be written into a string. %s", what, attr.TypeName(ty), fix),
 			Subject:  part.Range().Ptr(),
 		})
 	})
 	return diags
-}
-
-// typePhrase names a cty type with an article, for messages.
-func typePhrase(ty cty.Type) string {
-	name := ty.FriendlyName()
-	switch {
-	case ty.IsListType():
-		name = "list of " + ty.ElementType().FriendlyName()
-	case ty.IsSetType():
-		name = "set of " + ty.ElementType().FriendlyName()
-	case ty.IsMapType():
-		name = "map of " + ty.ElementType().FriendlyName()
-	}
-	if strings.ContainsRune("aeiou", rune(name[0])) {
-		return "an " + name
-	}
-	return "a " + name
 }
 
 // checkPathExpr checks a result field's gjson path. A path that
@@ -628,7 +612,7 @@ var sampleNowFunc = function.New(&function.Spec{
 // known when the config loads and is not.
 var fixedAtLoad = map[string]bool{
 	"Value not known at load time": true,
-	"Argument must be constant":    true,
+	attr.NotConstant:               true,
 	"Program not fixed":            true,
 }
 

@@ -15,6 +15,7 @@ import (
 
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/internal/evalcap"
+	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // ArgumentError is a tools/call whose arguments do not fit the tool's
@@ -108,7 +109,7 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 		sort.Strings(unknown)
 		for _, u := range unknown {
 			msg := "this tool has no such parameter"
-			if s := closest(u, names); s != "" {
+			if s := suggest.Closest(u, names); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			if len(names) == 0 {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // ExampleReport is what CheckExamples found.
@@ -302,11 +303,7 @@ func compareResult(t *thcl.Tool, ex *thcl.Example, want cty.Value, got json.RawM
 		if !ok {
 			at = resultExpr.Range()
 		}
-		hint := ""
-		if s := closest(k, declared); s != "" {
-			hint = fmt.Sprintf(" Did you mean %q?", s)
-		}
-		diags = append(diags, fail("Unknown field in example result", at, "the tool's result block has no field %q.%s Its fields are %s.", k, hint, strings.Join(declared, ", "))...)
+		diags = append(diags, fail("Unknown field in example result", at, "the tool's result block has no field %q.%s Its fields are %s.", k, suggest.Hint(k, declared), strings.Join(declared, ", "))...)
 	}
 	var diffs []valueDiff
 	for _, f := range t.Result.Fields {
@@ -515,38 +512,6 @@ func textDiff(got, want string) string {
 	}
 	return fmt.Sprintf("the tool returns %s, but the example expects %s; they differ at character %d (line %d): %s here, %s expected",
 		shorten(fmt.Sprintf("%q", got)), shorten(fmt.Sprintf("%q", want)), i+1, line, tail(g), tail(w))
-}
-
-// closest returns the candidate nearest to given, for "did you mean".
-func closest(given string, candidates []string) string {
-	best, bestDist := "", 3
-	for _, c := range candidates {
-		if d := editDistance(given, c); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
 }
 
 func sortedKeys[V any](m map[string]V) []string {

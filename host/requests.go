@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sjson "github.com/segmentio/encoding/json"
 
-	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // logLevels are the levels of logging/setLevel, lowest first (RFC 5424's
@@ -166,7 +166,7 @@ func unknownName(kind, name string, declared []string) string {
 	msg := fmt.Sprintf("unknown %s %q", kind, shortName(name))
 	if name == "" {
 		msg = fmt.Sprintf("params.name is missing or empty: give the name of the %s", kind)
-	} else if s := thcl.Suggest(name, declared); s != "" {
+	} else if s := suggest.Closest(name, declared); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	switch {

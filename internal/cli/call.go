@@ -15,6 +15,7 @@ import (
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
+	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // runCall runs one tool as a client would and prints the result as the
@@ -61,7 +62,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			names = append(names, t.Name)
 		}
 		hint := ""
-		if s := thcl.Suggest(pos[1], names); s != "" {
+		if s := suggest.Closest(pos[1], names); s != "" {
 			hint = fmt.Sprintf(" (did you mean %q?)", s)
 		}
 		fmt.Fprintf(stderr, "toolhost call: there is no tool %q in %s%s; the tools are: %s\n", pos[1], pos[0], hint, strings.Join(names, ", "))

@@ -29,7 +29,7 @@ tool "examples" {
     result  = { n = 1 }
   }
   example "refers_to_param" {
-    args   = { limit = param.limit } # ERROR: Value must be constant
+    args   = { limit = param.limit } # ERROR: Argument must be constant
     result = { n = 1 }
   }
   example "both" {

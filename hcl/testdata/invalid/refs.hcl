@@ -76,7 +76,7 @@ tool "no_params" {
 }
 
 tool "constant_description" {
-  description = "for ${param.name}" # ERROR: Value must be constant
+  description = "for ${param.name}" # ERROR: Argument must be constant
   param "name" {
     type = string
   }
