@@ -264,9 +264,8 @@ func stripANSI(s string) string {
 // start, line by line, with a new grapheme scanner (and its buffer) for
 // each line: a diagnostic costs a scan of every line before it, and a large
 // config with the same mistake in each of its tools took tens of seconds to
-// print.
-// So the writer is given a window instead: the file from the first line shown,
-// with the diagnostic's byte offsets moved to match. Its line and column
+// print. So the writer is given a window instead: the file from the first
+// line shown, with the diagnostic's byte offsets moved to match. Its line and column
 // numbers are left alone (the writer reads only byte offsets from them),
 // and the line numbers the writer puts before the source lines, counted
 // from the window's start, are moved back. The output is the same, byte for
