@@ -275,11 +275,12 @@ func checkPackage(dir string, files []*ast.File, names map[*ast.File]string, rep
 func isTest(name string) bool { return strings.HasSuffix(name, "_test.go") }
 
 // packageDocOK reports whether a package comment starts as Go's conventions
-// ask for package pkg in directory dir.
+// ask for package pkg in directory dir. An external test package (pkg_test)
+// may be named without its suffix.
 func packageDocOK(pkg, dir, text string) bool {
 	first, rest := firstWord(text)
 	second, _ := firstWord(rest)
-	if first == "Package" && second == pkg {
+	if first == "Package" && (second == pkg || second+"_test" == pkg) {
 		return true
 	}
 	if pkg != "main" {
