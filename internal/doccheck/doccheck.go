@@ -17,6 +17,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -192,13 +193,11 @@ func checkDoc(doc *ast.CommentGroup, names []string, isType bool, idents map[str
 		return
 	}
 	first, rest := firstWord(text)
-	if isType && (first == "A" || first == "An" || first == "The") {
+	if isType && !slices.Contains(names, first) && (first == "A" || first == "An" || first == "The") {
 		first, _ = firstWord(rest)
 	}
-	for _, n := range names {
-		if first == n || n == "_" {
-			return
-		}
+	if slices.Contains(names, first) || slices.Contains(names, "_") {
+		return
 	}
 	if idents[first] {
 		report(doc.Pos(), "doc comment names %s but sits above %s", first, strings.Join(names, ", "))

@@ -67,3 +67,6 @@ var _ fmt.Stringer = Kind(0)
 
 // String gives the kind's name.
 func (k Kind) String() string { return "" }
+
+// A is a type whose name is an article.
+type A struct{}
