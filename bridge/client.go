@@ -1151,7 +1151,6 @@ func (s *session) writeLocked(ctx context.Context, f Frame) error {
 	return nil
 }
 
-// payloadPreview is the start of a payload, for a log line.
 // shortMethod is a call's method, which the server chose, cut for a
 // message: at most maxQuotedMethod bytes of valid UTF-8, and "..." when
 // cut, as toolhost quotes a client's URIs and names.
@@ -1165,6 +1164,7 @@ func shortMethod(m string) string {
 // maxQuotedMethod is the most bytes of a method a message quotes.
 const maxQuotedMethod = 200
 
+// payloadPreview is the start of a payload, for a log line.
 func payloadPreview(p []byte) string {
 	const max = 80
 	if len(p) <= max {

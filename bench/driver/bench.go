@@ -276,7 +276,7 @@ func medians(m map[string][]float64) map[string]float64 {
 }
 
 func spawnToInit(s spec) (time.Duration, *proc, error) {
-	// Each start allocates about 2 MB here (the message channel and the
+	// Each start allocates megabytes here (the message channel and the
 	// stdout buffer): without a collection first, the driver's GC would
 	// run during every other start, on one of the cores the server starts
 	// on, and slow most the servers that start on both.

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// bigBodySize is the size of the /big document: 10 MB.
+// bigBodySize is the size in bytes of the /big document.
 const bigBodySize = 10_000_000
 
 // upstream is the loopback HTTP server the http tools call: keep-alive, in

@@ -101,8 +101,8 @@ func Render(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics, colo
 //     classic Mac OS) is one line to the parser, and gets LFs in place of
 //     its CRs: its one diagnostic (hcl.ExplainSyntaxErrors) is on its first
 //     line, and the writer shows that line rather than the whole file
-//     (which it scanned again for every diagnostic: minutes for 11 in an
-//     82 KB file).
+//     (which it scanned again for every diagnostic: minutes for a few
+//     diagnostics in a file of tens of kilobytes).
 //   - A file that is not text to a terminal (UTF-16, or binary: see
 //     unreadable) gets no text: the writer shows no source lines for it,
 //     rather than NULs and stray bytes.
@@ -261,11 +261,11 @@ func stripANSI(s string) string {
 // writeDiagnostic writes d as HCL's diagnostic writer does, in colour.
 //
 // HCL's writer finds the source lines to show by scanning the file from its
-// start, line by line, with a new grapheme scanner (and its 4 KB buffer) for
-// each line: 23 ms a diagnostic at the end of a 320 KB config, half a
-// minute for a config of 1,000 tools with the same mistake in each. So the
-// writer is given a window instead: the file from the first line shown,
-// with the diagnostic's byte offsets moved to match. Its line and column
+// start, line by line, with a new grapheme scanner (and its buffer) for
+// each line: a diagnostic costs a scan of every line before it, and a large
+// config with the same mistake in each of its tools took tens of seconds to
+// print. So the writer is given a window instead: the file from the first
+// line shown, with the diagnostic's byte offsets moved to match. Its line and column
 // numbers are left alone (the writer reads only byte offsets from them),
 // and the line numbers the writer puts before the source lines, counted
 // from the window's start, are moved back. The output is the same, byte for
@@ -313,8 +313,8 @@ func writeWindowed(buf *bytes.Buffer, f *hcl.File, idx *lineIndex, d *hcl.Diagno
 	}
 	// A long line (minified JSON, a long template on one line) is cut
 	// lineContext bytes before start and after end, and the cuts marked:
-	// the writer shows whole lines, so a minified 84 KB JSON config with
-	// 1,000 mistakes printed 125 MB, scanning the line for each.
+	// the writer shows whole lines, so a minified JSON config with many
+	// mistakes printed the whole config once for each, scanning it each time.
 	cutStart, cutEnd := false, false
 	if lineStart := base; textEnd(src, idx.lineEnd(first, len(src)))-lineStart > longLine {
 		if b := runeStart(src, start-lineContext); b > lineStart {

@@ -7,8 +7,8 @@
 // binary for one cmp.Equal in hclwrite's node.go, and go-cmp's package
 // initialisation (regular expressions compiled at init) runs on every
 // start of every command, serve included, whether fmt runs or not. Without
-// it, a cold start of toolhost serve on examples/tools.hcl is about 1.2 ms
-// (12%) faster; see BENCHMARKS.md. The differential test and fuzz target
+// it, a cold start of toolhost serve on examples/tools.hcl is faster;
+// BENCHMARKS.md has by how much. The differential test and fuzz target
 // in this package check that Format returns exactly what hclwrite.Format
 // returns, so an upgrade of HCL that changes the canonical style shows up
 // as a failing test, and this copy is then refreshed from the new version.

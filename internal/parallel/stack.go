@@ -10,8 +10,8 @@ package parallel
 // make one copy of a few frames instead. Once grown, a stack keeps its size
 // until a garbage collection finds it mostly unused.
 //
-// This is the trick of CockroachDB's util/growstack. It took about a tenth
-// of a millisecond off a cold start of examples/tools.hcl (BENCHMARKS.md).
+// This is the trick of CockroachDB's util/growstack; BENCHMARKS.md has what
+// it took off a cold start of examples/tools.hcl.
 // The byte it returns is always 0: reading the frame keeps the compiler
 // from removing it.
 //

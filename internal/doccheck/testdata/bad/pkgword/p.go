@@ -1,0 +1,2 @@
+// pkgword is not how a package comment starts.
+package pkgword

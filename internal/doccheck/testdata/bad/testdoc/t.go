@@ -1,0 +1,2 @@
+// Package testdoc has its package comment here.
+package testdoc

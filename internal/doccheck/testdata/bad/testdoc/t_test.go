@@ -1,0 +1,2 @@
+// Package testdoc says more in a test file.
+package testdoc

@@ -1,0 +1,2 @@
+// Package twodocs has another here.
+package twodocs

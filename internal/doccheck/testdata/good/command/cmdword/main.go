@@ -1,0 +1,4 @@
+// Command cmdword is a command.
+package main
+
+func main() {}

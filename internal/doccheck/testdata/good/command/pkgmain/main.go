@@ -1,0 +1,4 @@
+// Package main is a command too.
+package main
+
+func main() {}

@@ -1,0 +1,4 @@
+// Toolhost serves tools, a command named after its directory.
+package main
+
+func main() {}

@@ -1,0 +1,2 @@
+// Package generated has a generated file besides this one.
+package generated

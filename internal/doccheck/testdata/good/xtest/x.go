@@ -1,0 +1,2 @@
+// Package xtest has an external test package.
+package xtest

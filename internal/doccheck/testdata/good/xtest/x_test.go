@@ -1,0 +1,2 @@
+// Package xtest is tested from outside, in package xtest_test.
+package xtest_test
