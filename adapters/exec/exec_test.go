@@ -99,7 +99,7 @@ func defaultExecFixture() execFixture {
 	}
 }
 
-// source wraps body in an exec block.
+// execSource wraps body in an exec block.
 func execSource(body string) string {
 	return "exec {\n" + body + "\n}\n"
 }
