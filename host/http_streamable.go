@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sjson "github.com/segmentio/encoding/json"
+	"github.com/toolhost/toolhost/internal/jsondepth"
 )
 
 // explainSDKErrors replaces the SDK's terse plain-text answers to requests
@@ -110,7 +111,7 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 			// line that is not JSON does on stdio (the SDK answers it in
 			// plain text); anything else that is not JSON-RPC, the SDK
 			// answers.
-			if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" && !tooDeep(body.data, maxDepth) && !json.Valid(body.data) {
+			if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" && !jsondepth.TooDeep(body.data, maxDepth) && !json.Valid(body.data) {
 				if n, ok := r.Context().Value(accessNoteKey{}).(*string); ok {
 					*n = "parse error"
 				}
@@ -242,7 +243,7 @@ func peekMessages(body []byte) (msgs []peekedMessage, batch, ok bool) {
 	// segmentio's parser recurses once per level, without a limit: a body
 	// of a million brackets would overflow the stack and end the process.
 	// Past the SDK's own limit, the SDK answers (with its depth error).
-	if tooDeep(body, maxDepth) {
+	if jsondepth.TooDeep(body, maxDepth) {
 		return nil, false, false
 	}
 	if len(body) > 0 && body[0] == '[' {
