@@ -12,7 +12,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
 
-	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
 )
@@ -204,7 +203,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func stoppable(ctx context.Context) (context.Context, func()) {
 	installSignals(ctx)
 	callCtx, stopCall := context.WithCancelCause(context.WithoutCancel(ctx))
-	stop := func() { stopCall(adapters.HostExiting(stopReason(ctx))) }
+	stop := func() { stopCall(host.Exiting(stopReason(ctx))) }
 	stopOnSignal := context.AfterFunc(ctx, stop)
 	called := make(chan struct{})
 	go func() {
@@ -214,7 +213,7 @@ func stoppable(ctx context.Context) (context.Context, func()) {
 			// run yet, so that the result says why, not that the
 			// command was killed.
 			stop()
-			adapters.KillCommands()
+			host.KillCommands()
 		case <-called:
 		}
 	}()
@@ -223,9 +222,9 @@ func stoppable(ctx context.Context) (context.Context, func()) {
 		stopOnSignal()
 		stopCall(nil)
 		if ctx.Err() != nil {
-			waitCommands(ctx, context.Background())
+			host.WaitCommands(context.Background(), signalsAgain(ctx))
 		}
-		adapters.KillCommands()
+		host.KillCommands()
 	}
 }
 
