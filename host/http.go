@@ -32,8 +32,8 @@ const (
 	// served over HTTP. Tools' own timeouts (30 s by default) usually end
 	// them sooner.
 	DefaultRequestTimeout = 5 * time.Minute
-	// DefaultMaxSessions is the default cap on sessions open at once:
-	// about 15 KB each while idle, so some 150 MB at the cap.
+	// DefaultMaxSessions is the default cap on sessions open at once: each
+	// holds memory while idle, and the cap bounds what they hold together.
 	DefaultMaxSessions = 10000
 	// DefaultSSEKeepAlive is how often an idle SSE stream gets a comment
 	// line, so that proxies and load balancers do not close it as idle.

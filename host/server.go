@@ -144,8 +144,9 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 		UnsubscribeHandler: s.unsubscribeHandler,
 	})
 	// One middleware, not one per concern: each adds frames to the
-	// goroutine of every request, and a tools/call that runs deeper than
-	// 16 KB of stack pays for a second growth and copy of it (BENCHMARKS.md).
+	// goroutine of every request, and a tools/call whose stack grows past
+	// its second size pays for one more growth and copy of it
+	// (BENCHMARKS.md).
 	s.mcp.AddReceivingMiddleware(s.receive)
 	s.Apply(reg)
 	return s

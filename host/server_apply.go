@@ -261,8 +261,8 @@ func redefinedDecls[T any](defs *blockChanges, kind string, before, after []T, n
 }
 
 // addTools registers tools with the SDK, on every free processor. AddTool
-// re-decodes every schema three times through a decoder with a 32 KiB
-// buffer: about 35 µs and 73 KB of garbage a tool.
+// re-decodes every schema three times through a new decoder each time,
+// which makes it the costly part of registering a tool.
 func (s *Server) addTools(tools []*mcp.Tool, first bool) {
 	add := s.addTool
 	if first {
@@ -290,10 +290,9 @@ var headerAnnotation = []byte(`"x-mcp-header"`)
 // checked the first, and a schema without the annotation has nothing for
 // the second; such a tool is registered with stand-in schemas, then given
 // its own back: the SDK keeps the *mcp.Tool it is given and lists that.
-// For 1,000 tools this takes registration from 30 to 26 ms and from
-// 57,000 to 20,000 allocations (BenchmarkApply); what is left is mostly
-// the SDK's decoding of the stand-in, through a new 32 KiB buffer each
-// time. TestToolsListedAsDeclared checks that tools/list shows the tools
+// This takes most of the allocations out of registration (BenchmarkApply
+// measures it); what is left is mostly the SDK's decoding of the
+// stand-in, through a new decoder each time. TestToolsListedAsDeclared checks that tools/list shows the tools
 // as declared. A reload cannot do this: a session could list a tool
 // between the two steps.
 func (s *Server) addToolUnlisted(t *mcp.Tool) {
@@ -314,10 +313,10 @@ func (s *Server) addToolUnlisted(t *mcp.Tool) {
 // addToolsPerWorker is the fewest tools a goroutine of addTools registers.
 // The SDK's AddTool is safe for concurrent use and does most of its work,
 // re-encoding and decoding the schemas, before it takes its lock, and it
-// lists tools sorted by name whatever the order they came in. On two cores
-// registering 1,000 tools takes 29 ms instead of 33 (BenchmarkApply; the
-// GC's share of it does not shrink); for the 10 tools of
-// examples/tools.hcl the gain is within the noise of a start.
+// lists tools sorted by name whatever the order they came in. A large
+// config registers faster so (BenchmarkApply measures it, the GC's share
+// aside); for a config of a few tools, as examples/tools.hcl, the gain is
+// within the noise of a start.
 const addToolsPerWorker = 2
 
 // addTool registers one tool. The compiler checks every schema before it

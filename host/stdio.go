@@ -289,7 +289,7 @@ const maxDepth = 1000
 
 // decodeMessage is jsonrpc.DecodeMessage without its cost: the SDK decodes
 // every message through a new segmentio json.Decoder, which allocates a
-// 32 KiB buffer each time, twice per message; that garbage was half of what
+// large buffer each time, twice per message; that garbage was much of what
 // a tools/call allocated, and kept the GC busy. This is the same decoding
 // (segmentio's parser, with the same case-sensitive field matching, the
 // same nesting limit and the same checks) without the Decoder. A message it

@@ -246,8 +246,6 @@ func jsonKindOf(s string) string {
 	return "a number"
 }
 
-// schemaIsString reports whether a JSON Schema "type" allows strings and,
-// but for null, nothing else: "string", or ["string", "null"].
 // jsonExample shows how to give a list or object argument on the command
 // line, from what was given: tags=a,b becomes tags='["a","b"]'.
 func jsonExample(name, value string, t *thcl.Type) string {
@@ -277,6 +275,8 @@ func jsonExample(name, value string, t *thcl.Type) string {
 	return name + "='" + strings.ReplaceAll(string(b), "'", `'\''`) + "'"
 }
 
+// schemaIsString reports whether a JSON Schema "type" allows strings and,
+// but for null, nothing else: "string", or ["string", "null"].
 func schemaIsString(t gjson.Result) bool {
 	if !t.IsArray() {
 		return t.String() == "string"
