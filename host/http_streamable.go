@@ -133,30 +133,11 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 			}
 		}
 		if slices.ContainsFunc(msgs, func(m peekedMessage) bool { return m.Method == "subscriptions/listen" }) {
-			if len(body.data) > maxListenBody {
-				refuseListen(w, r, msgs, http.StatusRequestEntityTooLarge, "listen body too large", jsonrpc.CodeInvalidRequest,
-					fmt.Sprintf("the subscriptions/listen request is %d bytes long, longer than the %d bytes toolhost takes for one (it holds the request for as long as the stream is open); list each resource URI once, and open another stream for the rest", len(body.data), maxListenBody))
+			release, ok := h.admitListen(w, r, msgs, len(body.data))
+			if !ok {
 				return
 			}
-			n := int64(len(body.data))
-			if held := h.listenBytes.Add(n); held > maxListenBodies {
-				h.listenBytes.Add(-n)
-				h.logger.Warn("a subscriptions/listen stream was refused: the open streams hold as many bytes of requests as toolhost allows", "max_listen_bytes", maxListenBodies)
-				w.Header().Set("Retry-After", "30")
-				refuseListen(w, r, msgs, http.StatusServiceUnavailable, "listen streams full", jsonrpc.CodeInternalError,
-					fmt.Sprintf("the open subscriptions/listen streams hold %d bytes of requests, and this one would take them past the %d toolhost allows in all; try again later, and close the streams you no longer read", held-n, maxListenBodies))
-				return
-			}
-			defer h.listenBytes.Add(-n)
-			if h.opts.Stateless && h.atSessionLimit() {
-				// Each stream is a session of its own, open as long as
-				// the stream is.
-				h.logger.Warn("a subscriptions/listen stream was refused: the server has as many sessions open as --max-sessions allows", "max_sessions", h.opts.MaxSessions)
-				w.Header().Set("Retry-After", "30")
-				refuseListen(w, r, msgs, http.StatusServiceUnavailable, "too many sessions", jsonrpc.CodeInternalError,
-					fmt.Sprintf("the server has %d sessions open, subscriptions/listen streams included, as many as it takes (its operator sets the number with --max-sessions); try again later, and close the streams you no longer read", h.opts.MaxSessions))
-				return
-			}
+			defer release()
 		}
 		if data, changed := withoutNullArgumentsInBody(body.data, msgs, batch); changed {
 			r.Body = &readBody{Reader: bytes.NewReader(data), data: data}
@@ -175,37 +156,82 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		var mine map[jsonrpc.ID]*trackedCall
-		for _, m := range msgs {
-			switch {
-			case m.isCall():
-				id, err := jsonrpc.MakeID(m.ID)
-				if err != nil {
-					continue
+		w, untrack := h.trackCalls(w, sid, msgs)
+		defer untrack()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// admitListen checks a subscriptions/listen POST of size bytes against the
+// limits on listen streams and, when it is within them, counts its bytes
+// among those the open streams hold until release is called; otherwise it
+// answers the POST with why and reports false.
+func (h *HTTPServer) admitListen(w http.ResponseWriter, r *http.Request, msgs []peekedMessage, size int) (release func(), ok bool) {
+	if size > maxListenBody {
+		refuseListen(w, r, msgs, http.StatusRequestEntityTooLarge, "listen body too large", jsonrpc.CodeInvalidRequest,
+			fmt.Sprintf("the subscriptions/listen request is %d bytes long, longer than the %d bytes toolhost takes for one (it holds the request for as long as the stream is open); list each resource URI once, and open another stream for the rest", size, maxListenBody))
+		return nil, false
+	}
+	n := int64(size)
+	if held := h.listenBytes.Add(n); held > maxListenBodies {
+		h.listenBytes.Add(-n)
+		h.logger.Warn("a subscriptions/listen stream was refused: the open streams hold as many bytes of requests as toolhost allows", "max_listen_bytes", maxListenBodies)
+		w.Header().Set("Retry-After", "30")
+		refuseListen(w, r, msgs, http.StatusServiceUnavailable, "listen streams full", jsonrpc.CodeInternalError,
+			fmt.Sprintf("the open subscriptions/listen streams hold %d bytes of requests, and this one would take them past the %d toolhost allows in all; try again later, and close the streams you no longer read", held-n, maxListenBodies))
+		return nil, false
+	}
+	if h.opts.Stateless && h.atSessionLimit() {
+		// Each stream is a session of its own, open as long as
+		// the stream is.
+		h.logger.Warn("a subscriptions/listen stream was refused: the server has as many sessions open as --max-sessions allows", "max_sessions", h.opts.MaxSessions)
+		w.Header().Set("Retry-After", "30")
+		refuseListen(w, r, msgs, http.StatusServiceUnavailable, "too many sessions", jsonrpc.CodeInternalError,
+			fmt.Sprintf("the server has %d sessions open, subscriptions/listen streams included, as many as it takes (its operator sets the number with --max-sessions); try again later, and close the streams you no longer read", h.opts.MaxSessions))
+		h.listenBytes.Add(-n)
+		return nil, false
+	}
+	return func() { h.listenBytes.Add(-n) }, true
+}
+
+// trackCalls follows the calls of a POST on session sid until untrack is
+// called, and marks those that a notifications/cancelled of the POST
+// names; the answers to calls the client cancelled are then dropped from
+// the w it returns.
+func (h *HTTPServer) trackCalls(w http.ResponseWriter, sid string, msgs []peekedMessage) (_ http.ResponseWriter, untrack func()) {
+	var mine map[jsonrpc.ID]*trackedCall
+	for _, m := range msgs {
+		switch {
+		case m.isCall():
+			id, err := jsonrpc.MakeID(m.ID)
+			if err != nil {
+				continue
+			}
+			if c := h.calls.add(sid, id); c != nil {
+				if mine == nil {
+					mine = map[jsonrpc.ID]*trackedCall{}
 				}
-				if c := h.calls.add(sid, id); c != nil {
-					if mine == nil {
-						mine = map[jsonrpc.ID]*trackedCall{}
-					}
-					mine[id] = c
-					defer h.calls.remove(sid, id, c)
-				}
-			case m.Method == "notifications/cancelled":
-				var p struct {
-					RequestID any `json:"requestId"`
-				}
-				if json.Unmarshal(m.Params, &p) == nil && p.RequestID != nil {
-					if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
-						h.calls.cancel(sid, id)
-					}
+				mine[id] = c
+			}
+		case m.Method == "notifications/cancelled":
+			var p struct {
+				RequestID any `json:"requestId"`
+			}
+			if json.Unmarshal(m.Params, &p) == nil && p.RequestID != nil {
+				if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
+					h.calls.cancel(sid, id)
 				}
 			}
 		}
-		if mine != nil {
-			w = &cancelWriter{ResponseWriter: w, calls: mine}
+	}
+	if mine != nil {
+		w = &cancelWriter{ResponseWriter: w, calls: mine}
+	}
+	return w, func() {
+		for id, c := range mine {
+			h.calls.remove(sid, id, c)
 		}
-		next.ServeHTTP(w, r)
-	})
+	}
 }
 
 // countCalls counts the requests among msgs that expect an answer.
