@@ -1,5 +1,7 @@
-// Package cli is the toolhost command line: serve, validate, call, inspect
-// and version. main only wires it to the process.
+// Package cli is the toolhost command line: serve, validate, call, inspect,
+// fmt, init, bridge and version. It parses flags and wires the packages
+// that do the work (host serves over stdio and HTTP, and shuts down); main
+// only wires it to the process.
 package cli
 
 import (
