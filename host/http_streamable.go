@@ -38,7 +38,7 @@ func (h *HTTPServer) explainSDKErrors(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		ew := &explainWriter{ResponseWriter: w, explain: explain}
+		ew := newExplainWriter(w, explain)
 		defer ew.finish()
 		next.ServeHTTP(ew, r)
 	})
@@ -148,7 +148,7 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 				refuseParams(w, r, msgs[0].ID, msg)
 				return
 			}
-			nw := &notHandledWriter{ResponseWriter: w}
+			nw := newNotHandledWriter(w)
 			defer nw.finish(r, msgs[0])
 			w = nw
 		}

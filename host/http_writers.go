@@ -138,37 +138,60 @@ func (k *keepAliveWriter) comment() {
 	}
 }
 
-// explainWriter holds back a plain-text 404, 405 or 409 to look at its
-// body, and writes it as explainSDKErrors's table says.
-type explainWriter struct {
+// heldResponse holds back a response whose status hold picks, with the
+// first max bytes of its body, for the writer it is part of to look at
+// and write when the handler is done; any other response passes through.
+type heldResponse struct {
 	http.ResponseWriter
-	explain map[string]string
-	held    int // the status held back
-	body    bytes.Buffer
+	hold func(code int) bool
+	max  int
+	held int // the status held back, 0 when none
+	body bytes.Buffer
 }
 
-func (e *explainWriter) WriteHeader(code int) {
-	if e.held == 0 && (code == http.StatusNotFound || code == http.StatusMethodNotAllowed || code == http.StatusConflict) &&
-		strings.HasPrefix(e.Header().Get("Content-Type"), "text/plain") {
-		e.held = code
+// WriteHeader holds the first status hold picks back, and writes any other.
+func (h *heldResponse) WriteHeader(code int) {
+	if h.held == 0 && h.hold(code) {
+		h.held = code
 		return
 	}
-	e.ResponseWriter.WriteHeader(code)
+	h.ResponseWriter.WriteHeader(code)
 }
 
-func (e *explainWriter) Write(b []byte) (int, error) {
-	if e.held != 0 {
-		if e.body.Len() < 4<<10 {
-			e.body.Write(b)
+// Write keeps the body of a response held back, up to max bytes, and
+// writes any other.
+func (h *heldResponse) Write(b []byte) (int, error) {
+	if h.held != 0 {
+		if h.body.Len() < h.max {
+			h.body.Write(b)
 		}
 		return len(b), nil
 	}
-	return e.ResponseWriter.Write(b)
+	return h.ResponseWriter.Write(b)
 }
 
 // Unwrap gives http.ResponseController the response underneath.
-func (e *explainWriter) Unwrap() http.ResponseWriter { return e.ResponseWriter }
+func (h *heldResponse) Unwrap() http.ResponseWriter { return h.ResponseWriter }
 
+// explainWriter holds back a plain-text 404, 405 or 409 to look at its
+// body, and writes it as explainSDKErrors's table says.
+type explainWriter struct {
+	heldResponse
+	explain map[string]string
+}
+
+// newExplainWriter wraps w for explainSDKErrors.
+func newExplainWriter(w http.ResponseWriter, explain map[string]string) *explainWriter {
+	e := &explainWriter{explain: explain}
+	e.heldResponse = heldResponse{ResponseWriter: w, max: 4 << 10, hold: func(code int) bool {
+		return (code == http.StatusNotFound || code == http.StatusMethodNotAllowed || code == http.StatusConflict) &&
+			strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain")
+	}}
+	return e
+}
+
+// finish writes the response held back, explained when the table has its
+// body.
 func (e *explainWriter) finish() {
 	if e.held == 0 {
 		return
@@ -196,36 +219,20 @@ func (discardResponse) WriteHeader(int)             {}
 // "method not found", so that a client can tell a method the server
 // lacks from a broken transport. Any other answer passes through.
 type notHandledWriter struct {
-	http.ResponseWriter
-	held bool // a 400 is being held back to look at its body
-	body bytes.Buffer
+	heldResponse // a 400, held back to look at its body
 }
 
-func (n *notHandledWriter) WriteHeader(code int) {
-	if code == http.StatusBadRequest && !n.held {
-		n.held = true
-		return
-	}
-	n.ResponseWriter.WriteHeader(code)
+// newNotHandledWriter wraps w for streamablePOST.
+func newNotHandledWriter(w http.ResponseWriter) *notHandledWriter {
+	return &notHandledWriter{heldResponse{ResponseWriter: w, max: 64 << 10, hold: func(code int) bool {
+		return code == http.StatusBadRequest
+	}}}
 }
-
-func (n *notHandledWriter) Write(b []byte) (int, error) {
-	if n.held {
-		if n.body.Len() < 64<<10 {
-			n.body.Write(b)
-		}
-		return len(b), nil
-	}
-	return n.ResponseWriter.Write(b)
-}
-
-// Unwrap gives http.ResponseController the response underneath.
-func (n *notHandledWriter) Unwrap() http.ResponseWriter { return n.ResponseWriter }
 
 // finish writes the 400 held back: as a JSON-RPC error when it was the
 // SDK's "not handled", as it was otherwise.
 func (n *notHandledWriter) finish(r *http.Request, m peekedMessage) {
-	if !n.held {
+	if n.held == 0 {
 		return
 	}
 	const prefix = "JSON RPC not handled: "
