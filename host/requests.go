@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sjson "github.com/segmentio/encoding/json"
 
+	"github.com/toolhost/toolhost/internal/jsondepth"
 	"github.com/toolhost/toolhost/internal/suggest"
 )
 
@@ -204,7 +205,7 @@ var paramTypes = map[string]func() any{
 // names Go types.
 func paramsProblem(method string, params json.RawMessage) string {
 	newParams, ok := paramTypes[method]
-	if !ok || len(params) == 0 || tooDeep(params, maxDepth) {
+	if !ok || len(params) == 0 || jsondepth.TooDeep(params, maxDepth) {
 		return "" // past the SDK's nesting limit, its error says so
 	}
 	// The SDK's own decoding: segmentio's, with case-sensitive field names.
@@ -297,7 +298,7 @@ var stringMapPaths = map[string][]string{
 // expected shape come back as they are, for the SDK to answer.
 func withoutNullArguments(method string, params json.RawMessage) (json.RawMessage, bool) {
 	path, ok := stringMapPaths[method]
-	if !ok || !bytes.Contains(params, []byte("null")) || tooDeep(params, maxDepth) {
+	if !ok || !bytes.Contains(params, []byte("null")) || jsondepth.TooDeep(params, maxDepth) {
 		return params, false
 	}
 	return dropNulls(params, path)

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sjson "github.com/segmentio/encoding/json"
 	"github.com/tidwall/gjson"
+	"github.com/toolhost/toolhost/internal/jsondepth"
 )
 
 // DefaultMaxMessageSize caps one inbound line: 4 MiB.
@@ -288,14 +289,14 @@ const maxDepth = 1000
 
 // decodeMessage is jsonrpc.DecodeMessage without its cost: the SDK decodes
 // every message through a new segmentio json.Decoder, which allocates a
-// 32 KiB buffer each time, twice per message; that garbage was half of what
+// large buffer each time, twice per message; that garbage was much of what
 // a tools/call allocated, and kept the GC busy. This is the same decoding
 // (segmentio's parser, with the same case-sensitive field matching, the
 // same nesting limit and the same checks) without the Decoder. A message it
 // does not accept goes to the SDK's decoder, so that errors are the SDK's,
 // word for word. host/perf_test.go checks the two agree.
 func decodeMessage(data []byte) (jsonrpc.Message, error) {
-	if tooDeep(data, maxDepth) {
+	if jsondepth.TooDeep(data, maxDepth) {
 		return jsonrpc.DecodeMessage(data)
 	}
 	var msg wireDecode
@@ -321,40 +322,6 @@ func decodeMessage(data []byte) (jsonrpc.Message, error) {
 		resp.Error = msg.Error
 	}
 	return resp, nil
-}
-
-// tooDeep reports whether objects and arrays in data nest deeper than max
-// (the SDK's check, outside strings).
-func tooDeep(data []byte, max int) bool {
-	depth := 0
-	inString, escaped := false, false
-	for _, b := range data {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
-			}
-			continue
-		}
-		switch b {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-			if depth > max {
-				return true
-			}
-		case '}', ']':
-			if depth > 0 {
-				depth--
-			}
-		}
-	}
-	return false
 }
 
 // errAlreadyInitializedAny answers a second initialize request that the SDK

@@ -9,7 +9,6 @@ import (
 	"net"
 	"strings"
 
-	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/bridge"
 	"github.com/toolhost/toolhost/host"
 )
@@ -79,7 +78,7 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	slog.SetDefault(logger)
 	srv := host.NewServer(reg, logger)
 	client := &bridge.Client{Addr: *addr, Server: srv, Logger: logger, TaskID: *taskID, MaxFrame: *maxFrame, MaxHeld: *maxHeld, Hurry: signalsAgain(ctx),
-		KillCommands: adapters.KillCommands}
+		KillCommands: host.KillCommands}
 	logger.Info("bridging to a framed-protocol server", "addr", *addr, "config", strings.Join(reg.Config.Paths, ","), "tools", len(reg.Tools), "watch", *watch)
 
 	runCtx, cancel := context.WithCancel(ctx)
@@ -116,8 +115,8 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	// The calls stopped have sent their results without waiting for their
 	// commands: these get ShutdownGrace at most to exit on their
 	// kill_signal, then what is left of them is killed.
-	waitCommands(ctx, context.Background())
-	adapters.KillCommands() // what is left of a stopped command's kill_timeout
+	host.WaitCommands(context.Background(), signalsAgain(ctx))
+	host.KillCommands() // what is left of a stopped command's kill_timeout
 	if err != nil {
 		logger.Error("bridge stopped", "error", err)
 		return ExitFailure

@@ -12,7 +12,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
 
-	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
 	"github.com/toolhost/toolhost/internal/suggest"
@@ -68,71 +67,10 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolhost call: there is no tool %q in %s%s; the tools are: %s\n", pos[1], pos[0], hint, strings.Join(names, ", "))
 		return ExitFailure
 	}
-	argMap := map[string]json.RawMessage{}
-	if *rawJSON != "" {
-		// Only an object: null would leave argMap nil (and name=value
-		// pairs would then panic), and Go's own message for an array or a
-		// string names Go types, not what was typed.
-		trimmed := strings.TrimSpace(*rawJSON)
-		if !strings.HasPrefix(trimmed, "{") {
-			fmt.Fprintf(stderr, "toolhost call: --json must be a JSON object, as in --json '{\"name\": \"value\"}'; got %s\n", jsonKindOf(trimmed))
-			return ExitUsage
-		}
-		if err := json.Unmarshal([]byte(trimmed), &argMap); err != nil {
-			fmt.Fprintf(stderr, "toolhost call: --json must be a JSON object: %s\n", err)
-			return ExitUsage
-		}
+	argJSON, ok := callArguments(tool, *rawJSON, pos[2:], stderr)
+	if !ok {
+		return ExitUsage
 	}
-	// Parameters whose values are strings: name=value is sent as it is
-	// for them, as JSON for the others.
-	isString := map[string]bool{}
-	// Parameters whose values are lists or objects, which name=value
-	// can give only as JSON.
-	composite := map[string]*thcl.Type{}
-	for _, p := range tool.Params {
-		isString[p.Name] = p.Type.Kind == thcl.KindString
-		switch p.Type.Kind {
-		case thcl.KindList, thcl.KindSet, thcl.KindTuple, thcl.KindMap, thcl.KindObject:
-			composite[p.Name] = p.Type
-		}
-	}
-	if tool.RawInput != nil {
-		for _, name := range tool.RawInput.Properties {
-			isString[name] = schemaIsString(gjson.GetBytes(tool.RawInput.Schema, "properties."+gjson.Escape(name)+".type"))
-		}
-	}
-	given := map[string]bool{}
-	for _, kv := range pos[2:] {
-		name, value, found := strings.Cut(kv, "=")
-		if !found {
-			fmt.Fprintf(stderr, "toolhost call: argument %q is not name=value; write it as %s=VALUE (%s= for an empty string)\n", kv, kv, kv)
-			return ExitUsage
-		}
-		if name == "" {
-			fmt.Fprintf(stderr, "toolhost call: argument %q has no name before the =; write the parameter's name first, as in NAME%s\n", kv, kv)
-			return ExitUsage
-		}
-		if given[name] {
-			fmt.Fprintf(stderr, "toolhost call: argument %q is given twice; give it once (a list is one value, as in %s='[\"a\",\"b\"]')\n", name, name)
-			return ExitUsage
-		}
-		given[name] = true
-		switch {
-		case isString[name]:
-			b, _ := json.Marshal(value)
-			argMap[name] = b
-		case json.Valid([]byte(value)):
-			argMap[name] = json.RawMessage(value)
-		case composite[name] != nil:
-			fmt.Fprintf(stderr, "toolhost call: %s is not JSON, and %q is a %s, which name=value takes as JSON: write %s\n",
-				kv, name, composite[name], jsonExample(name, value, composite[name]))
-			return ExitUsage
-		default:
-			b, _ := json.Marshal(value)
-			argMap[name] = b
-		}
-	}
-	argJSON, _ := json.Marshal(argMap)
 	if strings.EqualFold(*logLevel, "warn") { // slog's name, as serve takes it
 		*logLevel = "warning"
 	}
@@ -164,9 +102,87 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolhost call: %s\n", err)
 		return ExitFailure
 	}
+	return printResult(tool.Name, res, stdout, stderr)
+}
+
+// callArguments makes the arguments of a call to tool from --json and the
+// name=value pairs, which it checks; it reports false, having said why on
+// stderr, when they are malformed.
+func callArguments(tool *thcl.Tool, rawJSON string, pairs []string, stderr io.Writer) (json.RawMessage, bool) {
+	argMap := map[string]json.RawMessage{}
+	if rawJSON != "" {
+		// Only an object: null would leave argMap nil (and name=value
+		// pairs would then panic), and Go's own message for an array or a
+		// string names Go types, not what was typed.
+		trimmed := strings.TrimSpace(rawJSON)
+		if !strings.HasPrefix(trimmed, "{") {
+			fmt.Fprintf(stderr, "toolhost call: --json must be a JSON object, as in --json '{\"name\": \"value\"}'; got %s\n", jsonKindOf(trimmed))
+			return nil, false
+		}
+		if err := json.Unmarshal([]byte(trimmed), &argMap); err != nil {
+			fmt.Fprintf(stderr, "toolhost call: --json must be a JSON object: %s\n", err)
+			return nil, false
+		}
+	}
+	// Parameters whose values are strings: name=value is sent as it is
+	// for them, as JSON for the others.
+	isString := map[string]bool{}
+	// Parameters whose values are lists or objects, which name=value
+	// can give only as JSON.
+	composite := map[string]*thcl.Type{}
+	for _, p := range tool.Params {
+		isString[p.Name] = p.Type.Kind == thcl.KindString
+		switch p.Type.Kind {
+		case thcl.KindList, thcl.KindSet, thcl.KindTuple, thcl.KindMap, thcl.KindObject:
+			composite[p.Name] = p.Type
+		}
+	}
+	if tool.RawInput != nil {
+		for _, name := range tool.RawInput.Properties {
+			isString[name] = schemaIsString(gjson.GetBytes(tool.RawInput.Schema, "properties."+gjson.Escape(name)+".type"))
+		}
+	}
+	given := map[string]bool{}
+	for _, kv := range pairs {
+		name, value, found := strings.Cut(kv, "=")
+		if !found {
+			fmt.Fprintf(stderr, "toolhost call: argument %q is not name=value; write it as %s=VALUE (%s= for an empty string)\n", kv, kv, kv)
+			return nil, false
+		}
+		if name == "" {
+			fmt.Fprintf(stderr, "toolhost call: argument %q has no name before the =; write the parameter's name first, as in NAME%s\n", kv, kv)
+			return nil, false
+		}
+		if given[name] {
+			fmt.Fprintf(stderr, "toolhost call: argument %q is given twice; give it once (a list is one value, as in %s='[\"a\",\"b\"]')\n", name, name)
+			return nil, false
+		}
+		given[name] = true
+		switch {
+		case isString[name]:
+			b, _ := json.Marshal(value)
+			argMap[name] = b
+		case json.Valid([]byte(value)):
+			argMap[name] = json.RawMessage(value)
+		case composite[name] != nil:
+			fmt.Fprintf(stderr, "toolhost call: %s is not JSON, and %q is a %s, which name=value takes as JSON: write %s\n",
+				kv, name, composite[name], jsonExample(name, value, composite[name]))
+			return nil, false
+		default:
+			b, _ := json.Marshal(value)
+			argMap[name] = b
+		}
+	}
+	argJSON, _ := json.Marshal(argMap)
+	return argJSON, true
+}
+
+// printResult prints the result of a call to the tool name as a
+// client sees it (see runCall) and returns the exit code.
+func printResult(name string, res *mcp.CallToolResult, stdout, stderr io.Writer) int {
 	if res.IsError {
 		for _, c := range res.Content {
-			fmt.Fprintf(stderr, "%s: %s\n", tool.Name, strings.TrimRight(contentText(c), "\n"))
+			fmt.Fprintf(stderr, "%s: %s\n", name, strings.TrimRight(contentText(c), "\n"))
 		}
 		return ExitFailure
 	}
@@ -205,7 +221,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func stoppable(ctx context.Context) (context.Context, func()) {
 	installSignals(ctx)
 	callCtx, stopCall := context.WithCancelCause(context.WithoutCancel(ctx))
-	stop := func() { stopCall(adapters.HostExiting(stopReason(ctx))) }
+	stop := func() { stopCall(host.Exiting(stopReason(ctx))) }
 	stopOnSignal := context.AfterFunc(ctx, stop)
 	called := make(chan struct{})
 	go func() {
@@ -215,7 +231,7 @@ func stoppable(ctx context.Context) (context.Context, func()) {
 			// run yet, so that the result says why, not that the
 			// command was killed.
 			stop()
-			adapters.KillCommands()
+			host.KillCommands()
 		case <-called:
 		}
 	}()
@@ -224,9 +240,9 @@ func stoppable(ctx context.Context) (context.Context, func()) {
 		stopOnSignal()
 		stopCall(nil)
 		if ctx.Err() != nil {
-			waitCommands(ctx, context.Background())
+			host.WaitCommands(context.Background(), signalsAgain(ctx))
 		}
-		adapters.KillCommands()
+		host.KillCommands()
 	}
 }
 
@@ -248,8 +264,6 @@ func jsonKindOf(s string) string {
 	return "a number"
 }
 
-// schemaIsString reports whether a JSON Schema "type" allows strings and,
-// but for null, nothing else: "string", or ["string", "null"].
 // jsonExample shows how to give a list or object argument on the command
 // line, from what was given: tags=a,b becomes tags='["a","b"]'.
 func jsonExample(name, value string, t *thcl.Type) string {
@@ -279,6 +293,8 @@ func jsonExample(name, value string, t *thcl.Type) string {
 	return name + "='" + strings.ReplaceAll(string(b), "'", `'\''`) + "'"
 }
 
+// schemaIsString reports whether a JSON Schema "type" allows strings and,
+// but for null, nothing else: "string", or ["string", "null"].
 func schemaIsString(t gjson.Result) bool {
 	if !t.IsArray() {
 		return t.String() == "string"

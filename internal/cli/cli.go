@@ -1,5 +1,7 @@
-// Package cli is the toolhost command line: serve, validate, call, inspect
-// and version. main only wires it to the process.
+// Package cli is the toolhost command line: serve, validate, call, inspect,
+// fmt, init, bridge and version. It parses flags and wires the packages
+// that do the work (host serves over stdio and HTTP, and shuts down); main
+// only wires it to the process.
 package cli
 
 import (
@@ -20,7 +22,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
 	"github.com/toolhost/toolhost/internal/diagtext"
@@ -333,68 +334,39 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		startWatch()
 	}
 	logger.Info(msg, "config", strings.Join(reg.Config.Paths, ","), "tools", len(reg.Tools), "resources", len(reg.Resources)+len(reg.Templates), "prompts", len(reg.Prompts), "watch", *watch)
-	// session is the stdio session's context: it ends when the session
-	// stops waiting for answers (endSession), and so does the wait for the
-	// commands stopped. Over HTTP it ends only when serve returns.
-	session, cancelSession := context.WithCancel(context.WithoutCancel(runCtx))
-	defer cancelSession()
+	// stopped ends what serving started beside the server, once the
+	// session or the HTTP server has ended.
+	stopped := func() {
+		cancel()
+		srv.Shutdown()
+		// A session that never got to initialize never started the watcher.
+		startWatch()
+		<-watchDone
+		srv.Registry().Retire()
+	}
 	if httpOpts != nil {
 		installSignals(ctx)
 		httpOpts.Hurry = signalsAgain(ctx)
-		httpOpts.KillCommands = adapters.KillCommands
+		httpOpts.KillCommands = host.KillCommands
 		// On a signal, calls in flight get --shutdown-timeout to finish.
 		err = serveHTTP(runCtx, srv, httpOpts)
+		stopped()
+		// The calls stopped have been answered, without waiting for their
+		// commands: these get ShutdownGrace at most to exit on their
+		// kill_signal. A command still in its kill_timeout then is killed,
+		// with what it started: nothing toolhost started outlives it.
+		host.WaitCommands(context.Background(), signalsAgain(ctx))
+		host.KillCommands()
 	} else {
-		// A signal stops the calls in flight at once, and they answer at
-		// once, saying why, without waiting for their commands, which get
-		// their kill_signal (see waitCommands below for their end): the
-		// transport then ends the session as at the end of the input
-		// (StdioTransport.Stop). Should the answers not be out within
-		// ShutdownGrace, or should a second signal come, the session
-		// stops waiting for them and the commands are killed with their
-		// process groups, so nothing the host started outlives it (the
-		// SDK still waits for its handlers to return before Run does).
-		endSession := func() {
-			adapters.KillCommands()
-			cancelSession()
-		}
-		stopOnSignal := context.AfterFunc(ctx, func() {
-			srv.ShutdownBecause(stopReason(ctx))
-			t := time.NewTimer(ShutdownGrace)
-			defer t.Stop()
-			select {
-			case <-t.C:
-			case <-signalsAgain(ctx):
-			case <-session.Done():
-			}
-			endSession()
+		// A signal stops the calls in flight at once; the end of stdin
+		// ends the session after ShutdownGrace (see host.ServeStdio).
+		err = host.ServeStdio(ctx, srv, host.StdioOptions{
+			Transport:  host.StdioTransport{In: stdin, Out: stdout, MaxMessageSize: *maxMsg, Logger: logger},
+			StopReason: func() error { return stopReason(ctx) },
+			Hurry:      signalsAgain(ctx),
+			Stopped:    stopped,
 		})
-		defer stopOnSignal()
-		// The client closing stdin is how MCP ends a stdio session: calls in
-		// flight get ShutdownGrace to finish, then are cancelled and
-		// answer; an answer still not out ShutdownGrace after that (one
-		// the SDK could not send) is no longer waited for, so that the
-		// process ends.
-		in := &eofReader{r: stdin, eof: func() {
-			time.AfterFunc(ShutdownGrace, func() {
-				srv.ShutdownBecause(errStdinClosed)
-				time.AfterFunc(ShutdownGrace, endSession)
-			})
-		}}
-		err = srv.Run(session, &host.StdioTransport{In: in, Out: stdout, MaxMessageSize: *maxMsg, Logger: logger, Stop: ctx.Done()})
 	}
-	cancel()
-	srv.Shutdown()
-	// A session that never got to initialize never started the watcher.
-	startWatch()
-	<-watchDone
-	srv.Registry().Retire()
-	// The calls stopped have been answered, without waiting for their
-	// commands: these get ShutdownGrace at most to exit on their
-	// kill_signal. A command still in its kill_timeout then is killed, with
-	// what it started: nothing toolhost started outlives it.
-	waitCommands(ctx, session)
-	adapters.KillCommands()
 	if err != nil && !errors.Is(err, io.EOF) {
 		logger.Error("server stopped", "error", err)
 		return ExitFailure
@@ -402,53 +374,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	return ExitOK
 }
 
-// ShutdownGrace is how long calls in flight may go on after the client
-// closes stdin before they are cancelled, and how long, at most, the
-// commands of the calls stopped as toolhost exits get to end on their
-// kill_signal once the calls are answered, before they are killed.
-const ShutdownGrace = 2 * time.Second
+// ShutdownGrace is host.ShutdownGrace: how long calls in flight may go on
+// after the client closes stdin, and how long the commands of the calls
+// stopped as toolhost exits get to end before they are killed.
+const ShutdownGrace = host.ShutdownGrace
 
-// waitCommands waits until the commands still running have ended, for
-// ShutdownGrace at most: less when until ends first or a second stop
-// signal comes (signalsAgain of sigs).
-func waitCommands(sigs, until context.Context) {
-	ctx, cancel := context.WithTimeout(until, ShutdownGrace)
-	defer cancel()
-	if again := signalsAgain(sigs); again != nil {
-		stop := make(chan struct{})
-		defer close(stop)
-		go func() {
-			select {
-			case <-again:
-				cancel()
-			case <-stop:
-			}
-		}()
-	}
-	adapters.WaitCommands(ctx)
-}
-
-// The reasons calls cancelled by a stopping host give in their results.
-var (
-	errSignalled   = errors.New("toolhost received a stop signal (SIGTERM, SIGINT or SIGHUP) and is exiting")
-	errStdinClosed = fmt.Errorf("the client closed toolhost's stdin, which ends the session; calls still running %s later are stopped", ShutdownGrace)
-)
-
-// eofReader calls eof once, when reading r first fails (at end of input
-// or on an error).
-type eofReader struct {
-	r    io.Reader
-	eof  func()
-	once sync.Once
-}
-
-func (e *eofReader) Read(p []byte) (int, error) {
-	n, err := e.r.Read(p)
-	if err != nil {
-		e.once.Do(e.eof)
-	}
-	return n, err
-}
+// errSignalled is the reason calls cancelled by a stop signal give in
+// their results when the signal is not known.
+var errSignalled = errors.New("toolhost received a stop signal (SIGTERM, SIGINT or SIGHUP) and is exiting")
 
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {
 	var l slog.Level

@@ -125,15 +125,6 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
-// writeInPlace replaces a file's content atomically, keeping its mode. A
-// symbolic link is followed, so that the file it points to is rewritten
-// and the link stays. A file with other names (hard links) is written
-// through instead, as gofmt -w writes, so that they all keep naming it:
-// a rename would leave them the old text, and a config directory that
-// holds two of its names, which is loaded once (thcl.ConfigFiles), would
-// then declare every block twice. The formatted text is in a file beside
-// it first; should the write through fail, that file is renamed into
-// place.
 // withFinalNewline ends formatted text with a line break, as gofmt does,
 // in the file's own style (CRLF when its lines end so); hclwrite's
 // formatter keeps a file's last line unterminated. Empty text stays empty.
@@ -147,6 +138,15 @@ func withFinalNewline(b []byte) []byte {
 	return append(b, '\n')
 }
 
+// writeInPlace replaces a file's content atomically, keeping its mode. A
+// symbolic link is followed, so that the file it points to is rewritten
+// and the link stays. A file with other names (hard links) is written
+// through instead, as gofmt -w writes, so that they all keep naming it:
+// a rename would leave them the old text, and a config directory that
+// holds two of its names, which is loaded once (thcl.ConfigFiles), would
+// then declare every block twice. The formatted text is in a file beside
+// it first; should the write through fail, that file is renamed into
+// place.
 func writeInPlace(name string, data []byte) error {
 	target, err := filepath.EvalSymlinks(name)
 	if err != nil {

@@ -92,82 +92,7 @@ func inspectText(cfg *thcl.Config, w io.Writer) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		head := "  " + t.Name
-		if t.Title != "" {
-			head += ": " + t.Title
-		}
-		tags := []string{t.BackendKind}
-		if a := t.Annotations; a != nil {
-			if a.ReadOnlyHint {
-				tags = append(tags, "read-only")
-			}
-			if a.DestructiveHint != nil && *a.DestructiveHint {
-				tags = append(tags, "destructive")
-			}
-			if a.IdempotentHint {
-				tags = append(tags, "idempotent")
-			}
-			if a.OpenWorldHint != nil && *a.OpenWorldHint {
-				tags = append(tags, "open-world")
-			}
-		}
-		if n := len(t.Examples); n > 0 {
-			tags = append(tags, plural(n, "example"))
-		}
-		fmt.Fprintf(w, "%s  [%s]\n", head, strings.Join(tags, ", "))
-		if t.Description != "" {
-			fmt.Fprintln(w, indentText(t.Description, "    "))
-		}
-		if len(t.Params) == 0 {
-			fmt.Fprintln(w, "    takes no arguments")
-		} else {
-			fmt.Fprintln(w, "    arguments:")
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			for _, p := range t.Params {
-				row(tw, "      ", p.Name, paramSummary(p), oneLine(p.Description))
-			}
-			tw.Flush()
-		}
-		if t.Confirm != nil {
-			line := "    asks the user to confirm each call"
-			switch {
-			case t.Ask != nil: // the form's line says what a client that cannot ask gets
-			case t.ConfirmFallback == "allow":
-				line += " (calls from a client that cannot ask run without asking)"
-			default:
-				line += " (calls from a client that cannot ask are refused)"
-			}
-			fmt.Fprintln(w, line)
-		}
-		if t.Ask != nil {
-			fmt.Fprintln(w, "    asks the user to fill in a form before each call (calls from a client that cannot ask are refused):")
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			for _, f := range t.Ask.Fields {
-				row(tw, "      ", f.Name, paramSummary(f), oneLine(firstOf(f.Title, f.Description)))
-			}
-			tw.Flush()
-		}
-		if t.Result == nil {
-			what := "text"
-			if d, ok := t.Backend.(adapters.OutputDescriber); ok {
-				what = d.DescribeOutput()
-			}
-			fmt.Fprintln(w, "    returns "+what)
-		} else {
-			fmt.Fprintln(w, "    returns:")
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			for _, f := range t.Result.Fields {
-				ty := f.Type.String()
-				if f.Optional {
-					ty += ", optional"
-				}
-				row(tw, "      ", f.Name, ty, oneLine(f.Description))
-			}
-			for _, c := range t.Result.Content {
-				row(tw, "      ", "["+string(c.Kind)+"]", contentSource(c), "")
-			}
-			tw.Flush()
-		}
+		inspectTool(w, t)
 	}
 
 	if len(cfg.Resources) > 0 {
@@ -210,6 +135,87 @@ func inspectText(cfg *thcl.Config, w io.Writer) {
 		}
 	}
 	fmt.Fprintln(w, "\nThe full JSON schemas: toolhost inspect --json")
+}
+
+// inspectTool prints one tool for inspectText: its name and tags, its
+// description, its arguments, what it asks the user and what it returns.
+func inspectTool(w io.Writer, t *thcl.Tool) {
+	head := "  " + t.Name
+	if t.Title != "" {
+		head += ": " + t.Title
+	}
+	tags := []string{t.BackendKind}
+	if a := t.Annotations; a != nil {
+		if a.ReadOnlyHint {
+			tags = append(tags, "read-only")
+		}
+		if a.DestructiveHint != nil && *a.DestructiveHint {
+			tags = append(tags, "destructive")
+		}
+		if a.IdempotentHint {
+			tags = append(tags, "idempotent")
+		}
+		if a.OpenWorldHint != nil && *a.OpenWorldHint {
+			tags = append(tags, "open-world")
+		}
+	}
+	if n := len(t.Examples); n > 0 {
+		tags = append(tags, plural(n, "example"))
+	}
+	fmt.Fprintf(w, "%s  [%s]\n", head, strings.Join(tags, ", "))
+	if t.Description != "" {
+		fmt.Fprintln(w, indentText(t.Description, "    "))
+	}
+	if len(t.Params) == 0 {
+		fmt.Fprintln(w, "    takes no arguments")
+	} else {
+		fmt.Fprintln(w, "    arguments:")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, p := range t.Params {
+			row(tw, "      ", p.Name, paramSummary(p), oneLine(p.Description))
+		}
+		tw.Flush()
+	}
+	if t.Confirm != nil {
+		line := "    asks the user to confirm each call"
+		switch {
+		case t.Ask != nil: // the form's line says what a client that cannot ask gets
+		case t.ConfirmFallback == "allow":
+			line += " (calls from a client that cannot ask run without asking)"
+		default:
+			line += " (calls from a client that cannot ask are refused)"
+		}
+		fmt.Fprintln(w, line)
+	}
+	if t.Ask != nil {
+		fmt.Fprintln(w, "    asks the user to fill in a form before each call (calls from a client that cannot ask are refused):")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, f := range t.Ask.Fields {
+			row(tw, "      ", f.Name, paramSummary(f), oneLine(firstOf(f.Title, f.Description)))
+		}
+		tw.Flush()
+	}
+	if t.Result == nil {
+		what := "text"
+		if d, ok := t.Backend.(adapters.OutputDescriber); ok {
+			what = d.DescribeOutput()
+		}
+		fmt.Fprintln(w, "    returns "+what)
+	} else {
+		fmt.Fprintln(w, "    returns:")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, f := range t.Result.Fields {
+			ty := f.Type.String()
+			if f.Optional {
+				ty += ", optional"
+			}
+			row(tw, "      ", f.Name, ty, oneLine(f.Description))
+		}
+		for _, c := range t.Result.Content {
+			row(tw, "      ", "["+string(c.Kind)+"]", contentSource(c), "")
+		}
+		tw.Flush()
+	}
 }
 
 // row writes one table row, leaving out empty cells at its end so that no

@@ -191,6 +191,6 @@ func serveHTTP(ctx context.Context, srv *host.Server, opts *host.HTTPOptions) er
 }
 
 // DefaultSessionIdleTimeout is --session-idle-timeout's default: long
-// enough for a person's pause, short enough that abandoned sessions (about
-// 15 KB each) do not pile up on a shared server.
+// enough for a person's pause, short enough that abandoned sessions, each
+// holding memory, do not pile up on a shared server.
 const DefaultSessionIdleTimeout = 30 * time.Minute

@@ -76,9 +76,8 @@ func (r *signalRelay) install() {
 // only while it renames a file into place: holdSignals), a signal ends the
 // process at once, as it would any program: a load of a large config stops
 // when it is told to, and nothing has been started that needs stopping.
-// Not installing them at the start also saves serve the three threads the
-// first signal.Notify starts, about 0.25 ms before it answers initialize
-// (BENCHMARKS.md).
+// Not installing them at the start also saves serve the threads the
+// first signal.Notify starts before it answers initialize (BENCHMARKS.md).
 func Signals(parent context.Context) (context.Context, context.CancelFunc) {
 	r := &signalRelay{ready: make(chan struct{}), released: make(chan struct{}), again: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.WithValue(parent, signalsKey{}, r))
