@@ -43,34 +43,34 @@ func init() {
 	adapters.Register(adapters.Kind{
 		Name:    "http",
 		Summary: "send an HTTP request built from the arguments and return the response body",
-		Compile: compileHTTP,
+		Compile: compile,
 	})
 }
 
 // Defaults and limits of the http block.
 const (
-	httpDefaultMethod       = http.MethodGet
-	httpDefaultTimeout      = 30 * time.Second
-	httpMaxTimeout          = 10 * time.Minute
-	httpDefaultMaxResponse  = 10 << 20 // 10 MiB
-	httpMaxMaxResponse      = 1 << 30  // 1 GiB: the body is held in memory
-	httpDefaultMaxRedirects = 5
-	httpMaxMaxRedirects     = 20
-	httpDefaultContentType  = "application/json"
-	httpErrorSnippetBytes   = 200
-	httpUserAgent           = "toolhost"
-	httpParamRoot           = "param"
+	defaultMethod       = http.MethodGet
+	defaultTimeout      = 30 * time.Second
+	maxTimeout          = 10 * time.Minute
+	defaultMaxResponse  = 10 << 20 // 10 MiB
+	maxMaxResponse      = 1 << 30  // 1 GiB: the body is held in memory
+	defaultMaxRedirects = 5
+	maxMaxRedirects     = 20
+	defaultContentType  = "application/json"
+	errorSnippetBytes   = 200
+	userAgent           = "toolhost"
+	paramRoot           = "param"
 )
 
-// httpMethods are the methods an http block may use.
-var httpMethods = []string{
+// methods are the methods an http block may use.
+var methods = []string{
 	http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut,
 	http.MethodPatch, http.MethodDelete, http.MethodOptions,
 }
 
-// httpMediaTypeShorthands are the media types meant by names a content_type
+// mediaTypeShorthands are the media types meant by names a content_type
 // is often written as.
-var httpMediaTypeShorthands = map[string]string{
+var mediaTypeShorthands = map[string]string{
 	"json":       "application/json",
 	"xml":        "application/xml",
 	"form":       "application/x-www-form-urlencoded",
@@ -82,9 +82,9 @@ var httpMediaTypeShorthands = map[string]string{
 	"yaml":       "application/yaml",
 }
 
-// httpBlockSchema is the schema of the http block. Attributes not listed
+// blockSchema is the schema of the http block. Attributes not listed
 // here get HCL's "Unsupported argument" diagnostic with a suggestion.
-var httpBlockSchema = &hcl.BodySchema{
+var blockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "method"},
 		{Name: "url", Required: true},
@@ -101,9 +101,9 @@ var httpBlockSchema = &hcl.BodySchema{
 	},
 }
 
-// httpTransport is shared by every http backend so that connections to one
+// sharedTransport is shared by every http backend so that connections to one
 // upstream are reused across tools and calls.
-var httpTransport = &http.Transport{
+var sharedTransport = &http.Transport{
 	Proxy: http.ProxyFromEnvironment,
 	DialContext: (&net.Dialer{
 		Timeout:   30 * time.Second,
@@ -127,11 +127,11 @@ var httpTransport = &http.Transport{
 // never land in the scheme or host.
 type HTTP struct {
 	method       string
-	url          *httpURL
-	headers      *httpKV
-	query        *httpKV
-	body         *httpValue // nil: no body
-	contentType  string     // content_type; "" for the default
+	url          *urlArg
+	headers      *kvArg
+	query        *kvArg
+	body         *value // nil: no body
+	contentType  string // content_type; "" for the default
 	timeout      time.Duration
 	maxResponse  int64
 	maxRedirects int
@@ -173,7 +173,7 @@ func (h *HTTP) denyPrivate() bool {
 // bounds it. Errors are short, name the host, and never contain header
 // values.
 func (h *HTTP) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, error) {
-	secrets := &httpSecrets{}
+	secrets := &callSecrets{}
 	out, err := h.call(ctx, in, secrets)
 	if err != nil {
 		return nil, redact.Error(err, secrets.values())
@@ -182,21 +182,21 @@ func (h *HTTP) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	return out, nil
 }
 
-// httpSecrets collects what must not appear in a call's messages: the
+// callSecrets collects what must not appear in a call's messages: the
 // values of parameters marked sensitive, and the URL, headers and query
 // parameters, whose credentials (see redact.URLSecrets and redact.Named) are
 // worked out once, when a message needs them.
-type httpSecrets struct {
+type callSecrets struct {
 	known          []string
 	target         *url.URL
-	query, headers []httpKVEntry
+	query, headers []kvEntry
 	marked         map[string]bool
 	once           sync.Once
 	all            []string
 }
 
 // values returns the secrets.
-func (s *httpSecrets) values() []string {
+func (s *callSecrets) values() []string {
 	s.once.Do(func() {
 		s.all = s.known
 		if s.target != nil {
@@ -214,7 +214,7 @@ func (s *httpSecrets) values() []string {
 // values of parameters marked sensitive and of query parameters marked
 // so. Header values are not in the URL, nor are the credentials inside
 // query values, which appear in the URL encoded.
-func (s *httpSecrets) urlValues() []string {
+func (s *callSecrets) urlValues() []string {
 	out := s.known
 	for _, e := range s.query {
 		if s.marked[e.name] {
@@ -225,8 +225,8 @@ func (s *httpSecrets) urlValues() []string {
 }
 
 // call sends the request. It adds to secrets what must not appear in an
-// error message (see httpSecrets).
-func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *httpSecrets) (*adapters.Output, error) {
+// error message (see callSecrets).
+func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecrets) (*adapters.Output, error) {
 	ev := &hcl.EvalContext{}
 	if in != nil && in.Eval != nil {
 		ev = in.Eval
@@ -269,12 +269,12 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *httpSecret
 			return nil, err
 		}
 		for _, e := range entries {
-			if err := httpCheckHeaderName(e.name); err != nil {
+			if err := checkHeaderName(e.name); err != nil {
 				return nil, err
 			}
 			secrets.headers = append(secrets.headers, e)
 			for _, v := range e.values {
-				if err := httpCheckHeaderValue(e.name, v); err != nil {
+				if err := checkHeaderValue(e.name, v); err != nil {
 					return nil, err
 				}
 				header.Add(e.name, v)
@@ -288,7 +288,7 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *httpSecret
 			return nil, err
 		}
 		if !val.IsNull() {
-			s, err := httpValueString(val)
+			s, err := valueString(val)
 			if err != nil {
 				return nil, fmt.Errorf("body: %v", err)
 			}
@@ -308,7 +308,7 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *httpSecret
 		case h.contentType != "":
 			req.SetHeader("Content-Type", h.contentType)
 		case req.Header.Get("Content-Type") == "":
-			req.SetHeader("Content-Type", httpDefaultContentType)
+			req.SetHeader("Content-Type", defaultContentType)
 		}
 		req.SetBody(*body)
 	}
@@ -322,7 +322,7 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *httpSecret
 	}
 	defer raw.Close()
 	askedEncoding := header.Get("Accept-Encoding") != "" // the transport decodes gzip only when it asked
-	content, err := httpDecodeContent(raw, resp.Header().Get("Content-Encoding"), host, askedEncoding)
+	content, err := decodeContent(raw, resp.Header().Get("Content-Encoding"), host, askedEncoding)
 	if err != nil {
 		if code := resp.StatusCode(); code >= 200 && code <= 299 {
 			return nil, err
@@ -333,12 +333,12 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *httpSecret
 	if err != nil {
 		var corrupt flate.CorruptInputError
 		if errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &corrupt) {
-			return nil, httpNotGzip(host, err, askedEncoding)
+			return nil, notGzip(host, err, askedEncoding)
 		}
 		if resp.RawResponse.Uncompressed && len(data) == 0 && errors.Is(err, io.ErrUnexpectedEOF) && h.contextError(host, ctx, callCtx) == nil {
 			// The transport's gzip reader found less than a gzip header:
 			// a short body that is not gzip at all, not one cut off.
-			return nil, httpNotGzip(host, errors.New("the body is shorter than a gzip header"), askedEncoding)
+			return nil, notGzip(host, errors.New("the body is shorter than a gzip header"), askedEncoding)
 		}
 		if cerr := h.contextError(host, ctx, callCtx); cerr == nil && errors.Is(err, io.ErrUnexpectedEOF) {
 			declared := ""
@@ -359,11 +359,11 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *httpSecret
 	}
 
 	ct := resp.Header().Get("Content-Type")
-	mediaType, label := httpParseContentType(ct)
+	mediaType, label := parseContentType(ct)
 	if h.charset != "" {
 		label = h.charset
 	}
-	if bom := httpBOMCharset(data); bom != "" {
+	if bom := bomCharset(data); bom != "" {
 		// A byte order mark says what the text is, whatever the label
 		// (as browsers read it): a JSON file saved by Windows PowerShell 5
 		// is UTF-16 and served with no charset, or a wrong one.
@@ -375,7 +375,7 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *httpSecret
 		// for JSON would overflow the validator's stack: bytes it stays.)
 		mediaType = "application/json"
 	}
-	if httpBinary(mediaType) && h.charset == "" {
+	if binaryType(mediaType) && h.charset == "" {
 		if code := resp.StatusCode(); code >= 200 && code <= 299 {
 			if over {
 				return nil, fmt.Errorf("response body larger than %d bytes (max_response)", h.maxResponse)
@@ -389,7 +389,7 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *httpSecret
 		if resp.Status() == "" {
 			msg = fmt.Sprintf("upstream returned HTTP %d", code)
 		}
-		if snippet := httpErrorSnippet(data, label, over, secrets.values()); snippet != "" {
+		if snippet := errorSnippet(data, label, over, secrets.values()); snippet != "" {
 			msg += ": " + snippet
 		}
 		return nil, errors.New(msg)
@@ -397,27 +397,27 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *httpSecret
 	if over {
 		return nil, fmt.Errorf("response body larger than %d bytes (max_response)", h.maxResponse)
 	}
-	decoded, err := httpDecodeCharset(data, label)
+	decoded, err := decodeCharset(data, label)
 	if err != nil {
 		return nil, err
 	}
-	if httpTextual(mediaType) && !utf8.Valid(decoded) {
+	if textualType(mediaType) && !utf8.Valid(decoded) {
 		declared := "its Content-Type declares no other charset"
 		if label != "" {
 			declared = fmt.Sprintf("its Content-Type declares charset %s, which it does not hold to", label)
 		}
-		return nil, fmt.Errorf("the %s response is not valid UTF-8, and %s; if the upstream sends GBK, GB18030, Big5 or similar, set charset = \"gbk\" (or the right one) in the http block", httpMediaName(mediaType), declared)
+		return nil, fmt.Errorf("the %s response is not valid UTF-8, and %s; if the upstream sends GBK, GB18030, Big5 or similar, set charset = \"gbk\" (or the right one) in the http block", mediaName(mediaType), declared)
 	}
 	return &adapters.Output{Body: decoded, MIMEType: mediaType}, nil
 }
 
-// httpDecodeContent undoes the response's Content-Encoding. The transport
+// decodeContent undoes the response's Content-Encoding. The transport
 // asks for gzip and decodes it itself, unless the tool's headers set
 // Accept-Encoding (copied from a browser or curl, say): then the body comes
 // as the upstream encoded it. gzip is decoded here too, so that max_response
 // counts decoded bytes; another encoding is an error that says to remove the
 // header, never compressed bytes read as text.
-func httpDecodeContent(raw io.Reader, encoding, host string, askedEncoding bool) (io.Reader, error) {
+func decodeContent(raw io.Reader, encoding, host string, askedEncoding bool) (io.Reader, error) {
 	switch strings.ToLower(strings.TrimSpace(encoding)) {
 	case "", "identity":
 		return raw, nil
@@ -427,17 +427,17 @@ func httpDecodeContent(raw io.Reader, encoding, host string, askedEncoding bool)
 		case err == io.EOF:
 			return strings.NewReader(""), nil // no body, as HEAD and 204 have
 		case err != nil:
-			return nil, httpNotGzip(host, err, askedEncoding)
+			return nil, notGzip(host, err, askedEncoding)
 		}
 		return zr, nil
 	}
 	return nil, fmt.Errorf("the response from %s is compressed with %q (Content-Encoding), which toolhost does not decode; remove Accept-Encoding from headers: toolhost asks for gzip itself and decodes it", host, encoding)
 }
 
-// httpNotGzip is the error of a body that says Content-Encoding gzip and
+// notGzip is the error of a body that says Content-Encoding gzip and
 // is not gzip. askedEncoding is set when the tool's headers set
 // Accept-Encoding, which may be why the upstream compressed.
-func httpNotGzip(host string, err error, askedEncoding bool) error {
+func notGzip(host string, err error, askedEncoding bool) error {
 	fix := "the upstream labels a body it did not compress; check the upstream"
 	if askedEncoding {
 		fix = "remove Accept-Encoding from headers, or check the upstream"
@@ -445,9 +445,9 @@ func httpNotGzip(host string, err error, askedEncoding bool) error {
 	return fmt.Errorf("the response from %s says Content-Encoding gzip but is not valid gzip (%v); %s", host, err, fix)
 }
 
-// httpBinary reports whether a media type is bytes to pass on as they
+// binaryType reports whether a media type is bytes to pass on as they
 // are: images, sounds, video, PDFs, archives.
-func httpBinary(mediaType string) bool {
+func binaryType(mediaType string) bool {
 	switch {
 	case strings.HasPrefix(mediaType, "image/") && mediaType != "image/svg+xml",
 		strings.HasPrefix(mediaType, "audio/"), strings.HasPrefix(mediaType, "video/"),
@@ -458,9 +458,9 @@ func httpBinary(mediaType string) bool {
 	return false
 }
 
-// httpTextual reports whether a media type is text, whose body must decode to
+// textualType reports whether a media type is text, whose body must decode to
 // UTF-8. An undeclared type counts as text: toolhost reads it as text.
-func httpTextual(mediaType string) bool {
+func textualType(mediaType string) bool {
 	switch {
 	case mediaType == "", strings.HasPrefix(mediaType, "text/"),
 		mediaType == "application/json", strings.HasSuffix(mediaType, "+json"),
@@ -471,7 +471,7 @@ func httpTextual(mediaType string) bool {
 	return false
 }
 
-func httpMediaName(mediaType string) string {
+func mediaName(mediaType string) string {
 	if mediaType == "" {
 		return "upstream's"
 	}
@@ -488,24 +488,24 @@ func (h *HTTP) Close() error {
 	return nil
 }
 
-// newHTTPClient builds the resty client of a backend. It does no I/O.
-func newHTTPClient(h *HTTP) *resty.Client {
+// newClient builds the resty client of a backend. It does no I/O.
+func newClient(h *HTTP) *resty.Client {
 	hc := &http.Client{Transport: transportFor(netpolicy.Policy{DenyPrivate: h.denyPrivate()})} // no cookie jar: calls share no state
 	return resty.NewWithClient(hc).
-		SetLogger(httpDiscardLogger{}).
+		SetLogger(discardLogger{}).
 		SetAllowGetMethodPayload(true).
-		SetHeader("User-Agent", httpUserAgent).
+		SetHeader("User-Agent", userAgent).
 		SetRedirectPolicy(resty.RedirectPolicyFunc(h.checkRedirect))
 }
 
-// httpRedirectError is a refused redirect. Its message is final.
-type httpRedirectError struct{ msg string }
+// redirectError is a refused redirect. Its message is final.
+type redirectError struct{ msg string }
 
-func (e *httpRedirectError) Error() string { return e.msg }
+func (e *redirectError) Error() string { return e.msg }
 
-// httpRedirectSafeHeaders are the headers kept when a redirect leaves the
+// redirectSafeHeaders are the headers kept when a redirect leaves the
 // original host and port; the others (API keys and the like) are dropped.
-var httpRedirectSafeHeaders = map[string]bool{
+var redirectSafeHeaders = map[string]bool{
 	"Accept":          true,
 	"Accept-Encoding": true,
 	"Accept-Language": true,
@@ -520,24 +520,24 @@ func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
 	host := via[0].URL.Host
 	if len(via) > h.maxRedirects {
 		if h.maxRedirects == 0 {
-			return &httpRedirectError{fmt.Sprintf("%s answered with a redirect and max_redirects is 0; raise max_redirects or use the final URL", host)}
+			return &redirectError{fmt.Sprintf("%s answered with a redirect and max_redirects is 0; raise max_redirects or use the final URL", host)}
 		}
-		return &httpRedirectError{fmt.Sprintf("request to %s was redirected more than %d times (max_redirects)", host, h.maxRedirects)}
+		return &redirectError{fmt.Sprintf("request to %s was redirected more than %d times (max_redirects)", host, h.maxRedirects)}
 	}
 	switch req.URL.Scheme {
 	case "http", "https":
 		if from := via[len(via)-1].URL.Scheme; !strings.EqualFold(from, req.URL.Scheme) {
-			return &httpRedirectError{fmt.Sprintf("request to %s was redirected from %s to %s (%s); redirects never change the scheme. Write the final URL, with its scheme, in the url argument", host, from, req.URL.Scheme, req.URL.Scheme+"://"+req.URL.Host)}
+			return &redirectError{fmt.Sprintf("request to %s was redirected from %s to %s (%s); redirects never change the scheme. Write the final URL, with its scheme, in the url argument", host, from, req.URL.Scheme, req.URL.Scheme+"://"+req.URL.Host)}
 		}
 	default:
-		return &httpRedirectError{fmt.Sprintf("request to %s was redirected to a %q URL; only http and https are followed", host, req.URL.Scheme)}
+		return &redirectError{fmt.Sprintf("request to %s was redirected to a %q URL; only http and https are followed", host, req.URL.Scheme)}
 	}
 	if err := h.checkHost(req.URL.Hostname()); err != nil {
-		return &httpRedirectError{fmt.Sprintf("request to %s was redirected to %s, which is not in allow_hosts; the redirect was refused", host, req.URL.Hostname())}
+		return &redirectError{fmt.Sprintf("request to %s was redirected to %s, which is not in allow_hosts; the redirect was refused", host, req.URL.Hostname())}
 	}
-	if httpOrigin(req.URL) != httpOrigin(via[0].URL) {
+	if origin(req.URL) != origin(via[0].URL) {
 		for name := range req.Header {
-			if !httpRedirectSafeHeaders[name] {
+			if !redirectSafeHeaders[name] {
 				req.Header.Del(name)
 			}
 		}
@@ -545,11 +545,11 @@ func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
-// httpOrigin is the host and port a URL reaches, lower-cased, with the
+// origin is the host and port a URL reaches, lower-cased, with the
 // scheme's default port filled in: a redirect to another port of the same
 // host reaches another service, so it leaves the original host as much as
 // one to another name does.
-func httpOrigin(u *url.URL) string {
+func origin(u *url.URL) string {
 	port := u.Port()
 	if port == "" {
 		port = "80"
@@ -563,7 +563,7 @@ func httpOrigin(u *url.URL) string {
 // requestError turns an error of sending the request into a short message
 // naming the host.
 func (h *HTTP) requestError(err error, host string, parent, callCtx context.Context) error {
-	var re *httpRedirectError
+	var re *redirectError
 	if errors.As(err, &re) {
 		return re
 	}
@@ -603,13 +603,13 @@ func (h *HTTP) requestError(err error, host string, parent, callCtx context.Cont
 		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("connection to %s was closed unexpectedly", host)
 	case errors.As(err, &certErr), errors.As(err, &unknownCA), errors.As(err, &hostErr):
-		return fmt.Errorf("TLS certificate of %s was not accepted: %v", host, httpInnermost(err))
+		return fmt.Errorf("TLS certificate of %s was not accepted: %v", host, innermost(err))
 	case errors.As(err, &recErr):
 		return fmt.Errorf("TLS handshake with %s failed; does the server speak https?", host)
 	case errors.As(err, &netErr) && netErr.Timeout():
 		return fmt.Errorf("connecting to %s timed out", host)
 	}
-	return fmt.Errorf("request to %s failed: %v", host, httpInnermost(err))
+	return fmt.Errorf("request to %s failed: %v", host, innermost(err))
 }
 
 // readError turns an error of reading the response body into a short
@@ -618,7 +618,7 @@ func (h *HTTP) readError(err error, host string, parent, callCtx context.Context
 	if cerr := h.contextError(host, parent, callCtx); cerr != nil {
 		return cerr
 	}
-	return fmt.Errorf("reading the response from %s failed: %v", host, httpInnermost(err))
+	return fmt.Errorf("reading the response from %s failed: %v", host, innermost(err))
 }
 
 // contextError reports a canceled call or an expired timeout, or nil.
@@ -635,9 +635,9 @@ func (h *HTTP) contextError(host string, parent, callCtx context.Context) error 
 	return nil
 }
 
-// httpInnermost returns the message of the innermost wrapped error, which names
+// innermost returns the message of the innermost wrapped error, which names
 // the cause without the chain of operations around it.
-func httpInnermost(err error) string {
+func innermost(err error) string {
 	for {
 		next := errors.Unwrap(err)
 		if next == nil {
@@ -647,35 +647,35 @@ func httpInnermost(err error) string {
 	}
 }
 
-// httpDiscardLogger silences resty: its messages could contain request data.
-type httpDiscardLogger struct{}
+// discardLogger silences resty: its messages could contain request data.
+type discardLogger struct{}
 
-func (httpDiscardLogger) Errorf(string, ...any)        {}
-func (httpDiscardLogger) Warnf(string, ...interface{}) {}
-func (httpDiscardLogger) Debugf(string, ...any)        {}
+func (discardLogger) Errorf(string, ...any)        {}
+func (discardLogger) Warnf(string, ...interface{}) {}
+func (discardLogger) Debugf(string, ...any)        {}
 
 // ---- compile ----
 
-// httpCompiler holds the state of one compileHTTP run.
-type httpCompiler struct {
+// compiler holds the state of one compile run.
+type compiler struct {
 	cc     *adapters.CompileContext
 	ev     *hcl.EvalContext
 	params map[string]bool // declared parameter names; nil when unknown
 	diags  hcl.Diagnostics
 }
 
-// compileHTTP decodes an http block. It reports every problem it finds.
-func compileHTTP(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, hcl.Diagnostics) {
+// compile decodes an http block. It reports every problem it finds.
+func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, hcl.Diagnostics) {
 	if cc == nil {
 		cc = &adapters.CompileContext{}
 	}
-	c := &httpCompiler{cc: cc, ev: cc.Eval}
+	c := &compiler{cc: cc, ev: cc.Eval}
 	if c.ev == nil {
 		c.ev = &hcl.EvalContext{}
 	}
-	c.params = httpParamNames(cc, c.ev)
+	c.params = paramNames(cc, c.ev)
 
-	content, diags := block.Body.Content(httpBlockSchema)
+	content, diags := block.Body.Content(blockSchema)
 	for _, d := range diags {
 		if d.Summary == "Missing required argument" {
 			// HCL points at an empty range; the block header says more.
@@ -687,10 +687,10 @@ func compileHTTP(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backen
 	attrs := content.Attributes
 
 	h := &HTTP{
-		method:       httpDefaultMethod,
-		timeout:      httpDefaultTimeout,
-		maxResponse:  httpDefaultMaxResponse,
-		maxRedirects: httpDefaultMaxRedirects,
+		method:       defaultMethod,
+		timeout:      defaultTimeout,
+		maxResponse:  defaultMaxResponse,
+		maxRedirects: defaultMaxRedirects,
 	}
 
 	if a := attrs["method"]; a != nil {
@@ -736,7 +736,7 @@ func compileHTTP(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backen
 			}
 			if err != nil || !httpguts.ValidHeaderFieldValue(ct) {
 				hint := ""
-				if full, ok := httpMediaTypeShorthands[strings.ToLower(strings.TrimSpace(ct))]; ok {
+				if full, ok := mediaTypeShorthands[strings.ToLower(strings.TrimSpace(ct))]; ok {
 					hint = fmt.Sprintf(" Did you mean %q?", full)
 				}
 				c.errorf(a.Expr.Range(), "Invalid content type",
@@ -761,9 +761,9 @@ func compileHTTP(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backen
 			case err != nil:
 				c.errorf(a.Expr.Range(), "Invalid timeout",
 					"%q is not a duration. Write a number with a unit, such as \"10s\", \"500ms\" or \"1m30s\" (units are ms, s, m and h).%s", v.AsString(), adapters.DurationHint(v.AsString()))
-			case d <= 0 || d > httpMaxTimeout:
+			case d <= 0 || d > maxTimeout:
 				c.errorf(a.Expr.Range(), "Timeout out of range",
-					"The timeout must be more than zero and at most %s; %s is not. Choose a value in that range, such as \"30s\".", httpMaxTimeout, d)
+					"The timeout must be more than zero and at most %s; %s is not. Choose a value in that range, such as \"30s\".", maxTimeout, d)
 			default:
 				h.timeout = d
 			}
@@ -771,9 +771,9 @@ func compileHTTP(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backen
 	}
 	if a := attrs["max_response"]; a != nil {
 		if n, ok := c.constantInt(a, "a number of bytes such as 1048576"); ok {
-			if n < 1 || n > httpMaxMaxResponse {
+			if n < 1 || n > maxMaxResponse {
 				c.errorf(a.Expr.Range(), "max_response out of range",
-					"The max_response must be between 1 and %d bytes; %d is not. Choose a value in that range; the default is %d (10 MiB).", httpMaxMaxResponse, n, httpDefaultMaxResponse)
+					"The max_response must be between 1 and %d bytes; %d is not. Choose a value in that range; the default is %d (10 MiB).", maxMaxResponse, n, defaultMaxResponse)
 			} else {
 				h.maxResponse = n
 			}
@@ -781,9 +781,9 @@ func compileHTTP(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backen
 	}
 	if a := attrs["max_redirects"]; a != nil {
 		if n, ok := c.constantInt(a, "a whole number such as 5"); ok {
-			if n < 0 || n > httpMaxMaxRedirects {
+			if n < 0 || n > maxMaxRedirects {
 				c.errorf(a.Expr.Range(), "max_redirects out of range",
-					"The max_redirects must be between 0 and %d; %d is not. Use 0 to refuse every redirect.", httpMaxMaxRedirects, n)
+					"The max_redirects must be between 0 and %d; %d is not. Use 0 to refuse every redirect.", maxMaxRedirects, n)
 			} else {
 				h.maxRedirects = int(n)
 			}
@@ -814,13 +814,13 @@ func compileHTTP(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backen
 	if c.diags.HasErrors() {
 		return nil, c.diags
 	}
-	h.client = newHTTPClient(h)
+	h.client = newClient(h)
 	return h, c.diags
 }
 
 // compilePolicy reads allow_hosts and deny_private, and checks a constant
 // URL's host against the policies at once.
-func (c *httpCompiler) compilePolicy(h *HTTP, attrs hcl.Attributes) {
+func (c *compiler) compilePolicy(h *HTTP, attrs hcl.Attributes) {
 	if len(c.cc.Network.AllowHosts) > 0 || c.cc.Network.DenyPrivate {
 		h.policies = append(h.policies, c.cc.Network)
 	}
@@ -854,7 +854,7 @@ func (c *httpCompiler) compilePolicy(h *HTTP, attrs hcl.Attributes) {
 			c.errorf(attrs["url"].Expr.Range(), "Host not allowed", "%s. Add the host to allow_hosts, or correct the url.", err)
 		}
 	}
-	if h.url != nil && h.url.whole != nil && httpRefsParam(h.url.whole.expr) && !h.allowsHostsOnly() {
+	if h.url != nil && h.url.whole != nil && refsParam(h.url.whole.expr) && !h.allowsHostsOnly() {
 		c.errorf(attrs["url"].Expr.Range(), "URL chosen by a parameter",
 			"The whole url is computed from a parameter, so the model calling the tool would choose the server the request goes to. Write the url as a quoted template with parameters only in the path or the query, for example \"https://api.example.com/items/${param.id}\", or, if the tool really must reach several servers, list them in allow_hosts (in this block or in the server block's network settings).")
 	}
@@ -871,10 +871,10 @@ func (h *HTTP) allowsHostsOnly() bool {
 	return false
 }
 
-// httpParamNames returns the names of the declared parameters, from the
+// paramNames returns the names of the declared parameters, from the
 // compile context or else from the type of "param" in the evaluation
 // context; nil when neither tells.
-func httpParamNames(cc *adapters.CompileContext, ev *hcl.EvalContext) map[string]bool {
+func paramNames(cc *adapters.CompileContext, ev *hcl.EvalContext) map[string]bool {
 	if cc.Params != nil {
 		names := make(map[string]bool, len(cc.Params))
 		for n := range cc.Params {
@@ -882,7 +882,7 @@ func httpParamNames(cc *adapters.CompileContext, ev *hcl.EvalContext) map[string
 		}
 		return names
 	}
-	if v, ok := ev.Variables[httpParamRoot]; ok && v.Type().IsObjectType() {
+	if v, ok := ev.Variables[paramRoot]; ok && v.Type().IsObjectType() {
 		names := map[string]bool{}
 		for n := range v.Type().AttributeTypes() {
 			names[n] = true
@@ -893,7 +893,7 @@ func httpParamNames(cc *adapters.CompileContext, ev *hcl.EvalContext) map[string
 }
 
 // errorf appends an error diagnostic.
-func (c *httpCompiler) errorf(subject hcl.Range, summary, detail string, args ...any) {
+func (c *compiler) errorf(subject hcl.Range, summary, detail string, args ...any) {
 	c.diags = append(c.diags, &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  summary,
@@ -906,11 +906,11 @@ func (c *httpCompiler) errorf(subject hcl.Range, summary, detail string, args ..
 // diagnostics. A reference to an undeclared parameter gets a diagnostic
 // with a suggestion in place of HCL's plain "Unsupported attribute". ok is
 // false when there were errors.
-func (c *httpCompiler) eval(expr hcl.Expression) (val cty.Value, ok bool) {
+func (c *compiler) eval(expr hcl.Expression) (val cty.Value, ok bool) {
 	var undeclared []hcl.Range
 	if c.params != nil {
 		for _, tr := range expr.Variables() {
-			if tr.RootName() != httpParamRoot || len(tr) < 2 {
+			if tr.RootName() != paramRoot || len(tr) < 2 {
 				continue
 			}
 			step, isAttr := tr[1].(hcl.TraverseAttr)
@@ -929,7 +929,7 @@ func (c *httpCompiler) eval(expr hcl.Expression) (val cty.Value, ok bool) {
 	}
 	val, diags := expr.Value(c.ev)
 	for _, d := range diags {
-		if d.Subject != nil && d.Summary == "Unsupported attribute" && httpOverlapsAny(*d.Subject, undeclared) {
+		if d.Subject != nil && d.Summary == "Unsupported attribute" && overlapsAny(*d.Subject, undeclared) {
 			continue
 		}
 		c.diags = append(c.diags, d)
@@ -939,7 +939,7 @@ func (c *httpCompiler) eval(expr hcl.Expression) (val cty.Value, ok bool) {
 
 // suggest returns ` Did you mean "x"?` for the declared parameter closest to
 // name, or "".
-func (c *httpCompiler) suggest(name string) string {
+func (c *compiler) suggest(name string) string {
 	names := make([]string, 0, len(c.params))
 	for n := range c.params {
 		names = append(names, n)
@@ -957,8 +957,8 @@ func (c *httpCompiler) suggest(name string) string {
 	return fmt.Sprintf(" Did you mean %q?", best)
 }
 
-// httpOverlapsAny reports whether r overlaps one of rs.
-func httpOverlapsAny(r hcl.Range, rs []hcl.Range) bool {
+// overlapsAny reports whether r overlaps one of rs.
+func overlapsAny(r hcl.Range, rs []hcl.Range) bool {
 	for _, o := range rs {
 		if r.Overlaps(o) {
 			return true
@@ -967,12 +967,12 @@ func httpOverlapsAny(r hcl.Range, rs []hcl.Range) bool {
 	return false
 }
 
-// httpParamRefs returns the names of the parameters expr refers to, in
+// paramRefs returns the names of the parameters expr refers to, in
 // order, each once.
-func httpParamRefs(expr hcl.Expression) []string {
+func paramRefs(expr hcl.Expression) []string {
 	var names []string
 	for _, tr := range expr.Variables() {
-		if tr.RootName() != httpParamRoot || len(tr) < 2 {
+		if tr.RootName() != paramRoot || len(tr) < 2 {
 			continue
 		}
 		if step, ok := tr[1].(hcl.TraverseAttr); ok && !slices.Contains(names, step.Name) {
@@ -982,9 +982,9 @@ func httpParamRefs(expr hcl.Expression) []string {
 	return names
 }
 
-// httpQuoteNames names parameters for a message: `the argument "a"`, or
+// quoteNames names parameters for a message: `the argument "a"`, or
 // `the arguments "a" or "b"`.
-func httpQuoteNames(names []string) string {
+func quoteNames(names []string) string {
 	quoted := make([]string, len(names))
 	for i, n := range names {
 		quoted[i] = strconv.Quote(n)
@@ -995,10 +995,10 @@ func httpQuoteNames(names []string) string {
 	return "the arguments " + strings.Join(quoted, " or ")
 }
 
-// httpRefsParam reports whether expr references the call's arguments.
-func httpRefsParam(expr hcl.Expression) bool {
+// refsParam reports whether expr references the call's arguments.
+func refsParam(expr hcl.Expression) bool {
 	for _, tr := range expr.Variables() {
-		if tr.RootName() == httpParamRoot {
+		if tr.RootName() == paramRoot {
 			return true
 		}
 	}
@@ -1009,8 +1009,8 @@ func httpRefsParam(expr hcl.Expression) bool {
 // converts it to ty. want describes the expected value for messages. ok is
 // false when the attribute is null (meaning: use the default) or wrong; a
 // wrong one has been reported.
-func (c *httpCompiler) constant(a *hcl.Attribute, ty cty.Type, want string) (cty.Value, bool) {
-	if httpRefsParam(a.Expr) {
+func (c *compiler) constant(a *hcl.Attribute, ty cty.Type, want string) (cty.Value, bool) {
+	if refsParam(a.Expr) {
 		c.errorf(a.Expr.Range(), "Argument must be constant",
 			"The %s argument is fixed when the config loads, so it cannot refer to param. Replace the reference with %s.", a.Name, want)
 		return cty.NilVal, false
@@ -1042,7 +1042,7 @@ func (c *httpCompiler) constant(a *hcl.Attribute, ty cty.Type, want string) (cty
 }
 
 // constantInt is constant for whole numbers.
-func (c *httpCompiler) constantInt(a *hcl.Attribute, want string) (int64, bool) {
+func (c *compiler) constantInt(a *hcl.Attribute, want string) (int64, bool) {
 	v, ok := c.constant(a, cty.Number, want)
 	if !ok {
 		return 0, false
@@ -1059,37 +1059,37 @@ func (c *httpCompiler) constantInt(a *hcl.Attribute, want string) (int64, bool) 
 
 // method validates an HTTP method, accepting any letter case, and returns
 // it in upper case.
-func (c *httpCompiler) method(a *hcl.Attribute, m string) string {
+func (c *compiler) method(a *hcl.Attribute, m string) string {
 	up := strings.ToUpper(strings.TrimSpace(m))
-	for _, known := range httpMethods {
+	for _, known := range methods {
 		if up == known {
 			return up
 		}
 	}
 	suggestion := ""
-	for _, known := range httpMethods {
+	for _, known := range methods {
 		if levdist.Distance(up, known, nil) <= 2 {
 			suggestion = fmt.Sprintf(" Did you mean %q?", known)
 			break
 		}
 	}
 	c.errorf(a.Expr.Range(), "Invalid HTTP method",
-		"%q is not an HTTP method toolhost sends.%s Use one of %s.", m, suggestion, strings.Join(httpMethods, ", "))
-	return httpDefaultMethod
+		"%q is not an HTTP method toolhost sends.%s Use one of %s.", m, suggestion, strings.Join(methods, ", "))
+	return defaultMethod
 }
 
 // compileBody compiles the body argument. A constant null body means none.
-func (c *httpCompiler) compileBody(a *hcl.Attribute) *httpValue {
+func (c *compiler) compileBody(a *hcl.Attribute) *value {
 	val, ok := c.eval(a.Expr)
 	if !ok {
 		return nil
 	}
-	if err := httpCheckScalarType(val.Type(), false); err != nil {
+	if err := checkScalarType(val.Type(), false); err != nil {
 		c.errorf(a.Expr.Range(), "Invalid body",
 			"The body must be a string, not %s. Encode structured data with jsonencode(...), for example body = jsonencode({ city = param.city }).", adapters.TypeName(val.Type()))
 		return nil
 	}
-	v := newHTTPValue(a.Expr, val, "body")
+	v := newValue(a.Expr, val, "body")
 	if v.known && v.val.IsNull() {
 		return nil
 	}
@@ -1098,18 +1098,18 @@ func (c *httpCompiler) compileBody(a *hcl.Attribute) *httpValue {
 
 // ---- values ----
 
-// httpValue is an expression evaluated once when constant, else per call.
-type httpValue struct {
+// value is an expression evaluated once when constant, else per call.
+type value struct {
 	expr  hcl.Expression
 	what  string // for messages: "url", `header "Accept"`, ...
 	known bool
 	val   cty.Value
 }
 
-// newHTTPValue wraps expr whose compile-time value is val.
-func newHTTPValue(expr hcl.Expression, val cty.Value, what string) *httpValue {
-	v := &httpValue{expr: expr, what: what}
-	if !httpRefsParam(expr) && val.IsWhollyKnown() {
+// newValue wraps expr whose compile-time value is val.
+func newValue(expr hcl.Expression, val cty.Value, what string) *value {
+	v := &value{expr: expr, what: what}
+	if !refsParam(expr) && val.IsWhollyKnown() {
 		v.known = true
 		v.val, _ = val.UnmarkDeep()
 	}
@@ -1117,13 +1117,13 @@ func newHTTPValue(expr hcl.Expression, val cty.Value, what string) *httpValue {
 }
 
 // eval returns the value for a call.
-func (v *httpValue) eval(ev *hcl.EvalContext) (cty.Value, error) {
+func (v *value) eval(ev *hcl.EvalContext) (cty.Value, error) {
 	if v.known {
 		return v.val, nil
 	}
 	val, diags := v.expr.Value(ev)
 	if diags.HasErrors() {
-		return cty.NilVal, httpDiagsError(v.what, diags)
+		return cty.NilVal, diagsError(v.what, diags)
 	}
 	val, _ = val.UnmarkDeep()
 	if !val.IsWhollyKnown() {
@@ -1132,22 +1132,22 @@ func (v *httpValue) eval(ev *hcl.EvalContext) (cty.Value, error) {
 	return val, nil
 }
 
-// httpDiagsError turns evaluation errors into one error.
-func httpDiagsError(what string, diags hcl.Diagnostics) error {
+// diagsError turns evaluation errors into one error.
+func diagsError(what string, diags hcl.Diagnostics) error {
 	return fmt.Errorf("evaluating %s: %s", what, adapters.EvalMessage(diags))
 }
 
-// httpCheckScalarType reports whether values of ty can become text: strings,
+// checkScalarType reports whether values of ty can become text: strings,
 // numbers and bools, and with lists also lists, sets and tuples of them.
-func httpCheckScalarType(ty cty.Type, lists bool) error {
+func checkScalarType(ty cty.Type, lists bool) error {
 	switch {
 	case ty == cty.DynamicPseudoType, ty.IsPrimitiveType():
 		return nil
 	case lists && (ty.IsListType() || ty.IsSetType()):
-		return httpCheckScalarType(ty.ElementType(), false)
+		return checkScalarType(ty.ElementType(), false)
 	case lists && ty.IsTupleType():
 		for _, et := range ty.TupleElementTypes() {
-			if err := httpCheckScalarType(et, false); err != nil {
+			if err := checkScalarType(et, false); err != nil {
 				return err
 			}
 		}
@@ -1159,8 +1159,8 @@ func httpCheckScalarType(ty cty.Type, lists bool) error {
 	return fmt.Errorf("must be a string, number or bool, not %s", adapters.TypeName(ty))
 }
 
-// httpValueString converts a known, non-null primitive value to a string.
-func httpValueString(v cty.Value) (string, error) {
+// valueString converts a known, non-null primitive value to a string.
+func valueString(v cty.Value) (string, error) {
 	v, _ = v.UnmarkDeep()
 	if !v.Type().IsPrimitiveType() && v.Type() != cty.DynamicPseudoType {
 		return "", fmt.Errorf("must be a string, number or bool, not %s", adapters.TypeName(v.Type()))
@@ -1175,10 +1175,10 @@ func httpValueString(v cty.Value) (string, error) {
 	return s.AsString(), nil
 }
 
-// httpValueStrings converts a value to the strings it stands for: none for
+// valueStrings converts a value to the strings it stands for: none for
 // null, one for a primitive, one per non-null element for a list when lists
 // is set.
-func httpValueStrings(v cty.Value, lists bool) ([]string, error) {
+func valueStrings(v cty.Value, lists bool) ([]string, error) {
 	v, _ = v.UnmarkDeep()
 	if v.IsNull() {
 		return nil, nil
@@ -1191,7 +1191,7 @@ func httpValueStrings(v cty.Value, lists bool) ([]string, error) {
 			if e.IsNull() {
 				continue
 			}
-			s, err := httpValueString(e)
+			s, err := valueString(e)
 			if err != nil {
 				return nil, err
 			}
@@ -1199,10 +1199,10 @@ func httpValueStrings(v cty.Value, lists bool) ([]string, error) {
 		}
 		return out, nil
 	}
-	if err := httpCheckScalarType(ty, lists); err != nil {
+	if err := checkScalarType(ty, lists); err != nil {
 		return nil, err
 	}
-	s, err := httpValueString(v)
+	s, err := valueString(v)
 	if err != nil {
 		return nil, err
 	}
@@ -1211,30 +1211,30 @@ func httpValueStrings(v cty.Value, lists bool) ([]string, error) {
 
 // ---- headers and query ----
 
-// httpKV is the headers or query argument: either an object constructor
+// kvArg is the headers or query argument: either an object constructor
 // with constant keys, whose values are compiled one by one, or any other
 // expression yielding a map, evaluated whole.
-type httpKV struct {
+type kvArg struct {
 	header bool // headers (one value each) rather than query (lists allowed)
-	pairs  []httpKVPair
-	whole  *httpValue
+	pairs  []kvPair
+	whole  *value
 }
 
-// httpKVPair is one entry of an object constructor.
-type httpKVPair struct {
+// kvPair is one entry of an object constructor.
+type kvPair struct {
 	name  string
-	value *httpValue
+	value *value
 }
 
-// httpKVEntry is an evaluated entry.
-type httpKVEntry struct {
+// kvEntry is an evaluated entry.
+type kvEntry struct {
 	name   string
 	values []string
 }
 
 // compileKV compiles a headers (header set) or query argument.
-func (c *httpCompiler) compileKV(a *hcl.Attribute, header bool) *httpKV {
-	kv := &httpKV{header: header}
+func (c *compiler) compileKV(a *hcl.Attribute, header bool) *kvArg {
+	kv := &kvArg{header: header}
 	what := "query parameter"
 	if header {
 		what = "header"
@@ -1242,7 +1242,7 @@ func (c *httpCompiler) compileKV(a *hcl.Attribute, header bool) *httpKV {
 	pairs, diags := hcl.ExprMap(a.Expr)
 	if diags.HasErrors() {
 		// Not an object constructor: a map-valued expression.
-		if header && httpRefsParam(a.Expr) {
+		if header && refsParam(a.Expr) {
 			// The names would be the model's: Host (another virtual host
 			// behind an allowed one), Cookie, X-Forwarded-For...
 			c.errorf(a.Expr.Range(), "Header names must be constant",
@@ -1260,17 +1260,17 @@ func (c *httpCompiler) compileKV(a *hcl.Attribute, header bool) *httpKV {
 				"The %s argument must be a map of %s values, such as { Accept = \"application/json\" }, not %s.", a.Name, what, adapters.TypeName(ty))
 			return kv
 		}
-		kv.whole = newHTTPValue(a.Expr, val, a.Name)
+		kv.whole = newValue(a.Expr, val, a.Name)
 		if kv.whole.known {
 			if _, err := kv.evalWhole(kv.whole.val); err != nil {
-				c.errorf(a.Expr.Range(), "Invalid "+a.Name, "%s Correct the %s argument.", httpSentence(err.Error()), a.Name)
+				c.errorf(a.Expr.Range(), "Invalid "+a.Name, "%s Correct the %s argument.", sentence(err.Error()), a.Name)
 			}
 		}
 		return kv
 	}
 	seen := map[string]hcl.Range{}
 	for _, p := range pairs {
-		if httpRefsParam(p.Key) {
+		if refsParam(p.Key) {
 			detail := fmt.Sprintf("In an object written out, a %s name is fixed when the config loads, so it cannot refer to param. Write the name literally, and use param in the value.", what)
 			if !header {
 				detail += " To let the caller choose the names, give a map parameter whole, as in query = param.filters: the caller then picks every name, and may repeat one the tool sets."
@@ -1311,31 +1311,31 @@ func (c *httpCompiler) compileKV(a *hcl.Attribute, header bool) *httpKV {
 		if !ok {
 			continue
 		}
-		if err := httpCheckScalarType(val.Type(), !header); err != nil {
+		if err := checkScalarType(val.Type(), !header); err != nil {
 			c.errorf(p.Value.Range(), "Invalid "+what+" value",
 				"The %s %s. Convert it, for example with jsonencode(...) for structured data.", label, err)
 			continue
 		}
-		v := newHTTPValue(p.Value, val, label)
+		v := newValue(p.Value, val, label)
 		if v.known && header {
-			values, err := httpValueStrings(v.val, false)
+			values, err := valueStrings(v.val, false)
 			if err == nil {
 				for _, s := range values {
-					err = httpCheckHeaderValue(name, s)
+					err = checkHeaderValue(name, s)
 				}
 			}
 			if err != nil {
-				c.errorf(p.Value.Range(), "Invalid header value", "%s Correct the value.", httpSentence(err.Error()))
+				c.errorf(p.Value.Range(), "Invalid header value", "%s Correct the value.", sentence(err.Error()))
 				continue
 			}
 		}
-		kv.pairs = append(kv.pairs, httpKVPair{name: name, value: v})
+		kv.pairs = append(kv.pairs, kvPair{name: name, value: v})
 	}
 	return kv
 }
 
 // eval evaluates the entries for a call. Null values are left out.
-func (kv *httpKV) eval(ev *hcl.EvalContext) ([]httpKVEntry, error) {
+func (kv *kvArg) eval(ev *hcl.EvalContext) ([]kvEntry, error) {
 	if kv.whole != nil {
 		val, err := kv.whole.eval(ev)
 		if err != nil {
@@ -1343,25 +1343,25 @@ func (kv *httpKV) eval(ev *hcl.EvalContext) ([]httpKVEntry, error) {
 		}
 		return kv.evalWhole(val)
 	}
-	entries := make([]httpKVEntry, 0, len(kv.pairs))
+	entries := make([]kvEntry, 0, len(kv.pairs))
 	for _, p := range kv.pairs {
 		val, err := p.value.eval(ev)
 		if err != nil {
 			return nil, err
 		}
-		values, err := httpValueStrings(val, !kv.header)
+		values, err := valueStrings(val, !kv.header)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", p.value.what, err)
 		}
 		if len(values) > 0 {
-			entries = append(entries, httpKVEntry{name: p.name, values: values})
+			entries = append(entries, kvEntry{name: p.name, values: values})
 		}
 	}
 	return entries, nil
 }
 
 // evalWhole turns a map value into entries, sorted by name.
-func (kv *httpKV) evalWhole(val cty.Value) ([]httpKVEntry, error) {
+func (kv *kvArg) evalWhole(val cty.Value) ([]kvEntry, error) {
 	what := "query"
 	if kv.header {
 		what = "headers"
@@ -1374,42 +1374,42 @@ func (kv *httpKV) evalWhole(val cty.Value) ([]httpKVEntry, error) {
 	if !ty.IsObjectType() && !ty.IsMapType() {
 		return nil, fmt.Errorf("%s: must be a map, not %s", what, adapters.TypeName(ty))
 	}
-	var entries []httpKVEntry
+	var entries []kvEntry
 	for it := val.ElementIterator(); it.Next(); {
 		k, v := it.Element()
 		name := k.AsString()
-		values, err := httpValueStrings(v, !kv.header)
+		values, err := valueStrings(v, !kv.header)
 		if err != nil {
 			return nil, fmt.Errorf("%s %q: %v", what, name, err)
 		}
 		if kv.header {
-			if err := httpCheckHeaderName(name); err != nil {
+			if err := checkHeaderName(name); err != nil {
 				return nil, err
 			}
 			for _, s := range values {
-				if err := httpCheckHeaderValue(name, s); err != nil {
+				if err := checkHeaderValue(name, s); err != nil {
 					return nil, err
 				}
 			}
 		}
 		if len(values) > 0 {
-			entries = append(entries, httpKVEntry{name: name, values: values})
+			entries = append(entries, kvEntry{name: name, values: values})
 		}
 	}
 	return entries, nil
 }
 
-// httpCheckHeaderName refuses a malformed header name.
-func httpCheckHeaderName(name string) error {
+// checkHeaderName refuses a malformed header name.
+func checkHeaderName(name string) error {
 	if !httpguts.ValidHeaderFieldName(name) {
 		return fmt.Errorf("%q is not a valid header name", name)
 	}
 	return nil
 }
 
-// httpCheckHeaderValue refuses a header value that could split the request.
+// checkHeaderValue refuses a header value that could split the request.
 // The message names the header, never the value.
-func httpCheckHeaderValue(name, value string) error {
+func checkHeaderValue(name, value string) error {
 	if strings.ContainsAny(value, "\r\n") {
 		return fmt.Errorf("header %q has a value with a line break (CR or LF), which was refused; header values must be a single line", name)
 	}
@@ -1419,8 +1419,8 @@ func httpCheckHeaderValue(name, value string) error {
 	return nil
 }
 
-// httpSentence capitalizes msg and ends it with a period.
-func httpSentence(msg string) string {
+// sentence capitalizes msg and ends it with a period.
+func sentence(msg string) string {
 	if msg == "" {
 		return msg
 	}
@@ -1433,77 +1433,77 @@ func httpSentence(msg string) string {
 
 // ---- url ----
 
-// httpURL is the url argument, in one of three forms: a constant, a quoted
+// urlArg is the url argument, in one of three forms: a constant, a quoted
 // template whose parts are evaluated and escaped separately, or any other
 // expression evaluated whole.
-type httpURL struct {
+type urlArg struct {
 	constant *url.URL
-	parts    []httpURLPart
-	whole    *httpValue
+	parts    []urlPart
+	whole    *value
 }
 
-// httpURLPart is a part of a url template.
-type httpURLPart struct {
-	value *httpValue
+// urlPart is a part of a url template.
+type urlPart struct {
+	value *value
 	param bool // derived from param: escaped where it lands
 }
 
 // Where a part of a URL lands.
 const (
-	httpInAuthority = iota // scheme, userinfo, host, port
-	httpInPath
-	httpInQuery // query or fragment
+	inAuthority = iota // scheme, userinfo, host, port
+	inPath
+	inQuery // query or fragment
 )
 
-// httpURLPosition tells where text appended to prefix lands.
-func httpURLPosition(prefix string) int {
+// urlPosition tells where text appended to prefix lands.
+func urlPosition(prefix string) int {
 	i := strings.Index(prefix, "://")
 	if i < 0 {
-		return httpInAuthority
+		return inAuthority
 	}
 	rest := prefix[i+3:]
 	j := strings.IndexAny(rest, "/?#")
 	if j < 0 {
-		return httpInAuthority
+		return inAuthority
 	}
 	if strings.ContainsAny(rest[j:], "?#") {
-		return httpInQuery
+		return inQuery
 	}
-	return httpInPath
+	return inPath
 }
 
 // compileURL compiles the url argument, checking what can be checked now.
-func (c *httpCompiler) compileURL(a *hcl.Attribute) *httpURL {
+func (c *compiler) compileURL(a *hcl.Attribute) *urlArg {
 	val, ok := c.eval(a.Expr)
 	if !ok {
 		return nil
 	}
-	if err := httpCheckScalarType(val.Type(), false); err != nil || (val.IsKnown() && val.IsNull()) {
+	if err := checkScalarType(val.Type(), false); err != nil || (val.IsKnown() && val.IsNull()) {
 		c.errorf(a.Expr.Range(), "Invalid url",
 			"The url must be a string such as \"https://api.example.com/v1/items\".")
 		return nil
 	}
-	if v := newHTTPValue(a.Expr, val, "url"); v.known {
-		s, err := httpValueString(v.val)
+	if v := newValue(a.Expr, val, "url"); v.known {
+		s, err := valueString(v.val)
 		if err == nil {
 			var u *url.URL
-			if u, err = httpParseTarget(s); err == nil {
-				return &httpURL{constant: u}
+			if u, err = parseTarget(s); err == nil {
+				return &urlArg{constant: u}
 			}
 		}
-		c.errorf(a.Expr.Range(), "Invalid url", "%s Write a full URL such as \"https://api.example.com/v1/items\".%s", httpSentence(err.Error()), httpEnvNote(a.Expr))
+		c.errorf(a.Expr.Range(), "Invalid url", "%s Write a full URL such as \"https://api.example.com/v1/items\".%s", sentence(err.Error()), envNote(a.Expr))
 		return nil
 	}
 
 	tmpl, isTemplate := a.Expr.(*hclsyntax.TemplateExpr)
 	if !isTemplate {
-		return &httpURL{whole: &httpValue{expr: a.Expr, what: "url"}}
+		return &urlArg{whole: &value{expr: a.Expr, what: "url"}}
 	}
-	u := &httpURL{}
+	u := &urlArg{}
 	prefix, prefixKnown, schemeChecked := "", true, false
 	for _, p := range tmpl.Parts {
 		pv, _ := p.Value(c.ev) // the whole template evaluated cleanly
-		part := httpURLPart{value: newHTTPValue(p, pv, "url"), param: httpRefsParam(p)}
+		part := urlPart{value: newValue(p, pv, "url"), param: refsParam(p)}
 		u.parts = append(u.parts, part)
 		switch {
 		case part.param:
@@ -1511,14 +1511,14 @@ func (c *httpCompiler) compileURL(a *hcl.Attribute) *httpURL {
 			if !prefixKnown {
 				continue
 			}
-			if httpURLPosition(prefix) == httpInAuthority && !strings.Contains(prefix, "://") && strings.ContainsAny(prefix, "/?#") {
+			if urlPosition(prefix) == inAuthority && !strings.Contains(prefix, "://") && strings.ContainsAny(prefix, "/?#") {
 				// "api.example.com/items/${param.id}": the scheme is
 				// missing, and the parameter is not in the host at all.
-				c.errorf(a.Expr.Range(), "Invalid url", "%s%s", httpSentence(httpNoScheme(prefix, true).Error()), httpEnvNote(a.Expr))
+				c.errorf(a.Expr.Range(), "Invalid url", "%s%s", sentence(noScheme(prefix, true).Error()), envNote(a.Expr))
 				prefixKnown = false
 				continue
 			}
-			if httpURLPosition(prefix) == httpInAuthority {
+			if urlPosition(prefix) == inAuthority {
 				c.errorf(p.Range(), "Parameter in URL host",
 					"This parameter would land in the scheme or host part of the url, where a value could send the request to another server. Use parameters only in the path or the query, for example \"https://api.example.com/items/${param.id}\", or use the query argument.")
 				prefixKnown = false // one report is enough
@@ -1533,7 +1533,7 @@ func (c *httpCompiler) compileURL(a *hcl.Attribute) *httpURL {
 				}
 			}
 		case part.value.known:
-			s, err := httpValueString(part.value.val)
+			s, err := valueString(part.value.val)
 			if err != nil {
 				c.errorf(p.Range(), "Invalid url", "The interpolated value %s. Convert it to a string.", err)
 				prefixKnown = false
@@ -1552,9 +1552,9 @@ func (c *httpCompiler) compileURL(a *hcl.Attribute) *httpURL {
 // a call may leave out, with no default: a call without it fails, since a
 // url cannot hold a null. A part that handles the null itself (a
 // conditional, coalesce(...)) is not warned about.
-func (c *httpCompiler) optionalInURL(part hcl.Expression) {
+func (c *compiler) optionalInURL(part hcl.Expression) {
 	tr, ok := part.(*hclsyntax.ScopeTraversalExpr)
-	if !ok || len(tr.Traversal) != 2 || tr.Traversal.RootName() != httpParamRoot {
+	if !ok || len(tr.Traversal) != 2 || tr.Traversal.RootName() != paramRoot {
 		return
 	}
 	attr, ok := tr.Traversal[1].(hcl.TraverseAttr)
@@ -1570,17 +1570,17 @@ func (c *httpCompiler) optionalInURL(part hcl.Expression) {
 	})
 }
 
-// httpPlaceholder finds a placeholder in a url as OpenAPI ({id}), Postman
+// placeholder finds a placeholder in a url as OpenAPI ({id}), Postman
 // ({{id}}) or Express (/:id) write one. Compiled on first use, as
 // hcl's uninterpolatedRef: a start pays nothing for it.
-var httpPlaceholder = sync.OnceValue(func() *regexp.Regexp {
+var placeholder = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\{\{ *([A-Za-z_][A-Za-z0-9_-]*) *\}\}|\{ *([A-Za-z_][A-Za-z0-9_-]*) *\}|/:([A-Za-z_][A-Za-z0-9_-]*)(?:[/?#]|$)`)
 })
 
 // placeholderWarnings warns about placeholders in the literal text of a
 // url that name a declared parameter: HCL sends them as they are written,
 // and the parameter's value goes nowhere.
-func (c *httpCompiler) placeholderWarnings(expr hcl.Expression) {
+func (c *compiler) placeholderWarnings(expr hcl.Expression) {
 	tmpl, ok := expr.(*hclsyntax.TemplateExpr)
 	if !ok {
 		return
@@ -1594,7 +1594,7 @@ func (c *httpCompiler) placeholderWarnings(expr hcl.Expression) {
 		if !strings.ContainsAny(text, "{:") {
 			continue
 		}
-		for _, m := range httpPlaceholder().FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range placeholder().FindAllStringSubmatchIndex(text, -1) {
 			name := ""
 			for g := 1; g <= 3; g++ {
 				if m[2*g] >= 0 {
@@ -1624,10 +1624,10 @@ func (c *httpCompiler) placeholderWarnings(expr hcl.Expression) {
 	}
 }
 
-// httpEnvNote is, for a url built with env("NAME"), a sentence that names
+// envNote is, for a url built with env("NAME"), a sentence that names
 // the variables: their values are redacted from diagnostics, so the url the
 // message quotes shows (redacted) where the mistake may be.
-func httpEnvNote(expr hcl.Expression) string {
+func envNote(expr hcl.Expression) string {
 	syntax, ok := expr.(hclsyntax.Expression)
 	if !ok {
 		return ""
@@ -1653,7 +1653,7 @@ func httpEnvNote(expr hcl.Expression) string {
 }
 
 // build returns the URL of a call.
-func (u *httpURL) build(ev *hcl.EvalContext) (*url.URL, error) {
+func (u *urlArg) build(ev *hcl.EvalContext) (*url.URL, error) {
 	switch {
 	case u.constant != nil:
 		cp := *u.constant
@@ -1663,11 +1663,11 @@ func (u *httpURL) build(ev *hcl.EvalContext) (*url.URL, error) {
 		if err != nil {
 			return nil, err
 		}
-		s, err := httpValueString(val)
+		s, err := valueString(val)
 		if err != nil {
 			return nil, fmt.Errorf("url: %v", err)
 		}
-		target, err := httpParseTarget(s)
+		target, err := parseTarget(s)
 		if err != nil {
 			return nil, fmt.Errorf("url: %v", err)
 		}
@@ -1682,12 +1682,12 @@ func (u *httpURL) build(ev *hcl.EvalContext) (*url.URL, error) {
 			return nil, err
 		}
 		if val.IsNull() {
-			if names := httpParamRefs(p.value.expr); len(names) > 0 {
-				return nil, fmt.Errorf("url: the url needs %s, and it is null (absent); pass a value for it, or give the param a default", httpQuoteNames(names))
+			if names := paramRefs(p.value.expr); len(names) > 0 {
+				return nil, fmt.Errorf("url: the url needs %s, and it is null (absent); pass a value for it, or give the param a default", quoteNames(names))
 			}
 			return nil, errors.New("url: a value interpolated into the url is null; pass a value for the parameter, or give it a default")
 		}
-		s, err := httpValueString(val)
+		s, err := valueString(val)
 		if err != nil {
 			return nil, fmt.Errorf("url: an interpolated value %v", err)
 		}
@@ -1695,10 +1695,10 @@ func (u *httpURL) build(ev *hcl.EvalContext) (*url.URL, error) {
 			b.WriteString(s)
 			continue
 		}
-		switch httpURLPosition(b.String()) {
-		case httpInAuthority:
+		switch urlPosition(b.String()) {
+		case inAuthority:
 			return nil, errors.New("url: a parameter value would land in the scheme or host part of the url; parameters may only be used in the path or the query")
-		case httpInPath:
+		case inPath:
 			start := b.Len()
 			b.WriteString(url.PathEscape(s))
 			paramRanges = append(paramRanges, [2]int{start, b.Len()})
@@ -1706,16 +1706,16 @@ func (u *httpURL) build(ev *hcl.EvalContext) (*url.URL, error) {
 			b.WriteString(url.QueryEscape(s))
 		}
 	}
-	target, err := httpParseTarget(httpEscapeDotSegments(b.String(), paramRanges))
+	target, err := parseTarget(escapeDotSegments(b.String(), paramRanges))
 	if err != nil {
 		return nil, fmt.Errorf("url: %v", err)
 	}
 	return target, nil
 }
 
-// httpEscapeDotSegments percent-encodes the dots of "." and ".." path segments
+// escapeDotSegments percent-encodes the dots of "." and ".." path segments
 // that come from parameter values, so that a value cannot climb the path.
-func httpEscapeDotSegments(s string, paramRanges [][2]int) string {
+func escapeDotSegments(s string, paramRanges [][2]int) string {
 	if len(paramRanges) == 0 {
 		return s
 	}
@@ -1756,9 +1756,9 @@ func httpEscapeDotSegments(s string, paramRanges [][2]int) string {
 	return b.String()
 }
 
-// httpParseTarget parses a request URL and refuses schemes other than http and
+// parseTarget parses a request URL and refuses schemes other than http and
 // https.
-func httpParseTarget(s string) (*url.URL, error) {
+func parseTarget(s string) (*url.URL, error) {
 	if t := strings.TrimSpace(s); t != s && t != "" {
 		return nil, errors.New("the url has spaces or line breaks before or after it; remove them")
 	}
@@ -1767,7 +1767,7 @@ func httpParseTarget(s string) (*url.URL, error) {
 		// "api.example.com/x", "localhost:8080/x" (read as the scheme
 		// "localhost"), "127.0.0.1:8080/x" (a colon in the first path
 		// segment): a URL written without its scheme.
-		return nil, httpNoScheme(s, false)
+		return nil, noScheme(s, false)
 	}
 	if err != nil {
 		var ue *url.Error
@@ -1788,9 +1788,9 @@ func httpParseTarget(s string) (*url.URL, error) {
 	return u, nil
 }
 
-// httpNoScheme is the error of a url written without http:// or https://
+// noScheme is the error of a url written without http:// or https://
 // in front; s is the url, or with partial its start up to a parameter.
-func httpNoScheme(s string, partial bool) error {
+func noScheme(s string, partial bool) error {
 	msg := fmt.Sprintf("the url has no scheme: %q", s)
 	if partial {
 		msg = fmt.Sprintf("the url begins %q, with no scheme", s)
@@ -1809,9 +1809,9 @@ func httpNoScheme(s string, partial bool) error {
 
 // ---- response ----
 
-// httpParseContentType returns the media type without parameters and the
+// parseContentType returns the media type without parameters and the
 // charset label of a Content-Type header.
-func httpParseContentType(ct string) (mediaType, charset string) {
+func parseContentType(ct string) (mediaType, charset string) {
 	if ct == "" {
 		return "", ""
 	}
@@ -1823,9 +1823,9 @@ func httpParseContentType(ct string) (mediaType, charset string) {
 	return mt, params["charset"]
 }
 
-// httpDecodeCharset decodes body from the charset label to UTF-8. UTF-8 and
+// decodeCharset decodes body from the charset label to UTF-8. UTF-8 and
 // an empty label leave the bytes as they are.
-func httpDecodeCharset(body []byte, label string) ([]byte, error) {
+func decodeCharset(body []byte, label string) ([]byte, error) {
 	if label == "" {
 		return body, nil
 	}
@@ -1846,9 +1846,9 @@ func httpDecodeCharset(body []byte, label string) ([]byte, error) {
 	return out, nil
 }
 
-// httpBOMCharset returns the charset a byte order mark at the start of
+// bomCharset returns the charset a byte order mark at the start of
 // body stands for, or "".
-func httpBOMCharset(body []byte) string {
+func bomCharset(body []byte) string {
 	switch {
 	case len(body) >= 3 && body[0] == 0xEF && body[1] == 0xBB && body[2] == 0xBF:
 		return "utf-8"
@@ -1860,18 +1860,18 @@ func httpBOMCharset(body []byte) string {
 	return ""
 }
 
-// httpErrorSnippet returns the start of an error response body for a message:
-// decoded, with the secrets masked, at most httpErrorSnippetBytes bytes, cut
+// errorSnippet returns the start of an error response body for a message:
+// decoded, with the secrets masked, at most errorSnippetBytes bytes, cut
 // at a character boundary, trimmed. The secrets are masked before the cut
 // (see RedactHead), so that an upstream that echoes one where the cut falls
 // does not get part of it shown; cut says the body was cut at max_response.
-func httpErrorSnippet(body []byte, label string, cut bool, secrets []string) string {
-	decoded, err := httpDecodeCharset(body, label)
+func errorSnippet(body []byte, label string, cut bool, secrets []string) string {
+	decoded, err := decodeCharset(body, label)
 	if err != nil {
 		decoded = body
 	}
 	s := strings.ToValidUTF8(string(decoded), "\uFFFD")
-	s, _ = redact.RedactHead(s, httpErrorSnippetBytes, secrets, cut)
+	s, _ = redact.RedactHead(s, errorSnippetBytes, secrets, cut)
 	return strings.TrimSpace(s)
 }
 

@@ -34,8 +34,8 @@ import (
 	"golang.org/x/text/encoding/unicode"
 )
 
-// httpTestEnvFunc is an env(name, [default]) function reading vars.
-func httpTestEnvFunc(vars map[string]string) function.Function {
+// testEnvFunc is an env(name, [default]) function reading vars.
+func testEnvFunc(vars map[string]string) function.Function {
 	return function.New(&function.Spec{
 		Params:   []function.Parameter{{Name: "name", Type: cty.String}},
 		VarParam: &function.Parameter{Name: "default", Type: cty.String},
@@ -52,16 +52,16 @@ func httpTestEnvFunc(vars map[string]string) function.Function {
 	})
 }
 
-// httpTestFuncs is the function library of the tests.
-func httpTestFuncs(env map[string]string) map[string]function.Function {
+// testFuncs is the function library of the tests.
+func testFuncs(env map[string]string) map[string]function.Function {
 	return map[string]function.Function{
 		"jsonencode": stdlib.JSONEncodeFunc,
-		"env":        httpTestEnvFunc(env),
+		"env":        testEnvFunc(env),
 	}
 }
 
-// httpTestTool is a tool's parameters and environment for compiling.
-type httpTestTool struct {
+// testTool is a tool's parameters and environment for compiling.
+type testTool struct {
 	params map[string]cty.Type
 	env    map[string]string
 	// optional are the params a call may leave out, with no default.
@@ -69,7 +69,7 @@ type httpTestTool struct {
 }
 
 // compile parses src, which holds an http block, and compiles the block.
-func (tt httpTestTool) compile(t *testing.T, src string) (*HTTP, hcl.Diagnostics) {
+func (tt testTool) compile(t *testing.T, src string) (*HTTP, hcl.Diagnostics) {
 	t.Helper()
 	file, diags := hclsyntax.ParseConfig([]byte(src), "tool.hcl", hcl.InitialPos)
 	if diags.HasErrors() {
@@ -89,7 +89,7 @@ func (tt httpTestTool) compile(t *testing.T, src string) (*HTTP, hcl.Diagnostics
 		Params:   infos,
 		Eval: &hcl.EvalContext{
 			Variables: map[string]cty.Value{"param": cty.UnknownVal(cty.Object(tt.params))},
-			Functions: httpTestFuncs(tt.env),
+			Functions: testFuncs(tt.env),
 		},
 	}
 	kind, ok := adapters.Lookup("http")
@@ -106,7 +106,7 @@ func (tt httpTestTool) compile(t *testing.T, src string) (*HTTP, hcl.Diagnostics
 }
 
 // mustCompile is compile failing the test on error diagnostics.
-func (tt httpTestTool) mustCompile(t *testing.T, src string) *HTTP {
+func (tt testTool) mustCompile(t *testing.T, src string) *HTTP {
 	t.Helper()
 	h, diags := tt.compile(t, src)
 	if diags.HasErrors() {
@@ -116,7 +116,7 @@ func (tt httpTestTool) mustCompile(t *testing.T, src string) *HTTP {
 }
 
 // call runs h with args; parameters without an argument are null.
-func (tt httpTestTool) call(ctx context.Context, h *HTTP, args map[string]cty.Value) (*adapters.Output, error) {
+func (tt testTool) call(ctx context.Context, h *HTTP, args map[string]cty.Value) (*adapters.Output, error) {
 	vals := map[string]cty.Value{}
 	for n, ty := range tt.params {
 		if v, ok := args[n]; ok {
@@ -131,12 +131,12 @@ func (tt httpTestTool) call(ctx context.Context, h *HTTP, args map[string]cty.Va
 	}
 	return h.Call(ctx, &adapters.Input{Eval: &hcl.EvalContext{
 		Variables: map[string]cty.Value{"param": param},
-		Functions: httpTestFuncs(tt.env),
+		Functions: testFuncs(tt.env),
 	}})
 }
 
-// httpTestRequest is what a test server saw of a request.
-type httpTestRequest struct {
+// testRequest is what a test server saw of a request.
+type testRequest struct {
 	method     string
 	requestURI string
 	query      url.Values
@@ -144,22 +144,22 @@ type httpTestRequest struct {
 	body       []byte
 }
 
-// httpTestRecorder is a server recording the last request and answering
+// testRecorder is a server recording the last request and answering
 // with a fixed response.
-func httpTestRecorder(t *testing.T, contentType, body string) (*httptest.Server, func() httpTestRequest) {
+func testRecorder(t *testing.T, contentType, body string) (*httptest.Server, func() testRequest) {
 	t.Helper()
 	var mu sync.Mutex
-	var last httpTestRequest
+	var last testRequest
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		mu.Lock()
-		last = httpTestRequest{r.Method, r.RequestURI, r.URL.Query(), r.Header.Clone(), b}
+		last = testRequest{r.Method, r.RequestURI, r.URL.Query(), r.Header.Clone(), b}
 		mu.Unlock()
 		w.Header().Set("Content-Type", contentType)
 		io.WriteString(w, body)
 	}))
 	t.Cleanup(srv.Close)
-	return srv, func() httpTestRequest {
+	return srv, func() testRequest {
 		mu.Lock()
 		defer mu.Unlock()
 		return last
@@ -180,7 +180,7 @@ func TestHTTPRequests(t *testing.T) {
 		params map[string]cty.Type
 		block  string
 		args   map[string]cty.Value
-		check  func(t *testing.T, r httpTestRequest)
+		check  func(t *testing.T, r testRequest)
 	}{
 		{
 			name:   "GET with headers",
@@ -195,7 +195,7 @@ func TestHTTPRequests(t *testing.T) {
   }
 }`,
 			args: map[string]cty.Value{"city": cty.StringVal("Zürich")},
-			check: func(t *testing.T, r httpTestRequest) {
+			check: func(t *testing.T, r testRequest) {
 				if r.method != "GET" || r.requestURI != "/api/hotlist/baiduRD" {
 					t.Errorf("request = %s %s", r.method, r.requestURI)
 				}
@@ -227,7 +227,7 @@ func TestHTTPRequests(t *testing.T) {
 				"limit": cty.NumberIntVal(10),
 				"tags":  cty.ListVal([]cty.Value{cty.StringVal("x y"), cty.StringVal("z")}),
 			},
-			check: func(t *testing.T, r httpTestRequest) {
+			check: func(t *testing.T, r testRequest) {
 				want := url.Values{"fixed": {"1"}, "q": {"a&b=c d/é?#"}, "limit": {"10"}, "tag": {"x y", "z"}, "lang": {"zh-CN"}}
 				if fmt.Sprint(r.query) != fmt.Sprint(want) {
 					t.Errorf("query = %v, want %v", r.query, want)
@@ -244,7 +244,7 @@ func TestHTTPRequests(t *testing.T) {
   url = "${env("BASE")}/search?q=${param.q}&lang=en"
 }`,
 			args: map[string]cty.Value{"q": cty.StringVal("a&lang=xx b/c")},
-			check: func(t *testing.T, r httpTestRequest) {
+			check: func(t *testing.T, r testRequest) {
 				if got := r.query["q"]; len(got) != 1 || got[0] != "a&lang=xx b/c" {
 					t.Errorf("q = %q", got)
 				}
@@ -262,7 +262,7 @@ func TestHTTPRequests(t *testing.T) {
   body   = jsonencode({ city = param.city, days = param.days })
 }`,
 			args: map[string]cty.Value{"city": cty.StringVal(tricky), "days": cty.NumberIntVal(3)},
-			check: func(t *testing.T, r httpTestRequest) {
+			check: func(t *testing.T, r testRequest) {
 				if r.method != "POST" {
 					t.Errorf("method = %s", r.method)
 				}
@@ -290,7 +290,7 @@ func TestHTTPRequests(t *testing.T) {
   body         = "plain text"
   content_type = "text/plain; charset=utf-8"
 }`,
-			check: func(t *testing.T, r httpTestRequest) {
+			check: func(t *testing.T, r testRequest) {
 				if r.method != "PUT" || string(r.body) != "plain text" || r.header.Get("Content-Type") != "text/plain; charset=utf-8" {
 					t.Errorf("got %s %q with Content-Type %q", r.method, r.body, r.header.Get("Content-Type"))
 				}
@@ -303,7 +303,7 @@ func TestHTTPRequests(t *testing.T) {
   url = "${env("BASE")}/users/${param.name}/profile"
 }`,
 			args: map[string]cty.Value{"name": cty.StringVal("../a/b?c=d#e f")},
-			check: func(t *testing.T, r httpTestRequest) {
+			check: func(t *testing.T, r testRequest) {
 				if want := "/users/..%2Fa%2Fb%3Fc=d%23e%20f/profile"; r.requestURI != want {
 					t.Errorf("request URI = %q, want %q", r.requestURI, want)
 				}
@@ -319,7 +319,7 @@ func TestHTTPRequests(t *testing.T) {
   url = "${env("BASE")}/users/${param.name}/profile"
 }`,
 			args: map[string]cty.Value{"name": cty.StringVal("..")},
-			check: func(t *testing.T, r httpTestRequest) {
+			check: func(t *testing.T, r testRequest) {
 				if want := "/users/%2E%2E/profile"; r.requestURI != want {
 					t.Errorf("request URI = %q, want %q", r.requestURI, want)
 				}
@@ -332,7 +332,7 @@ func TestHTTPRequests(t *testing.T) {
   url         = param.target
   allow_hosts = ["127.0.0.1"]
 }`,
-			check: func(t *testing.T, r httpTestRequest) {
+			check: func(t *testing.T, r testRequest) {
 				if r.requestURI != "/whole?x=1" {
 					t.Errorf("request URI = %q", r.requestURI)
 				}
@@ -341,8 +341,8 @@ func TestHTTPRequests(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			srv, last := httpTestRecorder(t, "application/json; charset=utf-8", `{"ok":true}`)
-			tt := httpTestTool{params: tc.params, env: map[string]string{"BASE": srv.URL, "API_KEY": "k-123"}}
+			srv, last := testRecorder(t, "application/json; charset=utf-8", `{"ok":true}`)
+			tt := testTool{params: tc.params, env: map[string]string{"BASE": srv.URL, "API_KEY": "k-123"}}
 			h := tt.mustCompile(t, tc.block)
 			args := tc.args
 			if _, ok := tc.params["target"]; ok {
@@ -412,7 +412,7 @@ func TestHTTPCharsets(t *testing.T) {
 			if tc.charsetAttr != "" {
 				attr = fmt.Sprintf("charset = %q", tc.charsetAttr)
 			}
-			tt := httpTestTool{env: map[string]string{"BASE": srv.URL}}
+			tt := testTool{env: map[string]string{"BASE": srv.URL}}
 			h := tt.mustCompile(t, fmt.Sprintf("http {\n  url = \"${env(\"BASE\")}/x\"\n  %s\n}\n", attr))
 			out, err := tt.call(context.Background(), h, nil)
 			if err != nil {
@@ -553,7 +553,7 @@ func TestHTTPCallErrors(t *testing.T) {
 			if path == "" {
 				path = "/x"
 			}
-			tt := httpTestTool{params: tc.params, env: map[string]string{"BASE": srv.URL}}
+			tt := testTool{params: tc.params, env: map[string]string{"BASE": srv.URL}}
 			if tt.params == nil {
 				tt.params = map[string]cty.Type{}
 			}
@@ -580,7 +580,7 @@ func TestHTTPCallErrors(t *testing.T) {
 // TestHTTPHostNotResolved: a name that does not resolve (.invalid never
 // does, RFC 2606) is named without the port, which is not part of it.
 func TestHTTPHostNotResolved(t *testing.T) {
-	tt := httpTestTool{}
+	tt := testTool{}
 	h := tt.mustCompile(t, `http { url = "http://no-such-host.invalid:8931/x" }`)
 	_, err := tt.call(context.Background(), h, nil)
 	if err == nil || err.Error() != "could not resolve host no-such-host.invalid; check the url" {
@@ -592,7 +592,7 @@ func TestHTTPConnectionRefused(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	base := srv.URL
 	srv.Close()
-	tt := httpTestTool{env: map[string]string{"BASE": base}}
+	tt := testTool{env: map[string]string{"BASE": base}}
 	h := tt.mustCompile(t, `http { url = "${env("BASE")}/x" }`)
 	_, err := tt.call(context.Background(), h, nil)
 	if err == nil {
@@ -607,8 +607,8 @@ func TestHTTPConnectionRefused(t *testing.T) {
 	}
 }
 
-// httpTestSlowServer answers after sleep, or when the client goes away.
-func httpTestSlowServer(t *testing.T, sleep time.Duration) *httptest.Server {
+// testSlowServer answers after sleep, or when the client goes away.
+func testSlowServer(t *testing.T, sleep time.Duration) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-time.After(sleep):
@@ -633,8 +633,8 @@ func TestHTTPTimeoutAndCancel(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := httpTestSlowServer(t, sleep)
-			tt := httpTestTool{env: map[string]string{"BASE": srv.URL}}
+			srv := testSlowServer(t, sleep)
+			tt := testTool{env: map[string]string{"BASE": srv.URL}}
 			h := tt.mustCompile(t, fmt.Sprintf("http {\n  url = \"${env(\"BASE\")}/slow\"\n  timeout = %q\n}\n", tc.timeout))
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -673,7 +673,7 @@ func TestHTTPRedirects(t *testing.T) {
 			}
 		}))
 		defer srv.Close()
-		tt := httpTestTool{env: map[string]string{"BASE": srv.URL}}
+		tt := testTool{env: map[string]string{"BASE": srv.URL}}
 		h := tt.mustCompile(t, `http {
   url           = "${env("BASE")}/a"
   max_redirects = 2
@@ -695,7 +695,7 @@ func TestHTTPRedirects(t *testing.T) {
 			http.Redirect(w, r, plain.URL+"/landing", http.StatusFound)
 		}))
 		defer secure.Close()
-		tt := httpTestTool{env: map[string]string{"BASE": secure.URL}}
+		tt := testTool{env: map[string]string{"BASE": secure.URL}}
 		h := tt.mustCompile(t, `http { url = "${env("BASE")}/start" }`)
 		// Test only: trust the test server's certificate.
 		h.client.SetTransport(secure.Client().Transport)
@@ -719,7 +719,7 @@ func TestHTTPRedirects(t *testing.T) {
 			http.Redirect(w, r, secure.URL+"/landing", http.StatusMovedPermanently)
 		}))
 		defer plain.Close()
-		tt := httpTestTool{env: map[string]string{"BASE": plain.URL}}
+		tt := testTool{env: map[string]string{"BASE": plain.URL}}
 		h := tt.mustCompile(t, `http { url = "${env("BASE")}/start" }`)
 		h.client.SetTransport(secure.Client().Transport)
 		_, err := tt.call(context.Background(), h, nil)
@@ -741,7 +741,7 @@ func TestHTTPRedirects(t *testing.T) {
 			http.Redirect(w, r, "http://"+goneHost+"/there", http.StatusFound)
 		}))
 		defer first.Close()
-		tt := httpTestTool{env: map[string]string{"BASE": first.URL}}
+		tt := testTool{env: map[string]string{"BASE": first.URL}}
 		h := tt.mustCompile(t, `http { url = "${env("BASE")}/here" }`)
 		_, err := tt.call(context.Background(), h, nil)
 		want := "connection to " + goneHost + " (redirected from " + first.Listener.Addr().String() + ") refused"
@@ -761,13 +761,13 @@ func TestHTTPRedirects(t *testing.T) {
 	}
 	for _, tc := range leaving {
 		t.Run("headers dropped when leaving the host/"+tc.name, func(t *testing.T) {
-			other, last := httpTestRecorder(t, "text/plain", "elsewhere")
+			other, last := testRecorder(t, "text/plain", "elsewhere")
 			otherURL := tc.other(other.URL)
 			first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				http.Redirect(w, r, otherURL+"/there", http.StatusFound)
 			}))
 			defer first.Close()
-			tt := httpTestTool{env: map[string]string{"BASE": first.URL}}
+			tt := testTool{env: map[string]string{"BASE": first.URL}}
 			h := tt.mustCompile(t, `http {
   url     = "${env("BASE")}/here?q=1"
   headers = { "X-Api-Key" = "secret", Authorization = "Bearer secret", Accept = "text/plain" }
@@ -797,7 +797,7 @@ func TestHTTPRedirects(t *testing.T) {
 			got = r.Header.Clone()
 		}))
 		defer srv.Close()
-		tt := httpTestTool{env: map[string]string{"BASE": srv.URL}}
+		tt := testTool{env: map[string]string{"BASE": srv.URL}}
 		h := tt.mustCompile(t, `http {
   url     = "${env("BASE")}/here"
   headers = { "X-Api-Key" = "secret" }
@@ -824,7 +824,7 @@ func TestHTTPConnectionReuse(t *testing.T) {
 	}
 	srv.Start()
 	defer srv.Close()
-	tt := httpTestTool{params: map[string]cty.Type{"q": cty.String}, env: map[string]string{"BASE": srv.URL}}
+	tt := testTool{params: map[string]cty.Type{"q": cty.String}, env: map[string]string{"BASE": srv.URL}}
 	h := tt.mustCompile(t, `http {
   url   = "${env("BASE")}/items/${param.q}"
   query = { q = param.q }
@@ -844,7 +844,7 @@ func TestHTTPConcurrentCalls(t *testing.T) {
 		io.WriteString(w, r.URL.Query().Get("q"))
 	}))
 	defer srv.Close()
-	tt := httpTestTool{params: map[string]cty.Type{"q": cty.String}, env: map[string]string{"BASE": srv.URL}}
+	tt := testTool{params: map[string]cty.Type{"q": cty.String}, env: map[string]string{"BASE": srv.URL}}
 	h := tt.mustCompile(t, `http {
   url   = "${env("BASE")}/echo"
   query = { q = param.q }
@@ -1054,7 +1054,7 @@ func TestHTTPCompileDiagnostics(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tt := httpTestTool{params: params, env: map[string]string{"NO_SCHEME": "127.0.0.1:8080"}}
+			tt := testTool{params: params, env: map[string]string{"NO_SCHEME": "127.0.0.1:8080"}}
 			h, diags := tt.compile(t, tc.src)
 			if h != nil {
 				t.Errorf("compile returned a backend despite errors")
@@ -1126,7 +1126,7 @@ func TestHTTPCompileWarnings(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tt := httpTestTool{params: map[string]cty.Type{"id": cty.String, "q": cty.String, "opt": cty.String}, optional: []string{"opt"}}
+			tt := testTool{params: map[string]cty.Type{"id": cty.String, "q": cty.String, "opt": cty.String}, optional: []string{"opt"}}
 			h, diags := tt.compile(t, tc.src)
 			if h == nil || diags.HasErrors() {
 				t.Fatalf("diags = %v", diags)
@@ -1157,21 +1157,21 @@ func TestHTTPURLHelpers(t *testing.T) {
 		prefix string
 		want   int
 	}{
-		{"", httpInAuthority},
-		{"https", httpInAuthority},
-		{"https://", httpInAuthority},
-		{"https://api.example.com", httpInAuthority},
-		{"https://user@api.example.com:8080", httpInAuthority},
-		{"https://api.example.com/", httpInPath},
-		{"https://api.example.com/a/b-", httpInPath},
-		{"https://api.example.com?", httpInQuery},
-		{"https://api.example.com/a?x=", httpInQuery},
-		{"https://api.example.com/a#", httpInQuery},
+		{"", inAuthority},
+		{"https", inAuthority},
+		{"https://", inAuthority},
+		{"https://api.example.com", inAuthority},
+		{"https://user@api.example.com:8080", inAuthority},
+		{"https://api.example.com/", inPath},
+		{"https://api.example.com/a/b-", inPath},
+		{"https://api.example.com?", inQuery},
+		{"https://api.example.com/a?x=", inQuery},
+		{"https://api.example.com/a#", inQuery},
 	}
 	for _, tc := range positions {
 		t.Run("position "+tc.prefix, func(t *testing.T) {
-			if got := httpURLPosition(tc.prefix); got != tc.want {
-				t.Errorf("httpURLPosition(%q) = %d, want %d", tc.prefix, got, tc.want)
+			if got := urlPosition(tc.prefix); got != tc.want {
+				t.Errorf("urlPosition(%q) = %d, want %d", tc.prefix, got, tc.want)
 			}
 		})
 	}
@@ -1191,7 +1191,7 @@ func TestHTTPURLHelpers(t *testing.T) {
 	}
 	for _, tc := range dots {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := httpEscapeDotSegments(tc.s, tc.ranges); got != tc.want {
+			if got := escapeDotSegments(tc.s, tc.ranges); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
@@ -1199,7 +1199,7 @@ func TestHTTPURLHelpers(t *testing.T) {
 }
 
 func TestHTTPURLCheckedAtCallTime(t *testing.T) {
-	srv, _ := httpTestRecorder(t, "text/plain", "ok")
+	srv, _ := testRecorder(t, "text/plain", "ok")
 	tests := []struct {
 		name  string
 		url   string
@@ -1245,7 +1245,7 @@ func TestHTTPURLCheckedAtCallTime(t *testing.T) {
 				compileVars[n] = cty.UnknownVal(v.Type())
 				callVars[n] = v
 			}
-			b, diags := compileHTTP(content.Blocks[0], &adapters.CompileContext{
+			b, diags := compile(content.Blocks[0], &adapters.CompileContext{
 				Eval:   &hcl.EvalContext{Variables: compileVars},
 				Params: map[string]adapters.ParamInfo{"p": {}},
 			})
@@ -1291,7 +1291,7 @@ func TestHTTPURLHostFromParamRefused(t *testing.T) {
 			}
 			content, _ := file.Body.Content(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "http"}}})
 			paramType := cty.Object(map[string]cty.Type{"p": cty.String})
-			b, diags := compileHTTP(content.Blocks[0], &adapters.CompileContext{
+			b, diags := compile(content.Blocks[0], &adapters.CompileContext{
 				Eval: &hcl.EvalContext{
 					Variables: map[string]cty.Value{"param": cty.UnknownVal(paramType)},
 					Functions: map[string]function.Function{"format": stdlib.FormatFunc},
@@ -1345,7 +1345,7 @@ func TestHTTPUndeclaredCharset(t *testing.T) {
 				t.Fatal(diags)
 			}
 			block := f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock()
-			b, diags := compileHTTP(block, &adapters.CompileContext{Eval: &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.UnknownVal(cty.EmptyObject)}}})
+			b, diags := compile(block, &adapters.CompileContext{Eval: &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.UnknownVal(cty.EmptyObject)}}})
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}
@@ -1370,14 +1370,14 @@ func TestHTTPUndeclaredCharset(t *testing.T) {
 // has used the transport yet.
 func TestHTTPCloseOfUnusedBackend(t *testing.T) {
 	if os.Getenv("TOOLHOST_TEST_CLOSE_UNUSED") == "1" {
-		h, diags := httpTestTool{}.compile(t, `http { url = "http://127.0.0.1:1/x" }`)
+		h, diags := testTool{}.compile(t, `http { url = "http://127.0.0.1:1/x" }`)
 		if diags.HasErrors() {
 			t.Fatal(diags.Error())
 		}
 		if err := h.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := httpTransport.TLSNextProto["h2"]; ok {
+		if _, ok := sharedTransport.TLSNextProto["h2"]; ok {
 			t.Fatal("Close of an unused backend set up HTTP/2 on the shared transport")
 		}
 		return
@@ -1436,7 +1436,7 @@ func TestHTTPAcceptEncodingHeader(t *testing.T) {
 				w.Write(tc.body)
 			}))
 			defer srv.Close()
-			tt := httpTestTool{env: map[string]string{"BASE": srv.URL}}
+			tt := testTool{env: map[string]string{"BASE": srv.URL}}
 			h := tt.mustCompile(t, fmt.Sprintf("http {\n  url = \"${env(\"BASE\")}/x\"\n  headers = { \"Accept-Encoding\" = \"gzip, deflate, br\" }\n  %s\n}\n", tc.extra))
 			out, err := tt.call(context.Background(), h, nil)
 			if tc.errs != nil {
@@ -1474,7 +1474,7 @@ func TestHTTPMislabelledGzip(t *testing.T) {
 				w.Write([]byte(body))
 			}))
 			defer srv.Close()
-			tt := httpTestTool{env: map[string]string{"BASE": srv.URL}}
+			tt := testTool{env: map[string]string{"BASE": srv.URL}}
 			h := tt.mustCompile(t, "http {\n  url = \"${env(\"BASE\")}/x\"\n}\n")
 			out, err := tt.call(context.Background(), h, nil)
 			if err == nil {

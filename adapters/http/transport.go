@@ -19,10 +19,10 @@ var (
 // since the check must see the real destination.
 func transportFor(p netpolicy.Policy) *http.Transport {
 	if !p.DenyPrivate {
-		return httpTransport
+		return sharedTransport
 	}
 	denyPrivateOnce.Do(func() {
-		t := httpTransport.Clone()
+		t := sharedTransport.Clone()
 		t.Proxy = nil
 		t.DialContext = (&net.Dialer{
 			Timeout:   30 * time.Second,
