@@ -919,7 +919,7 @@ func TestHTTPCompileDiagnostics(t *testing.T) {
 		{
 			name: "timeout out of range",
 			src:  "http {\n  url = \"https://api.example.com/x\"\n  timeout = \"11m\"\n}\n",
-			want: [][3]string{{"Timeout out of range", "at most 10m0s", `"11m"`}},
+			want: [][3]string{{"Timeout out of range", "at most 10m", `"11m"`}},
 		},
 		{
 			name: "undeclared param",
