@@ -107,6 +107,34 @@ func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, h
 	if a := attrs["query"]; a != nil {
 		h.query = c.compileKV(a, false)
 	}
+	c.compileRequestBody(h, attrs)
+	if a := attrs["timeout"]; a != nil {
+		c.compileTimeout(h, a)
+	}
+	c.compileLimits(h, attrs)
+
+	c.compilePolicy(h, attrs)
+	for _, name := range []string{"headers", "query"} {
+		if a := attrs[name]; a != nil {
+			for k := range adapters.MarkedSensitive(a.Expr) {
+				if h.marked == nil {
+					h.marked = map[string]bool{}
+				}
+				h.marked[k] = true
+			}
+		}
+	}
+	h.sensitiveParams = adapters.SensitiveNames(cc.Params)
+	if c.diags.HasErrors() {
+		return nil, c.diags
+	}
+	h.client = newClient(h)
+	return h, c.diags
+}
+
+// compileRequestBody reads body and content_type into h, with the
+// warnings of a body sent with GET and a content_type without a body.
+func (c *compiler) compileRequestBody(h *HTTP, attrs hcl.Attributes) {
 	if a := attrs["body"]; a != nil {
 		h.body = c.compileBody(a)
 		if h.body != nil && (h.method == http.MethodHead || h.method == http.MethodOptions) {
@@ -153,9 +181,10 @@ func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, h
 			})
 		}
 	}
-	if a := attrs["timeout"]; a != nil {
-		c.timeout(h, a)
-	}
+}
+
+// compileLimits reads max_response, max_redirects and charset into h.
+func (c *compiler) compileLimits(h *HTTP, attrs hcl.Attributes) {
 	if a := attrs["max_response"]; a != nil {
 		if n, ok := c.constantInt(a, "a number of bytes such as 1048576"); ok {
 			if n < 1 || n > maxMaxResponse {
@@ -185,32 +214,14 @@ func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, h
 			}
 		}
 	}
-
-	c.compilePolicy(h, attrs)
-	for _, name := range []string{"headers", "query"} {
-		if a := attrs[name]; a != nil {
-			for k := range adapters.MarkedSensitive(a.Expr) {
-				if h.marked == nil {
-					h.marked = map[string]bool{}
-				}
-				h.marked[k] = true
-			}
-		}
-	}
-	h.sensitiveParams = adapters.SensitiveNames(cc.Params)
-	if c.diags.HasErrors() {
-		return nil, c.diags
-	}
-	h.client = newClient(h)
-	return h, c.diags
 }
 
 // timeoutRange is what the timeout argument may be.
 var timeoutRange = attr.DurationRange{Max: maxTimeout, Example: `"30s"`, Examples: `"10s", "500ms" or "1m30s"`}
 
-// timeout reads the timeout argument into h. A null timeout leaves the
+// compileTimeout reads the timeout argument into h. A null timeout leaves the
 // default.
-func (c *compiler) timeout(h *HTTP, a *hcl.Attribute) {
+func (c *compiler) compileTimeout(h *HTTP, a *hcl.Attribute) {
 	v, diags, ok := attr.Fixed(a, c.ev, timeoutRange.Example)
 	c.diags = append(c.diags, diags...)
 	if !ok || v.IsNull() {

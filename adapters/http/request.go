@@ -1,8 +1,6 @@
 package http
 
 import (
-	"compress/flate"
-	"compress/gzip"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -16,10 +14,9 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"unicode/utf8"
 
+	"github.com/go-resty/resty/v2"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/tidwall/gjson"
 	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/netpolicy"
 	"github.com/toolhost/toolhost/internal/redact"
@@ -79,6 +76,44 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 	defer done()
 	secrets.marked = h.marked
 
+	out, err := h.build(ev, secrets)
+	if err != nil {
+		return nil, err
+	}
+	host := out.target.Host
+	callCtx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	resp, err := h.send(callCtx, out)
+	if err != nil {
+		return nil, h.requestError(err, host, ctx, callCtx)
+	}
+	raw := resp.RawBody()
+	if raw == nil {
+		return nil, fmt.Errorf("request to %s failed: no response", host)
+	}
+	defer raw.Close()
+	askedEncoding := out.header.Get("Accept-Encoding") != "" // the transport decodes gzip only when it asked
+	data, over, err := h.readBody(resp, raw, host, askedEncoding, ctx, callCtx)
+	if err != nil {
+		return nil, err
+	}
+	if in != nil && in.Report != nil {
+		in.Report.Log("debug", redact.Redact(fmt.Sprintf("%s %s: HTTP %d, %d bytes", h.method, out.target.Redacted(), resp.StatusCode(), len(data)), secrets.urlValues()))
+	}
+	return h.output(resp, data, over, secrets)
+}
+
+// outgoing is a request built for a call, before it is sent.
+type outgoing struct {
+	target *url.URL
+	header http.Header
+	body   *string // nil: no body
+}
+
+// build evaluates the url, query, headers and body of a call and checks
+// the target against the network policies. It adds the URL, query and
+// headers to secrets.
+func (h *HTTP) build(ev *hcl.EvalContext, secrets *callSecrets) (*outgoing, error) {
 	target, err := h.url.build(ev)
 	if err != nil {
 		return nil, err
@@ -138,120 +173,25 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 			body = &s
 		}
 	}
+	return &outgoing{target: target, header: header, body: body}, nil
+}
 
-	host := target.Host
-	callCtx, cancel := context.WithTimeout(ctx, h.timeout)
-	defer cancel()
-
+// send sends out, with a body's Content-Type set: content_type, else the
+// one in the headers, else JSON. The response's body is left unread.
+func (h *HTTP) send(callCtx context.Context, out *outgoing) (*resty.Response, error) {
 	h.used.Store(true)
 	req := h.client.R().SetContext(callCtx).SetDoNotParseResponse(true)
-	req.Header = header
-	if body != nil && *body != "" {
+	req.Header = out.header
+	if out.body != nil && *out.body != "" {
 		switch {
 		case h.contentType != "":
 			req.SetHeader("Content-Type", h.contentType)
 		case req.Header.Get("Content-Type") == "":
 			req.SetHeader("Content-Type", defaultContentType)
 		}
-		req.SetBody(*body)
+		req.SetBody(*out.body)
 	}
-	resp, err := req.Execute(h.method, target.String())
-	if err != nil {
-		return nil, h.requestError(err, host, ctx, callCtx)
-	}
-	raw := resp.RawBody()
-	if raw == nil {
-		return nil, fmt.Errorf("request to %s failed: no response", host)
-	}
-	defer raw.Close()
-	askedEncoding := header.Get("Accept-Encoding") != "" // the transport decodes gzip only when it asked
-	content, err := decodeContent(raw, resp.Header().Get("Content-Encoding"), host, askedEncoding)
-	if err != nil {
-		if code := resp.StatusCode(); code >= 200 && code <= 299 {
-			return nil, err
-		}
-		content = strings.NewReader("") // the status says what happened
-	}
-	data, err := io.ReadAll(io.LimitReader(content, h.maxResponse+1))
-	if err != nil {
-		var corrupt flate.CorruptInputError
-		if errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &corrupt) {
-			return nil, notGzip(host, err, askedEncoding)
-		}
-		if resp.RawResponse.Uncompressed && len(data) == 0 && errors.Is(err, io.ErrUnexpectedEOF) && h.contextError(host, ctx, callCtx) == nil {
-			// The transport's gzip reader found less than a gzip header:
-			// a short body that is not gzip at all, not one cut off.
-			return nil, notGzip(host, errors.New("the body is shorter than a gzip header"), askedEncoding)
-		}
-		if cerr := h.contextError(host, ctx, callCtx); cerr == nil && errors.Is(err, io.ErrUnexpectedEOF) {
-			declared := ""
-			if n := resp.RawResponse.ContentLength; n > 0 && content == io.Reader(raw) { // not decoded bytes
-				declared = fmt.Sprintf(" (Content-Length %d, %d bytes came)", n, len(data))
-			}
-			return nil, fmt.Errorf("the response from %s was cut off: the connection closed before the whole body arrived%s; try again, and if it keeps happening, check the upstream", host, declared)
-		}
-		return nil, h.readError(err, host, ctx, callCtx)
-	}
-	over := int64(len(data)) > h.maxResponse
-	if over {
-		data = data[:h.maxResponse]
-	}
-
-	if in != nil && in.Report != nil {
-		in.Report.Log("debug", redact.Redact(fmt.Sprintf("%s %s: HTTP %d, %d bytes", h.method, target.Redacted(), resp.StatusCode(), len(data)), secrets.urlValues()))
-	}
-
-	ct := resp.Header().Get("Content-Type")
-	mediaType, label := parseContentType(ct)
-	if h.charset != "" {
-		label = h.charset
-	}
-	if bom := bomCharset(data); bom != "" {
-		// A byte order mark says what the text is, whatever the label
-		// (as browsers read it): a JSON file saved by Windows PowerShell 5
-		// is UTF-16 and served with no charset, or a wrong one.
-		label = bom
-	}
-	if mediaType == "application/octet-stream" && !over && !adapters.JSONTooDeep(data) && gjson.ValidBytes(data) {
-		// "Some bytes": a server (or a static file server that cannot
-		// tell) labels its JSON generically. JSON it is. (Nesting too deep
-		// for JSON would overflow the validator's stack: bytes it stays.)
-		mediaType = "application/json"
-	}
-	if binaryType(mediaType) && h.charset == "" {
-		if code := resp.StatusCode(); code >= 200 && code <= 299 {
-			if over {
-				return nil, fmt.Errorf("response body larger than %d bytes (max_response)", h.maxResponse)
-			}
-			return &adapters.Output{Body: data, MIMEType: mediaType, Binary: true}, nil
-		}
-	}
-
-	if code := resp.StatusCode(); code < 200 || code > 299 {
-		msg := "upstream returned HTTP " + resp.Status()
-		if resp.Status() == "" {
-			msg = fmt.Sprintf("upstream returned HTTP %d", code)
-		}
-		if snippet := errorSnippet(data, label, over, secrets.values()); snippet != "" {
-			msg += ": " + snippet
-		}
-		return nil, errors.New(msg)
-	}
-	if over {
-		return nil, fmt.Errorf("response body larger than %d bytes (max_response)", h.maxResponse)
-	}
-	decoded, err := decodeCharset(data, label)
-	if err != nil {
-		return nil, err
-	}
-	if textualType(mediaType) && !utf8.Valid(decoded) {
-		declared := "its Content-Type declares no other charset"
-		if label != "" {
-			declared = fmt.Sprintf("its Content-Type declares charset %s, which it does not hold to", label)
-		}
-		return nil, fmt.Errorf("the %s response is not valid UTF-8, and %s; if the upstream sends GBK, GB18030, Big5 or similar, set charset = \"gbk\" (or the right one) in the http block", mediaName(mediaType), declared)
-	}
-	return &adapters.Output{Body: decoded, MIMEType: mediaType}, nil
+	return req.Execute(h.method, out.target.String())
 }
 
 // requestError turns an error of sending the request into a short message
@@ -304,15 +244,6 @@ func (h *HTTP) requestError(err error, host string, parent, callCtx context.Cont
 		return fmt.Errorf("connecting to %s timed out", host)
 	}
 	return fmt.Errorf("request to %s failed: %v", host, innermost(err))
-}
-
-// readError turns an error of reading the response body into a short
-// message naming the host.
-func (h *HTTP) readError(err error, host string, parent, callCtx context.Context) error {
-	if cerr := h.contextError(host, parent, callCtx); cerr != nil {
-		return cerr
-	}
-	return fmt.Errorf("reading the response from %s failed: %v", host, innermost(err))
 }
 
 // contextError reports a canceled call or an expired timeout, or nil.

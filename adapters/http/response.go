@@ -1,16 +1,127 @@
 package http
 
 import (
+	"compress/flate"
 	"compress/gzip"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/go-resty/resty/v2"
+	"github.com/tidwall/gjson"
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/charset"
 	"github.com/toolhost/toolhost/internal/redact"
 )
+
+// readBody reads the response body, decoded from gzip when the upstream
+// compressed it, up to max_response: over says there was more, and data
+// holds the first max_response bytes. askedEncoding is set when the tool's
+// headers set Accept-Encoding.
+func (h *HTTP) readBody(resp *resty.Response, raw io.Reader, host string, askedEncoding bool, parent, callCtx context.Context) (data []byte, over bool, err error) {
+	content, err := decodeContent(raw, resp.Header().Get("Content-Encoding"), host, askedEncoding)
+	if err != nil {
+		if code := resp.StatusCode(); code >= 200 && code <= 299 {
+			return nil, false, err
+		}
+		content = strings.NewReader("") // the status says what happened
+	}
+	data, err = io.ReadAll(io.LimitReader(content, h.maxResponse+1))
+	if err != nil {
+		var corrupt flate.CorruptInputError
+		if errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &corrupt) {
+			return nil, false, notGzip(host, err, askedEncoding)
+		}
+		if resp.RawResponse.Uncompressed && len(data) == 0 && errors.Is(err, io.ErrUnexpectedEOF) && h.contextError(host, parent, callCtx) == nil {
+			// The transport's gzip reader found less than a gzip header:
+			// a short body that is not gzip at all, not one cut off.
+			return nil, false, notGzip(host, errors.New("the body is shorter than a gzip header"), askedEncoding)
+		}
+		if cerr := h.contextError(host, parent, callCtx); cerr == nil && errors.Is(err, io.ErrUnexpectedEOF) {
+			declared := ""
+			if n := resp.RawResponse.ContentLength; n > 0 && content == io.Reader(raw) { // not decoded bytes
+				declared = fmt.Sprintf(" (Content-Length %d, %d bytes came)", n, len(data))
+			}
+			return nil, false, fmt.Errorf("the response from %s was cut off: the connection closed before the whole body arrived%s; try again, and if it keeps happening, check the upstream", host, declared)
+		}
+		return nil, false, h.readError(err, host, parent, callCtx)
+	}
+	over = int64(len(data)) > h.maxResponse
+	if over {
+		data = data[:h.maxResponse]
+	}
+	return data, over, nil
+}
+
+// output turns a response's first bytes into the call's output: bytes as
+// they are for a binary media type, else text decoded to UTF-8; a status
+// other than 2xx is an error quoting the start of the body.
+func (h *HTTP) output(resp *resty.Response, data []byte, over bool, secrets *callSecrets) (*adapters.Output, error) {
+	ct := resp.Header().Get("Content-Type")
+	mediaType, label := parseContentType(ct)
+	if h.charset != "" {
+		label = h.charset
+	}
+	if bom := bomCharset(data); bom != "" {
+		// A byte order mark says what the text is, whatever the label
+		// (as browsers read it): a JSON file saved by Windows PowerShell 5
+		// is UTF-16 and served with no charset, or a wrong one.
+		label = bom
+	}
+	if mediaType == "application/octet-stream" && !over && !adapters.JSONTooDeep(data) && gjson.ValidBytes(data) {
+		// "Some bytes": a server (or a static file server that cannot
+		// tell) labels its JSON generically. JSON it is. (Nesting too deep
+		// for JSON would overflow the validator's stack: bytes it stays.)
+		mediaType = "application/json"
+	}
+	if binaryType(mediaType) && h.charset == "" {
+		if code := resp.StatusCode(); code >= 200 && code <= 299 {
+			if over {
+				return nil, fmt.Errorf("response body larger than %d bytes (max_response)", h.maxResponse)
+			}
+			return &adapters.Output{Body: data, MIMEType: mediaType, Binary: true}, nil
+		}
+	}
+
+	if code := resp.StatusCode(); code < 200 || code > 299 {
+		msg := "upstream returned HTTP " + resp.Status()
+		if resp.Status() == "" {
+			msg = fmt.Sprintf("upstream returned HTTP %d", code)
+		}
+		if snippet := errorSnippet(data, label, over, secrets.values()); snippet != "" {
+			msg += ": " + snippet
+		}
+		return nil, errors.New(msg)
+	}
+	if over {
+		return nil, fmt.Errorf("response body larger than %d bytes (max_response)", h.maxResponse)
+	}
+	decoded, err := decodeCharset(data, label)
+	if err != nil {
+		return nil, err
+	}
+	if textualType(mediaType) && !utf8.Valid(decoded) {
+		declared := "its Content-Type declares no other charset"
+		if label != "" {
+			declared = fmt.Sprintf("its Content-Type declares charset %s, which it does not hold to", label)
+		}
+		return nil, fmt.Errorf("the %s response is not valid UTF-8, and %s; if the upstream sends GBK, GB18030, Big5 or similar, set charset = \"gbk\" (or the right one) in the http block", mediaName(mediaType), declared)
+	}
+	return &adapters.Output{Body: decoded, MIMEType: mediaType}, nil
+}
+
+// readError turns an error of reading the response body into a short
+// message naming the host.
+func (h *HTTP) readError(err error, host string, parent, callCtx context.Context) error {
+	if cerr := h.contextError(host, parent, callCtx); cerr != nil {
+		return cerr
+	}
+	return fmt.Errorf("reading the response from %s failed: %v", host, innermost(err))
+}
 
 // decodeContent undoes the response's Content-Encoding. The transport
 // asks for gzip and decodes it itself, unless the tool's headers set
@@ -72,6 +183,8 @@ func textualType(mediaType string) bool {
 	return false
 }
 
+// mediaName names a media type in a message: the type, or "upstream's"
+// when the upstream declared none.
 func mediaName(mediaType string) string {
 	if mediaType == "" {
 		return "upstream's"
