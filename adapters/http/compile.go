@@ -183,6 +183,24 @@ func (c *compiler) compileRequestBody(h *HTTP, attrs hcl.Attributes) {
 	}
 }
 
+// compileBody compiles the body argument. A constant null body means none.
+func (c *compiler) compileBody(a *hcl.Attribute) *value {
+	val, ok := c.eval(a.Expr)
+	if !ok {
+		return nil
+	}
+	if err := checkScalarType(val.Type(), false); err != nil {
+		c.errorf(a.Expr.Range(), "Invalid body",
+			"The body must be a string, not %s. Encode structured data with jsonencode(...), for example body = jsonencode({ city = param.city }).", attr.TypeName(val.Type()))
+		return nil
+	}
+	v := newValue(a.Expr, val, "body")
+	if v.known && v.val.IsNull() {
+		return nil
+	}
+	return v
+}
+
 // compileLimits reads max_response, max_redirects and charset into h.
 func (c *compiler) compileLimits(h *HTTP, attrs hcl.Attributes) {
 	if a := attrs["max_response"]; a != nil {
@@ -465,22 +483,4 @@ func (c *compiler) method(a *hcl.Attribute, m string) string {
 	c.errorf(a.Expr.Range(), "Invalid HTTP method",
 		"%q is not an HTTP method toolhost sends.%s Use one of %s.", m, suggest.Hint(up, methods), strings.Join(methods, ", "))
 	return defaultMethod
-}
-
-// compileBody compiles the body argument. A constant null body means none.
-func (c *compiler) compileBody(a *hcl.Attribute) *value {
-	val, ok := c.eval(a.Expr)
-	if !ok {
-		return nil
-	}
-	if err := checkScalarType(val.Type(), false); err != nil {
-		c.errorf(a.Expr.Range(), "Invalid body",
-			"The body must be a string, not %s. Encode structured data with jsonencode(...), for example body = jsonencode({ city = param.city }).", attr.TypeName(val.Type()))
-		return nil
-	}
-	v := newValue(a.Expr, val, "body")
-	if v.known && v.val.IsNull() {
-		return nil
-	}
-	return v
 }

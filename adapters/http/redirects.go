@@ -24,8 +24,8 @@ var redirectSafeHeaders = map[string]bool{
 
 // checkRedirect enforces max_redirects, refuses any change of scheme (http
 // to https included: the author writes the final scheme in the url), and
-// drops the
-// configured headers when the redirect goes to another host or port.
+// drops the configured headers when the redirect goes to another host or
+// port.
 func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
 	host := via[0].URL.Host
 	if len(via) > h.maxRedirects {

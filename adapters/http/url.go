@@ -138,15 +138,15 @@ func (c *compiler) optionalInURL(part hcl.Expression) {
 	if !ok || len(tr.Traversal) != 2 || tr.Traversal.RootName() != paramRoot {
 		return
 	}
-	attr, ok := tr.Traversal[1].(hcl.TraverseAttr)
-	if !ok || !c.cc.Params[attr.Name].Optional {
+	step, ok := tr.Traversal[1].(hcl.TraverseAttr)
+	if !ok || !c.cc.Params[step.Name].Optional {
 		return
 	}
 	c.diags = append(c.diags, &hcl.Diagnostic{
 		Severity: hcl.DiagWarning,
 		Summary:  "Optional parameter in url",
 		Detail: fmt.Sprintf("The parameter %q is optional and has no default, so every call without it fails: a url cannot hold a null. "+
-			"Give it a default, make it required (remove required = false), or pass it in the query argument, which leaves a null out.", attr.Name),
+			"Give it a default, make it required (remove required = false), or pass it in the query argument, which leaves a null out.", step.Name),
 		Subject: tr.SrcRange.Ptr(),
 	})
 }
