@@ -24,7 +24,7 @@ func policyBackend(t *testing.T, src string, network netpolicy.Policy) (adapters
 		t.Fatal(diags)
 	}
 	block := f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock()
-	return compileHTTP(block, &adapters.CompileContext{
+	return compile(block, &adapters.CompileContext{
 		Eval:    &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.UnknownVal(cty.EmptyObject)}},
 		Network: network,
 	})

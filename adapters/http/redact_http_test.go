@@ -38,7 +38,7 @@ func TestHTTPErrorSnippetSecretAtCut(t *testing.T) {
 		t.Fatal(diags)
 	}
 	ptype := cty.Object(map[string]cty.Type{"pad": cty.String})
-	b, diags := compileHTTP(f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &adapters.CompileContext{
+	b, diags := compile(f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &adapters.CompileContext{
 		Eval:   &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.UnknownVal(ptype)}},
 		Params: map[string]adapters.ParamInfo{"pad": {}},
 	})
@@ -49,7 +49,7 @@ func TestHTTPErrorSnippetSecretAtCut(t *testing.T) {
 	// len(pad) + 27.
 	for _, off := range []int{1, 2, 5, 10, 20, len(testconfig.CutSecret) - 2, len(testconfig.CutSecret) - 1, len(testconfig.CutSecret)} {
 		t.Run(fmt.Sprintf("offset %d", off), func(t *testing.T) {
-			pad := strings.Repeat("a", httpErrorSnippetBytes-27-off+1)
+			pad := strings.Repeat("a", errorSnippetBytes-27-off+1)
 			_, err := b.Call(context.Background(), &adapters.Input{Eval: &hcl.EvalContext{Variables: map[string]cty.Value{
 				"param": cty.ObjectVal(map[string]cty.Value{"pad": cty.StringVal(pad)})}}})
 			if err == nil {
@@ -94,7 +94,7 @@ func TestHTTPErrorsRedactSecrets(t *testing.T) {
 		Type:   function.StaticReturnType(cty.String),
 		Impl:   func(args []cty.Value, _ cty.Type) (cty.Value, error) { return args[0], nil },
 	})}
-	b, diags := compileHTTP(f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &adapters.CompileContext{
+	b, diags := compile(f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &adapters.CompileContext{
 		Eval:   &hcl.EvalContext{Functions: funcs, Variables: map[string]cty.Value{"param": cty.UnknownVal(ptype)}},
 		Params: map[string]adapters.ParamInfo{"pin": {Sensitive: true}},
 	})
@@ -166,7 +166,7 @@ headers = { "X-Ticket" = env("SAS") }`, "sv2022AbCdEfsig"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			tt := httpTestTool{env: map[string]string{"SAS": "sv2022AbCdEfsig", "GH": testconfig.GitHubToken, "HOOK": testconfig.SlackHook}}
+			tt := testTool{env: map[string]string{"SAS": "sv2022AbCdEfsig", "GH": testconfig.GitHubToken, "HOOK": testconfig.SlackHook}}
 			h := tt.mustCompile(t, "http {\n  url = \""+tc.url+"\"\n  "+tc.attrs+"\n}\n")
 			_, err := tt.call(context.Background(), h, nil)
 			if err == nil {

@@ -6,8 +6,25 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-resty/resty/v2"
 	"github.com/toolhost/toolhost/internal/netpolicy"
 )
+
+// sharedTransport is shared by every http backend so that connections to one
+// upstream are reused across tools and calls.
+var sharedTransport = &http.Transport{
+	Proxy: http.ProxyFromEnvironment,
+	DialContext: (&net.Dialer{
+		Timeout:   30 * time.Second,
+		KeepAlive: 30 * time.Second,
+	}).DialContext,
+	ForceAttemptHTTP2:     true,
+	MaxIdleConns:          256,
+	MaxIdleConnsPerHost:   64,
+	IdleConnTimeout:       90 * time.Second,
+	TLSHandshakeTimeout:   10 * time.Second,
+	ExpectContinueTimeout: time.Second,
+}
 
 var (
 	denyPrivateOnce      sync.Once
@@ -19,10 +36,10 @@ var (
 // since the check must see the real destination.
 func transportFor(p netpolicy.Policy) *http.Transport {
 	if !p.DenyPrivate {
-		return httpTransport
+		return sharedTransport
 	}
 	denyPrivateOnce.Do(func() {
-		t := httpTransport.Clone()
+		t := sharedTransport.Clone()
 		t.Proxy = nil
 		t.DialContext = (&net.Dialer{
 			Timeout:   30 * time.Second,
@@ -33,3 +50,20 @@ func transportFor(p netpolicy.Policy) *http.Transport {
 	})
 	return denyPrivateTransport
 }
+
+// newClient builds the resty client of a backend. It does no I/O.
+func newClient(h *HTTP) *resty.Client {
+	hc := &http.Client{Transport: transportFor(netpolicy.Policy{DenyPrivate: h.denyPrivate()})} // no cookie jar: calls share no state
+	return resty.NewWithClient(hc).
+		SetLogger(discardLogger{}).
+		SetAllowGetMethodPayload(true).
+		SetHeader("User-Agent", userAgent).
+		SetRedirectPolicy(resty.RedirectPolicyFunc(h.checkRedirect))
+}
+
+// discardLogger silences resty: its messages could contain request data.
+type discardLogger struct{}
+
+func (discardLogger) Errorf(string, ...any)        {}
+func (discardLogger) Warnf(string, ...interface{}) {}
+func (discardLogger) Debugf(string, ...any)        {}

@@ -1,0 +1,273 @@
+package http
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/go-resty/resty/v2"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/netpolicy"
+	"github.com/toolhost/toolhost/internal/redact"
+)
+
+// callSecrets collects what must not appear in a call's messages: the
+// values of parameters marked sensitive, and the URL, headers and query
+// parameters, whose credentials (see redact.URLSecrets and redact.Named) are
+// worked out once, when a message needs them.
+type callSecrets struct {
+	known          []string
+	target         *url.URL
+	query, headers []kvEntry
+	marked         map[string]bool
+	once           sync.Once
+	all            []string
+}
+
+// values returns the secrets.
+func (s *callSecrets) values() []string {
+	s.once.Do(func() {
+		s.all = s.known
+		if s.target != nil {
+			s.all = append(s.all, redact.URLSecrets(s.target)...)
+		}
+		for _, e := range slices.Concat(s.query, s.headers) {
+			s.all = append(s.all, redact.Named(e.name, e.values, s.marked[e.name])...)
+		}
+	})
+	return s.all
+}
+
+// urlValues returns the secrets a message that quotes the URL needs
+// beyond what Redact finds there by itself (see messageSecrets): the
+// values of parameters marked sensitive and of query parameters marked
+// so. Header values are not in the URL, nor are the credentials inside
+// query values, which appear in the URL encoded.
+func (s *callSecrets) urlValues() []string {
+	out := s.known
+	for _, e := range s.query {
+		if s.marked[e.name] {
+			out = append(out, e.values...)
+		}
+	}
+	return out
+}
+
+// call sends the request. It adds to secrets what must not appear in an
+// error message (see callSecrets).
+func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecrets) (*adapters.Output, error) {
+	ev := &hcl.EvalContext{}
+	if in != nil && in.Eval != nil {
+		ev = in.Eval
+	}
+	secrets.known = adapters.SensitiveParamValues(ev, h.sensitiveParams)
+	ev, done := adapters.WithBudget(ctx, ev, h.timeout)
+	defer done()
+	secrets.marked = h.marked
+
+	out, err := h.build(ev, secrets)
+	if err != nil {
+		return nil, err
+	}
+	host := out.target.Host
+	callCtx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	resp, err := h.send(callCtx, out)
+	if err != nil {
+		return nil, h.requestError(err, host, ctx, callCtx)
+	}
+	raw := resp.RawBody()
+	if raw == nil {
+		return nil, fmt.Errorf("request to %s failed: no response", host)
+	}
+	defer raw.Close()
+	askedEncoding := out.header.Get("Accept-Encoding") != "" // the transport decodes gzip only when it asked
+	data, over, err := h.readBody(resp, raw, host, askedEncoding, ctx, callCtx)
+	if err != nil {
+		return nil, err
+	}
+	if in != nil && in.Report != nil {
+		in.Report.Log("debug", redact.Redact(fmt.Sprintf("%s %s: HTTP %d, %d bytes", h.method, out.target.Redacted(), resp.StatusCode(), len(data)), secrets.urlValues()))
+	}
+	return h.output(resp, data, over, secrets)
+}
+
+// outgoing is a request built for a call, before it is sent.
+type outgoing struct {
+	target *url.URL
+	header http.Header
+	body   *string // nil: no body
+}
+
+// build evaluates the url, query, headers and body of a call and checks
+// the target against the network policies. It adds the URL, query and
+// headers to secrets.
+func (h *HTTP) build(ev *hcl.EvalContext, secrets *callSecrets) (*outgoing, error) {
+	target, err := h.url.build(ev)
+	if err != nil {
+		return nil, err
+	}
+	secrets.target = target
+	if err := h.checkHost(target.Hostname()); err != nil {
+		return nil, err
+	}
+	if h.query != nil {
+		entries, err := h.query.eval(ev)
+		if err != nil {
+			return nil, err
+		}
+		q := url.Values{}
+		for _, e := range entries {
+			q[e.name] = append(q[e.name], e.values...)
+			secrets.query = append(secrets.query, e)
+		}
+		if enc := q.Encode(); enc != "" {
+			if target.RawQuery == "" {
+				target.RawQuery = enc
+			} else {
+				target.RawQuery += "&" + enc
+			}
+		}
+	}
+	header := http.Header{}
+	if h.headers != nil {
+		entries, err := h.headers.eval(ev)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			if err := checkHeaderName(e.name); err != nil {
+				return nil, err
+			}
+			secrets.headers = append(secrets.headers, e)
+			for _, v := range e.values {
+				if err := checkHeaderValue(e.name, v); err != nil {
+					return nil, err
+				}
+				header.Add(e.name, v)
+			}
+		}
+	}
+	var body *string
+	if h.body != nil {
+		val, err := h.body.eval(ev)
+		if err != nil {
+			return nil, err
+		}
+		if !val.IsNull() {
+			s, err := valueString(val)
+			if err != nil {
+				return nil, fmt.Errorf("body: %v", err)
+			}
+			body = &s
+		}
+	}
+	return &outgoing{target: target, header: header, body: body}, nil
+}
+
+// send sends out, with a body's Content-Type set: content_type, else the
+// one in the headers, else JSON. The response's body is left unread.
+func (h *HTTP) send(callCtx context.Context, out *outgoing) (*resty.Response, error) {
+	h.used.Store(true)
+	req := h.client.R().SetContext(callCtx).SetDoNotParseResponse(true)
+	req.Header = out.header
+	if out.body != nil && *out.body != "" {
+		switch {
+		case h.contentType != "":
+			req.SetHeader("Content-Type", h.contentType)
+		case req.Header.Get("Content-Type") == "":
+			req.SetHeader("Content-Type", defaultContentType)
+		}
+		req.SetBody(*out.body)
+	}
+	return req.Execute(h.method, out.target.String())
+}
+
+// requestError turns an error of sending the request into a short message
+// naming the host.
+func (h *HTTP) requestError(err error, host string, parent, callCtx context.Context) error {
+	var re *redirectError
+	if errors.As(err, &re) {
+		return re
+	}
+	var pe *netpolicy.Error
+	if errors.As(err, &pe) {
+		return pe
+	}
+	if cerr := h.contextError(host, parent, callCtx); cerr != nil {
+		return cerr
+	}
+	// After a redirect the request that failed went elsewhere: the
+	// messages name where, and where it came from.
+	dialed, via := host, ""
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil && u.Host != "" && !strings.EqualFold(u.Host, host) {
+			dialed, via = u.Host, " (redirected from "+host+")"
+		}
+	}
+	host = dialed + via
+	var dnsErr *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var unknownCA x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	var recErr tls.RecordHeaderError
+	var netErr net.Error
+	switch {
+	case errors.As(err, &dnsErr):
+		name := dialed
+		if h, _, err := net.SplitHostPort(dialed); err == nil {
+			name = h
+		}
+		return fmt.Errorf("could not resolve host %s%s; check the url", name, via)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Errorf("connection to %s refused; is the service running?", host)
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("connection to %s was closed unexpectedly", host)
+	case errors.As(err, &certErr), errors.As(err, &unknownCA), errors.As(err, &hostErr):
+		return fmt.Errorf("TLS certificate of %s was not accepted: %v", host, innermost(err))
+	case errors.As(err, &recErr):
+		return fmt.Errorf("TLS handshake with %s failed; does the server speak https?", host)
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return fmt.Errorf("connecting to %s timed out", host)
+	}
+	return fmt.Errorf("request to %s failed: %v", host, innermost(err))
+}
+
+// contextError reports a canceled call or an expired timeout, or nil.
+func (h *HTTP) contextError(host string, parent, callCtx context.Context) error {
+	switch {
+	case parent.Err() != nil:
+		if errors.Is(parent.Err(), context.DeadlineExceeded) {
+			return fmt.Errorf("request to %s was abandoned: the call's deadline passed", host)
+		}
+		return fmt.Errorf("request to %s was canceled", host)
+	case callCtx.Err() != nil:
+		return fmt.Errorf("request to %s timed out after %s (timeout)", host, h.timeout)
+	}
+	return nil
+}
+
+// innermost returns the message of the innermost wrapped error, which names
+// the cause without the chain of operations around it.
+func innermost(err error) string {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err.Error()
+		}
+		err = next
+	}
+}
