@@ -358,7 +358,6 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 	return res
 }
 
-// diagOut is where full diagnostics with source snippets are written.
 // firstError is the first error of diags as "file:line:col: summary".
 func firstError(diags hcl.Diagnostics) string {
 	for _, d := range diags {
@@ -373,6 +372,7 @@ func firstError(diags hcl.Diagnostics) string {
 	return ""
 }
 
+// diagOut is where full diagnostics with source snippets are written.
 func (r *Reloader) diagOut() io.Writer {
 	if r.Diagnostics != nil {
 		return r.Diagnostics
