@@ -241,7 +241,7 @@ func (r *Registry) exampleText(t *thcl.Tool, body []byte, eval *hcl.EvalContext)
 
 // argPathStep matches one step of an ArgumentError's Path: "[1]" or
 // ".title". It is compiled on first use, not at every start of every
-// command (about 15 µs).
+// command (BENCHMARKS.md, "What was changed for speed").
 var argPathStep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[(\d+)\]|\.([^.\[]+)`) })
 
 // argPathSteps splits an ArgumentError's Path, such as "[1].title", into

@@ -68,8 +68,8 @@ type blockChanges struct {
 	lexBudget int
 }
 
-// maxLexedPerReload is the lexBudget of a reload: about 3 ms of lexing
-// (HCL's lexer runs at about 20 MB/s here).
+// maxLexedPerReload is the lexBudget of a reload: a few milliseconds of
+// lexing (HCL's lexer's speed is in BENCHMARKS.md, "Large configs").
 const maxLexedPerReload = 64 << 10
 
 func newBlockChanges(old, new map[blockKey]blockDef) *blockChanges {

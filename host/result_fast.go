@@ -18,10 +18,11 @@ import (
 // strings are declared, numbers where numbers are, objects with the
 // declared attributes (extra ones are dropped, as conversion drops them).
 // It writes what the general path (cty conversion and EncodeJSON) writes,
-// byte for byte, at a tenth of the cost; it reports false for anything
-// else — a conversion to make, a null, an escape in a string, a map, set or
-// tuple type, invalid JSON — and the general path then does the work and
-// words the errors. host/perf_test.go checks the two agree.
+// byte for byte, at a fraction of the cost (BENCHMARKS.md, "What was
+// changed for speed"); it reports false for anything else — a conversion
+// to make, a null, an escape in a string, a map, set or tuple type,
+// invalid JSON — and the general path then does the work and words the
+// errors. host/perf_test.go checks the two agree.
 func convertFast(t *thcl.Type, raw []byte) (json.RawMessage, bool) {
 	c := fastConv{src: raw}
 	out, ok := c.value(make([]byte, 0, len(raw)), t)
