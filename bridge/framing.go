@@ -351,6 +351,11 @@ func (d *Decoder) fill() {
 // returns the frame and its length, or a reason to skip it, or more=true
 // when b ends before the frame does. It decides from the first max bytes
 // only, so that its answer is the same however the input was split.
+//
+// It is one function, longer than most, because its steps (header,
+// sequence number, JSON payload, end marker) share the state that short
+// and bad record for a frame cut off or skipped: split, each step would
+// take and return all of it.
 func (d *Decoder) parse(b []byte) (n int, f Frame, reason string, more bool) {
 	limit := min(len(b), d.max)
 	payloadAt := 0 // where the payload starts, once the header is read

@@ -7,6 +7,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/toolhost/toolhost/internal/attr"
 )
 
 // Ask is an ask block: a form the user fills in (through elicitation)
@@ -73,7 +75,7 @@ func decodeAsk(block *hcl.Block, eval, static *hcl.EvalContext, names []string) 
 			v, d := m.Expr.Value(eval)
 			diags = append(diags, d...)
 			if !d.HasErrors() && !stringable(v) {
-				diags = append(diags, rangeDiag(m, "Invalid message", fmt.Sprintf("message is the text the user is shown, a string; this is %s.", friendlyCtyType(v.Type()))))
+				diags = append(diags, rangeDiag(m, "Invalid message", fmt.Sprintf("message is the text the user is shown, a string; this is %s.", attr.WantName(v.Type()))))
 			}
 		}
 	} else {
@@ -176,15 +178,15 @@ func askFieldSchema(b *hcl.Block, p *Param, extras hcl.Attributes, static *hcl.E
 	var titles, names []string
 	diags = append(diags, stringListAttr(extras, "enum_titles", static, &titles)...)
 	diags = append(diags, stringListAttr(extras, "enum_names", static, &names)...)
-	check := func(attr string, list []string) bool {
-		a := extras[attr]
+	check := func(name string, list []string) bool {
+		a := extras[name]
 		switch {
 		case a == nil:
 			return false
 		case len(enum) == 0 || (p.Type.Kind != KindString && !multi):
-			diags = append(diags, rangeDiag(a, "Titles without enum", attr+" names the values of a string enum (or a multi-select's). Add enum = [...], or remove "+attr+"."))
+			diags = append(diags, rangeDiag(a, "Titles without enum", name+" names the values of a string enum (or a multi-select's). Add enum = [...], or remove "+name+"."))
 		case len(list) != len(enum):
-			diags = append(diags, rangeDiag(a, "Titles do not match enum", fmt.Sprintf("%s has %d titles for %d enum values; give one title per value, in the same order.", attr, len(list), len(enum))))
+			diags = append(diags, rangeDiag(a, "Titles do not match enum", fmt.Sprintf("%s has %d titles for %d enum values; give one title per value, in the same order.", name, len(list), len(enum))))
 		default:
 			return true
 		}

@@ -12,20 +12,13 @@ import (
 	"github.com/toolhost/toolhost/internal/attr"
 )
 
-// constant and friendlyCtyType are attr.Constant and attr.WantName under
-// the short names the config's files call them by.
-var (
-	constant        = attr.Constant
-	friendlyCtyType = attr.WantName
-)
-
 // stringAttr reads an optional constant string attribute.
 func stringAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst *string) hcl.Diagnostics {
-	attr, ok := attrs[name]
+	a, ok := attrs[name]
 	if !ok {
 		return nil
 	}
-	v, diags := constant(attr, ctx, cty.String)
+	v, diags := attr.Constant(a, ctx, cty.String)
 	if !diags.HasErrors() {
 		*dst = v.AsString()
 	}
@@ -34,11 +27,11 @@ func stringAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst *st
 
 // boolAttr reads an optional constant bool attribute.
 func boolAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst *bool) hcl.Diagnostics {
-	attr, ok := attrs[name]
+	a, ok := attrs[name]
 	if !ok {
 		return nil
 	}
-	v, diags := constant(attr, ctx, cty.Bool)
+	v, diags := attr.Constant(a, ctx, cty.Bool)
 	if !diags.HasErrors() {
 		*dst = v.True()
 	}
@@ -66,7 +59,7 @@ func durationAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, r att
 	if !ok {
 		return nil
 	}
-	v, diags := constant(a, ctx, cty.String)
+	v, diags := attr.Constant(a, ctx, cty.String)
 	if diags.HasErrors() || v.AsString() == "" {
 		return diags
 	}
@@ -79,11 +72,11 @@ func durationAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, r att
 
 // numberAttr reads an optional constant number attribute.
 func numberAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst **float64) hcl.Diagnostics {
-	attr, ok := attrs[name]
+	a, ok := attrs[name]
 	if !ok {
 		return nil
 	}
-	v, diags := constant(attr, ctx, cty.Number)
+	v, diags := attr.Constant(a, ctx, cty.Number)
 	if !diags.HasErrors() {
 		f, _ := v.AsBigFloat().Float64()
 		if math.IsInf(f, 0) || (f == 0 && v.AsBigFloat().Sign() != 0) {
@@ -91,7 +84,7 @@ func numberAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst **f
 				Severity: hcl.DiagError,
 				Summary:  "Invalid " + name,
 				Detail:   fmt.Sprintf("%s is beyond what a 64-bit number holds (0, or a magnitude from 4.9e-324 to 1.8e308), so no client could read it in a schema. Write a smaller number, or remove %s for no bound.", name, name),
-				Subject:  attr.Expr.Range().Ptr(),
+				Subject:  a.Expr.Range().Ptr(),
 			})
 		}
 		*dst = &f
@@ -101,11 +94,11 @@ func numberAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst **f
 
 // countAttr reads an optional constant non-negative whole number.
 func countAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst **int) hcl.Diagnostics {
-	attr, ok := attrs[name]
+	a, ok := attrs[name]
 	if !ok {
 		return nil
 	}
-	v, diags := constant(attr, ctx, cty.Number)
+	v, diags := attr.Constant(a, ctx, cty.Number)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -116,7 +109,7 @@ func countAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst **in
 			Severity: hcl.DiagError,
 			Summary:  "Invalid " + name,
 			Detail:   fmt.Sprintf("%s must be a whole number from 0 up, such as 1 or 100.", name),
-			Subject:  attr.Expr.Range().Ptr(),
+			Subject:  a.Expr.Range().Ptr(),
 		}}
 	}
 	n := int(i)
@@ -130,7 +123,7 @@ func stringListAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, dst
 	if !ok {
 		return nil
 	}
-	v, diags := constant(a, ctx, cty.List(cty.String))
+	v, diags := attr.Constant(a, ctx, cty.List(cty.String))
 	if diags.HasErrors() || v.IsNull() {
 		return diags
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/toolhost/toolhost/internal/parallel"
 	"github.com/toolhost/toolhost/internal/redact"
 	"github.com/toolhost/toolhost/internal/regular"
+	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // Config is everything declared in one or more config files, merged.
@@ -593,7 +594,7 @@ func nearConfigName(p string) string {
 			names = append(names, e.Name())
 		}
 	}
-	if s := suggest(base, names); s != "" {
+	if s := suggest.Closest(base, names); s != "" {
 		return dir + s
 	}
 	return ""

@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/toolhost/toolhost/internal/attr"
 )
 
 // ContentKind is the type of a content block: the kind of item it adds to a
@@ -148,7 +150,7 @@ func decodeContent(b *hcl.Block, sc *contentScope) (*Content, hcl.Diagnostics) {
 		v, d := a.Expr.Value(sc.eval)
 		diags = append(diags, d...)
 		if !d.HasErrors() && !stringable(v) {
-			diags = append(diags, rangeDiag(a, "Not a string", fmt.Sprintf("%s in %s block must be a string, and this is %s. Convert it, as in jsonencode(...) or join(\", \", ...).", name, withArticle(b.Type), friendlyCtyType(v.Type()))))
+			diags = append(diags, rangeDiag(a, "Not a string", fmt.Sprintf("%s in %s block must be a string, and this is %s. Convert it, as in jsonencode(...) or join(\", \", ...).", name, withArticle(b.Type), attr.WantName(v.Type()))))
 		}
 		// Data fixed in the config is checked once, at load: every
 		// call would fail on base64 that is not.

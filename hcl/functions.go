@@ -23,7 +23,6 @@ import (
 
 	"github.com/toolhost/toolhost/internal/evalcap"
 	"github.com/toolhost/toolhost/internal/regular"
-	didyoumean "github.com/toolhost/toolhost/internal/suggest"
 )
 
 // EnvLookup reads an environment variable; tests and reloads can replace it.
@@ -393,14 +392,10 @@ func StaticEval(lookup EnvLookup) *hcl.EvalContext {
 	return &hcl.EvalContext{Functions: Functions(lookup)}
 }
 
-// suggest is suggest.Closest under the short name the config's files call
-// it by: the candidate closest to given, or "" when none is close.
-var suggest = didyoumean.Closest
-
 // functionAliases are the names other languages give to functions HCL has
-// under another name, too far from it for suggest to find: a call of one
-// is told the HCL name. An array, not a map: it is static data, which costs
-// a start nothing, and it is read only when a config has an error.
+// under another name, too far from it for suggest.Closest to find: a call of
+// one is told the HCL name. An array, not a map: it is static data, which
+// costs a start nothing, and it is read only when a config has an error.
 var functionAliases = [...]struct{ from, to string }{
 	{"upcase", "upper"},
 	{"uppercase", "upper"},

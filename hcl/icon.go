@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/toolhost/toolhost/internal/attr"
 	"github.com/toolhost/toolhost/internal/regular"
 )
 
@@ -52,7 +53,7 @@ func decodeIcon(b *hcl.Block, static *hcl.EvalContext, baseDir string) (*Icon, h
 	diags = append(diags, stringAttr(attrs, "mime_type", static, &ic.MIMEType)...)
 	diags = append(diags, stringAttr(attrs, "theme", static, &ic.Theme)...)
 	if a, ok := attrs["sizes"]; ok {
-		v, d := constant(a, static, cty.List(cty.String))
+		v, d := attr.Constant(a, static, cty.List(cty.String))
 		diags = append(diags, d...)
 		if !d.HasErrors() && !v.IsNull() {
 			for _, e := range v.AsValueSlice() {

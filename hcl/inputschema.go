@@ -12,6 +12,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // RawInput is a tool's input_schema: a JSON Schema (2020-12) written by
@@ -78,9 +80,7 @@ func decodeInputSchema(a *hcl.Attribute, static *hcl.EvalContext) (*RawInput, hc
 	})
 	for _, ty := range badTypes {
 		detail := fmt.Sprintf("%q is not a JSON Schema type, so every call would fail to match it. The types are string, number, integer, boolean, object, array and null.", ty)
-		if sug := suggest(ty, []string{"string", "number", "integer", "boolean", "object", "array", "null"}); sug != "" {
-			detail += fmt.Sprintf(" Did you mean %q?", sug)
-		}
+		detail += suggest.Hint(ty, []string{"string", "number", "integer", "boolean", "object", "array", "null"})
 		diags = append(diags, rangeDiag(a, "Unknown type in input_schema", detail))
 	}
 	if diags.HasErrors() {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // nameAliases are the names other schema languages (JSON Schema, OpenAPI,
@@ -176,7 +178,7 @@ func misspeltLabels(body hcl.Body, schema *hcl.BodySchema, want string, found hc
 		if len(b.Labels) != 1 || schemaHas(schema, b.Type) {
 			continue
 		}
-		meant := suggest(b.Type, types)
+		meant := suggest.Closest(b.Type, types)
 		if meant == "" {
 			for _, a := range nameAliases {
 				if strings.EqualFold(a.from, b.Type) && schemaHas(schema, a.to) {

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/toolhost/toolhost/internal/attr"
 )
 
 // Param is a param block: one argument of a tool.
@@ -109,15 +111,15 @@ func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (p *Param, diags hcl.Di
 	kind := p.Type.Kind
 	isNumber := kind == KindNumber || kind == KindInteger
 	isCollection := kind == KindList || kind == KindSet || kind == KindTuple
-	wrongType := func(attr, wants string) {
-		if overlapsError(diags, attrs[attr].Range) {
+	wrongType := func(name, wants string) {
+		if overlapsError(diags, attrs[name].Range) {
 			return
 		}
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Constraint does not fit the type",
-			Detail:   fmt.Sprintf("%s applies to %s parameters, but %q is of type %s. Remove %s or change the type.", attr, wants, p.Name, p.Type, attr),
-			Subject:  attrs[attr].NameRange.Ptr(),
+			Detail:   fmt.Sprintf("%s applies to %s parameters, but %q is of type %s. Remove %s or change the type.", name, wants, p.Name, p.Type, name),
+			Subject:  attrs[name].NameRange.Ptr(),
 		})
 	}
 	if (p.Minimum != nil || p.Maximum != nil) && !isNumber {
@@ -205,7 +207,7 @@ func (p *Param) schema() *jsonschema.Schema {
 // decodeEnum decodes a param's enum: a non-empty list of values of its
 // type, each meeting its constraints. It sets p.Enum to the values that do.
 func (p *Param) decodeEnum(a *hcl.Attribute, ctx *hcl.EvalContext) hcl.Diagnostics {
-	v, diags := constant(a, ctx, cty.DynamicPseudoType)
+	v, diags := attr.Constant(a, ctx, cty.DynamicPseudoType)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -239,7 +241,7 @@ func (p *Param) decodeEnum(a *hcl.Attribute, ctx *hcl.EvalContext) hcl.Diagnosti
 // constraints (enum included, so p.Enum is decoded first). A sensitive
 // param's default is not shown in the message.
 func (p *Param) decodeDefault(a *hcl.Attribute, ctx *hcl.EvalContext) hcl.Diagnostics {
-	v, diags := constant(a, ctx, cty.DynamicPseudoType)
+	v, diags := attr.Constant(a, ctx, cty.DynamicPseudoType)
 	if diags.HasErrors() {
 		return diags
 	}

@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // Prompt is a prompt block: a message template with string arguments.
@@ -134,9 +136,7 @@ func decodePrompt(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*P
 		role := b.Labels[0]
 		if role != "user" && role != "assistant" {
 			detail := fmt.Sprintf("A message's role is \"user\" or \"assistant\", not %q.", role)
-			if s := suggest(role, []string{"user", "assistant"}); s != "" {
-				detail += fmt.Sprintf(" Did you mean %q?", s)
-			}
+			detail += suggest.Hint(role, []string{"user", "assistant"})
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid message role", Detail: detail, Subject: b.LabelRanges[0].Ptr()})
 			continue
 		}

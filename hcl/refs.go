@@ -7,6 +7,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // checkExprRefs reports the variables expr refers to that are not
@@ -127,10 +129,7 @@ func checkRefs(travs []hcl.Traversal, roots []refRoot) hcl.Diagnostics {
 			}
 		}
 		if scope == nil {
-			detail := fmt.Sprintf("There is no variable named %q here. ", tr.RootName())
-			if s := suggest(tr.RootName(), rootNames); s != "" {
-				detail += fmt.Sprintf("Did you mean %q? ", s)
-			}
+			detail := fmt.Sprintf("There is no variable named %q here.", tr.RootName()) + suggest.Hint(tr.RootName(), rootNames) + " "
 			detail += unknownVariableHint(tr, roots)
 			if len(roots) == 1 {
 				detail += fmt.Sprintf("Only %s.NAME is available, where NAME is a declared %s.", roots[0].root, refWhat[roots[0].root])
@@ -170,10 +169,7 @@ func checkRefs(travs []hcl.Traversal, roots []refRoot) hcl.Diagnostics {
 		if name == "" || slices.Contains(names, name) {
 			continue
 		}
-		detail := fmt.Sprintf("The %s %q is not declared in this block. ", what, name)
-		if s := suggest(name, names); s != "" {
-			detail += fmt.Sprintf("Did you mean %q? ", s)
-		}
+		detail := fmt.Sprintf("The %s %q is not declared in this block.", what, name) + suggest.Hint(name, names) + " "
 		if len(names) > 0 {
 			detail += fmt.Sprintf("Declared: %s. ", strings.Join(names, ", "))
 		}

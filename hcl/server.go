@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/toolhost/toolhost/internal/netpolicy"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/toolhost/toolhost/internal/attr"
+	"github.com/toolhost/toolhost/internal/netpolicy"
 )
 
 // Version is toolhost's version, reported as the default server version.
@@ -74,7 +74,7 @@ func decodeServer(block *hcl.Block, ctx *hcl.EvalContext) (*Server, hcl.Diagnost
 		Min: 50 * time.Millisecond, Max: time.Minute, Example: `"1s"`, Examples: `"1s", "500ms" or "10s"`,
 	}, &s.ProgressHeartbeat)...)
 	if a, ok := content.Attributes["max_concurrent_calls"]; ok {
-		v, d := constant(a, ctx, cty.Number)
+		v, d := attr.Constant(a, ctx, cty.Number)
 		diags = append(diags, d...)
 		if !d.HasErrors() {
 			n, acc := v.AsBigFloat().Int64()
@@ -86,7 +86,7 @@ func decodeServer(block *hcl.Block, ctx *hcl.EvalContext) (*Server, hcl.Diagnost
 		}
 	}
 	if a, ok := content.Attributes["allow_hosts"]; ok {
-		v, d := constant(a, ctx, cty.List(cty.String))
+		v, d := attr.Constant(a, ctx, cty.List(cty.String))
 		diags = append(diags, d...)
 		if !d.HasErrors() {
 			for it := v.ElementIterator(); it.Next(); {

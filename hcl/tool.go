@@ -14,7 +14,9 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/attr"
 	"github.com/toolhost/toolhost/internal/netpolicy"
+	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // Tool is a tool block: an MCP tool and the backend that runs it.
@@ -439,7 +441,7 @@ func (t *Tool) decodeConfirm(attrs hcl.Attributes, eval, static *hcl.EvalContext
 			diags = append(diags, d...)
 			if !d.HasErrors() && !stringable(v) {
 				{
-					diags = append(diags, rangeDiag(a, "Invalid confirm", fmt.Sprintf("confirm is the question the user is asked before the tool runs, a string such as \"Delete ${param.path}?\"; this is %s.", friendlyCtyType(v.Type()))))
+					diags = append(diags, rangeDiag(a, "Invalid confirm", fmt.Sprintf("confirm is the question the user is asked before the tool runs, a string such as \"Delete ${param.path}?\"; this is %s.", attr.WantName(v.Type()))))
 				}
 			}
 		}
@@ -449,9 +451,7 @@ func (t *Tool) decodeConfirm(attrs hcl.Attributes, eval, static *hcl.EvalContext
 		diags = append(diags, stringAttr(attrs, "confirm_fallback", static, &t.ConfirmFallback)...)
 		if t.ConfirmFallback != "deny" && t.ConfirmFallback != "allow" {
 			detail := fmt.Sprintf("confirm_fallback says what happens when the client cannot ask the user: \"deny\" (the default) refuses the call, \"allow\" runs it. %q is neither.", t.ConfirmFallback)
-			if s := suggest(t.ConfirmFallback, []string{"deny", "allow"}); s != "" {
-				detail += fmt.Sprintf(" Did you mean %q?", s)
-			}
+			detail += suggest.Hint(t.ConfirmFallback, []string{"deny", "allow"})
 			diags = append(diags, rangeDiag(a, "Invalid confirm_fallback", detail))
 		}
 		if t.Confirm == nil {

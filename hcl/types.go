@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // TypeKind is the kind of a declared type.
@@ -100,8 +102,8 @@ func parseType(expr hcl.Expression, inObject bool) (*Type, hcl.Diagnostics) {
 			detail = fmt.Sprintf("%q is not a type on its own: it needs the type of its elements, as in %s. %s", kw, ex, typeHelp)
 		} else if s := typeAlias(kw); s != "" {
 			detail = fmt.Sprintf("%q is not a type here: write %s. %s", kw, s, typeHelp)
-		} else if s := suggest(kw, []string{"any", "string", "number", "integer", "bool"}); s != "" {
-			detail = fmt.Sprintf("%q is not a type. Did you mean %q? %s", kw, s, typeHelp)
+		} else if h := suggest.Hint(kw, []string{"any", "string", "number", "integer", "bool"}); h != "" {
+			detail = fmt.Sprintf("%q is not a type.%s %s", kw, h, typeHelp)
 		}
 		return nil, typeError(expr, "Invalid type", detail)
 	}
@@ -198,7 +200,7 @@ func parseType(expr hcl.Expression, inObject bool) (*Type, hcl.Diagnostics) {
 		return &Type{Kind: kindOptionalMarker, Elem: inner}, nil
 	}
 	detail := fmt.Sprintf("%s(...) is not a type constructor. %s", call.Name, typeHelp)
-	if s := suggest(call.Name, []string{"list", "set", "map", "object", "tuple", "optional"}); s != "" {
+	if s := suggest.Closest(call.Name, []string{"list", "set", "map", "object", "tuple", "optional"}); s != "" {
 		detail = fmt.Sprintf("%s(...) is not a type constructor. Did you mean %s(...)? %s", call.Name, s, typeHelp)
 	}
 	return nil, typeError(expr, "Invalid type", detail)
@@ -234,8 +236,8 @@ func quotedType(expr hcl.Expression) (string, bool) {
 }
 
 // typeAliases are the names other languages (JSON Schema, Go, Python,
-// TypeScript) give to types, too far from toolhost's for suggest to find,
-// or close to the wrong one ("int" is as close to "any" as to nothing
+// TypeScript) give to types, too far from toolhost's for suggest.Closest to
+// find, or close to the wrong one ("int" is as close to "any" as to nothing
 // else): an unknown type keyword is told the name to write instead.
 var typeAliases = [...]struct{ from, to string }{
 	{"int", "integer"},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/attr"
+	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // lintTool runs the static checks on a decoded tool that go beyond decoding
@@ -517,8 +518,8 @@ func unknownFunctions(n hclsyntax.Node, functions map[string]function.Function) 
 		alias := functionAlias(call.Name)
 		if _, ok := functions[alias]; ok {
 			detail += fmt.Sprintf(" HCL calls it %q.", alias)
-		} else if s := suggest(call.Name, names); s != "" {
-			detail += fmt.Sprintf(" Did you mean %q?", s)
+		} else {
+			detail += suggest.Hint(call.Name, names)
 		}
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,

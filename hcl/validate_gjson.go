@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // gjsonModifiers are the modifiers gjson has built in, for suggestions.
@@ -149,7 +151,7 @@ func gjsonModifierProblem(path string, i int) string {
 		return ""
 	}
 	msg := fmt.Sprintf("uses the modifier @%s, which gjson does not have", name)
-	if s := suggest(name, gjsonModifiers); s != "" {
+	if s := suggest.Closest(name, gjsonModifiers); s != "" {
 		msg += fmt.Sprintf("; did you mean @%s?", s)
 	} else {
 		msg += "; the modifiers are @" + joinSorted(gjsonModifiers, ", @")

@@ -192,7 +192,8 @@ func TestDecodeArgs(t *testing.T) {
 
 // TestDecodeArgsValueCap checks that a call's arguments hold at most
 // MaxArgValues JSON values in all, counted on the text before anything is
-// decoded (an array of 2M small numbers took 534 MB as cty values), and
+// decoded (a long array of small numbers takes many times its text's size
+// as cty values), and
 // that the refusal names the parameter in which the count passed the cap.
 func TestDecodeArgsValueCap(t *testing.T) {
 	r := loadRegistry(t, "args.hcl")

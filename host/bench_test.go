@@ -282,7 +282,8 @@ func BenchmarkConvertJSON(b *testing.B) {
 	}
 }
 
-// bigDocument is the benchmark's 10 MB document, as bench/driver serves it.
+// bigDocument is a JSON document of about size bytes, as bench/driver
+// serves for its large-body case.
 func bigDocument(size int) []byte {
 	var b bytes.Buffer
 	b.Grow(size + 256)

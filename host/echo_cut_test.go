@@ -26,7 +26,8 @@ prompt "pick" {
 // TestEchoedNamesShortened: a name or value a client chose that an error
 // quotes (a prompt or tool name, a prompt argument's name or value, a
 // parameter's name) is cut as URIs are, to maxQuotedURI bytes and "...":
-// completion/complete with a 3 MB prompt name answered with a 3 MB line.
+// completion/complete with a prompt name of megabytes was once answered
+// with a line as long.
 func TestEchoedNamesShortened(t *testing.T) {
 	p := startStdio(t, loadSource(t, echoCutConfig))
 	p.initialize()

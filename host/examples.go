@@ -77,6 +77,16 @@ func CheckExamples(ctx context.Context, r *Registry) ExampleReport {
 	return rep
 }
 
+// checkExample runs one example of t as validate does: its arguments and
+// answers decoded as a call decodes them, the backend's recorded response
+// (or a template's rendering) mapped as a call maps it, and the result or
+// error compared with what the example expects. It returns the
+// diagnostics of a failure, or none.
+//
+// It is one function, longer than most, because its checks run in the
+// order a call takes and share the helpers fail, rangeOf and expectErr,
+// which word every failure the same way: split, each step would take them
+// all.
 func (r *Registry) checkExample(ctx context.Context, t *thcl.Tool, ex *thcl.Example) hcl.Diagnostics {
 	vals, diags := ex.Evaluate(r.functions.Functions)
 	if diags.HasErrors() {
@@ -231,7 +241,7 @@ func (r *Registry) exampleText(t *thcl.Tool, body []byte, eval *hcl.EvalContext)
 
 // argPathStep matches one step of an ArgumentError's Path: "[1]" or
 // ".title". It is compiled on first use, not at every start of every
-// command (about 15 µs).
+// command (BENCHMARKS.md, "What was changed for speed").
 var argPathStep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[(\d+)\]|\.([^.\[]+)`) })
 
 // argPathSteps splits an ArgumentError's Path, such as "[1].title", into

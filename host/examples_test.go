@@ -18,9 +18,9 @@ import (
 	thcl "github.com/toolhost/toolhost/hcl"
 )
 
-// The tools the example tests share: an http tool with a result block, an
-// exec tool whose program does not exist (examples never run it), and a
-// template tool.
+// exampleTools are the tools the example tests share: an http tool with a
+// result block, an exec tool whose program does not exist (examples never
+// run it), and a template tool.
 const exampleTools = `
 tool "hot" {
   param "limit" {

@@ -11,17 +11,16 @@ const loadGCPercent = 300
 
 // RelaxGC makes the GC run less often, until the returned function is
 // called, which restores its setting. A load and its registration with the
-// SDK allocate about 150 KB a tool, nearly all of it short-lived (HCL's
-// token list, the SDK's decoders); with the small heap of a new process the
-// GC would run a dozen times during a 1,000-tool start and take a fifth of
-// it. At GOGC=300 the heap may grow to four times what is live before a
-// collection instead of twice. Against GOGC=100, GOGC=200 made the start of
-// a config of 1,000 tools about 20% faster, at the price of a higher peak
-// (63 MB instead of 54 MB); GOGC=300 made it 9–15% faster again (95.8 →
-// 86.8 ms over 200 interleaved starts; 119 → 107 ms in the driver), with a
-// peak of 64–74 MB instead of 61–65 (BENCHMARKS.md). GOGC=400 gained little
-// more for a higher peak (84.3 ms; 68–83 MB). A config of a few dozen
-// tools loads with no collection at all. GOGC rather than a memory limit:
+// SDK allocate much, nearly all of it short-lived (HCL's token list, the
+// SDK's decoders); with the small heap of a new process the GC would run
+// many times during a large config's start and take a good part of it. At
+// GOGC=300 the heap may grow to four times what is live before a
+// collection instead of twice. GOGC=200 made the start of a large config
+// faster than GOGC=100, and GOGC=300 faster again, each for a higher peak
+// of memory; GOGC=400 gained little more for a higher peak still (the
+// figures are in BENCHMARKS.md: "What was changed for speed" and "The GC
+// during a load"). A config of a few dozen tools loads with no collection
+// at all. GOGC rather than a memory limit:
 // a limit below what a large config keeps live would make the GC run
 // without pause. Nothing changes when GOGC or GOMEMLIMIT is set: whoever
 // set them chose the GC's pacing.

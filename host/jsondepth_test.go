@@ -17,11 +17,10 @@ import (
 
 // TestDeeplyNestedOutput: an upstream whose JSON nests arrays millions of
 // levels deep (a 10 MiB body, the default max_response, holds five
-// million), is an isError
-// result that says so. It used to overflow the stack of the result
-// mapping (which skips a dropped attribute recursively) or of gjson's
-// validator: a fatal error that ends the server, not a panic a call
-// recovers from.
+// million), is an isError result that says so. It used to overflow the
+// stack of the result mapping (which skips a dropped attribute
+// recursively) or of gjson's validator: a fatal error that ends the
+// server, not a panic a call recovers from.
 func TestDeeplyNestedOutput(t *testing.T) {
 	nest := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
 	bodies := map[string]string{

@@ -44,8 +44,8 @@ func BenchmarkLoad(b *testing.B) {
 
 // BenchmarkReloadToNotification measures the time from a save on disk to
 // the client receiving notifications/tools/list_changed, through the real
-// watcher (with its 100 ms debounce), the compile, the swap and an SDK
-// client connected in memory.
+// watcher (with its debounce, DefaultDebounce), the compile, the swap and
+// an SDK client connected in memory.
 func BenchmarkReloadToNotification(b *testing.B) {
 	for _, n := range []int{1, 100, 1000} {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {

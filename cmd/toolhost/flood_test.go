@@ -12,7 +12,7 @@ import (
 // log lines at stderr_log = "info" give at most LogBurst (100) and then
 // LogRate (20) a second, and a line that counts the rest; 20,000 progress
 // lines give at most one every 100 ms, and the last value. Each line once
-// became a notification (3.85 million for 50 MB of stderr).
+// became a notification.
 func TestNotificationFloods(t *testing.T) {
 	cfg := writeConfig(t, `
 tool "log_flood" {

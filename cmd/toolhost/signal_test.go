@@ -22,7 +22,8 @@ import (
 // context the load does not look at), fmt waiting on a pipe (which once
 // ignored every signal), and serve before initialize.
 func TestSignalBeforeWork(t *testing.T) {
-	// About 6.5 MB, 20,000 tools (under the 8 MiB cap): seconds of loading.
+	// 20,000 tools, about 6.5 MB (under the 8 MiB cap): a load long enough
+	// for the signals below to come during it.
 	big := filepath.Join(t.TempDir(), "tools.hcl")
 	if err := os.WriteFile(big, []byte(testconfig.Tools(20000, "")), 0o644); err != nil {
 		t.Fatal(err)

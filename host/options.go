@@ -1,0 +1,29 @@
+package host
+
+// ServerOption tunes NewServer.
+type ServerOption func(*serverOptions)
+
+// serverOptions are the settings ServerOptions make.
+type serverOptions struct {
+	listChanged bool
+	beforeWork  func()
+}
+
+// BeforeWork gives NewServer a function to run before the server does any
+// work but answer initialize: the server calls it on a new goroutine once
+// initialize is answered (so that it costs the first answer nothing), and
+// before it handles any other request (so that it has finished before
+// anything runs). f must be safe to call more than once and at once from
+// several goroutines, and do its work once (sync.Once).
+func BeforeWork(f func()) ServerOption {
+	return func(o *serverOptions) { o.beforeWork = f }
+}
+
+// ListChanged says whether the tools, resources and prompts in service may
+// change while clients are connected, as they do when a Reloader watches
+// the config: the capabilities advertise it as listChanged. It is true
+// unless given; serve --watch=false passes false, so that clients do not
+// wait for notifications that never come.
+func ListChanged(on bool) ServerOption {
+	return func(o *serverOptions) { o.listChanged = on }
+}
