@@ -89,18 +89,9 @@ func decodeServer(block *hcl.Block, ctx *hcl.EvalContext) (*Server, hcl.Diagnost
 		v, d := attr.Constant(a, ctx, cty.List(cty.String))
 		diags = append(diags, d...)
 		if !d.HasErrors() {
-			for it := v.ElementIterator(); it.Next(); {
-				i, e := it.Element()
-				if e.IsNull() || !netpolicy.ValidHostPattern(e.AsString()) {
-					entry := "null"
-					if !e.IsNull() {
-						entry = e.AsString()
-					}
-					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid allow_hosts entry", Detail: netpolicy.InvalidHostPatternDetail(entry), Subject: netpolicy.ListElementRange(a.Expr, i).Ptr()})
-					continue
-				}
-				s.Network.AllowHosts = append(s.Network.AllowHosts, e.AsString())
-			}
+			hosts, hd := netpolicy.AllowHosts(a, v)
+			diags = append(diags, hd...)
+			s.Network.AllowHosts = append(s.Network.AllowHosts, hosts...)
 		}
 	}
 	return s, diags

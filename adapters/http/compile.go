@@ -261,18 +261,9 @@ func (c *compiler) compilePolicy(h *HTTP, attrs hcl.Attributes) {
 	var own netpolicy.Policy
 	if a := attrs["allow_hosts"]; a != nil {
 		if v, ok := c.constant(a, cty.List(cty.String), `a list of host names such as ["api.example.com", "*.example.org"]`); ok {
-			for it := v.ElementIterator(); it.Next(); {
-				i, e := it.Element()
-				if e.IsNull() || !netpolicy.ValidHostPattern(e.AsString()) {
-					entry := "null"
-					if !e.IsNull() {
-						entry = e.AsString()
-					}
-					c.errorf(netpolicy.ListElementRange(a.Expr, i), "Invalid allow_hosts entry", "%s", netpolicy.InvalidHostPatternDetail(entry))
-					continue
-				}
-				own.AllowHosts = append(own.AllowHosts, e.AsString())
-			}
+			hosts, diags := netpolicy.AllowHosts(a, v)
+			c.diags = append(c.diags, diags...)
+			own.AllowHosts = hosts
 		}
 	}
 	if a := attrs["deny_private"]; a != nil {

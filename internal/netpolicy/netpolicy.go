@@ -67,9 +67,37 @@ func InvalidHostPatternDetail(p string) string {
 	return detail
 }
 
-// ListElementRange is the range of element i (a cty number) of a list
+// AllowHosts reads the host patterns of an allow_hosts attribute a, whose
+// value v is a known list of strings: the valid patterns, in order, and an
+// error at each entry that is not one (null, a URL, a port, a bad
+// wildcard), with what to write instead. The server block and http blocks
+// read it alike.
+func AllowHosts(a *hcl.Attribute, v cty.Value) ([]string, hcl.Diagnostics) {
+	var hosts []string
+	var diags hcl.Diagnostics
+	for it := v.ElementIterator(); it.Next(); {
+		i, e := it.Element()
+		if e.IsNull() || !ValidHostPattern(e.AsString()) {
+			entry := "null"
+			if !e.IsNull() {
+				entry = e.AsString()
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid allow_hosts entry",
+				Detail:   InvalidHostPatternDetail(entry),
+				Subject:  listElementRange(a.Expr, i).Ptr(),
+			})
+			continue
+		}
+		hosts = append(hosts, e.AsString())
+	}
+	return hosts, diags
+}
+
+// listElementRange is the range of element i (a cty number) of a list
 // written out as [...], or the whole expression's for any other.
-func ListElementRange(expr hcl.Expression, i cty.Value) hcl.Range {
+func listElementRange(expr hcl.Expression, i cty.Value) hcl.Range {
 	tuple, ok := expr.(*hclsyntax.TupleConsExpr)
 	if !ok {
 		return expr.Range()
