@@ -75,28 +75,28 @@ const (
 	// MaxExecMaxOutput is the largest max_output an exec block may set.
 	MaxExecMaxOutput = 64 << 20
 
-	// execStderrKeep is how much of the end of standard error is kept for
+	// stderrKeep is how much of the end of standard error is kept for
 	// error messages.
-	execStderrKeep = 64 << 10
-	// execStderrShown is about how many bytes of standard error an error
+	stderrKeep = 64 << 10
+	// stderrShown is about how many bytes of standard error an error
 	// message quotes.
-	execStderrShown = 500
-	// execWaitDelay bounds how long Wait waits for the output pipes to close
+	stderrShown = 500
+	// waitDelay bounds how long Wait waits for the output pipes to close
 	// after the command exited or was killed (a process that left the
 	// command's process group may still hold them).
-	execWaitDelay = time.Second
-	// execDefaultPath is the search path used when the host has no PATH.
-	execDefaultPath = "/usr/local/bin:/usr/bin:/bin"
+	waitDelay = time.Second
+	// defaultPath is the search path used when the host has no PATH.
+	defaultPath = "/usr/local/bin:/usr/bin:/bin"
 )
 
-// execMinimalEnv lists the host variables a command gets when inherit_env is
+// minimalEnv lists the host variables a command gets when inherit_env is
 // false, besides every LC_* variable.
-var execMinimalEnv = []string{"PATH", "HOME", "LANG", "TMPDIR", "USER"}
+var minimalEnv = []string{"PATH", "HOME", "LANG", "TMPDIR", "USER"}
 
-// execBlockSchema is the schema of an exec block. Every attribute is
+// blockSchema is the schema of an exec block. Every attribute is
 // optional in the schema so that a missing command gets a diagnostic of our
 // own with a fix.
-var execBlockSchema = &hcl.BodySchema{
+var blockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "command"},
 		{Name: "timeout"},
@@ -118,7 +118,7 @@ func init() {
 	adapters.Register(adapters.Kind{
 		Name:    "exec",
 		Summary: "run a command (an argv list, never a shell) and return its standard output",
-		Compile: compileExec,
+		Compile: compile,
 		Wait:    waitCommands,
 		Kill:    killCommands,
 	})
@@ -142,18 +142,18 @@ type Exec struct {
 	paramNames []string
 
 	command hcl.Expression
-	argv    []string        // the whole argv when it does not depend on arguments
-	sources []execArgSource // where each element comes from; nil when unknown
-	allRefs []string        // every parameter the command refers to
+	argv    []string    // the whole argv when it does not depend on arguments
+	sources []argSource // where each element comes from; nil when unknown
+	allRefs []string    // every parameter the command refers to
 	// concatArgs are the lists of a command written concat([...], ...),
 	// whose length is known only when the tool is called; sources are
 	// then worked out for each call.
-	concatArgs []execConcatArg
+	concatArgs []concatArg
 	timeout    time.Duration
 	// killTimeout is how long a stopped command has to exit after
 	// killSignal before its group is killed; 0 kills it at once.
 	killTimeout time.Duration
-	killSignal  string // a name from execKillSignals
+	killSignal  string // a name from killSignals
 	dir         string // working directory, absolute or relative to the process's
 	env         hcl.Expression
 	envConst    map[string]*string // cached env when it does not depend on arguments
@@ -175,20 +175,20 @@ type Exec struct {
 
 	mu      sync.Mutex
 	closed  bool
-	running map[int]*execRun // running commands, by process group
+	running map[int]*process // running commands, by process group
 }
 
-// execConcatArg is one list of a command written concat([...], ...): a
+// concatArg is one list of a command written concat([...], ...): a
 // literal list, whose elements' sources are known, or an expression whose
 // elements may come from any of params.
-type execConcatArg struct {
+type concatArg struct {
 	expr    hcl.Expression
-	literal []execArgSource // nil unless expr is a literal list
+	literal []argSource // nil unless expr is a literal list
 	params  []string
 }
 
-// execArgSource describes where one element of the command comes from.
-type execArgSource struct {
+// argSource describes where one element of the command comes from.
+type argSource struct {
 	// params are the parameters whose values can make up the start of the
 	// element. Nil when the start is fixed by the configuration.
 	params []string
@@ -197,11 +197,11 @@ type execArgSource struct {
 	separator bool
 }
 
-func compileExec(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, hcl.Diagnostics) {
+func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, hcl.Diagnostics) {
 	if cc == nil {
 		cc = &adapters.CompileContext{}
 	}
-	content, diags := block.Body.Content(execBlockSchema)
+	content, diags := block.Body.Content(blockSchema)
 	e := &Exec{
 		tool:        cc.ToolName,
 		baseDir:     cc.BaseDir,
@@ -210,12 +210,12 @@ func compileExec(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backen
 		killTimeout: DefaultExecKillTimeout,
 		killSignal:  DefaultExecKillSignal,
 		maxOutput:   DefaultExecMaxOutput,
-		running:     map[int]*execRun{},
+		running:     map[int]*process{},
 	}
 	if e.params == nil {
 		e.params = map[string]adapters.ParamInfo{}
 	}
-	c := &execCompiler{Attrs: adapters.Attrs{CC: cc, Eval: cc.Eval}}
+	c := &compiler{Attrs: adapters.Attrs{CC: cc, Eval: cc.Eval}}
 	e.paramNames = c.ParamNames()
 	if c.Eval == nil {
 		c.Eval = &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.DynamicVal}}
@@ -260,7 +260,7 @@ func compileExec(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backen
 					Severity: hcl.DiagWarning,
 					Summary:  "Working directory not found",
 					Detail: fmt.Sprintf("%s, so calls of tool %q fail until that is fixed. dir is relative to the config file's directory; create the directory, or correct the path.",
-						execSentence(err.Error()), e.tool),
+						sentence(err.Error()), e.tool),
 					Subject:    a.Expr.Range().Ptr(),
 					Expression: a.Expr,
 				})
@@ -323,17 +323,17 @@ func compileExec(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backen
 // it: on the PATH the command gets, or at a path relative to the config
 // file. It is a warning, not an error: the program may be installed after
 // the config is written, and validate may run on another machine.
-func (c *execCompiler) checkProgram(e *Exec) *hcl.Diagnostic {
+func (c *compiler) checkProgram(e *Exec) *hcl.Diagnostic {
 	if c.program == "" {
 		return nil
 	}
 	path, ok := os.LookupEnv("PATH")
 	if !ok {
-		path = execDefaultPath
+		path = defaultPath
 	}
 	if e.envKnown {
 		if v, set := e.envConst["PATH"]; set {
-			path = execDefaultPath
+			path = defaultPath
 			if v != nil {
 				path = *v
 			}
@@ -350,11 +350,11 @@ func (c *execCompiler) checkProgram(e *Exec) *hcl.Diagnostic {
 	}
 	switch {
 	case hint != "":
-		detail = fmt.Sprintf("The program %q is not on the PATH toolhost gives the command, so calls of tool %q fail. %s.", c.program, e.tool, execSentence(hint))
+		detail = fmt.Sprintf("The program %q is not on the PATH toolhost gives the command, so calls of tool %q fail. %s.", c.program, e.tool, sentence(hint))
 	case filepath.IsAbs(c.program):
-		detail = fmt.Sprintf("%s, so calls of tool %q fail until it is there. Install the program at that path, make it executable (chmod +x), or correct the path.", execSentence(err.Error()), e.tool)
+		detail = fmt.Sprintf("%s, so calls of tool %q fail until it is there. Install the program at that path, make it executable (chmod +x), or correct the path.", sentence(err.Error()), e.tool)
 	case strings.ContainsRune(c.program, '/'):
-		detail = fmt.Sprintf("%s, so calls of tool %q fail until it is there. A program path is relative to the config file's directory; create the file, make it executable (chmod +x), or correct the path.", execSentence(err.Error()), e.tool)
+		detail = fmt.Sprintf("%s, so calls of tool %q fail until it is there. A program path is relative to the config file's directory; create the file, make it executable (chmod +x), or correct the path.", sentence(err.Error()), e.tool)
 	}
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagWarning,
@@ -364,16 +364,16 @@ func (c *execCompiler) checkProgram(e *Exec) *hcl.Diagnostic {
 	}
 }
 
-// execSentence capitalizes a message for the start of a sentence.
-func execSentence(s string) string {
+// sentence capitalizes a message for the start of a sentence.
+func sentence(s string) string {
 	if s == "" {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// execCompiler holds what the attribute checks of one exec block share.
-type execCompiler struct {
+// compiler holds what the attribute checks of one exec block share.
+type compiler struct {
 	adapters.Attrs
 	// program is the command's first element once it is known to be fixed,
 	// and programRange where it is written.
@@ -387,7 +387,7 @@ type execCompiler struct {
 	variants [][]scriptArg
 }
 
-func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+func (c *compiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	e.command = a.Expr
 	c.cmdExpr = a.Expr
 	const example = `["grep", "-n", "--", param.pattern, "notes.txt"]`
@@ -421,7 +421,7 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	}
 	// The program is fixed by the configuration.
 	if isTuple {
-		if refs := execParamRefs(tuple.Exprs[0], c.ParamNames()); len(refs) > 0 {
+		if refs := paramRefs(tuple.Exprs[0], c.ParamNames()); len(refs) > 0 {
 			return hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Program depends on a parameter",
@@ -461,7 +461,7 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 		}
 		return a.Expr.Range()
 	}
-	if ty.IsListType() && !execArgType(ty.ElementType()) {
+	if ty.IsListType() && !argType(ty.ElementType()) {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid command element",
@@ -486,7 +486,7 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 			})
 		}
 		for i, el := range elems {
-			if problem := execArgProblem(el); problem != "" {
+			if problem := argProblem(el); problem != "" {
 				fix := "Pass each argument as its own element."
 				if t := el.Type(); i > 0 && (t.IsListType() || t.IsSetType() || t.IsTupleType()) {
 					fix = "To pass each item of a list as an argument of its own, join the lists with concat, as in command = concat([\"git\", \"add\", \"--\"], param.files)."
@@ -510,17 +510,17 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	// when the tool is called, concat(["git", "add", "--"], param.files),
 	// has it first in its first list.
 	if elems == nil {
-		if call, head := concatHead(a.Expr); head != nil && len(execParamRefs(head, c.ParamNames())) == 0 {
+		if call, head := concatHead(a.Expr); head != nil && len(paramRefs(head, c.ParamNames())) == 0 {
 			if hv, d := c.Value(head); !d.HasErrors() && hv.IsWhollyKnown() {
-				if prog, problem := execArgString(hv); problem == "" && prog != "" {
+				if prog, problem := argString(hv); problem == "" && prog != "" {
 					c.program, c.programRange = prog, head.Range()
-					e.allRefs = execParamRefs(a.Expr, c.ParamNames())
+					e.allRefs = paramRefs(a.Expr, c.ParamNames())
 					for _, arg := range call.Args {
-						ca := execConcatArg{expr: arg}
+						ca := concatArg{expr: arg}
 						if t, ok := arg.(*hclsyntax.TupleConsExpr); ok {
 							ca.literal = c.tupleSources(t, nil)
 						} else {
-							ca.params = execParamRefs(arg, c.ParamNames())
+							ca.params = paramRefs(arg, c.ParamNames())
 						}
 						e.concatArgs = append(e.concatArgs, ca)
 					}
@@ -530,7 +530,7 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 		}
 	}
 	if elems == nil || !elems[0].IsKnown() {
-		refs := execParamRefs(a.Expr, c.ParamNames())
+		refs := paramRefs(a.Expr, c.ParamNames())
 		detail := "The first element of command names the program to run, and it must be fixed in the configuration, but this command is only known when the tool is called."
 		switch {
 		case elems == nil && len(refs) > 0:
@@ -547,21 +547,21 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 			Expression: a.Expr,
 		})
 	}
-	if prog, _ := execArgString(elems[0]); prog == "" {
+	if prog, _ := argString(elems[0]); prog == "" {
 		return append(diags, invalid(elemRange(0),
 			"The program name is empty. Name the program to run as the first element, such as command = "+example+"."))
 	}
 
-	c.program, _ = execArgString(elems[0])
+	c.program, _ = argString(elems[0])
 	c.programRange = elemRange(0)
 	if d := c.scriptChecks(a.Expr); d.HasErrors() {
 		return append(diags, d...)
 	}
-	e.allRefs = execParamRefs(a.Expr, c.ParamNames())
+	e.allRefs = paramRefs(a.Expr, c.ParamNames())
 	if v.IsWhollyKnown() {
 		e.argv = make([]string, len(elems))
 		for i, el := range elems {
-			e.argv[i], _ = execArgString(el)
+			e.argv[i], _ = argString(el)
 		}
 	}
 	switch {
@@ -570,10 +570,10 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	case elems != nil:
 		// The length is known: known elements come from the configuration;
 		// the others may come from any parameter the command refers to.
-		e.sources = make([]execArgSource, len(elems))
+		e.sources = make([]argSource, len(elems))
 		for i, el := range elems {
 			if el.IsWhollyKnown() {
-				s, _ := execArgString(el)
+				s, _ := argString(el)
 				e.sources[i].separator = s == "--"
 				continue
 			}
@@ -586,8 +586,8 @@ func (c *execCompiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 // tupleSources says where each element of a literal list in the command
 // comes from; elems are the elements' values known at load, or nil to
 // evaluate the ones that refer to nothing.
-func (c *execCompiler) tupleSources(tuple *hclsyntax.TupleConsExpr, elems []cty.Value) []execArgSource {
-	sources := make([]execArgSource, len(tuple.Exprs))
+func (c *compiler) tupleSources(tuple *hclsyntax.TupleConsExpr, elems []cty.Value) []argSource {
+	sources := make([]argSource, len(tuple.Exprs))
 	for i, x := range tuple.Exprs {
 		if len(x.Variables()) == 0 {
 			v := cty.DynamicVal
@@ -597,17 +597,17 @@ func (c *execCompiler) tupleSources(tuple *hclsyntax.TupleConsExpr, elems []cty.
 				v = val
 			}
 			if v.IsKnown() {
-				s, _ := execArgString(v)
+				s, _ := argString(v)
 				sources[i].separator = s == "--"
 				continue
 			}
 		}
-		sources[i].params = execLeadingParamRefs(x, c.ParamNames())
+		sources[i].params = leadingParamRefs(x, c.ParamNames())
 	}
 	return sources
 }
 
-func (c *execCompiler) timeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+func (c *compiler) timeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	d, diags, ok := c.Duration(a, "timeout", "Timeout", false, MaxExecTimeout, `"30s"`, `"30s", "2m" or "1h"`)
 	if ok {
 		e.timeout = d
@@ -615,7 +615,7 @@ func (c *execCompiler) timeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	return diags
 }
 
-func (c *execCompiler) killTimeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+func (c *compiler) killTimeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	d, diags, ok := c.Duration(a, "kill_timeout", "kill_timeout", true, MaxExecKillTimeout, `"1s"`, `"1s", "500ms" or "10s"`)
 	if ok {
 		e.killTimeout = d
@@ -623,13 +623,13 @@ func (c *execCompiler) killTimeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	return diags
 }
 
-// execKillSignals are the signals kill_signal may name: those a program
+// killSignals are the signals kill_signal may name: those a program
 // may catch to clean up and exit. SIGKILL is what kill_timeout leads to.
-var execKillSignals = []string{"SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2"}
+var killSignals = []string{"SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2"}
 
 // killSignal reads the signal that asks a stopped command to exit. A name
 // is taken in any case, with or without its "SIG".
-func (c *execCompiler) killSignal(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+func (c *compiler) killSignal(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	v, diags, ok := c.Constant(a, `"SIGINT"`)
 	if !ok {
 		return diags
@@ -639,7 +639,7 @@ func (c *execCompiler) killSignal(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 			Severity: hcl.DiagError,
 			Summary:  "Invalid kill_signal",
 			Detail: fmt.Sprintf("The kill_signal must be a signal name, and this is %s. Write one of %s, such as kill_signal = \"SIGINT\".",
-				adapters.TypeName(v.Type()), adapters.QuoteList(execKillSignals)),
+				adapters.TypeName(v.Type()), adapters.QuoteList(killSignals)),
 			Subject:    a.Expr.Range().Ptr(),
 			Expression: a.Expr,
 		})
@@ -649,19 +649,19 @@ func (c *execCompiler) killSignal(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	if !strings.HasPrefix(name, "SIG") {
 		name = "SIG" + name
 	}
-	if slices.Contains(execKillSignals, name) {
+	if slices.Contains(killSignals, name) {
 		e.killSignal = name
 		return diags
 	}
-	detail := fmt.Sprintf("%q is not a signal kill_signal can send. Write one of %s.", given, adapters.QuoteList(execKillSignals))
+	detail := fmt.Sprintf("%q is not a signal kill_signal can send. Write one of %s.", given, adapters.QuoteList(killSignals))
 	switch {
 	case name == "SIGKILL" || name == "SIG9":
 		detail = `SIGKILL cannot be caught, so a command has no chance to clean up: it is what kill_timeout leads to. ` +
 			`To kill a stopped command at once, write kill_timeout = "0s" and leave kill_signal out.`
 	case strings.TrimPrefix(name, "SIG") != "" && strings.Trim(strings.TrimPrefix(name, "SIG"), "0123456789") == "":
-		detail = fmt.Sprintf("%q is a number; kill_signal takes a name, as numbers differ between systems. Write one of %s.", given, adapters.QuoteList(execKillSignals))
+		detail = fmt.Sprintf("%q is a number; kill_signal takes a name, as numbers differ between systems. Write one of %s.", given, adapters.QuoteList(killSignals))
 	default:
-		if s := adapters.SuggestName(name, execKillSignals); s != "" {
+		if s := adapters.SuggestName(name, killSignals); s != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", s)
 		}
 	}
@@ -675,7 +675,7 @@ func (c *execCompiler) killSignal(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 }
 
 // charset reads the encoding of the command's text output.
-func (c *execCompiler) charset(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+func (c *compiler) charset(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	v, diags, ok := c.Constant(a, `"gbk"`)
 	if !ok {
 		return diags
@@ -688,7 +688,7 @@ func (c *execCompiler) charset(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 		return append(diags, &hcl.Diagnostic{
 			Severity:   hcl.DiagError,
 			Summary:    "Unknown charset",
-			Detail:     charset.UnknownDetail(execCharsetText(v), "the command writes"),
+			Detail:     charset.UnknownDetail(charsetText(v), "the command writes"),
 			Subject:    a.Expr.Range().Ptr(),
 			Expression: a.Expr,
 		})
@@ -699,7 +699,7 @@ func (c *execCompiler) charset(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	return diags
 }
 
-func (c *execCompiler) maxOutput(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+func (c *compiler) maxOutput(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	n, diags, ok := c.ByteCount(a, MaxExecMaxOutput, "64 MiB")
 	if ok {
 		e.maxOutput = n
@@ -707,7 +707,7 @@ func (c *execCompiler) maxOutput(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	return diags
 }
 
-func (c *execCompiler) dir(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+func (c *compiler) dir(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	v, diags, ok := c.Constant(a, `"scripts"`)
 	if !ok {
 		return diags
@@ -737,13 +737,13 @@ func (c *execCompiler) dir(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	return diags
 }
 
-func (c *execCompiler) inheritEnv(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+func (c *compiler) inheritEnv(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	return c.Boolean(a, &e.inheritEnv, "Write inherit_env = true to pass the host's whole environment to the command.")
 }
 
 // stderrLog decodes stderr_log: the MCP logging level at which the
 // command's standard error lines are sent to the client.
-func (c *execCompiler) stderrLog(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+func (c *compiler) stderrLog(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	v, diags, ok := c.Constant(a, `"info"`)
 	if !ok {
 		return diags
@@ -773,7 +773,7 @@ func (c *execCompiler) stderrLog(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 }
 
 // mimeType decodes mime_type, the media type of binary output.
-func (c *execCompiler) mimeType(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+func (c *compiler) mimeType(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	v, diags, ok := c.Constant(a, `"image/png"`)
 	if !ok {
 		return diags
@@ -794,10 +794,10 @@ func (c *execCompiler) mimeType(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	})
 }
 
-func (c *execCompiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+func (c *compiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	e.env = a.Expr
 	const example = `{ LANG = "C.UTF-8" }`
-	if diags := execEnvArgRefs(a); diags.HasErrors() {
+	if diags := envArgRefs(a); diags.HasErrors() {
 		return diags
 	}
 	v, diags := c.Value(a.Expr)
@@ -820,7 +820,7 @@ func (c *execCompiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 			Expression: a.Expr,
 		})
 	}
-	if ty.IsMapType() && !execArgType(ty.ElementType()) {
+	if ty.IsMapType() && !argType(ty.ElementType()) {
 		return append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid env",
@@ -856,7 +856,7 @@ func (c *execCompiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	for it := v.ElementIterator(); it.Next(); {
 		k, val := it.Element()
 		name := k.AsString()
-		if problem := execEnvNameProblem(name); problem != "" {
+		if problem := envNameProblem(name); problem != "" {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid environment variable name",
@@ -867,7 +867,7 @@ func (c *execCompiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 			})
 		}
 		if val.IsKnown() && !val.IsNull() {
-			if problem := execArgProblem(val); problem != "" {
+			if problem := argProblem(val); problem != "" {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Invalid env",
@@ -877,7 +877,7 @@ func (c *execCompiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 					Expression: a.Expr,
 				})
 			}
-		} else if !val.IsKnown() && !execArgType(val.Type()) {
+		} else if !val.IsKnown() && !argType(val.Type()) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid env",
@@ -892,7 +892,7 @@ func (c *execCompiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 		return diags
 	}
 	if v.IsWhollyKnown() {
-		env, err := execEnvMap(v)
+		env, err := envMap(v)
 		if err == nil {
 			e.envConst = env
 			e.envKnown = true
@@ -901,14 +901,14 @@ func (c *execCompiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	return diags
 }
 
-func (c *execCompiler) stdin(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
+func (c *compiler) stdin(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	e.stdin = a.Expr
 	v, diags := c.Value(a.Expr)
 	if diags.HasErrors() {
 		return diags
 	}
 	v, _ = v.UnmarkDeep()
-	if !execArgType(v.Type()) {
+	if !argType(v.Type()) {
 		return append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid stdin",
@@ -924,7 +924,7 @@ func (c *execCompiler) stdin(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	if v.IsWhollyKnown() {
 		s := ""
 		if !v.IsNull() {
-			s, _ = execArgString(v)
+			s, _ = argString(v)
 		}
 		e.stdinConst = &s
 	}
@@ -976,7 +976,7 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	detached := false
 	defer func() {
 		if !detached {
-			execRelease(held)
+			release(held)
 		}
 	}()
 	held = append(held, cancel)
@@ -989,16 +989,16 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	// is kill_timeout and more) after the command exited, should what it
 	// left in its group hold the pipe without reading it. Without one,
 	// os/exec connects standard input to the null device.
-	var inPipe *execStdinPipe
+	var inPipe *stdinPipe
 	if stdin != nil {
-		if inPipe, err = newExecStdinPipe(*stdin); err != nil {
+		if inPipe, err = newStdinPipe(*stdin); err != nil {
 			return nil, fmt.Errorf("cannot run %q: %v", argv[0], err)
 		}
 		held = append(held, inPipe.close)
 		cmd.Stdin = inPipe.r
 	}
-	stdout := &execCapWriter{max: e.maxOutput}
-	stderr := &execStderr{tail: execTailWriter{max: execStderrKeep}}
+	stdout := &capWriter{max: e.maxOutput}
+	stderr := &stderrWriter{tail: tailWriter{max: stderrKeep}}
 	// Log lines and progress messages go to the client, and a line cut
 	// short ends the tail kept for the error: the secrets are worked out
 	// once, when the first one needs it.
@@ -1023,20 +1023,20 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	// copies from: Wait then returns when the command exits, and what it
 	// left running is killed at once rather than waited for (it may hold
 	// the pipes open for as long as it runs).
-	outPipe, err := newExecPipe(stdout)
+	outPipe, err := newPipe(stdout)
 	if err != nil {
 		return nil, fmt.Errorf("cannot run %q: %v", argv[0], err)
 	}
 	held = append(held, outPipe.close)
-	errPipe, err := newExecPipe(stderr)
+	errPipe, err := newPipe(stderr)
 	if err != nil {
 		return nil, fmt.Errorf("cannot run %q: %v", argv[0], err)
 	}
 	held = append(held, errPipe.close)
 	cmd.Stdout = outPipe.w
 	cmd.Stderr = errPipe.w
-	execSetProcessGroup(cmd)
-	run := &execRun{grace: e.killTimeout, signal: e.killSignal}
+	setProcessGroup(cmd)
+	run := &process{grace: e.killTimeout, signal: e.killSignal}
 	// killed records that the context ended the command, rather than the
 	// command exiting by itself: a command that exits in time but leaves
 	// the pipes to a process that escaped its group is drained past the
@@ -1055,9 +1055,9 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	}
 	// Should the command outlive its kill_timeout, the group's SIGKILL
 	// comes first; os/exec's own kill of the command is a last resort.
-	cmd.WaitDelay = e.killTimeout + execWaitDelay
+	cmd.WaitDelay = e.killTimeout + waitDelay
 
-	execPrepareFds()
+	prepareFds()
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
@@ -1069,7 +1069,7 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 		pid = cmd.Process.Pid
 		run.setPid(pid)
 		e.running[pid] = run
-		execLive.add(run)
+		live.add(run)
 	}
 	e.mu.Unlock()
 	outPipe.started()
@@ -1087,9 +1087,9 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	// The command is waited for on a goroutine of its own, so that a call
 	// stopped because the host is exiting is answered at once, while its
 	// command still has its kill_timeout (ErrHostExiting).
-	ended := make(chan execEnd, 1)
+	ended := make(chan outcome, 1)
 	go func() { ended <- e.wait(cmd, run, inPipe, outPipe, errPipe, stderr) }()
-	var end execEnd
+	var end outcome
 	select {
 	case end = <-ended:
 	case <-ctx.Done():
@@ -1099,7 +1099,7 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 			detached = true
 			go func() {
 				<-ended
-				execRelease(held)
+				release(held)
 			}()
 			return nil, ctx.Err()
 		}
@@ -1122,7 +1122,7 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	if werr != nil && !errors.Is(werr, exec.ErrWaitDelay) {
 		var ee *exec.ExitError
 		if errors.As(werr, &ee) {
-			msg := execExitDescription(ee.ProcessState)
+			msg := exitDescription(ee.ProcessState)
 			if s := e.lastWords(ectx, stderr, stdout, argv, stdin); s != "" {
 				msg += ": " + s
 			}
@@ -1147,7 +1147,7 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 		body = e.decode(body, stdout.truncated)
 	}
 	if stdout.truncated {
-		body = execTrimPartialRune(body)
+		body = trimPartialRune(body)
 	}
 	if !utf8.Valid(body) {
 		if in != nil && in.Report != nil {
@@ -1171,10 +1171,10 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 // The secrets are masked before the end is cut from the rest (see
 // RedactTail), so that one the cut falls inside is masked whole, and so is
 // the end of one the kept tail starts inside.
-func (e *Exec) lastWords(ectx *hcl.EvalContext, stderr *execStderr, stdout *execCapWriter, argv []string, stdin *string) string {
+func (e *Exec) lastWords(ectx *hcl.EvalContext, stderr *stderrWriter, stdout *capWriter, argv []string, stdin *string) string {
 	tail, cut := stderr.tail.bytes(), stderr.tail.dropped()
 	if len(bytes.TrimSpace(tail)) == 0 {
-		tail, cut = stdout.end(execStderrKeep)
+		tail, cut = stdout.end(stderrKeep)
 	}
 	if e.charset != nil {
 		tail = e.decode(tail, false)
@@ -1184,7 +1184,7 @@ func (e *Exec) lastWords(ectx *hcl.EvalContext, stderr *execStderr, stdout *exec
 		return ""
 	}
 	s = e.scrub(ectx, s)
-	return execLastPart(redact.RedactTail(s, execStderrShown, e.cutSecrets(ectx, argv, stdin), cut))
+	return lastPart(redact.RedactTail(s, stderrShown, e.cutSecrets(ectx, argv, stdin), cut))
 }
 
 // cutSecrets are the secrets masked in a text cut from a command's
@@ -1194,8 +1194,8 @@ func (e *Exec) cutSecrets(ectx *hcl.EvalContext, argv []string, stdin *string) [
 	return append(e.secrets(ectx, argv, stdin), e.scrubValues(ectx)...)
 }
 
-// execCharsetText describes a charset value for a message.
-func execCharsetText(v cty.Value) string {
+// charsetText describes a charset value for a message.
+func charsetText(v cty.Value) string {
 	if v.Type() == cty.String {
 		return fmt.Sprintf("%q", v.AsString())
 	}
@@ -1250,8 +1250,8 @@ func (e *Exec) Close() error {
 	return nil
 }
 
-// execRun is one running command, as stopping it sees it.
-type execRun struct {
+// process is one running command, as stopping it sees it.
+type process struct {
 	grace  time.Duration // kill_timeout
 	signal string        // kill_signal
 
@@ -1266,7 +1266,7 @@ type execRun struct {
 }
 
 // setPid records the command's pid once it has started.
-func (r *execRun) setPid(pid int) {
+func (r *process) setPid(pid int) {
 	r.mu.Lock()
 	r.pid = pid
 	r.mu.Unlock()
@@ -1278,7 +1278,7 @@ func (r *execRun) setPid(pid int) {
 // ended by itself, and was perhaps reaped already) is not stopped, and
 // gets no signal then or later: its number may be another group's by
 // then. stop then returns os.ErrProcessDone.
-func (r *execRun) stop() error {
+func (r *process) stop() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.stopped {
@@ -1287,7 +1287,7 @@ func (r *execRun) stop() error {
 	if r.done {
 		return os.ErrProcessDone
 	}
-	if execGroupGone(r.pid) {
+	if groupGone(r.pid) {
 		r.done = true
 		return os.ErrProcessDone
 	}
@@ -1296,7 +1296,7 @@ func (r *execRun) stop() error {
 		r.killLocked()
 		return nil
 	}
-	if err := execSignalGroup(r.pid, r.signal); err != nil {
+	if err := signalGroup(r.pid, r.signal); err != nil {
 		r.done = true // gone meanwhile
 		return os.ErrProcessDone
 	}
@@ -1307,20 +1307,20 @@ func (r *execRun) stop() error {
 }
 
 // wasStopped reports whether stop was called.
-func (r *execRun) wasStopped() bool {
+func (r *process) wasStopped() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.stopped
 }
 
 // kill kills the process group with SIGKILL, unless that was done already.
-func (r *execRun) kill() {
+func (r *process) kill() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.killLocked()
 }
 
-func (r *execRun) killLocked() {
+func (r *process) killLocked() {
 	if r.done {
 		return
 	}
@@ -1328,10 +1328,10 @@ func (r *execRun) killLocked() {
 	if r.timer != nil {
 		r.timer.Stop()
 	}
-	if r.stopped && !execGroupGone(r.pid) {
+	if r.stopped && !groupGone(r.pid) {
 		r.forced = true
 	}
-	_ = execKillGroup(r.pid)
+	_ = killGroup(r.pid)
 }
 
 // finish ends the command's process group once its leader has exited and
@@ -1339,13 +1339,13 @@ func (r *execRun) killLocked() {
 // whether that came from KillCommands. What a command that exited by
 // itself left running is killed at once; a stopped command's group has
 // until its deadline to exit, and is killed then.
-func (r *execRun) finish() (forced, cut bool) {
+func (r *process) finish() (forced, cut bool) {
 	r.mu.Lock()
 	pid, stopped, deadline, done := r.pid, r.stopped, r.deadline, r.done
 	r.mu.Unlock()
 	if stopped && !done {
 		for wait := time.Millisecond; time.Now().Before(deadline); wait = min(2*wait, 20*time.Millisecond) {
-			if execGroupGone(pid) {
+			if groupGone(pid) {
 				r.mu.Lock()
 				r.done = true
 				r.timer.Stop()
@@ -1364,58 +1364,58 @@ func (r *execRun) finish() (forced, cut bool) {
 // wait waits for a started command to exit, kills what it left behind in
 // its process group (a stopped command's group gets what is left of its
 // kill_timeout first), then reads what is left in the pipes.
-func (e *Exec) wait(cmd *exec.Cmd, run *execRun, inPipe *execStdinPipe, outPipe, errPipe *execPipe, stderr *execStderr) execEnd {
+func (e *Exec) wait(cmd *exec.Cmd, run *process, inPipe *stdinPipe, outPipe, errPipe *pipe, stderr *stderrWriter) outcome {
 	werr := cmd.Wait()
 	e.mu.Lock()
 	delete(e.running, cmd.Process.Pid)
 	closed := e.closed
 	e.mu.Unlock()
 	forced, cut := run.finish()
-	execLive.remove(run)
+	live.remove(run)
 	if inPipe != nil {
 		inPipe.close() // a process that left the group may hold it
 	}
-	deadline := time.Now().Add(execWaitDelay)
+	deadline := time.Now().Add(waitDelay)
 	outPipe.drain(deadline)
 	errPipe.drain(deadline)
 	stderr.flush()
-	return execEnd{werr: werr, closed: closed, forced: forced, cut: cut}
+	return outcome{werr: werr, closed: closed, forced: forced, cut: cut}
 }
 
-// execEnd is how a command ended, once it has been waited for, its group
+// outcome is how a command ended, once it has been waited for, its group
 // ended and its output read.
-type execEnd struct {
+type outcome struct {
 	werr        error // from Wait
 	closed      bool  // the backend was closed (its config unloaded)
-	forced, cut bool  // from execRun.finish
+	forced, cut bool  // from process.finish
 }
 
-// execRelease calls the functions of held, the last first.
-func execRelease(held []func()) {
+// release calls the functions of held, the last first.
+func release(held []func()) {
 	for i := len(held) - 1; i >= 0; i-- {
 		held[i]()
 	}
 }
 
-// execLive is every command running, in every exec backend: what
+// live is every command running, in every exec backend: what
 // KillCommands kills and WaitCommands waits for.
-var execLive = execRunSet{runs: map[*execRun]struct{}{}}
+var live = runSet{runs: map[*process]struct{}{}}
 
-type execRunSet struct {
+type runSet struct {
 	mu   sync.Mutex
-	runs map[*execRun]struct{}
+	runs map[*process]struct{}
 	// idle is closed when the set becomes empty, for the waiters of
 	// WaitCommands; nil when nobody waits.
 	idle chan struct{}
 }
 
-func (s *execRunSet) add(r *execRun) {
+func (s *runSet) add(r *process) {
 	s.mu.Lock()
 	s.runs[r] = struct{}{}
 	s.mu.Unlock()
 }
 
-func (s *execRunSet) remove(r *execRun) {
+func (s *runSet) remove(r *process) {
 	s.mu.Lock()
 	delete(s.runs, r)
 	if len(s.runs) == 0 && s.idle != nil {
@@ -1429,16 +1429,16 @@ func (s *execRunSet) remove(r *execRun) {
 // or until ctx ends; it reports whether none runs: the exec kind's Wait
 // (see adapters.WaitCommands).
 func waitCommands(ctx context.Context) bool {
-	execLive.mu.Lock()
-	if len(execLive.runs) == 0 {
-		execLive.mu.Unlock()
+	live.mu.Lock()
+	if len(live.runs) == 0 {
+		live.mu.Unlock()
 		return true
 	}
-	if execLive.idle == nil {
-		execLive.idle = make(chan struct{})
+	if live.idle == nil {
+		live.idle = make(chan struct{})
 	}
-	idle := execLive.idle
-	execLive.mu.Unlock()
+	idle := live.idle
+	live.mu.Unlock()
 	select {
 	case <-idle:
 		return true
@@ -1452,9 +1452,9 @@ func waitCommands(ctx context.Context) bool {
 // exec kind's Kill (see adapters.KillCommands). The kernel kills a command
 // whose parent dies (on Linux), but not what the command started.
 func killCommands() {
-	execLive.mu.Lock()
-	defer execLive.mu.Unlock()
-	for r := range execLive.runs {
+	live.mu.Lock()
+	defer live.mu.Unlock()
+	for r := range live.runs {
 		r.mu.Lock()
 		r.cut = r.stopped && !r.done
 		r.killLocked()
@@ -1494,7 +1494,7 @@ func (e *Exec) scrubValues(ectx *hcl.EvalContext) []string {
 		if !v.IsKnown() || v.IsNull() || !v.Type().IsPrimitiveType() {
 			continue
 		}
-		if s, problem := execArgString(v); problem == "" && len(s) >= 4 {
+		if s, problem := argString(v); problem == "" && len(s) >= 4 {
 			out = append(out, s)
 		}
 	}
@@ -1531,7 +1531,7 @@ func (e *Exec) envSecrets(ectx *hcl.EvalContext) []string {
 	extra := e.envConst
 	if !e.envKnown && e.env != nil {
 		if v, diags := e.env.Value(ectx); !diags.HasErrors() {
-			extra, _ = execEnvMap(v)
+			extra, _ = envMap(v)
 		}
 	}
 	marked := map[string]bool{}
@@ -1561,7 +1561,7 @@ func (e *Exec) buildArgv(ectx *hcl.EvalContext) ([]string, error) {
 	}
 	v, diags := e.command.Value(ectx)
 	if diags.HasErrors() {
-		return nil, execEvalError("command", diags)
+		return nil, evalError("command", diags)
 	}
 	v, _ = v.UnmarkDeep()
 	if !v.IsKnown() || v.IsNull() || !(v.Type().IsListType() || v.Type().IsTupleType()) {
@@ -1580,13 +1580,13 @@ func (e *Exec) buildArgv(ectx *hcl.EvalContext) ([]string, error) {
 	}
 	argv := make([]string, len(elems))
 	for i, el := range elems {
-		s, problem := execArgString(el)
+		s, problem := argString(el)
 		if problem != "" {
 			return nil, fmt.Errorf("command[%d]%s %s, and each element of the command must be a string, number or bool%s",
 				i, e.fromParams(sources, i), problem, e.giveValueHint(sources, i, el))
 		}
 		if strings.ContainsRune(s, 0) {
-			return nil, &execArgRefusal{fmt.Sprintf("command[%d]%s contains a NUL character, which a command argument cannot hold; remove it",
+			return nil, &argRefusal{fmt.Sprintf("command[%d]%s contains a NUL character, which a command argument cannot hold; remove it",
 				i, e.fromParams(sources, i))}
 		}
 		argv[i] = s
@@ -1596,7 +1596,7 @@ func (e *Exec) buildArgv(ectx *hcl.EvalContext) ([]string, error) {
 	}
 
 	for i := 1; i < len(argv); i++ {
-		var src execArgSource
+		var src argSource
 		if sources != nil {
 			src = sources[i]
 		} else {
@@ -1610,7 +1610,7 @@ func (e *Exec) buildArgv(ectx *hcl.EvalContext) ([]string, error) {
 		}
 		for _, p := range src.params {
 			if !e.params[p].AllowFlags {
-				return nil, &execArgRefusal{fmt.Sprintf("parameter %q value may not start with \"-\": it would be read as an option; "+
+				return nil, &argRefusal{fmt.Sprintf("parameter %q value may not start with \"-\": it would be read as an option; "+
 					"use a value that does not start with \"-\" (for a file name, prefix it with \"./\")", p)}
 			}
 		}
@@ -1618,11 +1618,11 @@ func (e *Exec) buildArgv(ectx *hcl.EvalContext) ([]string, error) {
 	return argv, nil
 }
 
-// execArgRefusal is buildArgv's refusal of an argument value: one that
+// argRefusal is buildArgv's refusal of an argument value: one that
 // would start an option, or that holds a NUL.
-type execArgRefusal struct{ msg string }
+type argRefusal struct{ msg string }
 
-func (e *execArgRefusal) Error() string { return e.msg }
+func (e *argRefusal) Error() string { return e.msg }
 
 // CheckArguments reports whether the command refuses the call's argument
 // values (see ArgumentChecker). It runs nothing: an error of evaluating the
@@ -1635,7 +1635,7 @@ func (e *Exec) CheckArguments(in *adapters.Input) error {
 	bctx, done := adapters.WithBudget(context.Background(), ectx, e.timeout)
 	defer done()
 	_, err := e.buildArgv(bctx)
-	var refusal *execArgRefusal
+	var refusal *argRefusal
 	if !errors.As(err, &refusal) {
 		return nil
 	}
@@ -1645,8 +1645,8 @@ func (e *Exec) CheckArguments(in *adapters.Input) error {
 // concatSources says where each element of a command written
 // concat([...], ...) comes from, in one call: each list is evaluated again
 // for its length. nil when one cannot be.
-func (e *Exec) concatSources(ectx *hcl.EvalContext) []execArgSource {
-	var sources []execArgSource
+func (e *Exec) concatSources(ectx *hcl.EvalContext) []argSource {
+	var sources []argSource
 	for _, arg := range e.concatArgs {
 		if arg.literal != nil {
 			sources = append(sources, arg.literal...)
@@ -1665,7 +1665,7 @@ func (e *Exec) concatSources(ectx *hcl.EvalContext) []execArgSource {
 			continue
 		}
 		for range v.LengthInt() {
-			sources = append(sources, execArgSource{params: arg.params})
+			sources = append(sources, argSource{params: arg.params})
 		}
 	}
 	return sources
@@ -1676,7 +1676,7 @@ func (e *Exec) concatSources(ectx *hcl.EvalContext) []execArgSource {
 // chosen by a conditional, as in param.oneline ? ["--oneline"] : []: the
 // elements of the branch taken, not every parameter the condition names.
 // ok is false when x is not such a list.
-func (e *Exec) listSources(x hcl.Expression, ectx *hcl.EvalContext) ([]execArgSource, bool) {
+func (e *Exec) listSources(x hcl.Expression, ectx *hcl.EvalContext) ([]argSource, bool) {
 	switch x := x.(type) {
 	case *hclsyntax.ParenthesesExpr:
 		return e.listSources(x.Expression, ectx)
@@ -1695,17 +1695,17 @@ func (e *Exec) listSources(x hcl.Expression, ectx *hcl.EvalContext) ([]execArgSo
 		}
 		return e.listSources(x.FalseResult, ectx)
 	case *hclsyntax.TupleConsExpr:
-		sources := make([]execArgSource, len(x.Exprs))
+		sources := make([]argSource, len(x.Exprs))
 		for i, el := range x.Exprs {
 			if len(el.Variables()) > 0 {
-				sources[i].params = execLeadingParamRefs(el, e.paramNames)
+				sources[i].params = leadingParamRefs(el, e.paramNames)
 				continue
 			}
 			v, diags := el.Value(ectx)
 			if diags.HasErrors() {
 				return nil, false
 			}
-			s, _ := execArgString(v)
+			s, _ := argString(v)
 			sources[i].separator = s == "--"
 		}
 		return sources, true
@@ -1714,7 +1714,7 @@ func (e *Exec) listSources(x hcl.Expression, ectx *hcl.EvalContext) ([]execArgSo
 }
 
 // fromParams names the parameters element i comes from, for messages.
-func (e *Exec) fromParams(sources []execArgSource, i int) string {
+func (e *Exec) fromParams(sources []argSource, i int) string {
 	var ps []string
 	if sources != nil {
 		ps = sources[i].params
@@ -1731,7 +1731,7 @@ func (e *Exec) fromParams(sources []execArgSource, i int) string {
 	}
 }
 
-func (e *Exec) giveValueHint(sources []execArgSource, i int, v cty.Value) string {
+func (e *Exec) giveValueHint(sources []argSource, i int, v cty.Value) string {
 	if v.IsNull() && e.fromParams(sources, i) != "" {
 		return "; give the parameter a value"
 	}
@@ -1744,10 +1744,10 @@ func (e *Exec) buildEnv(ectx *hcl.EvalContext) ([]string, error) {
 	if !e.envKnown {
 		v, diags := e.env.Value(ectx)
 		if diags.HasErrors() {
-			return nil, execEvalError("env", diags)
+			return nil, evalError("env", diags)
 		}
 		var err error
-		if extra, err = execEnvMap(v); err != nil {
+		if extra, err = envMap(v); err != nil {
 			return nil, err
 		}
 	}
@@ -1758,7 +1758,7 @@ func (e *Exec) buildEnv(ectx *hcl.EvalContext) ([]string, error) {
 		if !ok || k == "" {
 			continue
 		}
-		if e.inheritEnv || strings.HasPrefix(k, "LC_") || slices.Contains(execMinimalEnv, k) {
+		if e.inheritEnv || strings.HasPrefix(k, "LC_") || slices.Contains(minimalEnv, k) {
 			vars[k] = val
 		}
 	}
@@ -1770,7 +1770,7 @@ func (e *Exec) buildEnv(ectx *hcl.EvalContext) ([]string, error) {
 		}
 	}
 	if _, ok := vars["PATH"]; !ok {
-		vars["PATH"] = execDefaultPath
+		vars["PATH"] = defaultPath
 	}
 	env := make([]string, 0, len(vars))
 	for k, val := range vars {
@@ -1790,13 +1790,13 @@ func (e *Exec) buildStdin(ectx *hcl.EvalContext) (*string, error) {
 	}
 	v, diags := e.stdin.Value(ectx)
 	if diags.HasErrors() {
-		return nil, execEvalError("stdin", diags)
+		return nil, evalError("stdin", diags)
 	}
 	v, _ = v.UnmarkDeep()
 	if v.IsKnown() && v.IsNull() {
 		return nil, nil
 	}
-	s, problem := execArgString(v)
+	s, problem := argString(v)
 	if problem != "" {
 		return nil, fmt.Errorf("the stdin of the command %s, and it must be a string", problem)
 	}
@@ -1873,7 +1873,7 @@ func (e *Exec) checkDir() error {
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("the working directory of the command (dir) %q does not exist", e.dir)
 	case err != nil:
-		return fmt.Errorf("cannot use the working directory of the command (dir) %q: %v", e.dir, execUnwrapPathError(err))
+		return fmt.Errorf("cannot use the working directory of the command (dir) %q: %v", e.dir, unwrapPathError(err))
 	case !fi.IsDir():
 		return fmt.Errorf("the working directory of the command (dir) %q is not a directory", e.dir)
 	}
@@ -1892,7 +1892,7 @@ func (e *Exec) startError(prog, path string, err error) error {
 	}
 	// The program file is there (resolveProgram found it): what is
 	// missing, or cannot run, is what its #! line names.
-	interp, shebang := execShebang(path)
+	interp, shebang := shebang(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		switch {
 		case shebang && strings.HasSuffix(interp, "\r"):
@@ -1903,18 +1903,18 @@ func (e *Exec) startError(prog, path string, err error) error {
 		}
 		return fmt.Errorf("command %q not found", prog)
 	}
-	if execNotExecutable(err) && !shebang {
+	if notExecutable(err) && !shebang {
 		return fmt.Errorf("command %q could not be started: the file is not a program the system can run; "+
 			"if it is a script, make its first line name its interpreter (such as #!/bin/sh), or run it through one, as in command = [\"sh\", %q]", prog, prog)
 	}
-	return fmt.Errorf("command %q could not be started: %v", prog, execUnwrapPathError(err))
+	return fmt.Errorf("command %q could not be started: %v", prog, unwrapPathError(err))
 }
 
-// execShebang returns what follows "#!" on the first line of the file at
+// shebang returns what follows "#!" on the first line of the file at
 // path, and whether it starts so. A path that is not a regular file (a
 // FIFO with its execute bits set) is not opened, as a FIFO would hold the
 // call until a writer came.
-func execShebang(path string) (string, bool) {
+func shebang(path string) (string, bool) {
 	f, err := regular.Open(path)
 	if err != nil {
 		return "", false
@@ -1932,7 +1932,7 @@ func execShebang(path string) (string, bool) {
 	return strings.TrimLeft(string(line), " \t"), true
 }
 
-func execUnwrapPathError(err error) error {
+func unwrapPathError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
@@ -1940,9 +1940,9 @@ func execUnwrapPathError(err error) error {
 	return err
 }
 
-// execEvalError turns the diagnostics of evaluating an attribute at call time
+// evalError turns the diagnostics of evaluating an attribute at call time
 // into an error.
-func execEvalError(attr string, diags hcl.Diagnostics) error {
+func evalError(attr string, diags hcl.Diagnostics) error {
 	what := "the command's " + attr
 	if attr == "command" {
 		what = "the command"
@@ -1950,8 +1950,8 @@ func execEvalError(attr string, diags hcl.Diagnostics) error {
 	return fmt.Errorf("evaluating %s failed: %s", what, adapters.EvalMessage(diags))
 }
 
-// execEnvMap converts an env value; a nil entry removes the variable.
-func execEnvMap(v cty.Value) (map[string]*string, error) {
+// envMap converts an env value; a nil entry removes the variable.
+func envMap(v cty.Value) (map[string]*string, error) {
 	v, _ = v.UnmarkDeep()
 	if !v.IsKnown() || v.IsNull() || !(v.Type().IsObjectType() || v.Type().IsMapType()) {
 		return nil, errors.New("the env of this tool did not evaluate to an object; the tool's configuration needs fixing")
@@ -1960,14 +1960,14 @@ func execEnvMap(v cty.Value) (map[string]*string, error) {
 	for it := v.ElementIterator(); it.Next(); {
 		k, val := it.Element()
 		name := k.AsString()
-		if problem := execEnvNameProblem(name); problem != "" {
+		if problem := envNameProblem(name); problem != "" {
 			return nil, fmt.Errorf("environment variable name %q %s", name, problem)
 		}
 		if val.IsKnown() && val.IsNull() {
 			m[name] = nil
 			continue
 		}
-		s, problem := execArgString(val)
+		s, problem := argString(val)
 		if problem != "" {
 			return nil, fmt.Errorf("the value of environment variable %s %s, and it must be a string", name, problem)
 		}
@@ -1979,9 +1979,9 @@ func execEnvMap(v cty.Value) (map[string]*string, error) {
 	return m, nil
 }
 
-// execRefsArgs reports whether expr refers to what the caller chooses: the
+// refsArgs reports whether expr refers to what the caller chooses: the
 // parameters, or the answers of an ask form.
-func execRefsArgs(expr hcl.Expression) bool {
+func refsArgs(expr hcl.Expression) bool {
 	for _, tr := range expr.Variables() {
 		if r := tr.RootName(); r == "param" || r == "answer" {
 			return true
@@ -1990,15 +1990,15 @@ func execRefsArgs(expr hcl.Expression) bool {
 	return false
 }
 
-// execEnvArgRefs refuses an env whose names depend on the arguments, and
+// envArgRefs refuses an env whose names depend on the arguments, and
 // arguments in the variables that choose the code that runs: a model that
 // picks PATH or LD_PRELOAD picks the program, which must be fixed in the
 // configuration.
-func execEnvArgRefs(a *hcl.Attribute) hcl.Diagnostics {
+func envArgRefs(a *hcl.Attribute) hcl.Diagnostics {
 	const fix = "Write env as an object with literal names, and use parameters only in the values of other variables, such as env = { GREETING = param.text }."
 	oc, ok := a.Expr.(*hclsyntax.ObjectConsExpr)
 	if !ok {
-		if !execRefsArgs(a.Expr) {
+		if !refsArgs(a.Expr) {
 			return nil
 		}
 		return hcl.Diagnostics{{
@@ -2014,7 +2014,7 @@ func execEnvArgRefs(a *hcl.Attribute) hcl.Diagnostics {
 	for _, item := range oc.Items {
 		name := hcl.ExprAsKeyword(item.KeyExpr)
 		if name == "" {
-			if execRefsArgs(item.KeyExpr) {
+			if refsArgs(item.KeyExpr) {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Name must be constant",
@@ -2029,12 +2029,12 @@ func execEnvArgRefs(a *hcl.Attribute) hcl.Diagnostics {
 				name = kv.AsString()
 			}
 		}
-		if why := execProgramEnv(name); why != "" && execRefsArgs(item.ValueExpr) {
+		if why := programEnv(name); why != "" && refsArgs(item.ValueExpr) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Parameter chooses the program",
 				Detail: fmt.Sprintf("The environment variable %s chooses the code the command runs (%s), so its value cannot refer to param: "+
-					"the model calling the tool would choose the program. Write a constant value, or leave it out.%s", name, why, execProgramEnvHint(name)),
+					"the model calling the tool would choose the program. Write a constant value, or leave it out.%s", name, why, programEnvHint(name)),
 				Subject:    item.ValueExpr.Range().Ptr(),
 				Expression: a.Expr,
 			})
@@ -2043,9 +2043,9 @@ func execEnvArgRefs(a *hcl.Attribute) hcl.Diagnostics {
 	return diags
 }
 
-// execEnvNameProblem says what is wrong with an environment variable name, or
+// envNameProblem says what is wrong with an environment variable name, or
 // returns "".
-func execEnvNameProblem(name string) string {
+func envNameProblem(name string) string {
 	switch {
 	case name == "":
 		return "is empty"
@@ -2055,8 +2055,8 @@ func execEnvNameProblem(name string) string {
 	return ""
 }
 
-// execArgType reports whether values of ty can be one command argument.
-func execArgType(ty cty.Type) bool {
+// argType reports whether values of ty can be one command argument.
+func argType(ty cty.Type) bool {
 	return ty == cty.DynamicPseudoType || ty.IsPrimitiveType()
 }
 
@@ -2074,12 +2074,12 @@ func concatHead(x hcl.Expression) (*hclsyntax.FunctionCallExpr, hcl.Expression) 
 	return call, first.Exprs[0]
 }
 
-// execArgProblem says why v cannot be one command argument, or returns "".
+// argProblem says why v cannot be one command argument, or returns "".
 // Unknown values of a fitting type are fine.
-func execArgProblem(v cty.Value) string {
+func argProblem(v cty.Value) string {
 	v, _ = v.UnmarkDeep()
 	switch {
-	case !execArgType(v.Type()):
+	case !argType(v.Type()):
 		return "is " + adapters.TypeName(v.Type())
 	case !v.IsKnown():
 		return ""
@@ -2089,10 +2089,10 @@ func execArgProblem(v cty.Value) string {
 	return ""
 }
 
-// execArgString converts a known value to one command argument.
-func execArgString(v cty.Value) (string, string) {
+// argString converts a known value to one command argument.
+func argString(v cty.Value) (string, string) {
 	v, _ = v.UnmarkDeep()
-	if problem := execArgProblem(v); problem != "" {
+	if problem := argProblem(v); problem != "" {
 		return "", problem
 	}
 	if !v.IsKnown() {
@@ -2105,9 +2105,9 @@ func execArgString(v cty.Value) (string, string) {
 	return sv.AsString(), ""
 }
 
-// execParamRefs lists the parameters expr refers to, sorted. A reference to the
+// paramRefs lists the parameters expr refers to, sorted. A reference to the
 // whole param object refers to all of all.
-func execParamRefs(expr hcl.Expression, all []string) []string {
+func paramRefs(expr hcl.Expression, all []string) []string {
 	set := map[string]bool{}
 	for _, tr := range expr.Variables() {
 		name, ok := adapters.ParamName(tr)
@@ -2132,18 +2132,18 @@ func execParamRefs(expr hcl.Expression, all []string) []string {
 	return out
 }
 
-// execLeadingParamRefs lists the parameters whose values can make up the start
+// leadingParamRefs lists the parameters whose values can make up the start
 // of expr's value. A template starting with literal text is fixed at the
 // start; a conditional starts with one of its results; anything else may
 // start with any parameter it refers to.
-func execLeadingParamRefs(expr hclsyntax.Expression, all []string) []string {
+func leadingParamRefs(expr hclsyntax.Expression, all []string) []string {
 	switch x := expr.(type) {
 	case *hclsyntax.LiteralValueExpr:
 		return nil
 	case *hclsyntax.ParenthesesExpr:
-		return execLeadingParamRefs(x.Expression, all)
+		return leadingParamRefs(x.Expression, all)
 	case *hclsyntax.TemplateWrapExpr:
-		return execLeadingParamRefs(x.Wrapped, all)
+		return leadingParamRefs(x.Wrapped, all)
 	case *hclsyntax.TemplateExpr:
 		if len(x.Parts) > 0 {
 			if lit, ok := x.Parts[0].(*hclsyntax.LiteralValueExpr); ok &&
@@ -2155,16 +2155,16 @@ func execLeadingParamRefs(expr hclsyntax.Expression, all []string) []string {
 		// format("--limit=%d", param.n) starts with its format's text,
 		// up to the first verb.
 		if x.Name == "format" && len(x.Args) > 0 && !x.ExpandFinal {
-			if f, ok := execLiteralString(x.Args[0]); ok && f != "" && f[0] != '%' {
+			if f, ok := literalString(x.Args[0]); ok && f != "" && f[0] != '%' {
 				return nil
 			}
 		}
 	case *hclsyntax.ConditionalExpr:
 		set := map[string]bool{}
-		for _, n := range execLeadingParamRefs(x.TrueResult, all) {
+		for _, n := range leadingParamRefs(x.TrueResult, all) {
 			set[n] = true
 		}
-		for _, n := range execLeadingParamRefs(x.FalseResult, all) {
+		for _, n := range leadingParamRefs(x.FalseResult, all) {
 			set[n] = true
 		}
 		if len(set) == 0 {
@@ -2177,12 +2177,12 @@ func execLeadingParamRefs(expr hclsyntax.Expression, all []string) []string {
 		sort.Strings(out)
 		return out
 	}
-	return execParamRefs(expr, all)
+	return paramRefs(expr, all)
 }
 
-// execLiteralString returns the value of expr when it is a string written
+// literalString returns the value of expr when it is a string written
 // out, without interpolations.
-func execLiteralString(expr hclsyntax.Expression) (string, bool) {
+func literalString(expr hclsyntax.Expression) (string, bool) {
 	if w, ok := expr.(*hclsyntax.TemplateExpr); ok && len(w.Parts) == 1 {
 		expr = w.Parts[0]
 	}
@@ -2193,20 +2193,20 @@ func execLiteralString(expr hclsyntax.Expression) (string, bool) {
 	return lit.Val.AsString(), true
 }
 
-// execPipe is an output pipe of a command: the command writes to w, and a
+// pipe is an output pipe of a command: the command writes to w, and a
 // goroutine copies what it reads from r to a writer.
-type execPipe struct {
+type pipe struct {
 	r, w *os.File
 	done chan struct{}
 }
 
-// newExecPipe makes a pipe whose output goes to dst.
-func newExecPipe(dst io.Writer) (*execPipe, error) {
+// newPipe makes a pipe whose output goes to dst.
+func newPipe(dst io.Writer) (*pipe, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	p := &execPipe{r: r, w: w, done: make(chan struct{})}
+	p := &pipe{r: r, w: w, done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
 		_, _ = io.Copy(dst, r)
@@ -2217,12 +2217,12 @@ func newExecPipe(dst io.Writer) (*execPipe, error) {
 // started closes the parent's copy of the write end, once the command has
 // its own (or failed to start): the reader sees the end of the output when
 // every process holding the pipe has exited.
-func (p *execPipe) started() { _ = p.w.Close() }
+func (p *pipe) started() { _ = p.w.Close() }
 
 // drain waits for the rest of the output, until deadline at most: a
 // process that left the command's process group may hold the pipe open.
 // After drain the writer is not written to any more.
-func (p *execPipe) drain(deadline time.Time) {
+func (p *pipe) drain(deadline time.Time) {
 	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
 	select {
@@ -2234,27 +2234,27 @@ func (p *execPipe) drain(deadline time.Time) {
 }
 
 // close releases both ends and waits for the copy to stop.
-func (p *execPipe) close() {
+func (p *pipe) close() {
 	_ = p.w.Close()
 	_ = p.r.Close()
 	<-p.done
 }
 
-// execStdinPipe is the standard input of a command: a goroutine writes
+// stdinPipe is the standard input of a command: a goroutine writes
 // the input to w, the command reads r.
-type execStdinPipe struct {
+type stdinPipe struct {
 	r, w *os.File
 	once sync.Once
 	done chan struct{}
 }
 
-// newExecStdinPipe makes a pipe that gives the command s.
-func newExecStdinPipe(s string) (*execStdinPipe, error) {
+// newStdinPipe makes a pipe that gives the command s.
+func newStdinPipe(s string) (*stdinPipe, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	p := &execStdinPipe{r: r, w: w, done: make(chan struct{})}
+	p := &stdinPipe{r: r, w: w, done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
 		// A command that does not read all of it is no error.
@@ -2266,30 +2266,30 @@ func newExecStdinPipe(s string) (*execStdinPipe, error) {
 
 // started closes the parent's copy of the read end, once the command has
 // its own (or failed to start).
-func (p *execStdinPipe) started() { _ = p.r.Close() }
+func (p *stdinPipe) started() { _ = p.r.Close() }
 
-func (p *execStdinPipe) closeWrite() { p.once.Do(func() { _ = p.w.Close() }) }
+func (p *stdinPipe) closeWrite() { p.once.Do(func() { _ = p.w.Close() }) }
 
 // close ends the writing, should a process still hold the pipe without
 // reading it, and waits for the writer to stop.
-func (p *execStdinPipe) close() {
+func (p *stdinPipe) close() {
 	_ = p.r.Close()
 	p.closeWrite()
 	<-p.done
 }
 
-// execCapWriter keeps the first max bytes written to it and, of the rest,
-// only about the last execStderrKeep bytes (for the error message of a
+// capWriter keeps the first max bytes written to it and, of the rest,
+// only about the last stderrKeep bytes (for the error message of a
 // command that fails), so the writer never blocks and never grows past
 // max by much.
-type execCapWriter struct {
+type capWriter struct {
 	buf       []byte
 	max       int
 	truncated bool
-	rest      execTailWriter // the end of what was cut; max set on first use
+	rest      tailWriter // the end of what was cut; max set on first use
 }
 
-func (w *execCapWriter) Write(p []byte) (int, error) {
+func (w *capWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	if room := w.max - len(w.buf); room > 0 {
 		if len(p) <= room {
@@ -2301,7 +2301,7 @@ func (w *execCapWriter) Write(p []byte) (int, error) {
 	}
 	if len(p) > 0 {
 		w.truncated = true
-		w.rest.max = execStderrKeep
+		w.rest.max = stderrKeep
 		_, _ = w.rest.Write(p)
 	}
 	return n, nil
@@ -2309,7 +2309,7 @@ func (w *execCapWriter) Write(p []byte) (int, error) {
 
 // end returns about the last n bytes written, cut or not, and whether
 // bytes written before them were dropped.
-func (w *execCapWriter) end(n int) ([]byte, bool) {
+func (w *capWriter) end(n int) ([]byte, bool) {
 	if !w.truncated {
 		return w.buf, false
 	}
@@ -2321,14 +2321,14 @@ func (w *execCapWriter) end(n int) ([]byte, bool) {
 	return append(slices.Clip(head), rest...), len(head) < len(w.buf)
 }
 
-// execTailWriter keeps about the last max bytes written to it.
-type execTailWriter struct {
+// tailWriter keeps about the last max bytes written to it.
+type tailWriter struct {
 	buf     []byte
 	max     int
 	written int64 // all the bytes written
 }
 
-func (w *execTailWriter) Write(p []byte) (int, error) {
+func (w *tailWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	w.written += int64(n)
 	if len(p) > w.max {
@@ -2341,7 +2341,7 @@ func (w *execTailWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-func (w *execTailWriter) bytes() []byte {
+func (w *tailWriter) bytes() []byte {
 	if len(w.buf) > w.max {
 		return w.buf[len(w.buf)-w.max:]
 	}
@@ -2350,14 +2350,14 @@ func (w *execTailWriter) bytes() []byte {
 
 // dropped reports whether bytes written before those bytes returns were
 // dropped.
-func (w *execTailWriter) dropped() bool { return w.written > int64(len(w.bytes())) }
+func (w *tailWriter) dropped() bool { return w.written > int64(len(w.bytes())) }
 
-// execStderr takes a command's standard error: it keeps its end for error
+// stderrWriter takes a command's standard error: it keeps its end for error
 // messages, and, line by line, reports progress lines ("::progress 40/100
 // Downloading") and forwards the other lines as log messages when the tool
 // says stderr_log. Progress lines are left out of error messages.
-type execStderr struct {
-	tail   execTailWriter
+type stderrWriter struct {
+	tail   tailWriter
 	report adapters.Reporter
 	level  string // "" forwards no log lines
 	// redact hides the secrets in a log line or a progress message and
@@ -2371,24 +2371,24 @@ type execStderr struct {
 	// messages and progress; nil when the command writes UTF-8.
 	decode func([]byte) []byte
 	line   []byte // the line read so far
-	long   bool   // the line grew past execStderrLineRead
+	long   bool   // the line grew past stderrLineRead
 }
 
 const (
-	// execStderrLine caps a line that is forwarded, and a progress
+	// stderrLine caps a line that is forwarded, and a progress
 	// message; the rest of a longer line is dropped from the log message.
-	execStderrLine = 4 << 10
-	// execStderrLineRead is how much of a line is read: past
-	// execStderrLine by the longest lookahead of RedactHead, so that the
+	stderrLine = 4 << 10
+	// stderrLineRead is how much of a line is read: past
+	// stderrLine by the longest lookahead of RedactHead, so that the
 	// secrets are masked before the line is cut, and a secret the cut
 	// falls inside is masked whole. The rest of a longer line is dropped.
-	execStderrLineRead = execStderrLine + redact.MaxLookahead
+	stderrLineRead = stderrLine + redact.MaxLookahead
 )
 
-// execProgressPrefix starts a progress line on standard error.
-const execProgressPrefix = "::progress "
+// progressPrefix starts a progress line on standard error.
+const progressPrefix = "::progress "
 
-func (w *execStderr) Write(p []byte) (int, error) {
+func (w *stderrWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 {
 		i := bytes.IndexByte(p, '\n')
@@ -2396,7 +2396,7 @@ func (w *execStderr) Write(p []byte) (int, error) {
 		if i >= 0 {
 			chunk = p[:i]
 		}
-		if room := execStderrLineRead - len(w.line); room > 0 {
+		if room := stderrLineRead - len(w.line); room > 0 {
 			if len(chunk) > room {
 				w.line = append(w.line, chunk[:room]...)
 				w.long = true
@@ -2416,13 +2416,13 @@ func (w *execStderr) Write(p []byte) (int, error) {
 }
 
 // flush ends the last line when the command did not end it with a newline.
-func (w *execStderr) flush() {
+func (w *stderrWriter) flush() {
 	if len(w.line) > 0 {
 		w.endLine()
 	}
 }
 
-func (w *execStderr) endLine() {
+func (w *stderrWriter) endLine() {
 	raw := strings.TrimRight(string(w.line), "\r")
 	long := w.long
 	w.line, w.long = w.line[:0], false
@@ -2431,7 +2431,7 @@ func (w *execStderr) endLine() {
 	if w.decode != nil {
 		line = string(w.decode([]byte(raw)))
 	}
-	if rest, ok := strings.CutPrefix(line, execProgressPrefix); ok {
+	if rest, ok := strings.CutPrefix(line, progressPrefix); ok {
 		if prog, total, msg, ok := ParseProgress(rest); ok {
 			if w.report != nil {
 				msg = strings.ToValidUTF8(msg, "\uFFFD")
@@ -2459,14 +2459,14 @@ func (w *execStderr) endLine() {
 }
 
 // cut returns text, a log line or a progress message, with the secrets
-// hidden and cut to execStderrLine, and whether it was cut; long says the
+// hidden and cut to stderrLine, and whether it was cut; long says the
 // line was cut already.
-func (w *execStderr) cut(text string, long bool) (string, bool) {
+func (w *stderrWriter) cut(text string, long bool) (string, bool) {
 	if w.redact != nil {
-		return w.redact(text, execStderrLine, long)
+		return w.redact(text, stderrLine, long)
 	}
-	if len(text) > execStderrLine {
-		return text[:redact.RuneStartBefore(text, execStderrLine)], true
+	if len(text) > stderrLine {
+		return text[:redact.RuneStartBefore(text, stderrLine)], true
 	}
 	return text, false
 }
@@ -2498,25 +2498,25 @@ func ParseProgress(s string) (progress, total float64, message string, ok bool) 
 	return progress, total, message, ok
 }
 
-var _ io.Writer = (*execStderr)(nil)
-var _ io.Writer = (*execCapWriter)(nil)
-var _ io.Writer = (*execTailWriter)(nil)
+var _ io.Writer = (*stderrWriter)(nil)
+var _ io.Writer = (*capWriter)(nil)
+var _ io.Writer = (*tailWriter)(nil)
 
-// execLastPart returns tail, the end of a longer text when cut (of at most
-// execStderrShown bytes), trimmed and starting at a line when it can.
-func execLastPart(tail string, cut bool) string {
+// lastPart returns tail, the end of a longer text when cut (of at most
+// stderrShown bytes), trimmed and starting at a line when it can.
+func lastPart(tail string, cut bool) string {
 	if !cut {
 		return tail
 	}
-	if i := strings.IndexByte(tail, '\n'); i >= 0 && i < len(tail)-1 && i < execStderrShown/2 {
+	if i := strings.IndexByte(tail, '\n'); i >= 0 && i < len(tail)-1 && i < stderrShown/2 {
 		tail = tail[i+1:]
 	}
 	return "…" + strings.TrimSpace(tail)
 }
 
-// execTrimPartialRune drops an incomplete UTF-8 sequence at the end of b, left
+// trimPartialRune drops an incomplete UTF-8 sequence at the end of b, left
 // there by cutting output at the size cap.
-func execTrimPartialRune(b []byte) []byte {
+func trimPartialRune(b []byte) []byte {
 	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
 		if utf8.RuneStart(b[i]) {
 			if !utf8.FullRune(b[i:]) {

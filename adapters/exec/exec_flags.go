@@ -9,56 +9,56 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// execShellValueLetters are the letters of shells' single-letter options
+// shellValueLetters are the letters of shells' single-letter options
 // whose value is the next argument: -o and bash's -O (set -o, shopt),
 // ksh93's -R and mksh's -T. In a cluster each takes the next argument in
 // turn, so that in bash -co pipefail CMD the script is CMD.
-const execShellValueLetters = "oORT"
+const shellValueLetters = "oORT"
 
-// execShellValueOpts are the long options of shells whose value is the
+// shellValueOpts are the long options of shells whose value is the
 // next argument: bash's --rcfile and --init-file, zsh's --emulate, and
 // fish's.
-var execShellValueOpts = []string{"--rcfile", "--init-file", "--emulate",
+var shellValueOpts = []string{"--rcfile", "--init-file", "--emulate",
 	"--debug", "--debug-output", "--features", "--profile", "--profile-startup", "--debug-stack-frames"}
 
-// execGetoptShells are the shells whose options are read as getopt reads
+// getoptShells are the shells whose options are read as getopt reads
 // them, by base name: fish's -c and -C take their command as their value,
 // the rest of their cluster or the next argument.
-var execGetoptShells = map[string]bool{"fish": true}
+var getoptShells = map[string]bool{"fish": true}
 
-// execFishValueLetters are the letters of fish's options that take a
-// value, and execFishScriptLetters those whose value is a command it
+// fishValueLetters are the letters of fish's options that take a
+// value, and fishScriptLetters those whose value is a command it
 // runs (-c, and -C, the init command).
 const (
-	execFishValueLetters  = "cCdfpDo"
-	execFishScriptLetters = "cC"
+	fishValueLetters  = "cCdfpDo"
+	fishScriptLetters = "cC"
 )
 
-// execFishScriptOpts are fish's long options whose value is a command it
+// fishScriptOpts are fish's long options whose value is a command it
 // runs.
-var execFishScriptOpts = []string{"--command", "--init-command"}
+var fishScriptOpts = []string{"--command", "--init-command"}
 
-// execOptSyntax is how the options of an interpreter are read, to find
+// optSyntax is how the options of an interpreter are read, to find
 // its script flags and its first operand, after which the arguments are
 // its script's.
-type execOptSyntax struct {
-	in execInterpreter
+type optSyntax struct {
+	in interpreter
 	// values are the options whose value is the next argument: the
 	// interpreter's, and those the load check's table lists for the same
 	// program.
 	values []string
 	// getopt is set for shells whose -c takes its command as a value (see
-	// execGetoptShells).
+	// getoptShells).
 	getopt bool
 	// slash is set for programs whose options start with "/" (cmd /c).
 	slash bool
 }
 
-// execSyntaxFor returns how the options of prog, the interpreter in, are
+// syntaxFor returns how the options of prog, the interpreter in, are
 // read; prog may be "" where only in's table entry counts.
-func execSyntaxFor(prog string, in execInterpreter) execOptSyntax {
-	o := execOptSyntax{in: in, values: slices.Concat(in.optArgs, in.valueFlags)}
-	if l, ok := execLoaderFor(prog); ok && prog != "" {
+func syntaxFor(prog string, in interpreter) optSyntax {
+	o := optSyntax{in: in, values: slices.Concat(in.optArgs, in.valueFlags)}
+	if l, ok := loaderFor(prog); ok && prog != "" {
 		o.values = append(o.values, l.values...)
 		for _, f := range l.flags {
 			if f.next {
@@ -67,10 +67,10 @@ func execSyntaxFor(prog string, in execInterpreter) execOptSyntax {
 		}
 	}
 	if in.shellFlags {
-		o.values = append(o.values, execShellValueOpts...)
-		_, o.getopt = execProgramIn(execGetoptShells, prog)
+		o.values = append(o.values, shellValueOpts...)
+		_, o.getopt = programIn(getoptShells, prog)
 		if o.getopt {
-			o.values = append(o.values, execFishScriptOpts...)
+			o.values = append(o.values, fishScriptOpts...)
 		}
 	}
 	o.slash = slices.ContainsFunc(in.flags, func(f string) bool { return strings.HasPrefix(f, "/") })
@@ -79,27 +79,27 @@ func execSyntaxFor(prog string, in execInterpreter) execOptSyntax {
 
 // option reports whether s, an argument written in the configuration, is
 // an option rather than an operand.
-func (o execOptSyntax) option(s string) bool {
+func (o optSyntax) option(s string) bool {
 	return len(s) > 1 && (s[0] == '-' || o.in.shellFlags && s[0] == '+' || o.slash && s[0] == '/')
 }
 
 // interleaved reports whether the program reads options after its
 // operands: GNU sed and the programs marked permute do, and awk's and
 // cmd's are read so too, which only checks more.
-func (o execOptSyntax) interleaved() bool {
+func (o optSyntax) interleaved() bool {
 	return o.in.programOperand || o.slash || o.in.permute
 }
 
 // wordOptions reports whether the program's single-dash options are
 // words, as PowerShell's -Command and -NoProfile are.
-func (in execInterpreter) wordOptions() bool {
+func (in interpreter) wordOptions() bool {
 	return slices.ContainsFunc(in.flags, func(f string) bool { return len(f) > 2 && f[0] == '-' && f[1] != '-' })
 }
 
 // cluster returns the letters of s when it is a cluster of single-letter
 // options: "-" and letters, or for a shell "-" or "+" and letters or
 // digits (zsh's -0 to -9).
-func (o execOptSyntax) cluster(s string) (string, bool) {
+func (o optSyntax) cluster(s string) (string, bool) {
 	if len(s) < 2 || s[0] != '-' && !(o.in.shellFlags && s[0] == '+') || s[0] == '-' && s[1] == '-' {
 		return "", false
 	}
@@ -111,12 +111,12 @@ func (o execOptSyntax) cluster(s string) (string, bool) {
 	return s[1:], true
 }
 
-// execLongPrefix reports whether s, a long option without its "=" value,
+// longPrefix reports whether s, a long option without its "=" value,
 // names the long option f: GNU getopt takes any start of a long option
 // that is not ambiguous (sed's --expr, env's --split). An ambiguous start
 // is an error, so that taking it for each option it starts only checks
 // more.
-func execLongPrefix(s, f string) bool {
+func longPrefix(s, f string) bool {
 	return strings.HasPrefix(s, "--") && strings.HasPrefix(f, "--") && len(s) > 2 && len(s) <= len(f) && strings.EqualFold(f[:len(s)], s)
 }
 
@@ -125,7 +125,7 @@ func execLongPrefix(s, f string) bool {
 // shell's cluster one for each letter that takes a value. sure is false
 // for a long option the tables do not list, which may take the next
 // argument.
-func (o execOptSyntax) takes(s string) (n int, sure bool) {
+func (o optSyntax) takes(s string) (n int, sure bool) {
 	if slices.ContainsFunc(o.values, func(f string) bool { return strings.EqualFold(f, s) }) {
 		return 1, true
 	}
@@ -133,7 +133,7 @@ func (o execOptSyntax) takes(s string) (n int, sure bool) {
 		if len(s) == 2 || strings.Contains(s, "=") {
 			return 0, true
 		}
-		if slices.ContainsFunc(o.values, func(f string) bool { return execLongPrefix(s, f) }) {
+		if slices.ContainsFunc(o.values, func(f string) bool { return longPrefix(s, f) }) {
 			return 1, true
 		}
 		return 1, false
@@ -153,12 +153,12 @@ func (o execOptSyntax) takes(s string) (n int, sure bool) {
 	case o.getopt:
 		// The first letter that takes a value takes the rest of the
 		// cluster, or the next argument when it ends it.
-		if i := strings.IndexAny(letters, execFishValueLetters); i == len(letters)-1 {
+		if i := strings.IndexAny(letters, fishValueLetters); i == len(letters)-1 {
 			return 1, true
 		}
 	case o.in.shellFlags:
 		for _, r := range letters {
-			if strings.ContainsRune(execShellValueLetters, r) {
+			if strings.ContainsRune(shellValueLetters, r) {
 				n++
 			}
 		}
@@ -183,7 +183,7 @@ func (o execOptSyntax) takes(s string) (n int, sure bool) {
 // values: those takes counts, up to a list known only at a call, and for
 // an option that may take one, the next argument unless it is an option,
 // a script flag or the subcommand (it is then read as one).
-func (o execOptSyntax) skip(args []scriptArg, i int, s string) int {
+func (o optSyntax) skip(args []scriptArg, i int, s string) int {
 	n, sure := o.takes(s)
 	// A list known only at a call may be empty or hold more than one
 	// value: it is read for what it may hold rather than taken.
@@ -211,7 +211,7 @@ func (o execOptSyntax) skip(args []scriptArg, i int, s string) int {
 // it with "-" (a parameter with allow_flags, an answer) or, for a shell,
 // with "+", which the call lets through and which bash and dash read as
 // options (+c is -c).
-func (c *execCompiler) mayBeOption(in execInterpreter, a scriptArg) bool {
+func (c *compiler) mayBeOption(in interpreter, a scriptArg) bool {
 	if a.run {
 		return true
 	}
@@ -236,11 +236,11 @@ func (c *execCompiler) mayBeOption(in execInterpreter, a scriptArg) bool {
 // sed, which GNU sed reads among its operands, of awk and of cmd are read
 // up to the "--". env's -S with a fixed string runs the command the
 // string splits into, which is checked in its place.
-func (c *execCompiler) optionScripts(args []scriptArg, start int, prog string, in execInterpreter, zero map[int]bool) *hcl.Diagnostic {
+func (c *compiler) optionScripts(args []scriptArg, start int, prog string, in interpreter, zero map[int]bool) *hcl.Diagnostic {
 	if in.shellFlags {
 		return c.shellScripts(args, start, prog, in, zero)
 	}
-	o := execSyntaxFor(prog, in)
+	o := syntaxFor(prog, in)
 	for i := start + 1; i < len(args); i++ {
 		a := args[i]
 		if a.run {
@@ -267,7 +267,7 @@ func (c *execCompiler) optionScripts(args []scriptArg, start int, prog string, i
 			return nil
 		}
 		switch {
-		case in.scriptFlag(s) && execJoinsRest(prog):
+		case in.scriptFlag(s) && joinsRest(prog):
 			return c.joinedScript(args, i, fmt.Sprintf("The script %s runs with %s", prog, s), in)
 		case in.scriptFlag(s):
 			if i+1 < len(args) {
@@ -288,15 +288,15 @@ func (c *execCompiler) optionScripts(args []scriptArg, start int, prog string, i
 	return nil
 }
 
-// execJoinedScripts are the programs that join every argument after
+// joinedScripts are the programs that join every argument after
 // their script flag into the script, by base name: PowerShell's -Command
 // and cmd's /c and /k.
-var execJoinedScripts = map[string]bool{"pwsh": true, "powershell": true, "cmd": true}
+var joinedScripts = map[string]bool{"pwsh": true, "powershell": true, "cmd": true}
 
-// execJoinsRest reports whether prog joins the arguments after its script
-// flag into the script (see execJoinedScripts).
-func execJoinsRest(prog string) bool {
-	_, ok := execProgramIn(execJoinedScripts, prog)
+// joinsRest reports whether prog joins the arguments after its script
+// flag into the script (see joinedScripts).
+func joinsRest(prog string) bool {
+	_, ok := programIn(joinedScripts, prog)
 	return ok
 }
 
@@ -304,7 +304,7 @@ func execJoinsRest(prog string) bool {
 // script flag of a program that joins them into its script: a parameter
 // alone there is text of the script too, unless it is the whole script
 // (["pwsh", "-Command", param.script]).
-func (c *execCompiler) joinedScript(args []scriptArg, flag int, what string, in execInterpreter) *hcl.Diagnostic {
+func (c *compiler) joinedScript(args []scriptArg, flag int, what string, in interpreter) *hcl.Diagnostic {
 	if flag+2 == len(args) {
 		return c.scriptAt(args, flag+1, what, in)
 	}
@@ -327,8 +327,8 @@ func (c *execCompiler) joinedScript(args []scriptArg, flag int, what string, in 
 // element from the cluster to the script is checked, since one taken for
 // an option's value may be the script for a shell that reads the letter
 // otherwise. fish's -c and -C take their command as their value.
-func (c *execCompiler) shellScripts(args []scriptArg, start int, prog string, in execInterpreter, zero map[int]bool) *hcl.Diagnostic {
-	o := execSyntaxFor(prog, in)
+func (c *compiler) shellScripts(args []scriptArg, start int, prog string, in interpreter, zero map[int]bool) *hcl.Diagnostic {
+	o := syntaxFor(prog, in)
 	flag, from := "", 0
 	script := func(at int) *hcl.Diagnostic {
 		if flag == "" {
@@ -387,28 +387,28 @@ func (c *execCompiler) shellScripts(args []scriptArg, start int, prog string, in
 
 // fishFlag reports whether s is a flag of fish whose value, the next
 // argument, is a command it runs: -c, -ic, --command, --init-command.
-func (o execOptSyntax) fishFlag(s string) bool {
-	if slices.ContainsFunc(execFishScriptOpts, func(f string) bool { return execLongPrefix(s, f) }) {
+func (o optSyntax) fishFlag(s string) bool {
+	if slices.ContainsFunc(fishScriptOpts, func(f string) bool { return longPrefix(s, f) }) {
 		return true
 	}
 	letters, ok := o.cluster(s)
-	i := strings.IndexAny(letters, execFishValueLetters)
-	return ok && i == len(letters)-1 && strings.ContainsRune(execFishScriptLetters, rune(letters[i]))
+	i := strings.IndexAny(letters, fishValueLetters)
+	return ok && i == len(letters)-1 && strings.ContainsRune(fishScriptLetters, rune(letters[i]))
 }
 
 // fishScript reports whether an argument of fish starting with lead, the
 // known start of an element not known at load, carries a command glued
 // to its flag (-cCMD, --command=CMD) or may go on into one, and returns
 // the flag.
-func (o execOptSyntax) fishScript(lead string) (string, bool) {
+func (o optSyntax) fishScript(lead string) (string, bool) {
 	if !o.getopt || len(lead) < 2 || lead[0] != '-' {
 		return "", false
 	}
 	if strings.HasPrefix(lead, "--") {
 		name, _, glued := strings.Cut(lead, "=")
-		for _, f := range execFishScriptOpts {
+		for _, f := range fishScriptOpts {
 			switch {
-			case glued && execLongPrefix(name, f):
+			case glued && longPrefix(name, f):
 				return name + "=", true
 			case !glued && strings.HasPrefix(f, lead):
 				return f + "=", true
@@ -420,8 +420,8 @@ func (o execOptSyntax) fishScript(lead string) (string, bool) {
 		if (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
 			return "", false
 		}
-		if strings.ContainsRune(execFishValueLetters, r) {
-			return lead[:i+2], strings.ContainsRune(execFishScriptLetters, r)
+		if strings.ContainsRune(fishValueLetters, r) {
+			return lead[:i+2], strings.ContainsRune(fishScriptLetters, r)
 		}
 	}
 	return "", false
@@ -429,10 +429,10 @@ func (o execOptSyntax) fishScript(lead string) (string, bool) {
 
 // envSplitArgs returns, when args[i] is env's -S with a fixed string (-S
 // STRING, -SSTRING, --split-string=STRING), the command env runs: args
-// with the words of the string (see execSplitString) in place of the flag
+// with the words of the string (see splitString) in place of the flag
 // and the string. ok is false otherwise.
-func envSplitArgs(prog string, in execInterpreter, args []scriptArg, i int) ([]scriptArg, bool) {
-	if execProgramName(prog) != "env" {
+func envSplitArgs(prog string, in interpreter, args []scriptArg, i int) ([]scriptArg, bool) {
+	if programName(prog) != "env" {
 		return nil, false
 	}
 	s, _ := args[i].literal()
@@ -453,7 +453,7 @@ func envSplitArgs(prog string, in execInterpreter, args []scriptArg, i int) ([]s
 	default:
 		return nil, false
 	}
-	words, ok := execSplitString(str)
+	words, ok := splitString(str)
 	if !ok {
 		// env refuses the string; should it read it otherwise, its
 		// words are still checked.
@@ -466,7 +466,7 @@ func envSplitArgs(prog string, in execInterpreter, args []scriptArg, i int) ([]s
 	return append(out, args[rest:]...), true
 }
 
-// execSplitString splits s into words as env -S does (GNU coreutils):
+// splitString splits s into words as env -S does (GNU coreutils):
 // words are separated by whitespace and by \_ outside double quotes;
 // single quotes keep their text but for \\ and \'; double quotes keep
 // whitespace and take the escapes \f \n \r \t \v \# \$ \_ \" \' \\; \c
@@ -474,7 +474,7 @@ func envSplitArgs(prog string, in execInterpreter, args []scriptArg, i int) ([]s
 // comment to the end; ${NAME}, which env replaces by the variable's
 // value, is kept as written. ok is false for a string env refuses (an
 // unterminated quote, an unknown escape, a $ without braces).
-func execSplitString(s string) (words []string, ok bool) {
+func splitString(s string) (words []string, ok bool) {
 	var w strings.Builder
 	inWord, sq, dq := false, false, false
 	flush := func() {

@@ -9,18 +9,18 @@ import (
 	"syscall"
 )
 
-// execSetParentDeath asks the kernel to kill the command if toolhost dies
+// setParentDeath asks the kernel to kill the command if toolhost dies
 // without the chance to kill it (SIGKILL, a crash). Only the command itself
 // gets the signal, not what it started; an orderly exit kills the whole
 // process group (see Exec.Close).
-func execSetParentDeath(attr *syscall.SysProcAttr) {
+func setParentDeath(attr *syscall.SysProcAttr) {
 	attr.Pdeathsig = syscall.SIGKILL
 }
 
-// execOnlyZombies reports whether every process of the process group pgid
+// onlyZombies reports whether every process of the process group pgid
 // is a zombie, from /proc/PID/stat: the state is the first field after the
 // command's name in parentheses, the group the third.
-func execOnlyZombies(pgid int) bool {
+func onlyZombies(pgid int) bool {
 	d, err := os.Open("/proc")
 	if err != nil {
 		return false

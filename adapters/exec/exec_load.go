@@ -11,7 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// execProgramEnv reports whether an environment variable chooses the code
+// programEnv reports whether an environment variable chooses the code
 // that runs, and says how (for the message), or returns "". The variables
 // are drawn up by class rather than one by one, with names compared
 // case-insensitively (Windows' Path is PATH):
@@ -38,7 +38,7 @@ import (
 //     YARN_RC_FILENAME; not *SRC), what an editor or an interpreter runs
 //     at start (*INIT: VIMINIT, EXINIT) and the libraries of interpreters
 //     (*LOADPATH, *_LIBRARY, *_ENGINES: EMACSLOADPATH, TCL_LIBRARY).
-func execProgramEnv(name string) string {
+func programEnv(name string) string {
 	n := strings.ToUpper(name)
 	switch n {
 	case "PATH", "PATHEXT", "COMSPEC", "GCONV_PATH", "LOCPATH", "NLSPATH", "GLIBC_TUNABLES", "HOSTALIASES":
@@ -55,7 +55,7 @@ func execProgramEnv(name string) string {
 	case "HOME", "WGETRC", "INPUTRC", "CURLRC":
 		return "where a program reads its settings, which may name programs"
 	}
-	for _, p := range execCodeEnvPrefixes {
+	for _, p := range codeEnvPrefixes {
 		if strings.HasPrefix(n, p.prefix) {
 			return p.why
 		}
@@ -99,10 +99,10 @@ func execProgramEnv(name string) string {
 	return ""
 }
 
-// execCodeEnvPrefixes are the prefixes of the variables of the loader, of
+// codeEnvPrefixes are the prefixes of the variables of the loader, of
 // bash's exported functions, and of interpreters and language toolchains:
 // their module paths, options, startup files and homes.
-var execCodeEnvPrefixes = []struct{ prefix, why string }{
+var codeEnvPrefixes = []struct{ prefix, why string }{
 	{"LD_", "the libraries the loader loads into the program"},
 	{"DYLD_", "the libraries the loader loads into the program"},
 	{"BASH_FUNC_", "what a shell runs by itself"},
@@ -167,19 +167,19 @@ var gitDataEnv = []string{
 	"GIT_HTTP_LOW_SPEED_LIMIT", "GIT_HTTP_LOW_SPEED_TIME", "GIT_NO_REPLACE_OBJECTS",
 }
 
-// execProgramEnvHint adds to the refusal of a GIT_* variable which of
+// programEnvHint adds to the refusal of a GIT_* variable which of
 // git's variables a parameter may set.
-func execProgramEnvHint(name string) string {
+func programEnvHint(name string) string {
 	if !strings.HasPrefix(strings.ToUpper(name), "GIT_") {
 		return ""
 	}
 	return " Of git's variables, only those that carry data may use parameters, such as GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL and GIT_COMMITTER_DATE."
 }
 
-// execLoadFlag is an option whose value chooses code the program loads or
+// loadFlag is an option whose value chooses code the program loads or
 // runs: a module, a library, a directory modules are looked up in, a
 // command, or a setting or file of settings that can name one.
-type execLoadFlag struct {
+type loadFlag struct {
 	name string // as written: "-M", "--require", "-javaagent:"
 	// glued: the value may be glued to the name (-MPOSIX, -javaagent:x),
 	// after "=" for a long option (--require=x); next: the value may be
@@ -196,12 +196,12 @@ type execLoadFlag struct {
 	what string
 }
 
-// execLoader is a program some of whose options load or run code.
-type execLoader struct {
-	flags []execLoadFlag
+// loader is a program some of whose options load or run code.
+type loader struct {
+	flags []loadFlag
 	// subcommands are the options of one subcommand only, by its name:
 	// git clone's -c, which is another option after git log.
-	subcommands map[string][]execLoadFlag
+	subcommands map[string][]loadFlag
 	// interleaved is set for programs (or their subcommands) that take
 	// options among their operands, up to a "--", as GNU tar's and git
 	// log's do.
@@ -228,42 +228,42 @@ const (
 	startsDebugger = "starts a debugger on the address it names, through which anyone who reaches it runs code"
 )
 
-// execLoaders are the programs whose options load or run code, by base
-// name without ".exe", as for execInterpreters: interpreters' options
+// loaders are the programs whose options load or run code, by base
+// name without ".exe", as for interpreters: interpreters' options
 // that load a module, a library or a file of settings, and the options of
 // common tools that name a program they run.
-var execLoaders = func() map[string]execLoader {
-	m := execInterpreterLoaders()
-	maps.Copy(m, execToolLoaders())
+var loaders = func() map[string]loader {
+	m := interpreterLoaders()
+	maps.Copy(m, toolLoaders())
 	return m
 }()
 
-// execInterpreterLoaders are the interpreters whose options load a
+// interpreterLoaders are the interpreters whose options load a
 // module, a library, a startup file or a file of settings.
-func execInterpreterLoaders() map[string]execLoader {
-	perl := execLoader{clusters: true,
-		flags: []execLoadFlag{
+func interpreterLoaders() map[string]loader {
+	perl := loader{clusters: true,
+		flags: []loadFlag{
 			{name: "-M", glued: true, what: `loads the module it names, and runs its import with the arguments after "="`},
 			{name: "-m", glued: true, what: loadsModule},
 			{name: "-I", glued: true, next: true, what: "loads modules from the directory it names"},
 			{name: "-d", glued: true, what: "loads the debugger module it names"},
 		},
 		example: `command = ["perl", "-MPOSIX", "-e", "print floor($ARGV[0])", param.x]`}
-	python := execLoader{clusters: true,
-		flags: []execLoadFlag{
+	python := loader{clusters: true,
+		flags: []loadFlag{
 			{name: "-m", glued: true, next: true, what: "runs the module it names"},
 			{name: "-W", glued: true, next: true, what: "imports the module of the warning category it names"},
 			{name: "-X", glued: true, next: true, what: "takes settings such as pycache_prefix, the directory compiled modules are read from"},
 		},
 		example: `command = ["python3", "-m", "json.tool", param.x]`}
-	ruby := execLoader{clusters: true, values: []string{"-C", "-E"},
-		flags: []execLoadFlag{
+	ruby := loader{clusters: true, values: []string{"-C", "-E"},
+		flags: []loadFlag{
 			{name: "-r", glued: true, next: true, what: "loads the library it names"},
 			{name: "-I", glued: true, next: true, what: "loads libraries from the directory it names"},
 		},
 		example: `command = ["ruby", "-rjson", "-e", "puts JSON.generate(ARGV[0])", param.x]`}
-	node := execLoader{
-		flags: []execLoadFlag{
+	node := loader{
+		flags: []loadFlag{
 			{name: "-r", glued: true, next: true, what: loadsBefore},
 			{name: "--require", glued: true, next: true, what: loadsBefore},
 			{name: "--import", glued: true, next: true, what: loadsBefore},
@@ -281,8 +281,8 @@ func execInterpreterLoaders() map[string]execLoader {
 			{name: "--inspect-wait", glued: true, what: startsDebugger},
 		},
 		example: `command = ["node", "--require", "./setup.js", "app.js", param.x]`}
-	php := execLoader{values: []string{"-f", "-B", "-R", "-F", "-E"},
-		flags: []execLoadFlag{
+	php := loader{values: []string{"-f", "-B", "-R", "-F", "-E"},
+		flags: []loadFlag{
 			{name: "-d", glued: true, next: true, what: "takes an ini setting such as auto_prepend_file, a file it runs first"},
 			{name: "-c", glued: true, next: true, what: "reads the php.ini it names, whose settings name files it runs"},
 			{name: "-z", glued: true, next: true, what: "loads the Zend extension it names"},
@@ -291,13 +291,13 @@ func execInterpreterLoaders() map[string]execLoader {
 			{name: "--zend-extension", glued: true, next: true, what: "loads the Zend extension it names"},
 		},
 		example: `command = ["php", "-d", "memory_limit=256M", "script.php", param.x]`}
-	lua := execLoader{
-		flags:   []execLoadFlag{{name: "-l", glued: true, next: true, what: "loads the library it names"}},
+	lua := loader{
+		flags:   []loadFlag{{name: "-l", glued: true, next: true, what: "loads the library it names"}},
 		example: `command = ["lua", "-l", "cjson", "script.lua", param.x]`}
 	// gawk loads extensions and source files; any awk reads its program
 	// from the file -f names.
-	awk := execLoader{values: []string{"-v", "-F", "--assign", "--field-separator", "-W"},
-		flags: []execLoadFlag{
+	awk := loader{values: []string{"-v", "-F", "--assign", "--field-separator", "-W"},
+		flags: []loadFlag{
 			{name: "-f", glued: true, next: true, what: "runs the program file it names"},
 			{name: "--file", glued: true, next: true, what: "runs the program file it names"},
 			{name: "-E", glued: true, next: true, what: "runs the program file it names"},
@@ -309,10 +309,10 @@ func execInterpreterLoaders() map[string]execLoader {
 		},
 		example: `command = ["gawk", "-l", "ordchr", "-f", "report.awk", param.path]`}
 	luajit := lua
-	luajit.flags = append(slices.Clone(lua.flags), execLoadFlag{name: "-j", glued: true, next: true, what: "loads the jit module it names"})
+	luajit.flags = append(slices.Clone(lua.flags), loadFlag{name: "-j", glued: true, next: true, what: "loads the jit module it names"})
 	luajit.example = `command = ["luajit", "-l", "cjson", "script.lua", param.x]`
-	deno := execLoader{
-		flags: []execLoadFlag{
+	deno := loader{
+		flags: []loadFlag{
 			{name: "--import-map", glued: true, next: true, sub: true, what: "reads the import map it names, which chooses the modules"},
 			{name: "--config", glued: true, next: true, sub: true, what: "reads the configuration it names, which chooses the modules"},
 			{name: "--preload", glued: true, next: true, sub: true, what: loadsBefore},
@@ -320,8 +320,8 @@ func execInterpreterLoaders() map[string]execLoader {
 			{name: "--env-file", glued: true, next: true, sub: true, what: "reads variables from the file it names"},
 		},
 		example: `command = ["deno", "run", "--config", "deno.json", "main.ts", param.x]`}
-	java := execLoader{values: []string{"--add-opens", "--add-exports", "--add-modules", "--add-reads"},
-		flags: []execLoadFlag{
+	java := loader{values: []string{"--add-opens", "--add-exports", "--add-modules", "--add-reads"},
+		flags: []loadFlag{
 			{name: "-javaagent:", glued: true, what: "loads the agent it names"},
 			{name: "-agentlib:", glued: true, what: "loads the native agent it names"},
 			{name: "-agentpath:", glued: true, what: "loads the native agent it names"},
@@ -340,15 +340,15 @@ func execInterpreterLoaders() map[string]execLoader {
 			{name: "@", glued: true, what: "reads options from the file it names"},
 		},
 		example: `command = ["java", "-cp", "app.jar", "app.Main", param.x]`}
-	bash := execLoader{values: []string{"-o", "+o", "-O", "+O"},
-		flags: []execLoadFlag{
+	bash := loader{values: []string{"-o", "+o", "-O", "+O"},
+		flags: []loadFlag{
 			{name: "--rcfile", next: true, what: "runs the startup file it names"},
 			{name: "--init-file", next: true, what: "runs the startup file it names"},
 		},
 		example: `command = ["bash", "--norc", "-c", "echo \"$1\"", "bash", param.x]`}
 	// ssh's settings run commands (ProxyCommand, LocalCommand,
 	// KnownHostsCommand), and so do the transports of scp, sftp and rsync.
-	m := map[string]execLoader{"perl": perl, "ruby": ruby, "php": php, "lua": lua, "luajit": luajit,
+	m := map[string]loader{"perl": perl, "ruby": ruby, "php": php, "lua": lua, "luajit": luajit,
 		"deno": deno, "java": java, "bash": bash, "rbash": bash}
 	for _, n := range []string{"python", "python2", "python3", "pypy", "pypy3"} {
 		m[n] = python
@@ -362,12 +362,12 @@ func execInterpreterLoaders() map[string]execLoader {
 	return m
 }
 
-// execToolLoaders are the common tools whose options name a program they
+// toolLoaders are the common tools whose options name a program they
 // run, or a file of settings that does.
-func execToolLoaders() map[string]execLoader {
+func toolLoaders() map[string]loader {
 	gitSetting := "takes a setting such as core.pager, core.sshCommand or an alias, which runs a program"
-	git := execLoader{values: []string{"-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix"},
-		flags: []execLoadFlag{
+	git := loader{values: []string{"-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix"},
+		flags: []loadFlag{
 			{name: "-c", next: true, what: gitSetting},
 			{name: "--config-env", glued: true, next: true, what: gitSetting},
 			{name: "--exec-path", glued: true, what: "runs git's commands from the directory it names"},
@@ -379,7 +379,7 @@ func execToolLoaders() map[string]execLoader {
 			{name: "--template", glued: true, next: true, sub: true, what: "copies hooks, which run, from the directory it names"},
 			{name: "--config", glued: true, next: true, sub: true, what: gitSetting},
 		},
-		subcommands: map[string][]execLoadFlag{
+		subcommands: map[string][]loadFlag{
 			"clone":     {{name: "-c", glued: true, next: true, what: gitSetting}, {name: "-u", glued: true, next: true, what: runsProgram}},
 			"ls-remote": {{name: "-u", glued: true, next: true, what: runsProgram}},
 			"rebase":    {{name: "-x", glued: true, next: true, what: runsCommand}},
@@ -391,33 +391,33 @@ func execToolLoaders() map[string]execLoader {
 		},
 		interleaved: true,
 		example:     `command = ["git", "-c", "core.quotePath=false", "log", "--end-of-options", param.rev]`}
-	sshFlags := []execLoadFlag{
+	sshFlags := []loadFlag{
 		{name: "-o", glued: true, next: true, what: "takes a setting such as ProxyCommand, a command it runs"},
 		{name: "-F", glued: true, next: true, what: "reads the configuration it names, whose settings run commands"},
 		{name: "-I", glued: true, next: true, what: "loads the PKCS#11 library it names"},
 	}
-	ssh := execLoader{clusters: true, flags: sshFlags,
+	ssh := loader{clusters: true, flags: sshFlags,
 		values:  []string{"-b", "-c", "-D", "-E", "-e", "-i", "-L", "-l", "-m", "-O", "-p", "-Q", "-R", "-S", "-W", "-w", "-B", "-J"},
 		example: `command = ["ssh", "-o", "BatchMode=yes", "host.example", "uptime"]`}
 	// scp and sftp run ssh, or the program -S names, and sftp -D runs
 	// its server.
-	sshClient := execLoader{clusters: true,
+	sshClient := loader{clusters: true,
 		flags: append(slices.Clone(sshFlags),
-			execLoadFlag{name: "-S", glued: true, next: true, what: runsProgram},
-			execLoadFlag{name: "-D", glued: true, next: true, what: runsProgram}),
+			loadFlag{name: "-S", glued: true, next: true, what: runsProgram},
+			loadFlag{name: "-D", glued: true, next: true, what: runsProgram}),
 		values:  []string{"-c", "-i", "-l", "-P", "-J", "-X", "-B", "-b", "-R", "-s"},
 		example: `command = ["scp", "-o", "BatchMode=yes", "--", param.file, "backup.example:"]`}
-	rsync := execLoader{interleaved: true, clusters: true,
+	rsync := loader{interleaved: true, clusters: true,
 
-		flags: []execLoadFlag{
+		flags: []loadFlag{
 			{name: "-e", glued: true, next: true, what: "runs the remote shell it gives"},
 			{name: "--rsh", glued: true, next: true, what: "runs the remote shell it gives"},
 			{name: "--rsync-path", glued: true, next: true, what: "runs the program it names on the remote side"},
 		},
 		example: `command = ["rsync", "-a", "--", "src/", param.dest]`}
-	tar := execLoader{interleaved: true, clusters: true,
+	tar := loader{interleaved: true, clusters: true,
 
-		flags: []execLoadFlag{
+		flags: []loadFlag{
 			{name: "--to-command", glued: true, next: true, what: runsCommand},
 			{name: "--use-compress-program", glued: true, next: true, what: runsProgram},
 			{name: "-I", glued: true, next: true, what: runsProgram},
@@ -430,34 +430,34 @@ func execToolLoaders() map[string]execLoader {
 		example: `command = ["tar", "-xzf", "archive.tar.gz", "--", param.path]`}
 	// A container's variables choose the code that runs in it as the
 	// host's do, and docker's config names credential helpers it runs.
-	containerFlags := []execLoadFlag{
+	containerFlags := []loadFlag{
 		{name: "-e", glued: true, next: true, env: true, what: "sets the variable it gives in the container"},
 		{name: "--env", glued: true, next: true, env: true, what: "sets the variable it gives in the container"},
 		{name: "--env-file", glued: true, next: true, what: "reads the variables it sets in the container from the file it names"},
 		{name: "--entrypoint", glued: true, next: true, what: "runs the program it names in the container"},
 	}
-	container := execLoader{clusters: true,
+	container := loader{clusters: true,
 		values: []string{"-H", "--host", "--context", "-l", "--log-level", "-v", "--volume", "-w", "--workdir", "-u", "--user",
 			"-p", "--publish", "--name", "--network", "--net", "-h", "--hostname", "-m", "--memory", "--cpus", "--mount",
 			"--label", "--platform", "--pull", "--restart", "--userns", "--ulimit", "--add-host", "--device", "--tmpfs"},
-		flags: []execLoadFlag{
+		flags: []loadFlag{
 			{name: "--config", glued: true, next: true, what: "reads the configuration it names, whose credential helpers are programs it runs"},
 		},
-		subcommands: map[string][]execLoadFlag{"run": containerFlags, "create": containerFlags, "exec": containerFlags},
+		subcommands: map[string][]loadFlag{"run": containerFlags, "create": containerFlags, "exec": containerFlags},
 		example:     `command = ["docker", "run", "--rm", "-e", "GREETING=${param.x}", "alpine", "printenv", "GREETING"]`}
-	m := map[string]execLoader{"git": git, "ssh": ssh, "scp": sshClient, "sftp": sshClient,
+	m := map[string]loader{"git": git, "ssh": ssh, "scp": sshClient, "sftp": sshClient,
 		"rsync": rsync, "tar": tar, "gtar": tar, "bsdtar": tar,
-		"zip": {interleaved: true, flags: []execLoadFlag{
+		"zip": {interleaved: true, flags: []loadFlag{
 			{name: "-TT", glued: true, next: true, what: "runs the command it gives to test the archive"},
 			{name: "--unzip-command", glued: true, next: true, what: "runs the command it gives to test the archive"},
 		}, example: `command = ["zip", "-r", "out.zip", "--", param.path]`},
-		"sort": {interleaved: true, flags: []execLoadFlag{{name: "--compress-program", glued: true, next: true, what: runsProgram}},
+		"sort": {interleaved: true, flags: []loadFlag{{name: "--compress-program", glued: true, next: true, what: runsProgram}},
 			example: `command = ["sort", "--", param.path]`},
-		"curl": {interleaved: true, clusters: true, flags: []execLoadFlag{
+		"curl": {interleaved: true, clusters: true, flags: []loadFlag{
 			{name: "-K", glued: true, next: true, what: "reads options from the file it names"},
 			{name: "--config", glued: true, next: true, what: "reads options from the file it names"},
 		}, example: `command = ["curl", "-sS", "--", param.url]`},
-		"wget": {interleaved: true, clusters: true, flags: []execLoadFlag{
+		"wget": {interleaved: true, clusters: true, flags: []loadFlag{
 			{name: "-e", glued: true, next: true, what: "runs the wgetrc command it gives, such as use_askpass, a program it runs"},
 			{name: "--execute", glued: true, next: true, what: "runs the wgetrc command it gives, such as use_askpass, a program it runs"},
 			{name: "--config", glued: true, next: true, what: "reads the wgetrc it names"},
@@ -466,14 +466,14 @@ func execToolLoaders() map[string]execLoader {
 		"sudo": {clusters: true, envOperands: true,
 			values: []string{"-u", "-g", "-C", "-D", "-p", "-r", "-t", "-U", "-T", "-R", "--user", "--group",
 				"--close-from", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user", "--command-timeout", "--chroot"},
-			flags: []execLoadFlag{
+			flags: []loadFlag{
 				{name: "--preserve-env", glued: true, what: "keeps the variables it names from toolhost's environment, which may choose the code that runs"},
 			}, example: `command = ["sudo", "-u", "app", "GREETING=${param.x}", "printenv", "GREETING"]`},
 		"systemd-run": {clusters: true,
 			values: []string{"-u", "--unit", "-M", "--machine", "-H", "--host", "--description", "--slice", "--uid", "--gid",
 				"--working-directory", "--nice", "--service-type", "--on-active", "--on-boot", "--on-startup",
 				"--on-unit-active", "--on-unit-inactive", "--on-calendar"},
-			flags: []execLoadFlag{
+			flags: []loadFlag{
 				{name: "-E", glued: true, next: true, env: true, what: "sets the variable it gives for the command"},
 				{name: "--setenv", glued: true, next: true, env: true, what: "sets the variable it gives for the command"},
 				{name: "-p", glued: true, next: true, what: "takes a unit setting such as Environment= or ExecStartPre=, which set variables or run commands"},
@@ -483,7 +483,7 @@ func execToolLoaders() map[string]execLoader {
 				{name: "--socket-property", glued: true, next: true, what: "takes a unit setting, which may run commands"},
 			}, example: `command = ["systemd-run", "--user", "--setenv=GREETING=${param.x}", "printenv", "GREETING"]`},
 		"docker": container, "podman": container, "nerdctl": container,
-		"man": {interleaved: true, clusters: true, flags: []execLoadFlag{
+		"man": {interleaved: true, clusters: true, flags: []loadFlag{
 			{name: "-P", glued: true, next: true, what: "runs the pager it names"},
 			{name: "--pager", glued: true, next: true, what: "runs the pager it names"},
 			{name: "-H", glued: true, what: "runs the browser it names"},
@@ -493,17 +493,17 @@ func execToolLoaders() map[string]execLoader {
 	return m
 }
 
-// execLoaderFor returns the loader a program is, by its name or path, as
-// execInterpreterFor does.
-func execLoaderFor(prog string) (execLoader, bool) {
-	return execProgramIn(execLoaders, prog)
+// loaderFor returns the loader a program is, by its name or path, as
+// interpreterFor does.
+func loaderFor(prog string) (loader, bool) {
+	return programIn(loaders, prog)
 }
 
 // match finds among flags the option arg starts with. partial says arg
 // is only the literal start of an element whose rest is not known at
 // load. With glued set, the value is in the element; otherwise the next
 // argument is.
-func (l execLoader) match(arg string, partial bool, flags []execLoadFlag) (f execLoadFlag, glued, ok bool) {
+func (l loader) match(arg string, partial bool, flags []loadFlag) (f loadFlag, glued, ok bool) {
 	for _, f := range flags {
 		name := f.name
 		if strings.HasPrefix(name, "--") {
@@ -517,7 +517,7 @@ func (l execLoader) match(arg string, partial bool, flags []execLoadFlag) (f exe
 		}
 	}
 	if !l.clusters || len(arg) < 2 || arg[0] != '-' || arg[1] == '-' {
-		return execLoadFlag{}, false, false
+		return loadFlag{}, false, false
 	}
 	// A cluster: -wMstrict, -Bm.
 	for i := 1; i < len(arg); i++ {
@@ -537,12 +537,12 @@ func (l execLoader) match(arg string, partial bool, flags []execLoadFlag) (f exe
 			}
 		}
 	}
-	return execLoadFlag{}, false, false
+	return loadFlag{}, false, false
 }
 
 // subFlags are the options of l's subcommand name that load code.
-func (l execLoader) subFlags(name string) []execLoadFlag {
-	var out []execLoadFlag
+func (l loader) subFlags(name string) []loadFlag {
+	var out []loadFlag
 	for _, f := range l.flags {
 		if f.sub {
 			out = append(out, f)
@@ -558,7 +558,7 @@ func (l execLoader) subFlags(name string) []execLoadFlag {
 // "ls"]): the model calling the tool would choose the code that runs.
 // args are the command's elements as evaluated at load (see scriptArgs),
 // so the check holds however the list is built, as scriptParams does.
-func (c *execCompiler) loadParams(args []scriptArg) hcl.Diagnostics {
+func (c *compiler) loadParams(args []scriptArg) hcl.Diagnostics {
 	for start := range args {
 		prog, ok := args[start].literal()
 		if !ok {
@@ -567,7 +567,7 @@ func (c *execCompiler) loadParams(args []scriptArg) hcl.Diagnostics {
 		if d := c.envWrapperParams(prog, args, start); d != nil {
 			return hcl.Diagnostics{d}
 		}
-		l, ok := execLoaderFor(prog)
+		l, ok := loaderFor(prog)
 		if !ok {
 			continue
 		}
@@ -587,7 +587,7 @@ func (a scriptArg) leadingText() string {
 	case a.run:
 		return ""
 	case a.expr != nil:
-		return execLeadingLiteral(a.expr)
+		return leadingLiteral(a.expr)
 	case a.val.Type() == cty.String && !a.val.IsKnown():
 		return a.val.Range().StringPrefix()
 	}
@@ -597,9 +597,9 @@ func (a scriptArg) leadingText() string {
 // refs are the parameters and answers a's value may come from: for a
 // list known only at a call, all those its expression refers to, even
 // alone (concat(["perl", "-M"], param.modules) lets the caller choose).
-func (c *execCompiler) refs(a scriptArg) (params, answers []string) {
+func (c *compiler) refs(a scriptArg) (params, answers []string) {
 	if a.run && a.expr != nil {
-		return execParamRefs(a.expr, c.ParamNames()), execAnswerRefs(a.expr)
+		return paramRefs(a.expr, c.ParamNames()), answerRefs(a.expr)
 	}
 	return a.params, a.answers
 }
@@ -607,7 +607,7 @@ func (c *execCompiler) refs(a scriptArg) (params, answers []string) {
 // argRef names the parameter or the ask form's answer a's value comes
 // from, for a message, and where to point at it; what is "" when it
 // comes from neither.
-func (c *execCompiler) argRef(a scriptArg) (what string, subject *hcl.Range, expr hcl.Expression) {
+func (c *compiler) argRef(a scriptArg) (what string, subject *hcl.Range, expr hcl.Expression) {
 	params, answers := c.refs(a)
 	root, name := "param", ""
 	switch {
@@ -625,15 +625,15 @@ func (c *execCompiler) argRef(a scriptArg) (what string, subject *hcl.Range, exp
 	if a.expr != nil {
 		from = a.expr
 	}
-	rng, _ := execBuiltRefRange(from, root, name)
+	rng, _ := builtRefRange(from, root, name)
 	return what, &rng, c.cmdExpr
 }
 
 // runPart is b, a part of a list known only at a call that makes text
 // of a parameter or an answer (see runBuilt), as an element: for a for
 // expression, the element it makes of each item.
-func (c *execCompiler) runPart(b hclsyntax.Expression) scriptArg {
-	part := scriptArg{expr: b, params: execParamRefs(b, c.ParamNames()), answers: execAnswerRefs(b)}
+func (c *compiler) runPart(b hclsyntax.Expression) scriptArg {
+	part := scriptArg{expr: b, params: paramRefs(b, c.ParamNames()), answers: answerRefs(b)}
 	if f, ok := b.(*hclsyntax.ForExpr); ok {
 		part.expr = f.ValExpr
 	}
@@ -642,8 +642,8 @@ func (c *execCompiler) runPart(b hclsyntax.Expression) scriptArg {
 
 // loadFlagParams checks the options of the loader at args[start]: its
 // own, up to its first operand, and then those of a subcommand.
-func (c *execCompiler) loadFlagParams(prog string, l execLoader, args []scriptArg, start int) *hcl.Diagnostic {
-	in, _ := execInterpreterFor(prog)
+func (c *compiler) loadFlagParams(prog string, l loader, args []scriptArg, start int) *hcl.Diagnostic {
+	in, _ := interpreterFor(prog)
 	flags, sub := l.flags, false
 	for i := start + 1; i < len(args); i++ {
 		if args[i].run {
@@ -652,7 +652,7 @@ func (c *execCompiler) loadFlagParams(prog string, l execLoader, args []scriptAr
 			// [for m in param.modules : "-M${m}"].
 			for _, b := range args[i].builtExprs {
 				part := c.runPart(b)
-				lead := execLeadingLiteral(part.expr)
+				lead := leadingLiteral(part.expr)
 				if f, glued, ok := l.match(lead, true, flags); ok && glued {
 					if d := c.loadDiag(part, prog, l, f, lead); d != nil {
 						return d
@@ -696,7 +696,7 @@ func (c *execCompiler) loadFlagParams(prog string, l execLoader, args []scriptAr
 			// subcommand's options come after it, and git's among its
 			// operands.
 			switch {
-			case !sub && (l.subcommands != nil || slices.ContainsFunc(l.flags, func(f execLoadFlag) bool { return f.sub })):
+			case !sub && (l.subcommands != nil || slices.ContainsFunc(l.flags, func(f loadFlag) bool { return f.sub })):
 				flags, sub = l.subFlags(arg), true
 			case !l.interleaved:
 				return nil
@@ -711,7 +711,7 @@ func (c *execCompiler) loadFlagParams(prog string, l execLoader, args []scriptAr
 // loadDiag refuses value, the value of the option f of prog, the loader
 // l, when it comes from a parameter or an answer; nil when it does not.
 // arg is how the option is written.
-func (c *execCompiler) loadDiag(value scriptArg, prog string, l execLoader, f execLoadFlag, arg string) *hcl.Diagnostic {
+func (c *compiler) loadDiag(value scriptArg, prog string, l loader, f loadFlag, arg string) *hcl.Diagnostic {
 	what, subject, expr := c.argRef(value)
 	if what == "" {
 		return nil
@@ -746,7 +746,7 @@ func (c *execCompiler) loadDiag(value scriptArg, prog string, l execLoader, f ex
 // from a parameter or an answer, or the variable chooses the code that
 // runs and its value comes from one; nil otherwise. lead is the text
 // value is known to start with, from its name.
-func (c *execCompiler) envValueDiag(value scriptArg, prog, lead string) *hcl.Diagnostic {
+func (c *compiler) envValueDiag(value scriptArg, prog, lead string) *hcl.Diagnostic {
 	what, subject, expr := c.argRef(value)
 	if what == "" {
 		return nil
@@ -758,17 +758,17 @@ func (c *execCompiler) envValueDiag(value scriptArg, prog, lead string) *hcl.Dia
 			Summary:  "Name must be constant",
 			Detail: fmt.Sprintf("The name of a variable %s sets for the command it runs refers to %s, so the model calling the tool would choose "+
 				"which variable it sets (PATH, LD_PRELOAD, ...), and with it the program that runs. "+
-				"Write the name literally and use parameters only after the \"=\" of other variables, as in %s.", prog, what, execEnvSetterExample(prog)),
+				"Write the name literally and use parameters only after the \"=\" of other variables, as in %s.", prog, what, envSetterExample(prog)),
 			Subject:    subject,
 			Expression: expr,
 		}
 	}
-	if why := execProgramEnv(name); why != "" {
+	if why := programEnv(name); why != "" {
 		return &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Parameter chooses the program",
 			Detail: fmt.Sprintf("The environment variable %s, which %s sets, chooses the code the command runs (%s), so its value cannot refer to %s: "+
-				"the model calling the tool would choose the program. Write a constant value, or leave it out.%s", name, prog, why, what, execProgramEnvHint(name)),
+				"the model calling the tool would choose the program. Write a constant value, or leave it out.%s", name, prog, why, what, programEnvHint(name)),
 			Subject:    subject,
 			Expression: expr,
 		}
@@ -776,28 +776,28 @@ func (c *execCompiler) envValueDiag(value scriptArg, prog, lead string) *hcl.Dia
 	return nil
 }
 
-// execEnvSetterExample is a command of prog, a program that sets
+// envSetterExample is a command of prog, a program that sets
 // variables for the command it runs, that sets one from a parameter.
-func execEnvSetterExample(prog string) string {
-	if l, ok := execLoaderFor(prog); ok && l.example != "" {
+func envSetterExample(prog string) string {
+	if l, ok := loaderFor(prog); ok && l.example != "" {
 		return l.example
 	}
 	return `command = ["env", "GREETING=${param.text}", "printenv", "GREETING"]`
 }
 
 // envWrapperParams checks the variables an env program at args[start]
-// sets (["env", "NAME=VALUE", ..., "program"]) as execEnvArgRefs checks
+// sets (["env", "NAME=VALUE", ..., "program"]) as envArgRefs checks
 // the env argument: the names are fixed, and the variables that choose
 // the code that runs do not depend on parameters.
-func (c *execCompiler) envWrapperParams(prog string, args []scriptArg, start int) *hcl.Diagnostic {
-	if execProgramName(prog) != "env" {
+func (c *compiler) envWrapperParams(prog string, args []scriptArg, start int) *hcl.Diagnostic {
+	if programName(prog) != "env" {
 		return nil
 	}
 	for i := start + 1; i < len(args); i++ {
 		a := args[i]
 		if arg, ok := a.literal(); ok {
 			switch {
-			case slices.Contains(execInterpreters["env"].optArgs, arg):
+			case slices.Contains(interpreters["env"].optArgs, arg):
 				i++ // an option whose value is the next argument: -u, -C, -a, ...
 			case strings.HasPrefix(arg, "-"):
 			case !strings.Contains(arg, "="):
@@ -836,7 +836,7 @@ func (c *execCompiler) envWrapperParams(prog string, args []scriptArg, start int
 // out, its text says, and a value made from a parameter or an answer with
 // no "=" written before it may set any name; where it is not, the text its
 // value is known to start with says, and the same holds.
-func (c *execCompiler) envAssign(a scriptArg) (name string, fromArgs, assign bool) {
+func (c *compiler) envAssign(a scriptArg) (name string, fromArgs, assign bool) {
 	if a.expr != nil {
 		name, fromArgs, assign = c.envAssignName(a.expr)
 		if params, answers := c.refs(a); !assign && len(params)+len(answers) > 0 {
@@ -863,7 +863,7 @@ func (c *execCompiler) envAssign(a scriptArg) (name string, fromArgs, assign boo
 // envAssignDiag refuses a, an argument of env not known at load, when
 // it sets a variable whose name comes from a parameter or an answer, or
 // one that chooses the code that runs from one; nil otherwise.
-func (c *execCompiler) envAssignDiag(a scriptArg) *hcl.Diagnostic {
+func (c *compiler) envAssignDiag(a scriptArg) *hcl.Diagnostic {
 	n, fromArgs, assign := c.envAssign(a)
 	if !assign {
 		return nil
@@ -886,12 +886,12 @@ func (c *execCompiler) envAssignDiag(a scriptArg) *hcl.Diagnostic {
 			Expression: expr,
 		}
 	}
-	if why := execProgramEnv(n); why != "" && what != "" {
+	if why := programEnv(n); why != "" && what != "" {
 		return &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Parameter chooses the program",
 			Detail: fmt.Sprintf("The environment variable %s, which env sets, chooses the code the command runs (%s), so its value cannot refer to %s: "+
-				"the model calling the tool would choose the program. Write a constant value, or leave it out.%s", n, why, what, execProgramEnvHint(n)),
+				"the model calling the tool would choose the program. Write a constant value, or leave it out.%s", n, why, what, programEnvHint(n)),
 			Subject:    subject,
 			Expression: expr,
 		}
@@ -903,7 +903,7 @@ func (c *execCompiler) envAssignDiag(a scriptArg) *hcl.Diagnostic {
 // assign says it is NAME=VALUE, a template with "=" in its literal text;
 // name is the text before that "=", the parts before it evaluated; and
 // fromArgs says the name refers to a parameter or an answer.
-func (c *execCompiler) envAssignName(expr hclsyntax.Expression) (name string, fromArgs, assign bool) {
+func (c *compiler) envAssignName(expr hclsyntax.Expression) (name string, fromArgs, assign bool) {
 	if w, ok := expr.(*hclsyntax.TemplateWrapExpr); ok {
 		expr = w.Wrapped
 	}
@@ -913,7 +913,7 @@ func (c *execCompiler) envAssignName(expr hclsyntax.Expression) (name string, fr
 	}
 	var b strings.Builder
 	for _, p := range tmpl.Parts {
-		if lit, ok := execLiteralString(p); ok {
+		if lit, ok := literalString(p); ok {
 			if before, _, found := strings.Cut(lit, "="); found {
 				b.WriteString(before)
 				return b.String(), fromArgs, true
@@ -921,7 +921,7 @@ func (c *execCompiler) envAssignName(expr hclsyntax.Expression) (name string, fr
 			b.WriteString(lit)
 			continue
 		}
-		if execRefsArgs(p) {
+		if refsArgs(p) {
 			fromArgs = true
 			continue
 		}

@@ -68,9 +68,9 @@ func TestExecProgramEnv(t *testing.T) {
 		{"INITIAL_VALUE", false}, {"DESCRIPTION", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			why := execProgramEnv(tc.name)
+			why := programEnv(tc.name)
 			if (why != "") != tc.code {
-				t.Errorf("execProgramEnv(%q) = %q, want code %v", tc.name, why, tc.code)
+				t.Errorf("programEnv(%q) = %q, want code %v", tc.name, why, tc.code)
 			}
 		})
 	}

@@ -10,17 +10,17 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// execShellDanger is what a value put into a shell command can do.
-const execShellDanger = "a value such as `x; rm -rf ~` runs the rm, however the command quotes it"
+// shellDanger is what a value put into a shell command can do.
+const shellDanger = "a value such as `x; rm -rf ~` runs the rm, however the command quotes it"
 
-// execEnvFix says how to pass a value to a command that a program runs
+// envFix says how to pass a value to a command that a program runs
 // through a shell and that takes no arguments of its own: in an
 // environment variable, as example reads it.
-func execEnvFix(example string) string {
+func envFix(example string) string {
 	return "Pass the value in an environment variable and read it in the command, as in env = { X = param.x } with " + example
 }
 
-// execAddCommandRunners adds to m, the table of execInterpreters, the
+// addCommandRunners adds to m, the table of interpreters, the
 // programs that run code given as an argument other than as an
 // interpreter's script flag does, by class: those that pass a string to
 // a shell (script -c, flock -c, su -c), those that join their operands
@@ -28,11 +28,11 @@ func execEnvFix(example string) string {
 // debuggers, editors and clients whose commands run programs (gdb -ex,
 // vim -c and +CMD, ed, sqlite3 -cmd, psql -c), and interpreters that
 // the shells and languages of the table do not cover.
-func execAddCommandRunners(m map[string]execInterpreter) {
+func addCommandRunners(m map[string]interpreter) {
 	// A string given to a shell's -c by the program.
-	viaShell := func(example string, optArgs ...string) execInterpreter {
-		return execInterpreter{flags: []string{"-c", "--command"}, clusterEnd: "c", attached: true, permute: true,
-			optArgs: optArgs, danger: execShellDanger, fix: execEnvFix(example)}
+	viaShell := func(example string, optArgs ...string) interpreter {
+		return interpreter{flags: []string{"-c", "--command"}, clusterEnd: "c", attached: true, permute: true,
+			optArgs: optArgs, danger: shellDanger, fix: envFix(example)}
 	}
 	script := viaShell(`command = ["script", "-qc", "echo \"$X\"", "/dev/null"]`,
 		"-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing", "-o", "--output-limit", "-m", "--logging-format")
@@ -47,18 +47,18 @@ func execAddCommandRunners(m map[string]execInterpreter) {
 	m["su"], m["runuser"] = su, su
 
 	// Operands joined into one shell command.
-	m["watch"] = execInterpreter{commandAt: 1, directFlags: []string{"-x", "--exec"}, optArgs: []string{"-n", "--interval", "-q", "--equexit", "-s", "--shotsdir"},
-		danger: execShellDanger, fix: execEnvFix(`command = ["watch", "-n", "5", "ls -l \"$X\""]`)}
-	m["tmux"] = execInterpreter{flags: []string{"-c"}, commandAt: 1, optArgs: []string{"-L", "-S", "-f", "-T"},
+	m["watch"] = interpreter{commandAt: 1, directFlags: []string{"-x", "--exec"}, optArgs: []string{"-n", "--interval", "-q", "--equexit", "-s", "--shotsdir"},
+		danger: shellDanger, fix: envFix(`command = ["watch", "-n", "5", "ls -l \"$X\""]`)}
+	m["tmux"] = interpreter{flags: []string{"-c"}, commandAt: 1, optArgs: []string{"-L", "-S", "-f", "-T"},
 		danger: "tmux reads its arguments as its own commands, several of which run a shell command (run-shell, new-window, send-keys into a shell)",
-		fix:    execEnvFix(`command = ["tmux", "-L", "tool", "new-session", "-d", "echo \"$X\""], a server started by the command taking its environment`)}
-	m["parallel"] = execInterpreter{commandAt: 1, commandEnd: []string{":::", "::::", ":::+", "::::+"},
+		fix:    envFix(`command = ["tmux", "-L", "tool", "new-session", "-d", "echo \"$X\""], a server started by the command taking its environment`)}
+	m["parallel"] = interpreter{commandAt: 1, commandEnd: []string{":::", "::::", ":::+", "::::+"},
 		optArgs: []string{"-j", "--jobs", "-P", "--max-procs", "-S", "--sshlogin", "-a", "--arg-file", "-I", "--colsep", "-C", "-d", "--delimiter",
 			"-E", "-n", "--max-args", "-N", "-L", "--max-lines", "-l", "-s", "--max-chars", "--tmpdir", "--timeout", "--joblog", "--results", "--res",
 			"--workdir", "--wd", "--env", "--tagstring", "--basefile", "--bf", "--return", "--transferfile", "--tf", "--retries", "--delay", "--memfree", "--load"},
-		danger: execShellDanger,
+		danger: shellDanger,
 		fix:    `Pass the values after :::, which parallel quotes into the command, as in command = concat(["parallel", "gzip -- {}", ":::"], param.files)`}
-	sudoShell := execInterpreter{commandFlags: []string{"-s", "-i", "--shell", "--login"},
+	sudoShell := interpreter{commandFlags: []string{"-s", "-i", "--shell", "--login"},
 		danger: "sudo joins its operands into a command for the shell, which still expands $NAME in them",
 		fix:    `Run a shell by name and pass the value as an argument of its own, as in command = ["sudo", "sh", "-c", "echo \"$1\"", "sh", param.x]`}
 	m["sudo"] = sudoShell
@@ -66,68 +66,68 @@ func execAddCommandRunners(m map[string]execInterpreter) {
 	doas.commandFlags = []string{"-s"}
 	doas.fix = `Run a shell by name and pass the value as an argument of its own, as in command = ["doas", "sh", "-c", "echo \"$1\"", "sh", param.x]`
 	m["doas"] = doas
-	m["screen"] = execInterpreter{commandFlags: []string{"-X", "-Q"},
+	m["screen"] = interpreter{commandFlags: []string{"-X", "-Q"},
 		danger: "screen runs it as its own command, and its stuff and exec commands type into a shell or run a program",
 		fix:    "Keep the command screen sends fixed: it has no way to take a value apart from it"}
 
 	// Debuggers, editors and clients: their commands run shell commands.
-	gdb := execInterpreter{permute: true, flags: []string{"-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex", "-init-eval-command", "--init-eval-command"},
+	gdb := interpreter{permute: true, flags: []string{"-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex", "-init-eval-command", "--init-eval-command"},
 		codePrefixes:  []string{"-ex=", "-iex=", "-eval-command=", "-init-eval-command="},
 		optArgs:       []string{"-x", "--x", "-command", "--command", "-ix", "-init-command", "--init-command", "-p", "--pid", "-cd", "--cd", "-d", "--directory", "-core", "--core", "-se", "-s", "--symbols", "-e", "--exec"},
 		stdinCommands: true,
 		danger:        "gdb runs it as a command, and its shell and python commands run any program",
-		fix:           execEnvFix(`command = ["gdb", "-batch", "-ex", "python print(__import__('os').environ['X'])"]`)}
+		fix:           envFix(`command = ["gdb", "-batch", "-ex", "python print(__import__('os').environ['X'])"]`)}
 	m["gdb"] = gdb
-	m["lldb"] = execInterpreter{permute: true, flags: []string{"-o", "--one-line", "-O", "--one-line-before-file", "-k", "--one-line-on-crash"},
+	m["lldb"] = interpreter{permute: true, flags: []string{"-o", "--one-line", "-O", "--one-line-before-file", "-k", "--one-line-on-crash"},
 		optArgs:       []string{"-s", "--source", "-S", "--source-before-file", "-K", "--source-on-crash", "-p", "--attach-pid", "-n", "--attach-name", "-c", "--core", "-a", "--arch"},
 		stdinCommands: true,
 		danger:        "lldb runs it as a command, and its platform shell and script commands run any program",
-		fix:           execEnvFix(`command = ["lldb", "--batch", "-o", "script print(__import__('os').environ['X'])"]`)}
-	vim := execInterpreter{flags: []string{"-c", "--cmd"}, attached: true, permute: true, codePrefixes: []string{"+"},
+		fix:           envFix(`command = ["lldb", "--batch", "-o", "script print(__import__('os').environ['X'])"]`)}
+	vim := interpreter{flags: []string{"-c", "--cmd"}, attached: true, permute: true, codePrefixes: []string{"+"},
 		optArgs:       []string{"-u", "-U", "-i", "-T", "-w", "-W", "-s", "-S", "-t", "-q", "-r", "--servername", "--listen"},
 		stdinCommands: true,
 		danger:        "an Ex command such as `!rm -rf ~` runs a shell command, and a file name starting with + is a command too",
-		fix:           execEnvFix(`command = ["vim", "-es", "-c", "call setline(1, $X)", "-c", "wq", "--", "notes.txt"]; put -- before file names that come from a parameter`)}
+		fix:           envFix(`command = ["vim", "-es", "-c", "call setline(1, $X)", "-c", "wq", "--", "notes.txt"]; put -- before file names that come from a parameter`)}
 	for _, n := range []string{"vim", "vi", "nvim", "ex", "view", "gvim", "gview", "rvim", "rview", "vimdiff", "evim", "eview", "nvi"} {
 		m[n] = vim
 	}
-	ed := execInterpreter{codePrefixes: []string{"!"}, stdinCommands: true,
+	ed := interpreter{codePrefixes: []string{"!"}, stdinCommands: true,
 		danger: "ed runs a line such as `!rm -rf ~` as a shell command, and a file name starting with ! is one too",
 		fix:    "Keep ed's commands and its file name fixed in the configuration: a parameter cannot be kept from starting with !"}
 	m["ed"], m["red"] = ed, ed
-	m["sqlite3"] = execInterpreter{flags: []string{"-cmd"}, stdinCommands: true,
+	m["sqlite3"] = interpreter{flags: []string{"-cmd"}, stdinCommands: true,
 		danger: "sqlite3 runs it as commands, and its .shell and .system commands run any program",
 		fix:    "Keep sqlite3's commands fixed in the configuration: it has no way to take a value apart from them"}
 	m["sqlite"] = m["sqlite3"]
-	m["psql"] = execInterpreter{flags: []string{"-c", "--command"}, attached: true, permute: true, stdinCommands: true,
+	m["psql"] = interpreter{flags: []string{"-c", "--command"}, attached: true, permute: true, stdinCommands: true,
 		optArgs: []string{"-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username", "-v", "--set", "--variable", "-f", "--file", "-o", "--output", "-L", "--log-file", "-P", "--pset", "-F", "-R", "-T"},
 		danger:  "psql runs it as commands, and its \\! command runs a shell command",
 		fix:     `Pass the value as a psql variable and quote it with :'name' in fixed commands on standard input, as in command = ["psql", "-v", "x=${param.x}"] with stdin = "select :'x';"`}
-	mysql := execInterpreter{flags: []string{"-e", "--execute"}, attached: true, permute: true, stdinCommands: true,
+	mysql := interpreter{flags: []string{"-e", "--execute"}, attached: true, permute: true, stdinCommands: true,
 		optArgs: []string{"-u", "--user", "-h", "--host", "-P", "--port", "-D", "--database", "-S", "--socket"},
 		danger:  "mysql runs it as commands, and its system command runs a shell command",
 		fix:     "Keep mysql's commands fixed in the configuration: it has no way to take a value apart from them"}
 	m["mysql"], m["mariadb"] = mysql, mysql
-	m["lftp"] = execInterpreter{flags: []string{"-c", "-e"}, stdinCommands: true,
+	m["lftp"] = interpreter{flags: []string{"-c", "-e"}, stdinCommands: true,
 		danger: "lftp runs it as commands, and its ! command runs a shell command",
 		fix:    "Keep lftp's commands fixed in the configuration: it has no way to take a value apart from them"}
 
 	// Interpreters the shells and languages above do not cover.
-	m["r"] = execInterpreter{flags: []string{"-e"}, progFlags: []string{"-f", "--file"},
+	m["r"] = interpreter{flags: []string{"-e"}, progFlags: []string{"-f", "--file"},
 		readArg: `command = ["R", "--no-echo", "-e", "cat(commandArgs(TRUE)[1])", "--args", param.x]`}
-	m["dc"] = execInterpreter{flags: []string{"-e", "--expression"}, attached: true, progFlags: []string{"-f", "--file"},
+	m["dc"] = interpreter{flags: []string{"-e", "--expression"}, attached: true, progFlags: []string{"-f", "--file"},
 		danger: "dc's ! command runs a shell command", fix: "dc has no way to read a value as data: use another program, such as awk with -v"}
-	m["expect"] = execInterpreter{flags: []string{"-c"}, progFlags: []string{"-f"},
-		danger: "Tcl runs a value such as `[exec rm -rf ~]`", fix: execEnvFix(`command = ["expect", "-c", "puts $env(X)"]`)}
-	m["make"] = execInterpreter{flags: []string{"--eval", "-E"}, attached: true, permute: true, noStdin: true,
+	m["expect"] = interpreter{flags: []string{"-c"}, progFlags: []string{"-f"},
+		danger: "Tcl runs a value such as `[exec rm -rf ~]`", fix: envFix(`command = ["expect", "-c", "puts $env(X)"]`)}
+	m["make"] = interpreter{flags: []string{"--eval", "-E"}, attached: true, permute: true, noStdin: true,
 		progFlags: []string{"-f", "--file", "--makefile"},
 		optArgs:   []string{"-C", "--directory", "-I", "--include-dir", "-j", "--jobs", "-l", "--load-average", "-o", "--old-file", "--assume-old", "-W", "--what-if", "--new-file", "--assume-new"},
 		danger:    "make runs its recipes through a shell and $(shell ...) in its text",
-		fix:       execEnvFix(`command = ["make", "build"] and the recipe reading "$$X"`)}
-	m["xonsh"] = execInterpreter{flags: []string{"-c"}, readArg: `command = ["xonsh", "-c", "echo $ARG1", param.x]`}
-	m["nu"] = execInterpreter{flags: []string{"-c", "--commands", "-e", "--execute"},
-		danger: execShellDanger, fix: execEnvFix(`command = ["nu", "-c", "print $env.X"]`)}
-	m["elvish"] = execInterpreter{flags: []string{"-c"}, danger: execShellDanger, fix: execEnvFix(`command = ["elvish", "-c", "echo $E:X"]`)}
+		fix:       envFix(`command = ["make", "build"] and the recipe reading "$$X"`)}
+	m["xonsh"] = interpreter{flags: []string{"-c"}, readArg: `command = ["xonsh", "-c", "echo $ARG1", param.x]`}
+	m["nu"] = interpreter{flags: []string{"-c", "--commands", "-e", "--execute"},
+		danger: shellDanger, fix: envFix(`command = ["nu", "-c", "print $env.X"]`)}
+	m["elvish"] = interpreter{flags: []string{"-c"}, danger: shellDanger, fix: envFix(`command = ["elvish", "-c", "echo $E:X"]`)}
 	fish := m["sh"]
 	fish.flags = []string{"-c", "--command", "-C", "--init-command"}
 	fish.readArg = `command = ["fish", "-c", "echo $argv[1]", param.x]`
@@ -151,16 +151,16 @@ func execAddCommandRunners(m map[string]execInterpreter) {
 	m["cmd"] = cmd
 	for _, n := range []string{"pwsh", "powershell"} {
 		in := m[n]
-		in.flags = execPwshSwitches("command", "c", "commandwithargs", "commandw", "cwa", "cwa", "encodedcommand", "e", "ec", "ec")
-		in.progFlags = execPwshSwitches("file", "f")
+		in.flags = pwshSwitches("command", "c", "commandwithargs", "commandw", "cwa", "cwa", "encodedcommand", "e", "ec", "ec")
+		in.progFlags = pwshSwitches("file", "f")
 		m[n] = in
 	}
 }
 
-// execPwshSwitches lists the spellings PowerShell takes for the switches
+// pwshSwitches lists the spellings PowerShell takes for the switches
 // pairs name, each followed by the shortest prefix of it that it takes:
 // every prefix from that one on, after -, -- or /, in any case.
-func execPwshSwitches(pairs ...string) []string {
+func pwshSwitches(pairs ...string) []string {
 	var out []string
 	for i := 0; i+1 < len(pairs); i += 2 {
 		name, short := pairs[i], pairs[i+1]
@@ -171,38 +171,38 @@ func execPwshSwitches(pairs ...string) []string {
 	return out
 }
 
-// execStdinReaders are the programs, by name as execProgramName gives
+// stdinReaders are the programs, by name as programName gives
 // it, that read commands from standard input whatever their arguments
 // and whose commands run programs, but that take no command as an
 // argument: a Tcl shell, at and crontab (which run it later through a
 // shell), ftp and sftp (whose ! runs a shell command), REPLs.
-var execStdinReaders = func() map[string]execInterpreter {
-	in := execInterpreter{stdinCommands: true,
+var stdinReaders = func() map[string]interpreter {
+	in := interpreter{stdinCommands: true,
 		danger: "a line of it is a command, and the program's commands run any program",
 		fix:    "Keep stdin fixed in the configuration and pass values as arguments of their own, or set stdin to a parameter alone (stdin = param.x) when the caller is to write the commands"}
-	m := map[string]execInterpreter{}
+	m := map[string]interpreter{}
 	for _, n := range []string{"tclsh", "wish", "jimsh", "at", "batch", "crontab", "ftp", "sftp", "jshell", "irb"} {
 		m[n] = in
 	}
 	return m
 }()
 
-// execStdinProgramFor returns what a program is for the stdin check: an
-// interpreter, or a program of execStdinReaders.
-func execStdinProgramFor(prog string) (execInterpreter, bool) {
-	if in, ok := execInterpreterFor(prog); ok {
+// stdinProgramFor returns what a program is for the stdin check: an
+// interpreter, or a program of stdinReaders.
+func stdinProgramFor(prog string) (interpreter, bool) {
+	if in, ok := interpreterFor(prog); ok {
 		return in, true
 	}
-	return execProgramIn(execStdinReaders, prog)
+	return programIn(stdinReaders, prog)
 }
 
-// execIsStdin reports whether s, a script file's name fixed in the
+// isStdin reports whether s, a script file's name fixed in the
 // configuration, names standard input: "-", or a path that cleans to
 // /dev/stdin, /dev/fd/0 or a file descriptor 0 under /proc, however it is
 // spelled (//dev/./stdin, /proc/thread-self/fd/0, /proc/1/fd/0,
 // /proc/self/root/dev/stdin), also relative (../../dev/stdin), since the
 // working directory may be any.
-func execIsStdin(s string) bool {
+func isStdin(s string) bool {
 	if s == "-" {
 		return true
 	}
@@ -219,16 +219,16 @@ func execIsStdin(s string) bool {
 	return strings.HasPrefix(p, "proc/") && strings.HasSuffix(p, "/fd/0")
 }
 
-// execShellReadsStdin reports whether script, a shell command line fixed
+// shellReadsStdin reports whether script, a shell command line fixed
 // in the configuration, runs a program that reads its program from
 // standard input: a shell or an interpreter without a script ("cat |
 // bash", "exec sh -s", "timeout 5 python3 -"), ". /dev/stdin", or an eval
 // of what it reads ("eval \"$(cat)\"", "read -r l; eval \"$l\""). It looks
 // at the words of the text, not at what the shell would make of them, so
 // it may see a program where there is none ("echo sh").
-func execShellReadsStdin(script string) bool {
+func shellReadsStdin(script string) bool {
 	var quoted []scriptArg
-	for _, w := range execShellWords(script) {
+	for _, w := range shellWords(script) {
 		quoted = append(quoted, scriptArg{val: cty.StringVal(w)})
 	}
 	if _, _, ok := stdinArgsScript(quoted); ok {
@@ -242,13 +242,13 @@ func execShellReadsStdin(script string) bool {
 			w = "sh" // exec "$SHELL"
 		}
 		switch {
-		case (w == "." || w == "source") && i+1 < len(words) && (execIsStdin(words[i+1]) || words[i+1] == "cat"):
+		case (w == "." || w == "source") && i+1 < len(words) && (isStdin(words[i+1]) || words[i+1] == "cat"):
 			// . /dev/stdin, source <(cat)
 			return true
-		case w == "eval" && (slices.Contains(words, "cat") || slices.Contains(words, "read") || slices.ContainsFunc(words, execIsStdin)):
+		case w == "eval" && (slices.Contains(words, "cat") || slices.Contains(words, "read") || slices.ContainsFunc(words, isStdin)):
 			return true
 		}
-		in, ok := execStdinProgramFor(w)
+		in, ok := stdinProgramFor(w)
 		if !ok {
 			continue
 		}
@@ -265,10 +265,10 @@ func execShellReadsStdin(script string) bool {
 	return false
 }
 
-// execShellWords splits a shell command line into its words, keeping
+// shellWords splits a shell command line into its words, keeping
 // what is quoted in one word without its quotes; the operators ; & | and
 // line breaks end a word. It knows no expansions.
-func execShellWords(line string) []string {
+func shellWords(line string) []string {
 	var words []string
 	var word strings.Builder
 	in, quote := false, rune(0)
@@ -297,12 +297,12 @@ func execShellWords(line string) []string {
 	return words
 }
 
-// execScriptEvalsStdin reports whether script, the fixed script of an
+// scriptEvalsStdin reports whether script, the fixed script of an
 // interpreter other than a shell, evaluates what it reads from standard
 // input, as in exec(sys.stdin.read()) or eval(<STDIN>): it holds a word
 // that evaluates code and one that reads standard input. Like
-// execShellReadsStdin, it reads words, not the language.
-func execScriptEvalsStdin(script string) bool {
+// shellReadsStdin, it reads words, not the language.
+func scriptEvalsStdin(script string) bool {
 	evals := []string{"exec", "eval", "compile", "Function", "loadstring", "dofile", "instance_eval", "class_eval"}
 	reads := []string{"stdin", "STDIN", "input", "ARGF", "gets", "readline", "readLine", "readlines", "0"}
 	words := strings.FieldsFunc(script, func(r rune) bool {
@@ -320,7 +320,7 @@ func execScriptEvalsStdin(script string) bool {
 // operand commandAt after its options. -1 when there is none, because no
 // command flag is given or a directFlags option is; len(args) when the
 // command is empty.
-func (in execInterpreter) commandStart(args []scriptArg) int {
+func (in interpreter) commandStart(args []scriptArg) int {
 	if in.commandFlags != nil {
 		for i, a := range args {
 			s, ok := a.literal()
@@ -374,8 +374,8 @@ func (in execInterpreter) commandStart(args []scriptArg) int {
 // sudo -s, cmd /c), one in that command. A parameter alone is refused
 // there too, unless it is the whole command: joined with the other
 // words, it is shell text.
-func (c *execCompiler) commandParams(args []scriptArg, start int, prog string, in execInterpreter) *hcl.Diagnostic {
-	danger, fix := execShellDanger, "Pass the value as an argument of its own and read it in the script, as in "+in.readArg
+func (c *compiler) commandParams(args []scriptArg, start int, prog string, in interpreter) *hcl.Diagnostic {
+	danger, fix := shellDanger, "Pass the value as an argument of its own and read it in the script, as in "+in.readArg
 	if in.fix != "" {
 		danger, fix = in.danger, in.fix
 	}
@@ -422,7 +422,7 @@ func (c *execCompiler) commandParams(args []scriptArg, start int, prog string, i
 		lead := ""
 		switch {
 		case a.expr != nil && !a.run:
-			lead = execLeadingLiteral(a.expr)
+			lead = leadingLiteral(a.expr)
 		case !a.run && a.val.Type() == cty.String:
 			lead = a.val.Range().StringPrefix()
 		}
@@ -445,7 +445,7 @@ func (c *execCompiler) commandParams(args []scriptArg, start int, prog string, i
 // mayStartWithDash reports whether a, an element whose fixed start is
 // empty, may start with "-": made from a parameter with allow_flags or
 // from an answer, or a list known at call time.
-func (c *execCompiler) mayStartWithDash(a scriptArg) bool {
+func (c *compiler) mayStartWithDash(a scriptArg) bool {
 	if a.run || len(a.answers) > 0 {
 		return true
 	}
@@ -456,16 +456,16 @@ func (c *execCompiler) mayStartWithDash(a scriptArg) bool {
 // every parameter and answer its expression refers to, not only those it
 // makes text of: joined into a command, a list parameter's items are
 // text too.
-func (c *execCompiler) withRunRefs(a scriptArg) scriptArg {
+func (c *compiler) withRunRefs(a scriptArg) scriptArg {
 	if a.run && a.expr != nil {
-		a.params, a.answers = execParamRefs(a.expr, c.ParamNames()), execAnswerRefs(a.expr)
+		a.params, a.answers = paramRefs(a.expr, c.ParamNames()), answerRefs(a.expr)
 	}
 	return a
 }
 
 // joinedDiag refuses a, made from a parameter or an answer, even where it
 // is one alone: what says what makes it code, as a sentence's start.
-func (c *execCompiler) joinedDiag(a scriptArg, what, danger, fix string) *hcl.Diagnostic {
+func (c *compiler) joinedDiag(a scriptArg, what, danger, fix string) *hcl.Diagnostic {
 	root, name, value := "param", "", ""
 	if len(a.params) > 0 {
 		name = a.params[0]
@@ -488,16 +488,16 @@ func (c *execCompiler) joinedDiag(a scriptArg, what, danger, fix string) *hcl.Di
 	if a.expr != nil && !a.run {
 		d.Subject, d.Expression = a.expr.Range().Ptr(), a.expr
 	} else {
-		rng, _ := execBuiltRefRange(from, root, name)
+		rng, _ := builtRefRange(from, root, name)
 		d.Subject = rng.Ptr()
 	}
 	return d
 }
 
-// execXargsReplace reads the options of xargs, args being its arguments:
+// xargsReplace reads the options of xargs, args being its arguments:
 // the replace string (-I R, -i, --replace), "" when the input is
 // appended to the command instead, and the index of the program it runs.
-func execXargsReplace(args []scriptArg) (string, int) {
+func xargsReplace(args []scriptArg) (string, int) {
 	repl := ""
 	for i := 0; i < len(args); i++ {
 		s, ok := args[i].literal()
@@ -552,11 +552,11 @@ func execXargsReplace(args []scriptArg) (string, int) {
 func stdinArgsScript(args []scriptArg) (string, string, bool) {
 	for start, a := range args {
 		feeder, ok := a.literal()
-		name := execProgramName(feeder)
+		name := programName(feeder)
 		if !ok || name != "xargs" && name != "parallel" {
 			continue
 		}
-		repl, prog := execXargsReplace(args[start+1:])
+		repl, prog := xargsReplace(args[start+1:])
 		if name == "parallel" {
 			repl = "{" // {}, {.}, {/} and the others
 		}
@@ -565,7 +565,7 @@ func stdinArgsScript(args []scriptArg) (string, string, bool) {
 			if !ok {
 				continue
 			}
-			in, ok := execInterpreterFor(p)
+			in, ok := interpreterFor(p)
 			if !ok {
 				continue
 			}

@@ -14,10 +14,10 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 )
 
-// execInterpreter describes a program that runs a script given on its
+// interpreter describes a program that runs a script given on its
 // command line: the flags after which the next argument is the script, and
 // how a script reads its first extra argument instead.
-type execInterpreter struct {
+type interpreter struct {
 	flags      []string // exact, compared case-insensitively
 	shellFlags bool     // also single-dash flag clusters containing c, such as -ec
 	// clusterEnd are the letters that make a single-dash cluster of
@@ -73,24 +73,24 @@ type execInterpreter struct {
 	split bool
 }
 
-// execInterpreters are the programs whose script argument must not
+// interpreters are the programs whose script argument must not
 // interpolate a parameter, by base name without ".exe".
-var execInterpreters = func() map[string]execInterpreter {
-	shell := execInterpreter{flags: []string{"-c"}, shellFlags: true,
+var interpreters = func() map[string]interpreter {
+	shell := interpreter{flags: []string{"-c"}, shellFlags: true,
 		optArgs: []string{"-o", "+o", "-O", "+O", "--rcfile", "--init-file"},
 		readArg: `command = ["sh", "-c", "echo \"$1\"", "sh", param.x]`}
-	python := execInterpreter{flags: []string{"-c"}, clusterEnd: "c", attached: true,
+	python := interpreter{flags: []string{"-c"}, clusterEnd: "c", attached: true,
 		optArgs: []string{"-W", "-X", "-Q"}, progFlags: []string{"-m"},
 		readArg: `command = ["python3", "-c", "import sys; print(sys.argv[1])", param.x]`}
-	node := execInterpreter{flags: []string{"-e", "--eval", "-p", "--print"}, clusterEnd: "ep",
+	node := interpreter{flags: []string{"-e", "--eval", "-p", "--print"}, clusterEnd: "ep",
 		optArgs: []string{"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions"},
 		readArg: `command = ["node", "-e", "console.log(process.argv[1])", param.x]`}
-	m := map[string]execInterpreter{
+	m := map[string]interpreter{
 		"perl":       {flags: []string{"-e", "-E"}, clusterEnd: "eE", attached: true, optArgs: []string{"-I"}, readArg: `command = ["perl", "-e", "print $ARGV[0]", param.x]`},
 		"ruby":       {flags: []string{"-e"}, clusterEnd: "e", attached: true, optArgs: []string{"-I", "-r", "-C", "-E"}, readArg: `command = ["ruby", "-e", "puts ARGV[0]", param.x]`},
 		"php":        {flags: []string{"-r"}, attached: true, optArgs: []string{"-c", "-d", "-z"}, progFlags: []string{"-f"}, readArg: `command = ["php", "-r", "echo $argv[1];", param.x]`},
-		"pwsh":       {flags: []string{"-c", "-command"}, optArgs: execPwshOptArgs, progFlags: []string{"-f", "-file"}, readArg: `command = ["pwsh", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
-		"powershell": {flags: []string{"-c", "-command"}, optArgs: execPwshOptArgs, progFlags: []string{"-f", "-file"}, readArg: `command = ["powershell", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
+		"pwsh":       {flags: []string{"-c", "-command"}, optArgs: pwshOptArgs, progFlags: []string{"-f", "-file"}, readArg: `command = ["pwsh", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
+		"powershell": {flags: []string{"-c", "-command"}, optArgs: pwshOptArgs, progFlags: []string{"-f", "-file"}, readArg: `command = ["powershell", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
 		"cmd":        {flags: []string{"/c", "/k"}, readArg: `a script file run by another interpreter: cmd.exe has no safe way to pass a value to a command line`},
 		"osascript":  {flags: []string{"-e"}, optArgs: []string{"-l", "-s"}, readArg: `command = ["osascript", "-e", "on run argv", "-e", "return item 1 of argv", "-e", "end run", param.x]`},
 		"lua":        {flags: []string{"-e"}, attached: true, optArgs: []string{"-l"}, readArg: `command = ["lua", "-e", "print(arg[1])", "--", param.x]`},
@@ -109,13 +109,13 @@ var execInterpreters = func() map[string]execInterpreter {
 	}
 	// env -S splits its string into the command and its arguments, with
 	// its own quoting, and expands ${NAME} from the environment in it.
-	m["env"] = execInterpreter{flags: []string{"-S", "--split-string"}, attached: true, optArgs: []string{"-u", "--unset", "-C", "--chdir", "-P", "-a", "--argv0"},
+	m["env"] = interpreter{flags: []string{"-S", "--split-string"}, attached: true, optArgs: []string{"-u", "--unset", "-C", "--chdir", "-P", "-a", "--argv0"},
 		danger: "env splits that string into the command and its arguments, so a value with spaces adds options and arguments of its own, and ${NAME} in a value reads the command's environment",
 		fix:    `Pass the value as an argument of its own after the string, as in command = ["env", "-S", "ls --", param.x]`, split: true}
 	// deno's script is the operand after eval: deno eval CODE.
-	m["deno"] = execInterpreter{flags: []string{"eval", "-e", "--eval"}, subcommand: "run",
+	m["deno"] = interpreter{flags: []string{"eval", "-e", "--eval"}, subcommand: "run",
 		readArg: `command = ["deno", "eval", "console.log(Deno.args[0])", param.x]`}
-	awk := execInterpreter{flags: []string{"-e", "--source"}, programOperand: true, attached: true,
+	awk := interpreter{flags: []string{"-e", "--source"}, programOperand: true, attached: true,
 		valueFlags: []string{"-F", "-v", "-f", "-e", "-i", "-l", "--field-separator", "--assign", "--file", "--source", "--include", "--load", "-W"},
 		readArg:    `command = ["awk", "-v", "x=${param.x}", "{ print x }", "data.txt"], or env = { X = param.x } with the script reading ENVIRON["X"]`}
 	for _, n := range []string{"awk", "gawk", "mawk", "nawk", "original-awk"} {
@@ -123,7 +123,7 @@ var execInterpreters = func() map[string]execInterpreter {
 	}
 	// sed's script runs shell commands (the e command, the s///e flag)
 	// and writes and reads files (w, r), unless --sandbox forbids them.
-	sed := execInterpreter{flags: []string{"-e", "--expression"}, clusterEnd: "e", programOperand: true, attached: true,
+	sed := interpreter{flags: []string{"-e", "--expression"}, clusterEnd: "e", programOperand: true, attached: true,
 		valueFlags: []string{"-e", "-f", "-l", "--expression", "--file", "--line-length"},
 		safeFlag:   "--sandbox",
 		danger:     "a value such as `x/id/e` ends the s command and runs a shell command (sed's e flag), and the w and r commands write and read any file",
@@ -131,35 +131,35 @@ var execInterpreters = func() map[string]execInterpreter {
 	for _, n := range []string{"sed", "gsed"} {
 		m[n] = sed
 	}
-	execAddCommandRunners(m)
+	addCommandRunners(m)
 	return m
 }()
 
-// execPwshOptArgs are the options of PowerShell whose value is the next
+// pwshOptArgs are the options of PowerShell whose value is the next
 // argument.
-var execPwshOptArgs = []string{"-executionpolicy", "-ep", "-workingdirectory", "-wd", "-configurationname", "-settingsfile", "-inputformat", "-outputformat", "-windowstyle"}
+var pwshOptArgs = []string{"-executionpolicy", "-ep", "-workingdirectory", "-wd", "-configurationname", "-settingsfile", "-inputformat", "-outputformat", "-windowstyle"}
 
-// execInterpreterFor returns the interpreter a program is, by its name or
+// interpreterFor returns the interpreter a program is, by its name or
 // path: python3.12 and perl5.36 are python and perl.
-func execInterpreterFor(prog string) (execInterpreter, bool) {
-	return execProgramIn(execInterpreters, prog)
+func interpreterFor(prog string) (interpreter, bool) {
+	return programIn(interpreters, prog)
 }
 
-// execProgramName is the name a program is known by in the tables of the
+// programName is the name a program is known by in the tables of the
 // script and load checks: its base name, in lower case, without ".exe".
-func execProgramName(prog string) string {
+func programName(prog string) string {
 	return strings.TrimSuffix(strings.ToLower(filepath.Base(strings.ReplaceAll(prog, `\`, "/"))), ".exe")
 }
 
-// execProgramIn looks prog up in table by its name (execProgramName),
+// programIn looks prog up in table by its name (programName),
 // then by that name without its version and build suffixes, one at a
 // time: python3.12 is python3, then python; python3.12d, python3m,
 // python3-dbg, pypy3.10, node-18, bash-5.2 and zsh-5.9 are python, pypy,
 // node, bash and zsh. Only digits, dots, dashes and underscores go, and
 // after a digit the build letters (d, m, t, u) or -dbg, so that a name is
 // never cut into another word: shred is not sh, nodemon is not node.
-func execProgramIn[T any](table map[string]T, prog string) (T, bool) {
-	name := execProgramName(prog)
+func programIn[T any](table map[string]T, prog string) (T, bool) {
+	name := programName(prog)
 	for {
 		if v, ok := table[name]; ok {
 			return v, true
@@ -183,10 +183,10 @@ func execProgramIn[T any](table map[string]T, prog string) (T, bool) {
 // attachedScript reports whether an argument starting with prefix (the
 // literal text before its first interpolation) carries the script glued
 // to its flag, as in "-cprint(...)" or "--eval=...", and returns the flag.
-func (in execInterpreter) attachedScript(prefix string) (string, bool) {
+func (in interpreter) attachedScript(prefix string) (string, bool) {
 	if name, _, ok := strings.Cut(prefix, "="); ok {
 		for _, f := range in.flags {
-			if execLongPrefix(name, f) {
+			if longPrefix(name, f) {
 				return name + "=", true
 			}
 		}
@@ -214,9 +214,9 @@ func (in execInterpreter) attachedScript(prefix string) (string, bool) {
 // (env -iS). For a shell, it reports whether arg is a cluster holding c,
 // with "-" or "+" ("-c", "-ec", "-Ec", "+c"): the shell's first operand
 // is then the script (see shellScripts).
-func (in execInterpreter) scriptFlag(arg string) bool {
+func (in interpreter) scriptFlag(arg string) bool {
 	for _, f := range in.flags {
-		if strings.EqualFold(arg, f) || execLongPrefix(arg, f) {
+		if strings.EqualFold(arg, f) || longPrefix(arg, f) {
 			return true
 		}
 		// PowerShell takes a start of an option's name: -Co, -Comm.
@@ -224,7 +224,7 @@ func (in execInterpreter) scriptFlag(arg string) bool {
 			return true
 		}
 	}
-	letters, ok := execOptSyntax{in: in}.cluster(arg)
+	letters, ok := optSyntax{in: in}.cluster(arg)
 	switch {
 	case !ok:
 		return false
@@ -249,7 +249,7 @@ func (in execInterpreter) scriptFlag(arg string) bool {
 // anything. The value must be passed as an argument of its own. args are
 // the command's elements as evaluated at load (see scriptArgs), so the
 // check holds however the list is built.
-func (c *execCompiler) scriptParams(args []scriptArg) hcl.Diagnostics {
+func (c *compiler) scriptParams(args []scriptArg) hcl.Diagnostics {
 	// The interpreter may be the program, or come after one that runs
 	// it: ["env", "sh", "-c", ...], ["nice", ...], ["timeout", "5", ...],
 	// ["docker", "exec", "box", "sh", "-c", ...], ["uv", "run", "python", ...].
@@ -262,8 +262,8 @@ func (c *execCompiler) scriptParams(args []scriptArg) hcl.Diagnostics {
 		if !a.run || !a.built() {
 			continue
 		}
-		if prog := execNamedInterpreter(a.expr); prog != "" {
-			in, _ := execInterpreterFor(prog)
+		if prog := namedInterpreter(a.expr); prog != "" {
+			in, _ := interpreterFor(prog)
 			return hcl.Diagnostics{c.scriptDiag(a, fmt.Sprintf("The list known only when the tool is called may run %s, which it names, with a script; it", prog), in)}
 		}
 	}
@@ -272,7 +272,7 @@ func (c *execCompiler) scriptParams(args []scriptArg) hcl.Diagnostics {
 		if !ok {
 			continue
 		}
-		in, ok := execInterpreterFor(prog)
+		in, ok := interpreterFor(prog)
 		if !ok || in.safe(args[start+1:]) {
 			continue
 		}
@@ -286,7 +286,7 @@ func (c *execCompiler) scriptParams(args []scriptArg) hcl.Diagnostics {
 			return hcl.Diagnostics{d}
 		}
 		if in.programOperand {
-			if i := awkProgramIndex(args, start, execSyntaxFor(prog, in)); i > 0 {
+			if i := awkProgramIndex(args, start, syntaxFor(prog, in)); i > 0 {
 				if d := c.scriptAt(args, i, fmt.Sprintf("The %s program, its first argument after the options,", prog), in); d != nil {
 					return hcl.Diagnostics{d}
 				}
@@ -309,13 +309,13 @@ func (c *execCompiler) scriptParams(args []scriptArg) hcl.Diagnostics {
 // script, or its script file), an element that may be a script flag makes
 // each later element made from a parameter a script, and a list known
 // only at call time that is made from one may hold a flag and its script.
-func (c *execCompiler) flagParams(args []scriptArg, start int, prog string, in execInterpreter) *hcl.Diagnostic {
+func (c *compiler) flagParams(args []scriptArg, start int, prog string, in interpreter) *hcl.Diagnostic {
 	flag := in.flags[0]
 	if in.shellFlags {
 		flag += " or +c"
 	}
 	what := fmt.Sprintf("This argument of %s may be its script, should the flag before it, which the caller chooses, be %s; it", prog, flag)
-	o := execSyntaxFor(prog, in)
+	o := syntaxFor(prog, in)
 	maybeFlag := false
 	for i := start + 1; i < len(args); i++ {
 		a := args[i]
@@ -357,11 +357,11 @@ func (c *execCompiler) flagParams(args []scriptArg, start int, prog string, in e
 // a flag of in that makes the next argument the script: its known start
 // may go on into one ("-", "-e", "--ev"), or the caller chooses its start
 // and may start it with "-" (a parameter with allow_flags, an answer).
-func (c *execCompiler) mayBeScriptFlag(in execInterpreter, a scriptArg) bool {
+func (c *compiler) mayBeScriptFlag(in interpreter, a scriptArg) bool {
 	start := ""
 	switch {
 	case a.expr != nil:
-		start = execLeadingLiteral(a.expr)
+		start = leadingLiteral(a.expr)
 	case a.val.Type() == cty.String:
 		start = a.val.Range().StringPrefix()
 	}
@@ -387,14 +387,14 @@ func (c *execCompiler) mayBeScriptFlag(in execInterpreter, a scriptArg) bool {
 	if len(start) == 1 {
 		return start[0] == '-' || in.shellFlags && start[0] == '+'
 	}
-	_, cluster := execOptSyntax{in: in}.cluster(start)
+	_, cluster := optSyntax{in: in}.cluster(start)
 	return cluster
 }
 
-// execNamedInterpreter returns an interpreter that a word of a string
+// namedInterpreter returns an interpreter that a word of a string
 // written in x names, such as "sh" in compact(["sh", "-c", ...]) or in
 // split(" ", "sh -c ..."); "" when there is none. A nil x may name any.
-func execNamedInterpreter(x hclsyntax.Expression) string {
+func namedInterpreter(x hclsyntax.Expression) string {
 	if x == nil {
 		return "sh"
 	}
@@ -408,7 +408,7 @@ func execNamedInterpreter(x hclsyntax.Expression) string {
 			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-", r))
 		})
 		for _, w := range words {
-			if _, ok := execInterpreterFor(w); ok {
+			if _, ok := interpreterFor(w); ok {
 				found = w
 				break
 			}
@@ -422,7 +422,7 @@ func execNamedInterpreter(x hclsyntax.Expression) string {
 // hold a script flag of in: a literal one in a branch of a conditional, an
 // element that may be one (see mayBeScriptFlag), the items of a list
 // parameter with allow_flags; any list made otherwise.
-func (c *execCompiler) runMayHoldFlag(in execInterpreter, x hclsyntax.Expression) bool {
+func (c *compiler) runMayHoldFlag(in interpreter, x hclsyntax.Expression) bool {
 	switch x := x.(type) {
 	case *hclsyntax.ScopeTraversalExpr:
 		// An item may be "+c" for a shell, which the call lets through.
@@ -435,12 +435,12 @@ func (c *execCompiler) runMayHoldFlag(in execInterpreter, x hclsyntax.Expression
 	case *hclsyntax.TupleConsExpr:
 		for _, el := range x.Exprs {
 			if v, diags := el.Value(c.Eval); !diags.HasErrors() && v.IsWhollyKnown() {
-				if s, problem := execArgString(v); problem == "" && !in.scriptFlag(s) {
+				if s, problem := argString(v); problem == "" && !in.scriptFlag(s) {
 					continue
 				}
 				return true
 			}
-			a := scriptArg{expr: el, val: cty.DynamicVal, params: execParamRefs(el, c.ParamNames()), answers: execAnswerRefs(el)}
+			a := scriptArg{expr: el, val: cty.DynamicVal, params: paramRefs(el, c.ParamNames()), answers: answerRefs(el)}
 			if c.mayBeScriptFlag(in, a) {
 				return true
 			}
@@ -457,7 +457,7 @@ func (c *execCompiler) runMayHoldFlag(in execInterpreter, x hclsyntax.Expression
 // scriptAt refuses args[i], the script, when it is built from a parameter.
 // When it is a list known only at call time, which may be empty, each
 // later element may be the script too.
-func (c *execCompiler) scriptAt(args []scriptArg, i int, what string, in execInterpreter) *hcl.Diagnostic {
+func (c *compiler) scriptAt(args []scriptArg, i int, what string, in interpreter) *hcl.Diagnostic {
 	for ; i < len(args); i++ {
 		if d := c.scriptDiag(args[i], what, in); d != nil || !args[i].run {
 			return d
@@ -473,11 +473,11 @@ func (c *execCompiler) scriptAt(args []scriptArg, i int, what string, in execInt
 // POSIXLY_CORRECT set, which the environment may do. A list known only at
 // a call, or an element the caller chooses, may end the options or take
 // the flag for its value, and ends the search.
-func (in execInterpreter) safe(args []scriptArg) bool {
+func (in interpreter) safe(args []scriptArg) bool {
 	if in.safeFlag == "" {
 		return false
 	}
-	o := execSyntaxFor("", in)
+	o := syntaxFor("", in)
 	for i := 0; i < len(args); i++ {
 		s, ok := args[i].literal()
 		switch {
@@ -494,9 +494,9 @@ func (in execInterpreter) safe(args []scriptArg) bool {
 	return false
 }
 
-// execLeadingLiteral is the literal text expr's value starts with: the
+// leadingLiteral is the literal text expr's value starts with: the
 // first part of a template, or "" when it starts with an interpolation.
-func execLeadingLiteral(expr hclsyntax.Expression) string {
+func leadingLiteral(expr hclsyntax.Expression) string {
 	if w, ok := expr.(*hclsyntax.TemplateWrapExpr); ok {
 		expr = w.Wrapped
 	}
@@ -504,7 +504,7 @@ func execLeadingLiteral(expr hclsyntax.Expression) string {
 	if !ok || len(tmpl.Parts) == 0 {
 		return ""
 	}
-	s, _ := execLiteralString(tmpl.Parts[0])
+	s, _ := literalString(tmpl.Parts[0])
 	return s
 }
 
@@ -513,12 +513,12 @@ func execLeadingLiteral(expr hclsyntax.Expression) string {
 // is written is known, its literal start says; otherwise the start its
 // value is known to have, which HCL may cut short by a character or more,
 // so that any start that may go on into such a flag counts.
-func (c *execCompiler) attachedScript(in execInterpreter, a scriptArg) (string, bool) {
+func (c *compiler) attachedScript(in interpreter, a scriptArg) (string, bool) {
 	if a.run {
 		return "", false // its elements' starts are checked at call time
 	}
 	if a.expr != nil {
-		return in.attachedScript(execLeadingLiteral(a.expr))
+		return in.attachedScript(leadingLiteral(a.expr))
 	}
 	if !a.built() {
 		return "", false
@@ -546,7 +546,7 @@ func (c *execCompiler) attachedScript(in execInterpreter, a scriptArg) (string, 
 
 // scriptDiag refuses a, a script, when it is built from a parameter or an
 // answer; nil when it is not. what names the script for the message.
-func (c *execCompiler) scriptDiag(a scriptArg, what string, in execInterpreter) *hcl.Diagnostic {
+func (c *compiler) scriptDiag(a scriptArg, what string, in interpreter) *hcl.Diagnostic {
 	if !a.built() {
 		return nil
 	}
@@ -562,7 +562,7 @@ func (c *execCompiler) scriptDiag(a scriptArg, what string, in execInterpreter) 
 	}
 	root, name := "param", ""
 	for _, p := range a.params {
-		if _, built := execBuiltRefRange(from, "param", p); built || name == "" {
+		if _, built := builtRefRange(from, "param", p); built || name == "" {
 			name = p
 			if built {
 				break
@@ -595,7 +595,7 @@ func (c *execCompiler) scriptDiag(a scriptArg, what string, in execInterpreter) 
 	if a.expr != nil && !a.run {
 		d.Subject, d.Expression = a.expr.Range().Ptr(), a.expr
 	} else {
-		rng, _ := execBuiltRefRange(from, root, name)
+		rng, _ := builtRefRange(from, root, name)
 		d.Subject = rng.Ptr()
 	}
 	return d
@@ -606,7 +606,7 @@ func (c *execCompiler) scriptDiag(a scriptArg, what string, in execInterpreter) 
 // options and their values, glued (-vx=1, -F:) or not. 0 when there is
 // none: a -f or -e option gives the program, or the options cannot be
 // told apart at load.
-func awkProgramIndex(args []scriptArg, start int, o execOptSyntax) int {
+func awkProgramIndex(args []scriptArg, start int, o optSyntax) int {
 	in := o.in
 	for i := start + 1; i < len(args); i++ {
 		a, ok := args[i].literal()
@@ -626,7 +626,7 @@ func awkProgramIndex(args []scriptArg, start int, o execOptSyntax) int {
 				return i + 1
 			}
 			return 0
-		case in.scriptFlag(a), in.scriptFlag(name), strings.HasPrefix(a, "-f"), execLongPrefix(name, "--file"):
+		case in.scriptFlag(a), in.scriptFlag(name), strings.HasPrefix(a, "-f"), longPrefix(name, "--file"):
 			return 0 // the program is in a file, or given by -e
 		case ok && o.option(a):
 			if _, sure := o.takes(a); sure {
@@ -641,9 +641,9 @@ func awkProgramIndex(args []scriptArg, start int, o execOptSyntax) int {
 	return 0
 }
 
-// execAnswerRefs lists the ask form's answers expr refers to (answer.NAME),
+// answerRefs lists the ask form's answers expr refers to (answer.NAME),
 // sorted; "answer" alone stands for the whole form.
-func execAnswerRefs(expr hcl.Expression) []string {
+func answerRefs(expr hcl.Expression) []string {
 	var out []string
 	for _, tr := range expr.Variables() {
 		if tr.RootName() != "answer" {
@@ -696,7 +696,7 @@ func (a scriptArg) literal() (string, bool) {
 	if !a.known() {
 		return "", false
 	}
-	s, problem := execArgString(a.val)
+	s, problem := argString(a.val)
 	return s, problem == ""
 }
 
@@ -717,15 +717,15 @@ func (a scriptArg) built() bool {
 	return !a.known()
 }
 
-// execRefMark marks, in the evaluation of scriptArgs, the value of the
+// refMark marks, in the evaluation of scriptArgs, the value of the
 // parameter (root "param") or answer (root "answer") name; name is "" for
 // a form whose fields are not known.
-type execRefMark struct{ root, name string }
+type refMark struct{ root, name string }
 
 // markedEval is the compile-time context with each parameter and answer an
 // unknown value marked with its name: whatever an expression makes of
 // them, its value carries the marks of those it is made from.
-func (c *execCompiler) markedEval() *hcl.EvalContext {
+func (c *compiler) markedEval() *hcl.EvalContext {
 	vars := maps.Clone(c.Eval.Variables)
 	for root, v := range vars {
 		if root != "param" && root != "answer" {
@@ -741,12 +741,12 @@ func (c *execCompiler) markedEval() *hcl.EvalContext {
 				types[n] = cty.DynamicPseudoType
 			}
 		default:
-			vars[root] = cty.DynamicVal.Mark(execRefMark{root, ""})
+			vars[root] = cty.DynamicVal.Mark(refMark{root, ""})
 			continue
 		}
 		attrs := make(map[string]cty.Value, len(types))
 		for n, t := range types {
-			attrs[n] = cty.UnknownVal(t).Mark(execRefMark{root, n})
+			attrs[n] = cty.UnknownVal(t).Mark(refMark{root, n})
 		}
 		vars[root] = cty.ObjectVal(attrs)
 	}
@@ -760,7 +760,7 @@ func (c *execCompiler) markedEval() *hcl.EvalContext {
 // known at load is made from the parameters and answers whose marks it
 // carries, or those of the list it is in. A part of the list whose length
 // is only known when the tool is called is one run.
-func (c *execCompiler) scriptArgs(x hcl.Expression) []scriptArg {
+func (c *compiler) scriptArgs(x hcl.Expression) []scriptArg {
 	ctx := c.markedEval()
 	var args []scriptArg
 	if v, diags := x.Value(ctx); !diags.HasErrors() {
@@ -780,7 +780,7 @@ func (c *execCompiler) scriptArgs(x hcl.Expression) []scriptArg {
 	// (try, those that take an unknown list whole, as element and lookup
 	// do, and %{for} in a template): an element that carries none may be
 	// made from any parameter and answer the command refers to.
-	params, answers := execParamRefs(x, c.ParamNames()), execAnswerRefs(x)
+	params, answers := paramRefs(x, c.ParamNames()), answerRefs(x)
 	for i := range args {
 		if a := &args[i]; a.expr == nil && !a.run && !a.known() && len(a.params)+len(a.answers) == 0 {
 			a.params, a.answers = params, answers
@@ -790,7 +790,7 @@ func (c *execCompiler) scriptArgs(x hcl.Expression) []scriptArg {
 }
 
 // scriptArgsOf returns the elements of the list x evaluates to in ctx.
-func (c *execCompiler) scriptArgsOf(x hcl.Expression, ctx *hcl.EvalContext) []scriptArg {
+func (c *compiler) scriptArgsOf(x hcl.Expression, ctx *hcl.EvalContext) []scriptArg {
 	v, diags := x.Value(ctx)
 	if diags.HasErrors() {
 		v = cty.DynamicVal
@@ -808,7 +808,7 @@ func (c *execCompiler) scriptArgsOf(x hcl.Expression, ctx *hcl.EvalContext) []sc
 			a := scriptArg{val: el}
 			if exprs != nil {
 				a.expr = exprs[i]
-				a.params, a.answers = execParamRefs(a.expr, c.ParamNames()), execAnswerRefs(a.expr)
+				a.params, a.answers = paramRefs(a.expr, c.ParamNames()), answerRefs(a.expr)
 			} else {
 				a.params, a.answers = c.markRefs(marks, listMarks)
 			}
@@ -842,8 +842,8 @@ func (c *execCompiler) scriptArgsOf(x hcl.Expression, ctx *hcl.EvalContext) []sc
 		run.builtExprs = c.runBuilt(sx)
 		run.params, run.answers = nil, nil
 		for _, b := range run.builtExprs {
-			run.params = append(run.params, execParamRefs(b, c.ParamNames())...)
-			run.answers = append(run.answers, execAnswerRefs(b)...)
+			run.params = append(run.params, paramRefs(b, c.ParamNames())...)
+			run.answers = append(run.answers, answerRefs(b)...)
 		}
 		slices.Sort(run.params)
 		slices.Sort(run.answers)
@@ -857,7 +857,7 @@ func (c *execCompiler) scriptArgsOf(x hcl.Expression, ctx *hcl.EvalContext) []sc
 // (param.files), not the literal elements of the branches of a
 // conditional (param.flag ? ["-c", param.script] : []), which are what
 // the same elements are in a list written out.
-func (c *execCompiler) runBuilt(x hclsyntax.Expression) []hclsyntax.Expression {
+func (c *compiler) runBuilt(x hclsyntax.Expression) []hclsyntax.Expression {
 	switch x := x.(type) {
 	case *hclsyntax.ScopeTraversalExpr:
 		return nil
@@ -868,7 +868,7 @@ func (c *execCompiler) runBuilt(x hclsyntax.Expression) []hclsyntax.Expression {
 	case *hclsyntax.TupleConsExpr:
 		var out []hclsyntax.Expression
 		for _, el := range x.Exprs {
-			if !isBareParamRef(el) && len(execParamRefs(el, c.ParamNames()))+len(execAnswerRefs(el)) > 0 {
+			if !isBareParamRef(el) && len(paramRefs(el, c.ParamNames()))+len(answerRefs(el)) > 0 {
 				out = append(out, el)
 			}
 		}
@@ -882,7 +882,7 @@ func (c *execCompiler) runBuilt(x hclsyntax.Expression) []hclsyntax.Expression {
 			return out
 		}
 	}
-	if len(execParamRefs(x, c.ParamNames()))+len(execAnswerRefs(x)) > 0 {
+	if len(paramRefs(x, c.ParamNames()))+len(answerRefs(x)) > 0 {
 		return []hclsyntax.Expression{x}
 	}
 	return nil
@@ -893,7 +893,7 @@ func (c *execCompiler) runBuilt(x hclsyntax.Expression) []hclsyntax.Expression {
 // (cty's flatten takes a marked unknown for one element, where an
 // unmarked one makes its whole result unknown), and the length at call
 // time is the one without.
-func (c *execCompiler) sameLength(x hcl.Expression, ctx *hcl.EvalContext, v cty.Value) bool {
+func (c *compiler) sameLength(x hcl.Expression, ctx *hcl.EvalContext, v cty.Value) bool {
 	if ctx == c.Eval {
 		return true
 	}
@@ -905,7 +905,7 @@ func (c *execCompiler) sameLength(x hcl.Expression, ctx *hcl.EvalContext, v cty.
 // elementExprs returns the expressions of the elements of x when its shape
 // is written out: a literal list, concat of such lists, a conditional
 // decided at load. nil otherwise.
-func (c *execCompiler) elementExprs(x hcl.Expression) []hclsyntax.Expression {
+func (c *compiler) elementExprs(x hcl.Expression) []hclsyntax.Expression {
 	switch x := x.(type) {
 	case *hclsyntax.TupleConsExpr:
 		return append([]hclsyntax.Expression{}, x.Exprs...) // not nil when empty
@@ -937,7 +937,7 @@ func (c *execCompiler) elementExprs(x hcl.Expression) []hclsyntax.Expression {
 
 // condition returns the value of a conditional's condition when it is
 // known at load.
-func (c *execCompiler) condition(x hcl.Expression) (bool, bool) {
+func (c *compiler) condition(x hcl.Expression) (bool, bool) {
 	v, diags := x.Value(c.Eval)
 	if diags.HasErrors() {
 		return false, false
@@ -952,10 +952,10 @@ func (c *execCompiler) condition(x hcl.Expression) (bool, bool) {
 
 // markRefs lists the parameters and the answers that the marks in sets
 // name, sorted.
-func (c *execCompiler) markRefs(sets ...cty.ValueMarks) (params, answers []string) {
+func (c *compiler) markRefs(sets ...cty.ValueMarks) (params, answers []string) {
 	for _, marks := range sets {
 		for m := range marks {
-			ref, ok := m.(execRefMark)
+			ref, ok := m.(refMark)
 			switch {
 			case !ok:
 			case ref.root == "answer" && ref.name == "":
@@ -974,16 +974,16 @@ func (c *execCompiler) markRefs(sets ...cty.ValueMarks) (params, answers []strin
 	return slices.Compact(params), slices.Compact(answers)
 }
 
-// execBuiltRefRange returns where x refers to the parameter (root "param")
+// builtRefRange returns where x refers to the parameter (root "param")
 // or answer name, preferring a reference that text is made from (in an
 // interpolation, a function's argument, an operation) to one that only
 // moves a value along, and whether it is one; x's range when it has none.
-func execBuiltRefRange(x hcl.Expression, root, name string) (hcl.Range, bool) {
+func builtRefRange(x hcl.Expression, root, name string) (hcl.Range, bool) {
 	sx, ok := x.(hclsyntax.Expression)
 	if !ok {
 		return x.Range(), false
 	}
-	f := &execRefFinder{root: root, name: name}
+	f := &refFinder{root: root, name: name}
 	hclsyntax.Walk(sx, f)
 	switch {
 	case f.built != nil:
@@ -994,8 +994,8 @@ func execBuiltRefRange(x hcl.Expression, root, name string) (hcl.Range, bool) {
 	return x.Range(), false
 }
 
-// execRefFinder is the hclsyntax.Walker of execBuiltRefRange.
-type execRefFinder struct {
+// refFinder is the hclsyntax.Walker of builtRefRange.
+type refFinder struct {
 	root, name string
 	parents    []hclsyntax.Node
 	built, any *hcl.Range
@@ -1003,7 +1003,7 @@ type execRefFinder struct {
 
 // Enter notes a reference to the parameter or answer, and whether what
 // holds it makes text of it.
-func (f *execRefFinder) Enter(n hclsyntax.Node) hcl.Diagnostics {
+func (f *refFinder) Enter(n hclsyntax.Node) hcl.Diagnostics {
 	if x, ok := n.(*hclsyntax.ScopeTraversalExpr); ok && x.Traversal.RootName() == f.root {
 		name := ""
 		if len(x.Traversal) > 1 {
@@ -1019,7 +1019,7 @@ func (f *execRefFinder) Enter(n hclsyntax.Node) hcl.Diagnostics {
 			if f.any == nil {
 				f.any = &rng
 			}
-			if f.built == nil && len(f.parents) > 0 && execBuildsText(f.parents[len(f.parents)-1]) {
+			if f.built == nil && len(f.parents) > 0 && buildsText(f.parents[len(f.parents)-1]) {
 				f.built = &rng
 			}
 		}
@@ -1029,22 +1029,22 @@ func (f *execRefFinder) Enter(n hclsyntax.Node) hcl.Diagnostics {
 }
 
 // Exit leaves a node.
-func (f *execRefFinder) Exit(hclsyntax.Node) hcl.Diagnostics {
+func (f *refFinder) Exit(hclsyntax.Node) hcl.Diagnostics {
 	f.parents = f.parents[:len(f.parents)-1]
 	return nil
 }
 
-// execListFuncs are the functions that move the elements of lists along
+// listFuncs are the functions that move the elements of lists along
 // without making new text of them.
-var execListFuncs = []string{"concat", "flatten", "slice", "reverse", "element", "coalesce", "coalescelist", "compact", "distinct", "sort", "try"}
+var listFuncs = []string{"concat", "flatten", "slice", "reverse", "element", "coalesce", "coalescelist", "compact", "distinct", "sort", "try"}
 
-// execBuildsText reports whether n makes new text of its operands.
-func execBuildsText(n hclsyntax.Node) bool {
+// buildsText reports whether n makes new text of its operands.
+func buildsText(n hclsyntax.Node) bool {
 	switch n := n.(type) {
 	case *hclsyntax.TemplateExpr, *hclsyntax.TemplateJoinExpr, *hclsyntax.BinaryOpExpr, *hclsyntax.UnaryOpExpr:
 		return true
 	case *hclsyntax.FunctionCallExpr:
-		return !slices.Contains(execListFuncs, n.Name)
+		return !slices.Contains(listFuncs, n.Name)
 	}
 	return false
 }
@@ -1052,14 +1052,14 @@ func execBuildsText(n hclsyntax.Node) bool {
 // readsStdin reports whether the interpreter, given args, reads its program
 // from standard input: a shell with -s or without a script operand, an
 // interpreter without a script file or with one that names standard
-// input (python3 -, bash /dev/fd/0, pwsh -Command -, see execIsStdin),
+// input (python3 -, bash /dev/fd/0, pwsh -Command -, see isStdin),
 // awk or sed with -f -, a shell whose fixed script runs one that does
-// (sh -c "cat | bash", see execShellReadsStdin), a program that reads
+// (sh -c "cat | bash", see shellReadsStdin), a program that reads
 // commands from it (stdinCommands), one that joins its operands into a
 // shell command and has none (sudo -s). A script file that is not fixed
 // text counts, since the caller may name /dev/stdin; so does a list
 // known only at call time before it, which may hold one.
-func (in execInterpreter) readsStdin(args []scriptArg) bool {
+func (in interpreter) readsStdin(args []scriptArg) bool {
 	next := func(i int) string {
 		if i+1 < len(args) {
 			s, _ := args[i+1].literal()
@@ -1070,7 +1070,7 @@ func (in execInterpreter) readsStdin(args []scriptArg) bool {
 	// notFixed reports whether the element after args[i] is not fixed
 	// text, so that the caller may make it name standard input.
 	notFixed := func(i int) bool { return i+1 < len(args) && !args[i+1].known() }
-	stdin := execIsStdin
+	stdin := isStdin
 	switch {
 	case in.stdinCommands:
 		return true
@@ -1089,10 +1089,10 @@ func (in execInterpreter) readsStdin(args []scriptArg) bool {
 		for i := range args {
 			s, _ := args[i].literal()
 			if in.scriptFlag(s) {
-				return execShellReadsStdin(next(i))
+				return shellReadsStdin(next(i))
 			}
 			if flag, ok := in.attachedScript(s); ok {
-				return execShellReadsStdin(strings.TrimPrefix(s[len(flag):], "="))
+				return shellReadsStdin(strings.TrimPrefix(s[len(flag):], "="))
 			}
 		}
 		return false
@@ -1118,7 +1118,7 @@ func (in execInterpreter) readsStdin(args []scriptArg) bool {
 			return !in.noStdin // the caller names the script file, or an option
 		}
 		if flag, attached := in.attachedScript(s); attached && s != "-" && len(s) > len(flag) {
-			return execScriptEvalsStdin(s[len(flag):]) // python3 -cCODE
+			return scriptEvalsStdin(s[len(flag):]) // python3 -cCODE
 		}
 		fold := func(f string) bool { return strings.EqualFold(f, s) }
 		switch {
@@ -1133,9 +1133,9 @@ func (in execInterpreter) readsStdin(args []scriptArg) bool {
 				if k := shellOperandIndex(args, i+1); k < len(args) {
 					script, _ = args[k].literal()
 				}
-				return execShellReadsStdin(script)
+				return shellReadsStdin(script)
 			}
-			return stdin(next(i)) || execScriptEvalsStdin(next(i))
+			return stdin(next(i)) || scriptEvalsStdin(next(i))
 		case in.shellFlags && len(s) > 1 && s[0] == '-' && strings.ContainsRune(s, 's') && strings.TrimLeft(s[1:], "abcdefghijklmnopqrstuvwxyz") == "":
 			return true // -s, -es: commands from standard input
 		case slices.ContainsFunc(in.progFlags, fold):
@@ -1155,7 +1155,7 @@ func (in execInterpreter) readsStdin(args []scriptArg) bool {
 // the program, or one it runs, reads its program from standard input
 // (["sh"], ["bash", "-s"], ["python3", "-"]): as in the script of -c, the
 // value would run as code. stdin = param.script alone is left alone.
-func (c *execCompiler) stdinScript(x hcl.Expression) *hcl.Diagnostic {
+func (c *compiler) stdinScript(x hcl.Expression) *hcl.Diagnostic {
 	sx, ok := x.(hclsyntax.Expression)
 	if !ok {
 		return nil
@@ -1168,7 +1168,7 @@ func (c *execCompiler) stdinScript(x hcl.Expression) *hcl.Diagnostic {
 		stdins = vs
 	}
 	for _, s := range stdins {
-		a := scriptArg{expr: s, val: cty.DynamicVal, params: execParamRefs(s, c.ParamNames()), answers: execAnswerRefs(s)}
+		a := scriptArg{expr: s, val: cty.DynamicVal, params: paramRefs(s, c.ParamNames()), answers: answerRefs(s)}
 		if v, diags := s.Value(c.markedEval()); !diags.HasErrors() {
 			a.val, _ = v.UnmarkDeep()
 		}
@@ -1188,7 +1188,7 @@ func (c *execCompiler) stdinScript(x hcl.Expression) *hcl.Diagnostic {
 // args, the elements of one list the command may be, run a program that
 // reads its program from standard input, or make arguments of its lines
 // that go into a script.
-func (c *execCompiler) stdinScriptIn(a scriptArg, args []scriptArg) *hcl.Diagnostic {
+func (c *compiler) stdinScriptIn(a scriptArg, args []scriptArg) *hcl.Diagnostic {
 	// xargs -I{} sh -c "echo {}": the lines of stdin go into a script,
 	// and even a parameter alone is code there.
 	feeder, prog, ok := stdinArgsScript(args)
@@ -1196,14 +1196,14 @@ func (c *execCompiler) stdinScriptIn(a scriptArg, args []scriptArg) *hcl.Diagnos
 		// Inside a fixed script: sh -c "xargs -I{} sh -c 'echo {}'".
 		if s, known := args[i].literal(); known && strings.Contains(s, " ") {
 			var words []scriptArg
-			for _, w := range execShellWords(s) {
+			for _, w := range shellWords(s) {
 				words = append(words, scriptArg{val: cty.StringVal(w)})
 			}
 			feeder, prog, ok = stdinArgsScript(words)
 		}
 	}
 	if ok {
-		return c.joinedDiag(a, fmt.Sprintf("The stdin argument is made into arguments by %s, which puts them into the script or the command %s runs; it", feeder, prog), execShellDanger,
+		return c.joinedDiag(a, fmt.Sprintf("The stdin argument is made into arguments by %s, which puts them into the script or the command %s runs; it", feeder, prog), shellDanger,
 			"Pass the value as an argument of its own that the script reads, as in command = [\"sh\", \"-c\", \"echo \\\"$1\\\"\", \"sh\", param.x], or have xargs append it after the script, as in command = [\"xargs\", \"sh\", \"-c\", \"echo \\\"$@\\\"\", \"sh\"]")
 	}
 	if !a.built() {
@@ -1213,14 +1213,14 @@ func (c *execCompiler) stdinScriptIn(a scriptArg, args []scriptArg) *hcl.Diagnos
 		if arg.run {
 			// A list known only at call time that names an interpreter
 			// may run it with its arguments unseen.
-			prog := execNamedInterpreter(arg.expr)
+			prog := namedInterpreter(arg.expr)
 			if p := c.runProgram(arg.expr); prog == "" && p != "" {
-				if _, ok := execInterpreterFor(p); ok {
+				if _, ok := interpreterFor(p); ok {
 					prog = p
 				}
 			}
 			if prog != "" {
-				in, _ := execInterpreterFor(prog)
+				in, _ := interpreterFor(prog)
 				return c.scriptDiag(a, fmt.Sprintf("The stdin argument may be the program %s reads from its standard input, which a list known only when the tool is called names, and it", prog), in)
 			}
 		}
@@ -1228,7 +1228,7 @@ func (c *execCompiler) stdinScriptIn(a scriptArg, args []scriptArg) *hcl.Diagnos
 		if !ok {
 			continue
 		}
-		in, ok := execStdinProgramFor(prog)
+		in, ok := stdinProgramFor(prog)
 		if ok && !in.safe(args[start+1:]) && in.readsStdin(args[start+1:]) {
 			return c.scriptDiag(a, fmt.Sprintf("The stdin argument is the program %s reads from its standard input, and it", prog), in)
 		}

@@ -591,7 +591,7 @@ func TestExecScriptOptionsMatchPrograms(t *testing.T) {
 	}
 }
 
-// TestExecSplitStringMatchesEnv: execSplitString splits a string into the
+// TestExecSplitStringMatchesEnv: splitString splits a string into the
 // words env -S gives the command, and refuses the strings env refuses.
 func TestExecSplitStringMatchesEnv(t *testing.T) {
 	t.Parallel()
@@ -603,9 +603,9 @@ func TestExecSplitStringMatchesEnv(t *testing.T) {
 		t.Run(s, func(t *testing.T) {
 			t.Parallel()
 			out, err := exec.Command("env", "-S", `printf '%s\\0' `+s).Output()
-			words, ok := execSplitString(s)
+			words, ok := splitString(s)
 			if (err == nil) != ok {
-				t.Fatalf("env's error = %v, execSplitString ok = %v", err, ok)
+				t.Fatalf("env's error = %v, splitString ok = %v", err, ok)
 			}
 			if !ok {
 				return
@@ -860,11 +860,11 @@ func TestExecProgramName(t *testing.T) {
 		{"bash-5.2", true}, {"zsh-5.9", true}, {"pypy3.10", true}, {"perl5.36", true}, {"tclsh8.6", false},
 		{"shred", false}, {"nodemon", false}, {"python3-config", false}, {"bashful", false}, {"shd", false}, {"x86_64-sh", false}, {"", false},
 	} {
-		if _, got := execInterpreterFor(tt.prog); got != tt.want {
-			t.Errorf("execInterpreterFor(%q) found = %v, want %v", tt.prog, got, tt.want)
+		if _, got := interpreterFor(tt.prog); got != tt.want {
+			t.Errorf("interpreterFor(%q) found = %v, want %v", tt.prog, got, tt.want)
 		}
 	}
-	if _, ok := execStdinProgramFor("tclsh8.6"); !ok {
+	if _, ok := stdinProgramFor("tclsh8.6"); !ok {
 		t.Errorf("tclsh8.6 is not a program that reads commands from stdin")
 	}
 }
@@ -874,13 +874,13 @@ func TestExecIsStdin(t *testing.T) {
 	for _, s := range []string{"-", "/dev/stdin", "/dev/./stdin", "//dev/stdin", "/dev//stdin/", "/dev/fd/0", "/dev/fd/../fd/0",
 		"/proc/self/fd/0", "/proc/thread-self/fd/0", "/proc/1/fd/0", "/proc/self/task/7/fd/0", "/proc/self/root/dev/stdin",
 		"dev/stdin", "../../dev/stdin", "./../dev/fd/0"} {
-		if !execIsStdin(s) {
-			t.Errorf("execIsStdin(%q) = false", s)
+		if !isStdin(s) {
+			t.Errorf("isStdin(%q) = false", s)
 		}
 	}
 	for _, s := range []string{"", "--", "stdin", "/dev/stdout", "/dev/fd/1", "/dev/fd/01", "/proc/self/fd/10", "/dev/stdin.sh", "/tmp/dev/stdinx", "job.sh"} {
-		if execIsStdin(s) {
-			t.Errorf("execIsStdin(%q) = true", s)
+		if isStdin(s) {
+			t.Errorf("isStdin(%q) = true", s)
 		}
 	}
 }
@@ -1003,7 +1003,7 @@ func TestExecChecksSeeThrough(t *testing.T) {
 // TestExecChecksSeeThroughAllowed: a conditional whose branches are fixed
 // text is not made from its condition, in the command and on stdin; the
 // names of variables env sets may come from a list known at a call when
-// they are written; and a command of up to execMaxVariants lists is
+// they are written; and a command of up to maxVariants lists is
 // checked.
 func TestExecChecksSeeThroughAllowed(t *testing.T) {
 	t.Parallel()

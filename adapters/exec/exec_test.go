@@ -953,7 +953,7 @@ func TestExecGrandchildHoldingStdout(t *testing.T) {
 
 // TestExecEscapedChildHoldingStdout: a process that left the command's
 // process group (setsid) cannot be killed with it and may hold standard
-// output open; the call still returns, after execWaitDelay, with what the
+// output open; the call still returns, after waitDelay, with what the
 // command wrote.
 func TestExecEscapedChildHoldingStdout(t *testing.T) {
 	t.Parallel()
@@ -1596,12 +1596,12 @@ func TestExecGroupGone(t *testing.T) {
 		return cmd
 	}
 	running := start("sleep", "60")
-	if execGroupGone(running.Process.Pid) {
+	if groupGone(running.Process.Pid) {
 		t.Error("a group with a running process counts as gone")
 	}
 	running.Process.Kill()
 	running.Wait()
-	if !execGroupGone(running.Process.Pid) {
+	if !groupGone(running.Process.Pid) {
 		t.Error("a group with no process left counts as running")
 	}
 	if runtime.GOOS != "linux" {
@@ -1621,7 +1621,7 @@ func TestExecGroupGone(t *testing.T) {
 			t.Fatalf("the process did not become a zombie: state %q", state())
 		}
 	}
-	if !execGroupGone(exited.Process.Pid) {
+	if !groupGone(exited.Process.Pid) {
 		t.Error("a group whose one process is a zombie counts as running")
 	}
 }
@@ -1646,7 +1646,7 @@ func TestExecStopAfterExit(t *testing.T) {
 			if reaped {
 				cmd.Wait()
 			} else if runtime.GOOS == "linux" {
-				for deadline := time.Now().Add(10 * time.Second); !execOnlyZombies(pid); time.Sleep(5 * time.Millisecond) {
+				for deadline := time.Now().Add(10 * time.Second); !onlyZombies(pid); time.Sleep(5 * time.Millisecond) {
 					if time.Now().After(deadline) {
 						t.Fatal("the process did not become a zombie")
 					}
@@ -1654,7 +1654,7 @@ func TestExecStopAfterExit(t *testing.T) {
 			} else {
 				t.Skip("a zombie counts as running without /proc")
 			}
-			run := &execRun{grace: time.Minute, signal: "SIGTERM", pid: pid}
+			run := &process{grace: time.Minute, signal: "SIGTERM", pid: pid}
 			run.stop()
 			if run.wasStopped() {
 				t.Error("a command that had exited counts as stopped")

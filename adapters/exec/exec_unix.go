@@ -12,19 +12,19 @@ import (
 	"syscall"
 )
 
-// execSetProcessGroup makes the command the leader of a new process group, so
+// setProcessGroup makes the command the leader of a new process group, so
 // that it and everything it starts can be killed together.
-func execSetProcessGroup(cmd *exec.Cmd) {
+func setProcessGroup(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true
-	execSetParentDeath(cmd.SysProcAttr)
+	setParentDeath(cmd.SysProcAttr)
 }
 
-// execKillGroup kills the process group led by pid. A group that is gone
+// killGroup kills the process group led by pid. A group that is gone
 // already is not an error.
-func execKillGroup(pid int) error {
+func killGroup(pid int) error {
 	if pid <= 0 {
 		return nil // never signal our own group or every process
 	}
@@ -35,17 +35,17 @@ func execKillGroup(pid int) error {
 	return err
 }
 
-// execSignals maps the names kill_signal takes (execKillSignals) to
+// signals maps the names kill_signal takes (killSignals) to
 // signals.
-var execSignals = map[string]syscall.Signal{
+var signals = map[string]syscall.Signal{
 	"SIGTERM": syscall.SIGTERM, "SIGINT": syscall.SIGINT, "SIGHUP": syscall.SIGHUP,
 	"SIGQUIT": syscall.SIGQUIT, "SIGUSR1": syscall.SIGUSR1, "SIGUSR2": syscall.SIGUSR2,
 }
 
-// execSignalGroup sends the named signal to the process group led by pid.
+// signalGroup sends the named signal to the process group led by pid.
 // A group that is gone already is os.ErrProcessDone.
-func execSignalGroup(pid int, name string) error {
-	sig, ok := execSignals[name]
+func signalGroup(pid int, name string) error {
+	sig, ok := signals[name]
 	if pid <= 0 || !ok {
 		return fmt.Errorf("cannot send %q to process group %d", name, pid)
 	}
@@ -56,23 +56,23 @@ func execSignalGroup(pid int, name string) error {
 	return err
 }
 
-// execGroupGone reports whether no process is left running in the process
+// groupGone reports whether no process is left running in the process
 // group led by pid. A process that has exited but was not reaped yet (a
 // zombie) counts as gone: it runs nothing, and SIGKILL cannot end it
 // sooner. Where the process that adopts orphans does not reap them (a
 // container's first process, often), the group's zombies stay.
-func execGroupGone(pid int) bool {
+func groupGone(pid int) bool {
 	if pid <= 0 {
 		return false
 	}
 	if errors.Is(syscall.Kill(-pid, 0), syscall.ESRCH) {
 		return true
 	}
-	return execOnlyZombies(pid)
+	return onlyZombies(pid)
 }
 
-// execExitDescription says how a command that failed ended.
-func execExitDescription(ps *os.ProcessState) string {
+// exitDescription says how a command that failed ended.
+func exitDescription(ps *os.ProcessState) string {
 	if ps == nil {
 		return "command failed"
 	}
@@ -82,22 +82,22 @@ func execExitDescription(ps *os.ProcessState) string {
 	return fmt.Sprintf("command exited with status %d", ps.ExitCode())
 }
 
-// execNotExecutable reports whether err says the program file has a
+// notExecutable reports whether err says the program file has a
 // format the system cannot run (ENOEXEC): a script without a #! line,
 // say.
-func execNotExecutable(err error) bool {
+func notExecutable(err error) bool {
 	return errors.Is(err, syscall.ENOEXEC)
 }
 
-// execInheritedCloseOnExec marks the file descriptors toolhost itself
+// inheritedCloseOnExec marks the file descriptors toolhost itself
 // inherited, other than standard input, output and error, close-on-exec,
 // so that commands do not inherit them in turn. Go opens every file of its
 // own close-on-exec, but what the process that started toolhost left open
 // (an editor's or a client's pipes, say) would otherwise reach every
 // command, and a command, or what it leaves running, could hold the
 // client's pipe open or write to it. It runs once, before the first
-// command starts (see execPrepareFds).
-func execInheritedCloseOnExec() {
+// command starts (see prepareFds).
+func inheritedCloseOnExec() {
 	d, err := os.Open("/dev/fd")
 	if err != nil {
 		return
@@ -113,8 +113,8 @@ func execInheritedCloseOnExec() {
 	}
 }
 
-var execFdsOnce sync.Once
+var fdsOnce sync.Once
 
-// execPrepareFds makes sure no command inherits toolhost's inherited files;
+// prepareFds makes sure no command inherits toolhost's inherited files;
 // the first call does the work, the others wait for it.
-func execPrepareFds() { execFdsOnce.Do(execInheritedCloseOnExec) }
+func prepareFds() { fdsOnce.Do(inheritedCloseOnExec) }

@@ -4,10 +4,10 @@ package exec
 
 import "syscall"
 
-// execSetParentDeath does nothing: only Linux has a parent-death signal.
-func execSetParentDeath(*syscall.SysProcAttr) {}
+// setParentDeath does nothing: only Linux has a parent-death signal.
+func setParentDeath(*syscall.SysProcAttr) {}
 
-// execOnlyZombies reports false: without /proc, a group's zombies cannot be
+// onlyZombies reports false: without /proc, a group's zombies cannot be
 // told from its running processes, so the group counts as running until
 // they are reaped.
-func execOnlyZombies(int) bool { return false }
+func onlyZombies(int) bool { return false }

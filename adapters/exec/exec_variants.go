@@ -10,9 +10,9 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// execMaxVariants caps the command lists a command with conditionals
+// maxVariants caps the command lists a command with conditionals
 // known only at a call is checked as (see commandVariants).
-const execMaxVariants = 64
+const maxVariants = 64
 
 // commandVariants returns the command lists x may be at a call, as
 // expressions: x with each point where a call chooses its value (see
@@ -20,8 +20,8 @@ const execMaxVariants = 64
 // that the checks see what each branch puts in the list as if it were
 // written out (concat(["env"], param.strict ? ["bash", "-e"] : ["bash"],
 // ...), ["nice", ["sh", "cat"][param.n], ...]). It returns nil and the
-// point that makes more than execMaxVariants lists.
-func (c *execCompiler) commandVariants(x hclsyntax.Expression) ([]hclsyntax.Expression, hclsyntax.Expression) {
+// point that makes more than maxVariants lists.
+func (c *compiler) commandVariants(x hclsyntax.Expression) ([]hclsyntax.Expression, hclsyntax.Expression) {
 	var out []hclsyntax.Expression
 	pending := []hclsyntax.Expression{x}
 	for len(pending) > 0 {
@@ -32,13 +32,13 @@ func (c *execCompiler) commandVariants(x hclsyntax.Expression) ([]hclsyntax.Expr
 			out = append(out, v)
 			continue
 		}
-		if len(out)+len(pending)+len(options) > execMaxVariants {
+		if len(out)+len(pending)+len(options) > maxVariants {
 			return nil, node
 		}
 		for i := len(options) - 1; i >= 0; i-- {
-			r := execReplace(v, node, options[i])
+			r := replace(v, node, options[i])
 			if r == v {
-				return nil, node // not reached by execReplace: refused rather than read wrong
+				return nil, node // not reached by replace: refused rather than read wrong
 			}
 			pending = append(pending, r)
 		}
@@ -56,22 +56,22 @@ func (c *execCompiler) commandVariants(x hclsyntax.Expression) ([]hclsyntax.Expr
 // branchMatters). A conditional whose condition refers to a for
 // expression's symbol is left alone: its branch changes from one item to
 // the next. nil when there is none.
-func (c *execCompiler) openBranch(x hclsyntax.Expression) (hclsyntax.Expression, []hclsyntax.Expression) {
-	f := &execBranchFinder{c: c}
+func (c *compiler) openBranch(x hclsyntax.Expression) (hclsyntax.Expression, []hclsyntax.Expression) {
+	f := &branchFinder{c: c}
 	hclsyntax.Walk(x, f)
 	return f.node, f.options
 }
 
-// execBranchFinder is the hclsyntax.Walker of openBranch.
-type execBranchFinder struct {
-	c       *execCompiler
+// branchFinder is the hclsyntax.Walker of openBranch.
+type branchFinder struct {
+	c       *compiler
 	parents []hclsyntax.Node
 	node    hclsyntax.Expression
 	options []hclsyntax.Expression
 }
 
 // Enter looks at n for a point where a call chooses the value.
-func (f *execBranchFinder) Enter(n hclsyntax.Node) hcl.Diagnostics {
+func (f *branchFinder) Enter(n hclsyntax.Node) hcl.Diagnostics {
 	var parent hclsyntax.Node
 	if len(f.parents) > 0 {
 		parent = f.parents[len(f.parents)-1]
@@ -84,7 +84,7 @@ func (f *execBranchFinder) Enter(n hclsyntax.Node) hcl.Diagnostics {
 }
 
 // Exit leaves a node.
-func (f *execBranchFinder) Exit(hclsyntax.Node) hcl.Diagnostics {
+func (f *branchFinder) Exit(hclsyntax.Node) hcl.Diagnostics {
 	f.parents = f.parents[:len(f.parents)-1]
 	return nil
 }
@@ -92,7 +92,7 @@ func (f *execBranchFinder) Exit(hclsyntax.Node) hcl.Diagnostics {
 // branchAt returns n and its options when n is a point where a call
 // chooses the value (see openBranch), parent being what holds it; nil
 // otherwise.
-func (c *execCompiler) branchAt(n, parent hclsyntax.Node) (hclsyntax.Expression, []hclsyntax.Expression) {
+func (c *compiler) branchAt(n, parent hclsyntax.Node) (hclsyntax.Expression, []hclsyntax.Expression) {
 	// fixed lists the values of a collection fixed at load, as literals
 	// where n is, then extra, when one of them may matter.
 	fixed := func(coll hclsyntax.Expression, extra ...hclsyntax.Expression) []hclsyntax.Expression {
@@ -142,7 +142,7 @@ func (c *execCompiler) branchAt(n, parent hclsyntax.Node) (hclsyntax.Expression,
 			if opts := fixed(x.Args[0], x.Args[2:]...); chosen(x.Args[1]) && opts != nil {
 				return x, opts
 			}
-		case slices.Contains(execChoosers, x.Name) && len(x.Args) > 0:
+		case slices.Contains(choosers, x.Name) && len(x.Args) > 0:
 			if slices.ContainsFunc(x.Args, func(a hclsyntax.Expression) bool { return !c.global(a) }) {
 				return nil, nil
 			}
@@ -159,7 +159,7 @@ func (c *execCompiler) branchAt(n, parent hclsyntax.Node) (hclsyntax.Expression,
 }
 
 // knownAtLoad reports whether x's value is known at load.
-func (c *execCompiler) knownAtLoad(x hclsyntax.Expression) bool {
+func (c *compiler) knownAtLoad(x hclsyntax.Expression) bool {
 	v, diags := x.Value(c.Eval)
 	return !diags.HasErrors() && v.IsWhollyKnown()
 }
@@ -169,7 +169,7 @@ func (c *execCompiler) knownAtLoad(x hclsyntax.Expression) bool {
 // stops at the first that does not fail, coalesce at the first that is
 // neither null nor empty), without those coalesce skips (null or empty at
 // load).
-func (c *execCompiler) reachable(x *hclsyntax.FunctionCallExpr) []hclsyntax.Expression {
+func (c *compiler) reachable(x *hclsyntax.FunctionCallExpr) []hclsyntax.Expression {
 	var out []hclsyntax.Expression
 	for _, a := range x.Args {
 		v, diags := a.Value(c.Eval)
@@ -191,11 +191,11 @@ func (c *execCompiler) reachable(x *hclsyntax.FunctionCallExpr) []hclsyntax.Expr
 // branchMatters reports whether the options of a choice made at a call
 // may matter to the checks, so that the command is read as each: one is
 // fixed at load and may be a flag (it starts with "-" or "+") or names a
-// program whose arguments the checks read (see execReadProgram), or what
+// program whose arguments the checks read (see readProgram), or what
 // holds the choice, parent, makes new text of it (strrev(["hs",
 // "x"][param.n]), "s${...}").
-func (c *execCompiler) branchMatters(options []hclsyntax.Expression, parent hclsyntax.Node) bool {
-	if parent != nil && execBuildsText(parent) && !execIsChooser(parent) {
+func (c *compiler) branchMatters(options []hclsyntax.Expression, parent hclsyntax.Node) bool {
+	if parent != nil && buildsText(parent) && !isChooser(parent) {
 		return true
 	}
 	for _, o := range options {
@@ -208,7 +208,7 @@ func (c *execCompiler) branchMatters(options []hclsyntax.Expression, parent hcls
 		_ = cty.Walk(v, func(_ cty.Path, el cty.Value) (bool, error) {
 			if !el.IsNull() && el.Type() == cty.String {
 				s := el.AsString()
-				matters = matters || strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") || execReadProgram(strings.TrimSpace(s)) != ""
+				matters = matters || strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") || readProgram(strings.TrimSpace(s)) != ""
 			}
 			return !matters, nil
 		})
@@ -219,17 +219,17 @@ func (c *execCompiler) branchMatters(options []hclsyntax.Expression, parent hcls
 	return false
 }
 
-// execIsChooser reports whether n is a call of a function whose value is
-// one of its arguments' (see execChoosers), or element or lookup.
-func execIsChooser(n hclsyntax.Node) bool {
+// isChooser reports whether n is a call of a function whose value is
+// one of its arguments' (see choosers), or element or lookup.
+func isChooser(n hclsyntax.Node) bool {
 	x, ok := n.(*hclsyntax.FunctionCallExpr)
-	return ok && (x.Name == "element" || x.Name == "lookup" || slices.Contains(execChoosers, x.Name))
+	return ok && (x.Name == "element" || x.Name == "lookup" || slices.Contains(choosers, x.Name))
 }
 
 // global reports whether x refers only to the variables of the
 // configuration, so that its value is the same for every item of a for
 // expression around it.
-func (c *execCompiler) global(x hclsyntax.Expression) bool {
+func (c *compiler) global(x hclsyntax.Expression) bool {
 	for _, tr := range x.Variables() {
 		if _, ok := c.Eval.Variables[tr.RootName()]; !ok {
 			return false
@@ -244,7 +244,7 @@ func (c *execCompiler) global(x hclsyntax.Expression) bool {
 	return !anon
 }
 
-// variantsDiag refuses a command that makes more than execMaxVariants
+// variantsDiag refuses a command that makes more than maxVariants
 // lists; at is the conditional or choice that goes past.
 func variantsDiag(at hclsyntax.Expression, cmd hcl.Expression) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
@@ -253,16 +253,16 @@ func variantsDiag(at hclsyntax.Expression, cmd hcl.Expression) *hcl.Diagnostic {
 		Detail: fmt.Sprintf("The command's conditionals and choices among fixed values (such as [\"-a\", \"-b\"][param.n]), made when the tool is called, make more than %d different command lists, "+
 			"and each is checked for parameters inside scripts and in options that load code. "+
 			"Split the tool into several tools, or use fewer conditionals, as in command = concat([\"rg\"], param.ignore_case ? [\"-i\"] : [], [\"--\", param.pattern]).",
-			execMaxVariants),
+			maxVariants),
 		Subject:    at.Range().Ptr(),
 		Expression: cmd,
 	}
 }
 
-// execReplace returns x with the node old replaced by repl, copying the
+// replace returns x with the node old replaced by repl, copying the
 // nodes on the way to it and sharing the others; x itself when old is not
 // in it.
-func execReplace(x, old, repl hclsyntax.Expression) hclsyntax.Expression {
+func replace(x, old, repl hclsyntax.Expression) hclsyntax.Expression {
 	if x == nil {
 		return nil
 	}
@@ -271,7 +271,7 @@ func execReplace(x, old, repl hclsyntax.Expression) hclsyntax.Expression {
 	}
 	changed := false
 	sub := func(e hclsyntax.Expression) hclsyntax.Expression {
-		r := execReplace(e, old, repl)
+		r := replace(e, old, repl)
 		changed = changed || r != e
 		return r
 	}
@@ -357,7 +357,7 @@ func execReplace(x, old, repl hclsyntax.Expression) hclsyntax.Expression {
 // scriptChecks works out the lists the command x may be at a call (see
 // commandVariants) and their elements as the checks see them (see
 // scriptArgs), and checks each for a parameter inside a script.
-func (c *execCompiler) scriptChecks(x hcl.Expression) hcl.Diagnostics {
+func (c *compiler) scriptChecks(x hcl.Expression) hcl.Diagnostics {
 	c.variants = nil
 	exprs := []hcl.Expression{x}
 	if sx, ok := x.(hclsyntax.Expression); ok {
@@ -386,7 +386,7 @@ func (c *execCompiler) scriptChecks(x hcl.Expression) hcl.Diagnostics {
 
 // eachVariant runs check on the elements of each list the command may
 // be at a call, and returns the errors of the first it refuses.
-func (c *execCompiler) eachVariant(check func([]scriptArg) hcl.Diagnostics) hcl.Diagnostics {
+func (c *compiler) eachVariant(check func([]scriptArg) hcl.Diagnostics) hcl.Diagnostics {
 	for _, args := range c.variants {
 		if d := check(args); d.HasErrors() {
 			return d
@@ -395,9 +395,9 @@ func (c *execCompiler) eachVariant(check func([]scriptArg) hcl.Diagnostics) hcl.
 	return nil
 }
 
-// execTextListFuncs are the functions that make the elements of a list
+// textListFuncs are the functions that make the elements of a list
 // of the words or fields of a text.
-var execTextListFuncs = []string{"split", "jsondecode", "yamldecode", "csvdecode", "regex", "regexall"}
+var textListFuncs = []string{"split", "jsondecode", "yamldecode", "csvdecode", "regex", "regexall"}
 
 // runProgram returns a program that x, a part of the command known only
 // at a call, may hold and whose arguments the script and load checks read:
@@ -406,7 +406,7 @@ var execTextListFuncs = []string{"split", "jsondecode", "yamldecode", "csvdecode
 // them at load (base64decode("c2g="), strrev("hs"), the item of
 // [for s in param.l : "sh"]), each whole unless it is part of a template,
 // and their words too where x makes elements of text (split, jsondecode).
-func (c *execCompiler) runProgram(x hclsyntax.Expression) string {
+func (c *compiler) runProgram(x hclsyntax.Expression) string {
 	parts := map[hclsyntax.Node]bool{}
 	words := false
 	var nodes []hclsyntax.Expression
@@ -417,7 +417,7 @@ func (c *execCompiler) runProgram(x hclsyntax.Expression) string {
 				parts[p] = true
 			}
 		case *hclsyntax.FunctionCallExpr:
-			words = words || slices.Contains(execTextListFuncs, n.Name)
+			words = words || slices.Contains(textListFuncs, n.Name)
 		}
 		if e, ok := n.(hclsyntax.Expression); ok && len(e.Variables()) == 0 {
 			nodes = append(nodes, e)
@@ -427,7 +427,7 @@ func (c *execCompiler) runProgram(x hclsyntax.Expression) string {
 	found := ""
 	check := func(s string) {
 		if found == "" {
-			found = execReadProgram(s)
+			found = readProgram(s)
 		}
 	}
 	for _, n := range nodes {
@@ -445,7 +445,7 @@ func (c *execCompiler) runProgram(x hclsyntax.Expression) string {
 			}
 			check(strings.TrimSpace(el.AsString()))
 			if words {
-				for _, w := range strings.FieldsFunc(el.AsString(), execWordSep) {
+				for _, w := range strings.FieldsFunc(el.AsString(), wordSep) {
 					check(w)
 				}
 			}
@@ -458,25 +458,25 @@ func (c *execCompiler) runProgram(x hclsyntax.Expression) string {
 	return ""
 }
 
-// execWordSep reports whether r separates the words of a text that may
+// wordSep reports whether r separates the words of a text that may
 // name a program.
-func execWordSep(r rune) bool {
+func wordSep(r rune) bool {
 	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-", r))
 }
 
-// execChoosers are the functions whose value is one of the values of
+// choosers are the functions whose value is one of the values of
 // their arguments, chosen at a call, as element's is one of its list's
 // and lookup's one of its map's or its default.
-var execChoosers = []string{"try", "coalesce", "coalescelist"}
+var choosers = []string{"try", "coalesce", "coalescelist"}
 
-// execReadProgram returns name when it names a program whose arguments
+// readProgram returns name when it names a program whose arguments
 // the script and load checks read: an interpreter, a program with options
 // that load code, or env; "" otherwise.
-func execReadProgram(name string) string {
-	if _, ok := execInterpreterFor(name); ok {
+func readProgram(name string) string {
+	if _, ok := interpreterFor(name); ok {
 		return name
 	}
-	if _, ok := execLoaderFor(name); ok {
+	if _, ok := loaderFor(name); ok {
 		return name
 	}
 	return ""
@@ -488,7 +488,7 @@ func execReadProgram(name string) string {
 // which argument of the program the value is cannot be told at load, so it
 // may be the script of an interpreter, the value of an option that loads
 // code, or a variable env sets.
-func (c *execCompiler) runParams(args []scriptArg) hcl.Diagnostics {
+func (c *compiler) runParams(args []scriptArg) hcl.Diagnostics {
 	for i, a := range args {
 		if !a.run || a.expr == nil {
 			continue
@@ -513,16 +513,16 @@ func (c *execCompiler) runParams(args []scriptArg) hcl.Diagnostics {
 // runProgramDiag refuses b, an element after a list known only at a call
 // that may hold the program prog (see runParams), or that list, when it
 // refers to a parameter or an answer.
-func (c *execCompiler) runProgramDiag(prog string, b scriptArg) *hcl.Diagnostic {
+func (c *compiler) runProgramDiag(prog string, b scriptArg) *hcl.Diagnostic {
 	what, subject, expr := c.argRef(b)
 	if what == "" {
 		return nil
 	}
 	summary, role, example := "Parameter chooses the program", "a variable it sets, such as BASH_ENV or LD_PRELOAD", `command = ["env", "GREETING=${param.text}", "printenv", "GREETING"]`
-	in, isInterpreter := execInterpreterFor(prog)
-	l, isLoader := execLoaderFor(prog)
+	in, isInterpreter := interpreterFor(prog)
+	l, isLoader := loaderFor(prog)
 	switch {
-	case execProgramName(prog) == "env":
+	case programName(prog) == "env":
 	case isInterpreter:
 		summary, role, example = "Parameter inside a script", "its script, where it would run as code", in.readArg
 		if _, fix, ok := strings.Cut(in.fix, "as in "); ok && example == "" {

@@ -16,7 +16,7 @@ import (
 
 // TestExecCutOutputSecretAtCut runs real commands that print a secret
 // across each cut of their standard error: the end of it in a failed
-// command's error, a line forwarded at stderr_log cut at execStderrLine, a
+// command's error, a line forwarded at stderr_log cut at stderrLine, a
 // progress message cut there, and a line longer than what is read of it,
 // whose end the error's tail shows. No piece of the secret is shown, at
 // any offset.
@@ -30,7 +30,7 @@ func TestExecCutOutputSecretAtCut(t *testing.T) {
 		check  func(t *testing.T, err error, rec *recorder)
 	}{
 		{"error tail", `printf 'x %s ' "$TOKEN" >&2; head -c "$1" /dev/zero | tr '\0' b >&2; exit 1`,
-			func(off int) int { return execStderrShown - len(testconfig.CutSecret) + off },
+			func(off int) int { return stderrShown - len(testconfig.CutSecret) + off },
 			func(t *testing.T, err error, _ *recorder) {
 				if err == nil || !strings.Contains(err.Error(), "bbbb") {
 					t.Fatalf("err = %v", err)
@@ -40,7 +40,7 @@ func TestExecCutOutputSecretAtCut(t *testing.T) {
 				}
 			}},
 		{"stderr_log line", `head -c "$1" /dev/zero | tr '\0' b >&2; printf '%s tail\n' "$TOKEN" >&2`,
-			func(off int) int { return execStderrLine - off },
+			func(off int) int { return stderrLine - off },
 			func(t *testing.T, err error, rec *recorder) {
 				if err != nil {
 					t.Fatal(err)
@@ -54,7 +54,7 @@ func TestExecCutOutputSecretAtCut(t *testing.T) {
 				}
 			}},
 		{"progress message", `printf '::progress 5/10 ' >&2; head -c "$1" /dev/zero | tr '\0' b >&2; printf '%s tail\n' "$TOKEN" >&2`,
-			func(off int) int { return execStderrLine - off },
+			func(off int) int { return stderrLine - off },
 			func(t *testing.T, err error, rec *recorder) {
 				if err != nil {
 					t.Fatal(err)
@@ -68,7 +68,7 @@ func TestExecCutOutputSecretAtCut(t *testing.T) {
 				}
 			}},
 		{"line longer than what is read", `head -c "$1" /dev/zero | tr '\0' b >&2; printf '%s tail\n' "$TOKEN" >&2; exit 1`,
-			func(off int) int { return execStderrLineRead - off },
+			func(off int) int { return stderrLineRead - off },
 			func(t *testing.T, err error, rec *recorder) {
 				if err == nil || !strings.Contains(err.Error(), "bbbb") {
 					t.Fatalf("err = %v", err)
@@ -115,7 +115,7 @@ func TestExecErrorsRedactEnvSecrets(t *testing.T) {
 		Type:   function.StaticReturnType(cty.String),
 		Impl:   func(args []cty.Value, _ cty.Type) (cty.Value, error) { return args[0], nil },
 	})}
-	b, diags := compileExec(f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &adapters.CompileContext{
+	b, diags := compile(f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &adapters.CompileContext{
 		Eval: &hcl.EvalContext{Functions: funcs, Variables: map[string]cty.Value{"param": cty.UnknownVal(cty.EmptyObject)}},
 	})
 	if diags.HasErrors() {
