@@ -22,8 +22,20 @@ func (e *Exec) CheckAnswer(name, value string) error {
 	return nil
 }
 
+// DescribeOutput says what the command's output is (see OutputDescriber).
+func (e *Exec) DescribeOutput() string {
+	switch {
+	case !e.binary:
+		return "text"
+	case e.mimeType != "":
+		return "the command's bytes, as " + e.mimeType
+	}
+	return "the command's bytes, of the media type they are sniffed as"
+}
+
 var (
-	_ adapters.SizeCapper    = (*Exec)(nil)
-	_ adapters.OutputNamer   = (*Exec)(nil)
-	_ adapters.AnswerChecker = (*Exec)(nil)
+	_ adapters.OutputDescriber = (*Exec)(nil)
+	_ adapters.SizeCapper      = (*Exec)(nil)
+	_ adapters.OutputNamer     = (*Exec)(nil)
+	_ adapters.AnswerChecker   = (*Exec)(nil)
 )

@@ -10,8 +10,26 @@
 // progress, and on a timeout, a cancellation or the host's exit stops the
 // whole group: kill_signal first, SIGKILL after kill_timeout.
 //
-// The files are split by concern: exec.go (the block and the call),
-// exec_load.go, exec_script.go, exec_flags.go, exec_progs.go and
-// exec_variants.go (the checks of the command), and exec_<os>.go (the
-// process group, per platform).
+// The files are split by concern:
+//   - exec.go: the Exec backend, its limits and its block's schema;
+//     caps.go: the optional capabilities host finds on it.
+//   - compile.go, compile_attrs.go: compiling a block, the command and
+//     each of the other attributes.
+//   - script.go, script_args.go, script_stdin.go, flags.go, progs.go,
+//     load.go, load_table.go, variants.go: the checks that no parameter
+//     becomes code (scripts, option syntax, programs that run others,
+//     options that load code, each variant of a conditional command).
+//   - argv.go, env.go: building a call's argv, environment and standard
+//     input, and finding its program.
+//   - run.go: Call, stopping a command, and the live set of commands
+//     that adapters.WaitCommands and adapters.KillCommands act on when the
+//     host exits.
+//   - output.go: pipes, the capped capture of output, stderr lines and
+//     progress, charsets; secrets.go: what is hidden from messages.
+//   - proc_<os>.go: the process group, per platform.
+//
+// A new platform is one new file, proc_<os>.go, that provides
+// setProcessGroup, killGroup, signals, signalGroup, groupGone,
+// exitDescription, notExecutable, prepareFds, setParentDeath and
+// onlyZombies (see proc_unix.go and proc_linux.go for what each does).
 package exec
