@@ -14,9 +14,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/toolhost/toolhost/internal/attr"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -440,46 +441,10 @@ func credentialValues(expr hcl.Expression, ctx *hcl.EvalContext) []string {
 	return out
 }
 
-// SizeHint is what to write for a size given as a string with a unit,
-// as max_response = "10MB" or max_output = "1 MiB": the number of bytes
-// (units are taken as binary, as toolhost's own defaults are), or "" when
-// v is not such a string.
-func SizeHint(attr string, v cty.Value) string {
-	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
-		return ""
-	}
-	s := strings.ToLower(strings.TrimSpace(v.AsString()))
-	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
-	if i <= 0 {
-		return ""
-	}
-	n, err := strconv.ParseFloat(s[:i], 64)
-	if err != nil {
-		return ""
-	}
-	var mult float64
-	unit := strings.TrimSpace(s[i:])
-	switch unit {
-	case "b", "bytes":
-		mult = 1
-	case "k", "kb", "kib":
-		mult, unit = 1<<10, "KiB"
-	case "m", "mb", "mib":
-		mult, unit = 1<<20, "MiB"
-	case "g", "gb", "gib":
-		mult, unit = 1<<30, "GiB"
-	default:
-		return ""
-	}
-	bytes := n * mult
-	if bytes != float64(int64(bytes)) || bytes < 1 {
-		return ""
-	}
-	if mult == 1 {
-		return fmt.Sprintf(" Write the number without quotes: %s = %d.", attr, int64(bytes))
-	}
-	return fmt.Sprintf(" For %s %s, write %s = %d, without quotes.", strconv.FormatFloat(n, 'f', -1, 64), unit, attr, int64(bytes))
-}
+// SizeHint is attr.SizeHint.
+//
+// Deprecated: use attr.SizeHint; kept until adapters/http calls it.
+func SizeHint(name string, v cty.Value) string { return attr.SizeHint(name, v) }
 
 // MaxJSONDepth is how deeply arrays and objects may nest in output that
 // toolhost reads as JSON (jsondepth.Max).

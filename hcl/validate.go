@@ -612,9 +612,8 @@ var sampleNowFunc = function.New(&function.Spec{
 // fixedAtLoad are the summaries of the errors for a value that must be
 // known when the config loads and is not.
 var fixedAtLoad = map[string]bool{
-	"Value not known at load time": true,
-	attr.NotConstant:               true,
-	"Program not fixed":            true,
+	attr.NotConstant:    true,
+	"Program not fixed": true,
 }
 
 // nowNote is the note callTimeNowChecks adds to those errors.

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/attr"
 	"github.com/toolhost/toolhost/internal/redact"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -234,7 +235,7 @@ func argProblem(v cty.Value) string {
 	v, _ = v.UnmarkDeep()
 	switch {
 	case !argType(v.Type()):
-		return "is " + adapters.TypeName(v.Type())
+		return "is " + attr.TypeName(v.Type())
 	case !v.IsKnown():
 		return ""
 	case v.IsNull():

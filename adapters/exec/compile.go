@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/attr"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -219,7 +220,7 @@ func (c *compiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 			"The command must be a list of strings, the program followed by its arguments, and this is %s. "+
 				"Each element is passed to the program as one argument and no shell is involved; write, for example, command = %s. "+
 				"To use shell syntax, run the shell explicitly, as in [\"sh\", \"-c\", \"...\", \"sh\", param.x], and read parameters as \"$1\".",
-			adapters.TypeName(ty), example)))
+			attr.TypeName(ty), example)))
 	}
 	if v.IsKnown() && v.IsNull() {
 		return append(diags, invalid(a.Expr.Range(),

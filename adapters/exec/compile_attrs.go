@@ -10,14 +10,16 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/attr"
 	"github.com/toolhost/toolhost/internal/charset"
+	"github.com/toolhost/toolhost/internal/suggest"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"golang.org/x/text/encoding"
 )
 
 func (c *compiler) timeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
-	d, diags, ok := c.Duration(a, "timeout", "Timeout", false, MaxExecTimeout, `"30s"`, `"30s", "2m" or "1h"`)
+	d, diags, ok := c.Duration(a, attr.DurationRange{Max: MaxExecTimeout, Example: `"30s"`, Examples: `"30s", "2m" or "1h"`})
 	if ok {
 		e.timeout = d
 	}
@@ -25,7 +27,7 @@ func (c *compiler) timeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 }
 
 func (c *compiler) killTimeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
-	d, diags, ok := c.Duration(a, "kill_timeout", "kill_timeout", true, MaxExecKillTimeout, `"1s"`, `"1s", "500ms" or "10s"`)
+	d, diags, ok := c.Duration(a, attr.DurationRange{Max: MaxExecKillTimeout, Zero: true, Example: `"1s"`, Examples: `"1s", "500ms" or "10s"`})
 	if ok {
 		e.killTimeout = d
 	}
@@ -48,7 +50,7 @@ func (c *compiler) killSignal(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 			Severity: hcl.DiagError,
 			Summary:  "Invalid kill_signal",
 			Detail: fmt.Sprintf("The kill_signal must be a signal name, and this is %s. Write one of %s, such as kill_signal = \"SIGINT\".",
-				adapters.TypeName(v.Type()), adapters.QuoteList(killSignals)),
+				attr.TypeName(v.Type()), adapters.QuoteList(killSignals)),
 			Subject:    a.Expr.Range().Ptr(),
 			Expression: a.Expr,
 		})
@@ -70,7 +72,7 @@ func (c *compiler) killSignal(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	case strings.TrimPrefix(name, "SIG") != "" && strings.Trim(strings.TrimPrefix(name, "SIG"), "0123456789") == "":
 		detail = fmt.Sprintf("%q is a number; kill_signal takes a name, as numbers differ between systems. Write one of %s.", given, adapters.QuoteList(killSignals))
 	default:
-		if s := adapters.SuggestName(name, killSignals); s != "" {
+		if s := suggest.Closest(name, killSignals); s != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", s)
 		}
 	}
@@ -125,7 +127,7 @@ func (c *compiler) dir(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	if err != nil || sv.AsString() == "" || strings.ContainsRune(sv.AsString(), 0) {
 		detail := "The dir argument is empty."
 		if err != nil {
-			detail = fmt.Sprintf("The dir argument must be a string, and this is %s.", adapters.TypeName(v.Type()))
+			detail = fmt.Sprintf("The dir argument must be a string, and this is %s.", attr.TypeName(v.Type()))
 		} else if sv.AsString() != "" {
 			detail = "The dir argument contains a NUL character."
 		}
@@ -159,13 +161,13 @@ func (c *compiler) stderrLog(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	}
 	sv, err := convert.Convert(v, cty.String)
 	if err != nil || !adapters.ValidLogLevel(sv.AsString()) {
-		given := adapters.TypeName(v.Type())
+		given := attr.TypeName(v.Type())
 		if err == nil {
 			given = fmt.Sprintf("%q", sv.AsString())
 		}
 		detail := fmt.Sprintf("stderr_log is the MCP logging level at which the command's standard error lines reach the client, one of %s; this is %s.", adapters.QuoteList(adapters.LogLevels), given)
 		if err == nil {
-			if s := adapters.SuggestName(sv.AsString(), adapters.LogLevels); s != "" {
+			if s := suggest.Closest(sv.AsString(), adapters.LogLevels); s != "" {
 				detail += fmt.Sprintf(" Did you mean %q?", s)
 			}
 		}
@@ -218,7 +220,7 @@ func (c *compiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	if !(ty == cty.DynamicPseudoType || ty.IsObjectType() || ty.IsMapType()) || (v.IsKnown() && v.IsNull()) {
 		what := "null"
 		if !v.IsNull() {
-			what = adapters.TypeName(ty)
+			what = attr.TypeName(ty)
 		}
 		return append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
@@ -291,7 +293,7 @@ func (c *compiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 				Severity: hcl.DiagError,
 				Summary:  "Invalid env",
 				Detail: fmt.Sprintf("The value of environment variable %s is %s, and it must be a string. "+
-					"Write a string value, such as env = %s.", name, adapters.TypeName(val.Type()), example),
+					"Write a string value, such as env = %s.", name, attr.TypeName(val.Type()), example),
 				Subject:    rangeOf(valRange, name),
 				Expression: a.Expr,
 			})
@@ -322,7 +324,7 @@ func (c *compiler) stdin(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 			Severity: hcl.DiagError,
 			Summary:  "Invalid stdin",
 			Detail: fmt.Sprintf("The stdin argument is fed to the command's standard input and must be a string, and this is %s. "+
-				"Write a string, such as stdin = param.text, or use jsonencode(...) to pass structured data.", adapters.TypeName(v.Type())),
+				"Write a string, such as stdin = param.text, or use jsonencode(...) to pass structured data.", attr.TypeName(v.Type())),
 			Subject:    a.Expr.Range().Ptr(),
 			Expression: a.Expr,
 		})

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/attr"
 	"github.com/toolhost/toolhost/internal/redact"
 	"github.com/zclconf/go-cty/cty"
 	"golang.org/x/text/transform"
@@ -25,7 +26,7 @@ func charsetText(v cty.Value) string {
 	if v.Type() == cty.String {
 		return fmt.Sprintf("%q", v.AsString())
 	}
-	return adapters.TypeName(v.Type())
+	return attr.TypeName(v.Type())
 }
 
 // decode converts output in the command's charset to UTF-8; a byte the

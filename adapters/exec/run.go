@@ -17,6 +17,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/attr"
 	"github.com/toolhost/toolhost/internal/redact"
 )
 
@@ -200,7 +201,7 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case killed.Load() && errors.Is(runCtx.Err(), context.DeadlineExceeded):
-		msg := fmt.Sprintf("command timed out after %s (timeout) and %s", adapters.FormatDuration(e.timeout), e.howStopped(forced, cut))
+		msg := fmt.Sprintf("command timed out after %s (timeout) and %s", attr.DurationText(e.timeout), e.howStopped(forced, cut))
 		if s := e.lastWords(ectx, stderr, stdout, argv, stdin); s != "" {
 			msg += "; the end of what it printed: " + s
 		}
@@ -260,9 +261,9 @@ func (e *Exec) howStopped(forced, cut bool) string {
 	case e.killTimeout == 0:
 		return "was killed"
 	case forced && cut:
-		return fmt.Sprintf("was killed as toolhost exited, within its kill_timeout of %s after %s", adapters.FormatDuration(e.killTimeout), e.killSignal)
+		return fmt.Sprintf("was killed as toolhost exited, within its kill_timeout of %s after %s", attr.DurationText(e.killTimeout), e.killSignal)
 	case forced:
-		return fmt.Sprintf("was killed: it was still running %s after %s (kill_timeout)", adapters.FormatDuration(e.killTimeout), e.killSignal)
+		return fmt.Sprintf("was killed: it was still running %s after %s (kill_timeout)", attr.DurationText(e.killTimeout), e.killSignal)
 	}
 	return "was stopped with " + e.killSignal
 }

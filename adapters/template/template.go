@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/attr"
 	"github.com/toolhost/toolhost/internal/evalcap"
 	"github.com/toolhost/toolhost/internal/redact"
 )
@@ -87,7 +88,7 @@ func compileTemplate(block *hcl.Block, cc *adapters.CompileContext) (adapters.Ba
 		}
 	}
 	if a, ok := content.Attributes["timeout"]; ok {
-		d, dd, ok := c.Duration(a, "timeout", "Timeout", false, MaxTimeout, `"2s"`, `"2s", "500ms" or "10s"`)
+		d, dd, ok := c.Duration(a, attr.DurationRange{Max: MaxTimeout, Example: `"2s"`, Examples: `"2s", "500ms" or "10s"`})
 		diags = append(diags, dd...)
 		if ok {
 			t.timeout = d
@@ -182,7 +183,7 @@ func (t *Template) limitError(ctx context.Context, err *evalcap.LimitError) erro
 		return fmt.Errorf("the template stopped rendering: its for expressions would run %d iterations, more than the %d a call may run; pass shorter lists", err.Size, err.Max)
 	case evalcap.Deadline:
 		return fmt.Errorf("the template stopped rendering: it did not finish within its timeout of %s; pass shorter arguments, or raise timeout in the template block of tool %q (at most %s)",
-			adapters.FormatDuration(t.timeout), t.tool, adapters.FormatDuration(MaxTimeout))
+			attr.DurationText(t.timeout), t.tool, attr.DurationText(MaxTimeout))
 	}
 	return fmt.Errorf("the template stopped rendering: %w", context.Cause(ctx))
 }

@@ -35,7 +35,7 @@ tool "fine" {
 tool "dir" {
   exec {
     command = ["date"]
-    dir     = "/tmp${substr(now(), 0, 0)}" # ERROR: Value not known at load time # DETAIL: It calls now() or timestamp()
+    dir     = "/tmp${substr(now(), 0, 0)}" # ERROR: Argument must be constant # DETAIL: It calls now() or timestamp()
   }
 }
 

@@ -26,7 +26,7 @@ tool "output_from_param" {
   }
   template {
     text       = "hi"
-    max_output = param.n # ERROR: Parameter reference not allowed
+    max_output = param.n # ERROR: Argument must be constant
   }
 }
 
