@@ -267,7 +267,7 @@ func (c *compiler) optionScripts(args []scriptArg, start int, prog string, in in
 			return nil
 		}
 		switch {
-		case in.scriptFlag(s) && joinsRest(prog):
+		case in.scriptFlag(s) && in.joinsRest:
 			return c.joinedScript(args, i, fmt.Sprintf("The script %s runs with %s", prog, s), in)
 		case in.scriptFlag(s):
 			if i+1 < len(args) {
@@ -286,18 +286,6 @@ func (c *compiler) optionScripts(args []scriptArg, start int, prog string, in in
 		}
 	}
 	return nil
-}
-
-// joinedScripts are the programs that join every argument after
-// their script flag into the script, by base name: PowerShell's -Command
-// and cmd's /c and /k.
-var joinedScripts = map[string]bool{"pwsh": true, "powershell": true, "cmd": true}
-
-// joinsRest reports whether prog joins the arguments after its script
-// flag into the script (see joinedScripts).
-func joinsRest(prog string) bool {
-	_, ok := programIn(joinedScripts, prog)
-	return ok
 }
 
 // joinedScript refuses a parameter in the arguments after args[flag], a

@@ -153,6 +153,7 @@ func addCommandRunners(m map[string]interpreter) {
 		in := m[n]
 		in.flags = pwshSwitches("command", "c", "commandwithargs", "commandw", "cwa", "cwa", "encodedcommand", "e", "ec", "ec")
 		in.progFlags = pwshSwitches("file", "f")
+		in.joinsRest = true
 		m[n] = in
 	}
 }

@@ -59,6 +59,11 @@ type interpreter struct {
 	// -x). See commandParams.
 	commandAt                             int
 	commandFlags, commandEnd, directFlags []string
+	// joinsRest is set for a program whose script flag joins every
+	// argument after it into the script, PowerShell's -Command (see
+	// joinedScript). cmd's /c and /k, which do the same, are its
+	// commandFlags: commandParams checks them first.
+	joinsRest bool
 	// codePrefixes are the starts that make an argument code: vim's +CMD,
 	// ed's !CMD, deno's data: URL, cmd's /cCMD.
 	codePrefixes []string
