@@ -34,28 +34,8 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	if in != nil {
 		ectx = in.Eval
 	}
-	// The budget is for building what the command gets; what is
-	// evaluated again later (secrets to redact) is not held to it.
-	bctx, done := adapters.WithBudget(ctx, ectx, e.timeout)
-	defer done()
-	// An error of evaluating the command may quote a sensitive parameter.
-	argv, err := e.buildArgv(bctx)
+	argv, env, stdin, path, err := e.prepare(ctx, ectx)
 	if err != nil {
-		return nil, redact.Error(err, e.sensitiveValues(ectx))
-	}
-	env, err := e.buildEnv(bctx)
-	if err != nil {
-		return nil, redact.Error(err, e.sensitiveValues(ectx))
-	}
-	stdin, err := e.buildStdin(bctx)
-	if err != nil {
-		return nil, redact.Error(err, e.sensitiveValues(ectx))
-	}
-	path, err := e.resolveProgram(argv[0], env)
-	if err != nil {
-		return nil, err
-	}
-	if err := e.checkDir(); err != nil {
 		return nil, err
 	}
 
@@ -88,27 +68,7 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 		cmd.Stdin = inPipe.r
 	}
 	stdout := &capWriter{max: e.maxOutput}
-	stderr := &stderrWriter{tail: tailWriter{max: stderrKeep}}
-	// Log lines and progress messages go to the client, and a line cut
-	// short ends the tail kept for the error: the secrets are worked out
-	// once, when the first one needs it.
-	var cutSecrets []string
-	var cutSecretsOnce sync.Once
-	lineSecrets := func() []string {
-		cutSecretsOnce.Do(func() { cutSecrets = e.cutSecrets(ectx, argv, stdin) })
-		return cutSecrets
-	}
-	stderr.maskEnd = func(raw string) string { return redact.MaskCutEnd(raw, redact.MaskedForms(lineSecrets())) }
-	if in != nil && in.Report != nil {
-		stderr.report = in.Report
-		stderr.level = e.stderrLog
-		stderr.redact = func(line string, n int, cut bool) (string, bool) {
-			return redact.RedactHead(e.scrub(ectx, line), n, lineSecrets(), cut)
-		}
-		if e.charset != nil {
-			stderr.decode = func(b []byte) []byte { return e.decode(b, false) }
-		}
-	}
+	stderr := e.newStderr(in, ectx, argv, stdin)
 	// The output pipes are the command's own files, not writers os/exec
 	// copies from: Wait then returns when the command exits, and what it
 	// left running is killed at once rather than waited for (it may hold
@@ -132,36 +92,11 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	// the pipes to a process that escaped its group is drained past the
 	// deadline, and is not a timeout.
 	var killed atomic.Bool
-	cmd.Cancel = func() error {
-		// os/exec may call this before Start has returned.
-		run.setPid(cmd.Process.Pid)
-		// A command that ended by itself as the context ended is not
-		// stopped: os/exec then reports how it ended, not the context.
-		if err := run.stop(); err != nil {
-			return err
-		}
-		killed.Store(true)
-		return nil
-	}
-	// Should the command outlive its kill_timeout, the group's SIGKILL
-	// comes first; os/exec's own kill of the command is a last resort.
-	cmd.WaitDelay = e.killTimeout + waitDelay
-
-	prepareFds()
-	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
+	e.stopOnCancel(cmd, run, &killed)
+	closed, err := e.start(cmd, run)
+	if closed {
 		return nil, errors.New("the tool was stopped because its configuration was unloaded; call it again")
 	}
-	err = cmd.Start()
-	var pid int
-	if err == nil {
-		pid = cmd.Process.Pid
-		run.setPid(pid)
-		e.running[pid] = run
-		live.add(run)
-	}
-	e.mu.Unlock()
 	outPipe.started()
 	errPipe.started()
 	if inPipe != nil {
@@ -195,32 +130,147 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 		}
 		end = <-ended
 	}
+	lastWords := func() string { return e.lastWords(ectx, stderr, stdout, argv, stdin) }
+	if err := e.failure(ctx, runCtx, killed.Load(), end, run, argv[0], lastWords); err != nil {
+		return nil, err
+	}
+	return e.output(in, ectx, stdout, argv, stdin), nil
+}
+
+// prepare builds what a call's command gets, under the call's budget:
+// its argv, environment and standard input, and the path of its program.
+func (e *Exec) prepare(ctx context.Context, ectx *hcl.EvalContext) (argv, env []string, stdin *string, path string, err error) {
+	// The budget is for building what the command gets; what is
+	// evaluated again later (secrets to redact) is not held to it.
+	bctx, done := adapters.WithBudget(ctx, ectx, e.timeout)
+	defer done()
+	// An error of evaluating the command may quote a sensitive parameter.
+	argv, err = e.buildArgv(bctx)
+	if err != nil {
+		return nil, nil, nil, "", redact.Error(err, e.sensitiveValues(ectx))
+	}
+	env, err = e.buildEnv(bctx)
+	if err != nil {
+		return nil, nil, nil, "", redact.Error(err, e.sensitiveValues(ectx))
+	}
+	stdin, err = e.buildStdin(bctx)
+	if err != nil {
+		return nil, nil, nil, "", redact.Error(err, e.sensitiveValues(ectx))
+	}
+	path, err = e.resolveProgram(argv[0], env)
+	if err != nil {
+		return nil, nil, nil, "", err
+	}
+	if err := e.checkDir(); err != nil {
+		return nil, nil, nil, "", err
+	}
+	return argv, env, stdin, path, nil
+}
+
+// newStderr returns the writer of a call's standard error: it keeps the
+// end for the error message and, when the call reports, sends its lines
+// to the client as log lines and progress, with secrets hidden.
+func (e *Exec) newStderr(in *adapters.Input, ectx *hcl.EvalContext, argv []string, stdin *string) *stderrWriter {
+	stderr := &stderrWriter{tail: tailWriter{max: stderrKeep}}
+	// Log lines and progress messages go to the client, and a line cut
+	// short ends the tail kept for the error: the secrets are worked out
+	// once, when the first one needs it.
+	var cutSecrets []string
+	var cutSecretsOnce sync.Once
+	lineSecrets := func() []string {
+		cutSecretsOnce.Do(func() { cutSecrets = e.cutSecrets(ectx, argv, stdin) })
+		return cutSecrets
+	}
+	stderr.maskEnd = func(raw string) string { return redact.MaskCutEnd(raw, redact.MaskedForms(lineSecrets())) }
+	if in != nil && in.Report != nil {
+		stderr.report = in.Report
+		stderr.level = e.stderrLog
+		stderr.redact = func(line string, n int, cut bool) (string, bool) {
+			return redact.RedactHead(e.scrub(ectx, line), n, lineSecrets(), cut)
+		}
+		if e.charset != nil {
+			stderr.decode = func(b []byte) []byte { return e.decode(b, false) }
+		}
+	}
+	return stderr
+}
+
+// stopOnCancel makes the end of cmd's context stop run, its process
+// group, and record in killed that it did.
+func (e *Exec) stopOnCancel(cmd *exec.Cmd, run *process, killed *atomic.Bool) {
+	cmd.Cancel = func() error {
+		// os/exec may call this before Start has returned.
+		run.setPid(cmd.Process.Pid)
+		// A command that ended by itself as the context ended is not
+		// stopped: os/exec then reports how it ended, not the context.
+		if err := run.stop(); err != nil {
+			return err
+		}
+		killed.Store(true)
+		return nil
+	}
+	// Should the command outlive its kill_timeout, the group's SIGKILL
+	// comes first; os/exec's own kill of the command is a last resort.
+	cmd.WaitDelay = e.killTimeout + waitDelay
+}
+
+// start starts cmd and, once it runs, adds run to the backend's running
+// commands and to live. closed is set, and cmd not started, when the
+// backend was closed.
+func (e *Exec) start(cmd *exec.Cmd, run *process) (closed bool, err error) {
+	prepareFds()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return true, nil
+	}
+	if err := cmd.Start(); err != nil {
+		return false, err
+	}
+	pid := cmd.Process.Pid
+	run.setPid(pid)
+	e.running[pid] = run
+	live.add(run)
+	return false, nil
+}
+
+// failure is the error of a call whose command ended as end says, or nil
+// when it succeeded: ctx is the call's context, runCtx the one its timeout
+// ends, killed whether that context's end stopped the command, prog the
+// program as the command names it, and lastWords the end of what it
+// printed.
+func (e *Exec) failure(ctx, runCtx context.Context, killed bool, end outcome, run *process, prog string, lastWords func() string) error {
 	werr, closed, forced, cut := end.werr, end.closed, end.forced, end.cut
 
 	switch {
 	case ctx.Err() != nil:
-		return nil, ctx.Err()
-	case killed.Load() && errors.Is(runCtx.Err(), context.DeadlineExceeded):
+		return ctx.Err()
+	case killed && errors.Is(runCtx.Err(), context.DeadlineExceeded):
 		msg := fmt.Sprintf("command timed out after %s (timeout) and %s", attr.DurationText(e.timeout), e.howStopped(forced, cut))
-		if s := e.lastWords(ectx, stderr, stdout, argv, stdin); s != "" {
+		if s := lastWords(); s != "" {
 			msg += "; the end of what it printed: " + s
 		}
-		return nil, errors.New(msg)
+		return errors.New(msg)
 	case closed && run.wasStopped():
-		return nil, fmt.Errorf("the command %s because the tool's configuration was unloaded; call the tool again", e.howStopped(forced, cut))
+		return fmt.Errorf("the command %s because the tool's configuration was unloaded; call the tool again", e.howStopped(forced, cut))
 	}
 	if werr != nil && !errors.Is(werr, exec.ErrWaitDelay) {
 		var ee *exec.ExitError
 		if errors.As(werr, &ee) {
 			msg := exitDescription(ee.ProcessState)
-			if s := e.lastWords(ectx, stderr, stdout, argv, stdin); s != "" {
+			if s := lastWords(); s != "" {
 				msg += ": " + s
 			}
-			return nil, errors.New(msg)
+			return errors.New(msg)
 		}
-		return nil, fmt.Errorf("command %q failed: %v", argv[0], werr)
+		return fmt.Errorf("command %q failed: %v", prog, werr)
 	}
+	return nil
+}
 
+// output is the output of a call whose command succeeded: stdout as it is
+// for binary output, otherwise decoded to valid UTF-8 text.
+func (e *Exec) output(in *adapters.Input, ectx *hcl.EvalContext, stdout *capWriter, argv []string, stdin *string) *adapters.Output {
 	// What the output may echo: the secrets, and the sensitive parameters.
 	secrets := func() []string {
 		return append(e.secrets(ectx, argv, stdin), e.sensitiveValues(ectx)...)
@@ -231,7 +281,7 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 		if mt == "" {
 			mt, _, _ = mime.ParseMediaType(http.DetectContentType(body))
 		}
-		return &adapters.Output{Body: body, MIMEType: mt, Truncated: stdout.truncated, Binary: true, Secrets: secrets}, nil
+		return &adapters.Output{Body: body, MIMEType: mt, Truncated: stdout.truncated, Binary: true, Secrets: secrets}
 	}
 	if e.charset != nil {
 		body = e.decode(body, stdout.truncated)
@@ -250,7 +300,7 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	if json.Valid(body) {
 		mime = "application/json"
 	}
-	return &adapters.Output{Body: body, MIMEType: mime, Truncated: stdout.truncated, Secrets: secrets}, nil
+	return &adapters.Output{Body: body, MIMEType: mime, Truncated: stdout.truncated, Secrets: secrets}
 }
 
 // howStopped says how a stopped command ended, after "and" or "the
