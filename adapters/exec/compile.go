@@ -14,6 +14,9 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
+// compile compiles an exec block into an Exec (Kind.Compile): each
+// attribute in turn, then the program, so that every mistake of the block
+// is reported at once.
 func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, hcl.Diagnostics) {
 	if cc == nil {
 		cc = &adapters.CompileContext{}
@@ -70,17 +73,8 @@ func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, h
 		d := c.dir(e, a)
 		diags = append(diags, d...)
 		if !d.HasErrors() {
-			if err := e.checkDir(); err != nil {
-				// A warning, as for a program not found: the directory
-				// may be made after the config is written.
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagWarning,
-					Summary:  "Working directory not found",
-					Detail: fmt.Sprintf("%s, so calls of tool %q fail until that is fixed. dir is relative to the config file's directory; create the directory, or correct the path.",
-						sentence(err.Error()), e.tool),
-					Subject:    a.Expr.Range().Ptr(),
-					Expression: a.Expr,
-				})
+			if w := missingDir(e, a); w != nil {
+				diags = append(diags, w)
 			}
 		}
 	} else {
@@ -136,6 +130,25 @@ func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, h
 	return e, diags
 }
 
+// missingDir warns when e's working directory, that a of the block sets,
+// is not found; nil when it is.
+func missingDir(e *Exec, a *hcl.Attribute) *hcl.Diagnostic {
+	err := e.checkDir()
+	if err == nil {
+		return nil
+	}
+	// A warning, as for a program not found: the directory may be made
+	// after the config is written.
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  "Working directory not found",
+		Detail: fmt.Sprintf("%s, so calls of tool %q fail until that is fixed. dir is relative to the config file's directory; create the directory, or correct the path.",
+			sentence(err.Error()), e.tool),
+		Subject:    a.Expr.Range().Ptr(),
+		Expression: a.Expr,
+	}
+}
+
 // sentence capitalizes a message for the start of a sentence.
 func sentence(s string) string {
 	if s == "" {
@@ -159,10 +172,12 @@ type compiler struct {
 	variants [][]scriptArg
 }
 
+// commandExample is the command messages offer as an example.
+const commandExample = `["grep", "-n", "--", param.pattern, "notes.txt"]`
+
 func (c *compiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	e.command = a.Expr
 	c.cmdExpr = a.Expr
-	const example = `["grep", "-n", "--", param.pattern, "notes.txt"]`
 	invalid := func(rng hcl.Range, detail string) *hcl.Diagnostic {
 		return &hcl.Diagnostic{
 			Severity:   hcl.DiagError,
@@ -182,14 +197,7 @@ func (c *compiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 		}
 	}
 	if isTuple && len(tuple.Exprs) == 0 {
-		return hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Empty command",
-			Detail: "The command list is empty, so there is no program to run. " +
-				"Put the program first and its arguments after it, such as command = " + example + ".",
-			Subject:    a.Expr.Range().Ptr(),
-			Expression: a.Expr,
-		}}
+		return hcl.Diagnostics{emptyCommand(a)}
 	}
 	// The program is fixed by the configuration.
 	if isTuple {
@@ -199,7 +207,7 @@ func (c *compiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 				Summary:  "Program depends on a parameter",
 				Detail: fmt.Sprintf("The first element of command names the program to run, and it refers to parameter %q. "+
 					"The program must be fixed in the configuration: name it literally and pass parameters as later elements, "+
-					"such as command = %s.", refs[0], example),
+					"such as command = %s.", refs[0], commandExample),
 				Subject:    tuple.Exprs[0].Range().Ptr(),
 				Expression: a.Expr,
 			}}
@@ -218,13 +226,13 @@ func (c *compiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	default:
 		return append(diags, invalid(a.Expr.Range(), fmt.Sprintf(
 			"The command must be a list of strings, the program followed by its arguments, and this is %s. "+
-				"Each element is passed to the program as one argument and no shell is involved; write, for example, command = %s. "+
+				"Each element is passed to the program as one argument and no shell is involved; write, for commandExample, command = %s. "+
 				"To use shell syntax, run the shell explicitly, as in [\"sh\", \"-c\", \"...\", \"sh\", param.x], and read parameters as \"$1\".",
-			attr.TypeName(ty), example)))
+			attr.TypeName(ty), commandExample)))
 	}
 	if v.IsKnown() && v.IsNull() {
 		return append(diags, invalid(a.Expr.Range(),
-			"The command is null. Write the program and its arguments as a list, such as command = "+example+"."))
+			"The command is null. Write the program and its arguments as a list, such as command = "+commandExample+"."))
 	}
 
 	elemRange := func(i int) hcl.Range {
@@ -233,47 +241,12 @@ func (c *compiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 		}
 		return a.Expr.Range()
 	}
-	if ty.IsListType() && !argType(ty.ElementType()) {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid command element",
-			Detail: fmt.Sprintf("The command is a list of %s, and each element must be a string, number or bool: "+
-				"one argument of the program. Pass each argument as its own element.", ty.ElementType().FriendlyName()),
-			Subject:    a.Expr.Range().Ptr(),
-			Expression: a.Expr,
-		})
-	}
-
 	var elems []cty.Value
-	if v.IsKnown() && !v.IsNull() {
+	known := v.IsKnown() && !v.IsNull()
+	if known {
 		elems = v.AsValueSlice()
-		if len(elems) == 0 {
-			return append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Empty command",
-				Detail: "The command list is empty, so there is no program to run. " +
-					"Put the program first and its arguments after it, such as command = " + example + ".",
-				Subject:    a.Expr.Range().Ptr(),
-				Expression: a.Expr,
-			})
-		}
-		for i, el := range elems {
-			if problem := argProblem(el); problem != "" {
-				fix := "Pass each argument as its own element."
-				if t := el.Type(); i > 0 && (t.IsListType() || t.IsSetType() || t.IsTupleType()) {
-					fix = "To pass each item of a list as an argument of its own, join the lists with concat, as in command = concat([\"git\", \"add\", \"--\"], param.files)."
-				}
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid command element",
-					Detail: fmt.Sprintf("The element command[%d] %s, and each element must be a string, number or bool: "+
-						"one argument of the program. %s", i, problem, fix),
-					Subject:    elemRange(i).Ptr(),
-					Expression: a.Expr,
-				})
-			}
-		}
 	}
+	diags = append(diags, elementDiags(a, ty, known, elems, elemRange)...)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -281,47 +254,15 @@ func (c *compiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	// The program must be known now. A command of a length known only
 	// when the tool is called, concat(["git", "add", "--"], param.files),
 	// has it first in its first list.
-	if elems == nil {
-		if call, head := concatHead(a.Expr); head != nil && len(paramRefs(head, c.ParamNames())) == 0 {
-			if hv, d := c.Value(head); !d.HasErrors() && hv.IsWhollyKnown() {
-				if prog, problem := argString(hv); problem == "" && prog != "" {
-					c.program, c.programRange = prog, head.Range()
-					e.allRefs = paramRefs(a.Expr, c.ParamNames())
-					for _, arg := range call.Args {
-						ca := concatArg{expr: arg}
-						if t, ok := arg.(*hclsyntax.TupleConsExpr); ok {
-							ca.literal = c.tupleSources(t, nil)
-						} else {
-							ca.params = paramRefs(arg, c.ParamNames())
-						}
-						e.concatArgs = append(e.concatArgs, ca)
-					}
-					return append(diags, c.scriptChecks(a.Expr)...)
-				}
-			}
-		}
+	if elems == nil && c.concatCommand(e, a) {
+		return append(diags, c.scriptChecks(a.Expr)...)
 	}
 	if elems == nil || !elems[0].IsKnown() {
-		refs := paramRefs(a.Expr, c.ParamNames())
-		detail := "The first element of command names the program to run, and it must be fixed in the configuration, but this command is only known when the tool is called."
-		switch {
-		case elems == nil && len(refs) > 0:
-			detail = fmt.Sprintf("The first element of command names the program to run, and it must be fixed in the configuration, but how this command starts is only known when the tool is called (it depends on parameter %s). "+
-				"To add a list parameter's items as arguments, put the program first in concat's first list, as in command = concat([\"git\", \"add\", \"--\"], param.files).", adapters.QuoteList(refs))
-		case len(refs) > 0:
-			detail = fmt.Sprintf("The first element of command names the program to run, and it must be fixed in the configuration, but this command depends on parameter %q.", refs[0])
-		}
-		return append(diags, &hcl.Diagnostic{
-			Severity:   hcl.DiagError,
-			Summary:    "Program not fixed",
-			Detail:     detail + " Write the command as a list whose first element is the program's name, such as command = " + example + ".",
-			Subject:    elemRange(0).Ptr(),
-			Expression: a.Expr,
-		})
+		return append(diags, c.programNotFixed(a, elems == nil, elemRange(0)))
 	}
 	if prog, _ := argString(elems[0]); prog == "" {
 		return append(diags, invalid(elemRange(0),
-			"The program name is empty. Name the program to run as the first element, such as command = "+example+"."))
+			"The program name is empty. Name the program to run as the first element, such as command = "+commandExample+"."))
 	}
 
 	c.program, _ = argString(elems[0])
@@ -340,19 +281,122 @@ func (c *compiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	case isTuple:
 		e.sources = c.tupleSources(tuple, elems)
 	case elems != nil:
-		// The length is known: known elements come from the configuration;
-		// the others may come from any parameter the command refers to.
-		e.sources = make([]argSource, len(elems))
-		for i, el := range elems {
-			if el.IsWhollyKnown() {
-				s, _ := argString(el)
-				e.sources[i].separator = s == "--"
-				continue
+		e.sources = knownLengthSources(elems, e.allRefs)
+	}
+	return diags
+}
+
+// knownLengthSources are the sources of a command that is not written as a list
+// but whose length is known: known elements come from the configuration;
+// the others may come from any parameter the command refers to, refs.
+func knownLengthSources(elems []cty.Value, refs []string) []argSource {
+	sources := make([]argSource, len(elems))
+	for i, el := range elems {
+		if el.IsWhollyKnown() {
+			s, _ := argString(el)
+			sources[i].separator = s == "--"
+			continue
+		}
+		sources[i].params = refs
+	}
+	return sources
+}
+
+// concatCommand compiles a command of a length known only when the tool
+// is called, concat(["git", "add", "--"], param.files), whose program is
+// first in its first list; it reports false for any other command.
+func (c *compiler) concatCommand(e *Exec, a *hcl.Attribute) bool {
+	if call, head := concatHead(a.Expr); head != nil && len(paramRefs(head, c.ParamNames())) == 0 {
+		if hv, d := c.Value(head); !d.HasErrors() && hv.IsWhollyKnown() {
+			if prog, problem := argString(hv); problem == "" && prog != "" {
+				c.program, c.programRange = prog, head.Range()
+				e.allRefs = paramRefs(a.Expr, c.ParamNames())
+				for _, arg := range call.Args {
+					ca := concatArg{expr: arg}
+					if t, ok := arg.(*hclsyntax.TupleConsExpr); ok {
+						ca.literal = c.tupleSources(t, nil)
+					} else {
+						ca.params = paramRefs(arg, c.ParamNames())
+					}
+					e.concatArgs = append(e.concatArgs, ca)
+				}
+				return true
 			}
-			e.sources[i].params = e.allRefs
+		}
+	}
+	return false
+}
+
+// programNotFixed is the error of a command whose program is not known
+// when the config loads, first where its first element is written;
+// unknownLength says that its length is not known either.
+func (c *compiler) programNotFixed(a *hcl.Attribute, unknownLength bool, first hcl.Range) *hcl.Diagnostic {
+	refs := paramRefs(a.Expr, c.ParamNames())
+	detail := "The first element of command names the program to run, and it must be fixed in the configuration, but this command is only known when the tool is called."
+	switch {
+	case unknownLength && len(refs) > 0:
+		detail = fmt.Sprintf("The first element of command names the program to run, and it must be fixed in the configuration, but how this command starts is only known when the tool is called (it depends on parameter %s). "+
+			"To add a list parameter's items as arguments, put the program first in concat's first list, as in command = concat([\"git\", \"add\", \"--\"], param.files).", adapters.QuoteList(refs))
+	case len(refs) > 0:
+		detail = fmt.Sprintf("The first element of command names the program to run, and it must be fixed in the configuration, but this command depends on parameter %q.", refs[0])
+	}
+	return &hcl.Diagnostic{
+		Severity:   hcl.DiagError,
+		Summary:    "Program not fixed",
+		Detail:     detail + " Write the command as a list whose first element is the program's name, such as command = " + commandExample + ".",
+		Subject:    first.Ptr(),
+		Expression: a.Expr,
+	}
+}
+
+// elementDiags checks the elements of a command of type ty, elems when
+// known is set (its length is known): there must be one, and each must
+// be one argument, a string, number or bool. elemRange gives where
+// element i is written.
+func elementDiags(a *hcl.Attribute, ty cty.Type, known bool, elems []cty.Value, elemRange func(int) hcl.Range) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if ty.IsListType() && !argType(ty.ElementType()) {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid command element",
+			Detail: fmt.Sprintf("The command is a list of %s, and each element must be a string, number or bool: "+
+				"one argument of the program. Pass each argument as its own element.", ty.ElementType().FriendlyName()),
+			Subject:    a.Expr.Range().Ptr(),
+			Expression: a.Expr,
+		})
+	}
+	if known && len(elems) == 0 {
+		return append(diags, emptyCommand(a))
+	}
+	for i, el := range elems {
+		if problem := argProblem(el); problem != "" {
+			fix := "Pass each argument as its own element."
+			if t := el.Type(); i > 0 && (t.IsListType() || t.IsSetType() || t.IsTupleType()) {
+				fix = "To pass each item of a list as an argument of its own, join the lists with concat, as in command = concat([\"git\", \"add\", \"--\"], param.files)."
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid command element",
+				Detail: fmt.Sprintf("The element command[%d] %s, and each element must be a string, number or bool: "+
+					"one argument of the program. %s", i, problem, fix),
+				Subject:    elemRange(i).Ptr(),
+				Expression: a.Expr,
+			})
 		}
 	}
 	return diags
+}
+
+// emptyCommand is the error of a command that is an empty list.
+func emptyCommand(a *hcl.Attribute) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Empty command",
+		Detail: "The command list is empty, so there is no program to run. " +
+			"Put the program first and its arguments after it, such as command = " + commandExample + ".",
+		Subject:    a.Expr.Range().Ptr(),
+		Expression: a.Expr,
+	}
 }
 
 // tupleSources says where each element of a literal list in the command

@@ -68,7 +68,9 @@ var loaders = func() map[string]loader {
 }()
 
 // interpreterLoaders are the interpreters whose options load a
-// module, a library, a startup file or a file of settings.
+// module, a library, a startup file or a file of settings. It is long
+// because it is a table, one entry per interpreter: split, the entries of
+// one language would be apart.
 func interpreterLoaders() map[string]loader {
 	perl := loader{clusters: true,
 		flags: []loadFlag{
@@ -192,7 +194,8 @@ func interpreterLoaders() map[string]loader {
 }
 
 // toolLoaders are the common tools whose options name a program they
-// run, or a file of settings that does.
+// run, or a file of settings that does. It is long because it is a table,
+// one entry per tool.
 func toolLoaders() map[string]loader {
 	gitSetting := "takes a setting such as core.pager, core.sshCommand or an alias, which runs a program"
 	git := loader{values: []string{"-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix"},

@@ -27,7 +27,8 @@ func envFix(example string) string {
 // into a shell command (watch, tmux, parallel, sudo -s, cmd /c), the
 // debuggers, editors and clients whose commands run programs (gdb -ex,
 // vim -c and +CMD, ed, sqlite3 -cmd, psql -c), and interpreters that
-// the shells and languages of the table do not cover.
+// the shells and languages of the table do not cover. It is long because
+// it is a table, one entry per program, grouped by class.
 func addCommandRunners(m map[string]interpreter) {
 	// A string given to a shell's -c by the program.
 	viaShell := func(example string, optArgs ...string) interpreter {
