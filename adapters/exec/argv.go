@@ -84,6 +84,7 @@ func (e *Exec) buildArgv(ectx *hcl.EvalContext) ([]string, error) {
 // would start an option, or that holds a NUL.
 type argRefusal struct{ msg string }
 
+// Error returns the refusal's message.
 func (e *argRefusal) Error() string { return e.msg }
 
 // CheckArguments reports whether the command refuses the call's argument
@@ -193,6 +194,8 @@ func (e *Exec) fromParams(sources []argSource, i int) string {
 	}
 }
 
+// giveValueHint is what ends the error of element i, of value v, when a
+// parameter it comes from was given no value; "" otherwise.
 func (e *Exec) giveValueHint(sources []argSource, i int, v cty.Value) string {
 	if v.IsNull() && e.fromParams(sources, i) != "" {
 		return "; give the parameter a value"

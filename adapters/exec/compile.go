@@ -175,6 +175,9 @@ type compiler struct {
 // commandExample is the command messages offer as an example.
 const commandExample = `["grep", "-n", "--", param.pattern, "notes.txt"]`
 
+// command compiles the command attribute a into e: the program, fixed
+// when the config loads, the elements and where each comes from, and the
+// checks that no parameter becomes code (scriptChecks).
 func (c *compiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	e.command = a.Expr
 	c.cmdExpr = a.Expr

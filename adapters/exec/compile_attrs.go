@@ -18,6 +18,7 @@ import (
 	"golang.org/x/text/encoding"
 )
 
+// timeout reads the timeout attribute a into e.
 func (c *compiler) timeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	d, diags, ok := c.Duration(a, attr.DurationRange{Max: MaxExecTimeout, Example: `"30s"`, Examples: `"30s", "2m" or "1h"`})
 	if ok {
@@ -26,6 +27,7 @@ func (c *compiler) timeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	return diags
 }
 
+// killTimeout reads the kill_timeout attribute a into e.
 func (c *compiler) killTimeout(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	d, diags, ok := c.Duration(a, attr.DurationRange{Max: MaxExecKillTimeout, Zero: true, Example: `"1s"`, Examples: `"1s", "500ms" or "10s"`})
 	if ok {
@@ -110,6 +112,7 @@ func (c *compiler) charset(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	return diags
 }
 
+// maxOutput reads the max_output attribute a into e.
 func (c *compiler) maxOutput(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	n, diags, ok := c.ByteCount(a, MaxExecMaxOutput, "64 MiB")
 	if ok {
@@ -118,6 +121,8 @@ func (c *compiler) maxOutput(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	return diags
 }
 
+// dir reads the dir attribute a into e, relative to the config file's
+// directory.
 func (c *compiler) dir(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	v, diags, ok := c.Constant(a, `"scripts"`)
 	if !ok {
@@ -148,6 +153,7 @@ func (c *compiler) dir(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	return diags
 }
 
+// inheritEnv reads the inherit_env attribute a into e.
 func (c *compiler) inheritEnv(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	return c.Boolean(a, &e.inheritEnv, "Write inherit_env = true to pass the host's whole environment to the command.")
 }
@@ -205,6 +211,9 @@ func (c *compiler) mimeType(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	})
 }
 
+// env compiles the env attribute a into e: a map of names, fixed when the
+// config loads, to string values, kept whole when they do not depend on
+// arguments.
 func (c *compiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	e.env = a.Expr
 	const example = `{ LANG = "C.UTF-8" }`
@@ -312,6 +321,8 @@ func (c *compiler) env(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	return diags
 }
 
+// stdin compiles the stdin attribute a into e: a string, kept when it
+// does not depend on arguments.
 func (c *compiler) stdin(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 	e.stdin = a.Expr
 	v, diags := c.Value(a.Expr)

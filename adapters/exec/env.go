@@ -215,6 +215,8 @@ func shebang(path string) (string, bool) {
 	return strings.TrimLeft(string(line), " \t"), true
 }
 
+// unwrapPathError returns the error inside err when it is an
+// *fs.PathError, whose message would repeat the path; err otherwise.
 func unwrapPathError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

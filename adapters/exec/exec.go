@@ -84,6 +84,7 @@ var blockSchema = &hcl.BodySchema{
 	},
 }
 
+// init registers the exec kind.
 func init() {
 	adapters.Register(adapters.Kind{
 		Name:    "exec",

@@ -124,6 +124,7 @@ func newStdinPipe(s string) (*stdinPipe, error) {
 // its own (or failed to start).
 func (p *stdinPipe) started() { _ = p.r.Close() }
 
+// closeWrite closes the writing end, once.
 func (p *stdinPipe) closeWrite() { p.once.Do(func() { _ = p.w.Close() }) }
 
 // close ends the writing, should a process still hold the pipe without
@@ -145,6 +146,8 @@ type capWriter struct {
 	rest      tailWriter // the end of what was cut; max set on first use
 }
 
+// Write keeps p up to the cap, and the end of what passes it, and reports
+// it all written.
 func (w *capWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	if room := w.max - len(w.buf); room > 0 {
@@ -184,6 +187,7 @@ type tailWriter struct {
 	written int64 // all the bytes written
 }
 
+// Write keeps the end of p, and reports it all written.
 func (w *tailWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	w.written += int64(n)
@@ -197,6 +201,7 @@ func (w *tailWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// bytes returns what is kept, the oldest first.
 func (w *tailWriter) bytes() []byte {
 	if len(w.buf) > w.max {
 		return w.buf[len(w.buf)-w.max:]
@@ -244,6 +249,7 @@ const (
 // progressPrefix starts a progress line on standard error.
 const progressPrefix = "::progress "
 
+// Write splits p into lines and hands each whole one to endLine.
 func (w *stderrWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 {
@@ -278,6 +284,8 @@ func (w *stderrWriter) flush() {
 	}
 }
 
+// endLine reports the line held, as progress or as a log line, and
+// empties it.
 func (w *stderrWriter) endLine() {
 	raw := strings.TrimRight(string(w.line), "\r")
 	long := w.long

@@ -113,6 +113,7 @@ func inheritedCloseOnExec() {
 	}
 }
 
+// fdsOnce makes prepareFds run inheritedCloseOnExec once.
 var fdsOnce sync.Once
 
 // prepareFds makes sure no command inherits toolhost's inherited files;

@@ -388,6 +388,7 @@ func (r *process) kill() {
 	r.killLocked()
 }
 
+// killLocked kills the process group with SIGKILL, once, with r.mu held.
 func (r *process) killLocked() {
 	if r.done {
 		return
@@ -469,6 +470,7 @@ func release(held []func()) {
 // KillCommands kills and WaitCommands waits for.
 var live = runSet{runs: map[*process]struct{}{}}
 
+// runSet is a set of running commands (see live).
 type runSet struct {
 	mu   sync.Mutex
 	runs map[*process]struct{}
@@ -477,12 +479,15 @@ type runSet struct {
 	idle chan struct{}
 }
 
+// add adds r to the set.
 func (s *runSet) add(r *process) {
 	s.mu.Lock()
 	s.runs[r] = struct{}{}
 	s.mu.Unlock()
 }
 
+// remove removes r from the set, and wakes its waiters when it becomes
+// empty.
 func (s *runSet) remove(r *process) {
 	s.mu.Lock()
 	delete(s.runs, r)
