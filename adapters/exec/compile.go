@@ -2,9 +2,10 @@ package exec
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -453,15 +454,7 @@ func paramRefs(expr hcl.Expression, all []string) []string {
 			set[name] = true
 		}
 	}
-	if len(set) == 0 {
-		return nil
-	}
-	out := make([]string, 0, len(set))
-	for n := range set {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(set)) // nil when empty
 }
 
 // leadingParamRefs lists the parameters whose values can make up the start
@@ -499,15 +492,7 @@ func leadingParamRefs(expr hclsyntax.Expression, all []string) []string {
 		for _, n := range leadingParamRefs(x.FalseResult, all) {
 			set[n] = true
 		}
-		if len(set) == 0 {
-			return nil
-		}
-		out := make([]string, 0, len(set))
-		for n := range set {
-			out = append(out, n)
-		}
-		sort.Strings(out)
-		return out
+		return slices.Sorted(maps.Keys(set))
 	}
 	return paramRefs(expr, all)
 }
