@@ -17,8 +17,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/toolhost/toolhost/internal/attr"
-
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/tidwall/gjson"
@@ -440,11 +438,6 @@ func credentialValues(expr hcl.Expression, ctx *hcl.EvalContext) []string {
 	})
 	return out
 }
-
-// SizeHint is attr.SizeHint.
-//
-// Deprecated: use attr.SizeHint; kept until adapters/http calls it.
-func SizeHint(name string, v cty.Value) string { return attr.SizeHint(name, v) }
 
 // MaxJSONDepth is how deeply arrays and objects may nest in output that
 // toolhost reads as JSON (jsondepth.Max).

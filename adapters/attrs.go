@@ -4,22 +4,23 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/toolhost/toolhost/internal/attr"
-	"github.com/toolhost/toolhost/internal/suggest"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/toolhost/toolhost/internal/attr"
+	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // Attrs reads the attributes of a backend block that are fixed when the
-// configuration loads (durations, sizes, switches, names), with one wording
-// for each mistake in every backend, and checks the parameter references of
-// those that may use parameters.
+// configuration loads (durations, sizes, switches, names), with the
+// wording of internal/attr, and checks the parameter references of those
+// that may use parameters, with the "Did you mean" of internal/suggest.
+// It holds the block's context, so that exec and template read each
+// attribute in one call.
 type Attrs struct {
 	// CC is what the block's Compile was given.
 	CC *CompileContext
@@ -144,7 +145,7 @@ func (c *Attrs) Boolean(a *hcl.Attribute, dst *bool, fix string) hcl.Diagnostics
 		return append(diags, &hcl.Diagnostic{
 			Severity:   hcl.DiagError,
 			Summary:    "Invalid " + a.Name,
-			Detail:     fmt.Sprintf("The %s argument must be true or false, and this is %s. %s", a.Name, TypeName(v.Type()), fix),
+			Detail:     fmt.Sprintf("The %s argument must be true or false, and this is %s. %s", a.Name, attr.TypeName(v.Type()), fix),
 			Subject:    a.Expr.Range().Ptr(),
 			Expression: a.Expr,
 		})
@@ -181,21 +182,4 @@ func QuoteList(names []string) string {
 		q[i] = fmt.Sprintf("%q", n)
 	}
 	return strings.Join(q, ", ")
-}
-
-// TypeName is attr.TypeName.
-//
-// Deprecated: use attr.TypeName; kept until adapters/http calls it.
-func TypeName(ty cty.Type) string { return attr.TypeName(ty) }
-
-// DurationHint suggests, for a duration written as a bare number, the same
-// number in seconds: ` Did you mean "5s"?` for "5"; "" otherwise.
-//
-// Deprecated: attr.Duration gives this hint; kept until adapters/http
-// reads its timeout with attr.Duration.
-func DurationHint(s string) string {
-	if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
-		return ""
-	}
-	return fmt.Sprintf(" Did you mean %q?", strings.TrimSpace(s)+"s")
 }
