@@ -476,24 +476,11 @@ func (c *compiler) joinedDiag(a scriptArg, what, danger, fix string) *hcl.Diagno
 		root, name = "answer", a.answers[0]
 		value = fmt.Sprintf("the ask form's answer %q", name)
 	}
-	d := &hcl.Diagnostic{
-		Severity:   hcl.DiagError,
-		Summary:    "Parameter inside a script",
-		Detail:     fmt.Sprintf("%s is made from %s, so a value would run as code: %s. %s.", what, value, danger, fix),
-		Subject:    c.cmdExpr.Range().Ptr(),
-		Expression: c.cmdExpr,
-	}
 	var from hcl.Expression = c.cmdExpr
 	if a.expr != nil {
 		from = a.expr
 	}
-	if a.expr != nil && !a.run {
-		d.Subject, d.Expression = a.expr.Range().Ptr(), a.expr
-	} else {
-		rng, _ := builtRefRange(from, root, name)
-		d.Subject = rng.Ptr()
-	}
-	return d
+	return c.insideScript(a, from, root, name, fmt.Sprintf("%s is made from %s, so a value would run as code: %s. %s.", what, value, danger, fix))
 }
 
 // xargsReplace reads the options of xargs, args being its arguments:

@@ -588,10 +588,18 @@ func (c *compiler) scriptDiag(a scriptArg, what string, in interpreter) *hcl.Dia
 		puts = "may put"
 		fix += `. A parameter that is the whole script is accepted only as an element of a list written out, as in concat(["sh", "-c"], [param.x])`
 	}
+	return c.insideScript(a, from, root, name, fmt.Sprintf("%s %s %s into its text, so a value would run as code: %s. %s.", what, puts, value, danger, fix))
+}
+
+// insideScript is the error of a, an element that puts the parameter or
+// answer name (root says which) into code, with detail: at a where it is
+// written out, otherwise at the reference in from, the expression it is
+// built from.
+func (c *compiler) insideScript(a scriptArg, from hcl.Expression, root, name, detail string) *hcl.Diagnostic {
 	d := &hcl.Diagnostic{
 		Severity:   hcl.DiagError,
 		Summary:    "Parameter inside a script",
-		Detail:     fmt.Sprintf("%s %s %s into its text, so a value would run as code: %s. %s.", what, puts, value, danger, fix),
+		Detail:     detail,
 		Subject:    c.cmdExpr.Range().Ptr(),
 		Expression: c.cmdExpr,
 	}
