@@ -81,7 +81,7 @@ func TestExecProgramEnv(t *testing.T) {
 // written.
 func TestExecLoadCodeRefused(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
+	f := defaultFixture()
 	for _, tc := range []struct {
 		name, body, summary, subject, detail string
 	}{
@@ -237,7 +237,7 @@ env = { PSQLRC = param.path }`, "Parameter chooses the program", `param.path`, "
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			src := execSource(tc.body)
+			src := blockSource(tc.body)
 			_, all := f.compile(t, src)
 			var diags hcl.Diagnostics
 			for _, d := range all {
@@ -276,7 +276,7 @@ env = { PSQLRC = param.path }`, "Parameter chooses the program", `param.path`, "
 // and values past the end of the options compile.
 func TestExecLoadCodeAllowed(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
+	f := defaultFixture()
 	for _, body := range []string{
 		`command = ["git", "commit", "-m", "x"]
 env = { GIT_AUTHOR_NAME = param.text, GIT_COMMITTER_DATE = param.a }`,

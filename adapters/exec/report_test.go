@@ -65,7 +65,7 @@ func TestParseProgress(t *testing.T) {
 // line is not lost.
 func TestExecStderrReport(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
+	f := defaultFixture()
 	f.info["a"] = adapters.ParamInfo{Sensitive: true}
 	e := f.mustCompile(t, `command = ["sh", "-c", "echo first >&2; echo '::progress 1/4 one' >&2; echo \"token=$1\" >&2; echo '::progress nonsense' >&2; printf 'last' >&2; echo out", "sh", param.a]
 stderr_log = "notice"`)
@@ -96,7 +96,7 @@ stderr_log = "notice"`)
 // variable are hidden from it too, with stderr_log or without.
 func TestExecProgressHidesSecrets(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
+	f := defaultFixture()
 	f.info["a"] = adapters.ParamInfo{Sensitive: true}
 	for name, log := range map[string]string{"without stderr_log": "", "with stderr_log": `stderr_log = "info"`} {
 		t.Run(name, func(t *testing.T) {
@@ -122,7 +122,7 @@ env = { API_TOKEN = "tok-ENV-1234567" }
 // progress lines.
 func TestExecStderrNoLogLevel(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
+	f := defaultFixture()
 	e := f.mustCompile(t, `command = ["sh", "-c", "echo '::progress 50%' >&2; echo 'disk full' >&2; exit 3"]`)
 	rec := &recorder{}
 	in := f.input(nil)
@@ -140,7 +140,7 @@ func TestExecStderrNoLogLevel(t *testing.T) {
 // sniffed or declared; text output is made valid UTF-8.
 func TestExecBinary(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
+	f := defaultFixture()
 	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe"
 	tests := []struct {
 		name, body, wantType string
@@ -174,7 +174,7 @@ mime_type = "audio/wav"`, "audio/wav", true, "\xff\xfe"},
 // environment variable.
 func TestExecSensitiveArgs(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
+	f := defaultFixture()
 	e := f.mustCompile(t, `command = ["sh", "-c", "echo \"arg $1\" >&2; echo \"flag $2\" >&2; echo \"stdin $(cat)\" >&2; exit 2", "sh", sensitive("tok-ARG-1234567"), "--key=${sensitive("tok-FLAG-7654321")}"]
 stdin = sensitive("tok-STDIN-99999")
 stderr_log = "info"`)
@@ -206,7 +206,7 @@ stderr_log = "info"`)
 // to fix that.
 func TestExecCharsetReport(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
+	f := defaultFixture()
 	t.Run("error text decoded", func(t *testing.T) {
 		e := f.mustCompile(t, `command = ["sh", "-c", "printf '\\304\\343\\272\\303' >&2; exit 3"]
 charset = "gbk"`)

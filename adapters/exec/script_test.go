@@ -15,11 +15,11 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// execScriptErrors compiles body and returns its error diagnostics, with
+// scriptErrors compiles body and returns its error diagnostics, with
 // the source it compiled.
-func execScriptErrors(t *testing.T, f execFixture, body string) (string, hcl.Diagnostics) {
+func scriptErrors(t *testing.T, f fixture, body string) (string, hcl.Diagnostics) {
 	t.Helper()
-	src := execSource(body)
+	src := blockSource(body)
 	_, diags := f.compile(t, src)
 	var errs hcl.Diagnostics
 	for _, d := range diags {
@@ -36,7 +36,7 @@ func execScriptErrors(t *testing.T, f execFixture, body string) (string, hcl.Dia
 // the list is written out, the parameter's reference otherwise.
 func TestExecScriptBuiltByExpression(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
+	f := defaultFixture()
 	tests := []struct {
 		name, body      string
 		subject, detail string
@@ -129,14 +129,14 @@ func TestExecScriptBuiltByExpression(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			src, errs := execScriptErrors(t, f, tt.body)
+			src, errs := scriptErrors(t, f, tt.body)
 			if tt.subject == "" {
 				if len(errs) > 0 {
 					t.Fatalf("refused: %s", errs.Error())
 				}
 				return
 			}
-			execScriptRefused(t, src, errs, tt.subject, tt.detail)
+			scriptRefused(t, src, errs, tt.subject, tt.detail)
 		})
 	}
 }
@@ -146,8 +146,8 @@ func TestExecScriptBuiltByExpression(t *testing.T) {
 // the list is written out, and a script on stdin that does not run.
 func TestExecScriptBuiltAllowed(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
-	execScriptAccepted(t, f, []string{
+	f := defaultFixture()
+	scriptAccepted(t, f, []string{
 		`command = concat(["sh", "-c", "echo \"$1\"", "sh"], [param.text])`,
 		`command = concat(["git", "add", "--"], param.files)`,
 		`command = concat(["sh", "-c", "echo \"$@\"", "sh"], param.files)`,
@@ -184,14 +184,14 @@ func TestExecScriptBuiltAllowed(t *testing.T) {
 // without allow_flags the call refuses a value starting with "-".
 func TestExecScriptFlagFromAllowFlags(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
+	f := defaultFixture()
 	f.info = map[string]adapters.ParamInfo{"opt": {AllowFlags: true}}
 	for _, body := range []string{
 		`command = ["sh", param.opt, "echo ${param.text}"]`,
 		`command = concat(["env", "perl"], [param.opt, "print ${param.text}"])`,
 		`command = concat(["sh"], param.flag ? [param.opt] : [], ["echo ${param.text}"])`,
 	} {
-		if _, errs := execScriptErrors(t, f, body); len(errs) != 1 || !strings.Contains(errs[0].Detail, "may be its script") {
+		if _, errs := scriptErrors(t, f, body); len(errs) != 1 || !strings.Contains(errs[0].Detail, "may be its script") {
 			t.Errorf("%s: diagnostics = %v, want the flag's script refused", body, errs)
 		}
 	}
@@ -201,7 +201,7 @@ func TestExecScriptFlagFromAllowFlags(t *testing.T) {
 // that would inject code as data, in a real shell.
 func TestExecScriptSafeFormRuns(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
+	f := defaultFixture()
 	marker := filepath.Join(t.TempDir(), "pwned")
 	for _, body := range []string{
 		`command = concat(["sh", "-c", "echo \"$1\"", "sh"], [param.text])`,
@@ -222,18 +222,18 @@ func TestExecScriptSafeFormRuns(t *testing.T) {
 	}
 }
 
-// execListExpr writes an HCL expression whose value is the list elems (HCL
+// listExpr writes an HCL expression whose value is the list elems (HCL
 // expressions themselves), in a shape chosen by the bytes of next: a
 // literal list, concat, flatten, slice, reverse, a for expression, a
 // conditional decided at load, parentheses, values of an object,
 // coalescelist, compact, a conditional known only at a call with the list
 // in one branch or in both, reverse of try, nested.
-func execListExpr(elems []string, next func() int, depth int) string {
+func listExpr(elems []string, next func() int, depth int) string {
 	lit := "[" + strings.Join(elems, ", ") + "]"
 	if depth > 4 {
 		return lit
 	}
-	sub := func(es []string) string { return execListExpr(es, next, depth+1) }
+	sub := func(es []string) string { return listExpr(es, next, depth+1) }
 	switch next() % 15 {
 	case 1:
 		cut := next() % (len(elems) + 1)
@@ -281,9 +281,9 @@ func execListExpr(elems []string, next func() int, depth int) string {
 	return lit
 }
 
-// execRefusedScript reports whether d refuses a command the fuzzers make:
+// refusedScript reports whether d refuses a command the fuzzers make:
 // a parameter inside its script, or a program not fixed at load.
-func execRefusedScript(d *hcl.Diagnostic) bool {
+func refusedScript(d *hcl.Diagnostic) bool {
 	return d.Summary == "Parameter inside a script" || d.Summary == "Program not fixed" || d.Summary == "Program depends on a parameter"
 }
 
@@ -313,7 +313,7 @@ func FuzzExecScriptCommand(f *testing.F) {
 		`try("echo ${param.text}", "")`, `"echo ${try(param.text, "")}"`, `"echo ${element(param.files, 0)}"`, `"echo ${lookup(param.m, "k", "")}"`,
 		`"echo %{for f in param.files}${f} %{endfor}"`, `join(" ", reverse(param.files))`, `(param.flag ? "ls" : "echo ${param.text}")`,
 		`"ls %{if param.flag}${param.text}%{endif}"`, `keys({ "echo ${param.text}" = 1 })[0]`}
-	fx := execReviewFixture()
+	fx := reviewFixture()
 	f.Fuzz(func(t *testing.T, choices []byte) {
 		i := 0
 		next := func() int {
@@ -328,12 +328,12 @@ func FuzzExecScriptCommand(f *testing.F) {
 		if next()%2 == 1 {
 			elems = append(elems, `"data.txt"`)
 		}
-		body := "command = " + execListExpr(elems, next, 0)
-		_, errs := execScriptErrors(t, fx, body)
+		body := "command = " + listExpr(elems, next, 0)
+		_, errs := scriptErrors(t, fx, body)
 		// compact of a list holding an element not known at load is not
 		// known at all, and neither is its program; nor is a list in a
 		// conditional known only at a call.
-		if len(errs) != 1 || !execRefusedScript(errs[0]) {
+		if len(errs) != 1 || !refusedScript(errs[0]) {
 			t.Fatalf("%s\ndiagnostics = %v, want one Parameter inside a script", body, errs)
 		}
 		if errs[0].Subject == nil || !strings.HasSuffix(errs[0].Detail, ".") {
@@ -362,7 +362,7 @@ func FuzzExecScriptStdin(f *testing.F) {
 	stdins := []string{`"echo ${param.text}"`, "<<EOT\nprint(${param.text})\nEOT", `format("x %s", param.text)`, `upper(param.text)`,
 		`join("\n", [param.a, param.b])`, `"%{ for f in param.files }${f}%{ endfor }"`, `replace("X", "X", param.text)`,
 		`try("echo ${param.text}", "")`, `"echo ${lookup(param.m, "k", "")}"`, `(param.flag ? "ls" : "echo ${param.text}")`}
-	fx := execReviewFixture()
+	fx := reviewFixture()
 	f.Fuzz(func(t *testing.T, choices []byte) {
 		i := 0
 		next := func() int {
@@ -373,9 +373,9 @@ func FuzzExecScriptStdin(f *testing.F) {
 			return int(choices[i-1])
 		}
 		elems := append(append([]string{}, wrappers[next()%len(wrappers)]...), readers[next()%len(readers)]...)
-		body := "command = " + execListExpr(elems, next, 0) + "\nstdin = " + stdins[next()%len(stdins)]
-		_, errs := execScriptErrors(t, fx, body)
-		if len(errs) != 1 || !execRefusedScript(errs[0]) {
+		body := "command = " + listExpr(elems, next, 0) + "\nstdin = " + stdins[next()%len(stdins)]
+		_, errs := scriptErrors(t, fx, body)
+		if len(errs) != 1 || !refusedScript(errs[0]) {
 			t.Fatalf("%s\ndiagnostics = %v, want one Parameter inside a script", body, errs)
 		}
 	})
@@ -388,7 +388,7 @@ func FuzzExecScriptStdin(f *testing.F) {
 // --sandbox only among its options.
 func TestExecScriptOptions(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
+	f := defaultFixture()
 	tests := []struct {
 		name, body      string
 		subject, detail string
@@ -462,13 +462,13 @@ func TestExecScriptOptions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			src, errs := execScriptErrors(t, f, tt.body)
+			src, errs := scriptErrors(t, f, tt.body)
 			if tt.detail == "" {
 				// env refuses the string, so nothing runs: any outcome
 				// but a crash is right.
 				return
 			}
-			execScriptRefused(t, src, errs, tt.subject, tt.detail)
+			scriptRefused(t, src, errs, tt.subject, tt.detail)
 		})
 	}
 }
@@ -479,8 +479,8 @@ func TestExecScriptOptions(t *testing.T) {
 // among its options stay accepted.
 func TestExecScriptOptionsAllowed(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
-	execScriptAccepted(t, f, []string{
+	f := defaultFixture()
+	scriptAccepted(t, f, []string{
 		`command = ["python3", "script.py", "-c", "name=${param.text}"]`,
 		`command = ["python3", "-u", "-W", "ignore", "script.py", "-c", "name=${param.text}"]`,
 		`command = ["python3", "-uW", "ignore", "script.py", "-c", "name=${param.text}"]`,
@@ -569,7 +569,7 @@ func TestExecScriptOptionsMatchPrograms(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			f := defaultExecFixture()
+			f := defaultFixture()
 			f.baseDir = dir
 			marker := filepath.Join(t.TempDir(), "ran")
 			script, param := fmt.Sprintf(`"touch %s"`, marker), `"touch ${param.text}"`
@@ -583,7 +583,7 @@ func TestExecScriptOptionsMatchPrograms(t *testing.T) {
 			if _, err := os.Stat(marker); (err == nil) != tt.runs {
 				t.Fatalf("the element ran as code: %v, want %v (call: %v)", err == nil, tt.runs, callErr)
 			}
-			_, errs := execScriptErrors(t, f, "command = "+strings.Replace(tt.command, "SCRIPT", param, 1))
+			_, errs := scriptErrors(t, f, "command = "+strings.Replace(tt.command, "SCRIPT", param, 1))
 			if refused := len(errs) == 1 && errs[0].Summary == "Parameter inside a script"; refused != tt.runs {
 				t.Errorf("refused = %v (%v), want %v", refused, errs, tt.runs)
 			}
@@ -627,7 +627,7 @@ func TestExecSplitStringMatchesEnv(t *testing.T) {
 
 func TestExecScriptPrograms(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
+	f := defaultFixture()
 	tests := []struct{ name, body, detail string }{
 		// A string a program gives to a shell.
 		{"script -qc", `command = ["script", "-qc", "echo ${param.text}", "/dev/null"]`, "The script script runs with -qc"},
@@ -780,7 +780,7 @@ func TestExecScriptPrograms(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			src, errs := execScriptErrors(t, f, tt.body)
+			src, errs := scriptErrors(t, f, tt.body)
 			if len(errs) != 1 || errs[0].Summary != "Parameter inside a script" {
 				t.Fatalf("diagnostics = %v, want one Parameter inside a script", errs)
 			}
@@ -797,8 +797,8 @@ func TestExecScriptPrograms(t *testing.T) {
 
 func TestExecScriptProgramsAllowed(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
-	execScriptAccepted(t, f, []string{
+	f := defaultFixture()
+	scriptAccepted(t, f, []string{
 		`command = ["script", "-qc", "echo \"$X\"", "/dev/null"]` + "\nenv = { X = param.text }",
 		`command = ["flock", "/tmp/l", "sh", "-c", "echo \"$1\"", "sh", param.text]`,
 		`command = ["flock", "-w", "5", "/tmp/l", "ls", "--", param.text]`,
@@ -885,10 +885,10 @@ func TestExecIsStdin(t *testing.T) {
 	}
 }
 
-// execReviewFixture has the default parameters, a map parameter m and an
+// reviewFixture has the default parameters, a map parameter m and an
 // ask form with the field a.
-func execReviewFixture() execFixture {
-	f := defaultExecFixture()
+func reviewFixture() fixture {
+	f := defaultFixture()
 	f.params["m"] = cty.Map(cty.String)
 	f.answers = map[string]cty.Type{"a": cty.String}
 	return f
@@ -902,7 +902,7 @@ func execReviewFixture() execFixture {
 // own), through a name computed at load, and as an operand of env.
 func TestExecChecksSeeThrough(t *testing.T) {
 	t.Parallel()
-	f := execReviewFixture()
+	f := reviewFixture()
 	const (
 		script  = "Parameter inside a script"
 		code    = "Parameter chooses the code that runs"
@@ -982,7 +982,7 @@ func TestExecChecksSeeThrough(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			src, errs := execScriptErrors(t, f, tt.body)
+			src, errs := scriptErrors(t, f, tt.body)
 			if len(errs) != 1 || errs[0].Summary != tt.summary {
 				t.Fatalf("diagnostics = %v, want one %s", errs, tt.summary)
 			}
@@ -1007,7 +1007,7 @@ func TestExecChecksSeeThrough(t *testing.T) {
 // checked.
 func TestExecChecksSeeThroughAllowed(t *testing.T) {
 	t.Parallel()
-	f := execReviewFixture()
+	f := reviewFixture()
 	six := `concat(["rg"], param.flag ? ["-i"] : [], param.text == "" ? ["-w"] : [], param.a == "" ? ["-F"] : [], param.b == "" ? ["-s"] : [], param.opt == "" ? ["-n"] : [], param.path == "" ? ["-l"] : [], ["--", param.pidfile])`
 	for _, body := range []string{
 		`command = ["sh", "-c", param.flag ? "ls -l" : "ls"]`,
@@ -1032,7 +1032,7 @@ func TestExecChecksSeeThroughAllowed(t *testing.T) {
 	} {
 		t.Run(body, func(t *testing.T) {
 			t.Parallel()
-			if _, errs := execScriptErrors(t, f, body); len(errs) > 0 {
+			if _, errs := scriptErrors(t, f, body); len(errs) > 0 {
 				t.Errorf("refused: %s", errs.Error())
 			}
 		})
@@ -1040,7 +1040,7 @@ func TestExecChecksSeeThroughAllowed(t *testing.T) {
 	t.Run("past the cap by a choice", func(t *testing.T) {
 		t.Parallel()
 		flags := strings.Repeat(`"-x", `, 65)
-		src, errs := execScriptErrors(t, f, "command = [\"rg\", ["+flags+"][param.n], \"--\", param.text]")
+		src, errs := scriptErrors(t, f, "command = [\"rg\", ["+flags+"][param.n], \"--\", param.text]")
 		if len(errs) != 1 || errs[0].Summary != "Too many conditionals in command" {
 			t.Fatalf("diagnostics = %v, want one Too many conditionals in command", errs)
 		}
@@ -1051,7 +1051,7 @@ func TestExecChecksSeeThroughAllowed(t *testing.T) {
 	t.Run("past the cap", func(t *testing.T) {
 		t.Parallel()
 		seven := strings.Replace(six, `["--", param.pidfile]`, `param.n > 1 ? ["-v"] : [], ["--", param.pidfile]`, 1)
-		src, errs := execScriptErrors(t, f, "command = "+seven)
+		src, errs := scriptErrors(t, f, "command = "+seven)
 		if len(errs) != 1 || errs[0].Summary != "Too many conditionals in command" {
 			t.Fatalf("diagnostics = %v, want one Too many conditionals in command", errs)
 		}
@@ -1064,10 +1064,10 @@ func TestExecChecksSeeThroughAllowed(t *testing.T) {
 	})
 }
 
-// execScriptRefused checks that errs, the errors of compiling src, are one
+// scriptRefused checks that errs, the errors of compiling src, are one
 // "Parameter inside a script" whose subject is subject and whose detail is
 // a sentence holding detail.
-func execScriptRefused(t *testing.T, src string, errs hcl.Diagnostics, subject, detail string) {
+func scriptRefused(t *testing.T, src string, errs hcl.Diagnostics, subject, detail string) {
 	t.Helper()
 	if len(errs) != 1 || errs[0].Summary != "Parameter inside a script" {
 		t.Fatalf("diagnostics = %v, want one Parameter inside a script", errs)
@@ -1081,14 +1081,14 @@ func execScriptRefused(t *testing.T, src string, errs hcl.Diagnostics, subject, 
 	}
 }
 
-// execScriptAccepted checks that each body compiles with no error, each in
+// scriptAccepted checks that each body compiles with no error, each in
 // a parallel subtest of its own.
-func execScriptAccepted(t *testing.T, f execFixture, bodies []string) {
+func scriptAccepted(t *testing.T, f fixture, bodies []string) {
 	t.Helper()
 	for _, body := range bodies {
 		t.Run(body, func(t *testing.T) {
 			t.Parallel()
-			if _, errs := execScriptErrors(t, f, body); len(errs) > 0 {
+			if _, errs := scriptErrors(t, f, body); len(errs) > 0 {
 				t.Errorf("refused: %s", errs.Error())
 			}
 		})

@@ -84,7 +84,7 @@ func TestExecCutOutputSecretAtCut(t *testing.T) {
 		for _, off := range offsets {
 			t.Run(fmt.Sprintf("%s offset %d", tc.name, off), func(t *testing.T) {
 				t.Parallel()
-				f := defaultExecFixture()
+				f := defaultFixture()
 				e := f.mustCompile(t, fmt.Sprintf(`command = ["sh", "-c", %q, "sh", tostring(param.n)]
 env = { TOKEN = %q }
 stderr_log = "info"`, tc.script, testconfig.CutSecret))
@@ -141,7 +141,7 @@ func TestExecErrorsRedactEnvSecrets(t *testing.T) {
 // stays.
 func TestExecErrorsRedactByRule(t *testing.T) {
 	t.Parallel()
-	f := defaultExecFixture()
+	f := defaultFixture()
 	for _, tc := range []struct {
 		name, env, print, secret, keep string
 	}{
