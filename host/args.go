@@ -432,7 +432,9 @@ type valueError struct{ path, msg string }
 func (e *valueError) Error() string { return e.path + ": " + e.msg }
 
 // decodeValue converts a JSON value decoded with UseNumber to the declared
-// type, strictly: no string-to-number or number-to-string conversion.
+// type, strictly: no string-to-number or number-to-string conversion. It is
+// one switch over the kinds of type, each case a few lines, kept together
+// so that the conversions can be read side by side.
 func decodeValue(t *thcl.Type, v any, path string) (cty.Value, error) {
 	at := func(msg string) error { return &valueError{path: path, msg: msg} }
 	want := func() error { return at(fmt.Sprintf("must be %s, got %s", article(t), jsonKind(v))) }

@@ -138,6 +138,9 @@ func repoRoot() (string, error) {
 	}
 }
 
+// run builds the servers, starts the upstream and runs each case in turn.
+// It is long because it is the suite's script, one case after another in
+// the order the report prints them.
 func run(cfg config) error {
 	root, err := repoRoot()
 	if err != nil {

@@ -114,7 +114,9 @@ func inputSchema[In any](set func(props map[string]*jsonschema.Schema)) *jsonsch
 	return s
 }
 
-// examplesServer is examples/tools.hcl written by hand on the Go SDK.
+// examplesServer is examples/tools.hcl written by hand on the Go SDK. It is
+// long because it is that file's tools, one AddTool after another, as a
+// user would write them; splitting it would hide the comparison.
 func examplesServer() *mcp.Server {
 	hotlistBase := cmp.Or(os.Getenv("BENCH_UPSTREAM"), os.Getenv("HOTLIST_BASE_URL"), "https://api.vvhan.com")
 	weatherBase := cmp.Or(os.Getenv("BENCH_UPSTREAM"), os.Getenv("WEATHER_BASE_URL"), "https://wttr.in")
