@@ -1,5 +1,11 @@
-// Package adapters holds toolhost's tool backends (http, exec, template) and
-// the registry they are looked up in.
+// Package adapters is the contract between toolhost and its tool backends:
+// Backend, its Input and Output, the registry of kinds (Register, Lookup),
+// what a block's Compile is given (CompileContext, and Attrs to read fixed
+// arguments with one wording), and the optional capabilities the host finds
+// by type assertion (ArgumentChecker, AnswerChecker, SizeCapper,
+// OfflineCaller, OutputNamer, OutputDescriber). It names no backend: each
+// lives in a package of its own below it (exec, http, template), registers
+// its kind in init, and is linked into the program by adapters/all.
 //
 // A backend goes through three steps. Compile decodes the backend's block in
 // the config (no I/O: no request is sent, no command runs), Call runs one tool
@@ -12,8 +18,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -299,11 +306,7 @@ func KillCommands() {
 func kinds() []Kind {
 	registryMu.RLock()
 	defer registryMu.RUnlock()
-	out := make([]Kind, 0, len(registry))
-	for _, k := range registry {
-		out = append(out, k)
-	}
-	return out
+	return slices.Collect(maps.Values(registry))
 }
 
 var (
@@ -337,12 +340,7 @@ func Lookup(name string) (Kind, bool) {
 func Names() []string {
 	registryMu.RLock()
 	defer registryMu.RUnlock()
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(registry))
 }
 
 // EvalMessage joins the errors of evaluating an expression at call time

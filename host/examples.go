@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -305,7 +306,7 @@ func compareResult(t *thcl.Tool, ex *thcl.Example, want cty.Value, got json.RawM
 		declared[i] = f.Name
 		isField[f.Name] = true
 	}
-	for _, k := range sortedKeys(wantFields) {
+	for _, k := range slices.Sorted(maps.Keys(wantFields)) {
 		if isField[k] {
 			continue
 		}
@@ -401,7 +402,7 @@ func diffJSON(path []thcl.PathStep, want, got any, out *[]valueDiff) {
 		for k := range g {
 			keys[k] = true
 		}
-		for _, k := range sortedKeys(keys) {
+		for _, k := range slices.Sorted(maps.Keys(keys)) {
 			wv, inW := w[k]
 			gv, inG := g[k]
 			switch {
@@ -522,15 +523,6 @@ func textDiff(got, want string) string {
 	}
 	return fmt.Sprintf("the tool returns %s, but the example expects %s; they differ at character %d (line %d): %s here, %s expected",
 		shorten(fmt.Sprintf("%q", got)), shorten(fmt.Sprintf("%q", want)), i+1, line, tail(g), tail(w))
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // callsOffline reports whether b's calls do no I/O, so that an example may

@@ -1,5 +1,7 @@
-// Package testconfig generates configs for benchmarks and tests: large,
-// realistic configs that would be unwieldy as files in testdata/.
+// Package testconfig is what the tests of several packages share: configs
+// for benchmarks and tests (large, realistic configs that would be unwieldy
+// as files in testdata/), the process ids a test's commands report (Pids),
+// and made-up secrets for the tests of redaction.
 package testconfig
 
 import (
