@@ -268,6 +268,10 @@ type Kind struct {
 	Summary string
 	// Compile decodes the block.
 	Compile CompileFunc
+	// Keys are the arguments that mark a block of this kind (url for http,
+	// command for exec): written straight in a tool block, which then has
+	// no backend, they say which block they belong in.
+	Keys []string
 	// Wait, when set, waits until the work this kind's calls may leave
 	// behind them (exec's commands, within their kill_timeout) has ended,
 	// or until ctx ends; it reports whether all has ended.

@@ -2,11 +2,13 @@ package hcl
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/suggest"
 )
 
@@ -57,25 +59,13 @@ var nameAliases = [...]struct{ from, to, hint string }{
 	{"optional", "required", "A parameter is made optional with required = false (or with a default)."},
 }
 
-// backendArguments are the arguments of the backend blocks most often
-// written straight in the tool block, which has no backend then.
-var backendArguments = [...]struct{ name, block string }{
-	{"url", "http"},
-	{"method", "http"},
-	{"headers", "http"},
-	{"query", "http"},
-	{"body", "http"},
-	{"command", "exec"},
-	{"stdin", "exec"},
-	{"text", "template"},
-}
-
 // backendOfArgument returns the backend block an argument written in a
-// tool block belongs in, or "".
+// tool block belongs in (a registered kind whose Keys name it), or "".
 func backendOfArgument(name string) string {
-	for _, a := range backendArguments {
-		if a.name == name {
-			return a.block
+	for _, kind := range adapters.Names() {
+		k, _ := adapters.Lookup(kind)
+		if slices.Contains(k.Keys, name) {
+			return kind
 		}
 	}
 	return ""

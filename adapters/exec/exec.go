@@ -89,6 +89,7 @@ func init() {
 	adapters.Register(adapters.Kind{
 		Name:    "exec",
 		Summary: "run a command (an argv list, never a shell) and return its standard output",
+		Keys:    []string{"command", "stdin"},
 		Compile: compile,
 		Wait:    waitCommands,
 		Kill:    killCommands,

@@ -16,6 +16,7 @@ func init() {
 	adapters.Register(adapters.Kind{
 		Name:    "http",
 		Summary: "send an HTTP request built from the arguments and return the response body",
+		Keys:    []string{"url", "method", "headers", "query", "body"},
 		Compile: compile,
 	})
 }

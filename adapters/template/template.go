@@ -62,7 +62,12 @@ var templateBlockSchema = &hcl.BodySchema{
 }
 
 func init() {
-	adapters.Register(adapters.Kind{Name: "template", Summary: "renders text from the arguments, with no I/O", Compile: compileTemplate})
+	adapters.Register(adapters.Kind{
+		Name:    "template",
+		Summary: "renders text from the arguments, with no I/O",
+		Compile: compileTemplate,
+		Keys:    []string{"text"},
+	})
 }
 
 func compileTemplate(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, hcl.Diagnostics) {
