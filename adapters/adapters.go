@@ -344,7 +344,12 @@ func Lookup(name string) (Kind, bool) {
 func Names() []string {
 	registryMu.RLock()
 	defer registryMu.RUnlock()
-	return slices.Sorted(maps.Keys(registry))
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // EvalMessage joins the errors of evaluating an expression at call time

@@ -187,7 +187,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	}
 
 	diags = append(diags, t.checkBackendCount(block, nb.backends, contentDiags)...)
-	diags = append(diags, t.compileBackend(nb, eval, roots, baseDir, network)...)
+	diags = append(diags, t.compileBackend(&nb, eval, roots, baseDir, network)...)
 	if diags.HasErrors() {
 		return t, diags
 	}
@@ -224,9 +224,9 @@ type toolBlocks struct {
 // decodeBlocks decodes a tool's annotations, param, icon and example
 // blocks into t, and sorts out the blocks decoded later: the result, the
 // ask block and the backends.
-func (t *Tool) decodeBlocks(blocks hcl.Blocks, static *hcl.EvalContext, baseDir string) (*toolBlocks, hcl.Diagnostics) {
+func (t *Tool) decodeBlocks(blocks hcl.Blocks, static *hcl.EvalContext, baseDir string) (toolBlocks, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
-	nb := &toolBlocks{}
+	var nb toolBlocks
 	var annotations *hcl.Block
 	paramRanges := map[string]hcl.Range{}
 	for _, b := range blocks {
