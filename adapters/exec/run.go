@@ -228,6 +228,12 @@ func (e *Exec) start(cmd *exec.Cmd, run *process) (closed bool, err error) {
 		return false, err
 	}
 	pid := cmd.Process.Pid
+	if err := startGroup(cmd); err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		endGroup(pid)
+		return false, err
+	}
 	run.setPid(pid)
 	e.running[pid] = run
 	live.add(run)
@@ -311,11 +317,11 @@ func (e *Exec) howStopped(forced, cut bool) string {
 	case e.killTimeout == 0:
 		return "was killed"
 	case forced && cut:
-		return fmt.Sprintf("was killed as toolhost exited, within its kill_timeout of %s after %s", attr.DurationText(e.killTimeout), e.killSignal)
+		return fmt.Sprintf("was killed as toolhost exited, within its kill_timeout of %s after %s", attr.DurationText(e.killTimeout), signalText(e.killSignal))
 	case forced:
-		return fmt.Sprintf("was killed: it was still running %s after %s (kill_timeout)", attr.DurationText(e.killTimeout), e.killSignal)
+		return fmt.Sprintf("was killed: it was still running %s after %s (kill_timeout)", attr.DurationText(e.killTimeout), signalText(e.killSignal))
 	}
-	return "was stopped with " + e.killSignal
+	return "was stopped with " + signalText(e.killSignal)
 }
 
 // process is one running command, as stopping it sees it.
@@ -365,8 +371,15 @@ func (r *process) stop() error {
 		return nil
 	}
 	if err := signalGroup(r.pid, r.signal); err != nil {
-		r.done = true // gone meanwhile
-		return os.ErrProcessDone
+		if errors.Is(err, os.ErrProcessDone) {
+			r.done = true // gone meanwhile
+			return os.ErrProcessDone
+		}
+		// The signal cannot be sent (on Windows, when toolhost has no
+		// console to share with the command): the group is killed now.
+		r.stopped = true
+		r.killLocked()
+		return nil
 	}
 	r.stopped = true
 	r.deadline = time.Now().Add(r.grace)
@@ -440,6 +453,7 @@ func (e *Exec) wait(cmd *exec.Cmd, run *process, inPipe *stdinPipe, outPipe, err
 	closed := e.closed
 	e.mu.Unlock()
 	forced, cut := run.finish()
+	endGroup(cmd.Process.Pid)
 	live.remove(run)
 	if inPipe != nil {
 		inPipe.close() // a process that left the group may hold it
