@@ -54,8 +54,7 @@ func TestHelperProcess(t *testing.T) {
 func helperMain(mode string, args []string) int {
 	switch mode {
 	case "tree":
-		child := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "--", "sleep")
-		child.Env = append(os.Environ(), helperEnv+"=1")
+		child := helperCmd("sleep")
 		if err := child.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 3
@@ -68,8 +67,7 @@ func helperMain(mode string, args []string) int {
 	case "sleep":
 		time.Sleep(time.Minute)
 	case "host":
-		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "--", "tree", args[0])
-		cmd.Env = append(os.Environ(), helperEnv+"=1")
+		cmd := helperCmd("tree", args[0])
 		setProcessGroup(cmd)
 		if err := cmd.Start(); err != nil {
 			return 3
@@ -104,6 +102,14 @@ func helperMain(mode string, args []string) int {
 	return 0
 }
 
+// helperCmd returns a command that runs the test binary as
+// TestHelperProcess in mode, with args.
+func helperCmd(mode string, args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestHelperProcess$", "--", mode}, args...)...)
+	cmd.Env = append(os.Environ(), helperEnv+"=1")
+	return cmd
+}
+
 // helperCommand is the command attribute of an exec block whose program
 // is the test binary acting as TestHelperProcess in mode, with args (HCL
 // expressions) after it, and env setting helperEnv.
@@ -124,45 +130,34 @@ func processGone(pid int, within time.Duration) bool {
 	return err == nil && ev == windows.WAIT_OBJECT_0
 }
 
-// TestExecJobEndsTree: a timeout and a cancellation end the command and
-// the child it started, through its job object.
+// TestExecJobEndsTree: a timeout, a cancellation and KillCommands (the
+// host exiting) end the command and the child it started, through its
+// job object; a host that exits without ending its commands (a crash)
+// leaves the system to close their jobs, which ends them too.
 func TestExecJobEndsTree(t *testing.T) {
-	t.Parallel()
+	// Not in parallel: KillCommands kills every test's commands.
 	tests := []struct {
-		name    string
-		timeout string
-		cancel  bool
-		want    string
+		name  string
+		attrs string
+		how   string // "timeout", "cancel", "kill", or "host exit"
+		want  string
 	}{
-		{"timeout", "2s", false, "command timed out after 2s (timeout) and was killed"},
-		{"cancellation", "60s", true, context.Canceled.Error()},
+		{"timeout", "timeout = \"2s\"\nkill_timeout = \"0s\"", "timeout", "command timed out after 2s (timeout) and was killed"},
+		{"cancellation", "kill_timeout = \"0s\"", "cancel", context.Canceled.Error()},
+		{"KillCommands", "kill_timeout = \"30s\"", "kill", "command was killed (its job object was terminated)"},
+		{"host exit", "", "host exit", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			f := defaultFixture()
 			pidfile := filepath.Join(t.TempDir(), "pids")
-			e := f.mustCompile(t, helperCommand("tree", "param.pidfile")+"\ntimeout = \""+tt.timeout+"\"\nkill_timeout = \"0s\"")
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			errc := make(chan error, 1)
-			go func() {
-				_, err := f.call(t, ctx, e, map[string]cty.Value{"pidfile": cty.StringVal(pidfile)})
-				errc <- err
-			}()
-			pids := testconfig.Pids(t, pidfile, 2, 30*time.Second)
-			if tt.cancel {
-				cancel()
-			}
-			select {
-			case err := <-errc:
-				if err == nil || !strings.Contains(err.Error(), tt.want) {
-					t.Errorf("error = %v, want %q", err, tt.want)
+			if tt.how == "host exit" {
+				if out, err := helperCmd("host", pidfile).CombinedOutput(); err != nil {
+					t.Fatalf("host: %v: %s", err, out)
 				}
-			case <-time.After(30 * time.Second):
-				t.Fatal("the call did not return")
+			} else {
+				callTree(t, tt.attrs, tt.how, pidfile, tt.want)
 			}
-			for i, pid := range pids {
+			for i, pid := range testconfig.Pids(t, pidfile, 2, time.Second) {
 				if !processGone(pid, 5*time.Second) {
 					t.Errorf("process %d (%s) still runs", pid, []string{"the command", "its child"}[i])
 				}
@@ -171,49 +166,34 @@ func TestExecJobEndsTree(t *testing.T) {
 	}
 }
 
-// TestExecHostExitEndsTree: when toolhost exits without ending its
-// commands (a crash), the system closes their jobs, which ends each
-// command and what it started.
-func TestExecHostExitEndsTree(t *testing.T) {
-	t.Parallel()
-	pidfile := filepath.Join(t.TempDir(), "pids")
-	host := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "--", "host", pidfile)
-	host.Env = append(os.Environ(), helperEnv+"=1")
-	if out, err := host.CombinedOutput(); err != nil {
-		t.Fatalf("host: %v: %s", err, out)
-	}
-	for _, pid := range testconfig.Pids(t, pidfile, 2, time.Second) {
-		if !processGone(pid, 5*time.Second) {
-			t.Errorf("process %d outlives the host", pid)
-		}
-	}
-}
-
-// TestExecKillCommandsEndsTree: KillCommands, as the host exits, ends the
-// command and its child.
-func TestExecKillCommandsEndsTree(t *testing.T) {
+// callTree calls a tool whose command starts a child (helper mode tree,
+// with pidfile), ends the call as how says once both run, and checks the
+// call's error holds want.
+func callTree(t *testing.T, attrs, how, pidfile, want string) {
+	t.Helper()
 	f := defaultFixture()
-	pidfile := filepath.Join(t.TempDir(), "pids")
-	e := f.mustCompile(t, helperCommand("tree", "param.pidfile")+"\nkill_timeout = \"30s\"")
+	e := f.mustCompile(t, helperCommand("tree", "param.pidfile")+"\n"+attrs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	errc := make(chan error, 1)
 	go func() {
-		_, err := f.call(t, context.Background(), e, map[string]cty.Value{"pidfile": cty.StringVal(pidfile)})
+		_, err := f.call(t, ctx, e, map[string]cty.Value{"pidfile": cty.StringVal(pidfile)})
 		errc <- err
 	}()
-	pids := testconfig.Pids(t, pidfile, 2, 30*time.Second)
-	killCommands()
+	testconfig.Pids(t, pidfile, 2, 30*time.Second)
+	switch how {
+	case "cancel":
+		cancel()
+	case "kill":
+		killCommands()
+	}
 	select {
 	case err := <-errc:
-		if want := "command was killed (its job object was terminated)"; err == nil || !strings.Contains(err.Error(), want) {
+		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error = %v, want %q", err, want)
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("the call did not return")
-	}
-	for _, pid := range pids {
-		if !processGone(pid, 5*time.Second) {
-			t.Errorf("process %d still runs", pid)
-		}
 	}
 }
 
@@ -266,8 +246,7 @@ func TestExecGracefulStop(t *testing.T) {
 // kills the group at once rather than leaving it running.
 func TestExecSignalFallsBackToKill(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "--", "sleep")
-	cmd.Env = append(os.Environ(), helperEnv+"=1")
+	cmd := helperCmd("sleep")
 	setProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
