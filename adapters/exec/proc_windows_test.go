@@ -269,4 +269,10 @@ func TestExecSignalFallsBackToKill(t *testing.T) {
 	if !groupGone(cmd.Process.Pid) {
 		t.Error("groupGone = false after the kill")
 	}
+	forced, cut, unsent := r.finish()
+	e := &Exec{killTimeout: time.Minute, killSignal: "SIGTERM"}
+	want := "was killed: CTRL_BREAK could not be sent to it"
+	if got := e.howStopped(outcome{forced: forced, cut: cut, unsent: unsent}); got != want {
+		t.Errorf("howStopped = %q, want %q", got, want)
+	}
 }
