@@ -49,7 +49,8 @@ func setProcessGroup(cmd *exec.Cmd) {
 
 // startGroup puts the command cmd started, still suspended, in a new job
 // object that kills its processes when toolhost exits, then resumes it.
-// On an error the command is not resumed; the caller kills it.
+// On an error the command may not run; the caller kills it and calls
+// endGroup.
 func startGroup(cmd *exec.Cmd) error {
 	pid := cmd.Process.Pid
 	proc, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE|windows.SYNCHRONIZE|windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
