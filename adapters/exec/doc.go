@@ -26,10 +26,14 @@
 //     host exits.
 //   - output.go: pipes, the capped capture of output, stderr lines and
 //     progress, charsets; secrets.go: what is hidden from messages.
-//   - proc_<os>.go: the process group, per platform.
+//   - proc_<os>.go: the process group, per platform (on Windows, a job
+//     object); env_<os>.go: the minimal environment, variable names and
+//     how a program name becomes a file, per platform.
 //
-// A new platform is one new file, proc_<os>.go, that provides
-// setProcessGroup, killGroup, signals, signalGroup, groupGone,
-// exitDescription, notExecutable, prepareFds, setParentDeath and
-// onlyZombies (see proc_unix.go and proc_linux.go for what each does).
+// A new platform provides, in proc_<os>.go, setProcessGroup, startGroup,
+// endGroup, killGroup, signals, signalText, signalGroup, groupGone,
+// exitDescription, notExecutable and prepareFds (see proc_unix.go, and
+// proc_linux.go for setParentDeath and onlyZombies, which only unix
+// needs), and in env_<os>.go defaultPath, minimalEnv, keepMinimal,
+// envKey, hasDir, programPath and findProgram (see env_unix.go).
 package exec

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -16,10 +15,6 @@ import (
 	"github.com/toolhost/toolhost/internal/regular"
 	"github.com/zclconf/go-cty/cty"
 )
-
-// minimalEnv lists the host variables a command gets when inherit_env is
-// false, besides every LC_* variable.
-var minimalEnv = []string{"PATH", "HOME", "LANG", "TMPDIR", "USER"}
 
 // buildEnv returns the environment of one call.
 func (e *Exec) buildEnv(ectx *hcl.EvalContext) ([]string, error) {
@@ -35,29 +30,31 @@ func (e *Exec) buildEnv(ectx *hcl.EvalContext) ([]string, error) {
 		}
 	}
 
+	// vars is keyed by envKey: on Windows, where names are
+	// case-insensitive, a user's "Path" replaces the host's "PATH".
 	vars := map[string]string{}
 	for _, kv := range os.Environ() {
 		k, val, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
 			continue
 		}
-		if e.inheritEnv || strings.HasPrefix(k, "LC_") || slices.Contains(minimalEnv, k) {
-			vars[k] = val
+		if e.inheritEnv || keepMinimal(k) {
+			vars[envKey(k)] = k + "=" + val
 		}
 	}
 	for k, val := range extra {
 		if val == nil {
-			delete(vars, k)
+			delete(vars, envKey(k))
 		} else {
-			vars[k] = *val
+			vars[envKey(k)] = k + "=" + *val
 		}
 	}
-	if _, ok := vars["PATH"]; !ok {
-		vars["PATH"] = defaultPath
+	if _, ok := vars[envKey("PATH")]; !ok {
+		vars[envKey("PATH")] = "PATH=" + defaultPath
 	}
 	env := make([]string, 0, len(vars))
-	for k, val := range vars {
-		env = append(env, k+"="+val)
+	for _, kv := range vars {
+		env = append(env, kv)
 	}
 	sort.Strings(env)
 	return env, nil
@@ -86,47 +83,62 @@ func (e *Exec) buildStdin(ectx *hcl.EvalContext) (*string, error) {
 	return &s, nil
 }
 
-// resolveProgram finds the program to run. A name without a slash is looked
-// up in the PATH of the command's environment; a relative path is relative
-// to the configuration file's directory.
+// resolveProgram finds the program to run. A name without a directory
+// (hasDir) is looked up in the PATH of the command's environment, never
+// in the working directory; a relative path is relative to the
+// configuration file's directory. Which file a name stands for is the
+// platform's rule (findProgram).
 func (e *Exec) resolveProgram(prog string, env []string) (string, error) {
-	if strings.ContainsRune(prog, '/') {
-		p := prog
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(e.baseDir, p)
-		}
-		abs, err := filepath.Abs(p)
+	if hasDir(prog) {
+		p, err := e.programPath(prog)
 		if err != nil {
-			return "", fmt.Errorf("command %q not found", prog)
+			return "", err
 		}
-		fi, err := os.Stat(abs)
-		switch {
-		case err != nil:
-			return "", fmt.Errorf("command %q not found", prog)
-		case !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0:
+		switch f, exists := findProgram(p, env); {
+		case f != "":
+			return f, nil
+		case exists:
 			return "", fmt.Errorf("command %q is not an executable file", prog)
 		}
-		return abs, nil
+		return "", fmt.Errorf("command %q not found", prog)
 	}
-	pathList := ""
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			pathList = v
-		}
-	}
-	for _, dir := range filepath.SplitList(pathList) {
+	for _, dir := range filepath.SplitList(envValue(env, "PATH")) {
 		if dir == "" || !filepath.IsAbs(dir) {
 			continue // never look in the working directory
 		}
-		p := filepath.Join(dir, prog)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-			return p, nil
+		if f, _ := findProgram(filepath.Join(dir, prog), env); f != "" {
+			return f, nil
 		}
 	}
 	if hint := e.localProgramHint(prog); hint != "" {
 		return "", fmt.Errorf("command %q not found on PATH; %s", prog, hint)
 	}
 	return "", fmt.Errorf("command %q not found on PATH", prog)
+}
+
+// basePath makes the relative path p relative to the configuration
+// file's directory, and absolute.
+func (e *Exec) basePath(prog, p string) (string, error) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(e.baseDir, p)
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("command %q not found", prog)
+	}
+	return abs, nil
+}
+
+// envValue returns the value of the variable name in env, the last one
+// when there are several; names compare as envKey says.
+func envValue(env []string, name string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && envKey(k) == envKey(name) {
+			v = val
+		}
+	}
+	return v
 }
 
 // localProgramHint says how to run prog, a name without a slash that is

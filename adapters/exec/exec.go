@@ -59,8 +59,6 @@ const (
 	// after the command exited or was killed (a process that left the
 	// command's process group may still hold them).
 	waitDelay = time.Second
-	// defaultPath is the search path used when the host has no PATH.
-	defaultPath = "/usr/local/bin:/usr/bin:/bin"
 )
 
 // blockSchema is the schema of an exec block. Every attribute is

@@ -22,6 +22,13 @@ func setProcessGroup(cmd *exec.Cmd) {
 	setParentDeath(cmd.SysProcAttr)
 }
 
+// startGroup does nothing on unix: the process group exists once the
+// command has started (setProcessGroup).
+func startGroup(*exec.Cmd) error { return nil }
+
+// endGroup does nothing on unix: a process group needs no closing.
+func endGroup(int) {}
+
 // killGroup kills the process group led by pid. A group that is gone
 // already is not an error.
 func killGroup(pid int) error {
@@ -41,6 +48,9 @@ var signals = map[string]syscall.Signal{
 	"SIGTERM": syscall.SIGTERM, "SIGINT": syscall.SIGINT, "SIGHUP": syscall.SIGHUP,
 	"SIGQUIT": syscall.SIGQUIT, "SIGUSR1": syscall.SIGUSR1, "SIGUSR2": syscall.SIGUSR2,
 }
+
+// signalText is how messages name the signal kill_signal names: as it is.
+func signalText(name string) string { return name }
 
 // signalGroup sends the named signal to the process group led by pid.
 // A group that is gone already is os.ErrProcessDone.

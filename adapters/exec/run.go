@@ -228,6 +228,12 @@ func (e *Exec) start(cmd *exec.Cmd, run *process) (closed bool, err error) {
 		return false, err
 	}
 	pid := cmd.Process.Pid
+	if err := startGroup(cmd); err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		endGroup(pid)
+		return false, err
+	}
 	run.setPid(pid)
 	e.running[pid] = run
 	live.add(run)
@@ -240,19 +246,19 @@ func (e *Exec) start(cmd *exec.Cmd, run *process) (closed bool, err error) {
 // program as the command names it, and lastWords the end of what it
 // printed.
 func (e *Exec) failure(ctx, runCtx context.Context, killed bool, end outcome, run *process, prog string, lastWords func() string) error {
-	werr, closed, forced, cut := end.werr, end.closed, end.forced, end.cut
+	werr, closed := end.werr, end.closed
 
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case killed && errors.Is(runCtx.Err(), context.DeadlineExceeded):
-		msg := fmt.Sprintf("command timed out after %s (timeout) and %s", attr.DurationText(e.timeout), e.howStopped(forced, cut))
+		msg := fmt.Sprintf("command timed out after %s (timeout) and %s", attr.DurationText(e.timeout), e.howStopped(end))
 		if s := lastWords(); s != "" {
 			msg += "; the end of what it printed: " + s
 		}
 		return errors.New(msg)
 	case closed && run.wasStopped():
-		return fmt.Errorf("the command %s because the tool's configuration was unloaded; call the tool again", e.howStopped(forced, cut))
+		return fmt.Errorf("the command %s because the tool's configuration was unloaded; call the tool again", e.howStopped(end))
 	}
 	if werr != nil && !errors.Is(werr, exec.ErrWaitDelay) {
 		var ee *exec.ExitError
@@ -303,19 +309,21 @@ func (e *Exec) output(in *adapters.Input, ectx *hcl.EvalContext, stdout *capWrit
 	return &adapters.Output{Body: body, MIMEType: mime, Truncated: stdout.truncated, Secrets: secrets}
 }
 
-// howStopped says how a stopped command ended, after "and" or "the
-// command": forced is set when it had to be killed with SIGKILL, cut when
-// KillCommands did that before its kill_timeout was over.
-func (e *Exec) howStopped(forced, cut bool) string {
+// howStopped says how a stopped command ended, as end says, after "and"
+// or "the command".
+func (e *Exec) howStopped(end outcome) string {
+	forced, cut := end.forced, end.cut
 	switch {
 	case e.killTimeout == 0:
 		return "was killed"
+	case end.unsent:
+		return fmt.Sprintf("was killed: %s could not be sent to it", signalText(e.killSignal))
 	case forced && cut:
-		return fmt.Sprintf("was killed as toolhost exited, within its kill_timeout of %s after %s", attr.DurationText(e.killTimeout), e.killSignal)
+		return fmt.Sprintf("was killed as toolhost exited, within its kill_timeout of %s after %s", attr.DurationText(e.killTimeout), signalText(e.killSignal))
 	case forced:
-		return fmt.Sprintf("was killed: it was still running %s after %s (kill_timeout)", attr.DurationText(e.killTimeout), e.killSignal)
+		return fmt.Sprintf("was killed: it was still running %s after %s (kill_timeout)", attr.DurationText(e.killTimeout), signalText(e.killSignal))
 	}
-	return "was stopped with " + e.killSignal
+	return "was stopped with " + signalText(e.killSignal)
 }
 
 // process is one running command, as stopping it sees it.
@@ -330,6 +338,7 @@ type process struct {
 	timer    *time.Timer // sends SIGKILL at the deadline
 	forced   bool        // SIGKILL found processes in the group
 	cut      bool        // KillCommands sent it, before the deadline
+	unsent   bool        // kill_signal could not be sent: killed at once
 	done     bool        // no signal is sent any more
 }
 
@@ -365,8 +374,16 @@ func (r *process) stop() error {
 		return nil
 	}
 	if err := signalGroup(r.pid, r.signal); err != nil {
-		r.done = true // gone meanwhile
-		return os.ErrProcessDone
+		if errors.Is(err, os.ErrProcessDone) {
+			r.done = true // gone meanwhile
+			return os.ErrProcessDone
+		}
+		// The signal cannot be sent (on Windows, when toolhost has no
+		// console to share with the command): the group is killed now.
+		r.stopped = true
+		r.unsent = true
+		r.killLocked()
+		return nil
 	}
 	r.stopped = true
 	r.deadline = time.Now().Add(r.grace)
@@ -404,11 +421,11 @@ func (r *process) killLocked() {
 }
 
 // finish ends the command's process group once its leader has exited and
-// been waited for, and reports whether it took SIGKILL to stop it, and
-// whether that came from KillCommands. What a command that exited by
+// been waited for, and reports whether it took SIGKILL to stop it, whether
+// that came from KillCommands, and whether kill_signal could not be sent. What a command that exited by
 // itself left running is killed at once; a stopped command's group has
 // until its deadline to exit, and is killed then.
-func (r *process) finish() (forced, cut bool) {
+func (r *process) finish() (forced, cut, unsent bool) {
 	r.mu.Lock()
 	pid, stopped, deadline, done := r.pid, r.stopped, r.deadline, r.done
 	r.mu.Unlock()
@@ -427,7 +444,7 @@ func (r *process) finish() (forced, cut bool) {
 	r.kill()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.forced, r.cut
+	return r.forced, r.cut, r.unsent
 }
 
 // wait waits for a started command to exit, kills what it left behind in
@@ -439,7 +456,8 @@ func (e *Exec) wait(cmd *exec.Cmd, run *process, inPipe *stdinPipe, outPipe, err
 	delete(e.running, cmd.Process.Pid)
 	closed := e.closed
 	e.mu.Unlock()
-	forced, cut := run.finish()
+	forced, cut, unsent := run.finish()
+	endGroup(cmd.Process.Pid)
 	live.remove(run)
 	if inPipe != nil {
 		inPipe.close() // a process that left the group may hold it
@@ -448,7 +466,7 @@ func (e *Exec) wait(cmd *exec.Cmd, run *process, inPipe *stdinPipe, outPipe, err
 	outPipe.drain(deadline)
 	errPipe.drain(deadline)
 	stderr.flush()
-	return outcome{werr: werr, closed: closed, forced: forced, cut: cut}
+	return outcome{werr: werr, closed: closed, forced: forced, cut: cut, unsent: unsent}
 }
 
 // outcome is how a command ended, once it has been waited for, its group
@@ -456,7 +474,8 @@ func (e *Exec) wait(cmd *exec.Cmd, run *process, inPipe *stdinPipe, outPipe, err
 type outcome struct {
 	werr        error // from Wait
 	closed      bool  // the backend was closed (its config unloaded)
-	forced, cut bool  // from process.finish
+	forced, cut bool  // from process.finish: SIGKILL was needed, sent by KillCommands
+	unsent      bool  // from process.finish: kill_signal could not be sent
 }
 
 // release calls the functions of held, the last first.

@@ -1,0 +1,278 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/sys/windows"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
+)
+
+// helperEnv is the variable that makes the test binary act as the
+// program of a test's command (TestHelperProcess) rather than run tests.
+const helperEnv = "TOOLHOST_EXEC_HELPER"
+
+// TestHelperProcess is not a test: run with helperEnv set, it is the
+// program the Windows tests' commands run, doing what its arguments after
+// "--" say:
+//
+//	tree PIDFILE      start a child that sleeps, write "PID CHILDPID" to PIDFILE, sleep
+//	sleep             sleep
+//	exit CODE         exit with CODE
+//	print N           write N bytes "x" to standard output
+//	env               write the environment, a variable a line
+//	graceful MARKER   wait for CTRL_BREAK, then create MARKER and exit 0
+//	host PIDFILE      run "tree PIDFILE" in a job, as toolhost does, and exit
+//	                  once PIDFILE is written, leaving it running
+func TestHelperProcess(t *testing.T) {
+	if os.Getenv(helperEnv) != "1" {
+		t.Skip("not a test: the program of the Windows tests' commands")
+	}
+	args := os.Args
+	for len(args) > 0 && args[0] != "--" {
+		args = args[1:]
+	}
+	if len(args) < 2 {
+		os.Exit(2)
+	}
+	os.Exit(helperMain(args[1], args[2:]))
+}
+
+// helperMain does what TestHelperProcess's mode says, and returns its
+// exit code.
+func helperMain(mode string, args []string) int {
+	switch mode {
+	case "tree":
+		child := helperCmd("sleep")
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 3
+		}
+		line := fmt.Sprintf("%d %d\n", os.Getpid(), child.Process.Pid)
+		if err := os.WriteFile(args[0], []byte(line), 0o644); err != nil {
+			return 3
+		}
+		time.Sleep(time.Minute)
+	case "sleep":
+		time.Sleep(time.Minute)
+	case "host":
+		cmd := helperCmd("tree", args[0])
+		setProcessGroup(cmd)
+		if err := cmd.Start(); err != nil {
+			return 3
+		}
+		if err := startGroup(cmd); err != nil {
+			return 3
+		}
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if b, _ := os.ReadFile(args[0]); strings.HasSuffix(string(b), "\n") {
+				return 0
+			}
+		}
+		return 3
+	case "exit":
+		code, _ := strconv.ParseUint(args[0], 0, 32)
+		return int(code)
+	case "print":
+		n, _ := strconv.Atoi(args[0])
+		os.Stdout.WriteString(strings.Repeat("x", n))
+	case "env":
+		for _, kv := range os.Environ() {
+			fmt.Println(kv)
+		}
+	case "graceful":
+		c := make(chan os.Signal, 1)
+		signal.Notify(c, os.Interrupt) // CTRL_BREAK arrives as os.Interrupt
+		<-c
+		if err := os.WriteFile(args[0], nil, 0o644); err != nil {
+			return 3
+		}
+	}
+	return 0
+}
+
+// helperCmd returns a command that runs the test binary as
+// TestHelperProcess in mode, with args.
+func helperCmd(mode string, args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestHelperProcess$", "--", mode}, args...)...)
+	cmd.Env = append(os.Environ(), helperEnv+"=1")
+	return cmd
+}
+
+// helperCommand is the command attribute of an exec block whose program
+// is the test binary acting as TestHelperProcess in mode, with args (HCL
+// expressions) after it, and env setting helperEnv.
+func helperCommand(mode string, args ...string) string {
+	elems := []string{strconv.Quote(os.Args[0]), `"-test.run=^TestHelperProcess$"`, `"--"`, strconv.Quote(mode)}
+	return fmt.Sprintf("command = [%s]\nenv = { %s = \"1\" }", strings.Join(append(elems, args...), ", "), helperEnv)
+}
+
+// processGone reports whether the process pid has exited, or does so
+// within within.
+func processGone(pid int, within time.Duration) bool {
+	h, err := windows.OpenProcess(windows.SYNCHRONIZE, false, uint32(pid))
+	if err != nil {
+		return true // no such process any more
+	}
+	defer windows.CloseHandle(h)
+	ev, err := windows.WaitForSingleObject(h, uint32(within/time.Millisecond))
+	return err == nil && ev == windows.WAIT_OBJECT_0
+}
+
+// TestExecJobEndsTree: a timeout, a cancellation and KillCommands (the
+// host exiting) end the command and the child it started, through its
+// job object; a host that exits without ending its commands (a crash)
+// leaves the system to close their jobs, which ends them too.
+func TestExecJobEndsTree(t *testing.T) {
+	// Not in parallel: KillCommands kills every test's commands.
+	tests := []struct {
+		name  string
+		attrs string
+		how   string // "timeout", "cancel", "kill", or "host exit"
+		want  string
+	}{
+		{"timeout", "timeout = \"2s\"\nkill_timeout = \"0s\"", "timeout", "command timed out after 2s (timeout) and was killed"},
+		{"cancellation", "kill_timeout = \"0s\"", "cancel", context.Canceled.Error()},
+		{"KillCommands", "kill_timeout = \"30s\"", "kill", "command was killed (its job object was terminated)"},
+		{"host exit", "", "host exit", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pidfile := filepath.Join(t.TempDir(), "pids")
+			if tt.how == "host exit" {
+				if out, err := helperCmd("host", pidfile).CombinedOutput(); err != nil {
+					t.Fatalf("host: %v: %s", err, out)
+				}
+			} else {
+				callTree(t, tt.attrs, tt.how, pidfile, tt.want)
+			}
+			for i, pid := range testconfig.Pids(t, pidfile, 2, time.Second) {
+				if !processGone(pid, 5*time.Second) {
+					t.Errorf("process %d (%s) still runs", pid, []string{"the command", "its child"}[i])
+				}
+			}
+		})
+	}
+}
+
+// callTree calls a tool whose command starts a child (helper mode tree,
+// with pidfile), ends the call as how says once both run, and checks the
+// call's error holds want.
+func callTree(t *testing.T, attrs, how, pidfile, want string) {
+	t.Helper()
+	f := defaultFixture()
+	e := f.mustCompile(t, helperCommand("tree", "param.pidfile")+"\n"+attrs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() {
+		_, err := f.call(t, ctx, e, map[string]cty.Value{"pidfile": cty.StringVal(pidfile)})
+		errc <- err
+	}()
+	testconfig.Pids(t, pidfile, 2, 30*time.Second)
+	switch how {
+	case "cancel":
+		cancel()
+	case "kill":
+		killCommands()
+	}
+	select {
+	case err := <-errc:
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error = %v, want %q", err, want)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the call did not return")
+	}
+}
+
+// TestExecExitStatus: how a command that failed ended reads as on Linux.
+func TestExecExitStatus(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		code string
+		want string
+	}{
+		{"3", "command exited with status 3"},
+		{"0xC0000005", "command was killed by status 0xC0000005 (access violation)"},
+		{"0xC0000142", "command was killed by status 0xC0000142"},
+		{strconv.Itoa(jobKilledCode), "command was killed (its job object was terminated)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.code, func(t *testing.T) {
+			t.Parallel()
+			f := defaultFixture()
+			e := f.mustCompile(t, helperCommand("exit", strconv.Quote(tt.code)))
+			_, err := f.call(t, context.Background(), e, nil)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("error = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestExecGracefulStop: with a kill_timeout, a timeout sends CTRL_BREAK
+// to the command's process group, and a command that exits on it is
+// stopped, not killed.
+func TestExecGracefulStop(t *testing.T) {
+	if testconfig.UnderWine() {
+		t.Skip("wine cannot send console control events: GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT) fails with \"Invalid access\"")
+	}
+	t.Parallel()
+	f := defaultFixture()
+	marker := filepath.Join(t.TempDir(), "stopped")
+	e := f.mustCompile(t, helperCommand("graceful", "param.path")+"\ntimeout = \"2s\"\nkill_timeout = \"20s\"")
+	_, err := f.call(t, context.Background(), e, map[string]cty.Value{"path": cty.StringVal(marker)})
+	if want := "command timed out after 2s (timeout) and was stopped with CTRL_BREAK"; err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %q", err, want)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("the command did not see CTRL_BREAK: %v", err)
+	}
+}
+
+// TestExecSignalFallsBackToKill: a stop whose console event cannot be sent
+// kills the group at once rather than leaving it running.
+func TestExecSignalFallsBackToKill(t *testing.T) {
+	t.Parallel()
+	cmd := helperCmd("sleep")
+	setProcessGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := startGroup(cmd); err != nil {
+		cmd.Process.Kill()
+		t.Fatal(err)
+	}
+	defer endGroup(cmd.Process.Pid)
+	r := &process{grace: time.Minute, signal: "no such signal"}
+	r.setPid(cmd.Process.Pid)
+	if err := r.stop(); err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || exitDescription(ee.ProcessState) != "command was killed (its job object was terminated)" {
+		t.Errorf("wait = %v, want the job killed", err)
+	}
+	if !groupGone(cmd.Process.Pid) {
+		t.Error("groupGone = false after the kill")
+	}
+	forced, cut, unsent := r.finish()
+	e := &Exec{killTimeout: time.Minute, killSignal: "SIGTERM"}
+	want := "was killed: CTRL_BREAK could not be sent to it"
+	if got := e.howStopped(outcome{forced: forced, cut: cut, unsent: unsent}); got != want {
+		t.Errorf("howStopped = %q, want %q", got, want)
+	}
+}
