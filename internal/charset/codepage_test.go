@@ -1,6 +1,7 @@
 package charset
 
 import (
+	"fmt"
 	"testing"
 
 	"golang.org/x/text/encoding"
@@ -53,15 +54,7 @@ func TestByCodePage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, ok := ByCodePage(tt.cp)
-		if tt.want == nil {
-			if ok {
-				t.Errorf("ByCodePage(%d) = %v, want none", tt.cp, got)
-			}
-			continue
-		}
-		if !ok || got != tt.want {
-			t.Errorf("ByCodePage(%d) = %v, %v; want %v", tt.cp, got, ok, tt.want)
-		}
+		checkFound(t, fmt.Sprintf("ByCodePage(%d)", tt.cp), got, ok, tt.want)
 	}
 	for cp, label := range codePageLabels {
 		if _, ok := ByCodePage(cp); !ok {
@@ -98,14 +91,19 @@ func TestByLabelCodePages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, ok := ByLabel(tt.label)
-		if tt.want == nil {
-			if ok {
-				t.Errorf("ByLabel(%q) = %v, want none", tt.label, got)
-			}
-			continue
-		}
-		if !ok || got != tt.want {
-			t.Errorf("ByLabel(%q) = %v, %v; want %v", tt.label, got, ok, tt.want)
-		}
+		checkFound(t, fmt.Sprintf("ByLabel(%q)", tt.label), got, ok, tt.want)
+	}
+}
+
+// checkFound checks what a lookup (call, as written in messages) found
+// against want, the encoding it should find or nil when it should find
+// none.
+func checkFound(t *testing.T, call string, got encoding.Encoding, ok bool, want encoding.Encoding) {
+	t.Helper()
+	switch {
+	case want == nil && ok:
+		t.Errorf("%s = %v, want none", call, got)
+	case want != nil && (!ok || got != want):
+		t.Errorf("%s = %v, %v; want %v", call, got, ok, want)
 	}
 }

@@ -16,6 +16,21 @@ var pngHeader = []byte{
 	0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00,
 }
 
+// writeFiles writes each file of files (path: content), making the
+// directories it is in.
+func writeFiles(t *testing.T, files map[string]string) {
+	t.Helper()
+	for p, content := range files {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// openTestDir opens root for serving, closed when the test ends.
 func openTestDir(t *testing.T, root string) *Dir {
 	t.Helper()
 	d, err := OpenDir(root)
@@ -124,14 +139,7 @@ func TestDirReplaced(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			base := t.TempDir()
 			dir, next := filepath.Join(base, "notes"), filepath.Join(base, "notes.new")
-			for p, content := range map[string]string{filepath.Join(dir, "a.md"): "a v1", filepath.Join(next, "a.md"): "a v2", filepath.Join(next, "b.md"): "b v2"} {
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			writeFiles(t, map[string]string{filepath.Join(dir, "a.md"): "a v1", filepath.Join(next, "a.md"): "a v2", filepath.Join(next, "b.md"): "b v2"})
 			d, err := OpenDir(dir)
 			if err != nil {
 				t.Fatal(err)

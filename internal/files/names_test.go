@@ -127,30 +127,23 @@ func TestValidNameOn(t *testing.T) {
 // a secret; it returns both paths.
 //
 //	root/
-//	  notes.md        "notes"
-//	  a/b.txt         "ab"
-//	  secret.txt.bak  "backup"
-//	  longfilename.txt "long"
+//	  notes.md          "notes"
+//	  a/b.txt           "ab"
+//	  secret.txt.bak    "backup"
+//	  longfilename.txt  "long"
 //	outside/
-//	  secret          "TOP SECRET"
+//	  secret            "TOP SECRET"
 func nameTree(t *testing.T) (root, outside string) {
 	t.Helper()
 	base := t.TempDir()
 	root, outside = filepath.Join(base, "root"), filepath.Join(base, "outside")
-	for p, data := range map[string]string{
+	writeFiles(t, map[string]string{
 		filepath.Join(root, "notes.md"):         "notes",
 		filepath.Join(root, "a", "b.txt"):       "ab",
 		filepath.Join(root, "secret.txt.bak"):   "backup",
 		filepath.Join(root, "longfilename.txt"): "long",
 		filepath.Join(outside, "secret"):        "TOP SECRET",
-	} {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return root, outside
 }
 
@@ -224,7 +217,7 @@ func TestDirListNames(t *testing.T) {
 	want := []string{"ok.txt"}
 	if runtime.GOOS != "windows" {
 		// Names Windows cannot hold, served elsewhere only when valid.
-		create = append(create, "nul.txt", "a:b", "COM1.log", "trail.", "star*")
+		create = append(create, "nul.txt", "a:b", "COM1.log", "trail.", "star*", `back\slash.txt`, "bad\xff.txt")
 		want = []string{"LONGNA~1.TXT", "ok.txt", "star*", "trail.", "x~1.txt"}
 	}
 	dir := t.TempDir()
