@@ -119,6 +119,8 @@ func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, h
 				Subject:  a.NameRange.Ptr(),
 			})
 		}
+	} else {
+		e.charset = defaultCharset() // the console's code page on Windows
 	}
 	// A program that is not found is reported with the block's other
 	// mistakes, not only once they are fixed.

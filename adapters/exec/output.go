@@ -16,8 +16,11 @@ import (
 
 	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/attr"
+	"github.com/toolhost/toolhost/internal/charset"
 	"github.com/toolhost/toolhost/internal/redact"
 	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 )
 
@@ -47,6 +50,30 @@ func (e *Exec) decode(b []byte, cut bool) []byte {
 		return b
 	}
 	return out
+}
+
+// defaultCharsetFor is the encoding of a command's output when its exec
+// block sets no charset and the system writes text in code page cp (see
+// defaultCharset): output starting with a byte order mark is decoded as
+// the mark says (UTF-16, as some PowerShell cmdlets write, or UTF-8), other
+// output from the code page. Output in UTF-8 or in a code page toolhost
+// does not know passes through as it is.
+func defaultCharsetFor(cp uint32) encoding.Encoding {
+	enc, ok := charset.ByCodePage(cp)
+	if !ok || charset.IsUTF8(enc) {
+		enc = encoding.Nop
+	}
+	return bomCharset{enc}
+}
+
+// bomCharset is an encoding whose decoder follows a byte order mark at the
+// start of the text, and decodes text without one as the encoding it
+// embeds.
+type bomCharset struct{ encoding.Encoding }
+
+// NewDecoder returns a decoder that reads a byte order mark, if any.
+func (c bomCharset) NewDecoder() *encoding.Decoder {
+	return &encoding.Decoder{Transformer: unicode.BOMOverride(c.Encoding.NewDecoder())}
 }
 
 // pipe is an output pipe of a command: the command writes to w, and a

@@ -1,6 +1,6 @@
 // Package charset finds the text encodings toolhost decodes output from,
-// by the labels HTTP and HTML use, so that every backend's text reaches the
-// client as UTF-8.
+// by the labels HTTP and HTML use or by Windows code page number, so that
+// every backend's text reaches the client as UTF-8.
 package charset
 
 import (
@@ -25,10 +25,15 @@ var charsetLabels = sync.OnceValue(charsetTable)
 
 // ByLabel returns the encoding of a WHATWG encoding label such as
 // "gbk", "GB2312" or " utf-8 ", matched as htmlindex.Get matches it: case
-// insensitive, surrounding spaces ignored.
+// insensitive, surrounding spaces ignored. It also knows Windows code pages
+// by number, as "cp936" or "cp437", and the DOS code pages of the Windows
+// console that WHATWG has no label for as "ibm437" or "ibm850".
 func ByLabel(label string) (encoding.Encoding, bool) {
-	enc, ok := charsetLabels()[strings.ToLower(strings.TrimSpace(label))]
-	return enc, ok
+	label = strings.ToLower(strings.TrimSpace(label))
+	if enc, ok := charsetLabels()[label]; ok {
+		return enc, true
+	}
+	return codePageLabel(label)
 }
 
 // IsUTF8 reports whether enc is UTF-8, whose bytes need no decoding.

@@ -151,8 +151,10 @@ func (d *Dir) Close() error {
 // Read reads the file called name inside the directory. name comes from a
 // client and is hostile: it is taken literally (nothing is URL-decoded) and
 // must be a slash-separated relative path of valid UTF-8 with no empty, "."
-// or ".." segment, no leading "/", no backslash and no NUL byte; names that
-// are not are refused before the disk is touched. The file is then opened
+// or ".." segment, no leading "/", no backslash, no colon, no NUL byte and
+// no Windows device name (on Windows, nothing else that Windows would read
+// as another name: see validNameOn); names that are not are refused before
+// the disk is touched. The file is then opened
 // through the confining root: names that escape it (through symlinks too),
 // are missing, are directories, FIFOs or devices are refused. Every refusal
 // returns an error whose message is exactly ErrNotFound's.
@@ -342,17 +344,6 @@ func scrubPath(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// validName reports whether a client-supplied name may be looked up: a
-// relative slash-separated path of valid UTF-8 with no empty, "." or ".."
-// segments, no backslash, no NUL byte, and of a sane length.
-func validName(name string) bool {
-	return name != "" &&
-		len(name) <= maxNameLen &&
-		name != "." &&
-		fs.ValidPath(name) && // valid UTF-8; no leading "/", empty, "." or ".." segment
-		!strings.ContainsAny(name, "\\\x00")
 }
 
 // textTypes are media types by extension that take precedence over
