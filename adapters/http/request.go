@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/go-resty/resty/v2"
 	"github.com/hashicorp/hcl/v2"
@@ -231,10 +230,9 @@ func (h *HTTP) requestError(err error, host string, parent, callCtx context.Cont
 			name = h
 		}
 		return fmt.Errorf("could not resolve host %s%s; check the url", name, via)
-	case errors.Is(err, syscall.ECONNREFUSED):
+	case connRefused(err):
 		return fmt.Errorf("connection to %s refused; is the service running?", host)
-	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
-		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+	case connDropped(err), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("connection to %s was closed unexpectedly", host)
 	case errors.As(err, &certErr), errors.As(err, &unknownCA), errors.As(err, &hostErr):
 		return fmt.Errorf("TLS certificate of %s was not accepted: %v", host, innermost(err))
