@@ -212,7 +212,7 @@ func ConfigFiles(paths []string) ([]string, hcl.Diagnostics) {
 		if info == nil {
 			info, _ = os.Stat(p)
 		}
-		if key, ok := fileKeyOf(info); ok {
+		if key, ok := fileKeyOf(p, info); ok {
 			if seenFile[key] {
 				return
 			}

@@ -11,10 +11,11 @@ import (
 // file (through a symbolic link, or a hard link).
 type fileKey struct{ dev, ino uint64 }
 
-// fileKeyOf returns the identity of the file info describes, from Stat
-// (which follows links); false when info is nil or has none, or reports
-// inode 0, as some FUSE and network file systems do for every file.
-func fileKeyOf(info fs.FileInfo) (fileKey, bool) {
+// fileKeyOf returns the identity of the file at path, which info
+// describes, from Stat (which follows links); false when info is nil or
+// has none, or reports inode 0, as some FUSE and network file systems do
+// for every file.
+func fileKeyOf(_ string, info fs.FileInfo) (fileKey, bool) {
 	if info == nil {
 		return fileKey{}, false
 	}
