@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // expectedDiag is one "# ERROR: Summary" or "# WARNING: Summary" annotation
@@ -122,14 +124,17 @@ func TestInvalidConfigs(t *testing.T) {
 				if w.Detail == "" {
 					continue
 				}
+				// A detail names the fixture as Load was given it, with
+				// the system's separator; the annotations write "/".
+				detail := strings.ReplaceAll(w.Detail, filepath.ToSlash(file), file)
 				found := false
 				for _, d := range ds {
-					if strings.Contains(d.Detail, w.Detail) {
+					if strings.Contains(d.Detail, detail) {
 						found = true
 					}
 				}
 				if !found {
-					t.Errorf("diagnostic %s: detail does not contain %q:\n%s", k, w.Detail, ds[0].Detail)
+					t.Errorf("diagnostic %s: detail does not contain %q:\n%s", k, detail, ds[0].Detail)
 				}
 			}
 			var extra []string
@@ -301,34 +306,34 @@ func TestLoadPaths(t *testing.T) {
 	})
 	tests := []struct {
 		name    string
-		path    func(dir string) string
+		path    func(t *testing.T, dir string) string
 		summary string
 		detail  string
 	}{
-		{"missing path", func(dir string) string { return filepath.Join(dir, "nope.hcl") }, "Config not found", "nope.hcl"},
-		{"missing directory", func(dir string) string { return filepath.Join(dir, "nope") }, "Config not found", "nope"},
+		{"missing path", func(t *testing.T, dir string) string { return filepath.Join(dir, "nope.hcl") }, "Config not found", "nope.hcl"},
+		{"missing directory", func(t *testing.T, dir string) string { return filepath.Join(dir, "nope") }, "Config not found", "nope"},
 		// A name close to a config file or directory there gets it.
-		{"misspelt file", func(dir string) string {
+		{"misspelt file", func(t *testing.T, dir string) string {
 			if err := os.WriteFile(filepath.Join(dir, "tools.hcl"), []byte(tool("a")), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			return filepath.Join(dir, "tool.hcl")
 		}, "Config not found", string(filepath.Separator) + "tools.hcl?"},
-		{"misspelt directory", func(dir string) string { return filepath.Join(dir, "empt") }, "Config not found",
-			"empt. Did you mean " + string(filepath.Separator)},
-		{"no hcl files", func(dir string) string { return filepath.Join(dir, "empty") }, "No config files", "tools.hcl"},
+		{"misspelt directory", func(t *testing.T, dir string) string { return filepath.Join(dir, "empt") }, "Config not found",
+			"empt. Did you mean " + filepath.Join("$DIR", "empty") + "?"},
+		{"no hcl files", func(t *testing.T, dir string) string { return filepath.Join(dir, "empty") }, "No config files", "tools.hcl"},
 		// A link to nothing is there: the fix is its target, not the path.
-		{"symlink to nothing", func(dir string) string {
+		{"symlink to nothing", func(t *testing.T, dir string) string {
 			return symlink(t, "releases/8/tools.hcl", filepath.Join(dir, "tools.hcl"))
 		}, "Config not found", filepath.Join("releases", "8", "tools.hcl") + ", which does not exist. Point the link at the config, or put the config at "},
-		{"directory on the way a symlink to nothing", func(dir string) string {
+		{"directory on the way a symlink to nothing", func(t *testing.T, dir string) string {
 			symlink(t, filepath.Join("releases", "8"), filepath.Join(dir, "current"))
 			return filepath.Join(dir, "current", "tools.hcl")
 		}, "Config not found", filepath.Join("current", "tools.hcl") + " leads through a symbolic link to "},
-		{"symlink to itself", func(dir string) string {
+		{"symlink to itself", func(t *testing.T, dir string) string {
 			return symlink(t, "loop.hcl", filepath.Join(dir, "loop.hcl"))
 		}, "Cannot read config", "loop.hcl cannot be read: stat "},
-		{"symlink to nothing in a directory", func(dir string) string {
+		{"symlink to nothing in a directory", func(t *testing.T, dir string) string {
 			symlink(t, "gone.hcl", filepath.Join(dir, "empty", "b.hcl"))
 			return filepath.Join(dir, "empty")
 		}, "Cannot read config", filepath.Join("empty", "b.hcl") + " is a symbolic link to "},
@@ -336,9 +341,10 @@ func TestLoadPaths(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := writeFiles(t, map[string]string{"empty/readme.txt": "nothing here"})
-			cfg, diags := Load([]string{tt.path(dir)}, nil)
-			if !hasDiag(diags, tt.summary, tt.detail) {
-				t.Fatalf("want %q mentioning %q, got:\n%s", tt.summary, tt.detail, FormatDiagnostics(diags))
+			cfg, diags := Load([]string{tt.path(t, dir)}, nil)
+			detail := strings.ReplaceAll(tt.detail, "$DIR", dir)
+			if !hasDiag(diags, tt.summary, detail) {
+				t.Fatalf("want %q mentioning %q, got:\n%s", tt.summary, detail, FormatDiagnostics(diags))
 			}
 			if len(errorsOf(diags)) != 1 {
 				t.Errorf("want exactly one error, got:\n%s", FormatDiagnostics(diags))
@@ -420,22 +426,27 @@ func TestConfigFiles(t *testing.T) {
 // loaded once, under the first name it was found by.
 func TestConfigFilesSameFileOnce(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"tools.hcl": sameFileTool})
-	outside := t.TempDir()
-	link := filepath.Join(outside, "conf")
-	if err := os.Symlink(dir, link); err != nil {
-		t.Fatal(err)
+	// linkToDir makes a symbolic link to dir, outside it.
+	linkToDir := func(t *testing.T) string {
+		testconfig.NeedSymlinks(t)
+		link := filepath.Join(t.TempDir(), "conf")
+		if err := os.Symlink(dir, link); err != nil {
+			t.Fatal(err)
+		}
+		return link
 	}
 	for _, tt := range []struct {
 		name  string
 		setup func(t *testing.T) []string
 	}{
 		{"directory and the file through a link to it", func(t *testing.T) []string {
-			return []string{dir, filepath.Join(link, "tools.hcl")}
+			return []string{dir, filepath.Join(linkToDir(t), "tools.hcl")}
 		}},
 		{"the directory twice, once through a link", func(t *testing.T) []string {
-			return []string{dir, link}
+			return []string{dir, linkToDir(t)}
 		}},
 		{"a symbolic link beside the file", func(t *testing.T) []string {
+			testconfig.NeedSymlinks(t)
 			d := t.TempDir()
 			if err := os.WriteFile(filepath.Join(d, "a.hcl"), []byte(sameFileTool), 0o644); err != nil {
 				t.Fatal(err)
@@ -543,6 +554,7 @@ func TestEnumValueRange(t *testing.T) {
 // symlink makes a symbolic link at link to target, and returns link.
 func symlink(t *testing.T, target, link string) string {
 	t.Helper()
+	testconfig.NeedSymlinks(t)
 	if err := os.Symlink(target, link); err != nil {
 		t.Skipf("cannot make a symbolic link: %v", err)
 	}

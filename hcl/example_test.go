@@ -3,12 +3,15 @@ package hcl
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // TestFileFunction reads files with file(), confined to the config file's
@@ -41,21 +44,38 @@ func TestFileFunction(t *testing.T) {
 	}
 	tests := []struct {
 		path, want, err string
+		link            bool // path is a symbolic link
 	}{
 		{path: "testdata/ok.json", want: `{"ok": true}`},
 		{path: "./nested/a/../a/b.txt", want: "deep"},
-		{path: "inside-link.json", want: `{"ok": true}`},
+		{path: "inside-link.json", want: `{"ok": true}`, link: true},
 		{path: "../secret.txt", err: "is outside the config file's directory"},
-		{path: "link.txt", err: "is outside the config file's directory"},
+		{path: "link.txt", err: "is outside the config file's directory", link: true},
 		{path: filepath.Join(root, "secret.txt"), err: "is an absolute path"},
 		{path: "nope.json", err: "there is no file nope.json"},
 		{path: "nested", err: "is a directory"},
 		{path: "latin1.txt", err: "is not UTF-8 text"},
 		{path: "", err: "the path is empty"},
 	}
+	if runtime.GOOS == "windows" {
+		tests = append(tests, []struct {
+			path, want, err string
+			link            bool
+		}{
+			{path: `testdata\ok.json`, want: `{"ok": true}`},
+			{path: `..\secret.txt`, err: "is outside the config file's directory"},
+			{path: `nested\..\..\secret.txt`, err: "is outside the config file's directory"},
+			{path: `\secret.txt`, err: "is outside the config file's directory"},
+			{path: filepath.VolumeName(root) + `secret.txt`, err: "is outside the config file's directory"},
+			{path: filepath.VolumeName(root) + `/secret.txt`, err: "is an absolute path"},
+		}...)
+	}
 	fn := fileFunc(dir)
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
+			if tt.link {
+				testconfig.NeedSymlinks(t)
+			}
 			v, err := fn.Call([]cty.Value{cty.StringVal(tt.path)})
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {

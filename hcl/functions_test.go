@@ -118,12 +118,19 @@ func TestNow(t *testing.T) {
 		t.Errorf("timestamp() is empty")
 	}
 
+	// ZZZ is "UTC" at offset zero, and the offset otherwise: now() gives
+	// formatdate an offset, not the zone's name (which Go's "MST" would
+	// show: "GMT" in London in winter, and under wine on UTC).
+	zone := "-0700"
+	if _, off := time.Now().Zone(); off == 0 {
+		zone = "UTC"
+	}
 	tests := []struct {
 		expr   string
 		layout string
 	}{
 		{`formatdate("YYYY-MM-DD hh:mm:ss", now())`, "2006-01-02 15:04:05"},
-		{`formatdate("EEEE, DD MMMM YYYY hh:mm:ss ZZZ", now())`, "Monday, 02 January 2006 15:04:05 MST"},
+		{`formatdate("EEEE, DD MMMM YYYY hh:mm:ss ZZZ", now())`, "Monday, 02 January 2006 15:04:05 " + zone},
 		{`formatdate("YYYY", now())`, "2006"},
 	}
 	for _, tt := range tests {
