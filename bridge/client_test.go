@@ -11,10 +11,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -39,10 +37,12 @@ func loadServer(t *testing.T, src string) (*host.Server, string) {
 }
 
 // loadServerIn is loadServer with the config written in dir, beside the
-// files it names.
+// files it names. PROGRAM in src stands for the program of exec tools: this
+// test binary as a helper (see testProgram).
 func loadServerIn(t *testing.T, dir, src string) (*host.Server, string) {
 	t.Helper()
 	p := filepath.Join(dir, "tools.hcl")
+	src = strings.ReplaceAll(src, "PROGRAM", programExpr(t))
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,16 @@ func loadServerIn(t *testing.T, dir, src string) (*host.Server, string) {
 		t.Fatalf("config: %s", diags.Error())
 	}
 	srv := host.NewServer(reg, slog.New(slog.NewTextHandler(tlog{t}, nil)))
-	t.Cleanup(func() { srv.Registry().Retire() })
+	t.Cleanup(func() {
+		srv.Registry().Retire()
+		// What a test leaves running (a cancelled call's command, within
+		// its kill_timeout) ends before dir, its working directory, is
+		// removed: Windows removes no process's working directory.
+		adapters.KillCommands()
+		ctx, cancel := context.WithTimeout(context.Background(), bridgetest.Timeout)
+		defer cancel()
+		adapters.WaitCommands(ctx)
+	})
 	return srv, p
 }
 
@@ -114,7 +123,7 @@ tool "defaults" {
 }
 tool "structured" {
   description = "returns an object"
-  exec { command = ["printf", "{\"a\":1,\"b\":\"x##END\"}"] }
+  exec { command = [PROGRAM, "print", "{\"a\":1,\"b\":\"x##END\"}"] }
   result {
     field "a" {
       path = "a"
@@ -128,18 +137,18 @@ tool "structured" {
 }
 tool "fail" {
   description = "exits 3"
-  exec { command = ["sh", "-c", "echo broken >&2; exit 3"] }
+  exec { command = [PROGRAM, "fail"] }
 }
 tool "big" {
   description = "prints many bytes"
-  exec { command = ["sh", "-c", "head -c 20000 /dev/zero | tr '\\0' x"] }
+  exec { command = [PROGRAM, "big"] }
 }
 tool "gate" {
   description = "waits for a file, then answers with its label"
   param "dir" { type = string }
   param "label" { type = string }
   exec {
-    command = ["sh", "-c", "touch \"$1/$2.started\"; while [ ! -e \"$1/$2.go\" ]; do sleep 0.01; done; printf '%s' \"$2\"", "gate", param.dir, param.label]
+    command = [PROGRAM, "gate", param.dir, param.label]
     timeout = "60s"
   }
 }
@@ -880,81 +889,6 @@ func TestShutdownSendsCancelledResults(t *testing.T) {
 	run.stop(t)
 }
 
-// TestShutdownSendsResultsOfStubbornCommands: a call cancelled at
-// shutdown whose command ignores its kill_signal, with a kill_timeout far
-// longer than the bridge waits for results, still sends its result, at
-// once, before the connection closes; its command is left to the host
-// (WaitCommands, then KillCommands), which kills its process group.
-func TestShutdownSendsResultsOfStubbornCommands(t *testing.T) {
-	srv, _ := loadServer(t, `
-tool "stubborn" {
-  description = "ignores SIGTERM"
-  param "dir" { type = string }
-  exec {
-    command      = ["sh", "-c", "trap '' TERM; sleep 60 & echo $$ $! > \"$1/pids\"; while :; do sleep 0.05; done", "stubborn", param.dir]
-    timeout      = "5m"
-    kill_timeout = "20s"
-  }
-}
-`)
-	ts := bridgetest.NewServer(t)
-	run := startClient(t, srv, ts, func(c *bridge.Client) { c.ShutdownGrace = 100 * time.Millisecond })
-	conn := ts.Accept()
-	conn.NextRegister()
-	dir := t.TempDir()
-	conn.Call("late", "stubborn", map[string]any{"dir": dir})
-	pidFile := filepath.Join(dir, "pids")
-	var pids []int
-	deadline := time.Now().Add(bridgetest.Timeout)
-	for len(pids) != 2 {
-		if time.Now().After(deadline) {
-			t.Fatal("the command did not write its pids")
-		}
-		time.Sleep(5 * time.Millisecond)
-		b, err := os.ReadFile(pidFile)
-		if err != nil || !strings.HasSuffix(string(b), "\n") {
-			continue
-		}
-		pids = pids[:0]
-		for _, f := range strings.Fields(string(b)) {
-			if n, err := strconv.Atoi(f); err == nil && n > 0 {
-				pids = append(pids, n)
-			}
-		}
-	}
-	start := time.Now()
-	run.cancel()
-	r := conn.NextResult()
-	if r.CallID != "late" || r.Result.Success || !strings.Contains(r.Result.Error, "the bridge is stopping") {
-		t.Fatalf("cancelled call: %+v", r)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("the result came %v after the stop: it waited for the command", d)
-	}
-	conn.WaitClosed()
-	run.stop(t)
-	wait, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	if adapters.WaitCommands(wait) {
-		t.Error("the command ended within its kill_timeout, though it ignores SIGTERM")
-	}
-	adapters.KillCommands()
-	for _, pid := range pids {
-		for deadline := time.Now().Add(bridgetest.Timeout); syscall.Kill(pid, 0) == nil && !zombie(pid); time.Sleep(5 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("process %d still runs after KillCommands", pid)
-			}
-		}
-	}
-}
-
-// zombie reports whether pid has exited and awaits its reaper.
-func zombie(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	i := bytes.LastIndexByte(b, ')')
-	return err == nil && i >= 0 && bytes.HasPrefix(b[i+1:], []byte(" Z"))
-}
-
 // TestShutdownHurried: closing Hurry during the shutdown grace (a second
 // Ctrl-C) cancels the call still running at once, and its result says so,
 // long before ShutdownGrace ends.
@@ -1017,7 +951,7 @@ tool "report" {
 tool "picture" {
   description = "a PNG"
   exec {
-    command = ["printf", "\\211PNG\\r\\n\\032\\n\\0\\0\\0\\rIHDR"]
+    command = [PROGRAM, "png"]
     binary  = true
   }
 }
