@@ -42,10 +42,11 @@ func TestFileFunction(t *testing.T) {
 	if err := os.Symlink(filepath.Join("testdata", "ok.json"), filepath.Join(dir, "inside-link.json")); err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
+	type fileCase struct {
 		path, want, err string
 		link            bool // path is a symbolic link
-	}{
+	}
+	tests := []fileCase{
 		{path: "testdata/ok.json", want: `{"ok": true}`},
 		{path: "./nested/a/../a/b.txt", want: "deep"},
 		{path: "inside-link.json", want: `{"ok": true}`, link: true},
@@ -57,11 +58,11 @@ func TestFileFunction(t *testing.T) {
 		{path: "latin1.txt", err: "is not UTF-8 text"},
 		{path: "", err: "the path is empty"},
 	}
+	// On Windows, a backslash separates too, and neither a path rooted on
+	// the drive (\x) nor one relative to a drive's own directory (C:x)
+	// leaves the config file's directory.
 	if runtime.GOOS == "windows" {
-		tests = append(tests, []struct {
-			path, want, err string
-			link            bool
-		}{
+		tests = append(tests, []fileCase{
 			{path: `testdata\ok.json`, want: `{"ok": true}`},
 			{path: `..\secret.txt`, err: "is outside the config file's directory"},
 			{path: `nested\..\..\secret.txt`, err: "is outside the config file's directory"},
