@@ -124,8 +124,20 @@ func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, h
 	}
 	// A program that is not found is reported with the block's other
 	// mistakes, not only once they are fixed.
-	if d := c.checkProgram(e); d != nil {
-		diags = append(diags, d)
+	if c.program != "" {
+		path, err := c.programPath(e)
+		if d := c.checkProgram(e, err); d != nil {
+			diags = append(diags, d)
+		} else if !diags.HasErrors() && !batchProgram(c.program) {
+			// The name may be found as a batch file (deploy as
+			// deploy.cmd, through PATHEXT on Windows).
+			diags = append(diags, c.eachVariant(func(args []scriptArg) hcl.Diagnostics {
+				if d := c.batchParams(args, path, true); d != nil {
+					return hcl.Diagnostics{d}
+				}
+				return nil
+			})...)
+		}
 	}
 	if diags.HasErrors() {
 		return nil, diags
@@ -512,14 +524,9 @@ func literalString(expr hclsyntax.Expression) (string, bool) {
 	return lit.Val.AsString(), true
 }
 
-// checkProgram warns when the program is not where a call would look for
-// it: on the PATH the command gets, or at a path relative to the config
-// file. It is a warning, not an error: the program may be installed after
-// the config is written, and validate may run on another machine.
-func (c *compiler) checkProgram(e *Exec) *hcl.Diagnostic {
-	if c.program == "" {
-		return nil
-	}
+// programPath finds the program as a call would: on the PATH the command
+// gets, or at a path relative to the config file.
+func (c *compiler) programPath(e *Exec) (string, error) {
 	path, ok := os.LookupEnv("PATH")
 	if !ok {
 		path = defaultPath
@@ -532,7 +539,14 @@ func (c *compiler) checkProgram(e *Exec) *hcl.Diagnostic {
 			}
 		}
 	}
-	_, err := e.resolveProgram(c.program, []string{"PATH=" + path})
+	return e.resolveProgram(c.program, []string{"PATH=" + path})
+}
+
+// checkProgram warns when the program is not where a call would look for
+// it (err, of programPath): on the PATH the command gets, or at a path
+// relative to the config file. It is a warning, not an error: the program may be installed after
+// the config is written, and validate may run on another machine.
+func (c *compiler) checkProgram(e *Exec, err error) *hcl.Diagnostic {
 	if err == nil {
 		return nil
 	}

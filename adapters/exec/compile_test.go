@@ -73,7 +73,7 @@ timout = "5s"`, []wantDiag{{"Unsupported argument", "timout", `Did you mean "tim
 		{"param in sed's --expression=", `command = ["env", "busybox", "sed", "--expression=s/a/${param.text}/", "notes.txt"]`, []wantDiag{{"Parameter inside a script", `"--expression=s/a/${param.text}/"`, "with --expression=, glued to the flag"}}},
 		{"param in a script run through nice", `command = ["nice", "-n", "5", "bash", "-lc", "cat ${param.text}"]`, []wantDiag{{"Parameter inside a script", `"cat ${param.text}"`, "with -lc"}}},
 		{"param in a powershell script", `command = ["/nonexistent/pwsh.exe", "-Command", "Get-Item ${param.text}"]`, []wantDiag{
-			{"Parameter inside a script", `"Get-Item ${param.text}"`, "$args[0]"},
+			{"Parameter inside a script", `"Get-Item ${param.text}"`, `"-File", "script.ps1", "-Name", param.x]`},
 			// Reported with the error, not only once it is fixed.
 			{"Program not found", `"/nonexistent/pwsh.exe"`, "Install the program at that path"},
 		}},

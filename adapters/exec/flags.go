@@ -129,6 +129,11 @@ func (o optSyntax) takes(s string) (n int, sure bool) {
 	if slices.ContainsFunc(o.values, func(f string) bool { return strings.EqualFold(f, s) }) {
 		return 1, true
 	}
+	if o.in.dashes {
+		// The table lists every switch of PowerShell that takes a value,
+		// in every spelling it takes (see pwshSwitches).
+		return 0, true
+	}
 	if strings.HasPrefix(s, "--") {
 		if len(s) == 2 || strings.Contains(s, "=") {
 			return 0, true
@@ -241,9 +246,17 @@ func (c *compiler) optionScripts(args []scriptArg, start int, prog string, in in
 		return c.shellScripts(args, start, prog, in, zero)
 	}
 	o := syntaxFor(prog, in)
+	// Windows PowerShell reads its first operand and what follows as
+	// -Command text.
+	operandCommand := func(i int) *hcl.Diagnostic {
+		return c.joinedScript(args, i-1, fmt.Sprintf("The command %s runs from its first argument that is not an option, read as -Command text without -File,", prog), in)
+	}
 	for i := start + 1; i < len(args); i++ {
 		a := args[i]
 		if a.run {
+			if in.operandCommand {
+				return operandCommand(i)
+			}
 			continue // it may be empty, or hold a flag (see flagParams)
 		}
 		s, known := a.literal()
@@ -255,11 +268,15 @@ func (c *compiler) optionScripts(args []scriptArg, start int, prog string, in in
 					return d
 				}
 			}
+			if in.operandCommand {
+				return operandCommand(i) // an option or the command's start
+			}
 			if !o.interleaved() && !c.mayBeOption(in, a) {
 				return nil // the script file
 			}
 			continue
 		}
+		s = in.switchText(s)
 		if split, ok := envSplitArgs(prog, in, args, i); ok {
 			if d := c.scriptParams(split); len(d) > 0 {
 				return d[0]
@@ -279,6 +296,8 @@ func (c *compiler) optionScripts(args []scriptArg, start int, prog string, in in
 		case s == "--" || slices.ContainsFunc(in.progFlags, func(f string) bool { return strings.EqualFold(f, s) }):
 			return nil // the script file follows
 		case s == in.subcommand && s != "":
+		case in.operandCommand && !o.option(s):
+			return operandCommand(i)
 		case o.option(s):
 			i += o.skip(args, i, s)
 		case !o.interleaved():
@@ -292,12 +311,23 @@ func (c *compiler) optionScripts(args []scriptArg, start int, prog string, in in
 // script flag of a program that joins them into its script: a parameter
 // alone there is text of the script too, unless it is the whole script
 // (["pwsh", "-Command", param.script]).
+//
+// A list known only at call time is joined too, its items text of the
+// script: it is refused when made from a parameter or an answer, unless
+// it is all the script (concat(["pwsh", "-Command"], param.words)).
 func (c *compiler) joinedScript(args []scriptArg, flag int, what string, in interpreter) *hcl.Diagnostic {
 	if flag+2 == len(args) {
 		return c.scriptAt(args, flag+1, what, in)
 	}
 	for _, a := range args[flag+1:] {
-		if a.expr != nil && !a.run && isBareParamRef(a.expr) {
+		if a.run {
+			if a = c.withRunRefs(a); len(a.params)+len(a.answers) > 0 {
+				danger, fix := in.dangerFix()
+				return c.joinedDiag(a, fmt.Sprintf("%s joins the items of this list with the other arguments into its text, and it", what), danger, fix)
+			}
+			continue
+		}
+		if a.expr != nil && isBareParamRef(a.expr) {
 			a.expr = nil // joined to the text around it
 		}
 		if d := c.scriptDiag(a, what, in); d != nil {

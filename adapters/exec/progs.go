@@ -154,9 +154,21 @@ func addCommandRunners(m map[string]interpreter) {
 		in := m[n]
 		in.flags = pwshSwitches("command", "c", "commandwithargs", "commandw", "cwa", "cwa", "encodedcommand", "e", "ec", "ec")
 		in.progFlags = pwshSwitches("file", "f")
-		in.joinsRest = true
+		in.joinsRest, in.dashes = true, true
+		in.operandCommand = n == "powershell"
 		m[n] = in
 	}
+	// Windows programs that run code their arguments give: mshta an
+	// HTML application or a javascript: or vbscript: URL, rundll32 the
+	// function of a DLL it names (and, through mshtml, JavaScript). Both
+	// read their command line with rules of their own. wscript and
+	// cscript run a script file, whose arguments are values.
+	m["mshta"] = interpreter{commandAt: 1, joins: "the URL or HTML application it runs, whose javascript: or vbscript: text is code",
+		danger: "a value such as `javascript:new ActiveXObject('WScript.Shell').Run('calc')` runs the calc",
+		fix:    `Keep mshta's arguments fixed in the configuration, and run a PowerShell script with the value after -File instead, as in command = ["powershell", "-NoProfile", "-File", "script.ps1", "-Name", param.x]`}
+	m["rundll32"] = interpreter{commandAt: 1, joins: "the DLL, the function it runs and that function's command line",
+		danger: "a value such as `shell32.dll,ShellExec_RunDLL calc` runs the calc, and a javascript: one runs JavaScript",
+		fix:    `Keep rundll32's arguments fixed in the configuration, and run a program that takes the value as an argument of its own instead, as in command = ["powershell", "-NoProfile", "-File", "script.ps1", "-Name", param.x]`}
 }
 
 // pwshSwitches lists the spellings PowerShell takes for the switches
@@ -317,8 +329,8 @@ func scriptEvalsStdin(script string) bool {
 // commandStart returns the index in args, the arguments of a program that
 // joins its operands into a shell command (commandAt, commandFlags), of
 // the first element of that command: after one of its commandFlags (cmd
-// /c, sudo -s, and cmd's flag with the command glued to it or after
-// other switches, as in /d/c), or the
+// /c, sudo -s, and cmd's flag after other switches, as in /d/c), at it
+// when the command is glued to it (cmd /cdir), or the
 // operand commandAt after its options. -1 when there is none, because no
 // command flag is given or a directFlags option is; len(args) when the
 // command is empty.
@@ -331,11 +343,18 @@ func (in interpreter) commandStart(args []scriptArg) int {
 			}
 			for _, f := range in.commandFlags {
 				switch {
+				case f[0] == '/' && strings.HasPrefix(s, "/") && strings.Contains(strings.ToLower(s), f):
+					// cmd /cdir and /c"dir": the command starts in the
+					// flag's own element.
+					lower := strings.ToLower(s)
+					if rest := lower[strings.Index(lower, f)+len(f):]; strings.TrimSpace(rest) != "" {
+						return i
+					}
+					return i + 1 // cmd /c, cmd /q/c
 				case s == f,
-					f[0] == '/' && strings.HasPrefix(s, "/") && strings.Contains(strings.ToLower(s), f),
 					len(f) == 2 && f[0] == '-' && len(s) > 2 && s[0] == '-' && s[1] != '-' && strings.ContainsRune(s[1:], rune(f[1])) &&
 						strings.TrimLeft(strings.ToLower(s[1:]), "abcdefghijklmnopqrstuvwxyz") == "":
-					return i + 1 // sudo -s, sudo -is, cmd /c, cmd /cdir, cmd /q/c
+					return i + 1 // sudo -s, sudo -is
 				}
 			}
 		}
@@ -377,10 +396,7 @@ func (in interpreter) commandStart(args []scriptArg) int {
 // there too, unless it is the whole command: joined with the other
 // words, it is shell text.
 func (c *compiler) commandParams(args []scriptArg, start int, prog string, in interpreter) *hcl.Diagnostic {
-	danger, fix := shellDanger, "Pass the value as an argument of its own and read it in the script, as in "+in.readArg
-	if in.fix != "" {
-		danger, fix = in.danger, in.fix
-	}
+	danger, fix := in.dangerFix()
 	first := -1
 	if in.commandAt > 0 || in.commandFlags != nil {
 		first = in.commandStart(args[start+1:])
@@ -401,7 +417,11 @@ func (c *compiler) commandParams(args []scriptArg, start int, prog string, in in
 			if !a.run && !a.built() && i == first && i+1 == len(args) {
 				continue // a parameter alone as the whole command, as in sh -c
 			}
-			return c.joinedDiag(a, fmt.Sprintf("%s joins this argument with the others into a shell command, and it", prog), danger, fix)
+			joins := in.joins
+			if joins == "" {
+				joins = "a shell command"
+			}
+			return c.joinedDiag(a, fmt.Sprintf("%s joins this argument with the others into %s, and it", prog, joins), danger, fix)
 		}
 	}
 	// Before the command, an element may start with a prefix that makes
@@ -442,6 +462,15 @@ func (c *compiler) commandParams(args []scriptArg, start int, prog string, in in
 		}
 	}
 	return nil
+}
+
+// dangerFix says, for the messages of a value joined into a command or
+// a script of in, what a value could do and how to pass it instead.
+func (in interpreter) dangerFix() (danger, fix string) {
+	if in.fix != "" {
+		return in.danger, in.fix
+	}
+	return shellDanger, "Pass the value as an argument of its own and read it in the script, as in " + in.readArg
 }
 
 // mayStartWithDash reports whether a, an element whose fixed start is

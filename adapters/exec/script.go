@@ -74,6 +74,17 @@ type interpreter struct {
 	stdinCommands, noStdin bool
 	// split is set for env, whose -S string is split into a command.
 	split bool
+	// dashes is set for PowerShell, which trims the white space around
+	// an argument and reads en and em dashes as "-" (see switchText).
+	dashes bool
+	// operandCommand is set for Windows PowerShell (powershell.exe),
+	// which reads its first operand and the arguments after it as
+	// -Command text when no -File comes first.
+	operandCommand bool
+	// joins says what a program that joins its operands (commandAt,
+	// commandFlags) makes of them, for the message: "a shell command"
+	// when empty.
+	joins string
 }
 
 // interpreters are the programs whose script argument must not
@@ -92,14 +103,17 @@ var interpreters = func() map[string]interpreter {
 		"perl":       {flags: []string{"-e", "-E"}, clusterEnd: "eE", attached: true, optArgs: []string{"-I"}, readArg: `command = ["perl", "-e", "print $ARGV[0]", param.x]`},
 		"ruby":       {flags: []string{"-e"}, clusterEnd: "e", attached: true, optArgs: []string{"-I", "-r", "-C", "-E"}, readArg: `command = ["ruby", "-e", "puts ARGV[0]", param.x]`},
 		"php":        {flags: []string{"-r"}, attached: true, optArgs: []string{"-c", "-d", "-z"}, progFlags: []string{"-f"}, readArg: `command = ["php", "-r", "echo $argv[1];", param.x]`},
-		"pwsh":       {flags: []string{"-c", "-command"}, optArgs: pwshOptArgs, progFlags: []string{"-f", "-file"}, readArg: `command = ["pwsh", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
-		"powershell": {flags: []string{"-c", "-command"}, optArgs: pwshOptArgs, progFlags: []string{"-f", "-file"}, readArg: `command = ["powershell", "-NoProfile", "-File", "script.ps1", param.x] with the script reading $args[0]`},
-		"cmd":        {flags: []string{"/c", "/k"}, readArg: `a script file run by another interpreter: cmd.exe has no safe way to pass a value to a command line`},
-		"osascript":  {flags: []string{"-e"}, optArgs: []string{"-l", "-s"}, readArg: `command = ["osascript", "-e", "on run argv", "-e", "return item 1 of argv", "-e", "end run", param.x]`},
-		"lua":        {flags: []string{"-e"}, attached: true, optArgs: []string{"-l"}, readArg: `command = ["lua", "-e", "print(arg[1])", "--", param.x]`},
-		"luajit":     {flags: []string{"-e"}, attached: true, optArgs: []string{"-l"}, readArg: `command = ["luajit", "-e", "print(arg[1])", "--", param.x]`},
-		"rscript":    {flags: []string{"-e"}, readArg: `command = ["Rscript", "-e", "cat(commandArgs(TRUE)[1])", param.x]`},
-		"julia":      {flags: []string{"-e", "--eval", "-E", "--print"}, optArgs: []string{"-L", "--load", "-p", "--procs", "-t", "--threads", "-J", "--sysimage"}, readArg: `command = ["julia", "-e", "println(ARGS[1])", param.x]`},
+		"pwsh":       {flags: []string{"-c", "-command"}, optArgs: pwshOptArgs, progFlags: []string{"-f", "-file"}, readArg: pwshReadArg("pwsh")},
+		"powershell": {flags: []string{"-c", "-command"}, optArgs: pwshOptArgs, progFlags: []string{"-f", "-file"}, readArg: pwshReadArg("powershell")},
+		"cmd": {flags: []string{"/c", "/k"},
+			danger: "cmd.exe reads the command with rules of its own that no quoting survives, so a value such as `x\" & calc` runs the calc, and %NAME% in it reads a variable",
+			fix: `Run the program directly instead of through cmd, as in command = ["where.exe", param.x], or write the script in PowerShell and pass the value after -File, as in ` +
+				`command = ["powershell", "-NoProfile", "-File", "script.ps1", "-Name", param.x] with param($Name) in script.ps1`},
+		"osascript": {flags: []string{"-e"}, optArgs: []string{"-l", "-s"}, readArg: `command = ["osascript", "-e", "on run argv", "-e", "return item 1 of argv", "-e", "end run", param.x]`},
+		"lua":       {flags: []string{"-e"}, attached: true, optArgs: []string{"-l"}, readArg: `command = ["lua", "-e", "print(arg[1])", "--", param.x]`},
+		"luajit":    {flags: []string{"-e"}, attached: true, optArgs: []string{"-l"}, readArg: `command = ["luajit", "-e", "print(arg[1])", "--", param.x]`},
+		"rscript":   {flags: []string{"-e"}, readArg: `command = ["Rscript", "-e", "cat(commandArgs(TRUE)[1])", param.x]`},
+		"julia":     {flags: []string{"-e", "--eval", "-E", "--print"}, optArgs: []string{"-L", "--load", "-p", "--procs", "-t", "--threads", "-J", "--sysimage"}, readArg: `command = ["julia", "-e", "println(ARGS[1])", param.x]`},
 	}
 	for _, n := range []string{"sh", "bash", "rbash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "csh", "tcsh", "fish", "busybox"} {
 		m[n] = shell
@@ -138,9 +152,19 @@ var interpreters = func() map[string]interpreter {
 	return m
 }()
 
-// pwshOptArgs are the options of PowerShell whose value is the next
-// argument.
-var pwshOptArgs = []string{"-executionpolicy", "-ep", "-workingdirectory", "-wd", "-configurationname", "-settingsfile", "-inputformat", "-outputformat", "-windowstyle"}
+// pwshReadArg says how the PowerShell program prog reads a value safely:
+// after -File, an argument is a value of the script's parameter, not
+// code; an environment variable is never code either.
+func pwshReadArg(prog string) string {
+	return fmt.Sprintf(`command = ["%s", "-NoProfile", "-File", "script.ps1", "-Name", param.x] with param($Name) in script.ps1 (after -File, a value is an argument, not code), `+
+		`or in an environment variable, as in env = { NAME = param.x } with $env:NAME in the script`, prog)
+}
+
+// pwshOptArgs are the switches of PowerShell whose value is the next
+// argument, in every spelling it takes (see pwshSwitches).
+var pwshOptArgs = pwshSwitches("executionpolicy", "ex", "ep", "ep", "workingdirectory", "wo", "wd", "wd", "configurationname", "config",
+	"settingsfile", "settings", "inputformat", "inp", "if", "if", "outputformat", "o", "of", "o", "windowstyle", "w",
+	"custompipename", "cus", "encodedarguments", "encodeda", "ea", "ea")
 
 // interpreterFor returns the interpreter a program is, by its name or
 // path: python3.12 and perl5.36 are python and perl.
@@ -218,6 +242,7 @@ func (in interpreter) attachedScript(prefix string) (string, bool) {
 // with "-" or "+" ("-c", "-ec", "-Ec", "+c"): the shell's first operand
 // is then the script (see shellScripts).
 func (in interpreter) scriptFlag(arg string) bool {
+	arg = in.switchText(arg)
 	for _, f := range in.flags {
 		if strings.EqualFold(arg, f) || longPrefix(arg, f) {
 			return true
@@ -323,12 +348,15 @@ func (c *compiler) flagParams(args []scriptArg, start int, prog string, in inter
 	for i := start + 1; i < len(args); i++ {
 		a := args[i]
 		if s, ok := a.literal(); ok {
+			s = in.switchText(s)
 			switch {
 			case s == "--":
 				if maybeFlag && i+1 < len(args) {
 					return c.scriptDiag(args[i+1], what, in)
 				}
 				return nil
+			case slices.ContainsFunc(in.progFlags, func(f string) bool { return strings.EqualFold(f, s) }):
+				return nil // the script file follows, and its arguments
 			case o.option(s):
 				i += o.skip(args, i, s)
 			default:
@@ -368,9 +396,12 @@ func (c *compiler) mayBeScriptFlag(in interpreter, a scriptArg) bool {
 	case a.val.Type() == cty.String:
 		start = a.val.Range().StringPrefix()
 	}
+	start = in.switchText(start)
 	if start == "" {
-		if in.shellFlags {
-			return true // "+c", which the call lets through
+		if in.shellFlags || in.dashes {
+			// "+c" for a shell, "/c" or "–c" for PowerShell, which the
+			// call lets through.
+			return true
 		}
 		for _, p := range a.params {
 			if c.CC.Params[p].AllowFlags {

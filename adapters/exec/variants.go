@@ -356,7 +356,8 @@ func replace(x, old, repl hclsyntax.Expression) hclsyntax.Expression {
 
 // scriptChecks works out the lists the command x may be at a call (see
 // commandVariants) and their elements as the checks see them (see
-// scriptArgs), and checks each for a parameter inside a script.
+// scriptArgs), and checks each for a parameter inside a script or
+// passed to a batch file.
 func (c *compiler) scriptChecks(x hcl.Expression) hcl.Diagnostics {
 	c.variants = nil
 	exprs := []hcl.Expression{x}
@@ -374,6 +375,13 @@ func (c *compiler) scriptChecks(x hcl.Expression) hcl.Diagnostics {
 		c.variants = append(c.variants, c.scriptArgs(v))
 	}
 	for _, args := range c.variants {
+		if len(args) > 0 {
+			if prog, ok := args[0].literal(); ok {
+				if d := c.batchParams(args, prog, false); d != nil {
+					return hcl.Diagnostics{d}
+				}
+			}
+		}
 		if d := c.scriptParams(args); d.HasErrors() {
 			return d
 		}
