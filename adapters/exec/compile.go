@@ -125,7 +125,7 @@ func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, h
 	// A program that is not found is reported with the block's other
 	// mistakes, not only once they are fixed.
 	if c.program != "" {
-		path, err := c.programPath(e)
+		path, err := c.lookProgram(e)
 		if d := c.checkProgram(e, err); d != nil {
 			diags = append(diags, d)
 		} else if !diags.HasErrors() && !batchProgram(c.program) {
@@ -524,9 +524,9 @@ func literalString(expr hclsyntax.Expression) (string, bool) {
 	return lit.Val.AsString(), true
 }
 
-// programPath finds the program as a call would: on the PATH the command
+// lookProgram finds the program as a call would: on the PATH the command
 // gets, or at a path relative to the config file.
-func (c *compiler) programPath(e *Exec) (string, error) {
+func (c *compiler) lookProgram(e *Exec) (string, error) {
 	path, ok := os.LookupEnv("PATH")
 	if !ok {
 		path = defaultPath
@@ -543,7 +543,7 @@ func (c *compiler) programPath(e *Exec) (string, error) {
 }
 
 // checkProgram warns when the program is not where a call would look for
-// it (err, of programPath): on the PATH the command gets, or at a path
+// it (err, of lookProgram): on the PATH the command gets, or at a path
 // relative to the config file. It is a warning, not an error: the program may be installed after
 // the config is written, and validate may run on another machine.
 func (c *compiler) checkProgram(e *Exec, err error) *hcl.Diagnostic {
