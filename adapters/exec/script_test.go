@@ -930,8 +930,16 @@ func TestExecChecksSeeThroughAllowed(t *testing.T) {
 // a sentence holding detail.
 func scriptRefused(t *testing.T, src string, errs hcl.Diagnostics, subject, detail string) {
 	t.Helper()
-	if len(errs) != 1 || errs[0].Summary != "Parameter inside a script" {
-		t.Fatalf("diagnostics = %v, want one Parameter inside a script", errs)
+	oneRefusal(t, src, errs, "Parameter inside a script", subject, detail)
+}
+
+// oneRefusal checks that errs, the errors of compiling src, are one whose
+// summary is summary, whose subject is subject and whose detail is a
+// sentence holding detail.
+func oneRefusal(t *testing.T, src string, errs hcl.Diagnostics, summary, subject, detail string) {
+	t.Helper()
+	if len(errs) != 1 || errs[0].Summary != summary {
+		t.Fatalf("diagnostics = %v, want one %s", errs, summary)
 	}
 	d := errs[0]
 	if got := src[d.Subject.Start.Byte:d.Subject.End.Byte]; got != subject {

@@ -126,16 +126,7 @@ func TestExecBatchParams(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			src, errs := scriptErrors(t, f, tt.body)
-			if len(errs) != 1 || errs[0].Summary != "Parameter passed to a batch file" {
-				t.Fatalf("diagnostics = %v, want one Parameter passed to a batch file", errs)
-			}
-			d := errs[0]
-			if got := src[d.Subject.Start.Byte:d.Subject.End.Byte]; got != tt.subject {
-				t.Errorf("subject = %q, want %q", got, tt.subject)
-			}
-			if !strings.Contains(d.Detail, tt.detail) || !strings.HasSuffix(d.Detail, ".") {
-				t.Errorf("detail = %q, want a sentence with %q", d.Detail, tt.detail)
-			}
+			oneRefusal(t, src, errs, "Parameter passed to a batch file", tt.subject, tt.detail)
 		})
 	}
 }
