@@ -18,7 +18,9 @@
 //   - script.go, script_args.go, script_stdin.go, flags.go, progs.go,
 //     load.go, load_table.go, variants.go: the checks that no parameter
 //     becomes code (scripts, option syntax, programs that run others,
-//     options that load code, each variant of a conditional command).
+//     options that load code, each variant of a conditional command);
+//     script_win.go: how Windows programs read their command line (batch
+//     files, PowerShell's switches), on every platform.
 //   - argv.go, env.go: building a call's argv, environment and standard
 //     input, and finding its program.
 //   - run.go: Call, stopping a command, and the live set of commands
