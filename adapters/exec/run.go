@@ -161,6 +161,9 @@ func (e *Exec) prepare(ctx context.Context, ectx *hcl.EvalContext) (argv, env []
 	if err != nil {
 		return nil, nil, nil, "", err
 	}
+	if err := e.checkBatch(path); err != nil {
+		return nil, nil, nil, "", err
+	}
 	if err := e.checkDir(); err != nil {
 		return nil, nil, nil, "", err
 	}
