@@ -356,6 +356,21 @@ func TestStdioByteOrderMark(t *testing.T) {
 	}
 }
 
+// TestStdioCRLF: messages that end in CRLF, as a client on Windows may
+// write them, are read as those that end in LF, and answered with LF.
+func TestStdioCRLF(t *testing.T) {
+	p := startStdio(t, loadSource(t, stdioIDConfig))
+	p.send(initializeLine(1) + "\r")
+	if r := p.next(); r.Error != nil || string(r.ID) != "1" || strings.HasSuffix(r.line, "\r") {
+		t.Fatalf("initialize ended by CRLF: %q", r.line)
+	}
+	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\r")
+	p.send(helloLine("2") + "\r")
+	wantHello(t, p.next(), "2")
+	p.send(helloLine("3") + "\r\r\n\r")
+	wantHello(t, p.next(), "3")
+}
+
 // TestLogLevelFromInitialize checks that the default log level applies as
 // soon as initialize is answered: a warning sent before the client's
 // notifications/initialized reaches it, and an info line does not; a level
