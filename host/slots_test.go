@@ -214,8 +214,14 @@ func TestMaxConcurrentCallsAcrossReload(t *testing.T) {
 				defer close(second)
 				_, _ = srv.CallTool(context.Background(), "gate", args)
 			}()
-			time.Sleep(300 * time.Millisecond) // a second start would show by now
-			if n, want := countStarted(dir), map[bool]int{true: 1, false: 2}[tc.wantWait]; n != want {
+			want := map[bool]int{true: 1, false: 2}[tc.wantWait]
+			// A second start would show by now; one that may start is
+			// waited for (a process starts slowly under wine).
+			time.Sleep(300 * time.Millisecond)
+			for deadline := time.Now().Add(10 * time.Second); countStarted(dir) < want && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if n := countStarted(dir); n != want {
 				t.Fatalf("%d calls running after the reload, want %d", n, want)
 			}
 			if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o644); err != nil {
