@@ -3,7 +3,6 @@
 package host
 
 import (
-	"net"
 	"testing"
 	"time"
 
@@ -13,25 +12,11 @@ import (
 // TestSetUserTimeout: setUserTimeout, which HTTPServer applies to every
 // connection it accepts, sets TCP_USER_TIMEOUT on a real socket.
 func TestSetUserTimeout(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	client, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	c, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := acceptedConn(t)
 	if err := setUserTimeout(c, 3*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := c.(*net.TCPConn).SyscallConn()
+	raw, err := c.SyscallConn()
 	if err != nil {
 		t.Fatal(err)
 	}
