@@ -16,17 +16,9 @@ func TestSetUserTimeout(t *testing.T) {
 	if err := setUserTimeout(c, 3*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := c.SyscallConn()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got int
-	var gerr error
-	if err := raw.Control(func(fd uintptr) {
-		got, gerr = unix.GetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_USER_TIMEOUT)
-	}); err != nil || gerr != nil {
-		t.Fatal(err, gerr)
-	}
+	got := sockopt(t, c, func(fd uintptr) (int, error) {
+		return unix.GetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_USER_TIMEOUT)
+	})
 	if got != 3000 {
 		t.Fatalf("TCP_USER_TIMEOUT = %d ms, want 3000", got)
 	}

@@ -26,3 +26,19 @@ func acceptedConn(t *testing.T) *net.TCPConn {
 	t.Cleanup(func() { c.Close() })
 	return c.(*net.TCPConn)
 }
+
+// sockopt is the integer option of c's socket that get reads, given its
+// descriptor.
+func sockopt(t *testing.T, c *net.TCPConn, get func(fd uintptr) (int, error)) int {
+	t.Helper()
+	raw, err := c.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got int
+	var gerr error
+	if err := raw.Control(func(fd uintptr) { got, gerr = get(fd) }); err != nil || gerr != nil {
+		t.Fatal(err, gerr)
+	}
+	return got
+}

@@ -12,20 +12,8 @@ import (
 // Windows' TCP_USER_TIMEOUT): a client gone without a word is noticed
 // within d, rounded up to a second, instead of after TCP's retransmissions.
 func setUserTimeout(c net.Conn, d time.Duration) error {
-	tc, ok := c.(*net.TCPConn)
-	if !ok {
-		return nil
-	}
-	raw, err := tc.SyscallConn()
-	if err != nil {
-		return err
-	}
 	secs := max(1, int((d+time.Second-1)/time.Second))
-	var serr error
-	if err := raw.Control(func(fd uintptr) {
-		serr = windows.SetsockoptInt(windows.Handle(fd), windows.IPPROTO_TCP, windows.TCP_MAXRT, secs)
-	}); err != nil {
-		return err
-	}
-	return serr
+	return setSockopt(c, func(fd uintptr) error {
+		return windows.SetsockoptInt(windows.Handle(fd), windows.IPPROTO_TCP, windows.TCP_MAXRT, secs)
+	})
 }

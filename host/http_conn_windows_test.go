@@ -20,17 +20,9 @@ func TestSetUserTimeout(t *testing.T) {
 	if err := setUserTimeout(c, 2500*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := c.SyscallConn()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got int
-	var gerr error
-	if err := raw.Control(func(fd uintptr) {
-		got, gerr = windows.GetsockoptInt(windows.Handle(fd), windows.IPPROTO_TCP, windows.TCP_MAXRT)
-	}); err != nil || gerr != nil {
-		t.Fatal(err, gerr)
-	}
+	got := sockopt(t, c, func(fd uintptr) (int, error) {
+		return windows.GetsockoptInt(windows.Handle(fd), windows.IPPROTO_TCP, windows.TCP_MAXRT)
+	})
 	if got != 3 {
 		t.Fatalf("TCP_MAXRT = %d s, want 3", got)
 	}
