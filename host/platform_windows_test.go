@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -214,9 +213,9 @@ func TestWindowsWatchPathSpelling(t *testing.T) {
 }
 
 // TestWindowsShutdownAnswersCalls: a call stopped because the host is
-// exiting is answered at once, on stdio and over HTTP, while its command
-// has a kill_timeout far longer than a shutdown waits; the command is gone
-// once the commands are killed.
+// exiting is answered at once, on stdio and over HTTP (a POST's stream,
+// an SSE stream), while its command has a kill_timeout far longer than a
+// shutdown waits; the command is gone once the commands are killed.
 func TestWindowsShutdownAnswersCalls(t *testing.T) {
 	config := `
 tool "long" {
@@ -228,75 +227,26 @@ tool "long" {
   }
 }
 `
-	// killed kills the commands still running and waits until they end.
-	killed := func(t *testing.T) {
-		adapters.KillCommands()
-		wait, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if !adapters.WaitCommands(wait) {
-			t.Error("a command still runs 10 s after KillCommands")
-		}
+	for _, transport := range []string{"stdio", "http", "sse"} {
+		t.Run(transport, func(t *testing.T) {
+			started := filepath.Join(t.TempDir(), "started")
+			args := map[string]any{"started": started}
+			running := func() {
+				waitUntil(t, "the command starts", func() bool { _, err := os.Stat(started); return err == nil })
+			}
+			if transport == "stdio" {
+				p := startStdio(t, loadSource(t, config))
+				p.initialize()
+				stopStdioDuringCall(t, p, "long", args, running)
+			} else {
+				stopHTTPDuringCall(t, config, transport == "sse", "long", args, running)
+			}
+			adapters.KillCommands()
+			wait, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if !adapters.WaitCommands(wait) {
+				t.Error("a command still runs 10 s after KillCommands")
+			}
+		})
 	}
-	t.Run("stdio", func(t *testing.T) {
-		started := filepath.Join(t.TempDir(), "started")
-		p := startStdio(t, loadSource(t, config))
-		p.initialize()
-		args, _ := json.Marshal(map[string]any{"started": started})
-		p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"long","arguments":` + string(args) + `}}`)
-		waitUntil(t, "the command starts", func() bool { _, err := os.Stat(started); return err == nil })
-		reason := errors.New("the test stops the host")
-		start := time.Now()
-		p.srv.ShutdownBecause(reason)
-		r := p.next()
-		var res mcp.CallToolResult
-		if err := json.Unmarshal(r.Result, &res); err != nil || string(r.ID) != "1" || !res.IsError || !strings.Contains(resultText(&res), "the call was cancelled: "+reason.Error()) {
-			t.Errorf("the answer: %s; want an error result giving the reason", r.line)
-		}
-		if took := time.Since(start); took > 2*time.Second {
-			t.Errorf("the answer came %s after the shutdown: it waited for the command", took)
-		}
-		killed(t)
-	})
-	t.Run("http", func(t *testing.T) {
-		started := filepath.Join(t.TempDir(), "started")
-		const timeout = 300 * time.Millisecond
-		e := startHTTPConfig(t, HTTPOptions{ShutdownTimeout: timeout}, config)
-		cs := e.connect(nil, nil)
-		answer := make(chan string, 1)
-		go func() {
-			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "long", Arguments: map[string]any{"started": started}})
-			switch {
-			case err != nil:
-				answer <- "transport error: " + err.Error()
-			case !res.IsError:
-				answer <- "not an error: " + resultText(res)
-			default:
-				answer <- resultText(res)
-			}
-		}()
-		waitUntil(t, "the command starts", func() bool { _, err := os.Stat(started); return err == nil })
-		start := time.Now()
-		stopped := make(chan error, 1)
-		go func() { stopped <- e.stop() }()
-		select {
-		case text := <-answer:
-			if !strings.Contains(text, "the call was cancelled: toolhost is shutting down") {
-				t.Errorf("the call's answer = %q, want an error result saying toolhost is shutting down", text)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("no answer within 10s of the shutdown")
-		}
-		select {
-		case err := <-stopped:
-			if err != nil {
-				t.Errorf("Serve: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("the shutdown still runs 10s after it began")
-		}
-		if took := time.Since(start); took > timeout+2*time.Second {
-			t.Errorf("the shutdown took %s: it waited for the command", took)
-		}
-		killed(t)
-	})
 }

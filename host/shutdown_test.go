@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestCallAfterShutdownRunsNothing: a call that begins after Shutdown (a
@@ -102,5 +104,82 @@ func TestShutdownAnswersCallsWaitingForASlot(t *testing.T) {
 	}
 	if n := countStarted(dir); n != 1 {
 		t.Errorf("%d commands started, want 1: the waiting call ran", n)
+	}
+}
+
+// stopStdioDuringCall calls tool with args on p, waits for running to
+// return (the command runs), stops the host (ShutdownBecause), and checks
+// that the call is answered at once, with the reason: the host does not
+// wait for the command, which may still have its kill_timeout.
+func stopStdioDuringCall(t *testing.T, p *stdioPeer, tool string, args map[string]any, running func()) {
+	t.Helper()
+	params, _ := json.Marshal(map[string]any{"name": tool, "arguments": args})
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + string(params) + `}`)
+	running()
+	reason := errors.New("the test stops the host")
+	start := time.Now()
+	p.srv.ShutdownBecause(reason)
+	r := p.next()
+	var res mcp.CallToolResult
+	if err := json.Unmarshal(r.Result, &res); err != nil || string(r.ID) != "1" || !res.IsError || !strings.Contains(resultText(&res), "the call was cancelled: "+reason.Error()) {
+		t.Errorf("the answer: %s; want an error result giving the reason", r.line)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("the answer came %s after the shutdown: it waited for the command", took)
+	}
+}
+
+// stopHTTPDuringCall serves config over HTTP, calls tool with args from a
+// client (over SSE when sse is true), waits for running to return (the
+// command runs), and shuts the server down past its ShutdownTimeout: the
+// call must be answered at once, naming --shutdown-timeout, and the
+// shutdown must not wait for the command, and close every session.
+func stopHTTPDuringCall(t *testing.T, config string, sse bool, tool string, args map[string]any, running func()) {
+	t.Helper()
+	const timeout = 300 * time.Millisecond
+	e := startHTTPConfig(t, HTTPOptions{ShutdownTimeout: timeout}, config)
+	var cs *mcp.ClientSession
+	if sse {
+		cs = e.connectSSE(nil)
+	} else {
+		cs = e.connect(nil, nil)
+	}
+	answer := make(chan string, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+		switch {
+		case err != nil:
+			answer <- "transport error: " + err.Error()
+		case !res.IsError:
+			answer <- "not an error: " + resultText(res)
+		default:
+			answer <- resultText(res)
+		}
+	}()
+	running()
+	start := time.Now()
+	stopped := make(chan error, 1)
+	go func() { stopped <- e.stop() }()
+	select {
+	case text := <-answer:
+		if !strings.Contains(text, "the call was cancelled: toolhost is shutting down and the calls still running after --shutdown-timeout") {
+			t.Errorf("the call's answer = %q, want an error result naming --shutdown-timeout", text)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer within 10s of the shutdown")
+	}
+	select {
+	case err := <-stopped:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the shutdown still runs 10s after it began")
+	}
+	if took := time.Since(start); took > timeout+2*time.Second {
+		t.Errorf("the shutdown took %s: it waited for the command", took)
+	}
+	if strings.Contains(e.log.String(), "did not close") {
+		t.Errorf("a session did not close:\n%s", e.log.String())
 	}
 }

@@ -4,7 +4,6 @@ package host
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,8 +12,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/testconfig"
@@ -75,20 +72,8 @@ func TestShutdownAnswersBeforeCommandsEnd(t *testing.T) {
 		pidFile := filepath.Join(t.TempDir(), "pids")
 		p := startStdio(t, loadSource(t, stubbornConfig))
 		p.initialize()
-		args, _ := json.Marshal(map[string]any{"pids": pidFile})
-		p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stubborn","arguments":` + string(args) + `}}`)
-		pids := readPids(t, pidFile)
-		reason := errors.New("the test stops the host")
-		start := time.Now()
-		p.srv.ShutdownBecause(reason)
-		r := p.next()
-		var res mcp.CallToolResult
-		if err := json.Unmarshal(r.Result, &res); err != nil || string(r.ID) != "1" || !res.IsError || !strings.Contains(resultText(&res), "the call was cancelled: "+reason.Error()) {
-			t.Errorf("the answer: %s; want an error result giving the reason", r.line)
-		}
-		if took := time.Since(start); took > 2*time.Second {
-			t.Errorf("the answer came %s after the shutdown: it waited for the command", took)
-		}
+		var pids []int
+		stopStdioDuringCall(t, p, "stubborn", map[string]any{"pids": pidFile}, func() { pids = readPids(t, pidFile) })
 		killStubborn(t, pids)
 	})
 	for _, sse := range []bool{false, true} {
@@ -98,52 +83,8 @@ func TestShutdownAnswersBeforeCommandsEnd(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			pidFile := filepath.Join(t.TempDir(), "pids")
-			const timeout = 300 * time.Millisecond
-			e := startHTTPConfig(t, HTTPOptions{ShutdownTimeout: timeout}, stubbornConfig)
-			var cs *mcp.ClientSession
-			if sse {
-				cs = e.connectSSE(nil)
-			} else {
-				cs = e.connect(nil, nil)
-			}
-			answer := make(chan string, 1)
-			go func() {
-				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "stubborn", Arguments: map[string]any{"pids": pidFile}})
-				switch {
-				case err != nil:
-					answer <- "transport error: " + err.Error()
-				case !res.IsError:
-					answer <- "not an error: " + resultText(res)
-				default:
-					answer <- resultText(res)
-				}
-			}()
-			pids := readPids(t, pidFile)
-			start := time.Now()
-			stopped := make(chan error, 1)
-			go func() { stopped <- e.stop() }()
-			select {
-			case text := <-answer:
-				if !strings.Contains(text, "the call was cancelled: toolhost is shutting down and the calls still running after --shutdown-timeout") {
-					t.Errorf("the call's answer = %q, want an error result naming --shutdown-timeout", text)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("no answer within 10s of the shutdown")
-			}
-			select {
-			case err := <-stopped:
-				if err != nil {
-					t.Errorf("Serve: %v", err)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("the shutdown still runs 10s after it began")
-			}
-			if took := time.Since(start); took > timeout+2*time.Second {
-				t.Errorf("the shutdown took %s: it waited for the command", took)
-			}
-			if strings.Contains(e.log.String(), "did not close") {
-				t.Errorf("a session did not close:\n%s", e.log.String())
-			}
+			var pids []int
+			stopHTTPDuringCall(t, stubbornConfig, sse, "stubborn", map[string]any{"pids": pidFile}, func() { pids = readPids(t, pidFile) })
 			killStubborn(t, pids)
 		})
 	}
