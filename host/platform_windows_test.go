@@ -3,8 +3,6 @@ package host
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,20 +155,7 @@ func TestWindowsWatchPathSpelling(t *testing.T) {
 				t.Fatal(err)
 			}
 			given := tc.spell(path)
-			reg, d := Load([]string{given}, nil)
-			if d.HasErrors() {
-				t.Fatal(d)
-			}
-			srv := NewServer(reg, slog.New(slog.DiscardHandler))
-			t.Cleanup(func() { srv.Registry().Retire() })
-			results := make(chan ReloadResult, 16)
-			r := &Reloader{Paths: []string{given}, Server: srv, Logger: slog.New(slog.DiscardHandler), Diagnostics: io.Discard,
-				Debounce: 50 * time.Millisecond, OnReload: func(res ReloadResult) { results <- res }}
-			r.Prime(reg)
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan struct{})
-			go func() { defer close(done); _ = r.Watch(ctx) }()
-			t.Cleanup(func() { cancel(); <-done })
+			srv, results := watchConfig(t, given, func(r *Reloader) { r.Debounce = 50 * time.Millisecond })
 			// Watch looks once at the start; let that pass before the edits.
 			time.Sleep(300 * time.Millisecond)
 			for _, edit := range []struct {

@@ -349,28 +349,16 @@ func TestWatchLinkRepointedBeforeFirstLook(t *testing.T) {
 	if err := os.Symlink("v1.hcl", cfg); err != nil {
 		t.Fatal(err)
 	}
-	reg, d := Load([]string{cfg}, nil)
-	if d.HasErrors() {
-		t.Fatal(d)
-	}
-	srv := NewServer(reg, slog.New(slog.DiscardHandler))
-	t.Cleanup(func() { srv.Registry().Retire() })
-	results := make(chan ReloadResult, 16)
-	r := &Reloader{Paths: []string{cfg}, Server: srv, Logger: slog.New(slog.DiscardHandler), Diagnostics: io.Discard,
-		OnReload: func(res ReloadResult) { results <- res }}
-	r.Prime(reg)
-	r.afterWatchSet = func() {
-		if err := os.Symlink("v2.hcl", cfg+".new"); err != nil {
-			t.Error(err)
+	srv, results := watchConfig(t, cfg, func(r *Reloader) {
+		r.afterWatchSet = func() {
+			if err := os.Symlink("v2.hcl", cfg+".new"); err != nil {
+				t.Error(err)
+			}
+			if err := os.Rename(cfg+".new", cfg); err != nil {
+				t.Error(err)
+			}
 		}
-		if err := os.Rename(cfg+".new", cfg); err != nil {
-			t.Error(err)
-		}
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); _ = r.Watch(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	})
 
 	next := func(what string) ReloadResult {
 		t.Helper()
@@ -397,4 +385,29 @@ func TestWatchLinkRepointedBeforeFirstLook(t *testing.T) {
 			return
 		}
 	}
+}
+
+// watchConfig serves the config at path and watches it until the test
+// ends, with a Reloader that setup may change before Watch starts. It
+// returns the server and the results of the reloads.
+func watchConfig(t *testing.T, path string, setup func(*Reloader)) (*Server, <-chan ReloadResult) {
+	t.Helper()
+	reg, d := Load([]string{path}, nil)
+	if d.HasErrors() {
+		t.Fatal(d)
+	}
+	srv := NewServer(reg, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() { srv.Registry().Retire() })
+	results := make(chan ReloadResult, 16)
+	r := &Reloader{Paths: []string{path}, Server: srv, Logger: slog.New(slog.DiscardHandler), Diagnostics: io.Discard,
+		OnReload: func(res ReloadResult) { results <- res }}
+	r.Prime(reg)
+	if setup != nil {
+		setup(r)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = r.Watch(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return srv, results
 }
