@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-const argsHeldConfig = `
+var argsHeldConfig = `
 server {
   max_concurrent_calls = 4
 }
@@ -21,7 +21,7 @@ tool "wait" {
     required = false
   }
   exec {
-    command = ["sh", "-c", "while [ ! -e \"$1/go\" ]; do sleep 0.01; done; echo done", "wait", param.dir]
+    ` + helperCommand(`"await"`, `"${param.dir}/go"`, `"echo"`, `"done"`) + `
     timeout = "60s"
   }
 }

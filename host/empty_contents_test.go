@@ -27,13 +27,15 @@ resource "empty" {
 
 tool "binary_nothing" {
   exec {
-    command = ["true"]
+    ` + helperCommand() + `
     binary  = true
   }
 }
 
 tool "item_over_nothing" {
-  exec { command = ["true"] }
+  exec {
+    ` + helperCommand() + `
+  }
   result {
     resource { uri = "out://x" }
   }

@@ -93,7 +93,7 @@ tool "setintersection" {
 tool "exec_sort_flatten" {
   param "ll" { type = list(list(string)) }
   exec {
-    command = ["echo", "${length(sort(flatten(param.ll)))}"]
+    ` + helperCommand(`"echo"`, `"${length(sort(flatten(param.ll)))}"`) + `
     timeout = "2s"
   }
 }
@@ -107,7 +107,9 @@ tool "url" {
 }
 tool "exec_b64" {
   param "t" {}
-  exec { command = ["true", ` + b64Chain + `(param.t)` + b64Close + `] }
+  exec {
+    ` + helperCommand(`"echo"`, b64Chain+`(param.t)`+b64Close) + `
+  }
 }
 prompt "b64" {
   arg "t" {}

@@ -15,19 +15,7 @@ import (
 // within d instead of after TCP's retransmissions, some 15 minutes. A slow
 // reader still acknowledges what it receives, and is not affected.
 func setUserTimeout(c net.Conn, d time.Duration) error {
-	tc, ok := c.(*net.TCPConn)
-	if !ok {
-		return nil
-	}
-	raw, err := tc.SyscallConn()
-	if err != nil {
-		return err
-	}
-	var serr error
-	if err := raw.Control(func(fd uintptr) {
-		serr = unix.SetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_USER_TIMEOUT, int(d/time.Millisecond))
-	}); err != nil {
-		return err
-	}
-	return serr
+	return setSockopt(c, func(fd uintptr) error {
+		return unix.SetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_USER_TIMEOUT, int(d/time.Millisecond))
+	})
 }

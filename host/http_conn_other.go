@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !windows
 
 package host
 
@@ -7,6 +7,7 @@ import (
 	"time"
 )
 
-// setUserTimeout does nothing here: TCP_USER_TIMEOUT is Linux's. A client
-// gone without a word is noticed when TCP's retransmissions give up.
+// setUserTimeout does nothing here: TCP_USER_TIMEOUT is Linux's, and
+// TCP_MAXRT Windows'. A client gone without a word is noticed when TCP's
+// retransmissions give up.
 func setUserTimeout(net.Conn, time.Duration) error { return nil }

@@ -21,7 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-const httpTestConfig = `
+var httpTestConfig = `
 server {
   name    = "http-test"
   version = "1.0.0"
@@ -41,7 +41,7 @@ tool "slow" {
     default = 1
   }
   exec {
-    command = ["sh", "-c", "sleep \"$1\"; printf slept", "slow", param.seconds]
+    ` + helperCommand(`"sleep"`, `param.seconds`, `"print"`, `"slept"`) + `
     timeout = "60s"
   }
 }
@@ -533,7 +533,7 @@ func TestHTTPReady(t *testing.T) {
 
 // httpFeatureConfig has the tools of the cancellation, logging, session
 // and confirmation tests.
-const httpFeatureConfig = `
+var httpFeatureConfig = `
 server {
   name    = "http-features"
   version = "1.0.0"
@@ -544,7 +544,7 @@ tool "marker" {
     type = string
   }
   exec {
-    command = ["sh", "-c", "touch \"$1/started\"; sleep 30; touch \"$1/marker\"; echo finished", "marker", param.dir]
+    ` + helperCommand(`"touch"`, `"${param.dir}/started"`, `"sleep"`, `"30"`, `"touch"`, `"${param.dir}/marker"`, `"echo"`, `"finished"`) + `
     timeout = "60s"
   }
 }
@@ -555,14 +555,14 @@ tool "quick" {
 tool "info_log" {
   description = "logs a line at info"
   exec {
-    command    = ["sh", "-c", "echo info-line >&2; echo out"]
+    ` + helperCommand(`"stderr"`, `"info-line"`, `"echo"`, `"out"`) + `
     stderr_log = "info"
   }
 }
 tool "warning_log" {
   description = "logs a line at warning"
   exec {
-    command    = ["sh", "-c", "echo warning-line >&2; echo out"]
+    ` + helperCommand(`"stderr"`, `"warning-line"`, `"echo"`, `"out"`) + `
     stderr_log = "warning"
   }
 }

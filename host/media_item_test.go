@@ -3,11 +3,9 @@ package host
 import (
 	"context"
 	"encoding/base64"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -135,40 +133,14 @@ prompt "show" {
   }
 }
 `
-	for _, tc := range []struct {
-		name string
-		swap func(t *testing.T, path string) // path: the file's
-		want string
-	}{
-		{"FIFO", func(t *testing.T, p string) {
-			if err := syscall.Mkfifo(p, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}, "the file is a FIFO (named pipe), not a regular file"},
+	for _, tc := range append(specialFileSwaps, []fileSwap{
 		{"directory", func(t *testing.T, p string) {
 			if err := os.Mkdir(p, 0o755); err != nil {
 				t.Fatal(err)
 			}
 		}, "the file is a directory, not a regular file"},
-		{"socket", func(t *testing.T, p string) {
-			l, err := net.Listen("unix", p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { l.Close() })
-		}, "the file is a socket, not a regular file"},
 		{"missing", func(*testing.T, string) {}, "the file is missing"},
-		{"folder made a file", func(t *testing.T, p string) {
-			// The second file finds the folder a file already.
-			dir := filepath.Dir(p)
-			if err := os.RemoveAll(dir); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(dir, nil, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}, "the file cannot be opened: not a directory"},
-	} {
+	}...) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			if err := os.Mkdir(filepath.Join(dir, "img"), 0o755); err != nil {
@@ -212,4 +184,12 @@ prompt "show" {
 			}
 		})
 	}
+}
+
+// fileSwap puts something in the place of a content item's file: name
+// names the case, swap does it to path, want is the error it must give.
+type fileSwap struct {
+	name string
+	swap func(t *testing.T, path string)
+	want string
 }

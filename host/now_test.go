@@ -24,7 +24,9 @@ func TestNowIsPerCall(t *testing.T) {
 	reg := loadSource(t, fmt.Sprintf(`
 tool "exec_now" {
   description = "x"
-  exec { command = ["printf", "%%s", now()] }
+  exec {
+    `+helperCommand(`"print"`, `now()`)+`
+  }
 }
 tool "http_now" {
   description = "x"

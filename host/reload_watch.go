@@ -163,7 +163,7 @@ func (r *Reloader) rewatch(w *fsnotify.Watcher, added map[string]os.FileInfo) (m
 // fsnotify names events by those paths and a path watched stands for one
 // directory: after a symlink swap, the link's new target is a new path.
 func (r *Reloader) watchSet() (dirs []string, extra map[string]bool, match func(string) bool) {
-	p := &watchPlan{dirs: map[string]bool{}, names: map[string]bool{}, hclDirs: map[string]bool{}}
+	p := &watchPlan{dirs: map[string]bool{}, names: map[string]bool{}, hclDirs: map[string]string{}}
 	for _, path := range r.Paths {
 		p.addConfig(path)
 	}
@@ -201,11 +201,11 @@ type watchPlan struct {
 	// config's folder is deleted or replaced (its parent, or the nearest
 	// directory that exists while it is gone), which may be unreadable.
 	dirs map[string]bool
-	// names are the files, links and directories to match.
+	// names are the files, links and directories to match, by pathKey.
 	names map[string]bool
-	// hclDirs are the config directories: any config file in them
-	// matches.
-	hclDirs map[string]bool
+	// hclDirs are the config directories, by pathKey: any config file in
+	// them matches.
+	hclDirs map[string]string
 }
 
 // addDir watches dir; essential says it holds the config or its icons.
@@ -224,7 +224,7 @@ func (p *watchPlan) watchName(name string, essential bool) {
 	for {
 		if info, err := os.Stat(dir); err == nil && info.IsDir() {
 			p.addDir(dir, essential)
-			p.names[child] = true
+			p.names[pathKey(child)] = true
 			return
 		}
 		essential = false
@@ -273,27 +273,27 @@ func (p *watchPlan) addConfig(path string) {
 	}
 	if info, err := os.Stat(real); err == nil && info.IsDir() {
 		p.addDir(real, true)
-		p.hclDirs[real] = true
+		p.hclDirs[pathKey(real)] = real
 		return
 	}
 	// A config that is a symlink to a file elsewhere (dotfiles,
 	// stow): the target's directory sees the edits of the target.
 	p.addDir(filepath.Dir(real), true)
-	p.names[real] = true
+	p.names[pathKey(real)] = true
 }
 
 // addLinkedConfigs watches the targets of the *.hcl files of the config
 // directories that are symlinks, as addConfig does a config that is one.
 func (p *watchPlan) addLinkedConfigs() {
-	for d := range p.hclDirs {
+	for _, d := range p.hclDirs {
 		entries, _ := filepath.Glob(filepath.Join(d, "*.hcl"))
 		for _, e := range entries {
 			if !thcl.IsConfigName(filepath.Base(e)) {
 				continue
 			}
-			if real, err := filepath.EvalSymlinks(e); err == nil && real != e && filepath.Dir(real) != d {
+			if real, err := filepath.EvalSymlinks(e); err == nil && real != e && pathKey(filepath.Dir(real)) != pathKey(d) {
 				p.addDir(filepath.Dir(real), true)
-				p.names[real] = true
+				p.names[pathKey(real)] = true
 			} else if target, ok := thcl.DanglingLink(e); ok {
 				p.watchName(target, true)
 			}
@@ -307,8 +307,9 @@ func (p *watchPlan) match(name string) bool {
 	if err != nil {
 		return false
 	}
-	if p.names[abs] || filepath.Base(abs) == "..data" {
+	if p.names[pathKey(abs)] || filepath.Base(abs) == "..data" {
 		return true
 	}
-	return p.hclDirs[filepath.Dir(abs)] && thcl.IsConfigName(filepath.Base(abs))
+	_, inDir := p.hclDirs[pathKey(filepath.Dir(abs))]
+	return inDir && thcl.IsConfigName(filepath.Base(abs))
 }

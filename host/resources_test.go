@@ -104,7 +104,7 @@ resource_template "man" {
   uri_template = "man:///{page}"
   mime_type    = "text/plain"
   exec {
-    command = ["echo", "page:", param.page]
+    `+helperCommand(`"echo"`, `"page:"`, `param.page`)+`
   }
 }
 `, nil)

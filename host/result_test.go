@@ -651,7 +651,7 @@ tool "lines" {
     type = string
   }
   exec {
-    command = ["printf", "{\"name\":\"a\"}\n{\"name\":\"b\"}\n"]
+    `+helperCommand(`"print"`, `"{\"name\":\"a\"}\n{\"name\":\"b\"}\n"`)+`
   }
   result {
     text { path = param.path }

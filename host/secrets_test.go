@@ -74,7 +74,7 @@ tool "sensitive_param" {
 }
 tool "exec_env" {
   exec {
-    command = ["sh", "-c", "echo \"token $T\""]
+    `+helperCommand(`"print"`, `"token "`, `"printenv"`, `"T"`, `"echo"`)+`
     env     = { T = sensitive("tok-ENV-99999999") }
   }
   result {
@@ -90,7 +90,7 @@ tool "exec_param" {
     sensitive = true
   }
   exec {
-    command = ["echo", "{\"value\": \"${param.pw}\"}"]
+    `+helperCommand(`"echo"`, `"{\"value\": \"${param.pw}\"}"`)+`
   }
   result {
     field "value" {
@@ -136,7 +136,7 @@ func TestResultPreviewSecretAtCut(t *testing.T) {
 tool "text" {
   param "n" { type = number }
   exec {
-    command = ["sh", "-c", "head -c \"$1\" /dev/zero | tr '\\0' b; printf '%%s tail' \"$T\"", "sh", tostring(param.n)]
+    `+helperCommand(`"repeat"`, `tostring(param.n)`, `"b"`, `"printenv"`, `"T"`, `"print"`, `" tail"`)+`
     env     = { T = sensitive(%[1]q) }
   }
   result {
@@ -149,7 +149,7 @@ tool "text" {
 tool "field" {
   param "n" { type = number }
   exec {
-    command = ["sh", "-c", "printf '{\"value\": \"'; head -c \"$1\" /dev/zero | tr '\\0' b; printf '%%s tail\"}' \"$T\"", "sh", tostring(param.n)]
+    `+helperCommand(`"print"`, `"{\"value\": \""`, `"repeat"`, `tostring(param.n)`, `"b"`, `"printenv"`, `"T"`, `"print"`, `" tail\"}"`)+`
     env     = { T = sensitive(%[1]q) }
   }
   result {

@@ -4,21 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/toolhost/toolhost/adapters"
-	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // TestCallAfterShutdownRunsNothing: a call that begins after Shutdown (a
@@ -34,15 +28,16 @@ tool "touch" {
     type = string
   }
   exec {
-    command = ["sh", "-c", "printf x > \"$1\"", "touch", param.path]
+    `+helperCommand(`"touch"`, `param.path`)+`
   }
 }
 `)
 	srv := NewServer(reg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	srv.ShutdownBecause(ErrShuttingDown)
+	args, _ := json.Marshal(map[string]string{"path": marker})
 	// Many calls: the asynchronous cancellation lost the race now and then.
 	for i := range 200 {
-		res, err := srv.CallTool(context.Background(), "touch", []byte(`{"path":"`+marker+`"}`))
+		res, err := srv.CallTool(context.Background(), "touch", args)
 		if err == nil && (res == nil || !res.IsError) {
 			t.Fatalf("call %d after Shutdown succeeded: %+v", i, res)
 		}
@@ -58,138 +53,6 @@ tool "touch" {
 		if !strings.Contains(msg, ErrShuttingDown.Error()) {
 			t.Fatalf("call %d after Shutdown: %q, want the reason %q", i, msg, ErrShuttingDown)
 		}
-	}
-}
-
-// stubbornConfig is a tool whose command, and the child it starts, ignore
-// SIGTERM, with a kill_timeout far longer than a shutdown waits; it writes
-// both pids to the file its param names.
-const stubbornConfig = `
-tool "stubborn" {
-  param "pids" { type = string }
-  exec {
-    command      = ["sh", "-c", "trap '' TERM; sleep 60 & echo $$ $! > \"$1\"; while :; do sleep 0.05; done", "stubborn", param.pids]
-    timeout      = "5m"
-    kill_timeout = "20s"
-  }
-}
-`
-
-// readPids waits until path holds two pids, and returns them.
-func readPids(t *testing.T, path string) []int {
-	t.Helper()
-	return testconfig.Pids(t, path, 2, 15*time.Second)
-}
-
-// killStubborn checks that the commands are still running, within their
-// kill_timeout, then kills them (KillCommands) and waits until they are
-// gone.
-func killStubborn(t *testing.T, pids []int) {
-	t.Helper()
-	wait, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	if adapters.WaitCommands(wait) {
-		t.Error("no command runs any more: the call waited for its command")
-	}
-	adapters.KillCommands()
-	for _, pid := range pids {
-		waitUntil(t, fmt.Sprintf("process %d is gone", pid), func() bool {
-			if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
-				return true
-			}
-			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-			i := strings.LastIndexByte(string(b), ')')
-			return err != nil || (i >= 0 && strings.HasPrefix(string(b[i+1:]), " Z"))
-		})
-	}
-}
-
-// TestShutdownAnswersBeforeCommandsEnd: a call stopped because the host
-// is exiting is answered at once, on stdio (ShutdownBecause) and over HTTP
-// (a shutdown past its ShutdownTimeout, on a POST's stream and on an SSE
-// stream), while its command, which ignores its kill_signal, still has its
-// kill_timeout: the host does not wait for the command before the answer
-// goes out, so a kill_timeout longer than the host's wait loses no answer.
-// Not parallel: it kills every command of the process.
-func TestShutdownAnswersBeforeCommandsEnd(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("process groups and signals")
-	}
-	t.Run("stdio", func(t *testing.T) {
-		pidFile := filepath.Join(t.TempDir(), "pids")
-		p := startStdio(t, loadSource(t, stubbornConfig))
-		p.initialize()
-		args, _ := json.Marshal(map[string]any{"pids": pidFile})
-		p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stubborn","arguments":` + string(args) + `}}`)
-		pids := readPids(t, pidFile)
-		reason := errors.New("the test stops the host")
-		start := time.Now()
-		p.srv.ShutdownBecause(reason)
-		r := p.next()
-		var res mcp.CallToolResult
-		if err := json.Unmarshal(r.Result, &res); err != nil || string(r.ID) != "1" || !res.IsError || !strings.Contains(resultText(&res), "the call was cancelled: "+reason.Error()) {
-			t.Errorf("the answer: %s; want an error result giving the reason", r.line)
-		}
-		if took := time.Since(start); took > 2*time.Second {
-			t.Errorf("the answer came %s after the shutdown: it waited for the command", took)
-		}
-		killStubborn(t, pids)
-	})
-	for _, sse := range []bool{false, true} {
-		name := "http"
-		if sse {
-			name = "sse"
-		}
-		t.Run(name, func(t *testing.T) {
-			pidFile := filepath.Join(t.TempDir(), "pids")
-			const timeout = 300 * time.Millisecond
-			e := startHTTPConfig(t, HTTPOptions{ShutdownTimeout: timeout}, stubbornConfig)
-			var cs *mcp.ClientSession
-			if sse {
-				cs = e.connectSSE(nil)
-			} else {
-				cs = e.connect(nil, nil)
-			}
-			answer := make(chan string, 1)
-			go func() {
-				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "stubborn", Arguments: map[string]any{"pids": pidFile}})
-				switch {
-				case err != nil:
-					answer <- "transport error: " + err.Error()
-				case !res.IsError:
-					answer <- "not an error: " + resultText(res)
-				default:
-					answer <- resultText(res)
-				}
-			}()
-			pids := readPids(t, pidFile)
-			start := time.Now()
-			stopped := make(chan error, 1)
-			go func() { stopped <- e.stop() }()
-			select {
-			case text := <-answer:
-				if !strings.Contains(text, "the call was cancelled: toolhost is shutting down and the calls still running after --shutdown-timeout") {
-					t.Errorf("the call's answer = %q, want an error result naming --shutdown-timeout", text)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("no answer within 10s of the shutdown")
-			}
-			select {
-			case err := <-stopped:
-				if err != nil {
-					t.Errorf("Serve: %v", err)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("the shutdown still runs 10s after it began")
-			}
-			if took := time.Since(start); took > timeout+2*time.Second {
-				t.Errorf("the shutdown took %s: it waited for the command", took)
-			}
-			if strings.Contains(e.log.String(), "did not close") {
-				t.Errorf("a session did not close:\n%s", e.log.String())
-			}
-			killStubborn(t, pids)
-		})
 	}
 }
 
@@ -244,57 +107,79 @@ func TestShutdownAnswersCallsWaitingForASlot(t *testing.T) {
 	}
 }
 
-// TestShutdownAnswersResourceReads: a read of a resource served by an exec
-// backend (a resource template's, a fixed resource's), stopped because
-// the host is exiting, is answered at once with the reason, as a call is,
-// not with "context canceled", while its command, which ignores its
-// kill_signal, still has its kill_timeout. Not parallel: it kills every
-// command of the process.
-func TestShutdownAnswersResourceReads(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("process groups and signals")
+// stopStdioDuringCall calls tool with args on p, waits for running to
+// return (the command runs), stops the host (ShutdownBecause), and checks
+// that the call is answered at once, with the reason: the host does not
+// wait for the command, which may still have its kill_timeout.
+func stopStdioDuringCall(t *testing.T, p *stdioPeer, tool string, args map[string]any, running func()) {
+	t.Helper()
+	params, _ := json.Marshal(map[string]any{"name": tool, "arguments": args})
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + string(params) + `}`)
+	running()
+	reason := errors.New("the test stops the host")
+	start := time.Now()
+	p.srv.ShutdownBecause(reason)
+	r := p.next()
+	var res mcp.CallToolResult
+	if err := json.Unmarshal(r.Result, &res); err != nil || string(r.ID) != "1" || !res.IsError || !strings.Contains(resultText(&res), "the call was cancelled: "+reason.Error()) {
+		t.Errorf("the answer: %s; want an error result giving the reason", r.line)
 	}
-	const script = `trap '' TERM; sleep 60 & echo $$ $! > "$1"; while :; do sleep 0.05; done`
-	for _, tc := range []struct{ name, uri, config string }{
-		{"resource template", "rx:///a", `
-resource_template "rx" {
-  uri_template = "rx:///{v}"
-  exec {
-    command      = ["sh", "-c", %q, "rx", "%s/${param.v}"]
-    timeout      = "5m"
-    kill_timeout = "20s"
-  }
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("the answer came %s after the shutdown: it waited for the command", took)
+	}
 }
-`},
-		{"resource", "status://now", `
-resource "status" {
-  uri = "status://now"
-  exec {
-    command      = ["sh", "-c", %q, "status", "%s/a"]
-    timeout      = "5m"
-    kill_timeout = "20s"
-  }
-}
-`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			p := startStdio(t, loadSource(t, fmt.Sprintf(tc.config, script, dir)))
-			p.initialize()
-			p.send(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"` + tc.uri + `"}}`)
-			pids := readPids(t, filepath.Join(dir, "a"))
-			reason := errors.New("the test stops the host")
-			start := time.Now()
-			p.srv.ShutdownBecause(reason)
-			r := p.next()
-			want := "reading " + tc.uri + ": the read was cancelled: " + reason.Error()
-			if string(r.ID) != "1" || r.Error == nil || r.Error.Message != want {
-				t.Errorf("the answer: %s; want an error %q", r.line, want)
-			}
-			if took := time.Since(start); took > 2*time.Second {
-				t.Errorf("the answer came %s after the shutdown: it waited for the command", took)
-			}
-			killStubborn(t, pids)
-		})
+
+// stopHTTPDuringCall serves config over HTTP, calls tool with args from a
+// client (over SSE when sse is true), waits for running to return (the
+// command runs), and shuts the server down past its ShutdownTimeout: the
+// call must be answered at once, naming --shutdown-timeout, and the
+// shutdown must not wait for the command, and close every session.
+func stopHTTPDuringCall(t *testing.T, config string, sse bool, tool string, args map[string]any, running func()) {
+	t.Helper()
+	const timeout = 300 * time.Millisecond
+	e := startHTTPConfig(t, HTTPOptions{ShutdownTimeout: timeout}, config)
+	var cs *mcp.ClientSession
+	if sse {
+		cs = e.connectSSE(nil)
+	} else {
+		cs = e.connect(nil, nil)
+	}
+	answer := make(chan string, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+		switch {
+		case err != nil:
+			answer <- "transport error: " + err.Error()
+		case !res.IsError:
+			answer <- "not an error: " + resultText(res)
+		default:
+			answer <- resultText(res)
+		}
+	}()
+	running()
+	start := time.Now()
+	stopped := make(chan error, 1)
+	go func() { stopped <- e.stop() }()
+	select {
+	case text := <-answer:
+		if !strings.Contains(text, "the call was cancelled: toolhost is shutting down and the calls still running after --shutdown-timeout") {
+			t.Errorf("the call's answer = %q, want an error result naming --shutdown-timeout", text)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer within 10s of the shutdown")
+	}
+	select {
+	case err := <-stopped:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the shutdown still runs 10s after it began")
+	}
+	if took := time.Since(start); took > timeout+2*time.Second {
+		t.Errorf("the shutdown took %s: it waited for the command", took)
+	}
+	if strings.Contains(e.log.String(), "did not close") {
+		t.Errorf("a session did not close:\n%s", e.log.String())
 	}
 }

@@ -15,7 +15,7 @@ func TestOutputCutNamesTheCap(t *testing.T) {
 	src := `
 tool "fields" {
   exec {
-    command    = ["sh", "-c", "printf '{\"a\": \"%0200d\"}' 0"]
+    ` + helperCommand(`"print"`, `"{\"a\": \"`+strings.Repeat("0", 200)+`\"}"`) + `
     max_output = 50
   }
   result {
@@ -28,7 +28,7 @@ tool "fields" {
 
 tool "bytes" {
   exec {
-    command    = ["sh", "-c", "printf '\\211PNG\\r\\n\\032\\n'; head -c 200 /dev/zero"]
+    ` + helperCommand(`"bytes"`, `"89504e470d0a1a0a`+strings.Repeat("00", 200)+`"`) + `
     binary     = true
     max_output = 50
   }

@@ -70,7 +70,7 @@ func holdTheSlot(t *testing.T, r *Registry) (dir string, args json.RawMessage, f
 
 // gateConfig has a tool that notes that it started, in DIR/started, then
 // waits until DIR/go exists.
-const gateConfig = `
+var gateConfig = `
 server {
   max_concurrent_calls = %d
 }
@@ -78,7 +78,7 @@ tool "gate" {
   description = "waits for the test"
   param "dir" { type = string }
   exec {
-    command = ["sh", "-c", "echo x >> \"$1/started\"; while [ ! -e \"$1/go\" ]; do sleep 0.01; done; echo done", "gate", param.dir]
+    ` + helperCommand(`"mark"`, `"${param.dir}/started"`, `"await"`, `"${param.dir}/go"`, `"echo"`, `"done"`) + `
   }
 }
 `
@@ -214,8 +214,14 @@ func TestMaxConcurrentCallsAcrossReload(t *testing.T) {
 				defer close(second)
 				_, _ = srv.CallTool(context.Background(), "gate", args)
 			}()
-			time.Sleep(300 * time.Millisecond) // a second start would show by now
-			if n, want := countStarted(dir), map[bool]int{true: 1, false: 2}[tc.wantWait]; n != want {
+			want := map[bool]int{true: 1, false: 2}[tc.wantWait]
+			// A second start would show by now; one that may start is
+			// waited for (a process starts slowly under wine).
+			time.Sleep(300 * time.Millisecond)
+			for deadline := time.Now().Add(10 * time.Second); countStarted(dir) < want && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if n := countStarted(dir); n != want {
 				t.Fatalf("%d calls running after the reload, want %d", n, want)
 			}
 			if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o644); err != nil {
@@ -246,17 +252,17 @@ func resultText(res *mcp.CallToolResult) string {
 // client cannot start more commands at once through resources/read.
 func TestMaxConcurrentCallsResourceReads(t *testing.T) {
 	dir := t.TempDir()
-	r := loadSource(t, fmt.Sprintf(`
+	r := loadSource(t, `
 server {
   max_concurrent_calls = 2
 }
 resource_template "gate" {
   uri_template = "gate:///{n}"
   exec {
-    command = ["sh", "-c", "echo x >> \"$1/started\"; while [ ! -e \"$1/go\" ]; do sleep 0.01; done; echo \"done $2\"", "gate", %q, param.n]
+    `+helperCommand(`"mark"`, hclQuote(dir+"/started"), `"await"`, hclQuote(dir+"/go"), `"echo"`, `"done"`, `param.n`)+`
   }
 }
-`, dir))
+`)
 	var wg sync.WaitGroup
 	results := make([]string, 3)
 	for i := range results {

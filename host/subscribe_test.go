@@ -24,7 +24,7 @@ import (
 // reserved template, a template whose exec backend refuses some values by
 // itself, and a template backend that takes any value. %s is the
 // directory of the files (subscribeFiles).
-const subscribeConfig = `
+var subscribeConfig = `
 resource "report" {
   uri  = "docs://report"
   file = %[1]q
@@ -40,7 +40,7 @@ resource_template "tree" {
 resource_template "man" {
   uri_template = "man:///{page}"
   exec {
-    command = ["echo", param.page]
+    ` + helperCommand(`"echo"`, `param.page`) + `
   }
 }
 resource_template "echo" {

@@ -191,15 +191,17 @@ func TestTemplateBlowUpsStopEarly(t *testing.T) {
 	}
 	// An exec argument and stdin are held to the cap of every value built
 	// outside a template.
-	src.WriteString(templateLimitTool("exec_argument", `  exec { command = ["echo", format(param.fmt, "x")] }`))
+	src.WriteString(templateLimitTool("exec_argument", `  exec {
+    `+helperCommand(`"echo"`, `format(param.fmt, "x")`)+`
+  }`))
 	src.WriteString(templateLimitTool("exec_stdin", `  exec {
-    command = ["cat"]
+    `+helperCommand(`"cat"`)+`
     stdin   = replace(param.text, param.find, param.repl)
   }`))
 	// In a loop, each value is under that cap, and what they come to in
 	// all is held to a total.
 	src.WriteString(templateLimitTool("exec_loop", `  exec {
-    command = ["cat"]
+    `+helperCommand(`"cat"`)+`
     stdin   = join("\n", [for x in param.list : format("%-${param.width}s", x)])
   }`))
 	src.WriteString(templateLimitTool("http_loop", `  http {
