@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -31,6 +30,7 @@ func startBridge(t *testing.T, args ...string) *bridgeProc {
 	t.Helper()
 	p := &bridgeProc{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, done: make(chan error, 1)}
 	p.cmd = exec.Command(binPath, append([]string{"bridge", "framed"}, args...)...)
+	ownGroup(p.cmd)
 	mu := new(sync.Mutex)
 	p.cmd.Stdout = &lockedWriter{w: p.stdout, mu: mu}
 	p.cmd.Stderr = &lockedWriter{w: p.stderr, mu: mu}
@@ -68,9 +68,7 @@ func (p *bridgeProc) waitExit(t *testing.T) {
 // stop sends SIGTERM and waits for a clean exit with nothing on stdout.
 func (p *bridgeProc) stop(t *testing.T) {
 	t.Helper()
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
+	sendStop(t, p.cmd)
 	p.waitExit(t)
 	if p.stdout.Len() > 0 {
 		t.Fatalf("bridge wrote to stdout: %q", p.stdout.String())

@@ -145,6 +145,7 @@ type session struct {
 func startServe(t *testing.T, args ...string) *session {
 	t.Helper()
 	cmd := exec.Command(binPath, append([]string{"serve"}, args...)...)
+	ownGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -40,6 +39,7 @@ func startHTTPServe(t *testing.T, env []string, args ...string) *httpServe {
 	t.Helper()
 	s := &httpServe{t: t, exited: make(chan struct{})}
 	s.cmd = exec.Command(binPath, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
+	ownGroup(s.cmd)
 	s.cmd.Env = append(os.Environ(), env...)
 	s.cmd.Stderr = &lockedWriter{w: &s.stderr, mu: &s.mu}
 	if err := s.cmd.Start(); err != nil {
@@ -156,9 +156,7 @@ func TestServeHTTP(t *testing.T) {
 				}()
 			}
 			waitFor(t, "both calls run", func() bool { return s.inFlight() == 2 })
-			if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-				t.Fatal(err)
-			}
+			sendStop(t, s.cmd)
 			for range 2 {
 				if a := <-answers; a.err != nil || a.text != "slept" {
 					t.Fatalf("call in flight at SIGTERM: %q, %v", a.text, a.err)
