@@ -5,6 +5,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -94,6 +98,102 @@ func TestServeHTTPSecondSignal(t *testing.T) {
 			for _, pid := range pids {
 				waitFor(t, fmt.Sprintf("process %d is gone", pid), func() bool { return processGone(pid) })
 			}
+		})
+	}
+}
+
+// TestServeHTTPProtocolEdges: the binary over real HTTP: a call cancelled
+// with notifications/cancelled gets no late result on its stream; a request
+// without Mcp-Session-Id gets 400 with a JSON-RPC error; a chunked body
+// over the limit is refused naming --max-message-size.
+func TestServeHTTPProtocolEdges(t *testing.T) {
+	const config = `
+server {
+  name    = "edges"
+  version = "1.0.0"
+}
+tool "marker" {
+  description = "touches DIR/started, sleeps, then touches DIR/marker"
+  param "dir" {
+    type = string
+  }
+  exec {
+    command = ["sh", "-c", "touch \"$1/started\"; sleep 30; touch \"$1/marker\"; echo finished", "marker", param.dir]
+    timeout = "60s"
+  }
+}
+`
+	for _, tc := range []struct {
+		name string
+		args []string
+		run  func(t *testing.T, s *httpServe)
+	}{
+		{name: "cancelled call gets no result", run: func(t *testing.T, s *httpServe) {
+			init := s.mcpPost(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, nil, false)
+			readToEnd(t, init.Body)
+			hdr := map[string]string{"Mcp-Session-Id": init.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-06-18"}
+			s.mcpPost(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr, false)
+			dir := t.TempDir()
+			// A 2025-06-18 stream has no priming event: the response's
+			// headers come with its first event, so the call is posted
+			// while the test goes on.
+			body := make(chan string, 1)
+			go func() {
+				req, _ := http.NewRequest(http.MethodPost, s.base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":55,"method":"tools/call","params":{"name":"marker","arguments":{"dir":`+strconv.Quote(dir)+`}}}`))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				for k, v := range hdr {
+					req.Header.Set(k, v)
+				}
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					body <- "error: " + err.Error()
+					return
+				}
+				defer resp.Body.Close()
+				b, _ := io.ReadAll(resp.Body)
+				body <- resp.Status + "\n" + string(b)
+			}()
+			waitFor(t, "the backend started", func() bool {
+				_, err := os.Stat(dir + "/started")
+				return err == nil
+			})
+			if c := s.mcpPost(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":55}}`, hdr, false); c.StatusCode != http.StatusAccepted {
+				t.Fatalf("notifications/cancelled: %s", c.Status)
+			}
+			select {
+			case b := <-body:
+				if !strings.HasPrefix(b, "200 OK\n") || strings.Contains(b, `"id":55`) {
+					t.Fatalf("the cancelled call's POST: %s; want 200 and a stream that ends without a response", b)
+				}
+			case <-time.After(15 * time.Second):
+				t.Fatal("the cancelled call's stream did not end")
+			}
+			waitFor(t, "the cancelled call ended", func() bool { return s.inFlight() == 0 })
+			if _, err := os.Stat(dir + "/marker"); err == nil {
+				t.Fatal("the backend ran to its end: it was not killed")
+			}
+		}},
+		{name: "request without session", run: func(t *testing.T, s *httpServe) {
+			resp := s.mcpPost(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, nil, false)
+			body := readToEnd(t, resp.Body)
+			if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, `"id":3`) || !strings.Contains(body, `"code":-32600`) ||
+				!strings.Contains(body, "send initialize first") {
+				t.Fatalf("%s %s: want 400 with a JSON-RPC error (-32600, id 3) saying to initialize first", resp.Status, body)
+			}
+		}},
+		{name: "chunked body over the limit", args: []string{"--max-message-size", "1000"}, run: func(t *testing.T, s *httpServe) {
+			big := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"x":"` + strings.Repeat("x", 2000) + `"}}}`
+			resp := s.mcpPost(big, map[string]string{"Mcp-Protocol-Version": "2025-06-18"}, true)
+			body := readToEnd(t, resp.Body)
+			if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(body, "--max-message-size") {
+				t.Fatalf("%s %q: want 413 naming --max-message-size", resp.Status, body)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startHTTPServe(t, nil, append(tc.args, writeConfig(t, config))...)
+			tc.run(t, s)
 		})
 	}
 }
