@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // toolConfig is a config of template tools named by names.
@@ -320,6 +322,9 @@ func TestReloadSameErrorsToldOnce(t *testing.T) {
 	// doubled).
 	if !strings.Contains(e, "first="+strings.TrimSuffix(strconv.Quote(cfg+":5:"), "\"")) {
 		t.Errorf("the log line does not name the first error's place (%s:5:...):\n%s", cfg, e)
+	}
+	if testconfig.UnderWine() {
+		t.Skip("the rest is not checked: wine 8 reports no change to a directory watcher when a file is touched (SetFileTime)")
 	}
 	now := time.Now()
 	if err := os.Chtimes(cfg, now, now); err != nil {
