@@ -17,7 +17,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -26,7 +26,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { Events, eventually, okText } from './support.mjs';
+import { Events, closeAndReport, eventually, okText } from './support.mjs';
 
 const bin = process.env.TOOLHOST_WIN_BIN;
 const winchild = process.env.TOOLHOST_WINCHILD;
@@ -127,17 +127,7 @@ describe('toolhost.exe under wine with the official TypeScript SDK client', { ti
     await client.connect(transport);
   });
 
-  after(async () => {
-    try {
-      await client?.close();
-    } catch {
-      // the server's exit is not what this file checks
-    }
-    if (dir) await rm(dir, { recursive: true, force: true });
-    if (stderr.trim() !== '') {
-      console.log('---- toolhost.exe stderr ----\n' + stderr.trimEnd() + '\n---- end of toolhost.exe stderr ----');
-    }
-  });
+  after(() => closeAndReport(client, dir, stderr, 'toolhost.exe'));
 
   test('tools/list shows the tools; a template tool answers', async () => {
     const { tools } = await client.listTools();
