@@ -958,7 +958,6 @@ func TestReloadToolIconFile(t *testing.T) {
 // one. Each change is reloaded, and so are edits made in the new
 // directory afterwards.
 func TestReloadDirectoryReplaced(t *testing.T) {
-	needSymlinks(t)
 	write := func(t *testing.T, path, content string) {
 		t.Helper()
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -986,6 +985,7 @@ func TestReloadDirectoryReplaced(t *testing.T) {
 		replace func(t *testing.T, root string) (newFile string)
 	}{
 		{"symlink swap, config file", func(t *testing.T, root string) string {
+			needSymlinks(t)
 			write(t, filepath.Join(root, "releases", "1", "tools.hcl"), toolConfig("alpha"))
 			if err := os.Symlink(filepath.Join("releases", "1"), filepath.Join(root, "current")); err != nil {
 				t.Fatal(err)
@@ -998,6 +998,7 @@ func TestReloadDirectoryReplaced(t *testing.T) {
 			return p
 		}},
 		{"symlink swap, config directory", func(t *testing.T, root string) string {
+			needSymlinks(t)
 			write(t, filepath.Join(root, "releases", "1", "a.hcl"), toolConfig("alpha"))
 			if err := os.Symlink(filepath.Join("releases", "1"), filepath.Join(root, "current")); err != nil {
 				t.Fatal(err)
