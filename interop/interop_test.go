@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // nodeTimeout bounds the whole node test run.
@@ -24,13 +26,7 @@ const npmHint = "run `npm ci` in interop/ (needs Node.js 18 or newer) to install
 // TestTypeScriptClient builds toolhost and runs client.test.mjs and
 // reload.test.mjs, rich.test.mjs and http.test.mjs against it with node's test runner.
 func TestTypeScriptClient(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing(t, "node is not installed: install Node.js 18 or newer, then "+npmHint)
-	}
-	if _, err := os.Stat(filepath.Join("node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
-		missing(t, "node_modules/@modelcontextprotocol/sdk is missing: "+npmHint)
-	}
+	node := findNode(t)
 
 	bin := filepath.Join(t.TempDir(), "toolhost")
 	build := exec.Command("go", "build", "-o", bin, "../cmd/toolhost")
@@ -38,10 +34,18 @@ func TestTypeScriptClient(t *testing.T) {
 		t.Fatalf("go build ../cmd/toolhost: %v\n%s", err, out)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), nodeTimeout)
+	runNode(t, node, nodeTimeout, []string{"TOOLHOST_BIN=" + bin}, "client.test.mjs", "reload.test.mjs", "rich.test.mjs", "http.test.mjs")
+}
+
+// runNode runs node's test runner on files, with env added to this
+// process's environment, and fails t if a test fails or the run takes
+// longer than timeout. The output goes to the test log line by line.
+func runNode(t *testing.T, node string, timeout time.Duration, env []string, files ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "client.test.mjs", "reload.test.mjs", "rich.test.mjs", "http.test.mjs")
-	cmd.Env = append(os.Environ(), "TOOLHOST_BIN="+bin, "NO_COLOR=1", "FORCE_COLOR=0")
+	cmd := exec.CommandContext(ctx, node, append([]string{"--test", "--test-reporter=spec"}, files...)...)
+	cmd.Env = append(append(os.Environ(), env...), "NO_COLOR=1", "FORCE_COLOR=0")
 	cmd.Stdin = nil
 	// Kill the whole run at the deadline, and don't wait forever for pipes
 	// held open by a grandchild (the toolhost server) after that.
@@ -50,10 +54,10 @@ func TestTypeScriptClient(t *testing.T) {
 	lw := &lineLogger{t: t}
 	cmd.Stdout = lw
 	cmd.Stderr = lw
-	err = cmd.Run()
+	err := cmd.Run()
 	lw.flush()
 	if ctx.Err() != nil {
-		t.Fatalf("node --test did not finish within %s", nodeTimeout)
+		t.Fatalf("node --test did not finish within %s", timeout)
 	}
 	if err != nil {
 		var ee *exec.ExitError
@@ -64,9 +68,28 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 }
 
-// missing fails the test on CI and skips it elsewhere.
+// findNode returns the path of node, once the SDK is installed; without
+// them the test fails on CI and skips elsewhere (missing).
+func findNode(t *testing.T) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing(t, "node is not installed: install Node.js 18 or newer, then "+npmHint)
+	}
+	if _, err := os.Stat(filepath.Join("node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		missing(t, "node_modules/@modelcontextprotocol/sdk is missing: "+npmHint)
+	}
+	return node
+}
+
+// missing fails the test on CI and skips it elsewhere. Under wine it
+// skips: a Windows test binary there cannot run the node of Linux
+// (TestWindowsUnderWine drives toolhost.exe from Linux instead).
 func missing(t *testing.T, msg string) {
 	t.Helper()
+	if testconfig.UnderWine() {
+		t.Skip("under wine, the Windows test binary cannot run Linux's node; TestWindowsUnderWine, on Linux, drives toolhost.exe: " + msg)
+	}
 	if os.Getenv("CI") == "true" {
 		t.Fatal(msg)
 	}

@@ -9,7 +9,7 @@
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -23,7 +23,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
-import { DEADLINE_MS, Events, eventually, okText } from './support.mjs';
+import { DEADLINE_MS, Events, closeAndReport, eventually, okText } from './support.mjs';
 
 const bin = process.env.TOOLHOST_BIN;
 
@@ -113,17 +113,7 @@ describe('toolhost hot reload seen by the official TypeScript SDK client', { tim
     });
   });
 
-  after(async () => {
-    try {
-      await client?.close();
-    } catch {
-      // reported by the close test
-    }
-    if (dir) await rm(dir, { recursive: true, force: true });
-    if (stderr.trim() !== '') {
-      console.log('---- toolhost stderr ----\n' + stderr.trimEnd() + '\n---- end of toolhost stderr ----');
-    }
-  });
+  after(() => closeAndReport(client, dir, stderr));
 
   test('the server offers tools with listChanged, alpha and beta to start with', async () => {
     assert.equal(client.getServerCapabilities()?.tools?.listChanged, true, 'tools.listChanged capability');

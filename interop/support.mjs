@@ -3,6 +3,7 @@
 // sleep.
 
 import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 
 /** How long any change may take to show. */
@@ -77,3 +78,20 @@ export function okText(result) {
   return result.content[0].text;
 }
 
+
+/**
+ * The end of a suite that spawned a server over stdio: closes the client
+ * (a failure there is for the suite's own tests to report), removes dir,
+ * and prints what the server wrote on stderr, under label.
+ */
+export async function closeAndReport(client, dir, stderr, label = 'toolhost') {
+  try {
+    await client?.close();
+  } catch {
+    // reported by the suite's tests
+  }
+  if (dir) await rm(dir, { recursive: true, force: true });
+  if (stderr.trim() !== '') {
+    console.log(`---- ${label} stderr ----\n` + stderr.trimEnd() + `\n---- end of ${label} stderr ----`);
+  }
+}

@@ -15,26 +15,85 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // binPath is the toolhost binary built once for the end-to-end tests.
 var binPath string
 
 func TestMain(m *testing.M) {
+	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == "toolhost" {
+		main() // the copy of this test binary that buildToolhost made
+	}
+	if len(os.Args) > 1 && os.Args[1] == helperArg {
+		os.Exit(runHelper(os.Args[2:]))
+	}
 	dir, err := os.MkdirTemp("", "toolhost-e2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	binPath = filepath.Join(dir, "toolhost")
-	out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "building toolhost: %v\n%s", err, out)
+	if runtime.GOOS == "windows" {
+		binPath += ".exe"
+	}
+	if err := buildToolhost(binPath); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// buildToolhost builds toolhost at path with the go command; where there
+// is none (a Windows test binary run under wine on Linux), it copies this
+// test binary there instead, whose TestMain runs main when it is called
+// toolhost.
+func buildToolhost(path string) error {
+	if _, err := exec.LookPath("go"); err != nil {
+		self, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(self)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(path, b, 0o755)
+	}
+	out, err := exec.Command("go", "build", "-o", path, ".").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("building toolhost: %v\n%s", err, out)
+	}
+	return nil
+}
+
+// helperArg, as the first argument of this test binary, makes it run as a
+// small program for the tools of the tests (runHelper) instead of the
+// tests: tests on Windows have no sh, sleep or echo.
+const helperArg = "-toolhost-test-helper"
+
+// runHelper is the helper program: "sleep SECONDS" sleeps, then prints
+// "slept"; "fail" prints "broken" on stderr and exits 3.
+func runHelper(args []string) int {
+	switch {
+	case len(args) == 2 && args[0] == "sleep":
+		d, err := time.ParseDuration(args[1] + "s")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		time.Sleep(d)
+		fmt.Print("slept")
+		return 0
+	case len(args) == 1 && args[0] == "fail":
+		fmt.Fprintln(os.Stderr, "broken")
+		return 3
+	}
+	fmt.Fprintf(os.Stderr, "helper: unknown arguments %q\n", args)
+	return 2
 }
 
 // writeConfig writes an HCL config into a fresh directory and returns its path.
@@ -48,7 +107,7 @@ func writeConfig(t *testing.T, src string) string {
 	return p
 }
 
-const testConfig = `
+var testConfig = `
 server {
   name    = "e2e"
   version = "9.9.9"
@@ -65,13 +124,13 @@ tool "slow" {
     default = 1
   }
   exec {
-    command = ["sh", "-c", "sleep \"$1\"; printf slept", "slow", param.seconds]
+    command = ` + slowCommand + `
     timeout = "20s"
   }
 }
 tool "fail" {
   description = "exits 3"
-  exec { command = ["sh", "-c", "echo broken >&2; exit 3"] }
+  exec { command = ` + failCommand + ` }
 }
 `
 
@@ -88,6 +147,7 @@ type session struct {
 func startServe(t *testing.T, args ...string) *session {
 	t.Helper()
 	cmd := exec.Command(binPath, append([]string{"serve"}, args...)...)
+	ownGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -378,6 +438,8 @@ func TestCLI(t *testing.T) {
 }
 `)
 	empty := t.TempDir()
+	fresh := t.TempDir()
+	messy := writeConfig(t, "tool \"m\" {\ndescription=\"x\"\n  template { text = \"y\" }\n}\n")
 	for _, tc := range []struct {
 		name       string
 		dir        string
@@ -422,6 +484,11 @@ func TestCLI(t *testing.T) {
 		{name: "serve log level warning", args: []string{"serve", "--log-level", "warning", "--watch=false", good}, stdoutNone: true},
 		{name: "call log level warn", args: []string{"call", "--log-level", "warn", good, "hello", "name=w"}, stdout: "hello w"},
 		{name: "serve invalid config", args: []string{"serve", bad}, code: 1, stderr: "Invalid type", stdoutNone: true},
+		{name: "init", dir: fresh, args: []string{"init"}, stdout: "Wrote tools.hcl"},
+		{name: "fmt check", args: []string{"fmt", "-check", good}, stdoutNone: true},
+		{name: "fmt check messy", args: []string{"fmt", "-check", messy}, code: 1, stdout: "tools.hcl"},
+		{name: "fmt messy", args: []string{"fmt", messy}, stdout: "tools.hcl"},
+		{name: "fmt check formatted", args: []string{"fmt", "-check", messy}, stdoutNone: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command(binPath, tc.args...)
@@ -475,5 +542,14 @@ func TestStatelessProtocol(t *testing.T) {
 		"name": "hello", "arguments": map[string]any{"name": "新"}, "_meta": meta}})
 	if text, isErr := resultText(t, s.recv()); text != "hello 新" || isErr {
 		t.Fatalf("stateless call = %q (isError %v)", text, isErr)
+	}
+}
+
+// needSymlinks skips a test that makes symbolic links under wine, where
+// os.Symlink returns nil and creates nothing; it runs everywhere else.
+func needSymlinks(t *testing.T) {
+	t.Helper()
+	if testconfig.UnderWine() {
+		t.Skip("wine 8 cannot make symbolic links: os.Symlink returns nil and creates nothing")
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -38,7 +37,7 @@ tool "slow" {
 		stop   func(s *session)
 		answer string
 	}{
-		{"SIGTERM", func(s *session) { _ = s.cmd.Process.Signal(syscall.SIGTERM) }, "toolhost received a stop signal (SIGTERM)"},
+		{stopSignalName, func(s *session) { sendStop(s.t, s.cmd) }, "toolhost received a stop signal (" + stopSignalName + ")"},
 		{"stdin closed", func(s *session) { _ = s.stdin.Close() }, "the client closed toolhost's stdin"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

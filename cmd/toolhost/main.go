@@ -29,8 +29,9 @@ import (
 )
 
 // main stops on SIGINT, SIGTERM and SIGHUP (the terminal or the editor that
-// started toolhost went away) alike: calls in flight are cancelled and
-// their commands killed before it exits.
+// started toolhost went away) alike, and on Windows on Ctrl+C, Ctrl+Break
+// and the console closing: calls in flight are cancelled and their
+// commands killed before it exits.
 func main() {
 	ctx, stop := cli.Signals(context.Background())
 	code := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)

@@ -6,10 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // toolConfig is a config of template tools named by names.
@@ -141,6 +144,7 @@ func TestReloadEditBeforeInitialize(t *testing.T) {
 // mounted ConfigMap: tools.hcl -> ..data/tools.hcl, and ..data is a symlink
 // swapped atomically to a new directory.
 func TestReloadSymlinkSwap(t *testing.T) {
+	needSymlinks(t)
 	dir := t.TempDir()
 	write := func(version, content string) {
 		vdir := filepath.Join(dir, "..v"+version)
@@ -179,6 +183,7 @@ func TestReloadSymlinkSwap(t *testing.T) {
 // directory (dotfiles, stow); editing the target in place and renaming a
 // new file over it are both seen.
 func TestReloadSymlinkElsewhere(t *testing.T) {
+	needSymlinks(t)
 	other := t.TempDir()
 	real := filepath.Join(other, "real.hcl")
 	if err := os.WriteFile(real, []byte(toolConfig("alpha")), 0o644); err != nil {
@@ -219,6 +224,7 @@ func TestReloadSymlinkElsewhere(t *testing.T) {
 // link leads, not that the config was deleted, and the tools stay until
 // the config is there again, which is then loaded.
 func TestReloadSymlinkToNothing(t *testing.T) {
+	needSymlinks(t)
 	tests := []struct {
 		name string
 		// link is the symlink re-pointed, config the path served, and
@@ -312,8 +318,13 @@ func TestReloadSameErrorsToldOnce(t *testing.T) {
 	if n := strings.Count(e, "There is no closing brace"); n != 1 {
 		t.Errorf("the diagnostic's detail is on stderr %d times, want once:\n%s", n, e)
 	}
-	if !strings.Contains(e, "first=\""+cfg+":5:") {
+	// slog quotes the value as strconv does (a Windows path's backslashes
+	// doubled).
+	if !strings.Contains(e, "first="+strings.TrimSuffix(strconv.Quote(cfg+":5:"), "\"")) {
 		t.Errorf("the log line does not name the first error's place (%s:5:...):\n%s", cfg, e)
+	}
+	if testconfig.UnderWine() {
+		t.Skip("the rest is not checked: wine 8 reports no change to a directory watcher when a file is touched (SetFileTime)")
 	}
 	now := time.Now()
 	if err := os.Chtimes(cfg, now, now); err != nil {
@@ -563,43 +574,6 @@ func TestReloadOff(t *testing.T) {
 	time.Sleep(500 * time.Millisecond)
 	if got := strings.Join(s.toolNames(1), ","); got != "alpha" {
 		t.Fatalf("with --watch=false the tools changed to %s", got)
-	}
-}
-
-// TestReloadRunningCallFinishes removes a tool while a call of it runs: the
-// call finishes on the definition it started with, and new calls see the
-// new config.
-func TestReloadRunningCallFinishes(t *testing.T) {
-	// The command says it has started, then waits for the test to let it
-	// finish: the call runs across the reload whatever the machine's load
-	// (a fixed sleep could end before a slow reload, and its answer then
-	// came before the ones the test waits for first).
-	gate := t.TempDir()
-	started, finish := filepath.Join(gate, "started"), filepath.Join(gate, "finish")
-	slow := fmt.Sprintf(`tool "slow" {
-  description = "waits"
-  exec {
-    command = ["sh", "-c", "touch '%s'; while [ ! -e '%s' ]; do sleep 0.02; done; printf done"]
-    timeout = "60s"
-  }
-}
-`, started, finish)
-	cfg := writeConfig(t, slow+toolConfig("alpha"))
-	s := startServe(t, cfg)
-	s.initialize("2025-06-18")
-	s.sendJSON(call(1, "slow", nil))
-	waitFor(t, "the call's command to start", func() bool { _, err := os.Stat(started); return err == nil })
-	writeAtomically(t, cfg, toolConfig("alpha"))
-	s.until("tools/list_changed", isMethod("notifications/tools/list_changed"))
-	s.sendJSON(call(2, "slow", nil))
-	if resp := s.until("call after the reload", isID(2)); resp["error"] == nil {
-		t.Fatalf("slow is still callable after it was removed: %v", resp)
-	}
-	if err := os.WriteFile(finish, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if text, isErr := resultText(t, s.until("the running call", isID(1))); text != "done" || isErr {
-		t.Fatalf("the call running across the reload answered %q (isError %v)", text, isErr)
 	}
 }
 
@@ -1011,6 +985,7 @@ func TestReloadDirectoryReplaced(t *testing.T) {
 		replace func(t *testing.T, root string) (newFile string)
 	}{
 		{"symlink swap, config file", func(t *testing.T, root string) string {
+			needSymlinks(t)
 			write(t, filepath.Join(root, "releases", "1", "tools.hcl"), toolConfig("alpha"))
 			if err := os.Symlink(filepath.Join("releases", "1"), filepath.Join(root, "current")); err != nil {
 				t.Fatal(err)
@@ -1023,6 +998,7 @@ func TestReloadDirectoryReplaced(t *testing.T) {
 			return p
 		}},
 		{"symlink swap, config directory", func(t *testing.T, root string) string {
+			needSymlinks(t)
 			write(t, filepath.Join(root, "releases", "1", "a.hcl"), toolConfig("alpha"))
 			if err := os.Symlink(filepath.Join("releases", "1"), filepath.Join(root, "current")); err != nil {
 				t.Fatal(err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 var updateScripts = flag.Bool("update-scripts", false, "rewrite the cmp golden files inside testdata/script/*.txtar")
@@ -25,6 +27,14 @@ func TestScripts(t *testing.T) {
 			env.Setenv("PATH", filepath.Dir(binPath)+string(os.PathListSeparator)+env.Getenv("PATH"))
 			env.Setenv("NO_COLOR", "1")
 			return nil
+		},
+		// [wine]: the test runs under wine, which cannot do everything
+		// Windows does (symbolic links).
+		Condition: func(cond string) (bool, error) {
+			if cond == "wine" {
+				return testconfig.UnderWine(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"status": cmdStatus,

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2/hclwrite"
@@ -27,13 +28,22 @@ func TestGitHubEscaping(t *testing.T) {
 	}
 }
 
+// TestRepoPath: a config path inside the working directory is given
+// relative to it, with slashes; others as they are. Absolute paths have a
+// drive letter on Windows.
 func TestRepoPath(t *testing.T) {
-	wd := filepath.FromSlash("/work/repo")
+	abs := func(p string) string {
+		if runtime.GOOS == "windows" {
+			p = "C:" + p
+		}
+		return filepath.FromSlash(p)
+	}
+	wd := abs("/work/repo")
 	tests := []struct{ name, want string }{
 		{"tools.hcl", "tools.hcl"},
 		{filepath.FromSlash("conf/tools.hcl"), "conf/tools.hcl"},
-		{filepath.FromSlash("/work/repo/conf/tools.hcl"), "conf/tools.hcl"},
-		{filepath.FromSlash("/elsewhere/tools.hcl"), "/elsewhere/tools.hcl"},
+		{abs("/work/repo/conf/tools.hcl"), "conf/tools.hcl"},
+		{abs("/elsewhere/tools.hcl"), filepath.ToSlash(abs("/elsewhere/tools.hcl"))},
 	}
 	for _, tt := range tests {
 		if got := repoPath(wd, tt.name); got != tt.want {

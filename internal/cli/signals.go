@@ -11,7 +11,14 @@ import (
 )
 
 // stopSignals are the signals that stop toolhost: SIGINT, SIGTERM, and
-// SIGHUP (the terminal or the editor that started it went away).
+// SIGHUP (the terminal or the editor that started it went away). On
+// Windows, Go delivers Ctrl+C and Ctrl+Break as os.Interrupt and the
+// console closing (and logoff, shutdown) as SIGTERM; SIGHUP never comes
+// there. Windows ends a process that is still running a few seconds after
+// its console closed, whatever its handler does: its commands then end
+// with it, their job objects being closed. An editor that goes away
+// without a console closes toolhost's stdin instead, which ends serve on
+// every platform.
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 // signalsKey is the context key of a context's signalRelay.
