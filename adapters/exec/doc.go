@@ -27,7 +27,8 @@
 //     that adapters.WaitCommands and adapters.KillCommands act on when the
 //     host exits.
 //   - output.go: pipes, the capped capture of output, stderr lines and
-//     progress, charsets; secrets.go: what is hidden from messages.
+//     progress, charsets (charset_<os>.go: the default charset per
+//     platform); secrets.go: what is hidden from messages.
 //   - proc_<os>.go: the process group, per platform (on Windows, a job
 //     object); env_<os>.go: the minimal environment, variable names and
 //     how a program name becomes a file, per platform.
@@ -37,5 +38,6 @@
 // exitDescription, notExecutable and prepareFds (see proc_unix.go, and
 // proc_linux.go for setParentDeath and onlyZombies, which only unix
 // needs), and in env_<os>.go defaultPath, minimalEnv, keepMinimal,
-// envKey, hasDir, programPath and findProgram (see env_unix.go).
+// envKey, hasDir, programPath and findProgram (see env_unix.go), and in
+// charset_<os>.go defaultCharset.
 package exec

@@ -134,8 +134,10 @@ type Exec struct {
 	maxOutput   int
 	stderrLog   string // MCP logging level of forwarded stderr lines; "" forwards none
 	binary      bool   // standard output is bytes, passed on as they are
-	// charset decodes standard output and error to UTF-8; nil when the
-	// command writes UTF-8.
+	// charset decodes standard output and error to UTF-8: the block's
+	// charset, or else the platform's default (defaultCharset: on Windows
+	// the console's code page, with a byte order mark winning); nil when
+	// the command writes UTF-8.
 	charset  encoding.Encoding
 	mimeType string // media type of binary output; "" sniffs it
 
