@@ -97,8 +97,15 @@ const helperArg = "-toolhost-test-helper"
 // "slept"; "fail" prints "broken" on stderr and exits 3; "echo WORDS..."
 // prints its words as echo does; "log ERR OUT" prints the line ERR on
 // stderr, then the line OUT on stdout; "touch FILE OUT" creates FILE, then
-// prints OUT.
+// prints OUT. For the scripts' files it also has "printf FORMAT" (the
+// escapes \n, \r, \\ and \NNN in octal, no verbs), "cat FILES...",
+// "utf16 FILE" (the file in UTF-16, little-endian after a byte order mark,
+// as iconv -t UTF-16 writes it), "ln OLD NEW" (a hard link) and "samefile
+// A B" (exit 1 unless A and B are one file).
 func runHelper(args []string) int {
+	if code, ok := runFileHelper(args); ok {
+		return code
+	}
 	switch {
 	case len(args) >= 1 && args[0] == "echo":
 		fmt.Println(strings.Join(args[1:], " "))
