@@ -29,6 +29,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == helperArg {
 		os.Exit(runHelper(os.Args[2:]))
 	}
+	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == helperName {
+		os.Exit(runHelper(os.Args[1:])) // the copy of this test binary that copySelf made
+	}
 	dir, err := os.MkdirTemp("", "toolhost-e2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -39,6 +42,10 @@ func TestMain(m *testing.M) {
 		binPath += ".exe"
 	}
 	if err := buildToolhost(binPath); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if err := copySelf(filepath.Join(dir, helperName+filepath.Ext(binPath))); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
@@ -53,15 +60,7 @@ func TestMain(m *testing.M) {
 // toolhost.
 func buildToolhost(path string) error {
 	if _, err := exec.LookPath("go"); err != nil {
-		self, err := os.Executable()
-		if err != nil {
-			return err
-		}
-		b, err := os.ReadFile(self)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(path, b, 0o755)
+		return copySelf(path)
 	}
 	out, err := exec.Command("go", "build", "-o", path, ".").CombinedOutput()
 	if err != nil {
@@ -70,15 +69,58 @@ func buildToolhost(path string) error {
 	return nil
 }
 
+// copySelf writes a copy of this test binary at path.
+func copySelf(path string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(self)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o755)
+}
+
+// helperName is the name of the copy of this test binary that TestMain
+// writes beside the toolhost binary, on the scripts' PATH: called so, it
+// runs as the helper program (runHelper), which the scripts' configs run
+// on every platform instead of sh, echo or cat.
+const helperName = "toolhost-helper"
+
 // helperArg, as the first argument of this test binary, makes it run as a
 // small program for the tools of the tests (runHelper) instead of the
 // tests: tests on Windows have no sh, sleep or echo.
 const helperArg = "-toolhost-test-helper"
 
 // runHelper is the helper program: "sleep SECONDS" sleeps, then prints
-// "slept"; "fail" prints "broken" on stderr and exits 3.
+// "slept"; "fail" prints "broken" on stderr and exits 3; "echo WORDS..."
+// prints its words as echo does; "log ERR OUT" prints the line ERR on
+// stderr, then the line OUT on stdout; "touch FILE OUT" creates FILE, then
+// prints OUT. For the scripts' files it also has "printf FORMAT" (the
+// escapes \n, \r, \\ and \NNN in octal, no verbs), "cat FILES...",
+// "utf16 FILE" (the file in UTF-16, little-endian after a byte order mark,
+// as iconv -t UTF-16 writes it), "ln OLD NEW" (a hard link) and "samefile
+// A B" (exit 1 unless A and B are one file).
 func runHelper(args []string) int {
+	if code, ok := runFileHelper(args); ok {
+		return code
+	}
 	switch {
+	case len(args) >= 1 && args[0] == "echo":
+		fmt.Println(strings.Join(args[1:], " "))
+		return 0
+	case len(args) == 3 && args[0] == "log":
+		fmt.Fprintln(os.Stderr, args[1])
+		fmt.Println(args[2])
+		return 0
+	case len(args) == 3 && args[0] == "touch":
+		if err := os.WriteFile(args[1], nil, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Print(args[2])
+		return 0
 	case len(args) == 2 && args[0] == "sleep":
 		d, err := time.ParseDuration(args[1] + "s")
 		if err != nil {

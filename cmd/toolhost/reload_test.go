@@ -723,9 +723,8 @@ func (s *session) stderrText() string {
 // the same file, and the client is told at level warning.
 func TestReloadWarnings(t *testing.T) {
 	const unset = "TOOLHOST_E2E_NEVER_SET"
-	if _, set := os.LookupEnv(unset); set {
-		t.Skipf("%s is set", unset)
-	}
+	t.Setenv(unset, "") // restores it after the test, should it be set
+	os.Unsetenv(unset)
 	warned := toolConfig("alpha") + "tool \"a\" {\n  description = \"a\"\n  template { text = env(\"" + unset + "\") }\n}\n"
 	cfg := writeConfig(t, toolConfig("alpha"))
 	s := startServe(t, cfg)

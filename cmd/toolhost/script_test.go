@@ -13,15 +13,23 @@ import (
 	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
-var updateScripts = flag.Bool("update-scripts", false, "rewrite the cmp golden files inside testdata/script/*.txtar")
+var updateScripts = flag.Bool("update-scripts", false, "rewrite the cmp golden files inside the scripts' .txtar files")
 
 // TestScripts runs the command-line scripts in testdata/script against the
 // toolhost binary TestMain builds, on PATH: exit codes, what goes to stdout
 // and to stderr, files written and left alone. Run with -update-scripts to
-// rewrite the golden outputs compared with cmp.
+// rewrite the golden outputs compared with cmp. Their exec tools run
+// toolhost-helper (runHelper), on PATH too, so that they run on every
+// platform; the scripts about unix programs are in testdata/script-unix
+// (TestScriptsUnix).
 func TestScripts(t *testing.T) {
+	runScripts(t, filepath.Join("testdata", "script"))
+}
+
+// runScripts runs the scripts in dir as TestScripts describes.
+func runScripts(t *testing.T, dir string) {
 	testscript.Run(t, testscript.Params{
-		Dir:           filepath.Join("testdata", "script"),
+		Dir:           dir,
 		UpdateScripts: *updateScripts,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", filepath.Dir(binPath)+string(os.PathListSeparator)+env.Getenv("PATH"))
