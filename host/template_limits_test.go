@@ -394,7 +394,11 @@ prompt "pairs" {
 		t.Run(tc.prompt, func(t *testing.T) {
 			start := time.Now()
 			_, err := r.GetPrompt(context.Background(), tc.prompt, tc.args)
-			if err == nil || !strings.Contains(err.Error(), tc.want) || len(err.Error()) > 1000 {
+			// Under the race detector an iteration costs several times
+			// more, and on a loaded machine the deadline may come before
+			// the 262,144th: either limit holds the prompt.
+			held := err != nil && (strings.Contains(err.Error(), tc.want) || raceEnabled && strings.Contains(err.Error(), "did not finish within"))
+			if !held || len(err.Error()) > 1000 {
 				t.Errorf("error = %v, want a short one containing %q", err, tc.want)
 			}
 			if took := time.Since(start); took > hangBound(2*time.Second) {
