@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/neterr"
 )
 
 // Defaults of an HTTPServer's options.
@@ -334,11 +335,11 @@ func listenError(addr string, err error) error {
 	fix := "check the address given to --listen"
 	var dnsErr *net.DNSError
 	switch {
-	case errors.Is(err, syscall.EADDRINUSE):
+	case neterr.AddrInUse(err):
 		fix = "choose another port with --listen, or stop what is using it"
 	case errors.Is(err, syscall.EACCES):
 		fix = "choose a port above 1023 with --listen (ports below need privileges)"
-	case errors.Is(err, syscall.EADDRNOTAVAIL):
+	case neterr.AddrNotAvail(err):
 		fix = "the host is not an address of this machine; listen on one of its addresses, such as 127.0.0.1, or on 0.0.0.0 for all of them"
 	case errors.As(err, &dnsErr):
 		fix = "the host name does not resolve; give an IP address or a name this machine resolves, such as localhost"

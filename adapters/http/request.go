@@ -17,6 +17,7 @@ import (
 	"github.com/go-resty/resty/v2"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/neterr"
 	"github.com/toolhost/toolhost/internal/netpolicy"
 	"github.com/toolhost/toolhost/internal/redact"
 )
@@ -230,9 +231,9 @@ func (h *HTTP) requestError(err error, host string, parent, callCtx context.Cont
 			name = h
 		}
 		return fmt.Errorf("could not resolve host %s%s; check the url", name, via)
-	case connRefused(err):
+	case neterr.Refused(err):
 		return fmt.Errorf("connection to %s refused; is the service running?", host)
-	case connDropped(err), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+	case neterr.Dropped(err), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("connection to %s was closed unexpectedly", host)
 	case errors.As(err, &certErr), errors.As(err, &unknownCA), errors.As(err, &hostErr):
 		return fmt.Errorf("TLS certificate of %s was not accepted: %v", host, innermost(err))
