@@ -8,6 +8,10 @@
 // is not regular; the open itself does not wait (O_NONBLOCK on Unix), and
 // the open file is looked at again, should the path have been swapped for
 // a FIFO in between.
+//
+// On Windows the file is opened shared for deletion too, as os.Root opens
+// files: an editor that saves by renaming a new file over the old one can
+// do so while toolhost reads it.
 package regular
 
 import (
@@ -76,7 +80,7 @@ func openFile(path string, flag int) (*os.File, error) {
 	if !info.Mode().IsRegular() {
 		return nil, &NotRegularError{Path: path, Mode: info.Mode()}
 	}
-	f, err := os.OpenFile(path, flag|openFlags, 0)
+	f, err := openPath(path, flag)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +109,7 @@ func OpenIn(root *os.Root, name string) (*os.File, error) {
 // shell's <(...)) and /dev/stdin name. A path that is not a pipe gives a
 // *NotRegularError when it is not a regular file either.
 func OpenPipe(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	f, err := openPath(path, os.O_RDONLY)
 	if err != nil {
 		return nil, err
 	}

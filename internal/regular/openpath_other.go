@@ -1,0 +1,11 @@
+//go:build !windows
+
+package regular
+
+import "os"
+
+// openPath opens the file at path with flag (os.O_RDONLY, or
+// os.O_WRONLY|os.O_TRUNC) and openFlags, as os.OpenFile does.
+func openPath(path string, flag int) (*os.File, error) {
+	return os.OpenFile(path, flag|openFlags, 0)
+}
