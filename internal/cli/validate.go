@@ -209,11 +209,14 @@ func writeGitHubDiags(w io.Writer, diags hcl.Diagnostics) {
 		props = append(props, "title="+ghProperty(d.Summary))
 		fmt.Fprintf(w, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghData(d.Detail))
 		// A duplicate: the first declaration is marked too, with a notice.
+		// Its message writes the path as the error's detail does (as the
+		// config was named); only the file properties are the
+		// repository's.
 		if dup, ok := d.Extra.(thcl.DuplicateOf); ok && d.Subject != nil {
 			r := dup.First
 			fmt.Fprintf(w, "::notice file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n",
 				ghProperty(repoPath(wd, r.Filename)), r.Start.Line, r.Start.Column, r.End.Line, r.End.Column,
-				ghProperty("First declaration"), ghData(fmt.Sprintf("The %s declared here is declared again at %s:%d:%d.", dup.What, repoPath(wd, d.Subject.Filename), d.Subject.Start.Line, d.Subject.Start.Column)))
+				ghProperty("First declaration"), ghData(fmt.Sprintf("The %s declared here is declared again at %s:%d:%d.", dup.What, d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column)))
 		}
 	}
 }
