@@ -58,15 +58,17 @@ func TestFileFunction(t *testing.T) {
 		{path: "latin1.txt", err: "is not UTF-8 text"},
 		{path: "", err: "the path is empty"},
 	}
-	// On Windows, a backslash separates too, and neither a path rooted on
-	// the drive (\x) nor one relative to a drive's own directory (C:x)
-	// leaves the config file's directory.
+	// On Windows, a backslash separates too; a path rooted without a drive
+	// (\x, /etc/hostname) is an absolute path, and one relative to a
+	// drive's own directory (C:x) does not leave the config file's
+	// directory.
 	if runtime.GOOS == "windows" {
 		tests = append(tests, []fileCase{
 			{path: `testdata\ok.json`, want: `{"ok": true}`},
 			{path: `..\secret.txt`, err: "is outside the config file's directory"},
 			{path: `nested\..\..\secret.txt`, err: "is outside the config file's directory"},
-			{path: `\secret.txt`, err: "is outside the config file's directory"},
+			{path: `\secret.txt`, err: "is an absolute path"},
+			{path: "/etc/hostname", err: "is an absolute path"},
 			{path: filepath.VolumeName(root) + `secret.txt`, err: "is outside the config file's directory"},
 			{path: filepath.VolumeName(root) + `/secret.txt`, err: "is an absolute path"},
 		}...)

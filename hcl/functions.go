@@ -282,7 +282,9 @@ func readConfined(dir, p string) ([]byte, error) {
 	if p == "" {
 		return nil, errors.New("the path is empty; give a file's path relative to the config file, such as \"testdata/response.json\"")
 	}
-	if filepath.IsAbs(p) {
+	// On Windows, a path rooted without a drive (/etc/hostname, \x) is
+	// not absolute to filepath.IsAbs, but it is meant as one.
+	if filepath.IsAbs(p) || filepath.VolumeName(p) == "" && os.IsPathSeparator(p[0]) {
 		return nil, fmt.Errorf("%s is an absolute path; give a path relative to the config file's directory (%s), such as \"testdata/response.json\"", p, dirNote(dir))
 	}
 	root, err := os.OpenRoot(dir)
