@@ -246,7 +246,7 @@ func ConfigFiles(paths []string) ([]string, hcl.Diagnostics) {
 		}
 		// Not filepath.Glob: a directory name may hold glob characters.
 		var matches []string
-		entries, _ := os.ReadDir(p)
+		entries, _ := regular.ReadDir(p)
 		for _, e := range entries {
 			if !e.IsDir() && IsConfigName(e.Name()) {
 				matches = append(matches, filepath.Join(p, e.Name()))
@@ -584,7 +584,7 @@ func nearConfigName(p string) string {
 	if read == "" {
 		read = "."
 	}
-	entries, err := os.ReadDir(read)
+	entries, err := regular.ReadDir(read)
 	if err != nil || base == "" {
 		return ""
 	}

@@ -9,3 +9,6 @@ import "os"
 func openPath(path string, flag int) (*os.File, error) {
 	return os.OpenFile(path, flag|openFlags, 0)
 }
+
+// openDir opens the directory at path for listing, as os.Open does.
+func openDir(path string) (*os.File, error) { return os.Open(path) }

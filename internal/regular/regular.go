@@ -11,7 +11,8 @@
 //
 // On Windows the file is opened shared for deletion too, as os.Root opens
 // files: an editor that saves by renaming a new file over the old one can
-// do so while toolhost reads it.
+// do so while toolhost reads it. ReadDir lists a config's directory so
+// too.
 package regular
 
 import (
@@ -20,6 +21,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 )
 
 // NotRegularError is the error for a path that names something other than
@@ -117,6 +120,20 @@ func OpenPipe(path string) (*os.File, error) {
 		return f, nil
 	}
 	return checked(f, path)
+}
+
+// ReadDir lists the directory at path, sorted by name, as os.ReadDir
+// does: for a config named by its directory. On Windows the directory is
+// opened shared for deletion, as the files are.
+func ReadDir(path string) ([]fs.DirEntry, error) {
+	f, err := openDir(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }
 
 // checked returns f when it is a regular file, and closes it otherwise.

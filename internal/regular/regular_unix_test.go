@@ -45,14 +45,6 @@ func TestOpenRefusesWithoutWaiting(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	opens := []struct {
-		name string
-		open func(name string) (*os.File, error)
-	}{
-		{"Open", Open},
-		{"OpenIn", func(name string) (*os.File, error) { return OpenIn(root, name) }},
-		{"OpenWrite", OpenWrite},
-	}
 	for _, tc := range []struct{ file, kind string }{
 		{"file", ""},
 		{"fifo", "a FIFO (named pipe)"},
@@ -61,7 +53,7 @@ func TestOpenRefusesWithoutWaiting(t *testing.T) {
 		{"/dev/null", "a character device"},
 		{"dir", "a directory"},
 	} {
-		for _, o := range opens {
+		for _, o := range opens(root) {
 			t.Run(tc.file+"/"+o.name, func(t *testing.T) {
 				if tc.file == "sock" {
 					if _, err := os.Stat(filepath.Join(dir, "sock")); err != nil {

@@ -23,16 +23,8 @@ func TestReplaceOpenFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	opens := []struct {
-		name  string
-		open  func(path string) (*os.File, error)
-		write bool
-	}{
-		{"Open", Open, false},
-		{"OpenPipe", OpenPipe, false},
-		{"OpenIn", func(path string) (*os.File, error) { return OpenIn(root, filepath.Base(path)) }, false},
-		{"OpenWrite", OpenWrite, true},
-	}
+	// OpenPipe opens a regular file too.
+	all := append(opens(root), opener{"OpenPipe", OpenPipe})
 	saves := []struct {
 		name string
 		save func(t *testing.T, path string) error
@@ -50,13 +42,17 @@ func TestReplaceOpenFile(t *testing.T) {
 		{"delete", func(t *testing.T, path string) error { return os.Remove(path) }, ""},
 	}
 	for _, save := range saves {
-		for _, op := range opens {
+		for _, op := range all {
 			t.Run(save.name+"/"+op.name, func(t *testing.T) {
 				path := filepath.Join(dir, op.name+".hcl")
 				if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				f, err := op.open(path)
+				name := path
+				if op.name == "OpenIn" {
+					name = filepath.Base(path)
+				}
+				f, err := op.open(name)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -64,7 +60,7 @@ func TestReplaceOpenFile(t *testing.T) {
 				if err := save.save(t, path); err != nil {
 					t.Fatalf("saving over the open file: %v", err)
 				}
-				if !op.write {
+				if op.name != "OpenWrite" {
 					if b, err := io.ReadAll(f); err != nil || string(b) != "old" {
 						t.Errorf("the open file read %q, %v; want \"old\"", b, err)
 					}
@@ -76,5 +72,27 @@ func TestReplaceOpenFile(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestDeleteListedDirectory holds a directory open as ReadDir opens it
+// and deletes it, as a config's directory may be deleted while it is
+// listed: Windows allows it only when every open handle shares the
+// directory for deletion.
+func TestDeleteListedDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "conf")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := openDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.ReadDir(-1); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(dir); err != nil {
+		t.Fatalf("deleting the listed directory: %v", err)
 	}
 }
