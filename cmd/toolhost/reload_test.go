@@ -76,9 +76,7 @@ func writeAtomically(t *testing.T, path, content string) {
 	if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		t.Fatal(err)
-	}
+	replaceFile(t, tmp, path)
 }
 
 func TestReload(t *testing.T) {
@@ -158,9 +156,7 @@ func TestReloadSymlinkSwap(t *testing.T) {
 		if err := os.Symlink("..v"+version, tmp); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Rename(tmp, filepath.Join(dir, "..data")); err != nil {
-			t.Fatal(err)
-		}
+		replaceFile(t, tmp, filepath.Join(dir, "..data"))
 	}
 	write("1", toolConfig("alpha"))
 	cfg := filepath.Join(dir, "tools.hcl")
@@ -209,9 +205,7 @@ func TestReloadSymlinkElsewhere(t *testing.T) {
 	if err := os.WriteFile(tmp, []byte(toolConfig("gamma")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Rename(tmp, real); err != nil {
-		t.Fatal(err)
-	}
+	replaceFile(t, tmp, real)
 	s.until("tools/list_changed after a rename over the target", isMethod("notifications/tools/list_changed"))
 	if got := strings.Join(s.toolNames(3), ","); got != "gamma" {
 		t.Fatalf("tools after the rename: %s", got)
@@ -261,9 +255,7 @@ func TestReloadSymlinkToNothing(t *testing.T) {
 				if err := os.Symlink(to, tmp); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.Rename(tmp, filepath.Join(dir, tt.link)); err != nil {
-					t.Fatal(err)
-				}
+				replaceFile(t, tmp, filepath.Join(dir, tt.link))
 			}
 			write(tt.v1, toolConfig("alpha"))
 			repoint(tt.v1)
@@ -833,9 +825,7 @@ func TestReloadDirectory(t *testing.T) {
 		{"file added", func(t *testing.T) { write(t, "b.hcl", toolConfig("beta")) }, "alpha,beta"},
 		{"file renamed into place", func(t *testing.T) {
 			write(t, ".c.hcl.tmp", toolConfig("gamma"))
-			if err := os.Rename(filepath.Join(dir, ".c.hcl.tmp"), filepath.Join(dir, "c.hcl")); err != nil {
-				t.Fatal(err)
-			}
+			replaceFile(t, filepath.Join(dir, ".c.hcl.tmp"), filepath.Join(dir, "c.hcl"))
 		}, "alpha,beta,gamma"},
 		{"other files ignored", func(t *testing.T) {
 			// Were any of these read, the reload that the removal of
@@ -972,9 +962,7 @@ func TestReloadDirectoryReplaced(t *testing.T) {
 		if err := os.Symlink(target, tmp); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Rename(tmp, link); err != nil {
-			t.Fatal(err)
-		}
+		replaceFile(t, tmp, link)
 	}
 	for _, tc := range []struct {
 		name string
@@ -1014,12 +1002,8 @@ func TestReloadDirectoryReplaced(t *testing.T) {
 			return filepath.Join(root, "conf")
 		}, func(t *testing.T, root string) string {
 			write(t, filepath.Join(root, "conf.new", "a.hcl"), toolConfig("beta"))
-			if err := os.Rename(filepath.Join(root, "conf"), filepath.Join(root, "conf.old")); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Rename(filepath.Join(root, "conf.new"), filepath.Join(root, "conf")); err != nil {
-				t.Fatal(err)
-			}
+			replaceFile(t, filepath.Join(root, "conf"), filepath.Join(root, "conf.old"))
+			replaceFile(t, filepath.Join(root, "conf.new"), filepath.Join(root, "conf"))
 			return filepath.Join(root, "conf", "a.hcl")
 		}},
 		{"config file's directory deleted and re-created", func(t *testing.T, root string) string {
@@ -1027,9 +1011,7 @@ func TestReloadDirectoryReplaced(t *testing.T) {
 			write(t, p, toolConfig("alpha"))
 			return p
 		}, func(t *testing.T, root string) string {
-			if err := os.RemoveAll(filepath.Join(root, "proj")); err != nil {
-				t.Fatal(err)
-			}
+			removeTree(t, filepath.Join(root, "proj"))
 			// Not a wait for the server: a gap long enough for a reload
 			// to find the config gone (and report it) before it is back.
 			time.Sleep(300 * time.Millisecond)
@@ -1043,21 +1025,23 @@ func TestReloadDirectoryReplaced(t *testing.T) {
 			return p
 		}, func(t *testing.T, root string) string {
 			write(t, filepath.Join(root, "proj.new", "tools.hcl"), toolConfig("beta"))
-			if err := os.Rename(filepath.Join(root, "proj"), filepath.Join(root, "proj.old")); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Rename(filepath.Join(root, "proj.new"), filepath.Join(root, "proj")); err != nil {
-				t.Fatal(err)
-			}
+			replaceFile(t, filepath.Join(root, "proj"), filepath.Join(root, "proj.old"))
+			replaceFile(t, filepath.Join(root, "proj.new"), filepath.Join(root, "proj"))
 			return filepath.Join(root, "proj", "tools.hcl")
 		}},
 		{"config directory's parent deleted and re-created", func(t *testing.T, root string) string {
+			if testconfig.UnderWine() {
+				// Go deletes with POSIX semantics on Windows (the name goes
+				// at once, handles or not); wine 8 lacks them, and the
+				// overlay falls back to the older call, which leaves the
+				// watched directory pending deletion while toolhost's
+				// watch holds it open: its parent can never be removed.
+				t.Skip("wine 8 cannot delete a directory another process holds open (no POSIX delete semantics)")
+			}
 			write(t, filepath.Join(root, "proj", "conf", "a.hcl"), toolConfig("alpha"))
 			return filepath.Join(root, "proj", "conf")
 		}, func(t *testing.T, root string) string {
-			if err := os.RemoveAll(filepath.Join(root, "proj")); err != nil {
-				t.Fatal(err)
-			}
+			removeTree(t, filepath.Join(root, "proj"))
 			time.Sleep(300 * time.Millisecond) // as above
 			p := filepath.Join(root, "proj", "conf", "a.hcl")
 			write(t, p, toolConfig("beta"))
