@@ -12,4 +12,4 @@ type fileKey struct{}
 func fileKeyOf(string, fs.FileInfo) (fileKey, bool) { return fileKey{}, false }
 
 // HardLinks returns 1: here, a file's other names are not looked for.
-func HardLinks(fs.FileInfo) uint64 { return 1 }
+func HardLinks(string, fs.FileInfo) uint64 { return 1 }

@@ -26,9 +26,9 @@ func fileKeyOf(_ string, info fs.FileInfo) (fileKey, bool) {
 	return fileKey{uint64(st.Dev), uint64(st.Ino)}, true
 }
 
-// HardLinks returns how many names (hard links) the file info describes
-// has; 1 when info does not say.
-func HardLinks(info fs.FileInfo) uint64 {
+// HardLinks returns how many names (hard links) the file at path, which
+// info (from Stat) describes, has; 1 when info does not say.
+func HardLinks(_ string, info fs.FileInfo) uint64 {
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
 		return uint64(st.Nlink)
 	}

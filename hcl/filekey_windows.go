@@ -23,24 +23,40 @@ func fileKeyOf(path string, info fs.FileInfo) (fileKey, bool) {
 	if info == nil {
 		return fileKey{}, false
 	}
-	p, err := windows.UTF16PtrFromString(path)
-	if err != nil {
-		return fileKey{}, false
-	}
-	// No access asked: the handle is for its attributes only, and opens
-	// whatever another program holds the file with.
-	h, err := windows.CreateFile(p, 0, windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE|windows.FILE_SHARE_DELETE, nil, windows.OPEN_EXISTING, windows.FILE_FLAG_BACKUP_SEMANTICS, 0)
-	if err != nil {
-		return fileKey{}, false
-	}
-	defer windows.CloseHandle(h)
-	var d windows.ByHandleFileInformation
-	if err := windows.GetFileInformationByHandle(h, &d); err != nil {
+	d, ok := handleInfo(path)
+	if !ok {
 		return fileKey{}, false
 	}
 	return fileKey{d.VolumeSerialNumber, uint64(d.FileIndexHigh)<<32 | uint64(d.FileIndexLow)}, true
 }
 
-// HardLinks returns 1: the number of a file's names is not in what Stat
-// gives on Windows.
-func HardLinks(fs.FileInfo) uint64 { return 1 }
+// HardLinks returns how many names (hard links) the file at path has,
+// which Windows gives only from an open handle; 1 when it cannot be
+// opened.
+func HardLinks(path string, _ fs.FileInfo) uint64 {
+	d, ok := handleInfo(path)
+	if !ok || d.NumberOfLinks == 0 {
+		return 1
+	}
+	return uint64(d.NumberOfLinks)
+}
+
+// handleInfo opens the file at path for its attributes only (no access
+// asked, so it opens whatever another program holds the file with) and
+// returns what GetFileInformationByHandle says of it.
+func handleInfo(path string) (windows.ByHandleFileInformation, bool) {
+	var d windows.ByHandleFileInformation
+	p, err := windows.UTF16PtrFromString(path)
+	if err != nil {
+		return d, false
+	}
+	h, err := windows.CreateFile(p, 0, windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE|windows.FILE_SHARE_DELETE, nil, windows.OPEN_EXISTING, windows.FILE_FLAG_BACKUP_SEMANTICS, 0)
+	if err != nil {
+		return d, false
+	}
+	defer windows.CloseHandle(h)
+	if err := windows.GetFileInformationByHandle(h, &d); err != nil {
+		return d, false
+	}
+	return d, true
+}

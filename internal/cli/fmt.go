@@ -172,7 +172,7 @@ func writeInPlace(name string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if thcl.HardLinks(info) > 1 && writeThrough(target, data) == nil {
+	if thcl.HardLinks(target, info) > 1 && writeThrough(target, data) == nil {
 		return nil
 	}
 	return os.Rename(tmp.Name(), target)
