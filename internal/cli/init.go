@@ -13,8 +13,10 @@ import (
 )
 
 // starterConfig is what init writes: one tool of each backend, with an
-// example block, and comments that point to the next step. It validates
-// with no diagnostics and is formatted as toolhost fmt formats.
+// example block, and comments that point to the next step. Its exec tool
+// runs a program every system of its kind has (starterExec, per platform).
+// It validates with no diagnostics and is formatted as toolhost fmt
+// formats.
 const starterConfig = `# tools.hcl: tools for MCP clients, served over stdio by
 #
 #   toolhost serve tools.hcl
@@ -26,7 +28,7 @@ const starterConfig = `# tools.hcl: tools for MCP clients, served over stdio by
 
 server {
   name         = "my-tools"
-  instructions = "Greetings, GitHub repository facts and word counts."
+  instructions = "Greetings, GitHub repository facts and ` + starterTopic + `."
 }
 
 # template: text computed from the arguments, with no I/O.
@@ -102,19 +104,7 @@ tool "github_repo" {
 
 # exec: runs a program with an argument list, never through a shell; each
 # element is one argument whatever it contains.
-tool "word_count" {
-  description = "Counts the words of a text."
-  param "text" {
-    type        = string
-    description = "The text to count."
-  }
-  exec {
-    command = ["wc", "-w"]
-    stdin   = param.text
-    timeout = "5s"
-  }
-}
-`
+` + starterExec
 
 func runInit(args []string, stdout, stderr io.Writer) int {
 	flags := newFlags("init", "init [DIR]", stderr)
