@@ -128,10 +128,12 @@ tool "http_logged" {
   }
 }
 
+# Its reports are spaced more than ProgressInterval (100 ms) apart, so
+# that none is coalesced with the next, however slowly the machine runs.
 tool "reports_progress" {
   description = "Reports progress, once backwards."
   exec {
-    command = ["sh", "-c", "echo '::progress 10/100 start' >&2; sleep 0.05; echo '::progress 5/100 backwards' >&2; echo '::progress 60/100 more' >&2; sleep 0.05; echo '::progress 100/100 done' >&2; echo ok"]
+    command = ["sh", "-c", "echo '::progress 10/100 start' >&2; sleep 0.15; echo '::progress 5/100 backwards' >&2; echo '::progress 60/100 more' >&2; sleep 0.15; echo '::progress 100/100 done' >&2; echo ok"]
   }
 }
 
