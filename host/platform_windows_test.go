@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // The tests of this file are those of behaviour that matters on Windows
@@ -76,11 +77,11 @@ func TestWindowsResourcePaths(t *testing.T) {
 	src := `
 resource "backslashes" {
   uri  = "docs://backslashes"
-  file = ` + hclQuote(abs) + `
+  file = ` + testconfig.HCLString(abs) + `
 }
 resource "slashes" {
   uri  = "docs://slashes"
-  file = ` + hclQuote(filepath.ToSlash(abs)) + `
+  file = ` + testconfig.HCLString(filepath.ToSlash(abs)) + `
 }
 resource "relative" {
   uri  = "docs://relative"
@@ -88,7 +89,7 @@ resource "relative" {
 }
 resource_template "tree" {
   uri_template = "tree:///{+path}"
-  dir          = ` + hclQuote(filepath.Join(dir, "docs")) + `
+  dir          = ` + testconfig.HCLString(filepath.Join(dir, "docs")) + `
 }
 `
 	cfg := filepath.Join(dir, "tools.hcl")

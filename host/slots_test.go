@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // loadSource compiles an HCL config written to a temporary file.
@@ -259,7 +260,7 @@ server {
 resource_template "gate" {
   uri_template = "gate:///{n}"
   exec {
-    `+helperCommand(`"mark"`, hclQuote(dir+"/started"), `"await"`, hclQuote(dir+"/go"), `"echo"`, `"done"`, `param.n`)+`
+    `+helperCommand(`"mark"`, testconfig.HCLString(dir+"/started"), `"await"`, testconfig.HCLString(dir+"/go"), `"echo"`, `"done"`, `param.n`)+`
   }
 }
 `)
