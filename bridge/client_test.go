@@ -20,6 +20,7 @@ import (
 	"github.com/toolhost/toolhost/bridge"
 	"github.com/toolhost/toolhost/bridge/bridgetest"
 	"github.com/toolhost/toolhost/host"
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // tlog is a log writer to t.Log.
@@ -37,12 +38,12 @@ func loadServer(t *testing.T, src string) (*host.Server, string) {
 }
 
 // loadServerIn is loadServer with the config written in dir, beside the
-// files it names. PROGRAM in src stands for the program of exec tools: this
-// test binary as a helper (see testProgram).
+// files it names. "[PROGRAM" in src starts the command of exec tools that
+// run this test binary as a program (testconfig.RunProgram).
 func loadServerIn(t *testing.T, dir, src string) (*host.Server, string) {
 	t.Helper()
 	p := filepath.Join(dir, "tools.hcl")
-	src = strings.ReplaceAll(src, "PROGRAM", programExpr(t))
+	src = strings.ReplaceAll(src, "[PROGRAM", strings.TrimSuffix(testconfig.ProgramList(), "]"))
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -137,18 +138,18 @@ tool "structured" {
 }
 tool "fail" {
   description = "exits 3"
-  exec { command = [PROGRAM, "fail"] }
+  exec { command = [PROGRAM, "stderr", "broken", "exit", "3"] }
 }
 tool "big" {
   description = "prints many bytes"
-  exec { command = [PROGRAM, "big"] }
+  exec { command = [PROGRAM, "repeat", "20000", "x"] }
 }
 tool "gate" {
   description = "waits for a file, then answers with its label"
   param "dir" { type = string }
   param "label" { type = string }
   exec {
-    command = [PROGRAM, "gate", param.dir, param.label]
+    command = [PROGRAM, "touch", "${param.dir}/${param.label}.started", "await", "${param.dir}/${param.label}.go", "print", param.label]
     timeout = "60s"
   }
 }
@@ -951,7 +952,7 @@ tool "report" {
 tool "picture" {
   description = "a PNG"
   exec {
-    command = [PROGRAM, "png"]
+    command = [PROGRAM, "bytes", "89504e470d0a1a0a0000000d49484452"]
     binary  = true
   }
 }
