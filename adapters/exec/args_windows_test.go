@@ -5,38 +5,14 @@ package exec
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
-
-// printArgsEnv makes the test binary, run by TestExecArgsRoundTrip, act
-// as TestHelperPrintArgs's program.
-const printArgsEnv = "TOOLHOST_TEST_PRINT_ARGS"
-
-// TestHelperPrintArgs is not a test but a program: with printArgsEnv set,
-// it prints as JSON the arguments it got after "--", as the Go runtime
-// splits its command line, and exits.
-func TestHelperPrintArgs(t *testing.T) {
-	if os.Getenv(printArgsEnv) != "1" {
-		return
-	}
-	args := os.Args
-	for i, a := range args {
-		if a == "--" {
-			args = args[i+1:]
-			break
-		}
-	}
-	if err := json.NewEncoder(os.Stdout).Encode(args); err != nil {
-		os.Exit(2)
-	}
-	os.Exit(0)
-}
 
 // roundTripValues are parameter values that a command line must carry
 // exactly: what the standard quoting escapes (spaces, tabs, quotes,
@@ -54,18 +30,14 @@ var roundTripValues = []string{
 // which os/exec builds with the standard quoting (syscall.EscapeArg) and
 // which the program, here the test binary, splits back: every parameter
 // value comes back exactly, through the argv the tool builds and through a
-// call of the tool. The helper prints UTF-8, which the tool's charset
+// call of the tool. The program ("args", testconfig.RunProgram) prints
+// UTF-8, which the tool's charset
 // says, since the output of a Windows command is read in the console's
 // code page otherwise.
 func TestExecArgsRoundTrip(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	f := defaultFixture()
-	body := `command = concat([` + strconv.Quote(exe) + `, "-test.run=^TestHelperPrintArgs$", "--"], param.files)
+	body := `command = concat(` + testconfig.ProgramList(`"args"`) + `, param.files)
 inherit_env = true
-env = { ` + printArgsEnv + ` = "1" }
 charset = "utf-8"`
 	e := f.mustCompile(t, body)
 	items := make([]cty.Value, len(roundTripValues))
@@ -96,7 +68,6 @@ charset = "utf-8"`
 		}
 		cmd := exec.Command(argv[0])
 		cmd.Args = argv
-		cmd.Env = append(os.Environ(), printArgsEnv+"=1")
 		out, err := cmd.Output()
 		if err != nil {
 			t.Fatalf("running %q: %v", argv[0], err)

@@ -152,7 +152,7 @@ func TestExecOutputCapture(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := defaultFixture()
-			e := f.mustCompile(t, helperCommand("print", `"`+tt.n+`"`)+tt.extra)
+			e := f.mustCompile(t, helperCommand("repeat", `"`+tt.n+`"`, `"x"`)+tt.extra)
 			out, err := f.call(t, context.Background(), e, nil)
 			if err != nil {
 				t.Fatalf("call: %v", err)

@@ -19,103 +19,84 @@ import (
 	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
-// helperEnv is the variable that makes the test binary act as the
-// program of a test's command (TestHelperProcess) rather than run tests.
+// helperEnv is a variable every helperCommand's env sets, which
+// TestExecMinimalEnv finds in the command's environment.
 const helperEnv = "TOOLHOST_EXEC_HELPER"
 
-// TestHelperProcess is not a test: run with helperEnv set, it is the
-// program the Windows tests' commands run, doing what its arguments after
-// "--" say:
+// init adds the test programs (testconfig.RunProgram) that only the
+// Windows tests of processes run:
 //
 //	tree PIDFILE      start a child that sleeps, write "PID CHILDPID" to PIDFILE, sleep
-//	sleep             sleep
-//	exit CODE         exit with CODE
-//	print N           write N bytes "x" to standard output
-//	env               write the environment, a variable a line
 //	graceful MARKER   wait for CTRL_BREAK, then create MARKER and exit 0
 //	host PIDFILE      run "tree PIDFILE" in a job, as toolhost does, and exit
 //	                  once PIDFILE is written, leaving it running
-func TestHelperProcess(t *testing.T) {
-	if os.Getenv(helperEnv) != "1" {
-		t.Skip("not a test: the program of the Windows tests' commands")
-	}
-	args := os.Args
-	for len(args) > 0 && args[0] != "--" {
-		args = args[1:]
-	}
-	if len(args) < 2 {
-		os.Exit(2)
-	}
-	os.Exit(helperMain(args[1], args[2:]))
+func init() {
+	testconfig.AddProgram("tree", treeProgram)
+	testconfig.AddProgram("graceful", gracefulProgram)
+	testconfig.AddProgram("host", hostProgram)
 }
 
-// helperMain does what TestHelperProcess's mode says, and returns its
-// exit code.
-func helperMain(mode string, args []string) int {
-	switch mode {
-	case "tree":
-		child := helperCmd("sleep")
-		if err := child.Start(); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 3
-		}
-		line := fmt.Sprintf("%d %d\n", os.Getpid(), child.Process.Pid)
-		if err := os.WriteFile(args[0], []byte(line), 0o644); err != nil {
-			return 3
-		}
-		time.Sleep(time.Minute)
-	case "sleep":
-		time.Sleep(time.Minute)
-	case "host":
-		cmd := helperCmd("tree", args[0])
-		setProcessGroup(cmd)
-		if err := cmd.Start(); err != nil {
-			return 3
-		}
-		if err := startGroup(cmd); err != nil {
-			return 3
-		}
-		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-			if b, _ := os.ReadFile(args[0]); strings.HasSuffix(string(b), "\n") {
-				return 0
-			}
-		}
-		return 3
-	case "exit":
-		code, _ := strconv.ParseUint(args[0], 0, 32)
-		return int(code)
-	case "print":
-		n, _ := strconv.Atoi(args[0])
-		os.Stdout.WriteString(strings.Repeat("x", n))
-	case "env":
-		for _, kv := range os.Environ() {
-			fmt.Println(kv)
-		}
-	case "graceful":
-		c := make(chan os.Signal, 1)
-		signal.Notify(c, os.Interrupt) // CTRL_BREAK arrives as os.Interrupt
-		<-c
-		if err := os.WriteFile(args[0], nil, 0o644); err != nil {
-			return 3
-		}
+// treeProgram is the program "tree PIDFILE".
+func treeProgram(args []string) (int, error) {
+	if len(args) == 0 {
+		return 0, errors.New("an operand is missing")
 	}
-	return 0
+	child := helperCmd("sleep", "60")
+	if err := child.Start(); err != nil {
+		return 1, err
+	}
+	line := fmt.Sprintf("%d %d\n", os.Getpid(), child.Process.Pid)
+	if err := os.WriteFile(args[0], []byte(line), 0o644); err != nil {
+		return 1, err
+	}
+	time.Sleep(time.Minute)
+	return 1, nil
 }
 
-// helperCmd returns a command that runs the test binary as
-// TestHelperProcess in mode, with args.
-func helperCmd(mode string, args ...string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestHelperProcess$", "--", mode}, args...)...)
-	cmd.Env = append(os.Environ(), helperEnv+"=1")
-	return cmd
+// gracefulProgram is the program "graceful MARKER".
+func gracefulProgram(args []string) (int, error) {
+	if len(args) == 0 {
+		return 0, errors.New("an operand is missing")
+	}
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt) // CTRL_BREAK arrives as os.Interrupt
+	<-c
+	return 1, os.WriteFile(args[0], nil, 0o644)
+}
+
+// hostProgram is the program "host PIDFILE".
+func hostProgram(args []string) (int, error) {
+	if len(args) == 0 {
+		return 0, errors.New("an operand is missing")
+	}
+	cmd := helperCmd("tree", args[0])
+	setProcessGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		return 1, err
+	}
+	if err := startGroup(cmd); err != nil {
+		return 1, err
+	}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if b, _ := os.ReadFile(args[0]); strings.HasSuffix(string(b), "\n") {
+			return 1, nil
+		}
+	}
+	return 1, errors.New("the tree wrote no pids")
+}
+
+// helperCmd returns a command that runs the test binary as the program of
+// steps args (testconfig.RunProgram).
+func helperCmd(args ...string) *exec.Cmd {
+	argv := testconfig.ProgramArgv(args...)
+	return exec.Command(argv[0], argv[1:]...)
 }
 
 // helperCommand is the command attribute of an exec block whose program
-// is the test binary acting as TestHelperProcess in mode, with args (HCL
-// expressions) after it, and env setting helperEnv.
-func helperCommand(mode string, args ...string) string {
-	elems := []string{strconv.Quote(os.Args[0]), `"-test.run=^TestHelperProcess$"`, `"--"`, strconv.Quote(mode)}
-	return fmt.Sprintf("command = [%s]\nenv = { %s = \"1\" }", strings.Join(append(elems, args...), ", "), helperEnv)
+// is the test binary running step, with args (HCL expressions) after it,
+// and an env that sets helperEnv.
+func helperCommand(step string, args ...string) string {
+	return fmt.Sprintf("command = %s\nenv = { %s = \"1\" }", testconfig.ProgramList(append([]string{strconv.Quote(step)}, args...)...), helperEnv)
 }
 
 // processGone reports whether the process pid has exited, or does so
@@ -246,7 +227,7 @@ func TestExecGracefulStop(t *testing.T) {
 // kills the group at once rather than leaving it running.
 func TestExecSignalFallsBackToKill(t *testing.T) {
 	t.Parallel()
-	cmd := helperCmd("sleep")
+	cmd := helperCmd("sleep", "60")
 	setProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
