@@ -26,11 +26,9 @@ func TestMain(m *testing.M) {
 	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == "toolhost" {
 		main() // the copy of this test binary that buildToolhost made
 	}
-	if len(os.Args) > 1 && os.Args[1] == helperArg {
-		os.Exit(runHelper(os.Args[2:]))
-	}
+	testconfig.RunProgram()
 	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == helperName {
-		os.Exit(runHelper(os.Args[1:])) // the copy of this test binary that copySelf made
+		os.Exit(testconfig.Run(os.Args[1:])) // the copy of this test binary that copySelf made
 	}
 	dir, err := os.MkdirTemp("", "toolhost-e2e")
 	if err != nil {
@@ -84,59 +82,10 @@ func copySelf(path string) error {
 
 // helperName is the name of the copy of this test binary that TestMain
 // writes beside the toolhost binary, on the scripts' PATH: called so, it
-// runs as the helper program (runHelper), which the scripts' configs run
-// on every platform instead of sh, echo or cat.
+// runs as a program of the steps its arguments name (testconfig.Run, with
+// the file steps of helper_files_test.go), which the scripts' configs run on every
+// platform instead of sh, echo or cat.
 const helperName = "toolhost-helper"
-
-// helperArg, as the first argument of this test binary, makes it run as a
-// small program for the tools of the tests (runHelper) instead of the
-// tests: tests on Windows have no sh, sleep or echo.
-const helperArg = "-toolhost-test-helper"
-
-// runHelper is the helper program: "sleep SECONDS" sleeps, then prints
-// "slept"; "fail" prints "broken" on stderr and exits 3; "echo WORDS..."
-// prints its words as echo does; "log ERR OUT" prints the line ERR on
-// stderr, then the line OUT on stdout; "touch FILE OUT" creates FILE, then
-// prints OUT. For the scripts' files it also has "printf FORMAT" (the
-// escapes \n, \r, \\ and \NNN in octal, no verbs), "cat FILES...",
-// "utf16 FILE" (the file in UTF-16, little-endian after a byte order mark,
-// as iconv -t UTF-16 writes it), "ln OLD NEW" (a hard link) and "samefile
-// A B" (exit 1 unless A and B are one file).
-func runHelper(args []string) int {
-	if code, ok := runFileHelper(args); ok {
-		return code
-	}
-	switch {
-	case len(args) >= 1 && args[0] == "echo":
-		fmt.Println(strings.Join(args[1:], " "))
-		return 0
-	case len(args) == 3 && args[0] == "log":
-		fmt.Fprintln(os.Stderr, args[1])
-		fmt.Println(args[2])
-		return 0
-	case len(args) == 3 && args[0] == "touch":
-		if err := os.WriteFile(args[1], nil, 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		fmt.Print(args[2])
-		return 0
-	case len(args) == 2 && args[0] == "sleep":
-		d, err := time.ParseDuration(args[1] + "s")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 2
-		}
-		time.Sleep(d)
-		fmt.Print("slept")
-		return 0
-	case len(args) == 1 && args[0] == "fail":
-		fmt.Fprintln(os.Stderr, "broken")
-		return 3
-	}
-	fmt.Fprintf(os.Stderr, "helper: unknown arguments %q\n", args)
-	return 2
-}
 
 // writeConfig writes an HCL config into a fresh directory and returns its path.
 func writeConfig(t *testing.T, src string) string {

@@ -1,24 +1,10 @@
 package main
 
-import (
-	"fmt"
-	"os"
-	"path/filepath"
-)
+import "github.com/toolhost/toolhost/internal/testconfig"
 
 // The commands of testConfig's tools "slow" and "fail" on Windows: this
-// test binary as a helper program (runHelper), its path written with
-// slashes, which exec takes as a path on Windows too.
+// test binary as a program (testconfig.RunProgram).
 var (
-	slowCommand = fmt.Sprintf(`[%q, %q, "sleep", param.seconds]`, filepath.ToSlash(testExecutable()), helperArg)
-	failCommand = fmt.Sprintf(`[%q, %q, "fail"]`, filepath.ToSlash(testExecutable()), helperArg)
+	slowCommand = testconfig.ProgramList(`"sleep"`, "param.seconds", `"print"`, `"slept"`)
+	failCommand = testconfig.ProgramList(`"stderr"`, `"broken"`, `"exit"`, `"3"`)
 )
-
-// testExecutable is the path of this test binary.
-func testExecutable() string {
-	p, err := os.Executable()
-	if err != nil {
-		panic(err)
-	}
-	return p
-}

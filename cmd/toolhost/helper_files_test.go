@@ -1,63 +1,83 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"unicode/utf16"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
-// runFileHelper runs the helper commands of runHelper that make and
-// compare the scripts' files, which the scripts ran with printf, cat,
-// iconv, ln and test -ef on unix only; ok is false for another command.
-func runFileHelper(args []string) (code int, ok bool) {
-	if len(args) == 0 {
-		return 0, false
+// init adds the test programs (testconfig.RunProgram) that make and
+// compare the scripts' files, which the scripts ran with printf, iconv, ln
+// and test -ef on unix only:
+//
+//	printf FORMAT     writes FORMAT with the escapes \n, \r, \\ and \NNN
+//	                  (octal) replaced, no verbs
+//	utf16 FILE        writes the file in UTF-16, little-endian after a byte
+//	                  order mark, as iconv -t UTF-16 writes it
+//	ln OLD NEW        makes NEW a hard link to OLD
+//	samefile A B      fails unless A and B are one file
+func init() {
+	testconfig.AddProgram("printf", printfProgram)
+	testconfig.AddProgram("utf16", utf16Program)
+	testconfig.AddProgram("ln", lnProgram)
+	testconfig.AddProgram("samefile", samefileProgram)
+}
+
+// printfProgram is the program "printf FORMAT".
+func printfProgram(args []string) (int, error) {
+	if len(args) < 1 {
+		return 0, errors.New("an operand is missing")
 	}
-	var err error
-	switch {
-	case args[0] == "printf" && len(args) == 2:
-		var b []byte
-		b, err = unescape(args[1])
-		if err == nil {
-			_, err = os.Stdout.Write(b)
-		}
-	case args[0] == "cat":
-		for _, name := range args[1:] {
-			var b []byte
-			if b, err = os.ReadFile(name); err != nil {
-				break
-			}
-			if _, err = os.Stdout.Write(b); err != nil {
-				break
-			}
-		}
-	case args[0] == "utf16" && len(args) == 2:
-		var b []byte
-		if b, err = os.ReadFile(args[1]); err == nil {
-			out := []byte{0xff, 0xfe}
-			for _, u := range utf16.Encode([]rune(string(b))) {
-				out = append(out, byte(u), byte(u>>8))
-			}
-			_, err = os.Stdout.Write(out)
-		}
-	case args[0] == "ln" && len(args) == 3:
-		err = os.Link(args[1], args[2])
-	case args[0] == "samefile" && len(args) == 3:
-		var a, b os.FileInfo
-		if a, err = os.Stat(args[1]); err == nil {
-			if b, err = os.Stat(args[2]); err == nil && !os.SameFile(a, b) {
-				err = fmt.Errorf("%s and %s are two files", args[1], args[2])
-			}
-		}
-	default:
-		return 0, false
+	b, err := unescape(args[0])
+	if err == nil {
+		_, err = os.Stdout.Write(b)
 	}
+	return 1, err
+}
+
+// utf16Program is the program "utf16 FILE".
+func utf16Program(args []string) (int, error) {
+	if len(args) < 1 {
+		return 0, errors.New("an operand is missing")
+	}
+	b, err := os.ReadFile(args[0])
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1, true
+		return 1, err
 	}
-	return 0, true
+	out := []byte{0xff, 0xfe}
+	for _, u := range utf16.Encode([]rune(string(b))) {
+		out = append(out, byte(u), byte(u>>8))
+	}
+	_, err = os.Stdout.Write(out)
+	return 1, err
+}
+
+// lnProgram is the program "ln OLD NEW".
+func lnProgram(args []string) (int, error) {
+	if len(args) < 2 {
+		return 0, errors.New("an operand is missing")
+	}
+	return 2, os.Link(args[0], args[1])
+}
+
+// samefileProgram is the program "samefile A B".
+func samefileProgram(args []string) (int, error) {
+	if len(args) < 2 {
+		return 0, errors.New("an operand is missing")
+	}
+	a, err := os.Stat(args[0])
+	if err != nil {
+		return 2, err
+	}
+	b, err := os.Stat(args[1])
+	if err == nil && !os.SameFile(a, b) {
+		err = fmt.Errorf("%s and %s are two files", args[0], args[1])
+	}
+	return 2, err
 }
 
 // unescape returns s with printf's escapes \n, \r, \\ and \NNN (octal)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
 	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
@@ -19,7 +20,7 @@ var updateScripts = flag.Bool("update-scripts", false, "rewrite the cmp golden f
 // toolhost binary TestMain builds, on PATH: exit codes, what goes to stdout
 // and to stderr, files written and left alone. Run with -update-scripts to
 // rewrite the golden outputs compared with cmp. Their exec tools run
-// toolhost-helper (runHelper), on PATH too, so that they run on every
+// toolhost-helper (testconfig.Run), on PATH too, so that they run on every
 // platform; the scripts about unix programs are in testdata/script-unix
 // (TestScriptsUnix).
 func TestScripts(t *testing.T) {

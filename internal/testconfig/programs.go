@@ -115,7 +115,16 @@ func Run(args []string) int {
 // ProgramArgv is the command line that runs the test binary as the
 // program of steps args.
 func ProgramArgv(args ...string) []string {
-	return append([]string{os.Args[0], ProgramMark}, args...)
+	return append([]string{programPath(), ProgramMark}, args...)
+}
+
+// programPath is the path of the test binary: absolute, so that a command
+// run in another directory finds it.
+func programPath() string {
+	if p, err := os.Executable(); err == nil {
+		return p
+	}
+	return os.Args[0]
 }
 
 // ProgramList is the HCL list of an exec tool's command that runs the test
@@ -124,7 +133,7 @@ func ProgramArgv(args ...string) []string {
 // backend takes a program with no "/" in it for a name to look up on PATH,
 // a Windows path with backslashes too.
 func ProgramList(exprs ...string) string {
-	elems := append([]string{HCLString(filepath.ToSlash(os.Args[0])), HCLString(ProgramMark)}, exprs...)
+	elems := append([]string{HCLString(filepath.ToSlash(programPath())), HCLString(ProgramMark)}, exprs...)
 	return "[" + strings.Join(elems, ", ") + "]"
 }
 
