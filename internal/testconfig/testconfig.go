@@ -1,7 +1,8 @@
 // Package testconfig is what the tests of several packages share: configs
 // for benchmarks and tests (large, realistic configs that would be unwieldy
 // as files in testdata/), the process ids a test's commands report (Pids),
-// and made-up secrets for the tests of redaction.
+// made-up secrets for the tests of redaction, and the small programs a test
+// binary runs as for the exec tools of tests (RunProgram).
 package testconfig
 
 import (
