@@ -1,16 +1,11 @@
 package bridge_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // TestMain runs the test binary as a program when an exec tool of the
-// tests starts it (testconfig.RunProgram): the tools then run alike on
-// Linux and Windows, with no shell. Otherwise it runs the tests.
-func TestMain(m *testing.M) {
-	testconfig.RunProgram()
-	os.Exit(m.Run())
-}
+// tests starts it (testconfig.RunProgram), and the tests otherwise.
+func TestMain(m *testing.M) { testconfig.Main(m) }

@@ -1,7 +1,6 @@
 package host
 
 import (
-	"os"
 	"testing"
 
 	"github.com/toolhost/toolhost/internal/testconfig"
@@ -9,10 +8,7 @@ import (
 
 // TestMain runs the test binary as a program when an exec tool of the
 // tests starts it (testconfig.RunProgram), and the tests otherwise.
-func TestMain(m *testing.M) {
-	testconfig.RunProgram()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { testconfig.Main(m) }
 
 // helperCommand is the command attribute of an exec block that runs the
 // test binary as a program doing what args say (the steps of

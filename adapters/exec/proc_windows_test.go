@@ -31,58 +31,49 @@ const helperEnv = "TOOLHOST_EXEC_HELPER"
 //	host PIDFILE      run "tree PIDFILE" in a job, as toolhost does, and exit
 //	                  once PIDFILE is written, leaving it running
 func init() {
-	testconfig.AddProgram("tree", treeProgram)
-	testconfig.AddProgram("graceful", gracefulProgram)
-	testconfig.AddProgram("host", hostProgram)
+	testconfig.AddProgram("tree", testconfig.Takes(1, treeProgram))
+	testconfig.AddProgram("graceful", testconfig.Takes(1, gracefulProgram))
+	testconfig.AddProgram("host", testconfig.Takes(1, hostProgram))
 }
 
 // treeProgram is the program "tree PIDFILE".
-func treeProgram(args []string) (int, error) {
-	if len(args) == 0 {
-		return 0, errors.New("an operand is missing")
-	}
+func treeProgram(args []string) error {
 	child := helperCmd("sleep", "60")
 	if err := child.Start(); err != nil {
-		return 1, err
+		return err
 	}
 	line := fmt.Sprintf("%d %d\n", os.Getpid(), child.Process.Pid)
 	if err := os.WriteFile(args[0], []byte(line), 0o644); err != nil {
-		return 1, err
+		return err
 	}
 	time.Sleep(time.Minute)
-	return 1, nil
+	return nil
 }
 
 // gracefulProgram is the program "graceful MARKER".
-func gracefulProgram(args []string) (int, error) {
-	if len(args) == 0 {
-		return 0, errors.New("an operand is missing")
-	}
+func gracefulProgram(args []string) error {
 	c := make(chan os.Signal, 1)
 	signal.Notify(c, os.Interrupt) // CTRL_BREAK arrives as os.Interrupt
 	<-c
-	return 1, os.WriteFile(args[0], nil, 0o644)
+	return os.WriteFile(args[0], nil, 0o644)
 }
 
 // hostProgram is the program "host PIDFILE".
-func hostProgram(args []string) (int, error) {
-	if len(args) == 0 {
-		return 0, errors.New("an operand is missing")
-	}
+func hostProgram(args []string) error {
 	cmd := helperCmd("tree", args[0])
 	setProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
-		return 1, err
+		return err
 	}
 	if err := startGroup(cmd); err != nil {
-		return 1, err
+		return err
 	}
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if b, _ := os.ReadFile(args[0]); strings.HasSuffix(string(b), "\n") {
-			return 1, nil
+			return nil
 		}
 	}
-	return 1, errors.New("the tree wrote no pids")
+	return errors.New("the tree wrote no pids")
 }
 
 // helperCmd returns a command that runs the test binary as the program of

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -21,63 +20,46 @@ import (
 //	ln OLD NEW        makes NEW a hard link to OLD
 //	samefile A B      fails unless A and B are one file
 func init() {
-	testconfig.AddProgram("printf", printfProgram)
-	testconfig.AddProgram("utf16", utf16Program)
-	testconfig.AddProgram("ln", lnProgram)
-	testconfig.AddProgram("samefile", samefileProgram)
+	testconfig.AddProgram("printf", testconfig.Takes(1, printfProgram))
+	testconfig.AddProgram("utf16", testconfig.Takes(1, utf16Program))
+	testconfig.AddProgram("ln", testconfig.Takes(2, func(args []string) error { return os.Link(args[0], args[1]) }))
+	testconfig.AddProgram("samefile", testconfig.Takes(2, samefileProgram))
 }
 
 // printfProgram is the program "printf FORMAT".
-func printfProgram(args []string) (int, error) {
-	if len(args) < 1 {
-		return 0, errors.New("an operand is missing")
-	}
+func printfProgram(args []string) error {
 	b, err := unescape(args[0])
 	if err == nil {
 		_, err = os.Stdout.Write(b)
 	}
-	return 1, err
+	return err
 }
 
 // utf16Program is the program "utf16 FILE".
-func utf16Program(args []string) (int, error) {
-	if len(args) < 1 {
-		return 0, errors.New("an operand is missing")
-	}
+func utf16Program(args []string) error {
 	b, err := os.ReadFile(args[0])
 	if err != nil {
-		return 1, err
+		return err
 	}
 	out := []byte{0xff, 0xfe}
 	for _, u := range utf16.Encode([]rune(string(b))) {
 		out = append(out, byte(u), byte(u>>8))
 	}
 	_, err = os.Stdout.Write(out)
-	return 1, err
-}
-
-// lnProgram is the program "ln OLD NEW".
-func lnProgram(args []string) (int, error) {
-	if len(args) < 2 {
-		return 0, errors.New("an operand is missing")
-	}
-	return 2, os.Link(args[0], args[1])
+	return err
 }
 
 // samefileProgram is the program "samefile A B".
-func samefileProgram(args []string) (int, error) {
-	if len(args) < 2 {
-		return 0, errors.New("an operand is missing")
-	}
+func samefileProgram(args []string) error {
 	a, err := os.Stat(args[0])
 	if err != nil {
-		return 2, err
+		return err
 	}
 	b, err := os.Stat(args[1])
 	if err == nil && !os.SameFile(a, b) {
 		err = fmt.Errorf("%s and %s are two files", args[0], args[1])
 	}
-	return 2, err
+	return err
 }
 
 // unescape returns s with printf's escapes \n, \r, \\ and \NNN (octal)

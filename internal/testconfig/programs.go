@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -41,7 +42,7 @@ var programs = map[string]Program{
 	"echo":     echoProgram,
 	"print":    operand(func(s string) error { _, err := fmt.Print(s); return err }),
 	"printenv": operand(func(name string) error { _, err := fmt.Print(os.Getenv(name)); return err }),
-	"repeat":   repeatProgram,
+	"repeat":   Takes(2, repeatProgram),
 	"bytes":    operand(bytesProgram),
 	"cat":      catProgram,
 	"stderr":   operand(func(s string) error { _, err := fmt.Fprintln(os.Stderr, s); return err }),
@@ -62,6 +63,13 @@ func AddProgram(name string, p Program) {
 		panic("testconfig: program " + name + " added twice")
 	}
 	programs[name] = p
+}
+
+// Main is the TestMain of a package whose tests run the test binary as a
+// program: RunProgram, then the tests.
+func Main(m *testing.M) {
+	RunProgram()
+	os.Exit(m.Run())
 }
 
 // RunProgram, called first in a package's TestMain, runs the test binary
@@ -143,14 +151,19 @@ func HCLString(s string) string {
 	return strings.NewReplacer("${", "$${", "%{", "%%{").Replace(strconv.Quote(s))
 }
 
-// operand is a Program that takes one operand and does f with it.
-func operand(f func(string) error) Program {
+// Takes is a Program that takes n operands and does f with them.
+func Takes(n int, f func(operands []string) error) Program {
 	return func(args []string) (int, error) {
-		if len(args) == 0 {
+		if len(args) < n {
 			return 0, fmt.Errorf("an operand is missing")
 		}
-		return 1, f(args[0])
+		return n, f(args[:n])
 	}
+}
+
+// operand is a Program that takes one operand and does f with it.
+func operand(f func(string) error) Program {
+	return Takes(1, func(args []string) error { return f(args[0]) })
 }
 
 // echoProgram writes all its arguments as echo does.
@@ -160,15 +173,12 @@ func echoProgram(args []string) (int, error) {
 }
 
 // repeatProgram writes its second operand as many times as the first says.
-func repeatProgram(args []string) (int, error) {
-	if len(args) < 2 {
-		return 0, fmt.Errorf("an operand is missing")
-	}
+func repeatProgram(args []string) error {
 	count, err := strconv.Atoi(args[0])
 	if err == nil {
 		_, err = fmt.Print(strings.Repeat(args[1], count))
 	}
-	return 2, err
+	return err
 }
 
 // bytesProgram writes the bytes s encodes in hexadecimal.

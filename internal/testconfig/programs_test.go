@@ -11,10 +11,7 @@ import (
 
 // TestMain runs the test binary as a program when a test starts it
 // (RunProgram), and the tests otherwise.
-func TestMain(m *testing.M) {
-	RunProgram()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { Main(m) }
 
 // TestRunProgram runs the test binary as programs of a few steps each and
 // checks what they write and how they exit.
