@@ -64,6 +64,9 @@ type Reloader struct {
 	// afterWatchSet, in tests, runs once, when Watch has first worked out
 	// what to watch and before it watches it.
 	afterWatchSet func()
+	// beforeAdd, in tests, runs just before Watch adds a directory to the
+	// watcher, with its path.
+	beforeAdd func(dir string)
 }
 
 // ReloadResult says what one reload attempt did.

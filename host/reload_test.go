@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"weak"
@@ -410,4 +411,78 @@ func watchConfig(t *testing.T, path string, setup func(*Reloader)) (*Server, <-c
 	go func() { defer close(done); _ = r.Watch(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return srv, results
+}
+
+// TestWatchDirGoneBeforeAdd: the config's directory is renamed away after
+// Watch has looked at it and before it adds it to the watcher, and a new
+// one is put in its place a moment later (a deploy swapping folders just
+// as serve starts its watcher). Watch keeps going, and the new folder's
+// config is loaded; it used to give up, leaving hot reload off.
+func TestWatchDirGoneBeforeAdd(t *testing.T) {
+	root := t.TempDir()
+	proj, next := filepath.Join(root, "proj"), filepath.Join(root, "proj.new")
+	tool := func(name string) string {
+		return "tool \"" + name + "\" {\n  description = \"A tool.\"\n  template { text = \"x\" }\n}\n"
+	}
+	for dir, name := range map[string]string{proj: "alpha", next: "beta"} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "tools.hcl"), []byte(tool(name)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := filepath.Join(proj, "tools.hcl")
+	swapped := make(chan struct{})
+	var once sync.Once
+	srv, results := watchConfig(t, cfg, func(r *Reloader) {
+		r.beforeAdd = func(dir string) {
+			if !sameDir(dir, proj) {
+				return
+			}
+			once.Do(func() { renameAway(t, proj, filepath.Join(root, "proj.old"), next, swapped) })
+		}
+	})
+	select {
+	case <-swapped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the watcher did not add the config's directory within 10 s")
+	}
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case res := <-results:
+			if res.Applied && srv.Registry().Tools[0].Name == "beta" {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("the config of the new folder was not loaded within 10 s; tool in service: %s", srv.Registry().Tools[0].Name)
+		}
+	}
+}
+
+// sameDir reports whether a and b name one directory, comparing their real
+// paths (the watcher is given symlinks resolved).
+func sameDir(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	if err1 != nil || err2 != nil {
+		return a == b
+	}
+	return ra == rb
+}
+
+// renameAway renames dir to old, and next to dir 200 ms later, then closes
+// done.
+func renameAway(t *testing.T, dir, old, next string, done chan struct{}) {
+	if err := os.Rename(dir, old); err != nil {
+		t.Error(err)
+	}
+	go func() {
+		defer close(done)
+		time.Sleep(200 * time.Millisecond)
+		if err := os.Rename(next, dir); err != nil {
+			t.Error(err)
+		}
+	}()
 }

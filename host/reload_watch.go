@@ -2,7 +2,9 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -137,7 +139,18 @@ func (r *Reloader) rewatch(w *fsnotify.Watcher, added map[string]os.FileInfo) (m
 		if watched[d] {
 			_ = w.Remove(d) // another directory now; the old one may be gone
 		}
+		if r.beforeAdd != nil {
+			r.beforeAdd(d)
+		}
 		if err := w.Add(d); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				// Gone since it was looked at (a folder renamed away
+				// just as an editor or a deploy puts a new one in its
+				// place): like a directory gone before the look, the
+				// event on its parent, or the look that follows every
+				// start of Watch, has it watched again.
+				continue
+			}
 			if extra[d] {
 				// Only watched for the config's folder being
 				// replaced; a parent may not be readable.

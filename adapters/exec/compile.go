@@ -17,7 +17,8 @@ import (
 
 // compile compiles an exec block into an Exec (Kind.Compile): each
 // attribute in turn, then the program, so that every mistake of the block
-// is reported at once.
+// is reported at once. It is long because it is that list of attributes,
+// one short step each, in the order their checks depend on one another.
 func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, hcl.Diagnostics) {
 	if cc == nil {
 		cc = &adapters.CompileContext{}
