@@ -187,14 +187,14 @@ func TrimBOM(body []byte) []byte {
 }
 
 // JSON reports whether Body (after a UTF-8 byte order mark) is JSON that
-// toolhost reads: tooDeep when it nests past MaxJSONDepth, and is not read
+// toolhost reads: tooDeep when it nests past jsondepth.Max, and is not read
 // further; valid when it is JSON and not too deep. It looks once per
 // output: the result fields and each content item ask, and each look
 // reads the whole body. An output is one call's, read by one goroutine.
 func (o *Output) JSON() (valid, tooDeep bool) {
 	if !o.jsonChecked {
 		body := TrimBOM(o.Body)
-		o.jsonTooDeep = JSONTooDeep(body)
+		o.jsonTooDeep = jsondepth.TooDeep(body, jsondepth.Max)
 		o.jsonValid = !o.jsonTooDeep && gjson.ValidBytes(body)
 		o.jsonChecked = true
 	}
@@ -445,10 +445,3 @@ func credentialValues(expr hcl.Expression, ctx *hcl.EvalContext) []string {
 	})
 	return out
 }
-
-// MaxJSONDepth is how deeply arrays and objects may nest in output that
-// toolhost reads as JSON (jsondepth.Max).
-const MaxJSONDepth = jsondepth.Max
-
-// JSONTooDeep reports whether b nests deeper than MaxJSONDepth.
-func JSONTooDeep(b []byte) bool { return jsondepth.TooDeep(b, MaxJSONDepth) }

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/jsondepth"
 )
 
 // undecodedCall finds the call_id and method of a call whose payload
@@ -215,8 +215,8 @@ func skipSpace(b []byte, i int) int {
 // undecodedReason is the error result of a call whose payload
 // json.Unmarshal refused with err: what is wrong, and what to send.
 func undecodedReason(payload []byte, err error) string {
-	if adapters.JSONTooDeep(payload) {
-		return fmt.Sprintf("the call's JSON nests arrays and objects more than %d levels deep, more than the bridge decodes, so it was not run; send params that nest less deeply", adapters.MaxJSONDepth)
+	if jsondepth.TooDeep(payload, jsondepth.Max) {
+		return fmt.Sprintf("the call's JSON nests arrays and objects more than %d levels deep, more than the bridge decodes, so it was not run; send params that nest less deeply", jsondepth.Max)
 	}
 	return fmt.Sprintf("the call's JSON does not decode (%v), so it was not run; send it as one JSON object, {\"type\":\"call\",\"data\":{\"call_id\":...,\"method\":...,\"params\":{...}}}", err)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/internal/jsondepth"
 )
 
 // MapResult applies a result block to a backend's JSON output: each field's
@@ -119,9 +120,9 @@ func isJSONLines(body []byte) bool {
 }
 
 // errTooDeep is the error of output that nests deeper than toolhost reads
-// JSON (adapters.MaxJSONDepth): what names what cannot be read from it.
+// JSON (jsondepth.Max): what names what cannot be read from it.
 func errTooDeep(what string) error {
-	return fmt.Errorf("the output nests arrays and objects more than %d levels deep, deeper than toolhost reads JSON, so %s cannot be read from it; check what the upstream sends, or narrow the request", adapters.MaxJSONDepth, what)
+	return fmt.Errorf("the output nests arrays and objects more than %d levels deep, deeper than toolhost reads JSON, so %s cannot be read from it; check what the upstream sends, or narrow the request", jsondepth.Max, what)
 }
 
 // ConvertJSON converts a JSON value to the declared type (numbers in strings

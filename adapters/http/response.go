@@ -15,6 +15,7 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/charset"
+	"github.com/toolhost/toolhost/internal/jsondepth"
 	"github.com/toolhost/toolhost/internal/redact"
 )
 
@@ -72,7 +73,7 @@ func (h *HTTP) output(resp *resty.Response, data []byte, over bool, secrets *cal
 		// is UTF-16 and served with no charset, or a wrong one.
 		label = bom
 	}
-	if mediaType == "application/octet-stream" && !over && !adapters.JSONTooDeep(data) && gjson.ValidBytes(data) {
+	if mediaType == "application/octet-stream" && !over && !jsondepth.TooDeep(data, jsondepth.Max) && gjson.ValidBytes(data) {
 		// "Some bytes": a server (or a static file server that cannot
 		// tell) labels its JSON generically. JSON it is. (Nesting too deep
 		// for JSON would overflow the validator's stack: bytes it stays.)

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/jsondepth"
 	"github.com/zclconf/go-cty/cty"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/japanese"
@@ -53,7 +54,7 @@ func TestHTTPCharsets(t *testing.T) {
 		{"JSON labelled octet-stream is JSON", nil, `{"city":"` + zh + `"}`, "application/octet-stream", "", "application/json"},
 		// Nesting deeper than JSON readers go is not read as JSON: deep
 		// enough, it would overflow gjson's validator, ending the process.
-		{"octet-stream nested too deep stays bytes", nil, `{"a":` + strings.Repeat("[", adapters.MaxJSONDepth) + strings.Repeat("]", adapters.MaxJSONDepth) + `}`, "application/octet-stream", "", "application/octet-stream"},
+		{"octet-stream nested too deep stays bytes", nil, `{"a":` + strings.Repeat("[", jsondepth.Max) + strings.Repeat("]", jsondepth.Max) + `}`, "application/octet-stream", "", "application/octet-stream"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,6 +22,11 @@ import (
 // and it is not "--", which would tell the exec backend that no argument
 // after it is an option and let through values that tests expect it to
 // refuse; nor does it start with "-", which exec refuses.
+//
+// Such a program writes to standard output on purpose: it stands in for
+// echo or cat in a test, and its output is what the tool returns. It only
+// runs in a test binary started with the mark, never in toolhost, whose
+// standard output carries the protocol.
 const ProgramMark = "toolhost-test-program"
 
 // A Program is one step of a test program's command line: it gets the
