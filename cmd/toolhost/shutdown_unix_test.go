@@ -260,7 +260,11 @@ func TestServeHTTPShutdownAnswersStubbornCommands(t *testing.T) {
 			case <-time.After(stubbornKillTimeout / 2):
 				t.Fatalf("toolhost still running %v after SIGTERM", stubbornKillTimeout/2)
 			}
-			if d := time.Since(start); d > time.Second+2*cli.ShutdownGrace {
+			// The timeout, then at most ShutdownGrace for the server to
+			// stop and ShutdownGrace for the commands: on a loaded machine
+			// both waits can run their full length, so the bound has a
+			// little slack beyond their sum.
+			if d := time.Since(start); d > time.Second+2*cli.ShutdownGrace+500*time.Millisecond {
 				t.Errorf("toolhost exited %v after SIGTERM, want within --shutdown-timeout and %v", d, 2*cli.ShutdownGrace)
 			}
 			if strings.Contains(s.log(), "level=ERROR") {
