@@ -123,6 +123,9 @@ func TestHTTPResumeBatchWithOneCallCancelled(t *testing.T) {
 		t.Fatalf("first event %+v", first)
 	}
 	stream, _, _ := strings.Cut(first.id, "_")
+	// Calls 2 and 3 must have reached the server's handler: a cancellation
+	// of a request the server has not yet read is ignored, as the spec lets it.
+	waitUntil(t, "calls 2 and 3 to be in flight", func() bool { return e.hs.inflight.Load() == 2 })
 	if c := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`, hdr); c.StatusCode != http.StatusAccepted {
 		t.Fatalf("cancel: %s", c.Status)
 	}

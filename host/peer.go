@@ -307,6 +307,11 @@ func (c *callReporter) send(progress, total float64, msg string, fromBackend boo
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if !fromBackend && c.reported {
+		// A heartbeat that was due as the backend's first report came in:
+		// it must not go after that report, or take its place if held back.
+		return
+	}
 	if fromBackend && !c.reported {
 		c.reported = true
 		if c.sent && progress <= c.last {
