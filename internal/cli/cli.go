@@ -1,7 +1,8 @@
 // Package cli is the toolhost command line: serve, validate, call, inspect,
-// fmt, init, bridge and version. It parses flags and wires the packages
-// that do the work (host serves over stdio and HTTP, and shuts down); main
-// only wires it to the process.
+// fmt, init, setup, bridge and version. It parses flags and wires the
+// packages that do the work (host serves over stdio and HTTP, and shuts
+// down; setup registers a config with an editor); main only wires it to
+// the process.
 package cli
 
 import (
@@ -46,6 +47,8 @@ Usage:
   toolhost inspect [--json] CONFIG...     print tools, resources and prompts as a client sees them
   toolhost fmt [-check] [CONFIG...]       rewrite configs in canonical style (default: ./*.hcl)
   toolhost init [DIR]                     write a starter tools.hcl (never overwrites)
+  toolhost setup EDITOR [CONFIG]          register the config with an editor: claude-desktop, cursor,
+                                          vscode, claude-code or windsurf (docs/setup.md)
   toolhost bridge framed --connect HOST:PORT CONFIG...
                                           offer the tools to a framed-protocol server (docs/framed-protocol.md)
   toolhost version                        print the version
@@ -76,6 +79,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runFmt(rest, stdout, stderr)
 	case "init":
 		return runInit(rest, stdout, stderr)
+	case "setup":
+		return runSetup(rest, stdout, stderr)
 	case "bridge":
 		return runBridge(ctx, rest, stdout, stderr)
 	case "version", "--version", "-version":
@@ -140,7 +145,7 @@ func buildDetails() string {
 }
 
 // commands are the commands Run knows, for 'toolhost help COMMAND'.
-var commands = []string{"serve", "validate", "call", "inspect", "fmt", "init", "bridge", "version"}
+var commands = []string{"serve", "validate", "call", "inspect", "fmt", "init", "setup", "bridge", "version"}
 
 // runHelp runs 'toolhost help COMMAND': the command's own usage, as
 // 'toolhost COMMAND -h' prints it, but on stdout, where 'toolhost help'
