@@ -126,7 +126,7 @@ func Config(p string) (string, error) {
 	}
 	if _, err := os.Stat(abs); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return "", fmt.Errorf("there is no file or directory at %s: give the path of your tools.hcl (or of a directory of .hcl files), or write a starter config there with: toolhost init", abs)
+			return "", fmt.Errorf("there is no file or directory at %s: give the path of your tools.hcl (or of a directory of .hcl files); toolhost init writes a starter tools.hcl in the current directory", abs)
 		}
 		return "", fmt.Errorf("cannot read %s: %w", abs, err)
 	}

@@ -93,6 +93,9 @@ func mergeEntry(src []byte, e Editor, name string, s Server) (merge, error) {
 	} else {
 		servers := entry.Value.(*hujson.Object)
 		indent, multi := layout(servers, topIndent, unit)
+		if len(servers.Members) == 0 && !topMulti {
+			multi = false // {"mcpServers": {}} stays on its line
+		}
 		if !multi {
 			unit = ""
 		}
@@ -178,7 +181,9 @@ func appendMember(obj *hujson.Object, name string, v hujson.Value, indent, child
 		}
 	}
 	if !multi {
-		member.Name.BeforeExtra = append(hujson.Extra{}, obj.Members[0].Name.BeforeExtra...)
+		if n > 0 {
+			member.Name.BeforeExtra = append(hujson.Extra{}, obj.Members[0].Name.BeforeExtra...)
+		}
 		obj.Members = append(obj.Members, member)
 		return
 	}

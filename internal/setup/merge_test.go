@@ -58,6 +58,8 @@ func TestMergeGolden(t *testing.T) {
 		{fixture: "vscode-commented-out.json", editor: "vscode", server: windowsServer, name: "my tools"},
 		{fixture: "vscode-crlf-bom.json", editor: "vscode", server: unixServer},
 		{fixture: "claude-code-user.json", editor: "claude-code", server: unixServer},
+		{fixture: "windsurf-one-line.json", editor: "windsurf", server: unixServer},
+		{fixture: "claude-desktop-inline-entry.json", editor: "claude-desktop", server: unixServer, replaced: true},
 		{fixture: "windsurf-other-servers.json", editor: "windsurf", server: func(e Editor) Server { return NPXServer(e, "linux", "/home/me/tools.hcl") }},
 	}
 	for _, tt := range tests {

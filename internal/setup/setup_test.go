@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // env is a fake environment of the given variables.
@@ -180,5 +182,35 @@ func TestConfig(t *testing.T) {
 	_, err = Config("nope.hcl")
 	if want, _ := filepath.Abs("nope.hcl"); err == nil || !strings.Contains(err.Error(), "there is no file or directory at "+want) {
 		t.Errorf("error %v, want it to name %s", err, want)
+	}
+}
+
+// TestBinaryPrefersPathLink: when the executable is reached through a
+// link on PATH (as a package manager installs it), the entry names the
+// link, which outlives an upgrade, not the file it leads to.
+func TestBinaryPrefersPathLink(t *testing.T) {
+	if testconfig.UnderWine() {
+		t.Skip("wine cannot make symbolic links")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	real, err := filepath.EvalSymlinks(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	link := filepath.Join(bin, filepath.Base(real))
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("cannot make a symbolic link here: %v", err)
+	}
+	t.Setenv("PATH", bin)
+	got, _, err := Binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != link {
+		t.Errorf("got %s, want the link on PATH, %s", got, link)
 	}
 }
