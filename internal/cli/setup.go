@@ -67,7 +67,7 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 	}
 	home, _ := os.UserHomeDir()
 	wd, _ := os.Getwd()
-	path, err := ed.File(setup.Place{GOOS: runtime.GOOS, Home: home, Dir: wd, Getenv: os.Getenv}, *user)
+	path, err := ed.File(setup.Place{GOOS: runtime.GOOS, Home: home, Dir: wd, Getenv: os.Getenv, ReadDir: readDirNames}, *user)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost setup: %s\n", err)
 		return ExitFailure
@@ -79,6 +79,16 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 	}
 	res.Report(stdout, stderr)
 	return ExitOK
+}
+
+// readDirNames lists the names in dir; none when it cannot be read.
+func readDirNames(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	return names
 }
 
 // checkConfig warns when the config does not load now: the entry is still

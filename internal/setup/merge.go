@@ -69,10 +69,10 @@ func mergeEntry(src []byte, e Editor, name string, s Server) (merge, error) {
 		return merge{}, &FileError{Line: line, Column: col, Problem: "the file holds " + kindName(root.Value.Kind()) + ", where " + e.Title + " expects an object (\"{...}\") with a \"" + e.ServersKey + "\" member",
 			Fix: "Fix it by hand, or move it away to start a new one; setup never writes over a file it does not understand"}
 	}
-	entry := valueOf(top, e.ServersKey)
-	if entry != nil && entry.Value.Kind() != '{' {
-		line, col := lineColumn(body, entry.StartOffset)
-		return merge{}, &FileError{Line: line, Column: col, Problem: fmt.Sprintf("%q is %s, where %s expects an object of servers by name", e.ServersKey, kindName(entry.Value.Kind()), e.Title),
+	serversValue := valueOf(top, e.ServersKey)
+	if serversValue != nil && serversValue.Value.Kind() != '{' {
+		line, col := lineColumn(body, serversValue.StartOffset)
+		return merge{}, &FileError{Line: line, Column: col, Problem: fmt.Sprintf("%q is %s, where %s expects an object of servers by name", e.ServersKey, kindName(serversValue.Value.Kind()), e.Title),
 			Fix: "Fix it by hand; setup never writes over a file it does not understand"}
 	}
 	unit := e.Indent
@@ -81,7 +81,7 @@ func mergeEntry(src []byte, e Editor, name string, s Server) (merge, error) {
 		unit = topIndent // the file's own indentation
 	}
 	var m merge
-	if entry == nil {
+	if serversValue == nil {
 		servers := &hujson.Object{}
 		if topMulti {
 			indent, _ := layout(servers, topIndent, unit)
@@ -91,7 +91,7 @@ func mergeEntry(src []byte, e Editor, name string, s Server) (merge, error) {
 		}
 		appendMember(top, e.ServersKey, hujson.Value{Value: servers}, "", topIndent, topMulti, nl)
 	} else {
-		servers := entry.Value.(*hujson.Object)
+		servers := serversValue.Value.(*hujson.Object)
 		indent, multi := layout(servers, topIndent, unit)
 		if len(servers.Members) == 0 && !topMulti {
 			multi = false // {"mcpServers": {}} stays on its line

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -48,6 +49,10 @@ type Place struct {
 	Home   string
 	Dir    string
 	Getenv func(string) string
+	// ReadDir lists the names in a directory, for a place that depends
+	// on what is installed (Claude Desktop's Windows package); nil lists
+	// nothing.
+	ReadDir func(dir string) []string
 }
 
 // Editors are the editors setup knows, in the order usage lists them.
@@ -56,6 +61,9 @@ var Editors = []Editor{
 		Name: "claude-desktop", Title: "Claude Desktop", ServersKey: "mcpServers", Indent: "  ",
 		Next: "quit Claude Desktop completely (from its menu, not by closing the window) and open it again; the tools are under the search and tools menu of a chat.",
 		file: func(p Place, _ bool) (string, error) {
+			if path, ok, err := claudeDesktopPackage(p); ok {
+				return path, err
+			}
 			dir, err := appConfigDir(p)
 			if err != nil {
 				return "", err
@@ -133,7 +141,43 @@ func (e Editor) File(p Place, user bool) (string, error) {
 	if p.Getenv == nil {
 		p.Getenv = func(string) string { return "" }
 	}
+	if p.ReadDir == nil {
+		p.ReadDir = func(string) []string { return nil }
+	}
 	return e.file(p, user)
+}
+
+// claudeDesktopPackage is the config file of Claude Desktop installed as
+// a Windows package (MSIX, its installer's way since 2026): Windows shows
+// the packaged app its own copy of %APPDATA%, in the package's LocalCache,
+// and the app never sees %APPDATA%\Claude. ok is false where there is no
+// such package. Of several packages, the one with a config file is taken.
+func claudeDesktopPackage(p Place) (path string, ok bool, err error) {
+	local := p.Getenv("LOCALAPPDATA")
+	if p.GOOS != "windows" || local == "" || !p.isAbs(local) {
+		return "", false, nil
+	}
+	packages := p.join(local, "Packages")
+	var found, withConfig []string
+	for _, name := range p.ReadDir(packages) {
+		if !strings.HasPrefix(name, "Claude_") {
+			continue
+		}
+		dir := p.join(packages, name, "LocalCache", "Roaming", "Claude")
+		found = append(found, dir)
+		if slices.Contains(p.ReadDir(dir), "claude_desktop_config.json") {
+			withConfig = append(withConfig, dir)
+		}
+	}
+	switch {
+	case len(found) == 0:
+		return "", false, nil
+	case len(found) == 1:
+		return p.join(found[0], "claude_desktop_config.json"), true, nil
+	case len(withConfig) == 1:
+		return p.join(withConfig[0], "claude_desktop_config.json"), true, nil
+	}
+	return "", true, fmt.Errorf("there are several Claude Desktop packages in %s, and setup cannot tell which one runs: Get-AppxPackage Claude* (in PowerShell) names the installed one; put the entry that toolhost setup --dry-run claude-desktop prints into claude_desktop_config.json in its directory among %s", packages, strings.Join(found, ", "))
 }
 
 // appConfigDir is where desktop applications built on Electron keep their

@@ -21,6 +21,24 @@ func env(vars ...string) func(string) string {
 	return func(k string) string { return m[k] }
 }
 
+// fakeDirs lists packages in dir, and claude_desktop_config.json in the
+// Claude directory of those whose name ends in +config (dropped).
+func fakeDirs(dir string, packages ...string) func(string) []string {
+	return func(d string) []string {
+		var names []string
+		for _, p := range packages {
+			name, config := strings.CutSuffix(p, "+config")
+			if d == dir {
+				names = append(names, name)
+			}
+			if config && d == dir+`\`+name+`\LocalCache\Roaming\Claude` {
+				names = append(names, "claude_desktop_config.json")
+			}
+		}
+		return names
+	}
+}
+
 // TestFile resolves each editor's config file for each system's layout
 // from a fake home and environment: the places the editors' documentation
 // gives, and the environment variables that move them.
@@ -29,6 +47,13 @@ func TestFile(t *testing.T) {
 	linux := Place{GOOS: "linux", Home: "/home/me", Dir: "/home/me/src/app"}
 	win := Place{GOOS: "windows", Home: `C:\Users\me`, Dir: `D:\src\app`, Getenv: env("APPDATA", `C:\Users\me\AppData\Roaming`)}
 	with := func(p Place, vars ...string) Place { p.Getenv = env(vars...); return p }
+	// msix is Windows with the packages given in LOCALAPPDATA\Packages; a
+	// name ending in +config has a claude_desktop_config.json.
+	msix := func(packages ...string) Place {
+		p := with(win, "APPDATA", `C:\Users\me\AppData\Roaming`, "LOCALAPPDATA", `C:\Users\me\AppData\Local`)
+		p.ReadDir = fakeDirs(`C:\Users\me\AppData\Local\Packages`, packages...)
+		return p
+	}
 	tests := []struct {
 		name   string
 		editor string
@@ -40,6 +65,9 @@ func TestFile(t *testing.T) {
 		{"claude-desktop Windows", "claude-desktop", win, false, `C:\Users\me\AppData\Roaming\Claude\claude_desktop_config.json`},
 		{"claude-desktop Windows, APPDATA elsewhere", "claude-desktop", with(win, "APPDATA", `E:\roaming\`), false, `E:\roaming\Claude\claude_desktop_config.json`},
 		{"claude-desktop Windows without APPDATA", "claude-desktop", with(win), false, `C:\Users\me\AppData\Roaming\Claude\claude_desktop_config.json`},
+		{"claude-desktop Windows package", "claude-desktop", msix("Claude_pzs8sxrjxfjjc"), false, `C:\Users\me\AppData\Local\Packages\Claude_pzs8sxrjxfjjc\LocalCache\Roaming\Claude\claude_desktop_config.json`},
+		{"claude-desktop Windows, two packages, one with a config", "claude-desktop", msix("Claude_old", "Claude_new+config"), false, `C:\Users\me\AppData\Local\Packages\Claude_new\LocalCache\Roaming\Claude\claude_desktop_config.json`},
+		{"claude-desktop Windows, other packages only", "claude-desktop", msix("Microsoft.WindowsTerminal_8wekyb3d8bbwe"), false, `C:\Users\me\AppData\Roaming\Claude\claude_desktop_config.json`},
 		{"claude-desktop Linux", "claude-desktop", linux, false, "/home/me/.config/Claude/claude_desktop_config.json"},
 		{"claude-desktop Linux, XDG_CONFIG_HOME", "claude-desktop", with(linux, "XDG_CONFIG_HOME", "/xdg/conf"), false, "/xdg/conf/Claude/claude_desktop_config.json"},
 		{"claude-desktop Linux, relative XDG_CONFIG_HOME ignored", "claude-desktop", with(linux, "XDG_CONFIG_HOME", "conf"), false, "/home/me/.config/Claude/claude_desktop_config.json"},
@@ -93,6 +121,18 @@ func TestFileNoHome(t *testing.T) {
 				t.Errorf("error %v, want it to say %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestFileSeveralPackages: of several Claude Desktop packages, none with a
+// config file, setup cannot tell which runs, and says how to find out.
+func TestFileSeveralPackages(t *testing.T) {
+	p := Place{GOOS: "windows", Home: `C:\Users\me`, Getenv: env("LOCALAPPDATA", `C:\Users\me\AppData\Local`),
+		ReadDir: fakeDirs(`C:\Users\me\AppData\Local\Packages`, "Claude_a", "Claude_b")}
+	_, err := editor(t, "claude-desktop").File(p, false)
+	want := `there are several Claude Desktop packages in C:\Users\me\AppData\Local\Packages, and setup cannot tell which one runs: Get-AppxPackage Claude*`
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want it to start with %q", err, want)
 	}
 }
 
