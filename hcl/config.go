@@ -184,6 +184,21 @@ func danglingDetail(p, target string) string {
 	return fmt.Sprintf("%s leads through a symbolic link to %s, which does not exist.", p, target)
 }
 
+// inWorkingDir names the working directory a relative path p was looked
+// for in, as " in the working directory /home/me": a program started by
+// another (an editor starting a server) often runs in one its user did
+// not expect. It is "" for an absolute path.
+func inWorkingDir(p string) string {
+	if filepath.IsAbs(p) {
+		return ""
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	return " in the working directory " + wd
+}
+
 // ConfigFiles expands the paths given on the command line: a file stands for
 // itself, a directory for the *.hcl files directly in it, sorted. Names
 // that start with a dot are not config in a directory: editors keep their
@@ -223,7 +238,7 @@ func ConfigFiles(paths []string) ([]string, hcl.Diagnostics) {
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
-			summary, detail := "Config not found", fmt.Sprintf("There is no file or directory at %s. Give the path of a tools.hcl file, or of a directory of *.hcl files.", p)
+			summary, detail := "Config not found", fmt.Sprintf("There is no file or directory at %s%s. Give the path of a tools.hcl file, or of a directory of *.hcl files.", p, inWorkingDir(p))
 			if target, ok := DanglingLink(p); ok {
 				detail = danglingDetail(p, target) + fmt.Sprintf(" Point the link at the config, or put the config at %s.", target)
 			} else if near := nearConfigName(p); near != "" && errors.Is(err, os.ErrNotExist) {

@@ -11,6 +11,8 @@
 //	toolhost inspect [--json] CONFIG...      print tools, resources and prompts as a client sees them
 //	toolhost fmt [-check] [CONFIG...]        rewrite configs in canonical style
 //	toolhost init [DIR]                      write a starter tools.hcl
+//	toolhost setup EDITOR [CONFIG]           register the config with an editor (claude-desktop,
+//	                                         cursor, vscode, claude-code, windsurf)
 //	toolhost bridge framed --connect HOST:PORT CONFIG...
 //	                                         offer the tools to a framed-protocol server
 //	toolhost version                         print the version

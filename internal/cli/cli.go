@@ -1,7 +1,8 @@
 // Package cli is the toolhost command line: serve, validate, call, inspect,
-// fmt, init, bridge and version. It parses flags and wires the packages
-// that do the work (host serves over stdio and HTTP, and shuts down); main
-// only wires it to the process.
+// fmt, init, setup, bridge and version. It parses flags and wires the
+// packages that do the work (host serves over stdio and HTTP, and shuts
+// down; setup registers a config with an editor); main only wires it to
+// the process.
 package cli
 
 import (
@@ -10,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -25,6 +27,7 @@ import (
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
 	"github.com/toolhost/toolhost/internal/diagtext"
+	"github.com/toolhost/toolhost/internal/setup"
 )
 
 // Exit codes.
@@ -46,6 +49,8 @@ Usage:
   toolhost inspect [--json] CONFIG...     print tools, resources and prompts as a client sees them
   toolhost fmt [-check] [CONFIG...]       rewrite configs in canonical style (default: ./*.hcl)
   toolhost init [DIR]                     write a starter tools.hcl (never overwrites)
+  toolhost setup EDITOR [CONFIG]          register the config with an editor: claude-desktop, cursor,
+                                          vscode, claude-code or windsurf (docs/setup.md)
   toolhost bridge framed --connect HOST:PORT CONFIG...
                                           offer the tools to a framed-protocol server (docs/framed-protocol.md)
   toolhost version                        print the version
@@ -76,6 +81,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runFmt(rest, stdout, stderr)
 	case "init":
 		return runInit(rest, stdout, stderr)
+	case "setup":
+		return runSetup(rest, stdout, stderr)
 	case "bridge":
 		return runBridge(ctx, rest, stdout, stderr)
 	case "version", "--version", "-version":
@@ -140,7 +147,7 @@ func buildDetails() string {
 }
 
 // commands are the commands Run knows, for 'toolhost help COMMAND'.
-var commands = []string{"serve", "validate", "call", "inspect", "fmt", "init", "bridge", "version"}
+var commands = []string{"serve", "validate", "call", "inspect", "fmt", "init", "setup", "bridge", "version"}
 
 // runHelp runs 'toolhost help COMMAND': the command's own usage, as
 // 'toolhost COMMAND -h' prints it, but on stdout, where 'toolhost help'
@@ -210,10 +217,30 @@ func load(cmd string, paths []string, stderr io.Writer) (*host.Registry, bool) {
 	if diags.HasErrors() {
 		fmt.Fprintf(stderr, "toolhost %s: %s: %s; nothing %s until the config is valid\n",
 			cmd, configNames(paths), countLine(diags), map[string]string{"serve": "is served", "call": "runs", "inspect": "is shown", "bridge": "is offered"}[cmd])
+		if cmd == "serve" {
+			serveRelativeHint(paths, stderr)
+		}
 		reg.Close()
 		return nil, false
 	}
 	return reg, true
+}
+
+// serveRelativeHint says, when a relative config path is missing, that
+// serve looked for it in the working directory, which an editor chooses:
+// the usual reason an editor's server does not start.
+func serveRelativeHint(paths []string, stderr io.Writer) {
+	for _, p := range paths {
+		if filepath.IsAbs(p) {
+			continue
+		}
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			wd, _ := os.Getwd()
+			fmt.Fprintf(stderr, "toolhost serve: a relative path is looked for in the working directory (here %s), which an editor chooses when it starts a server. Give the config's absolute path, or run toolhost setup EDITOR %s where the config is (EDITOR is %s): it writes the editor's entry with absolute paths.\n",
+				wd, p, strings.Join(setup.Names(), ", "))
+			return
+		}
+	}
 }
 
 // configNames names the config of paths in a closing line: the files each
@@ -288,7 +315,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if len(paths) == 0 {
 		if _, err := os.Stat(defaultConfig); err != nil {
 			wd, _ := os.Getwd()
-			fmt.Fprintf(stderr, "toolhost serve: no config given, and there is no %s in the current directory (%s).\nGive the config's path, as in: toolhost serve path/to/tools.hcl; or write a starter config with: toolhost init\n", defaultConfig, wd)
+			fmt.Fprintf(stderr, "toolhost serve: no config given, and there is no %s in the current directory (%s).\nGive the config's absolute path, as in: toolhost serve /path/to/tools.hcl (an editor starts servers in a directory of its own choosing), or let toolhost setup EDITOR path/to/tools.hcl write the editor's entry; or write a starter config with: toolhost init\n", defaultConfig, wd)
 			return ExitFailure
 		}
 		paths = []string{defaultConfig}

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/toolhost/toolhost/host"
+	"github.com/toolhost/toolhost/internal/setup"
+	"github.com/toolhost/toolhost/internal/suggest"
+)
+
+// runSetup runs 'toolhost setup EDITOR [CONFIG]': it registers the config
+// with the editor, in the editor's config file (see internal/setup).
+func runSetup(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("setup", "setup [--npx] [--dry-run] [--user] [--name NAME] EDITOR [CONFIG]\n\nEDITOR is one of "+strings.Join(setup.Names(), ", ")+"; CONFIG defaults to ./tools.hcl.", stderr)
+	npx := fs.Bool("npx", false, "start toolhost with npx -y toolhost (the npm package) instead of this binary's absolute path")
+	dryRun := fs.Bool("dry-run", false, "print the editor's config file as it would be written, and write nothing")
+	user := fs.Bool("user", false, "vscode: the user profile's mcp.json instead of the workspace's .vscode/mcp.json")
+	name := fs.String("name", setup.DefaultName, "the server's name in the editor's config")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return parseExit(err)
+	}
+	if len(pos) == 0 || len(pos) > 2 {
+		fs.Usage()
+		return ExitUsage
+	}
+	ed, ok := setup.Lookup(pos[0])
+	if !ok {
+		fmt.Fprintf(stderr, "toolhost setup: unknown editor %q.%s The editors are %s.\n", pos[0], suggest.Hint(pos[0], setup.Names()), strings.Join(setup.Names(), ", "))
+		return ExitUsage
+	}
+	if *user && !ed.HasUserFile() {
+		fmt.Fprintf(stderr, "toolhost setup: --user is for vscode, which also has a workspace file; %s has one file, the user's: drop --user\n", ed.Name)
+		return ExitUsage
+	}
+	if strings.TrimSpace(*name) == "" {
+		fmt.Fprintf(stderr, "toolhost setup: --name is empty: give the server's name, as in --name %s\n", setup.DefaultName)
+		return ExitUsage
+	}
+	config := defaultConfig
+	if len(pos) == 2 {
+		config = pos[1]
+	}
+	config, err = setup.Config(config)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost setup: %s\n", err)
+		return ExitFailure
+	}
+	checkConfig(config, stderr)
+	var server setup.Server
+	if *npx {
+		server = setup.NPXServer(ed, runtime.GOOS, config)
+	} else {
+		bin, note, err := setup.Binary()
+		if err != nil {
+			fmt.Fprintf(stderr, "toolhost setup: %s\n", err)
+			return ExitFailure
+		}
+		if note != "" {
+			fmt.Fprintf(stderr, "toolhost setup: note: %s\n", note)
+		}
+		server = setup.BinaryServer(ed, bin, config)
+	}
+	home, _ := os.UserHomeDir()
+	wd, _ := os.Getwd()
+	path, err := ed.File(setup.Place{GOOS: runtime.GOOS, Home: home, Dir: wd, Getenv: os.Getenv, ReadDir: readDirNames}, *user)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost setup: %s\n", err)
+		return ExitFailure
+	}
+	res, err := setup.Apply(path, ed, *name, server, *dryRun)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost setup: %s\n", err)
+		return ExitFailure
+	}
+	res.Report(stdout, stderr)
+	return ExitOK
+}
+
+// readDirNames lists the names in dir; none when it cannot be read.
+func readDirNames(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	return names
+}
+
+// checkConfig warns when the config does not load now: the entry is still
+// written (the config can be fixed later), but the editor's server fails
+// to start until it loads.
+func checkConfig(config string, stderr io.Writer) {
+	reg, diags := host.Load([]string{config}, nil)
+	if reg != nil {
+		reg.Close()
+	}
+	if diags.HasErrors() {
+		fmt.Fprintf(stderr, "toolhost setup: warning: %s does not load now (%s); the editor cannot start the server until it does. See the problems with: toolhost validate %s\n",
+			config, countLine(diags), config)
+	}
+}

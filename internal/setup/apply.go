@@ -1,0 +1,188 @@
+package setup
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/tailscale/hujson"
+)
+
+// Result is what Apply did, or would do on a dry run.
+type Result struct {
+	Editor Editor
+	Name   string // the entry's name
+	Path   string // the config file
+	// Target is the file written when Path is a symbolic link to it (the
+	// link stays a link); Path otherwise.
+	Target  string
+	Entry   Server
+	Old     []byte // the entry replaced, as it was; nil when added
+	Created bool   // the file was not there
+	// Unchanged: the file already had the same entry, and nothing was
+	// written.
+	Unchanged bool
+	Backup    string // the copy of the old content; "" when there was none
+	DryRun    bool
+	Content   []byte // the file's new content
+}
+
+// Apply merges the server s, named name, into e's config file at path (see
+// mergeEntry), and writes the file atomically, with a copy of its old
+// content in path.bak, unless dryRun. A file that does not exist is
+// created, with its directory. A file that is not JSON, or whose servers
+// are not an object, is left alone: the error is a *FileError.
+func Apply(path string, e Editor, name string, s Server, dryRun bool) (Result, error) {
+	r := Result{Editor: e, Name: name, Path: path, Target: path, Entry: s, DryRun: dryRun}
+	// A config file kept elsewhere behind a link (dotfiles) is written
+	// where it is, and the link stays.
+	if info, err := os.Lstat(path); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return r, fmt.Errorf("%s is a symbolic link to a file that is not there (%w): point it at the editor's file, or remove it", path, err)
+		}
+		r.Target = target
+	}
+	src, err := os.ReadFile(r.Target)
+	mode := fs.FileMode(0o644)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		r.Created = true
+	case err != nil:
+		return r, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
+	default:
+		if info, err := os.Stat(r.Target); err == nil {
+			mode = info.Mode().Perm()
+		}
+	}
+	m, err := mergeEntry(src, e, name, s)
+	if err != nil {
+		if fe, ok := err.(*FileError); ok {
+			fe.Path = path
+		}
+		return r, err
+	}
+	r.Old, r.Unchanged, r.Content = m.old, m.unchanged, m.out
+	if r.Unchanged || dryRun {
+		return r, nil
+	}
+	dir := filepath.Dir(r.Target)
+	if r.Created {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return r, fmt.Errorf("cannot create the directory of %s: %w", path, unwrapPath(err))
+		}
+	} else if len(bytes.TrimSpace(src)) > 0 {
+		r.Backup = r.Target + ".bak"
+		if err := writeAtomic(r.Backup, src, mode); err != nil {
+			return r, fmt.Errorf("cannot write the backup %s, so %s was left as it was: %w", r.Backup, path, err)
+		}
+	}
+	if err := writeAtomic(r.Target, m.out, mode); err != nil {
+		return r, fmt.Errorf("cannot write %s, which was left as it was: %w", path, err)
+	}
+	return r, nil
+}
+
+// writeAtomic replaces the file at path with data: written to a new file
+// in the same directory, flushed to disk, then renamed over path, so that
+// a reader (the editor) sees the old content or the new one and never a
+// part, whatever happens meanwhile. The file gets mode.
+func writeAtomic(path string, data []byte, mode fs.FileMode) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return unwrapPath(err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Chmod(f.Name(), mode); err != nil {
+		return err
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return unwrapPath(err)
+	}
+	return syncDir(dir)
+}
+
+// indentJSON is the JSON (or JSONC) text b indented as Report shows
+// entries, without its comments; b as it is when it does not parse.
+func indentJSON(b []byte) []byte {
+	min, err := hujson.Minimize(b)
+	if err != nil {
+		return b
+	}
+	var buf bytes.Buffer
+	if json.Indent(&buf, min, "  ", "  ") != nil {
+		return b
+	}
+	return buf.Bytes()
+}
+
+// unwrapPath drops the operation and path of a *fs.PathError, which the
+// messages give in their own words.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Report writes what Apply did to stdout, and the next step: the file, the
+// entry added or replaced (with the one it replaced), the backup. On a dry
+// run stdout gets the file's new content and nothing else, and stderr
+// says what it is.
+func (r Result) Report(stdout, stderr io.Writer) {
+	where := r.Path
+	if r.Target != r.Path {
+		where = fmt.Sprintf("%s (a link to %s)", r.Path, r.Target)
+	}
+	if r.DryRun {
+		stdout.Write(r.Content)
+		what := "with the %q server added"
+		switch {
+		case r.Unchanged:
+			what = "as it is: it already has this %q server"
+		case r.Old != nil:
+			what = "with the %q server replaced"
+		}
+		fmt.Fprintf(stderr, "Dry run: above is %s as setup would write it, "+what+"; nothing was written.\n", where, r.Name)
+		return
+	}
+	entry := fmt.Sprintf("  %q: %s\n", r.Name, r.Entry.marshal("  ", "  "))
+	switch {
+	case r.Unchanged:
+		fmt.Fprintf(stdout, "%s already has this %q server; nothing was written:\n%s", where, r.Name, entry)
+	case r.Old != nil:
+		fmt.Fprintf(stdout, "Replaced the %q server in %s. It was:\n  %q: %s\nIt is now:\n%s", r.Name, where, r.Name, indentJSON(r.Old), entry)
+	case r.Created:
+		fmt.Fprintf(stdout, "Created %s with the %q server:\n%s", where, r.Name, entry)
+	default:
+		fmt.Fprintf(stdout, "Added the %q server to %s:\n%s", r.Name, where, entry)
+	}
+	if r.Backup != "" {
+		fmt.Fprintf(stdout, "The old content is in %s.\n", r.Backup)
+	}
+	fmt.Fprintf(stdout, "Next: %s\n", r.Editor.Next)
+}
