@@ -131,22 +131,12 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		}
 		created = fmt.Sprintf("Created the directory %s.\n", dir)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
+	if err := writeStarter(path); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			fmt.Fprintf(stderr, "toolhost init: %s already exists; init never overwrites a file. Edit it, or move it away and run init again.\n", path)
 		} else {
 			fmt.Fprintf(stderr, "toolhost init: cannot create %s: %s\n", path, unwrapPath(err))
 		}
-		return ExitFailure
-	}
-	if _, err := io.WriteString(f, starterConfig); err != nil {
-		f.Close()
-		fmt.Fprintf(stderr, "toolhost init: %s\n", err)
-		return ExitFailure
-	}
-	if err := f.Close(); err != nil {
-		fmt.Fprintf(stderr, "toolhost init: %s\n", err)
 		return ExitFailure
 	}
 	fmt.Fprint(stdout, created)
@@ -164,6 +154,20 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 			dir, strings.Join(others, ", "), path)
 	}
 	return ExitOK
+}
+
+// writeStarter writes the starter config at path, which must not exist
+// (the error is then fs.ErrExist).
+func writeStarter(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(f, starterConfig); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // unwrapPath drops the operation and path that *fs.PathError adds, which

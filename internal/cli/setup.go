@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -44,6 +47,8 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 	config := defaultConfig
 	if len(pos) == 2 {
 		config = pos[1]
+	} else if code, done := starterForSetup(*dryRun, stdout, stderr); done {
+		return code
 	}
 	config, err = setup.Config(config)
 	if err != nil {
@@ -79,6 +84,28 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 	}
 	res.Report(stdout, stderr)
 	return ExitOK
+}
+
+// starterForSetup writes the starter config at ./tools.hcl when setup is
+// given no CONFIG and there is none, as toolhost init does, so that a new
+// user goes from nothing to an editor entry in one command. With --dry-run
+// it writes nothing: setup then stops, saying what it would do. done is
+// true when setup must stop with code.
+func starterForSetup(dryRun bool, stdout, stderr io.Writer) (code int, done bool) {
+	if _, err := os.Stat(defaultConfig); !errors.Is(err, fs.ErrNotExist) {
+		return 0, false
+	}
+	abs, _ := filepath.Abs(defaultConfig)
+	if dryRun {
+		fmt.Fprintf(stderr, "toolhost setup: there is no %s here; without --dry-run, setup writes a starter one there (as toolhost init does) and registers it. Nothing was written.\n", abs)
+		return ExitOK, true
+	}
+	if err := writeStarter(defaultConfig); err != nil {
+		fmt.Fprintf(stderr, "toolhost setup: there is no %s, and a starter one cannot be written there: %s; give the path of your config: toolhost setup EDITOR CONFIG\n", abs, unwrapPath(err))
+		return ExitFailure, true
+	}
+	fmt.Fprintf(stdout, "Wrote %s, a starter config with one tool of each backend (as toolhost init does): edit it, and the editor's server reloads it on every save.\n", abs)
+	return 0, false
 }
 
 // readDirNames lists the names in dir; none when it cannot be read.

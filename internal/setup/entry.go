@@ -86,7 +86,9 @@ func Binary() (path, note string, err error) {
 			}
 		}
 	}
-	if slices.Contains(strings.Split(filepath.ToSlash(real), "/"), "node_modules") {
+	// The npm package's link on PATH (npm install -g) outlives updates;
+	// a path inside node_modules does not.
+	if slices.Contains(strings.Split(filepath.ToSlash(path), "/"), "node_modules") {
 		note = "toolhost runs from an npm package's directory, whose path changes when the package is updated or removed; --npx writes an entry that does not depend on it"
 	}
 	return path, note, nil
