@@ -74,13 +74,12 @@ cyclonedx=$(install_tool cyclonedx-gomod github.com/CycloneDX/cyclonedx-gomod/cm
 step_done
 
 step "goreleaser release --snapshot --clean"
-# GoReleaser reads the commit from git and gives up on all of it (the
-# version then ends in "none" and timestamps are not the commit's) when the
-# repository has no remote, as in a plain local clone of a bundle: lend it
-# one, in its environment only.
+# GoReleaser reads the commit from git, but drops all it read (the version
+# then ends in "none" and files lose the commit's time) when the repository
+# has no remote, as a repository made with git init has not: lend it one,
+# the checkout itself, in its environment only. A snapshot never uses it.
 if [ -z "$(git remote)" ]; then
-  export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url
-  export GIT_CONFIG_VALUE_0=https://github.com/toolhost/toolhost.git
+  export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=$root
 fi
 # A snapshot publishes nothing and announces nothing; the configuration has
 # no step that needs a Docker engine (docs/releasing.md).
