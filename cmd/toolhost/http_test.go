@@ -501,7 +501,7 @@ func TestDeployExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		d := string(b)
-		for _, want := range []string{"CGO_ENABLED=0", "-trimpath", "distroless/static", "USER 65532:65532", `"/etc/toolhost/tools.hcl"`, `"--listen", "0.0.0.0:8080"`} {
+		for _, want := range []string{"CGO_ENABLED=0", "--platform=$BUILDPLATFORM", "GOARCH=${TARGETARCH}", "-trimpath", "distroless/static", "USER 65532:65532", `"/etc/toolhost/tools.hcl"`, `"--listen", "0.0.0.0:8080"`} {
 			if !strings.Contains(d, want) {
 				t.Errorf("Dockerfile lacks %s", want)
 			}
