@@ -3,22 +3,25 @@
 // directories, and the official TypeScript MCP SDK client drives
 // `npx -y toolhost serve examples/tools.hcl`, as an editor would, through
 // the binary the install step put in place and through the JS launcher
-// (install scripts off).
+// (install scripts off); then from a directory with nothing installed,
+// where npx fetches the packages from a registry (npmregistry.mjs, on
+// 127.0.0.1, serving the same tarballs).
 //
 //   TOOLHOST_NPM_DIST=dist TOOLHOST_NPM_VERSION=0.1.1-SNAPSHOT-abc1234 node --test npm.test.mjs
 //
 // TOOLHOST_NPM_DIST holds GoReleaser's archives of that version; with
 // TOOLHOST_NPM_ONLY (a comma-separated list such as linux-x64) only those
 // platform packages are made. .ci/npm.sh runs this file on a snapshot
-// release, npm_test.go on an archive it builds. npm never reaches a
-// registry: it runs --offline with an empty cache and a registry address
+// release, npm_test.go on an archive it builds. npm never reaches the
+// network: it runs --offline with an empty cache and a registry address
 // nothing listens on, so a package that is not among the tarballs fails
-// the install (or, for another platform's optional package, is left out).
+// the install (or, for another platform's optional package, is left out),
+// except in the registry test, whose registry is the local one.
 
 import { describe, test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +32,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 import { okText, DEADLINE_MS } from './support.mjs';
+import { startRegistry } from './npmregistry.mjs';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const toolsHCL = join(repo, 'examples', 'tools.hcl');
@@ -308,39 +312,71 @@ describe('the launcher', () => {
   });
 });
 
+/**
+ * drive starts `npx -y SPEC serve examples/tools.hcl` in cwd with env, as
+ * an editor would, and has the TypeScript SDK client initialize, list
+ * the tools and call one.
+ */
+async function drive(spec, cwd, env) {
+  const transport = new StdioClientTransport({
+    command: 'npx',
+    args: ['-y', spec, 'serve', toolsHCL],
+    cwd,
+    env,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const client = new Client({ name: 'toolhost-npm-test', version: '1.0.0' });
+  try {
+    await client.connect(transport);
+    assert.equal(client.getServerVersion()?.name, 'toolhost-examples');
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((t) => t.name === 'say_hello'), `tools: ${tools.map((t) => t.name)}`);
+    const result = await client.callTool({ name: 'say_hello', arguments: { name: 'npm' } });
+    assert.equal(okText(result), 'hello npm');
+  } catch (err) {
+    err.message += `\nserver stderr:\n${stderr}`;
+    throw err;
+  } finally {
+    await client.close();
+  }
+}
+
 describe('npx -y toolhost serve, driven by the TypeScript SDK client', () => {
   for (const app of ['scripts', 'launcher']) {
-    test(app, async () => {
+    test(`installed: ${app}`, async () => {
       const cache = join(work, `npx-cache-${app}`);
-      const transport = new StdioClientTransport({
-        command: 'npx',
-        args: ['-y', 'toolhost', 'serve', toolsHCL],
-        cwd: apps[app],
-        env: npmEnv(cache),
-        stderr: 'pipe',
-      });
-      let stderr = '';
-      transport.stderr.on('data', (d) => {
-        stderr += d;
-      });
-      const client = new Client({ name: 'toolhost-npm-test', version: '1.0.0' });
-      try {
-        await client.connect(transport);
-        assert.equal(client.getServerVersion()?.name, 'toolhost-examples');
-        const { tools } = await client.listTools();
-        assert.ok(tools.some((t) => t.name === 'say_hello'), `tools: ${tools.map((t) => t.name)}`);
-        const result = await client.callTool({ name: 'say_hello', arguments: { name: 'npm' } });
-        assert.equal(okText(result), 'hello npm');
-      } catch (err) {
-        err.message += `\nserver stderr:\n${stderr}`;
-        throw err;
-      } finally {
-        await client.close();
-      }
+      await drive('toolhost', apps[app], npmEnv(cache));
       // npx ran the installed package: it fetched nothing into its cache.
       assert.ok(!existsSync(join(cache, '_npx')), `npx installed toolhost into ${cache}/_npx instead of using ${apps[app]}`);
     });
   }
+
+  // The editor's case: nothing installed, npx fetches toolhost and this
+  // platform's package from the registry (here one on 127.0.0.1 serving
+  // the tarballs) into its cache, runs the install step there, and runs
+  // the binary.
+  test('nothing installed: through a registry', async () => {
+    const registry = await startRegistry([tarballs.main, ...Object.values(tarballs.platforms)]);
+    try {
+      const cwd = await mkdtemp(join(work, 'npx-empty-'));
+      const cache = join(work, 'npx-cache-registry');
+      await drive('toolhost', cwd, { ...npmEnv(cache), npm_config_offline: 'false', npm_config_registry: registry.url });
+      // npm asked for toolhost and the six platform packages, and nothing else.
+      const asked = [...new Set(registry.requests)].sort();
+      assert.deepEqual(asked, ['toolhost', ...['darwin-arm64', 'darwin-x64', 'linux-arm64', 'linux-x64', 'win32-arm64', 'win32-x64'].map((k) => `@toolhost/${k}`)].sort());
+      if (!windows) {
+        const [hash] = readdirSync(join(cache, '_npx'));
+        const launcher = join(cache, '_npx', hash, 'node_modules', 'toolhost', 'bin', 'toolhost');
+        assert.ok(!isScript(launcher), `the install step did not put the binary in place in npx's cache: ${launcher}`);
+      }
+    } finally {
+      await registry.close();
+    }
+  });
 });
 
 describe('build.mjs', () => {

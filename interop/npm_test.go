@@ -31,7 +31,8 @@ var npmPlatforms = map[string]string{
 // TestNPMPackages builds this platform's release archive as GoReleaser
 // lays it out, and runs npm.test.mjs on it: npm/build.mjs makes the npm
 // packages, npm installs them from the tarballs with no registry, and the
-// TypeScript SDK client drives `npx -y toolhost serve`. The archive's
+// TypeScript SDK client drives `npx -y toolhost serve`, installed and
+// through a registry on 127.0.0.1. The archive's
 // binary also goes into a Windows zip (another platform's, unless this is
 // Windows), so that build.mjs's zip reader unpacks a real zip: npm leaves
 // that package out on other platforms, as it would the real one.
