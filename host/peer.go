@@ -343,6 +343,13 @@ func (c *callReporter) sendPending() {
 	if c.done || c.pending == nil {
 		return
 	}
+	// A timer armed before a later send went out directly (its wait over
+	// while the timer was late, on a loaded machine) fires early for the
+	// progress held back since: it waits its turn again.
+	if wait := ProgressInterval - time.Since(c.sentAt); wait > 0 {
+		c.pendingTimer = time.AfterFunc(wait, c.sendPending)
+		return
+	}
 	note := c.pending
 	c.pending = nil
 	c.sendLocked(note)
