@@ -52,8 +52,12 @@ func (r *Reloader) Watch(ctx context.Context) error {
 	}
 	var burstStart time.Time // first event of the burst being debounced
 	// rechecking: the timer runs for the look again after a directory
-	// newly watched.
+	// newly watched. rechecks counts those looks in a row: a chain of
+	// directories made one in another (releases/2, then its files) needs
+	// one each, and the bound keeps a directory that watches wrongly from
+	// reloading forever.
 	rechecking := false
+	rechecks := 0
 	for {
 		select {
 		case <-ctx.Done():
@@ -83,7 +87,9 @@ func (r *Reloader) Watch(ctx context.Context) error {
 			r.logger().Warn("file watcher error", "error", err)
 		case <-timer.C:
 			burstStart = time.Time{}
-			recheck := rechecking
+			if !rechecking {
+				rechecks = 0
+			}
 			rechecking = false
 			res := r.Reload(ctx)
 			if res.RetryAfter > 0 {
@@ -95,16 +101,22 @@ func (r *Reloader) Watch(ctx context.Context) error {
 			if err != nil {
 				r.logger().Warn("file watcher error", "error", err)
 			}
-			if fresh && res.RetryAfter == 0 && !recheck {
+			if fresh && res.RetryAfter == 0 && rechecks < maxRechecks {
 				// A directory watched only now (the config's folder
-				// re-created or replaced): what was written in it before
-				// made no event, so look again, once.
+				// re-created or replaced, or made where a link leads):
+				// what was written in it before made no event, so look
+				// again.
+				rechecks++
 				rechecking = true
 				timer.Reset(debounce)
 			}
 		}
 	}
 }
+
+// maxRechecks bounds the looks again in a row after directories newly
+// watched (Watch).
+const maxRechecks = 4
 
 // rewatch works out what to watch (watchSet) and makes w watch it: added
 // holds the directories w watches, as they were when added. It runs when
@@ -159,7 +171,13 @@ func (r *Reloader) rewatch(w *fsnotify.Watcher, added map[string]os.FileInfo) (m
 			}
 			return match, fresh, fmt.Errorf("watching %s: %w", d, err)
 		}
-		added[d], fresh = info, true
+		// Fresh only for a directory not watched before, or another one
+		// under its path: watching one again that was watched already
+		// brings nothing new to look at.
+		if prev := added[d]; prev == nil || !os.SameFile(prev, info) {
+			fresh = true
+		}
+		added[d] = info
 	}
 	for d := range added {
 		if !want[d] {
