@@ -75,12 +75,20 @@ func decodeInputSchema(a *hcl.Attribute, static *hcl.EvalContext) (*RawInput, hc
 	if err != nil {
 		return fail(resolvePointer(err.Error(), doc), fmt.Sprintf("input_schema cannot be used: %v. References ($ref) must point inside the schema, as in \"#/$defs/address\" or \"#anchor\"; remote schemas are not fetched, and files are not read.", err))
 	}
-	// Resolved again, checking defaults: an error now is a default's.
-	var again jsonschema.Schema
-	_ = json.Unmarshal(raw, &again)
-	if _, err := again.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
-		ptr, detail := defaultProblem(err.Error(), doc)
-		return fail(ptr, detail)
+	// Resolved again, checking defaults, when there are any: an error now
+	// is a default's.
+	hasDefault := false
+	eachSubschema(doc, nil, func(s map[string]any, _ []string) {
+		_, ok := s["default"]
+		hasDefault = hasDefault || ok
+	})
+	if hasDefault {
+		var again jsonschema.Schema
+		_ = json.Unmarshal(raw, &again)
+		if _, err := again.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
+			ptr, detail := defaultProblem(err.Error(), doc)
+			return fail(ptr, detail)
+		}
 	}
 	var combinators []string
 	for _, k := range []string{"oneOf", "anyOf", "allOf"} {
