@@ -58,6 +58,13 @@ func explain(msg string, doc, value any) []Problem {
 		schemaAt = chain[len(chain)-1]
 	}
 	kwValue, kwKnown := schemaValue(doc, schemaAt, keyword)
+	if kwKnown && slices.Contains(path, "*") {
+		// An item or member the validator does not name: the first that
+		// fails the keyword.
+		if p := firstFailing(value, path, func(v any) bool { return fails(keyword, kwValue, v) }); p != nil {
+			path = p
+		}
+	}
 	val, valKnown := valueAt(value, path)
 	withVia := func(k string) string {
 		if via != "" {
@@ -408,6 +415,89 @@ func plainWords(keyword string, kw, val any) string {
 		return "has equal items, and its items must be unique"
 	}
 	return ""
+}
+
+// firstFailing is the first place in v that path (with "*" for any item
+// or member) names where bad holds; nil when there is none.
+func firstFailing(v any, path []string, bad func(any) bool) []string {
+	if len(path) == 0 {
+		if bad(v) {
+			return []string{}
+		}
+		return nil
+	}
+	var steps []string
+	switch x := v.(type) {
+	case map[string]any:
+		if path[0] != "*" {
+			steps = []string{path[0]}
+		} else {
+			for k := range x {
+				steps = append(steps, k)
+			}
+			slices.Sort(steps)
+		}
+	case []any:
+		if path[0] != "*" {
+			steps = []string{path[0]}
+		} else {
+			for i := range x {
+				steps = append(steps, strconv.Itoa(i))
+			}
+		}
+	default:
+		return nil
+	}
+	for _, step := range steps {
+		e, ok := valueAt(v, []string{step})
+		if !ok {
+			continue
+		}
+		if rest := firstFailing(e, path[1:], bad); rest != nil {
+			return append([]string{step}, rest...)
+		}
+	}
+	return nil
+}
+
+// fails reports whether v fails keyword, whose value is kw, as far as the
+// keywords plainWords words go; true for the others, so that the first
+// candidate is taken.
+func fails(keyword string, kw, v any) bool {
+	f, isNum := v.(float64)
+	limit, limitNum := kw.(float64)
+	switch keyword {
+	case "type":
+		got := jsonTypeOf(v)
+		want, _ := kw.([]any)
+		if t, ok := kw.(string); ok {
+			want = []any{t}
+		}
+		for _, t := range want {
+			if t == got || (t == "number" && got == "integer") {
+				return false
+			}
+		}
+		return true
+	case "enum":
+		list, _ := kw.([]any)
+		return !slices.ContainsFunc(list, func(e any) bool { return shortJSON(e) == shortJSON(v) })
+	case "const":
+		return shortJSON(kw) != shortJSON(v)
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+		if !isNum || !limitNum {
+			return false
+		}
+		return map[string]bool{"minimum": f < limit, "maximum": f > limit, "exclusiveMinimum": f <= limit, "exclusiveMaximum": f >= limit}[keyword]
+	case "minLength", "maxLength":
+		s, ok := v.(string)
+		if !ok || !limitNum {
+			return false
+		}
+		n := float64(utf8.RuneCountInString(s))
+		return (keyword == "minLength" && n < limit) || (keyword == "maxLength" && n > limit)
+	}
+	return true
 }
 
 // quotedNames reads the Go-quoted strings in a message, in order.

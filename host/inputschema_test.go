@@ -30,6 +30,7 @@ func TestInputSchemaCalls(t *testing.T) {
 		{name: "through the ref", args: `{"name":"a","address":{"city":""}}`, err: `invalid argument "address" at address.city: is 0 characters long, shorter than the minimum 1 (minLength)`},
 		{name: "ref's required", args: `{"name":"a","address":{}}`, err: `invalid argument "address" at address.city: is required but missing (required)`},
 		{name: "extra property", args: `{"name":"a","x":1}`, err: `invalid argument "x": this tool has no such parameter; its parameters are address, name, tags (additionalProperties)`},
+		{name: "an item", args: `{"name":"a","tags":["x",2]}`, err: `invalid argument "tags" at tags[1]: must be a string, not an integer (type)`},
 		{name: "too many items", args: `{"name":"a","tags":["1","2","3"]}`, err: `invalid argument "tags": has 3 items, more than the maximum 2 (maxItems)`},
 		{name: "huge number", args: `{"name":"a","x":1e1000000}`, err: `"x": is out of range`},
 		{name: "not an object", args: `[1]`, err: `must be a JSON object`},
