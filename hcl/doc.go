@@ -9,7 +9,9 @@
 //     the network policy of the http backends.
 //   - tool (tool.go): an MCP tool and the backend that runs it. Its nested
 //     blocks are param (param.go), or input_schema in their place
-//     (inputschema.go); result, with its field blocks and content items
+//     (inputschema.go: kept as written, in the order written, by
+//     inputschema_json.go; a call's failures worded by
+//     inputschema_errors.go); result, with its field blocks and content items
 //     (result.go, content.go); ask, a form the user fills in (ask.go);
 //     icon (icon.go); annotations (annotations.go); and example, a
 //     recorded call checked offline (example.go). confirm asks the user

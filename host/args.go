@@ -679,46 +679,6 @@ func shortNumber(s string) string {
 	return s
 }
 
-// decodeRawArgs checks arguments against a hand-written input_schema and
-// makes them the "param" object: the arguments as they came, with the
-// schema's top-level properties that are absent as null.
-func decodeRawArgs(ri *thcl.RawInput, raw json.RawMessage) (cty.Value, error) {
-	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
-		trimmed = []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil || dec.InputOffset() != int64(len(trimmed)) {
-		return cty.NilVal, &ArgumentError{Msg: "arguments are not valid JSON"}
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return cty.NilVal, &ArgumentError{Msg: fmt.Sprintf("arguments must be a JSON object, got %s", jsonKind(v))}
-	}
-	if path, ok := outOfRange(obj, ""); !ok {
-		return cty.NilVal, &ArgumentError{Param: path, Msg: "is out of range: a number beyond what a 64-bit number holds"}
-	}
-	// The validator wants plain JSON values: numbers as float64.
-	var plain any
-	_ = json.Unmarshal(trimmed, &plain)
-	if err := ri.Resolved.Validate(plain); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "validating root: ")
-		return cty.NilVal, &ArgumentError{Msg: "the arguments do not match the input schema: " + msg}
-	}
-	attrs := make(map[string]cty.Value, len(obj)+len(ri.Properties))
-	for k, e := range obj {
-		attrs[k] = anyValue(e)
-	}
-	for _, name := range ri.Properties {
-		if _, ok := attrs[name]; !ok {
-			attrs[name] = cty.NullVal(cty.DynamicPseudoType)
-		}
-	}
-	return cty.ObjectVal(attrs), nil
-}
-
 // outOfRange finds a number no float64 holds inside v; path says where.
 func outOfRange(v any, path string) (string, bool) {
 	switch x := v.(type) {

@@ -72,6 +72,32 @@ tool "constrained" {
   }
 }
 
+tool "schema2020" {
+  description = "An input_schema with composition, conditionals and references"
+  input_schema = {
+    "$schema" = "https://json-schema.org/draft/2020-12/schema"
+    type      = "object"
+    "$defs" = {
+      address = { "$anchor" = "addressDef", type = "object", properties = { city = { type = "string", minLength = 1 } }, required = ["city"] }
+    }
+    properties = {
+      name          = { type = "string" }
+      address       = { "$ref" = "#addressDef" }
+      contactMethod = { type = "string", enum = ["phone", "email"] }
+      phone         = { type = "string" }
+      email         = { type = "string" }
+    }
+    allOf = [{ anyOf = [{ required = ["phone"] }, { required = ["email"] }] }]
+    if    = { properties = { contactMethod = { const = "phone" } }, required = ["contactMethod"] }
+    then  = { required = ["phone"] }
+    else  = { required = ["email"] }
+    additionalProperties = false
+  }
+  template {
+    text = "${param.name} ${param.phone} ${param.address.city}"
+  }
+}
+
 tool "hotlist" {
   param "limit" {
     type    = integer
@@ -113,6 +139,10 @@ tool "big" {
 
 const constrainedArgs = `{"filename":"notes.txt","limit":20,"unit":"fahrenheit","items":[{"title":"a","score":1.5},{"title":"b"},{"title":"c","score":3}]}`
 
+// schema2020Args are arguments the schema2020 tool accepts: its if, then,
+// allOf and $ref all apply.
+const schema2020Args = `{"name":"Ann","contactMethod":"phone","phone":"555","address":{"city":"Paris"}}`
+
 func benchRegistry(b *testing.B) *Registry {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "tools.hcl")
@@ -143,6 +173,7 @@ func BenchmarkDecodeArgs(b *testing.B) {
 	for _, c := range []struct{ tool, args string }{
 		{"say_hello", `{"name":"world"}`},
 		{"constrained", constrainedArgs},
+		{"schema2020", schema2020Args},
 	} {
 		t := benchTool(b, r, c.tool)
 		b.Run(c.tool, func(b *testing.B) {
@@ -188,6 +219,7 @@ func BenchmarkCallTool(b *testing.B) {
 	for _, c := range []struct{ tool, args string }{
 		{"say_hello", `{"name":"world"}`},
 		{"constrained", constrainedArgs},
+		{"schema2020", schema2020Args},
 	} {
 		b.Run(c.tool, func(b *testing.B) {
 			b.ReportAllocs()

@@ -428,6 +428,16 @@ func TestCLI(t *testing.T) {
   template { text = "${param.b}" }
 }
 `)
+	// A JSON Schema 2020-12 input_schema, and one that cannot be used.
+	schema2020 := filepath.Join("..", "..", "host", "testdata", "inputschema2020.hcl")
+	badSchema := writeConfig(t, `tool "s" {
+  input_schema = {
+    type       = "object"
+    properties = { a = { type = "string", minLength = "x" } }
+  }
+  template { text = "x" }
+}
+`)
 	empty := t.TempDir()
 	fresh := t.TempDir()
 	messy := writeConfig(t, "tool \"m\" {\ndescription=\"x\"\n  template { text = \"y\" }\n}\n")
@@ -468,6 +478,13 @@ func TestCLI(t *testing.T) {
 		{name: "help help", args: []string{"help", "help"}, stdout: "Run 'toolhost COMMAND -h'"},
 		{name: "help unknown", args: []string{"help", "serv"}, code: 2, stderr: `toolhost help: unknown command "serv"`, stdoutNone: true},
 		{name: "help two", args: []string{"help", "call", "serve"}, code: 2, stderr: `toolhost help takes one command (got "call serve")`, stdoutNone: true},
+		{name: "validate 2020-12 schema", args: []string{"validate", schema2020}, stdout: "valid, 1 warning (1 tool"},
+		{name: "validate unusable schema", args: []string{"validate", badSchema}, code: 1, stderr: "tools.hcl line 4", stdoutNone: true},
+		{name: "validate unusable schema says where", args: []string{"validate", badSchema}, code: 1, stderr: "At /properties/a/minLength: minLength is a count"},
+		{name: "inspect 2020-12 schema", args: []string{"inspect", "--json", schema2020}, stdout: `"$anchor": "addressDef"`},
+		{name: "inspect 2020-12 schema text", args: []string{"inspect", schema2020}, stdout: "arguments: as its input_schema says (toolhost inspect --json shows it); its properties: address, billing,"},
+		{name: "call 2020-12 schema", args: []string{"call", schema2020, "contact", "contactMethod=phone", "phone=555"}, stdout: "555|-|-"},
+		{name: "call 2020-12 schema refused", args: []string{"call", schema2020, "contact", "contactMethod=phone", "email=a@b.example"}, code: 1, stderr: `invalid argument "phone": is required but missing (required, in then)`},
 		{name: "inspect no args", args: []string{"inspect"}, code: 2, stderr: "toolhost inspect: give at least one config file or directory"},
 		{name: "serve bad flag", args: []string{"serve", "--nope", good}, code: 2, stderr: "flag provided but not defined"},
 		{name: "serve max message size 0", args: []string{"serve", "--max-message-size", "0", good}, code: 2, stderr: "--max-message-size 0: give the largest inbound message as a number of bytes above 0"},

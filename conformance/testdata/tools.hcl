@@ -280,7 +280,8 @@ tool "test_elicitation_sep1330_enums" {
 }
 
 # json-schema-2020-12: an input schema written by hand, with $schema, $defs
-# and $ref, which param blocks cannot express.
+# and $ref, which param blocks cannot express, and the SEP-2106 vocabulary
+# the 2026-07-28 scenario checks: $anchor, allOf/anyOf, if/then/else.
 tool "json_schema_2020_12_tool" {
   description = "Tool with JSON Schema 2020-12 features"
   input_schema = {
@@ -288,7 +289,8 @@ tool "json_schema_2020_12_tool" {
     type      = "object"
     "$defs" = {
       address = {
-        type = "object"
+        "$anchor" = "addressDef"
+        type      = "object"
         properties = {
           street = { type = "string" }
           city   = { type = "string" }
@@ -296,9 +298,19 @@ tool "json_schema_2020_12_tool" {
       }
     }
     properties = {
-      name    = { type = "string" }
-      address = { "$ref" = "#/$defs/address" }
+      name          = { type = "string" }
+      address       = { "$ref" = "#/$defs/address" }
+      contactMethod = { type = "string", enum = ["phone", "email"] }
+      phone         = { type = "string" }
+      email         = { type = "string" }
     }
+    allOf = [{ anyOf = [{ required = ["phone"] }, { required = ["email"] }] }]
+    if = {
+      properties = { contactMethod = { const = "phone" } }
+      required   = ["contactMethod"]
+    }
+    then                 = { required = ["phone"] }
+    else                 = { required = ["email"] }
     additionalProperties = false
   }
   template {

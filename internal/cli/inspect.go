@@ -166,9 +166,16 @@ func inspectTool(w io.Writer, t *thcl.Tool) {
 	if t.Description != "" {
 		fmt.Fprintln(w, indentText(t.Description, "    "))
 	}
-	if len(t.Params) == 0 {
+	switch {
+	case t.RawInput != nil:
+		line := "    arguments: as its input_schema says (toolhost inspect --json shows it)"
+		if len(t.RawInput.Properties) > 0 {
+			line += "; its properties: " + strings.Join(t.RawInput.Properties, ", ")
+		}
+		fmt.Fprintln(w, line)
+	case len(t.Params) == 0:
 		fmt.Fprintln(w, "    takes no arguments")
-	} else {
+	default:
 		fmt.Fprintln(w, "    arguments:")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, p := range t.Params {
