@@ -47,18 +47,37 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 	config := defaultConfig
 	if len(pos) == 2 {
 		config = pos[1]
-	} else if code, done := starterForSetup(*dryRun, stdout, stderr); done {
-		return code
 	}
-	config, err = setup.Config(config)
-	if err != nil {
-		fmt.Fprintf(stderr, "toolhost setup: %s\n", err)
-		return ExitFailure
+	// With no CONFIG and no ./tools.hcl, the starter is written there, as
+	// init does, so that a new user goes from nothing to an editor entry
+	// in one command; but only once the editor's file is known to take
+	// the entry, so that a failure leaves nothing behind.
+	starter := len(pos) == 1 && !exists(defaultConfig)
+	if starter {
+		config, _ = filepath.Abs(defaultConfig)
+		if *dryRun {
+			fmt.Fprintf(stderr, "toolhost setup: there is no %s here; without --dry-run, setup writes a starter one there (as toolhost init does) and registers it. Nothing was written.\n", config)
+			return ExitOK
+		}
+	} else {
+		if config, err = setup.Config(config); err != nil {
+			fmt.Fprintf(stderr, "toolhost setup: %s\n", err)
+			return ExitFailure
+		}
+		checkConfig(config, stderr)
 	}
-	checkConfig(config, stderr)
+	if !*npx && setup.InNPXCache() {
+		// npx -y toolhost setup ...: the binary is in npx's cache, which
+		// npm clears when it likes.
+		*npx = true
+		fmt.Fprintf(stderr, "toolhost setup: note: toolhost runs from npx's cache, which npm may clear at any time, so the entry starts it with npx (as --npx does). For a faster start, install it (npm install -g toolhost) and run setup again with the installed toolhost.\n")
+	}
 	var server setup.Server
 	if *npx {
-		server = setup.NPXServer(ed, runtime.GOOS, config)
+		if server, err = setup.NPXServer(ed, runtime.GOOS, config); err != nil {
+			fmt.Fprintf(stderr, "toolhost setup: %s\n", err)
+			return ExitFailure
+		}
 	} else {
 		bin, note, err := setup.Binary()
 		if err != nil {
@@ -77,6 +96,17 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolhost setup: %s\n", err)
 		return ExitFailure
 	}
+	if starter {
+		if _, err := setup.Apply(path, ed, *name, server, true); err != nil {
+			fmt.Fprintf(stderr, "toolhost setup: %s\n", err)
+			return ExitFailure
+		}
+		if err := writeStarter(defaultConfig); err != nil {
+			fmt.Fprintf(stderr, "toolhost setup: there is no %s, and a starter one cannot be written there: %s; give the path of your config: toolhost setup EDITOR CONFIG\n", config, unwrapPath(err))
+			return ExitFailure
+		}
+		fmt.Fprintf(stdout, "Wrote %s, a starter config with one tool of each backend (as toolhost init does): edit it, and the editor's server reloads it on every save.\n", config)
+	}
 	res, err := setup.Apply(path, ed, *name, server, *dryRun)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost setup: %s\n", err)
@@ -86,26 +116,10 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
-// starterForSetup writes the starter config at ./tools.hcl when setup is
-// given no CONFIG and there is none, as toolhost init does, so that a new
-// user goes from nothing to an editor entry in one command. With --dry-run
-// it writes nothing: setup then stops, saying what it would do. done is
-// true when setup must stop with code.
-func starterForSetup(dryRun bool, stdout, stderr io.Writer) (code int, done bool) {
-	if _, err := os.Stat(defaultConfig); !errors.Is(err, fs.ErrNotExist) {
-		return 0, false
-	}
-	abs, _ := filepath.Abs(defaultConfig)
-	if dryRun {
-		fmt.Fprintf(stderr, "toolhost setup: there is no %s here; without --dry-run, setup writes a starter one there (as toolhost init does) and registers it. Nothing was written.\n", abs)
-		return ExitOK, true
-	}
-	if err := writeStarter(defaultConfig); err != nil {
-		fmt.Fprintf(stderr, "toolhost setup: there is no %s, and a starter one cannot be written there: %s; give the path of your config: toolhost setup EDITOR CONFIG\n", abs, unwrapPath(err))
-		return ExitFailure, true
-	}
-	fmt.Fprintf(stdout, "Wrote %s, a starter config with one tool of each backend (as toolhost init does): edit it, and the editor's server reloads it on every save.\n", abs)
-	return 0, false
+// exists reports whether there is a file or directory at path.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // readDirNames lists the names in dir; none when it cannot be read.

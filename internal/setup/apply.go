@@ -30,6 +30,9 @@ type Result struct {
 	Backup    string // the copy of the old content; "" when there was none
 	DryRun    bool
 	Content   []byte // the file's new content
+	// like is the file replaced, or the folder a new one goes in: what
+	// is written gets its owner (matchOwner).
+	like fs.FileInfo
 }
 
 // Apply merges the server s, named name, into e's config file at path (see
@@ -58,6 +61,7 @@ func Apply(path string, e Editor, name string, s Server, dryRun bool) (Result, e
 	default:
 		if info, err := os.Stat(r.Target); err == nil {
 			mode = info.Mode().Perm()
+			r.like = info
 		}
 	}
 	m, err := mergeEntry(src, e, name, s)
@@ -71,28 +75,74 @@ func Apply(path string, e Editor, name string, s Server, dryRun bool) (Result, e
 	if r.Unchanged || dryRun {
 		return r, nil
 	}
+	if !r.Created && mode&0o200 == 0 {
+		// A rename would replace it all the same: its owner's word
+		// stands.
+		return r, fmt.Errorf("%s is read-only, and setup does not write over a file made so: make it writable (chmod u+w on macOS and Linux; clear Read-only in its Properties on Windows) and run setup again, or add the entry by hand (--dry-run prints the file as it would be)", path)
+	}
 	dir := filepath.Dir(r.Target)
 	if r.Created {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		// The owner of the folder it goes in owns what is made: run
+		// with sudo, setup would leave root's files in a user's home.
+		r.like = existingAncestor(dir)
+		made, err := mkdirAll(dir)
+		if err != nil {
 			return r, fmt.Errorf("cannot create the directory of %s: %w", path, unwrapPath(err))
+		}
+		for _, d := range made {
+			if err := matchOwner(d, r.like); err != nil {
+				return r, fmt.Errorf("cannot give %s its owner: %w", d, err)
+			}
 		}
 	} else if len(bytes.TrimSpace(src)) > 0 {
 		r.Backup = r.Target + ".bak"
-		if err := writeAtomic(r.Backup, src, mode); err != nil {
+		if err := writeAtomic(r.Backup, src, mode, r.like); err != nil {
 			return r, fmt.Errorf("cannot write the backup %s, so %s was left as it was: %w", r.Backup, path, err)
 		}
 	}
-	if err := writeAtomic(r.Target, m.out, mode); err != nil {
+	if err := writeAtomic(r.Target, m.out, mode, r.like); err != nil {
 		return r, fmt.Errorf("cannot write %s, which was left as it was: %w", path, err)
 	}
 	return r, nil
 }
 
+// existingAncestor is the nearest directory on the way up from dir that
+// exists; nil when none can be read.
+func existingAncestor(dir string) fs.FileInfo {
+	for {
+		if info, err := os.Stat(dir); err == nil {
+			return info
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return nil
+		}
+		dir = parent
+	}
+}
+
+// mkdirAll makes dir and its missing parents, and returns those it made,
+// outermost first.
+func mkdirAll(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || filepath.Dir(d) == d {
+			break
+		}
+		missing = append([]string{d}, missing...)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return missing, nil
+}
+
 // writeAtomic replaces the file at path with data: written to a new file
 // in the same directory, flushed to disk, then renamed over path, so that
 // a reader (the editor) sees the old content or the new one and never a
-// part, whatever happens meanwhile. The file gets mode.
-func writeAtomic(path string, data []byte, mode fs.FileMode) (err error) {
+// part, whatever happens meanwhile. The file gets mode, and the owner of
+// like when there is one and setup may give it (matchOwner).
+func writeAtomic(path string, data []byte, mode fs.FileMode, like fs.FileInfo) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -119,7 +169,10 @@ func writeAtomic(path string, data []byte, mode fs.FileMode) (err error) {
 	if err = os.Chmod(f.Name(), mode); err != nil {
 		return err
 	}
-	if err = os.Rename(f.Name(), path); err != nil {
+	if err = matchOwner(f.Name(), like); err != nil {
+		return err
+	}
+	if err = rename(f.Name(), path); err != nil {
 		return unwrapPath(err)
 	}
 	return syncDir(dir)

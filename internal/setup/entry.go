@@ -29,13 +29,38 @@ func BinaryServer(e Editor, binary, config string) Server {
 // NPXServer is the entry that runs toolhost through npx, which fetches
 // the npm package on first use, on the config at config (absolute). On
 // Windows npx is a batch file, which editors that start servers without a
-// shell (Claude Desktop, Cursor) cannot run: there cmd /c runs it.
-func NPXServer(e Editor, goos, config string) Server {
+// shell (Claude Desktop, Cursor) cannot run: there cmd /c runs it, and
+// cmd.exe reads the config's path again, so that a path with a character
+// of its own (& | < > ^ % ( ) ! ") is refused.
+func NPXServer(e Editor, goos, config string) (Server, error) {
 	args := []string{"-y", "toolhost", "serve", config}
 	if goos == "windows" {
-		return e.server("cmd", append([]string{"/c", "npx"}, args...))
+		if i := strings.IndexAny(config, `&|<>^%()!"`); i >= 0 {
+			return Server{}, fmt.Errorf("the config's path %s has %q, which cmd.exe (it runs npx on Windows) would read as its own: move the config to a path without & | < > ^ %% ( ) ! \" in it, or leave out --npx so that the editor starts toolhost.exe by its path", config, config[i])
+		}
+		return e.server("cmd", append([]string{"/c", "npx"}, args...)), nil
 	}
-	return e.server("npx", args)
+	return e.server("npx", args), nil
+}
+
+// InNPXCache reports whether toolhost runs from npx's cache (a path with
+// an _npx folder in it: npx -y toolhost setup ...), which npm may clear at
+// any time: an entry must then start toolhost through npx, not by that
+// path.
+func InNPXCache() bool {
+	exe, err := os.Executable()
+	if err != nil {
+		return false
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	return inNPXCache(exe)
+}
+
+// inNPXCache reports whether the path exe is in npx's cache.
+func inNPXCache(exe string) bool {
+	return slices.Contains(strings.Split(filepath.ToSlash(exe), "/"), "_npx")
 }
 
 func (e Editor) server(command string, args []string) Server {

@@ -60,7 +60,7 @@ func TestMergeGolden(t *testing.T) {
 		{fixture: "claude-code-user.json", editor: "claude-code", server: unixServer},
 		{fixture: "windsurf-one-line.json", editor: "windsurf", server: unixServer},
 		{fixture: "claude-desktop-inline-entry.json", editor: "claude-desktop", server: unixServer, replaced: true},
-		{fixture: "windsurf-other-servers.json", editor: "windsurf", server: func(e Editor) Server { return NPXServer(e, "linux", "/home/me/tools.hcl") }},
+		{fixture: "windsurf-other-servers.json", editor: "windsurf", server: func(e Editor) Server { return must(NPXServer(e, "linux", "/home/me/tools.hcl")) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {

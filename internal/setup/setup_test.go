@@ -151,9 +151,9 @@ func TestServer(t *testing.T) {
 			`{"type":"stdio","command":"/usr/local/bin/toolhost","args":["serve","/home/me/tools.hcl"]}`},
 		{"binary on Windows, claude-code", BinaryServer(editor(t, "claude-code"), `C:\Users\me\go\bin\toolhost.exe`, `C:\Users\me\tools.hcl`),
 			`{"type":"stdio","command":"C:\\Users\\me\\go\\bin\\toolhost.exe","args":["serve","C:\\Users\\me\\tools.hcl"]}`},
-		{"npx, windsurf", NPXServer(editor(t, "windsurf"), "darwin", "/Users/me/tools.hcl"),
+		{"npx, windsurf", must(NPXServer(editor(t, "windsurf"), "darwin", "/Users/me/tools.hcl")),
 			`{"command":"npx","args":["-y","toolhost","serve","/Users/me/tools.hcl"]}`},
-		{"npx on Windows, claude-desktop", NPXServer(editor(t, "claude-desktop"), "windows", `C:\Users\me\tools.hcl`),
+		{"npx on Windows, claude-desktop", must(NPXServer(editor(t, "claude-desktop"), "windows", `C:\Users\me\tools.hcl`)),
 			`{"command":"cmd","args":["/c","npx","-y","toolhost","serve","C:\\Users\\me\\tools.hcl"]}`},
 		{"characters HTML escapes are kept", BinaryServer(editor(t, "cursor"), "/opt/a&b/toolhost", "/home/me/<x>.hcl"),
 			`{"command":"/opt/a&b/toolhost","args":["serve","/home/me/<x>.hcl"]}`},
@@ -252,5 +252,61 @@ func TestBinaryPrefersPathLink(t *testing.T) {
 	}
 	if got != link {
 		t.Errorf("got %s, want the link on PATH, %s", got, link)
+	}
+}
+
+// must is s, failing the test on err.
+func must(s Server, err error) Server {
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// TestNPXServerRefusesCmdCharacters: on Windows cmd.exe runs npx and reads
+// the config's path again, so that a path with & or % would run or expand
+// something else; elsewhere such a path is only an argument.
+func TestNPXServerRefusesCmdCharacters(t *testing.T) {
+	e := editor(t, "cursor")
+	for _, tc := range []struct {
+		goos, config string
+		refused      bool
+	}{
+		{"windows", `C:\Users\me\tools.hcl`, false},
+		{"windows", `C:\R&D\tools.hcl`, true},
+		{"windows", `C:\Users\%USERNAME%\tools.hcl`, true},
+		{"windows", `C:\Program Files (x86)\tools\tools.hcl`, true},
+		{"windows", `C:\a^b\tools.hcl`, true},
+		{"linux", `/home/me/R&D (old)/tools.hcl`, false},
+		{"darwin", `/Users/me/100%/tools.hcl`, false},
+	} {
+		t.Run(tc.goos+" "+tc.config, func(t *testing.T) {
+			s, err := NPXServer(e, tc.goos, tc.config)
+			if tc.refused {
+				if err == nil || !strings.Contains(err.Error(), "leave out --npx") {
+					t.Fatalf("got %+v, %v; want it refused, saying to leave out --npx", s, err)
+				}
+				return
+			}
+			if err != nil || s.Args[len(s.Args)-1] != tc.config {
+				t.Fatalf("got %+v, %v; want the config as the last argument", s, err)
+			}
+		})
+	}
+}
+
+// TestInNPXCache: a binary under npx's cache (npm's _npx folder) is told
+// from an installed one.
+func TestInNPXCache(t *testing.T) {
+	for path, want := range map[string]bool{
+		"/home/me/.npm/_npx/69bb49f1bd0a2b0a/node_modules/@toolhost/linux-x64/bin/toolhost": true,
+		`C:\Users\me\AppData\Local\npm-cache\_npx\1a2b\node_modules\@toolhost\win32-x64\bin\toolhost.exe`: true,
+		"/usr/local/lib/node_modules/toolhost/bin/toolhost":                                  false,
+		"/home/me/_npxlike/toolhost":                                                         false,
+		"/usr/local/bin/toolhost":                                                            false,
+	} {
+		if got := inNPXCache(filepath.FromSlash(strings.ReplaceAll(path, `\`, "/"))); got != want {
+			t.Errorf("inNPXCache(%s) = %v, want %v", path, got, want)
+		}
 	}
 }
