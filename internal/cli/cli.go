@@ -50,7 +50,8 @@ Usage:
   toolhost fmt [-check] [CONFIG...]       rewrite configs in canonical style (default: ./*.hcl)
   toolhost init [DIR]                     write a starter tools.hcl (never overwrites)
   toolhost setup EDITOR [CONFIG]          register the config with an editor: claude-desktop, cursor,
-                                          vscode, claude-code or windsurf (docs/setup.md)
+                                          vscode, claude-code or windsurf
+                                          (https://github.com/toolhost/toolhost/blob/main/docs/setup.md)
   toolhost bridge framed --connect HOST:PORT CONFIG...
                                           offer the tools to a framed-protocol server (docs/framed-protocol.md)
   toolhost version                        print the version
