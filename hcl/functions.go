@@ -22,6 +22,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
 	"github.com/toolhost/toolhost/internal/evalcap"
+	"github.com/toolhost/toolhost/internal/files"
 	"github.com/toolhost/toolhost/internal/regular"
 )
 
@@ -305,19 +306,19 @@ func readConfined(dir, p string) ([]byte, error) {
 		case strings.Contains(err.Error(), "escapes"):
 			return nil, fmt.Errorf("%s is outside the config file's directory (%s); file() reads only files in it and below", p, dirNote(dir))
 		}
-		return nil, fmt.Errorf("cannot read %s: %v", p, unwrapPathError(err))
+		return nil, fmt.Errorf("cannot read %s: %v", p, files.Bare(err))
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %v", p, unwrapPathError(err))
+		return nil, fmt.Errorf("cannot read %s: %v", p, files.Bare(err))
 	}
 	if info.Size() > maxExampleFile {
 		return nil, fmt.Errorf("%s has %d bytes, more than file() reads (%d)", p, info.Size(), maxExampleFile)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxExampleFile+1))
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %v", p, unwrapPathError(err))
+		return nil, fmt.Errorf("cannot read %s: %v", p, files.Bare(err))
 	}
 	if !utf8.Valid(b) {
 		return nil, fmt.Errorf("%s is not UTF-8 text; file() reads text only", p)
@@ -332,16 +333,6 @@ func dirNote(dir string) string {
 		return abs
 	}
 	return dir
-}
-
-// unwrapPathError drops the operation and path that *fs.PathError adds,
-// which the messages already give.
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // nowFunc is now() (and timestamp()): the current time in RFC 3339, in the

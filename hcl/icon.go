@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/toolhost/toolhost/internal/attr"
+	"github.com/toolhost/toolhost/internal/files"
 	"github.com/toolhost/toolhost/internal/regular"
 )
 
@@ -83,7 +84,7 @@ func decodeIcon(b *hcl.Block, static *hcl.EvalContext, baseDir string) (*Icon, h
 		case err == errIconTooLarge:
 			diags = append(diags, rangeDiag(attrs["file"], "Icon too large", fmt.Sprintf("The icon file %s is larger than %d KiB; icons are sent inline with every tools/list, so keep them under that, or serve it and use src.", p, maxIconSize>>10)))
 		case err != nil:
-			d := rangeDiag(attrs["file"], "Missing file", fmt.Sprintf("The icon file %s cannot be read: %v. Paths are relative to the config file's directory.", p, unwrapPathError(err)))
+			d := rangeDiag(attrs["file"], "Missing file", fmt.Sprintf("The icon file %s cannot be read: %v. Paths are relative to the config file's directory.", p, files.Bare(err)))
 			if errors.Is(err, fs.ErrNotExist) {
 				d.Extra = MissingPath{Path: p}
 			}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/toolhost/toolhost/internal/files"
 	"github.com/toolhost/toolhost/internal/regular"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -168,7 +169,7 @@ func (e *Exec) checkDir() error {
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("the working directory of the command (dir) %q does not exist", e.dir)
 	case err != nil:
-		return fmt.Errorf("cannot use the working directory of the command (dir) %q: %v", e.dir, unwrapPathError(err))
+		return fmt.Errorf("cannot use the working directory of the command (dir) %q: %v", e.dir, files.Bare(err))
 	case !fi.IsDir():
 		return fmt.Errorf("the working directory of the command (dir) %q is not a directory", e.dir)
 	}
@@ -202,7 +203,7 @@ func (e *Exec) startError(prog, path string, err error) error {
 		return fmt.Errorf("command %q could not be started: the file is not a program the system can run; "+
 			"if it is a script, make its first line name its interpreter (such as #!/bin/sh), or run it through one, as in command = [\"sh\", %q]", prog, prog)
 	}
-	return fmt.Errorf("command %q could not be started: %v", prog, unwrapPathError(err))
+	return fmt.Errorf("command %q could not be started: %v", prog, files.Bare(err))
 }
 
 // shebang returns what follows "#!" on the first line of the file at
@@ -225,16 +226,6 @@ func shebang(path string) (string, bool) {
 		line = line[:i]
 	}
 	return strings.TrimLeft(string(line), " \t"), true
-}
-
-// unwrapPathError returns the error inside err when it is an
-// *fs.PathError, whose message would repeat the path; err otherwise.
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // envMap converts an env value; a nil entry removes the variable.

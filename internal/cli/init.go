@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/internal/files"
 )
 
 // starterConfig is what init writes: one tool of each backend, with an
@@ -126,7 +127,7 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 	created := ""
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			fmt.Fprintf(stderr, "toolhost init: cannot create the directory %s: %s\n", dir, unwrapPath(err))
+			fmt.Fprintf(stderr, "toolhost init: cannot create the directory %s: %s\n", dir, files.Bare(err))
 			return ExitFailure
 		}
 		created = fmt.Sprintf("Created the directory %s.\n", dir)
@@ -135,7 +136,7 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, fs.ErrExist) {
 			fmt.Fprintf(stderr, "toolhost init: %s already exists; init never overwrites a file. Edit it, or move it away and run init again.\n", path)
 		} else {
-			fmt.Fprintf(stderr, "toolhost init: cannot create %s: %s\n", path, unwrapPath(err))
+			fmt.Fprintf(stderr, "toolhost init: cannot create %s: %s\n", path, files.Bare(err))
 		}
 		return ExitFailure
 	}
@@ -168,14 +169,4 @@ func writeStarter(path string) error {
 		return err
 	}
 	return f.Close()
-}
-
-// unwrapPath drops the operation and path that *fs.PathError adds, which
-// init's messages already give.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/host"
+	"github.com/toolhost/toolhost/internal/files"
 	"github.com/toolhost/toolhost/internal/setup"
 	"github.com/toolhost/toolhost/internal/suggest"
 )
@@ -102,7 +103,7 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 			return ExitFailure
 		}
 		if err := writeStarter(defaultConfig); err != nil {
-			fmt.Fprintf(stderr, "toolhost setup: there is no %s, and a starter one cannot be written there: %s; give the path of your config: toolhost setup EDITOR CONFIG\n", config, unwrapPath(err))
+			fmt.Fprintf(stderr, "toolhost setup: there is no %s, and a starter one cannot be written there: %s; give the path of your config: toolhost setup EDITOR CONFIG\n", config, files.Bare(err))
 			return ExitFailure
 		}
 		fmt.Fprintf(stdout, "Wrote %s, a starter config with one tool of each backend (as toolhost init does): edit it, and the editor's server reloads it on every save.\n", config)

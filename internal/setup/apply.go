@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/tailscale/hujson"
+	"github.com/toolhost/toolhost/internal/files"
 )
 
 // Result is what Apply did, or would do on a dry run.
@@ -57,7 +58,7 @@ func Apply(path string, e Editor, name string, s Server, dryRun bool) (Result, e
 	case errors.Is(err, fs.ErrNotExist):
 		r.Created = true
 	case err != nil:
-		return r, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
+		return r, fmt.Errorf("cannot read %s: %w", path, files.Bare(err))
 	default:
 		if info, err := os.Stat(r.Target); err == nil {
 			mode = info.Mode().Perm()
@@ -87,7 +88,7 @@ func Apply(path string, e Editor, name string, s Server, dryRun bool) (Result, e
 		r.like = existingAncestor(dir)
 		made, err := mkdirAll(dir)
 		if err != nil {
-			return r, fmt.Errorf("cannot create the directory of %s: %w", path, unwrapPath(err))
+			return r, fmt.Errorf("cannot create the directory of %s: %w", path, files.Bare(err))
 		}
 		for _, d := range made {
 			if err := matchOwner(d, r.like); err != nil {
@@ -149,7 +150,7 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, like fs.FileInfo) (
 	}
 	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		return unwrapPath(err)
+		return files.Bare(err)
 	}
 	defer func() {
 		if err != nil {
@@ -173,7 +174,7 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, like fs.FileInfo) (
 		return err
 	}
 	if err = rename(f.Name(), path); err != nil {
-		return unwrapPath(err)
+		return files.Bare(err)
 	}
 	return syncDir(dir)
 }
@@ -190,16 +191,6 @@ func indentJSON(b []byte) []byte {
 		return b
 	}
 	return buf.Bytes()
-}
-
-// unwrapPath drops the operation and path of a *fs.PathError, which the
-// messages give in their own words.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // Report writes what Apply did to stdout, and the next step: the file, the
