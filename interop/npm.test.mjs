@@ -21,10 +21,10 @@
 import { describe, test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { once } from 'node:events';
 
@@ -403,5 +403,81 @@ describe('build.mjs', () => {
     assert.equal(npmVersion('v1.2.3'), '1.2.3');
     assert.equal(npmVersion('1.2.3+abc'), '1.2.3');
     assert.throws(() => npmVersion('1.2.03'), /not a semantic version/);
+  });
+});
+
+// README's two commands, from nothing to an editor entry: npm install -g
+// toolhost (here from the registry on 127.0.0.1), then toolhost setup in
+// an empty directory, which writes the starter tools.hcl and an entry
+// that names the stable link npm put on PATH; the TypeScript SDK client
+// then starts the entry as the editor would, from another directory.
+/**
+ * runAsync runs a command to its end without blocking the event loop (the
+ * registry on 127.0.0.1 runs in this process), and returns { status,
+ * stdout, stderr }; it kills the command after two minutes.
+ */
+async function runAsync(cmd, args, opts = {}) {
+  const p = spawn(cmd, args, { shell: windows, ...opts });
+  let stdout = '';
+  let stderr = '';
+  p.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  p.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const timer = setTimeout(() => p.kill('SIGKILL'), 120_000);
+  const [status] = await once(p, 'close');
+  clearTimeout(timer);
+  return { status, stdout, stderr };
+}
+
+describe('install, then setup', () => {
+  let registry;
+  before(async () => {
+    registry = await startRegistry([tarballs.main, ...Object.values(tarballs.platforms)]);
+  });
+  after(async () => {
+    await registry?.close();
+  });
+  const registryEnv = (name) => ({ ...npmEnv(join(work, `cache-${name}`)), npm_config_offline: 'false', npm_config_registry: registry.url });
+
+  test('npm install -g toolhost, then toolhost setup cursor', { skip: windows && 'the entry names toolhost.exe inside node_modules on Windows' }, async () => {
+    const prefix = join(work, 'global');
+    const r = await runAsync('npm', ['install', '-g', '--prefix', prefix, 'toolhost'], { env: registryEnv('global') });
+    assert.equal(r.status, 0, `npm install -g toolhost failed:\n${r.stdout}\n${r.stderr}`);
+    const binDir = join(prefix, 'bin');
+    const toolhost = join(binDir, 'toolhost');
+    const home = await mkdtemp(join(work, 'home-'));
+    const proj = realpathSync(await mkdtemp(join(work, 'proj-')));
+    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: '', PATH: `${binDir}${delimiter}${process.env.PATH}` };
+    const s = run(toolhost, ['setup', 'cursor'], { cwd: proj, env });
+    assert.equal(s.status, 0, `toolhost setup cursor failed:\n${s.stdout}\n${s.stderr}`);
+    assert.match(s.stdout, /^Wrote .*tools\.hcl, a starter config/m);
+    assert.doesNotMatch(s.stderr, /node_modules/, 'setup warned about a path that is the stable link');
+    const entry = JSON.parse(readFileSync(join(home, '.cursor', 'mcp.json'), 'utf8')).mcpServers.toolhost;
+    assert.deepEqual(entry, { command: toolhost, args: ['serve', join(proj, 'tools.hcl')] });
+
+    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, cwd: work, stderr: 'pipe' });
+    const client = new Client({ name: 'toolhost-npm-test', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      assert.ok(tools.some((t) => t.name === 'greet'), `the starter's tools: ${tools.map((t) => t.name)}`);
+      assert.equal(okText(await client.callTool({ name: 'greet', arguments: { name: 'npm' } })), 'Hello, npm!');
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('npx -y toolhost setup cursor writes the npx form, not a path in npx\'s cache', async () => {
+    const home = await mkdtemp(join(work, 'home-'));
+    const proj = realpathSync(await mkdtemp(join(work, 'proj-')));
+    const s = await runAsync('npx', ['-y', 'toolhost', 'setup', 'cursor'], { cwd: proj, env: { ...registryEnv('npx-setup'), HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: '' } });
+    assert.equal(s.status, 0, `npx -y toolhost setup cursor failed:\n${s.stdout}\n${s.stderr}`);
+    assert.match(s.stderr, /runs from npx's cache/, `stdout:\n${s.stdout}`);
+    const entry = JSON.parse(readFileSync(join(home, '.cursor', 'mcp.json'), 'utf8')).mcpServers.toolhost;
+    const want = ['-y', 'toolhost', 'serve', join(proj, 'tools.hcl')];
+    assert.deepEqual(entry, windows ? { command: 'cmd', args: ['/c', 'npx', ...want] } : { command: 'npx', args: want });
   });
 });
