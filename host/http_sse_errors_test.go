@@ -224,8 +224,9 @@ type sseTestSession struct {
 	url  string
 }
 
-// openSSEEndpoint opens a legacy SSE session by hand, as openSSE does, for
-// tests that post with a subtest's t (see postSSE).
+// openSSEEndpoint opens a legacy SSE session by hand: GET /sse, its
+// endpoint event. Tests that post from subtests use it with postSSE and
+// the subtest's t; openSSE wraps it.
 func openSSEEndpoint(t *testing.T, e *httpEnv) *sseTestSession {
 	t.Helper()
 	resp, err := http.Get(e.base + "/sse")
