@@ -6,12 +6,15 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"mime"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,6 +24,14 @@ import (
 // /sse opens a session and its event stream, whose first event names the
 // endpoint (/messages?session_id=ID) where the client POSTs its messages;
 // replies arrive on the stream as "message" events.
+//
+// The transport is toolhost's own, not the SDK's SSEServerTransport: that
+// one answers a plain-text 400 to the requests it can tell the server
+// would refuse (an unknown method, a notification sent with an id, missing
+// params), where stdio and /mcp answer them with a JSON-RPC error. Here a
+// message is refused over HTTP only when it is not one JSON-RPC message
+// that could be answered (see parseSSEMessage); the server answers the
+// rest on the stream, under their ids.
 type sseHandler struct {
 	h *HTTPServer
 
@@ -28,15 +39,27 @@ type sseHandler struct {
 	sessions map[string]*sseSession
 }
 
-// sseSession is one SSE session: the SDK's transport for it, done, closed
-// when the session's connection closes, and the count of calls read but
-// not yet answered, so that a shutdown ends the stream only when it has
-// carried every answer.
+// sseIncoming is how many messages POSTed to a session wait to be read
+// before a POST waits for room.
+const sseIncoming = 100
+
+// sseSession is one SSE session: its stream, the messages POSTed to it and
+// not yet read, done, closed when the session's connection closes, and the
+// count of calls read but not yet answered, so that a shutdown ends the
+// stream only when it has carried every answer.
 type sseSession struct {
-	id        string
-	transport *mcp.SSEServerTransport
+	id       string
+	endpoint string // the endpoint event's data
+	stream   *sseWriter
+	incoming chan jsonrpc.Message
+
 	done      chan struct{}
 	closeOnce sync.Once
+	// writeMu orders the writes to the stream with its end: once closed
+	// is set nothing more is written (the GET's handler may have
+	// returned, and its response is gone).
+	writeMu sync.Mutex
+	closed  bool
 
 	pending atomic.Int64
 	// sawInitialize is set once the session has read initialize.
@@ -52,22 +75,80 @@ type sseSession struct {
 	calls map[jsonrpc.ID]bool
 }
 
-// Connect implements mcp.Transport.
-func (s *sseSession) Connect(ctx context.Context) (mcp.Connection, error) {
-	c, err := s.transport.Connect(ctx)
-	if err != nil {
+// Connect implements mcp.Transport: it announces the endpoint on the
+// stream. It is called once.
+func (s *sseSession) Connect(context.Context) (mcp.Connection, error) {
+	if err := s.stream.event("endpoint", []byte(s.endpoint)); err != nil {
 		return nil, err
 	}
-	return &sseConn{Connection: c, s: s}, nil
+	return &sseConn{Connection: sseStream{s}, s: s}, nil
 }
 
-// SupportsProtocolVersion implements mcp.ProtocolVersionSupporter.
+// SupportsProtocolVersion implements mcp.ProtocolVersionSupporter: the
+// 2026-07-28 revision defines no HTTP+SSE binding.
 func (s *sseSession) SupportsProtocolVersion(v string) bool {
-	return s.transport.SupportsProtocolVersion(v)
+	return v < "2026-07-28"
 }
 
-// sseConn is the SDK's SSE connection with the session's ID and a signal
-// when it closes.
+// send writes a message on the stream as a "message" event, unless the
+// stream has ended.
+func (s *sseSession) send(m jsonrpc.Message) error {
+	data, err := jsonrpc.EncodeMessage(m)
+	if err != nil {
+		return err
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	if s.closed {
+		return io.EOF
+	}
+	return s.stream.event("message", data)
+}
+
+// sseStream is the bare connection of a session: it reads the messages
+// POSTed to it and writes on its stream.
+type sseStream struct{ s *sseSession }
+
+func (c sseStream) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case m := <-c.s.incoming:
+		return m, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.s.done:
+		return nil, io.EOF
+	}
+}
+
+func (c sseStream) Write(_ context.Context, m jsonrpc.Message) error { return c.s.send(m) }
+
+func (c sseStream) Close() error {
+	c.s.writeMu.Lock()
+	c.s.closed = true
+	c.s.writeMu.Unlock()
+	return nil
+}
+
+func (c sseStream) SessionID() string { return c.s.id }
+
+// event writes one server-sent event and flushes it.
+func (s *sseWriter) event(name string, data []byte) error {
+	b := make([]byte, 0, len(name)+len(data)+16)
+	b = append(b, "event: "...)
+	b = append(b, name...)
+	b = append(b, "\ndata: "...)
+	b = append(b, data...)
+	b = append(b, "\n\n"...)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.w.Write(b); err != nil {
+		return err
+	}
+	return s.rc.Flush()
+}
+
+// sseConn is a session's connection as the server sees it: sseStream with
+// the session's account of the calls, and a signal when it closes.
 type sseConn struct {
 	mcp.Connection
 	s *sseSession
@@ -228,12 +309,10 @@ func (s *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
 	sess := &sseSession{
-		id: id,
-		transport: &mcp.SSEServerTransport{
-			Endpoint:            "/messages?session_id=" + id,
-			Response:            sw,
-			MaxRequestBodyBytes: s.h.opts.MaxBodyBytes,
-		},
+		id:       id,
+		endpoint: "/messages?session_id=" + id,
+		stream:   sw,
+		incoming: make(chan jsonrpc.Message, sseIncoming),
 		done:     make(chan struct{}),
 		answered: make(chan struct{}, 1),
 		calls:    map[jsonrpc.ID]bool{},
@@ -290,7 +369,11 @@ func (s *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 
 // serveMessage serves POST /messages?session_id=ID (also /messages/, and
 // the query names sessionid and sessionId): the message goes to the
-// session, 202 Accepted, and its reply arrives on the session's stream.
+// session, 202 Accepted, and its reply arrives on the session's stream,
+// an error reply too. Only a body that is not one JSON-RPC message to
+// answer under an id gets an HTTP error (see parseSSEMessage), with what is
+// wrong with the request itself: no session, a wrong content type, a body
+// too large (see guard).
 func (s *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
@@ -317,23 +400,85 @@ func (s *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 	sess := s.sessions[id]
 	s.mu.Unlock()
 	if sess == nil {
-		http.Error(w, "session not found: it ended or never existed; open a new one with GET /sse", http.StatusNotFound)
+		sessionGone(w, r)
 		return
 	}
-	if body, ok := r.Body.(*readBody); ok {
-		// The SDK says only "failed to parse body".
-		if _, err := jsonrpc.DecodeMessage(body.data); err != nil {
-			what := "the body is not a JSON-RPC 2.0 message"
-			switch b := bytes.TrimLeft(body.data, " \t\r\n"); {
-			case !json.Valid(b):
-				what = "the body is not valid JSON"
-			case b[0] == '[':
-				what = "the body is a batch, and batches are not supported"
-			}
-			refuse(w, r, http.StatusBadRequest, "not a JSON-RPC message",
-				what+`: send one JSON-RPC 2.0 message per POST, as in {"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	var data []byte
+	if body, ok := r.Body.(*readBody); ok { // guard read it
+		data = body.data
+	}
+	m, bad := parseSSEMessage(data)
+	switch {
+	case bad == nil:
+	case bad.id == nil:
+		refuse(w, r, http.StatusBadRequest, "not a JSON-RPC message", bad.text)
+		return
+	default:
+		// Answered on the stream, as the server answers a request it
+		// refuses; the POST itself was fine.
+		if n, ok := r.Context().Value(accessNoteKey{}).(*string); ok {
+			*n = "invalid request"
+		}
+		resp := &jsonrpc.Response{ID: *bad.id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: bad.text}}
+		if sess.send(resp) != nil {
+			sessionGone(w, r)
 			return
 		}
+		w.WriteHeader(http.StatusAccepted)
+		return
 	}
-	sess.transport.ServeHTTP(w, r)
+	select {
+	case sess.incoming <- m:
+		w.WriteHeader(http.StatusAccepted)
+	case <-sess.done:
+		sessionGone(w, r)
+	case <-r.Context().Done():
+	}
+}
+
+// sessionGone answers a POST to a session that has ended, or never was.
+func sessionGone(w http.ResponseWriter, r *http.Request) {
+	refuse(w, r, http.StatusNotFound, "session not found", "session not found: it ended or never existed; open a new one with GET /sse")
+}
+
+// sseRefusal is why a message POSTed to an SSE session is not handed to
+// the server: id is the request's id to answer under, on the stream; nil
+// when there is none, and the POST is refused with text.
+type sseRefusal struct {
+	id   *jsonrpc.ID
+	text string
+}
+
+// parseSSEMessage decodes a message POSTed to an SSE session, as stdio
+// decodes a line. What is not one JSON-RPC message with an id (not JSON, a
+// batch, no id to be found) is refused over HTTP: no answer on the stream
+// could be matched to it. A request for a method that is no notification,
+// sent without an id, is refused too, saying to give it one: the server
+// would drop it without a word. A malformed message with an id is
+// answered under it with Invalid Request. Everything else goes to the
+// server, which answers on the stream what it refuses (an unknown method
+// with -32601, as on the other transports).
+func parseSSEMessage(data []byte) (jsonrpc.Message, *sseRefusal) {
+	const howTo = `: send one JSON-RPC 2.0 message per POST, as in {"jsonrpc":"2.0","id":1,"method":"ping"}`
+	b := bytes.TrimSpace(data)
+	switch {
+	case !utf8.Valid(b):
+		return nil, &sseRefusal{text: "the body is not valid UTF-8" + howTo}
+	case !json.Valid(b):
+		return nil, &sseRefusal{text: "the body is not valid JSON" + howTo}
+	case b[0] == '[':
+		return nil, &sseRefusal{text: "the body is a batch, and batches are not supported" + howTo}
+	}
+	m, err := decodeChecked(b)
+	if err != nil {
+		if id := rawID(b); id != nil {
+			return nil, &sseRefusal{id: id, text: "Invalid Request: " + err.Error()}
+		}
+		return nil, &sseRefusal{text: "the body is not a JSON-RPC 2.0 message: " + err.Error() + howTo}
+	}
+	if r, ok := m.(*jsonrpc.Request); ok && !r.IsCall() && !strings.HasPrefix(r.Method, "notifications/") {
+		return nil, &sseRefusal{text: fmt.Sprintf(`%q was sent without an "id", as a notification, but it is not one `+
+			`(notification methods start with "notifications/"): send it with an "id", and its answer comes on the stream under that id`, r.Method)}
+	}
+	return m, nil
 }

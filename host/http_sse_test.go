@@ -160,7 +160,7 @@ func TestHTTPSSENotJSONRPC(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, body, want string }{
 		{"not JSON", `hello`, `the body is not valid JSON: send one JSON-RPC 2.0 message per POST, as in {"jsonrpc":"2.0","id":1,"method":"ping"}`},
-		{"not JSON-RPC", `{"id":1}`, "the body is not a JSON-RPC 2.0 message: send one"},
+		{"not JSON-RPC", `{"jsonrpc":"2.0"}`, "the body is not a JSON-RPC 2.0 message: "},
 		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, "batches are not supported"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

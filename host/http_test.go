@@ -611,21 +611,10 @@ func rawSession(t *testing.T, e *httpEnv, version string) map[string]string {
 // session's endpoint and checks the 202.
 func openSSE(t *testing.T, e *httpEnv) (*sseReader, func(body string)) {
 	t.Helper()
-	resp, err := http.Get(e.base + "/sse")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { resp.Body.Close() })
-	r := newSSEReader(resp.Body)
-	ev, err := r.next()
-	if err != nil || ev.name != "endpoint" {
-		t.Fatalf("first event %+v, %v; want the endpoint", ev, err)
-	}
-	return r, func(body string) {
+	c := openSSEEndpoint(t, e)
+	return c.r, func(body string) {
 		t.Helper()
-		if resp := rawPost(t, e.base+ev.data, body, nil); resp.StatusCode != http.StatusAccepted {
-			t.Fatalf("POST %s: %s, want 202", body, resp.Status)
-		}
+		postSSE(t, c.url, body)
 	}
 }
 

@@ -478,12 +478,14 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 func (s *Server) ServerInfo() *thcl.Server { return s.current.Load().Config.Server }
 
 // sdkLogger quiets the SDK's per-session chatter: it logs at warn and above
-// unless toolhost runs at debug.
+// unless toolhost runs at debug. Its messages that speak of the SDK's own
+// API are put in toolhost's terms (see sdkWording).
 func sdkLogger(l *slog.Logger) *slog.Logger {
-	if l.Enabled(context.Background(), slog.LevelDebug) {
-		return l.With("component", "mcp")
+	h := l.Handler()
+	if !l.Enabled(context.Background(), slog.LevelDebug) {
+		h = minLevel{h, slog.LevelWarn}
 	}
-	return slog.New(minLevel{l.Handler(), slog.LevelWarn}).With("component", "mcp")
+	return slog.New(sdkWording{h}).With("component", "mcp")
 }
 
 // minLevel is a slog.Handler that drops records below a level.

@@ -233,12 +233,7 @@ func (c *stdioConn) handleLine(line []byte) bool {
 		c.replyError(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per line")
 		return true
 	}
-	msg, err := decodeMessage(line)
-	if err == nil {
-		err = checkShape(line, msg)
-	} else if idErr := checkID(probeID(line)); idErr != nil {
-		err = idErr // clearer than the decoder's words about the same id
-	}
+	msg, err := decodeChecked(line)
 	if err != nil {
 		c.replyError(rawID(line), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
 		return true
@@ -270,6 +265,20 @@ func (c *stdioConn) handleLine(line []byte) bool {
 		}
 		return true
 	}
+}
+
+// decodeChecked decodes one message from a client, valid JSON and no
+// batch, and checks what the decoder lets through (see checkShape). Its
+// error says what is wrong with the message, for an Invalid Request reply.
+func decodeChecked(line []byte) (jsonrpc.Message, error) {
+	msg, err := decodeMessage(line)
+	if err == nil {
+		return msg, checkShape(line, msg)
+	}
+	if idErr := checkID(probeID(line)); idErr != nil {
+		return nil, idErr // clearer than the decoder's words about the same id
+	}
+	return nil, err
 }
 
 // wireDecode is the SDK's decode form of a JSON-RPC message
