@@ -12,8 +12,15 @@ import (
 	"github.com/toolhost/toolhost/internal/netpolicy"
 )
 
+// SourceVersion is the version in the source: Version's when no -X flag
+// stamps one at build time.
+const SourceVersion = "0.1.0"
+
 // Version is toolhost's version, reported as the default server version.
-var Version = "0.1.0"
+// Release builds stamp it (-X github.com/toolhost/toolhost/hcl.Version=...);
+// the command line takes the module's version when go install built it
+// from a release tag.
+var Version = SourceVersion
 
 // Server is the server block: how the server introduces itself to clients.
 type Server struct {

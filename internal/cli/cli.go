@@ -64,6 +64,11 @@ Run 'toolhost COMMAND -h' for a command's flags.
 // process exit code. stdout carries the protocol (serve) or the command's
 // output; everything else goes to stderr.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	versionOnce.Do(func() {
+		if bi, ok := debug.ReadBuildInfo(); ok {
+			thcl.Version = moduleVersion(thcl.Version, bi.Main.Version)
+		}
+	})
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return ExitUsage
@@ -107,6 +112,31 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprintf(stderr, "toolhost: unknown command %q\n\n%s", cmd, usage)
 	return ExitUsage
+}
+
+// versionOnce adopts the module's version once per process (moduleVersion).
+var versionOnce sync.Once
+
+// moduleVersion is the version toolhost reports: the one stamped at build
+// time (-X, as the release builds do) when there is one, else the module's
+// release version when go install github.com/toolhost/toolhost/cmd/toolhost@vX.Y.Z
+// built it (main's version is "vX.Y.Z"); a checkout's build, whose version
+// is "(devel)" or a pseudo-version, keeps stamped.
+func moduleVersion(stamped, module string) string {
+	if stamped != thcl.SourceVersion || !strings.HasPrefix(module, "v") {
+		return stamped
+	}
+	v := module[1:]
+	parts := strings.Split(v, ".")
+	if len(parts) != 3 || strings.ContainsAny(v, "-+") {
+		return stamped
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return stamped
+		}
+	}
+	return v
 }
 
 // buildDetails says, for a bug report, what the binary was built from: the

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2/hclwrite"
+	thcl "github.com/toolhost/toolhost/hcl"
 )
 
 func TestGitHubEscaping(t *testing.T) {
@@ -56,5 +57,26 @@ func TestRepoPath(t *testing.T) {
 func TestStarterConfigFormatted(t *testing.T) {
 	if got := string(hclwrite.Format([]byte(starterConfig))); got != starterConfig {
 		t.Errorf("the starter config is not formatted; toolhost fmt would make it:\n%s", got)
+	}
+}
+
+// TestModuleVersion: go install ...@vX.Y.Z builds without the -X flag of
+// the release builds; the version reported is then the module's, and a
+// checkout's build (devel or a pseudo-version) keeps the one in the source.
+func TestModuleVersion(t *testing.T) {
+	for _, tc := range []struct{ stamped, module, want string }{
+		{thcl.SourceVersion, "v1.2.3", "1.2.3"},
+		{thcl.SourceVersion, "v10.20.30", "10.20.30"},
+		{"1.4.0", "v1.2.3", "1.4.0"},                                                   // stamped by -X: kept
+		{thcl.SourceVersion, "(devel)", thcl.SourceVersion},                            // go build in a checkout
+		{thcl.SourceVersion, "", thcl.SourceVersion},                                   // no module information
+		{thcl.SourceVersion, "v0.0.0-20261129040000-5780b85c3a1e", thcl.SourceVersion}, // a pseudo-version
+		{thcl.SourceVersion, "v1.2.4-0.20261129040000-5780b85c3a1e+dirty", thcl.SourceVersion},
+		{thcl.SourceVersion, "v1.3.0-rc.1", thcl.SourceVersion},
+		{thcl.SourceVersion, "v1.2", thcl.SourceVersion},
+	} {
+		if got := moduleVersion(tc.stamped, tc.module); got != tc.want {
+			t.Errorf("moduleVersion(%q, %q) = %q, want %q", tc.stamped, tc.module, got, tc.want)
+		}
 	}
 }
