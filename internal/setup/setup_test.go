@@ -299,11 +299,11 @@ func TestNPXServerRefusesCmdCharacters(t *testing.T) {
 // from an installed one.
 func TestInNPXCache(t *testing.T) {
 	for path, want := range map[string]bool{
-		"/home/me/.npm/_npx/69bb49f1bd0a2b0a/node_modules/@toolhost/linux-x64/bin/toolhost": true,
+		"/home/me/.npm/_npx/69bb49f1bd0a2b0a/node_modules/@toolhost/linux-x64/bin/toolhost":               true,
 		`C:\Users\me\AppData\Local\npm-cache\_npx\1a2b\node_modules\@toolhost\win32-x64\bin\toolhost.exe`: true,
-		"/usr/local/lib/node_modules/toolhost/bin/toolhost":                                  false,
-		"/home/me/_npxlike/toolhost":                                                         false,
-		"/usr/local/bin/toolhost":                                                            false,
+		"/usr/local/lib/node_modules/toolhost/bin/toolhost":                                               false,
+		"/home/me/_npxlike/toolhost": false,
+		"/usr/local/bin/toolhost":    false,
 	} {
 		if got := inNPXCache(filepath.FromSlash(strings.ReplaceAll(path, `\`, "/"))); got != want {
 			t.Errorf("inNPXCache(%s) = %v, want %v", path, got, want)
