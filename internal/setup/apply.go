@@ -41,7 +41,30 @@ type Result struct {
 // content in path.bak, unless dryRun. A file that does not exist is
 // created, with its directory. A file that is not JSON, or whose servers
 // are not an object, is left alone: the error is a *FileError.
-func Apply(path string, e Editor, name string, s Server, dryRun bool) (Result, error) {
+func Apply(path string, e Editor, name string, s Server, dryRun bool) (r Result, err error) {
+	// Another program may write the file meanwhile (a second setup, the
+	// editor itself): the write is then done again from what it wrote, so
+	// that neither change is lost.
+	for range maxApplyTries {
+		r, err = apply(path, e, name, s, dryRun)
+		if !errors.Is(err, errChanged) {
+			return r, err
+		}
+	}
+	return r, fmt.Errorf("%s kept changing while setup wrote it (%d tries), and was left as the other program wrote it: close the program that writes it (the editor) and run setup again", path, maxApplyTries)
+}
+
+// maxApplyTries bounds Apply's writes again.
+const maxApplyTries = 5
+
+// errChanged: the file changed between its read and the rename over it.
+var errChanged = errors.New("changed meanwhile")
+
+// beforeRename, in tests, runs just before writeAtomic's rename.
+var beforeRename func(path string)
+
+// apply is one try of Apply.
+func apply(path string, e Editor, name string, s Server, dryRun bool) (Result, error) {
 	r := Result{Editor: e, Name: name, Path: path, Target: path, Entry: s, DryRun: dryRun}
 	// A config file kept elsewhere behind a link (dotfiles) is written
 	// where it is, and the link stays.
@@ -97,11 +120,22 @@ func Apply(path string, e Editor, name string, s Server, dryRun bool) (Result, e
 		}
 	} else if len(bytes.TrimSpace(src)) > 0 {
 		r.Backup = r.Target + ".bak"
-		if err := writeAtomic(r.Backup, src, mode, r.like); err != nil {
+		if err := writeAtomic(r.Backup, src, mode, r.like, nil); err != nil {
 			return r, fmt.Errorf("cannot write the backup %s, so %s was left as it was: %w", r.Backup, path, err)
 		}
 	}
-	if err := writeAtomic(r.Target, m.out, mode, r.like); err != nil {
+	// Still what was read, or still not there.
+	same := func() error {
+		now, err := os.ReadFile(r.Target)
+		if (r.Created && !errors.Is(err, fs.ErrNotExist)) || (!r.Created && (err != nil || !bytes.Equal(now, src))) {
+			return errChanged
+		}
+		return nil
+	}
+	if err := writeAtomic(r.Target, m.out, mode, r.like, same); err != nil {
+		if errors.Is(err, errChanged) {
+			return r, err
+		}
 		return r, fmt.Errorf("cannot write %s, which was left as it was: %w", path, err)
 	}
 	return r, nil
@@ -142,8 +176,9 @@ func mkdirAll(dir string) ([]string, error) {
 // in the same directory, flushed to disk, then renamed over path, so that
 // a reader (the editor) sees the old content or the new one and never a
 // part, whatever happens meanwhile. The file gets mode, and the owner of
-// like when there is one and setup may give it (matchOwner).
-func writeAtomic(path string, data []byte, mode fs.FileMode, like fs.FileInfo) (err error) {
+// like when there is one and setup may give it (matchOwner). check, when
+// not nil, runs just before the rename: its error leaves path as it is.
+func writeAtomic(path string, data []byte, mode fs.FileMode, like fs.FileInfo, check func() error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -172,6 +207,14 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, like fs.FileInfo) (
 	}
 	if err = matchOwner(f.Name(), like); err != nil {
 		return err
+	}
+	if beforeRename != nil {
+		beforeRename(path)
+	}
+	if check != nil {
+		if err = check(); err != nil {
+			return err
+		}
 	}
 	if err = rename(f.Name(), path); err != nil {
 		return files.Bare(err)

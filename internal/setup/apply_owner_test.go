@@ -80,3 +80,67 @@ func TestApplyKeepsOwner(t *testing.T) {
 		checkOwner(t, path, uid, gid)
 	})
 }
+
+// TestApplyChangedMeanwhile: another program (a second setup, the editor)
+// writes the file between setup's read and its rename: setup merges again
+// into what that program wrote, so that both changes are kept.
+func TestApplyChangedMeanwhile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(path, []byte("{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"a\"}\n  }\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"a\"},\n    \"b\": {\"command\": \"b\"}\n  }\n}\n"
+	tries := 0
+	beforeRename = func(p string) {
+		if p != path {
+			return
+		}
+		if tries++; tries == 1 {
+			if err := os.WriteFile(path, []byte(other), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	t.Cleanup(func() { beforeRename = nil })
+	e := editor(t, "cursor")
+	r, err := Apply(path, e, DefaultName, unixServer(e), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(readFile(t, path))
+	for _, name := range []string{`"a"`, `"b"`, `"toolhost"`} {
+		if !strings.Contains(got, name) {
+			t.Errorf("the file lost %s:\n%s", name, got)
+		}
+	}
+	if tries != 2 {
+		t.Errorf("%d renames tried, want 2 (the first refused, the file having changed)", tries)
+	}
+	if string(readFile(t, r.Backup)) != other {
+		t.Errorf("the backup is not the content the write replaced")
+	}
+	noTempFiles(t, dir)
+}
+
+// TestMergeShapes: files setup could once not handle, handled or refused
+// with the fix.
+func TestMergeShapes(t *testing.T) {
+	e := editor(t, "cursor")
+	t.Run("servers null", func(t *testing.T) {
+		m, err := mergeEntry([]byte("{\n  \"mcpServers\": null\n}\n"), e, DefaultName, unixServer(e))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(m.out), `"toolhost": {`) || strings.Contains(string(m.out), "null") {
+			t.Errorf("got:\n%s", m.out)
+		}
+	})
+	t.Run("UTF-16", func(t *testing.T) {
+		src := []byte{0xff, 0xfe, '{', 0, '}', 0}
+		_, err := mergeEntry(src, e, DefaultName, unixServer(e))
+		if err == nil || !strings.Contains(err.Error(), "UTF-16") || !strings.Contains(err.Error(), "UTF-8") {
+			t.Fatalf("got %v, want a refusal that says to save it as UTF-8", err)
+		}
+	})
+}

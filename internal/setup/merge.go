@@ -48,6 +48,10 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 // commas, line endings, a byte order mark. New lines are indented as the
 // file's are. An empty src is taken as an empty object.
 func mergeEntry(src []byte, e Editor, name string, s Server) (merge, error) {
+	if bytes.HasPrefix(src, []byte("\xff\xfe")) || bytes.HasPrefix(src, []byte("\xfe\xff")) {
+		return merge{}, &FileError{Problem: "the file is in UTF-16 (as Windows PowerShell 5 writes with > or Out-File), which " + e.Title + " does not read",
+			Fix: "Save it as UTF-8 (in PowerShell: Get-Content FILE | Set-Content -Encoding utf8 FILE; in an editor: Save with Encoding, UTF-8) and run setup again"}
+	}
 	body, bom := bytes.CutPrefix(src, utf8BOM)
 	nl := "\n"
 	if bytes.Contains(body, []byte("\r\n")) {
@@ -70,6 +74,11 @@ func mergeEntry(src []byte, e Editor, name string, s Server) (merge, error) {
 			Fix: "Fix it by hand, or move it away to start a new one; setup never writes over a file it does not understand"}
 	}
 	serversValue := valueOf(top, e.ServersKey)
+	if serversValue != nil && serversValue.Value.Kind() == 'n' {
+		// "mcpServers": null, as a tool that empties the list may leave
+		// it: no servers yet.
+		serversValue.Value = &hujson.Object{}
+	}
 	if serversValue != nil && serversValue.Value.Kind() != '{' {
 		line, col := lineColumn(body, serversValue.StartOffset)
 		return merge{}, &FileError{Line: line, Column: col, Problem: fmt.Sprintf("%q is %s, where %s expects an object of servers by name", e.ServersKey, kindName(serversValue.Value.Kind()), e.Title),

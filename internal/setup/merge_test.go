@@ -203,7 +203,6 @@ func TestMergeRefuses(t *testing.T) {
 		{"array at the top", "\n[1, 2]\n", 2, 1, `the file holds an array, where Cursor expects an object ("{...}") with a "mcpServers" member`},
 		{"string at the top", `"servers"`, 1, 1, "the file holds a string"},
 		{"servers an array", "{\n  \"mcpServers\": [\n    {\"command\": \"x\"}\n  ]\n}", 2, 17, `"mcpServers" is an array, where Cursor expects an object of servers by name`},
-		{"servers null", `{"mcpServers": null}`, 1, 16, `"mcpServers" is null`},
 		{"last of two servers keys a number", `{"mcpServers": {}, "mcpServers": 1}`, 1, 34, `"mcpServers" is a number`},
 	}
 	e := editor(t, "cursor")
