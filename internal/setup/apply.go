@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/tailscale/hujson"
 	"github.com/toolhost/toolhost/internal/files"
@@ -23,8 +24,9 @@ type Result struct {
 	// link stays a link); Path otherwise.
 	Target  string
 	Entry   Server
-	Old     []byte // the entry replaced, as it was; nil when added
-	Created bool   // the file was not there
+	Old     []byte   // the entry replaced, as it was; nil when added
+	Kept    []string // the settings of the entry replaced that it keeps (env, disabled...)
+	Created bool     // the file was not there
 	// Unchanged: the file already had the same entry, and nothing was
 	// written.
 	Unchanged bool
@@ -95,7 +97,7 @@ func apply(path string, e Editor, name string, s Server, dryRun bool) (Result, e
 		}
 		return r, err
 	}
-	r.Old, r.Unchanged, r.Content = m.old, m.unchanged, m.out
+	r.Old, r.Unchanged, r.Content, r.Kept = m.old, m.unchanged, m.out, m.kept
 	if r.Unchanged || dryRun {
 		return r, nil
 	}
@@ -263,6 +265,9 @@ func (r Result) Report(stdout, stderr io.Writer) {
 		fmt.Fprintf(stdout, "%s already has this %q server; nothing was written:\n%s", where, r.Name, entry)
 	case r.Old != nil:
 		fmt.Fprintf(stdout, "Replaced the %q server in %s. It was:\n  %q: %s\nIt is now:\n%s", r.Name, where, r.Name, indentJSON(r.Old), entry)
+		if len(r.Kept) > 0 {
+			fmt.Fprintf(stdout, "It keeps its other settings: %s.\n", strings.Join(r.Kept, ", "))
+		}
 	case r.Created:
 		fmt.Fprintf(stdout, "Created %s with the %q server:\n%s", where, r.Name, entry)
 	default:

@@ -34,6 +34,34 @@ type merge struct {
 	old []byte // the entry that was replaced, as it was; nil when added
 	// unchanged: the file already has the same entry, and out is src.
 	unchanged bool
+	kept      []string // the settings of the entry replaced that it keeps
+}
+
+// replaced are the members of a server entry that setup writes, and those
+// that say how to reach a server some other way (a remote one): an entry
+// replaced loses them, and keeps the rest (env, disabled, autoApprove...).
+var replaced = map[string]bool{"type": true, "command": true, "args": true, "url": true, "serverUrl": true, "headers": true, "transport": true}
+
+// keepSettings adds to entry, the new entry, the members of old that the
+// user set (env, disabled, ...), when old was a command's entry too: a
+// replaced entry keeps its settings. It returns their names.
+func keepSettings(entry *hujson.Object, old hujson.ValueTrimmed, indent, unit, nl string) []string {
+	obj, ok := old.(*hujson.Object)
+	if !ok || valueOf(obj, "command") == nil {
+		return nil
+	}
+	var kept []string
+	for _, mem := range obj.Members {
+		lit, ok := mem.Name.Value.(hujson.Literal)
+		if !ok || replaced[lit.String()] {
+			continue
+		}
+		v := mem.Value.Clone()
+		v.BeforeExtra, v.AfterExtra = nil, nil
+		appendMember(entry, lit.String(), v, indent, indent+unit, unit != "", nl)
+		kept = append(kept, lit.String())
+	}
+	return kept
 }
 
 // utf8BOM starts the files of some Windows editors; JSON parsers that
@@ -110,10 +138,13 @@ func mergeEntry(src []byte, e Editor, name string, s Server) (merge, error) {
 		}
 		if old := valueOf(servers, name); old != nil {
 			m.old = hujson.Value{Value: old.Value}.Pack()
-			if sameJSON(m.old, s.marshal("", "")) {
+			indent := memberIndent(servers, old, multi)
+			v := parseValue(s.marshal(indent, unit), nl)
+			m.kept = keepSettings(v.Value.(*hujson.Object), old.Value, indent, unit, nl)
+			if sameJSON(m.old, v.Pack()) {
 				return merge{out: src, old: m.old, unchanged: true}, nil
 			}
-			old.Value = parseValue(s.marshal(memberIndent(servers, old, multi), unit), nl).Value
+			old.Value = v.Value
 		} else {
 			appendMember(servers, name, parseValue(s.marshal(indent, unit), nl), topIndent, indent, multi, nl)
 		}

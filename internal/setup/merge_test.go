@@ -60,6 +60,8 @@ func TestMergeGolden(t *testing.T) {
 		{fixture: "claude-code-user.json", editor: "claude-code", server: unixServer},
 		{fixture: "windsurf-one-line.json", editor: "windsurf", server: unixServer},
 		{fixture: "claude-desktop-inline-entry.json", editor: "claude-desktop", server: unixServer, replaced: true},
+		{fixture: "vscode-replace-remote.json", editor: "vscode", server: unixServer, replaced: true},
+		{fixture: "windsurf-replace-settings.json", editor: "windsurf", server: unixServer, replaced: true},
 		{fixture: "windsurf-other-servers.json", editor: "windsurf", server: func(e Editor) Server { return must(NPXServer(e, "linux", "/home/me/tools.hcl")) }},
 	}
 	for _, tt := range tests {
@@ -104,7 +106,17 @@ func TestMergeGolden(t *testing.T) {
 				servers = map[string]any{}
 				wantDoc[e.ServersKey] = servers
 			}
-			servers[name] = decode(t, s.marshal("", ""))
+			entry := decode(t, s.marshal("", ""))
+			// The settings of a command's entry replaced stay (env,
+			// disabled...); the ways to reach a server do not.
+			if old, ok := servers[name].(map[string]any); ok && old["command"] != nil {
+				for k, v := range old {
+					if !replaced[k] {
+						entry[k] = v
+					}
+				}
+			}
+			servers[name] = entry
 			if got := decode(t, m.out); !reflect.DeepEqual(got, wantDoc) {
 				t.Errorf("merged file means\n%v\nwant\n%v", got, wantDoc)
 			}
