@@ -266,6 +266,12 @@ func serveRelativeHint(paths []string, stderr io.Writer) {
 			continue
 		}
 		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			if strings.HasPrefix(p, "~") || strings.ContainsAny(p, "$%") {
+				// Editors start servers without a shell: nothing expands
+				// ~, $HOME or %USERPROFILE% in their arguments.
+				fmt.Fprintf(stderr, "toolhost serve: %s is taken as it is written: editors start servers without a shell, so nothing expands ~, $VAR or %%VAR%% in their arguments. Write the config's full path, or run toolhost setup EDITOR CONFIG, which writes it.\n", p)
+				return
+			}
 			wd, _ := os.Getwd()
 			fmt.Fprintf(stderr, "toolhost serve: a relative path is looked for in the working directory (here %s), which an editor chooses when it starts a server. Give the config's absolute path, or run toolhost setup EDITOR %s where the config is (EDITOR is %s): it writes the editor's entry with absolute paths.\n",
 				wd, p, strings.Join(setup.Names(), ", "))

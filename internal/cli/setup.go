@@ -28,13 +28,28 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return parseExit(err)
 	}
-	if len(pos) == 0 || len(pos) > 2 {
+	if len(pos) > 2 {
+		fmt.Fprintf(stderr, "toolhost setup: too many arguments (%q): give the editor and, at most, one CONFIG; a directory of .hcl files stands for all of them\n", pos[2:])
+		fs.Usage()
+		return ExitUsage
+	}
+	if len(pos) == 0 {
 		fs.Usage()
 		return ExitUsage
 	}
 	ed, ok := setup.Lookup(pos[0])
 	if !ok {
-		fmt.Fprintf(stderr, "toolhost setup: unknown editor %q.%s The editors are %s.\n", pos[0], suggest.Hint(pos[0], setup.Names()), strings.Join(setup.Names(), ", "))
+		hint := suggest.Hint(pos[0], setup.Names())
+		var starts []string
+		for _, n := range setup.Names() {
+			if strings.HasPrefix(n, strings.ToLower(pos[0])) {
+				starts = append(starts, n)
+			}
+		}
+		if len(starts) > 1 {
+			hint = fmt.Sprintf(" Did you mean %s?", strings.Join(starts, " or "))
+		}
+		fmt.Fprintf(stderr, "toolhost setup: unknown editor %q.%s The editors are %s.\n", pos[0], hint, strings.Join(setup.Names(), ", "))
 		return ExitUsage
 	}
 	if *user && !ed.HasUserFile() {

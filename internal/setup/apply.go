@@ -256,7 +256,11 @@ func (r Result) Report(stdout, stderr io.Writer) {
 		case r.Old != nil:
 			what = "with the %q server replaced"
 		}
-		fmt.Fprintf(stderr, "Dry run: above is %s as setup would write it, "+what+"; nothing was written.\n", where, r.Name)
+		sep := ""
+		if len(r.Content) > 0 && !bytes.HasSuffix(r.Content, []byte("\n")) {
+			sep = "\n" // the file has no final line break: the note starts a line
+		}
+		fmt.Fprintf(stderr, sep+"Dry run: above is %s as setup would write it, "+what+"; nothing was written.\n", where, r.Name)
 		return
 	}
 	entry := fmt.Sprintf("  %q: %s\n", r.Name, r.Entry.marshal("  ", "  "))
