@@ -73,6 +73,11 @@ func apply(path string, e Editor, name string, s Server, dryRun bool) (Result, e
 	if info, err := os.Lstat(path); err == nil && info.Mode()&fs.ModeSymlink != 0 {
 		target, err := filepath.EvalSymlinks(path)
 		if err != nil {
+			// EvalSymlinks counts the links it follows, and gives up
+			// with an error of its own wording.
+			if isLoopErr(err) || strings.HasSuffix(err.Error(), "too many links") {
+				return r, fmt.Errorf("%s is a symbolic link that leads back to itself (%w): point it at the editor's file, or remove it", path, err)
+			}
 			return r, fmt.Errorf("%s is a symbolic link to a file that is not there (%w): point it at the editor's file, or remove it", path, err)
 		}
 		r.Target = target
@@ -83,7 +88,7 @@ func apply(path string, e Editor, name string, s Server, dryRun bool) (Result, e
 	case errors.Is(err, fs.ErrNotExist):
 		r.Created = true
 	case err != nil:
-		return r, fmt.Errorf("cannot read %s: %w", path, files.Bare(err))
+		return r, fmt.Errorf("cannot read %s: %w%s", path, files.Bare(err), fixFor(err))
 	default:
 		if info, err := os.Stat(r.Target); err == nil {
 			mode = info.Mode().Perm()
@@ -113,7 +118,7 @@ func apply(path string, e Editor, name string, s Server, dryRun bool) (Result, e
 		r.like = existingAncestor(dir)
 		made, err := mkdirAll(dir)
 		if err != nil {
-			return r, fmt.Errorf("cannot create the directory of %s: %w", path, files.Bare(err))
+			return r, fmt.Errorf("cannot create the directory of %s: %w%s", path, files.Bare(err), fixFor(err))
 		}
 		for _, d := range made {
 			if err := matchOwner(d, r.like); err != nil {
@@ -123,7 +128,7 @@ func apply(path string, e Editor, name string, s Server, dryRun bool) (Result, e
 	} else if len(bytes.TrimSpace(src)) > 0 {
 		r.Backup = r.Target + ".bak"
 		if err := writeAtomic(r.Backup, src, mode, r.like, nil); err != nil {
-			return r, fmt.Errorf("cannot write the backup %s, so %s was left as it was: %w", r.Backup, path, err)
+			return r, fmt.Errorf("cannot write the backup %s, so %s was left as it was: %w%s", r.Backup, path, err, fixFor(err))
 		}
 	}
 	// Still what was read, or still not there.
@@ -138,9 +143,26 @@ func apply(path string, e Editor, name string, s Server, dryRun bool) (Result, e
 		if errors.Is(err, errChanged) {
 			return r, err
 		}
-		return r, fmt.Errorf("cannot write %s, which was left as it was: %w", path, err)
+		return r, fmt.Errorf("cannot write %s, which was left as it was: %w%s", path, err, fixFor(err))
 	}
 	return r, nil
+}
+
+// fixFor says what to do about err, a failure to read or write an
+// editor's file or make its folder: "; " and the fix, or "" when there is
+// nothing to say beyond the error.
+func fixFor(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return "; run setup as the user the editor runs as (the file's owner), or give that user the right to read and write it and its folder"
+	case isDirErr(err):
+		return "; a folder stands where the editor keeps its settings file: move it away, and run setup again"
+	case notDirErr(err):
+		return "; a file stands where a folder on the way to the editor's settings should be: move it away, and run setup again"
+	case isLoopErr(err):
+		return "; a symbolic link on the way leads back to itself: point it at the editor's file, or remove it"
+	}
+	return ""
 }
 
 // existingAncestor is the nearest directory on the way up from dir that
