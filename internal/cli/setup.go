@@ -106,6 +106,12 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 		server = setup.BinaryServer(ed, bin, config)
 	}
 	home, _ := os.UserHomeDir()
+	if home != "" && !filepath.IsAbs(home) {
+		// A relative HOME would put the editor's file under the current
+		// directory, where the editor never looks.
+		fmt.Fprintf(stderr, "toolhost setup: the home folder is given as %q, a relative path; set HOME (USERPROFILE on Windows) to the absolute path of your home folder and run setup again\n", home)
+		return ExitFailure
+	}
 	wd, _ := os.Getwd()
 	path, err := ed.File(setup.Place{GOOS: runtime.GOOS, Home: home, Dir: wd, Getenv: os.Getenv, ReadDir: readDirNames}, *user)
 	if err != nil {
