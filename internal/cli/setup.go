@@ -39,17 +39,7 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 	}
 	ed, ok := setup.Lookup(pos[0])
 	if !ok {
-		hint := suggest.Hint(pos[0], setup.Names())
-		var starts []string
-		for _, n := range setup.Names() {
-			if strings.HasPrefix(n, strings.ToLower(pos[0])) {
-				starts = append(starts, n)
-			}
-		}
-		if len(starts) > 1 {
-			hint = fmt.Sprintf(" Did you mean %s?", strings.Join(starts, " or "))
-		}
-		fmt.Fprintf(stderr, "toolhost setup: unknown editor %q.%s The editors are %s.\n", pos[0], hint, strings.Join(setup.Names(), ", "))
+		fmt.Fprintf(stderr, "toolhost setup: unknown editor %q.%s The editors are %s.\n", pos[0], editorHint(pos[0]), strings.Join(setup.Names(), ", "))
 		return ExitUsage
 	}
 	if *user && !ed.HasUserFile() {
@@ -139,6 +129,22 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 	}
 	res.Report(stdout, stderr)
 	return ExitOK
+}
+
+// editorHint is the "Did you mean" for an unknown editor name: the editors
+// whose names start with it when there are several (claude), else the
+// nearest name.
+func editorHint(name string) string {
+	var starts []string
+	for _, n := range setup.Names() {
+		if strings.HasPrefix(n, strings.ToLower(name)) {
+			starts = append(starts, n)
+		}
+	}
+	if len(starts) > 1 {
+		return fmt.Sprintf(" Did you mean %s?", strings.Join(starts, " or "))
+	}
+	return suggest.Hint(name, setup.Names())
 }
 
 // sameDir reports whether a and b are one directory.
