@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 )
 
 // TestWatchLinkToDirMadeInSteps: a release's "current" link is re-pointed
@@ -65,15 +64,5 @@ func TestWatchLinkToDirMadeInSteps(t *testing.T) {
 	if err := os.Rename(tmp, current); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.After(10 * time.Second)
-	for {
-		select {
-		case res := <-results:
-			if res.Applied && srv.Registry().Tools[0].Name == "beta" {
-				return
-			}
-		case <-deadline:
-			t.Fatalf("releases/2/tools.hcl was not loaded within 10 s; tool in service: %s", srv.Registry().Tools[0].Name)
-		}
-	}
+	awaitTool(t, srv, results, "beta", "releases/2/tools.hcl")
 }

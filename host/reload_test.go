@@ -448,15 +448,22 @@ func TestWatchDirGoneBeforeAdd(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the watcher did not add the config's directory within 10 s")
 	}
+	awaitTool(t, srv, results, "beta", "the config of the new folder")
+}
+
+// awaitTool waits up to 10 s for a reload that puts the tool named name in
+// service, failing the test with what otherwise.
+func awaitTool(t *testing.T, srv *Server, results <-chan ReloadResult, name, what string) {
+	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for {
 		select {
 		case res := <-results:
-			if res.Applied && srv.Registry().Tools[0].Name == "beta" {
+			if res.Applied && srv.Registry().Tools[0].Name == name {
 				return
 			}
 		case <-deadline:
-			t.Fatalf("the config of the new folder was not loaded within 10 s; tool in service: %s", srv.Registry().Tools[0].Name)
+			t.Fatalf("%s was not loaded within 10 s; tool in service: %s", what, srv.Registry().Tools[0].Name)
 		}
 	}
 }
