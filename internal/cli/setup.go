@@ -108,7 +108,7 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolhost setup: %s\n", err)
 		return ExitFailure
 	}
-	if ed.HasUserFile() && !*user && home != "" && sameDir(wd, home) {
+	if ed.HasUserFile() && !*user && home != "" && setup.SameFile(wd, home) {
 		fmt.Fprintf(stderr, "toolhost setup: note: the current directory is your home folder, so this is the workspace file of your home folder, which %s reads only when it opens that folder; for every workspace, run setup with --user, or run it in your project's folder\n", ed.Title)
 	}
 	if starter {
@@ -145,13 +145,6 @@ func editorHint(name string) string {
 		return fmt.Sprintf(" Did you mean %s?", strings.Join(starts, " or "))
 	}
 	return suggest.Hint(name, setup.Names())
-}
-
-// sameDir reports whether a and b are one directory.
-func sameDir(a, b string) bool {
-	ia, err1 := os.Stat(a)
-	ib, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
 }
 
 // exists reports whether there is a file or directory at path.

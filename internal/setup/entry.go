@@ -106,7 +106,7 @@ func Binary() (path, note string, err error) {
 	path = exe
 	if onPath, err := exec.LookPath(filepath.Base(exe)); err == nil {
 		if abs, err := filepath.Abs(onPath); err == nil {
-			if r, err := filepath.EvalSymlinks(abs); err == nil && sameFile(r, real) {
+			if r, err := filepath.EvalSymlinks(abs); err == nil && SameFile(r, real) {
 				path = abs
 			}
 		}
@@ -134,7 +134,8 @@ func isGoRunBuild(exe string) bool {
 	return false
 }
 
-func sameFile(a, b string) bool {
+// SameFile reports whether the paths a and b name one file or folder.
+func SameFile(a, b string) bool {
 	fa, err := os.Stat(a)
 	if err != nil {
 		return false

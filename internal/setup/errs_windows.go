@@ -11,7 +11,9 @@ import (
 func isDirErr(error) bool { return false }
 
 // notDirErr reports whether err says a file stands where a folder should.
-func notDirErr(err error) bool { return errors.Is(err, windows.ERROR_PATH_NOT_FOUND) || errors.Is(err, windows.ERROR_DIRECTORY) }
+func notDirErr(err error) bool {
+	return errors.Is(err, windows.ERROR_PATH_NOT_FOUND) || errors.Is(err, windows.ERROR_DIRECTORY)
+}
 
 // isLoopErr reports whether err says symbolic links lead in a circle.
 func isLoopErr(err error) bool { return errors.Is(err, windows.ERROR_CANT_RESOLVE_FILENAME) }
