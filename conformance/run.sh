@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance,
 # server mode, every scenario) against toolhost's streamable HTTP endpoint,
-# once with sessions and once with --stateless, serving testdata/tools.hcl.
+# once with sessions and once with --stateless, serving testdata/ (tools.hcl and the
+# other *.hcl files there).
 # Scenarios that need features toolhost lacks are listed with their reasons
 # in expected-failures.yml (and expected-failures-stateless.yml); any other
 # failure, or a listed scenario that now passes, makes this script exit 1.
@@ -69,7 +70,7 @@ echo "== building toolhost"
 start_server() {
   local log="$work/server.log"
   : >"$log"
-  "$work/toolhost" serve --listen 127.0.0.1:0 "$@" testdata/tools.hcl 2>"$log" &
+  "$work/toolhost" serve --listen 127.0.0.1:0 "$@" testdata 2>"$log" &
   server_pid=$!
   local addr=""
   for _ in $(seq 1 300); do

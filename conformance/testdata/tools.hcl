@@ -1,6 +1,7 @@
 # The fixture of the MCP conformance suite (server mode): the tools,
 # resources and prompts its scenarios call, under the names they expect.
-# conformance/run.sh serves it at /mcp; scenarios that need features a
+# conformance/run.sh serves this directory (this file and the other *.hcl
+# files beside it, one per feature) at /mcp; scenarios that need features a
 # declarative host does not have are listed, with reasons, in
 # conformance/expected-failures.yml.
 
