@@ -13,76 +13,36 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // httpServe is a running "toolhost serve --listen".
 type httpServe struct {
-	t      *testing.T
-	cmd    *exec.Cmd
-	mu     sync.Mutex
-	stderr bytes.Buffer
-	base   string // http://127.0.0.1:PORT
-	exited chan struct{}
-	err    error // from Wait, once exited is closed
+	*testconfig.Served
+	t *testing.T
 }
-
-var servingRE = regexp.MustCompile(`msg="serving over HTTP" addr=(\S+)`)
 
 // startHTTPServe starts the binary with --listen 127.0.0.1:0 and waits
 // until it serves.
 func startHTTPServe(t *testing.T, env []string, args ...string) *httpServe {
 	t.Helper()
-	s := &httpServe{t: t, exited: make(chan struct{})}
-	s.cmd = exec.Command(binPath, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
-	ownGroup(s.cmd)
-	s.cmd.Env = append(os.Environ(), env...)
-	s.cmd.Stderr = &lockedWriter{w: &s.stderr, mu: &s.mu}
-	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		s.err = s.cmd.Wait()
-		close(s.exited)
-	}()
-	t.Cleanup(func() {
-		_ = s.cmd.Process.Kill()
-		<-s.exited
-		if t.Failed() {
-			t.Logf("server stderr:\n%s", s.log())
-		}
-	})
-	waitFor(t, "the server serves over HTTP", func() bool {
-		select {
-		case <-s.exited:
-			t.Fatalf("toolhost exited: %v\n%s", s.err, s.log())
-		default:
-		}
-		m := servingRE.FindStringSubmatch(s.log())
-		if m != nil {
-			s.base = "http://" + m[1]
-		}
-		return m != nil
-	})
-	return s
-}
-
-func (s *httpServe) log() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stderr.String()
+	cmd := exec.Command(binPath, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
+	ownGroup(cmd)
+	cmd.Env = append(os.Environ(), env...)
+	return &httpServe{Served: testconfig.StartHTTP(t, cmd), t: t}
 }
 
 // connect connects an SDK client over streamable HTTP, or over SSE.
 func (s *httpServe) connect(sse bool, opts *mcp.ClientOptions, hc *http.Client) *mcp.ClientSession {
 	s.t.Helper()
-	var tr mcp.Transport = &mcp.StreamableClientTransport{Endpoint: s.base + "/mcp", HTTPClient: hc}
+	var tr mcp.Transport = &mcp.StreamableClientTransport{Endpoint: s.Base + "/mcp", HTTPClient: hc}
 	if sse {
-		tr = &mcp.SSEClientTransport{Endpoint: s.base + "/sse", HTTPClient: hc}
+		tr = &mcp.SSEClientTransport{Endpoint: s.Base + "/sse", HTTPClient: hc}
 	}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, opts).Connect(context.Background(), tr, nil)
 	if err != nil {
@@ -117,7 +77,7 @@ func TestServeHTTP(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s := startHTTPServe(t, nil, append(args, writeConfig(t, testConfig))...)
 			for _, path := range []string{"/healthz", "/readyz"} {
-				resp, err := http.Get(s.base + path)
+				resp, err := http.Get(s.Base + path)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -156,22 +116,22 @@ func TestServeHTTP(t *testing.T) {
 				}()
 			}
 			waitFor(t, "both calls run", func() bool { return s.inFlight() == 2 })
-			sendStop(t, s.cmd)
+			sendStop(t, s.Cmd)
 			for range 2 {
 				if a := <-answers; a.err != nil || a.text != "slept" {
 					t.Fatalf("call in flight at SIGTERM: %q, %v", a.text, a.err)
 				}
 			}
-			<-s.exited
-			if s.err != nil {
-				t.Fatalf("exit: %v\n%s", s.err, s.log())
+			<-s.Exited
+			if s.Err != nil {
+				t.Fatalf("exit: %v\n%s", s.Err, s.Log())
 			}
 			for _, want := range []string{`msg="shutting down" calls_in_flight=2`, `msg="HTTP server stopped"`} {
-				if !strings.Contains(s.log(), want) {
+				if !strings.Contains(s.Log(), want) {
 					t.Errorf("stderr lacks %q", want)
 				}
 			}
-			if strings.Contains(s.log(), "shutdown timeout reached") {
+			if strings.Contains(s.Log(), "shutdown timeout reached") {
 				t.Error("the shutdown waited for its deadline")
 			}
 		})
@@ -181,7 +141,7 @@ func TestServeHTTP(t *testing.T) {
 // inFlight reads the number of calls in flight from /readyz.
 func (s *httpServe) inFlight() int {
 	s.t.Helper()
-	resp, err := http.Get(s.base + "/readyz")
+	resp, err := http.Get(s.Base + "/readyz")
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -254,7 +214,7 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestServeHTTPAuth(t *testing.T) {
 	const token = "e2e-token-0123456789"
 	s := startHTTPServe(t, []string{"TOOLHOST_TEST_TOKEN=" + token}, "--auth-token-env", "TOOLHOST_TEST_TOKEN", writeConfig(t, testConfig))
-	resp, err := http.Post(s.base+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	resp, err := http.Post(s.Base+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +228,7 @@ func TestServeHTTPAuth(t *testing.T) {
 			t.Fatalf("hello = %q", got)
 		}
 	}
-	if strings.Contains(s.log(), token) {
+	if strings.Contains(s.Log(), token) {
 		t.Fatal("the token is in the log")
 	}
 }
@@ -332,7 +292,7 @@ func TestServeHTTPFlags(t *testing.T) {
 	}
 	t.Run("port in use", func(t *testing.T) {
 		s := startHTTPServe(t, nil, cfg)
-		addr := strings.TrimPrefix(s.base, "http://")
+		addr := strings.TrimPrefix(s.Base, "http://")
 		cmd := exec.Command(binPath, "serve", "--listen", addr, cfg)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
@@ -519,7 +479,7 @@ func (s *httpServe) mcpPost(body string, hdr map[string]string, chunked bool) *h
 	if chunked {
 		rd = io.MultiReader(rd) // no length: sent chunked
 	}
-	req, err := http.NewRequest(http.MethodPost, s.base+"/mcp", rd)
+	req, err := http.NewRequest(http.MethodPost, s.Base+"/mcp", rd)
 	if err != nil {
 		s.t.Fatal(err)
 	}

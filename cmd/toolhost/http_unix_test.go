@@ -62,11 +62,11 @@ func TestServeHTTPSecondSignal(t *testing.T) {
 			}()
 			pids := hangPids(t, pidFile)
 			start := time.Now()
-			if err := s.cmd.Process.Signal(sig); err != nil {
+			if err := s.Cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "the shutdown starts", func() bool { return strings.Contains(s.log(), "shutting down") })
-			if err := s.cmd.Process.Signal(sig); err != nil {
+			waitFor(t, "the shutdown starts", func() bool { return strings.Contains(s.Log(), "shutting down") })
+			if err := s.Cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
 			select {
@@ -82,9 +82,9 @@ func TestServeHTTPSecondSignal(t *testing.T) {
 				t.Fatal("no answer within 20s of the second signal")
 			}
 			select {
-			case <-s.exited:
-				if s.err != nil {
-					t.Fatalf("exit: %v", s.err)
+			case <-s.Exited:
+				if s.Err != nil {
+					t.Fatalf("exit: %v", s.Err)
 				}
 			case <-time.After(20 * time.Second):
 				t.Fatal("toolhost still running 20s after the second signal")
@@ -92,7 +92,7 @@ func TestServeHTTPSecondSignal(t *testing.T) {
 			if d := time.Since(start); d > 30*time.Second {
 				t.Errorf("the shutdown took %v: the second signal did not cut it short", d)
 			}
-			if !strings.Contains(s.log(), "second signal") {
+			if !strings.Contains(s.Log(), "second signal") {
 				t.Errorf("stderr does not say a second signal stopped the calls")
 			}
 			for _, pid := range pids {
@@ -139,7 +139,7 @@ tool "marker" {
 			// while the test goes on.
 			body := make(chan string, 1)
 			go func() {
-				req, _ := http.NewRequest(http.MethodPost, s.base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":55,"method":"tools/call","params":{"name":"marker","arguments":{"dir":`+strconv.Quote(dir)+`}}}`))
+				req, _ := http.NewRequest(http.MethodPost, s.Base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":55,"method":"tools/call","params":{"name":"marker","arguments":{"dir":`+strconv.Quote(dir)+`}}}`))
 				req.Header.Set("Content-Type", "application/json")
 				req.Header.Set("Accept", "application/json, text/event-stream")
 				for k, v := range hdr {

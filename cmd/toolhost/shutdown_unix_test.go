@@ -230,7 +230,7 @@ func TestServeHTTPShutdownAnswersStubbornCommands(t *testing.T) {
 				pids = append(pids, hangPids(t, marker+"."+tag+".pid"))
 			}
 			start := time.Now()
-			if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			if err := s.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
 				t.Fatal(err)
 			}
 			for range tags {
@@ -253,9 +253,9 @@ func TestServeHTTPShutdownAnswersStubbornCommands(t *testing.T) {
 				}
 			}
 			select {
-			case <-s.exited:
-				if s.err != nil {
-					t.Fatalf("exit: %v", s.err)
+			case <-s.Exited:
+				if s.Err != nil {
+					t.Fatalf("exit: %v", s.Err)
 				}
 			case <-time.After(stubbornKillTimeout / 2):
 				t.Fatalf("toolhost still running %v after SIGTERM", stubbornKillTimeout/2)
@@ -267,8 +267,8 @@ func TestServeHTTPShutdownAnswersStubbornCommands(t *testing.T) {
 			if d := time.Since(start); d > time.Second+2*cli.ShutdownGrace+500*time.Millisecond {
 				t.Errorf("toolhost exited %v after SIGTERM, want within --shutdown-timeout and %v", d, 2*cli.ShutdownGrace)
 			}
-			if strings.Contains(s.log(), "level=ERROR") {
-				t.Errorf("the shutdown logged an error:\n%s", s.log())
+			if strings.Contains(s.Log(), "level=ERROR") {
+				t.Errorf("the shutdown logged an error:\n%s", s.Log())
 			}
 			for _, p := range pids {
 				checkGroupsGone(t, p)
