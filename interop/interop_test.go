@@ -1,5 +1,6 @@
-// Package interop holds the interoperability test of toolhost with the
-// official TypeScript MCP SDK client (client.test.mjs, run by node).
+// Package interop holds the interoperability tests of toolhost with the
+// official TypeScript MCP SDK client (client.test.mjs, run by node) and
+// with mcp-go, a second, independent client library (mcpgo_test.go).
 package interop
 
 import (
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -27,14 +29,31 @@ const npmHint = "run `npm ci` in interop/ (needs Node.js 18 or newer) to install
 // reload.test.mjs, rich.test.mjs and http.test.mjs against it with node's test runner.
 func TestTypeScriptClient(t *testing.T) {
 	node := findNode(t)
+	bin := buildToolhost(t)
+	runNode(t, node, nodeTimeout, []string{"TOOLHOST_BIN=" + bin}, "client.test.mjs", "reload.test.mjs", "rich.test.mjs", "http.test.mjs")
+}
 
+// TestMain runs the test binary as a program when an exec tool of a test
+// starts it (testconfig.ProgramList), and the tests otherwise.
+func TestMain(m *testing.M) { testconfig.Main(m) }
+
+// buildToolhost builds cmd/toolhost into the test's temporary directory
+// and returns the binary's path. Under wine, where there is no go command
+// to build with, it skips t.
+func buildToolhost(t *testing.T) string {
+	t.Helper()
+	if testconfig.UnderWine() {
+		t.Skip("under wine there is no go command to build toolhost with; TestWindowsUnderWine, on Linux, drives toolhost.exe")
+	}
 	bin := filepath.Join(t.TempDir(), "toolhost")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
 	build := exec.Command("go", "build", "-o", bin, "../cmd/toolhost")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build ../cmd/toolhost: %v\n%s", err, out)
 	}
-
-	runNode(t, node, nodeTimeout, []string{"TOOLHOST_BIN=" + bin}, "client.test.mjs", "reload.test.mjs", "rich.test.mjs", "http.test.mjs")
+	return bin
 }
 
 // runNode runs node's test runner on files, with env added to this
