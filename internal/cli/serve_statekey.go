@@ -8,8 +8,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/toolhost/toolhost/host"
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/host"
 )
 
 // addStateKeyFlag declares --state-key-env on serve's flag set.
