@@ -49,13 +49,18 @@ func (r *Registry) confirm(ctx context.Context, t *thcl.Tool, eval *hcl.EvalCont
 
 // confirmQuestion is the question of a tool's confirm, or a default.
 func confirmQuestion(t *thcl.Tool, eval *hcl.EvalContext) string {
-	v, diags := t.Confirm.Value(eval)
-	if !diags.HasErrors() {
+	return stringOr(t.Confirm, eval, fmt.Sprintf("Run the tool %s?", t.Name))
+}
+
+// stringOr is the value of expr as a string, or def when it has none (an
+// error, null or "").
+func stringOr(expr hcl.Expression, eval *hcl.EvalContext, def string) string {
+	if v, diags := expr.Value(eval); !diags.HasErrors() {
 		if sv, err := convert.Convert(v, cty.String); err == nil && !sv.IsNull() && sv.AsString() != "" {
 			return sv.AsString()
 		}
 	}
-	return fmt.Sprintf("Run the tool %s?", t.Name)
+	return def
 }
 
 // confirmDeclined is the result of a confirmation answered with action,
@@ -125,21 +130,17 @@ func (r *Registry) ask(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext,
 
 // askMessage is the message of a tool's ask block, or a default.
 func askMessage(t *thcl.Tool, eval *hcl.EvalContext) string {
-	if v, diags := t.Ask.Message.Value(eval); !diags.HasErrors() {
-		if sv, err := convert.Convert(v, cty.String); err == nil && !sv.IsNull() {
-			return sv.AsString()
-		}
-	}
-	return fmt.Sprintf("The tool %s needs some details.", t.Name)
+	return stringOr(t.Ask.Message, eval, fmt.Sprintf("The tool %s needs some details.", t.Name))
 }
 
 // askDeclined is the result of a form answered with action, decline or
 // cancel.
 func askDeclined(action, message, tool string) *mcp.CallToolResult {
+	text := fmt.Sprintf("the user cancelled the form (%q), so the tool %s did not run", message, tool)
 	if action == "decline" {
-		return toolError(fmt.Sprintf("the user declined to answer (%q), so the tool %s did not run; do not retry it unless the user asks", message, tool))
+		text = fmt.Sprintf("the user declined to answer (%q), so the tool %s did not run; do not retry it unless the user asks", message, tool)
 	}
-	return toolError(fmt.Sprintf("the user cancelled the form (%q), so the tool %s did not run", message, tool))
+	return toolError(text)
 }
 
 // checkAnswers decodes the answers to t's form, raw JSON, and checks them
