@@ -110,10 +110,10 @@ func (r *mrtrReply) text() string {
 	return r.Result.Content[0].Text
 }
 
-// callNew sends a tools/call of the 2026-07-28 protocol, with the
-// capability to elicit, to url; extra are more params (inputResponses,
+// newCallLine is a tools/call of the 2026-07-28 protocol, with the
+// capability to elicit; extra are more params (inputResponses,
 // requestState, or a _meta of its own).
-func callNew(t *testing.T, url, tool string, args map[string]any, extra map[string]any) *mrtrReply {
+func newCallLine(t *testing.T, tool string, args map[string]any, extra map[string]any) string {
 	t.Helper()
 	params := map[string]any{
 		"name":      tool,
@@ -130,8 +130,15 @@ func callNew(t *testing.T, url, tool string, args map[string]any, extra map[stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp := rawPost(t, url, string(body), map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": tool})
+	return string(body)
+}
+
+// callNew sends newCallLine's request to url over HTTP.
+func callNew(t *testing.T, url, tool string, args map[string]any, extra map[string]any) *mrtrReply {
+	t.Helper()
+	resp := rawPost(t, url, newCallLine(t, tool, args, extra), map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": tool})
 	var raw []byte
+	var err error
 	if ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct == "text/event-stream" {
 		raw, err = json.Marshal(newSSEReader(resp.Body).message(t))
 	} else {
@@ -261,6 +268,27 @@ func TestMRTRReplicas(t *testing.T) {
 				t.Fatalf("got %+v, error %v; want an invalid-params error containing %q", r.Result, r.Error, tc.want)
 			}
 		})
+	}
+}
+
+// TestMRTRStdio: over stdio too, a 2026-07-28 call is answered with an
+// input-required result, and the retry with the answer runs the tool.
+func TestMRTRStdio(t *testing.T) {
+	p := startStdio(t, loadHTTPRegistry(t, mrtrConfig))
+	prod := map[string]any{"env": "prod"}
+	p.send(newCallLine(t, "deploy", prod, nil))
+	var r mrtrReply
+	if err := json.Unmarshal([]byte(p.next().line), &r); err != nil {
+		t.Fatal(err)
+	}
+	state := askedFor(t, &r, inputKeyConfirm)
+	p.send(newCallLine(t, "deploy", prod, answer(state, inputKeyConfirm, "accept", nil)))
+	r = mrtrReply{}
+	if err := json.Unmarshal([]byte(p.next().line), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Error != nil || r.text() != "deployed prod" {
+		t.Fatalf("retry: %+v, error %v; want the tool's output", r.Result, r.Error)
 	}
 }
 
