@@ -14,20 +14,28 @@ import (
 	"time"
 )
 
-// listenConfig is a config with n tools, m prompts, and two resources read
-// from files, whose descriptions are one and two: what a test's reloads
-// change. dir holds the resources' files.
-func listenConfig(dir string, n, m int, one, two string) string {
+// listenConfig is what the config of TestHTTPListenNotifications says,
+// and what its reloads change: how many tools and prompts it has, and the
+// descriptions of two resources read from files and of a resource template
+// serving a directory.
+type listenConfig struct {
+	tools, prompts  int
+	one, two, notes string
+}
+
+// source is the config c, with the resources' files in dir.
+func (c listenConfig) source(dir string) string {
 	var b strings.Builder
-	for i := range n {
+	for i := range c.tools {
 		fmt.Fprintf(&b, "tool \"t%d\" {\n  description = \"t\"\n  template { text = \"t\" }\n}\n", i)
 	}
-	for i := range m {
+	for i := range c.prompts {
 		fmt.Fprintf(&b, "prompt \"p%d\" {\n  description = \"p\"\n  message \"user\" {\n    text = \"p\"\n  }\n}\n", i)
 	}
-	for _, r := range []struct{ name, desc string }{{"one", one}, {"two", two}} {
+	for _, r := range []struct{ name, desc string }{{"one", c.one}, {"two", c.two}} {
 		fmt.Fprintf(&b, "resource %q {\n  uri         = \"docs://%[1]s\"\n  description = %q\n  file        = %q\n}\n", r.name, r.desc, filepath.Join(dir, r.name+".txt"))
 	}
+	fmt.Fprintf(&b, "resource_template \"notes\" {\n  uri_template = \"notes:///{path}\"\n  description  = %q\n  dir          = %q\n}\n", c.notes, filepath.Join(dir, "notes"))
 	return b.String()
 }
 
@@ -101,12 +109,16 @@ func TestHTTPListenNotifications(t *testing.T) {
 // testListenNotifications is TestHTTPListenNotifications in one mode.
 func testListenNotifications(t *testing.T, opts HTTPOptions) {
 	dir := t.TempDir()
-	for _, name := range []string{"one.txt", "two.txt"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(name), 0o644); err != nil {
+	for _, name := range []string{"one.txt", "two.txt", "notes/a.md"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(name), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	e := startHTTPConfig(t, opts, listenConfig(dir, 1, 1, "one", "two"))
+	e := startHTTPConfig(t, opts, listenConfig{1, 1, "one", "two", "notes"}.source(dir))
 	reg := e.srv.Registry()
 	r := &Reloader{Paths: reg.Config.Paths, Server: e.srv, Logger: slog.New(slog.DiscardHandler), Diagnostics: io.Discard}
 	r.Prime(reg)
@@ -117,37 +129,40 @@ func testListenNotifications(t *testing.T, opts HTTPOptions) {
 		resourcesChanged = "notifications/resources/list_changed"
 		oneUpdated       = "notifications/resources/updated docs://one"
 		twoUpdated       = "notifications/resources/updated docs://two"
+		noteUpdated      = "notifications/resources/updated notes:///a.md"
 	)
 	streams := []*listenStream{
 		openListenStream(t, e, "tools", 11, `"toolsListChanged":true`),
 		openListenStream(t, e, "prompts", 12, `"promptsListChanged":true`),
 		openListenStream(t, e, "resources", 13, `"resourcesListChanged":true,"resourceSubscriptions":["docs://one"]`),
 		openListenStream(t, e, "two", 14, `"resourceSubscriptions":["docs://two"]`),
-		openListenStream(t, e, "all", 15, `"toolsListChanged":true,"promptsListChanged":true,"resourcesListChanged":true,"resourceSubscriptions":["docs://one","docs://two"]`),
+		openListenStream(t, e, "note", 15, `"resourceSubscriptions":["notes:///a.md"]`),
+		openListenStream(t, e, "all", 16, `"toolsListChanged":true,"promptsListChanged":true,"resourcesListChanged":true,"resourceSubscriptions":["docs://one","docs://two","notes:///a.md"]`),
 	}
 	steps := []struct {
-		name           string
-		tools, prompts int
-		one, two       string
-		want           map[string][]string // by stream name
+		name   string
+		config listenConfig
+		want   map[string][]string // by stream name
 	}{
-		{"tool added", 2, 1, "one", "two", map[string][]string{
+		{"tool added", listenConfig{2, 1, "one", "two", "notes"}, map[string][]string{
 			"tools": {toolsChanged}, "all": {toolsChanged}}},
-		{"prompt added", 2, 2, "one", "two", map[string][]string{
+		{"prompt added", listenConfig{2, 2, "one", "two", "notes"}, map[string][]string{
 			"prompts": {promptsChanged}, "all": {promptsChanged}}},
-		{"resource two changed", 2, 2, "one", "two'", map[string][]string{
+		{"resource two changed", listenConfig{2, 2, "one", "two'", "notes"}, map[string][]string{
 			"resources": {resourcesChanged}, "two": {twoUpdated}, "all": {resourcesChanged, twoUpdated}}},
-		{"resource one changed", 2, 2, "one'", "two'", map[string][]string{
+		{"resource one changed", listenConfig{2, 2, "one'", "two'", "notes"}, map[string][]string{
 			"resources": {oneUpdated, resourcesChanged}, "all": {oneUpdated, resourcesChanged}}},
-		{"tool removed", 1, 2, "one'", "two'", map[string][]string{
+		{"template changed", listenConfig{2, 2, "one'", "two'", "notes'"}, map[string][]string{
+			"resources": {resourcesChanged}, "note": {noteUpdated}, "all": {noteUpdated, resourcesChanged}}},
+		{"tool removed", listenConfig{1, 2, "one'", "two'", "notes'"}, map[string][]string{
 			"tools": {toolsChanged}, "all": {toolsChanged}}},
-		{"everything changed", 2, 1, "one", "two", map[string][]string{
+		{"everything changed", listenConfig{2, 1, "one", "two", "notes"}, map[string][]string{
 			"tools": {toolsChanged}, "prompts": {promptsChanged}, "resources": {oneUpdated, resourcesChanged},
-			"two": {twoUpdated}, "all": {toolsChanged, promptsChanged, oneUpdated, twoUpdated, resourcesChanged}}},
+			"two": {twoUpdated}, "note": {noteUpdated}, "all": {toolsChanged, promptsChanged, oneUpdated, twoUpdated, noteUpdated, resourcesChanged}}},
 	}
 	for _, step := range steps {
 		ok := t.Run(step.name, func(t *testing.T) {
-			if err := os.WriteFile(reg.Config.Paths[0], []byte(listenConfig(dir, step.tools, step.prompts, step.one, step.two)), 0o644); err != nil {
+			if err := os.WriteFile(reg.Config.Paths[0], []byte(step.config.source(dir)), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			if res := r.Reload(context.Background()); !res.Applied {
