@@ -6,8 +6,8 @@
 # reload that follows sends list_changed to the listen streams that asked
 # for it. The files they write (listen-extra-*.hcl) are git-ignored
 # (testdata/.gitignore); conformance/run.sh removes them when it is done.
-# Each is written under another name and renamed into place, so that the
-# reload never reads it half-written.
+# files/toggle-config.sh writes each under another name and renames it
+# into place, so that the reload never reads it half-written.
 #
 # test_missing_capability is not declared: it must need a client
 # capability a tool of a declarative host never uses (sampling), see
@@ -18,13 +18,11 @@
 tool "test_trigger_tool_change" {
   description = "Adds the tool test_listen_extra_tool, or removes it when it is there: the tool list changes at each call."
   exec {
-    command = ["sh", "-c", <<-EOT
-      f=listen-extra-tool.hcl
-      if [ -e "$f" ]; then
-        rm -f "$f" && echo "removed test_listen_extra_tool"
-      else
-        printf 'tool "test_listen_extra_tool" {\n  description = "Added by test_trigger_tool_change."\n  template { text = "extra" }\n}\n' > ".$f.tmp" && mv -f ".$f.tmp" "$f" && echo "added test_listen_extra_tool"
-      fi
+    command = ["sh", "files/toggle-config.sh", "listen-extra-tool.hcl", <<-EOT
+      tool "test_listen_extra_tool" {
+        description = "Added by test_trigger_tool_change."
+        template { text = "extra" }
+      }
     EOT
     ]
     timeout = "5s"
@@ -35,13 +33,11 @@ tool "test_trigger_tool_change" {
 tool "test_trigger_prompt_change" {
   description = "Adds the prompt test_listen_extra_prompt, or removes it when it is there: the prompt list changes at each call."
   exec {
-    command = ["sh", "-c", <<-EOT
-      f=listen-extra-prompt.hcl
-      if [ -e "$f" ]; then
-        rm -f "$f" && echo "removed test_listen_extra_prompt"
-      else
-        printf 'prompt "test_listen_extra_prompt" {\n  description = "Added by test_trigger_prompt_change."\n  message "user" {\n    text = "extra"\n  }\n}\n' > ".$f.tmp" && mv -f ".$f.tmp" "$f" && echo "added test_listen_extra_prompt"
-      fi
+    command = ["sh", "files/toggle-config.sh", "listen-extra-prompt.hcl", <<-EOT
+      prompt "test_listen_extra_prompt" {
+        description = "Added by test_trigger_prompt_change."
+        message "user" { text = "extra" }
+      }
     EOT
     ]
     timeout = "5s"
