@@ -5,13 +5,14 @@
 # does: they write (or remove) a config file in this directory, and the hot
 # reload that follows sends list_changed to the listen streams that asked
 # for it. The files they write (listen-extra-*.hcl) are git-ignored
-# (testdata/.gitignore); conformance/run.sh removes them when it is done.
+# (testdata/.gitignore); a run of the suite may leave them behind, with
+# the tool or prompt they add: delete them.
 # files/toggle-config.sh writes each under another name and renames it
 # into place, so that the reload never reads it half-written.
 #
 # test_missing_capability is not declared: it must need a client
-# capability a tool of a declarative host never uses (sampling), see
-# conformance/expected-failures-stateless.yml.
+# capability no tool of a declarative host uses (sampling), see
+# conformance/expected-failures.yml.
 
 # sep-2575-server-sends-tools-list-changed-on-subscription,
 # sep-2575-server-tags-subscription-id, sep-2575-server-honors-notification-filter
