@@ -101,6 +101,7 @@ func TestHTTPListenNotifications(t *testing.T) {
 		opts HTTPOptions
 	}{
 		{"stateless", HTTPOptions{Stateless: true}},
+		{"sessions", HTTPOptions{}},
 	} {
 		t.Run(mode.name, func(t *testing.T) { testListenNotifications(t, mode.opts) })
 	}
