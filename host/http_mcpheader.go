@@ -36,6 +36,8 @@ import (
 const (
 	base64Prefix = "=?base64?"
 	base64Suffix = "?="
+	// base64Alphabet is standard base64's, with its padding.
+	base64Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
 )
 
 // maxSafeInteger is the largest integer a header mirrors exactly: the SEP
@@ -156,8 +158,10 @@ func decodeParamHeader(v string) (string, string) {
 	enc := v[len(base64Prefix) : len(v)-len(base64Suffix)]
 	dec, err := base64.StdEncoding.Strict().DecodeString(enc)
 	if err != nil {
-		why := "it has a character other than A-Z, a-z, 0-9, + and /, or = padding where it cannot be"
-		if len(enc)%4 != 0 {
+		why := "its = padding or its last character is not where or what standard base64 has"
+		if i := strings.IndexFunc(enc, func(c rune) bool { return !strings.ContainsRune(base64Alphabet, c) }); i >= 0 {
+			why = fmt.Sprintf("it has %q, which is not in standard base64's alphabet (A-Z, a-z, 0-9, + and /, and = to pad)", enc[i:i+1])
+		} else if len(enc)%4 != 0 {
 			why = fmt.Sprintf("its length, %d, is not a multiple of 4 (= padding is missing or extra)", len(enc))
 		}
 		return "", fmt.Sprintf("is wrapped in =?base64? and ?=, but %q is not base64: %s. Encode the UTF-8 bytes of the value in standard base64, with = padding, as =?base64?SGVsbG8=?= for Hello.", shortURI(enc), why)
