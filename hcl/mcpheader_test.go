@@ -15,21 +15,18 @@ func TestToolHeaders(t *testing.T) {
 	}{
 		{"params", `
 tool "t" {
-  param "region" {
-    type   = string
-    header = "Region"
+  param "tenant" {
+    header = "Tenant-Id"
   }
-  param "n" {
-    type   = integer
-    header = "N"
+  param "dry_run" {
+    type   = bool
+    header = "Dry.Run"
   }
-  param "query" {
-    type = string
-  }
+  param "query" {}
   template {
     text = "x"
   }
-}`, []ParamHeader{{Path: []string{"n"}, Name: "N"}, {Path: []string{"region"}, Name: "Region"}}},
+}`, []ParamHeader{{Path: []string{"dry_run"}, Name: "Dry.Run"}, {Path: []string{"tenant"}, Name: "Tenant-Id"}}},
 		{"no headers", `
 tool "t" {
   param "query" {

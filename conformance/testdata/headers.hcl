@@ -108,14 +108,11 @@ tool "test_custom_headers" {
 tool "test_custom_headers_null" {
   description = "A tool for null and omitted mirrored params: their headers are left out."
   param "region" {
-    type        = string
-    description = "Plain ASCII string value."
-    header      = "Region"
+    header = "Region"
   }
   param "priority" {
-    type        = integer
-    description = "Integer value."
-    header      = "Priority"
+    type   = integer
+    header = "Priority"
   }
   param "verbose" {
     type        = bool
@@ -123,11 +120,8 @@ tool "test_custom_headers_null" {
     header      = "Verbose"
     required    = false
   }
-  param "query" {
-    type        = string
-    description = "Not mirrored."
-  }
+  param "query" {}
   template {
-    text = "region=${param.region} priority=${param.priority} query=${param.query}"
+    text = "region=${param.region} query=${param.query}"
   }
 }
