@@ -58,11 +58,15 @@ func (h *HTTPServer) paramHeadersProblem(r *http.Request, body []byte, m *peeked
 	if m.Method != "tools/call" {
 		return ""
 	}
+	// The name first: the arguments are decoded only for a tool that
+	// mirrors some.
 	var p struct {
 		Name      string                `json:"name"`
 		Arguments map[string]rawMessage `json:"arguments"`
 	}
-	if _, err := sjson.Parse(m.Params, &p, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
+	if _, err := sjson.Parse(m.Params, &struct {
+		Name *string `json:"name"`
+	}{&p.Name}, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
 		return "" // paramsProblem or the SDK says what is wrong
 	}
 	reg := h.srv.Registry()
@@ -71,6 +75,9 @@ func (h *HTTPServer) paramHeadersProblem(r *http.Request, body []byte, m *peeked
 	}
 	tool := reg.tools[p.Name]
 	if tool == nil || len(tool.Headers) == 0 {
+		return ""
+	}
+	if _, err := sjson.Parse(m.Params, &p, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
 		return ""
 	}
 	required := newProtocolPOST(r, body)

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // headersConfig has a tool whose params are mirrored into Mcp-Param-*
@@ -36,17 +38,32 @@ tool "route" {
     text = "region=${param.region}"
   }
 }
+
+tool "nested" {
+  input_schema = {
+    type = "object"
+    properties = {
+      target = {
+        type       = "object"
+        properties = { zone = { type = "string", "x-mcp-header" = "Zone" } }
+      }
+    }
+  }
+  template {
+    text = "zone=${param.target.zone}"
+  }
+}
 `
 
-// postCall posts a tools/call of tool route with arguments args (JSON) and
+// postCall posts a tools/call of tool with arguments args (JSON) and
 // headers hdr (each value a header line of its own) and returns the status
 // and the body.
-func postCall(t *testing.T, e *httpEnv, args string, hdr http.Header) (int, string) {
+func postCall(t *testing.T, e *httpEnv, tool, args string, hdr http.Header) (int, string) {
 	t.Helper()
-	body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"route","arguments":` + args +
+	body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args +
 		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 	if hdr.Get("Mcp-Session-Id") != "" {
-		body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"route","arguments":` + args + `}}`
+		body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`
 	}
 	req, err := http.NewRequest(http.MethodPost, e.base+"/mcp", strings.NewReader(body))
 	if err != nil {
@@ -82,7 +99,7 @@ func newProtocolHeaders(params ...string) http.Header {
 func checkHeaderAnswer(t *testing.T, status int, body string, want []string) {
 	t.Helper()
 	if len(want) == 0 {
-		if status != http.StatusOK || !strings.Contains(body, `"result"`) || strings.Contains(body, `"error"`) || strings.Contains(body, `"isError":true`) {
+		if status != http.StatusOK || !strings.Contains(body, `"result"`) || !strings.Contains(body, `"text":"`) || strings.Contains(body, `"error"`) || strings.Contains(body, `"isError":true`) {
 			t.Fatalf("got %d %s, want a result", status, body)
 		}
 		return
@@ -154,13 +171,25 @@ func TestHTTPParamHeaders(t *testing.T) {
 		{"object for a string", `{"region":{"a":1}}`, newProtocolHeaders("Mcp-Param-Region", "x"), []string{`the argument "region" is an object or a list, which Mcp-Param-Region cannot mirror`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			status, body := postCall(t, e, tc.args, tc.hdr)
+			status, body := postCall(t, e, "route", tc.args, tc.hdr)
 			checkHeaderAnswer(t, status, body, tc.want)
-			if tc.want == nil && !strings.Contains(body, "region=") {
-				t.Errorf("the tool did not run: %s", body)
-			}
 		})
 	}
+}
+
+// TestHTTPParamHeadersNested: an input_schema's x-mcp-header on a nested
+// property mirrors the argument at its path.
+func TestHTTPParamHeadersNested(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{Stateless: true}, headersConfig)
+	hdr := func(zone string) http.Header {
+		h := newProtocolHeaders("Mcp-Param-Zone", zone)
+		h.Set("Mcp-Name", "nested")
+		return h
+	}
+	status, body := postCall(t, e, "nested", `{"target":{"zone":"b"}}`, hdr("b"))
+	checkHeaderAnswer(t, status, body, nil)
+	status, body = postCall(t, e, "nested", `{"target":{"zone":"b"}}`, hdr("c"))
+	checkHeaderAnswer(t, status, body, []string{`Mcp-Param-Zone is "c", but the argument "target.zone" is "b"`})
 }
 
 // TestHTTPParamHeadersOlderProtocol: a client of a protocol before
@@ -187,7 +216,7 @@ func TestHTTPParamHeadersOlderProtocol(t *testing.T) {
 		{"mismatching header", with("Mcp-Param-Region", "eu"), []string{`Mcp-Param-Region is "eu", but the argument "region" is "us"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			status, body := postCall(t, e, `{"region":"us"}`, tc.hdr)
+			status, body := postCall(t, e, "route", `{"region":"us"}`, tc.hdr)
 			checkHeaderAnswer(t, status, body, tc.want)
 		})
 	}
@@ -202,7 +231,16 @@ func TestToolsListParamHeaders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(res.Tools[0].InputSchema)
+	var route *mcp.Tool
+	for _, tool := range res.Tools {
+		if tool.Name == "route" {
+			route = tool
+		}
+	}
+	if route == nil {
+		t.Fatal("tools/list has no tool route")
+	}
+	b, _ := json.Marshal(route.InputSchema)
 	var schema struct {
 		Properties map[string]map[string]any `json:"properties"`
 	}
