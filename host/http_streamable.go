@@ -69,7 +69,9 @@ func (h *HTTPServer) endOnShutdown(next http.Handler) http.Handler {
 // serves them.
 //
 // A request whose params have a value of the wrong type gets a JSON-RPC
-// error that names the parameter (see paramsProblem), in either mode.
+// error that names the parameter (see paramsProblem), in either mode, and
+// so does a call whose Mcp-Param-* headers disagree with its arguments
+// (see paramHeadersProblem).
 //
 // On a server with sessions (a stateless request is a session of its own:
 // no notification can cancel it, and none needs a session ID), a POST
@@ -152,6 +154,10 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 		if !batch && len(msgs) == 1 && msgs[0].isCall() {
 			if msg := paramsProblem(msgs[0].Method, msgs[0].Params); msg != "" {
 				refuseParams(w, r, msgs[0].ID, msg)
+				return
+			}
+			if msg := h.paramHeadersProblem(r, body.data, &msgs[0]); msg != "" {
+				refuseHeaders(w, r, msgs[0].ID, msg)
 				return
 			}
 			nw := newNotHandledWriter(w)
