@@ -23,7 +23,10 @@ type Ask struct {
 	// required.
 	Fields []*Param
 	// Schema is the requestedSchema sent to the client.
-	Schema    json.RawMessage
+	Schema json.RawMessage
+	// ID names the form among the input requests of a 2026-07-28
+	// input-required result; "ask" unless the block sets id.
+	ID        string
 	DeclRange hcl.Range
 }
 
@@ -31,7 +34,7 @@ type Ask struct {
 var askBlockSchema = &hcl.BodySchema{
 	// message is required, with a message of its own (HCL's says only
 	// that it is).
-	Attributes: []hcl.AttributeSchema{{Name: "message"}},
+	Attributes: []hcl.AttributeSchema{{Name: "message"}, {Name: "id"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "field", LabelNames: []string{"name"}}},
 }
 
@@ -66,7 +69,11 @@ func (a *Ask) AnswersType() cty.Type {
 // references; names are the declared params.
 func decodeAsk(block *hcl.Block, eval, static *hcl.EvalContext, names []string) (*Ask, hcl.Diagnostics) {
 	content, diags := block.Body.Content(askBlockSchema)
-	a := &Ask{DeclRange: block.DefRange}
+	a := &Ask{DeclRange: block.DefRange, ID: "ask"}
+	diags = append(diags, stringAttr(content.Attributes, "id", static, &a.ID)...)
+	if a.ID == "" || len(a.ID) > 64 {
+		diags = append(diags, rangeDiag(content.Attributes["id"], "Invalid id", "id names the form in the requests of clients of the 2026-07-28 protocol: give a short name (1 to 64 bytes), as in id = \"booking\", or leave it out (the default is \"ask\")."))
+	}
 	if m, ok := content.Attributes["message"]; ok {
 		a.Message = m.Expr
 		refs := checkExprRefs(m.Expr, "param", names)

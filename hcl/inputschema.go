@@ -63,7 +63,7 @@ func decodeInputSchema(a *hcl.Attribute, static *hcl.EvalContext) (*RawInput, hc
 		}
 		return fail([]string{"type"}, fmt.Sprintf("A tool's input schema is an object schema: it has type = \"object\" (this one has %s). Put the arguments under properties.", jsonDisplay(ty)))
 	}
-	diags = checkSubschemas(doc, at)
+	diags = append(checkSubschemas(doc, at), checkSchemaHeaders(doc, at)...)
 	if diags.HasErrors() {
 		return nil, diags
 	}

@@ -36,7 +36,11 @@ type Param struct {
 	Choices    []cty.Value
 	AllowFlags bool
 	Sensitive  bool
-	DeclRange  hcl.Range
+	// Header, when set, is the x-mcp-header the argument is mirrored
+	// into (as Mcp-Param-Header), at HeaderRange; see mcpheader.go.
+	Header      string
+	HeaderRange hcl.Range
+	DeclRange   hcl.Range
 }
 
 // paramBlockSchema is the schema of a param block.
@@ -57,6 +61,7 @@ var paramBlockSchema = &hcl.BodySchema{
 		{Name: "pattern"},
 		{Name: "allow_flags"},
 		{Name: "sensitive"},
+		{Name: "header"},
 	},
 }
 
@@ -155,6 +160,7 @@ func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (p *Param, diags hcl.Di
 			p.Pattern = pat
 		}
 	}
+	diags = append(diags, p.decodeHeader(attrs, ctx, block.Type)...)
 	if a, ok := attrs["enum"]; ok {
 		diags = append(diags, p.decodeEnum(a, ctx)...)
 	}
@@ -200,6 +206,9 @@ func (p *Param) schema() *jsonschema.Schema {
 	}
 	if p.Pattern != nil {
 		s.Pattern = p.Pattern.String()
+	}
+	if p.Header != "" {
+		s.Extra = map[string]any{HeaderKeyword: p.Header}
 	}
 	return s
 }

@@ -9,7 +9,7 @@ import (
 
 // SchemaJSON renders a schema built by this package as JSON. It writes the
 // keywords the compiler uses (type, title, description, default, enum,
-// bounds, lengths, pattern, items, prefixItems, item counts, uniqueItems,
+// bounds, lengths, pattern, x-mcp-header, items, prefixItems, item counts, uniqueItems,
 // properties in declaration order, required, additionalProperties)
 // directly, without the slower reflection-based encoder of
 // jsonschema.Schema. TestSchemaJSONMatchesEncoder checks that both agree on
@@ -72,6 +72,9 @@ func appendSchema(b []byte, s *jsonschema.Schema) []byte {
 	count("minLength", s.MinLength)
 	count("maxLength", s.MaxLength)
 	str("pattern", s.Pattern)
+	if h, ok := s.Extra[HeaderKeyword].(string); ok {
+		str(HeaderKeyword, h)
+	}
 	if s.Items != nil {
 		key("items")
 		b = appendSchema(b, s.Items)

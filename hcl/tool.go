@@ -57,7 +57,10 @@ type Tool struct {
 	// only the JSON, which takes less memory than the values.)
 	InputSchemaJSON  json.RawMessage
 	OutputSchemaJSON json.RawMessage
-	DeclRange        hcl.Range
+	// Headers are the arguments the input schema mirrors into request
+	// headers (x-mcp-header), which the server checks against them.
+	Headers   []ParamHeader
+	DeclRange hcl.Range
 }
 
 // toolCommonAttributes are the attributes of a tool block, whatever its
@@ -140,6 +143,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 
 	nb, d := t.decodeBlocks(content.Blocks, static, baseDir)
 	diags = append(diags, d...)
+	diags = append(diags, uniqueHeaders(t.Params)...)
 	if misspelt := misspeltLabels(block.Body, schema, "param", contentDiags); len(misspelt) > 0 {
 		// Declared, as far as references go, but of no known type.
 		nb.declared = append(nb.declared, misspelt...)
@@ -195,6 +199,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	if t.RawInput != nil {
 		t.InputSchemaJSON = t.RawInput.Schema
 	}
+	t.Headers = ParamHeaders(t.InputSchemaJSON)
 	if out := t.OutputSchema(); out != nil {
 		t.OutputSchemaJSON = SchemaJSON(out)
 	}

@@ -129,8 +129,13 @@ type HTTPServer struct {
 	tokenHash [sha256.Size]byte
 
 	streamable *mcp.StreamableHTTPHandler
-	sse        *sseHandler
-	handler    http.Handler
+	// sessionless serves, beside the sessions of a server that keeps them,
+	// the POSTs of the sessionless 2026-07-28 protocol and server/discover
+	// (see sessionlessPOST): a stateless SDK handler on the same server.
+	// nil when Stateless, where streamable serves them all.
+	sessionless http.Handler
+	sse         *sseHandler
+	handler     http.Handler
 
 	// inflight counts MCP requests being handled (not notifications, not
 	// subscriptions/listen streams).
@@ -297,6 +302,15 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 		// A 2026-07-28 request whose client went away is cancelled.
 		PropagateRequestCancellation: true,
 	})
+	if !opts.Stateless {
+		h.sessionless = h.keepStreamsAlive(mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+			Stateless:                    true,
+			Logger:                       sdkLogger(h.logger),
+			MaxRequestBodyBytes:          opts.MaxBodyBytes,
+			DisableLocalhostProtection:   true,
+			PropagateRequestCancellation: true,
+		}))
+	}
 	h.sse = &sseHandler{h: h, sessions: map[string]*sseSession{}}
 
 	mux := http.NewServeMux()

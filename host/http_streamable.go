@@ -69,7 +69,9 @@ func (h *HTTPServer) endOnShutdown(next http.Handler) http.Handler {
 // serves them.
 //
 // A request whose params have a value of the wrong type gets a JSON-RPC
-// error that names the parameter (see paramsProblem), in either mode.
+// error that names the parameter (see paramsProblem), in either mode, and
+// so does a call whose Mcp-Param-* headers disagree with its arguments
+// (see paramHeadersProblem).
 //
 // On a server with sessions (a stateless request is a session of its own:
 // no notification can cancel it, and none needs a session ID), a POST
@@ -122,8 +124,14 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 			return
 		}
 		sid := r.Header.Get("Mcp-Session-Id")
-		if sid == "" && !h.opts.Stateless {
-			if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" && needsSession(r, body.data, msgs) {
+		serve := next
+		switch {
+		case sid != "" || h.opts.Stateless:
+		case sessionlessPOST(r, body.data, msgs):
+			serve = h.sessionless
+			r = r.WithContext(context.WithValue(r.Context(), sessionlessKey{}, true))
+		default:
+			if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" && !startsSession(msgs) {
 				refuseWithoutSession(w, r, msgs)
 				return
 			}
@@ -148,12 +156,16 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 				refuseParams(w, r, msgs[0].ID, msg)
 				return
 			}
+			if msg := h.paramHeadersProblem(r, body.data, &msgs[0]); msg != "" {
+				refuseHeaders(w, r, msgs[0].ID, msg)
+				return
+			}
 			nw := newNotHandledWriter(w)
 			defer nw.finish(r, msgs[0])
 			w = nw
 		}
 		if sid == "" || h.opts.Stateless {
-			next.ServeHTTP(w, r)
+			serve.ServeHTTP(w, r)
 			return
 		}
 		w, untrack := h.trackCalls(w, sid, msgs)
@@ -181,7 +193,7 @@ func (h *HTTPServer) admitListen(w http.ResponseWriter, r *http.Request, msgs []
 			fmt.Sprintf("the open subscriptions/listen streams hold %d bytes of requests, and this one would take them past the %d toolhost allows in all; try again later, and close the streams you no longer read", held-n, maxListenBodies))
 		return nil, false
 	}
-	if h.opts.Stateless && h.atSessionLimit() {
+	if h.sessionlessRequest(r) && h.atSessionLimit() {
 		// Each stream is a session of its own, open as long as
 		// the stream is.
 		h.logger.Warn("a subscriptions/listen stream was refused: the server has as many sessions open as --max-sessions allows", "max_sessions", h.opts.MaxSessions)
@@ -293,20 +305,34 @@ func newProtocolPOST(r *http.Request, body []byte) bool {
 	return r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" || bytes.Contains(body, []byte(mcp.MetaKeyProtocolVersion))
 }
 
-// needsSession reports whether a POST without Mcp-Session-Id must have one:
-// it does not initialize, and it is not of the 2026-07-28 protocol (whose
-// requests the SDK answers with the versions a server with sessions takes,
-// so that the client falls back to initialize).
-func needsSession(r *http.Request, body []byte, msgs []peekedMessage) bool {
-	if newProtocolPOST(r, body) {
+// sessionlessPOST reports whether a POST without Mcp-Session-Id, to a
+// server that keeps sessions, is served without one, beside the sessions:
+// it is of the 2026-07-28 protocol, which has none, or it only asks
+// server/discover, whose answer then lists every version toolhost serves.
+// A POST that initializes starts a session, unless its version header
+// names the sessionless protocol (whose server answers that the method is
+// gone).
+func sessionlessPOST(r *http.Request, body []byte, msgs []peekedMessage) bool {
+	if r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" {
+		return true
+	}
+	if startsSession(msgs) {
 		return false
 	}
-	for _, m := range msgs {
-		if m.Method == "initialize" || m.Method == "server/discover" {
-			return false
-		}
+	if newProtocolPOST(r, body) {
+		return true
 	}
-	return true
+	return len(msgs) > 0 && !slices.ContainsFunc(msgs, func(m peekedMessage) bool { return m.Method != "server/discover" })
+}
+
+// sessionlessKey is the request context key that marks a POST that
+// streamablePOST serves without a session on a server that keeps them.
+type sessionlessKey struct{}
+
+// sessionlessRequest reports whether r is served without a session: the
+// server runs with --stateless, or r is of the sessionless protocol.
+func (h *HTTPServer) sessionlessRequest(r *http.Request) bool {
+	return h.opts.Stateless || r.Context().Value(sessionlessKey{}) != nil
 }
 
 // refuseWithoutSession answers 400 Bad Request with a JSON-RPC error (with
@@ -353,8 +379,14 @@ func refuseParams(w http.ResponseWriter, r *http.Request, id any, msg string) {
 // statelessSession reports whether ss is the one-request session of a
 // streamable HTTP request in --stateless mode (SSE sessions are never
 // stateless).
+//
+// On a server that keeps sessions, the sessions of the sessionless protocol
+// are such one-request sessions too: they alone have no ID there.
 func (h *HTTPServer) statelessSession(ss *mcp.ServerSession) bool {
-	return h.opts.Stateless && !h.sse.has(ss.ID())
+	if h.opts.Stateless {
+		return !h.sse.has(ss.ID())
+	}
+	return ss.ID() == "" && newProtocol(ss)
 }
 
 // hasSession reports whether the SDK serves a session with this ID.

@@ -405,12 +405,14 @@ func TestHTTPRequestWithoutSession(t *testing.T) {
 			status: http.StatusOK,
 		},
 		{
-			name: "2026-07-28 request",
-			body: `{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
-			hdr:  map[string]string{"Mcp-Protocol-Version": "2026-07-28"},
-			// The SDK's answer: the versions a server with sessions takes.
-			status: http.StatusBadRequest, wantID: float64(9), wantCode: float64(mcp.CodeUnsupportedProtocolVersion),
-			wantMsg: []string{"not supported"},
+			// Served without a session (TestHTTPSessionlessBesideSessions);
+			// without its Mcp-Method header (SEP-2243) the SDK refuses it,
+			// which says it reached the sessionless handler.
+			name:   "2026-07-28 request",
+			body:   `{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+			hdr:    map[string]string{"Mcp-Protocol-Version": "2026-07-28"},
+			status: http.StatusBadRequest, wantID: float64(9), wantCode: -32020,
+			wantMsg: []string{"Mcp-Method"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -135,9 +135,15 @@ func (e *httpEnv) stop() error {
 	return err
 }
 
-// connect connects an SDK client over streamable HTTP.
+// connect connects an SDK client over streamable HTTP. With no sessOpts,
+// on a server that keeps sessions, it speaks sessionProtocol, so that it
+// gets a session; TestHTTPSessionlessBesideSessions connects there with
+// the client's own default.
 func (e *httpEnv) connect(opts *mcp.ClientOptions, sessOpts *mcp.ClientSessionOptions) *mcp.ClientSession {
 	e.t.Helper()
+	if sessOpts == nil && !e.hs.opts.Stateless {
+		sessOpts = &mcp.ClientSessionOptions{ProtocolVersion: sessionProtocol}
+	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts)
 	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: e.base + "/mcp"}, sessOpts)
 	if err != nil {
@@ -146,6 +152,10 @@ func (e *httpEnv) connect(opts *mcp.ClientOptions, sessOpts *mcp.ClientSessionOp
 	e.t.Cleanup(func() { _ = cs.Close() })
 	return cs
 }
+
+// sessionProtocol is the latest protocol version with sessions: the
+// version the tests of sessions speak.
+const sessionProtocol = "2025-11-25"
 
 // connectSSE connects an SDK client over the legacy SSE transport.
 func (e *httpEnv) connectSSE(opts *mcp.ClientOptions) *mcp.ClientSession {

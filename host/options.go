@@ -7,6 +7,23 @@ type ServerOption func(*serverOptions)
 type serverOptions struct {
 	listChanged bool
 	beforeWork  func()
+	stateKey    []byte
+	stateGuard  StateGuard
+}
+
+// StateKey gives NewServer the key that signs the requestStates of
+// 2026-07-28 approvals (HMAC-SHA256), at least MinStateKeyLen bytes:
+// replicas given the same key accept each other's states. Without it, the
+// server makes a random key of its own.
+func StateKey(key []byte) ServerOption {
+	return func(o *serverOptions) { o.stateKey = key }
+}
+
+// UseStateGuard gives NewServer the StateGuard that makes each
+// requestState single-use; without it, NewMemoryStateGuard's, which
+// guards one process only.
+func UseStateGuard(g StateGuard) ServerOption {
+	return func(o *serverOptions) { o.stateGuard = g }
 }
 
 // BeforeWork gives NewServer a function to run before the server does any

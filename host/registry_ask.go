@@ -20,16 +20,7 @@ import (
 // confirm asks the user to confirm a call of a tool that says confirm. It
 // returns nil to go on, or the result that refuses the call.
 func (r *Registry) confirm(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext, peer Peer) *mcp.CallToolResult {
-	v, diags := t.Confirm.Value(eval)
-	question := ""
-	if !diags.HasErrors() {
-		if sv, err := convert.Convert(v, cty.String); err == nil && !sv.IsNull() {
-			question = sv.AsString()
-		}
-	}
-	if question == "" {
-		question = fmt.Sprintf("Run the tool %s?", t.Name)
-	}
+	question := confirmQuestion(t, eval)
 	if !canAsk(ctx, peer) {
 		if t.ConfirmFallback == "allow" {
 			return nil
@@ -51,11 +42,34 @@ func (r *Registry) confirm(ctx context.Context, t *thcl.Tool, eval *hcl.EvalCont
 		return toolError(fmt.Sprintf("the tool %s needs the user's confirmation, and asking failed: %v", t.Name, err))
 	case res.Action == "accept":
 		return nil
-	case res.Action == "decline":
-		return toolError(fmt.Sprintf("the user declined: %q was answered no, so the tool %s did not run; do not retry it unless the user asks", question, t.Name))
 	default:
-		return toolError(fmt.Sprintf("the user cancelled the confirmation (%q), so the tool %s did not run", question, t.Name))
+		return confirmDeclined(res.Action, question, t.Name)
 	}
+}
+
+// confirmQuestion is the question of a tool's confirm, or a default.
+func confirmQuestion(t *thcl.Tool, eval *hcl.EvalContext) string {
+	return stringOr(t.Confirm, eval, fmt.Sprintf("Run the tool %s?", t.Name))
+}
+
+// stringOr is the value of expr as a string, or def when it has none (an
+// error, null or "").
+func stringOr(expr hcl.Expression, eval *hcl.EvalContext, def string) string {
+	if v, diags := expr.Value(eval); !diags.HasErrors() {
+		if sv, err := convert.Convert(v, cty.String); err == nil && !sv.IsNull() && sv.AsString() != "" {
+			return sv.AsString()
+		}
+	}
+	return def
+}
+
+// confirmDeclined is the result of a confirmation answered with action,
+// decline or cancel.
+func confirmDeclined(action, question, tool string) *mcp.CallToolResult {
+	if action == "decline" {
+		return toolError(fmt.Sprintf("the user declined: %q was answered no, so the tool %s did not run; do not retry it unless the user asks", question, tool))
+	}
+	return toolError(fmt.Sprintf("the user cancelled the confirmation (%q), so the tool %s did not run", question, tool))
 }
 
 // elicitTimeout bounds how long a call waits for the user to answer a
@@ -81,12 +95,7 @@ func elicit(ctx context.Context, peer Peer, p *mcp.ElicitParams) (*mcp.ElicitRes
 // ask asks the user the tool's form and returns the answers, checked as
 // arguments are, or the result that ends the call.
 func (r *Registry) ask(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext, peer Peer) (cty.Value, *mcp.CallToolResult) {
-	message := fmt.Sprintf("The tool %s needs some details.", t.Name)
-	if v, diags := t.Ask.Message.Value(eval); !diags.HasErrors() {
-		if sv, err := convert.Convert(v, cty.String); err == nil && !sv.IsNull() {
-			message = sv.AsString()
-		}
-	}
+	message := askMessage(t, eval)
 	if !canAsk(ctx, peer) {
 		fields := make([]string, len(t.Ask.Fields))
 		for i, f := range t.Ask.Fields {
@@ -109,15 +118,34 @@ func (r *Registry) ask(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext,
 			return cty.NilVal, toolError(fmt.Sprintf("the user's answers do not fit the form (%s); the client let through an answer the form does not allow", detail))
 		}
 		return cty.NilVal, toolError(fmt.Sprintf("the tool %s needs the user's answers, and asking failed: %v", t.Name, err))
-	case res.Action == "decline":
-		return cty.NilVal, toolError(fmt.Sprintf("the user declined to answer (%q), so the tool %s did not run; do not retry it unless the user asks", message, t.Name))
 	case res.Action != "accept":
-		return cty.NilVal, toolError(fmt.Sprintf("the user cancelled the form (%q), so the tool %s did not run", message, t.Name))
+		return cty.NilVal, askDeclined(res.Action, message, t.Name)
 	}
 	raw, err := json.Marshal(res.Content)
 	if err != nil || res.Content == nil {
 		raw = []byte("{}")
 	}
+	return r.checkAnswers(t, raw)
+}
+
+// askMessage is the message of a tool's ask block, or a default.
+func askMessage(t *thcl.Tool, eval *hcl.EvalContext) string {
+	return stringOr(t.Ask.Message, eval, fmt.Sprintf("The tool %s needs some details.", t.Name))
+}
+
+// askDeclined is the result of a form answered with action, decline or
+// cancel.
+func askDeclined(action, message, tool string) *mcp.CallToolResult {
+	text := fmt.Sprintf("the user cancelled the form (%q), so the tool %s did not run", message, tool)
+	if action == "decline" {
+		text = fmt.Sprintf("the user declined to answer (%q), so the tool %s did not run; do not retry it unless the user asks", message, tool)
+	}
+	return toolError(text)
+}
+
+// checkAnswers decodes the answers to t's form, raw JSON, and checks them
+// as arguments are: it returns them, or the result that ends the call.
+func (r *Registry) checkAnswers(t *thcl.Tool, raw []byte) (cty.Value, *mcp.CallToolResult) {
 	answers, err := DecodeArgs(&thcl.Tool{Name: t.Name, Params: t.Ask.Fields}, raw)
 	if err != nil {
 		return cty.NilVal, toolError(fmt.Sprintf("the user's answers do not fit the form: %s", answerText(err)))

@@ -114,17 +114,27 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 		Functions: r.functions.Functions,
 		Variables: map[string]cty.Value{"param": params},
 	}
-	if t.Confirm != nil {
-		if res := r.confirm(ctx, t, eval, peer); res != nil {
-			return res
-		}
-	}
-	if t.Ask != nil {
-		answers, res := r.ask(ctx, t, eval, peer)
+	if m := mrtrOf(ctx); m != nil && (t.Confirm != nil || t.Ask != nil) {
+		answers, res := r.approveMRTR(ctx, m, t, eval, params, args)
 		if res != nil {
 			return res
 		}
-		eval.Variables["answer"] = answers
+		if t.Ask != nil {
+			eval.Variables["answer"] = answers
+		}
+	} else {
+		if t.Confirm != nil {
+			if res := r.confirm(ctx, t, eval, peer); res != nil {
+				return res
+			}
+		}
+		if t.Ask != nil {
+			answers, res := r.ask(ctx, t, eval, peer)
+			if res != nil {
+				return res
+			}
+			eval.Variables["answer"] = answers
+		}
 	}
 	in := &adapters.Input{Eval: eval}
 	rep := newCallReporter(ctx, peer, t.Name, r.heartbeat())

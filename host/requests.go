@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sjson "github.com/segmentio/encoding/json"
+	"github.com/tidwall/gjson"
 
 	"github.com/toolhost/toolhost/internal/jsondepth"
 	"github.com/toolhost/toolhost/internal/suggest"
@@ -180,9 +181,9 @@ func unknownName(kind, name string, declared []string) string {
 }
 
 // paramTypes are the params of the requests whose params paramsProblem
-// checks, as the SDK decodes them. tools/call is not among them: its
-// arguments are raw JSON to the SDK, and toolhost's own validation names
-// the argument at fault; decoding every call twice would cost time.
+// checks, as the SDK decodes them. tools/call is not among them: decoding
+// every call twice would cost time, so callParamsProblem scans the top
+// level of its params instead.
 var paramTypes = map[string]func() any{
 	"initialize":               func() any { return new(mcp.InitializeParams) },
 	"prompts/get":              func() any { return new(mcp.GetPromptParams) },
@@ -204,6 +205,9 @@ var paramTypes = map[string]func() any{
 // client gets the SDK's decoder error, which quotes the whole params and
 // names Go types.
 func paramsProblem(method string, params json.RawMessage) string {
+	if method == "tools/call" {
+		return callParamsProblem(params)
+	}
 	newParams, ok := paramTypes[method]
 	if !ok || len(params) == 0 || jsondepth.TooDeep(params, maxDepth) {
 		return "" // past the SDK's nesting limit, its error says so
@@ -223,6 +227,52 @@ func paramsProblem(method string, params json.RawMessage) string {
 		msg += "; MCP sends every prompt argument as a string"
 	}
 	return msg
+}
+
+// callParamsProblem is paramsProblem for tools/call: one scan of the top
+// level of its params finds what the SDK's decoding would refuse (params
+// that are not an object, a name that is not a string, _meta that is not
+// an object) without decoding them. Its arguments are raw JSON to the SDK,
+// and toolhost's own validation names the argument at fault.
+func callParamsProblem(params json.RawMessage) string {
+	if len(params) == 0 || jsondepth.TooDeep(params, maxDepth) {
+		return ""
+	}
+	top := gjson.ParseBytes(params)
+	if !top.IsObject() {
+		if top.Type == gjson.Null {
+			return ""
+		}
+		return fmt.Sprintf("invalid params of tools/call: params must be an object, not %s", gjsonKind(top))
+	}
+	msg := ""
+	top.ForEach(func(k, v gjson.Result) bool {
+		switch {
+		case k.Str == "name" && v.Type != gjson.String && v.Type != gjson.Null:
+			msg = fmt.Sprintf("invalid params of tools/call: %q must be a string, not %s", "name", gjsonKind(v))
+		case k.Str == "_meta" && !v.IsObject() && v.Type != gjson.Null:
+			msg = fmt.Sprintf("invalid params of tools/call: %q must be an object, not %s", "_meta", gjsonKind(v))
+		}
+		return msg == ""
+	})
+	return msg
+}
+
+// gjsonKind names the JSON type of v, as valueKind does.
+func gjsonKind(v gjson.Result) string {
+	switch {
+	case v.Type == gjson.String:
+		return "a string"
+	case v.Type == gjson.Number:
+		return "a number"
+	case v.Type == gjson.True || v.Type == gjson.False:
+		return "a boolean"
+	case v.IsArray():
+		return "an array"
+	case v.IsObject():
+		return "an object"
+	}
+	return "null"
 }
 
 // paramKind names the JSON type that decodes into t.

@@ -95,8 +95,16 @@ func TestParamsProblem(t *testing.T) {
 		{"completion/complete", `{"ref":"x","argument":{"name":"a","value":"b"}}`, `"ref" must be an object, not a string`},
 		{"tools/list", `{"cursor":7}`, `invalid params of tools/list: "cursor" must be a string, not a number`},
 		{"initialize", `{"protocolVersion":20250618}`, `invalid params of initialize: "protocolVersion" must be a string, not a number`},
-		// tools/call is left to toolhost's argument validation.
-		{"tools/call", `{"name":5,"arguments":[1]}`, ""},
+		// tools/call: the top level is checked; its arguments are left to
+		// toolhost's argument validation, which names the one at fault.
+		{"tools/call", `{"name":"t","arguments":{"a":[1,{"b":2}]},"_meta":{"progressToken":1}}`, ""},
+		{"tools/call", `{"name":"t","arguments":[1]}`, ""},
+		{"tools/call", `{"name":5,"arguments":{}}`, `invalid params of tools/call: "name" must be a string, not a number`},
+		{"tools/call", `{"name":"t","_meta":5}`, `invalid params of tools/call: "_meta" must be an object, not a number`},
+		{"tools/call", `{"name":"t","_meta":null,"name2":5}`, ""},
+		{"tools/call", `[1]`, `invalid params of tools/call: params must be an object, not an array`},
+		{"tools/call", `"t"`, `invalid params of tools/call: params must be an object, not a string`},
+		{"tools/call", `null`, ""},
 		{"no/such/method", `{"x":1}`, ""},
 		{"prompts/get", ``, ""},
 		// Not JSON of the right shape at all: the SDK's words.

@@ -39,8 +39,8 @@ func (h sdkWording) WithGroup(name string) slog.Handler {
 }
 
 // The SDK's stateful rejection (mcp/streamable.go, go-sdk v1.8.0), logged
-// when a server with sessions refuses a request of the sessionless
-// protocol: "rejecting request with protocol version %q: this server is
+// when the handler of sessions refuses a request of the sessionless
+// protocol (toolhost sends it only those that name a session): "rejecting request with protocol version %q: this server is
 // stateful; set StreamableHTTPOptions.Stateless = true to accept it".
 const (
 	sdkStatefulPrefix = "rejecting request with protocol version "
@@ -57,9 +57,8 @@ func rewordSDKMessage(msg string) (reworded string, attrs []slog.Attr, ok bool) 
 		if !found || err != nil {
 			return "", nil, false
 		}
-		reworded = fmt.Sprintf("refused a request of protocol version %q: this server keeps sessions, and toolhost serves that version only with --stateless; "+
-			"to serve such clients, restart toolhost serve with --stateless (without sessions, confirm falls back to confirm_fallback and tools with ask refuse), "+
-			"or have the client use an earlier protocol version", version)
+		reworded = fmt.Sprintf("refused a request of protocol version %q sent in a session (with an Mcp-Session-Id header): that version has no sessions; "+
+			"the client should send such requests without the header (toolhost serves them beside the sessions), or initialize with an earlier version to use its session", version)
 		return reworded, []slog.Attr{slog.String("protocol_version", version)}, true
 	}
 	// The SDK's connection reports an internal error of its JSON-RPC layer

@@ -24,14 +24,14 @@ func TestSDKLogWording(t *testing.T) {
 			name:  "stateful rejection",
 			level: slog.LevelWarn,
 			msg:   `rejecting request with protocol version "2026-07-28": this server is stateful; set StreamableHTTPOptions.Stateless = true to accept it`,
-			want:  []string{"level=WARN", `refused a request of protocol version \"2026-07-28\"`, "with --stateless", "protocol_version=2026-07-28", "component=mcp"},
+			want:  []string{"level=WARN", `refused a request of protocol version \"2026-07-28\" sent in a session`, "without the header", "protocol_version=2026-07-28", "component=mcp"},
 			never: []string{"StreamableHTTPOptions", "rejecting request"},
 		},
 		{
 			name:  "stateful rejection of another version",
 			level: slog.LevelWarn,
 			msg:   `rejecting request with protocol version "2027-01-01": this server is stateful; set StreamableHTTPOptions.Stateless = true to accept it`,
-			want:  []string{"protocol_version=2027-01-01", "with --stateless"},
+			want:  []string{"protocol_version=2027-01-01", "without the header"},
 			never: []string{"StreamableHTTPOptions"},
 		},
 		{
@@ -48,7 +48,7 @@ func TestSDKLogWording(t *testing.T) {
 			level: slog.LevelWarn,
 			msg:   `rejecting request with protocol version "2026-07-28": something else`,
 			want:  []string{`rejecting request with protocol version \"2026-07-28\": something else`},
-			never: []string{"--stateless"},
+			never: []string{"without the header"},
 		},
 		{
 			name:  "other message",
@@ -77,24 +77,31 @@ func TestSDKLogWording(t *testing.T) {
 	}
 }
 
-// TestHTTPSessionModeNewProtocolLog: a 2026-07-28 request to a server with
-// sessions is refused (by the SDK, -32022), and the log tells the operator
-// what to do in toolhost's terms (--stateless), not the SDK's.
+// TestHTTPSessionModeNewProtocolLog: a 2026-07-28 request sent in a
+// session (with its Mcp-Session-Id) is refused (by the SDK, -32022), and
+// the log tells the operator what the client did wrong in toolhost's
+// terms, not the SDK's. Without the header the request is served
+// (TestHTTPSessionlessBesideSessions).
 func TestHTTPSessionModeNewProtocolLog(t *testing.T) {
 	e := startHTTP(t, HTTPOptions{})
+	init := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, nil)
+	sid := init.Header.Get("Mcp-Session-Id")
+	if init.StatusCode != http.StatusOK || sid == "" {
+		t.Fatalf("initialize: %s, session %q", init.Status, sid)
+	}
 	resp := rawPost(t, e.base+"/mcp",
 		`{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
-		map[string]string{"Mcp-Protocol-Version": "2026-07-28"})
+		map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Session-Id": sid})
 	if resp.StatusCode != http.StatusBadRequest {
-		t.Fatalf("a 2026-07-28 request in session mode: %s, want the SDK's 400", resp.Status)
+		t.Fatalf("a 2026-07-28 request in a session: %s, want the SDK's 400", resp.Status)
 	}
 	log := e.log.String()
-	if !strings.Contains(log, `refused a request of protocol version \"2026-07-28\"`) || !strings.Contains(log, "restart toolhost serve with --stateless") {
-		t.Errorf("the log does not say to use --stateless:\n%s", log)
+	if !strings.Contains(log, `refused a request of protocol version \"2026-07-28\" sent in a session`) || !strings.Contains(log, "without the header") {
+		t.Errorf("the log does not say what the client did wrong:\n%s", log)
 	}
-	for _, sdk := range []string{"StreamableHTTPOptions", "jsonrpc2"} {
+	for _, sdk := range []string{"StreamableHTTPOptions", "jsonrpc2", "--stateless"} {
 		if strings.Contains(log, sdk) {
-			t.Errorf("the log names the SDK's %s:\n%s", sdk, log)
+			t.Errorf("the log names %s:\n%s", sdk, log)
 		}
 	}
 }

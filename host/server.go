@@ -75,6 +75,10 @@ type Server struct {
 	// NotifyCleared). Keys are weak pointers to the sessions; an entry is
 	// deleted once its session is garbage.
 	levels sync.Map // weak.Pointer[mcp.ServerSession] -> mcp.LoggingLevel
+
+	// states signs and checks the requestStates of 2026-07-28 approvals
+	// (see mrtr.go).
+	states *stateSigner
 }
 
 // Limits on resources/subscribe and subscriptions/listen, so that clients
@@ -126,7 +130,7 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 		opt(&o)
 	}
 	info := reg.Config.Server
-	s := &Server{logger: logger, beforeWork: o.beforeWork, startInfo: identity(reg)}
+	s := &Server{logger: logger, beforeWork: o.beforeWork, startInfo: identity(reg), states: newStateSigner(o.stateKey, o.stateGuard)}
 	s.life, s.shutdown = context.WithCancelCause(context.Background())
 	impl := s.startInfo
 	s.mcp = mcp.NewServer(&impl, &mcp.ServerOptions{
@@ -400,9 +404,13 @@ func (s *Server) toolHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	if req.Session != nil {
 		peer = &sessionPeer{ss: req.Session, token: req.Params.GetProgressToken()}
 	}
+	ctx, m := s.withMRTR(ctx, req)
 	res, err := reg.CallToolFrom(ctx, req.Params.Name, req.Params.Arguments, peer)
 	if errors.Is(err, ErrUnknownTool) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+	}
+	if m != nil && m.err != nil {
+		return nil, m.err
 	}
 	if req.Session != nil {
 		if init := req.Session.InitializeParams(); init != nil {

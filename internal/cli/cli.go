@@ -328,6 +328,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	maxMsg := fs.Int("max-message-size", host.DefaultMaxMessageSize, "largest inbound message in bytes")
 	watch := fs.Bool("watch", true, "reload the config when its files change")
 	hf := addHTTPFlags(fs)
+	stateKeyEnv := addStateKeyFlag(fs)
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return parseExit(err)
@@ -362,6 +363,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if !ok {
 		return ExitFailure
 	}
+	stateKey, err := stateKeyOption(*stateKeyEnv, httpOpts != nil, reg.Config, logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
+		if errors.As(err, new(flagError)) {
+			return ExitUsage
+		}
+		return ExitFailure
+	}
 	slog.SetDefault(logger)
 	runCtx, cancel := context.WithCancel(ctx)
 	// The watcher starts once initialize is answered, with the signal
@@ -384,10 +393,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			}
 		}()
 	})
-	srv = host.NewServer(reg, logger, host.ListChanged(*watch), host.BeforeWork(func() {
+	srvOpts := []host.ServerOption{host.ListChanged(*watch), host.BeforeWork(func() {
 		installSignals(ctx)
 		startWatch()
-	}))
+	})}
+	if stateKey != nil {
+		srvOpts = append(srvOpts, stateKey)
+	}
+	srv = host.NewServer(reg, logger, srvOpts...)
 	// The GC's settings come back once the first requests are answered,
 	// when the ballast is made (see host.Server.Run): one collection then
 	// instead of one in the middle of the first answer.

@@ -99,3 +99,16 @@ tool "answer_in_script" {
     command = ["sh", "-c", "echo ${answer.word}"] # ERROR: Parameter inside a script # DETAIL: puts the ask form's answer "word" into its text
   }
 }
+
+tool "empty_id" {
+  ask {
+    id      = "" # ERROR: Invalid id # DETAIL: give a short name
+    message = "Details?"
+    field "x" {
+      type = string
+    }
+  }
+  template {
+    text = "x"
+  }
+}

@@ -1,0 +1,191 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// listenConfig is what the config of TestHTTPListenNotifications says,
+// and what its reloads change: how many tools and prompts it has, and the
+// descriptions of two resources read from files and of a resource template
+// serving a directory.
+type listenConfig struct {
+	tools, prompts  int
+	one, two, notes string
+}
+
+// source is the config c, with the resources' files in dir.
+func (c listenConfig) source(dir string) string {
+	var b strings.Builder
+	for i := range c.tools {
+		fmt.Fprintf(&b, "tool \"t%d\" {\n  description = \"t\"\n  template { text = \"t\" }\n}\n", i)
+	}
+	for i := range c.prompts {
+		fmt.Fprintf(&b, "prompt \"p%d\" {\n  description = \"p\"\n  message \"user\" {\n    text = \"p\"\n  }\n}\n", i)
+	}
+	for _, r := range []struct{ name, desc string }{{"one", c.one}, {"two", c.two}} {
+		fmt.Fprintf(&b, "resource %q {\n  uri         = \"docs://%[1]s\"\n  description = %q\n  file        = %q\n}\n", r.name, r.desc, filepath.Join(dir, r.name+".txt"))
+	}
+	fmt.Fprintf(&b, "resource_template \"notes\" {\n  uri_template = \"notes:///{path}\"\n  description  = %q\n  dir          = %q\n}\n", c.notes, filepath.Join(dir, "notes"))
+	return b.String()
+}
+
+// listenStream is an open subscriptions/listen stream.
+type listenStream struct {
+	name string
+	id   int
+	r    *sseReader
+}
+
+// openListenStream opens a subscriptions/listen stream with JSON-RPC ID
+// id asking for notifications (the members of the request's
+// "notifications"), and checks that its first message acknowledges it,
+// tagged with id. A stream still open after a minute is cut, so that a
+// test that waits for a message that never comes fails rather than hangs.
+func openListenStream(t *testing.T, e *httpEnv, name string, id int, notifications string) *listenStream {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"test","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}},"notifications":{` + notifications + `}}}`
+	resp := rawPost(t, e.base+"/mcp", body, listenHeaders)
+	cut := time.AfterFunc(time.Minute, func() { resp.Body.Close() })
+	t.Cleanup(func() { cut.Stop() })
+	s := &listenStream{name: name, id: id, r: newSSEReader(resp.Body)}
+	if got := s.next(t); got != "notifications/subscriptions/acknowledged" {
+		t.Fatalf("stream %s: the first message is %s, want the acknowledgement", name, got)
+	}
+	return s
+}
+
+// next reads the stream's next message, checks that it is a notification
+// tagged with the stream's subscription ID, and returns its method, with
+// the URI for resources/updated ("notifications/resources/updated
+// docs://one").
+func (s *listenStream) next(t *testing.T) string {
+	t.Helper()
+	m := s.r.message(t)
+	method, _ := m["method"].(string)
+	params, _ := m["params"].(map[string]any)
+	meta, _ := params["_meta"].(map[string]any)
+	if _, isCall := m["id"]; isCall || method == "" {
+		t.Fatalf("stream %s: %v, want a notification", s.name, m)
+	}
+	if id, _ := meta["io.modelcontextprotocol/subscriptionId"].(float64); id != float64(s.id) {
+		t.Fatalf("stream %s: %v is tagged with subscription %v, want %d", s.name, m, meta["io.modelcontextprotocol/subscriptionId"], s.id)
+	}
+	if uri, ok := params["uri"].(string); ok {
+		method += " " + uri
+	}
+	return method
+}
+
+// TestHTTPListenNotifications: a subscriptions/listen stream (2026-07-28,
+// stateless: each stream is a session of its own) is acknowledged first,
+// then gets, tagged with its subscription ID, the list_changed
+// notifications of the kinds it asked for when a reload changes those
+// lists, and resources/updated for the URIs it listed; nothing else. Each
+// step reloads a change and reads, from every stream, the messages it
+// should bring: a message a stream was sent by mistake at a step comes
+// before those of a later step, and fails it.
+func TestHTTPListenNotifications(t *testing.T) {
+	// The modes that serve the 2026-07-28 protocol over HTTP.
+	for _, mode := range []struct {
+		name string
+		opts HTTPOptions
+	}{
+		{"stateless", HTTPOptions{Stateless: true}},
+		{"sessions", HTTPOptions{}},
+	} {
+		t.Run(mode.name, func(t *testing.T) { testListenNotifications(t, mode.opts) })
+	}
+}
+
+// testListenNotifications is TestHTTPListenNotifications in one mode.
+func testListenNotifications(t *testing.T, opts HTTPOptions) {
+	dir := t.TempDir()
+	for _, name := range []string{"one.txt", "two.txt", "notes/a.md"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := startHTTPConfig(t, opts, listenConfig{1, 1, "one", "two", "notes"}.source(dir))
+	reg := e.srv.Registry()
+	r := &Reloader{Paths: reg.Config.Paths, Server: e.srv, Logger: slog.New(slog.DiscardHandler), Diagnostics: io.Discard}
+	r.Prime(reg)
+
+	const (
+		toolsChanged     = "notifications/tools/list_changed"
+		promptsChanged   = "notifications/prompts/list_changed"
+		resourcesChanged = "notifications/resources/list_changed"
+		oneUpdated       = "notifications/resources/updated docs://one"
+		twoUpdated       = "notifications/resources/updated docs://two"
+		noteUpdated      = "notifications/resources/updated notes:///a.md"
+	)
+	streams := []*listenStream{
+		openListenStream(t, e, "tools", 11, `"toolsListChanged":true`),
+		openListenStream(t, e, "prompts", 12, `"promptsListChanged":true`),
+		openListenStream(t, e, "resources", 13, `"resourcesListChanged":true,"resourceSubscriptions":["docs://one"]`),
+		openListenStream(t, e, "two", 14, `"resourceSubscriptions":["docs://two"]`),
+		openListenStream(t, e, "note", 15, `"resourceSubscriptions":["notes:///a.md"]`),
+		openListenStream(t, e, "all", 16, `"toolsListChanged":true,"promptsListChanged":true,"resourcesListChanged":true,"resourceSubscriptions":["docs://one","docs://two","notes:///a.md"]`),
+	}
+	steps := []struct {
+		name   string
+		config listenConfig
+		want   map[string][]string // by stream name
+	}{
+		{"tool added", listenConfig{2, 1, "one", "two", "notes"}, map[string][]string{
+			"tools": {toolsChanged}, "all": {toolsChanged}}},
+		{"prompt added", listenConfig{2, 2, "one", "two", "notes"}, map[string][]string{
+			"prompts": {promptsChanged}, "all": {promptsChanged}}},
+		{"resource two changed", listenConfig{2, 2, "one", "two'", "notes"}, map[string][]string{
+			"resources": {resourcesChanged}, "two": {twoUpdated}, "all": {resourcesChanged, twoUpdated}}},
+		{"resource one changed", listenConfig{2, 2, "one'", "two'", "notes"}, map[string][]string{
+			"resources": {oneUpdated, resourcesChanged}, "all": {oneUpdated, resourcesChanged}}},
+		{"template changed", listenConfig{2, 2, "one'", "two'", "notes'"}, map[string][]string{
+			"resources": {resourcesChanged}, "note": {noteUpdated}, "all": {noteUpdated, resourcesChanged}}},
+		{"tool removed", listenConfig{1, 2, "one'", "two'", "notes'"}, map[string][]string{
+			"tools": {toolsChanged}, "all": {toolsChanged}}},
+		{"everything changed", listenConfig{2, 1, "one", "two", "notes"}, map[string][]string{
+			"tools": {toolsChanged}, "prompts": {promptsChanged}, "resources": {oneUpdated, resourcesChanged},
+			"two": {twoUpdated}, "note": {noteUpdated}, "all": {toolsChanged, promptsChanged, oneUpdated, twoUpdated, noteUpdated, resourcesChanged}}},
+	}
+	for _, step := range steps {
+		ok := t.Run(step.name, func(t *testing.T) {
+			if err := os.WriteFile(reg.Config.Paths[0], []byte(step.config.source(dir)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if res := r.Reload(context.Background()); !res.Applied {
+				t.Fatalf("the reload was not applied: %+v", res)
+			}
+			for _, s := range streams {
+				want := slices.Sorted(slices.Values(step.want[s.name]))
+				var got []string
+				for range want {
+					got = append(got, s.next(t))
+				}
+				// The order of notifications of different kinds is
+				// not fixed: resources/updated is sent as the reload
+				// applies, list_changed a moment later.
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					t.Fatalf("stream %s got %q, want %q", s.name, got, want)
+				}
+			}
+		})
+		if !ok {
+			break // the streams are behind: later steps would fail for it
+		}
+	}
+}
