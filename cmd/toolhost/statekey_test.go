@@ -48,11 +48,11 @@ func TestServeStateKeyEnv(t *testing.T) {
 		})
 	}
 	const warning = "give every replica the same key with --state-key-env"
-	if s := startHTTPServe(t, nil, cfg); !strings.Contains(s.log(), warning) {
-		t.Fatalf("without --state-key-env, log %q; want the warning", s.log())
+	if s := startHTTPServe(t, nil, cfg); !strings.Contains(s.Log(), warning) {
+		t.Fatalf("without --state-key-env, log %q; want the warning", s.Log())
 	}
 	key := "TOOLHOST_STATE_KEY=" + strings.Repeat("s", 44)
-	if s := startHTTPServe(t, []string{key}, "--state-key-env", "TOOLHOST_STATE_KEY", cfg); strings.Contains(s.log(), warning) {
-		t.Fatalf("with --state-key-env, log %q; want no warning", s.log())
+	if s := startHTTPServe(t, []string{key}, "--state-key-env", "TOOLHOST_STATE_KEY", cfg); strings.Contains(s.Log(), warning) {
+		t.Fatalf("with --state-key-env, log %q; want no warning", s.Log())
 	}
 }
