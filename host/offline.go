@@ -180,3 +180,16 @@ func sameExampleArgs(a, b cty.Value) bool {
 	eq, _ = eq.Unmark()
 	return eq.IsKnown() && !eq.IsNull() && eq.True()
 }
+
+// offlineRead refuses, when r was loaded offline, to read the resource uri
+// from b when b calls the network: a resource has no examples to answer
+// from, and offline nothing is sent.
+func (r *Registry) offlineRead(uri string, b adapters.Backend) error {
+	if r.offline == nil {
+		return nil
+	}
+	if n, ok := b.(adapters.NetworkCaller); !ok || !n.CallsNetwork() {
+		return nil
+	}
+	return fmt.Errorf("reading %s: toolhost runs offline (--offline), and this resource is read over the network, which it does not do then (a resource has no recorded examples to answer from); run toolhost without --offline to read it", uri)
+}

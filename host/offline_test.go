@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -28,7 +30,8 @@ const offlineHotList = `{"update_time": "2025-04-25 16:36:39", "data": [
 
 // offlineConfig writes a config with http tools whose upstreams are
 // upstream (a server that counts requests) and closed (a port nothing
-// listens on), and an exec tool, and returns its path.
+// listens on), an exec tool and a resource served over http, and returns
+// its path.
 func offlineConfig(t *testing.T, upstream, closed string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -78,6 +81,13 @@ tool "bare" {
 tool "local" {
   exec {
     %[3]s
+  }
+}
+
+resource "status" {
+  uri = "status://now"
+  http {
+    url = "%[1]s/status"
   }
 }
 `, upstream, closed, helperCommand(`"echo"`, `"live"`))
@@ -136,7 +146,7 @@ type offlineReply struct {
 // mapping with the call's arguments, marked in _meta; one without an
 // example says how to add one; the exec tool runs. No request reaches the
 // upstream, and the tool whose upstream is a closed port answers all the
-// same. The same call made online reaches the upstream, so that the
+// same; a resource served over http is refused. The same call made online reaches the upstream, so that the
 // count is seen to count.
 func TestServeOfflineStdio(t *testing.T) {
 	upstream, closed, hits := countingUpstream(t)
@@ -186,6 +196,10 @@ func TestServeOfflineStdio(t *testing.T) {
 				t.Errorf("_meta %s = %s, want %s", OfflineMetaKey, meta, tt.meta)
 			}
 		})
+	}
+	p.send(`{"jsonrpc":"2.0","id":99,"method":"resources/read","params":{"uri":"status://now"}}`)
+	if r := p.next(); r.Error == nil || !strings.Contains(r.Error.Message, "reading status://now: toolhost runs offline (--offline), and this resource is read over the network") {
+		t.Errorf("resources/read of an http resource offline: %s", r.line)
 	}
 	if n := hits.Load(); n != 0 {
 		t.Errorf("the upstream got %d requests offline, want 0", n)
@@ -262,5 +276,44 @@ func TestOfflineSummary(t *testing.T) {
 	defer online.Close()
 	if _, ok := online.Offline(); ok {
 		t.Error("a registry loaded online says it is offline")
+	}
+}
+
+// TestReloadOffline: a reload with the options serve --offline gives its
+// Reloader keeps the config offline, with the new config's examples.
+func TestReloadOffline(t *testing.T) {
+	upstream, closed, hits := countingUpstream(t)
+	path := offlineConfig(t, upstream, closed)
+	opts := &thcl.Options{Offline: true}
+	reg, diags := Load([]string{path}, opts)
+	if diags.HasErrors() {
+		t.Fatal(thcl.FormatDiagnostics(diags))
+	}
+	srv := NewServer(reg, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() { srv.Registry().Retire() })
+	r := &Reloader{Paths: []string{path}, Server: srv, Logger: slog.New(slog.DiscardHandler), Diagnostics: io.Discard, Options: opts}
+	r.Prime(reg)
+	added := fmt.Sprintf("\ntool \"added\" {\n  http { url = %q }\n  example \"new\" {\n    response = \"new text\"\n    result   = \"new text\"\n  }\n}\n", upstream+"/added")
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err == nil {
+		_, err = f.WriteString(added)
+		f.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := r.Reload(context.Background()); !res.Applied {
+		t.Fatalf("not applied: %+v", res)
+	}
+	now := srv.Registry()
+	if names, ok := now.OfflineExamples("added"); !ok || fmt.Sprint(names) != "[new]" {
+		t.Fatalf("after the reload, OfflineExamples(added) = %v, %v", names, ok)
+	}
+	res, err := now.CallTool(context.Background(), "added", nil)
+	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "new text" || res.Meta[OfflineMetaKey] == nil {
+		t.Errorf("call after the reload: %v %+v", err, res)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the upstream got %d requests offline, want 0", n)
 	}
 }
