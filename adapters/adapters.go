@@ -3,7 +3,7 @@
 // what a block's Compile is given (CompileContext, and Attrs to read fixed
 // arguments with one wording), and the optional capabilities the host finds
 // by type assertion (ArgumentChecker, AnswerChecker, SizeCapper,
-// OfflineCaller, OutputNamer, OutputDescriber). It names no backend: each
+// OfflineCaller, NetworkCaller, OutputNamer, OutputDescriber). It names no backend: each
 // lives in a package of its own below it (exec, http, template), registers
 // its kind in init, and is linked into the program by adapters/all.
 //

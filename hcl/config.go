@@ -53,6 +53,10 @@ var rootSchema = &hcl.BodySchema{
 type Options struct {
 	// LookupEnv reads environment variables for env(); os.LookupEnv when nil.
 	LookupEnv EnvLookup
+	// Offline loads the config to serve offline (serve --offline, call
+	// --offline): host.Load then reads the tools' examples, which the
+	// tools whose offline is OfflineExample answer from.
+	Offline bool
 }
 
 // MaxConfigFileSize is the largest config file toolhost reads: 8 MiB,

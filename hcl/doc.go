@@ -15,7 +15,8 @@
 //     (result.go, content.go); ask, a form the user fills in (ask.go);
 //     icon (icon.go); annotations (annotations.go); and example, a
 //     recorded call checked offline (example.go). confirm asks the user
-//     before each call.
+//     before each call; offline says whether the tool answers from its
+//     examples when toolhost runs with --offline (offline.go).
 //   - resource and resource_template (resource.go): a file, or a
 //     directory's files, or a backend's output, served under a URI or a
 //     URI template.

@@ -57,6 +57,9 @@ type Tool struct {
 	// only the JSON, which takes less memory than the values.)
 	InputSchemaJSON  json.RawMessage
 	OutputSchemaJSON json.RawMessage
+	// Offline is what the tool does when toolhost runs offline:
+	// OfflineExample or OfflineRun (see decodeOffline).
+	Offline string
 	// Headers are the arguments the input schema mirrors into request
 	// headers (x-mcp-header), which the server checks against them.
 	Headers   []ParamHeader
@@ -71,6 +74,7 @@ var toolCommonAttributes = []hcl.AttributeSchema{
 	{Name: "confirm"},
 	{Name: "confirm_fallback"},
 	{Name: "input_schema"},
+	{Name: "offline"},
 }
 
 // toolCommonBlocks are the nested blocks of a tool block other than its
@@ -192,6 +196,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 
 	diags = append(diags, t.checkBackendCount(block, nb.backends, contentDiags)...)
 	diags = append(diags, t.compileBackend(&nb, eval, roots, baseDir, network)...)
+	diags = append(diags, t.decodeOffline(content.Attributes, static)...)
 	if diags.HasErrors() {
 		return t, diags
 	}

@@ -98,7 +98,12 @@ func startHTTP(t *testing.T, opts HTTPOptions) *httpEnv {
 // startHTTPConfig is startHTTP serving the config src.
 func startHTTPConfig(t *testing.T, opts HTTPOptions, src string) *httpEnv {
 	t.Helper()
-	reg := loadHTTPRegistry(t, src)
+	return startHTTPRegistry(t, opts, loadHTTPRegistry(t, src))
+}
+
+// startHTTPRegistry is startHTTP serving reg.
+func startHTTPRegistry(t *testing.T, opts HTTPOptions, reg *Registry) *httpEnv {
+	t.Helper()
 	log := &httpLog{}
 	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	srv := NewServer(reg, logger)

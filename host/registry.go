@@ -44,6 +44,11 @@ type Registry struct {
 	// slots holds a token for each tool call whose backend runs
 	// (max_concurrent_calls).
 	slots chan struct{}
+
+	// offline, when the registry was loaded offline, holds the examples
+	// each tool that answers from them has (see prepareOffline); nil
+	// otherwise.
+	offline map[string][]offlineExample
 }
 
 type templateDir struct {
@@ -101,7 +106,11 @@ func Load(paths []string, opts *thcl.Options) (*Registry, hcl.Diagnostics) {
 		return &Registry{Config: cfg, functions: thcl.StaticEval(lookup)}, sortDiagnostics(diags)
 	}
 	r, d := compile(cfg, lookup)
-	return r, sortDiagnostics(append(diags, d...))
+	diags = append(diags, d...)
+	if opts != nil && opts.Offline && !d.HasErrors() {
+		diags = append(diags, r.prepareOffline()...)
+	}
+	return r, sortDiagnostics(diags)
 }
 
 // sortDiagnostics orders diagnostics by file, line and column, so that a

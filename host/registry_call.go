@@ -136,6 +136,9 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 			eval.Variables["answer"] = answers
 		}
 	}
+	if res, ok := r.answerOffline(ctx, t, eval); ok {
+		return res
+	}
 	in := &adapters.Input{Eval: eval}
 	rep := newCallReporter(ctx, peer, t.Name, r.heartbeat())
 	if rep != nil {
@@ -153,6 +156,13 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 		}
 		return toolError(err.Error())
 	}
+	return r.shapeOutput(ctx, t, eval, out)
+}
+
+// shapeOutput makes the result of a call of t from its backend's output:
+// the output as a content item without a result block, else the result's
+// fields and content items.
+func (r *Registry) shapeOutput(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext, out *adapters.Output) *mcp.CallToolResult {
 	if t.Result == nil {
 		if out.Binary && out.Truncated {
 			return toolError(fmt.Sprintf("the %s output was larger than the tool's size cap and was cut at %d bytes; raise the cap (%s)", out.MIMEType, len(out.Body), sizeCapAttr(t)))

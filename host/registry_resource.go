@@ -58,6 +58,9 @@ func (r *Registry) ReadResource(ctx context.Context, uri string) (*mcp.ReadResou
 // content, text or (for binary output) a blob. A backend's failure is a
 // JSON-RPC error whose message says what failed, as for tools.
 func (r *Registry) readFromBackend(ctx context.Context, uri, declared string, b adapters.Backend, params cty.Value) (*mcp.ReadResourceResult, error) {
+	if err := r.offlineRead(uri, b); err != nil {
+		return nil, err
+	}
 	eval := &hcl.EvalContext{Functions: r.functions.Functions, Variables: map[string]cty.Value{"param": params}}
 	// A value the backend refuses by itself (an exec argument that would
 	// start an option) came from the URI: the client's to correct.

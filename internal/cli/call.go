@@ -26,6 +26,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rawJSON := fs.String("json", "", "the arguments as one JSON object (merged under name=value pairs)")
 	yes := fs.Bool("yes", false, "answer yes when the tool asks for confirmation (confirm)")
 	logLevel := fs.String("log-level", "info", "the least level of the tool's log lines shown on stderr: debug, info, notice, warning or error")
+	offline := addOfflineFlag(fs)
 	var answerFlags multiFlag
 	fs.Var(&answerFlags, "answer", "an answer to the tool's ask form, as name=value (repeatable)")
 	pos, err := parseFlags(fs, args)
@@ -47,7 +48,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return ExitUsage
 	}
-	reg, ok := load("call", pos[:1], stderr)
+	reg, ok := loadWith("call", pos[:1], loadOptions(*offline), stderr)
 	if !ok {
 		return ExitFailure
 	}
@@ -102,6 +103,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolhost call: %s\n", err)
 		return ExitFailure
 	}
+	offlineNote(stderr, tool.Name, res)
 	return printResult(tool.Name, res, stdout, stderr)
 }
 

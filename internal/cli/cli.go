@@ -243,7 +243,12 @@ func parseExit(err error) int {
 // command in the closing line that says why nothing ran, after the
 // diagnostics, as validate's does.
 func load(cmd string, paths []string, stderr io.Writer) (*host.Registry, bool) {
-	reg, diags := host.Load(paths, nil)
+	return loadWith(cmd, paths, nil, stderr)
+}
+
+// loadWith is load with options (loadOptions).
+func loadWith(cmd string, paths []string, opts *thcl.Options, stderr io.Writer) (*host.Registry, bool) {
+	reg, diags := host.Load(paths, opts)
 	writeDiags(stderr, reg.Config, diags)
 	if diags.HasErrors() {
 		fmt.Fprintf(stderr, "toolhost %s: %s: %s; nothing %s until the config is valid\n",
@@ -327,6 +332,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	level := fs.String("log-level", "info", "log level on stderr: debug, info, warn or error")
 	maxMsg := fs.Int("max-message-size", host.DefaultMaxMessageSize, "largest inbound message in bytes")
 	watch := fs.Bool("watch", true, "reload the config when its files change")
+	offline := addOfflineFlag(fs)
 	hf := addHTTPFlags(fs)
 	stateKeyEnv := addStateKeyFlag(fs)
 	paths, err := parseFlags(fs, args)
@@ -359,7 +365,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		paths = []string{defaultConfig}
 	}
 	restoreGC := host.RelaxGC()
-	reg, ok := load("serve", paths, stderr)
+	reg, ok := loadWith("serve", paths, loadOptions(*offline), stderr)
 	if !ok {
 		return ExitFailure
 	}
@@ -384,7 +390,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			close(watchDone)
 			return
 		}
-		r := &host.Reloader{Paths: paths, Server: srv, Logger: logger, Diagnostics: stderr}
+		r := &host.Reloader{Paths: paths, Server: srv, Logger: logger, Diagnostics: stderr, Options: loadOptions(*offline)}
 		go func() {
 			defer close(watchDone)
 			r.Prime(reg)
@@ -411,6 +417,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		startWatch()
 	}
 	logger.Info(msg, "config", strings.Join(reg.Config.Paths, ","), "tools", len(reg.Tools), "resources", len(reg.Resources)+len(reg.Templates), "prompts", len(reg.Prompts), "watch", *watch)
+	logOffline(logger, reg)
 	// stopped ends what serving started beside the server, once the
 	// session or the HTTP server has ended.
 	stopped := func() {

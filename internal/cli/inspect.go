@@ -20,6 +20,7 @@ import (
 func runInspect(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("inspect", "inspect [--json] CONFIG...", stderr)
 	asJSON := fs.Bool("json", false, "print exactly what clients receive (tools with full JSON schemas, resources, templates, prompts) as JSON")
+	offline := addOfflineFlag(fs)
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return parseExit(err)
@@ -28,14 +29,16 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "toolhost inspect: give at least one config file or directory, as in: toolhost inspect tools.hcl")
 		return ExitUsage
 	}
-	reg, ok := load("inspect", paths, stderr)
+	reg, ok := loadWith("inspect", paths, loadOptions(*offline), stderr)
 	if !ok {
 		return ExitFailure
 	}
 	defer reg.Close()
 	if *asJSON {
+		offlineBanner(stderr, reg) // stdout is what clients receive
 		return inspectJSON(reg, stdout, stderr)
 	}
+	offlineBanner(stdout, reg)
 	inspectText(reg.Config, stdout)
 	return ExitOK
 }
