@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/toolhost/toolhost/host"
@@ -22,10 +23,16 @@ func runPrompt(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return parseExit(err)
 	}
-	// CONFIG and NAME come first; the arguments have an =.
+	// CONFIG and NAME come first; the arguments have an =. Of two words
+	// without one, the first is CONFIG when it names a config (a path
+	// that exists, or a file name of one), else the second is a
+	// malformed argument of the prompt the first names.
 	n := 0
 	for n < len(pos) && n < 2 && !strings.Contains(pos[n], "=") {
 		n++
+	}
+	if n == 2 && !looksLikeConfig(pos[0]) {
+		n = 1
 	}
 	if n == 0 {
 		fs.Usage()
@@ -101,4 +108,14 @@ func noPrompt(reg *host.Registry, config, name string) string {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return msg + "; the prompts are: " + strings.Join(names, ", ")
+}
+
+// looksLikeConfig reports whether arg names a config rather than a
+// prompt: a path that exists, or a file name of a config (.hcl, .json).
+func looksLikeConfig(arg string) bool {
+	if strings.HasSuffix(arg, ".hcl") || strings.HasSuffix(arg, ".json") {
+		return true
+	}
+	_, err := os.Stat(arg)
+	return err == nil
 }

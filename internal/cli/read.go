@@ -123,27 +123,22 @@ func noResource(reg *host.Registry, config, uri string) string {
 // tools.hcl notes", or a resource template's name, which names none of its
 // resources. It is "" when name is nothing else either.
 func otherKind(reg *host.Registry, config, name, want string) string {
-	not := ""
-	if want != "resource" {
-		not = ", not a " + want
-	}
+	not := ", not a " + want
 	if want != "tool" {
 		if _, ok := reg.Tool(name); ok {
 			return fmt.Sprintf("%s is a tool%s; use toolhost call %s %s", name, not, config, name)
 		}
 	}
-	if want != "prompt" {
-		for _, p := range reg.Prompts {
-			if p.Name == name {
-				return fmt.Sprintf("%s is a prompt%s; use toolhost prompt %s %s", name, not, config, name)
-			}
-		}
+	if want != "prompt" && hasPrompt(reg, name) {
+		return fmt.Sprintf("%s is a prompt%s; use toolhost prompt %s %s", name, not, config, name)
 	}
-	if want != "resource" {
-		for _, r := range reg.Resources {
-			if r.Name == name || r.URI == name {
-				return fmt.Sprintf("%s is a resource%s; use toolhost read %s %s", name, not, config, r.URI)
-			}
+	if want == "resource" {
+		// A resource is read by its URI, not its name.
+		not = ""
+	}
+	for _, r := range reg.Resources {
+		if r.Name == name || r.URI == name {
+			return fmt.Sprintf("%s is a resource%s; read it by its URI: toolhost read %s %s", name, not, config, r.URI)
 		}
 	}
 	for _, t := range reg.Templates {
