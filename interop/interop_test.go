@@ -14,7 +14,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
 )
 
 // nodeTimeout bounds the whole node test run.
