@@ -19,18 +19,18 @@ import (
 // runRead reads one resource as a client would (resources/read): a
 // declared resource, or a resource of a template, by its URI. Text goes to
 // stdout as it is; binary content is printed as base64, or written as it
-// is with -o FILE, which writes text too. --json prints the result as the
+// is with -o FILE (-o - for stdout), which writes text too. --json prints the result as the
 // client receives it. A resource that cannot be read exits 1; a malformed
 // command line exits 2.
 func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("read", "read [CONFIG] URI [-o FILE] [--json]", stderr)
-	outFile := fs.String("o", "", "write the content to FILE, byte for byte (binary content too), instead of to stdout")
+	outFile := fs.String("o", "", "write the content to FILE, byte for byte (binary content too), instead of to stdout; -o - writes the bytes to stdout")
 	asJSON := fs.Bool("json", false, "print the result as clients receive it, as JSON")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return parseExit(err)
 	}
-	if len(pos) == 0 || len(pos) > 2 {
+	if len(pos) == 0 || len(pos) > 2 || len(pos) == 1 && !strings.Contains(pos[0], ":") && looksLikeConfig(pos[0]) {
 		fs.Usage()
 		fmt.Fprintln(stderr, "toolhost read: give the URI of the resource to read, after the config when it is not ./tools.hcl, as in: toolhost read tools.hcl file:///notes.md")
 		return ExitUsage
@@ -69,6 +69,10 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		for _, c := range res.Contents {
 			data = append(data, c.Text...)
 			data = append(data, c.Blob...)
+		}
+		if *outFile == "-" {
+			_, _ = stdout.Write(data)
+			return ExitOK
 		}
 		if err := os.WriteFile(*outFile, data, 0o644); err != nil {
 			fmt.Fprintf(stderr, "toolhost read: %s\n", err)
