@@ -30,7 +30,9 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return parseExit(err)
 	}
-	if len(pos) == 0 || len(pos) > 2 || len(pos) == 1 && !strings.Contains(pos[0], ":") && looksLikeConfig(pos[0]) {
+	// A config file alone has no URI after it.
+	configAlone := len(pos) == 1 && !strings.Contains(pos[0], ":") && (strings.HasSuffix(pos[0], ".hcl") || strings.HasSuffix(pos[0], ".json"))
+	if len(pos) == 0 || len(pos) > 2 || configAlone {
 		fs.Usage()
 		fmt.Fprintln(stderr, "toolhost read: give the URI of the resource to read, after the config when it is not ./tools.hcl, as in: toolhost read tools.hcl file:///notes.md")
 		return ExitUsage
