@@ -48,13 +48,11 @@ func runPrompt(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !ok {
 		return ExitUsage
 	}
-	reg, ok := load("prompt", paths, stderr)
+	reg, promptCtx, done, ok := loadToRun(ctx, "prompt", paths, stderr)
 	if !ok {
 		return ExitFailure
 	}
-	promptCtx, done := stoppable(ctx)
 	defer done()
-	defer reg.Close()
 	if !hasPrompt(reg, name) {
 		fmt.Fprintf(stderr, "toolhost prompt: %s\n", noPrompt(reg, paths[0], name))
 		return ExitFailure

@@ -46,13 +46,11 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return ExitFailure
 	}
-	reg, ok := load("read", paths, stderr)
+	reg, readCtx, done, ok := loadToRun(ctx, "read", paths, stderr)
 	if !ok {
 		return ExitFailure
 	}
-	readCtx, done := stoppable(ctx)
 	defer done()
-	defer reg.Close()
 	res, err := reg.ReadResource(readCtx, uri)
 	var je *jsonrpc.Error
 	if errors.As(err, &je) && je.Code == mcp.CodeResourceNotFound {
@@ -91,6 +89,23 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolhost read: %s is binary (%s, %d bytes) and was printed as base64; write its bytes with -o FILE\n", c.URI, orDash(c.MIMEType), len(c.Blob))
 	}
 	return ExitOK
+}
+
+// loadToRun loads the config of paths for a command that runs what it
+// declares (read, prompt), and returns the context to run it in, which a
+// stop signal ends (stoppable), and the function to call when done, which
+// closes the registry. It reports false, having said why, when the config
+// is not valid.
+func loadToRun(ctx context.Context, cmd string, paths []string, stderr io.Writer) (*host.Registry, context.Context, func(), bool) {
+	reg, ok := load(cmd, paths, stderr)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	runCtx, done := stoppable(ctx)
+	return reg, runCtx, func() {
+		reg.Close()
+		done()
+	}, true
 }
 
 // noResource says that uri names no resource of the config: what it is
