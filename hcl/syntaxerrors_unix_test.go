@@ -14,7 +14,7 @@ import (
 // loads.
 func TestExplainUTF16AfterBOMConverts(t *testing.T) {
 	if _, err := exec.LookPath("iconv"); err != nil {
-		t.Fatalf("iconv is needed: %v", err)
+		t.Fatalf("this test runs the iconv command that the error gives, and there is no iconv on PATH (%v): install it (Debian's libc-bin has it; macOS and the BSDs ship it)", err)
 	}
 	for _, order := range []string{"little-endian", "big-endian"} {
 		t.Run(order, func(t *testing.T) {

@@ -23,8 +23,6 @@ import (
 // nodeTimeout bounds the whole node test run.
 const nodeTimeout = 2 * time.Minute
 
-const npmHint = "run `npm ci` in interop/ (needs Node.js 18 or newer) to install the TypeScript MCP SDK"
-
 // TestTypeScriptClient builds toolhost and runs client.test.mjs and
 // reload.test.mjs, rich.test.mjs and http.test.mjs against it with node's test runner.
 func TestTypeScriptClient(t *testing.T) {
@@ -85,34 +83,6 @@ func runNode(t *testing.T, node string, timeout time.Duration, env []string, fil
 		}
 		t.Fatalf("node --test: %v", err)
 	}
-}
-
-// findNode returns the path of node, once the SDK is installed; without
-// them the test fails on CI and skips elsewhere (missing).
-func findNode(t *testing.T) string {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing(t, "node is not installed: install Node.js 18 or newer, then "+npmHint)
-	}
-	if _, err := os.Stat(filepath.Join("node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
-		missing(t, "node_modules/@modelcontextprotocol/sdk is missing: "+npmHint)
-	}
-	return node
-}
-
-// missing fails the test on CI and skips it elsewhere. Under wine it
-// skips: a Windows test binary there cannot run the node of Linux
-// (TestWindowsUnderWine drives toolhost.exe from Linux instead).
-func missing(t *testing.T, msg string) {
-	t.Helper()
-	if testconfig.UnderWine() {
-		t.Skip("under wine, the Windows test binary cannot run Linux's node; TestWindowsUnderWine, on Linux, drives toolhost.exe: " + msg)
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
 }
 
 // lineLogger writes whole lines of output to the test log as they arrive.

@@ -39,7 +39,7 @@ var npmPlatforms = map[string]string{
 func TestNPMPackages(t *testing.T) {
 	node := findNode(t)
 	if _, err := exec.LookPath("npm"); err != nil {
-		missing(t, "npm is not installed: install Node.js 18 or newer with npm")
+		t.Fatal("npm is not installed beside node: " + nodeInstallHint)
 	}
 	here := runtime.GOOS + "/" + runtime.GOARCH
 	key, ok := npmPlatforms[here]

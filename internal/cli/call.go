@@ -57,6 +57,10 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer reg.Close()
 	tool, ok := reg.Tool(pos[1])
 	if !ok {
+		if hint := otherKind(reg, pos[0], pos[1], "tool"); hint != "" {
+			fmt.Fprintf(stderr, "toolhost call: %s\n", hint)
+			return ExitFailure
+		}
 		names := make([]string, 0, len(reg.Tools))
 		for _, t := range reg.Tools {
 			names = append(names, t.Name)
@@ -144,22 +148,14 @@ func callArguments(tool *thcl.Tool, rawJSON string, pairs []string, stderr io.Wr
 			isString[name] = schemaIsString(gjson.GetBytes(tool.RawInput.Schema, "properties."+gjson.Escape(name)+".type"))
 		}
 	}
-	given := map[string]bool{}
-	for _, kv := range pairs {
-		name, value, found := strings.Cut(kv, "=")
-		if !found {
-			fmt.Fprintf(stderr, "toolhost call: argument %q is not name=value; write it as %s=VALUE (%s= for an empty string)\n", kv, kv, kv)
-			return nil, false
-		}
-		if name == "" {
-			fmt.Fprintf(stderr, "toolhost call: argument %q has no name before the =; write the parameter's name first, as in NAME%s\n", kv, kv)
-			return nil, false
-		}
-		if given[name] {
-			fmt.Fprintf(stderr, "toolhost call: argument %q is given twice; give it once (a list is one value, as in %s='[\"a\",\"b\"]')\n", name, name)
-			return nil, false
-		}
-		given[name] = true
+	nvs, ok := splitNameValues("call", pairs, func(name string) string {
+		return fmt.Sprintf(" (a list is one value, as in %s='[\"a\",\"b\"]')", name)
+	}, stderr)
+	if !ok {
+		return nil, false
+	}
+	for _, nv := range nvs {
+		name, value, kv := nv.name, nv.value, nv.name+"="+nv.value
 		switch {
 		case isString[name]:
 			b, _ := json.Marshal(value)
@@ -177,6 +173,40 @@ func callArguments(tool *thcl.Tool, rawJSON string, pairs []string, stderr io.Wr
 	}
 	argJSON, _ := json.Marshal(argMap)
 	return argJSON, true
+}
+
+// nameValue is one name=value argument of a command line.
+type nameValue struct{ name, value string }
+
+// splitNameValues splits the name=value arguments of a command (call,
+// prompt) in their order. It reports false, having said why on stderr,
+// when one is not of that form or a name is given twice; twiceHint, when
+// not nil, adds to the message for a name given twice.
+func splitNameValues(cmd string, pairs []string, twiceHint func(name string) string, stderr io.Writer) ([]nameValue, bool) {
+	var out []nameValue
+	given := map[string]bool{}
+	for _, kv := range pairs {
+		name, value, found := strings.Cut(kv, "=")
+		if !found {
+			fmt.Fprintf(stderr, "toolhost %s: argument %q is not name=value; write it as %s=VALUE (%s= for an empty string)\n", cmd, kv, kv, kv)
+			return nil, false
+		}
+		if name == "" {
+			fmt.Fprintf(stderr, "toolhost %s: argument %q has no name before the =; write the parameter's name first, as in NAME%s\n", cmd, kv, kv)
+			return nil, false
+		}
+		if given[name] {
+			hint := ""
+			if twiceHint != nil {
+				hint = twiceHint(name)
+			}
+			fmt.Fprintf(stderr, "toolhost %s: argument %q is given twice; give it once%s\n", cmd, name, hint)
+			return nil, false
+		}
+		given[name] = true
+		out = append(out, nameValue{name, value})
+	}
+	return out, true
 }
 
 // printResult prints the result of a call to the tool name as a

@@ -1,8 +1,8 @@
-// Package cli is the toolhost command line: serve, validate, call, inspect,
-// fmt, init, setup, bridge and version. It parses flags and wires the
-// packages that do the work (host serves over stdio and HTTP, and shuts
-// down; setup registers a config with an editor); main only wires it to
-// the process.
+// Package cli is the toolhost command line: serve, validate, call, read,
+// prompt, inspect, fmt, init, setup, bridge and version. It parses flags
+// and wires the packages that do the work (host serves over stdio and
+// HTTP, and shuts down; setup registers a config with an editor); main
+// only wires it to the process.
 package cli
 
 import (
@@ -42,12 +42,16 @@ const usage = `toolhost serves tools declared in HCL to MCP clients.
 Usage:
   toolhost serve [flags] [CONFIG...]      serve over stdio (default config: ./tools.hcl),
                                           or over HTTP with --listen 127.0.0.1:8080
-  toolhost validate [--format text|json|github] CONFIG...
+  toolhost validate [--format text|json|github] [CONFIG...]
                                           check configs and run their examples; exit 0 valid, 1 invalid
   toolhost call CONFIG TOOL [name=value ...] [--json '{...}']
                                           run one tool and print its result
-  toolhost inspect [--json] CONFIG...     print tools, resources and prompts as a client sees them
-  toolhost fmt [-check] [CONFIG...]       rewrite configs in canonical style (default: ./*.hcl)
+  toolhost read [CONFIG] URI [-o FILE]    read a resource and print its content
+  toolhost prompt [CONFIG] NAME [name=value ...]
+                                          render a prompt with its arguments and print its messages
+  toolhost inspect [--json] [CONFIG...]   print tools, resources and prompts as a client sees them
+  toolhost fmt [-check] [-diff] [CONFIG...]
+                                          rewrite configs in canonical style (default: ./*.hcl)
   toolhost init [DIR]                     write a starter tools.hcl (never overwrites)
   toolhost setup EDITOR [CONFIG]          register the config with an editor: claude-desktop, cursor,
                                           vscode, claude-code or windsurf
@@ -57,6 +61,7 @@ Usage:
   toolhost version                        print the version
 
 CONFIG is a .hcl file or a directory of .hcl files; several are merged.
+Without one, serve, validate, read, prompt and inspect use ./tools.hcl.
 Run 'toolhost COMMAND -h' for a command's flags.
 `
 
@@ -81,6 +86,10 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runValidate(ctx, rest, stdout, stderr)
 	case "call":
 		return runCall(ctx, rest, stdout, stderr)
+	case "read":
+		return runRead(ctx, rest, stdout, stderr)
+	case "prompt":
+		return runPrompt(ctx, rest, stdout, stderr)
 	case "inspect":
 		return runInspect(rest, stdout, stderr)
 	case "fmt":
@@ -110,8 +119,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprint(stdout, usage)
 		return ExitOK
 	}
-	fmt.Fprintf(stderr, "toolhost: unknown command %q\n\n%s", cmd, usage)
-	return ExitUsage
+	return unknownCommand("toolhost", cmd, stderr)
 }
 
 // versionOnce adopts the module's version once per process (moduleVersion).
@@ -178,7 +186,7 @@ func buildDetails() string {
 }
 
 // commands are the commands Run knows, for 'toolhost help COMMAND'.
-var commands = []string{"serve", "validate", "call", "inspect", "fmt", "init", "setup", "bridge", "version"}
+var commands = []string{"serve", "validate", "call", "read", "prompt", "inspect", "fmt", "init", "setup", "bridge", "version"}
 
 // runHelp runs 'toolhost help COMMAND': the command's own usage, as
 // 'toolhost COMMAND -h' prints it, but on stdout, where 'toolhost help'
@@ -195,8 +203,7 @@ func runHelp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	case slices.Contains(commands, name):
 		return Run(ctx, []string{name, "-h"}, stdin, stdout, stdout)
 	default:
-		fmt.Fprintf(stderr, "toolhost help: unknown command %q\n\n%s", name, usage)
-		return ExitUsage
+		return unknownCommand("toolhost help", name, stderr)
 	}
 }
 
@@ -204,15 +211,15 @@ func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: toolhost %s\n", synopsis)
+		fmt.Fprintf(fs.Output(), "Usage: toolhost %s\n", synopsis)
 		fs.PrintDefaults()
 	}
 	return fs
 }
 
-// parseFlags parses flags that may come before or after the positional
+// parseAll parses flags that may come before or after the positional
 // arguments, as in "toolhost serve tools.hcl --log-level debug".
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseAll(fs *flag.FlagSet, args []string) ([]string, error) {
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -252,7 +259,7 @@ func loadWith(cmd string, paths []string, opts *thcl.Options, stderr io.Writer) 
 	writeDiags(stderr, reg.Config, diags)
 	if diags.HasErrors() {
 		fmt.Fprintf(stderr, "toolhost %s: %s: %s; nothing %s until the config is valid\n",
-			cmd, configNames(paths), countLine(diags), map[string]string{"serve": "is served", "call": "runs", "inspect": "is shown", "bridge": "is offered"}[cmd])
+			cmd, configNames(paths), countLine(diags), map[string]string{"serve": "is served", "call": "runs", "read": "is read", "prompt": "is rendered", "inspect": "is shown", "bridge": "is offered"}[cmd])
 		if cmd == "serve" {
 			serveRelativeHint(paths, stderr)
 		}
@@ -324,7 +331,8 @@ func writeDiags(w io.Writer, cfg *thcl.Config, diags hcl.Diagnostics) {
 	diagtext.Write(w, files, diags)
 }
 
-// defaultConfig is what serve uses without a config argument.
+// defaultConfig is what serve, validate, read, prompt and inspect use
+// without a config argument (defaultConfigOr).
 const defaultConfig = "tools.hcl"
 
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -356,13 +364,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return ExitFailure
 	}
-	if len(paths) == 0 {
-		if _, err := os.Stat(defaultConfig); err != nil {
-			wd, _ := os.Getwd()
-			fmt.Fprintf(stderr, "toolhost serve: no config given, and there is no %s in the current directory (%s).\nGive the config's absolute path, as in: toolhost serve /path/to/tools.hcl (an editor starts servers in a directory of its own choosing), or let toolhost setup EDITOR path/to/tools.hcl write the editor's entry; or write a starter config with: toolhost init\n", defaultConfig, wd)
-			return ExitFailure
-		}
-		paths = []string{defaultConfig}
+	paths, ok := defaultConfigOr("serve", paths, "", stderr)
+	if !ok {
+		return ExitFailure
 	}
 	restoreGC := host.RelaxGC()
 	reg, ok := loadWith("serve", paths, loadOptions(*offline), stderr)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
@@ -23,7 +24,10 @@ import (
 // way of internal/hclfmt: aligned equals signs, two-space indents,
 // normalised spacing). With -check it
 // changes nothing, lists the files that would change and exits 1 if there
-// are any, for CI. A file with syntax errors is reported and left alone.
+// are any, for CI; -diff does the same but prints the changes as a
+// unified diff (gofmt -d's, from the Go team's anchored diff that
+// go-internal exports) instead of the names. A file with syntax errors is
+// reported and left alone.
 //
 // Each file is listed as soon as it is found unformatted (with -check) or
 // rewritten; one that cannot be written is reported on stderr instead. A
@@ -33,12 +37,14 @@ import (
 // finished that way is not listed: fmt ends before it writes to stdout,
 // which could block for as long as its reader wants.
 func runFmt(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("fmt", "fmt [-check] [CONFIG...]", stderr)
+	fs := newFlags("fmt", "fmt [-check] [-diff] [CONFIG...]", stderr)
 	check := fs.Bool("check", false, "change nothing; list the files that are not formatted and exit 1 if there are any")
+	showDiff := fs.Bool("diff", false, "change nothing; print the changes formatting would make, as a unified diff, and exit 1 if there are any")
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return parseExit(err)
 	}
+	*check = *check || *showDiff
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -100,6 +106,12 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		unformatted = append(unformatted, name)
+		if *showDiff {
+			// Written as one piece: a stop signal ends fmt at once, and
+			// a file's diff is then whole or absent.
+			_, _ = stdout.Write(diff.Diff(name+".orig", src, name, out))
+			continue
+		}
 		if !*check {
 			release := holdSignals()
 			err := writeInPlace(name, out)

@@ -25,9 +25,9 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return parseExit(err)
 	}
-	if len(paths) == 0 {
-		fmt.Fprintln(stderr, "toolhost inspect: give at least one config file or directory, as in: toolhost inspect tools.hcl")
-		return ExitUsage
+	paths, ok := defaultConfigOr("inspect", paths, "", stderr)
+	if !ok {
+		return ExitFailure
 	}
 	reg, ok := loadWith("inspect", paths, loadOptions(*offline), stderr)
 	if !ok {
@@ -39,7 +39,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		return inspectJSON(reg, stdout, stderr)
 	}
 	offlineBanner(stdout, reg)
-	inspectText(reg.Config, stdout)
+	inspectText(reg, stdout)
 	return ExitOK
 }
 
@@ -78,8 +78,11 @@ func inspectJSON(reg *host.Registry, stdout, stderr io.Writer) int {
 // inspectText prints what a client sees as a summary for people: the
 // server, then each tool with its parameters (type, whether required, the
 // constraints of the schema) and what it returns, then resources,
-// templates and prompts.
-func inspectText(cfg *thcl.Config, w io.Writer) {
+// templates and prompts. The resources' MIME types are those clients get
+// in resources/list, inferred from a file's name when the config gives
+// none, as inspect --json shows them.
+func inspectText(reg *host.Registry, w io.Writer) {
+	cfg := reg.Config
 	s := cfg.Server
 	title := s.Name + " " + s.Version
 	if s.Title != "" {
@@ -101,8 +104,9 @@ func inspectText(cfg *thcl.Config, w io.Writer) {
 	if len(cfg.Resources) > 0 {
 		fmt.Fprintf(w, "\n%s\n", countTitle(len(cfg.Resources), "resource"))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for _, r := range cfg.Resources {
-			row(tw, "  ", r.Name, r.URI, orDash(r.MIMEType), oneLine(firstOf(r.Title, r.Description)))
+		for i, r := range cfg.Resources {
+			// reg.Resources holds one entry for each, in the same order.
+			row(tw, "  ", r.Name, r.URI, orDash(reg.Resources[i].MIMEType), oneLine(firstOf(r.Title, r.Description)))
 		}
 		tw.Flush()
 	}

@@ -35,9 +35,9 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "toolhost validate: unknown format %q: use text, json or github\n", *format)
 		return ExitUsage
 	}
-	if len(paths) == 0 {
-		fmt.Fprintln(stderr, "toolhost validate: give at least one config file or directory, as in: toolhost validate tools.hcl")
-		return ExitUsage
+	paths, ok := defaultConfigOr("validate", paths, "", stderr)
+	if !ok {
+		return ExitFailure
 	}
 
 	// The load path of serve, and nothing else runs but the examples,
