@@ -329,15 +329,19 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	watch := fs.Bool("watch", true, "reload the config when its files change")
 	hf := addHTTPFlags(fs)
 	stateKeyEnv := addStateKeyFlag(fs)
+	logFile := addLogFileFlags(fs)
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return parseExit(err)
 	}
+	stderr, closeLog := logFile.open(stderr)
+	defer closeLog()
 	logger, err := newLogger(stderr, *level)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
 		return ExitUsage
 	}
+	logFile.announce(logger)
 	if *maxMsg <= 0 {
 		fmt.Fprintf(stderr, "toolhost serve: --max-message-size %d: give the largest inbound message as a number of bytes above 0 (the default is %d, 4 MiB)\n", *maxMsg, host.DefaultMaxMessageSize)
 		return ExitUsage
