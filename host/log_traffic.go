@@ -97,7 +97,7 @@ func (s *Server) maskFor(method string, req mcp.Request) *redact.LogMask {
 	if method == "tools/call" {
 		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && p != nil {
 			if reg := s.current.Load(); reg != nil {
-				m := toolMask(reg.tools[p.Name])
+				m := LogMask(reg.tools[p.Name])
 				m.ArgumentsKey = "arguments"
 				return m
 			}
@@ -106,9 +106,10 @@ func (s *Server) maskFor(method string, req mcp.Request) *redact.LogMask {
 	return &redact.LogMask{}
 }
 
-// toolMask masks the arguments of t's parameters marked sensitive; t may
-// be nil (an unknown tool).
-func toolMask(t *thcl.Tool) *redact.LogMask {
+// LogMask is what a log line masks in the messages of a call of t: the
+// arguments of its parameters marked sensitive, and the secrets of every
+// message (see redact.LogMask). t may be nil (an unknown tool).
+func LogMask(t *thcl.Tool) *redact.LogMask {
 	m := &redact.LogMask{}
 	if t == nil {
 		return m
@@ -125,7 +126,7 @@ func toolMask(t *thcl.Tool) *redact.LogMask {
 }
 
 // logToolCall logs a tool call's outcome: at every level, the error text
-// of a call that failed; at debug, the arguments (masked, see toolMask)
+// of a call that failed; at debug, the arguments (masked, see LogMask)
 // and the result of every call.
 func logToolCall(ctx context.Context, t *thcl.Tool, args json.RawMessage, res *mcp.CallToolResult, took time.Duration) {
 	logger := slog.Default()
@@ -133,7 +134,7 @@ func logToolCall(ctx context.Context, t *thcl.Tool, args json.RawMessage, res *m
 	if !debug && !res.IsError {
 		return
 	}
-	mask := toolMask(t)
+	mask := LogMask(t)
 	attrs := []any{"tool", t.Name}
 	if debug {
 		if len(args) == 0 {
