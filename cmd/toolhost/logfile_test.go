@@ -168,3 +168,20 @@ func TestLogFileUnwritable(t *testing.T) {
 	}
 }
 
+
+// TestLogFileConfigError: the diagnostics of a config that does not load
+// at start go to the log file too, where an editor's user can read them.
+func TestLogFileConfigError(t *testing.T) {
+	cfg := writeConfig(t, "tool \"broken\" {\n  description = 42\n  template { text = \"x\" }\n  nonsense = true\n}\n")
+	logPath := filepath.Join(t.TempDir(), "logs", "toolhost.log")
+	s := startServe(t, "--log-file", logPath, cfg)
+	waitFor(t, "the log file names the config's problem", func() bool {
+		b, _ := os.ReadFile(logPath)
+		return strings.Contains(string(b), "nonsense")
+	})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !strings.Contains(s.stderr.String(), "nonsense") {
+		t.Errorf("stderr does not name the problem:\n%s", s.stderr.String())
+	}
+}
