@@ -55,6 +55,22 @@ func logLines(log, msg string, want ...string) []string {
 	return out
 }
 
+// logWant is a line a log must have: its msg, with all of want, for what.
+type logWant struct {
+	what, msg string
+	want      []string
+}
+
+// checkLog fails t for each of wants that log has no line for.
+func checkLog(t *testing.T, log string, wants []logWant) {
+	t.Helper()
+	for _, c := range wants {
+		if len(logLines(log, c.msg, c.want...)) == 0 {
+			t.Errorf("the log has no line for %s (msg=%q with %q):\n%s", c.what, c.msg, c.want, log)
+		}
+	}
+}
+
 // TestLogFile runs serve with --log-file in a directory that does not
 // exist yet, at debug: the file gets every log line stderr gets, the
 // JSON-RPC traffic both ways with the sensitive argument masked, a line
@@ -90,10 +106,7 @@ func TestLogFile(t *testing.T) {
 	if strings.Contains(log, secret) {
 		t.Errorf("the log shows the sensitive argument:\n%s", log)
 	}
-	for _, c := range []struct {
-		what, msg string
-		want      []string
-	}{
+	checkLog(t, log, []logWant{
 		{"the start", "serving over stdio", nil},
 		{"the initialize request", "rpc in", []string{"method=initialize", "protocolVersion"}},
 		{"the initialize answer", "rpc out", []string{"method=initialize", "serverInfo"}},
@@ -103,11 +116,7 @@ func TestLogFile(t *testing.T) {
 		{"the call with params of the wrong type", "malformed input line", []string{"id=2", "params"}},
 		{"the line that is not JSON", "malformed input line", []string{"not valid JSON", `line=garbage{`}},
 		{"the failed call", "tool call failed", []string{"tool=fail", "broken"}},
-	} {
-		if len(logLines(log, c.msg, c.want...)) == 0 {
-			t.Errorf("the log has no line for %s (msg=%q with %q):\n%s", c.what, c.msg, c.want, log)
-		}
-	}
+	})
 	s.mu.Lock()
 	stderr := s.stderr.String()
 	s.mu.Unlock()
@@ -167,7 +176,6 @@ func TestLogFileUnwritable(t *testing.T) {
 		t.Errorf("stderr does not say why there is no log file:\n%s", s.stderr.String())
 	}
 }
-
 
 // TestLogFileConfigError: the diagnostics of a config that does not load
 // at start go to the log file too, where an editor's user can read them.
