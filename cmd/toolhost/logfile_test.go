@@ -141,11 +141,12 @@ func TestLogFile(t *testing.T) {
 	// stdout carries the protocol only: what is left on it after stdin
 	// closes is JSON-RPC too.
 	s.stdin.Close()
-	for {
+	for open := true; open; {
 		select {
 		case line, ok := <-s.lines:
 			if !ok {
-				return
+				open = false
+				break
 			}
 			var m map[string]any
 			if err := json.Unmarshal([]byte(line), &m); err != nil || m["jsonrpc"] != "2.0" {
@@ -155,6 +156,10 @@ func TestLogFile(t *testing.T) {
 			t.Fatal("stdout did not close within 30s of stdin")
 		}
 	}
+	if err := s.cmd.Wait(); err != nil {
+		t.Errorf("serve exited with %v after stdin closed", err)
+	}
+	checkLog(t, readLog(t, logPath), []logWant{{"the end of the session", "server stopped", nil}})
 }
 
 // TestLogFileUnwritable: a log file that cannot be opened does not stop

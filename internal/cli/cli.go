@@ -324,7 +324,7 @@ const defaultConfig = "tools.hcl"
 
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("serve", "serve [flags] [CONFIG...]", stderr)
-	level := fs.String("log-level", "info", "log level on stderr: debug, info, warn or error")
+	level := fs.String("log-level", "info", "log level on stderr (and --log-file): debug, info, warn or error; debug logs every JSON-RPC message, secrets masked")
 	maxMsg := fs.Int("max-message-size", host.DefaultMaxMessageSize, "largest inbound message in bytes")
 	watch := fs.Bool("watch", true, "reload the config when its files change")
 	hf := addHTTPFlags(fs)
@@ -452,6 +452,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		logger.Error("server stopped", "error", err)
 		return ExitFailure
 	}
+	logger.Info("server stopped") // a log file read later shows the session's end
 	return ExitOK
 }
 
