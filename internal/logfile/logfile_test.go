@@ -57,11 +57,12 @@ func TestOpenCreatesAndAppends(t *testing.T) {
 // TestReopen: after a rotation tool moves the file away, removes it, or
 // truncates it, the next lines go to the path.
 func TestReopen(t *testing.T) {
-	for _, tc := range []struct {
+	type rotation struct {
 		name   string
 		rotate func(t *testing.T, path string)
 		old    string // what the moved file holds, "" if none is kept
-	}{
+	}
+	rotations := []rotation{
 		{"rename", func(t *testing.T, path string) {
 			if err := os.Rename(path, path+".old"); err != nil {
 				t.Fatal(err)
@@ -75,17 +76,23 @@ func TestReopen(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "before\n"},
-		{"remove", func(t *testing.T, path string) {
-			if err := os.Remove(path); err != nil {
-				t.Fatal(err)
-			}
-		}, ""},
 		{"truncate", func(t *testing.T, path string) {
 			if err := os.Truncate(path, 0); err != nil {
 				t.Fatal(err)
 			}
 		}, ""},
-	} {
+	}
+	if runtime.GOOS != "windows" {
+		// On Windows a file removed while open may stay at its path,
+		// pending deletion, until the last handle closes; rotation tools
+		// there rename.
+		rotations = append(rotations, rotation{"remove", func(t *testing.T, path string) {
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+		}, ""})
+	}
+	for _, tc := range rotations {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "toolhost.log")
 			l, err := Open(path, 0)
