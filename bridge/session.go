@@ -249,7 +249,9 @@ func (s *session) handle(ctx, callCtx context.Context, f Frame, sem, waiting cha
 // sequence number.
 func (s *session) answer(ctx context.Context, f Frame, id json.RawMessage, data map[string]json.RawMessage) {
 	start := time.Now()
+	mask := s.logCall(ctx, id, data)
 	method, out := s.run(ctx, data)
+	s.logOutcome(mask, id, method, out)
 	s.reply(ctx, f, id, method, out, start)
 }
 

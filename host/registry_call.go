@@ -39,9 +39,7 @@ func (r *Registry) CallToolFrom(ctx context.Context, name string, args json.RawM
 	}
 	start := time.Now()
 	res := r.callTool(ctx, t, args, peer)
-	if slog.Default().Enabled(ctx, slog.LevelDebug) { // the arguments cost allocations
-		slog.Debug("tool call", "tool", name, "error", res.IsError, "duration", time.Since(start))
-	}
+	logToolCall(ctx, t, args, res, time.Since(start))
 	return res, nil
 }
 

@@ -151,6 +151,7 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 	// goroutine of every request, and a tools/call whose stack grows past
 	// its second size pays for one more growth and copy of it
 	// (BENCHMARKS.md).
+	s.logTraffic() // at debug only, and first, to see what receive refuses
 	s.mcp.AddReceivingMiddleware(s.receive)
 	s.Apply(reg)
 	return s

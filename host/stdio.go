@@ -150,6 +150,7 @@ func (c *stdioConn) readLoop(max int) {
 		if len(line)+len(chunk) > max {
 			id := prefixID(line, chunk)
 			line = line[:0]
+			c.logger.Warn("skipped an oversized message", "limit_bytes", max)
 			c.replyError(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message larger than %d bytes; it was skipped", max))
 		} else {
 			line = append(line, chunk...)
@@ -222,20 +223,20 @@ func (c *stdioConn) handleLine(line []byte) bool {
 		return true
 	}
 	if !utf8.Valid(line) {
-		c.replyError(nil, jsonrpc.CodeParseError, "Parse error: the message is not valid UTF-8")
+		c.refuse(line, nil, jsonrpc.CodeParseError, "Parse error: the message is not valid UTF-8")
 		return true
 	}
 	if !json.Valid(line) {
-		c.replyError(nil, jsonrpc.CodeParseError, "Parse error: the message is not valid JSON")
+		c.refuse(line, nil, jsonrpc.CodeParseError, "Parse error: the message is not valid JSON")
 		return true
 	}
 	if line[0] == '[' {
-		c.replyError(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per line")
+		c.refuse(line, nil, jsonrpc.CodeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per line")
 		return true
 	}
 	msg, err := decodeChecked(line)
 	if err != nil {
-		c.replyError(rawID(line), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
+		c.refuse(line, rawID(line), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
 		return true
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok {
@@ -244,7 +245,7 @@ func (c *stdioConn) handleLine(line []byte) bool {
 			if rpc := (*jsonrpc.Error)(nil); errors.As(err, &rpc) {
 				code, msg = rpc.Code, rpc.Message // params with a wrong type
 			}
-			c.replyError(&req.ID, code, msg)
+			c.refuse(line, &req.ID, code, msg)
 			return true
 		}
 	}

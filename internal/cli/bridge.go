@@ -40,17 +40,21 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	taskID := fs.String("task-id", bridge.DefaultTaskID, "task id of the register frames: exactly 8 printable ASCII characters")
 	maxFrame := fs.Int("max-frame", bridge.DefaultMaxFrame, "largest frame in bytes, both ways; larger inbound frames are skipped")
 	maxHeld := fs.Int("max-held", bridge.DefaultMaxHeld, "most bytes of call frames read and not yet answered; a call past it is answered at once that the bridge is busy (at least --max-frame)")
-	level := fs.String("log-level", "info", "log level on stderr: debug, info, warn or error")
+	level := fs.String("log-level", "info", "log level on stderr (and --log-file): debug, info, warn or error; debug logs every call and result, secrets masked")
 	watch := fs.Bool("watch", true, "reload the config when its files change, and register the new tools")
+	logFile := addLogFileFlags(fs)
 	paths, err := parseFlags(fs, args[1:])
 	if err != nil {
 		return parseExit(err)
 	}
+	stderr, closeLog := logFile.open(stderr)
+	defer closeLog()
 	logger, err := newLogger(stderr, *level)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost bridge: %s\n", err)
 		return ExitUsage
 	}
+	logFile.announce(logger)
 	switch {
 	case *addr == "":
 		fmt.Fprintln(stderr, "toolhost bridge framed: give the server's address, as in: toolhost bridge framed --connect 127.0.0.1:8888 tools.hcl")

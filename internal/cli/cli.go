@@ -337,21 +337,25 @@ const defaultConfig = "tools.hcl"
 
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("serve", "serve [flags] [CONFIG...]", stderr)
-	level := fs.String("log-level", "info", "log level on stderr: debug, info, warn or error")
+	level := fs.String("log-level", "info", "log level on stderr (and --log-file): debug, info, warn or error; debug logs every JSON-RPC message, secrets masked")
 	maxMsg := fs.Int("max-message-size", host.DefaultMaxMessageSize, "largest inbound message in bytes")
 	watch := fs.Bool("watch", true, "reload the config when its files change")
 	offline := addOfflineFlag(fs)
 	hf := addHTTPFlags(fs)
 	stateKeyEnv := addStateKeyFlag(fs)
+	logFile := addLogFileFlags(fs)
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return parseExit(err)
 	}
+	stderr, closeLog := logFile.open(stderr)
+	defer closeLog()
 	logger, err := newLogger(stderr, *level)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
 		return ExitUsage
 	}
+	logFile.announce(logger)
 	if *maxMsg <= 0 {
 		fmt.Fprintf(stderr, "toolhost serve: --max-message-size %d: give the largest inbound message as a number of bytes above 0 (the default is %d, 4 MiB)\n", *maxMsg, host.DefaultMaxMessageSize)
 		return ExitUsage
@@ -459,6 +463,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		logger.Error("server stopped", "error", err)
 		return ExitFailure
 	}
+	logger.Info("server stopped") // a log file read later shows the session's end
 	return ExitOK
 }
 

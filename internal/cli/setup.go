@@ -19,11 +19,12 @@ import (
 // runSetup runs 'toolhost setup EDITOR [CONFIG]': it registers the config
 // with the editor, in the editor's config file (see internal/setup).
 func runSetup(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("setup", "setup [--npx] [--dry-run] [--user] [--name NAME] EDITOR [CONFIG]\n\nEDITOR is one of "+strings.Join(setup.Names(), ", ")+"; CONFIG defaults to ./tools.hcl.", stderr)
+	fs := newFlags("setup", "setup [--npx] [--dry-run] [--user] [--name NAME] [--log-file FILE] EDITOR [CONFIG]\n\nEDITOR is one of "+strings.Join(setup.Names(), ", ")+"; CONFIG defaults to ./tools.hcl.", stderr)
 	npx := fs.Bool("npx", false, "start toolhost with npx -y toolhost (the npm package) instead of this binary's absolute path")
 	dryRun := fs.Bool("dry-run", false, "print the editor's config file as it would be written, and write nothing")
 	user := fs.Bool("user", false, "vscode: the user profile's mcp.json instead of the workspace's .vscode/mcp.json")
 	name := fs.String("name", setup.DefaultName, "the server's name in the editor's config")
+	logFile := fs.String("log-file", "", "start the server with --log-file FILE, so that its log is in FILE as well as in the editor's log (a relative path is made absolute here)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return parseExit(err)
@@ -95,6 +96,10 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 		}
 		server = setup.BinaryServer(ed, bin, config)
 	}
+	if server, err = withLogFile(server, *logFile); err != nil {
+		fmt.Fprintf(stderr, "toolhost setup: --log-file: %s\n", err)
+		return ExitFailure
+	}
 	home, _ := os.UserHomeDir()
 	if home != "" && !filepath.IsAbs(home) {
 		// A relative HOME would put the editor's file under the current
@@ -129,6 +134,19 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 	}
 	res.Report(stdout, stderr)
 	return ExitOK
+}
+
+// withLogFile adds --log-file path, made absolute, to server's arguments;
+// an empty path adds nothing.
+func withLogFile(server setup.Server, path string) (setup.Server, error) {
+	if path == "" {
+		return server, nil
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return server, err
+	}
+	return server.WithLogFile(abs)
 }
 
 // editorHint is the "Did you mean" for an unknown editor name: the editors

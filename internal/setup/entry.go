@@ -35,12 +35,29 @@ func BinaryServer(e Editor, binary, config string) Server {
 func NPXServer(e Editor, goos, config string) (Server, error) {
 	args := []string{"-y", "toolhost", "serve", config}
 	if goos == "windows" {
-		if i := strings.IndexAny(config, `&|<>^%()!"`); i >= 0 {
+		if i := strings.IndexAny(config, cmdCharacters); i >= 0 {
 			return Server{}, fmt.Errorf("the config's path %s has %q, which cmd.exe (it runs npx on Windows) would read as its own: move the config to a path without & | < > ^ %% ( ) ! \" in it, or leave out --npx so that the editor starts toolhost.exe by its path", config, config[i])
 		}
 		return e.server("cmd", append([]string{"/c", "npx"}, args...)), nil
 	}
 	return e.server("npx", args), nil
+}
+
+// cmdCharacters are those cmd.exe reads as its own in an argument.
+const cmdCharacters = `&|<>^%()!"`
+
+// WithLogFile is s starting toolhost with --log-file path (absolute), so
+// that its log is in a file the user chose besides the editor's own log.
+// An entry that runs npx through cmd.exe refuses a path with one of
+// cmdCharacters, as NPXServer refuses such a config path.
+func (s Server) WithLogFile(path string) (Server, error) {
+	if s.Command == "cmd" {
+		if i := strings.IndexAny(path, cmdCharacters); i >= 0 {
+			return Server{}, fmt.Errorf("the log file's path %s has %q, which cmd.exe (it runs npx on Windows) would read as its own: choose a path without & | < > ^ %% ( ) ! \" in it, or leave out --npx so that the editor starts toolhost.exe by its path", path, path[i])
+		}
+	}
+	s.Args = append(slices.Clip(s.Args), "--log-file", path)
+	return s, nil
 }
 
 // InNPXCache reports whether toolhost runs from npx's cache (a path with

@@ -155,6 +155,10 @@ func TestServer(t *testing.T) {
 			`{"command":"npx","args":["-y","toolhost","serve","/Users/me/tools.hcl"]}`},
 		{"npx on Windows, claude-desktop", must(NPXServer(editor(t, "claude-desktop"), "windows", `C:\Users\me\tools.hcl`)),
 			`{"command":"cmd","args":["/c","npx","-y","toolhost","serve","C:\\Users\\me\\tools.hcl"]}`},
+		{"binary with a log file", must(BinaryServer(editor(t, "cursor"), "/usr/local/bin/toolhost", "/home/me/tools.hcl").WithLogFile("/home/me/logs/toolhost.log")),
+			`{"command":"/usr/local/bin/toolhost","args":["serve","/home/me/tools.hcl","--log-file","/home/me/logs/toolhost.log"]}`},
+		{"npx on Windows with a log file", must(must(NPXServer(editor(t, "claude-desktop"), "windows", `C:\Users\me\tools.hcl`)).WithLogFile(`C:\Users\me\toolhost.log`)),
+			`{"command":"cmd","args":["/c","npx","-y","toolhost","serve","C:\\Users\\me\\tools.hcl","--log-file","C:\\Users\\me\\toolhost.log"]}`},
 		{"characters HTML escapes are kept", BinaryServer(editor(t, "cursor"), "/opt/a&b/toolhost", "/home/me/<x>.hcl"),
 			`{"command":"/opt/a&b/toolhost","args":["serve","/home/me/<x>.hcl"]}`},
 	}
@@ -290,6 +294,36 @@ func TestNPXServerRefusesCmdCharacters(t *testing.T) {
 			}
 			if err != nil || s.Args[len(s.Args)-1] != tc.config {
 				t.Fatalf("got %+v, %v; want the config as the last argument", s, err)
+			}
+		})
+	}
+}
+
+// TestWithLogFileRefusesCmdCharacters: through cmd.exe, a log file's path
+// with a character of cmd's own is refused, as a config's is; elsewhere
+// it is kept as it is.
+func TestWithLogFileRefusesCmdCharacters(t *testing.T) {
+	e := editor(t, "cursor")
+	for _, tc := range []struct {
+		name    string
+		server  Server
+		path    string
+		refused bool
+	}{
+		{"npx on Windows", must(NPXServer(e, "windows", `C:\Users\me\tools.hcl`)), `C:\R&D\toolhost.log`, true},
+		{"npx on Windows, a plain path", must(NPXServer(e, "windows", `C:\Users\me\tools.hcl`)), `C:\Users\me\toolhost.log`, false},
+		{"the binary on Windows", BinaryServer(e, `C:\toolhost.exe`, `C:\tools.hcl`), `C:\R&D\toolhost.log`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := tc.server.WithLogFile(tc.path)
+			if tc.refused {
+				if err == nil || !strings.Contains(err.Error(), "leave out --npx") {
+					t.Fatalf("got %+v, %v; want it refused, saying to leave out --npx", s, err)
+				}
+				return
+			}
+			if err != nil || s.Args[len(s.Args)-1] != tc.path {
+				t.Fatalf("got %+v, %v; want the path as the last argument", s, err)
 			}
 		})
 	}

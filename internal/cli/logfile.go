@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync/atomic"
+
+	"github.com/toolhost/toolhost/internal/logfile"
+)
+
+// logFileFlags are the flags that send the log to a file besides stderr
+// (serve and bridge): an editor keeps a server's stderr where its users
+// seldom look.
+type logFileFlags struct {
+	path    string
+	maxSize int64
+	file    *logfile.File // open once open has succeeded
+	openErr error
+}
+
+// addLogFileFlags declares --log-file and --log-file-max-size on fs.
+func addLogFileFlags(fs *flag.FlagSet) *logFileFlags {
+	f := &logFileFlags{}
+	fs.StringVar(&f.path, "log-file", "", "also write every log line to this file (appended to; its directory is made; opened again when a rotation tool moves it away); give an absolute path, as an editor starts servers in a directory of its own choosing")
+	fs.Int64Var(&f.maxSize, "log-file-max-size", logfile.DefaultMaxSize, "with --log-file: the size in bytes past which the log file is renamed to FILE.1 (replacing an older one) and a new one begun")
+	return f
+}
+
+// open returns where log lines and diagnostics go: stderr, and the log
+// file too when --log-file names one. A log file that cannot be opened
+// does not stop the command: the problem is said on stderr (and, through
+// warn, in the log) and the lines go to stderr only. close closes the
+// file.
+func (f *logFileFlags) open(stderr io.Writer) (w io.Writer, close func()) {
+	if f.path == "" {
+		return stderr, func() {}
+	}
+	file, err := logfile.Open(f.path, f.maxSize)
+	if err != nil {
+		f.openErr = err
+		return stderr, func() {}
+	}
+	f.file = file
+	return &teeLog{stderr: stderr, file: file}, func() { _ = file.Close() }
+}
+
+// announce logs where the log file is, or why there is none.
+func (f *logFileFlags) announce(logger *slog.Logger) {
+	switch {
+	case f.openErr != nil:
+		logger.Error("--log-file: logging to stderr only", "path", f.path, "error", f.openErr)
+	case f.file != nil:
+		logger.Info("logging to a file as well as stderr", "path", f.file.Path(), "max_bytes", f.maxSize)
+	}
+}
+
+// teeLog writes each log line to stderr and to the log file. A failed
+// write of the file is said once on stderr, until a write succeeds again.
+type teeLog struct {
+	stderr io.Writer
+	file   *logfile.File
+	failed atomic.Bool
+}
+
+func (t *teeLog) Write(p []byte) (int, error) {
+	n, err := t.stderr.Write(p)
+	if _, ferr := t.file.Write(p); ferr != nil {
+		if !t.failed.Swap(true) {
+			fmt.Fprintf(t.stderr, "toolhost: cannot write the log file %s: %s; the lines go to stderr only until it can be written again\n", t.file.Path(), ferr)
+		}
+	} else {
+		t.failed.Store(false)
+	}
+	return n, err
+}
