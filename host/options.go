@@ -7,6 +7,7 @@ type ServerOption func(*serverOptions)
 type serverOptions struct {
 	listChanged bool
 	beforeWork  func()
+	tasks       *TaskOptions
 }
 
 // BeforeWork gives NewServer a function to run before the server does any

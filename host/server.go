@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/internal/tasks"
 )
 
 // Server serves a Registry to MCP clients through the official Go SDK. The
@@ -75,6 +76,9 @@ type Server struct {
 	// NotifyCleared). Keys are weak pointers to the sessions; an entry is
 	// deleted once its session is garbage.
 	levels sync.Map // weak.Pointer[mcp.ServerSession] -> mcp.LoggingLevel
+
+	// tasks runs the calls of tools with task support as tasks.
+	tasks *taskHost
 }
 
 // Limits on resources/subscribe and subscriptions/listen, so that clients
@@ -128,6 +132,7 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 	info := reg.Config.Server
 	s := &Server{logger: logger, beforeWork: o.beforeWork, startInfo: identity(reg)}
 	s.life, s.shutdown = context.WithCancelCause(context.Background())
+	s.tasks = newTaskHost(s, o.tasks)
 	impl := s.startInfo
 	s.mcp = mcp.NewServer(&impl, &mcp.ServerOptions{
 		Instructions: info.Instructions,
@@ -138,6 +143,7 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 			Prompts:     &mcp.PromptCapabilities{ListChanged: o.listChanged},
 			Logging:     &mcp.LoggingCapabilities{},
 			Completions: &mcp.CompletionCapabilities{},
+			Extensions:  map[string]any{tasks.ExtensionID: map[string]any{}},
 		},
 		CompletionHandler:  s.completionHandler,
 		SubscribeHandler:   s.subscribeHandler,
@@ -179,6 +185,11 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		if s.beforeWork != nil && method != "initialize" {
 			s.beforeWork()
+		}
+		if method == "tools/call" {
+			if res, err, ok := s.callAsTask(ctx, req); ok {
+				return res, err
+			}
 		}
 		res, err := next(ctx, method, req)
 		if err != nil && method == "initialize" {

@@ -194,6 +194,12 @@ func inspectTool(w io.Writer, t *thcl.Tool) {
 		}
 		fmt.Fprintln(w, line)
 	}
+	switch t.Task {
+	case thcl.TaskOptional:
+		fmt.Fprintln(w, "    runs as a task (in the background, polled by the client) for clients that support tasks, at once for others")
+	case thcl.TaskRequired:
+		fmt.Fprintln(w, "    runs only as a task (in the background, polled by the client): clients that do not support tasks are refused")
+	}
 	if t.Ask != nil {
 		fmt.Fprintln(w, "    asks the user to fill in a form before each call (calls from a client that cannot ask are refused):")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
