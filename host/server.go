@@ -205,6 +205,9 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		if err == nil {
 			s.describe(method, req, res)
+			if method == "tools/list" {
+				res = s.current.Load().withTaskSupport(res)
+			}
 		}
 		if method == "initialize" && err == nil {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {

@@ -144,3 +144,48 @@ func taskLookupError(id string, err error) *jsonrpc.Error {
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "The task store failed: " + err.Error()}
 }
+
+// taskTool is a tool as tools/list shows it, with its task support.
+type taskTool struct {
+	*mcp.Tool
+	Execution *toolExecution `json:"execution,omitempty"`
+}
+
+// toolExecution is a tool's execution field: how its calls may run.
+type toolExecution struct {
+	TaskSupport string `json:"taskSupport"`
+}
+
+// taskToolList is a tools/list result whose tools show their task support.
+type taskToolList struct {
+	*mcp.ListToolsResult
+	Tools []taskTool `json:"tools"`
+}
+
+// withTaskSupport adds execution.taskSupport to the tools of a tools/list
+// result that have task support; a result without any is returned as it
+// is, so that tools/list costs nothing more for configs without tasks.
+func (r *Registry) withTaskSupport(res mcp.Result) mcp.Result {
+	list, ok := res.(*mcp.ListToolsResult)
+	if !ok || list == nil || !r.hasTaskTools {
+		return res
+	}
+	out := &taskToolList{ListToolsResult: list, Tools: make([]taskTool, len(list.Tools))}
+	for i, t := range list.Tools {
+		out.Tools[i] = r.taskTool(t)
+	}
+	return out
+}
+
+// ListedTool is t as tools/list shows it: with execution.taskSupport when
+// the tool has task support (inspect --json shows tools so).
+func (r *Registry) ListedTool(t *mcp.Tool) any { return r.taskTool(t) }
+
+// taskTool is t with its task support, when it has one.
+func (r *Registry) taskTool(t *mcp.Tool) taskTool {
+	tt := taskTool{Tool: t}
+	if def := r.tools[t.Name]; def != nil && def.Task != "" {
+		tt.Execution = &toolExecution{TaskSupport: def.Task}
+	}
+	return tt
+}
