@@ -26,9 +26,9 @@ import (
 
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
-	"github.com/toolhost/toolhost/internal/tasks"
 	"github.com/toolhost/toolhost/internal/diagtext"
 	"github.com/toolhost/toolhost/internal/setup"
+	"github.com/toolhost/toolhost/internal/tasks"
 )
 
 // Exit codes.
