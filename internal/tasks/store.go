@@ -83,11 +83,13 @@ type Task struct {
 }
 
 // Size is the number of bytes of t's result, error data and input requests:
-// what counts against a store's MaxResultBytes.
+// what counts against a store's MaxResultBytes. An error's message is the
+// server's own short text and does not count, so that a task refused its
+// result for the cap can always be settled as failed.
 func (t *Task) Size() int64 {
 	n := int64(len(t.Result) + len(t.InputRequests))
 	if t.Error != nil {
-		n += int64(len(t.Error.Data) + len(t.Error.Message))
+		n += int64(len(t.Error.Data))
 	}
 	return n
 }
