@@ -174,7 +174,7 @@ func rpcOutcome(m map[string]any) (map[string]any, int64, string) {
 func taskWires(t *testing.T, src string, opts ...ServerOption) map[string][2]taskWire {
 	e := startHTTPConfig(t, HTTPOptions{Stateless: true}, src, opts...)
 	return map[string][2]taskWire{
-		"http": {httpTaskWire{e: e, ext: true}, httpTaskWire{e: e}},
+		"http":  {httpTaskWire{e: e, ext: true}, httpTaskWire{e: e}},
 		"stdio": {startStdioTasks(t, src, true, opts...), startStdioTasks(t, src, false, opts...)},
 	}
 }
