@@ -53,6 +53,16 @@ tool "sleeper" {
     timeout = "120s"
   }
 }
+tool "confirmer" {
+  task = "optional"
+  param "file" {
+    type = string
+  }
+  confirm = "Delete ${param.file}?"
+  exec {
+    command = ["sh", "-c", "printf 'deleted %s' \"$1\"", "confirmer", param.file]
+  }
+}
 tool "big" {
   task = "optional"
   exec {
@@ -93,6 +103,7 @@ func (w httpTaskWire) call(t *testing.T, method string, params map[string]any) (
 	caps := map[string]any{}
 	if w.ext {
 		caps["extensions"] = map[string]any{tasks.ExtensionID: map[string]any{}}
+		caps["elicitation"] = map[string]any{}
 	}
 	p := map[string]any{"_meta": map[string]any{
 		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
@@ -148,7 +159,7 @@ func startStdioTasks(t *testing.T, src string, ext bool, opts ...ServerOption) s
 	p := startStdio(t, loadHTTPRegistry(t, src), opts...)
 	caps := "{}"
 	if ext {
-		caps = `{"extensions":{"` + tasks.ExtensionID + `":{}}}`
+		caps = `{"elicitation":{},"extensions":{"` + tasks.ExtensionID + `":{}}}`
 	}
 	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":` + caps + `,"clientInfo":{"name":"t","version":"1"}}}`)
 	if r := p.next(); r.Error != nil {
@@ -299,6 +310,39 @@ func TestTasks(t *testing.T) {
 				if _, code, _ := with.call(t, m, map[string]any{"taskId": "x"}); code != -32601 {
 					t.Fatalf("%s: got %d, want -32601", m, code)
 				}
+			}
+		}},
+		{"a question parks the task until tasks/update answers it", func(t *testing.T, with, _ taskWire) {
+			id := mustCreate(t, with, "confirmer", map[string]any{"file": "a.txt"})
+			var task map[string]any
+			waitUntil(t, "the task asks", func() bool {
+				task, _, _ = with.call(t, "tasks/get", map[string]any{"taskId": id})
+				return task["status"] == "input_required"
+			})
+			reqs, _ := task["inputRequests"].(map[string]any)
+			if len(reqs) != 1 {
+				t.Fatalf("inputRequests %v, want one", task["inputRequests"])
+			}
+			var key string
+			for k, v := range reqs {
+				key = k
+				if m, _ := v.(map[string]any); m["method"] != "elicitation/create" || !strings.Contains(fmt.Sprint(m["params"]), "Delete a.txt?") {
+					t.Fatalf("input request %v", v)
+				}
+			}
+			// An answer to a question not asked is acknowledged and
+			// changes nothing.
+			if ack, code, _ := with.call(t, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"other": map[string]any{"action": "accept"}}}); code != 0 || ack["resultType"] != "complete" {
+				t.Fatalf("update: %v %d", ack, code)
+			}
+			if got, _, _ := with.call(t, "tasks/get", map[string]any{"taskId": id}); got["status"] != "input_required" {
+				t.Fatalf("after an unknown answer: %v", got)
+			}
+			if _, code, msg := with.call(t, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{key: map[string]any{"action": "accept", "content": map[string]any{}}}}); code != 0 {
+				t.Fatalf("update: %d %s", code, msg)
+			}
+			if task := waitTerminal(t, with, id); task["status"] != "completed" || taskText(task) != "deleted a.txt" || task["inputRequests"] != nil {
+				t.Fatalf("task %v", task)
 			}
 		}},
 		{"cancel kills the command", func(t *testing.T, with, _ taskWire) {
