@@ -92,14 +92,20 @@ type taskWire interface {
 }
 
 // httpTaskWire sends 2026-07-28 requests to a stateless HTTP server,
-// declaring the tasks extension in each request's _meta when ext is set.
+// declaring the tasks extension in each request's _meta when ext is set;
+// with session set, it sends the requests of that session instead.
 type httpTaskWire struct {
-	e   *httpEnv
-	ext bool
+	e       *httpEnv
+	ext     bool
+	session map[string]string
 }
 
 func (w httpTaskWire) call(t *testing.T, method string, params map[string]any) (map[string]any, int64, string) {
 	t.Helper()
+	if w.session != nil {
+		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+		return httpOutcome(t, method, rawPost(t, w.e.base+"/mcp", string(body), w.session))
+	}
 	caps := map[string]any{}
 	if w.ext {
 		caps["extensions"] = map[string]any{tasks.ExtensionID: map[string]any{}}
@@ -122,7 +128,12 @@ func (w httpTaskWire) call(t *testing.T, method string, params map[string]any) (
 	if name != "" {
 		hdr["Mcp-Name"] = name
 	}
-	resp := rawPost(t, w.e.base+"/mcp", string(body), hdr)
+	return httpOutcome(t, method, rawPost(t, w.e.base+"/mcp", string(body), hdr))
+}
+
+// httpOutcome reads the answer to a request, as JSON or an event stream.
+func httpOutcome(t *testing.T, method string, resp *http.Response) (map[string]any, int64, string) {
+	t.Helper()
 	var m map[string]any
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		m = newSSEReader(resp.Body).message(t)
@@ -151,6 +162,20 @@ func (w stdioTaskWire) call(t *testing.T, method string, params map[string]any) 
 	var m map[string]any
 	_ = json.Unmarshal([]byte(r.line), &m)
 	return rpcOutcome(m)
+}
+
+// httpSession initializes a session on e, declaring the tasks extension
+// when ext is set, and returns the headers of its requests.
+func httpSession(t *testing.T, e *httpEnv, ext bool) map[string]string {
+	caps := "{}"
+	if ext {
+		caps = `{"elicitation":{},"extensions":{"` + tasks.ExtensionID + `":{}}}`
+	}
+	resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":`+caps+`,"clientInfo":{"name":"t","version":"1"}}}`, nil)
+	hdr := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-11-25"}
+	httpOutcome(t, "initialize", resp)
+	rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr)
+	return hdr
 }
 
 // startStdioTasks starts a stdio server for src and initializes it,
@@ -184,9 +209,11 @@ func rpcOutcome(m map[string]any) (map[string]any, int64, string) {
 // client that declares the extension and one that does not.
 func taskWires(t *testing.T, src string, opts ...ServerOption) map[string][2]taskWire {
 	e := startHTTPConfig(t, HTTPOptions{Stateless: true}, src, opts...)
+	se := startHTTPConfig(t, HTTPOptions{}, src, opts...)
 	return map[string][2]taskWire{
-		"http":  {httpTaskWire{e: e, ext: true}, httpTaskWire{e: e}},
-		"stdio": {startStdioTasks(t, src, true, opts...), startStdioTasks(t, src, false, opts...)},
+		"http":          {httpTaskWire{e: e, ext: true}, httpTaskWire{e: e}},
+		"http sessions": {httpTaskWire{e: se, session: httpSession(t, se, true)}, httpTaskWire{e: se, session: httpSession(t, se, false)}},
+		"stdio":         {startStdioTasks(t, src, true, opts...), startStdioTasks(t, src, false, opts...)},
 	}
 }
 
