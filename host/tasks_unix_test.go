@@ -164,14 +164,43 @@ func (w stdioTaskWire) call(t *testing.T, method string, params map[string]any) 
 	return rpcOutcome(m)
 }
 
+// sseTaskWire sends requests to a legacy SSE session and reads their
+// answers off its stream, one at a time.
+type sseTaskWire struct {
+	r    *sseReader
+	post func(string)
+}
+
+func (w sseTaskWire) call(t *testing.T, method string, params map[string]any) (map[string]any, int64, string) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	w.post(string(body))
+	return rpcOutcome(w.r.message(t))
+}
+
+// openSSETasks opens a legacy SSE session on e, declaring the tasks
+// extension when ext is set.
+func openSSETasks(t *testing.T, e *httpEnv, ext bool) sseTaskWire {
+	r, post := openSSE(t, e)
+	post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":` + initCaps(ext) + `,"clientInfo":{"name":"t","version":"1"}}}`)
+	r.message(t)
+	post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return sseTaskWire{r: r, post: post}
+}
+
+// initCaps are the capabilities an initialize declares: elicitation and
+// the tasks extension when ext is set, none otherwise.
+func initCaps(ext bool) string {
+	if !ext {
+		return "{}"
+	}
+	return `{"elicitation":{},"extensions":{"` + tasks.ExtensionID + `":{}}}`
+}
+
 // httpSession initializes a session on e, declaring the tasks extension
 // when ext is set, and returns the headers of its requests.
 func httpSession(t *testing.T, e *httpEnv, ext bool) map[string]string {
-	caps := "{}"
-	if ext {
-		caps = `{"elicitation":{},"extensions":{"` + tasks.ExtensionID + `":{}}}`
-	}
-	resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":`+caps+`,"clientInfo":{"name":"t","version":"1"}}}`, nil)
+	resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":`+initCaps(ext)+`,"clientInfo":{"name":"t","version":"1"}}}`, nil)
 	hdr := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-11-25"}
 	httpOutcome(t, "initialize", resp)
 	rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr)
@@ -182,11 +211,7 @@ func httpSession(t *testing.T, e *httpEnv, ext bool) map[string]string {
 // declaring the tasks extension when ext is set.
 func startStdioTasks(t *testing.T, src string, ext bool, opts ...ServerOption) stdioTaskWire {
 	p := startStdio(t, loadHTTPRegistry(t, src), opts...)
-	caps := "{}"
-	if ext {
-		caps = `{"elicitation":{},"extensions":{"` + tasks.ExtensionID + `":{}}}`
-	}
-	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":` + caps + `,"clientInfo":{"name":"t","version":"1"}}}`)
+	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":` + initCaps(ext) + `,"clientInfo":{"name":"t","version":"1"}}}`)
 	if r := p.next(); r.Error != nil {
 		t.Fatalf("initialize: %s", r.line)
 	}
@@ -213,6 +238,7 @@ func taskWires(t *testing.T, src string, opts ...ServerOption) map[string][2]tas
 	return map[string][2]taskWire{
 		"http":          {httpTaskWire{e: e, ext: true}, httpTaskWire{e: e}},
 		"http sessions": {httpTaskWire{e: se, session: httpSession(t, se, true)}, httpTaskWire{e: se, session: httpSession(t, se, false)}},
+		"legacy sse":    {openSSETasks(t, se, true), openSSETasks(t, se, false)},
 		"stdio":         {startStdioTasks(t, src, true, opts...), startStdioTasks(t, src, false, opts...)},
 	}
 }
