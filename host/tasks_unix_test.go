@@ -544,3 +544,67 @@ func TestTaskHeaders(t *testing.T) {
 		})
 	}
 }
+
+// TestTasksAcrossReplicas: two stateless servers sharing one store, as
+// replicas behind a load balancer: a task created on one is polled,
+// answered and cancelled through the other, and a task whose replica
+// stopped renewing its lease is settled as failed by the one left.
+func TestTasksAcrossReplicas(t *testing.T) {
+	limits := tasks.Options{Lease: 300 * time.Millisecond}
+	shared := tasks.NewMemory(limits)
+	opt := Tasks(TaskOptions{Store: shared, Limits: limits})
+	a := httpTaskWire{e: startHTTPConfig(t, HTTPOptions{Stateless: true}, tasksConfig, opt), ext: true}
+	b := httpTaskWire{e: startHTTPConfig(t, HTTPOptions{Stateless: true}, tasksConfig, opt), ext: true}
+
+	t.Run("poll on the other replica", func(t *testing.T) {
+		task := waitTerminal(t, b, mustCreate(t, a, "quick", map[string]any{"word": "shared"}))
+		if task["status"] != "completed" || taskText(task) != "done shared" {
+			t.Fatalf("task %v", task)
+		}
+	})
+	t.Run("answer on the other replica", func(t *testing.T) {
+		id := mustCreate(t, a, "confirmer", map[string]any{"file": "b.txt"})
+		var task map[string]any
+		waitUntil(t, "the task asks", func() bool {
+			task, _, _ = b.call(t, "tasks/get", map[string]any{"taskId": id})
+			return task["status"] == "input_required"
+		})
+		answers := map[string]any{}
+		for k := range task["inputRequests"].(map[string]any) {
+			answers[k] = map[string]any{"action": "accept", "content": map[string]any{}}
+		}
+		if _, code, msg := b.call(t, "tasks/update", map[string]any{"taskId": id, "inputResponses": answers}); code != 0 {
+			t.Fatalf("update: %d %s", code, msg)
+		}
+		if task := waitTerminal(t, b, id); task["status"] != "completed" || taskText(task) != "deleted b.txt" {
+			t.Fatalf("task %v", task)
+		}
+	})
+	t.Run("cancel on the other replica kills the command", func(t *testing.T) {
+		pidfile := filepath.Join(t.TempDir(), "pid")
+		id := mustCreate(t, a, "sleeper", map[string]any{"pidfile": pidfile})
+		waitForFile(t, pidfile)
+		b2, _ := os.ReadFile(pidfile)
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(b2)))
+		if _, code, msg := b.call(t, "tasks/cancel", map[string]any{"taskId": id}); code != 0 {
+			t.Fatalf("cancel: %d %s", code, msg)
+		}
+		if task := waitTerminal(t, b, id); task["status"] != "cancelled" {
+			t.Fatalf("task %v", task)
+		}
+		waitUntil(t, "the command is gone", func() bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) })
+	})
+	t.Run("a replica that stopped renewing", func(t *testing.T) {
+		// A task whose owner is gone: its lease runs out, and the
+		// replica left reaps it.
+		dead := tasks.Task{ID: "orphan", Tool: "sleeper", Owner: "gone", Status: tasks.Working}
+		if err := shared.Create(t.Context(), dead); err != nil {
+			t.Fatal(err)
+		}
+		task := waitTerminal(t, b, "orphan")
+		e, _ := task["error"].(map[string]any)
+		if task["status"] != "failed" || !strings.Contains(fmt.Sprint(e["message"]), "stopped before it finished") {
+			t.Fatalf("task %v", task)
+		}
+	})
+}
