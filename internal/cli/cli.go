@@ -359,7 +359,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		paths = []string{defaultConfig}
 	}
-	store, err := tasks.Open(ctx, *taskStore, tasks.Options{})
+	taskLimits := tasks.Options{}.WithDefaults()
+	store, err := tasks.Open(ctx, *taskStore, taskLimits)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
 		return ExitUsage
@@ -392,7 +393,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			}
 		}()
 	})
-	srv = host.NewServer(reg, logger, host.ListChanged(*watch), host.Tasks(host.TaskOptions{Store: store}), host.BeforeWork(func() {
+	srv = host.NewServer(reg, logger, host.ListChanged(*watch), host.Tasks(host.TaskOptions{Store: store, Limits: taskLimits}), host.BeforeWork(func() {
 		installSignals(ctx)
 		startWatch()
 	}))
