@@ -85,85 +85,6 @@ tool "leaky" {
 }
 `
 
-// taskWire is a client of the tasks extension over one transport: call
-// sends a request and returns its result or its error's code and message.
-type taskWire interface {
-	call(t *testing.T, method string, params map[string]any) (res map[string]any, code int64, msg string)
-}
-
-// httpTaskWire sends 2026-07-28 requests to a stateless HTTP server,
-// declaring the tasks extension in each request's _meta when ext is set;
-// with session set, it sends the requests of that session instead.
-type httpTaskWire struct {
-	e       *httpEnv
-	ext     bool
-	session map[string]string
-}
-
-func (w httpTaskWire) call(t *testing.T, method string, params map[string]any) (map[string]any, int64, string) {
-	t.Helper()
-	if w.session != nil {
-		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-		return httpOutcome(t, method, rawPost(t, w.e.base+"/mcp", string(body), w.session))
-	}
-	caps := map[string]any{}
-	if w.ext {
-		caps["extensions"] = map[string]any{tasks.ExtensionID: map[string]any{}}
-		caps["elicitation"] = map[string]any{}
-	}
-	p := map[string]any{"_meta": map[string]any{
-		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
-		"io.modelcontextprotocol/clientCapabilities": caps,
-		"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "t", "version": "1"},
-	}}
-	for k, v := range params {
-		p[k] = v
-	}
-	name, _ := params["name"].(string)
-	if id, ok := params["taskId"].(string); ok {
-		name = id
-	}
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": p})
-	hdr := map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": method}
-	if name != "" {
-		hdr["Mcp-Name"] = name
-	}
-	return httpOutcome(t, method, rawPost(t, w.e.base+"/mcp", string(body), hdr))
-}
-
-// httpOutcome reads the answer to a request, as JSON or an event stream.
-func httpOutcome(t *testing.T, method string, resp *http.Response) (map[string]any, int64, string) {
-	t.Helper()
-	var m map[string]any
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		m = newSSEReader(resp.Body).message(t)
-	} else if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
-		t.Fatalf("%s: %s, body not JSON: %v", method, resp.Status, err)
-	}
-	return rpcOutcome(m)
-}
-
-// stdioTaskWire sends requests to a stdio server whose initialize declared
-// the tasks extension (or not).
-type stdioTaskWire struct {
-	p  *stdioPeer
-	id *atomic.Int64
-}
-
-func (w stdioTaskWire) call(t *testing.T, method string, params map[string]any) (map[string]any, int64, string) {
-	t.Helper()
-	id := w.id.Add(1)
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-	w.p.send(string(body))
-	r := w.p.next()
-	if string(r.ID) != strconv.FormatInt(id, 10) {
-		t.Fatalf("reply to %d: %s", id, r.line)
-	}
-	var m map[string]any
-	_ = json.Unmarshal([]byte(r.line), &m)
-	return rpcOutcome(m)
-}
-
 // sseTaskWire sends requests to a legacy SSE session and reads their
 // answers off its stream, one at a time.
 type sseTaskWire struct {
@@ -217,17 +138,6 @@ func startStdioTasks(t *testing.T, src string, ext bool, opts ...ServerOption) s
 	}
 	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return stdioTaskWire{p: p, id: new(atomic.Int64)}
-}
-
-// rpcOutcome splits a JSON-RPC response into its result or error.
-func rpcOutcome(m map[string]any) (map[string]any, int64, string) {
-	if e, ok := m["error"].(map[string]any); ok {
-		code, _ := e["code"].(float64)
-		msg, _ := e["message"].(string)
-		return nil, int64(code), msg
-	}
-	res, _ := m["result"].(map[string]any)
-	return res, 0, ""
 }
 
 // taskWires are the transports the task tests run over, each with a
