@@ -28,6 +28,7 @@ import (
 	"github.com/toolhost/toolhost/host"
 	"github.com/toolhost/toolhost/internal/diagtext"
 	"github.com/toolhost/toolhost/internal/setup"
+	"github.com/toolhost/toolhost/internal/tasks"
 )
 
 // Exit codes.
@@ -341,6 +342,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	maxMsg := fs.Int("max-message-size", host.DefaultMaxMessageSize, "largest inbound message in bytes")
 	watch := fs.Bool("watch", true, "reload the config when its files change")
 	offline := addOfflineFlag(fs)
+	taskStore := fs.String("task-store", "memory", "where the tasks of tools with task support are kept (calls run in the background for clients of the tasks extension): memory, in this process; or the URL of a store shared by replicas")
 	hf := addHTTPFlags(fs)
 	stateKeyEnv := addStateKeyFlag(fs)
 	logFile := addLogFileFlags(fs)
@@ -372,6 +374,13 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if !ok {
 		return ExitFailure
 	}
+	taskLimits := tasks.Options{}.WithDefaults()
+	store, err := tasks.Open(ctx, *taskStore, taskLimits)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
+		return ExitUsage
+	}
+	defer store.Close()
 	restoreGC := host.RelaxGC()
 	reg, ok := loadWith("serve", paths, loadOptions(*offline), stderr)
 	if !ok {
@@ -407,7 +416,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			}
 		}()
 	})
-	srvOpts := []host.ServerOption{host.ListChanged(*watch), host.BeforeWork(func() {
+	srvOpts := []host.ServerOption{host.ListChanged(*watch), host.Tasks(host.TaskOptions{Store: store, Limits: taskLimits}), host.BeforeWork(func() {
 		installSignals(ctx)
 		startWatch()
 	})}
@@ -431,6 +440,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	stopped := func() {
 		cancel()
 		srv.Shutdown()
+		// Tasks still working are settled as failed, with the reason.
+		settle, stopSettle := context.WithTimeout(context.Background(), host.ShutdownGrace)
+		srv.SettleTasks(settle)
+		stopSettle()
 		// A session that never got to initialize never started the watcher.
 		startWatch()
 		<-watchDone
