@@ -35,6 +35,10 @@ type mrtrCall struct {
 	state     string
 	canElicit bool
 	err       error
+	// approved, when set, is the approval a call run as a task already
+	// had before the task was created (the form's answers; cty.NilVal
+	// without a form): approveMRTR returns it without asking again.
+	approved *cty.Value
 }
 
 type mrtrKey struct{}
@@ -67,6 +71,9 @@ func (s *Server) withMRTR(ctx context.Context, req *mcp.CallToolRequest) (contex
 // run the tool, or the result to answer with instead: an input-required
 // result, or the refusal. A state refused sets m.err.
 func (r *Registry) approveMRTR(ctx context.Context, m *mrtrCall, t *thcl.Tool, eval *hcl.EvalContext, params cty.Value, args json.RawMessage) (cty.Value, *mcp.CallToolResult) {
+	if m.approved != nil {
+		return *m.approved, nil
+	}
 	if !m.canElicit {
 		// As for a session whose client cannot be asked: the fallback or
 		// the refusal that says so (not the one of --stateless).

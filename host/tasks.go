@@ -150,6 +150,21 @@ func (s *Server) callAsTask(ctx context.Context, req mcp.Request) (mcp.Result, e
 		// without a task.
 		return toolError(err.Error() + "."), nil, true
 	}
+	var approval *mrtrCall
+	if mctx, m := s.withMRTR(ctx, call); m != nil && (t.Confirm != nil || t.Ask != nil) {
+		if m.canElicit && m.state == "" {
+			// A 2026-07-28 client is asked first, through its own round
+			// trips (SEP-2322): the call answers with the questions, and
+			// the task is created once the answers come back with the
+			// state (SEP-2663's composition of the two).
+			return nil, nil, false
+		}
+		res, err := s.approveTask(mctx, m, t, call.Params.Arguments)
+		if err != nil || res != nil {
+			return res, err, true
+		}
+		approval = m
+	}
 	caps := call.ClientCapabilities()
 	canElicit := caps != nil && caps.Elicitation != nil
 	version := ""
@@ -158,12 +173,12 @@ func (s *Server) callAsTask(ctx context.Context, req mcp.Request) (mcp.Result, e
 			version = p.ProtocolVersion
 		}
 	}
-	res, err := s.tasks.start(ctx, t.Name, call.Params.Arguments, version, canElicit)
+	res, err := s.tasks.start(ctx, t.Name, call.Params.Arguments, version, canElicit, approval)
 	return res, err, true
 }
 
 // start creates a task for a call of tool and runs it in the background.
-func (th *taskHost) start(ctx context.Context, tool string, args json.RawMessage, version string, canElicit bool) (mcp.Result, error) {
+func (th *taskHost) start(ctx context.Context, tool string, args json.RawMessage, version string, canElicit bool, approval *mrtrCall) (mcp.Result, error) {
 	id := rand.Text()
 	task := tasks.Task{ID: id, Tool: tool, Owner: th.owner, Status: tasks.Working}
 	if err := th.store.Create(ctx, task); err != nil {
@@ -180,6 +195,9 @@ func (th *taskHost) start(ctx context.Context, tool string, args json.RawMessage
 	th.loop.Do(func() { go th.maintain() })
 	reg := th.s.use()
 	runCtx, cancel := context.WithCancelCause(context.Background())
+	if approval != nil {
+		runCtx = context.WithValue(runCtx, mrtrKey{}, approval)
+	}
 	th.mu.Lock()
 	th.running[id] = cancel
 	th.mu.Unlock()

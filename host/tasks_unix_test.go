@@ -276,6 +276,9 @@ func TestTasks(t *testing.T) {
 			}
 		}},
 		{"a question parks the task until tasks/update answers it", func(t *testing.T, with, _ taskWire) {
+			if w, ok := with.(httpTaskWire); ok && w.session == nil {
+				t.Skip("a 2026-07-28 client is asked before the task is created (TestTaskAfterMRTR)")
+			}
 			id := mustCreate(t, with, "confirmer", map[string]any{"file": "a.txt"})
 			var task map[string]any
 			waitUntil(t, "the task asks", func() bool {
@@ -463,8 +466,9 @@ func TestTasksAcrossReplicas(t *testing.T) {
 	limits := tasks.Options{Lease: 300 * time.Millisecond}
 	shared := tasks.NewMemory(limits)
 	opt := Tasks(TaskOptions{Store: shared, Limits: limits})
-	a := httpTaskWire{e: startHTTPConfig(t, HTTPOptions{Stateless: true}, tasksConfig, opt), ext: true}
-	b := httpTaskWire{e: startHTTPConfig(t, HTTPOptions{Stateless: true}, tasksConfig, opt), ext: true}
+	key := StateKey([]byte(strings.Repeat("k", MinStateKeyLen)))
+	a := httpTaskWire{e: startHTTPConfig(t, HTTPOptions{Stateless: true}, tasksConfig, opt, key), ext: true}
+	b := httpTaskWire{e: startHTTPConfig(t, HTTPOptions{Stateless: true}, tasksConfig, opt, key), ext: true}
 
 	t.Run("poll on the other replica", func(t *testing.T) {
 		task := waitTerminal(t, b, mustCreate(t, a, "quick", map[string]any{"word": "shared"}))
@@ -473,20 +477,20 @@ func TestTasksAcrossReplicas(t *testing.T) {
 		}
 	})
 	t.Run("answer on the other replica", func(t *testing.T) {
-		id := mustCreate(t, a, "confirmer", map[string]any{"file": "b.txt"})
-		var task map[string]any
-		waitUntil(t, "the task asks", func() bool {
-			task, _, _ = b.call(t, "tasks/get", map[string]any{"taskId": id})
-			return task["status"] == "input_required"
-		})
+		// Asked by one replica (SEP-2322), answered to the other, whose
+		// task the first polls.
+		args := map[string]any{"file": "b.txt"}
+		r1, _, _ := a.call(t, "tools/call", map[string]any{"name": "confirmer", "arguments": args})
 		answers := map[string]any{}
-		for k := range task["inputRequests"].(map[string]any) {
+		for k := range r1["inputRequests"].(map[string]any) {
 			answers[k] = map[string]any{"action": "accept", "content": map[string]any{}}
 		}
-		if _, code, msg := b.call(t, "tasks/update", map[string]any{"taskId": id, "inputResponses": answers}); code != 0 {
-			t.Fatalf("update: %d %s", code, msg)
+		r2, code, msg := b.call(t, "tools/call", map[string]any{"name": "confirmer", "arguments": args, "inputResponses": answers, "requestState": r1["requestState"]})
+		if code != 0 || r2["resultType"] != "task" {
+			t.Fatalf("round 2: %v %d %s", r2, code, msg)
 		}
-		if task := waitTerminal(t, b, id); task["status"] != "completed" || taskText(task) != "deleted b.txt" {
+		id := r2["taskId"].(string)
+		if task := waitTerminal(t, a, id); task["status"] != "completed" || taskText(task) != "deleted b.txt" {
 			t.Fatalf("task %v", task)
 		}
 	})
