@@ -36,6 +36,11 @@ type Tool struct {
 	// ConfirmFallback is what happens when the client cannot ask the user:
 	// "deny" (the default) refuses the call, "allow" runs it.
 	ConfirmFallback string
+	// Task is the tool's task support (the tasks extension): "" (the
+	// default) runs every call at once, TaskOptional runs the calls of a
+	// client that supports tasks as tasks, TaskRequired refuses the calls
+	// of clients that do not.
+	Task string
 	// RawInput, when set, is the tool's input_schema, written by hand in
 	// place of param blocks.
 	RawInput *RawInput
@@ -68,7 +73,14 @@ var toolCommonAttributes = []hcl.AttributeSchema{
 	{Name: "confirm"},
 	{Name: "confirm_fallback"},
 	{Name: "input_schema"},
+	{Name: "task"},
 }
+
+// The values of a tool's task attribute.
+const (
+	TaskOptional = "optional"
+	TaskRequired = "required"
+)
 
 // toolCommonBlocks are the nested blocks of a tool block other than its
 // backend.
@@ -168,6 +180,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	}
 	eval := t.compileEval(compile)
 	diags = append(diags, t.decodeConfirm(content.Attributes, eval, static, nb.declared)...)
+	diags = append(diags, t.decodeTask(content.Attributes, static)...)
 	var answers []string
 	if nb.ask != nil {
 		a, d := decodeAsk(nb.ask, eval, static, nb.declared)
@@ -427,6 +440,25 @@ func (t *Tool) refRoots(params, answers []string) []refRoot {
 		roots = append(roots, refRoot{root: "answer", names: answers, whole: true})
 	}
 	return roots
+}
+
+// decodeTask decodes task, the tool's task support.
+func (t *Tool) decodeTask(attrs hcl.Attributes, static *hcl.EvalContext) hcl.Diagnostics {
+	a, ok := attrs["task"]
+	if !ok {
+		return nil
+	}
+	diags := stringAttr(attrs, "task", static, &t.Task)
+	if diags.HasErrors() {
+		return diags
+	}
+	if t.Task != TaskOptional && t.Task != TaskRequired {
+		detail := fmt.Sprintf("task says whether a call may run in the background as a task that the client polls: \"optional\" runs the calls of clients that support tasks as tasks (and the others at once), \"required\" refuses the calls of clients that do not support tasks. %q is neither; remove the attribute for a tool whose calls always run at once.", t.Task)
+		detail += suggest.Hint(t.Task, []string{TaskOptional, TaskRequired})
+		t.Task = ""
+		diags = append(diags, rangeDiag(a, "Invalid task", detail))
+	}
+	return diags
 }
 
 // decodeConfirm decodes confirm and confirm_fallback.

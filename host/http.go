@@ -271,6 +271,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	h.calls = &callTracker{calls: map[trackedKey]*trackedCall{}}
 	h.waiters = &streamWaiters{}
 	srv.MCP().AddReceivingMiddleware(h.callMiddleware)
+	srv.SetTaskRunLimit(opts.RequestTimeout)
 
 	getServer := func(*http.Request) *mcp.Server { return srv.MCP() }
 	var events mcp.EventStore
@@ -318,7 +319,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	if h.streams != nil {
 		streamable = h.streams.resume(streamable)
 	}
-	sessions := h.streamablePOST(h.keepStreamsAlive(streamable))
+	sessions := h.streamablePOST(h.tasksPOST(h.keepStreamsAlive(streamable)))
 	if !opts.Stateless && opts.SessionIdleTimeout > 0 {
 		h.idle = newIdleSessions(opts.SessionIdleTimeout, func(sid string) {
 			switch status := deleteSession(sessions, sid); status {

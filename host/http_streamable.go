@@ -351,14 +351,7 @@ func refuseWithoutSession(w http.ResponseWriter, r *http.Request, msgs []peekedM
 
 // writeRPCError answers a POST with a JSON-RPC error (id nil: null).
 func writeRPCError(w http.ResponseWriter, status int, id any, code int64, msg string) {
-	body, _ := json.Marshal(map[string]any{
-		"jsonrpc": "2.0",
-		"id":      id,
-		"error":   map[string]any{"code": code, "message": msg},
-	})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
+	writeRPCErrorData(w, status, id, &jsonrpc.Error{Code: code, Message: msg})
 }
 
 // refuseParams answers a request whose params have a value of the wrong

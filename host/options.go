@@ -9,6 +9,7 @@ type serverOptions struct {
 	beforeWork  func()
 	stateKey    []byte
 	stateGuard  StateGuard
+	tasks       *TaskOptions
 }
 
 // StateKey gives NewServer the key that signs the requestStates of

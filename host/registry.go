@@ -29,11 +29,13 @@ type Registry struct {
 	Templates []*mcp.ResourceTemplate
 	Prompts   []*mcp.Prompt
 
-	tools     map[string]*thcl.Tool
-	prompts   map[string]*thcl.Prompt
-	resources map[string]*thcl.Resource
-	templates []*templateDir
-	functions *hcl.EvalContext
+	tools map[string]*thcl.Tool
+	// hasTaskTools: some tool has task support (see withTaskSupport).
+	hasTaskTools bool
+	prompts      map[string]*thcl.Prompt
+	resources    map[string]*thcl.Resource
+	templates    []*templateDir
+	functions    *hcl.EvalContext
 
 	// use counts calls running on this registry, so that a retired
 	// registry is closed only when the last of them is done.
@@ -194,6 +196,7 @@ func compile(cfg *thcl.Config, lookup thcl.EnvLookup) (*Registry, hcl.Diagnostic
 			continue
 		}
 		r.tools[t.Name] = t
+		r.hasTaskTools = r.hasTaskTools || t.Task != ""
 		r.Tools = append(r.Tools, def)
 	}
 	for _, res := range cfg.Resources {

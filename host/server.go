@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/internal/tasks"
 )
 
 // Server serves a Registry to MCP clients through the official Go SDK. The
@@ -79,6 +80,9 @@ type Server struct {
 	// states signs and checks the requestStates of 2026-07-28 approvals
 	// (see mrtr.go).
 	states *stateSigner
+
+	// tasks runs the calls of tools with task support as tasks.
+	tasks *taskHost
 }
 
 // Limits on resources/subscribe and subscriptions/listen, so that clients
@@ -132,6 +136,7 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 	info := reg.Config.Server
 	s := &Server{logger: logger, beforeWork: o.beforeWork, startInfo: identity(reg), states: newStateSigner(o.stateKey, o.stateGuard)}
 	s.life, s.shutdown = context.WithCancelCause(context.Background())
+	s.tasks = newTaskHost(s, o.tasks)
 	impl := s.startInfo
 	s.mcp = mcp.NewServer(&impl, &mcp.ServerOptions{
 		Instructions: info.Instructions,
@@ -142,6 +147,7 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 			Prompts:     &mcp.PromptCapabilities{ListChanged: o.listChanged},
 			Logging:     &mcp.LoggingCapabilities{},
 			Completions: &mcp.CompletionCapabilities{},
+			Extensions:  map[string]any{tasks.ExtensionID: map[string]any{}},
 		},
 		CompletionHandler:  s.completionHandler,
 		SubscribeHandler:   s.subscribeHandler,
@@ -184,6 +190,11 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		if s.beforeWork != nil && method != "initialize" {
 			s.beforeWork()
 		}
+		if method == "tools/call" {
+			if res, err, ok := s.callAsTask(ctx, req); ok {
+				return res, err
+			}
+		}
 		res, err := next(ctx, method, req)
 		if err != nil && method == "initialize" {
 			// The SDK refuses a second initialize with an error without a
@@ -198,6 +209,9 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		if err == nil {
 			s.describe(method, req, res)
+			if method == "tools/list" {
+				res = s.current.Load().withTaskSupport(res)
+			}
 		}
 		if method == "initialize" && err == nil {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -58,6 +59,9 @@ type StdioTransport struct {
 	// on, and is then answered as usual). For a stop signal: the calls it
 	// cancels still send their answers.
 	Stop <-chan struct{}
+	// Tasks, when set, is the server whose tasks tasks/get, tasks/cancel
+	// and tasks/update ask about (ServeStdio sets it).
+	Tasks *Server
 }
 
 // Connect implements mcp.Transport.
@@ -80,6 +84,7 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		calls:     map[jsonrpc.ID]call{},
 		drained:   make(chan struct{}, 1),
 		stop:      t.Stop,
+		tasks:     t.Tasks,
 	}
 	go c.readLoop(max)
 	return c, nil
@@ -114,6 +119,11 @@ type stdioConn struct {
 
 	closeOnce sync.Once
 	closed    chan struct{}
+
+	// tasks answers tasks/* requests (StdioTransport.Tasks); tasksDeclared
+	// is whether initialize declared the tasks extension.
+	tasks         *Server
+	tasksDeclared atomic.Bool
 }
 
 // utf8BOM is the byte order mark as UTF-8, which a client may write before
@@ -239,6 +249,10 @@ func (c *stdioConn) handleLine(line []byte) bool {
 		return true
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok {
+		if c.tasks != nil && req.IsCall() && isTaskMethod(req.Method) {
+			c.answerTask(req)
+			return true
+		}
 		if err := c.admit(req); err != nil {
 			code, msg := int64(jsonrpc.CodeInvalidRequest), err.Error()
 			if rpc := (*jsonrpc.Error)(nil); errors.As(err, &rpc) {
@@ -366,6 +380,7 @@ func (c *stdioConn) admit(req *jsonrpc.Request) error {
 	// Before initialize, the SDK's refusal says what to do first.
 	if req.Method == "initialize" {
 		c.sawInitialize = true
+		c.noteInitialize(req.Params)
 	}
 	if c.sawInitialize {
 		if p, changed := withoutNullArguments(req.Method, req.Params); changed {
@@ -552,14 +567,11 @@ func (c *stdioConn) replyError(id *jsonrpc.ID, code int64, msg string) {
 	if id != nil {
 		idJSON = id.Raw()
 	}
-	b, _ := json.Marshal(map[string]any{
+	c.writeLine(map[string]any{
 		"jsonrpc": "2.0",
 		"id":      idJSON,
 		"error":   map[string]any{"code": code, "message": msg},
 	})
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	_, _ = c.out.Write(append(b, '\n'))
 }
 
 // Read returns the next message. When the input has ended it waits until

@@ -82,6 +82,9 @@ func ServeStdio(stop context.Context, srv *Server, opts StdioOptions) error {
 	})
 	defer stopOnSignal()
 	t := opts.Transport
+	if t.Tasks == nil {
+		t.Tasks = srv
+	}
 	t.In = &eofReader{r: t.In, eof: func() {
 		time.AfterFunc(ShutdownGrace, func() {
 			srv.ShutdownBecause(errStdinClosed)

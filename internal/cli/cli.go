@@ -28,6 +28,7 @@ import (
 	"github.com/toolhost/toolhost/host"
 	"github.com/toolhost/toolhost/internal/diagtext"
 	"github.com/toolhost/toolhost/internal/setup"
+	"github.com/toolhost/toolhost/internal/tasks"
 )
 
 // Exit codes.
@@ -327,6 +328,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	level := fs.String("log-level", "info", "log level on stderr: debug, info, warn or error")
 	maxMsg := fs.Int("max-message-size", host.DefaultMaxMessageSize, "largest inbound message in bytes")
 	watch := fs.Bool("watch", true, "reload the config when its files change")
+	taskStore := fs.String("task-store", "memory", "where the tasks of tools with task support are kept (calls run in the background for clients of the tasks extension): memory, in this process; or the URL of a store shared by replicas")
 	hf := addHTTPFlags(fs)
 	stateKeyEnv := addStateKeyFlag(fs)
 	paths, err := parseFlags(fs, args)
@@ -358,6 +360,12 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		paths = []string{defaultConfig}
 	}
+	store, err := tasks.Open(ctx, *taskStore, tasks.Options{})
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
+		return ExitUsage
+	}
+	defer store.Close()
 	restoreGC := host.RelaxGC()
 	reg, ok := load("serve", paths, stderr)
 	if !ok {
@@ -393,7 +401,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			}
 		}()
 	})
-	srvOpts := []host.ServerOption{host.ListChanged(*watch), host.BeforeWork(func() {
+	srvOpts := []host.ServerOption{host.ListChanged(*watch), host.Tasks(host.TaskOptions{Store: store}), host.BeforeWork(func() {
 		installSignals(ctx)
 		startWatch()
 	})}
@@ -416,6 +424,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	stopped := func() {
 		cancel()
 		srv.Shutdown()
+		// Tasks still working are settled as failed, with the reason.
+		settle, stopSettle := context.WithTimeout(context.Background(), host.ShutdownGrace)
+		srv.SettleTasks(settle)
+		stopSettle()
 		// A session that never got to initialize never started the watcher.
 		startWatch()
 		<-watchDone

@@ -50,7 +50,7 @@ func inspectJSON(reg *host.Registry, stdout, stderr io.Writer) int {
 	out := struct {
 		ServerInfo        *mcp.Implementation     `json:"serverInfo"`
 		Instructions      string                  `json:"instructions,omitempty"`
-		Tools             []*mcp.Tool             `json:"tools"`
+		Tools             []any                   `json:"tools"`
 		Resources         []*mcp.Resource         `json:"resources"`
 		ResourceTemplates []*mcp.ResourceTemplate `json:"resourceTemplates"`
 		Prompts           []*mcp.Prompt           `json:"prompts"`
@@ -58,7 +58,7 @@ func inspectJSON(reg *host.Registry, stdout, stderr io.Writer) int {
 		ServerInfo:   &mcp.Implementation{Name: s.Name, Title: s.Title, Version: s.Version},
 		Instructions: s.Instructions,
 		// In the order of the lists clients get: the SDK sorts them.
-		Tools:             sortedBy(reg.Tools, func(t *mcp.Tool) string { return t.Name }),
+		Tools:             listedTools(reg),
 		Resources:         sortedBy(reg.Resources, func(r *mcp.Resource) string { return r.URI }),
 		ResourceTemplates: sortedBy(reg.Templates, func(t *mcp.ResourceTemplate) string { return t.URITemplate }),
 		Prompts:           sortedBy(reg.Prompts, func(p *mcp.Prompt) string { return p.Name }),
@@ -193,6 +193,12 @@ func inspectTool(w io.Writer, t *thcl.Tool) {
 			line += " (calls from a client that cannot ask are refused)"
 		}
 		fmt.Fprintln(w, line)
+	}
+	switch t.Task {
+	case thcl.TaskOptional:
+		fmt.Fprintln(w, "    runs as a task (in the background, polled by the client) for clients that support tasks, at once for others")
+	case thcl.TaskRequired:
+		fmt.Fprintln(w, "    runs only as a task (in the background, polled by the client): clients that do not support tasks are refused")
 	}
 	if t.Ask != nil {
 		fmt.Fprintln(w, "    asks the user to fill in a form before each call (calls from a client that cannot ask are refused):")
@@ -352,5 +358,15 @@ func contentSource(c *thcl.Content) string {
 func sortedBy[T any](list []T, key func(T) string) []T {
 	out := append(make([]T, 0, len(list)), list...)
 	slices.SortStableFunc(out, func(a, b T) int { return strings.Compare(key(a), key(b)) })
+	return out
+}
+
+// listedTools are the tools as tools/list shows them, sorted as the SDK
+// sorts them, with their task support.
+func listedTools(reg *host.Registry) []any {
+	var out []any
+	for _, t := range sortedBy(reg.Tools, func(t *mcp.Tool) string { return t.Name }) {
+		out = append(out, reg.ListedTool(t))
+	}
 	return out
 }
