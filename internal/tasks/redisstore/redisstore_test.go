@@ -1,0 +1,226 @@
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/toolhost/toolhost/internal/tasks"
+	"github.com/toolhost/toolhost/internal/tasks/storetest"
+	"github.com/toolhost/toolhost/internal/testredis"
+)
+
+// prefixes numbers the key prefixes of the stores of one test run.
+var prefixes atomic.Int64
+
+// open returns a store on srv with a key prefix of its own, as a replica
+// would open it (a client of its own).
+func open(t *testing.T, srv *testredis.Server, o tasks.Options) *Store {
+	t.Helper()
+	prefix := fmt.Sprintf("test%d:", prefixes.Add(1))
+	return openPrefix(t, srv, prefix, o)
+}
+
+// openPrefix returns a store on srv whose keys start with prefix; two
+// stores of one prefix are two replicas sharing the Redis.
+func openPrefix(t *testing.T, srv *testredis.Server, prefix string, o tasks.Options) *Store {
+	t.Helper()
+	st, err := Open(context.Background(), srv.URL, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st.(*Store)
+	s.prefix = prefix
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// TestStoreBehaviour runs the behaviour every tasks.Store must have
+// against a real redis-server.
+func TestStoreBehaviour(t *testing.T) {
+	srv := testredis.Start(t)
+	storetest.Run(t, func(t *testing.T, o tasks.Options) tasks.Store { return open(t, srv, o) })
+}
+
+// TestTaskKeysExpire: every task key has a TTL in Redis, working or
+// finished, so that Redis forgets tasks even when no replica trims; a
+// finished task's is its retention plus the slack.
+func TestTaskKeysExpire(t *testing.T) {
+	srv := testredis.Start(t)
+	ctx := context.Background()
+	s := open(t, srv, tasks.Options{TTL: time.Hour, Lease: time.Minute})
+	must(t, s.Create(ctx, tasks.Task{ID: "a", Tool: "slow", Owner: "r1", Status: tasks.Working}))
+	ttl := func() time.Duration {
+		d, err := s.c.PTTL(ctx, s.prefix+"task:a").Result()
+		must(t, err)
+		return d
+	}
+	if d := ttl(); d <= time.Hour || d > time.Hour+time.Minute+keySlack {
+		t.Fatalf("working task's key TTL = %s, want the lease, the retention and the slack", d)
+	}
+	_, err := s.Update(ctx, "a", func(t *tasks.Task) error { t.Status = tasks.Completed; return nil })
+	must(t, err)
+	if d := ttl(); d <= time.Hour || d > time.Hour+keySlack {
+		t.Fatalf("finished task's key TTL = %s, want the retention and the slack", d)
+	}
+}
+
+// TestIndexTrimmedWithRetention: once its retention has passed, a task
+// leaves the index, the task key goes and its bytes are given back.
+func TestIndexTrimmedWithRetention(t *testing.T) {
+	srv := testredis.Start(t)
+	ctx := context.Background()
+	c := storetest.NewClock()
+	s := open(t, srv, tasks.Options{TTL: time.Minute, Lease: time.Hour, Now: c.Now})
+	for _, id := range []string{"a", "b"} {
+		must(t, s.Create(ctx, tasks.Task{ID: id, Tool: "slow", Owner: "r1", Status: tasks.Working}))
+	}
+	_, err := s.Update(ctx, "a", func(t *tasks.Task) error {
+		t.Status, t.Result = tasks.Completed, []byte(`{"content":[]}`)
+		return nil
+	})
+	must(t, err)
+	c.Advance(time.Minute)
+	_, err = s.Reap(ctx)
+	must(t, err)
+	ids, err := s.c.ZRange(ctx, s.prefix+"index", 0, -1).Result()
+	must(t, err)
+	if len(ids) != 1 || ids[0] != "b" {
+		t.Fatalf("index = %v, want [b]", ids)
+	}
+	if n, _ := s.c.Exists(ctx, s.prefix+"task:a").Result(); n != 0 {
+		t.Fatal("the trimmed task's key is still there")
+	}
+	if b, _ := s.c.Get(ctx, s.prefix+"bytes").Int(); b != 0 {
+		t.Fatalf("bytes = %d after the only result was dropped", b)
+	}
+}
+
+// TestLostOwnerSeenByReader: the task of a replica that stopped renewing
+// its lease is read as failed, with the reason, by another replica that
+// reads it after the lease ran out, with no Reap in between.
+func TestLostOwnerSeenByReader(t *testing.T) {
+	srv := testredis.Start(t)
+	ctx := context.Background()
+	c := storetest.NewClock()
+	o := tasks.Options{Lease: 10 * time.Second, Now: c.Now}
+	dead := open(t, srv, o)
+	other := openPrefix(t, srv, dead.prefix, o)
+	must(t, dead.Create(ctx, tasks.Task{ID: "a", Tool: "slow", Owner: "r1", Status: tasks.Working}))
+	must(t, dead.Close())
+	c.Advance(10 * time.Second)
+	got, err := other.Get(ctx, "a")
+	must(t, err)
+	if got.Status != tasks.Failed || got.Error == nil || !strings.Contains(got.Error.Message, "r1") || got.StatusMessage == "" {
+		t.Fatalf("got %+v, want failed with the reason", got)
+	}
+	if n, _ := other.c.ZCard(ctx, other.prefix+"active").Result(); n != 0 {
+		t.Fatal("the failed task is still in the active set")
+	}
+}
+
+// TestCancelReachesOwnerAtOnce: a cancel requested through one replica's
+// store reaches the owner's WatchCancels, without waiting for a heartbeat.
+func TestCancelReachesOwnerAtOnce(t *testing.T) {
+	srv := testredis.Start(t)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	owner := open(t, srv, tasks.Options{})
+	other := openPrefix(t, srv, owner.prefix, tasks.Options{})
+	must(t, owner.Create(ctx, tasks.Task{ID: "a", Tool: "slow", Owner: "r1", Status: tasks.Working}))
+	got := make(chan string, 1)
+	subscribed := make(chan struct{})
+	go owner.watchCancels(ctx, "r1", func(id string) { got <- id }, func() { close(subscribed) })
+	<-subscribed
+	_, err := other.RequestCancel(ctx, "a")
+	must(t, err)
+	if id := <-got; id != "a" {
+		t.Fatalf("stopped %q, want a", id)
+	}
+	ids, err := owner.Heartbeat(ctx, "r1")
+	must(t, err)
+	if len(ids) != 1 || ids[0] != "a" {
+		t.Fatalf("heartbeat = %v, want [a]", ids)
+	}
+}
+
+// TestFirstUseAcrossReplicas: a nonce is first used once, whichever
+// replica sees it, and its key expires when the state does.
+func TestFirstUseAcrossReplicas(t *testing.T) {
+	srv := testredis.Start(t)
+	ctx := context.Background()
+	a := open(t, srv, tasks.Options{})
+	b := openPrefix(t, srv, a.prefix, tasks.Options{})
+	until := time.Now().Add(5 * time.Minute)
+	for i, tc := range []struct {
+		s    *Store
+		want bool
+	}{{a, true}, {b, false}, {a, false}} {
+		ok, err := tc.s.FirstUse(ctx, "n1", until)
+		must(t, err)
+		if ok != tc.want {
+			t.Fatalf("use %d: FirstUse = %v, want %v", i, ok, tc.want)
+		}
+	}
+	if d, _ := a.c.PTTL(ctx, a.prefix+"approval:n1").Result(); d <= 4*time.Minute || d > 5*time.Minute {
+		t.Fatalf("the nonce's TTL is %s, want about 5m", d)
+	}
+}
+
+// TestUnreachableRedis: errors say where the Redis is and what to check,
+// and never hold the password of the URL.
+func TestUnreachableRedis(t *testing.T) {
+	srv := testredis.Start(t)
+	ctx := context.Background()
+	addr := srv.Addr
+	t.Run("at open", func(t *testing.T) {
+		srv.Kill()
+		defer srv.Restart()
+		_, err := tasks.Open(ctx, "redis://toolhost:s3cret-pw@"+addr+"/0", tasks.Options{})
+		if err == nil {
+			t.Fatal("Open succeeded with the Redis down")
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, "toolhost could not reach Redis at "+addr) || !strings.Contains(msg, "--task-store") || strings.Contains(msg, "s3cret-pw") {
+			t.Fatalf("error: %s", msg)
+		}
+	})
+	t.Run("while serving, and back after a restart", func(t *testing.T) {
+		s := open(t, srv, tasks.Options{})
+		must(t, s.Create(ctx, tasks.Task{ID: "a", Tool: "slow", Owner: "r1", Status: tasks.Working}))
+		srv.Kill()
+		_, err := s.Get(ctx, "a")
+		if err == nil || !strings.Contains(err.Error(), "toolhost could not reach Redis at "+addr) {
+			t.Fatalf("Get with the Redis down: %v", err)
+		}
+		srv.Restart()
+		// The Redis lost its data (no persistence): the task is gone, and
+		// the store works again.
+		if _, err := s.Get(ctx, "a"); !errors.Is(err, tasks.ErrNotFound) {
+			t.Fatalf("Get after the restart: %v, want ErrNotFound", err)
+		}
+		must(t, s.Create(ctx, tasks.Task{ID: "b", Tool: "slow", Owner: "r1", Status: tasks.Working}))
+	})
+	t.Run("bad URLs", func(t *testing.T) {
+		for _, u := range []string{"redis://user:s3cret-pw@host:6379/x", "redis://user:s3cret-pw@[::1"} {
+			_, err := Open(ctx, u, tasks.Options{})
+			if err == nil || strings.Contains(err.Error(), "s3cret-pw") || !strings.Contains(err.Error(), "--task-store") {
+				t.Fatalf("Open(%q): %v", u, err)
+			}
+		}
+	})
+}
+
+// must fails the test on err.
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil && !errors.Is(err, redis.Nil) {
+		t.Fatal(err)
+	}
+}
