@@ -408,6 +408,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if stateKey != nil {
 		srvOpts = append(srvOpts, stateKey)
 	}
+	if guard := stateGuardOption(store); guard != nil {
+		srvOpts = append(srvOpts, guard)
+	}
 	srv = host.NewServer(reg, logger, srvOpts...)
 	// The GC's settings come back once the first requests are answered,
 	// when the ballast is made (see host.Server.Run): one collection then
