@@ -144,7 +144,9 @@ func (s *Store) cancelChannel(owner string) string { return s.prefix + "cancel:"
 func ms(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
 
 // pttl is a key TTL of d plus keySlack, in ms, d below 0 counting as 0.
-func pttl(d time.Duration) string { return strconv.FormatInt((max(d, 0) + keySlack).Milliseconds(), 10) }
+func pttl(d time.Duration) string {
+	return strconv.FormatInt((max(d, 0) + keySlack).Milliseconds(), 10)
+}
 
 // placement is where a task goes in the index and the active set, and how
 // long its key and its owner's set live, as the scripts take them.
