@@ -95,13 +95,14 @@ func startHTTP(t *testing.T, opts HTTPOptions) *httpEnv {
 	return startHTTPConfig(t, opts, httpTestConfig)
 }
 
-// startHTTPConfig is startHTTP serving the config src.
-func startHTTPConfig(t *testing.T, opts HTTPOptions, src string) *httpEnv {
+// startHTTPConfig is startHTTP serving the config src, the server made
+// with sopts.
+func startHTTPConfig(t *testing.T, opts HTTPOptions, src string, sopts ...ServerOption) *httpEnv {
 	t.Helper()
 	reg := loadHTTPRegistry(t, src)
 	log := &httpLog{}
 	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	srv := NewServer(reg, logger)
+	srv := NewServer(reg, logger, sopts...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

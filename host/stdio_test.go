@@ -75,7 +75,7 @@ func startStdio(t *testing.T, reg *Registry, opts ...ServerOption) *stdioPeer {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &stdioPeer{t: t, in: inW, srv: NewServer(reg, logger, opts...), lines: make(chan stdioReply, 64), done: make(chan error, 1)}
 	go func() {
-		p.done <- p.srv.Run(ctx, &StdioTransport{In: inR, Out: outW, Logger: logger})
+		p.done <- p.srv.Run(ctx, &StdioTransport{In: inR, Out: outW, Logger: logger, Tasks: p.srv})
 		outW.Close()
 	}()
 	go p.readReplies(outR)

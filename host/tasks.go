@@ -60,6 +60,9 @@ type taskHost struct {
 
 	mu      sync.Mutex
 	running map[string]context.CancelCauseFunc
+	// waiting holds, by task, the channel a task waiting for an answer
+	// to its question is woken by (see taskPeer).
+	waiting map[string]chan struct{}
 	wg      sync.WaitGroup
 	loop    sync.Once
 }
@@ -74,7 +77,7 @@ func newTaskHost(s *Server, o *TaskOptions) *taskHost {
 	if store == nil {
 		store = tasks.NewMemory(limits)
 	}
-	return &taskHost{s: s, store: store, limits: limits, owner: "toolhost-" + rand.Text()[:10], running: map[string]context.CancelCauseFunc{}}
+	return &taskHost{s: s, store: store, limits: limits, owner: "toolhost-" + rand.Text()[:10], running: map[string]context.CancelCauseFunc{}, waiting: map[string]chan struct{}{}}
 }
 
 // SetTaskRunLimit sets how long a task may run before it is stopped and
@@ -147,18 +150,20 @@ func (s *Server) callAsTask(ctx context.Context, req mcp.Request) (mcp.Result, e
 		// without a task.
 		return toolError(err.Error() + "."), nil, true
 	}
+	caps := call.ClientCapabilities()
+	canElicit := caps != nil && caps.Elicitation != nil
 	version := ""
 	if call.Session != nil {
 		if p := call.Session.InitializeParams(); p != nil {
 			version = p.ProtocolVersion
 		}
 	}
-	res, err := s.tasks.start(ctx, t.Name, call.Params.Arguments, version)
+	res, err := s.tasks.start(ctx, t.Name, call.Params.Arguments, version, canElicit)
 	return res, err, true
 }
 
 // start creates a task for a call of tool and runs it in the background.
-func (th *taskHost) start(ctx context.Context, tool string, args json.RawMessage, version string) (mcp.Result, error) {
+func (th *taskHost) start(ctx context.Context, tool string, args json.RawMessage, version string, canElicit bool) (mcp.Result, error) {
 	id := rand.Text()
 	task := tasks.Task{ID: id, Tool: tool, Owner: th.owner, Status: tasks.Working}
 	if err := th.store.Create(ctx, task); err != nil {
@@ -179,12 +184,13 @@ func (th *taskHost) start(ctx context.Context, tool string, args json.RawMessage
 	th.running[id] = cancel
 	th.mu.Unlock()
 	th.wg.Add(1)
-	go th.run(runCtx, reg, id, tool, args, version)
+	go th.run(runCtx, reg, &taskPeer{th: th, id: id, canElicit: canElicit}, tool, args, version)
 	return &createTaskResult{ResultType: "task", wireTask: th.wire(stored)}, nil
 }
 
 // run runs one task's call and settles the task with its outcome.
-func (th *taskHost) run(ctx context.Context, reg *Registry, id, tool string, args json.RawMessage, version string) {
+func (th *taskHost) run(ctx context.Context, reg *Registry, peer *taskPeer, tool string, args json.RawMessage, version string) {
+	id := peer.id
 	defer th.wg.Done()
 	defer reg.release()
 	defer func() {
@@ -202,7 +208,7 @@ func (th *taskHost) run(ctx context.Context, reg *Registry, id, tool string, arg
 		ctx, stop = context.WithTimeoutCause(ctx, limit, errTaskRunLimit)
 		defer stop()
 	}
-	res, err := reg.CallToolFrom(ctx, tool, args, nil)
+	res, err := reg.CallToolFrom(ctx, tool, args, peer)
 	if res != nil && version != "" {
 		forProtocol(res, version)
 	}
@@ -249,6 +255,7 @@ func (th *taskHost) settle(ctx context.Context, id string, res *mcp.CallToolResu
 		default:
 			t.Status, t.Result = status, result
 		}
+		t.InputRequests, t.InputResponses = nil, nil
 		return nil
 	})
 	if errors.Is(err, tasks.ErrResultTooLarge) {

@@ -121,11 +121,8 @@ func (s *Server) taskMethod(ctx context.Context, method string, params json.RawM
 		}
 		out = completeAck{ResultType: "complete"}
 	case "tasks/update":
-		// No toolhost task asks for input yet: the responses are
-		// acknowledged and ignored, as the extension says of responses
-		// to requests a task did not make.
-		if _, err := th.store.Get(ctx, p.TaskID); err != nil {
-			return nil, taskLookupError(p.TaskID, err)
+		if err := th.update(ctx, p.TaskID, params); err != nil {
+			return nil, err
 		}
 		out = completeAck{ResultType: "complete"}
 	}

@@ -57,7 +57,8 @@ tool "protocol_error_job" {
   }
 }
 
-# Asks the user to confirm (a task cannot ask yet, so it is refused).
+# Asks the user to confirm: the task waits in input_required with the
+# question in inputRequests until tasks/update answers it.
 tool "confirm_delete" {
   description = "Deletes a file after the user confirms."
   task        = "optional"

@@ -15,6 +15,7 @@ func SettleFailed(t *Task, e *Error) {
 	t.Error = e
 	t.Result = nil
 	t.InputRequests = nil
+	t.InputResponses = nil
 }
 
 // LostOwnerError is the error of a task whose replica stopped renewing its

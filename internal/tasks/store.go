@@ -80,14 +80,20 @@ type Task struct {
 	// InputRequests holds the requests for input of a task in
 	// input_required (the MRTR inputRequests map, as JSON).
 	InputRequests json.RawMessage `json:"inputRequests,omitempty"`
+	// InputResponses holds the answers tasks/update delivered (a JSON
+	// object by the keys of InputRequests) until the owner takes them.
+	InputResponses json.RawMessage `json:"inputResponses,omitempty"`
 }
 
-// Size is the number of bytes of t's result, error data and input requests:
-// what counts against a store's MaxResultBytes.
+// Size is the number of bytes of t's result, error data, input requests and
+// responses:
+// what counts against a store's MaxResultBytes. An error's message is the
+// server's own short text and does not count, so that a task refused its
+// result for the cap can always be settled as failed.
 func (t *Task) Size() int64 {
-	n := int64(len(t.Result) + len(t.InputRequests))
+	n := int64(len(t.Result) + len(t.InputRequests) + len(t.InputResponses))
 	if t.Error != nil {
-		n += int64(len(t.Error.Data) + len(t.Error.Message))
+		n += int64(len(t.Error.Data))
 	}
 	return n
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -158,6 +159,14 @@ func Run(t *testing.T, open Open) {
 			got, _ := s.Get(ctx, "b")
 			if got.Status != tasks.Working {
 				t.Fatalf("refused update changed the task: %+v", got)
+			}
+			// A task refused its result can still be settled as failed.
+			got, err = s.Update(ctx, "b", func(t *tasks.Task) error {
+				tasks.SettleFailed(t, &tasks.Error{Code: tasks.CodeInternalError, Message: strings.Repeat("a long reason ", 20)})
+				return nil
+			})
+			if err != nil || got.Status != tasks.Failed {
+				t.Fatalf("settling failed: %v, %+v", err, got)
 			}
 		}},
 		{"cancel request reaches the owner's heartbeat", func(t *testing.T, s tasks.Store, _ *Clock) {
