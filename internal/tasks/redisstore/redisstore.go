@@ -75,7 +75,10 @@ type Store struct {
 	addr string
 }
 
-var _ tasks.Store = (*Store)(nil)
+var (
+	_ tasks.Store         = (*Store)(nil)
+	_ tasks.CancelWatcher = (*Store)(nil)
+)
 
 // Open connects to the Redis at rawURL (redis://[user:password@]host:port[/db],
 // or rediss:// for TLS) and returns a store with o's limits, once the Redis
