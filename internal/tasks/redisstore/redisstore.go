@@ -27,6 +27,7 @@ import (
 	"log/slog"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -86,7 +87,7 @@ var (
 func Open(ctx context.Context, rawURL string, o tasks.Options) (tasks.Store, error) {
 	ro, err := redis.ParseURL(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("--task-store: %s; give a URL such as redis://host:6379/0, or rediss://host:6380 for TLS", urlError(rawURL, err))
+		return nil, fmt.Errorf("--task-store: %s; give a URL such as redis://host:6379/0, or rediss://host:6380 for TLS", urlError(err))
 	}
 	ro.DialTimeout = dialTimeout
 	c := redis.NewClient(ro)
@@ -101,17 +102,13 @@ func Open(ctx context.Context, rawURL string, o tasks.Options) (tasks.Store, err
 }
 
 // urlError is why rawURL is no Redis URL, without the URL itself: the
-// errors of url.Parse quote it, password included.
-func urlError(rawURL string, err error) string {
+// errors of url.Parse quote it, password included (the Redis client's own
+// name only the path and the query).
+func urlError(err error) string {
 	if ue := (*url.Error)(nil); errors.As(err, &ue) {
 		return "the value is not a URL (" + ue.Err.Error() + ")"
 	}
-	if u, perr := url.Parse(rawURL); perr == nil {
-		if _, has := u.User.Password(); has {
-			return "the value is not a Redis URL"
-		}
-	}
-	return err.Error()
+	return strings.TrimPrefix(err.Error(), "redis: ")
 }
 
 // New returns a store on the client c whose keys start with prefix, with
