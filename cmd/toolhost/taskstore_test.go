@@ -64,6 +64,23 @@ func postApprove(t *testing.T, s *httpServe, state string) approveReply {
 	return r
 }
 
+// TestServeTaskStoreTLS: --task-store rediss://... speaks TLS to a real
+// redis-server and verifies its certificate: against the CA that
+// SSL_CERT_FILE names it serves; against the system's roots alone it does
+// not start, and says why.
+func TestServeTaskStoreTLS(t *testing.T) {
+	srv := testredis.StartTLS(t)
+	cfg := writeConfig(t, confirmConfig)
+	startHTTPServe(t, []string{"SSL_CERT_FILE=" + srv.CAFile}, "--task-store", srv.URL, cfg)
+	cmd := exec.Command(binPath, "serve", "--listen", "127.0.0.1:0", "--task-store", srv.URL, cfg)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if msg := stderr.String(); err == nil || !strings.Contains(msg, "toolhost could not reach Redis at "+srv.Addr) || !strings.Contains(msg, "certificate") {
+		t.Fatalf("exit %v, stderr %q; want a failure naming the Redis and the certificate", err, msg)
+	}
+}
+
 // TestServeTaskStoreRedis: --task-store redis://... with a real
 // redis-server: two replicas given the same Redis take each other's
 // approvals once and refuse a replayed one; a Redis that cannot be reached

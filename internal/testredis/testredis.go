@@ -38,8 +38,13 @@ type Server struct {
 	// Addr is the server's host:port on 127.0.0.1, the same across
 	// restarts.
 	Addr string
-	// URL is Addr as a redis:// URL.
+	// URL is Addr as a redis:// URL (rediss:// for StartTLS).
 	URL string
+	// CAFile is the PEM file of the certificate authority that signed the
+	// certificate of a StartTLS server; empty for Start.
+	CAFile string
+	// tls are the TLS flags of a StartTLS server.
+	tls []string
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -49,6 +54,12 @@ type Server struct {
 // Start runs a redis-server for t on a free loopback port and returns it
 // once it answers; it is stopped in t.Cleanup.
 func Start(t testing.TB) *Server {
+	t.Helper()
+	return start(t, false)
+}
+
+// start is Start, serving TLS only when tls is set.
+func start(t testing.TB, tls bool) *Server {
 	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("redis-server runs on the Linux and macOS machines of the tests, not on Windows")
@@ -62,6 +73,11 @@ func Start(t testing.TB) *Server {
 		t.Fatal(msg + "; CI installs it, so its absence is a fault of the CI image")
 	}
 	s := &Server{t: t, path: path, dir: t.TempDir()}
+	scheme := "redis://"
+	if tls {
+		scheme = "rediss://"
+		s.tls = s.certificates()
+	}
 	var lastErr error
 	// A port found free can be taken by another process before the
 	// server binds it; a few tries make that harmless.
@@ -78,7 +94,7 @@ func Start(t testing.TB) *Server {
 	if lastErr != nil {
 		t.Fatal(lastErr)
 	}
-	s.URL = "redis://" + s.Addr
+	s.URL = scheme + s.Addr
 	t.Cleanup(s.Kill)
 	return s
 }
@@ -97,8 +113,11 @@ func freePort() (int, error) {
 // to exit, in which case the error holds what it logged.
 func (s *Server) start() error {
 	_, port, _ := net.SplitHostPort(s.Addr)
-	cmd := exec.Command(s.path,
-		"--port", port,
+	portFlags := []string{"--port", port}
+	if s.tls != nil {
+		portFlags = append([]string{"--port", "0", "--tls-port", port}, s.tls...)
+	}
+	cmd := exec.Command(s.path, append(portFlags,
 		"--bind", "127.0.0.1",
 		"--protected-mode", "yes",
 		"--dir", s.dir,
@@ -107,7 +126,7 @@ func (s *Server) start() error {
 		"--daemonize", "no",
 		"--loglevel", "notice",
 		"--logfile", "",
-	)
+	)...)
 	cmd.Dir = s.dir
 	out, err := cmd.StdoutPipe()
 	if err != nil {
