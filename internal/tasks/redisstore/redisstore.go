@@ -49,6 +49,9 @@ const (
 	keySlack = time.Minute
 	// dialTimeout bounds the first connection Open makes.
 	dialTimeout = 5 * time.Second
+	// maxApprovals is the most unexpired approval nonces kept, as in the
+	// in-memory guard of one process.
+	maxApprovals = 100_000
 )
 
 func init() {
@@ -74,6 +77,9 @@ type Store struct {
 	prefix string
 	// addr is the Redis's host:port, for messages (never the password).
 	addr string
+	// maxApprovals is the most unexpired approval nonces kept (tests
+	// lower it).
+	maxApprovals int
 }
 
 var (
@@ -114,7 +120,7 @@ func urlError(err error) string {
 // New returns a store on the client c whose keys start with prefix, with
 // o's limits (zero fields take their defaults). Closing the store closes c.
 func New(c *redis.Client, prefix string, o tasks.Options) *Store {
-	return &Store{c: c, o: o.WithDefaults(), prefix: prefix, addr: c.Options().Addr}
+	return &Store{c: c, o: o.WithDefaults(), prefix: prefix, addr: c.Options().Addr, maxApprovals: maxApprovals}
 }
 
 // wrap makes err, from the Redis client, an error that says where the
@@ -481,18 +487,26 @@ func (s *Store) reapOne(ctx context.Context, id string) (tasks.Task, bool, error
 	return t, did, err
 }
 
-// FirstUse implements host.StateGuard across replicas: it stores the
-// nonce with SET NX, to expire at until, and reports whether it was not
-// there yet.
+// FirstUse implements host.StateGuard across replicas: it records the
+// nonce as used until until, and reports whether it was not yet. Like the
+// in-memory guard, it remembers at most maxApprovals unexpired nonces and
+// refuses new ones past that (a state is then refused, not let through).
 func (s *Store) FirstUse(ctx context.Context, nonce string, until time.Time) (bool, error) {
-	ok, err := s.c.SetArgs(ctx, s.prefix+"approval:"+nonce, 1, redis.SetArgs{Mode: "NX", TTL: max(time.Until(until), time.Second)}).Result()
-	if errors.Is(err, redis.Nil) {
-		return false, nil
-	}
+	now := time.Now()
+	ttl := strconv.FormatInt((max(until.Sub(now), 0) + keySlack).Milliseconds(), 10)
+	res, err := firstUseScript.Run(ctx, s.c, []string{s.prefix + "approvals"}, nonce, ms(until), ms(now), s.maxApprovals, ttl).Text()
 	if err != nil {
 		return false, s.wrap(err)
 	}
-	return ok == "OK", nil
+	switch res {
+	case "ok":
+		return true, nil
+	case "used":
+		return false, nil
+	case "full":
+		return false, fmt.Errorf("more than %d approvals were answered across the replicas in the last few minutes for the shared store to remember them all; try again in a few minutes", s.maxApprovals)
+	}
+	return false, fmt.Errorf("redisstore: first use answered %q", res)
 }
 
 // Close implements tasks.Store: it closes the connection to Redis.

@@ -151,25 +151,39 @@ func TestCancelReachesOwnerAtOnce(t *testing.T) {
 }
 
 // TestFirstUseAcrossReplicas: a nonce is first used once, whichever
-// replica sees it, and its key expires when the state does.
+// replica sees it, until it expires; the nonces kept are capped, and past
+// the cap a new one is refused with an error, not let through.
 func TestFirstUseAcrossReplicas(t *testing.T) {
 	srv := testredis.Start(t)
 	ctx := context.Background()
 	a := open(t, srv, tasks.Options{})
 	b := openPrefix(t, srv, a.prefix, tasks.Options{})
-	until := time.Now().Add(5 * time.Minute)
+	a.maxApprovals, b.maxApprovals = 2, 2
+	later := time.Now().Add(5 * time.Minute)
 	for i, tc := range []struct {
-		s    *Store
-		want bool
-	}{{a, true}, {b, false}, {a, false}} {
-		ok, err := tc.s.FirstUse(ctx, "n1", until)
-		must(t, err)
-		if ok != tc.want {
-			t.Fatalf("use %d: FirstUse = %v, want %v", i, ok, tc.want)
+		s     *Store
+		nonce string
+		until time.Time
+		want  bool
+		err   string
+	}{
+		{a, "n1", later, true, ""},
+		{b, "n1", later, false, ""},
+		{a, "n1", later, false, ""},
+		{b, "old", time.Now().Add(-time.Second), true, ""}, // gone at once
+		{a, "n2", later, true, ""},
+		{b, "n3", later, false, "more than 2 approvals"},
+		{a, "n2", later, false, ""},
+	} {
+		ok, err := tc.s.FirstUse(ctx, tc.nonce, tc.until)
+		if ok != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Fatalf("use %d (%s): FirstUse = %v, %v; want %v, %q", i, tc.nonce, ok, err, tc.want, tc.err)
 		}
 	}
-	if d, _ := a.c.PTTL(ctx, a.prefix+"approval:n1").Result(); d <= 4*time.Minute || d > 5*time.Minute {
-		t.Fatalf("the nonce's TTL is %s, want about 5m", d)
+	score, err := a.c.ZScore(ctx, a.prefix+"approvals", "n1").Result()
+	must(t, err)
+	if int64(score) != later.UnixMilli() {
+		t.Fatalf("n1 expires at %v, want %v", int64(score), later.UnixMilli())
 	}
 }
 
