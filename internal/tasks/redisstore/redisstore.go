@@ -173,15 +173,7 @@ func (s *Store) Create(ctx context.Context, t tasks.Task) error {
 		return fmt.Errorf("tasks: Create needs an id and status working (got %q, %q)", t.ID, t.Status)
 	}
 	now := s.o.Now()
-	if t.CreatedAt.IsZero() {
-		t.CreatedAt = now
-	}
-	if t.LastUpdatedAt.IsZero() {
-		t.LastUpdatedAt = now
-	}
-	if t.LeaseExpires.IsZero() {
-		t.LeaseExpires = now.Add(s.o.Lease)
-	}
+	s.o.Stamp(&t, now)
 	b, err := json.Marshal(&t)
 	if err != nil {
 		return err
