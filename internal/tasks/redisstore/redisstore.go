@@ -131,7 +131,7 @@ func (s *Store) wrap(err error) error {
 	}
 	var rerr redis.Error
 	if errors.As(err, &rerr) && !errors.Is(err, redis.ErrClosed) {
-		return fmt.Errorf("the Redis at %s refused a command of the task store: %w; check that it is Redis 6.2 or later, not a cluster, and that the user of --task-store may run scripts", s.addr, err)
+		return fmt.Errorf("the Redis at %s refused a command of the task store: %w; check that it is Redis 6.2 or later, not a cluster, and that the user of --task-store may run scripts on the keys and channels %s* (SECURITY.md gives its ACL rules)", s.addr, err, DefaultPrefix)
 	}
 	return fmt.Errorf("toolhost could not reach Redis at %s: %w; check --task-store, and that the Redis is up", s.addr, err)
 }

@@ -238,3 +238,60 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// aclRules are the ACL rules SECURITY.md gives for the Redis user of
+// toolhost: its keys and channels only, and no dangerous command.
+const aclRules = "resetkeys ~toolhost:* resetchannels &toolhost:* -@all +@read +@write +@scripting +@pubsub +@connection -@dangerous"
+
+// TestACLUser: a Redis user limited by aclRules runs everything the store
+// does.
+func TestACLUser(t *testing.T) {
+	srv := testredis.Start(t)
+	ctx := context.Background()
+	admin := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	defer admin.Close()
+	args := []any{"ACL", "SETUSER", "toolhost", "on", ">s3cret-pw"}
+	for _, r := range strings.Fields(aclRules) {
+		args = append(args, r)
+	}
+	must(t, admin.Do(ctx, args...).Err())
+	url := "redis://toolhost:s3cret-pw@" + srv.Addr + "/0"
+	openACL := func(t *testing.T, o tasks.Options) *Store {
+		st, err := Open(ctx, url, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := st.(*Store)
+		s.prefix = fmt.Sprintf("toolhost:test%d:", prefixes.Add(1))
+		t.Cleanup(func() { _ = s.Close() })
+		return s
+	}
+	storetest.Run(t, func(t *testing.T, o tasks.Options) tasks.Store { return openACL(t, o) })
+	t.Run("approvals and cancels", func(t *testing.T) {
+		s := openACL(t, tasks.Options{})
+		ok, err := s.FirstUse(ctx, "n", time.Now().Add(time.Minute))
+		if !ok || err != nil {
+			t.Fatalf("FirstUse = %v, %v", ok, err)
+		}
+		must(t, s.Create(ctx, tasks.Task{ID: "a", Tool: "slow", Owner: "r1", Status: tasks.Working}))
+		got := make(chan string, 1)
+		subscribed := make(chan struct{})
+		wctx, stop := context.WithCancel(ctx)
+		defer stop()
+		go s.watchCancels(wctx, "r1", func(id string) { got <- id }, func() { close(subscribed) })
+		<-subscribed
+		_, err = s.RequestCancel(ctx, "a")
+		must(t, err)
+		<-got
+		_, err = s.Reap(ctx)
+		must(t, err)
+	})
+	t.Run("other keys refused", func(t *testing.T) {
+		s := openACL(t, tasks.Options{})
+		s.prefix = "other:"
+		err := s.Create(ctx, tasks.Task{ID: "a", Tool: "slow", Owner: "r1", Status: tasks.Working})
+		if err == nil || !strings.Contains(err.Error(), "refused a command") {
+			t.Fatalf("Create under another prefix: %v, want refused", err)
+		}
+	})
+}
