@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/toolhost/toolhost/internal/testredis"
 )
@@ -83,9 +87,10 @@ func TestServeTaskStoreTLS(t *testing.T) {
 
 // TestServeTaskStoreRedis: --task-store redis://... with a real
 // redis-server: two replicas given the same Redis take each other's
-// approvals once and refuse a replayed one; a Redis that cannot be reached
-// stops serve with a message that names it and the flag, and never the
-// URL's password.
+// approvals once and refuse a replayed one; --task-store-env takes the URL
+// from the environment, refusing a variable unset, empty or misnamed; a
+// Redis that cannot be reached or refuses the password stops serve with a
+// message that names it and the flag, and never the URL's password.
 func TestServeTaskStoreRedis(t *testing.T) {
 	srv := testredis.Start(t)
 	cfg := writeConfig(t, confirmConfig)
@@ -104,6 +109,47 @@ func TestServeTaskStoreRedis(t *testing.T) {
 		}
 		if r := postApprove(t, r1, state); r.Error == nil || !strings.Contains(r.Error.Message, "used already") {
 			t.Fatalf("replay on replica 1: %+v, want it refused as used already", r)
+		}
+	})
+	t.Run("URL from the environment", func(t *testing.T) {
+		c := redis.NewClient(&redis.Options{Addr: srv.Addr})
+		defer c.Close()
+		if err := c.ConfigSet(t.Context(), "requirepass", "s3cret-pw").Err(); err != nil {
+			t.Fatal(err)
+		}
+		defer c.ConfigSet(context.Background(), "requirepass", "")
+		env := []string{key, "TOOLHOST_TASK_STORE=redis://:s3cret-pw@" + srv.Addr + "/0"}
+		s := startHTTPServe(t, env, "--stateless", "--task-store-env", "TOOLHOST_TASK_STORE", "--state-key-env", "TOOLHOST_STATE_KEY", "--log-level", "debug", cfg)
+		if state := postApprove(t, s, "").Result.RequestState; state == "" {
+			t.Fatal("no requestState")
+		}
+		if strings.Contains(s.log(), "s3cret-pw") {
+			t.Fatalf("the log holds the password: %s", s.log())
+		}
+		for _, tc := range []struct {
+			name string
+			env  []string
+			args []string
+			code int
+			want string
+		}{
+			{"unset", nil, []string{"--task-store-env", "TOOLHOST_NO_SUCH_STORE"}, 1, "TOOLHOST_NO_SUCH_STORE is not set; set it to the task store's URL"},
+			{"empty", []string{"TOOLHOST_EMPTY_STORE="}, []string{"--task-store-env", "TOOLHOST_EMPTY_STORE"}, 1, "TOOLHOST_EMPTY_STORE is empty"},
+			{"not a name", nil, []string{"--task-store-env", "redis://:s3cret-pw@host"}, 2, "no variable's name"},
+			{"both", env, []string{"--task-store-env", "TOOLHOST_TASK_STORE", "--task-store", "memory"}, 2, "give one"},
+			{"wrong password", []string{"TOOLHOST_TASK_STORE=redis://:s3cret-pw-WRONG@" + srv.Addr}, []string{"--task-store-env", "TOOLHOST_TASK_STORE"}, 2, "refused the user or password of --task-store"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				cmd := exec.Command(binPath, append(append([]string{"serve", "--listen", "127.0.0.1:0"}, tc.args...), cfg)...)
+				cmd.Env = append(os.Environ(), tc.env...)
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				err := cmd.Run()
+				var ee *exec.ExitError
+				if msg := stderr.String(); !errors.As(err, &ee) || ee.ExitCode() != tc.code || !strings.Contains(msg, tc.want) || strings.Contains(msg, "s3cret-pw") {
+					t.Fatalf("exit %v, stderr %q; want exit %d, %q, and no password", err, msg, tc.code, tc.want)
+				}
+			})
 		}
 	})
 	t.Run("unreachable", func(t *testing.T) {

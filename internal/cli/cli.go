@@ -331,6 +331,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	taskStore := fs.String("task-store", "memory", "where the tasks of tools with task support are kept (calls run in the background for clients of the tasks extension): memory, in this process; or the URL of a store shared by replicas")
 	hf := addHTTPFlags(fs)
 	stateKeyEnv := addStateKeyFlag(fs)
+	taskStoreEnv := addTaskStoreEnvFlag(fs)
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return parseExit(err)
@@ -360,7 +361,15 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		paths = []string{defaultConfig}
 	}
-	store, err := tasks.Open(ctx, *taskStore, tasks.Options{})
+	spec, err := taskStoreSpec(fs, *taskStore, *taskStoreEnv)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
+		if errors.As(err, new(flagError)) {
+			return ExitUsage
+		}
+		return ExitFailure
+	}
+	store, err := tasks.Open(ctx, spec, tasks.Options{})
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
 		return ExitUsage

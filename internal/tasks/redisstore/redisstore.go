@@ -130,6 +130,9 @@ func (s *Store) wrap(err error) error {
 		return nil
 	}
 	var rerr redis.Error
+	if errors.As(err, &rerr) && (strings.HasPrefix(rerr.Error(), "WRONGPASS") || strings.HasPrefix(rerr.Error(), "NOAUTH")) {
+		return fmt.Errorf("the Redis at %s refused the user or password of --task-store (%s); check them", s.addr, strings.TrimSuffix(rerr.Error(), "."))
+	}
 	if errors.As(err, &rerr) && !errors.Is(err, redis.ErrClosed) {
 		return fmt.Errorf("the Redis at %s refused a command of the task store: %w; check that it is Redis 6.2 or later, not a cluster, and that the user of --task-store may run scripts on the keys and channels %s* (SECURITY.md gives its ACL rules)", s.addr, err, DefaultPrefix)
 	}
