@@ -28,6 +28,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -80,6 +81,9 @@ type Store struct {
 	// maxApprovals is the most unexpired approval nonces kept (tests
 	// lower it).
 	maxApprovals int
+	// clock is the Redis's clock, when the store tells time by it (Open
+	// without Options.Now); Reap syncs it.
+	clock *redisClock
 }
 
 var (
@@ -89,7 +93,8 @@ var (
 
 // Open connects to the Redis at rawURL (redis://[user:password@]host:port[/db],
 // or rediss:// for TLS) and returns a store with o's limits, once the Redis
-// answers a PING. Its errors never hold the password.
+// answers a PING. Without o.Now, the store tells time by the Redis's clock
+// (see redisClock). Its errors never hold the password.
 func Open(ctx context.Context, rawURL string, o tasks.Options) (tasks.Store, error) {
 	ro, err := redis.ParseURL(rawURL)
 	if err != nil {
@@ -97,14 +102,49 @@ func Open(ctx context.Context, rawURL string, o tasks.Options) (tasks.Store, err
 	}
 	ro.DialTimeout = dialTimeout
 	c := redis.NewClient(ro)
+	var clock *redisClock
+	if o.Now == nil {
+		clock = &redisClock{c: c}
+		o.Now = clock.now
+	}
 	s := New(c, DefaultPrefix, o)
+	s.clock = clock
 	pctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
-	if err := c.Ping(pctx).Err(); err != nil {
+	err = c.Ping(pctx).Err()
+	if err == nil && clock != nil {
+		err = clock.sync(pctx)
+	}
+	if err != nil {
 		_ = c.Close()
 		return nil, s.wrap(err)
 	}
 	return s, nil
+}
+
+// redisClock tells the time of the Redis server, read with TIME and kept
+// as an offset from this machine's clock: the replicas sharing a Redis
+// then agree on when a lease or a retention ends even when their own
+// clocks drift apart.
+type redisClock struct {
+	c      *redis.Client
+	offset atomic.Int64 // nanoseconds to add to time.Now
+}
+
+// now is the Redis's time, as of the last sync.
+func (k *redisClock) now() time.Time { return time.Now().Add(time.Duration(k.offset.Load())) }
+
+// sync reads the Redis's time and keeps its offset from this machine's,
+// taking the reply as read halfway through the round trip.
+func (k *redisClock) sync(ctx context.Context) error {
+	t0 := time.Now()
+	rt, err := k.c.Time(ctx).Result()
+	if err != nil {
+		return err
+	}
+	mid := t0.Add(time.Since(t0) / 2)
+	k.offset.Store(int64(rt.Sub(mid)))
+	return nil
 }
 
 // urlError is why rawURL is no Redis URL, without the URL itself: the
@@ -443,6 +483,11 @@ func (s *Store) Heartbeat(ctx context.Context, owner string) ([]string, error) {
 
 // Reap implements tasks.Store.
 func (s *Store) Reap(ctx context.Context) (int, error) {
+	if s.clock != nil {
+		if err := s.clock.sync(ctx); err != nil {
+			return 0, s.wrap(err)
+		}
+	}
 	now := s.o.Now()
 	if err := s.trim(ctx, now); err != nil {
 		return 0, err

@@ -241,7 +241,7 @@ func must(t *testing.T, err error) {
 
 // aclRules are the ACL rules SECURITY.md gives for the Redis user of
 // toolhost: its keys and channels only, and no dangerous command.
-const aclRules = "resetkeys ~toolhost:* resetchannels &toolhost:* -@all +@read +@write +@scripting +@pubsub +@connection -@dangerous"
+const aclRules = "resetkeys ~toolhost:* resetchannels &toolhost:* -@all +@read +@write +@scripting +@pubsub +@connection +time -@dangerous"
 
 // TestACLUser: a Redis user limited by aclRules runs everything the store
 // does.
