@@ -361,13 +361,22 @@ func (s *Store) update(ctx context.Context, id string, touch bool, fn func(*task
 }
 
 // List implements tasks.Store: it reads every task of the index (at most
-// MaxTasks, once trimmed).
+// MaxTasks, once trimmed), or with Owner and Active set, those of the
+// owner's set.
 func (s *Store) List(ctx context.Context, f tasks.Filter) ([]tasks.Task, error) {
 	now := s.o.Now()
 	if err := s.trim(ctx, now); err != nil {
 		return nil, err
 	}
-	ids, err := s.c.ZRange(ctx, s.prefix+"index", 0, -1).Result()
+	var ids []string
+	var err error
+	if f.Owner != "" && f.Active {
+		// The unfinished tasks of one replica (at shutdown): its own set,
+		// rather than every task kept and its result.
+		ids, err = s.c.SMembers(ctx, s.prefix+"owner:"+f.Owner).Result()
+	} else {
+		ids, err = s.c.ZRange(ctx, s.prefix+"index", 0, -1).Result()
+	}
 	if err != nil {
 		return nil, s.wrap(err)
 	}
