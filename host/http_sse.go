@@ -427,6 +427,10 @@ func (s *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
+	if s.answerSSETask(sess, m) {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
 	select {
 	case sess.incoming <- m:
 		w.WriteHeader(http.StatusAccepted)

@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 
@@ -56,10 +57,29 @@ func (h *HTTPServer) tasksPOST(next http.Handler) http.Handler {
 	})
 }
 
+// answerSSETask answers on its stream a tasks/get, tasks/cancel or
+// tasks/update POSTed to a legacy SSE session, and reports whether m was
+// one: the SDK would refuse it as a method it does not know.
+func (s *sseHandler) answerSSETask(sess *sseSession, m jsonrpc.Message) bool {
+	req, ok := m.(*jsonrpc.Request)
+	if !ok || !req.IsCall() || !isTaskMethod(req.Method) {
+		return false
+	}
+	resp := &jsonrpc.Response{ID: req.ID}
+	res, rpcErr := s.h.srv.taskMethod(context.Background(), req.Method, req.Params, s.h.sessionHasTasks(sess.id))
+	if rpcErr != nil {
+		resp.Error = rpcErr
+	} else {
+		resp.Result = res
+	}
+	_ = sess.send(resp)
+	return true
+}
+
 // sessionHasTasks reports whether the session with that id declared the
 // tasks extension at initialize.
 func (h *HTTPServer) sessionHasTasks(sid string) bool {
-	if sid == "" || h.opts.Stateless {
+	if sid == "" {
 		return false
 	}
 	for ss := range h.srv.MCP().Sessions() {

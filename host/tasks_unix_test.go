@@ -164,14 +164,43 @@ func (w stdioTaskWire) call(t *testing.T, method string, params map[string]any) 
 	return rpcOutcome(m)
 }
 
+// sseTaskWire sends requests to a legacy SSE session and reads their
+// answers off its stream, one at a time.
+type sseTaskWire struct {
+	r    *sseReader
+	post func(string)
+}
+
+func (w sseTaskWire) call(t *testing.T, method string, params map[string]any) (map[string]any, int64, string) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	w.post(string(body))
+	return rpcOutcome(w.r.message(t))
+}
+
+// openSSETasks opens a legacy SSE session on e, declaring the tasks
+// extension when ext is set.
+func openSSETasks(t *testing.T, e *httpEnv, ext bool) sseTaskWire {
+	r, post := openSSE(t, e)
+	post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":` + initCaps(ext) + `,"clientInfo":{"name":"t","version":"1"}}}`)
+	r.message(t)
+	post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return sseTaskWire{r: r, post: post}
+}
+
+// initCaps are the capabilities an initialize declares: elicitation and
+// the tasks extension when ext is set, none otherwise.
+func initCaps(ext bool) string {
+	if !ext {
+		return "{}"
+	}
+	return `{"elicitation":{},"extensions":{"` + tasks.ExtensionID + `":{}}}`
+}
+
 // httpSession initializes a session on e, declaring the tasks extension
 // when ext is set, and returns the headers of its requests.
 func httpSession(t *testing.T, e *httpEnv, ext bool) map[string]string {
-	caps := "{}"
-	if ext {
-		caps = `{"elicitation":{},"extensions":{"` + tasks.ExtensionID + `":{}}}`
-	}
-	resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":`+caps+`,"clientInfo":{"name":"t","version":"1"}}}`, nil)
+	resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":`+initCaps(ext)+`,"clientInfo":{"name":"t","version":"1"}}}`, nil)
 	hdr := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-11-25"}
 	httpOutcome(t, "initialize", resp)
 	rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr)
@@ -182,11 +211,7 @@ func httpSession(t *testing.T, e *httpEnv, ext bool) map[string]string {
 // declaring the tasks extension when ext is set.
 func startStdioTasks(t *testing.T, src string, ext bool, opts ...ServerOption) stdioTaskWire {
 	p := startStdio(t, loadHTTPRegistry(t, src), opts...)
-	caps := "{}"
-	if ext {
-		caps = `{"elicitation":{},"extensions":{"` + tasks.ExtensionID + `":{}}}`
-	}
-	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":` + caps + `,"clientInfo":{"name":"t","version":"1"}}}`)
+	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":` + initCaps(ext) + `,"clientInfo":{"name":"t","version":"1"}}}`)
 	if r := p.next(); r.Error != nil {
 		t.Fatalf("initialize: %s", r.line)
 	}
@@ -213,6 +238,7 @@ func taskWires(t *testing.T, src string, opts ...ServerOption) map[string][2]tas
 	return map[string][2]taskWire{
 		"http":          {httpTaskWire{e: e, ext: true}, httpTaskWire{e: e}},
 		"http sessions": {httpTaskWire{e: se, session: httpSession(t, se, true)}, httpTaskWire{e: se, session: httpSession(t, se, false)}},
+		"legacy sse":    {openSSETasks(t, se, true), openSSETasks(t, se, false)},
 		"stdio":         {startStdioTasks(t, src, true, opts...), startStdioTasks(t, src, false, opts...)},
 	}
 }
@@ -517,4 +543,68 @@ func TestTaskHeaders(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTasksAcrossReplicas: two stateless servers sharing one store, as
+// replicas behind a load balancer: a task created on one is polled,
+// answered and cancelled through the other, and a task whose replica
+// stopped renewing its lease is settled as failed by the one left.
+func TestTasksAcrossReplicas(t *testing.T) {
+	limits := tasks.Options{Lease: 300 * time.Millisecond}
+	shared := tasks.NewMemory(limits)
+	opt := Tasks(TaskOptions{Store: shared, Limits: limits})
+	a := httpTaskWire{e: startHTTPConfig(t, HTTPOptions{Stateless: true}, tasksConfig, opt), ext: true}
+	b := httpTaskWire{e: startHTTPConfig(t, HTTPOptions{Stateless: true}, tasksConfig, opt), ext: true}
+
+	t.Run("poll on the other replica", func(t *testing.T) {
+		task := waitTerminal(t, b, mustCreate(t, a, "quick", map[string]any{"word": "shared"}))
+		if task["status"] != "completed" || taskText(task) != "done shared" {
+			t.Fatalf("task %v", task)
+		}
+	})
+	t.Run("answer on the other replica", func(t *testing.T) {
+		id := mustCreate(t, a, "confirmer", map[string]any{"file": "b.txt"})
+		var task map[string]any
+		waitUntil(t, "the task asks", func() bool {
+			task, _, _ = b.call(t, "tasks/get", map[string]any{"taskId": id})
+			return task["status"] == "input_required"
+		})
+		answers := map[string]any{}
+		for k := range task["inputRequests"].(map[string]any) {
+			answers[k] = map[string]any{"action": "accept", "content": map[string]any{}}
+		}
+		if _, code, msg := b.call(t, "tasks/update", map[string]any{"taskId": id, "inputResponses": answers}); code != 0 {
+			t.Fatalf("update: %d %s", code, msg)
+		}
+		if task := waitTerminal(t, b, id); task["status"] != "completed" || taskText(task) != "deleted b.txt" {
+			t.Fatalf("task %v", task)
+		}
+	})
+	t.Run("cancel on the other replica kills the command", func(t *testing.T) {
+		pidfile := filepath.Join(t.TempDir(), "pid")
+		id := mustCreate(t, a, "sleeper", map[string]any{"pidfile": pidfile})
+		waitForFile(t, pidfile)
+		b2, _ := os.ReadFile(pidfile)
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(b2)))
+		if _, code, msg := b.call(t, "tasks/cancel", map[string]any{"taskId": id}); code != 0 {
+			t.Fatalf("cancel: %d %s", code, msg)
+		}
+		if task := waitTerminal(t, b, id); task["status"] != "cancelled" {
+			t.Fatalf("task %v", task)
+		}
+		waitUntil(t, "the command is gone", func() bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) })
+	})
+	t.Run("a replica that stopped renewing", func(t *testing.T) {
+		// A task whose owner is gone: its lease runs out, and the
+		// replica left reaps it.
+		dead := tasks.Task{ID: "orphan", Tool: "sleeper", Owner: "gone", Status: tasks.Working}
+		if err := shared.Create(t.Context(), dead); err != nil {
+			t.Fatal(err)
+		}
+		task := waitTerminal(t, b, "orphan")
+		e, _ := task["error"].(map[string]any)
+		if task["status"] != "failed" || !strings.Contains(fmt.Sprint(e["message"]), "stopped before it finished") {
+			t.Fatalf("task %v", task)
+		}
+	})
 }

@@ -104,6 +104,13 @@ func (s *Server) taskMethod(ctx context.Context, method string, params json.RawM
 	switch method {
 	case "tasks/get":
 		t, err := th.store.Get(ctx, p.TaskID)
+		if err == nil && !t.Status.Terminal() && th.limits.Now().After(t.LeaseExpires) {
+			// Its replica stopped renewing the lease: settled now, by
+			// whichever replica is asked, rather than at the next reap.
+			if _, rerr := th.store.Reap(ctx); rerr == nil {
+				t, err = th.store.Get(ctx, p.TaskID)
+			}
+		}
 		if err != nil {
 			return nil, taskLookupError(p.TaskID, err)
 		}

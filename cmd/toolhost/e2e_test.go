@@ -489,6 +489,8 @@ func TestCLI(t *testing.T) {
 		{name: "serve bad flag", args: []string{"serve", "--nope", good}, code: 2, stderr: "flag provided but not defined"},
 		{name: "serve max message size 0", args: []string{"serve", "--max-message-size", "0", good}, code: 2, stderr: "--max-message-size 0: give the largest inbound message as a number of bytes above 0"},
 		{name: "serve max message size negative", args: []string{"serve", "--max-message-size=-5", good}, code: 2, stderr: "--max-message-size -5"},
+		{name: "serve task store unknown scheme", args: []string{"serve", "--task-store", "nosuch://h/0", good}, code: 2, stderr: `--task-store "nosuch://h/0": this build has no task store for nosuch:// URLs; use "memory"`},
+		{name: "serve task store not a URL", args: []string{"serve", "--task-store", "memroy", good}, code: 2, stderr: `--task-store is neither "memory" nor a URL`},
 		{name: "serve log level warning", args: []string{"serve", "--log-level", "warning", "--watch=false", good}, stdoutNone: true},
 		{name: "call log level warn", args: []string{"call", "--log-level", "warn", good, "hello", "name=w"}, stdout: "hello w"},
 		{name: "serve invalid config", args: []string{"serve", bad}, code: 1, stderr: "Invalid type", stdoutNone: true},

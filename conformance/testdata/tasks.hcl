@@ -72,18 +72,19 @@ tool "confirm_delete" {
   }
 }
 
-# tasks-mrtr-composition: asks for a name, then runs as a task.
+# tasks-mrtr-composition: asks for a name (the suite answers the field
+# "name"), then runs as a task.
 tool "test_tool_with_task" {
   description = "Asks for the user's name, then greets them from a task."
   task        = "required"
   ask {
     message = "What is your name?"
-    field "user_name" {
+    field "name" {
       type        = string
       description = "Your name."
     }
   }
   template {
-    text = "Hello from a task, ${answer.user_name}!"
+    text = "Hello from a task, ${answer.name}!"
   }
 }

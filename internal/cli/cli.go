@@ -369,7 +369,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return ExitFailure
 	}
-	store, err := tasks.Open(ctx, spec, tasks.Options{})
+	taskLimits := tasks.Options{}.WithDefaults()
+	store, err := tasks.Open(ctx, spec, taskLimits)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
 		return ExitUsage
@@ -410,7 +411,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			}
 		}()
 	})
-	srvOpts := []host.ServerOption{host.ListChanged(*watch), host.Tasks(host.TaskOptions{Store: store}), host.BeforeWork(func() {
+	srvOpts := []host.ServerOption{host.ListChanged(*watch), host.Tasks(host.TaskOptions{Store: store, Limits: taskLimits}), host.BeforeWork(func() {
 		installSignals(ctx)
 		startWatch()
 	})}
