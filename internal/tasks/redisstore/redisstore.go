@@ -81,8 +81,8 @@ type Store struct {
 	// maxApprovals is the most unexpired approval nonces kept (tests
 	// lower it).
 	maxApprovals int
-	// clock is the Redis's clock, when the store tells time by it (Open
-	// without Options.Now); Reap syncs it.
+	// clock is the Redis's clock, when the store tells time by it (as
+	// Open's do); Reap syncs it.
 	clock *redisClock
 }
 
@@ -93,8 +93,8 @@ var (
 
 // Open connects to the Redis at rawURL (redis://[user:password@]host:port[/db],
 // or rediss:// for TLS) and returns a store with o's limits, once the Redis
-// answers a PING. Without o.Now, the store tells time by the Redis's clock
-// (see redisClock). Its errors never hold the password.
+// answers a PING. It tells time by the Redis's clock (see redisClock), not
+// by o.Now. Its errors never hold the password.
 func Open(ctx context.Context, rawURL string, o tasks.Options) (tasks.Store, error) {
 	ro, err := redis.ParseURL(rawURL)
 	if err != nil {
@@ -102,17 +102,14 @@ func Open(ctx context.Context, rawURL string, o tasks.Options) (tasks.Store, err
 	}
 	ro.DialTimeout = dialTimeout
 	c := redis.NewClient(ro)
-	var clock *redisClock
-	if o.Now == nil {
-		clock = &redisClock{c: c}
-		o.Now = clock.now
-	}
+	clock := &redisClock{c: c}
+	o.Now = clock.now
 	s := New(c, DefaultPrefix, o)
 	s.clock = clock
 	pctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
 	err = c.Ping(pctx).Err()
-	if err == nil && clock != nil {
+	if err == nil {
 		err = clock.sync(pctx)
 	}
 	if err != nil {

@@ -31,12 +31,22 @@ func open(t *testing.T, srv *testredis.Server, o tasks.Options) *Store {
 // stores of one prefix are two replicas sharing the Redis.
 func openPrefix(t *testing.T, srv *testredis.Server, prefix string, o tasks.Options) *Store {
 	t.Helper()
-	st, err := Open(context.Background(), srv.URL, o)
+	return openURL(t, srv.URL, prefix, o)
+}
+
+// openURL opens a store on the Redis at url whose keys start with prefix;
+// a store given a clock (o.Now) tells time by it instead of the Redis's.
+func openURL(t *testing.T, url, prefix string, o tasks.Options) *Store {
+	t.Helper()
+	st, err := Open(context.Background(), url, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := st.(*Store)
 	s.prefix = prefix
+	if o.Now != nil {
+		s.o.Now, s.clock = o.Now, nil
+	}
 	t.Cleanup(func() { _ = s.Close() })
 	return s
 }
@@ -68,6 +78,25 @@ func TestTaskKeysExpire(t *testing.T) {
 	must(t, err)
 	if d := ttl(); d <= time.Hour || d > time.Hour+keySlack {
 		t.Fatalf("finished task's key TTL = %s, want the retention and the slack", d)
+	}
+}
+
+// TestRedisClock: a store Open makes tells time by the Redis's clock, not
+// by one given in its options, so that replicas agree on when leases end.
+func TestRedisClock(t *testing.T) {
+	srv := testredis.Start(t)
+	ctx := context.Background()
+	epoch := func() time.Time { return time.Unix(0, 0) }
+	st, err := Open(ctx, srv.URL, tasks.Options{Now: epoch})
+	must(t, err)
+	defer st.Close()
+	must(t, st.Create(ctx, tasks.Task{ID: "a", Tool: "slow", Owner: "r1", Status: tasks.Working}))
+	got, err := st.Get(ctx, "a")
+	must(t, err)
+	redisNow, err := st.(*Store).c.Time(ctx).Result()
+	must(t, err)
+	if got.CreatedAt.Sub(redisNow).Abs() > time.Hour {
+		t.Fatalf("created at %v, want the Redis's time (now %v)", got.CreatedAt, redisNow)
 	}
 }
 
@@ -257,14 +286,7 @@ func TestACLUser(t *testing.T) {
 	must(t, admin.Do(ctx, args...).Err())
 	url := "redis://toolhost:s3cret-pw@" + srv.Addr + "/0"
 	openACL := func(t *testing.T, o tasks.Options) *Store {
-		st, err := Open(ctx, url, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := st.(*Store)
-		s.prefix = fmt.Sprintf("toolhost:test%d:", prefixes.Add(1))
-		t.Cleanup(func() { _ = s.Close() })
-		return s
+		return openURL(t, url, fmt.Sprintf("toolhost:test%d:", prefixes.Add(1)), o)
 	}
 	storetest.Run(t, func(t *testing.T, o tasks.Options) tasks.Store { return openACL(t, o) })
 	t.Run("approvals and cancels", func(t *testing.T) {
