@@ -60,13 +60,14 @@ func (c *testClock) advance(d time.Duration) {
 }
 
 // startReplica starts a stateless HTTP server of src that signs states
-// with key and tells time by clock: one replica behind a load balancer.
-func startReplica(t *testing.T, src string, key []byte, clock *testClock) string {
+// with key and tells time by clock: one replica behind a load balancer,
+// made with opts besides.
+func startReplica(t *testing.T, src string, key []byte, clock *testClock, opts ...ServerOption) string {
 	t.Helper()
 	reg := loadHTTPRegistry(t, src)
 	log := &httpLog{}
 	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	srv := NewServer(reg, logger, StateKey(key))
+	srv := NewServer(reg, logger, append([]ServerOption{StateKey(key)}, opts...)...)
 	srv.states.now = clock.now
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

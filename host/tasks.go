@@ -315,9 +315,12 @@ func (th *taskHost) stopLocal(id string) {
 }
 
 // maintain renews the leases of this process's tasks, stops those another
-// replica was asked to cancel, and reaps the tasks of replicas that
-// stopped, until Shutdown.
+// replica was asked to cancel (at once when the store is a CancelWatcher),
+// and reaps the tasks of replicas that stopped, until Shutdown.
 func (th *taskHost) maintain() {
+	if w, ok := th.store.(tasks.CancelWatcher); ok {
+		go w.WatchCancels(th.s.life, th.owner, th.stopLocal)
+	}
 	tick := time.NewTicker(th.limits.Lease / 3)
 	defer tick.Stop()
 	for {

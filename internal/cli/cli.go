@@ -346,6 +346,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	hf := addHTTPFlags(fs)
 	stateKeyEnv := addStateKeyFlag(fs)
 	logFile := addLogFileFlags(fs)
+	taskStoreEnv := addTaskStoreEnvFlag(fs)
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return parseExit(err)
@@ -374,8 +375,16 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if !ok {
 		return ExitFailure
 	}
+	spec, err := taskStoreSpec(fs, *taskStore, *taskStoreEnv)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
+		if errors.As(err, new(flagError)) {
+			return ExitUsage
+		}
+		return ExitFailure
+	}
 	taskLimits := tasks.Options{}.WithDefaults()
-	store, err := tasks.Open(ctx, *taskStore, taskLimits)
+	store, err := tasks.Open(ctx, spec, taskLimits)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
 		return ExitUsage
@@ -422,6 +431,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	})}
 	if stateKey != nil {
 		srvOpts = append(srvOpts, stateKey)
+	}
+	if guard := stateGuardOption(store); guard != nil {
+		srvOpts = append(srvOpts, guard)
 	}
 	srv = host.NewServer(reg, logger, srvOpts...)
 	// The GC's settings come back once the first requests are answered,

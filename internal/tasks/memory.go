@@ -54,15 +54,7 @@ func (m *Memory) Create(_ context.Context, t Task) error {
 		return fmt.Errorf("%w of %d bytes", ErrResultTooLarge, m.o.MaxResultBytes)
 	}
 	now := m.o.Now()
-	if t.CreatedAt.IsZero() {
-		t.CreatedAt = now
-	}
-	if t.LastUpdatedAt.IsZero() {
-		t.LastUpdatedAt = now
-	}
-	if t.LeaseExpires.IsZero() {
-		t.LeaseExpires = now.Add(m.o.Lease)
-	}
+	m.o.Stamp(&t, now)
 	m.tasks[t.ID] = &t
 	m.bytes += t.Size()
 	return nil

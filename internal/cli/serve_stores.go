@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/toolhost/toolhost/host"
+	"github.com/toolhost/toolhost/internal/tasks"
+	// The Redis task store, for --task-store redis://... and rediss://...
+	_ "github.com/toolhost/toolhost/internal/tasks/redisstore"
+)
+
+// addTaskStoreEnvFlag declares --task-store-env on serve's flag set.
+func addTaskStoreEnvFlag(fs *flag.FlagSet) *string {
+	return fs.String("task-store-env", "", "the environment variable that holds the task store's URL, as --task-store takes it: a password in the URL then stays off the command line, where other local users can see it")
+}
+
+// taskStoreSpec is the task store serve opens: the value of the variable
+// that --task-store-env names, when given, or else --task-store's.
+func taskStoreSpec(fs *flag.FlagSet, spec, name string) (string, error) {
+	if name == "" {
+		return spec, nil
+	}
+	both := false
+	fs.Visit(func(fl *flag.Flag) { both = both || fl.Name == "task-store" })
+	if both {
+		return "", flagError{errors.New("--task-store and --task-store-env both name the task store: give one (--task-store-env keeps a password off the command line)")}
+	}
+	if !envName(name) {
+		return "", flagError{errors.New("--task-store-env takes the name of the environment variable that holds the store's URL, as in --task-store-env TOOLHOST_TASK_STORE, and what it was given is no variable's name (it is not repeated here, in case it holds a password): write the name without $")}
+	}
+	howTo := fmt.Sprintf("export %s=redis://toolhost:PASSWORD@redis.internal:6379/0", name)
+	v, set := os.LookupEnv(name)
+	switch v = strings.TrimSpace(v); {
+	case !set:
+		return "", fmt.Errorf("--task-store-env %s: the environment variable %s is not set; set it to the task store's URL (as in %s), or drop --task-store-env", name, name, howTo)
+	case v == "":
+		return "", fmt.Errorf("--task-store-env %s: the environment variable %s is empty; set it to the task store's URL (as in %s)", name, name, howTo)
+	}
+	return v, nil
+}
+
+// stateGuardOption is the server option that makes approvals single-use
+// in the task store, when the store can (a store shared by replicas, such
+// as Redis), or nil: then each process remembers the approvals used in it.
+func stateGuardOption(store tasks.Store) host.ServerOption {
+	if g, ok := store.(host.StateGuard); ok {
+		return host.UseStateGuard(g)
+	}
+	return nil
+}
