@@ -28,6 +28,7 @@ func (r *Reloader) Watch(ctx context.Context) error {
 		return fmt.Errorf("starting the file watcher: %w", err)
 	}
 	defer w.Close()
+	defer r.startResourceWatch(ctx)()
 	var match func(string) bool
 	// added holds the directories watched, as they were when added.
 	added := map[string]os.FileInfo{}

@@ -1,0 +1,521 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxResourceWatchSlots is the most watches one server holds for the files
+// behind its resources and resource templates. A watch is one directory
+// (inotify, Windows); on macOS and the BSDs (kqueue) every entry of a
+// watched directory costs an open file too, and counts. Directories past
+// the cap are not watched: their files are served as before, but their
+// changes send no notifications/resources/updated (a warning says so).
+const maxResourceWatchSlots = 1000
+
+// resourceWatch watches the files behind the resource blocks of the
+// registry in service and the directories behind its resource_template
+// blocks, and tells the subscribers of a URI when its file changes. It
+// watches directories, not files, and matches events by name, so that a
+// file saved by rename, or deleted and made again, is still seen. The
+// watches follow the registry: Apply builds those of a new registry aside
+// (prepare), swaps them in with it and drops those left over (commit).
+//
+// One goroutine only reads the watcher's events, and takes no lock that
+// is held while the watcher is changed: on Windows, adding a directory
+// waits for the watcher's reader, which waits for its events to be read.
+type resourceWatch struct {
+	s      *Server
+	w      *fsnotify.Watcher
+	logger *slog.Logger
+
+	// plan is what is watched, for the event reader.
+	plan atomic.Pointer[resourcePlan]
+	// added holds the directories w watches, as they were when added,
+	// and warned the cap's warning last logged, so that a reload that
+	// finds the same directories past it does not repeat it. Both are
+	// used under the Server's applyMu.
+	added  map[string]os.FileInfo
+	warned string
+	// flushMu orders the flushes; held (see flush) is used under it.
+	flushMu sync.Mutex
+	held    map[string]heldName
+}
+
+// resourcePlan is what to watch for one registry.
+type resourcePlan struct {
+	// dirs are the directories to watch, by real path (symlinks resolved:
+	// fsnotify names events by the path watched).
+	dirs []string
+	// files maps a resource's file (pathKey of its real directory and its
+	// name) to the URIs of the resources read from it.
+	files map[string][]string
+	// tdirs maps a watched directory of a resource template (pathKey) to
+	// the templates that serve it.
+	tdirs map[string][]templateWatch
+	// skipped counts the directories left unwatched past the cap.
+	skipped int
+}
+
+// templateWatch is a directory a resource template serves: its root, or
+// (for a {+path} template) a directory below, rel being its
+// slash-separated path under the root ("" for the root).
+type templateWatch struct {
+	t   *templateDir
+	rel string
+}
+
+// startResourceWatch starts watching the files behind the resources of
+// the registry in service, and returns a function that stops it and waits
+// until it has.
+func (r *Reloader) startResourceWatch(ctx context.Context) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := r.Server.watchResources(ctx, r.logger(), r.Debounce); err != nil {
+			r.logger().Warn("resource files are not watched: subscribers hear of changes to the resource blocks only", "error", err)
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// watchResources watches the resources' files until ctx ends (see
+// resourceWatch). Bursts of events are debounced, as for the config.
+func (s *Server) watchResources(ctx context.Context, logger *slog.Logger, debounce time.Duration) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return err
+	}
+	rw := &resourceWatch{s: s, w: w, logger: logger, added: map[string]os.FileInfo{}, held: map[string]heldName{}}
+	var work sync.WaitGroup // flushes and rewatches
+	defer func() {
+		// Closed first: a directory being added (by Apply, holding
+		// applyMu) then fails at once, instead of waiting for events to
+		// be read.
+		_ = w.Close()
+		work.Wait()
+		s.applyMu.Lock()
+		if s.resWatch == rw {
+			s.resWatch = nil
+		}
+		s.applyMu.Unlock()
+	}()
+	work.Add(1)
+	go func() {
+		defer work.Done()
+		s.applyMu.Lock()
+		defer s.applyMu.Unlock()
+		if s.resWatch == nil && ctx.Err() == nil {
+			s.resWatch = rw
+			rw.commit(rw.prepare(s.Registry()))
+		}
+	}()
+	if debounce <= 0 {
+		debounce = DefaultDebounce
+	}
+	// pending holds the names that had events since the last flush, by
+	// pathKey. again brings the wait a flush asks for (names held).
+	pending := map[string]string{}
+	again := make(chan time.Duration, 1)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	var burstStart time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil
+		case ev, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			if ev.Op&^fsnotify.Chmod == 0 || !rw.concerns(ev.Name) {
+				continue // a change of mode or owner, or another file
+			}
+			pending[pathKey(ev.Name)] = ev.Name
+			now := time.Now()
+			if burstStart.IsZero() {
+				burstStart = now
+			}
+			if now.Sub(burstStart)+debounce <= MaxDebounce {
+				timer.Reset(debounce)
+			}
+		case err, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			logger.Warn("resource file watcher error", "error", err)
+		case d := <-again:
+			if burstStart.IsZero() {
+				timer.Reset(d)
+			} // else the burst's flush looks at the names held too
+		case <-timer.C:
+			burstStart = time.Time{}
+			batch := pending
+			pending = map[string]string{}
+			work.Add(1)
+			go func() {
+				defer work.Done()
+				if wait := rw.flush(ctx, batch, &work); wait > 0 {
+					select {
+					case again <- wait:
+					default:
+					}
+				}
+			}()
+		}
+	}
+}
+
+// heldName is a name found missing or empty at a flush: an editor may be
+// in the middle of a save. Its subscribers are told once it changes again,
+// or once it has stayed so for EmptyGrace.
+type heldName struct {
+	name  string
+	since time.Time
+	size  int64 // -1: missing
+}
+
+// concerns reports whether an event on name may change a resource: a
+// resource's file, or anything in a directory of a template.
+func (rw *resourceWatch) concerns(name string) bool {
+	p := rw.plan.Load()
+	if p == nil {
+		return false
+	}
+	key := pathKey(name)
+	if _, ok := p.files[key]; ok {
+		return true
+	}
+	if _, ok := p.tdirs[pathKey(filepath.Dir(name))]; ok {
+		return true
+	}
+	_, ok := p.tdirs[key] // a watched directory itself, removed
+	return ok
+}
+
+// flush tells the subscribers of the URIs whose files had events (pending)
+// that they changed, and rewatches when a directory of a template came or
+// went. A name found missing or empty is held for EmptyGrace: a save by
+// truncate and write, or by delete and create, is one change, not two. It
+// returns when to flush again for the names held, or 0.
+func (rw *resourceWatch) flush(ctx context.Context, pending map[string]string, work *sync.WaitGroup) time.Duration {
+	rw.flushMu.Lock()
+	defer rw.flushMu.Unlock()
+	now := time.Now()
+	for key, h := range rw.held {
+		if _, ok := pending[key]; !ok {
+			pending[key] = h.name
+		}
+	}
+	p := rw.plan.Load()
+	if p == nil {
+		return 0
+	}
+	subscribed := rw.s.subscribedURIs()
+	replan := false
+	uris := map[string]bool{}
+	for key, name := range pending {
+		info, err := os.Stat(name)
+		if _, isDir := p.tdirs[key]; isDir || (err == nil && info.IsDir()) {
+			// A directory of a template made, replaced or removed: watch
+			// it, or stop; the subscribers of the files under it are told.
+			replan = true
+			delete(rw.held, key)
+			for _, u := range rw.templateURIs(p, name, true, subscribed) {
+				uris[u] = true
+			}
+			continue
+		}
+		found := append(slices.Clone(p.files[key]), rw.templateURIs(p, name, false, subscribed)...)
+		if len(found) == 0 {
+			delete(rw.held, key)
+			continue
+		}
+		size := int64(-1)
+		if err == nil {
+			size = info.Size()
+		}
+		h, wasHeld := rw.held[key]
+		switch {
+		case wasHeld && size == h.size && now.Sub(h.since) < EmptyGrace:
+			continue // still missing, or still empty
+		case size <= 0 && !wasHeld:
+			rw.held[key] = heldName{name: name, since: now, size: size}
+			continue
+		}
+		delete(rw.held, key)
+		for _, u := range found {
+			uris[u] = true
+		}
+	}
+	if replan {
+		// Not on the event reader's goroutine: Apply may hold applyMu
+		// while it adds a directory.
+		work.Add(1)
+		go func() {
+			defer work.Done()
+			rw.s.applyMu.Lock()
+			defer rw.s.applyMu.Unlock()
+			if rw.s.resWatch == rw && ctx.Err() == nil {
+				rw.commit(rw.prepare(rw.s.Registry()))
+			}
+		}()
+	}
+	for _, u := range slices.Sorted(maps.Keys(uris)) {
+		if !slices.Contains(subscribed, u) {
+			continue
+		}
+		rw.logger.Debug("resource file changed; telling its subscribers", "uri", u)
+		_ = rw.s.mcp.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: u})
+	}
+	var wait time.Duration
+	for _, h := range rw.held {
+		if d := max(EmptyGrace-now.Sub(h.since), time.Millisecond); wait == 0 || d < wait {
+			wait = d
+		}
+	}
+	return wait
+}
+
+// templateURIs lists the subscribed URIs that name, in a directory of a
+// template, stands for: the file itself or, for a directory (dir), every
+// file under it.
+func (rw *resourceWatch) templateURIs(p *resourcePlan, name string, dir bool, subscribed []string) []string {
+	var uris []string
+	for _, tw := range p.tdirs[pathKey(filepath.Dir(name))] {
+		rel := filepath.Base(name)
+		if tw.rel != "" {
+			rel = tw.rel + "/" + rel
+		}
+		for _, u := range subscribed {
+			n, ok := tw.t.name(u)
+			if !ok {
+				continue
+			}
+			if pathKey(n) == pathKey(rel) || (dir && strings.HasPrefix(pathKey(n), pathKey(rel)+"/")) {
+				uris = append(uris, u)
+			}
+		}
+	}
+	return uris
+}
+
+// prepare works out what to watch for reg and starts watching the
+// directories it needs that are not watched yet; commit then puts the
+// plan in service and stops watching the rest. The caller holds applyMu.
+func (rw *resourceWatch) prepare(reg *Registry) *resourcePlan {
+	p := planResourceWatch(reg)
+	if p.skipped > 0 {
+		msg := "resource directories past the cap are not watched: their files are served, but their changes send no notifications/resources/updated"
+		if key := strings.Join(p.dirs, "\x00"); key != rw.warned {
+			rw.warned = key
+			rw.logger.Warn(msg, "max_watches", maxResourceWatchSlots, "unwatched_dirs", p.skipped)
+		}
+	}
+	watched := map[string]bool{}
+	for _, d := range rw.w.WatchList() {
+		watched[d] = true
+	}
+	for _, d := range p.dirs {
+		info, err := os.Stat(d)
+		if err != nil {
+			continue
+		}
+		if prev := rw.added[d]; watched[d] && prev != nil && os.SameFile(prev, info) {
+			continue
+		}
+		if watched[d] {
+			_ = rw.w.Remove(d) // another directory now
+		}
+		if err := rw.w.Add(d); err != nil {
+			if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, fsnotify.ErrClosed) {
+				rw.logger.Warn("cannot watch a directory of resources: its files are served, but their changes send no notifications/resources/updated", "dir", d, "error", err)
+			}
+			delete(rw.added, d)
+			continue
+		}
+		rw.added[d] = info
+	}
+	return p
+}
+
+// commit puts p, prepared, in service and stops watching the directories
+// it does not need. The caller holds applyMu.
+func (rw *resourceWatch) commit(p *resourcePlan) {
+	rw.plan.Store(p)
+	want := make(map[string]bool, len(p.dirs))
+	for _, d := range p.dirs {
+		want[d] = true
+	}
+	for d := range rw.added {
+		if !want[d] {
+			_ = rw.w.Remove(d)
+			delete(rw.added, d)
+		}
+	}
+}
+
+// planResourceWatch works out what to watch for reg: the directory of
+// every resource's file (and of the file a symlink leads to), and the
+// directory of every resource template, with those below it for a
+// {+path} template, nearest first, within maxResourceWatchSlots.
+func planResourceWatch(reg *Registry) *resourcePlan {
+	p := &resourcePlan{files: map[string][]string{}, tdirs: map[string][]templateWatch{}}
+	if reg == nil {
+		return p
+	}
+	slots := 0
+	seen := map[string]bool{}
+	// addDir watches dir, if the cap allows.
+	addDir := func(dir string) bool {
+		if seen[pathKey(dir)] {
+			return true
+		}
+		cost := watchCost(dir)
+		if slots+cost > maxResourceWatchSlots {
+			p.skipped++
+			return false
+		}
+		slots += cost
+		seen[pathKey(dir)] = true
+		p.dirs = append(p.dirs, dir)
+		return true
+	}
+	uris := make([]string, 0, len(reg.resources))
+	for u, res := range reg.resources {
+		if res.Backend == nil && res.File != "" {
+			uris = append(uris, u)
+		}
+	}
+	sort.Strings(uris)
+	for _, u := range uris {
+		file := reg.resources[u].File
+		names := []string{file}
+		if real, err := filepath.EvalSymlinks(file); err == nil && real != file {
+			names = append(names, real)
+		}
+		for _, name := range names {
+			dir := realDir(filepath.Dir(name))
+			if addDir(dir) {
+				key := pathKey(filepath.Join(dir, filepath.Base(name)))
+				p.files[key] = append(p.files[key], u)
+			}
+		}
+	}
+	for _, t := range reg.templates {
+		if t.decl.Backend != nil || t.decl.Dir == "" {
+			continue
+		}
+		queue := []templateWatch{{t: t, rel: ""}}
+		paths := []string{realDir(t.decl.Dir)}
+		for len(queue) > 0 {
+			tw, dir := queue[0], paths[0]
+			queue, paths = queue[1:], paths[1:]
+			if !addDir(dir) {
+				p.skipped += len(queue)
+				break
+			}
+			p.tdirs[pathKey(dir)] = append(p.tdirs[pathKey(dir)], tw)
+			if !t.decl.Reserved {
+				continue // a {path} names files of the directory only
+			}
+			for _, sub := range subdirs(dir, maxResourceWatchSlots-slots) {
+				rel := sub
+				if tw.rel != "" {
+					rel = tw.rel + "/" + sub
+				}
+				queue = append(queue, templateWatch{t: t, rel: rel})
+				paths = append(paths, filepath.Join(dir, sub))
+			}
+		}
+	}
+	return p
+}
+
+// realDir is dir with symlinks resolved, or dir when that fails.
+func realDir(dir string) string {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return real
+	}
+	return dir
+}
+
+// subdirs lists the names of the directories in dir (not symlinks to
+// them, which a template's reads do not enter), sorted, at most limit of
+// them. It reads the directory in batches: one with 100,000 files is
+// read through, but only its directories are kept.
+func subdirs(dir string, limit int) []string {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var names []string
+	for len(names) < limit {
+		entries, err := f.ReadDir(1024)
+		for _, e := range entries {
+			if e.IsDir() && len(names) < limit {
+				names = append(names, e.Name())
+			}
+		}
+		if err != nil {
+			break // io.EOF, or unreadable
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// watchCost is what watching dir takes of maxResourceWatchSlots: one
+// watch, and on kqueue an open file for each of its entries too, counted
+// up to the cap.
+func watchCost(dir string) int {
+	if !watchOpensEntries {
+		return 1
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return 1
+	}
+	defer f.Close()
+	n := 1
+	for n <= maxResourceWatchSlots {
+		names, err := f.Readdirnames(256)
+		n += len(names)
+		if errors.Is(err, io.EOF) || err != nil {
+			break
+		}
+	}
+	return n
+}
+
+// resourceWatchDirs lists the directories watched for the resources'
+// files, for tests: none while no watch runs.
+func (s *Server) resourceWatchDirs() []string {
+	s.applyMu.Lock()
+	rw := s.resWatch
+	s.applyMu.Unlock()
+	if rw == nil {
+		return nil
+	}
+	return slices.Sorted(slices.Values(rw.w.WatchList()))
+}
