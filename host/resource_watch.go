@@ -51,9 +51,8 @@ type resourceWatch struct {
 	// used under the Server's applyMu.
 	added  map[string]os.FileInfo
 	warned string
-	// flushMu orders the flushes; held (see flush) is used under it.
-	flushMu sync.Mutex
-	held    map[string]heldName
+	// held (see flush) is used by the flushes, one at a time.
+	held map[string]heldName
 }
 
 // resourcePlan is what to watch for one registry.
@@ -135,6 +134,22 @@ func (s *Server) watchResources(ctx context.Context, logger *slog.Logger, deboun
 	// pathKey. again brings the wait a flush asks for (names held).
 	pending := map[string]string{}
 	again := make(chan time.Duration, 1)
+	// One flush at a time, in order, off this goroutine: a batch waits
+	// here, gathering more names, while the last one is flushed.
+	batches := make(chan map[string]string)
+	work.Add(1)
+	go func() {
+		defer work.Done()
+		for batch := range batches {
+			if wait := rw.flush(ctx, batch, &work); wait > 0 {
+				select {
+				case again <- wait:
+				default:
+				}
+			}
+		}
+	}()
+	defer close(batches)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	var burstStart time.Time
@@ -151,13 +166,7 @@ func (s *Server) watchResources(ctx context.Context, logger *slog.Logger, deboun
 				continue // a change of mode or owner, or another file
 			}
 			pending[pathKey(ev.Name)] = ev.Name
-			now := time.Now()
-			if burstStart.IsZero() {
-				burstStart = now
-			}
-			if now.Sub(burstStart)+debounce <= MaxDebounce {
-				timer.Reset(debounce)
-			}
+			debounceEvent(&burstStart, timer, debounce)
 		case err, ok := <-w.Errors:
 			if !ok {
 				return nil
@@ -168,20 +177,28 @@ func (s *Server) watchResources(ctx context.Context, logger *slog.Logger, deboun
 				timer.Reset(d)
 			} // else the burst's flush looks at the names held too
 		case <-timer.C:
-			burstStart = time.Time{}
-			batch := pending
-			pending = map[string]string{}
-			work.Add(1)
-			go func() {
-				defer work.Done()
-				if wait := rw.flush(ctx, batch, &work); wait > 0 {
-					select {
-					case again <- wait:
-					default:
-					}
-				}
-			}()
+			select {
+			case batches <- pending:
+				burstStart = time.Time{}
+				pending = map[string]string{}
+			default:
+				timer.Reset(debounce) // the last flush still runs
+			}
 		}
+	}
+}
+
+// debounceEvent restarts timer for an event of the burst that started at
+// *start (zero: this event starts it). Each event restarts the wait, but a
+// burst that goes on (an editor saving continuously) is flushed at least
+// every MaxDebounce.
+func debounceEvent(start *time.Time, timer *time.Timer, debounce time.Duration) {
+	now := time.Now()
+	if start.IsZero() {
+		*start = now
+	}
+	if now.Sub(*start)+debounce <= MaxDebounce {
+		timer.Reset(debounce)
 	}
 }
 
@@ -218,8 +235,6 @@ func (rw *resourceWatch) concerns(name string) bool {
 // truncate and write, or by delete and create, is one change, not two. It
 // returns when to flush again for the names held, or 0.
 func (rw *resourceWatch) flush(ctx context.Context, pending map[string]string, work *sync.WaitGroup) time.Duration {
-	rw.flushMu.Lock()
-	defer rw.flushMu.Unlock()
 	now := time.Now()
 	for key, h := range rw.held {
 		if _, ok := pending[key]; !ok {

@@ -1,7 +1,6 @@
 package host
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,33 +23,21 @@ import (
 // other, see TestResourceFilesWatched), a resource no one subscribes to,
 // a directory through a {name} template and a tree through a {+path} one.
 // %[1]s is the directory of the files (resWatchFiles).
-const resWatchConfig = `
+const resWatchConfig = resWatchKept + `
 resource "q4" {
   uri       = "file:///reports/q4.md"
   mime_type = "text/markdown"
   file      = "%[1]s/reports/q4.md"
 }
-resource "beacon" {
-  uri  = "zz://beacon"
-  file = "%[1]s/reports/beacon.md"
-}
-resource "unsub" {
-  uri  = "docs://unsub"
-  file = "%[1]s/reports/unsub.md"
-}
 resource_template "notes" {
   uri_template = "notes:///{name}"
   dir          = "%[1]s/notes"
 }
-resource_template "tree" {
-  uri_template = "tree://{+path}"
-  dir          = "%[1]s/tree"
-}
 `
 
-// resWatchDropped is resWatchConfig after a reload that drops the report
+// resWatchKept is resWatchConfig after a reload that drops the report
 // and the notes template.
-const resWatchDropped = `
+const resWatchKept = `
 resource "beacon" {
   uri  = "zz://beacon"
   file = "%[1]s/reports/beacon.md"
@@ -366,7 +352,7 @@ func TestResourceFilesWatched(t *testing.T) {
 					appendTo(t, at("tree/new/x.md"), "y")
 				}, []string{"tree://new/x.md"}},
 				{"reload dropping the report and the {name} template", func(t *testing.T) {
-					writeFile(t, srv.Registry().Config.Paths[0], fmt.Sprintf(resWatchDropped, filepath.ToSlash(dir)))
+					writeFile(t, srv.Registry().Config.Paths[0], fmt.Sprintf(resWatchKept, filepath.ToSlash(dir)))
 					awaitApplied(t, reloads)
 					waitWatches(t, srv, at("reports"), at("tree"), at("tree/sub"), at("tree/new"))
 				}, nil},
@@ -444,7 +430,7 @@ func TestResourceWatchesCapped(t *testing.T) {
 			config := fmt.Sprintf("resource_template \"t\" {\n  uri_template = %q\n  dir          = %q\n}\n", tc.template, tc.dir)
 			srv := NewServer(loadSource(t, config), slog.New(slog.DiscardHandler))
 			t.Cleanup(func() { srv.Registry().Retire() })
-			var log syncBuffer
+			var log httpLog
 			reloads := watchServer(t, srv, slog.New(slog.NewTextHandler(&log, nil)))
 			warning := fmt.Sprintf("max_watches=%d", maxResourceWatchSlots)
 			waitUntil(t, "the template's directories are watched", func() bool {
@@ -461,22 +447,4 @@ func TestResourceWatchesCapped(t *testing.T) {
 			waitWatches(t, srv)
 		})
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use, for logs.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
