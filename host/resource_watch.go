@@ -66,6 +66,13 @@ type resourcePlan struct {
 	// tdirs maps a watched directory of a resource template (pathKey) to
 	// the templates that serve it.
 	tdirs map[string][]templateWatch
+	// dirFiles maps a directory of resources' files (pathKey) to their
+	// URIs.
+	dirFiles map[string][]string
+	// roots are the directories of resources' files and the templates'
+	// own directories that are watched, by pathKey: their parents are
+	// watched too, for them to be seen deleted, made again or replaced.
+	roots map[string]bool
 	// skipped counts the directories left unwatched past the cap.
 	skipped int
 }
@@ -226,7 +233,7 @@ func (rw *resourceWatch) concerns(name string) bool {
 		return true
 	}
 	_, ok := p.tdirs[key] // a watched directory itself, removed
-	return ok
+	return ok || p.roots[key]
 }
 
 // flush tells the subscribers of the URIs whose files had events (pending)
@@ -246,24 +253,57 @@ func (rw *resourceWatch) flush(ctx context.Context, pending map[string]string, w
 		return 0
 	}
 	subscribed := rw.s.subscribedURIs()
+	idx := indexSubscribed(p, subscribed)
 	replan := false
 	uris := map[string]bool{}
 	for key, name := range pending {
-		info, err := os.Stat(name)
-		if _, isDir := p.tdirs[key]; isDir || (err == nil && info.IsDir()) {
-			// A directory of a template made, replaced or removed: watch
-			// it, or stop; the subscribers of the files under it are told.
+		parents := p.tdirs[pathKey(filepath.Dir(name))]
+		var info os.FileInfo
+		var err error
+		// Looked at only when it may matter: a directory of a {+path}
+		// template may be made in any of its directories.
+		selves, isDir := p.tdirs[key]
+		if isDir || slices.ContainsFunc(parents, func(tw templateWatch) bool { return tw.t.decl.Reserved }) {
+			info, err = os.Stat(name)
+		}
+		if isDir || p.roots[key] || (err == nil && info != nil && info.IsDir()) {
+			// A directory of resources made, replaced or removed: watch
+			// it, or stop; the subscribers of the files in it are told.
 			replan = true
 			delete(rw.held, key)
-			for _, u := range rw.templateURIs(p, name, true, subscribed) {
+			for _, u := range p.dirFiles[key] {
 				uris[u] = true
+			}
+			for k := range rw.held {
+				if strings.HasPrefix(k, key+string(filepath.Separator)) {
+					delete(rw.held, k) // told now, as the directory's
+				}
+			}
+			for _, tw := range append(slices.Clone(parents), selves...) {
+				rel := tw.rel
+				if !slices.Contains(selves, tw) {
+					rel = joinRel(tw.rel, filepath.Base(name))
+				}
+				for n, us := range idx[tw.t] {
+					if rel == "" || strings.HasPrefix(n, pathKey(rel)+"/") {
+						for _, u := range us {
+							uris[u] = true
+						}
+					}
+				}
 			}
 			continue
 		}
-		found := append(slices.Clone(p.files[key]), rw.templateURIs(p, name, false, subscribed)...)
+		found := slices.Clone(p.files[key])
+		for _, tw := range parents {
+			found = append(found, idx[tw.t][pathKey(joinRel(tw.rel, filepath.Base(name)))]...)
+		}
 		if len(found) == 0 {
 			delete(rw.held, key)
 			continue
+		}
+		if info == nil && err == nil {
+			info, err = os.Stat(name)
 		}
 		size := int64(-1)
 		if err == nil {
@@ -311,27 +351,36 @@ func (rw *resourceWatch) flush(ctx context.Context, pending map[string]string, w
 	return wait
 }
 
-// templateURIs lists the subscribed URIs that name, in a directory of a
-// template, stands for: the file itself or, for a directory (dir), every
-// file under it.
-func (rw *resourceWatch) templateURIs(p *resourcePlan, name string, dir bool, subscribed []string) []string {
-	var uris []string
-	for _, tw := range p.tdirs[pathKey(filepath.Dir(name))] {
-		rel := filepath.Base(name)
-		if tw.rel != "" {
-			rel = tw.rel + "/" + rel
-		}
-		for _, u := range subscribed {
-			n, ok := tw.t.name(u)
-			if !ok {
+// indexSubscribed maps each template of p to the names its subscribed
+// URIs stand for, by pathKey, and those to the URIs: a flush then finds
+// the subscribers of a file at once, whatever the number of files and of
+// subscriptions.
+func indexSubscribed(p *resourcePlan, subscribed []string) map[*templateDir]map[string][]string {
+	idx := map[*templateDir]map[string][]string{}
+	for _, tws := range p.tdirs {
+		for _, tw := range tws {
+			if _, ok := idx[tw.t]; ok {
 				continue
 			}
-			if pathKey(n) == pathKey(rel) || (dir && strings.HasPrefix(pathKey(n), pathKey(rel)+"/")) {
-				uris = append(uris, u)
+			names := map[string][]string{}
+			for _, u := range subscribed {
+				if n, ok := tw.t.name(u); ok {
+					names[pathKey(n)] = append(names[pathKey(n)], u)
+				}
 			}
+			idx[tw.t] = names
 		}
 	}
-	return uris
+	return idx
+}
+
+// joinRel is the slash-separated name of base in the directory rel of a
+// template ("" for its root).
+func joinRel(rel, base string) string {
+	if rel == "" {
+		return base
+	}
+	return rel + "/" + base
 }
 
 // prepare works out what to watch for reg and starts watching the
@@ -394,20 +443,22 @@ func (rw *resourceWatch) commit(p *resourcePlan) {
 // directory of every resource template, with those below it for a
 // {+path} template, nearest first, within maxResourceWatchSlots.
 func planResourceWatch(reg *Registry) *resourcePlan {
-	p := &resourcePlan{files: map[string][]string{}, tdirs: map[string][]templateWatch{}}
+	p := &resourcePlan{files: map[string][]string{}, tdirs: map[string][]templateWatch{}, dirFiles: map[string][]string{}, roots: map[string]bool{}}
 	if reg == nil {
 		return p
 	}
 	slots := 0
 	seen := map[string]bool{}
 	// addDir watches dir, if the cap allows.
-	addDir := func(dir string) bool {
+	addDir := func(dir string, extra bool) bool {
 		if seen[pathKey(dir)] {
 			return true
 		}
 		cost := watchCost(dir)
 		if slots+cost > maxResourceWatchSlots {
-			p.skipped++
+			if !extra {
+				p.skipped++
+			}
 			return false
 		}
 		slots += cost
@@ -415,6 +466,7 @@ func planResourceWatch(reg *Registry) *resourcePlan {
 		p.dirs = append(p.dirs, dir)
 		return true
 	}
+	var roots []string
 	uris := make([]string, 0, len(reg.resources))
 	for u, res := range reg.resources {
 		if res.Backend == nil && res.File != "" {
@@ -430,9 +482,11 @@ func planResourceWatch(reg *Registry) *resourcePlan {
 		}
 		for _, name := range names {
 			dir := realDir(filepath.Dir(name))
-			if addDir(dir) {
+			if addDir(dir, false) {
 				key := pathKey(filepath.Join(dir, filepath.Base(name)))
 				p.files[key] = append(p.files[key], u)
+				p.dirFiles[pathKey(dir)] = append(p.dirFiles[pathKey(dir)], u)
+				roots = append(roots, dir)
 			}
 		}
 	}
@@ -445,22 +499,27 @@ func planResourceWatch(reg *Registry) *resourcePlan {
 		for len(queue) > 0 {
 			tw, dir := queue[0], paths[0]
 			queue, paths = queue[1:], paths[1:]
-			if !addDir(dir) {
+			if !addDir(dir, false) {
 				p.skipped += len(queue)
 				break
+			}
+			if tw.rel == "" {
+				roots = append(roots, dir)
 			}
 			p.tdirs[pathKey(dir)] = append(p.tdirs[pathKey(dir)], tw)
 			if !t.decl.Reserved {
 				continue // a {path} names files of the directory only
 			}
 			for _, sub := range subdirs(dir, maxResourceWatchSlots-slots) {
-				rel := sub
-				if tw.rel != "" {
-					rel = tw.rel + "/" + sub
-				}
-				queue = append(queue, templateWatch{t: t, rel: rel})
+				queue = append(queue, templateWatch{t: t, rel: joinRel(tw.rel, sub)})
 				paths = append(paths, filepath.Join(dir, sub))
 			}
+		}
+	}
+	// Last, within what the cap leaves: the parents.
+	for _, root := range roots {
+		if parent := filepath.Dir(root); parent != root && addDir(parent, true) {
+			p.roots[pathKey(root)] = true
 		}
 	}
 	return p

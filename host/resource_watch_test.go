@@ -305,7 +305,9 @@ func removeFile(t *testing.T, path string) {
 // it did not subscribe to (a resource, or a new file in a template's
 // directory). A file deleted is told once it has stayed deleted for
 // EmptyGrace, and once more when it is made again. A directory made in a
-// {+path} template's tree is watched. After a reload that drops the
+// {+path} template's tree is watched. A template's directory replaced
+// (renamed away, another renamed in its place) tells the subscribers of
+// its files, and the new one is watched. After a reload that drops the
 // report and the {name} template, their changes send nothing and the
 // directory only the template needed is no longer watched.
 //
@@ -320,7 +322,7 @@ func TestResourceFilesWatched(t *testing.T) {
 			srv, c := tr.start(t, fmt.Sprintf(resWatchConfig, filepath.ToSlash(dir)))
 			reloads := watchServer(t, srv, slog.New(slog.DiscardHandler))
 			at := func(name string) string { return filepath.Join(dir, filepath.FromSlash(name)) }
-			waitWatches(t, srv, at("reports"), at("notes"), at("tree"), at("tree/sub"))
+			waitWatches(t, srv, dir, at("reports"), at("notes"), at("tree"), at("tree/sub"))
 			c.subscribe(t, "file:///reports/q4.md", "zz://beacon", "notes:///a.md", "notes:///c.md", "tree://sub/b.md")
 			const q4 = "file:///reports/q4.md"
 			beacon := 0
@@ -343,9 +345,20 @@ func TestResourceFilesWatched(t *testing.T) {
 				{"a file below a {+path} template", func(t *testing.T) { writeFile(t, at("tree/sub/b.md"), "b'") }, []string{"tree://sub/b.md"}},
 				{"a template's file deleted", func(t *testing.T) { removeFile(t, at("notes/c.md")) }, []string{"notes:///c.md"}},
 				{"a template's file made again", func(t *testing.T) { writeFile(t, at("notes/c.md"), "c again") }, []string{"notes:///c.md"}},
+				{"a template's directory replaced", func(t *testing.T) {
+					writeFile(t, at("notes.new/a.md"), "a, new")
+					writeFile(t, at("notes.new/c.md"), "c, new")
+					if err := os.Rename(at("notes"), at("notes.old")); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.Rename(at("notes.new"), at("notes")); err != nil {
+						t.Fatal(err)
+					}
+				}, []string{"notes:///a.md", "notes:///c.md"}},
+				{"a file of the replacing directory", func(t *testing.T) { appendTo(t, at("notes/a.md"), "x") }, []string{"notes:///a.md"}},
 				{"a directory made in a {+path} tree", func(t *testing.T) {
 					writeFile(t, at("tree/new/x.md"), "x")
-					waitWatches(t, srv, at("reports"), at("notes"), at("tree"), at("tree/sub"), at("tree/new"))
+					waitWatches(t, srv, dir, at("reports"), at("notes"), at("tree"), at("tree/sub"), at("tree/new"))
 				}, nil},
 				{"a file in the new directory", func(t *testing.T) {
 					c.subscribe(t, "tree://new/x.md")
@@ -354,7 +367,7 @@ func TestResourceFilesWatched(t *testing.T) {
 				{"reload dropping the report and the {name} template", func(t *testing.T) {
 					writeFile(t, srv.Registry().Config.Paths[0], fmt.Sprintf(resWatchKept, filepath.ToSlash(dir)))
 					awaitApplied(t, reloads)
-					waitWatches(t, srv, at("reports"), at("tree"), at("tree/sub"), at("tree/new"))
+					waitWatches(t, srv, dir, at("reports"), at("tree"), at("tree/sub"), at("tree/new"))
 				}, nil},
 				{"the dropped report appended", func(t *testing.T) { appendTo(t, at("reports/q4.md"), "x") }, nil},
 				{"a file of the dropped template appended", func(t *testing.T) { appendTo(t, at("notes/a.md"), "x") }, nil},
@@ -383,7 +396,7 @@ func TestResourceFilesWatched(t *testing.T) {
 // TestResourceWatchesCapped: a {+path} template over a tree of more
 // directories than maxResourceWatchSlots watches that many, nearest first,
 // and logs a warning naming the cap; a directory of 100,000 files is one
-// watch (on kqueue, where every entry costs an open file, neither is
+// watch, and one for its parent (on kqueue, where every entry costs an open file, neither is
 // watched, and the warning says so). A reload that drops the template
 // drops its watches.
 func TestResourceWatchesCapped(t *testing.T) {
@@ -419,7 +432,7 @@ func TestResourceWatchesCapped(t *testing.T) {
 		watches             int
 		warned              bool
 	}{
-		{"100,000 files", "flat:///{name}", flat, 1, false},
+		{"100,000 files", "flat:///{name}", flat, 2, false}, // and its parent
 		{"more directories than the cap", "tree://{+path}", tree, maxResourceWatchSlots, true},
 	}
 	for _, tc := range tests {
