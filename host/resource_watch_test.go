@@ -115,7 +115,12 @@ var updatesTransports = []updatesTransport{
 		e := startHTTPConfig(t, HTTPOptions{}, src)
 		return e.srv, sdkUpdates(t, e.connectSSE)
 	}},
-	{"subscriptions/listen", listenUpdates},
+	{"subscriptions/listen", func(t *testing.T, src string) (*Server, *updateClient) {
+		return listenUpdates(t, HTTPOptions{Stateless: true}, src)
+	}},
+	{"subscriptions/listen beside sessions", func(t *testing.T, src string) (*Server, *updateClient) {
+		return listenUpdates(t, HTTPOptions{}, src)
+	}},
 }
 
 // stdioUpdates serves src over stdio to a client that subscribes with
@@ -176,10 +181,10 @@ func sdkUpdates(t *testing.T, connect func(*mcp.ClientOptions) *mcp.ClientSessio
 	return c
 }
 
-// listenUpdates serves src over stateless HTTP (2026-07-28) to a client
+// listenUpdates serves src over HTTP with opts to a 2026-07-28 client
 // that opens a subscriptions/listen stream for each subscribe.
-func listenUpdates(t *testing.T, src string) (*Server, *updateClient) {
-	e := startHTTPConfig(t, HTTPOptions{Stateless: true}, src)
+func listenUpdates(t *testing.T, opts HTTPOptions, src string) (*Server, *updateClient) {
+	e := startHTTPConfig(t, opts, src)
 	c := &updateClient{uris: make(chan string, 64)}
 	id := 200
 	c.subscribe = func(t *testing.T, uris ...string) {
@@ -318,6 +323,7 @@ func removeFile(t *testing.T, path string) {
 func TestResourceFilesWatched(t *testing.T) {
 	for _, tr := range updatesTransports {
 		t.Run(tr.name, func(t *testing.T) {
+			t.Parallel() // each waits on debounces and EmptyGrace, mostly
 			dir := resWatchFiles(t)
 			srv, c := tr.start(t, fmt.Sprintf(resWatchConfig, filepath.ToSlash(dir)))
 			reloads := watchServer(t, srv, slog.New(slog.DiscardHandler))
