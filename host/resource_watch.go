@@ -257,69 +257,10 @@ func (rw *resourceWatch) flush(ctx context.Context, pending map[string]string, w
 	replan := false
 	uris := map[string]bool{}
 	for key, name := range pending {
-		parents := p.tdirs[pathKey(filepath.Dir(name))]
-		var info os.FileInfo
-		var err error
-		// Looked at only when it may matter: a directory of a {+path}
-		// template may be made in any of its directories.
-		selves, isDir := p.tdirs[key]
-		if isDir || slices.ContainsFunc(parents, func(tw templateWatch) bool { return tw.t.decl.Reserved }) {
-			info, err = os.Stat(name)
-		}
-		if isDir || p.roots[key] || (err == nil && info != nil && info.IsDir()) {
-			// A directory of resources made, replaced or removed: watch
-			// it, or stop; the subscribers of the files in it are told.
+		if rw.dirChanged(p, idx, key, name, uris) {
 			replan = true
-			delete(rw.held, key)
-			for _, u := range p.dirFiles[key] {
-				uris[u] = true
-			}
-			for k := range rw.held {
-				if strings.HasPrefix(k, key+string(filepath.Separator)) {
-					delete(rw.held, k) // told now, as the directory's
-				}
-			}
-			for _, tw := range append(slices.Clone(parents), selves...) {
-				rel := tw.rel
-				if !slices.Contains(selves, tw) {
-					rel = joinRel(tw.rel, filepath.Base(name))
-				}
-				for n, us := range idx[tw.t] {
-					if rel == "" || strings.HasPrefix(n, pathKey(rel)+"/") {
-						for _, u := range us {
-							uris[u] = true
-						}
-					}
-				}
-			}
-			continue
-		}
-		found := slices.Clone(p.files[key])
-		for _, tw := range parents {
-			found = append(found, idx[tw.t][pathKey(joinRel(tw.rel, filepath.Base(name)))]...)
-		}
-		if len(found) == 0 {
-			delete(rw.held, key)
-			continue
-		}
-		if info == nil && err == nil {
-			info, err = os.Stat(name)
-		}
-		size := int64(-1)
-		if err == nil {
-			size = info.Size()
-		}
-		h, wasHeld := rw.held[key]
-		switch {
-		case wasHeld && size == h.size && now.Sub(h.since) < EmptyGrace:
-			continue // still missing, or still empty
-		case size <= 0 && !wasHeld:
-			rw.held[key] = heldName{name: name, since: now, size: size}
-			continue
-		}
-		delete(rw.held, key)
-		for _, u := range found {
-			uris[u] = true
+		} else {
+			rw.fileChanged(p, idx, key, name, now, uris)
 		}
 	}
 	if replan {
@@ -349,6 +290,80 @@ func (rw *resourceWatch) flush(ctx context.Context, pending map[string]string, w
 		}
 	}
 	return wait
+}
+
+// dirChanged handles an event on name when it is a directory of resources:
+// one watched (deleted, say), a resource's directory or a template's own
+// (made again, or replaced), or one made in a {+path} template's tree. The
+// subscribers of the files in it, and under it, are told (into uris), and
+// it returns true: the directories to watch are to be worked out again.
+func (rw *resourceWatch) dirChanged(p *resourcePlan, idx map[*templateDir]map[string][]string, key, name string, uris map[string]bool) bool {
+	parents := p.tdirs[pathKey(filepath.Dir(name))]
+	selves, watched := p.tdirs[key]
+	if !watched && !p.roots[key] {
+		if !slices.ContainsFunc(parents, func(tw templateWatch) bool { return tw.t.decl.Reserved }) {
+			return false
+		}
+		if info, err := os.Stat(name); err != nil || !info.IsDir() {
+			return false
+		}
+	}
+	for _, u := range p.dirFiles[key] {
+		uris[u] = true
+	}
+	// The names in it, as each template that serves it sees it.
+	under := slices.Clone(selves)
+	for _, tw := range parents {
+		under = append(under, templateWatch{t: tw.t, rel: joinRel(tw.rel, filepath.Base(name))})
+	}
+	for _, tw := range under {
+		for n, us := range idx[tw.t] {
+			if tw.rel == "" || strings.HasPrefix(n, pathKey(tw.rel)+"/") {
+				for _, u := range us {
+					uris[u] = true
+				}
+			}
+		}
+	}
+	// Its files held are told now, as the directory's.
+	delete(rw.held, key)
+	for k := range rw.held {
+		if strings.HasPrefix(k, key+string(filepath.Separator)) {
+			delete(rw.held, k)
+		}
+	}
+	return true
+}
+
+// fileChanged handles an event on the file name: the subscribers of the
+// resources read from it, and of the templates' URIs that stand for it,
+// are told (into uris), unless it is missing or empty: then they are told
+// once it has changed again, or once it has stayed so for EmptyGrace.
+func (rw *resourceWatch) fileChanged(p *resourcePlan, idx map[*templateDir]map[string][]string, key, name string, now time.Time, uris map[string]bool) {
+	found := slices.Clone(p.files[key])
+	for _, tw := range p.tdirs[pathKey(filepath.Dir(name))] {
+		found = append(found, idx[tw.t][pathKey(joinRel(tw.rel, filepath.Base(name)))]...)
+	}
+	if len(found) == 0 {
+		delete(rw.held, key)
+		return
+	}
+	size := int64(-1)
+	if info, err := os.Stat(name); err == nil {
+		size = info.Size()
+	}
+	h, wasHeld := rw.held[key]
+	switch {
+	case wasHeld && size == h.size && now.Sub(h.since) < EmptyGrace:
+		return // still missing, or still empty
+	case size <= 0 && !wasHeld:
+		rw.held[key] = heldName{name: name, since: now, size: size}
+		return
+	}
+	delete(rw.held, key)
+	for _, u := range found {
+		uris[u] = true
+	}
 }
 
 // indexSubscribed maps each template of p to the names its subscribed
