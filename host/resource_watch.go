@@ -66,6 +66,9 @@ type resourcePlan struct {
 	// tdirs maps a watched directory of a resource template (pathKey) to
 	// the templates that serve it.
 	tdirs map[string][]templateWatch
+	// links are the resources' files that are symlinks, by pathKey: an
+	// event on one may re-point it, and what it leads to is watched.
+	links map[string]bool
 	// dirFiles maps a directory of resources' files (pathKey) to their
 	// URIs.
 	dirFiles map[string][]string
@@ -259,8 +262,11 @@ func (rw *resourceWatch) flush(ctx context.Context, pending map[string]string, w
 	for key, name := range pending {
 		if rw.dirChanged(p, idx, key, name, uris) {
 			replan = true
-		} else {
-			rw.fileChanged(p, idx, key, name, now, uris)
+			continue
+		}
+		rw.fileChanged(p, idx, key, name, now, uris)
+		if _, isFile := p.files[key]; isFile && (p.links[key] || isSymlink(name)) {
+			replan = true // a link re-pointed: watch where it leads now
 		}
 	}
 	if replan {
@@ -277,8 +283,8 @@ func (rw *resourceWatch) flush(ctx context.Context, pending map[string]string, w
 		}()
 	}
 	for _, u := range slices.Sorted(maps.Keys(uris)) {
-		if !slices.Contains(subscribed, u) {
-			continue
+		if _, ok := slices.BinarySearch(subscribed, u); !ok {
+			continue // sorted, as subscribedURIs gives them
 		}
 		rw.logger.Debug("resource file changed; telling its subscribers", "uri", u)
 		_ = rw.s.mcp.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: u})
@@ -458,7 +464,7 @@ func (rw *resourceWatch) commit(p *resourcePlan) {
 // directory of every resource template, with those below it for a
 // {+path} template, nearest first, within maxResourceWatchSlots.
 func planResourceWatch(reg *Registry) *resourcePlan {
-	p := &resourcePlan{files: map[string][]string{}, tdirs: map[string][]templateWatch{}, dirFiles: map[string][]string{}, roots: map[string]bool{}}
+	p := &resourcePlan{files: map[string][]string{}, tdirs: map[string][]templateWatch{}, dirFiles: map[string][]string{}, roots: map[string]bool{}, links: map[string]bool{}}
 	if reg == nil {
 		return p
 	}
@@ -492,7 +498,10 @@ func planResourceWatch(reg *Registry) *resourcePlan {
 	for _, u := range uris {
 		file := reg.resources[u].File
 		names := []string{file}
-		if real, err := filepath.EvalSymlinks(file); err == nil && real != file {
+		if isSymlink(file) {
+			p.links[pathKey(filepath.Join(realDir(filepath.Dir(file)), filepath.Base(file)))] = true
+		}
+		if real, err := filepath.EvalSymlinks(file); err == nil && pathKey(real) != pathKey(filepath.Join(realDir(filepath.Dir(file)), filepath.Base(file))) {
 			names = append(names, real)
 		}
 		for _, name := range names {
@@ -538,6 +547,12 @@ func planResourceWatch(reg *Registry) *resourcePlan {
 		}
 	}
 	return p
+}
+
+// isSymlink reports whether name is a symlink.
+func isSymlink(name string) bool {
+	info, err := os.Lstat(name)
+	return err == nil && info.Mode()&os.ModeSymlink != 0
 }
 
 // realDir is dir with symlinks resolved, or dir when that fails.

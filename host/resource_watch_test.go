@@ -235,6 +235,40 @@ func watchServer(t *testing.T, srv *Server, logger *slog.Logger) <-chan ReloadRe
 	return results
 }
 
+// updateStep is a step of a test of resources/updated: what it does, and
+// the URIs it should bring notifications for, in order.
+type updateStep struct {
+	name string
+	act  func(t *testing.T)
+	want []string
+}
+
+// runUpdateSteps runs steps, each as a subtest, with c subscribed to
+// zz://beacon, served from the file beacon. Each step reads what it
+// should bring, then writes the beacon, whose URI sorts after every
+// other, and reads its notification: a notification a step should not
+// have sent comes before it (in an earlier flush, or earlier in the same
+// one), and fails the step.
+func runUpdateSteps(t *testing.T, c *updateClient, beacon string, steps []updateStep) {
+	t.Helper()
+	for i, step := range steps {
+		if !t.Run(step.name, func(t *testing.T) {
+			step.act(t)
+			var got []string
+			for range step.want {
+				got = append(got, c.next(t))
+			}
+			writeFile(t, beacon, "beacon "+strconv.Itoa(i))
+			got = append(got, c.next(t))
+			if want := append(slices.Clone(step.want), "zz://beacon"); !slices.Equal(got, want) {
+				t.Fatalf("got resources/updated for %q, want %q", got, want)
+			}
+		}) {
+			break // the client is behind: later steps would fail for it
+		}
+	}
+}
+
 // awaitApplied waits for a reload that is applied.
 func awaitApplied(t *testing.T, reloads <-chan ReloadResult) {
 	t.Helper()
@@ -315,11 +349,7 @@ func removeFile(t *testing.T, path string) {
 // its files, and the new one is watched. After a reload that drops the
 // report and the {name} template, their changes send nothing and the
 // directory only the template needed is no longer watched.
-//
-// Each step reads what it should bring, then writes the beacon, a
-// resource whose URI sorts after every other, and reads its notification:
-// a notification a step should not have sent comes before it (in an
-// earlier flush, or earlier in the same one), and fails the step.
+// Each step ends with a save of a beacon (runUpdateSteps).
 func TestResourceFilesWatched(t *testing.T) {
 	for _, tr := range updatesTransports {
 		t.Run(tr.name, func(t *testing.T) {
@@ -331,12 +361,7 @@ func TestResourceFilesWatched(t *testing.T) {
 			waitWatches(t, srv, dir, at("reports"), at("notes"), at("tree"), at("tree/sub"))
 			c.subscribe(t, "file:///reports/q4.md", "zz://beacon", "notes:///a.md", "notes:///c.md", "tree://sub/b.md")
 			const q4 = "file:///reports/q4.md"
-			beacon := 0
-			steps := []struct {
-				name string
-				act  func(t *testing.T)
-				want []string
-			}{
+			steps := []updateStep{
 				{"append", func(t *testing.T) { appendTo(t, at("reports/q4.md"), "\nmore") }, []string{q4}},
 				{"truncate and write", func(t *testing.T) { writeFile(t, at("reports/q4.md"), "Q4, again") }, []string{q4}},
 				{"rename over", func(t *testing.T) { renameOver(t, at("reports/q4.md"), "Q4, saved by an editor") }, []string{q4}},
@@ -378,23 +403,7 @@ func TestResourceFilesWatched(t *testing.T) {
 				{"the dropped report appended", func(t *testing.T) { appendTo(t, at("reports/q4.md"), "x") }, nil},
 				{"a file of the dropped template appended", func(t *testing.T) { appendTo(t, at("notes/a.md"), "x") }, nil},
 			}
-			for _, step := range steps {
-				if !t.Run(step.name, func(t *testing.T) {
-					step.act(t)
-					var got []string
-					for range step.want {
-						got = append(got, c.next(t))
-					}
-					beacon++
-					writeFile(t, at("reports/beacon.md"), "beacon "+strconv.Itoa(beacon))
-					got = append(got, c.next(t))
-					if want := append(slices.Clone(step.want), "zz://beacon"); !slices.Equal(got, want) {
-						t.Fatalf("got resources/updated for %q, want %q", got, want)
-					}
-				}) {
-					break // the client is behind: later steps would fail for it
-				}
-			}
+			runUpdateSteps(t, c, at("reports/beacon.md"), steps)
 		})
 	}
 }
