@@ -114,7 +114,7 @@ func (s *Server) watchResources(ctx context.Context, logger *slog.Logger, deboun
 		return err
 	}
 	rw := &resourceWatch{s: s, w: w, logger: logger, added: map[string]os.FileInfo{}, held: map[string]heldName{}}
-	var work sync.WaitGroup // flushes and rewatches
+	var work sync.WaitGroup // the first watch and the flushes
 	defer func() {
 		// Closed first: a directory being added (by Apply, holding
 		// applyMu) then fails at once, instead of waiting for events to
@@ -151,7 +151,7 @@ func (s *Server) watchResources(ctx context.Context, logger *slog.Logger, deboun
 	go func() {
 		defer work.Done()
 		for batch := range batches {
-			if wait := rw.flush(ctx, batch, &work); wait > 0 {
+			if wait := rw.flush(ctx, batch); wait > 0 {
 				select {
 				case again <- wait:
 				default:
@@ -244,7 +244,7 @@ func (rw *resourceWatch) concerns(name string) bool {
 // went. A name found missing or empty is held for EmptyGrace: a save by
 // truncate and write, or by delete and create, is one change, not two. It
 // returns when to flush again for the names held, or 0.
-func (rw *resourceWatch) flush(ctx context.Context, pending map[string]string, work *sync.WaitGroup) time.Duration {
+func (rw *resourceWatch) flush(ctx context.Context, pending map[string]string) time.Duration {
 	now := time.Now()
 	for key, h := range rw.held {
 		if _, ok := pending[key]; !ok {
@@ -270,17 +270,14 @@ func (rw *resourceWatch) flush(ctx context.Context, pending map[string]string, w
 		}
 	}
 	if replan {
-		// Not on the event reader's goroutine: Apply may hold applyMu
-		// while it adds a directory.
-		work.Add(1)
-		go func() {
-			defer work.Done()
-			rw.s.applyMu.Lock()
-			defer rw.s.applyMu.Unlock()
-			if rw.s.resWatch == rw && ctx.Err() == nil {
-				rw.commit(rw.prepare(rw.s.Registry()))
-			}
-		}()
+		// Flushes run off the event reader's goroutine: Apply may hold
+		// applyMu while it adds a directory, which on Windows waits for
+		// events to be read.
+		rw.s.applyMu.Lock()
+		if rw.s.resWatch == rw && ctx.Err() == nil {
+			rw.commit(rw.prepare(rw.s.Registry()))
+		}
+		rw.s.applyMu.Unlock()
 	}
 	for _, u := range slices.Sorted(maps.Keys(uris)) {
 		if _, ok := slices.BinarySearch(subscribed, u); !ok {
