@@ -28,6 +28,7 @@ func (r *Reloader) Watch(ctx context.Context) error {
 		return fmt.Errorf("starting the file watcher: %w", err)
 	}
 	defer w.Close()
+	defer r.startResourceWatch(ctx)()
 	var match func(string) bool
 	// added holds the directories watched, as they were when added.
 	added := map[string]os.FileInfo{}
@@ -70,16 +71,7 @@ func (r *Reloader) Watch(ctx context.Context) error {
 			if !match(ev.Name) {
 				continue
 			}
-			// Each event restarts the wait, but a burst that goes on (an
-			// editor saving continuously) is reloaded at least every
-			// MaxDebounce.
-			now := time.Now()
-			if burstStart.IsZero() {
-				burstStart = now
-			}
-			if now.Sub(burstStart)+debounce <= MaxDebounce {
-				timer.Reset(debounce)
-			}
+			debounceEvent(&burstStart, timer, debounce)
 		case err, ok := <-w.Errors:
 			if !ok {
 				return nil

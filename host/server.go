@@ -30,6 +30,9 @@ type Server struct {
 
 	current atomic.Pointer[Registry]
 	applyMu sync.Mutex
+	// resWatch watches the files of the registry in service while a
+	// Reloader watches (see resourceWatch); nil otherwise. Under applyMu.
+	resWatch *resourceWatch
 
 	// beforeWork is the BeforeWork option's function, or nil.
 	beforeWork func()

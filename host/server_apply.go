@@ -56,7 +56,16 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 		// running under the old one finish as they are.
 		reg.slots = prev.slots
 	}
+	// The watches of the new registry's files are set up before it goes
+	// into service, and those it no longer needs dropped after.
+	var watches *resourcePlan
+	if s.resWatch != nil {
+		watches = s.resWatch.prepare(reg)
+	}
 	old = s.current.Swap(reg)
+	if watches != nil {
+		s.resWatch.commit(watches)
+	}
 	if old != nil {
 		if impl := identity(reg); impl.Name != s.startInfo.Name || impl.Title != s.startInfo.Title || impl.Version != s.startInfo.Version {
 			s.renamed.Store(&impl)
