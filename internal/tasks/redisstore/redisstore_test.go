@@ -216,6 +216,34 @@ func TestFirstUseAcrossReplicas(t *testing.T) {
 	}
 }
 
+// TestFirstUseKeepsLaterNonces: a nonce that expires soon, used after one
+// that expires later, does not shorten the life of the set that holds
+// them, which would let the later one be used again once the set is gone.
+func TestFirstUseKeepsLaterNonces(t *testing.T) {
+	srv := testredis.Start(t)
+	ctx := context.Background()
+	a := open(t, srv, tasks.Options{})
+	b := openPrefix(t, srv, a.prefix, tasks.Options{})
+	later := time.Now().Add(5 * time.Minute)
+	for _, u := range []struct {
+		s     *Store
+		nonce string
+		until time.Time
+	}{
+		{a, "late", later},
+		{b, "soon", time.Now().Add(time.Second)},
+	} {
+		if ok, err := u.s.FirstUse(ctx, u.nonce, u.until); !ok || err != nil {
+			t.Fatalf("FirstUse(%s) = %v, %v; want true", u.nonce, ok, err)
+		}
+	}
+	ttl, err := a.c.PTTL(ctx, a.prefix+"approvals").Result()
+	must(t, err)
+	if ttl < 5*time.Minute {
+		t.Fatalf("the set of used nonces expires in %v, before the nonce \"late\" (5m from its use)", ttl)
+	}
+}
+
 // TestUnreachableRedis: errors say where the Redis is and what to check,
 // and never hold the password of the URL.
 func TestUnreachableRedis(t *testing.T) {

@@ -81,6 +81,8 @@ return #ids
 // firstUseScript records an approval's nonce as used, unless it was
 // already, in a sorted set by expiry (ms) that it first rids of expired
 // nonces; it refuses a new nonce when the set holds the most there may be.
+// The set's TTL only grows: a nonce that expires soon (a state answered
+// late) must not take the set, and the nonces that expire later, with it.
 // KEYS: the set. ARGV: nonce, its expiry (ms), now (ms), the most nonces,
 // the set's TTL (ms).
 var firstUseScript = redis.NewScript(`
@@ -88,6 +90,8 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 'used' end
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 'full' end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[5]) then
+  redis.call('PEXPIRE', KEYS[1], ARGV[5])
+end
 return 'ok'
 `)
