@@ -89,6 +89,22 @@ func (h *HTTPServer) paramHeadersProblem(r *http.Request, body []byte, m *peeked
 	return ""
 }
 
+// standardHeaders are the headers of SEP-2243 that name a request's
+// method and its tool, prompt or resource, which a gateway may route on.
+var standardHeaders = []string{"Mcp-Method", "Mcp-Name"}
+
+// standardHeadersProblem says which of the standard headers POST r sends
+// more than once, or "". The SDK compares only the first copy with the
+// body, and a gateway may route on another one.
+func standardHeadersProblem(r *http.Request) string {
+	for _, name := range standardHeaders {
+		if n := len(r.Header.Values(name)); n > 1 {
+			return fmt.Sprintf("header mismatch: %s is sent %d times; send it once, with the value the request's body has, as a gateway may route on any copy.", name, n)
+		}
+	}
+	return ""
+}
+
 // rawMessage is a JSON value kept as its text.
 type rawMessage = sjson.RawMessage
 

@@ -153,6 +153,8 @@ func TestHTTPParamHeaders(t *testing.T) {
 		{"sentinel pattern, base64", `{"region":"=?base64?x?="}`, newProtocolHeaders("Mcp-Param-Region", b64("=?base64?x?=")), nil},
 		{"bad last character", `{"region":"Hello"}`, newProtocolHeaders("Mcp-Param-Region", "=?base64?SGVsbG9=?="), []string{"its = padding or its last character"}},
 		{"sent twice", `{"region":"us"}`, newProtocolHeaders("Mcp-Param-Region", "us", "Mcp-Param-Region", "us"), []string{"Mcp-Param-Region is sent 2 times"}},
+		{"Mcp-Name sent twice", `{"region":"us"}`, newProtocolHeaders("Mcp-Param-Region", "us", "Mcp-Name", "other"), []string{"Mcp-Name is sent 2 times"}},
+		{"Mcp-Method sent twice", `{"region":"us"}`, newProtocolHeaders("Mcp-Param-Region", "us", "Mcp-Method", "tools/list"), []string{"Mcp-Method is sent 2 times"}},
 		{"null argument, no header", `{"region":"us","note":null}`, newProtocolHeaders("Mcp-Param-Region", "us"), nil},
 		{"null argument with a header", `{"region":"us","note":null}`, newProtocolHeaders("Mcp-Param-Region", "us", "Mcp-Param-Note", "x"),
 			[]string{`Mcp-Param-Note is sent, but the argument "note" has no value`}},

@@ -156,7 +156,11 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 				refuseParams(w, r, msgs[0].ID, msg)
 				return
 			}
-			if msg := h.paramHeadersProblem(r, body.data, &msgs[0]); msg != "" {
+			msg := standardHeadersProblem(r)
+			if msg == "" {
+				msg = h.paramHeadersProblem(r, body.data, &msgs[0])
+			}
+			if msg != "" {
 				refuseHeaders(w, r, msgs[0].ID, msg)
 				return
 			}
