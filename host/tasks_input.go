@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -170,6 +171,9 @@ func (th *taskHost) update(ctx context.Context, id string, params json.RawMessag
 		reqs, resps := decodeInputMap(t.InputRequests), decodeInputMap(t.InputResponses)
 		for k, v := range p.InputResponses {
 			if _, asked := reqs[k]; asked {
+				if msg := answerProblem(k, v); msg != "" {
+					return answerError(msg)
+				}
 				delete(reqs, k)
 				resps[k] = v
 			}
@@ -180,8 +184,11 @@ func (th *taskHost) update(ctx context.Context, id string, params json.RawMessag
 		}
 		return nil
 	})
+	var bad answerError
 	switch {
 	case errors.Is(err, tasks.ErrTerminal):
+	case errors.As(err, &bad):
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: string(bad)}
 	case err != nil:
 		return taskLookupError(id, err)
 	}
@@ -195,4 +202,32 @@ func (th *taskHost) update(ctx context.Context, id string, params json.RawMessag
 		}
 	}
 	return nil
+}
+
+// answerError is why tasks/update refuses an answer: the answer is not an
+// elicitation result, and the question stays asked.
+type answerError string
+
+func (e answerError) Error() string { return string(e) }
+
+// answerProblem says why raw, the answer tasks/update brings to the
+// question key, is not an elicitation result, or "".
+func answerProblem(key string, raw json.RawMessage) string {
+	var res struct {
+		Action  string          `json:"action"`
+		Content json.RawMessage `json:"content"`
+	}
+	what := fmt.Sprintf("tasks/update: the answer to %q", shortName(key))
+	if json.Unmarshal(raw, &res) != nil {
+		return what + " is not an object; send {\"action\": \"accept\", \"content\": {...}} (or the action \"decline\" or \"cancel\"), as elicitation/create is answered."
+	}
+	switch res.Action {
+	case "accept", "decline", "cancel":
+	default:
+		return what + fmt.Sprintf(" has the action %q; it must be \"accept\", \"decline\" or \"cancel\".", shortName(res.Action))
+	}
+	if c := bytes.TrimSpace(res.Content); len(c) > 0 && c[0] != '{' && !bytes.Equal(c, []byte("null")) {
+		return what + " has a content that is not an object; send the form's fields as an object, such as {\"name\": \"Ann\"} ({} for a confirmation)."
+	}
+	return ""
 }

@@ -304,6 +304,16 @@ func TestTasks(t *testing.T) {
 			if got, _, _ := with.call(t, "tasks/get", map[string]any{"taskId": id}); got["status"] != "input_required" {
 				t.Fatalf("after an unknown answer: %v", got)
 			}
+			// An answer that is no elicitation result is refused, and
+			// the question stays asked.
+			for _, bad := range []any{"yes", map[string]any{"action": "ok"}, map[string]any{"action": "accept", "content": "x"}} {
+				if _, code, msg := with.call(t, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{key: bad}}); code != -32602 || !strings.Contains(msg, "tasks/update: the answer to") || strings.Contains(msg, "Go struct") {
+					t.Fatalf("update with %v: %d %s, want -32602 saying what an answer is", bad, code, msg)
+				}
+			}
+			if got, _, _ := with.call(t, "tasks/get", map[string]any{"taskId": id}); got["status"] != "input_required" {
+				t.Fatalf("after a bad answer: %v", got)
+			}
 			if _, code, msg := with.call(t, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{key: map[string]any{"action": "accept", "content": map[string]any{}}}}); code != 0 {
 				t.Fatalf("update: %d %s", code, msg)
 			}
