@@ -21,6 +21,8 @@ func TestOpen(t *testing.T) {
 		{"memory", ""},
 		{"nosuch://u:secret@host/0", "no task store for nosuch:// URLs"},
 		{"memroy", "neither \"memory\" nor a URL"},
+		{"redis://:se/cr#et@host:6379/0", "percent-encode"},
+		{"redis://:secret@host:port/0", "not a valid URL"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.spec, func(t *testing.T) {

@@ -40,6 +40,10 @@ func Open(ctx context.Context, spec string, o Options) (Store, error) {
 		return NewMemory(o), nil
 	}
 	u, err := url.Parse(spec)
+	if err != nil && strings.Contains(spec, "://") {
+		// The parser's error quotes the URL, password and all.
+		return nil, fmt.Errorf("--task-store is not a valid URL (it is not repeated here, as it may hold a password): percent-encode the characters / ? # @ %% and spaces in the user name and the password (%%2F, %%3F, %%23, %%40, %%25, %%20; a password made by openssl rand -base64 often has / or +, and + is fine), and check the host:port")
+	}
 	if err != nil || u.Scheme == "" {
 		return nil, fmt.Errorf("--task-store is neither \"memory\" nor a URL with a scheme; use \"memory\" or one of: %s", schemes())
 	}
