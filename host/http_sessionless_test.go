@@ -84,3 +84,40 @@ func TestHTTPDiscoverWithSessions(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPMaxSessionsCountsSessionsOnly: on a server that keeps sessions,
+// the one-request sessions of 2026-07-28 calls in flight do not count
+// against --max-sessions: a client of an earlier version still gets a
+// session while they run, and the limit still holds for sessions.
+func TestHTTPMaxSessionsCountsSessionsOnly(t *testing.T) {
+	e := startHTTP(t, HTTPOptions{MaxSessions: 2})
+	ctx := context.Background()
+	c := mcp.NewClient(&mcp.Implementation{Name: "new", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: e.base + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	done := make(chan error, 3)
+	for range 3 {
+		go func() {
+			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"seconds": 2}})
+			done <- err
+		}()
+	}
+	waitUntil(t, "three 2026-07-28 calls are in flight", func() bool { return e.hs.InFlight() == 3 })
+	first := e.connect(nil, nil)
+	if first.ID() == "" {
+		t.Fatal("the first session has no ID")
+	}
+	e.connect(nil, nil)
+	resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"third","version":"1"}}}`, nil)
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("a third session with --max-sessions 2: %s, want 503", resp.Status)
+	}
+	for range 3 {
+		if err := <-done; err != nil {
+			t.Errorf("a 2026-07-28 call: %v", err)
+		}
+	}
+}

@@ -407,12 +407,19 @@ func startsSession(msgs []peekedMessage) bool {
 	return false
 }
 
-// atSessionLimit reports whether MaxSessions sessions are open. Two
-// sessions that start at the same moment may both pass: the cap is a
-// bound on memory, not an exact count.
+// atSessionLimit reports whether MaxSessions sessions are open: the
+// sessions of streamable HTTP and SSE, and the subscriptions/listen
+// streams, each a session of its own. The one-request sessions of the
+// other sessionless requests are not counted: they end with their
+// request, which --request-timeout and the calls' caps bound. Two sessions
+// that start at the same moment may both pass: the cap is a bound on
+// memory, not an exact count.
 func (h *HTTPServer) atSessionLimit() bool {
 	n := 0
-	for range h.srv.MCP().Sessions() {
+	for ss := range h.srv.MCP().Sessions() {
+		if ss.ID() == "" && !h.srv.listening(ss) {
+			continue
+		}
 		if n++; n >= h.opts.MaxSessions {
 			return true
 		}

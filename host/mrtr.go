@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
@@ -101,6 +102,10 @@ func (r *Registry) approveMRTR(ctx context.Context, m *mrtrCall, t *thcl.Tool, e
 		return cty.NilVal, r.inputRequired(m, t, eval, hash, first, false)
 	}
 	st, err := m.signer.check(ctx, m.state, t.Name, hash)
+	if errors.Is(err, errGuardUnavailable) {
+		m.err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		return cty.NilVal, toolError(err.Error())
+	}
 	if err != nil {
 		return m.refuse(err.Error())
 	}

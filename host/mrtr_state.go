@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 )
@@ -102,7 +103,15 @@ type stateSigner struct {
 	key   []byte
 	guard StateGuard
 	now   func() time.Time
+	// logger says why a state could not be checked as unused (the guard
+	// failed); the client is told only that it could not be.
+	logger *slog.Logger
 }
+
+// errGuardUnavailable is the error of a state that could not be checked
+// as unused because the StateGuard failed: the server's trouble, not the
+// client's state.
+var errGuardUnavailable = errors.New("the server could not check that the requestState is unused (its shared store is unavailable), so nothing ran; try again later with the same answers")
 
 // newStateSigner returns a signer with key, or a random key when key is
 // nil, and guard, or an in-memory one when guard is nil.
@@ -219,7 +228,10 @@ func (s *stateSigner) check(ctx context.Context, state, tool string, args [32]by
 	first, err := s.guard.FirstUse(ctx, hex.EncodeToString(st.nonce[:]), expires)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("the requestState could not be checked as unused: %w", err)
+		if s.logger != nil {
+			s.logger.Warn("a requestState could not be checked as unused, so its call was refused", "tool", tool, "error", err)
+		}
+		return nil, errGuardUnavailable
 	case !first:
 		return nil, fmt.Errorf("the requestState was used already: each answers one round once; call the tool %s again without inputResponses and requestState to be asked again", tool)
 	}

@@ -29,6 +29,13 @@ func (s *Server) openListen(ss *mcp.ServerSession) error {
 	return nil
 }
 
+// listening reports whether ss has a subscriptions/listen stream open.
+func (s *Server) listening(ss *mcp.ServerSession) bool {
+	s.listensMu.Lock()
+	defer s.listensMu.Unlock()
+	return s.listens[ss] > 0
+}
+
 // closeListen counts a subscriptions/listen stream of ss that ended.
 func (s *Server) closeListen(ss *mcp.ServerSession) {
 	s.listensMu.Lock()

@@ -118,7 +118,7 @@ func sessionDeclaresTasks(ss *mcp.ServerSession) bool {
 // task from a client that did not declare the extension (SEP-2575's
 // Missing Required Client Capability).
 func missingTasksError(tool string) error {
-	data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{tasks.ExtensionID: map[string]any{}}}})
+	data, _ := json.Marshal(missingTasksCapability)
 	return &jsonrpc.Error{
 		Code:    mcp.CodeMissingRequiredClientCapabilities,
 		Message: fmt.Sprintf("The tool %q runs only as a task, and this client did not declare the tasks extension (%s) in its capabilities; use a client that supports tasks.", tool, tasks.ExtensionID),
@@ -182,15 +182,14 @@ func (th *taskHost) start(ctx context.Context, tool string, args json.RawMessage
 	id := rand.Text()
 	task := tasks.Task{ID: id, Tool: tool, Owner: th.owner, Status: tasks.Working}
 	if err := th.store.Create(ctx, task); err != nil {
-		msg := "The task could not be created: " + err.Error() + "."
 		if errors.Is(err, tasks.ErrTooManyTasks) {
-			msg = fmt.Sprintf("The server keeps at most %d tasks, running and finished, and has that many (a finished task is kept for %s); try again later.", th.limits.MaxTasks, th.limits.TTL)
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("The server keeps at most %d tasks, running and finished, and has that many (a finished task is kept for %s); try again later.", th.limits.MaxTasks, th.limits.TTL)}
 		}
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
+		return nil, th.storeError("the task could not be created", err)
 	}
 	stored, err := th.store.Get(ctx, id)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "The task was created but cannot be read back: " + err.Error() + "."}
+		return nil, th.storeError("the task was created but cannot be read back", err)
 	}
 	th.loop.Do(func() { go th.maintain() })
 	reg := th.s.use()

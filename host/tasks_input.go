@@ -190,7 +190,7 @@ func (th *taskHost) update(ctx context.Context, id string, params json.RawMessag
 	case errors.As(err, &bad):
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: string(bad)}
 	case err != nil:
-		return taskLookupError(id, err)
+		return th.lookupError(id, err)
 	}
 	th.mu.Lock()
 	c := th.waiting[id]

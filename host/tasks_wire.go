@@ -92,7 +92,7 @@ func (s *Server) taskMethod(ctx context.Context, method string, params json.RawM
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: method + " takes params {\"taskId\": \"...\"}, the id of a task that tools/call created."}
 	}
 	if !sessionHas && !metaHasTasks(p.Meta) {
-		data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{tasks.ExtensionID: map[string]any{}}}})
+		data, _ := json.Marshal(missingTasksCapability)
 		return nil, &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Data: data,
 			Message: method + " needs the tasks extension: declare " + tasks.ExtensionID + " in the client's capabilities."}
 	}
@@ -112,7 +112,7 @@ func (s *Server) taskMethod(ctx context.Context, method string, params json.RawM
 			}
 		}
 		if err != nil {
-			return nil, taskLookupError(p.TaskID, err)
+			return nil, th.lookupError(p.TaskID, err)
 		}
 		d := detailedTask{ResultType: "complete", wireTask: th.wire(t), Error: t.Error}
 		switch t.Status {
@@ -124,7 +124,7 @@ func (s *Server) taskMethod(ctx context.Context, method string, params json.RawM
 		out = d
 	case "tasks/cancel":
 		if _, err := th.cancel(ctx, p.TaskID); err != nil {
-			return nil, taskLookupError(p.TaskID, err)
+			return nil, th.lookupError(p.TaskID, err)
 		}
 		out = completeAck{ResultType: "complete"}
 	case "tasks/update":
@@ -140,13 +140,30 @@ func (s *Server) taskMethod(ctx context.Context, method string, params json.RawM
 	return b, nil
 }
 
-// taskLookupError is the error of a tasks/* request for a task the store
+// missingTasksCapability is the data of the -32021 error of a request that
+// needs the tasks extension from a client that did not declare it: the
+// capabilities it needs, and (for clients that read one name) the
+// extension's.
+var missingTasksCapability = map[string]any{
+	"requiredCapabilities": map[string]any{"extensions": map[string]any{tasks.ExtensionID: map[string]any{}}},
+	"capability":           tasks.ExtensionID,
+}
+
+// lookupError is the error of a tasks/* request for a task the store
 // cannot give.
-func taskLookupError(id string, err error) *jsonrpc.Error {
+func (th *taskHost) lookupError(id string, err error) *jsonrpc.Error {
 	if errors.Is(err, tasks.ErrNotFound) {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "No task has the id " + shortName(id) + ": it was never created here, or it finished and was dropped after its ttlMs."}
 	}
-	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "The task store failed: " + err.Error()}
+	return th.storeError("the task could not be read", err)
+}
+
+// storeError is the error a client gets when the task store fails: what
+// could not be done, and to try again. Why it failed (a store's address,
+// its own words) goes to the server's log only.
+func (th *taskHost) storeError(what string, err error) *jsonrpc.Error {
+	th.s.logger.Warn("the task store failed", "doing", what, "error", err)
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "The task store is unavailable, so " + what + "; try again later (the server's log says why)."}
 }
 
 // taskTool is a tool as tools/list shows it, with its task support.
