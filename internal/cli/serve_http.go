@@ -39,7 +39,7 @@ func addHTTPFlags(fs *flag.FlagSet) *httpFlags {
 	durationVar(fs, &f.shutdownTimeout, "shutdown-timeout", host.DefaultShutdownTimeout, "with --listen: on SIGTERM, how long calls in flight may take to finish before they are cancelled")
 	durationVar(fs, &f.requestTimeout, "request-timeout", host.DefaultRequestTimeout, "with --listen: the longest an MCP request may run (0: no limit)")
 	durationVar(fs, &f.sessionIdleTimeout, "session-idle-timeout", DefaultSessionIdleTimeout, "with --listen: close a session that has had no request open for this long (a GET stream waiting for notifications counts), so that clients that vanish without ending their session do not hold memory (0: keep it until the client ends it)")
-	fs.IntVar(&f.maxSessions, "max-sessions", host.DefaultMaxSessions, "with --listen: the most sessions open at once (streamable HTTP and SSE together; about 15 KB each while idle), and with --stateless the open subscriptions/listen streams (about 100 KB each); a client that would open one more gets 503, to try again later")
+	fs.IntVar(&f.maxSessions, "max-sessions", host.DefaultMaxSessions, "with --listen: the most sessions open at once (streamable HTTP and SSE together; about 15 KB each while idle), and the open subscriptions/listen streams (about 100 KB each); a client that would open one more gets 503, to try again later")
 	return f
 }
 
