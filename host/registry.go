@@ -44,6 +44,10 @@ type Registry struct {
 	// slots holds a token for each tool call whose backend runs
 	// (max_concurrent_calls).
 	slots chan struct{}
+
+	// placeholder is set on the registry served while no valid config
+	// has loaded (PlaceholderRegistry).
+	placeholder *placeholder
 }
 
 type templateDir struct {

@@ -76,6 +76,9 @@ type Server struct {
 	// deleted once its session is garbage.
 	levels sync.Map // weak.Pointer[mcp.ServerSession] -> mcp.LoggingLevel
 
+	// notice is the error every client hears once (SetNotice).
+	notice notice
+
 	// states signs and checks the requestStates of 2026-07-28 approvals
 	// (see mrtr.go).
 	states *stateSigner
@@ -153,6 +156,9 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 	// (BENCHMARKS.md).
 	s.mcp.AddReceivingMiddleware(s.receive)
 	s.Apply(reg)
+	if reg.Placeholder() {
+		s.SetNotice(failedNotice(true, thcl.FormatDiagnostics(reg.placeholder.diags)))
+	}
 	return s
 }
 
@@ -184,7 +190,13 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		if s.beforeWork != nil && method != "initialize" {
 			s.beforeWork()
 		}
+		if method != "notifications/initialized" {
+			s.tellNotice(ctx, method, req)
+		}
 		res, err := next(ctx, method, req)
+		if method == "notifications/initialized" {
+			s.tellNotice(ctx, method, req)
+		}
 		if err != nil && method == "initialize" {
 			// The SDK refuses a second initialize with an error without a
 			// JSON-RPC code, which streamable HTTP would send as code 0

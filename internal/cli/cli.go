@@ -327,6 +327,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	level := fs.String("log-level", "info", "log level on stderr: debug, info, warn or error")
 	maxMsg := fs.Int("max-message-size", host.DefaultMaxMessageSize, "largest inbound message in bytes")
 	watch := fs.Bool("watch", true, "reload the config when its files change")
+	strict := fs.Bool("strict", false, strictUsage)
 	hf := addHTTPFlags(fs)
 	stateKeyEnv := addStateKeyFlag(fs)
 	paths, err := parseFlags(fs, args)
@@ -354,12 +355,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if _, err := os.Stat(defaultConfig); err != nil {
 			wd, _ := os.Getwd()
 			fmt.Fprintf(stderr, "toolhost serve: no config given, and there is no %s in the current directory (%s).\nGive the config's absolute path, as in: toolhost serve /path/to/tools.hcl (an editor starts servers in a directory of its own choosing), or let toolhost setup EDITOR path/to/tools.hcl write the editor's entry; or write a starter config with: toolhost init\n", defaultConfig, wd)
-			return ExitFailure
+			if !*watch || *strict {
+				return ExitFailure
+			}
 		}
 		paths = []string{defaultConfig}
 	}
 	restoreGC := host.RelaxGC()
-	reg, ok := load("serve", paths, stderr)
+	reg, ok := serveLoad(paths, *watch && !*strict, stderr, logger)
 	if !ok {
 		return ExitFailure
 	}
@@ -448,7 +451,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		logger.Error("server stopped", "error", err)
 		return ExitFailure
 	}
-	return ExitOK
+	return noValidConfig(srv, logger)
 }
 
 // ShutdownGrace is host.ShutdownGrace: how long calls in flight may go on
