@@ -170,3 +170,13 @@ func (s *Server) tellNotice(ctx context.Context, method string, req mcp.Request)
 // notReadyBroken is the status /readyz gives while no valid config has
 // loaded. /readyz answers without authentication, so it names no file.
 const notReadyBroken = "not ready: the config has errors and no valid config has loaded yet; the server's log shows them, and the server loads the config once it is saved without them"
+
+// placeholderHint ends the message of a request for a tool or prompt the
+// registry does not declare, when it is a PlaceholderRegistry: why none
+// is declared.
+func (r *Registry) placeholderHint() string {
+	if !r.Placeholder() {
+		return ""
+	}
+	return ": the config has errors, and nothing is served until it is saved without them (the server's log and toolhost validate show them)"
+}
