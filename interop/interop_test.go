@@ -23,8 +23,9 @@ const nodeTimeout = 2 * time.Minute
 
 const npmHint = "run `npm ci` in interop/ (needs Node.js 18 or newer) to install the TypeScript MCP SDK"
 
-// TestTypeScriptClient builds toolhost and runs client.test.mjs and
-// reload.test.mjs, rich.test.mjs and http.test.mjs against it with node's test runner.
+// TestTypeScriptClient builds toolhost and runs client.test.mjs,
+// reload.test.mjs, rich.test.mjs, http.test.mjs and broken.test.mjs
+// against it with node's test runner.
 func TestTypeScriptClient(t *testing.T) {
 	node := findNode(t)
 
@@ -34,7 +35,7 @@ func TestTypeScriptClient(t *testing.T) {
 		t.Fatalf("go build ../cmd/toolhost: %v\n%s", err, out)
 	}
 
-	runNode(t, node, nodeTimeout, []string{"TOOLHOST_BIN=" + bin}, "client.test.mjs", "reload.test.mjs", "rich.test.mjs", "http.test.mjs")
+	runNode(t, node, nodeTimeout, []string{"TOOLHOST_BIN=" + bin}, "client.test.mjs", "reload.test.mjs", "rich.test.mjs", "http.test.mjs", "broken.test.mjs")
 }
 
 // runNode runs node's test runner on files, with env added to this
