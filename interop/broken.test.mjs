@@ -13,7 +13,6 @@
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +26,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
-import { Events, closeAndReport, eventually, okText } from './support.mjs';
+import { Events, closeAndReport, eventually, okText, startHTTPServe } from './support.mjs';
 
 const bin = process.env.TOOLHOST_BIN;
 
@@ -129,22 +128,8 @@ describe('a config with errors at the start, over streamable HTTP, seen by the o
     dir = await mkdtemp(join(tmpdir(), 'toolhost-broken-http-'));
     state.cfg = join(dir, 'tools.hcl');
     await writeFile(state.cfg, broken);
-    server = spawn(bin, ['serve', '--listen', '127.0.0.1:0', state.cfg], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-    serverExit = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
-    let partial = '';
-    server.stderr.on('data', (chunk) => {
-      const lines = (partial + chunk.toString('utf8')).split('\n');
-      partial = lines.pop();
-      for (const l of lines) stderr.push(l);
-    });
-    const serving = await Promise.race([
-      stderr.waitFor('the "serving over HTTP" log line', 0, (l) => l.includes('serving over HTTP')),
-      serverExit.then((st) => {
-        throw new Error(`toolhost exited (${JSON.stringify(st)}):\n${stderr.items.join('\n')}`);
-      }),
-    ]);
-    const url = /mcp=(\S+)/.exec(serving)?.[1];
-    assert.ok(url, `the log line names the /mcp URL: ${serving}`);
+    let url;
+    ({ server, exit: serverExit, url } = await startHTTPServe(bin, state.cfg, dir, stderr));
     base = new URL('/', url);
     newClient(state, 'toolhost-broken-http-interop');
     await state.client.connect(new StreamableHTTPClientTransport(new URL(url)));

@@ -362,7 +362,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		paths = []string{defaultConfig}
 	}
 	restoreGC := host.RelaxGC()
-	reg, ok := serveLoad(paths, *watch && !*strict, stderr, logger)
+	reg, ok := serveLoad(paths, nil, *watch && !*strict, stderr, logger)
 	if !ok {
 		return ExitFailure
 	}

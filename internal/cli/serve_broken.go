@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
 )
 
@@ -23,11 +24,11 @@ const strictUsage = "exit with status 1 when the config has errors at the start,
 // that exited before initialize shows only that the connection closed.
 // A config path that does not exist is logged plainly, as a mistyped path
 // must not pass for one about to be saved.
-func serveLoad(paths []string, survive bool, stderr io.Writer, logger *slog.Logger) (*host.Registry, bool) {
+func serveLoad(paths []string, opts *thcl.Options, survive bool, stderr io.Writer, logger *slog.Logger) (*host.Registry, bool) {
 	if !survive {
 		return load("serve", paths, stderr)
 	}
-	reg, diags := host.Load(paths, nil)
+	reg, diags := host.Load(paths, opts)
 	writeDiags(stderr, reg.Config, diags)
 	if !diags.HasErrors() {
 		return reg, true
