@@ -14,7 +14,7 @@ import (
 )
 
 // strictUsage is the usage of serve's --strict flag.
-const strictUsage = "exit with status 1 when the config has errors at the start, as before any client connects, instead of serving no tools until a save makes it valid (for scripts; serve --watch=false always exits so, since nothing would load a fixed config)"
+const strictUsage = "exit with status 1, before any client connects, when the config has errors at the start, instead of serving no tools until a save makes it valid (for scripts; with --watch=false serve always exits so, since nothing would load a fixed config)"
 
 // serveLoad loads the config for serve. A config with errors ends serve
 // (false) unless survive: serve then prints the errors as load does and
