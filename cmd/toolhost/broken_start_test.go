@@ -78,6 +78,11 @@ func TestServeBrokenStart(t *testing.T) {
 			if !strings.Contains(log, `msg="loaded config; it is valid now" tools_added=alpha,beta`) {
 				t.Errorf("the log does not say the config loaded:\n%s", log)
 			}
+			// Printed once: the watcher's first look finds the errors serve
+			// printed at the start, and says nothing of them again.
+			if n := strings.Count(log, `An argument named "bogus" is not expected here.`); tc.initial != "" && n != 1 {
+				t.Errorf("the log has the first error %d times, want once:\n%s", n, log)
+			}
 			if tc.initial == "" && !strings.Contains(log, "path="+cfg) {
 				t.Errorf("the log does not name the missing config's path %s:\n%s", cfg, log)
 			}
