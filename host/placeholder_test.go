@@ -115,7 +115,8 @@ func TestNoticeOnceForEveryClient(t *testing.T) {
 // initialize with instructions that say the config has errors, tells the
 // client the errors once it is initialized, lists no tools, says why a
 // call finds none, and says no tools are served when a reload finds other
-// errors; the first reload without errors loads the tools.
+// errors; the first reload without errors loads the tools, resources and
+// prompts, with a list_changed for each.
 func TestPlaceholderServes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tools.hcl")
 	write := func(src string) {
@@ -155,12 +156,16 @@ func TestPlaceholderServes(t *testing.T) {
 	r.Reload(context.Background())
 	wantLog(t, p, "error", "no tools, resources or prompts are served until it is saved without them.\n"+path+`:3:3: error: Unsupported argument: An argument named "also_bogus"`)
 
-	write(fixedSource)
+	notes := filepath.Join(filepath.Dir(path), "notes.txt")
+	if err := os.WriteFile(notes, []byte("notes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write(fixedSource + "resource \"notes\" {\n  uri  = \"file:///notes.txt\"\n  file = \"notes.txt\"\n}\nprompt \"p\" {\n  description = \"P\"\n  message \"user\" { text = \"hi\" }\n}\n")
 	if res := r.Reload(context.Background()); !res.Applied || strings.Join(res.Changes.ToolsAdded, ",") != "hello" {
 		t.Fatalf("the fixed config: %+v", res)
 	}
 	seen := map[string]bool{}
-	for range 2 {
+	for range 4 {
 		r := p.next()
 		if _, text, ok := logOf(r); ok {
 			seen[text] = true
@@ -168,8 +173,15 @@ func TestPlaceholderServes(t *testing.T) {
 			seen[r.line] = true
 		}
 	}
-	if !seen["toolhost: the config is valid now and was loaded; its tools are served."] || !seen[`{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}}`] {
-		t.Fatalf("after the fix the client got %v, want the all-clear and tools/list_changed", seen)
+	for _, want := range []string{
+		"toolhost: the config is valid now and was loaded; its tools are served.",
+		`{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/resources/list_changed","params":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/prompts/list_changed","params":{}}`,
+	} {
+		if !seen[want] {
+			t.Errorf("after the fix the client got %v, without %s", seen, want)
+		}
 	}
 	wantToolsList(t, p, "3", 1)
 	if p.srv.Registry().Placeholder() {
