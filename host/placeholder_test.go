@@ -51,6 +51,18 @@ func wantToolsList(t *testing.T, p *stdioPeer, id string, n int) {
 	}
 }
 
+// configFile returns the path of a config file in a fresh directory, and
+// a function that writes it.
+func configFile(t *testing.T) (string, func(src string)) {
+	path := filepath.Join(t.TempDir(), "tools.hcl")
+	return path, func(src string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // brokenSource is a config of one tool, hello, with an argument tool
 // blocks do not take; fixedSource is it without.
 const brokenSource = `tool "hello" {
@@ -67,12 +79,7 @@ var fixedSource = strings.Replace(brokenSource, "  bogus = 1\n", "", 1)
 // while they last once it is initialized; a client hears them once, and
 // none after a reload that fixes them.
 func TestNoticeOnceForEveryClient(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "tools.hcl")
-	write := func(src string) {
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	path, write := configFile(t)
 	write(fixedSource)
 	reg, d := Load([]string{path}, nil)
 	if d.HasErrors() {
@@ -118,12 +125,7 @@ func TestNoticeOnceForEveryClient(t *testing.T) {
 // errors; the first reload without errors loads the tools, resources and
 // prompts, with a list_changed for each.
 func TestPlaceholderServes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "tools.hcl")
-	write := func(src string) {
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	path, write := configFile(t)
 	write(brokenSource)
 	failed, d := Load([]string{path}, nil)
 	if !d.HasErrors() {

@@ -30,15 +30,14 @@ func (s *httpServe) health(path string) (int, string) {
 // errors at level error, list no tools, and get tools/list_changed and the
 // tools after the save.
 func TestServeHTTPBrokenStart(t *testing.T) {
-	for _, stateless := range []bool{false, true} {
-		name := "sessions"
-		var args []string
-		if stateless {
-			name, args = "stateless", []string{"--stateless"}
-		}
-		t.Run(name, func(t *testing.T) {
+	for _, mode := range []struct {
+		name string
+		args []string
+	}{{"sessions", nil}, {"stateless", []string{"--stateless"}}} {
+		stateless := mode.args != nil
+		t.Run(mode.name, func(t *testing.T) {
 			cfg := writeConfig(t, brokenConfig)
-			s := startHTTPServe(t, nil, append(args, cfg)...)
+			s := startHTTPServe(t, nil, append(mode.args, cfg)...)
 			if code, body := s.health("/healthz"); code != http.StatusOK {
 				t.Errorf("/healthz with a broken config: %d %s, want 200", code, body)
 			}
