@@ -179,6 +179,7 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		if err := s.checkRequest(method, req); err != nil {
 			return nil, err
 		}
+		s.tellNotice(ctx, method, req)
 		if method == "subscriptions/listen" {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
 				if err := s.openListen(ss); err != nil {
@@ -190,13 +191,7 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		if s.beforeWork != nil && method != "initialize" {
 			s.beforeWork()
 		}
-		if method != "notifications/initialized" {
-			s.tellNotice(ctx, method, req)
-		}
 		res, err := next(ctx, method, req)
-		if method == "notifications/initialized" {
-			s.tellNotice(ctx, method, req)
-		}
 		if err != nil && method == "initialize" {
 			// The SDK refuses a second initialize with an error without a
 			// JSON-RPC code, which streamable HTTP would send as code 0
