@@ -34,6 +34,9 @@ type Registry struct {
 	resources map[string]*thcl.Resource
 	templates []*templateDir
 	functions *hcl.EvalContext
+	// placeholder is set on the registry served while no valid config
+	// has loaded (PlaceholderRegistry).
+	placeholder *placeholder
 
 	// use counts calls running on this registry, so that a retired
 	// registry is closed only when the last of them is done.
@@ -44,10 +47,6 @@ type Registry struct {
 	// slots holds a token for each tool call whose backend runs
 	// (max_concurrent_calls).
 	slots chan struct{}
-
-	// placeholder is set on the registry served while no valid config
-	// has loaded (PlaceholderRegistry).
-	placeholder *placeholder
 }
 
 type templateDir struct {
