@@ -34,6 +34,7 @@ type Registry struct {
 	resources map[string]*thcl.Resource
 	templates []*templateDir
 	functions *hcl.EvalContext
+
 	// placeholder is set on the registry served while no valid config
 	// has loaded (PlaceholderRegistry).
 	placeholder *placeholder
