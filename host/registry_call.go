@@ -35,9 +35,6 @@ func (r *Registry) CallTool(ctx context.Context, name string, args json.RawMessa
 func (r *Registry) CallToolFrom(ctx context.Context, name string, args json.RawMessage, peer Peer) (*mcp.CallToolResult, error) {
 	t, ok := r.tools[name]
 	if !ok {
-		if r.placeholder != nil {
-			return nil, fmt.Errorf("%w %q: no tools are served while the config has errors (the server's log and toolhost validate show them); save it without errors and toolhost loads it", ErrUnknownTool, shortName(name))
-		}
 		return nil, fmt.Errorf("%w %q", ErrUnknownTool, shortName(name))
 	}
 	start := time.Now()
