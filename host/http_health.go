@@ -45,6 +45,8 @@ func (h *HTTPServer) serveReady(w http.ResponseWriter, r *http.Request) {
 	code := http.StatusOK
 	if reg := h.srv.Registry(); reg == nil || reg.Config == nil {
 		st.Status, code = "no config in service", http.StatusServiceUnavailable
+	} else if reg.Placeholder() {
+		st.Status, code = notReadyBroken, http.StatusServiceUnavailable
 	} else {
 		if reg.Config.Server != nil {
 			st.Server = reg.Config.Server.Name

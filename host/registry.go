@@ -37,6 +37,10 @@ type Registry struct {
 	templates    []*templateDir
 	functions    *hcl.EvalContext
 
+	// placeholder is set on the registry served while no valid config
+	// has loaded (PlaceholderRegistry).
+	placeholder *placeholder
+
 	// use counts calls running on this registry, so that a retired
 	// registry is closed only when the last of them is done.
 	useMu   sync.Mutex

@@ -54,6 +54,9 @@ type Reloader struct {
 	// failedText holds them as clients were told.
 	failed     bool
 	failedText string
+	// primedBroken is set from Prime with a PlaceholderRegistry until
+	// the first reload: serve has logged the errors it finds.
+	primedBroken bool
 	// missing are the files and directories the errors of the last
 	// reload say do not exist (thcl.MissingPath): Watch watches for them,
 	// since creating one, as the error says to, fixes the config.
@@ -97,6 +100,10 @@ const EmptyGrace = time.Second
 // from, so that an event that does not change them is skipped, and an edit
 // made after the load but before the watch started is not.
 func (r *Reloader) Prime(reg *Registry) {
+	if reg.Placeholder() {
+		r.primeBroken(reg)
+		return
+	}
 	if sum, _, ok := loadedSum(reg); ok {
 		r.lastSum = sum
 	}
@@ -254,6 +261,7 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 		if r.failed {
 			// Saved back to the config in service after a broken save.
 			r.failed, r.missing = false, nil
+			r.Server.SetNotice("")
 			logger.Info("the config is valid again; the tools in service are unchanged")
 			// Sent at warning, the level the default client sees, or at a
 			// client's own level above it (NotifyCleared), so that everyone
@@ -299,23 +307,30 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 	}
 	if diags.HasErrors() {
 		reg.Close()
-		r.explainGone(diags)
+		never := r.Server.Registry().Placeholder()
+		if !never {
+			r.explainGone(diags)
+		}
 		res.Duration = time.Since(start)
 		text := thcl.FormatDiagnostics(diags)
-		// The diagnostics follow in full, rendered as at startup: the log
-		// line names the first, so that it is of use on its own (in a
-		// log search), without saying them all twice.
-		logger.Error("reload failed; the previous tools stay in service", "errors", countErrors(diags), "duration", res.Duration, "first", firstError(diags))
-		diagtext.Write(r.diagOut(), configFiles(reg.Config), diags)
 		// Clients hear of errors once: a reload that finds the same ones
 		// again (the file touched or saved unchanged, or a directory of
 		// the config's path moved about while it is gone) has nothing new
 		// for them.
 		again := r.failed && text == r.failedText
-		r.failed, r.failedText = true, text
+		if !again || !r.primedBroken {
+			// The diagnostics follow in full, rendered as at startup: the
+			// log line names the first, so that it is of use on its own
+			// (in a log search), without saying them all twice.
+			logger.Error(failedLog(never), "errors", countErrors(diags), "duration", res.Duration, "first", firstError(diags))
+			diagtext.Write(r.diagOut(), configFiles(reg.Config), diags)
+		}
+		r.failed, r.failedText, r.primedBroken = true, text, false
 		r.missing = missingPaths(diags)
 		if !again {
-			r.Server.Notify(ctx, "error", "toolhost: the config has errors; the previous tools stay in service.\n"+text)
+			msg := failedNotice(never, text)
+			r.Server.Notify(ctx, "error", msg)
+			r.Server.SetNotice(msg)
 		}
 		r.notify(res)
 		return res
@@ -324,14 +339,16 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 	if old != nil {
 		old.Retire()
 	}
+	first := old.Placeholder()
 	wasFailed := r.failed
-	r.lastSum, r.failed, r.missing = sum, false, nil
+	r.lastSum, r.failed, r.missing, r.primedBroken = sum, false, nil, false
+	r.Server.SetNotice("")
 	res.Applied, res.Changes, res.Duration = true, changes, time.Since(start)
 	// The warnings of the new config, as serve prints them at startup:
 	// once for every reload that is applied (a save that changes nothing
 	// is skipped above, so an unchanged config does not repeat them).
 	diagtext.Write(r.diagOut(), configFiles(reg.Config), diags)
-	logger.Info("reloaded config",
+	logger.Info(loadedLog(first),
 		"tools_added", strings.Join(changes.ToolsAdded, ","),
 		"tools_removed", strings.Join(changes.ToolsRemoved, ","),
 		"tools_changed", strings.Join(changes.ToolsChanged, ","),
@@ -349,6 +366,8 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 	// it, up to error (as when a save goes back to the config in service,
 	// above).
 	switch {
+	case first:
+		r.Server.NotifyCleared(ctx, strings.TrimSuffix("toolhost: the config is valid now and was loaded; its tools are served.\n"+thcl.FormatDiagnostics(diags), "\n"))
 	case len(diags) > 0 && wasFailed:
 		r.Server.NotifyCleared(ctx, "toolhost: the config is valid again and was reloaded; it has warnings.\n"+thcl.FormatDiagnostics(diags))
 	case len(diags) > 0:

@@ -49,7 +49,7 @@ func (s *Server) checkRequest(method string, req mcp.Request) error {
 		if p, ok := req.GetParams().(*mcp.GetPromptParams); ok && p != nil {
 			if reg := s.Registry(); reg != nil && reg.prompts[p.Name] == nil {
 				return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-					Message: unknownName("prompt", p.Name, slices.Sorted(maps.Keys(reg.prompts)))}
+					Message: unknownName("prompt", p.Name, slices.Sorted(maps.Keys(reg.prompts))) + reg.placeholderHint()}
 			}
 		}
 	case "subscriptions/listen":
@@ -62,7 +62,7 @@ func (s *Server) checkRequest(method string, req mcp.Request) error {
 		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && p != nil {
 			if reg := s.Registry(); reg != nil && reg.tools[p.Name] == nil {
 				return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-					Message: unknownName("tool", p.Name, slices.Sorted(maps.Keys(reg.tools)))}
+					Message: unknownName("tool", p.Name, slices.Sorted(maps.Keys(reg.tools))) + reg.placeholderHint()}
 			}
 		}
 	}

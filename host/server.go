@@ -80,6 +80,9 @@ type Server struct {
 	// deleted once its session is garbage.
 	levels sync.Map // weak.Pointer[mcp.ServerSession] -> mcp.LoggingLevel
 
+	// notice is the error every client hears once (SetNotice).
+	notice notice
+
 	// states signs and checks the requestStates of 2026-07-28 approvals
 	// (see mrtr.go).
 	states *stateSigner
@@ -163,6 +166,9 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 	s.logTraffic() // at debug only, and first, to see what receive refuses
 	s.mcp.AddReceivingMiddleware(s.receive)
 	s.Apply(reg)
+	if reg.Placeholder() {
+		s.SetNotice(failedNotice(true, thcl.FormatDiagnostics(reg.placeholder.diags)))
+	}
 	return s
 }
 
@@ -183,6 +189,7 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		if err := s.checkRequest(method, req); err != nil {
 			return nil, err
 		}
+		s.tellNotice(ctx, method, req)
 		if method == "subscriptions/listen" {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
 				if err := s.openListen(ss); err != nil {

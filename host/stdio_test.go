@@ -63,6 +63,12 @@ type stdioPeer struct {
 // end. The server is stopped when the test ends.
 func startStdio(t *testing.T, reg *Registry, opts ...ServerOption) *stdioPeer {
 	t.Helper()
+	return attachStdio(t, NewServer(reg, slog.New(slog.NewTextHandler(io.Discard, nil)), opts...))
+}
+
+// attachStdio starts a session of srv over OS pipes, beside those it has.
+func attachStdio(t *testing.T, srv *Server) *stdioPeer {
+	t.Helper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +79,7 @@ func startStdio(t *testing.T, reg *Registry, opts ...ServerOption) *stdioPeer {
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	ctx, cancel := context.WithCancel(context.Background())
-	p := &stdioPeer{t: t, in: inW, srv: NewServer(reg, logger, opts...), lines: make(chan stdioReply, 64), done: make(chan error, 1)}
+	p := &stdioPeer{t: t, in: inW, srv: srv, lines: make(chan stdioReply, 64), done: make(chan error, 1)}
 	go func() {
 		p.done <- p.srv.Run(ctx, &StdioTransport{In: inR, Out: outW, Logger: logger, Tasks: p.srv})
 		outW.Close()

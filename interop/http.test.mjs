@@ -9,7 +9,6 @@
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +18,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { Events, eventually, okText } from './support.mjs';
+import { Events, eventually, okText, startHTTPServe } from './support.mjs';
 
 const bin = process.env.TOOLHOST_BIN;
 const CALL_TIMEOUT = { timeout: 20_000 };
@@ -63,22 +62,8 @@ describe('toolhost over streamable HTTP with the official TypeScript SDK client'
     cfg = join(dir, 'tools.hcl');
     await writeFile(cfg, hello + slow);
 
-    server = spawn(bin, ['serve', '--listen', '127.0.0.1:0', cfg], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-    serverExit = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
-    let partial = '';
-    server.stderr.on('data', (chunk) => {
-      const lines = (partial + chunk.toString('utf8')).split('\n');
-      partial = lines.pop();
-      for (const l of lines) stderr.push(l);
-    });
-    const serving = await Promise.race([
-      stderr.waitFor('the "serving over HTTP" log line', 0, (l) => l.includes('serving over HTTP')),
-      serverExit.then((st) => {
-        throw new Error(`toolhost exited (${JSON.stringify(st)}):\n${stderr.items.join('\n')}`);
-      }),
-    ]);
-    const url = /mcp=(\S+)/.exec(serving)?.[1];
-    assert.ok(url, `the log line names the /mcp URL: ${serving}`);
+    let url;
+    ({ server, exit: serverExit, url } = await startHTTPServe(bin, cfg, dir, stderr));
 
     transport = new StreamableHTTPClientTransport(new URL(url));
     transport.onerror = (err) => transportErrors.push(err.message);

@@ -23,12 +23,13 @@ import (
 // nodeTimeout bounds the whole node test run.
 const nodeTimeout = 2 * time.Minute
 
-// TestTypeScriptClient builds toolhost and runs client.test.mjs and
-// reload.test.mjs, rich.test.mjs and http.test.mjs against it with node's test runner.
+// TestTypeScriptClient builds toolhost and runs client.test.mjs,
+// reload.test.mjs, rich.test.mjs, http.test.mjs and broken.test.mjs
+// against it with node's test runner.
 func TestTypeScriptClient(t *testing.T) {
 	node := findNode(t)
 	bin := buildToolhost(t)
-	runNode(t, node, nodeTimeout, []string{"TOOLHOST_BIN=" + bin}, "client.test.mjs", "reload.test.mjs", "rich.test.mjs", "http.test.mjs")
+	runNode(t, node, nodeTimeout, []string{"TOOLHOST_BIN=" + bin}, "client.test.mjs", "reload.test.mjs", "rich.test.mjs", "http.test.mjs", "broken.test.mjs")
 }
 
 // TestMain runs the test binary as a program when an exec tool of a test

@@ -3,6 +3,7 @@
 // sleep.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -94,4 +95,30 @@ export async function closeAndReport(client, dir, stderr, label = 'toolhost') {
   if (stderr.trim() !== '') {
     console.log(`---- ${label} stderr ----\n` + stderr.trimEnd() + `\n---- end of ${label} stderr ----`);
   }
+}
+
+/**
+ * Starts `toolhost serve --listen 127.0.0.1:0 CONFIG` in dir, its log
+ * lines pushed to stderr (an Events), and waits until it serves. Returns
+ * the process, a promise of its exit ({ code, signal }), and the URL of
+ * its /mcp endpoint; rejects, with the log, if it exits first.
+ */
+export async function startHTTPServe(bin, cfg, dir, stderr) {
+  const server = spawn(bin, ['serve', '--listen', '127.0.0.1:0', cfg], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const exit = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
+  let partial = '';
+  server.stderr.on('data', (chunk) => {
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop();
+    for (const l of lines) stderr.push(l);
+  });
+  const serving = await Promise.race([
+    stderr.waitFor('the "serving over HTTP" log line', 0, (l) => l.includes('serving over HTTP')),
+    exit.then((st) => {
+      throw new Error(`toolhost exited (${JSON.stringify(st)}):\n${stderr.items.join('\n')}`);
+    }),
+  ]);
+  const url = /mcp=(\S+)/.exec(serving)?.[1];
+  assert.ok(url, `the log line names the /mcp URL: ${serving}`);
+  return { server, exit, url };
 }

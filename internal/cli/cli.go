@@ -340,6 +340,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := newFlags("serve", "serve [flags] [CONFIG...]", stderr)
 	level := fs.String("log-level", "info", "log level on stderr (and --log-file): debug, info, warn or error; debug logs every JSON-RPC message, secrets masked")
 	maxMsg := fs.Int("max-message-size", host.DefaultMaxMessageSize, "largest inbound message in bytes")
+	strict := fs.Bool("strict", false, strictUsage)
 	watch := fs.Bool("watch", true, "reload the config when its files change")
 	offline := addOfflineFlag(fs)
 	taskStore := fs.String("task-store", "memory", "where the tasks of tools with task support are kept (calls run in the background for clients of the tasks extension): memory, in this process; or the URL of a store shared by replicas")
@@ -373,7 +374,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	paths, ok := defaultConfigOr("serve", paths, "", stderr)
 	if !ok {
-		return ExitFailure
+		if !*watch || *strict {
+			return ExitFailure
+		}
+		paths = []string{defaultConfig}
 	}
 	spec, err := taskStoreSpec(fs, *taskStore, *taskStoreEnv)
 	if err != nil {
@@ -391,7 +395,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	defer store.Close()
 	restoreGC := host.RelaxGC()
-	reg, ok := loadWith("serve", paths, loadOptions(*offline), stderr)
+	reg, ok := serveLoad(paths, loadOptions(*offline), *watch && !*strict, stderr, logger)
 	if !ok {
 		return ExitFailure
 	}
@@ -489,7 +493,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return ExitFailure
 	}
 	logger.Info("server stopped") // a log file read later shows the session's end
-	return ExitOK
+	return noValidConfig(srv, logger)
 }
 
 // ShutdownGrace is host.ShutdownGrace: how long calls in flight may go on

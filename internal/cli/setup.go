@@ -190,7 +190,7 @@ func checkConfig(config string, stderr io.Writer) {
 		reg.Close()
 	}
 	if diags.HasErrors() {
-		fmt.Fprintf(stderr, "toolhost setup: warning: %s does not load now (%s); the editor cannot start the server until it does. See the problems with: toolhost validate %s\n",
+		fmt.Fprintf(stderr, "toolhost setup: warning: %s does not load now (%s); until it does, the server the editor starts serves no tools and tells the editor why (it loads the config once it is saved without errors). See the problems with: toolhost validate %s\n",
 			config, countLine(diags), config)
 	}
 }
