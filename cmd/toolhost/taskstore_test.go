@@ -165,3 +165,39 @@ func TestServeTaskStoreRedis(t *testing.T) {
 		}
 	})
 }
+
+// TestServeWarnsUnsharedTasks: serve --listen --stateless with tools that
+// run as tasks, and tasks kept in memory, warns that replicas do not share
+// them; with sessions, or without task tools, it does not.
+func TestServeWarnsUnsharedTasks(t *testing.T) {
+	const taskTool = `
+tool "long" {
+  task = "optional"
+  template { text = "done" }
+}
+`
+	const plainTool = `
+tool "short" {
+  template { text = "done" }
+}
+`
+	for _, tc := range []struct {
+		name   string
+		config string
+		args   []string
+		warn   bool
+	}{
+		{"stateless with a task tool", taskTool, []string{"--stateless"}, true},
+		{"sessions with a task tool", taskTool, nil, false},
+		{"stateless without task tools", plainTool, []string{"--stateless"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeConfig(t, tc.config)
+			s := startHTTPServe(t, nil, append(tc.args, cfg)...)
+			got := strings.Contains(s.Log(), "tasks are kept in this process's memory")
+			if got != tc.warn {
+				t.Errorf("warned: %v, want %v; log:\n%s", got, tc.warn, s.Log())
+			}
+		})
+	}
+}

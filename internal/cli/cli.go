@@ -399,6 +399,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if !ok {
 		return ExitFailure
 	}
+	warnUnsharedTasks(spec, httpOpts, reg.Config, logger)
 	stateKey, err := stateKeyOption(*stateKeyEnv, httpOpts != nil, reg.Config, logger)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)

@@ -4,11 +4,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 
+	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
 	"github.com/toolhost/toolhost/internal/tasks"
+
 	// The Redis task store, for --task-store redis://... and rediss://...
 	_ "github.com/toolhost/toolhost/internal/tasks/redisstore"
 )
@@ -51,4 +54,23 @@ func stateGuardOption(store tasks.Store) host.ServerOption {
 		return host.UseStateGuard(g)
 	}
 	return nil
+}
+
+// warnUnsharedTasks warns, when serve --listen --stateless keeps tasks in
+// its own memory and the config has tools that run as tasks, that replicas
+// behind a load balancer do not share them: a tasks/get that reaches
+// another replica finds no such task.
+func warnUnsharedTasks(spec string, httpOpts *host.HTTPOptions, cfg *thcl.Config, logger *slog.Logger) {
+	if httpOpts == nil || !httpOpts.Stateless || spec != "memory" || cfg == nil {
+		return
+	}
+	n := 0
+	for _, t := range cfg.Tools {
+		if t.Task != "" {
+			n++
+		}
+	}
+	if n > 0 {
+		logger.Warn("tasks are kept in this process's memory (--task-store memory): with several --stateless replicas behind a load balancer, a task is known only to the replica that created it; give every replica the same --task-store redis://... (or --task-store-env)", "task_tools", n)
+	}
 }
