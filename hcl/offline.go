@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -57,5 +58,11 @@ func (t *Tool) decodeOffline(attrs hcl.Attributes, static *hcl.EvalContext) hcl.
 			fmt.Sprintf("The tool %q calls no network and runs no command (%s), so it runs the same with --offline: remove offline.", t.Name, why))}
 	}
 	t.Offline = v
+	if v == OfflineExample && !slices.ContainsFunc(t.Examples, func(ex *Example) bool { return ex.Response != nil }) {
+		d := rangeDiag(a, "offline = \"example\" with no recorded response",
+			fmt.Sprintf("The tool %q answers from the recorded responses of its example blocks when toolhost runs with --offline, and none of its examples has a response, so its calls then fail. Add one, as in example \"recorded\" { args = { ... }, response = file(\"testdata/%s.json\"), result = ... }, or remove offline to run the backend.", t.Name, t.Name))
+		d.Severity = hcl.DiagWarning
+		return hcl.Diagnostics{d}
+	}
 	return nil
 }

@@ -1,7 +1,11 @@
 package hcl
 
 import (
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
 )
 
 // TestToolOffline checks the offline attribute: its default by backend
@@ -13,7 +17,8 @@ func TestToolOffline(t *testing.T) {
 		name, src string
 		want      string   // the tool's Offline, when it loads
 		summary   string   // the error, when it does not
-		details   []string // in the error's detail
+		warning   string   // the warning about offline, when it loads with one
+		details   []string // in the error's or the warning's detail
 	}{
 		{name: "http default", src: `tool "t" {
   http { url = "https://example.com/" }
@@ -24,7 +29,15 @@ func TestToolOffline(t *testing.T) {
 		{name: "exec answers from examples", src: `tool "t" {
   offline = "example"
   exec { command = ["true"] }
+  example "e" {
+    response = "ok"
+    result   = "ok"
+  }
 }`, want: OfflineExample},
+		{name: "exec answers from no example", src: `tool "t" {
+  offline = "example"
+  exec { command = ["true"] }
+}`, want: OfflineExample, warning: "offline = \"example\" with no recorded response", details: []string{"none of its examples has a response", "or remove offline"}},
 		{name: "http runs", src: `tool "t" {
   offline = "run"
   http { url = "http://127.0.0.1:8080/" }
@@ -65,6 +78,25 @@ func TestToolOffline(t *testing.T) {
 			if got := cfg.Tools[0].Offline; got != tc.want {
 				t.Errorf("Offline = %q, want %q", got, tc.want)
 			}
+			var warned []string
+			for _, d := range diags {
+				if d.Severity == hcl.DiagWarning && strings.HasPrefix(d.Summary, "offline") && containsAll(d.Detail, tc.details) {
+					warned = append(warned, d.Summary)
+				}
+			}
+			if tc.warning == "" && len(warned) > 0 || tc.warning != "" && !slices.Contains(warned, tc.warning) {
+				t.Errorf("warnings about offline %q, want %q with %q; all: %v", warned, tc.warning, tc.details, diags)
+			}
 		})
 	}
+}
+
+// containsAll reports whether s contains every one of parts.
+func containsAll(s string, parts []string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
 }

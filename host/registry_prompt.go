@@ -15,6 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/internal/evalcap"
 )
 
@@ -47,7 +48,7 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 	}
 	for k := range args {
 		if !declared[k] {
-			return nil, &PromptError{Msg: fmt.Sprintf("prompt %q has no argument %q", name, shortName(k))}
+			return nil, &PromptError{Msg: fmt.Sprintf("prompt %q has no argument %q; %s", name, shortName(k), promptArgNames(p))}
 		}
 	}
 	argObj := cty.EmptyObjectVal
@@ -116,4 +117,16 @@ func quoteAll(ss []string) []string {
 		out[i] = strconv.Quote(s)
 	}
 	return out
+}
+
+// promptArgNames lists p's arguments for a message about one it lacks.
+func promptArgNames(p *thcl.Prompt) string {
+	if len(p.Args) == 0 {
+		return "it takes no arguments"
+	}
+	names := make([]string, len(p.Args))
+	for i, a := range p.Args {
+		names[i] = a.Name
+	}
+	return "its arguments are " + strings.Join(names, ", ")
 }

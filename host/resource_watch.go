@@ -407,7 +407,7 @@ func joinRel(rel, base string) string {
 func (rw *resourceWatch) prepare(reg *Registry) *resourcePlan {
 	p := planResourceWatch(reg)
 	if p.skipped > 0 {
-		msg := "resource directories past the cap are not watched: their files are served, but their changes send no notifications/resources/updated"
+		msg := "resource directories past the cap are not watched: their files are served, but their changes send no notifications/resources/updated (unwatched_dirs counts those found; the directories below them are not looked for)"
 		if key := strings.Join(p.dirs, "\x00"); key != rw.warned {
 			rw.warned = key
 			rw.logger.Warn(msg, "max_watches", maxResourceWatchSlots, "unwatched_dirs", p.skipped)
@@ -531,7 +531,9 @@ func planResourceWatch(reg *Registry) *resourcePlan {
 			if !t.decl.Reserved {
 				continue // a {path} names files of the directory only
 			}
-			for _, sub := range subdirs(dir, maxResourceWatchSlots-slots) {
+			subs, left := subdirs(dir, maxResourceWatchSlots-slots)
+			p.skipped += left
+			for _, sub := range subs {
 				queue = append(queue, templateWatch{t: t, rel: joinRel(tw.rel, sub)})
 				paths = append(paths, filepath.Join(dir, sub))
 			}
@@ -561,20 +563,24 @@ func realDir(dir string) string {
 }
 
 // subdirs lists the names of the directories in dir (not symlinks to
-// them, which a template's reads do not enter), sorted, at most limit of
-// them. It reads the directory in batches: one with 100,000 files is
-// read through, but only its directories are kept.
-func subdirs(dir string, limit int) []string {
+// them, which a template's reads do not enter), the first limit of them
+// in name order, and how many it left out. It reads the directory in
+// batches: one with 100,000 files is read through, but only its
+// directories are kept. With limit 0 it reads nothing and leaves out
+// none it knows of.
+func subdirs(dir string, limit int) (names []string, left int) {
+	if limit <= 0 {
+		return nil, 0
+	}
 	f, err := os.Open(dir)
 	if err != nil {
-		return nil
+		return nil, 0
 	}
 	defer f.Close()
-	var names []string
-	for len(names) < limit {
+	for {
 		entries, err := f.ReadDir(1024)
 		for _, e := range entries {
-			if e.IsDir() && len(names) < limit {
+			if e.IsDir() {
 				names = append(names, e.Name())
 			}
 		}
@@ -583,7 +589,10 @@ func subdirs(dir string, limit int) []string {
 		}
 	}
 	sort.Strings(names)
-	return names
+	if len(names) > limit {
+		return names[:limit], len(names) - limit
+	}
+	return names, 0
 }
 
 // watchCost is what watching dir takes of maxResourceWatchSlots: one

@@ -470,9 +470,37 @@ func TestResourceWatchesCapped(t *testing.T) {
 			if tc.watches > 0 && !slices.Contains(srv.resourceWatchDirs(), tc.dir) {
 				t.Fatalf("the template's own directory is not among those watched")
 			}
+			if tc.warned && tc.watches > 0 {
+				// Nearest first, and in name order among equals: the tree
+				// and its first subdirectories by name, whatever order the
+				// file system lists them in.
+				want := []string{tree}
+				for i := range maxResourceWatchSlots - 1 {
+					want = append(want, filepath.Join(tree, fmt.Sprintf("d%04d", i)))
+				}
+				slices.Sort(want)
+				if got := srv.resourceWatchDirs(); !slices.Equal(got, want) {
+					t.Fatalf("watched %d directories, not the tree and its first %d subdirectories by name; the first not wanted: %s", len(got), maxResourceWatchSlots-1, firstMissing(got, want))
+				}
+				// 50 subdirectories of the tree and the "deeper" below the
+				// 999 watched ones are left out, at least.
+				if !strings.Contains(log.String(), "unwatched_dirs=1049") {
+					t.Fatalf("the warning does not count the 1,049 directories found and left out; log:\n%s", log.String())
+				}
+			}
 			writeFile(t, srv.Registry().Config.Paths[0], "resource \"r\" {\n  uri = \"docs://r\"\n  template { text = \"r\" }\n}\n")
 			awaitApplied(t, reloads)
 			waitWatches(t, srv)
 		})
 	}
+}
+
+// firstMissing returns the first of got that want lacks, for a message.
+func firstMissing(got, want []string) string {
+	for _, g := range got {
+		if !slices.Contains(want, g) {
+			return g
+		}
+	}
+	return "(none)"
 }

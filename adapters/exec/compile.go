@@ -37,6 +37,7 @@ func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, h
 	if e.params == nil {
 		e.params = map[string]adapters.ParamInfo{}
 	}
+	e.envCreds = adapters.EnvCredentialNames(block.Body)
 	c := &compiler{Attrs: adapters.Attrs{CC: cc, Eval: cc.Eval}}
 	e.paramNames = c.ParamNames()
 	if c.Eval == nil {

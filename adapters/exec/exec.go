@@ -144,6 +144,9 @@ type Exec struct {
 	// sensitiveArgs are the indexes of the command's elements wrapped in
 	// sensitive(...): their values are hidden like secret variables.
 	sensitiveArgs []int
+	// envCreds are the credential-named variables the block reads with
+	// env() (see adapters.EnvCredentialNames).
+	envCreds []string
 
 	mu      sync.Mutex
 	closed  bool

@@ -87,11 +87,12 @@ func (e *Exec) sensitiveValues(ectx *hcl.EvalContext) []string {
 }
 
 // secrets returns the values hidden from what a call reports: the secret
-// environment variables (see envSecrets), the command's elements wrapped
+// environment variables (see envSecrets), those the block reads with env()
+// (see adapters.EnvCredentialNames), the command's elements wrapped
 // in sensitive(...) and the credentials inside the others (see
 // ValueSecrets), and the stdin wrapped in sensitive(...).
 func (e *Exec) secrets(ectx *hcl.EvalContext, argv []string, stdin *string) []string {
-	out := e.envSecrets(ectx)
+	out := append(e.envSecrets(ectx), adapters.EnvCredentials(ectx, e.envCreds)...)
 	for i, a := range argv {
 		out = append(out, redact.Named("", []string{a}, slices.Contains(e.sensitiveArgs, i))...)
 	}

@@ -101,11 +101,13 @@ stderr_log = "info"`, tc.script, testconfig.CutSecret))
 }
 
 // TestExecErrorsRedactEnvSecrets: a command that prints its credential on
-// failure does not get it into the tool error.
+// failure does not get it into the tool error: a credential by its name
+// in env, marked sensitive, or read with env() from a variable named like
+// one, under a name that says nothing (TOK) or as an argument.
 func TestExecErrorsRedactEnvSecrets(t *testing.T) {
 	src := `exec {
-  command = ["sh", "-c", "echo \"auth failed for $API_TOKEN and $OTHER\" >&2; exit 1"]
-  env     = { API_TOKEN = "tok-abcdef0123456789", OTHER = sensitive("other-credential-99") }
+  command = ["sh", "-c", "echo \"auth failed for $API_TOKEN and $OTHER and $TOK and $1\" >&2; exit 1", "sh", env("DB_PASSWORD")]
+  env     = { API_TOKEN = "tok-abcdef0123456789", OTHER = sensitive("other-credential-99"), TOK = env("SERVICE_TOKEN") }
 }
 `
 	f, diags := hclsyntax.ParseConfig([]byte(src), "t.hcl", hcl.InitialPos)
@@ -116,6 +118,12 @@ func TestExecErrorsRedactEnvSecrets(t *testing.T) {
 		Params: []function.Parameter{{Name: "v", Type: cty.String}},
 		Type:   function.StaticReturnType(cty.String),
 		Impl:   func(args []cty.Value, _ cty.Type) (cty.Value, error) { return args[0], nil },
+	}), "env": function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "name", Type: cty.String}},
+		Type:   function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			return cty.StringVal(map[string]string{"SERVICE_TOKEN": "svc-credential-42", "DB_PASSWORD": "db-credential-43"}[args[0].AsString()]), nil
+		},
 	})}
 	b, diags := compile(f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &adapters.CompileContext{
 		Eval: &hcl.EvalContext{Functions: funcs, Variables: map[string]cty.Value{"param": cty.UnknownVal(cty.EmptyObject)}},
@@ -127,7 +135,7 @@ func TestExecErrorsRedactEnvSecrets(t *testing.T) {
 	if err == nil {
 		t.Fatal("exit 1 was not an error")
 	}
-	for _, secret := range []string{"tok-abcdef0123456789", "other-credential-99"} {
+	for _, secret := range []string{"tok-abcdef0123456789", "other-credential-99", "svc-credential-42", "db-credential-43"} {
 		if strings.Contains(err.Error(), secret) {
 			t.Errorf("the error leaks %q: %s", secret, err)
 		}

@@ -125,6 +125,7 @@ func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, h
 		}
 	}
 	h.sensitiveParams = adapters.SensitiveNames(cc.Params)
+	h.envCreds = adapters.EnvCredentialNames(block.Body)
 	if c.diags.HasErrors() {
 		return nil, c.diags
 	}

@@ -66,6 +66,9 @@ type HTTP struct {
 	// sensitiveParams are the parameters whose values are redacted from
 	// error messages.
 	sensitiveParams []string
+	// envCreds are the credential-named variables the block reads with
+	// env() (see adapters.EnvCredentialNames).
+	envCreds []string
 	// marked are header and query names whose values call sensitive().
 	marked map[string]bool
 	client *resty.Client

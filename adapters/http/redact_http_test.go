@@ -63,25 +63,26 @@ func TestHTTPErrorSnippetSecretAtCut(t *testing.T) {
 }
 
 // TestHTTPErrorsRedactSecrets: an upstream that echoes the credential in an
-// error body does not get it into the tool error.
+// error body does not get it into the tool error, also one read with env()
+// from a variable named like a credential into a query parameter q.
 func TestHTTPErrorsRedactSecrets(t *testing.T) {
 	const token = "tok_9f8e7d6c5b4a3210"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusUnauthorized)
-		fmt.Fprintf(w, "bad credentials %q key=%s pin=%s custom=%s", r.Header.Get("Authorization"), r.URL.Query().Get("api_key"), r.URL.Query().Get("pin"), r.Header.Get("X-Custom"))
+		fmt.Fprintf(w, "bad credentials %q key=%s pin=%s custom=%s q=%s", r.Header.Get("Authorization"), r.URL.Query().Get("api_key"), r.URL.Query().Get("pin"), r.Header.Get("X-Custom"), r.URL.Query().Get("q"))
 	}))
 	defer srv.Close()
 	env := function.New(&function.Spec{
 		Params: []function.Parameter{{Name: "name", Type: cty.String}},
 		Type:   function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			return cty.StringVal(map[string]string{"API_TOKEN": token, "API_KEY": "key_abcdefgh12345", "CUSTOM": "custom-credential-77"}[args[0].AsString()]), nil
+			return cty.StringVal(map[string]string{"API_TOKEN": token, "API_KEY": "key_abcdefgh12345", "CUSTOM": "custom-credential-77", "SERVICE_SECRET": "svc-credential-42"}[args[0].AsString()]), nil
 		},
 	})
 	src := fmt.Sprintf(`http {
   url     = %q
   headers = { Authorization = "Bearer ${env("API_TOKEN")}", "X-Custom" = sensitive(env("CUSTOM")) }
-  query   = { api_key = env("API_KEY"), pin = param.pin }
+  query   = { api_key = env("API_KEY"), pin = param.pin, q = env("SERVICE_SECRET") }
 }
 `, srv.URL)
 	f, diags := hclsyntax.ParseConfig([]byte(src), "t.hcl", hcl.InitialPos)
@@ -106,7 +107,7 @@ func TestHTTPErrorsRedactSecrets(t *testing.T) {
 	if err == nil {
 		t.Fatal("a 401 was not an error")
 	}
-	for _, secret := range []string{token, "key_abcdefgh12345", "9876-5432", "custom-credential-77"} {
+	for _, secret := range []string{token, "key_abcdefgh12345", "9876-5432", "custom-credential-77", "svc-credential-42"} {
 		if strings.Contains(err.Error(), secret) {
 			t.Errorf("the error leaks %q: %s", secret, err)
 		}

@@ -23,7 +23,8 @@ import (
 )
 
 // callSecrets collects what must not appear in a call's messages: the
-// values of parameters marked sensitive, and the URL, headers and query
+// values of parameters marked sensitive and of the credentials read with
+// env() (see adapters.EnvCredentialNames), and the URL, headers and query
 // parameters, whose credentials (see redact.URLSecrets and redact.Named) are
 // worked out once, when a message needs them.
 type callSecrets struct {
@@ -71,7 +72,7 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 	if in != nil && in.Eval != nil {
 		ev = in.Eval
 	}
-	secrets.known = adapters.SensitiveParamValues(ev, h.sensitiveParams)
+	secrets.known = append(adapters.SensitiveParamValues(ev, h.sensitiveParams), adapters.EnvCredentials(ev, h.envCreds)...)
 	ev, done := adapters.WithBudget(ctx, ev, h.timeout)
 	defer done()
 	secrets.marked = h.marked

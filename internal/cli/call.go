@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -84,6 +85,9 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolhost call: unknown --log-level %q: use debug, info, notice, warning or error\n", *logLevel)
 		return ExitUsage
 	}
+	// The call's failure is printed below, as the result: the log line
+	// serve writes for it (at warning) would say it twice, in another form.
+	slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError})))
 	peer := &cliPeer{yes: *yes, stderr: stderr, minLevel: minLevel}
 	if tool.Ask != nil {
 		peer.form = tool.Ask.Schema

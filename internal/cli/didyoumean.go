@@ -31,8 +31,8 @@ const undefinedFlagPrefix = "flag provided but not defined: -"
 // arguments, as in "toolhost serve tools.hcl --log-level debug" (parseAll). A flag the command does
 // not have, when one of its flags is close to it, is answered with one
 // line naming that flag, as in "unknown flag --listne; did you mean
-// --listen?", instead of the whole list of flags; the flag package's own
-// message and usage are written otherwise.
+// --listen?", instead of the whole list of flags; without one, a line
+// naming the command and the flag as typed, and the command's usage.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	out := fs.Output()
 	var buf bytes.Buffer
@@ -45,14 +45,21 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	if name, ok := strings.CutPrefix(err.Error(), undefinedFlagPrefix); ok {
 		var names []string
 		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		dashes := "--"
+		if typedWithOneDash(name, args) {
+			dashes = "-"
+		}
 		if s := suggest.Closest(name, names); s != "" {
-			dashes := "--"
-			if typedWithOneDash(name, args) {
-				dashes = "-"
-			}
 			fmt.Fprintf(out, "toolhost %s: unknown flag %s%s; did you mean %s%s? Run 'toolhost %s -h' for its flags.\n", fs.Name(), dashes, name, dashes, s, fs.Name())
 			return nil, errors.New("unknown flag")
 		}
+		// The flag package's line, "flag provided but not defined: -x",
+		// names neither the command nor the flag as typed: ours replaces
+		// it, and the usage it wrote follows.
+		_, usage, _ := bytes.Cut(buf.Bytes(), []byte("\n"))
+		fmt.Fprintf(out, "toolhost %s: unknown flag %s%s; toolhost %s has the flags below.\n", fs.Name(), dashes, name, fs.Name())
+		_, _ = out.Write(usage)
+		return nil, errors.New("unknown flag")
 	}
 	_, _ = out.Write(buf.Bytes())
 	return nil, err

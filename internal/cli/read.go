@@ -54,6 +54,13 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	res, err := reg.ReadResource(readCtx, uri)
 	var je *jsonrpc.Error
 	if errors.As(err, &je) && je.Code == mcp.CodeResourceNotFound {
+		if why, dir := reg.TemplateMiss(uri); why != "" {
+			if dir != "" {
+				why += fmt.Sprintf("; its files are those in %s, by name", dir)
+			}
+			fmt.Fprintf(stderr, "toolhost read: cannot read %q: %s.\n", uri, why)
+			return ExitFailure
+		}
 		fmt.Fprintf(stderr, "toolhost read: %s\n", noResource(reg, paths[0], uri))
 		return ExitFailure
 	}

@@ -1,0 +1,22 @@
+package host
+
+// TemplateMiss says why a read of uri, which no resource declares, finds
+// nothing although a resource template matches it (the template has no
+// such file, or refuses the value), in words that end a sentence, and the
+// directory the template serves files from ("" for one with a backend);
+// why is "" when no template matches uri, or when the one that does would
+// serve it.
+func (r *Registry) TemplateMiss(uri string) (why, dir string) {
+	if _, ok := r.resources[uri]; ok {
+		return "", ""
+	}
+	for _, t := range r.templates {
+		if t.matches(uri) {
+			if t.decl.Backend == nil {
+				dir = t.decl.Dir
+			}
+			return r.unsubscribable(uri), dir
+		}
+	}
+	return "", ""
+}
