@@ -136,13 +136,21 @@ func ValueSecrets(v string) []string {
 		}
 		for _, m := range kv.re.FindAllStringSubmatch(v, -1) {
 			if SensitiveName(strings.TrimSpace(m[1])) {
-				if val := strings.Trim(m[2], `'"{}`); len(val) >= minSecretLen {
+				if val := strings.Trim(m[2], `'"{}`); len(val) >= minSecretLen && !isMark(val) {
 					out = append(out, val)
 				}
 			}
 		}
 	}
 	return compactStrings(out)
+}
+
+// isMark reports whether v is what masking left in place of a value
+// (SensitiveMark or redactedMark), or the start of one as a key=value
+// pair split at spaces takes it: masked again, it would be mangled
+// ("(redacted) value)").
+func isMark(v string) bool {
+	return strings.HasPrefix(SensitiveMark, v) || strings.HasPrefix(redactedMark, v)
 }
 
 // compactStrings drops the repeats from ss, keeping the first of each.

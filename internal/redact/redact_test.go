@@ -100,6 +100,9 @@ func TestValueSecrets(t *testing.T) {
 		{"ODBC braces", "Driver={x};Server=db;Uid=app;Pwd={p;w d};", []string{"p;w d"}},
 		{"ADO.NET quoted", `Server=db;Password='a;b c d';`, []string{"a;b c d"}},
 		{"libpq", "host=db port=5432 user=app password=correcthorse dbname=app", []string{"correcthorse"}},
+		// What masking left in place is no secret to mask again.
+		{"a mask in a pair", "user=app pw=(sensitive value) token=(redacted)", nil},
+		{"a mask in JSON", `{"password": "(sensitive value)"}`, nil},
 		{"Azure SAS URL", "https://acct.blob.core.windows.net/c/f?sv=2022-11-02&se=2030-01-01&sig=AbCdEf%2Bsig%3D", []string{"AbCdEf%2Bsig%3D"}},
 		{"OAuth callback", "https://app.example/cb?code=4%2F0AX4XfWh&state=xyz", []string{"4%2F0AX4XfWh"}},
 		{"GitHub token", "token " + testconfig.GitHubToken, []string{testconfig.GitHubToken}},
