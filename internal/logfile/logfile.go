@@ -62,6 +62,9 @@ func (l *File) open() error {
 	if err := os.MkdirAll(filepath.Dir(l.path), 0o700); err != nil {
 		return fmt.Errorf("cannot create the log file's directory: %w", err)
 	}
+	if info, err := os.Stat(l.path); err == nil && info.IsDir() {
+		return fmt.Errorf("cannot log to %s: it is a directory; give --log-file the path of a file in it, such as %s", l.path, filepath.Join(l.path, "toolhost.log"))
+	}
 	f, err := openAppend(l.path)
 	if err != nil {
 		return fmt.Errorf("cannot open the log file: %w", err)

@@ -141,11 +141,12 @@ func TestSizeCap(t *testing.T) {
 	}
 }
 
-// TestNotRegular: a directory at the path is refused with its name.
+// TestNotRegular: a directory at the path is refused with its name and
+// the fix: a file's path in it.
 func TestNotRegular(t *testing.T) {
 	dir := t.TempDir()
 	_, err := Open(dir, 0)
-	if err == nil || !strings.Contains(err.Error(), filepath.Base(dir)) {
-		t.Errorf("Open(dir) = %v, want an error naming it", err)
+	if err == nil || !strings.Contains(err.Error(), filepath.Base(dir)) || !strings.Contains(err.Error(), filepath.Join(dir, "toolhost.log")) {
+		t.Errorf("Open(dir) = %v, want an error naming it and a file's path in it", err)
 	}
 }
