@@ -442,6 +442,12 @@ func (rw *resourceWatch) prepare(reg *Registry) *resourcePlan {
 
 // commit puts p, prepared, in service and stops watching the directories
 // it does not need. The caller holds applyMu.
+//
+// The watcher's own list is checked too, not only the directories added:
+// on Windows a watch follows its directory when it is renamed, and takes
+// its new name (a template's directory renamed away to notes.old goes on
+// being watched as notes.old, while notes, made again, is added anew).
+// Such a watch is removed by its new name, which still leads to it.
 func (rw *resourceWatch) commit(p *resourcePlan) {
 	rw.plan.Store(p)
 	want := make(map[string]bool, len(p.dirs))
@@ -452,6 +458,11 @@ func (rw *resourceWatch) commit(p *resourcePlan) {
 		if !want[d] {
 			_ = rw.w.Remove(d)
 			delete(rw.added, d)
+		}
+	}
+	for _, d := range rw.w.WatchList() {
+		if !want[d] {
+			_ = rw.w.Remove(d) // renamed away, on Windows
 		}
 	}
 }
