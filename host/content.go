@@ -330,9 +330,11 @@ func (r *Registry) declaresResource(uri string) bool {
 // end a sentence; "" when it can. It can to a declared resource, and to a
 // URI of a resource template whose value a read would take: one that
 // decodes and holds no encoded separator, that the template's backend does
-// not refuse by itself (nothing runs), or that names a file of the
-// template's directory (looked up, not opened). A name that escapes the
-// directory is not told from a missing file.
+// not refuse by itself (nothing runs), or that names a file the
+// template's directory could serve: a regular file there (looked up, not
+// opened), or none yet, since a client may subscribe to a file before it
+// is made and is told when it is. A name that escapes the directory is
+// refused as a name the template does not take.
 func (r *Registry) unsubscribable(uri string) string {
 	if _, ok := r.resources[uri]; ok {
 		return ""
@@ -357,8 +359,8 @@ func (r *Registry) unsubscribable(uri string) string {
 				return fmt.Sprintf("resource template %q refuses its %s: %v", d.Name, d.Variable, err)
 			}
 			return ""
-		case !t.dir.Has(name):
-			return fmt.Sprintf("resource template %q has no file %s to serve", d.Name, preview([]byte(name), nil))
+		case !t.dir.MayHave(name):
+			return fmt.Sprintf("resource template %q cannot serve a file called %s (not a name it takes, or not a regular file)", d.Name, preview([]byte(name), nil))
 		}
 		return ""
 	}

@@ -374,6 +374,10 @@ func TestResourceFilesWatched(t *testing.T) {
 				{"a template's file renamed over", func(t *testing.T) { renameOver(t, at("notes/a.md"), "a'") }, []string{"notes:///a.md"}},
 				{"a new file in a template's directory", func(t *testing.T) { writeFile(t, at("notes/new.md"), "new") }, nil},
 				{"a file below a {+path} template", func(t *testing.T) { writeFile(t, at("tree/sub/b.md"), "b'") }, []string{"tree://sub/b.md"}},
+				{"a new file subscribed to before it was made", func(t *testing.T) {
+					c.subscribe(t, "tree://later.md")
+					writeFile(t, at("tree/later.md"), "later")
+				}, []string{"tree://later.md"}},
 				{"a template's file deleted", func(t *testing.T) { removeFile(t, at("notes/c.md")) }, []string{"notes:///c.md"}},
 				{"a template's file made again", func(t *testing.T) { writeFile(t, at("notes/c.md"), "c again") }, []string{"notes:///c.md"}},
 				{"a template's directory replaced", func(t *testing.T) {

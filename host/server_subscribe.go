@@ -64,7 +64,7 @@ func (s *Server) subscribeHandler(ctx context.Context, req *mcp.SubscribeRequest
 	reg.release()
 	if why != "" {
 		return &jsonrpc.Error{Code: mcp.CodeResourceNotFound,
-			Message: fmt.Sprintf("cannot subscribe to %q: %s; subscribe to a URI that resources/list gives, or that a template of resources/templates/list makes for a resource that exists", shortURI(uri), why),
+			Message: fmt.Sprintf("cannot subscribe to %q: %s; subscribe to a URI that resources/list gives, or that a template of resources/templates/list makes", shortURI(uri), why),
 			Data:    uriData(uri)}
 	}
 	s.subsMu.Lock()

@@ -139,13 +139,14 @@ func TestSubscribeRefused(t *testing.T) {
 		{"the longest URI", subscribeLine(0, long[:maxResourceURI]), 0, ""},
 		{"undeclared", subscribeLine(0, "docs://other"), mcp.CodeResourceNotFound, `cannot subscribe to "docs://other": no resource has this URI and no resource template matches it; subscribe to a URI that resources/list gives`},
 		{"unknown scheme", subscribeLine(0, "nothing://x"), mcp.CodeResourceNotFound, "no resource template matches it"},
-		{"missing file", subscribeLine(0, "notes:///missing.md"), mcp.CodeResourceNotFound, `resource template "notes" has no file "missing.md" to serve`},
-		{"outside the directory", subscribeLine(0, "tree://../secret"), mcp.CodeResourceNotFound, `has no file "../secret"`},
+		// A file may be subscribed to before it is made: its making is told.
+		{"a file not made yet", subscribeLine(0, "notes:///missing.md"), 0, ""},
+		{"outside the directory", subscribeLine(0, "tree://../secret"), mcp.CodeResourceNotFound, `resource template "tree" cannot serve a file called "../secret"`},
 		{"encoded outside", subscribeLine(0, "notes:///..%2Fsecret"), mcp.CodeResourceNotFound, `its path is not a value resource template "notes" serves`},
 		{"encoded NUL", subscribeLine(0, "notes:///a.md%00"), mcp.CodeResourceNotFound, "is not a value"},
 		{"bad escape", subscribeLine(0, "notes:///a%zz"), mcp.CodeResourceNotFound, "is not a value"},
 		{"slash in a simple variable", subscribeLine(0, "notes:///sub/b.md"), mcp.CodeResourceNotFound, "no resource template matches it"},
-		{"directory", subscribeLine(0, "tree://sub"), mcp.CodeResourceNotFound, `has no file "sub"`},
+		{"directory", subscribeLine(0, "tree://sub"), mcp.CodeResourceNotFound, `cannot serve a file called "sub"`},
 		{"refused by exec", subscribeLine(0, "man:///-rf"), mcp.CodeResourceNotFound, `resource template "man" refuses its page`},
 		{"too long", subscribeLine(0, long), jsonrpc.CodeInvalidParams, `invalid params of resources/subscribe: "uri" is 8199 bytes long, longer than the 8192 bytes toolhost takes for a resource URI ("echo://xxx`},
 		{"too long, read", `{"jsonrpc":"2.0","id":0,"method":"resources/read","params":{"uri":"` + long + `"}}`, jsonrpc.CodeInvalidParams, `invalid params of resources/read: "uri" is 8199 bytes long`},
@@ -169,8 +170,8 @@ func TestSubscribeRefused(t *testing.T) {
 			}
 		})
 	}
-	if got := countSubscriptions(t, p.srv); got.subs != 6 || got.sdkURIs != 6 {
-		t.Fatalf("after 6 subscriptions accepted, the server holds %+v", got)
+	if got := countSubscriptions(t, p.srv); got.subs != 7 || got.sdkURIs != 7 {
+		t.Fatalf("after 7 subscriptions accepted, the server holds %+v", got)
 	}
 }
 
@@ -455,7 +456,7 @@ func TestHTTPStatelessSubscriptionsNotKept(t *testing.T) {
 	hdr := map[string]string{"Mcp-Protocol-Version": "2025-06-18"}
 	for i, tc := range []struct{ uri, want string }{
 		{"docs://report", `"result":{}`},
-		{"notes:///missing.md", `has no file`},
+		{"tree://../secret", `cannot serve a file called`},
 		{"echo://x", `"result":{}`},
 	} {
 		resp := rawPost(t, e.base+"/mcp", subscribeLine(i+1, tc.uri), hdr)
@@ -481,7 +482,7 @@ func TestHTTPListenSubscriptions(t *testing.T) {
 		uris []string
 		want string
 	}{
-		{"missing file", []string{"docs://report", "notes:///missing.md"}, `cannot subscribe to \"notes:///missing.md\": resource template \"notes\" has no file`},
+		{"outside the directory", []string{"docs://report", "tree://../secret"}, `cannot subscribe to \"tree://../secret\": resource template \"tree\" cannot serve a file called`},
 		{"too long", []string{"echo://" + strings.Repeat("z", maxResourceURI)}, `invalid params of subscriptions/listen: \"notifications.resourceSubscriptions\" is 8199 bytes long`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

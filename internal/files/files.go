@@ -277,6 +277,26 @@ func (d *Dir) Has(name string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
+// MayHave reports whether the directory could serve a file called name: a
+// name Read accepts, of a regular file there or of none yet (a client may
+// subscribe to a file before it is made). A directory, FIFO or device
+// there, or a name Read refuses, cannot be served.
+func (d *Dir) MayHave(name string) bool {
+	if !validName(name) {
+		return false
+	}
+	root, err := d.open()
+	if err != nil {
+		return false
+	}
+	defer root.Close()
+	fi, err := root.Stat(name)
+	if err != nil {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	return fi.Mode().IsRegular()
+}
+
 // Read reads one declared file (a fixed resource) at path. The file must
 // be a regular file (symlinks are followed) of at most maxSize bytes
 // (DefaultMaxFileSize when maxSize <= 0). A missing or non-regular file, or
