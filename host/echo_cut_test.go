@@ -72,8 +72,9 @@ func TestEchoedNamesShortened(t *testing.T) {
 	}
 }
 
-// TestResourceNotFoundCode: a subscription to a URI that names nothing is
-// refused with -32602, as a read of it is: the code the MCP spec gives a
+// TestResourceNotFoundCode: a subscription to a URI that names nothing (a
+// file a template cannot serve) is refused with -32602, as a read of it
+// (or of a file not made yet) is: the code the MCP spec gives a
 // resource not found since 2026-07-28 (SEP-2164; -32002 before), which
 // the SDK sends, and which README states.
 func TestResourceNotFoundCode(t *testing.T) {
@@ -81,7 +82,7 @@ func TestResourceNotFoundCode(t *testing.T) {
 	p.initialize()
 	for i, line := range []string{
 		subscribeLine(1, "docs://other"),
-		subscribeLine(2, "notes:///missing.md"),
+		subscribeLine(2, "tree://../outside.md"),
 		`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"docs://other"}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"notes:///missing.md"}}`,
 	} {

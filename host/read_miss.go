@@ -1,5 +1,7 @@
 package host
 
+import "fmt"
+
 // TemplateMiss says why a read of uri, which no resource declares, finds
 // nothing although a resource template matches it (the template has no
 // such file, or refuses the value), in words that end a sentence, and the
@@ -15,7 +17,15 @@ func (r *Registry) TemplateMiss(uri string) (why, dir string) {
 			if t.decl.Backend == nil {
 				dir = t.decl.Dir
 			}
-			return r.unsubscribable(uri), dir
+			if why := r.unsubscribable(uri); why != "" {
+				return why, dir
+			}
+			// A file the directory could serve but does not hold (yet):
+			// a subscription may wait for it, a read cannot.
+			if name, ok := t.name(uri); ok && t.decl.Backend == nil && !t.dir.Has(name) {
+				return fmt.Sprintf("resource template %q has no file %s to serve", t.decl.Name, preview([]byte(name), nil)), dir
+			}
+			return "", ""
 		}
 	}
 	return "", ""

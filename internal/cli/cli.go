@@ -28,7 +28,6 @@ import (
 	"github.com/toolhost/toolhost/host"
 	"github.com/toolhost/toolhost/internal/diagtext"
 	"github.com/toolhost/toolhost/internal/setup"
-	"github.com/toolhost/toolhost/internal/tasks"
 )
 
 // Exit codes.
@@ -336,6 +335,10 @@ func writeDiags(w io.Writer, cfg *thcl.Config, diags hcl.Diagnostics) {
 // without a config argument (defaultConfigOr).
 const defaultConfig = "tools.hcl"
 
+// runServe is toolhost serve: it parses the flags, opens the stores,
+// loads the config and serves it over stdio or HTTP until the client or a
+// signal ends it. It is long because it is the wiring of serve, one step
+// after another, each a call into host or another file of this package.
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("serve", "serve [flags] [CONFIG...]", stderr)
 	level := fs.String("log-level", "info", "log level on stderr (and --log-file): debug, info, warn or error; debug logs every JSON-RPC message, secrets masked")
@@ -343,11 +346,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	strict := fs.Bool("strict", false, strictUsage)
 	watch := fs.Bool("watch", true, "reload the config when its files change")
 	offline := addOfflineFlag(fs)
-	taskStore := fs.String("task-store", "memory", "where the tasks of tools with task support are kept (calls run in the background for clients of the tasks extension): memory, in this process; or the URL of a store shared by replicas")
+	sf := addStoreFlags(fs)
 	hf := addHTTPFlags(fs)
-	stateKeyEnv := addStateKeyFlag(fs)
 	logFile := addLogFileFlags(fs)
-	taskStoreEnv := addTaskStoreEnvFlag(fs)
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return parseExit(err)
@@ -379,34 +380,19 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		paths = []string{defaultConfig}
 	}
-	spec, err := taskStoreSpec(fs, *taskStore, *taskStoreEnv)
-	if err != nil {
-		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
-		if errors.As(err, new(flagError)) {
-			return ExitUsage
-		}
-		return ExitFailure
+	stores, code := sf.open(ctx, fs, stderr)
+	if code != ExitOK {
+		return code
 	}
-	taskLimits := tasks.Options{}.WithDefaults()
-	store, err := tasks.Open(ctx, spec, taskLimits)
-	if err != nil {
-		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
-		return ExitUsage
-	}
-	defer store.Close()
+	defer stores.close()
 	restoreGC := host.RelaxGC()
 	reg, ok := serveLoad(paths, loadOptions(*offline), *watch && !*strict, stderr, logger)
 	if !ok {
 		return ExitFailure
 	}
-	warnUnsharedTasks(spec, httpOpts, reg.Config, logger)
-	stateKey, err := stateKeyOption(*stateKeyEnv, httpOpts != nil, reg.Config, logger)
-	if err != nil {
-		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
-		if errors.As(err, new(flagError)) {
-			return ExitUsage
-		}
-		return ExitFailure
+	storeOpts, code := stores.serverOptions(httpOpts, reg.Config, logger, stderr)
+	if code != ExitOK {
+		return code
 	}
 	slog.SetDefault(logger)
 	runCtx, cancel := context.WithCancel(ctx)
@@ -430,16 +416,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			}
 		}()
 	})
-	srvOpts := []host.ServerOption{host.ListChanged(*watch), host.Tasks(host.TaskOptions{Store: store, Limits: taskLimits}), host.BeforeWork(func() {
+	srvOpts := append([]host.ServerOption{host.ListChanged(*watch), host.BeforeWork(func() {
 		installSignals(ctx)
 		startWatch()
-	})}
-	if stateKey != nil {
-		srvOpts = append(srvOpts, stateKey)
-	}
-	if guard := stateGuardOption(store); guard != nil {
-		srvOpts = append(srvOpts, guard)
-	}
+	})}, storeOpts...)
 	srv = host.NewServer(reg, logger, srvOpts...)
 	// The GC's settings come back once the first requests are answered,
 	// when the ballast is made (see host.Server.Run): one collection then

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"strings"
@@ -16,9 +18,75 @@ import (
 	_ "github.com/toolhost/toolhost/internal/tasks/redisstore"
 )
 
-// addTaskStoreEnvFlag declares --task-store-env on serve's flag set.
-func addTaskStoreEnvFlag(fs *flag.FlagSet) *string {
-	return fs.String("task-store-env", "", "the environment variable that holds the task store's URL, as --task-store takes it: a password in the URL then stays off the command line, where other local users can see it")
+// storeFlags are serve's flags for what it keeps of calls beyond one
+// request: the task store (--task-store, --task-store-env) and the key
+// that signs approvals (--state-key-env).
+type storeFlags struct {
+	taskStore, taskStoreEnv, stateKeyEnv *string
+}
+
+// addStoreFlags declares the store flags on serve's flag set.
+func addStoreFlags(fs *flag.FlagSet) *storeFlags {
+	return &storeFlags{
+		taskStore:    fs.String("task-store", "memory", "where the tasks of tools with task support are kept (calls run in the background for clients of the tasks extension): memory, in this process; or the URL of a store shared by replicas"),
+		stateKeyEnv:  addStateKeyFlag(fs),
+		taskStoreEnv: fs.String("task-store-env", "", "the environment variable that holds the task store's URL, as --task-store takes it: a password in the URL then stays off the command line, where other local users can see it"),
+	}
+}
+
+// stores is what serve opened from its store flags.
+type stores struct {
+	flags  *storeFlags
+	spec   string
+	limits tasks.Options
+	store  tasks.Store
+}
+
+// open opens the task store the flags name. A problem is written to
+// stderr, and code is the exit code then (ExitOK otherwise).
+func (f *storeFlags) open(ctx context.Context, fs *flag.FlagSet, stderr io.Writer) (_ *stores, code int) {
+	spec, err := taskStoreSpec(fs, *f.taskStore, *f.taskStoreEnv)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
+		if errors.As(err, new(flagError)) {
+			return nil, ExitUsage
+		}
+		return nil, ExitFailure
+	}
+	limits := tasks.Options{}.WithDefaults()
+	store, err := tasks.Open(ctx, spec, limits)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
+		return nil, ExitUsage
+	}
+	return &stores{flags: f, spec: spec, limits: limits, store: store}, ExitOK
+}
+
+// close closes the task store.
+func (s *stores) close() { s.store.Close() }
+
+// serverOptions are the server options of the stores for the config cfg:
+// the task store, the key that signs approvals, and the guard that makes
+// them single-use in a store shared by replicas. It warns of what
+// replicas do not share, when serve listens.
+func (s *stores) serverOptions(httpOpts *host.HTTPOptions, cfg *thcl.Config, logger *slog.Logger, stderr io.Writer) (_ []host.ServerOption, code int) {
+	warnUnsharedTasks(s.spec, httpOpts, cfg, logger)
+	opts := []host.ServerOption{host.Tasks(host.TaskOptions{Store: s.store, Limits: s.limits})}
+	stateKey, err := stateKeyOption(*s.flags.stateKeyEnv, httpOpts != nil, cfg, logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
+		if errors.As(err, new(flagError)) {
+			return nil, ExitUsage
+		}
+		return nil, ExitFailure
+	}
+	if stateKey != nil {
+		opts = append(opts, stateKey)
+	}
+	if guard := stateGuardOption(s.store); guard != nil {
+		opts = append(opts, guard)
+	}
+	return opts, ExitOK
 }
 
 // taskStoreSpec is the task store serve opens: the value of the variable
