@@ -265,16 +265,8 @@ func (d *Dir) List(maxEntries int) ([]string, error) {
 // through the confining root without being opened, so that a FIFO or device
 // is not opened either.
 func (d *Dir) Has(name string) bool {
-	if !validName(name) {
-		return false
-	}
-	root, err := d.open()
-	if err != nil {
-		return false
-	}
-	defer root.Close()
-	fi, err := root.Stat(name)
-	return err == nil && fi.Mode().IsRegular()
+	regular, missing := d.lookup(name)
+	return regular && !missing
 }
 
 // MayHave reports whether the directory could serve a file called name: a
@@ -282,19 +274,28 @@ func (d *Dir) Has(name string) bool {
 // subscribe to a file before it is made). A directory, FIFO or device
 // there, or a name Read refuses, cannot be served.
 func (d *Dir) MayHave(name string) bool {
+	regular, missing := d.lookup(name)
+	return regular || missing
+}
+
+// lookup looks name up in the directory as Has says: regular when it is a
+// regular file there, missing when the name is one Read takes and nothing
+// is there. Neither, for a name Read refuses, something else there, or a
+// directory that cannot be opened.
+func (d *Dir) lookup(name string) (regular, missing bool) {
 	if !validName(name) {
-		return false
+		return false, false
 	}
 	root, err := d.open()
 	if err != nil {
-		return false
+		return false, false
 	}
 	defer root.Close()
 	fi, err := root.Stat(name)
 	if err != nil {
-		return errors.Is(err, fs.ErrNotExist)
+		return false, errors.Is(err, fs.ErrNotExist)
 	}
-	return fi.Mode().IsRegular()
+	return fi.Mode().IsRegular(), false
 }
 
 // Read reads one declared file (a fixed resource) at path. The file must
