@@ -82,12 +82,8 @@ func (h *HTTPServer) sessionHasTasks(sid string) bool {
 	if sid == "" {
 		return false
 	}
-	for ss := range h.srv.MCP().Sessions() {
-		if ss.ID() == sid {
-			return sessionDeclaresTasks(ss)
-		}
-	}
-	return false
+	ss := h.session(sid)
+	return ss != nil && sessionDeclaresTasks(ss)
 }
 
 // writeRPCErrorData writes a JSON-RPC error response with its data.
