@@ -13,7 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/host"
-	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // runRead reads one resource as a client would (resources/read): a
@@ -129,10 +128,7 @@ func noResource(reg *host.Registry, config, uri string) string {
 	for _, t := range reg.Templates {
 		templates = append(templates, t.URITemplate)
 	}
-	msg := fmt.Sprintf("there is no resource %q in %s", uri, config)
-	if s := suggest.Closest(uri, uris); s != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", s)
-	}
+	msg := fmt.Sprintf("there is no resource %q in %s%s", uri, config, closeHint(uri, uris))
 	switch {
 	case len(uris) == 0 && len(templates) == 0:
 		return msg + "; it declares no resources"
