@@ -135,7 +135,8 @@ func (s *Server) callAsTask(ctx context.Context, req mcp.Request) (mcp.Result, e
 	if !ok || call.Params == nil {
 		return nil, nil, false
 	}
-	t := s.current.Load().tools[call.Params.Name]
+	reg := s.current.Load()
+	t := reg.tools[call.Params.Name]
 	if t == nil || t.Task == "" {
 		return nil, nil, false
 	}
@@ -145,7 +146,8 @@ func (s *Server) callAsTask(ctx context.Context, req mcp.Request) (mcp.Result, e
 		}
 		return nil, nil, false
 	}
-	if _, err := DecodeArgs(t, call.Params.Arguments); err != nil {
+	params, err := DecodeArgs(t, call.Params.Arguments)
+	if err != nil {
 		// Arguments that cannot run are said at once, as on a call
 		// without a task.
 		return toolError(err.Error() + "."), nil, true
@@ -159,7 +161,7 @@ func (s *Server) callAsTask(ctx context.Context, req mcp.Request) (mcp.Result, e
 			// state (SEP-2663's composition of the two).
 			return nil, nil, false
 		}
-		res, err := s.approveTask(mctx, m, t, call.Params.Arguments)
+		res, err := approveTask(mctx, reg, m, t, params, call.Params.Arguments)
 		if err != nil || res != nil {
 			return res, err, true
 		}
