@@ -118,12 +118,7 @@ func sessionDeclaresTasks(ss *mcp.ServerSession) bool {
 // task from a client that did not declare the extension (SEP-2575's
 // Missing Required Client Capability).
 func missingTasksError(tool string) error {
-	data, _ := json.Marshal(missingTasksCapability)
-	return &jsonrpc.Error{
-		Code:    mcp.CodeMissingRequiredClientCapabilities,
-		Message: fmt.Sprintf("The tool %q runs only as a task, and this client did not declare the tasks extension (%s) in its capabilities; use a client that supports tasks.", tool, tasks.ExtensionID),
-		Data:    data,
-	}
+	return missingTasks(fmt.Sprintf("The tool %q runs only as a task, and this client did not declare the tasks extension (%s) in its capabilities; use a client that supports tasks.", tool, tasks.ExtensionID))
 }
 
 // callAsTask answers a tools/call of a tool with task support: it reports
