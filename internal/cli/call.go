@@ -48,13 +48,11 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return ExitUsage
 	}
-	reg, ok := loadWith("call", pos[:1], loadOptions(*offline), stderr)
+	reg, callCtx, done, ok := loadToRun(ctx, "call", pos[:1], loadOptions(*offline), stderr)
 	if !ok {
 		return ExitFailure
 	}
-	callCtx, called := stoppable(ctx)
-	defer called()
-	defer reg.Close()
+	defer done()
 	tool, ok := reg.Tool(pos[1])
 	if !ok {
 		if hint := otherKind(reg, pos[0], pos[1], "tool"); hint != "" {

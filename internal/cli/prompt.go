@@ -47,7 +47,7 @@ func runPrompt(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !ok {
 		return ExitUsage
 	}
-	reg, promptCtx, done, ok := loadToRun(ctx, "prompt", paths, stderr)
+	reg, promptCtx, done, ok := loadToRun(ctx, "prompt", paths, nil, stderr)
 	if !ok {
 		return ExitFailure
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
 )
 
@@ -45,7 +46,7 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return ExitFailure
 	}
-	reg, readCtx, done, ok := loadToRun(ctx, "read", paths, stderr)
+	reg, readCtx, done, ok := loadToRun(ctx, "read", paths, nil, stderr)
 	if !ok {
 		return ExitFailure
 	}
@@ -97,13 +98,13 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
-// loadToRun loads the config of paths for a command that runs what it
-// declares (read, prompt), and returns the context to run it in, which a
-// stop signal ends (stoppable), and the function to call when done, which
-// closes the registry. It reports false, having said why, when the config
-// is not valid.
-func loadToRun(ctx context.Context, cmd string, paths []string, stderr io.Writer) (*host.Registry, context.Context, func(), bool) {
-	reg, ok := load(cmd, paths, stderr)
+// loadToRun loads the config of paths with opts (loadOptions) for a
+// command that runs what it declares (call, read, prompt), and returns the
+// context to run it in, which a stop signal ends (stoppable), and the
+// function to call when done, which closes the registry. It reports false,
+// having said why, when the config is not valid.
+func loadToRun(ctx context.Context, cmd string, paths []string, opts *thcl.Options, stderr io.Writer) (*host.Registry, context.Context, func(), bool) {
+	reg, ok := loadWith(cmd, paths, opts, stderr)
 	if !ok {
 		return nil, nil, nil, false
 	}
