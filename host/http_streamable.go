@@ -387,13 +387,16 @@ func (h *HTTPServer) statelessSession(ss *mcp.ServerSession) bool {
 }
 
 // hasSession reports whether the SDK serves a session with this ID.
-func (h *HTTPServer) hasSession(sid string) bool {
+func (h *HTTPServer) hasSession(sid string) bool { return h.session(sid) != nil }
+
+// session is the session the SDK serves with this ID, or nil.
+func (h *HTTPServer) session(sid string) *mcp.ServerSession {
 	for ss := range h.srv.MCP().Sessions() {
 		if ss.ID() == sid {
-			return true
+			return ss
 		}
 	}
-	return false
+	return nil
 }
 
 // startsSession reports whether a POST without Mcp-Session-Id starts a

@@ -35,10 +35,10 @@ func (h *HTTPServer) tasksPOST(next http.Handler) http.Handler {
 			_ = json.Unmarshal(m.Params, &p)
 			switch name := r.Header.Get("Mcp-Name"); {
 			case r.Header.Get("Mcp-Method") != m.Method:
-				writeRPCError(w, http.StatusBadRequest, m.ID, mcp.CodeHeaderMismatch, "Header mismatch: the Mcp-Method header must be "+m.Method+", the method of the body.")
+				refuseHeaders(w, r, m.ID, "Header mismatch: the Mcp-Method header must be "+m.Method+", the method of the body.")
 				return
 			case name != "" && name != p.TaskID:
-				writeRPCError(w, http.StatusBadRequest, m.ID, mcp.CodeHeaderMismatch, "Header mismatch: the Mcp-Name header must be the taskId of the body.")
+				refuseHeaders(w, r, m.ID, "Header mismatch: the Mcp-Name header must be the taskId of the body.")
 				return
 			}
 		}
@@ -82,12 +82,8 @@ func (h *HTTPServer) sessionHasTasks(sid string) bool {
 	if sid == "" {
 		return false
 	}
-	for ss := range h.srv.MCP().Sessions() {
-		if ss.ID() == sid {
-			return sessionDeclaresTasks(ss)
-		}
-	}
-	return false
+	ss := h.session(sid)
+	return ss != nil && sessionDeclaresTasks(ss)
 }
 
 // writeRPCErrorData writes a JSON-RPC error response with its data.

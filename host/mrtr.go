@@ -78,16 +78,7 @@ func (r *Registry) approveMRTR(ctx context.Context, m *mrtrCall, t *thcl.Tool, e
 	if !m.canElicit {
 		// As for a session whose client cannot be asked: the fallback or
 		// the refusal that says so (not the one of --stateless).
-		ctx = context.WithValue(ctx, statelessKey{}, false)
-		if t.Confirm != nil {
-			if res := r.confirm(ctx, t, eval, nil); res != nil {
-				return cty.NilVal, res
-			}
-		}
-		if t.Ask != nil {
-			return r.ask(ctx, t, eval, nil)
-		}
-		return cty.NilVal, nil
+		return r.approve(context.WithValue(ctx, statelessKey{}, false), t, eval, nil)
 	}
 	if len(m.responses) > maxInputResponses {
 		return m.refuse(fmt.Sprintf("the call carries %d inputResponses, more than the %d this server reads; send back only the answers to the inputRequests it asked", len(m.responses), maxInputResponses))

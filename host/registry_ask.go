@@ -92,6 +92,22 @@ func elicit(ctx context.Context, peer Peer, p *mcp.ElicitParams) (*mcp.ElicitRes
 	return res, err
 }
 
+// approve asks the user through peer to confirm a call of t, then to fill
+// in its form, each when t has one: it returns the form's answers
+// (cty.NilVal without an ask block) and nil to run the tool, or the result
+// that ends the call.
+func (r *Registry) approve(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext, peer Peer) (cty.Value, *mcp.CallToolResult) {
+	if t.Confirm != nil {
+		if res := r.confirm(ctx, t, eval, peer); res != nil {
+			return cty.NilVal, res
+		}
+	}
+	if t.Ask != nil {
+		return r.ask(ctx, t, eval, peer)
+	}
+	return cty.NilVal, nil
+}
+
 // ask asks the user the tool's form and returns the answers, checked as
 // arguments are, or the result that ends the call.
 func (r *Registry) ask(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext, peer Peer) (cty.Value, *mcp.CallToolResult) {

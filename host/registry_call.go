@@ -112,25 +112,18 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 		Functions: r.functions.Functions,
 		Variables: map[string]cty.Value{"param": params},
 	}
-	if m := mrtrOf(ctx); m != nil && (t.Confirm != nil || t.Ask != nil) {
-		answers, res := r.approveMRTR(ctx, m, t, eval, params, args)
+	if t.Confirm != nil || t.Ask != nil {
+		var answers cty.Value
+		var res *mcp.CallToolResult
+		if m := mrtrOf(ctx); m != nil {
+			answers, res = r.approveMRTR(ctx, m, t, eval, params, args)
+		} else {
+			answers, res = r.approve(ctx, t, eval, peer)
+		}
 		if res != nil {
 			return res
 		}
 		if t.Ask != nil {
-			eval.Variables["answer"] = answers
-		}
-	} else {
-		if t.Confirm != nil {
-			if res := r.confirm(ctx, t, eval, peer); res != nil {
-				return res
-			}
-		}
-		if t.Ask != nil {
-			answers, res := r.ask(ctx, t, eval, peer)
-			if res != nil {
-				return res
-			}
 			eval.Variables["answer"] = answers
 		}
 	}

@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"maps"
 	"os"
@@ -622,21 +621,9 @@ func watchCost(dir string) int {
 	for n <= maxResourceWatchSlots {
 		names, err := f.Readdirnames(256)
 		n += len(names)
-		if errors.Is(err, io.EOF) || err != nil {
+		if err != nil { // io.EOF at the end
 			break
 		}
 	}
 	return n
-}
-
-// resourceWatchDirs lists the directories watched for the resources'
-// files, for tests: none while no watch runs.
-func (s *Server) resourceWatchDirs() []string {
-	s.applyMu.Lock()
-	rw := s.resWatch
-	s.applyMu.Unlock()
-	if rw == nil {
-		return nil
-	}
-	return slices.Sorted(slices.Values(rw.w.WatchList()))
 }

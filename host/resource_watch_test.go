@@ -508,3 +508,15 @@ func firstMissing(got, want []string) string {
 	}
 	return "(none)"
 }
+
+// resourceWatchDirs lists the directories watched for the resources'
+// files, for tests: none while no watch runs.
+func (s *Server) resourceWatchDirs() []string {
+	s.applyMu.Lock()
+	rw := s.resWatch
+	s.applyMu.Unlock()
+	if rw == nil {
+		return nil
+	}
+	return slices.Sorted(slices.Values(rw.w.WatchList()))
+}

@@ -118,12 +118,7 @@ func sessionDeclaresTasks(ss *mcp.ServerSession) bool {
 // task from a client that did not declare the extension (SEP-2575's
 // Missing Required Client Capability).
 func missingTasksError(tool string) error {
-	data, _ := json.Marshal(missingTasksCapability)
-	return &jsonrpc.Error{
-		Code:    mcp.CodeMissingRequiredClientCapabilities,
-		Message: fmt.Sprintf("The tool %q runs only as a task, and this client did not declare the tasks extension (%s) in its capabilities; use a client that supports tasks.", tool, tasks.ExtensionID),
-		Data:    data,
-	}
+	return missingTasks(fmt.Sprintf("The tool %q runs only as a task, and this client did not declare the tasks extension (%s) in its capabilities; use a client that supports tasks.", tool, tasks.ExtensionID))
 }
 
 // callAsTask answers a tools/call of a tool with task support: it reports
@@ -135,7 +130,8 @@ func (s *Server) callAsTask(ctx context.Context, req mcp.Request) (mcp.Result, e
 	if !ok || call.Params == nil {
 		return nil, nil, false
 	}
-	t := s.current.Load().tools[call.Params.Name]
+	reg := s.current.Load()
+	t := reg.tools[call.Params.Name]
 	if t == nil || t.Task == "" {
 		return nil, nil, false
 	}
@@ -145,7 +141,8 @@ func (s *Server) callAsTask(ctx context.Context, req mcp.Request) (mcp.Result, e
 		}
 		return nil, nil, false
 	}
-	if _, err := DecodeArgs(t, call.Params.Arguments); err != nil {
+	params, err := DecodeArgs(t, call.Params.Arguments)
+	if err != nil {
 		// Arguments that cannot run are said at once, as on a call
 		// without a task.
 		return toolError(err.Error() + "."), nil, true
@@ -159,7 +156,7 @@ func (s *Server) callAsTask(ctx context.Context, req mcp.Request) (mcp.Result, e
 			// state (SEP-2663's composition of the two).
 			return nil, nil, false
 		}
-		res, err := s.approveTask(mctx, m, t, call.Params.Arguments)
+		res, err := approveTask(mctx, reg, m, t, params, call.Params.Arguments)
 		if err != nil || res != nil {
 			return res, err, true
 		}

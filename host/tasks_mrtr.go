@@ -14,13 +14,9 @@ import (
 // approveTask runs the approval (confirm, ask) of a 2026-07-28 call of a
 // tool with task support before its task is created: nil when the call
 // may become a task (m then carries the answers into it), or the result to
-// answer with instead (the next question, or the refusal).
-func (s *Server) approveTask(ctx context.Context, m *mrtrCall, t *thcl.Tool, args json.RawMessage) (mcp.Result, error) {
-	reg := s.current.Load()
-	params, err := DecodeArgs(t, args)
-	if err != nil {
-		return toolError(err.Error() + "."), nil
-	}
+// answer with instead (the next question, or the refusal). params are
+// args as DecodeArgs decoded them for t, a tool of reg.
+func approveTask(ctx context.Context, reg *Registry, m *mrtrCall, t *thcl.Tool, params cty.Value, args json.RawMessage) (mcp.Result, error) {
 	eval := &hcl.EvalContext{Functions: reg.functions.Functions, Variables: map[string]cty.Value{"param": params}}
 	answers, res := reg.approveMRTR(ctx, m, t, eval, params, args)
 	if m.err != nil {

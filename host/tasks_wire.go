@@ -92,9 +92,7 @@ func (s *Server) taskMethod(ctx context.Context, method string, params json.RawM
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: method + " takes params {\"taskId\": \"...\"}, the id of a task that tools/call created."}
 	}
 	if !sessionHas && !metaHasTasks(p.Meta) {
-		data, _ := json.Marshal(missingTasksCapability)
-		return nil, &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Data: data,
-			Message: method + " needs the tasks extension: declare " + tasks.ExtensionID + " in the client's capabilities."}
+		return nil, missingTasks(method + " needs the tasks extension: declare " + tasks.ExtensionID + " in the client's capabilities.")
 	}
 	if p.TaskID == "" {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: method + " needs taskId, the id of a task that tools/call created."}
@@ -147,6 +145,14 @@ func (s *Server) taskMethod(ctx context.Context, method string, params json.RawM
 var missingTasksCapability = map[string]any{
 	"requiredCapabilities": map[string]any{"extensions": map[string]any{tasks.ExtensionID: map[string]any{}}},
 	"capability":           tasks.ExtensionID,
+}
+
+// missingTasks is the -32021 error, with message and the data of
+// missingTasksCapability, of a request that needs the tasks extension
+// from a client that did not declare it.
+func missingTasks(message string) *jsonrpc.Error {
+	data, _ := json.Marshal(missingTasksCapability)
+	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: message, Data: data}
 }
 
 // lookupError is the error of a tasks/* request for a task the store

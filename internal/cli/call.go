@@ -15,7 +15,6 @@ import (
 
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
-	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // runCall runs one tool as a client would and prints the result as the
@@ -49,13 +48,11 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return ExitUsage
 	}
-	reg, ok := loadWith("call", pos[:1], loadOptions(*offline), stderr)
+	reg, callCtx, done, ok := loadToRun(ctx, "call", pos[:1], loadOptions(*offline), stderr)
 	if !ok {
 		return ExitFailure
 	}
-	callCtx, called := stoppable(ctx)
-	defer called()
-	defer reg.Close()
+	defer done()
 	tool, ok := reg.Tool(pos[1])
 	if !ok {
 		if hint := otherKind(reg, pos[0], pos[1], "tool"); hint != "" {
@@ -66,11 +63,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		for _, t := range reg.Tools {
 			names = append(names, t.Name)
 		}
-		hint := ""
-		if s := suggest.Closest(pos[1], names); s != "" {
-			hint = fmt.Sprintf(" (did you mean %q?)", s)
-		}
-		fmt.Fprintf(stderr, "toolhost call: there is no tool %q in %s%s; the tools are: %s\n", pos[1], pos[0], hint, strings.Join(names, ", "))
+		fmt.Fprintf(stderr, "toolhost call: there is no tool %q in %s%s; the tools are: %s\n", pos[1], pos[0], closeHint(pos[1], names), strings.Join(names, ", "))
 		return ExitFailure
 	}
 	argJSON, ok := callArguments(tool, *rawJSON, pos[2:], stderr)

@@ -23,6 +23,16 @@ func unknownCommand(prefix, cmd string, stderr io.Writer) int {
 	return ExitUsage
 }
 
+// closeHint is the aside that follows a name a command does not know, as
+// ` (did you mean "notes"?)` with its leading space, naming the candidate
+// close to given (suggest.Closest), or "" when none is close.
+func closeHint(given string, candidates []string) string {
+	if s := suggest.Closest(given, candidates); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return ""
+}
+
 // undefinedFlagPrefix starts the error of flag.FlagSet.Parse for a flag
 // the set does not define.
 const undefinedFlagPrefix = "flag provided but not defined: -"

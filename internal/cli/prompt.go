@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/host"
-	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // runPrompt renders one prompt as a client would (prompts/get), with its
@@ -48,7 +47,7 @@ func runPrompt(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !ok {
 		return ExitUsage
 	}
-	reg, promptCtx, done, ok := loadToRun(ctx, "prompt", paths, stderr)
+	reg, promptCtx, done, ok := loadToRun(ctx, "prompt", paths, nil, stderr)
 	if !ok {
 		return ExitFailure
 	}
@@ -101,11 +100,7 @@ func noPrompt(reg *host.Registry, config, name string) string {
 	if len(names) == 0 {
 		return fmt.Sprintf("there is no prompt %q in %s; it declares no prompts", name, config)
 	}
-	msg := fmt.Sprintf("there is no prompt %q in %s", name, config)
-	if s := suggest.Closest(name, names); s != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return msg + "; the prompts are: " + strings.Join(names, ", ")
+	return fmt.Sprintf("there is no prompt %q in %s%s; the prompts are: %s", name, config, closeHint(name, names), strings.Join(names, ", "))
 }
 
 // looksLikeConfig reports whether arg names a config rather than a

@@ -12,8 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
-	"github.com/toolhost/toolhost/internal/suggest"
 )
 
 // runRead reads one resource as a client would (resources/read): a
@@ -46,7 +46,7 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return ExitFailure
 	}
-	reg, readCtx, done, ok := loadToRun(ctx, "read", paths, stderr)
+	reg, readCtx, done, ok := loadToRun(ctx, "read", paths, nil, stderr)
 	if !ok {
 		return ExitFailure
 	}
@@ -98,13 +98,13 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
-// loadToRun loads the config of paths for a command that runs what it
-// declares (read, prompt), and returns the context to run it in, which a
-// stop signal ends (stoppable), and the function to call when done, which
-// closes the registry. It reports false, having said why, when the config
-// is not valid.
-func loadToRun(ctx context.Context, cmd string, paths []string, stderr io.Writer) (*host.Registry, context.Context, func(), bool) {
-	reg, ok := load(cmd, paths, stderr)
+// loadToRun loads the config of paths with opts (loadOptions) for a
+// command that runs what it declares (call, read, prompt), and returns the
+// context to run it in, which a stop signal ends (stoppable), and the
+// function to call when done, which closes the registry. It reports false,
+// having said why, when the config is not valid.
+func loadToRun(ctx context.Context, cmd string, paths []string, opts *thcl.Options, stderr io.Writer) (*host.Registry, context.Context, func(), bool) {
+	reg, ok := loadWith(cmd, paths, opts, stderr)
 	if !ok {
 		return nil, nil, nil, false
 	}
@@ -129,10 +129,7 @@ func noResource(reg *host.Registry, config, uri string) string {
 	for _, t := range reg.Templates {
 		templates = append(templates, t.URITemplate)
 	}
-	msg := fmt.Sprintf("there is no resource %q in %s", uri, config)
-	if s := suggest.Closest(uri, uris); s != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", s)
-	}
+	msg := fmt.Sprintf("there is no resource %q in %s%s", uri, config, closeHint(uri, uris))
 	switch {
 	case len(uris) == 0 && len(templates) == 0:
 		return msg + "; it declares no resources"

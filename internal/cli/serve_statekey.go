@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"os"
-	"strings"
 
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
@@ -31,15 +29,12 @@ func stateKeyOption(name string, http bool, cfg *thcl.Config, logger *slog.Logge
 	if !envName(name) {
 		return nil, flagError{errors.New("--state-key-env takes the name of the environment variable that holds the key, as in --state-key-env TOOLHOST_STATE_KEY, and what it was given is no variable's name (it is not repeated here, in case it is the key): write the name without $")}
 	}
-	key, set := os.LookupEnv(name)
-	key = strings.TrimSpace(key)
 	howTo := fmt.Sprintf("export %s=$(openssl rand -base64 32)", name)
-	switch {
-	case !set:
-		return nil, fmt.Errorf("--state-key-env %s: the environment variable %s is not set; set it to a secret of %d bytes or more, the same on every replica (as in %s), or drop --state-key-env", name, name, host.MinStateKeyLen, howTo)
-	case key == "":
-		return nil, fmt.Errorf("--state-key-env %s: the environment variable %s is empty; set it to a secret of %d bytes or more, the same on every replica (as in %s)", name, name, host.MinStateKeyLen, howTo)
-	case len(key) < host.MinStateKeyLen:
+	key, err := envFlagValue("state-key-env", name, fmt.Sprintf("a secret of %d bytes or more, the same on every replica", host.MinStateKeyLen), howTo)
+	if err != nil {
+		return nil, err
+	}
+	if len(key) < host.MinStateKeyLen {
 		return nil, fmt.Errorf("--state-key-env %s: the key in %s is %d bytes long, too short to sign approvals safely; set it to a secret of %d bytes or more (as in %s)", name, name, len(key), host.MinStateKeyLen, howTo)
 	}
 	return host.StateKey([]byte(key)), nil

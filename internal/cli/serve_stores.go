@@ -103,13 +103,19 @@ func taskStoreSpec(fs *flag.FlagSet, spec, name string) (string, error) {
 	if !envName(name) {
 		return "", flagError{errors.New("--task-store-env takes the name of the environment variable that holds the store's URL, as in --task-store-env TOOLHOST_TASK_STORE, and what it was given is no variable's name (it is not repeated here, in case it holds a password): write the name without $")}
 	}
-	howTo := fmt.Sprintf("export %s=redis://toolhost:PASSWORD@redis.internal:6379/0", name)
+	return envFlagValue("task-store-env", name, "the task store's URL", fmt.Sprintf("export %s=redis://toolhost:PASSWORD@redis.internal:6379/0", name))
+}
+
+// envFlagValue is the value, spaces trimmed, of the environment variable
+// name that the flag --flagName names, or the error that says it is not
+// set or is empty: set it to what (as in howTo, a shell line).
+func envFlagValue(flagName, name, what, howTo string) (string, error) {
 	v, set := os.LookupEnv(name)
 	switch v = strings.TrimSpace(v); {
 	case !set:
-		return "", fmt.Errorf("--task-store-env %s: the environment variable %s is not set; set it to the task store's URL (as in %s), or drop --task-store-env", name, name, howTo)
+		return "", fmt.Errorf("--%s %s: the environment variable %s is not set; set it to %s (as in %s), or drop --%s", flagName, name, name, what, howTo, flagName)
 	case v == "":
-		return "", fmt.Errorf("--task-store-env %s: the environment variable %s is empty; set it to the task store's URL (as in %s)", name, name, howTo)
+		return "", fmt.Errorf("--%s %s: the environment variable %s is empty; set it to %s (as in %s)", flagName, name, name, what, howTo)
 	}
 	return v, nil
 }

@@ -51,7 +51,7 @@ func Open(ctx context.Context, spec string, o Options) (Store, error) {
 	open := openers[strings.ToLower(u.Scheme)]
 	openersMu.Unlock()
 	if open == nil {
-		return nil, fmt.Errorf("--task-store %q: this build has no task store for %s:// URLs; use \"memory\" or one of: %s", redactURL(u), u.Scheme, schemes())
+		return nil, fmt.Errorf("--task-store %q: this build has no task store for %s:// URLs; use \"memory\" or one of: %s", u.Redacted(), u.Scheme, schemes())
 	}
 	return open(ctx, spec, o)
 }
@@ -69,14 +69,4 @@ func schemes() string {
 		return "(no other store is built in)"
 	}
 	return strings.Join(s, ", ")
-}
-
-// redactURL is u without its password, for messages.
-func redactURL(u *url.URL) string {
-	if _, has := u.User.Password(); has {
-		c := *u
-		c.User = url.UserPassword(u.User.Username(), "xxxxx")
-		return c.String()
-	}
-	return u.String()
 }
