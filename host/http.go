@@ -288,29 +288,9 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 		h.streams = store.streams
 		events = store
 	}
-	h.streamable = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
-		Stateless:           opts.Stateless,
-		EventStore:          events,
-		Logger:              sdkLogger(h.logger),
-		MaxRequestBodyBytes: opts.MaxBodyBytes,
-		// Idle sessions are closed by h.idle, which counts a GET stream
-		// that waits for notifications as activity; the SDK's timer does
-		// not.
-		// Host and Origin are checked by guard, against a list the
-		// operator can extend; the SDK's fixed loopback check would refuse
-		// a proxy's Host even when the operator allowed it.
-		DisableLocalhostProtection: true,
-		// A 2026-07-28 request whose client went away is cancelled.
-		PropagateRequestCancellation: true,
-	})
+	h.streamable = mcp.NewStreamableHTTPHandler(getServer, h.sdkOptions(opts.Stateless, events))
 	if !opts.Stateless {
-		h.sessionless = h.tasksPOST(h.keepStreamsAlive(mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
-			Stateless:                    true,
-			Logger:                       sdkLogger(h.logger),
-			MaxRequestBodyBytes:          opts.MaxBodyBytes,
-			DisableLocalhostProtection:   true,
-			PropagateRequestCancellation: true,
-		})))
+		h.sessionless = h.tasksPOST(h.keepStreamsAlive(mcp.NewStreamableHTTPHandler(getServer, h.sdkOptions(true, nil))))
 	}
 	h.sse = &sseHandler{h: h, sessions: map[string]*sseSession{}}
 
@@ -341,6 +321,27 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	mux.HandleFunc("/", serveNotFound)
 	h.handler = h.accessLog(mux)
 	return h, nil
+}
+
+// sdkOptions are the options of the SDK's streamable HTTP handlers: the
+// handler of sessions (with events, the store a broken stream resumes
+// from) or a stateless one.
+func (h *HTTPServer) sdkOptions(stateless bool, events mcp.EventStore) *mcp.StreamableHTTPOptions {
+	return &mcp.StreamableHTTPOptions{
+		Stateless:           stateless,
+		EventStore:          events,
+		Logger:              sdkLogger(h.logger),
+		MaxRequestBodyBytes: h.opts.MaxBodyBytes,
+		// Idle sessions are closed by h.idle, which counts a GET stream
+		// that waits for notifications as activity; the SDK's timer does
+		// not.
+		// Host and Origin are checked by guard, against a list the
+		// operator can extend; the SDK's fixed loopback check would refuse
+		// a proxy's Host even when the operator allowed it.
+		DisableLocalhostProtection: true,
+		// A 2026-07-28 request whose client went away is cancelled.
+		PropagateRequestCancellation: true,
+	}
 }
 
 // listenError says why the server cannot listen on addr, and what to do:

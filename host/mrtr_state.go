@@ -114,8 +114,9 @@ type stateSigner struct {
 var errGuardUnavailable = errors.New("the server could not check that the requestState is unused (its shared store is unavailable), so nothing ran; try again later with the same answers")
 
 // newStateSigner returns a signer with key, or a random key when key is
-// nil, and guard, or an in-memory one when guard is nil.
-func newStateSigner(key []byte, guard StateGuard) *stateSigner {
+// nil, and guard, or an in-memory one when guard is nil; logger says why
+// a state could not be checked.
+func newStateSigner(key []byte, guard StateGuard, logger *slog.Logger) *stateSigner {
 	if key == nil {
 		key = make([]byte, MinStateKeyLen)
 		if _, err := rand.Read(key); err != nil {
@@ -125,7 +126,7 @@ func newStateSigner(key []byte, guard StateGuard) *stateSigner {
 	if guard == nil {
 		guard = NewMemoryStateGuard()
 	}
-	return &stateSigner{key: key, guard: guard, now: time.Now}
+	return &stateSigner{key: key, guard: guard, now: time.Now, logger: logger}
 }
 
 // mrtrState is what a requestState binds: the tool, a hash of its

@@ -139,8 +139,7 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 		opt(&o)
 	}
 	info := reg.Config.Server
-	s := &Server{logger: logger, beforeWork: o.beforeWork, startInfo: identity(reg), states: newStateSigner(o.stateKey, o.stateGuard)}
-	s.states.logger = logger
+	s := &Server{logger: logger, beforeWork: o.beforeWork, startInfo: identity(reg), states: newStateSigner(o.stateKey, o.stateGuard, logger)}
 	s.life, s.shutdown = context.WithCancelCause(context.Background())
 	s.tasks = newTaskHost(s, o.tasks)
 	impl := s.startInfo
