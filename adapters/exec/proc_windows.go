@@ -200,12 +200,19 @@ type jobAccounting struct {
 }
 
 // groupGone reports whether no process is left running in the job of the
-// command pid; for a command without a job, whether it has exited.
+// command pid: the command has exited, and the job counts no process;
+// for a command without a job, whether it has exited.
 func groupGone(pid int) bool {
 	if pid <= 0 {
 		return false
 	}
 	if j := lookupJob(pid); j != nil {
+		// The command itself still running is enough: the job's count
+		// is not asked then (wine has been seen to report an empty job
+		// while the command ran).
+		if ev, err := windows.WaitForSingleObject(j.process, 0); err == nil && ev != windows.WAIT_OBJECT_0 {
+			return false
+		}
 		var info jobAccounting
 		err := windows.QueryInformationJobObject(j.handle, windows.JobObjectBasicAccountingInformation,
 			uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)), nil)
