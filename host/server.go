@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	ident "github.com/toolhost/toolhost/internal/identity"
 	"log/slog"
 	"reflect"
 	"runtime"
@@ -187,6 +188,10 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if err := s.checkRequest(method, req); err != nil {
 			return nil, err
+		}
+		if ex := req.GetExtra(); ex != nil {
+			// The verified token's caller, for lists, scopes and claim().
+			ctx = ident.NewContext(ctx, ident.FromTokenInfo(ex.TokenInfo))
 		}
 		s.tellNotice(ctx, method, req)
 		if method == "subscriptions/listen" {
