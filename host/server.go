@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	ident "github.com/toolhost/toolhost/internal/identity"
 	"log/slog"
 	"reflect"
 	"runtime"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
+	ident "github.com/toolhost/toolhost/internal/identity"
 	"github.com/toolhost/toolhost/internal/tasks"
 )
 
