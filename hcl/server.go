@@ -37,7 +37,9 @@ type Server struct {
 	// MaxConcurrentCalls caps the tool calls whose backends run at once;
 	// more wait for a slot (or for their cancellation).
 	MaxConcurrentCalls int
-	DeclRange          hcl.Range
+	// Auth is the auth block: bearer tokens over HTTP; nil when absent.
+	Auth      *Auth
+	DeclRange hcl.Range
 }
 
 // DefaultMaxConcurrentCalls is max_concurrent_calls when the server block
@@ -59,6 +61,7 @@ var serverBlockSchema = &hcl.BodySchema{
 		{Name: "progress_heartbeat"},
 		{Name: "max_concurrent_calls"},
 	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "auth"}},
 }
 
 // defaultServer is the server of a config without a server block.
@@ -100,6 +103,20 @@ func decodeServer(block *hcl.Block, ctx *hcl.EvalContext) (*Server, hcl.Diagnost
 			diags = append(diags, hd...)
 			s.Network.AllowHosts = append(s.Network.AllowHosts, hosts...)
 		}
+	}
+	for _, b := range content.Blocks {
+		if s.Auth != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Duplicate auth block",
+				Detail:   fmt.Sprintf("The server block has one auth block; another is at %s. Merge them into one.", s.Auth.DeclRange),
+				Subject:  b.DefRange.Ptr(),
+			})
+			continue
+		}
+		a, d := decodeAuth(b, ctx)
+		diags = append(diags, d...)
+		s.Auth = a
 	}
 	return s, diags
 }

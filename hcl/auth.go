@@ -1,0 +1,71 @@
+package hcl
+
+import (
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/toolhost/toolhost/internal/attr"
+)
+
+// Auth is the auth block of the server block: how HTTP requests prove
+// who they come from, with OAuth 2.1 bearer tokens that an authorization
+// server issued for this server (toolhost is the resource server). stdio
+// has no caller and ignores it.
+type Auth struct {
+	// Issuer is the authorization server's issuer URL; its OpenID
+	// discovery document names the JWKS. Empty when JWKSURL is set alone.
+	Issuer string
+	// JWKSURL is where the keys that sign tokens are published.
+	JWKSURL string
+	// Audience is this server's canonical URL: a token must be issued
+	// for it (aud).
+	Audience string
+	// Algorithms are the JWS algorithms a token may be signed with.
+	Algorithms []string
+	// ClockSkew is the leeway on exp, nbf and iat.
+	ClockSkew time.Duration
+	// Scopes are required of every request.
+	Scopes []string
+	// IntrospectionURL is the RFC 7662 endpoint that opaque tokens are
+	// checked against; empty when only JWTs are taken.
+	IntrospectionURL string
+	DeclRange        hcl.Range
+}
+
+// authBlockSchema is the schema of the auth block.
+var authBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "issuer"},
+		{Name: "jwks_url"},
+		{Name: "audience", Required: true},
+		{Name: "algorithms"},
+		{Name: "clock_skew"},
+		{Name: "scopes"},
+		{Name: "introspection_url"},
+	},
+}
+
+// decodeAuth decodes the auth block of the server block.
+func decodeAuth(block *hcl.Block, ctx *hcl.EvalContext) (*Auth, hcl.Diagnostics) {
+	content, diags := block.Body.Content(authBlockSchema)
+	a := &Auth{DeclRange: block.DefRange}
+	diags = append(diags, stringAttr(content.Attributes, "issuer", ctx, &a.Issuer)...)
+	diags = append(diags, stringAttr(content.Attributes, "jwks_url", ctx, &a.JWKSURL)...)
+	diags = append(diags, stringAttr(content.Attributes, "audience", ctx, &a.Audience)...)
+	diags = append(diags, stringListAttr(content.Attributes, "algorithms", ctx, &a.Algorithms)...)
+	diags = append(diags, stringListAttr(content.Attributes, "scopes", ctx, &a.Scopes)...)
+	diags = append(diags, stringAttr(content.Attributes, "introspection_url", ctx, &a.IntrospectionURL)...)
+	diags = append(diags, durationAttr(content.Attributes, "clock_skew", ctx, attr.DurationRange{
+		Max: 5 * time.Minute, Example: `"30s"`, Examples: `"0s", "30s" or "2m"`,
+	}, &a.ClockSkew)...)
+	if a.Issuer == "" && a.JWKSURL == "" && a.IntrospectionURL == "" {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Missing token issuer",
+			Detail:   "The auth block needs issuer (the authorization server's URL, whose discovery document names its keys), jwks_url (where the signing keys are published), or introspection_url (for opaque tokens). Add one of them.",
+			Subject:  block.DefRange.Ptr(),
+		})
+	}
+	return a, diags
+}
