@@ -125,59 +125,6 @@ func LogMask(t *thcl.Tool) *redact.LogMask {
 	return m
 }
 
-// logToolCall logs a tool call's outcome: at every level, the error text
-// of a call that failed; at debug, the arguments (masked, see LogMask)
-// and the result of every call.
-func logToolCall(ctx context.Context, t *thcl.Tool, args json.RawMessage, res *mcp.CallToolResult, took time.Duration) {
-	logger := slog.Default()
-	debug := logger.Enabled(ctx, slog.LevelDebug)
-	if !debug && !res.IsError {
-		return
-	}
-	mask := LogMask(t)
-	attrs := []any{"tool", t.Name}
-	if debug {
-		if len(args) == 0 {
-			args = json.RawMessage("{}")
-		}
-		attrs = append(attrs, "arguments", mask.Show(args))
-	}
-	text := mask.Show([]byte(resultForLog(res)))
-	if res.IsError {
-		logger.Warn("tool call failed", append(attrs, "error", text, "duration", took)...)
-		return
-	}
-	logger.Debug("tool call", append(attrs, "result", text, "duration", took)...)
-}
-
-// resultForLog is the text of a tool result: its text blocks, and a note
-// of each other block.
-func resultForLog(res *mcp.CallToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		switch c := c.(type) {
-		case *mcp.TextContent:
-			parts = append(parts, c.Text)
-		case *mcp.ImageContent:
-			parts = append(parts, fmt.Sprintf("(image, %s, %d bytes)", c.MIMEType, len(c.Data)))
-		case *mcp.AudioContent:
-			parts = append(parts, fmt.Sprintf("(audio, %s, %d bytes)", c.MIMEType, len(c.Data)))
-		case *mcp.ResourceLink:
-			parts = append(parts, "(resource link "+c.URI+")")
-		case *mcp.EmbeddedResource:
-			if c.Resource != nil {
-				parts = append(parts, "(resource "+c.Resource.URI+")")
-			}
-		default:
-			parts = append(parts, fmt.Sprintf("(%T)", c))
-		}
-	}
-	if len(parts) == 0 && res.StructuredContent != nil {
-		return string(marshalForLog(res.StructuredContent))
-	}
-	return strings.Join(parts, "\n")
-}
-
 // refuse answers a malformed line of the input with an error and logs
 // the problem: a client's bug, or a wrong program writing to toolhost's
 // stdin, is otherwise seen only by the client. The line itself is logged

@@ -1,5 +1,7 @@
 package host
 
+import "github.com/toolhost/toolhost/internal/audit"
+
 // ServerOption tunes NewServer.
 type ServerOption func(*serverOptions)
 
@@ -10,6 +12,7 @@ type serverOptions struct {
 	stateKey    []byte
 	stateGuard  StateGuard
 	tasks       *TaskOptions
+	audit       *audit.Log
 }
 
 // StateKey gives NewServer the key that signs the requestStates of

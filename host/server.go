@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/internal/audit"
 	ident "github.com/toolhost/toolhost/internal/identity"
 	"github.com/toolhost/toolhost/internal/tasks"
 )
@@ -89,6 +90,8 @@ type Server struct {
 	states *stateSigner
 	// tasks runs the calls of tools with task support as tasks.
 	tasks *taskHost
+	// audit is where calls of tools not marked read-only are recorded.
+	audit *audit.Log
 }
 
 // Limits on resources/subscribe and subscriptions/listen, so that clients
@@ -143,6 +146,7 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 	s := &Server{logger: logger, beforeWork: o.beforeWork, startInfo: identity(reg), states: newStateSigner(o.stateKey, o.stateGuard, logger)}
 	s.life, s.shutdown = context.WithCancelCause(context.Background())
 	s.tasks = newTaskHost(s, o.tasks)
+	s.audit = o.audit
 	impl := s.startInfo
 	s.mcp = mcp.NewServer(&impl, &mcp.ServerOptions{
 		Instructions: info.Instructions,
@@ -206,6 +210,7 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 			s.beforeWork()
 		}
 		if method == "tools/call" {
+			ctx = withSession(ctx, req.GetSession())
 			if res, err, ok := s.callAsTask(ctx, req); ok {
 				return res, err
 			}
@@ -390,7 +395,7 @@ var ErrShuttingDown = errors.New("toolhost is shutting down")
 // Shutdown, whichever comes first; after Shutdown, context.Cause gives its
 // reason.
 func (s *Server) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancelCause(ctx)
+	ctx, cancel := context.WithCancelCause(withAudit(ctx, s.audit))
 	if s.life.Err() != nil {
 		// A call that begins after Shutdown (a request read as the stop
 		// signal came) is ended before anything runs: AfterFunc would end
