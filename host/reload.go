@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	thcl "github.com/toolhost/toolhost/hcl"
-	"github.com/toolhost/toolhost/internal/diagtext"
 	"github.com/toolhost/toolhost/internal/regular"
 )
 
@@ -322,8 +321,8 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 			// The diagnostics follow in full, rendered as at startup: the
 			// log line names the first, so that it is of use on its own
 			// (in a log search), without saying them all twice.
-			logger.Error(failedLog(never), "errors", countErrors(diags), "duration", res.Duration, "first", firstError(diags))
-			diagtext.Write(r.diagOut(), configFiles(reg.Config), diags)
+			logger.Error(failedLog(never), "outcome", "failed", "errors", countErrors(diags), "duration", res.Duration, "first", firstError(diags))
+			r.writeDiagnostics(reg.Config, diags)
 		}
 		r.failed, r.failedText, r.primedBroken = true, text, false
 		r.missing = missingPaths(diags)
@@ -347,8 +346,8 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 	// The warnings of the new config, as serve prints them at startup:
 	// once for every reload that is applied (a save that changes nothing
 	// is skipped above, so an unchanged config does not repeat them).
-	diagtext.Write(r.diagOut(), configFiles(reg.Config), diags)
-	logger.Info(loadedLog(first),
+	r.writeDiagnostics(reg.Config, diags)
+	logger.Info(loadedLog(first), "outcome", "applied",
 		"tools_added", strings.Join(changes.ToolsAdded, ","),
 		"tools_removed", strings.Join(changes.ToolsRemoved, ","),
 		"tools_changed", strings.Join(changes.ToolsChanged, ","),
@@ -359,6 +358,8 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 		"prompts_redefined", strings.Join(changes.PromptsRedefined, ","),
 		"server_changed", changes.ServerChanged,
 		"tools", len(reg.Tools),
+		"resources", len(reg.Resources)+len(reg.Templates),
+		"prompts", len(reg.Prompts),
 		"warnings", len(diags),
 		"duration", res.Duration)
 	// After a reload that failed, the clients that were told of its errors

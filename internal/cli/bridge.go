@@ -43,13 +43,14 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	level := fs.String("log-level", "info", "log level on stderr (and --log-file): debug, info, warn or error; debug logs every call and result, secrets masked")
 	watch := fs.Bool("watch", true, "reload the config when its files change, and register the new tools")
 	logFile := addLogFileFlags(fs)
+	format := addLogFormatFlag(fs)
 	paths, err := parseFlags(fs, args[1:])
 	if err != nil {
 		return parseExit(err)
 	}
 	stderr, closeLog := logFile.open(stderr)
 	defer closeLog()
-	logger, err := newLogger(stderr, *level)
+	logger, stderr, err := newFormatLogger(stderr, *level, *format)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost bridge: %s\n", err)
 		return ExitUsage

@@ -324,6 +324,10 @@ func writeDiags(w io.Writer, cfg *thcl.Config, diags hcl.Diagnostics) {
 	if len(diags) == 0 {
 		return
 	}
+	if dl, ok := w.(host.DiagnosticLogger); ok {
+		dl.LogDiagnostics(diags)
+		return
+	}
 	var files map[string]*hcl.File
 	if cfg != nil {
 		files = cfg.Files
@@ -349,13 +353,15 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	sf := addStoreFlags(fs)
 	hf := addHTTPFlags(fs)
 	logFile := addLogFileFlags(fs)
+	format := addLogFormatFlag(fs)
+	af := addAuditFlags(fs)
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return parseExit(err)
 	}
 	stderr, closeLog := logFile.open(stderr)
 	defer closeLog()
-	logger, err := newLogger(stderr, *level)
+	logger, stderr, err := newFormatLogger(stderr, *level, *format)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
 		return ExitUsage
@@ -385,6 +391,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return code
 	}
 	defer stores.close()
+	auditOpts, closeAudit, code := af.open(httpOpts == nil, stderr, logger)
+	if code != ExitOK {
+		return code
+	}
+	defer closeAudit()
 	restoreGC := host.RelaxGC()
 	reg, ok := serveLoad(paths, loadOptions(*offline), *watch && !*strict, stderr, logger)
 	if !ok {
@@ -419,7 +430,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	srvOpts := append([]host.ServerOption{host.ListChanged(*watch), host.BeforeWork(func() {
 		installSignals(ctx)
 		startWatch()
-	})}, storeOpts...)
+	})}, append(storeOpts, auditOpts...)...)
 	srv = host.NewServer(reg, logger, srvOpts...)
 	// The GC's settings come back once the first requests are answered,
 	// when the ballast is made (see host.Server.Run): one collection then
@@ -487,12 +498,21 @@ const ShutdownGrace = host.ShutdownGrace
 var errSignalled = errors.New("toolhost received a stop signal (SIGTERM, SIGINT or SIGHUP) and is exiting")
 
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {
+	l, err := parseLevel(level)
+	if err != nil {
+		return nil, err
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+}
+
+// parseLevel reads a --log-level.
+func parseLevel(level string) (slog.Level, error) {
 	var l slog.Level
 	if strings.EqualFold(level, "warning") { // MCP's name, as call takes it
 		level = "warn"
 	}
 	if err := l.UnmarshalText([]byte(level)); err != nil {
-		return nil, fmt.Errorf("unknown log level %q: use debug, info, warn or error", level)
+		return l, fmt.Errorf("unknown log level %q: use debug, info, warn or error", level)
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+	return l, nil
 }

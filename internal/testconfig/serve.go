@@ -13,8 +13,9 @@ import (
 // where it serves.
 const serveStartTimeout = 30 * time.Second
 
-// servingRE finds the address in toolhost's "serving over HTTP" log line.
-var servingRE = regexp.MustCompile(`msg="serving over HTTP" addr=(\S+)`)
+// servingRE finds the address in toolhost's "serving over HTTP" log line,
+// in text or (--log-format json) JSON.
+var servingRE = regexp.MustCompile(`msg="serving over HTTP" addr=(\S+)|"msg":"serving over HTTP".*?"addr":"([^"]+)"`)
 
 // A Served is a toolhost serve --listen that StartHTTP started.
 type Served struct {
@@ -84,7 +85,7 @@ func (l *servedLog) Write(p []byte) (int, error) {
 	l.stderr.Write(p)
 	if l.Base == "" {
 		if m := servingRE.FindSubmatch(l.stderr.Bytes()); m != nil {
-			l.Base = "http://" + string(m[1])
+			l.Base = "http://" + string(m[1]) + string(m[2])
 			close(l.serving)
 		}
 	}
