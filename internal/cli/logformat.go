@@ -16,7 +16,7 @@ import (
 )
 
 // logFormatUsage is the usage of --log-format.
-const logFormatUsage = "how log lines are written: text (key=value, for people) or json (one JSON object a line, for log pipelines: keys time, level, msg, then the line's own; durations in milliseconds; config diagnostics as records with file, line and col)"
+const logFormatUsage = "how log lines are written: text (key=value, for people) or json (one JSON object a line, for log pipelines: keys time, level, msg, then the line's own; durations as KEY_ms, in milliseconds; config diagnostics as records with file, line and col)"
 
 // addLogFormatFlag declares --log-format on fs.
 func addLogFormatFlag(fs *flag.FlagSet) *string {
@@ -45,11 +45,12 @@ func newFormatLogger(w io.Writer, level, format string) (*slog.Logger, io.Writer
 	return logger, &jsonLines{logger: logger}, nil
 }
 
-// jsonAttr writes durations as milliseconds (a number), which log
-// pipelines read without parsing Go's duration text.
+// jsonAttr writes a duration as a number of milliseconds under its key
+// with _ms added (duration_ms, as in the audit log), which log pipelines
+// read without parsing Go's duration text.
 func jsonAttr(_ []string, a slog.Attr) slog.Attr {
 	if a.Value.Kind() == slog.KindDuration {
-		return slog.Float64(a.Key, float64(a.Value.Duration())/float64(time.Millisecond))
+		return slog.Float64(a.Key+"_ms", float64(a.Value.Duration())/float64(time.Millisecond))
 	}
 	return a
 }
