@@ -216,6 +216,9 @@ func BenchmarkTemplateRender(b *testing.B) {
 // transport and the SDK: validation, evaluation and the result.
 func BenchmarkCallTool(b *testing.B) {
 	r := benchRegistry(b)
+	// Each call's record at info, as serve writes it, to nowhere.
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	for _, c := range []struct{ tool, args string }{
 		{"say_hello", `{"name":"world"}`},
 		{"constrained", constrainedArgs},
