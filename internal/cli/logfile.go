@@ -17,6 +17,7 @@ type logFileFlags struct {
 	path    string
 	maxSize int64
 	file    *logfile.File // open once open has succeeded
+	tee     *teeLog       // the writer open returned, with the file
 	openErr error
 }
 
@@ -43,11 +44,17 @@ func (f *logFileFlags) open(stderr io.Writer) (w io.Writer, close func()) {
 		return stderr, func() {}
 	}
 	f.file = file
-	return &teeLog{stderr: stderr, file: file}, func() { _ = file.Close() }
+	f.tee = &teeLog{stderr: stderr, file: file}
+	return f.tee, func() { _ = file.Close() }
 }
 
-// announce logs where the log file is, or why there is none.
+// announce logs where the log file is, or why there is none. A logger
+// of JSON records (--log-format json) makes the warning of a failed write
+// of the file one too.
 func (f *logFileFlags) announce(logger *slog.Logger) {
+	if _, ok := logger.Handler().(*slog.JSONHandler); ok && f.tee != nil {
+		f.tee.json.Store(true)
+	}
 	switch {
 	case f.openErr != nil:
 		logger.Error("--log-file: logging to stderr only", "path", f.path, "error", f.openErr)
@@ -62,13 +69,19 @@ type teeLog struct {
 	stderr io.Writer
 	file   *logfile.File
 	failed atomic.Bool
+	json   atomic.Bool // --log-format json: the warning is a JSON record
 }
 
 func (t *teeLog) Write(p []byte) (int, error) {
 	n, err := t.stderr.Write(p)
 	if _, ferr := t.file.Write(p); ferr != nil {
 		if !t.failed.Swap(true) {
-			fmt.Fprintf(t.stderr, "toolhost: cannot write the log file %s: %s; the lines go to stderr only until it can be written again\n", t.file.Path(), ferr)
+			msg := fmt.Sprintf("toolhost: cannot write the log file %s: %s; the lines go to stderr only until it can be written again", t.file.Path(), ferr)
+			if t.json.Load() {
+				_, _ = t.stderr.Write(warnRecord(msg))
+			} else {
+				fmt.Fprintln(t.stderr, msg)
+			}
 		}
 	} else {
 		t.failed.Store(false)

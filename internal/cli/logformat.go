@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -77,6 +78,18 @@ func (j *jsonLines) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// warnRecord is msg as a JSON record at warn, one line, for a writer
+// that cannot go through the logger (the log's own tee, which the
+// logger's handler writes to).
+func warnRecord(msg string) []byte {
+	b, _ := json.Marshal(struct {
+		Time  time.Time `json:"time"`
+		Level string    `json:"level"`
+		Msg   string    `json:"msg"`
+	}{time.Now(), "WARN", msg})
+	return append(b, '\n')
 }
 
 // LogDiagnostics logs diags as one record each (host.LogDiagnostics).

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +60,50 @@ func TestFormatLogger(t *testing.T) {
 						t.Errorf("a line is not JSON: %q", line)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestLogFileWarning breaks --log-file's directory under a running log:
+// the one warning of the failed write reads as the log's other lines, a
+// key=value line's neighbour in text, a JSON record in json.
+func TestLogFileWarning(t *testing.T) {
+	for _, format := range []string{"text", "json"} {
+		t.Run(format, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "logs")
+			f := &logFileFlags{path: filepath.Join(dir, "serve.log")}
+			var b bytes.Buffer
+			w, closeLog := f.open(&b)
+			defer closeLog()
+			logger, _, err := newFormatLogger(w, "info", format)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.announce(logger)
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(dir, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			logger.Info("one")
+			logger.Info("two")
+			lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+			var warnings []string
+			for _, l := range lines {
+				if strings.Contains(l, "cannot write the log file") {
+					warnings = append(warnings, l)
+				}
+				if format == "json" && !json.Valid([]byte(l)) {
+					t.Errorf("a line is not JSON: %q", l)
+				}
+			}
+			if len(warnings) != 1 {
+				t.Fatalf("%d warnings, want 1:\n%s", len(warnings), b.String())
+			}
+			if format == "text" && !strings.HasPrefix(warnings[0], "toolhost: cannot write the log file") {
+				t.Errorf("warning %q", warnings[0])
 			}
 		})
 	}
