@@ -49,6 +49,17 @@ func withSession(ctx context.Context, ss mcp.Session) context.Context {
 	return ctx
 }
 
+// callerOf is a context of its own for a call that outlives its request
+// (a task): it carries the request's caller and session, which the
+// call's log and audit records name, and nothing else of ctx.
+func callerOf(ctx context.Context) context.Context {
+	run := ident.NewContext(context.Background(), ident.FromContext(ctx))
+	if id, ok := ctx.Value(sessionKey{}).(string); ok {
+		run = context.WithValue(run, sessionKey{}, id)
+	}
+	return run
+}
+
 // callOutcome is how a call ended, as its log and audit records say: ok,
 // error, or cancelled (the call's context ended: the client cancelled,
 // the server stopped).

@@ -114,3 +114,40 @@ func TestLogDiagnostics(t *testing.T) {
 		})
 	}
 }
+
+// TestCallerOf: a task's context keeps the request's caller and session,
+// and neither its other values nor its end.
+func TestCallerOf(t *testing.T) {
+	type otherKey struct{}
+	caller := &ident.Caller{Subject: "ann"}
+	cases := []struct {
+		name    string
+		ctx     context.Context
+		subject string
+		session string
+	}{
+		{"no caller, no session", context.Background(), "", ""},
+		{"caller and session", context.WithValue(ident.NewContext(context.Background(), caller), sessionKey{}, "s1"), "ann", "s1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req, cancel := context.WithCancel(context.WithValue(c.ctx, otherKey{}, 1))
+			run := callerOf(req)
+			cancel()
+			if run.Err() != nil {
+				t.Error("the task's context ended with the request's")
+			}
+			if run.Value(otherKey{}) != nil {
+				t.Error("the task's context has another value of the request's")
+			}
+			subject := ""
+			if got := ident.FromContext(run); got != nil {
+				subject = got.Subject
+			}
+			session, _ := run.Value(sessionKey{}).(string)
+			if subject != c.subject || session != c.session {
+				t.Errorf("caller %q, session %q; want %q, %q", subject, session, c.subject, c.session)
+			}
+		})
+	}
+}

@@ -190,7 +190,7 @@ func (th *taskHost) start(ctx context.Context, tool string, args json.RawMessage
 	}
 	th.loop.Do(func() { go th.maintain() })
 	reg := th.s.use()
-	runCtx, cancel := context.WithCancelCause(context.Background())
+	runCtx, cancel := context.WithCancelCause(callerOf(ctx))
 	if approval != nil {
 		runCtx = context.WithValue(runCtx, mrtrKey{}, approval)
 	}
