@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
@@ -35,6 +36,9 @@ func (h *HTTPServer) accessLog(next http.Handler) http.Handler {
 				slog.Int64("bytes", sw.bytes),
 				slog.Duration("duration", time.Since(start)),
 				slog.String("remote", r.RemoteAddr),
+			}
+			if sid := cmp.Or(r.Header.Get("Mcp-Session-Id"), sw.Header().Get("Mcp-Session-Id")); sid != "" {
+				attrs = append(attrs, slog.String("session", sessionForLog(sid)))
 			}
 			if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
 				attrs = append(attrs, slog.String("forwarded_for", xff))

@@ -230,7 +230,15 @@ func TestLogFormatJSONHTTP(t *testing.T) {
 				t.Errorf("no access log record of a POST /mcp:\n%s", s.Log())
 			}
 			login := findRecord(log, "tool call", map[string]any{"tool": "login"})
-			for _, r := range append(recs, login) {
+			// The access log's line of the call; the last POST, before the
+			// client's close.
+			var access map[string]any
+			for _, r := range log {
+				if r["msg"] == "http request" && r["method"] == "POST" {
+					access = r
+				}
+			}
+			for _, r := range append(recs, login, access) {
 				sess, _ := r["session"].(string)
 				if cs.ID() == "" && sess != "" || cs.ID() != "" && (sess == "" || !strings.HasPrefix(cs.ID(), strings.TrimSuffix(sess, "..."))) {
 					t.Errorf("record %v: want the start of the session id %q", r, cs.ID())
