@@ -53,7 +53,10 @@ type Record struct {
 // Log is an open audit log. Its Write is safe for concurrent use.
 type Log struct {
 	file *logfile.File
+	path string
 	warn io.Writer
+	// maxWait is MaxWait but in tests.
+	maxWait time.Duration
 	// NoCaller is the Subject of a call without a verified caller.
 	NoCaller string
 	// Claims are the claim names a record keeps of the caller's token.
@@ -78,13 +81,13 @@ func Open(path string, maxSize int64, warn io.Writer) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Log{file: f, warn: warn, queue: make(chan Record, QueueLen), done: make(chan struct{})}
+	l := &Log{file: f, path: f.Path(), warn: warn, maxWait: MaxWait, queue: make(chan Record, QueueLen), done: make(chan struct{})}
 	go l.drain()
 	return l, nil
 }
 
 // Path is the absolute path of the file.
-func (l *Log) Path() string { return l.file.Path() }
+func (l *Log) Path() string { return l.path }
 
 // Lost is how many records could not be written so far.
 func (l *Log) Lost() int64 { return l.lost.Load() }
@@ -106,14 +109,14 @@ func (l *Log) Write(rec Record) {
 		return
 	default:
 	}
-	t := time.NewTimer(MaxWait)
+	t := time.NewTimer(l.maxWait)
 	defer t.Stop()
 	select {
 	case l.queue <- rec:
 		l.full.Store(false)
 	case <-t.C:
 		if !l.full.Swap(true) {
-			l.lose(fmt.Sprintf("%d records wait for the disk; the record of a call of %s is given up", QueueLen, rec.Tool))
+			l.lose(fmt.Sprintf("%d records wait for the disk; the record of a call of %s is given up", cap(l.queue), rec.Tool))
 			return
 		}
 		l.lost.Add(1)

@@ -141,3 +141,36 @@ func TestLog(t *testing.T) {
 		})
 	}
 }
+
+// TestLogFull fills the queue of a log whose disk does not take records:
+// Write waits, then gives the record up, counted and said once; a record
+// that finds room again is queued.
+func TestLogFull(t *testing.T) {
+	warn, err := os.Create(filepath.Join(t.TempDir(), "warnings"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer warn.Close()
+	// No drain: the disk takes nothing.
+	l := &Log{path: "calls.jsonl", warn: warn, maxWait: time.Millisecond, queue: make(chan Record, 1)}
+	l.Write(rec("queued"))
+	l.Write(rec("lost1"))
+	l.Write(rec("lost2"))
+	if l.Lost() != 2 {
+		t.Errorf("lost %d, want 2", l.Lost())
+	}
+	if got := (<-l.queue).Tool; got != "queued" {
+		t.Errorf("queued %q", got)
+	}
+	l.Write(rec("room again"))
+	if got := (<-l.queue).Tool; got != "room again" {
+		t.Errorf("queued %q", got)
+	}
+	warned, err := os.ReadFile(warn.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(warned), "\n"); n != 1 || !strings.Contains(string(warned), "1 records wait for the disk; the record of a call of lost1 is given up; 1 records lost so far") {
+		t.Errorf("warnings (%d lines): %q", n, warned)
+	}
+}
