@@ -55,7 +55,7 @@ func TestLog(t *testing.T) {
 	cases := []struct {
 		name string
 		max  int64
-		run  func(t *testing.T, l *Log, dir string)
+		run  func(t *testing.T, l *Log, path string)
 		// want are the tools of the records in the file, wantRotated those
 		// in FILE.1 (nil: none), wantLost the records lost, and warn the
 		// pieces of the warnings.
@@ -73,17 +73,19 @@ func TestLog(t *testing.T) {
 				l.Write(rec(tool))
 			}
 		}, wantRotated: []string{"a", "b"}, want: []string{"c", "d"}},
-		{name: "directory gone, then back", run: func(t *testing.T, l *Log, dir string) {
-			if err := os.RemoveAll(dir); err != nil {
+		{name: "a directory in the way, then gone", run: func(t *testing.T, l *Log, path string) {
+			// The file is moved away and a directory made at its path: the
+			// log cannot open it again until the directory goes.
+			if err := os.Rename(path, path+".old"); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(dir, []byte("in the way"), 0o600); err != nil {
+			if err := os.Mkdir(path, 0o700); err != nil {
 				t.Fatal(err)
 			}
 			l.Write(rec("lost1"))
 			l.Write(rec("lost2"))
 			waitLost(t, l, 2)
-			if err := os.Remove(dir); err != nil {
+			if err := os.Remove(path); err != nil {
 				t.Fatal(err)
 			}
 			l.Write(rec("back"))
@@ -98,8 +100,7 @@ func TestLog(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "audit")
-			path := filepath.Join(dir, "calls.jsonl")
+			path := filepath.Join(t.TempDir(), "audit", "calls.jsonl")
 			// The warnings go to a file: its writes are safe for the
 			// drain goroutine.
 			warn, err := os.Create(filepath.Join(t.TempDir(), "warnings"))
@@ -111,7 +112,7 @@ func TestLog(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.run(t, l, dir)
+			c.run(t, l, path)
 			if err := l.Close(); err != nil {
 				t.Fatal(err)
 			}
