@@ -134,6 +134,7 @@ func checkAudit(t *testing.T, recs []map[string]any, who string) {
 	}
 }
 
+// fmtRecords is recs as JSON, to look for a value anywhere in them.
 func fmtRecords(recs []map[string]any) string {
 	b, _ := json.Marshal(recs)
 	return string(b)
