@@ -1,0 +1,193 @@
+package openapi
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/toolhost/toolhost/internal/hclfmt"
+)
+
+// Options choose what Convert imports and where the tools call.
+type Options struct {
+	// Source names the document in the output's comment and in errors.
+	Source string
+	// Tags and Operations select operations: those with one of the tags,
+	// and those with one of the operationIds. Neither: all of them, up
+	// to Limit.
+	Tags, Operations []string
+	// BaseURL, when set, is the base URL in place of the document's
+	// first server.
+	BaseURL string
+	// Limit is the most operations imported without a selection
+	// (DefaultLimit when 0).
+	Limit int
+}
+
+// converter holds what every tool of one Convert shares.
+type converter struct {
+	doc     *openapi3.T
+	opts    Options
+	prefix  string // of environment variable names, as SWAGGER_PETSTORE
+	baseURL string // the default of PREFIX_BASE_URL, "" for none
+	envs    []string
+	notes   []string
+	names   uniqueNames
+}
+
+// Convert writes the tools for the operations opts selects as HCL, in
+// the canonical style of toolhost fmt. A large document without a
+// selection is a *SelectionError.
+func Convert(doc *openapi3.T, opts Options) ([]byte, error) {
+	if opts.Source == "" {
+		opts.Source = "the document"
+	}
+	ops, err := selectOps(operations(doc), opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(ops) == 0 {
+		return nil, fmt.Errorf("%s has no operations under paths, so there is nothing to import", opts.Source)
+	}
+	c := &converter{doc: doc, opts: opts, names: uniqueNames{max: maxToolName}}
+	c.prefix = envPrefix(doc)
+	c.baseURL, err = c.base()
+	if err != nil {
+		return nil, err
+	}
+	var tools writer
+	for _, o := range ops {
+		var w writer
+		if note := c.tool(&w, o); note != "" {
+			c.notes = append(c.notes, fmt.Sprintf("%s: %s", o.label(), note))
+			continue
+		}
+		tools.b.WriteString("\n")
+		tools.b.WriteString(w.b.String())
+	}
+	if len(doc.Webhooks) > 0 {
+		c.notes = append(c.notes, fmt.Sprintf("webhooks (%d): they are requests the API sends, not operations a tool calls", len(doc.Webhooks)))
+	}
+	var out writer
+	c.header(&out)
+	out.b.WriteString(tools.b.String())
+	return hclfmt.Format([]byte(out.b.String())), nil
+}
+
+// envPrefix is the start of the environment variables the tools read,
+// from the API's title: SWAGGER_PETSTORE for "Swagger Petstore".
+func envPrefix(doc *openapi3.T) string {
+	title := ""
+	if doc.Info != nil {
+		title = doc.Info.Title
+	}
+	p := strings.ToUpper(snake(title))
+	if p == "" {
+		return "API"
+	}
+	if p[0] >= '0' && p[0] <= '9' {
+		p = "API_" + p
+	}
+	return p
+}
+
+// base is the base URL: --base-url, else the first server's URL with
+// its variables at their defaults. A relative server URL, or none, gives
+// "" (the tools then need PREFIX_BASE_URL set).
+func (c *converter) base() (string, error) {
+	if c.opts.BaseURL != "" {
+		u, err := url.Parse(c.opts.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return "", fmt.Errorf("--base-url %q is not an http or https URL with a host; give one such as https://api.example.com/v1", c.opts.BaseURL)
+		}
+		return strings.TrimRight(c.opts.BaseURL, "/"), nil
+	}
+	if len(c.doc.Servers) == 0 || c.doc.Servers[0] == nil {
+		c.notes = append(c.notes, fmt.Sprintf("the document names no server: set %s_BASE_URL, or import again with --base-url", c.prefix))
+		return "", nil
+	}
+	s := c.doc.Servers[0]
+	raw := s.URL
+	for name, v := range s.Variables {
+		if v != nil {
+			raw = strings.ReplaceAll(raw, "{"+name+"}", v.Default)
+		}
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		c.notes = append(c.notes, fmt.Sprintf("the first server, %q, is not an absolute http or https URL: set %s_BASE_URL, or import again with --base-url", s.URL, c.prefix))
+		return "", nil
+	}
+	return strings.TrimRight(raw, "/"), nil
+}
+
+// header writes the comment at the top: where the tools came from, the
+// variables they read, and what was left out and why.
+func (c *converter) header(w *writer) {
+	title, version := "the API", ""
+	if c.doc.Info != nil {
+		title, version = c.doc.Info.Title, c.doc.Info.Version
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Tools for %s %s, made by toolhost import openapi from %s (OpenAPI %s).\n", title, version, c.opts.Source, c.doc.OpenAPI)
+	b.WriteString("Review them before serving: keep the tools a model needs, sharpen their\ndescriptions, and run toolhost validate.\n")
+	if c.baseURL != "" {
+		fmt.Fprintf(&b, "Base URL: %s_BASE_URL, by default %s.\n", c.prefix, c.baseURL)
+	} else {
+		fmt.Fprintf(&b, "Base URL: %s_BASE_URL (set it).\n", c.prefix)
+	}
+	if len(c.envs) > 0 {
+		fmt.Fprintf(&b, "Credentials come from the environment, never from this file: %s.\n", strings.Join(c.envs, ", "))
+	}
+	if len(c.notes) > 0 {
+		b.WriteString("\nLeft out:\n")
+		for _, n := range c.notes {
+			b.WriteString("- " + n + "\n")
+		}
+	}
+	w.comment(strings.TrimRight(b.String(), "\n"))
+}
+
+// env records an environment variable the tools read, for the header.
+func (c *converter) env(name string) string {
+	if !slices.Contains(c.envs, name) {
+		c.envs = append(c.envs, name)
+	}
+	return name
+}
+
+// toolName is the tool's name: its operationId in snake_case, or its
+// method and path, unique among the tools written.
+func (c *converter) toolName(o operation) string {
+	name := snake(o.op.OperationID)
+	if name == "" {
+		name = snake(strings.ToLower(o.method) + " " + strings.NewReplacer("{", " by ", "}", " ").Replace(o.path))
+	}
+	if name == "" {
+		name = strings.ToLower(o.method)
+	}
+	return c.names.take(name)
+}
+
+// description is what the model reads about the tool: the summary,
+// then the first paragraph of the description when it says more.
+func description(op *openapi3.Operation) string {
+	sum := brief(op.Summary, 200)
+	desc := brief(op.Description, 400)
+	var d string
+	switch {
+	case sum == "":
+		d = desc
+	case desc == "" || strings.HasPrefix(desc, strings.TrimSuffix(sum, ".")):
+		d = sum
+	default:
+		d = strings.TrimSuffix(sum, ".") + ". " + desc
+	}
+	if op.Deprecated {
+		d = strings.TrimSpace("Deprecated. " + d)
+	}
+	return d
+}
