@@ -45,7 +45,7 @@ func runImport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolhost import: %v\n", err)
 		return ExitFailure
 	}
-	out, err := openapi.Convert(doc, openapi.Options{Source: filepath.Base(name), Tags: tags, Operations: ops, BaseURL: *baseURL})
+	out, err := openapi.Convert(doc, openapi.Options{Source: name, Tags: tags, Operations: ops, BaseURL: *baseURL})
 	var sel *openapi.SelectionError
 	switch {
 	case errors.As(err, &sel):

@@ -3,6 +3,7 @@ package openapi
 import (
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -78,13 +79,29 @@ func Convert(doc *openapi3.T, opts Options) ([]byte, error) {
 }
 
 // envPrefix is the start of the environment variables the tools read,
-// from the API's title: SWAGGER_PETSTORE for "Swagger Petstore".
+// from the first words of the API's title, up to three and up to a
+// possessive: SWAGGER_PETSTORE for "Swagger Petstore", GITHUB for
+// "GitHub's official OpenAPI spec".
 func envPrefix(doc *openapi3.T) string {
 	title := ""
 	if doc.Info != nil {
 		title = doc.Info.Title
 	}
-	p := strings.ToUpper(snake(title))
+	words := strings.FieldsFunc(title, func(r rune) bool {
+		return !(r == '\'' || r == '’' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	})
+	var parts []string
+	for _, w := range words {
+		base, possessive := strings.CutSuffix(strings.NewReplacer("’", "'").Replace(w), "'s")
+		base = strings.ToUpper(strings.ReplaceAll(base, "'", ""))
+		if base != "" {
+			parts = append(parts, base)
+		}
+		if possessive || len(parts) == 3 {
+			break
+		}
+	}
+	p := strings.Join(parts, "_")
 	if p == "" {
 		return "API"
 	}
@@ -132,7 +149,7 @@ func (c *converter) header(w *writer) {
 		title, version = c.doc.Info.Title, c.doc.Info.Version
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Tools for %s %s, made by toolhost import openapi from %s (OpenAPI %s).\n", title, version, c.opts.Source, c.doc.OpenAPI)
+	fmt.Fprintf(&b, "Tools for %s %s, made by toolhost import openapi from %s (OpenAPI %s).\n", title, version, filepath.Base(c.opts.Source), c.doc.OpenAPI)
 	b.WriteString("Review them before serving: keep the tools a model needs, sharpen their\ndescriptions, and run toolhost validate.\n")
 	if c.baseURL != "" {
 		fmt.Fprintf(&b, "Base URL: %s_BASE_URL, by default %s.\n", c.prefix, c.baseURL)
