@@ -30,8 +30,8 @@ func jsonMedia(content openapi3.Content) (*openapi3.MediaType, string) {
 }
 
 // body returns the params of an operation's request body: its
-// properties, for a JSON object of simple ones; the body whole
-// otherwise. note says what was left out; skip, when set, why the
+// properties, for a JSON object; the body whole otherwise (an array, a
+// scalar, a union, a map). note says what was left out; skip, when set, why the
 // operation cannot be a tool (a required body toolhost cannot send).
 func (c *converter) body(o operation, names *uniqueNames) (params []*param, note, skip string) {
 	if o.op.RequestBody == nil || o.op.RequestBody.Value == nil {
@@ -60,18 +60,15 @@ func (c *converter) body(o operation, names *uniqueNames) (params []*param, note
 	if kind(s) == "object" && len(s.Properties) > 0 && len(s.Properties) <= maxBodyParams &&
 		s.AdditionalProperties.Schema == nil && len(s.OneOf) == 0 && len(s.AnyOf) == 0 {
 		var props []*param
-		flat := true
 		for _, name := range sortedKeys(s.Properties) {
 			ps := merged(schemaOf(s.Properties[name]))
 			if ps != nil && ps.ReadOnly {
 				continue
 			}
+			// A property that a param block cannot carry makes the
+			// tool's arguments an input_schema, still one a property.
 			typ, simple := hclType(ps, 1)
-			if !simple {
-				flat = false
-				break
-			}
-			p := &param{orig: name, in: "body", schema: ps, ref: s.Properties[name], typ: typ, simple: true,
+			p := &param{orig: name, in: "body", schema: ps, ref: s.Properties[name], typ: typ, simple: simple,
 				required: rb.Required && slices.Contains(s.Required, name)}
 			if ps != nil {
 				p.desc = brief(ps.Description, 300)
@@ -81,14 +78,10 @@ func (c *converter) body(o operation, names *uniqueNames) (params []*param, note
 			} else {
 				p.example, p.hasEx = schemaExample(ps)
 			}
+			p.name = names.take(identifier(name, "field"))
 			props = append(props, p)
 		}
-		if flat {
-			for _, p := range props {
-				p.name = names.take(identifier(p.orig, "field"))
-			}
-			return props, "", ""
-		}
+		return props, "", ""
 	}
 	typ, simple := hclType(s, 0)
 	p := &param{name: names.take("body"), orig: "body", in: "bodywhole", schema: s, ref: ref, typ: typ, simple: simple,

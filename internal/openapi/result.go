@@ -245,7 +245,7 @@ func project(v any, s *openapi3.Schema, depth int) (any, bool) {
 			ps := merged(schemaOf(s.Properties[name]))
 			ev, present := obj[name]
 			if !present || ev == nil {
-				if slices.Contains(s.Required, name) {
+				if slices.Contains(s.Required, name) && !nullable(ps) {
 					return nil, false
 				}
 				continue

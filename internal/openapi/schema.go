@@ -3,6 +3,7 @@ package openapi
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -31,8 +32,22 @@ func merged(s *openapi3.Schema) *openapi3.Schema {
 	return mergeDepth(s, 0)
 }
 
+// mergeDepth is merged at a depth of allOf nesting. It also folds a
+// union of one schema and null (anyOf or oneOf, as 3.1 documents write
+// a nullable reference) into that schema, nullable.
 func mergeDepth(s *openapi3.Schema, depth int) *openapi3.Schema {
-	if s == nil || len(s.AllOf) == 0 || depth > maxSchemaDepth {
+	if s == nil || depth > maxSchemaDepth {
+		return s
+	}
+	if other := orNull(s); other != nil {
+		out := *mergeDepth(other, depth+1)
+		out.Nullable = true
+		if out.Description == "" {
+			out.Description = s.Description
+		}
+		return &out
+	}
+	if len(s.AllOf) == 0 {
 		return s
 	}
 	out := *s
@@ -61,6 +76,22 @@ func mergeDepth(s *openapi3.Schema, depth int) *openapi3.Schema {
 		out.Properties[k] = v
 	}
 	return &out
+}
+
+// orNull returns the schema of a union of it and null (anyOf or oneOf
+// of two, one of them type null), nil for any other schema.
+func orNull(s *openapi3.Schema) *openapi3.Schema {
+	for _, parts := range []openapi3.SchemaRefs{s.AnyOf, s.OneOf} {
+		if len(parts) != 2 || len(s.AllOf) > 0 || len(s.Properties) > 0 {
+			continue
+		}
+		for i, p := range parts {
+			if v := schemaOf(p); v != nil && v.Type != nil && len(*v.Type) == 1 && (*v.Type)[0] == "null" {
+				return schemaOf(parts[1-i])
+			}
+		}
+	}
+	return nil
 }
 
 // kind is the JSON type a schema describes: "string", "integer",
@@ -139,8 +170,9 @@ func hclType(s *openapi3.Schema, depth int) (typ string, simple bool) {
 				// dropped (any keeps it whole, so take that).
 				return "any", false
 			}
-			t, _ := hclType(schemaOf(s.Properties[name]), depth+1)
-			if !slices.Contains(s.Required, name) {
+			ps := merged(schemaOf(s.Properties[name]))
+			t, _ := hclType(ps, depth+1)
+			if !slices.Contains(s.Required, name) || nullable(ps) {
 				t = "optional(" + t + ")"
 			}
 			attrs = append(attrs, name+" = "+t)
@@ -457,15 +489,18 @@ func toAny(ss []string) []any {
 	return out
 }
 
+// mdLink is a Markdown link, [text](target).
+var mdLink = regexp.MustCompile(`\[([^\]\n]+)\]\([^)\s]+\)`)
+
 // brief trims a description to what a model needs: its first
-// paragraph, spaces collapsed, at most max bytes, cut at the end of a
+// paragraph, spaces collapsed, Markdown links as their text, at most max bytes, cut at the end of a
 // sentence when there is one, else at a word, with an ellipsis.
 func brief(s string, max int) string {
 	s = strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n"))
 	if i := strings.Index(s, "\n\n"); i >= 0 {
 		s = s[:i]
 	}
-	s = strings.Join(strings.Fields(s), " ")
+	s = mdLink.ReplaceAllString(strings.Join(strings.Fields(s), " "), "$1")
 	if len(s) <= max {
 		return s
 	}

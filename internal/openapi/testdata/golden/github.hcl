@@ -211,7 +211,7 @@ tool "emojis_get" {
 
 # GET /meta
 tool "meta_get" {
-  description = "Get GitHub meta information. Returns meta information about GitHub, including a list of GitHub's IP addresses. For more information, see \"[About GitHub's IP addresses](https://docs.github.com/articles/about-github-s-ip-addresses/).\""
+  description = "Get GitHub meta information. Returns meta information about GitHub, including a list of GitHub's IP addresses. For more information, see \"About GitHub's IP addresses.\""
   annotations {
     read_only_hint  = true
     open_world_hint = true
@@ -430,17 +430,17 @@ tool "issues_list_for_repo" {
   }
   param "since" {
     type        = string
-    description = "Only show results that were last updated after the given time. This is a timestamp in [ISO 8601](https://en.wikipedia.org/wiki/ISO_8601) format: `YYYY-MM-DDTHH:MM:SSZ`."
+    description = "Only show results that were last updated after the given time. This is a timestamp in ISO 8601 format: `YYYY-MM-DDTHH:MM:SSZ`."
     required    = false
   }
   param "per_page" {
     type        = integer
-    description = "The number of results per page (max 100). For more information, see \"[Using pagination in the REST API](https://docs.github.com/rest/using-the-rest-api/using-pagination-in-the-rest-api).\""
+    description = "The number of results per page (max 100). For more information, see \"Using pagination in the REST API.\""
     default     = 30
   }
   param "page" {
     type        = integer
-    description = "The page number of the results to fetch. For more information, see \"[Using pagination in the REST API](https://docs.github.com/rest/using-the-rest-api/using-pagination-in-the-rest-api).\""
+    description = "The page number of the results to fetch. For more information, see \"Using pagination in the REST API.\""
     default     = 1
   }
   http {
@@ -468,14 +468,14 @@ tool "issues_list_for_repo" {
   result {
     field "items" {
       path = "@this"
-      type = list(object({ active_lock_reason = optional(string), assignee = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) }), assignees = optional(list(any)), author_association = optional(string), body = optional(string), body_html = optional(string), body_text = optional(string), closed_at = string, closed_by = optional(object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })), comments = integer, comments_url = string, created_at = string, draft = optional(bool), events_url = string, html_url = string, id = integer, issue_dependencies_summary = optional(object({ blocked_by = integer, blocking = integer, total_blocked_by = integer, total_blocking = integer })), issue_field_values = optional(list(any)), labels = list(any), labels_url = string, locked = bool, milestone = object({ closed_at = string, closed_issues = integer, created_at = string, creator = any, description = string, due_on = string, html_url = string, id = integer, labels_url = string, node_id = string, number = integer, open_issues = integer, state = string, title = string, updated_at = string, url = string }), node_id = string, number = integer, parent_issue_url = optional(string), performed_via_github_app = optional(object({ client_id = optional(string), created_at = string, description = string, events = list(string), external_url = string, html_url = string, id = integer, installations_count = optional(integer), name = string, node_id = string, owner = any, permissions = any, slug = optional(string), updated_at = string })), pinned_comment = optional(object({ author_association = optional(string), body = optional(string), body_html = optional(string), body_text = optional(string), created_at = string, html_url = string, id = integer, issue_url = string, minimized = optional(any), node_id = string, performed_via_github_app = optional(any), pin = optional(any), reactions = optional(any), updated_at = string, url = string, user = any })), pull_request = optional(object({ diff_url = string, html_url = string, merged_at = optional(string), patch_url = string, url = string })), reactions = optional(any), repository = optional(object({ allow_auto_merge = optional(bool), allow_forking = optional(bool), allow_merge_commit = optional(bool), allow_rebase_merge = optional(bool), allow_squash_merge = optional(bool), allow_update_branch = optional(bool), anonymous_access_enabled = optional(bool), archive_url = string, archived = bool, assignees_url = string, blobs_url = string, branches_url = string, clone_url = string, code_search_index_status = optional(any), collaborators_url = string, comments_url = string, commits_url = string, compare_url = string, contents_url = string, contributors_url = string, created_at = string, default_branch = string, delete_branch_on_merge = optional(bool), deployments_url = string, description = string, disabled = bool, downloads_url = string, events_url = string, fork = bool, forks = integer, forks_count = integer, forks_url = string, full_name = string, git_commits_url = string, git_refs_url = string, git_tags_url = string, git_url = string, has_discussions = optional(bool), has_downloads = bool, has_issues = bool, has_pages = bool, has_projects = bool, has_pull_requests = optional(bool), has_wiki = bool, homepage = string, hooks_url = string, html_url = string, id = integer, is_template = optional(bool), issue_comment_url = string, issue_events_url = string, issues_url = string, keys_url = string, labels_url = string, language = string, languages_url = string, license = any, master_branch = optional(string), merge_commit_message = optional(string), merge_commit_title = optional(string), merges_url = string, milestones_url = string, mirror_url = string, name = string, node_id = string, notifications_url = string, open_issues = integer, open_issues_count = integer, owner = any, permissions = optional(any), private = bool, pull_request_creation_policy = optional(string), pulls_url = string, pushed_at = string, releases_url = string, size = integer, squash_merge_commit_message = optional(string), squash_merge_commit_title = optional(string), ssh_url = string, stargazers_count = integer, stargazers_url = string, starred_at = optional(string), statuses_url = string, subscribers_url = string, subscription_url = string, svn_url = string, tags_url = string, teams_url = string, temp_clone_token = optional(string), topics = optional(list(string)), trees_url = string, updated_at = string, url = string, use_squash_pr_title_as_default = optional(bool), visibility = optional(string), watchers = integer, watchers_count = integer, web_commit_signoff_required = optional(bool) })), repository_url = string, state = string, state_reason = optional(string), sub_issues_summary = optional(object({ completed = integer, percent_completed = integer, total = integer })), timeline_url = optional(string), title = string, type = optional(object({ color = optional(string), created_at = optional(string), description = string, id = integer, is_enabled = optional(bool), name = string, node_id = string, updated_at = optional(string) })), updated_at = string, url = string, user = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) }) }))
+      type = list(object({ active_lock_reason = optional(string), assignee = optional(object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })), assignees = optional(list(any)), author_association = optional(string), body = optional(string), body_html = optional(string), body_text = optional(string), closed_at = optional(string), closed_by = optional(object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })), comments = integer, comments_url = string, created_at = string, draft = optional(bool), events_url = string, html_url = string, id = integer, issue_dependencies_summary = optional(object({ blocked_by = integer, blocking = integer, total_blocked_by = integer, total_blocking = integer })), issue_field_values = optional(list(any)), labels = list(any), labels_url = string, locked = bool, milestone = optional(object({ closed_at = optional(string), closed_issues = integer, created_at = string, creator = optional(any), description = optional(string), due_on = optional(string), html_url = string, id = integer, labels_url = string, node_id = string, number = integer, open_issues = integer, state = string, title = string, updated_at = string, url = string })), node_id = string, number = integer, parent_issue_url = optional(string), performed_via_github_app = optional(object({ client_id = optional(string), created_at = string, description = optional(string), events = list(string), external_url = string, html_url = string, id = integer, installations_count = optional(integer), name = string, node_id = string, owner = any, permissions = any, slug = optional(string), updated_at = string })), pinned_comment = optional(object({ author_association = optional(string), body = optional(string), body_html = optional(string), body_text = optional(string), created_at = string, html_url = string, id = integer, issue_url = string, minimized = optional(any), node_id = string, performed_via_github_app = optional(any), pin = optional(any), reactions = optional(any), updated_at = string, url = string, user = optional(any) })), pull_request = optional(object({ diff_url = optional(string), html_url = optional(string), merged_at = optional(string), patch_url = optional(string), url = optional(string) })), reactions = optional(any), repository = optional(object({ allow_auto_merge = optional(bool), allow_forking = optional(bool), allow_merge_commit = optional(bool), allow_rebase_merge = optional(bool), allow_squash_merge = optional(bool), allow_update_branch = optional(bool), anonymous_access_enabled = optional(bool), archive_url = string, archived = bool, assignees_url = string, blobs_url = string, branches_url = string, clone_url = string, code_search_index_status = optional(any), collaborators_url = string, comments_url = string, commits_url = string, compare_url = string, contents_url = string, contributors_url = string, created_at = optional(string), default_branch = string, delete_branch_on_merge = optional(bool), deployments_url = string, description = optional(string), disabled = bool, downloads_url = string, events_url = string, fork = bool, forks = integer, forks_count = integer, forks_url = string, full_name = string, git_commits_url = string, git_refs_url = string, git_tags_url = string, git_url = string, has_discussions = optional(bool), has_downloads = bool, has_issues = bool, has_pages = bool, has_projects = bool, has_pull_requests = optional(bool), has_wiki = bool, homepage = optional(string), hooks_url = string, html_url = string, id = integer, is_template = optional(bool), issue_comment_url = string, issue_events_url = string, issues_url = string, keys_url = string, labels_url = string, language = optional(string), languages_url = string, license = optional(any), master_branch = optional(string), merge_commit_message = optional(string), merge_commit_title = optional(string), merges_url = string, milestones_url = string, mirror_url = optional(string), name = string, node_id = string, notifications_url = string, open_issues = integer, open_issues_count = integer, owner = any, permissions = optional(any), private = bool, pull_request_creation_policy = optional(string), pulls_url = string, pushed_at = optional(string), releases_url = string, size = integer, squash_merge_commit_message = optional(string), squash_merge_commit_title = optional(string), ssh_url = string, stargazers_count = integer, stargazers_url = string, starred_at = optional(string), statuses_url = string, subscribers_url = string, subscription_url = string, svn_url = string, tags_url = string, teams_url = string, temp_clone_token = optional(string), topics = optional(list(string)), trees_url = string, updated_at = optional(string), url = string, use_squash_pr_title_as_default = optional(bool), visibility = optional(string), watchers = integer, watchers_count = integer, web_commit_signoff_required = optional(bool) })), repository_url = string, state = string, state_reason = optional(string), sub_issues_summary = optional(object({ completed = integer, percent_completed = integer, total = integer })), timeline_url = optional(string), title = string, type = optional(object({ color = optional(string), created_at = optional(string), description = optional(string), id = integer, is_enabled = optional(bool), name = string, node_id = string, updated_at = optional(string) })), updated_at = string, url = string, user = optional(object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })) }))
     }
   }
 }
 
 # POST /repos/{owner}/{repo}/issues
 tool "issues_create" {
-  description = "Create an issue. Any user with pull access to a repository can create an issue. If [issues are disabled in the repository](https://docs.github.com/articles/disabling-issues/), the API returns a `410 Gone` status."
+  description = "Create an issue. Any user with pull access to a repository can create an issue. If issues are disabled in the repository, the API returns a `410 Gone` status."
   annotations {
     destructive_hint = false
     open_world_hint  = true
@@ -491,115 +491,109 @@ tool "issues_create" {
         description = "The name of the repository without the `.git` extension. The name is not case sensitive."
         type        = "string"
       }
+      assignee = {
+        type        = ["string", "null"]
+        description = "Login for the user that this issue should be assigned to. _NOTE: Only users with push access can set the assignee for new issues. The assignee is silently dropped otherwise."
+      }
+      assignees = {
+        type        = "array"
+        description = "Logins for Users to assign to this issue. _NOTE: Only users with push access can set assignees for new issues. Assignees are silently dropped otherwise._"
+        items = {
+          type = "string"
+        }
+      }
       body = {
-        type = "object"
-        properties = {
-          assignee = {
-            type        = ["string", "null"]
-            description = "Login for the user that this issue should be assigned to. _NOTE: Only users with push access can set the assignee for new issues. The assignee is silently dropped otherwise."
-          }
-          assignees = {
-            type        = "array"
-            description = "Logins for Users to assign to this issue. _NOTE: Only users with push access can set assignees for new issues. Assignees are silently dropped otherwise._"
-            items = {
-              type = "string"
+        type        = "string"
+        description = "The contents of the issue."
+      }
+      issue_field_values = {
+        type        = "array"
+        description = "An array of issue field values to set on this issue. Each field value must include the field ID and the value to set."
+        items = {
+          type = "object"
+          properties = {
+            field_id = {
+              type        = "integer"
+              description = "The ID of the issue field to set"
             }
-          }
-          body = {
-            type        = "string"
-            description = "The contents of the issue."
-          }
-          issue_field_values = {
-            type        = "array"
-            description = "An array of issue field values to set on this issue. Each field value must include the field ID and the value to set."
-            items = {
-              type = "object"
-              properties = {
-                field_id = {
-                  type        = "integer"
-                  description = "The ID of the issue field to set"
-                }
-                value = {
-                  description = "The value to set for the field. For multi-select fields, provide an array of option names."
-                  oneOf = [
-                    {
-                      type = "string"
-                    },
-                    {
-                      type = "number"
-                    },
-                    {
-                      type = "array"
-                      items = {
-                        type = "string"
-                      }
-                    },
-                  ]
-                }
-              }
-              required             = ["field_id", "value"]
-              additionalProperties = false
-            }
-          }
-          labels = {
-            type        = "array"
-            description = "Labels to associate with this issue. _NOTE: Only users with push access can set labels for new issues. Labels are silently dropped otherwise._"
-            items = {
+            value = {
+              description = "The value to set for the field. For multi-select fields, provide an array of option names."
               oneOf = [
                 {
                   type = "string"
                 },
                 {
-                  type = "object"
-                  properties = {
-                    color = {
-                      type = ["string", "null"]
-                    }
-                    description = {
-                      type = ["string", "null"]
-                    }
-                    id = {
-                      type = "integer"
-                    }
-                    name = {
-                      type = "string"
-                    }
+                  type = "number"
+                },
+                {
+                  type = "array"
+                  items = {
+                    type = "string"
                   }
                 },
               ]
             }
           }
-          milestone = {
-            oneOf = [
-              {
-                type = "string"
-              },
-              {
-                type        = "integer"
-                description = "The `number` of the milestone to associate this issue with. _NOTE: Only users with push access can set the milestone for new issues. The milestone is silently dropped otherwise._"
-              },
-            ]
-          }
-          title = {
-            description = "The title of the issue."
-            oneOf = [
-              {
-                type = "string"
-              },
-              {
-                type = "integer"
-              },
-            ]
-          }
-          type = {
-            type        = ["string", "null"]
-            description = "The name of the issue type to associate with this issue. _NOTE: Only users with push access can set the type for new issues. The type is silently dropped otherwise._"
-          }
+          required             = ["field_id", "value"]
+          additionalProperties = false
         }
-        required = ["title"]
+      }
+      labels = {
+        type        = "array"
+        description = "Labels to associate with this issue. _NOTE: Only users with push access can set labels for new issues. Labels are silently dropped otherwise._"
+        items = {
+          oneOf = [
+            {
+              type = "string"
+            },
+            {
+              type = "object"
+              properties = {
+                color = {
+                  type = ["string", "null"]
+                }
+                description = {
+                  type = ["string", "null"]
+                }
+                id = {
+                  type = "integer"
+                }
+                name = {
+                  type = "string"
+                }
+              }
+            },
+          ]
+        }
+      }
+      milestone = {
+        oneOf = [
+          {
+            type = "string"
+          },
+          {
+            type        = "integer"
+            description = "The `number` of the milestone to associate this issue with. _NOTE: Only users with push access can set the milestone for new issues. The milestone is silently dropped otherwise._"
+          },
+        ]
+      }
+      title = {
+        description = "The title of the issue."
+        oneOf = [
+          {
+            type = "string"
+          },
+          {
+            type = "integer"
+          },
+        ]
+      }
+      type = {
+        type        = ["string", "null"]
+        description = "The name of the issue type to associate with this issue. _NOTE: Only users with push access can set the type for new issues. The type is silently dropped otherwise._"
       }
     }
-    required             = ["owner", "repo", "body"]
+    required             = ["owner", "repo", "title"]
     additionalProperties = false
   }
   http {
@@ -608,7 +602,16 @@ tool "issues_create" {
     headers = {
       Accept = "application/json"
     }
-    body         = jsonencode(param.body)
+    body = jsonencode({ for k, v in {
+      assignee           = param.assignee
+      assignees          = param.assignees
+      body               = param.body
+      issue_field_values = param.issue_field_values
+      labels             = param.labels
+      milestone          = param.milestone
+      title              = param.title
+      type               = param.type
+    } : k => v if v != null })
     content_type = "application/json"
   }
   result {
@@ -619,13 +622,13 @@ tool "issues_create" {
     }
     field "assignee" {
       path        = "assignee"
-      type        = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })
+      type        = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })
       description = "A GitHub user."
       optional    = true
     }
     field "assignees" {
       path     = "assignees"
-      type     = list(object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) }))
+      type     = list(object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) }))
       optional = true
     }
     field "author_association" {
@@ -657,7 +660,7 @@ tool "issues_create" {
     }
     field "closed_by" {
       path        = "closed_by"
-      type        = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })
+      type        = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })
       description = "A GitHub user."
       optional    = true
     }
@@ -697,7 +700,7 @@ tool "issues_create" {
     }
     field "issue_field_values" {
       path     = "issue_field_values"
-      type     = list(object({ data_type = string, issue_field_id = integer, issue_field_name = optional(string), multi_select_options = optional(list(any)), node_id = string, single_select_option = optional(any), value = any }))
+      type     = list(object({ data_type = string, issue_field_id = integer, issue_field_name = optional(string), multi_select_options = optional(list(any)), node_id = string, single_select_option = optional(any), value = optional(any) }))
       optional = true
     }
     field "labels" {
@@ -715,7 +718,7 @@ tool "issues_create" {
     }
     field "milestone" {
       path        = "milestone"
-      type        = object({ closed_at = string, closed_issues = integer, created_at = string, creator = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) }), description = string, due_on = string, html_url = string, id = integer, labels_url = string, node_id = string, number = integer, open_issues = integer, state = string, title = string, updated_at = string, url = string })
+      type        = object({ closed_at = optional(string), closed_issues = integer, created_at = string, creator = optional(object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })), description = optional(string), due_on = optional(string), html_url = string, id = integer, labels_url = string, node_id = string, number = integer, open_issues = integer, state = string, title = string, updated_at = string, url = string })
       description = "A collection of related issues and pull requests."
       optional    = true
     }
@@ -736,19 +739,19 @@ tool "issues_create" {
     }
     field "performed_via_github_app" {
       path        = "performed_via_github_app"
-      type        = object({ client_id = optional(string), created_at = string, description = string, events = list(string), external_url = string, html_url = string, id = integer, installations_count = optional(integer), name = string, node_id = string, owner = any, permissions = object({ checks = optional(string), contents = optional(string), deployments = optional(string), issues = optional(string), metadata = optional(string) }), slug = optional(string), updated_at = string })
+      type        = object({ client_id = optional(string), created_at = string, description = optional(string), events = list(string), external_url = string, html_url = string, id = integer, installations_count = optional(integer), name = string, node_id = string, owner = any, permissions = object({ checks = optional(string), contents = optional(string), deployments = optional(string), issues = optional(string), metadata = optional(string) }), slug = optional(string), updated_at = string })
       description = "GitHub apps are a new way to extend GitHub. They can be installed directly on organizations and user accounts and granted access to specific repositories."
       optional    = true
     }
     field "pinned_comment" {
       path        = "pinned_comment"
-      type        = object({ author_association = optional(string), body = optional(string), body_html = optional(string), body_text = optional(string), created_at = string, html_url = string, id = integer, issue_url = string, minimized = optional(object({ reason = string })), node_id = string, performed_via_github_app = optional(object({ client_id = optional(string), created_at = string, description = string, events = list(string), external_url = string, html_url = string, id = integer, installations_count = optional(integer), name = string, node_id = string, owner = any, permissions = any, slug = optional(string), updated_at = string })), pin = optional(object({ pinned_at = string, pinned_by = any })), reactions = optional(any), updated_at = string, url = string, user = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) }) })
+      type        = object({ author_association = optional(string), body = optional(string), body_html = optional(string), body_text = optional(string), created_at = string, html_url = string, id = integer, issue_url = string, minimized = optional(object({ reason = optional(string) })), node_id = string, performed_via_github_app = optional(object({ client_id = optional(string), created_at = string, description = optional(string), events = list(string), external_url = string, html_url = string, id = integer, installations_count = optional(integer), name = string, node_id = string, owner = any, permissions = any, slug = optional(string), updated_at = string })), pin = optional(object({ pinned_at = string, pinned_by = optional(any) })), reactions = optional(any), updated_at = string, url = string, user = optional(object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })) })
       description = "Comments provide a way for people to collaborate on an issue."
       optional    = true
     }
     field "pull_request" {
       path     = "pull_request"
-      type     = object({ diff_url = string, html_url = string, merged_at = optional(string), patch_url = string, url = string })
+      type     = object({ diff_url = optional(string), html_url = optional(string), merged_at = optional(string), patch_url = optional(string), url = optional(string) })
       optional = true
     }
     field "reactions" {
@@ -758,7 +761,7 @@ tool "issues_create" {
     }
     field "repository" {
       path        = "repository"
-      type        = object({ allow_auto_merge = optional(bool), allow_forking = optional(bool), allow_merge_commit = optional(bool), allow_rebase_merge = optional(bool), allow_squash_merge = optional(bool), allow_update_branch = optional(bool), anonymous_access_enabled = optional(bool), archive_url = string, archived = bool, assignees_url = string, blobs_url = string, branches_url = string, clone_url = string, code_search_index_status = optional(object({ lexical_commit_sha = optional(string), lexical_search_ok = optional(bool) })), collaborators_url = string, comments_url = string, commits_url = string, compare_url = string, contents_url = string, contributors_url = string, created_at = string, default_branch = string, delete_branch_on_merge = optional(bool), deployments_url = string, description = string, disabled = bool, downloads_url = string, events_url = string, fork = bool, forks = integer, forks_count = integer, forks_url = string, full_name = string, git_commits_url = string, git_refs_url = string, git_tags_url = string, git_url = string, has_discussions = optional(bool), has_downloads = bool, has_issues = bool, has_pages = bool, has_projects = bool, has_pull_requests = optional(bool), has_wiki = bool, homepage = string, hooks_url = string, html_url = string, id = integer, is_template = optional(bool), issue_comment_url = string, issue_events_url = string, issues_url = string, keys_url = string, labels_url = string, language = string, languages_url = string, license = object({ html_url = optional(string), key = string, name = string, node_id = string, spdx_id = string, url = string }), master_branch = optional(string), merge_commit_message = optional(string), merge_commit_title = optional(string), merges_url = string, milestones_url = string, mirror_url = string, name = string, node_id = string, notifications_url = string, open_issues = integer, open_issues_count = integer, owner = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) }), permissions = optional(object({ admin = bool, maintain = optional(bool), pull = bool, push = bool, triage = optional(bool) })), private = bool, pull_request_creation_policy = optional(string), pulls_url = string, pushed_at = string, releases_url = string, size = integer, squash_merge_commit_message = optional(string), squash_merge_commit_title = optional(string), ssh_url = string, stargazers_count = integer, stargazers_url = string, starred_at = optional(string), statuses_url = string, subscribers_url = string, subscription_url = string, svn_url = string, tags_url = string, teams_url = string, temp_clone_token = optional(string), topics = optional(list(string)), trees_url = string, updated_at = string, url = string, use_squash_pr_title_as_default = optional(bool), visibility = optional(string), watchers = integer, watchers_count = integer, web_commit_signoff_required = optional(bool) })
+      type        = object({ allow_auto_merge = optional(bool), allow_forking = optional(bool), allow_merge_commit = optional(bool), allow_rebase_merge = optional(bool), allow_squash_merge = optional(bool), allow_update_branch = optional(bool), anonymous_access_enabled = optional(bool), archive_url = string, archived = bool, assignees_url = string, blobs_url = string, branches_url = string, clone_url = string, code_search_index_status = optional(object({ lexical_commit_sha = optional(string), lexical_search_ok = optional(bool) })), collaborators_url = string, comments_url = string, commits_url = string, compare_url = string, contents_url = string, contributors_url = string, created_at = optional(string), default_branch = string, delete_branch_on_merge = optional(bool), deployments_url = string, description = optional(string), disabled = bool, downloads_url = string, events_url = string, fork = bool, forks = integer, forks_count = integer, forks_url = string, full_name = string, git_commits_url = string, git_refs_url = string, git_tags_url = string, git_url = string, has_discussions = optional(bool), has_downloads = bool, has_issues = bool, has_pages = bool, has_projects = bool, has_pull_requests = optional(bool), has_wiki = bool, homepage = optional(string), hooks_url = string, html_url = string, id = integer, is_template = optional(bool), issue_comment_url = string, issue_events_url = string, issues_url = string, keys_url = string, labels_url = string, language = optional(string), languages_url = string, license = optional(object({ html_url = optional(string), key = string, name = string, node_id = string, spdx_id = optional(string), url = optional(string) })), master_branch = optional(string), merge_commit_message = optional(string), merge_commit_title = optional(string), merges_url = string, milestones_url = string, mirror_url = optional(string), name = string, node_id = string, notifications_url = string, open_issues = integer, open_issues_count = integer, owner = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) }), permissions = optional(object({ admin = bool, maintain = optional(bool), pull = bool, push = bool, triage = optional(bool) })), private = bool, pull_request_creation_policy = optional(string), pulls_url = string, pushed_at = optional(string), releases_url = string, size = integer, squash_merge_commit_message = optional(string), squash_merge_commit_title = optional(string), ssh_url = string, stargazers_count = integer, stargazers_url = string, starred_at = optional(string), statuses_url = string, subscribers_url = string, subscription_url = string, svn_url = string, tags_url = string, teams_url = string, temp_clone_token = optional(string), topics = optional(list(string)), trees_url = string, updated_at = optional(string), url = string, use_squash_pr_title_as_default = optional(bool), visibility = optional(string), watchers = integer, watchers_count = integer, web_commit_signoff_required = optional(bool) })
       description = "A repository on GitHub."
       optional    = true
     }
@@ -794,7 +797,7 @@ tool "issues_create" {
     }
     field "type" {
       path        = "type"
-      type        = object({ color = optional(string), created_at = optional(string), description = string, id = integer, is_enabled = optional(bool), name = string, node_id = string, updated_at = optional(string) })
+      type        = object({ color = optional(string), created_at = optional(string), description = optional(string), id = integer, is_enabled = optional(bool), name = string, node_id = string, updated_at = optional(string) })
       description = "The type assigned to the issue. This is only present for issues in repositories where issue types are supported."
       optional    = true
     }
@@ -809,7 +812,7 @@ tool "issues_create" {
     }
     field "user" {
       path        = "user"
-      type        = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })
+      type        = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })
       description = "A GitHub user."
       optional    = true
     }
@@ -818,7 +821,7 @@ tool "issues_create" {
 
 # GET /repos/{owner}/{repo}/issues/{issue_number}
 tool "issues_get" {
-  description = "Get an issue. The API returns a [`301 Moved Permanently` status](https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects) if the issue was [transferred](https://docs.github.com/articles/transferring-an-issue-to-another-repository/) to another repository."
+  description = "Get an issue. The API returns a `301 Moved Permanently` status if the issue was transferred to another repository. If the issue was transferred to or deleted from a repository where the authenticated user lacks read access, the API returns a `404 Not Found` status. If the issue was deleted from a repository where the authenticated user has read access, the API returns a `410 Gone` status."
   annotations {
     read_only_hint  = true
     open_world_hint = true
@@ -850,13 +853,13 @@ tool "issues_get" {
     }
     field "assignee" {
       path        = "assignee"
-      type        = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })
+      type        = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })
       description = "A GitHub user."
       optional    = true
     }
     field "assignees" {
       path     = "assignees"
-      type     = list(object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) }))
+      type     = list(object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) }))
       optional = true
     }
     field "author_association" {
@@ -888,7 +891,7 @@ tool "issues_get" {
     }
     field "closed_by" {
       path        = "closed_by"
-      type        = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })
+      type        = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })
       description = "A GitHub user."
       optional    = true
     }
@@ -928,7 +931,7 @@ tool "issues_get" {
     }
     field "issue_field_values" {
       path     = "issue_field_values"
-      type     = list(object({ data_type = string, issue_field_id = integer, issue_field_name = optional(string), multi_select_options = optional(list(any)), node_id = string, single_select_option = optional(any), value = any }))
+      type     = list(object({ data_type = string, issue_field_id = integer, issue_field_name = optional(string), multi_select_options = optional(list(any)), node_id = string, single_select_option = optional(any), value = optional(any) }))
       optional = true
     }
     field "labels" {
@@ -946,7 +949,7 @@ tool "issues_get" {
     }
     field "milestone" {
       path        = "milestone"
-      type        = object({ closed_at = string, closed_issues = integer, created_at = string, creator = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) }), description = string, due_on = string, html_url = string, id = integer, labels_url = string, node_id = string, number = integer, open_issues = integer, state = string, title = string, updated_at = string, url = string })
+      type        = object({ closed_at = optional(string), closed_issues = integer, created_at = string, creator = optional(object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })), description = optional(string), due_on = optional(string), html_url = string, id = integer, labels_url = string, node_id = string, number = integer, open_issues = integer, state = string, title = string, updated_at = string, url = string })
       description = "A collection of related issues and pull requests."
       optional    = true
     }
@@ -967,19 +970,19 @@ tool "issues_get" {
     }
     field "performed_via_github_app" {
       path        = "performed_via_github_app"
-      type        = object({ client_id = optional(string), created_at = string, description = string, events = list(string), external_url = string, html_url = string, id = integer, installations_count = optional(integer), name = string, node_id = string, owner = any, permissions = object({ checks = optional(string), contents = optional(string), deployments = optional(string), issues = optional(string), metadata = optional(string) }), slug = optional(string), updated_at = string })
+      type        = object({ client_id = optional(string), created_at = string, description = optional(string), events = list(string), external_url = string, html_url = string, id = integer, installations_count = optional(integer), name = string, node_id = string, owner = any, permissions = object({ checks = optional(string), contents = optional(string), deployments = optional(string), issues = optional(string), metadata = optional(string) }), slug = optional(string), updated_at = string })
       description = "GitHub apps are a new way to extend GitHub. They can be installed directly on organizations and user accounts and granted access to specific repositories."
       optional    = true
     }
     field "pinned_comment" {
       path        = "pinned_comment"
-      type        = object({ author_association = optional(string), body = optional(string), body_html = optional(string), body_text = optional(string), created_at = string, html_url = string, id = integer, issue_url = string, minimized = optional(object({ reason = string })), node_id = string, performed_via_github_app = optional(object({ client_id = optional(string), created_at = string, description = string, events = list(string), external_url = string, html_url = string, id = integer, installations_count = optional(integer), name = string, node_id = string, owner = any, permissions = any, slug = optional(string), updated_at = string })), pin = optional(object({ pinned_at = string, pinned_by = any })), reactions = optional(any), updated_at = string, url = string, user = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) }) })
+      type        = object({ author_association = optional(string), body = optional(string), body_html = optional(string), body_text = optional(string), created_at = string, html_url = string, id = integer, issue_url = string, minimized = optional(object({ reason = optional(string) })), node_id = string, performed_via_github_app = optional(object({ client_id = optional(string), created_at = string, description = optional(string), events = list(string), external_url = string, html_url = string, id = integer, installations_count = optional(integer), name = string, node_id = string, owner = any, permissions = any, slug = optional(string), updated_at = string })), pin = optional(object({ pinned_at = string, pinned_by = optional(any) })), reactions = optional(any), updated_at = string, url = string, user = optional(object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })) })
       description = "Comments provide a way for people to collaborate on an issue."
       optional    = true
     }
     field "pull_request" {
       path     = "pull_request"
-      type     = object({ diff_url = string, html_url = string, merged_at = optional(string), patch_url = string, url = string })
+      type     = object({ diff_url = optional(string), html_url = optional(string), merged_at = optional(string), patch_url = optional(string), url = optional(string) })
       optional = true
     }
     field "reactions" {
@@ -989,7 +992,7 @@ tool "issues_get" {
     }
     field "repository" {
       path        = "repository"
-      type        = object({ allow_auto_merge = optional(bool), allow_forking = optional(bool), allow_merge_commit = optional(bool), allow_rebase_merge = optional(bool), allow_squash_merge = optional(bool), allow_update_branch = optional(bool), anonymous_access_enabled = optional(bool), archive_url = string, archived = bool, assignees_url = string, blobs_url = string, branches_url = string, clone_url = string, code_search_index_status = optional(object({ lexical_commit_sha = optional(string), lexical_search_ok = optional(bool) })), collaborators_url = string, comments_url = string, commits_url = string, compare_url = string, contents_url = string, contributors_url = string, created_at = string, default_branch = string, delete_branch_on_merge = optional(bool), deployments_url = string, description = string, disabled = bool, downloads_url = string, events_url = string, fork = bool, forks = integer, forks_count = integer, forks_url = string, full_name = string, git_commits_url = string, git_refs_url = string, git_tags_url = string, git_url = string, has_discussions = optional(bool), has_downloads = bool, has_issues = bool, has_pages = bool, has_projects = bool, has_pull_requests = optional(bool), has_wiki = bool, homepage = string, hooks_url = string, html_url = string, id = integer, is_template = optional(bool), issue_comment_url = string, issue_events_url = string, issues_url = string, keys_url = string, labels_url = string, language = string, languages_url = string, license = object({ html_url = optional(string), key = string, name = string, node_id = string, spdx_id = string, url = string }), master_branch = optional(string), merge_commit_message = optional(string), merge_commit_title = optional(string), merges_url = string, milestones_url = string, mirror_url = string, name = string, node_id = string, notifications_url = string, open_issues = integer, open_issues_count = integer, owner = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) }), permissions = optional(object({ admin = bool, maintain = optional(bool), pull = bool, push = bool, triage = optional(bool) })), private = bool, pull_request_creation_policy = optional(string), pulls_url = string, pushed_at = string, releases_url = string, size = integer, squash_merge_commit_message = optional(string), squash_merge_commit_title = optional(string), ssh_url = string, stargazers_count = integer, stargazers_url = string, starred_at = optional(string), statuses_url = string, subscribers_url = string, subscription_url = string, svn_url = string, tags_url = string, teams_url = string, temp_clone_token = optional(string), topics = optional(list(string)), trees_url = string, updated_at = string, url = string, use_squash_pr_title_as_default = optional(bool), visibility = optional(string), watchers = integer, watchers_count = integer, web_commit_signoff_required = optional(bool) })
+      type        = object({ allow_auto_merge = optional(bool), allow_forking = optional(bool), allow_merge_commit = optional(bool), allow_rebase_merge = optional(bool), allow_squash_merge = optional(bool), allow_update_branch = optional(bool), anonymous_access_enabled = optional(bool), archive_url = string, archived = bool, assignees_url = string, blobs_url = string, branches_url = string, clone_url = string, code_search_index_status = optional(object({ lexical_commit_sha = optional(string), lexical_search_ok = optional(bool) })), collaborators_url = string, comments_url = string, commits_url = string, compare_url = string, contents_url = string, contributors_url = string, created_at = optional(string), default_branch = string, delete_branch_on_merge = optional(bool), deployments_url = string, description = optional(string), disabled = bool, downloads_url = string, events_url = string, fork = bool, forks = integer, forks_count = integer, forks_url = string, full_name = string, git_commits_url = string, git_refs_url = string, git_tags_url = string, git_url = string, has_discussions = optional(bool), has_downloads = bool, has_issues = bool, has_pages = bool, has_projects = bool, has_pull_requests = optional(bool), has_wiki = bool, homepage = optional(string), hooks_url = string, html_url = string, id = integer, is_template = optional(bool), issue_comment_url = string, issue_events_url = string, issues_url = string, keys_url = string, labels_url = string, language = optional(string), languages_url = string, license = optional(object({ html_url = optional(string), key = string, name = string, node_id = string, spdx_id = optional(string), url = optional(string) })), master_branch = optional(string), merge_commit_message = optional(string), merge_commit_title = optional(string), merges_url = string, milestones_url = string, mirror_url = optional(string), name = string, node_id = string, notifications_url = string, open_issues = integer, open_issues_count = integer, owner = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) }), permissions = optional(object({ admin = bool, maintain = optional(bool), pull = bool, push = bool, triage = optional(bool) })), private = bool, pull_request_creation_policy = optional(string), pulls_url = string, pushed_at = optional(string), releases_url = string, size = integer, squash_merge_commit_message = optional(string), squash_merge_commit_title = optional(string), ssh_url = string, stargazers_count = integer, stargazers_url = string, starred_at = optional(string), statuses_url = string, subscribers_url = string, subscription_url = string, svn_url = string, tags_url = string, teams_url = string, temp_clone_token = optional(string), topics = optional(list(string)), trees_url = string, updated_at = optional(string), url = string, use_squash_pr_title_as_default = optional(bool), visibility = optional(string), watchers = integer, watchers_count = integer, web_commit_signoff_required = optional(bool) })
       description = "A repository on GitHub."
       optional    = true
     }
@@ -1025,7 +1028,7 @@ tool "issues_get" {
     }
     field "type" {
       path        = "type"
-      type        = object({ color = optional(string), created_at = optional(string), description = string, id = integer, is_enabled = optional(bool), name = string, node_id = string, updated_at = optional(string) })
+      type        = object({ color = optional(string), created_at = optional(string), description = optional(string), id = integer, is_enabled = optional(bool), name = string, node_id = string, updated_at = optional(string) })
       description = "The type assigned to the issue. This is only present for issues in repositories where issue types are supported."
       optional    = true
     }
@@ -1040,7 +1043,7 @@ tool "issues_get" {
     }
     field "user" {
       path        = "user"
-      type        = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = string, html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })
+      type        = object({ avatar_url = string, email = optional(string), events_url = string, followers_url = string, following_url = string, gists_url = string, gravatar_id = optional(string), html_url = string, id = integer, login = string, name = optional(string), node_id = string, organizations_url = string, received_events_url = string, repos_url = string, site_admin = bool, starred_at = optional(string), starred_url = string, subscriptions_url = string, type = string, url = string, user_view_type = optional(string) })
       description = "A GitHub user."
       optional    = true
     }
