@@ -119,8 +119,9 @@ func TestGolden(t *testing.T) {
 
 // petstore is a loopback server with three petstore operations: list
 // and show (petstore 3.0) and add (petstore-expanded), which answers
-// with the pet it made from the body it got.
-func petstore(t *testing.T) *httptest.Server {
+// with the pet it made from the body it got; and GitHub's create an
+// issue, which answers with issue.
+func petstore(t *testing.T, issue []byte) *httptest.Server {
 	t.Helper()
 	pets := []map[string]any{{"id": 1, "name": "Rex", "tag": "dog"}, {"id": 2, "name": "Tom"}}
 	mux := http.NewServeMux()
@@ -155,6 +156,21 @@ func petstore(t *testing.T) *httptest.Server {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(in)
 	})
+	mux.HandleFunc("POST /repos/{owner}/{repo}/issues", func(w http.ResponseWriter, r *http.Request) {
+		var in map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+			http.Error(w, "want a JSON body", http.StatusBadRequest)
+			return
+		}
+		got, _ := json.Marshal(in)
+		if r.PathValue("owner") != "octocat" || string(got) != `{"labels":["bug"],"title":"Found a bug"}` {
+			http.Error(w, "unexpected request: "+r.URL.Path+" "+string(got), http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		w.Write(issue)
+	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
@@ -164,9 +180,26 @@ func petstore(t *testing.T) *httptest.Server {
 // MCP client, calls them against a loopback server, and checks each
 // structuredContent against the tool's outputSchema.
 func TestToolsCallLoopback(t *testing.T) {
-	srv := petstore(t)
+	// GitHub's issue example is its answer to create an issue.
+	gh, err := openapi.Parse("github.json", readFixture(t, "github-api.json.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	issue, err := json.Marshal(gh.Components.Examples["issue"].Value.Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := petstore(t, issue)
 	t.Setenv("SWAGGER_PETSTORE_BASE_URL", srv.URL)
+	t.Setenv("GITHUB_BASE_URL", srv.URL)
 	dir := t.TempDir()
+	ghHCL, err := openapi.Convert(gh, openapi.Options{Source: "github.json", Operations: []string{"issues/create"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "c.hcl"), ghHCL, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for name, fixture := range map[string]string{"a.hcl": "petstore-3.0.yaml", "b.hcl": "petstore-expanded-3.0.yaml"} {
 		hcl := convert(t, fixture, openapi.Options{})
 		if name == "b.hcl" {
@@ -220,6 +253,8 @@ func TestToolsCallLoopback(t *testing.T) {
 		{"list_pets", map[string]any{"limit": 1}, `{"items":[{"id":1,"name":"Rex","tag":"dog"}]}`},
 		{"show_pet_by_id", map[string]any{"pet_id": "2"}, `{"items":[{"id":2,"name":"Tom"}]}`},
 		{"add_pet", map[string]any{"name": "Rex"}, `{"id":3,"name":"Rex"}`},
+		// An input_schema tool: the body's properties are arguments.
+		{"issues_create", map[string]any{"owner": "octocat", "repo": "hello", "title": "Found a bug", "labels": []any{"bug"}}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.tool, func(t *testing.T) {
@@ -232,7 +267,11 @@ func TestToolsCallLoopback(t *testing.T) {
 				t.Fatalf("%s failed: %s", tc.tool, data)
 			}
 			got, _ := json.Marshal(res.StructuredContent)
-			if string(got) != tc.want {
+			if tc.want == "" {
+				if !strings.Contains(string(got), `"title":"Found a bug"`) {
+					t.Errorf("structuredContent is %s, want the issue", got)
+				}
+			} else if string(got) != tc.want {
 				t.Errorf("structuredContent is %s, want %s", got, tc.want)
 			}
 			rs := schemas[tc.tool]
