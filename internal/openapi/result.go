@@ -153,7 +153,7 @@ func (c *converter) example(w *writer, params []*param, resp *openapi3.Response,
 			continue
 		}
 		v := normalize(p.example)
-		if !p.hasEx || !fits(v, p.typ) || (p.schema != nil && !allows(p.schema, p.typ, v)) {
+		if !p.hasEx || p.simple && (!fits(v, p.typ) || p.schema != nil && !allows(p.schema, p.typ, v)) {
 			return
 		}
 		args = append(args, keyValue{p.name, v})

@@ -35,73 +35,10 @@ func (c *converter) tool(w *writer, o operation) string {
 	if o.method == "TRACE" {
 		return "TRACE is not a method an http tool sends"
 	}
-	var notes []string
-	var params []*param
 	names := uniqueNames{}
-	// Parameters of the path item, then of the operation, which
-	// override those with the same name and place.
-	all := map[string]*openapi3.Parameter{}
-	var order []string
-	for _, list := range []openapi3.Parameters{o.item.Parameters, o.op.Parameters} {
-		for _, ref := range list {
-			if ref == nil || ref.Value == nil {
-				continue
-			}
-			k := ref.Value.In + "\x00" + ref.Value.Name
-			if _, ok := all[k]; !ok {
-				order = append(order, k)
-			}
-			all[k] = ref.Value
-		}
-	}
-	for _, k := range order {
-		p := all[k]
-		switch {
-		case p.In == "cookie":
-			if p.Required {
-				return fmt.Sprintf("its required cookie %q: http tools send no cookies", p.Name)
-			}
-			notes = append(notes, fmt.Sprintf("cookie %q", p.Name))
-			continue
-		case p.In == "header" && slices.Contains(skippedHeaders, strings.ToLower(p.Name)):
-			continue
-		case p.In != "path" && p.In != "query" && p.In != "header":
-			return fmt.Sprintf("parameter %q is in %q, which is not a place OpenAPI defines", p.Name, p.In)
-		}
-		ref := p.Schema
-		if ref == nil {
-			for _, mt := range p.Content {
-				ref = mt.Schema
-				break
-			}
-		}
-		s := merged(schemaOf(ref))
-		typ, simple := hclType(s, 0)
-		if s == nil {
-			typ, simple = "string", true
-		}
-		if !simple && p.In != "path" {
-			// A query or header object (deepObject, say) has no form
-			// an http tool's query map writes.
-			if p.Required {
-				return fmt.Sprintf("its required %s parameter %q is an object or a union, which toolhost does not encode in a %s", p.In, p.Name, p.In)
-			}
-			notes = append(notes, fmt.Sprintf("%s parameter %q (an object or a union)", p.In, p.Name))
-			continue
-		}
-		if !simple {
-			typ = "string"
-		}
-		pr := &param{
-			name: names.take(identifier(p.Name, "param")), orig: p.Name, in: p.In,
-			schema: s, ref: ref, typ: typ, simple: true,
-			required: p.Required || p.In == "path", desc: brief(p.Description, 300),
-		}
-		if pr.desc == "" && s != nil {
-			pr.desc = brief(s.Description, 300)
-		}
-		pr.example, pr.hasEx = paramExample(p, s)
-		params = append(params, pr)
+	params, notes, skip := parameters(o, &names)
+	if skip != "" {
+		return skip
 	}
 	body, bodyNote, skip := c.body(o, &names)
 	if skip != "" {
@@ -131,9 +68,11 @@ func (c *converter) tool(w *writer, o operation) string {
 		w.line("# Left out: %s.", strings.Join(notes, "; "))
 	}
 	w.open("tool %s", quote(name))
-	if d := description(o.op); d != "" {
-		w.attr("description", quote(d))
+	d := description(o.op)
+	if d == "" {
+		d = o.method + " " + o.path // better than nothing to a model
 	}
+	w.attr("description", quote(d))
 	w.open("annotations")
 	switch o.method {
 	case "GET", "HEAD", "OPTIONS":
@@ -162,11 +101,82 @@ func (c *converter) tool(w *writer, o operation) string {
 	c.httpBlock(w, o, params, headers, query)
 	resp := successResponse(o.op)
 	fields := c.result(w, resp)
-	if !useSchema {
-		c.example(w, params, resp, fields)
-	}
+	c.example(w, params, resp, fields)
 	w.close()
 	return ""
+}
+
+// parameters returns the params of an operation's path, query and
+// header parameters (those of the path item, overridden by the
+// operation's of the same name and place), named from names; notes say
+// what was left out, skip why the operation cannot be a tool.
+func parameters(o operation, names *uniqueNames) (params []*param, notes []string, skip string) {
+	// Parameters of the path item, then of the operation, which
+	// override those with the same name and place.
+	all := map[string]*openapi3.Parameter{}
+	var order []string
+	for _, list := range []openapi3.Parameters{o.item.Parameters, o.op.Parameters} {
+		for _, ref := range list {
+			if ref == nil || ref.Value == nil {
+				continue
+			}
+			k := ref.Value.In + "\x00" + ref.Value.Name
+			if _, ok := all[k]; !ok {
+				order = append(order, k)
+			}
+			all[k] = ref.Value
+		}
+	}
+	for _, k := range order {
+		p := all[k]
+		switch {
+		case p.In == "cookie":
+			if p.Required {
+				return nil, nil, fmt.Sprintf("its required cookie %q: http tools send no cookies", p.Name)
+			}
+			notes = append(notes, fmt.Sprintf("cookie %q", p.Name))
+			continue
+		case p.In == "header" && slices.Contains(skippedHeaders, strings.ToLower(p.Name)):
+			continue
+		case p.In != "path" && p.In != "query" && p.In != "header":
+			return nil, nil, fmt.Sprintf("parameter %q is in %q, which is not a place OpenAPI defines", p.Name, p.In)
+		}
+		ref := p.Schema
+		if ref == nil {
+			for _, mt := range p.Content {
+				ref = mt.Schema
+				break
+			}
+		}
+		s := merged(schemaOf(ref))
+		typ, simple := hclType(s, 0)
+		if s == nil {
+			typ, simple = "string", true
+		}
+		if !simple && p.In != "path" {
+			// A query or header object (deepObject, say) has no form
+			// an http tool's query map writes.
+			if p.Required {
+				return nil, nil, fmt.Sprintf("its required %s parameter %q is an object or a union, which toolhost does not encode in a %s", p.In, p.Name, p.In)
+			}
+			notes = append(notes, fmt.Sprintf("%s parameter %q (an object or a union)", p.In, p.Name))
+			continue
+		}
+		if !simple {
+			typ = "string"
+		}
+		pr := &param{
+			name: names.take(identifier(p.Name, "param")), orig: p.Name, in: p.In,
+			schema: s, ref: ref, typ: typ, simple: true,
+			required: p.Required || p.In == "path", desc: brief(p.Description, 300),
+		}
+		if pr.desc == "" && s != nil {
+			pr.desc = brief(s.Description, 300)
+		}
+		pr.example, pr.hasEx = paramExample(p, s)
+		params = append(params, pr)
+	}
+	return params, notes, ""
 }
 
 // paramExample is the value a parameter's example gives, if any: its
