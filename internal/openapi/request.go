@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -15,12 +16,7 @@ const maxBodyParams = 32
 // jsonMedia returns the JSON media type of content (application/json,
 // or a +json type), and its name.
 func jsonMedia(content openapi3.Content) (*openapi3.MediaType, string) {
-	keys := make([]string, 0, len(content))
-	for k := range content {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(content)) {
 		mt := strings.ToLower(strings.TrimSpace(strings.Split(k, ";")[0]))
 		if mt == "application/json" || strings.HasSuffix(mt, "+json") || mt == "*/*" {
 			return content[k], k
@@ -40,11 +36,7 @@ func (c *converter) body(o operation, names *uniqueNames) (params []*param, note
 	rb := o.op.RequestBody.Value
 	media, _ := jsonMedia(rb.Content)
 	if media == nil {
-		var types []string
-		for k := range rb.Content {
-			types = append(types, k)
-		}
-		slices.Sort(types)
+		types := slices.Sorted(maps.Keys(rb.Content))
 		why := fmt.Sprintf("a request body of type %s (only JSON bodies are imported; multipart and form bodies need a hand-written body)", strings.Join(types, ", "))
 		if rb.Required {
 			return nil, "", "it needs " + why
@@ -60,7 +52,7 @@ func (c *converter) body(o operation, names *uniqueNames) (params []*param, note
 	if kind(s) == "object" && len(s.Properties) > 0 && len(s.Properties) <= maxBodyParams &&
 		s.AdditionalProperties.Schema == nil && len(s.OneOf) == 0 && len(s.AnyOf) == 0 {
 		var props []*param
-		for _, name := range sortedKeys(s.Properties) {
+		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 			ps := merged(schemaOf(s.Properties[name]))
 			if ps != nil && ps.ReadOnly {
 				continue
@@ -104,7 +96,7 @@ func mediaExample(m *openapi3.MediaType) (any, bool) {
 	if m.Example != nil {
 		return m.Example, true
 	}
-	for _, k := range sortedExampleKeys(m.Examples) {
+	for _, k := range slices.Sorted(maps.Keys(m.Examples)) {
 		if ex := m.Examples[k]; ex != nil && ex.Value != nil && ex.Value.Value != nil {
 			return ex.Value.Value, true
 		}
@@ -132,12 +124,7 @@ func (c *converter) security(o operation) (headers, query orderedObject, note st
 		}
 		var h, q orderedObject
 		ok := true
-		names := make([]string, 0, len(req))
-		for name := range req {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		for _, name := range names {
+		for _, name := range slices.Sorted(maps.Keys(req)) {
 			ref := schemes[name]
 			if ref == nil || ref.Value == nil {
 				unsupported = append(unsupported, fmt.Sprintf("%q (not among the document's securitySchemes)", name))

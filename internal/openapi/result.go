@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -64,7 +65,7 @@ func (c *converter) result(w *writer, resp *openapi3.Response) []field {
 	switch k := kind(s); k {
 	case "object":
 		names := uniqueNames{}
-		for _, name := range sortedKeys(s.Properties) {
+		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 			ps := merged(schemaOf(s.Properties[name]))
 			if ps != nil && ps.WriteOnly {
 				continue
@@ -241,7 +242,7 @@ func project(v any, s *openapi3.Schema, depth int) (any, bool) {
 			return nil, false
 		}
 		out := map[string]any{}
-		for _, name := range sortedKeys(s.Properties) {
+		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 			ps := merged(schemaOf(s.Properties[name]))
 			ev, present := obj[name]
 			if !present || ev == nil {

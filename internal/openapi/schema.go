@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -164,7 +165,7 @@ func hclType(s *openapi3.Schema, depth int) (typ string, simple bool) {
 			return "any", false
 		}
 		var attrs []string
-		for _, name := range sortedKeys(s.Properties) {
+		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 			if !bareKey(name) {
 				// object({...}) takes identifiers only; the key is
 				// dropped (any keeps it whole, so take that).
@@ -191,17 +192,6 @@ func scalar(t string) bool {
 	return false
 }
 
-// sortedKeys returns the names of schemas, sorted (kin-openapi keeps no
-// document order).
-func sortedKeys(m openapi3.Schemas) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // constraints are the attributes of a param block that a schema gives:
 // enum, bounds, lengths, pattern and default, each kept only when the
 // config loader will accept it (a pattern RE2 cannot compile, a default
@@ -224,39 +214,58 @@ func constraints(s *openapi3.Schema, typ string) orderedObject {
 			add("enum", vals)
 		}
 	}
-	if typ == "integer" || typ == "number" {
-		if lo, ok := lowerBound(s, typ); ok {
-			add("minimum", lo)
-		}
-		if hi, ok := upperBound(s, typ); ok {
-			add("maximum", hi)
-		}
-	}
-	if typ == "string" {
-		if s.MinLength > 0 {
-			add("min_length", s.MinLength)
-		}
-		if s.MaxLength != nil {
-			add("max_length", *s.MaxLength)
-		}
-		if s.Pattern != "" {
-			if _, err := thcl.NewPattern(s.Pattern); err == nil {
-				add("pattern", s.Pattern)
+	limits(s, typ, func(name, _ string, v any) {
+		switch name {
+		case "minimum", "maximum":
+			if typ != "integer" && typ != "number" {
+				return
+			}
+		case "min_length", "max_length", "pattern":
+			if typ != "string" {
+				return
+			}
+		case "min_items", "max_items":
+			if !strings.HasPrefix(typ, "list(") {
+				return
 			}
 		}
-	}
-	if strings.HasPrefix(typ, "list(") {
-		if s.MinItems > 0 {
-			add("min_items", s.MinItems)
-		}
-		if s.MaxItems != nil {
-			add("max_items", *s.MaxItems)
-		}
-	}
+		add(name, v)
+	})
 	if s.Default != nil && fits(s.Default, typ) && allows(s, typ, s.Default) {
 		add("default", s.Default)
 	}
 	return out
+}
+
+// limits calls add with each bound of s that is set, by its param
+// attribute's name and its JSON Schema keyword: minimum and maximum
+// (for typ, which an exclusive integer bound depends on), the lengths,
+// the pattern (when RE2 compiles it, as the config loader does) and the
+// numbers of items.
+func limits(s *openapi3.Schema, typ string, add func(name, keyword string, v any)) {
+	if lo, ok := lowerBound(s, typ); ok {
+		add("minimum", "minimum", lo)
+	}
+	if hi, ok := upperBound(s, typ); ok {
+		add("maximum", "maximum", hi)
+	}
+	if s.MinLength > 0 {
+		add("min_length", "minLength", s.MinLength)
+	}
+	if s.MaxLength != nil {
+		add("max_length", "maxLength", *s.MaxLength)
+	}
+	if s.Pattern != "" {
+		if _, err := thcl.NewPattern(s.Pattern); err == nil {
+			add("pattern", "pattern", s.Pattern)
+		}
+	}
+	if s.MinItems > 0 {
+		add("min_items", "minItems", s.MinItems)
+	}
+	if s.MaxItems != nil {
+		add("max_items", "maxItems", *s.MaxItems)
+	}
 }
 
 // lowerBound is the smallest value s allows, from minimum and
@@ -411,37 +420,14 @@ func jsonSchema(ref *openapi3.SchemaRef, depth int, stack []*openapi3.Schema) or
 	if s.Format != "" {
 		add("format", s.Format)
 	}
-	typ := kind(s)
-	if lo, ok := lowerBound(s, typ); ok {
-		add("minimum", lo)
-	}
-	if hi, ok := upperBound(s, typ); ok {
-		add("maximum", hi)
-	}
-	if s.MinLength > 0 {
-		add("minLength", s.MinLength)
-	}
-	if s.MaxLength != nil {
-		add("maxLength", *s.MaxLength)
-	}
-	if s.Pattern != "" {
-		if _, err := thcl.NewPattern(s.Pattern); err == nil {
-			add("pattern", s.Pattern)
-		}
-	}
-	if s.MinItems > 0 {
-		add("minItems", s.MinItems)
-	}
-	if s.MaxItems != nil {
-		add("maxItems", *s.MaxItems)
-	}
+	limits(s, kind(s), func(_, keyword string, v any) { add(keyword, v) })
 	if s.Items != nil {
 		add("items", jsonSchema(s.Items, depth+1, stack))
 	}
 	if len(s.Properties) > 0 {
 		var props orderedObject
 		var required []any
-		for _, name := range sortedKeys(s.Properties) {
+		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 			p := s.Properties[name]
 			if v := schemaOf(p); v != nil && v.ReadOnly {
 				continue

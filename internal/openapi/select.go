@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -46,12 +47,7 @@ func operations(doc *openapi3.T) []operation {
 		return nil
 	}
 	paths := doc.Paths.Map()
-	keys := make([]string, 0, len(paths))
-	for k := range paths {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, path := range keys {
+	for _, path := range slices.Sorted(maps.Keys(paths)) {
 		item := paths[path]
 		if item == nil {
 			continue

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolhost/toolhost/host"
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/host"
 	"github.com/toolhost/toolhost/internal/openapi"
 )
 

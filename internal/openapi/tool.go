@@ -2,8 +2,8 @@ package openapi
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -185,7 +185,7 @@ func paramExample(p *openapi3.Parameter, s *openapi3.Schema) (any, bool) {
 	if p.Example != nil {
 		return p.Example, true
 	}
-	for _, k := range sortedExampleKeys(p.Examples) {
+	for _, k := range slices.Sorted(maps.Keys(p.Examples)) {
 		if ex := p.Examples[k]; ex != nil && ex.Value != nil && ex.Value.Value != nil {
 			return ex.Value.Value, true
 		}
@@ -207,16 +207,6 @@ func schemaExample(s *openapi3.Schema) (any, bool) {
 		return s.Default, true
 	}
 	return nil, false
-}
-
-// sortedExampleKeys returns the names of examples, sorted.
-func sortedExampleKeys(m openapi3.Examples) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // writeParam writes a param block.
