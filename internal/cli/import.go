@@ -51,6 +51,9 @@ func runImport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case errors.As(err, &sel):
 		fmt.Fprintf(stderr, "Tags of %s, with their operation counts:\n%s\ntoolhost import: %v.\n", name, sel.TagList(), err)
 		return ExitUsage
+	case errors.Is(err, openapi.ErrNoOperations):
+		fmt.Fprintf(stderr, "toolhost import: %v.\n", err)
+		return ExitFailure
 	case err != nil:
 		fmt.Fprintf(stderr, "toolhost import: %v.\n", err)
 		return ExitUsage

@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -28,6 +29,9 @@ type Options struct {
 	Limit int
 }
 
+// ErrNoOperations is the error of a document without operations.
+var ErrNoOperations = errors.New("the document has no operations under paths, so there is nothing to import")
+
 // converter holds what every tool of one Convert shares.
 type converter struct {
 	doc     *openapi3.T
@@ -51,7 +55,7 @@ func Convert(doc *openapi3.T, opts Options) ([]byte, error) {
 		return nil, err
 	}
 	if len(ops) == 0 {
-		return nil, fmt.Errorf("%s has no operations under paths, so there is nothing to import", opts.Source)
+		return nil, fmt.Errorf("%s: %w", opts.Source, ErrNoOperations)
 	}
 	c := &converter{doc: doc, opts: opts, names: uniqueNames{max: maxToolName}}
 	c.prefix = envPrefix(doc)

@@ -39,8 +39,10 @@ func (w *writer) attr(name, expr string) {
 	w.line("%s = %s", name, expr)
 }
 
-// comment writes text as # lines, one per line of text.
+// comment writes text as # lines, one per line of text: text from the
+// document never ends its comment, whatever breaks lines it holds.
 func (w *writer) comment(text string) {
+	text = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n", "\v", "\n", "\f", "\n", "\u0085", "\n").Replace(text)
 	for _, l := range strings.Split(text, "\n") {
 		w.line("%s", strings.TrimRight("# "+l, " "))
 	}

@@ -134,6 +134,15 @@ components:
         - {name: q, in: query, schema: {type: string, default: "${env(\"HOME\")}", enum: ["${env(\"HOME\")}", b]}}
       responses: {"200": {description: ok}}
 `, []string{`"Says $${param.secret} and %%{ if true }"`, `default = "$${env(\"HOME\")}"`}, nil},
+		{"line breaks in the document", `paths:
+  "/x\n}\ntool \"evil\" {\r# ":
+    get:
+      operationId: "y\ntool \"evil\" {"
+      summary: "a\nb"
+      parameters:
+        - {name: "q\nr", in: query, schema: {type: string}}
+      responses: {"200": {description: ok}}
+`, []string{"# GET /x\n# }\n# tool \"evil\" {\n# #\ntool \"y_tool_evil\"", `"q\nr" = param.q_r`}, []string{"\ntool \"evil\""}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -63,9 +63,9 @@ func (c *converter) tool(w *writer, o operation) string {
 	}
 
 	name := c.toolName(o)
-	w.line("# %s %s", o.method, o.path)
+	w.comment(o.method + " " + o.path)
 	if len(notes) > 0 {
-		w.line("# Left out: %s.", strings.Join(notes, "; "))
+		w.comment("Left out: " + strings.Join(notes, "; ") + ".")
 	}
 	w.open("tool %s", quote(name))
 	d := description(o.op)
