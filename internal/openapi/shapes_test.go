@@ -137,12 +137,15 @@ components:
 		{"line breaks in the document", `paths:
   "/x\n}\ntool \"evil\" {\r# ":
     get:
+      responses: {"200": {description: ok}}
+  /y:
+    get:
       operationId: "y\ntool \"evil\" {"
       summary: "a\nb"
       parameters:
         - {name: "q\nr", in: query, schema: {type: string}}
       responses: {"200": {description: ok}}
-`, []string{"# GET /x\n# }\n# tool \"evil\" {\n# #\ntool \"y_tool_evil\"", `"q\nr" = param.q_r`}, []string{"\ntool \"evil\""}},
+`, []string{"# - GET /x\n# }\n# tool \"evil\" {\n# # : its path has spaces or control characters", `tool "y_tool_evil"`, `description = "a b"`, `"q\nr" = param.q_r`}, []string{"\ntool \"evil\""}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -34,6 +35,9 @@ var skippedHeaders = []string{"accept", "content-type", "authorization"}
 func (c *converter) tool(w *writer, o operation) string {
 	if o.method == "TRACE" {
 		return "TRACE is not a method an http tool sends"
+	}
+	if strings.ContainsFunc(o.path, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+		return "its path has spaces or control characters, which a URL cannot hold"
 	}
 	names := uniqueNames{}
 	params, notes, skip := parameters(o, &names)
