@@ -188,6 +188,9 @@ func (c *converter) httpBlock(w *writer, o operation, params []*param, authHeade
 		ref := rawExpr("param." + p.name)
 		switch p.in {
 		case "query":
+			if p.sep != "" {
+				ref = rawExpr(fmt.Sprintf("%s == null ? null : join(%s, %s)", ref, quote(p.sep), ref))
+			}
 			query = append(query, keyValue{p.orig, ref})
 		case "header":
 			headers = append(headers, keyValue{p.orig, ref})

@@ -36,11 +36,13 @@ func TestShapes(t *testing.T) {
         - {name: Accept, in: header, schema: {type: string}}
         - {name: "page[size]", in: query, schema: {type: integer, minimum: 1, maximum: 50, default: 10}}
         - {name: q, in: query, schema: {type: string, pattern: "(?=lookahead)"}}
+        - {name: ids, in: query, explode: false, schema: {type: array, items: {type: integer}}}
+        - {name: tags, in: query, style: pipeDelimited, schema: {type: array, items: {type: string}}}
       responses:
         "200": {description: ok}
 `, []string{`"${env("SHAPES_BASE_URL", "https://eu.shapes.example.com/v1")}/items/${param.item_id}"`,
 			`tool "get_items_by_item_id"`, `"X-Request-Id" = param.x_request_id`, `"page[size]" = param.page_size`,
-			`pattern = "^[a-z]+$"`, "default = 10", `description = "GET /items/{item-id}"`, "read_only_hint"},
+			`pattern = "^[a-z]+$"`, "default = 10", `ids          = param.ids == null ? null : join(",", param.ids)`, `tags         = param.tags == null ? null : join("|", param.tags)`, `description = "GET /items/{item-id}"`, "read_only_hint"},
 			[]string{"lookahead", "Accept = param"}},
 		{"cycles", `paths:
   /tree:

@@ -24,6 +24,9 @@ type param struct {
 	desc     string
 	example  any
 	hasEx    bool
+	// sep joins a query list's items into one value (explode false,
+	// or a delimited style); "" repeats the key for each item.
+	sep string
 }
 
 // skippedHeaders are header parameters OpenAPI says to ignore: the
@@ -178,6 +181,16 @@ func parameters(o operation, names *uniqueNames) (params []*param, notes []strin
 			pr.desc = brief(s.Description, 300)
 		}
 		pr.example, pr.hasEx = paramExample(p, s)
+		if p.In == "query" && strings.HasPrefix(typ, "list(") {
+			switch {
+			case p.Style == "pipeDelimited":
+				pr.sep = "|"
+			case p.Style == "spaceDelimited":
+				pr.sep = " "
+			case p.Explode != nil && !*p.Explode:
+				pr.sep = ","
+			}
+		}
 		params = append(params, pr)
 	}
 	return params, notes, ""
