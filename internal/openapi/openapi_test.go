@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -316,6 +317,14 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("the error %q does not start with the document's name", err)
 			}
 		})
+	}
+	// A billion laughs: nine levels of nine aliases each.
+	bomb := "openapi: 3.0.0\na0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+	for i := 1; i < 10; i++ {
+		bomb += fmt.Sprintf("a%d: &a%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*a%d, ", i-1), 9), ", "))
+	}
+	if _, err := openapi.Parse("bomb.yaml", []byte(bomb+"info: {title: t, version: '1'}\npaths: {}\n")); err == nil || !strings.Contains(err.Error(), "excessive aliasing") {
+		t.Errorf("a billion laughs gives %v, want the excessive aliasing error", err)
 	}
 	big := make([]byte, openapi.MaxSpecSize+1)
 	if _, err := openapi.Parse("big.json", big); !errors.Is(err, openapi.ErrTooLarge) {
