@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi2"
@@ -33,6 +34,11 @@ func Parse(name string, data []byte) (*openapi3.T, error) {
 		OpenAPI string `json:"openapi" yaml:"openapi"`
 	}
 	if err := unmarshal(data, &head); err != nil {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			line, col := lineCol(data, syn.Offset-1) // Offset is just past the bad byte
+			return nil, fmt.Errorf("%s:%d:%d: invalid JSON: %v. Fix the document there (a JSON linter shows the same place)", name, line, col, err)
+		}
 		return nil, fmt.Errorf("%s is neither JSON nor YAML: %v. Give an OpenAPI document (openapi: 3.x) or a Swagger 2.0 one (swagger: \"2.0\")", name, err)
 	}
 	loader := openapi3.NewLoader()
@@ -52,13 +58,13 @@ func Parse(name string, data []byte) (*openapi3.T, error) {
 			return nil, fmt.Errorf("%s: converting Swagger 2.0 to OpenAPI 3: %v", name, err)
 		}
 		if err := loader.ResolveRefsIn(doc, nil); err != nil {
-			return nil, refError(name, err)
+			return nil, refError(name, data, err)
 		}
 		return doc, nil
 	case strings.HasPrefix(head.OpenAPI, "3."):
 		doc, err := loader.LoadFromData(data)
 		if err != nil {
-			return nil, refError(name, err)
+			return nil, refError(name, data, err)
 		}
 		return doc, nil
 	case head.OpenAPI != "":
@@ -77,16 +83,34 @@ func unmarshal(data []byte, v any) error {
 }
 
 // refError words a loader error for the user: a $ref to another document
-// gets the fix; any other keeps kin-openapi's text, which names the
-// place (a JSON pointer, or a line).
-func refError(name string, err error) error {
+// gets the fix, and one that names nothing the line where it is written;
+// any other keeps kin-openapi's text, which names the place (a JSON
+// pointer, a line).
+func refError(name string, data []byte, err error) error {
 	msg := err.Error()
 	if strings.Contains(msg, "external reference") || strings.Contains(msg, "IsExternalRefsAllowed") {
 		return fmt.Errorf("%s: %v. toolhost import reads one whole document and follows no $ref to another file or URL; bundle the document first (as redocly bundle or swagger-cli bundle do)", name, err)
 	}
-	var syn *json.SyntaxError
-	if errors.As(err, &syn) {
-		return fmt.Errorf("%s: invalid JSON at byte %d: %v", name, syn.Offset, err)
+	if m := badRef.FindStringSubmatch(msg); m != nil {
+		at := name
+		if i := bytes.Index(data, []byte(m[1])); i >= 0 {
+			line, _ := lineCol(data, int64(i))
+			at = fmt.Sprintf("%s:%d", name, line)
+		}
+		return fmt.Errorf("%s: the $ref %q names nothing in the document (%v). Correct the $ref, or add what it names", at, m[1], err)
 	}
 	return fmt.Errorf("%s: %v", name, err)
+}
+
+// badRef finds the reference in kin-openapi's error for a $ref that
+// resolves to nothing.
+var badRef = regexp.MustCompile(`in URI: "(#[^"]*)"`)
+
+// lineCol is the line and column (from 1) of a byte offset of data.
+func lineCol(data []byte, off int64) (line, col int) {
+	off = min(max(off, 0), int64(len(data)))
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, col
 }

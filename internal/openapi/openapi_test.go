@@ -300,6 +300,8 @@ func TestParseErrors(t *testing.T) {
 		{"swagger 1", `{"swagger": "1.2"}`, []string{`swagger is "1.2"`}},
 		{"broken yaml", "openapi: [3.0\n", []string{"neither JSON nor YAML"}},
 		{"wrong shape", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      security:\n        key: []\n      responses: {}\n", []string{"line 7", "/paths/~1a/get/security"}},
+		{"bad JSON", "{\"openapi\": \"3.0.0\",\n \"paths\": {]}", []string{"spec.yaml:2:12: invalid JSON"}},
+		{"missing ref", "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Gone'}\n", []string{"spec.yaml:11:", `"#/components/schemas/Gone" names nothing`}},
 		{"external ref", "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          $ref: 'other.yaml#/r'\n", []string{"bundle the document first"}},
 	}
 	for _, tc := range tests {
