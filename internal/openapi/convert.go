@@ -41,6 +41,9 @@ type converter struct {
 	envs    []string
 	notes   []string
 	names   uniqueNames
+	// total is the number of operations of the document; written the
+	// number of tools written.
+	total, written int
 }
 
 // Convert writes the tools for the operations opts selects as HCL, in
@@ -50,14 +53,15 @@ func Convert(doc *openapi3.T, opts Options) ([]byte, error) {
 	if opts.Source == "" {
 		opts.Source = "the document"
 	}
-	ops, err := selectOps(operations(doc), opts)
+	all := operations(doc)
+	ops, err := selectOps(all, opts)
 	if err != nil {
 		return nil, err
 	}
 	if len(ops) == 0 {
 		return nil, fmt.Errorf("%s: %w", opts.Source, ErrNoOperations)
 	}
-	c := &converter{doc: doc, opts: opts, names: uniqueNames{max: maxToolName}}
+	c := &converter{doc: doc, opts: opts, names: uniqueNames{max: maxToolName}, total: len(all)}
 	c.prefix = envPrefix(doc)
 	c.baseURL, err = c.base()
 	if err != nil {
@@ -70,6 +74,7 @@ func Convert(doc *openapi3.T, opts Options) ([]byte, error) {
 			c.notes = append(c.notes, fmt.Sprintf("%s: %s", o.label(), note))
 			continue
 		}
+		c.written++
 		tools.b.WriteString("\n")
 		tools.b.WriteString(w.b.String())
 	}
@@ -130,7 +135,20 @@ func (c *converter) base() (string, error) {
 		c.notes = append(c.notes, fmt.Sprintf("the document names no server: set %s_BASE_URL, or import again with --base-url", c.prefix))
 		return "", nil
 	}
-	s := c.doc.Servers[0]
+	raw, ok := serverURL(c.doc.Servers[0])
+	if !ok {
+		c.notes = append(c.notes, fmt.Sprintf("the first server, %q, is not an absolute http or https URL: set %s_BASE_URL, or import again with --base-url", c.doc.Servers[0].URL, c.prefix))
+		return "", nil
+	}
+	return raw, nil
+}
+
+// serverURL is a server's URL with its variables at their defaults and
+// no slash at its end, and whether it is an absolute http or https URL.
+func serverURL(s *openapi3.Server) (string, bool) {
+	if s == nil {
+		return "", false
+	}
 	raw := s.URL
 	for name, v := range s.Variables {
 		if v != nil {
@@ -139,10 +157,28 @@ func (c *converter) base() (string, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		c.notes = append(c.notes, fmt.Sprintf("the first server, %q, is not an absolute http or https URL: set %s_BASE_URL, or import again with --base-url", s.URL, c.prefix))
-		return "", nil
+		return "", false
 	}
-	return strings.TrimRight(raw, "/"), nil
+	return strings.TrimRight(raw, "/"), true
+}
+
+// opBase is the base URL an operation's own servers (or its path
+// item's) give, as GitHub's uploads do, "" when it has none that is
+// absolute or --base-url is set: such an operation calls its server,
+// not PREFIX_BASE_URL.
+func (c *converter) opBase(o operation) string {
+	if c.opts.BaseURL != "" {
+		return ""
+	}
+	for _, servers := range []*openapi3.Servers{o.op.Servers, &o.item.Servers} {
+		if servers != nil && len(*servers) > 0 {
+			if u, ok := serverURL((*servers)[0]); ok && u != c.baseURL {
+				return u
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 // header writes the comment at the top: where the tools came from, the
@@ -154,7 +190,18 @@ func (c *converter) header(w *writer) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Tools for %s %s, made by toolhost import openapi from %s (OpenAPI %s).\n", title, version, filepath.Base(c.opts.Source), c.doc.OpenAPI)
-	b.WriteString("Review them before serving: keep the tools a model needs, sharpen their\ndescriptions, and run toolhost validate.\n")
+	fmt.Fprintf(&b, "%d tools of the document's %d operations", c.written, c.total)
+	var sel []string
+	for _, t := range c.opts.Tags {
+		sel = append(sel, "--tag "+t)
+	}
+	for _, o := range c.opts.Operations {
+		sel = append(sel, "--operation "+o)
+	}
+	if len(sel) > 0 {
+		fmt.Fprintf(&b, ", chosen with %s", strings.Join(sel, " "))
+	}
+	b.WriteString(".\nReview them before serving: keep the tools a model needs, sharpen their\ndescriptions, and run toolhost validate.\n")
 	if c.baseURL != "" {
 		fmt.Fprintf(&b, "Base URL: %s_BASE_URL, by default %s.\n", c.prefix, c.baseURL)
 	} else {

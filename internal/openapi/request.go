@@ -176,7 +176,9 @@ func (c *converter) httpBlock(w *writer, o operation, params []*param, authHeade
 	w.open("http")
 	w.attr("method", quote(o.method))
 	base := fmt.Sprintf(`${env(%q)}`, c.prefix+"_BASE_URL")
-	if c.baseURL != "" {
+	if u := c.opBase(o); u != "" {
+		base = templateText(u)
+	} else if c.baseURL != "" {
 		base = fmt.Sprintf(`${env(%q, %s)}`, c.prefix+"_BASE_URL", quote(c.baseURL))
 	}
 	w.attr("url", `"`+base+c.pathTemplate(o.path, params)+`"`)

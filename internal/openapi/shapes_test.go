@@ -44,6 +44,18 @@ func TestShapes(t *testing.T) {
 			`tool "get_items_by_item_id"`, `"X-Request-Id" = param.x_request_id`, `"page[size]" = param.page_size`,
 			`pattern = "^[a-z]+$"`, "default = 10", `ids          = param.ids == null ? null : join(",", param.ids)`, `tags         = param.tags == null ? null : join("|", param.tags)`, `description = "GET /items/{item-id}"`, "read_only_hint"},
 			[]string{"lookahead", "Accept = param"}},
+		{"servers of an operation", `paths:
+  /assets:
+    post:
+      operationId: uploadAsset
+      servers: [{url: "https://uploads.shapes.example.com"}]
+      responses: {"201": {description: ok}}
+  /b:
+    servers: [{url: "https://{region}.shapes.example.com/v1", variables: {region: {default: eu}}}]
+    get:
+      operationId: b
+      responses: {"200": {description: ok}}
+`, []string{`url    = "https://uploads.shapes.example.com/assets"`, `url    = "${env("SHAPES_BASE_URL", "https://eu.shapes.example.com/v1")}/b"`, "# 2 tools of the document's 2 operations."}, nil},
 		{"cycles", `paths:
   /tree:
     post:

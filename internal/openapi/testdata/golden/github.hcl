@@ -1,4 +1,5 @@
 # Tools for GitHub's official OpenAPI spec + Octokit extension 23.0.2, made by toolhost import openapi from github-api.json.gz (OpenAPI 3.0.3).
+# 10 tools of the document's 1223 operations, chosen with --tag meta --tag emojis --operation issues/create --operation issues/list-for-repo --operation repos/delete --operation issues/get.
 # Review them before serving: keep the tools a model needs, sharpen their
 # descriptions, and run toolhost validate.
 # Base URL: GITHUB_BASE_URL, by default https://api.github.com.

@@ -1,4 +1,5 @@
 # Tools for Swagger Petstore 1.0.0, made by toolhost import openapi from petstore-3.0.yaml (OpenAPI 3.0.0).
+# 3 tools of the document's 3 operations.
 # Review them before serving: keep the tools a model needs, sharpen their
 # descriptions, and run toolhost validate.
 # Base URL: SWAGGER_PETSTORE_BASE_URL, by default http://petstore.swagger.io/v1.

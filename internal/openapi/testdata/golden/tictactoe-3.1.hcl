@@ -1,4 +1,5 @@
 # Tools for Tic Tac Toe 1.0.0, made by toolhost import openapi from tictactoe-3.1.yaml (OpenAPI 3.1.0).
+# 3 tools of the document's 3 operations.
 # Review them before serving: keep the tools a model needs, sharpen their
 # descriptions, and run toolhost validate.
 # Base URL: TIC_TAC_TOE_BASE_URL, by default https://tictactoe.example.com/v1.
