@@ -1,5 +1,5 @@
 // Package cli is the toolhost command line: serve, validate, call, read,
-// prompt, inspect, fmt, init, setup, bridge and version. It parses flags
+// prompt, inspect, fmt, init, setup, bridge, import and version. It parses flags
 // and wires the packages that do the work (host serves over stdio and
 // HTTP, and shuts down; setup registers a config with an editor); main
 // only wires it to the process.
