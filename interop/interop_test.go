@@ -24,12 +24,13 @@ import (
 const nodeTimeout = 2 * time.Minute
 
 // TestTypeScriptClient builds toolhost and runs client.test.mjs,
-// reload.test.mjs, rich.test.mjs, http.test.mjs and broken.test.mjs
+// reload.test.mjs, rich.test.mjs, http.test.mjs, broken.test.mjs and
+// openapi.test.mjs
 // against it with node's test runner.
 func TestTypeScriptClient(t *testing.T) {
 	node := findNode(t)
 	bin := buildToolhost(t)
-	runNode(t, node, nodeTimeout, []string{"TOOLHOST_BIN=" + bin}, "client.test.mjs", "reload.test.mjs", "rich.test.mjs", "http.test.mjs", "broken.test.mjs")
+	runNode(t, node, nodeTimeout, []string{"TOOLHOST_BIN=" + bin}, "client.test.mjs", "reload.test.mjs", "rich.test.mjs", "http.test.mjs", "broken.test.mjs", "openapi.test.mjs")
 }
 
 // TestMain runs the test binary as a program when an exec tool of a test

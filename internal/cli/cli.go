@@ -1,5 +1,5 @@
 // Package cli is the toolhost command line: serve, validate, call, read,
-// prompt, inspect, fmt, init, setup, bridge and version. It parses flags
+// prompt, inspect, fmt, init, setup, bridge, import and version. It parses flags
 // and wires the packages that do the work (host serves over stdio and
 // HTTP, and shuts down; setup registers a config with an editor); main
 // only wires it to the process.
@@ -58,6 +58,8 @@ Usage:
                                           (https://github.com/toolhost/toolhost/blob/main/docs/setup.md)
   toolhost bridge framed --connect HOST:PORT CONFIG...
                                           offer the tools to a framed-protocol server (docs/framed-protocol.md)
+  toolhost import openapi SPEC [--tag T ...] [--operation ID ...] [-o FILE]
+                                          write tools for an OpenAPI document's operations
   toolhost version                        print the version
 
 CONFIG is a .hcl file or a directory of .hcl files; several are merged.
@@ -100,6 +102,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runSetup(rest, stdout, stderr)
 	case "bridge":
 		return runBridge(ctx, rest, stdout, stderr)
+	case "import":
+		return runImport(rest, stdin, stdout, stderr)
 	case "version", "--version", "-version":
 		fs := newFlags("version", "version", stderr)
 		args, err := parseFlags(fs, rest)
@@ -186,7 +190,7 @@ func buildDetails() string {
 }
 
 // commands are the commands Run knows, for 'toolhost help COMMAND'.
-var commands = []string{"serve", "validate", "call", "read", "prompt", "inspect", "fmt", "init", "setup", "bridge", "version"}
+var commands = []string{"serve", "validate", "call", "read", "prompt", "inspect", "fmt", "init", "setup", "bridge", "import", "version"}
 
 // runHelp runs 'toolhost help COMMAND': the command's own usage, as
 // 'toolhost COMMAND -h' prints it, but on stdout, where 'toolhost help'

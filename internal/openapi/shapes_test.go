@@ -1,0 +1,191 @@
+package openapi_test
+
+import (
+	"strings"
+	"testing"
+
+	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/host"
+	"github.com/toolhost/toolhost/internal/openapi"
+)
+
+// shapesHead starts each document of TestShapes.
+const shapesHead = `openapi: 3.0.3
+info: {title: Shapes, version: "1"}
+servers:
+  - url: https://{region}.shapes.example.com/v1
+    variables:
+      region: {default: eu}
+`
+
+// TestShapes converts small documents, each with one feature, and
+// checks what the HCL says of it; every result must load.
+func TestShapes(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  string
+		want []string
+		not  []string
+	}{
+		{"server variables and names", `paths:
+  /items/{item-id}:
+    get:
+      parameters:
+        - {name: item-id, in: path, required: true, schema: {type: string, pattern: "^[a-z]+$"}}
+        - {name: X-Request-Id, in: header, schema: {type: string}}
+        - {name: Accept, in: header, schema: {type: string}}
+        - {name: "page[size]", in: query, schema: {type: integer, minimum: 1, maximum: 50, default: 10}}
+        - {name: q, in: query, schema: {type: string, pattern: "(?=lookahead)"}}
+        - {name: ids, in: query, explode: false, schema: {type: array, items: {type: integer}}}
+        - {name: tags, in: query, style: pipeDelimited, schema: {type: array, items: {type: string}}}
+      responses:
+        "200": {description: ok}
+`, []string{`"${env("SHAPES_BASE_URL", "https://eu.shapes.example.com/v1")}/items/${param.item_id}"`,
+			`tool "get_items_by_item_id"`, `"X-Request-Id" = param.x_request_id`, `"page[size]" = param.page_size`,
+			`pattern = "^[a-z]+$"`, "default = 10", `ids          = param.ids == null ? null : join(",", param.ids)`, `tags         = param.tags == null ? null : join("|", param.tags)`, `description = "GET /items/{item-id}"`, "read_only_hint"},
+			[]string{"lookahead", "Accept = param"}},
+		{"servers of an operation", `paths:
+  /assets:
+    post:
+      operationId: uploadAsset
+      servers: [{url: "https://uploads.shapes.example.com"}]
+      responses: {"201": {description: ok}}
+  /b:
+    servers: [{url: "https://{region}.shapes.example.com/v1", variables: {region: {default: eu}}}]
+    get:
+      operationId: b
+      responses: {"200": {description: ok}}
+`, []string{`url    = "https://uploads.shapes.example.com/assets"`, `url    = "${env("SHAPES_BASE_URL", "https://eu.shapes.example.com/v1")}/b"`, "# 2 tools of the document's 2 operations."}, nil},
+		{"cycles", `paths:
+  /tree:
+    post:
+      operationId: plantTree
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/Node"}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Node"}
+components:
+  schemas:
+    Node:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string}
+        children: {type: array, items: {$ref: "#/components/schemas/Node"}}
+`, []string{`tool "plant_tree"`, "input_schema", `children = param.children`, `field "children"`}, nil},
+		{"delete, cookies, callbacks and forms", `paths:
+  /items/{id}:
+    delete:
+      operationId: DeleteItem
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: integer}}
+        - {name: session, in: cookie, schema: {type: string}}
+      callbacks:
+        done:
+          "{$request.body#/url}":
+            post: {responses: {"200": {description: ok}}}
+      responses:
+        "204": {description: gone}
+  /upload:
+    post:
+      operationId: upload
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema: {type: object, properties: {file: {type: string, format: binary}}}
+      responses:
+        "200": {description: ok}
+`, []string{`tool "delete_item"`, `confirm = "DELETE /items/${param.id}: go ahead?"`, "destructive_hint = true",
+			`cookie "session"`, "callbacks (1)", "upload (POST /upload): it needs a request body of type multipart/form-data"},
+			[]string{`tool "upload"`}},
+		{"credentials", `security:
+  - key: []
+  - basic: []
+paths:
+  /a:
+    get:
+      operationId: a
+      responses: {"200": {description: ok}}
+  /b:
+    get:
+      operationId: b
+      security: [{basic: []}]
+      responses: {"200": {description: ok}}
+  /c:
+    get:
+      operationId: c
+      security: [{cookie: []}]
+      responses: {"200": {description: ok}}
+  /d:
+    get:
+      operationId: d
+      security: [{}]
+      responses: {"200": {description: ok}}
+components:
+  securitySchemes:
+    key: {type: apiKey, in: query, name: api_key}
+    basic: {type: http, scheme: basic}
+    cookie: {type: apiKey, in: cookie, name: sid}
+`, []string{`api_key = sensitive(env("SHAPES_API_KEY"))`,
+			`Authorization = sensitive("Basic ${base64encode("${env("SHAPES_USERNAME")}:${env("SHAPES_PASSWORD")}")}")`,
+			`the security scheme "cookie" (an API key in a cookie): add its credentials by hand`,
+			"Credentials come from the environment, never from this file: SHAPES_API_KEY, SHAPES_USERNAME, SHAPES_PASSWORD."},
+			nil},
+		{"template text in the document", `paths:
+  /x:
+    get:
+      operationId: x
+      summary: "Says ${param.secret} and %{ if true }"
+      parameters:
+        - {name: q, in: query, schema: {type: string, default: "${env(\"HOME\")}", enum: ["${env(\"HOME\")}", b]}}
+      responses: {"200": {description: ok}}
+`, []string{`"Says $${param.secret} and %%{ if true }"`, `default = "$${env(\"HOME\")}"`}, nil},
+		{"line breaks in the document", `paths:
+  "/x\n}\ntool \"evil\" {\r# ":
+    get:
+      responses: {"200": {description: ok}}
+  /y:
+    get:
+      operationId: "y\ntool \"evil\" {"
+      summary: "a\nb"
+      parameters:
+        - {name: "q\nr", in: query, schema: {type: string}}
+      responses: {"200": {description: ok}}
+`, []string{"# - GET /x\n# }\n# tool \"evil\" {\n# # : its path has spaces or control characters", `tool "y_tool_evil"`, `description = "a b"`, `"q\nr" = param.q_r`}, []string{"\ntool \"evil\""}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := openapi.Parse("shapes.yaml", []byte(shapesHead+tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := openapi.Convert(doc, openapi.Options{Source: "shapes.yaml"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("the HCL lacks %s:\n%s", w, out)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(string(out), w) {
+					t.Errorf("the HCL has %s:\n%s", w, out)
+				}
+			}
+			reg, diags := host.Load([]string{writeConfig(t, out)}, nil)
+			if diags.HasErrors() {
+				t.Fatalf("the HCL does not load:\n%s\n%s", thcl.FormatDiagnostics(diags), out)
+			}
+			reg.Close()
+		})
+	}
+}

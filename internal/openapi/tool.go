@@ -1,0 +1,283 @@
+package openapi
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// param is one argument of a tool: a path, query or header parameter,
+// a property of a flattened JSON body, or the body whole.
+type param struct {
+	name     string // in HCL, unique in the tool
+	orig     string // in the request
+	in       string // path, query, header, body (a property), bodywhole
+	schema   *openapi3.Schema
+	ref      *openapi3.SchemaRef
+	typ      string
+	simple   bool
+	required bool
+	desc     string
+	example  any
+	hasEx    bool
+	// sep joins a query list's items into one value (explode false,
+	// or a delimited style); "" repeats the key for each item.
+	sep string
+}
+
+// skippedHeaders are header parameters OpenAPI says to ignore: the
+// request's media types and credentials come from elsewhere.
+var skippedHeaders = []string{"accept", "content-type", "authorization"}
+
+// tool writes the tool for one operation to w, or returns why it cannot
+// (what the comment at the top then says).
+func (c *converter) tool(w *writer, o operation) string {
+	if o.method == "TRACE" {
+		return "TRACE is not a method an http tool sends"
+	}
+	if strings.ContainsFunc(o.path, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+		return "its path has spaces or control characters, which a URL cannot hold"
+	}
+	names := uniqueNames{}
+	params, notes, skip := parameters(o, &names)
+	if skip != "" {
+		return skip
+	}
+	body, bodyNote, skip := c.body(o, &names)
+	if skip != "" {
+		return skip
+	}
+	if bodyNote != "" {
+		notes = append(notes, bodyNote)
+	}
+	params = append(params, body...)
+	if len(o.op.Callbacks) > 0 {
+		notes = append(notes, fmt.Sprintf("callbacks (%d): a tool cannot receive them", len(o.op.Callbacks)))
+	}
+	useSchema := slices.ContainsFunc(params, func(p *param) bool { return !p.simple })
+	for _, p := range params {
+		if p.typ == "any" && p.in != "bodywhole" {
+			useSchema = true
+		}
+	}
+	headers, query, authNote := c.security(o)
+	if authNote != "" {
+		notes = append(notes, authNote)
+	}
+
+	name := c.toolName(o)
+	w.comment(o.method + " " + o.path)
+	if len(notes) > 0 {
+		w.comment("Left out: " + strings.Join(notes, "; ") + ".")
+	}
+	w.open("tool %s", quote(name))
+	d := description(o.op)
+	if d == "" {
+		d = o.method + " " + o.path // better than nothing to a model
+	}
+	w.attr("description", quote(d))
+	w.open("annotations")
+	switch o.method {
+	case "GET", "HEAD", "OPTIONS":
+		w.attr("read_only_hint", "true")
+	case "DELETE":
+		w.attr("destructive_hint", "true")
+		w.attr("idempotent_hint", "true")
+	case "PUT":
+		w.attr("destructive_hint", "false")
+		w.attr("idempotent_hint", "true")
+	default:
+		w.attr("destructive_hint", "false")
+	}
+	w.attr("open_world_hint", "true")
+	w.close()
+	if o.method == "DELETE" {
+		w.attr("confirm", `"`+o.method+" "+c.pathTemplate(o.path, params)+`: go ahead?"`)
+	}
+	if useSchema {
+		c.inputSchema(w, params)
+	} else {
+		for _, p := range params {
+			writeParam(w, p)
+		}
+	}
+	c.httpBlock(w, o, params, headers, query)
+	resp := successResponse(o.op)
+	fields := c.result(w, resp)
+	c.example(w, params, resp, fields)
+	w.close()
+	return ""
+}
+
+// parameters returns the params of an operation's path, query and
+// header parameters (those of the path item, overridden by the
+// operation's of the same name and place), named from names; notes say
+// what was left out, skip why the operation cannot be a tool.
+func parameters(o operation, names *uniqueNames) (params []*param, notes []string, skip string) {
+	// Parameters of the path item, then of the operation, which
+	// override those with the same name and place.
+	all := map[string]*openapi3.Parameter{}
+	var order []string
+	for _, list := range []openapi3.Parameters{o.item.Parameters, o.op.Parameters} {
+		for _, ref := range list {
+			if ref == nil || ref.Value == nil {
+				continue
+			}
+			k := ref.Value.In + "\x00" + ref.Value.Name
+			if _, ok := all[k]; !ok {
+				order = append(order, k)
+			}
+			all[k] = ref.Value
+		}
+	}
+	for _, k := range order {
+		p := all[k]
+		switch {
+		case p.In == "cookie":
+			if p.Required {
+				return nil, nil, fmt.Sprintf("its required cookie %q: http tools send no cookies", p.Name)
+			}
+			notes = append(notes, fmt.Sprintf("cookie %q", p.Name))
+			continue
+		case p.In == "header" && slices.Contains(skippedHeaders, strings.ToLower(p.Name)):
+			continue
+		case p.In != "path" && p.In != "query" && p.In != "header":
+			return nil, nil, fmt.Sprintf("parameter %q is in %q, which is not a place OpenAPI defines", p.Name, p.In)
+		}
+		ref := p.Schema
+		if ref == nil {
+			for _, mt := range p.Content {
+				ref = mt.Schema
+				break
+			}
+		}
+		s := merged(schemaOf(ref))
+		typ, simple := hclType(s, 0)
+		if s == nil {
+			typ, simple = "string", true
+		}
+		if !simple && p.In != "path" {
+			// A query or header object (deepObject, say) has no form
+			// an http tool's query map writes.
+			if p.Required {
+				return nil, nil, fmt.Sprintf("its required %s parameter %q is an object or a union, which toolhost does not encode in a %s", p.In, p.Name, p.In)
+			}
+			notes = append(notes, fmt.Sprintf("%s parameter %q (an object or a union)", p.In, p.Name))
+			continue
+		}
+		if !simple {
+			typ = "string"
+		}
+		pr := &param{
+			name: names.take(identifier(p.Name, "param")), orig: p.Name, in: p.In,
+			schema: s, ref: ref, typ: typ, simple: true,
+			required: p.Required || p.In == "path", desc: brief(p.Description, 300),
+		}
+		if pr.desc == "" && s != nil {
+			pr.desc = brief(s.Description, 300)
+		}
+		pr.example, pr.hasEx = paramExample(p, s)
+		if p.In == "query" && strings.HasPrefix(typ, "list(") {
+			switch {
+			case p.Style == "pipeDelimited":
+				pr.sep = "|"
+			case p.Style == "spaceDelimited":
+				pr.sep = " "
+			case p.Explode != nil && !*p.Explode:
+				pr.sep = ","
+			}
+		}
+		params = append(params, pr)
+	}
+	return params, notes, ""
+}
+
+// paramExample is the value a parameter's example gives, if any: its
+// own example, its first named example, or its schema's.
+func paramExample(p *openapi3.Parameter, s *openapi3.Schema) (any, bool) {
+	if p.Example != nil {
+		return p.Example, true
+	}
+	for _, k := range slices.Sorted(maps.Keys(p.Examples)) {
+		if ex := p.Examples[k]; ex != nil && ex.Value != nil && ex.Value.Value != nil {
+			return ex.Value.Value, true
+		}
+	}
+	return schemaExample(s)
+}
+
+// schemaExample is a schema's example (3.0's example or 3.1's first of
+// examples), or its default.
+func schemaExample(s *openapi3.Schema) (any, bool) {
+	switch {
+	case s == nil:
+		return nil, false
+	case s.Example != nil:
+		return s.Example, true
+	case len(s.Examples) > 0 && s.Examples[0] != nil:
+		return s.Examples[0], true
+	case s.Default != nil:
+		return s.Default, true
+	}
+	return nil, false
+}
+
+// writeParam writes a param block.
+func writeParam(w *writer, p *param) {
+	w.open("param %s", quote(p.name))
+	w.attr("type", p.typ)
+	if p.desc != "" {
+		w.attr("description", quote(p.desc))
+	}
+	cons := constraints(p.schema, p.typ)
+	hasDefault := false
+	for _, kv := range cons {
+		if kv.k == "default" {
+			hasDefault = true
+			if p.required {
+				// A required parameter with a default is one the
+				// caller may leave out, as OpenAPI means it.
+				continue
+			}
+		}
+		w.attr(kv.k, value(kv.v, w.depth))
+	}
+	if !p.required && !hasDefault {
+		w.attr("required", "false")
+	}
+	w.close()
+}
+
+// pathTemplate is the path with each {name} replaced by its param, as a
+// template's text (without quotes).
+func (c *converter) pathTemplate(path string, params []*param) string {
+	var b strings.Builder
+	for path != "" {
+		i := strings.IndexByte(path, '{')
+		j := strings.IndexByte(path[max(i, 0):], '}')
+		if i < 0 || j < 0 {
+			b.WriteString(templateText(path))
+			break
+		}
+		j += i
+		b.WriteString(templateText(path[:i]))
+		name := path[i+1 : j]
+		found := false
+		for _, p := range params {
+			if p.in == "path" && p.orig == name {
+				fmt.Fprintf(&b, "${param.%s}", p.name)
+				found = true
+				break
+			}
+		}
+		if !found {
+			b.WriteString(templateText(path[i : j+1]))
+		}
+		path = path[j+1:]
+	}
+	return b.String()
+}
