@@ -17,13 +17,11 @@
 package testpg
 
 import (
-	"database/sql"
 	"fmt"
 	"net"
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -39,21 +37,15 @@ const Superuser = "postgres"
 // ready is the line postgres logs once it accepts connections.
 const ready = "database system is ready to accept connections"
 
-// Server is one PostgreSQL server run for tests.
+// Server is one PostgreSQL server run for tests. Its Stop, Kill and
+// Restart are for a server of the test's own (Start).
 type Server struct {
-	// t is the test that owns a server made by Start; nil for Shared.
-	t    testing.TB
-	bin  string
-	dir  string
-	user *testserver.User
-	// Addr is the server's host:port on 127.0.0.1, the same across
-	// restarts.
-	Addr string
+	*testserver.Server
 	// DSN is a postgres:// URL of the database "postgres" as Superuser,
 	// without TLS, for pgx and its database/sql driver "pgx".
-	DSN  string
-	proc testserver.Process
-	dbs  atomic.Int64
+	DSN string
+	bin string
+	dbs atomic.Int64
 }
 
 // shared is the server of Shared.
@@ -67,7 +59,7 @@ var shared testserver.Shared[*Server]
 // Mains of several packages nest: testpg.Main(func() int { return
 // testmysql.Main(m.Run) }).
 func Main(run func() int) int {
-	return shared.Main(run, func(s *Server) { _ = s.stop() })
+	return shared.Main(run, func(s *Server) { _ = s.Close() })
 }
 
 // Shared returns the server that the tests of the test binary share,
@@ -89,7 +81,7 @@ func Start(t testing.TB) *Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := s.stop(); err != nil {
+		if err := s.Close(); err != nil {
 			t.Error(err)
 		}
 	})
@@ -113,27 +105,15 @@ func newServer(t testing.TB, bin string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{t: t, bin: bin, dir: dir, user: u}
+	s := &Server{bin: bin, Server: &testserver.Server{Owner: t, Package: "testpg", Dir: dir, User: u, Quit: syscall.SIGINT}}
+	s.Run = s.run
 	initdb := u.Command(filepath.Join(bin, "initdb"), "-D", s.data(), "-U", Superuser,
 		"-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions")
 	if out, err := initdb.CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("testpg: initdb as %s in %s: %v\n%s", u.Name, dir, err, out)
 	}
-	// A port found free can be taken by another process before the
-	// server binds it; a few tries make that harmless.
-	for range 5 {
-		port, perr := testserver.FreePort()
-		if perr != nil {
-			err = perr
-			break
-		}
-		s.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-		if err = s.start(); err == nil {
-			break
-		}
-	}
-	if err != nil {
+	if err := s.Listen(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
@@ -142,7 +122,7 @@ func newServer(t testing.TB, bin string) (*Server, error) {
 }
 
 // data is the cluster's directory.
-func (s *Server) data() string { return filepath.Join(s.dir, "data") }
+func (s *Server) data() string { return filepath.Join(s.Dir, "data") }
 
 // dsn is the URL of database db on s as Superuser.
 func (s *Server) dsn(db string) string {
@@ -150,14 +130,14 @@ func (s *Server) dsn(db string) string {
 	return u.String()
 }
 
-// start runs postgres on s.Addr and waits until it is ready.
-func (s *Server) start() error {
+// run runs postgres on s.Addr and waits until it is ready.
+func (s *Server) run() error {
 	_, port, _ := net.SplitHostPort(s.Addr)
-	cmd := s.user.Command(filepath.Join(s.bin, "postgres"),
+	cmd := s.User.Command(filepath.Join(s.bin, "postgres"),
 		"-D", s.data(),
 		"-p", port,
 		"-c", "listen_addresses=127.0.0.1",
-		"-c", "unix_socket_directories="+s.dir,
+		"-c", "unix_socket_directories="+s.Dir,
 		"-c", "fsync=off",
 		"-c", "synchronous_commit=off",
 		"-c", "full_page_writes=off",
@@ -165,60 +145,11 @@ func (s *Server) start() error {
 		"-c", "logging_collector=off",
 		"-c", "log_destination=stderr",
 	)
-	cmd.Dir = s.dir
-	if err := s.proc.Start(cmd, ready); err != nil {
+	cmd.Dir = s.Dir
+	if err := s.Proc.Start(cmd, ready); err != nil {
 		return fmt.Errorf("testpg: postgres on %s: %w", s.Addr, err)
 	}
 	return nil
-}
-
-// stop shuts the server down and removes its files.
-func (s *Server) stop() error {
-	err := s.proc.Stop(syscall.SIGINT)
-	if rerr := os.RemoveAll(s.dir); err == nil && rerr != nil {
-		err = fmt.Errorf("testpg: %w", rerr)
-	}
-	return err
-}
-
-// owner returns the test that owns s, and panics on the shared server,
-// which other tests are using.
-func (s *Server) owner(method string) testing.TB {
-	if s.t == nil {
-		panic("testpg: " + method + " on the shared server would break the other tests that use it; a test that stops its server takes one of its own with testpg.Start")
-	}
-	s.t.Helper()
-	return s.t
-}
-
-// Stop shuts the server down cleanly (a fast shutdown: sessions are ended)
-// and waits for it to exit; its data stays for Restart. Stopping a stopped
-// server does nothing.
-func (s *Server) Stop() {
-	t := s.owner("Stop")
-	if err := s.proc.Stop(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// Kill kills the server and its sessions at once (SIGKILL), as a crash
-// would, and waits for it to exit; Restart recovers its data.
-func (s *Server) Kill() {
-	t := s.owner("Kill")
-	if err := s.proc.Kill(); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// Restart stops the server, when it runs, and starts it again on the same
-// address with the same data.
-func (s *Server) Restart() {
-	t := s.owner("Restart")
-	t.Helper()
-	s.Stop()
-	if err := s.start(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // Database makes a new, empty database for t and returns its DSN (a
@@ -226,25 +157,6 @@ func (s *Server) Restart() {
 func (s *Server) Database(t testing.TB) string {
 	t.Helper()
 	name := fmt.Sprintf("test_%d", s.dbs.Add(1))
-	s.exec(t, `CREATE DATABASE "`+name+`"`)
-	t.Cleanup(func() {
-		// A test that stopped its own server has no database to drop.
-		if s.proc.Running() {
-			s.exec(t, `DROP DATABASE IF EXISTS "`+name+`" WITH (FORCE)`)
-		}
-	})
+	s.MakeDatabase(t, "pgx", s.DSN, `CREATE DATABASE "`+name+`"`, `DROP DATABASE IF EXISTS "`+name+`" WITH (FORCE)`)
 	return s.dsn(name)
-}
-
-// exec runs one statement in the database "postgres".
-func (s *Server) exec(t testing.TB, stmt string) {
-	t.Helper()
-	db, err := sql.Open("pgx", s.DSN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(stmt); err != nil {
-		t.Fatalf("testpg: %s: %v", stmt, err)
-	}
 }
