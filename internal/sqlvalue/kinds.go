@@ -1,6 +1,7 @@
 package sqlvalue
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -140,36 +141,38 @@ func sqliteKind(typ string) kind {
 	return kindDecimal
 }
 
-// schema is the JSON Schema of the kind's values other than null.
+// schemas are the JSON Schemas of the kinds' values other than null;
+// kindAny's and kindJSON's allow any JSON value.
+var schemas = [...]jsonschema.Schema{
+	kindAny:         {},
+	kindText:        {Type: "string"},
+	kindInt:         {Type: "integer"},
+	kindBigint:      {Types: []string{"integer", "string"}},
+	kindFloat32:     {Types: []string{"number", "string"}},
+	kindFloat64:     {Types: []string{"number", "string"}},
+	kindDecimal:     {Types: []string{"number", "string"}},
+	kindBool:        {Type: "boolean"},
+	kindBytes:       {Type: "string", ContentEncoding: "base64"},
+	kindJSON:        {},
+	kindTimestampTZ: {Type: "string", Format: "date-time"},
+	kindTimestamp:   {Type: "string", Description: "a date and wall-clock time without a time zone"},
+	kindDate:        {Type: "string", Format: "date"},
+	kindTime:        {Type: "string"},
+	kindInterval:    {Type: "string", Description: "an ISO 8601 duration"},
+	kindUUID:        {Type: "string", Format: "uuid"},
+	kindArray:       {Type: "array"},
+	kindSet:         {Type: "array", Items: &jsonschema.Schema{Type: "string"}},
+	kindBit:         {Types: []string{"integer", "string"}},
+}
+
+// schema is a copy of the JSON Schema of the kind's values other than
+// null.
 func (k kind) schema() *jsonschema.Schema {
-	switch k {
-	case kindText, kindTime:
-		return &jsonschema.Schema{Type: "string"}
-	case kindInt:
-		return &jsonschema.Schema{Type: "integer"}
-	case kindBigint, kindBit:
-		return &jsonschema.Schema{Types: []string{"integer", "string"}}
-	case kindFloat32, kindFloat64, kindDecimal:
-		return &jsonschema.Schema{Types: []string{"number", "string"}}
-	case kindBool:
-		return &jsonschema.Schema{Type: "boolean"}
-	case kindBytes:
-		return &jsonschema.Schema{Type: "string", ContentEncoding: "base64"}
-	case kindTimestampTZ:
-		return &jsonschema.Schema{Type: "string", Format: "date-time"}
-	case kindTimestamp:
-		return &jsonschema.Schema{Type: "string", Description: "a date and wall-clock time without a time zone"}
-	case kindDate:
-		return &jsonschema.Schema{Type: "string", Format: "date"}
-	case kindInterval:
-		return &jsonschema.Schema{Type: "string", Description: "an ISO 8601 duration"}
-	case kindUUID:
-		return &jsonschema.Schema{Type: "string", Format: "uuid"}
-	case kindArray:
-		return &jsonschema.Schema{Type: "array"}
-	case kindSet:
-		return &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"}}
+	s := schemas[k]
+	s.Types = slices.Clone(s.Types)
+	if s.Items != nil {
+		items := *s.Items
+		s.Items = &items
 	}
-	// kindAny, kindJSON: any JSON value.
-	return &jsonschema.Schema{}
+	return &s
 }

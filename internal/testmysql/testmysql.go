@@ -36,8 +36,8 @@ const Superuser = "root"
 // ready is the line mariadbd logs once it accepts connections.
 const ready = "ready for connections"
 
-// Server is one MariaDB server run for tests. Its Stop, Kill and Restart
-// are for a server of the test's own (Start).
+// Server is one MariaDB server run for tests; only a server of the test's
+// own (Start) may be stopped and restarted.
 type Server struct {
 	*testserver.Server
 	// DSN is the go-sql-driver/mysql DSN of the server as Superuser, with
@@ -51,39 +51,26 @@ type Server struct {
 // shared is the server of Shared.
 var shared testserver.Shared[*Server]
 
-// Main runs run (a TestMain's m.Run) and then stops the shared server, if
-// a test started it; a package whose tests call Shared has
-//
-//	func TestMain(m *testing.M) { os.Exit(testmysql.Main(m.Run)) }
+// Main is testpg.Main for the MariaDB server: TestMain calls
+// os.Exit(testmysql.Main(m.Run)) in a package whose tests call Shared.
 func Main(run func() int) int {
-	return shared.Main(run, func(s *Server) { _ = s.Close() })
+	return shared.Main(run)
 }
 
-// Shared returns the server that the tests of the test binary share,
-// starting it the first time. Tests that need a clean database take one
-// of their own with Database; they do not stop or restart it (Stop, Kill
-// and Restart panic on it): a test that does uses Start.
+// Shared is testpg.Shared for the MariaDB server: one for the test binary,
+// a Database for each test, and no Stop, Kill or Restart.
 func Shared(t testing.TB) *Server {
 	t.Helper()
 	bin, daemon := find(t)
 	return shared.Get(t, "testmysql.Main(m.Run)", func() (*Server, error) { return newServer(nil, bin, daemon) })
 }
 
-// Start runs a server of t's own and returns it once it accepts
-// connections; it is stopped, and its files removed, in t.Cleanup.
+// Start is testpg.Start for the MariaDB server: a server of t's own,
+// ready, closed in t.Cleanup.
 func Start(t testing.TB) *Server {
 	t.Helper()
 	bin, daemon := find(t)
-	s, err := newServer(t, bin, daemon)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
-			t.Error(err)
-		}
-	})
-	return s
+	return testserver.Own(t, func() (*Server, error) { return newServer(t, bin, daemon) })
 }
 
 // find returns the directories of mariadb-install-db and of mariadbd, or

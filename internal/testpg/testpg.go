@@ -59,7 +59,7 @@ var shared testserver.Shared[*Server]
 // Mains of several packages nest: testpg.Main(func() int { return
 // testmysql.Main(m.Run) }).
 func Main(run func() int) int {
-	return shared.Main(run, func(s *Server) { _ = s.Close() })
+	return shared.Main(run)
 }
 
 // Shared returns the server that the tests of the test binary share,
@@ -76,16 +76,8 @@ func Shared(t testing.TB) *Server {
 // connections; it is stopped, and its files removed, in t.Cleanup.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	s, err := newServer(t, find(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
-			t.Error(err)
-		}
-	})
-	return s
+	bin := find(t)
+	return testserver.Own(t, func() (*Server, error) { return newServer(t, bin) })
 }
 
 // find returns the directory of initdb and postgres, or skips or fails t.

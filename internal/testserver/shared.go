@@ -9,7 +9,7 @@ import (
 // Shared is the one server that the tests of a test binary share, started
 // by the first test that asks for it and stopped when the binary's
 // TestMain has run its tests.
-type Shared[S any] struct {
+type Shared[S Closer] struct {
 	inMain  atomic.Bool
 	once    sync.Once
 	started atomic.Bool
@@ -17,15 +17,34 @@ type Shared[S any] struct {
 	err     error
 }
 
-// Main runs run (a TestMain's m.Run) and then stop on the server, if a
+// Closer is a server that Close stops and removes.
+type Closer interface{ Close() error }
+
+// Main runs run (a TestMain's m.Run) and then closes the server, if a
 // test started it, and returns run's exit code.
-func (sh *Shared[S]) Main(run func() int, stop func(S)) int {
+func (sh *Shared[S]) Main(run func() int) int {
 	sh.inMain.Store(true)
 	code := run()
 	if sh.started.Load() {
-		stop(sh.server)
+		_ = sh.server.Close()
 	}
 	return code
+}
+
+// Own returns the server that start makes for t, closed in t.Cleanup; it
+// fails t if start fails.
+func Own[S Closer](t testing.TB, start func() (S, error)) S {
+	t.Helper()
+	s, err := start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return s
 }
 
 // Get returns the shared server, starting it the first time. A test whose

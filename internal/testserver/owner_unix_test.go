@@ -1,6 +1,6 @@
 //go:build !windows
 
-package testpg
+package testserver_test
 
 import (
 	"os"
