@@ -24,8 +24,9 @@ import (
 )
 
 // Find returns the directory that holds every one of programs: the first
-// directory of PATH that does, else the last (newest, by name) match of
-// the glob fallback (such as "/usr/lib/postgresql/*/bin"; may be empty).
+// directory of PATH that does, else the last by name of the matches of the
+// glob fallback (such as "/usr/lib/postgresql/*/bin", whose last is the
+// newest version while they have as many digits; may be empty).
 // When none does, t is skipped, naming the programs and the Debian
 // package that brings them, unless the environment variable CI is set:
 // there t fails, since CI installs the package. On Windows (the tests
