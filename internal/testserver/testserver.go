@@ -99,7 +99,7 @@ func (p *Process) Start(cmd *exec.Cmd, ready string) error {
 	}
 	cmd.Stderr = cmd.Stdout
 	setGroup(cmd)
-	if err := cmd.Start(); err != nil {
+	if err := startCmd(cmd); err != nil {
 		return fmt.Errorf("testserver: starting %s: %w", cmd.Path, err)
 	}
 	var log strings.Builder
