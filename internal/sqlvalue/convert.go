@@ -220,7 +220,8 @@ func appendDecimal(dst []byte, s string) []byte {
 
 // exactNumber reports whether s is a JSON number without an exponent
 // whose digits, from the first to the last that is not zero, are at most
-// 15: a double holds it close enough to read it back the same.
+// 15, and whose magnitude is within a double's range: a double holds it
+// close enough to read it back the same.
 func exactNumber(s string) bool {
 	digits := strings.TrimPrefix(s, "-")
 	whole, frac, dot := strings.Cut(digits, ".")
@@ -234,7 +235,8 @@ func exactNumber(s string) bool {
 			}
 		}
 	}
-	if len(whole) > 308 {
+	if len(whole) > 300 || whole == "0" && len(frac)-len(strings.TrimLeft(frac, "0")) > 300 {
+		// Past what a double holds: it would read as infinity or zero.
 		return false
 	}
 	significant := strings.Trim(whole+frac, "0")

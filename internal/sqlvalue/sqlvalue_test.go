@@ -3,6 +3,7 @@ package sqlvalue
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -29,6 +30,8 @@ func TestToJSON(t *testing.T) {
 		{"numeric 16 digits", Postgres, "NUMERIC", "1234567890.123456", `"1234567890.123456"`},
 		{"numeric large round", Postgres, "NUMERIC", "1000000000000000000000000000000", `1000000000000000000000000000000`},
 		{"numeric small", Postgres, "NUMERIC", "0.000000000000000000001", `0.000000000000000000001`},
+		{"numeric past a double", Postgres, "NUMERIC", "1" + strings.Repeat("0", 400), `"1` + strings.Repeat("0", 400) + `"`},
+		{"numeric below a double", Postgres, "NUMERIC", "0." + strings.Repeat("0", 400) + "1", `"0.` + strings.Repeat("0", 400) + `1"`},
 		{"numeric NaN", Postgres, "NUMERIC", "NaN", `"NaN"`},
 		{"numeric infinity", Postgres, "NUMERIC", "-Infinity", `"-Infinity"`},
 		{"decimal bytes", MySQL, "DECIMAL", []byte("-0.50"), `-0.50`},
