@@ -10,18 +10,15 @@
 package testredis
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
 	"runtime"
 	"strconv"
-	"strings"
-	"sync"
 	"testing"
+
+	"github.com/toolhost/toolhost/internal/testserver"
 )
 
 // Program is the name of the server run, looked up on PATH.
@@ -46,9 +43,7 @@ type Server struct {
 	// tls are the TLS flags of a StartTLS server.
 	tls []string
 
-	mu   sync.Mutex
-	cmd  *exec.Cmd
-	done chan struct{}
+	proc testserver.Process
 }
 
 // Start runs a redis-server for t on a free loopback port and returns it
@@ -82,7 +77,7 @@ func start(t testing.TB, tls bool) *Server {
 	// A port found free can be taken by another process before the
 	// server binds it; a few tries make that harmless.
 	for range 5 {
-		port, err := freePort()
+		port, err := testserver.FreePort()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,16 +92,6 @@ func start(t testing.TB, tls bool) *Server {
 	s.URL = scheme + s.Addr
 	t.Cleanup(s.Kill)
 	return s
-}
-
-// freePort returns a loopback TCP port that was free a moment ago.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("testredis: no free loopback port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // start runs redis-server on s.Addr and waits for its ready line, or for it
@@ -128,54 +113,18 @@ func (s *Server) start() error {
 		"--logfile", "",
 	)...)
 	cmd.Dir = s.dir
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
+	if err := s.proc.Start(cmd, ready); err != nil {
+		return fmt.Errorf("testredis: redis-server on %s: %w", s.Addr, err)
 	}
-	cmd.Stderr = cmd.Stdout
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("testredis: starting %s: %w", s.path, err)
-	}
-	var log strings.Builder
-	sc := bufio.NewScanner(out)
-	up := false
-	for sc.Scan() {
-		log.WriteString(sc.Text() + "\n")
-		if strings.Contains(sc.Text(), ready) {
-			up = true
-			break
-		}
-	}
-	if !up {
-		_ = cmd.Wait()
-		return fmt.Errorf("testredis: %s exited before it was ready on %s:\n%s", s.path, s.Addr, log.String())
-	}
-	done := make(chan struct{})
-	go func() {
-		_, _ = io.Copy(io.Discard, out)
-		_ = cmd.Wait()
-		close(done)
-	}()
-	s.mu.Lock()
-	s.cmd, s.done = cmd, done
-	s.mu.Unlock()
 	return nil
 }
 
 // Kill stops the server at once (SIGKILL) and waits for it to exit; its
 // data is lost. Killing a stopped server does nothing.
 func (s *Server) Kill() {
-	s.mu.Lock()
-	cmd, done := s.cmd, s.done
-	s.cmd, s.done = nil, nil
-	s.mu.Unlock()
-	if cmd == nil {
-		return
+	if err := s.proc.Kill(); err != nil {
+		s.t.Error(err)
 	}
-	if err := cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
-		s.t.Errorf("testredis: killing %s: %v", s.path, err)
-	}
-	<-done
 }
 
 // Restart kills the server, when it runs, and starts a new, empty one on
