@@ -127,6 +127,8 @@ type HTTPServer struct {
 
 	policy    atomic.Pointer[originPolicy]
 	tokenHash [sha256.Size]byte
+	// oauth is the verifier of the config's auth block (http_auth.go).
+	oauth oauthState
 
 	streamable *mcp.StreamableHTTPHandler
 	// sessionless serves, beside the sessions of a server that keeps them,
@@ -316,6 +318,8 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	mux.Handle("/sse", h.guard(http.HandlerFunc(h.sse.serveStream)))
 	mux.Handle("/messages", h.guard(http.HandlerFunc(h.sse.serveMessage)))
 	mux.Handle("/messages/", h.guard(http.HandlerFunc(h.sse.serveMessage)))
+	mux.HandleFunc(prmPath, h.servePRM)
+	mux.HandleFunc(prmPath+"/", h.servePRM)
 	mux.HandleFunc("/healthz", h.serveHealth)
 	mux.HandleFunc("/readyz", h.serveReady)
 	mux.HandleFunc("/", serveNotFound)
@@ -423,7 +427,7 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	h.logger.Info("serving over HTTP", "addr", ln.Addr().String(), "mcp", base+"/mcp", "sse", base+"/sse",
 		"stateless", h.opts.Stateless, "auth", h.opts.AuthToken != "", "allowed_hosts", strings.Join(h.policy.Load().hostList(), ","))
-	if h.opts.AuthToken == "" && !isLoopbackHost(ln.Addr().String()) {
+	if h.opts.AuthToken == "" && h.verifier() == nil && !isLoopbackHost(ln.Addr().String()) {
 		h.logger.Warn("listening on a non-loopback address without --auth-token-env: anyone who can reach this port can call the tools", "addr", ln.Addr().String())
 	}
 	if wildcard && !h.policy.Load().anyHost && len(h.opts.AllowedHosts) == 0 {
