@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"strings"
 	"sync"
@@ -61,16 +62,11 @@ func TestHTTPOAuth(t *testing.T) {
 	meta := `resource_metadata="https://tools.example.com/.well-known/oauth-protected-resource/mcp"`
 	now := time.Now()
 	valid := is.Claims("ana", map[string]any{"scope": "mcp read"})
+	// with is a valid token's claims, with the scope mcp, changed by extra.
 	with := func(extra map[string]any) map[string]any {
-		c := is.Claims("ana", map[string]any{"scope": "mcp"})
-		for k, v := range extra {
-			if v == nil {
-				delete(c, k)
-			} else {
-				c[k] = v
-			}
-		}
-		return c
+		m := map[string]any{"scope": "mcp"}
+		maps.Copy(m, extra)
+		return is.Claims("ana", m)
 	}
 	bearer := func(tok testoidc.Token) string { return "Bearer " + is.Mint(tok) }
 	for _, tc := range []struct {
