@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	thcl "github.com/toolhost/toolhost/hcl"
 	ident "github.com/toolhost/toolhost/internal/identity"
@@ -228,4 +230,35 @@ func (h *HTTPServer) servePRM(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "max-age=300")
 	_ = json.NewEncoder(w).Encode(doc)
+}
+
+// sseUser is the subject of the verified token r carries; "" without one.
+func sseUser(r *http.Request) string {
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+		return ti.UserID
+	}
+	return ""
+}
+
+// sseSameUser reports whether a message POSTed to an SSE session comes
+// with a token of the subject that opened the session, as the SDK checks
+// for streamable HTTP's sessions; it answers 403 when not.
+func sseSameUser(w http.ResponseWriter, r *http.Request, sess *sseSession) bool {
+	if sseUser(r) == sess.user {
+		return true
+	}
+	refuse(w, r, http.StatusForbidden, "session of another user",
+		"Forbidden: this session was opened with the token of another user (or without a token); open a session of your own with GET /sse")
+	return false
+}
+
+// withTokenInfo gives a request POSTed to an SSE session the verified
+// token's info, which the SDK gives its handlers (req.Extra.TokenInfo), as
+// it does for streamable HTTP's requests.
+func withTokenInfo(m jsonrpc.Message, r *http.Request) {
+	if req, ok := m.(*jsonrpc.Request); ok {
+		if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+			req.Extra = &mcp.RequestExtra{TokenInfo: ti}
+		}
+	}
 }

@@ -148,7 +148,8 @@ func (b *bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // TestHTTPOAuthCaller: the caller of a verified token reaches the
-// handlers in req.Extra.TokenInfo; a session is bound to its subject.
+// handlers in req.Extra.TokenInfo, over streamable HTTP and SSE; a session
+// is bound to the token's subject.
 func TestHTTPOAuthCaller(t *testing.T) {
 	is := testoidc.Start(t, authAudience)
 	e := startHTTPConfig(t, HTTPOptions{}, authConfig(is, authAudience))
@@ -161,26 +162,38 @@ func TestHTTPOAuthCaller(t *testing.T) {
 			return next(ctx, method, req)
 		}
 	})
-	tr := &bearerTransport{token: is.Mint(testoidc.Token{Claims: is.Claims("ana", map[string]any{"scope": "mcp", "email": "ana@example.com"})})}
-	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: e.base + "/mcp", HTTPClient: &http.Client{Transport: tr}},
-		&mcp.ClientSessionOptions{ProtocolVersion: sessionProtocol})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	if got := callText(t, cs, "say_hello", nil); got != "hello" {
-		t.Fatalf("say_hello = %q", got)
-	}
-	if c := <-seen; c == nil || c.Subject != "ana" || c.Claims["email"] != "ana@example.com" {
-		t.Fatalf("the handler's caller: %+v", c)
-	}
-	// Another subject's token cannot use ana's session.
-	tr.mu.Lock()
-	tr.token = is.Mint(testoidc.Token{Claims: is.Claims("eve", map[string]any{"scope": "mcp"})})
-	tr.mu.Unlock()
-	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "say_hello"}); err == nil {
-		t.Fatal("eve's token was taken in ana's session")
+	for _, tc := range []struct {
+		name      string
+		transport func(*http.Client) mcp.Transport
+		opts      *mcp.ClientSessionOptions
+	}{
+		{"streamable", func(c *http.Client) mcp.Transport {
+			return &mcp.StreamableClientTransport{Endpoint: e.base + "/mcp", HTTPClient: c}
+		}, &mcp.ClientSessionOptions{ProtocolVersion: sessionProtocol}},
+		{"sse", func(c *http.Client) mcp.Transport { return &mcp.SSEClientTransport{Endpoint: e.base + "/sse", HTTPClient: c} }, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := &bearerTransport{token: is.Mint(testoidc.Token{Claims: is.Claims("ana", map[string]any{"scope": "mcp", "email": "ana@example.com"})})}
+			c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+			cs, err := c.Connect(context.Background(), tc.transport(&http.Client{Transport: tr}), tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			if got := callText(t, cs, "say_hello", nil); got != "hello" {
+				t.Fatalf("say_hello = %q", got)
+			}
+			if c := <-seen; c == nil || c.Subject != "ana" || c.Claims["email"] != "ana@example.com" {
+				t.Fatalf("the handler's caller: %+v", c)
+			}
+			// Another subject's token cannot use ana's session.
+			tr.mu.Lock()
+			tr.token = is.Mint(testoidc.Token{Claims: is.Claims("eve", map[string]any{"scope": "mcp"})})
+			tr.mu.Unlock()
+			if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "say_hello"}); err == nil {
+				t.Fatal("eve's token was taken in ana's session")
+			}
+		})
 	}
 }
 
