@@ -170,7 +170,9 @@ func TestHTTPOAuthCaller(t *testing.T) {
 		{"streamable", func(c *http.Client) mcp.Transport {
 			return &mcp.StreamableClientTransport{Endpoint: e.base + "/mcp", HTTPClient: c}
 		}, &mcp.ClientSessionOptions{ProtocolVersion: sessionProtocol}},
-		{"sse", func(c *http.Client) mcp.Transport { return &mcp.SSEClientTransport{Endpoint: e.base + "/sse", HTTPClient: c} }, nil},
+		{"sse", func(c *http.Client) mcp.Transport {
+			return &mcp.SSEClientTransport{Endpoint: e.base + "/sse", HTTPClient: c}
+		}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := &bearerTransport{token: is.Mint(testoidc.Token{Claims: is.Claims("ana", map[string]any{"scope": "mcp", "email": "ana@example.com"})})}
