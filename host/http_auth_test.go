@@ -7,6 +7,8 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -329,5 +331,59 @@ func TestHTTPOAuthWithStaticToken(t *testing.T) {
 	}
 	if !strings.Contains(e.log.String(), "--auth-token-env is ignored while the config has an auth block") {
 		t.Fatalf("no warning in the log:\n%s", e.log.String())
+	}
+}
+
+// TestHTTPOAuthTokenNotForwarded: a token from the client_credentials
+// grant reaches an http tool's call, and the upstream never sees it.
+func TestHTTPOAuthTokenNotForwarded(t *testing.T) {
+	is := testoidc.Start(t, authAudience)
+	is.AddClient("agent", "agent-secret")
+	got := make(chan http.Header, 1)
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.Header.Clone()
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = io.WriteString(w, "upstream answer")
+	}))
+	defer upstream.Close()
+	e := startHTTPConfig(t, HTTPOptions{}, authConfig(is, authAudience)+fmt.Sprintf(`
+tool "fetch" {
+  description = "reads the upstream"
+  http { url = %q }
+}
+`, upstream.URL))
+	resp, err := http.PostForm(is.URL+"/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {"agent"},
+		"client_secret": {"agent-secret"}, "scope": {"mcp"}, "resource": {authAudience}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&tok)
+	resp.Body.Close()
+	if err != nil || tok.AccessToken == "" {
+		t.Fatalf("token endpoint: %d %v", resp.StatusCode, err)
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: e.base + "/mcp",
+		HTTPClient: &http.Client{Transport: &bearerTransport{token: tok.AccessToken}}}, &mcp.ClientSessionOptions{ProtocolVersion: sessionProtocol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if text := callText(t, cs, "fetch", nil); text != "upstream answer" {
+		t.Fatalf("fetch = %q", text)
+	}
+	h := <-got
+	if a := h.Get("Authorization"); a != "" {
+		t.Fatalf("the upstream got Authorization: %q", a)
+	}
+	for name, vals := range h {
+		for _, v := range vals {
+			if strings.Contains(v, tok.AccessToken) {
+				t.Fatalf("the upstream got the caller's token in %s", name)
+			}
+		}
 	}
 }
