@@ -90,6 +90,7 @@ func (h *HTTPServer) staticNote() string {
 	return ""
 }
 
+// firstOf2 returns a, or b when a is empty.
 func firstOf2(a, b string) string {
 	if a != "" {
 		return a
@@ -124,11 +125,11 @@ func (h *HTTPServer) checkOAuth(w http.ResponseWriter, r *http.Request, v *oauth
 		} else {
 			challenge()
 		}
-		msg := "Unauthorized: this server takes OAuth bearer tokens: get one from the authorization server its metadata names (" + meta + ") and send it as the header Authorization: Bearer TOKEN"
+		how := "this server takes OAuth bearer tokens: get one from the authorization server its metadata names (" + meta + ") and send it as the header Authorization: Bearer TOKEN"
 		if len(fields) > 0 {
-			msg = "Unauthorized: the Authorization header is not Bearer TOKEN: " + msg[len("Unauthorized: "):]
+			how = "the Authorization header is not Bearer TOKEN: " + how
 		}
-		refuse(w, r, http.StatusUnauthorized, "unauthorized", msg)
+		refuse(w, r, http.StatusUnauthorized, "unauthorized", "Unauthorized: "+how)
 		return nil, false
 	}
 	caller, err := v.Verify(r.Context(), fields[1])
