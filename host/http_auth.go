@@ -134,7 +134,7 @@ func (h *HTTPServer) checkOAuth(w http.ResponseWriter, r *http.Request, v *oauth
 	}
 	caller, err := v.Verify(r.Context(), fields[1])
 	if errors.Is(err, oauth.ErrUnavailable) {
-		h.logger.Warn("cannot check a token", "error", err)
+		h.logger.Debug("cannot check a token", "error", err) // the verifier warns once per outage
 		w.Header().Set("Retry-After", "5")
 		refuse(w, r, http.StatusServiceUnavailable, "token issuer unreachable",
 			"Service Unavailable: toolhost cannot check the token now, because "+strings.TrimPrefix(err.Error(), oauth.ErrUnavailable.Error()+": ")+"; try again shortly")

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolhost/toolhost/internal/identity"
@@ -18,6 +19,9 @@ import (
 type introCache struct {
 	mu      sync.Mutex
 	entries map[[sha256.Size]byte]introEntry
+	// down is set while the endpoint cannot be reached, so that the log
+	// says so once, not at every request.
+	down atomic.Bool
 }
 
 // introEntry is one answer: the Caller of an active token, or the reason
@@ -74,7 +78,13 @@ func (v *Verifier) introspectToken(ctx context.Context, token string) (*identity
 	}
 	resp, err := v.askIntrospection(ctx, token)
 	if err != nil {
+		if !v.introspect.down.Swap(true) {
+			v.logger.Warn("cannot reach the introspection endpoint: requests with opaque tokens are refused with 503 until it answers", "error", err)
+		}
 		return nil, fmt.Errorf("%w: introspection: %v", ErrUnavailable, err)
+	}
+	if v.introspect.down.Swap(false) {
+		v.logger.Info("the introspection endpoint answers again")
 	}
 	caller, err := v.introspected(resp, now)
 	if err != nil {
