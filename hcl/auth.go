@@ -30,7 +30,17 @@ type Auth struct {
 	// IntrospectionURL is the RFC 7662 endpoint that opaque tokens are
 	// checked against; empty when only JWTs are taken.
 	IntrospectionURL string
-	DeclRange        hcl.Range
+	// IntrospectionClientID and IntrospectionClientSecret authenticate
+	// toolhost to the introspection endpoint (HTTP Basic, RFC 7662 2.1);
+	// the secret is read with env() and never shown.
+	IntrospectionClientID, IntrospectionClientSecret string
+	// ResourceName is the human-readable name of this server in its
+	// Protected Resource Metadata (RFC 9728); empty leaves it out.
+	ResourceName string
+	// AuthorizationServers are the issuers a client may get tokens from,
+	// as the Protected Resource Metadata lists them; Issuer when empty.
+	AuthorizationServers []string
+	DeclRange            hcl.Range
 }
 
 // authBlockSchema is the schema of the auth block.
@@ -43,6 +53,10 @@ var authBlockSchema = &hcl.BodySchema{
 		{Name: "clock_skew"},
 		{Name: "scopes"},
 		{Name: "introspection_url"},
+		{Name: "introspection_client_id"},
+		{Name: "introspection_client_secret"},
+		{Name: "resource_name"},
+		{Name: "authorization_servers"},
 	},
 }
 
@@ -56,6 +70,10 @@ func decodeAuth(block *hcl.Block, ctx *hcl.EvalContext) (*Auth, hcl.Diagnostics)
 	diags = append(diags, stringListAttr(content.Attributes, "algorithms", ctx, &a.Algorithms)...)
 	diags = append(diags, stringListAttr(content.Attributes, "scopes", ctx, &a.Scopes)...)
 	diags = append(diags, stringAttr(content.Attributes, "introspection_url", ctx, &a.IntrospectionURL)...)
+	diags = append(diags, stringAttr(content.Attributes, "introspection_client_id", ctx, &a.IntrospectionClientID)...)
+	diags = append(diags, stringAttr(content.Attributes, "introspection_client_secret", ctx, &a.IntrospectionClientSecret)...)
+	diags = append(diags, stringAttr(content.Attributes, "resource_name", ctx, &a.ResourceName)...)
+	diags = append(diags, stringListAttr(content.Attributes, "authorization_servers", ctx, &a.AuthorizationServers)...)
 	diags = append(diags, durationAttr(content.Attributes, "clock_skew", ctx, attr.DurationRange{
 		Max: 5 * time.Minute, Example: `"30s"`, Examples: `"0s", "30s" or "2m"`,
 	}, &a.ClockSkew)...)
@@ -66,6 +84,9 @@ func decodeAuth(block *hcl.Block, ctx *hcl.EvalContext) (*Auth, hcl.Diagnostics)
 			Detail:   "The auth block needs issuer (the authorization server's URL, whose discovery document names its keys), jwks_url (where the signing keys are published), or introspection_url (for opaque tokens). Add one of them.",
 			Subject:  block.DefRange.Ptr(),
 		})
+	}
+	if !diags.HasErrors() {
+		diags = append(diags, checkAuth(content.Attributes, a)...)
 	}
 	return a, diags
 }

@@ -127,6 +127,8 @@ type HTTPServer struct {
 
 	policy    atomic.Pointer[originPolicy]
 	tokenHash [sha256.Size]byte
+	// oauth is the verifier of the config's auth block (http_auth.go).
+	oauth oauthState
 
 	streamable *mcp.StreamableHTTPHandler
 	// sessionless serves, beside the sessions of a server that keeps them,
@@ -316,6 +318,8 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	mux.Handle("/sse", h.guard(http.HandlerFunc(h.sse.serveStream)))
 	mux.Handle("/messages", h.guard(http.HandlerFunc(h.sse.serveMessage)))
 	mux.Handle("/messages/", h.guard(http.HandlerFunc(h.sse.serveMessage)))
+	mux.HandleFunc(prmPath, h.servePRM)
+	mux.HandleFunc(prmPath+"/", h.servePRM)
 	mux.HandleFunc("/healthz", h.serveHealth)
 	mux.HandleFunc("/readyz", h.serveReady)
 	mux.HandleFunc("/", serveNotFound)
@@ -421,9 +425,10 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 			base = "http://" + net.JoinHostPort("127.0.0.1", port)
 		}
 	}
+	oauth := h.verifier() != nil // says so in the log, before it serves
 	h.logger.Info("serving over HTTP", "addr", ln.Addr().String(), "mcp", base+"/mcp", "sse", base+"/sse",
-		"stateless", h.opts.Stateless, "auth", h.opts.AuthToken != "", "allowed_hosts", strings.Join(h.policy.Load().hostList(), ","))
-	if h.opts.AuthToken == "" && !isLoopbackHost(ln.Addr().String()) {
+		"stateless", h.opts.Stateless, "auth", h.opts.AuthToken != "" || oauth, "allowed_hosts", strings.Join(h.policy.Load().hostList(), ","))
+	if h.opts.AuthToken == "" && !oauth && !isLoopbackHost(ln.Addr().String()) {
 		h.logger.Warn("listening on a non-loopback address without --auth-token-env: anyone who can reach this port can call the tools", "addr", ln.Addr().String())
 	}
 	if wildcard && !h.policy.Load().anyHost && len(h.opts.AllowedHosts) == 0 {

@@ -18,7 +18,8 @@ import (
 )
 
 // guard checks what every MCP endpoint requires: an allowed Host and Origin
-// (DNS-rebinding protection), the bearer token when one is set, and a body
+// (DNS-rebinding protection), the OAuth token when the config has an auth
+// block (checkOAuth) or else the static token when one is set, and a body
 // no larger than the limit, read within the body read timeout. It answers CORS
 // preflights from allowed origins.
 func (h *HTTPServer) guard(next http.Handler) http.Handler {
@@ -49,7 +50,12 @@ func (h *HTTPServer) guard(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if h.opts.AuthToken != "" && !h.authorized(r) {
+		if v := h.verifier(); v != nil {
+			var ok bool
+			if r, ok = h.checkOAuth(w, r, v); !ok {
+				return
+			}
+		} else if h.opts.AuthToken != "" && !h.authorized(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="toolhost"`)
 			msg := "Unauthorized: send the token as the header Authorization: Bearer TOKEN (the token is in the environment variable named by --auth-token-env where toolhost runs)"
 			if a := strings.TrimSpace(r.Header.Get("Authorization")); a != "" {

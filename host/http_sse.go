@@ -49,6 +49,7 @@ const sseIncoming = 100
 // stream only when it has carried every answer.
 type sseSession struct {
 	id       string
+	user     string // the subject of the token that opened it (sseUser)
 	endpoint string // the endpoint event's data
 	stream   *sseWriter
 	incoming chan jsonrpc.Message
@@ -310,6 +311,7 @@ func (s *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	hd.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
 	sess := &sseSession{
 		id:       id,
+		user:     sseUser(r),
 		endpoint: "/messages?session_id=" + id,
 		stream:   sw,
 		incoming: make(chan jsonrpc.Message, sseIncoming),
@@ -403,6 +405,9 @@ func (s *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 		sessionGone(w, r)
 		return
 	}
+	if !sseSameUser(w, r, sess) {
+		return
+	}
 	var data []byte
 	if body, ok := r.Body.(*readBody); ok { // guard read it
 		data = body.data
@@ -427,6 +432,7 @@ func (s *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
+	withTokenInfo(m, r)
 	if s.answerSSETask(sess, m) {
 		w.WriteHeader(http.StatusAccepted)
 		return

@@ -92,6 +92,7 @@ func inspectText(reg *host.Registry, w io.Writer) {
 	if s.Instructions != "" {
 		fmt.Fprintln(w, indentText(s.Instructions, "  "))
 	}
+	inspectAuth(w, s.Auth)
 
 	fmt.Fprintf(w, "\n%s\n", countTitle(len(cfg.Tools), "tool"))
 	for i, t := range cfg.Tools {

@@ -1,0 +1,169 @@
+package oauth
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/toolhost/toolhost/internal/identity"
+)
+
+// introCache keeps introspection answers by the token's SHA-256, at most
+// MaxIntrospectionCache of them.
+type introCache struct {
+	mu      sync.Mutex
+	entries map[[sha256.Size]byte]introEntry
+	// down is set while the endpoint cannot be reached, so that the log
+	// says so once, not at every request.
+	down atomic.Bool
+}
+
+// introEntry is one answer: the Caller of an active token, or the reason
+// an inactive one was refused; until when it is kept.
+type introEntry struct {
+	caller *identity.Caller
+	err    error
+	until  time.Time
+}
+
+func newIntroCache() *introCache {
+	return &introCache{entries: map[[sha256.Size]byte]introEntry{}}
+}
+
+// get returns the answer kept for key, if it is still good at now.
+func (c *introCache) get(key [sha256.Size]byte, now time.Time) (introEntry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[key]
+	if ok && now.After(e.until) {
+		delete(c.entries, key)
+		ok = false
+	}
+	return e, ok
+}
+
+// put keeps e for key; when full, expired answers go first, then any.
+func (c *introCache) put(key [sha256.Size]byte, e introEntry, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.entries) >= MaxIntrospectionCache {
+		for k, old := range c.entries {
+			if now.After(old.until) {
+				delete(c.entries, k)
+			}
+		}
+		for k := range c.entries {
+			if len(c.entries) < MaxIntrospectionCache {
+				break
+			}
+			delete(c.entries, k)
+		}
+	}
+	c.entries[key] = e
+}
+
+// introspectToken checks an opaque token at the introspection endpoint
+// (RFC 7662), or in the answers kept from it.
+func (v *Verifier) introspectToken(ctx context.Context, token string) (*identity.Caller, error) {
+	key := tokenHash(token)
+	now := v.now()
+	if e, ok := v.introspect.get(key, now); ok {
+		return e.caller, e.err
+	}
+	resp, err := v.askIntrospection(ctx, token)
+	if err != nil {
+		if !v.introspect.down.Swap(true) {
+			v.logger.Warn("cannot reach the introspection endpoint: requests with opaque tokens are refused with 503 until it answers", "error", err)
+		}
+		return nil, fmt.Errorf("%w: introspection: %v", ErrUnavailable, err)
+	}
+	if v.introspect.down.Swap(false) {
+		v.logger.Info("the introspection endpoint answers again")
+	}
+	caller, err := v.introspected(resp, now)
+	if err != nil {
+		v.introspect.put(key, introEntry{err: err, until: now.Add(InactiveTTL)}, now)
+		return nil, err
+	}
+	until := now.Add(IntrospectionTTL)
+	if !caller.Expiry.IsZero() && caller.Expiry.Before(until) {
+		until = caller.Expiry
+	}
+	v.introspect.put(key, introEntry{caller: caller, until: until}, now)
+	return caller, nil
+}
+
+// askIntrospection posts token to the introspection endpoint, with the
+// client credentials when configured.
+func (v *Verifier) askIntrospection(ctx context.Context, token string) (map[string]any, error) {
+	form := url.Values{"token": {token}, "token_type_hint": {"access_token"}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, v.cfg.IntrospectionURL, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	if v.cfg.IntrospectionClientID != "" {
+		req.SetBasicAuth(url.QueryEscape(v.cfg.IntrospectionClientID), url.QueryEscape(v.cfg.IntrospectionClientSecret))
+	}
+	var resp map[string]any
+	if err := fetchJSON(v.client, req, &resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// introspected checks an introspection answer: active, for this
+// audience, from this issuer, within its times; and makes its Caller.
+func (v *Verifier) introspected(resp map[string]any, now time.Time) (*identity.Caller, error) {
+	if active, _ := resp["active"].(bool); !active {
+		return nil, fmt.Errorf("%w: the issuer says the token is not active (expired, revoked or unknown)", ErrInvalidToken)
+	}
+	if !audienceHas(resp["aud"], v.cfg.Audience) {
+		return nil, fmt.Errorf("%w: the token is not for this server: its audience (aud) does not name %s", ErrInvalidToken, v.cfg.Audience)
+	}
+	if iss, ok := resp["iss"].(string); ok && v.cfg.Issuer != "" && strings.TrimSuffix(iss, "/") != strings.TrimSuffix(v.cfg.Issuer, "/") {
+		return nil, fmt.Errorf("%w: the token was issued by %q, not by %q", ErrInvalidToken, iss, v.cfg.Issuer)
+	}
+	skew := v.cfg.ClockSkew
+	var expiry time.Time
+	if exp, ok := resp["exp"].(float64); ok {
+		expiry = time.Unix(int64(exp), 0)
+		if now.Add(-skew).After(expiry) {
+			return nil, fmt.Errorf("%w: the token expired at %s", ErrInvalidToken, expiry.UTC().Format(time.RFC3339))
+		}
+	}
+	if nbf, ok := resp["nbf"].(float64); ok && now.Add(skew).Before(time.Unix(int64(nbf), 0)) {
+		return nil, fmt.Errorf("%w: the token is not valid before %s", ErrInvalidToken, time.Unix(int64(nbf), 0).UTC().Format(time.RFC3339))
+	}
+	sub, _ := resp["sub"].(string)
+	if sub == "" {
+		sub, _ = resp["username"].(string)
+	}
+	if sub == "" {
+		return nil, fmt.Errorf("%w: the introspection names no subject (sub) for the token", ErrInvalidToken)
+	}
+	scope, _ := resp["scope"].(string)
+	return &identity.Caller{Subject: sub, Scopes: jwtScopes(claims{Scope: scope}), Claims: resp, Expiry: expiry}, nil
+}
+
+// audienceHas reports whether aud (a string or a list) names want.
+func audienceHas(aud any, want string) bool {
+	switch a := aud.(type) {
+	case string:
+		return a == want
+	case []any:
+		for _, e := range a {
+			if s, ok := e.(string); ok && s == want {
+				return true
+			}
+		}
+	}
+	return false
+}

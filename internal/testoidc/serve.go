@@ -1,0 +1,111 @@
+package testoidc
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+)
+
+// serveDiscovery serves the OpenID discovery document, which is also the
+// RFC 8414 metadata.
+func (is *Issuer) serveDiscovery(w http.ResponseWriter, r *http.Request) {
+	if is.isDown(w) {
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"issuer":                                is.URL,
+		"jwks_uri":                              is.URL + "/jwks",
+		"token_endpoint":                        is.URL + "/token",
+		"introspection_endpoint":                is.URL + "/introspect",
+		"authorization_endpoint":                is.URL + "/authorize",
+		"grant_types_supported":                 []string{"client_credentials"},
+		"response_types_supported":              []string{"code"},
+		"subject_types_supported":               []string{"public"},
+		"id_token_signing_alg_values_supported": []string{"RS256", "ES256"},
+		"token_endpoint_auth_methods_supported": []string{"client_secret_basic", "client_secret_post"},
+		"code_challenge_methods_supported":      []string{"S256"},
+	})
+}
+
+// serveJWKS serves the published keys.
+func (is *Issuer) serveJWKS(w http.ResponseWriter, r *http.Request) {
+	if is.isDown(w) {
+		return
+	}
+	is.mu.Lock()
+	is.jwksGets++
+	var set jose.JSONWebKeySet
+	for _, kid := range is.published {
+		k := is.keys[kid]
+		set.Keys = append(set.Keys, jose.JSONWebKey{Key: k.signer.Public(), KeyID: kid, Algorithm: k.alg, Use: "sig"})
+	}
+	is.mu.Unlock()
+	writeJSON(w, http.StatusOK, set)
+}
+
+// serveIntrospect answers RFC 7662 introspection of the opaque tokens.
+func (is *Issuer) serveIntrospect(w http.ResponseWriter, r *http.Request) {
+	is.mu.Lock()
+	want := is.introAuth
+	resp, ok := is.opaque[r.FormValue("token")]
+	is.mu.Unlock()
+	if want[0] != "" {
+		if id, secret, _ := r.BasicAuth(); id != want[0] || secret != want[1] {
+			writeJSON(w, http.StatusUnauthorized, map[string]any{"error": "invalid_client"})
+			return
+		}
+	}
+	if !ok {
+		resp = map[string]any{"active": false}
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// serveToken is a client_credentials token endpoint: client_secret_basic
+// or client_secret_post; resource (RFC 8707) sets aud, scope the scopes.
+func (is *Issuer) serveToken(w http.ResponseWriter, r *http.Request) {
+	id, secret, basic := r.BasicAuth()
+	if !basic {
+		id, secret = r.FormValue("client_id"), r.FormValue("client_secret")
+	}
+	is.mu.Lock()
+	known, ok := is.clients[id]
+	is.mu.Unlock()
+	switch {
+	case !ok || known != secret:
+		writeJSON(w, http.StatusUnauthorized, map[string]any{"error": "invalid_client"})
+		return
+	case r.FormValue("grant_type") != "client_credentials":
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "unsupported_grant_type"})
+		return
+	}
+	extra := map[string]any{"client_id": id}
+	if res := r.FormValue("resource"); res != "" {
+		extra["aud"] = res
+	}
+	if sc := strings.TrimSpace(r.FormValue("scope")); sc != "" {
+		extra["scope"] = sc
+	}
+	tok := is.Mint(Token{Claims: is.Claims(id, extra)})
+	writeJSON(w, http.StatusOK, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": int(time.Hour.Seconds()), "scope": extra["scope"]})
+}
+
+// isDown answers 503 when the issuer is set down.
+func (is *Issuer) isDown(w http.ResponseWriter) bool {
+	is.mu.Lock()
+	defer is.mu.Unlock()
+	if is.down {
+		http.Error(w, "down for the test", http.StatusServiceUnavailable)
+	}
+	return is.down
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}
