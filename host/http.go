@@ -312,10 +312,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 		})
 		sessions = h.idle.track(sessions)
 	}
-	mux.Handle("/mcp", h.guard(h.explainSDKErrors(h.endOnShutdown(sessions))))
-	mux.Handle("/sse", h.guard(http.HandlerFunc(h.sse.serveStream)))
-	mux.Handle("/messages", h.guard(http.HandlerFunc(h.sse.serveMessage)))
-	mux.Handle("/messages/", h.guard(http.HandlerFunc(h.sse.serveMessage)))
+	h.route(mux, h.explainSDKErrors(h.endOnShutdown(sessions))) // the MCP paths, groups' too (http_scopes.go)
 	mux.HandleFunc("/healthz", h.serveHealth)
 	mux.HandleFunc("/readyz", h.serveReady)
 	mux.HandleFunc("/", serveNotFound)

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -49,6 +50,7 @@ const sseIncoming = 100
 // stream only when it has carried every answer.
 type sseSession struct {
 	id       string
+	group    string // the group of the session's path, or ""
 	endpoint string // the endpoint event's data
 	stream   *sseWriter
 	incoming chan jsonrpc.Message
@@ -308,9 +310,14 @@ func (s *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	hd.Set("Content-Type", "text/event-stream")
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
+	endpoint := "/messages?session_id="
+	if g := r.Header.Get(groupHeader); g != "" {
+		endpoint = "/sse/" + g + "/messages?session_id="
+	}
 	sess := &sseSession{
 		id:       id,
-		endpoint: "/messages?session_id=" + id,
+		group:    r.Header.Get(groupHeader),
+		endpoint: endpoint + id,
 		stream:   sw,
 		incoming: make(chan jsonrpc.Message, sseIncoming),
 		done:     make(chan struct{}),
@@ -399,7 +406,7 @@ func (s *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	sess := s.sessions[id]
 	s.mu.Unlock()
-	if sess == nil {
+	if sess == nil || sess.group != r.Header.Get(groupHeader) {
 		sessionGone(w, r)
 		return
 	}
@@ -426,6 +433,10 @@ func (s *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 		}
 		w.WriteHeader(http.StatusAccepted)
 		return
+	}
+	if req, ok := m.(*jsonrpc.Request); ok {
+		// The POST's caller and group, for scopes (scopes.go).
+		req.Extra = &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
 	}
 	if s.answerSSETask(sess, m) {
 		w.WriteHeader(http.StatusAccepted)

@@ -10,6 +10,7 @@ type serverOptions struct {
 	stateKey    []byte
 	stateGuard  StateGuard
 	tasks       *TaskOptions
+	group       string // ServeGroup's
 }
 
 // StateKey gives NewServer the key that signs the requestStates of

@@ -349,6 +349,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	sf := addStoreFlags(fs)
 	hf := addHTTPFlags(fs)
 	logFile := addLogFileFlags(fs)
+	group := addGroupFlag(fs)
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return parseExit(err)
@@ -394,6 +395,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if code != ExitOK {
 		return code
 	}
+	groupOpts, code := groupOptions(*group, reg, stderr)
+	if code != ExitOK {
+		return code
+	}
 	slog.SetDefault(logger)
 	runCtx, cancel := context.WithCancel(ctx)
 	// The watcher starts once initialize is answered, with the signal
@@ -419,7 +424,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	srvOpts := append([]host.ServerOption{host.ListChanged(*watch), host.BeforeWork(func() {
 		installSignals(ctx)
 		startWatch()
-	})}, storeOpts...)
+	})}, append(storeOpts, groupOpts...)...)
 	srv = host.NewServer(reg, logger, srvOpts...)
 	// The GC's settings come back once the first requests are answered,
 	// when the ballast is made (see host.Server.Run): one collection then
