@@ -26,8 +26,11 @@ const groupHeader = "Toolhost-Group"
 
 // codeInsufficientScope is the JSON-RPC error code of a call, read or get
 // the caller's token lacks the scopes of, where no HTTP status can say so
-// (a task, the legacy SSE stream); its data names the scopes.
-const codeInsufficientScope = -32003
+// (a task, the legacy SSE stream); its data names the scopes. A code of
+// the implementation's range (-32000 to -32099) that neither the SDK's
+// JSON-RPC layer (-32001 to -32005) nor MCP (-32020 to -32022, -32042)
+// uses.
+const codeInsufficientScope = -32043
 
 // ServeGroup gives NewServer the group to serve alone (serve --group):
 // requests on stdio, and on /mcp and /sse over HTTP, see only its members.
