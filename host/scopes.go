@@ -366,3 +366,56 @@ func scopeList(scopes []string) string {
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
+
+// noteAccessChanges tells clients that the lists changed when a reload
+// from old to reg changed what a caller or a group sees: scopes and
+// groups, which the SDK's registrations do not hold, so that the SDK
+// sends nothing of its own for them. Registering the first item of each
+// kind again makes it send its list_changed notification.
+func (s *Server) noteAccessChanges(old, reg *Registry) {
+	if old == nil || accessKey(old) == accessKey(reg) {
+		return
+	}
+	if len(reg.Tools) > 0 {
+		s.addTool(reg.Tools[0])
+	}
+	if len(reg.Resources) > 0 {
+		s.mcp.AddResource(reg.Resources[0], s.resourceHandler)
+	} else if len(reg.Templates) > 0 {
+		s.mcp.AddResourceTemplate(reg.Templates[0], s.resourceHandler)
+	}
+	if len(reg.Prompts) > 0 {
+		s.mcp.AddPrompt(reg.Prompts[0], s.promptHandler)
+	}
+}
+
+// accessKey is the scopes of reg's items and its groups, as one string
+// that changes when any of them does.
+func accessKey(reg *Registry) string {
+	if reg.Config == nil {
+		return ""
+	}
+	var b strings.Builder
+	item := func(kind, name string, scopes []string) {
+		if len(scopes) > 0 {
+			fmt.Fprintf(&b, "%s %q %q\n", kind, name, scopes)
+		}
+	}
+	c := reg.Config
+	for _, t := range c.Tools {
+		item("tool", t.Name, t.Scopes)
+	}
+	for _, r := range c.Resources {
+		item("resource", r.Name, r.Scopes)
+	}
+	for _, r := range c.ResourceTemplates {
+		item("template", r.Name, r.Scopes)
+	}
+	for _, p := range c.Prompts {
+		item("prompt", p.Name, p.Scopes)
+	}
+	for _, g := range c.Groups {
+		fmt.Fprintf(&b, "group %q %q %q %q %q\n", g.Name, g.Tools, g.Resources, g.Prompts, g.Scopes)
+	}
+	return b.String()
+}

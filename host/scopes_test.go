@@ -424,7 +424,24 @@ func TestGroupsFollowReload(t *testing.T) {
   prompts = ["hello"]
 }`, 1)
 	next = strings.Replace(next, `tools     = ["status", "restart"]`, `tools     = ["restart"]`, 1)
+	// A client of the group is told its tools changed, though no tool's
+	// declaration did.
+	changed := make(chan struct{}, 1)
+	c := mcp.NewClient(&mcp.Implementation{Name: "scopes", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		},
+	})
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: base + "/mcp/ops", HTTPClient: &http.Client{Transport: bearer{"ops"}}}, &mcp.ClientSessionOptions{ProtocolVersion: sessionProtocol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
 	srv.Apply(loadHTTPRegistry(t, next))
+	<-changed
 	tests := []struct {
 		name, path, want string
 		status           int
