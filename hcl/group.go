@@ -158,25 +158,8 @@ func (c *Config) checkGroups() hcl.Diagnostics {
 
 // firstScopes returns the range of the first block with scopes, or nil.
 func (c *Config) firstScopes() *hcl.Range {
-	for _, t := range c.Tools {
-		if len(t.Scopes) > 0 {
-			return &t.DeclRange
-		}
-	}
-	for _, r := range c.Resources {
-		if len(r.Scopes) > 0 {
-			return &r.DeclRange
-		}
-	}
-	for _, r := range c.ResourceTemplates {
-		if len(r.Scopes) > 0 {
-			return &r.DeclRange
-		}
-	}
-	for _, p := range c.Prompts {
-		if len(p.Scopes) > 0 {
-			return &p.DeclRange
-		}
+	if items := c.ScopedItems(); len(items) > 0 {
+		return &items[0].DeclRange
 	}
 	for _, g := range c.Groups {
 		if len(g.Scopes) > 0 {
@@ -184,6 +167,38 @@ func (c *Config) firstScopes() *hcl.Range {
 		}
 	}
 	return nil
+}
+
+// ScopedItem is a tool, resource, resource template or prompt with scopes.
+type ScopedItem struct {
+	// Kind is the block type: tool, resource, resource_template or prompt.
+	Kind, Name string
+	Scopes     []string
+	DeclRange  hcl.Range
+}
+
+// ScopedItems returns the tools, resources, resource templates and
+// prompts that have scopes, in that order and each in file order.
+func (c *Config) ScopedItems() []ScopedItem {
+	var items []ScopedItem
+	add := func(kind, name string, scopes []string, r hcl.Range) {
+		if len(scopes) > 0 {
+			items = append(items, ScopedItem{kind, name, scopes, r})
+		}
+	}
+	for _, t := range c.Tools {
+		add("tool", t.Name, t.Scopes, t.DeclRange)
+	}
+	for _, r := range c.Resources {
+		add("resource", r.Name, r.Scopes, r.DeclRange)
+	}
+	for _, r := range c.ResourceTemplates {
+		add("resource_template", r.Name, r.Scopes, r.DeclRange)
+	}
+	for _, p := range c.Prompts {
+		add("prompt", p.Name, p.Scopes, p.DeclRange)
+	}
+	return items
 }
 
 // GroupNames returns the names of the config's groups, in file order.

@@ -396,23 +396,9 @@ func accessKey(reg *Registry) string {
 		return ""
 	}
 	var b strings.Builder
-	item := func(kind, name string, scopes []string) {
-		if len(scopes) > 0 {
-			fmt.Fprintf(&b, "%s %q %q\n", kind, name, scopes)
-		}
-	}
 	c := reg.Config
-	for _, t := range c.Tools {
-		item("tool", t.Name, t.Scopes)
-	}
-	for _, r := range c.Resources {
-		item("resource", r.Name, r.Scopes)
-	}
-	for _, r := range c.ResourceTemplates {
-		item("template", r.Name, r.Scopes)
-	}
-	for _, p := range c.Prompts {
-		item("prompt", p.Name, p.Scopes)
+	for _, it := range c.ScopedItems() {
+		fmt.Fprintf(&b, "%s %q %q\n", it.Kind, it.Name, it.Scopes)
 	}
 	for _, g := range c.Groups {
 		fmt.Fprintf(&b, "group %q %q %q %q %q\n", g.Name, g.Tools, g.Resources, g.Prompts, g.Scopes)

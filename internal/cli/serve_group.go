@@ -46,22 +46,8 @@ func groupOptions(name string, reg *host.Registry, stderr io.Writer) ([]host.Ser
 // config's groups, with where they apply; nothing when there are none.
 func inspectScopes(w io.Writer, cfg *thcl.Config) {
 	var lines []string
-	add := func(kind, name string, scopes []string) {
-		if len(scopes) > 0 {
-			lines = append(lines, fmt.Sprintf("  %s %s: %s", kind, name, strings.Join(scopes, " ")))
-		}
-	}
-	for _, t := range cfg.Tools {
-		add("tool", t.Name, t.Scopes)
-	}
-	for _, r := range cfg.Resources {
-		add("resource", r.Name, r.Scopes)
-	}
-	for _, r := range cfg.ResourceTemplates {
-		add("resource template", r.Name, r.Scopes)
-	}
-	for _, p := range cfg.Prompts {
-		add("prompt", p.Name, p.Scopes)
+	for _, it := range cfg.ScopedItems() {
+		lines = append(lines, fmt.Sprintf("  %s %s: %s", strings.ReplaceAll(it.Kind, "_", " "), it.Name, strings.Join(it.Scopes, " ")))
 	}
 	if len(lines) == 0 && len(cfg.Groups) == 0 {
 		return
