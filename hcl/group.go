@@ -95,10 +95,14 @@ func scopesAttr(attrs hcl.Attributes, ctx *hcl.EvalContext, dst *[]string) hcl.D
 	if diags.HasErrors() {
 		return diags
 	}
-	for _, s := range scopes {
+	for i, s := range scopes {
 		if s == "" || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r > '~' || r == '"' || r == '\\' }) {
-			return append(diags, rangeDiag(attrs["scopes"], "Invalid scope",
-				fmt.Sprintf("%q is not an OAuth scope: a scope is one word of printable ASCII characters other than '\"' and '\\', as in \"tools:ops\". Write one scope per list item.", s)))
+			d := rangeDiag(attrs["scopes"], "Invalid scope",
+				fmt.Sprintf("%q is not an OAuth scope: a scope is one word of printable ASCII characters other than '\"' and '\\', as in \"tools:ops\". Write one scope per list item.", s))
+			if elems, _ := hcl.ExprList(attrs["scopes"].Expr); len(elems) == len(scopes) {
+				d.Subject = elems[i].Range().Ptr() // the scope itself
+			}
+			return append(diags, d)
 		}
 	}
 	*dst = scopes
@@ -134,10 +138,18 @@ func (c *Config) checkGroups() hcl.Diagnostics {
 			attr, kind   string
 			names, known []string
 		}{{"tools", "tool", g.Tools, tools}, {"resources", "resource or resource_template", g.Resources, resources}, {"prompts", "prompt", g.Prompts, prompts}} {
-			for _, n := range m.names {
+			if len(m.names) == 0 {
+				continue
+			}
+			elems, _ := hcl.ExprList(g.ranges[m.attr].Expr)
+			for i, n := range m.names {
 				if !slices.Contains(m.known, n) {
-					diags = append(diags, rangeDiag(g.ranges[m.attr], "Unknown group member",
-						fmt.Sprintf("The group %q lists %q in %s, but no %s block has that name.%s Name a declared %s, or remove it from the list.", g.Name, n, m.attr, m.kind, suggest.Hint(n, m.known), m.kind)))
+					d := rangeDiag(g.ranges[m.attr], "Unknown group member",
+						fmt.Sprintf("The group %q lists %q in %s, but no %s block has that name.%s Name a declared %s, or remove it from the list.", g.Name, n, m.attr, m.kind, suggest.Hint(n, m.known), m.kind))
+					if len(elems) == len(m.names) {
+						d.Subject = elems[i].Range().Ptr() // the name itself
+					}
+					diags = append(diags, d)
 				}
 			}
 		}

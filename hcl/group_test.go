@@ -47,6 +47,7 @@ prompt "triage" {
 		summary  string
 		detail   []string
 		line     int // the diagnostic's line
+		column   int // the diagnostic's column, when not 0
 	}{
 		{name: "valid", src: decls + `
 group "ops" {
@@ -59,7 +60,7 @@ group "ops" {
 		{name: "unknown tool", src: decls + `
 group "ops" {
   tools = ["restart_servce"]
-}`, severity: hcl.DiagError, summary: "Unknown group member", detail: []string{`"restart_servce" in tools`, `Did you mean "restart_service"?`}, line: 31},
+}`, severity: hcl.DiagError, summary: "Unknown group member", detail: []string{`"restart_servce" in tools`, `Did you mean "restart_service"?`}, line: 31, column: 12},
 		{name: "unknown resource", src: decls + `
 group "ops" {
   resources = ["runbok"]
@@ -87,7 +88,7 @@ group "ops" {
 tool "x" {
   scopes = ["ops write"]
   template { text = "ok" }
-}`, severity: hcl.DiagError, summary: "Invalid scope", detail: []string{`"ops write"`}, line: 31},
+}`, severity: hcl.DiagError, summary: "Invalid scope", detail: []string{`"ops write"`}, line: 31, column: 13},
 		{name: "empty scope", src: decls + `
 prompt "p" {
   scopes = [""]
@@ -142,7 +143,7 @@ group "ops" {
 				t.Fatalf("want one diagnostic, got %d: %v", len(diags), diags)
 			}
 			d := diags[0]
-			if d.Severity != tt.severity || tt.summary != "" && d.Summary != tt.summary || d.Subject == nil || d.Subject.Start.Line != tt.line {
+			if d.Severity != tt.severity || tt.summary != "" && d.Summary != tt.summary || d.Subject == nil || d.Subject.Start.Line != tt.line || tt.column != 0 && d.Subject.Start.Column != tt.column {
 				t.Fatalf("got %v at %v, want %q at line %d", d, d.Subject, tt.summary, tt.line)
 			}
 			for _, s := range tt.detail {
