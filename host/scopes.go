@@ -367,12 +367,16 @@ func scopeList(scopes []string) string {
 	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
-// noteAccessChanges tells clients that the lists changed when a reload
+// noteAccessChanges warns when the group of serve --group is not in reg,
+// and tells clients that the lists changed when a reload
 // from old to reg changed what a caller or a group sees: scopes and
 // groups, which the SDK's registrations do not hold, so that the SDK
 // sends nothing of its own for them. Registering the first item of each
 // kind again makes it send its list_changed notification.
 func (s *Server) noteAccessChanges(old, reg *Registry) {
+	if s.group != "" && reg.Config != nil && !reg.Placeholder() && reg.Config.Group(s.group) == nil {
+		s.logger.Warn("the group that serve --group serves is not in the config: nothing is served until it is back", "group", s.group)
+	}
 	if old == nil || accessKey(old) == accessKey(reg) {
 		return
 	}
