@@ -116,7 +116,8 @@ type HTTPOptions struct {
 }
 
 // HTTPServer serves a Server to remote MCP clients: streamable HTTP at /mcp,
-// the legacy SSE transport at /sse and /messages, and health endpoints at
+// the legacy SSE transport at /sse and /messages, each group of the config
+// at /mcp/NAME and /sse/NAME (http_scopes.go), and health endpoints at
 // /healthz and /readyz. Every MCP endpoint checks Host and Origin
 // (DNS-rebinding protection), the bearer token when one is set, and the
 // size of the body.
