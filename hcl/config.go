@@ -29,6 +29,8 @@ type Config struct {
 	Resources         []*Resource
 	ResourceTemplates []*ResourceTemplate
 	Prompts           []*Prompt
+	// Groups are the group blocks, in file order.
+	Groups []*Group
 	// Files are the parsed files by name, for rendering diagnostics.
 	Files map[string]*hcl.File
 	// Paths are the config files read, in the order read.
@@ -43,6 +45,7 @@ var rootSchema = &hcl.BodySchema{
 		{Type: "resource", LabelNames: []string{"name"}},
 		{Type: "resource_template", LabelNames: []string{"name"}},
 		{Type: "prompt", LabelNames: []string{"name"}},
+		{Type: "group", LabelNames: []string{"name"}},
 	},
 }
 
@@ -155,6 +158,8 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 			cfg.ResourceTemplates = append(cfg.ResourceTemplates, v)
 		case *Prompt:
 			cfg.Prompts = append(cfg.Prompts, v)
+		case *Group:
+			cfg.Groups = append(cfg.Groups, v)
 		}
 	}
 	if cfg.Server == nil {
@@ -165,6 +170,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		diags = append(diags, nothingDeclared(files))
 	}
 	diags = append(diags, cfg.checkDuplicates()...)
+	diags = append(diags, cfg.checkGroups()...)
 	fixFunctionDiags(diags)
 	fixLabelDiags(diags)
 	redactEnvValues(diags, cfg.Files, lookup)
@@ -521,6 +527,11 @@ func (j *decodeJob) decode(static *hcl.EvalContext) {
 		p, d = decodePrompt(j.block, static, j.baseDir)
 		if p != nil {
 			j.result = p
+		}
+	case "group":
+		var g *Group
+		if g, d = decodeGroup(j.block, static); g != nil {
+			j.result = g
 		}
 	}
 	switch j.block.Type {

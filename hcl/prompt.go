@@ -17,7 +17,10 @@ type Prompt struct {
 	Description string
 	Args        []*PromptArg
 	Messages    []*PromptMessage
-	DeclRange   hcl.Range
+	// Scopes are what a caller's token must grant to see and get the
+	// prompt over HTTP.
+	Scopes    []string
+	DeclRange hcl.Range
 }
 
 // PromptArg is an arg block of a prompt. Prompt arguments are strings.
@@ -50,6 +53,7 @@ var promptBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "title"},
 		{Name: "description"},
+		{Name: "scopes"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "arg", LabelNames: []string{"name"}},
@@ -94,6 +98,7 @@ func decodePrompt(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*P
 	p := &Prompt{Name: block.Labels[0], DeclRange: block.DefRange}
 	diags = append(diags, stringAttr(content.Attributes, "title", static, &p.Title)...)
 	diags = append(diags, stringAttr(content.Attributes, "description", static, &p.Description)...)
+	diags = append(diags, scopesAttr(content.Attributes, static, &p.Scopes)...)
 	seen := map[string]hcl.Range{}
 	var messages []*hcl.Block
 	for _, b := range content.Blocks {

@@ -34,7 +34,10 @@ type Resource struct {
 	Backend     adapters.Backend
 	BackendKind string
 	URIRange    hcl.Range
-	DeclRange   hcl.Range
+	// Scopes are what a caller's token must grant to see and read the
+	// resource over HTTP.
+	Scopes    []string
+	DeclRange hcl.Range
 }
 
 // ResourceTemplate is a resource_template block: the files of a
@@ -66,7 +69,10 @@ type ResourceTemplate struct {
 	// Completions are values offered to clients completing the variable;
 	// without them, the names of the directory's files are offered.
 	Completions []string
-	DeclRange   hcl.Range
+	// Scopes are what a caller's token must grant to see the template
+	// and read its URIs over HTTP.
+	Scopes    []string
+	DeclRange hcl.Range
 }
 
 // resourceBlockSchema is the schema of a resource block, without its
@@ -78,6 +84,7 @@ var resourceBlockSchema = &hcl.BodySchema{
 		{Name: "description"},
 		{Name: "mime_type"},
 		{Name: "file"},
+		{Name: "scopes"},
 	},
 }
 
@@ -91,6 +98,7 @@ var resourceTemplateBlockSchema = &hcl.BodySchema{
 		{Name: "mime_type"},
 		{Name: "dir"},
 		{Name: "completions"},
+		{Name: "scopes"},
 	},
 }
 
@@ -193,6 +201,7 @@ func decodeResource(block *hcl.Block, ctx *hcl.EvalContext, compile map[string]f
 	diags = append(diags, stringAttr(attrs, "description", ctx, &r.Description)...)
 	diags = append(diags, stringAttr(attrs, "mime_type", ctx, &r.MIMEType)...)
 	diags = append(diags, stringAttr(attrs, "file", ctx, &r.File)...)
+	diags = append(diags, scopesAttr(attrs, ctx, &r.Scopes)...)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -248,6 +257,7 @@ func decodeResourceTemplate(block *hcl.Block, ctx *hcl.EvalContext, compile map[
 	diags = append(diags, stringAttr(attrs, "mime_type", ctx, &r.MIMEType)...)
 	diags = append(diags, stringAttr(attrs, "dir", ctx, &r.Dir)...)
 	diags = append(diags, stringListAttr(attrs, "completions", ctx, &r.Completions)...)
+	diags = append(diags, scopesAttr(attrs, ctx, &r.Scopes)...)
 	if diags.HasErrors() {
 		return nil, diags
 	}

@@ -67,7 +67,10 @@ type Tool struct {
 	Offline string
 	// Headers are the arguments the input schema mirrors into request
 	// headers (x-mcp-header), which the server checks against them.
-	Headers   []ParamHeader
+	Headers []ParamHeader
+	// Scopes are what a caller's token must grant to see and call the
+	// tool over HTTP.
+	Scopes    []string
 	DeclRange hcl.Range
 }
 
@@ -81,6 +84,7 @@ var toolCommonAttributes = []hcl.AttributeSchema{
 	{Name: "input_schema"},
 	{Name: "offline"},
 	{Name: "task"},
+	{Name: "scopes"},
 }
 
 // The values of a tool's task attribute.
@@ -156,6 +160,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	contentDiags := d
 	diags = append(diags, stringAttr(content.Attributes, "title", static, &t.Title)...)
 	diags = append(diags, stringAttr(content.Attributes, "description", static, &t.Description)...)
+	diags = append(diags, scopesAttr(content.Attributes, static, &t.Scopes)...)
 
 	nb, d := t.decodeBlocks(content.Blocks, static, baseDir)
 	diags = append(diags, d...)

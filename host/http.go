@@ -116,7 +116,8 @@ type HTTPOptions struct {
 }
 
 // HTTPServer serves a Server to remote MCP clients: streamable HTTP at /mcp,
-// the legacy SSE transport at /sse and /messages, and health endpoints at
+// the legacy SSE transport at /sse and /messages, each group of the config
+// at /mcp/NAME and /sse/NAME (http_scopes.go), and health endpoints at
 // /healthz and /readyz. Every MCP endpoint checks Host and Origin
 // (DNS-rebinding protection), the bearer token when one is set, and the
 // size of the body.
@@ -314,10 +315,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 		})
 		sessions = h.idle.track(sessions)
 	}
-	mux.Handle("/mcp", h.guard(h.explainSDKErrors(h.endOnShutdown(sessions))))
-	mux.Handle("/sse", h.guard(http.HandlerFunc(h.sse.serveStream)))
-	mux.Handle("/messages", h.guard(http.HandlerFunc(h.sse.serveMessage)))
-	mux.Handle("/messages/", h.guard(http.HandlerFunc(h.sse.serveMessage)))
+	h.route(mux, h.explainSDKErrors(h.endOnShutdown(sessions))) // the MCP paths, groups' too (http_scopes.go)
 	mux.HandleFunc(prmPath, h.servePRM)
 	mux.HandleFunc(prmPath+"/", h.servePRM)
 	mux.HandleFunc("/healthz", h.serveHealth)

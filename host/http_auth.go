@@ -258,8 +258,8 @@ func sseSameUser(w http.ResponseWriter, r *http.Request, sess *sseSession) bool 
 // it does for streamable HTTP's requests.
 func withTokenInfo(m jsonrpc.Message, r *http.Request) {
 	if req, ok := m.(*jsonrpc.Request); ok {
-		if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
-			req.Extra = &mcp.RequestExtra{TokenInfo: ti}
-		}
+		// The POST's caller, and its headers (the group of its path, for
+		// scopes.go).
+		req.Extra = &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
 	}
 }

@@ -50,6 +50,7 @@ const sseIncoming = 100
 type sseSession struct {
 	id       string
 	user     string // the subject of the token that opened it (sseUser)
+	group    string // the group of the session's path, or ""
 	endpoint string // the endpoint event's data
 	stream   *sseWriter
 	incoming chan jsonrpc.Message
@@ -309,10 +310,15 @@ func (s *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	hd.Set("Content-Type", "text/event-stream")
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
+	endpoint := "/messages?session_id="
+	if g := r.Header.Get(groupHeader); g != "" {
+		endpoint = "/sse/" + g + "/messages?session_id="
+	}
 	sess := &sseSession{
 		id:       id,
 		user:     sseUser(r),
-		endpoint: "/messages?session_id=" + id,
+		group:    r.Header.Get(groupHeader),
+		endpoint: endpoint + id,
 		stream:   sw,
 		incoming: make(chan jsonrpc.Message, sseIncoming),
 		done:     make(chan struct{}),
@@ -401,7 +407,7 @@ func (s *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	sess := s.sessions[id]
 	s.mu.Unlock()
-	if sess == nil {
+	if sess == nil || sess.group != r.Header.Get(groupHeader) {
 		sessionGone(w, r)
 		return
 	}

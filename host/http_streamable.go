@@ -156,6 +156,9 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 				refuseParams(w, r, msgs[0].ID, msg)
 				return
 			}
+			if h.refuseItemScopes(w, r, &msgs[0]) {
+				return
+			}
 			msg := standardHeadersProblem(r)
 			if msg == "" {
 				msg = h.paramHeadersProblem(r, body.data, &msgs[0])

@@ -13,6 +13,7 @@ type serverOptions struct {
 	stateGuard  StateGuard
 	tasks       *TaskOptions
 	audit       *audit.Log
+	group       string // ServeGroup's
 }
 
 // StateKey gives NewServer the key that signs the requestStates of

@@ -55,6 +55,9 @@ type Registry struct {
 	// each tool that answers from them has (see prepareOffline); nil
 	// otherwise.
 	offline map[string][]offlineExample
+
+	// acc is the registry's scopes and groups (see access).
+	acc accessOnce
 }
 
 type templateDir struct {

@@ -92,6 +92,8 @@ type Server struct {
 	tasks *taskHost
 	// audit is where calls of tools not marked read-only are recorded.
 	audit *audit.Log
+	// group is the group serve --group serves alone, or "" (scopes.go).
+	group string
 }
 
 // Limits on resources/subscribe and subscriptions/listen, so that clients
@@ -143,7 +145,7 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 		opt(&o)
 	}
 	info := reg.Config.Server
-	s := &Server{logger: logger, beforeWork: o.beforeWork, startInfo: identity(reg), states: newStateSigner(o.stateKey, o.stateGuard, logger)}
+	s := &Server{logger: logger, beforeWork: o.beforeWork, startInfo: identity(reg), states: newStateSigner(o.stateKey, o.stateGuard, logger), group: o.group}
 	s.life, s.shutdown = context.WithCancelCause(context.Background())
 	s.tasks = newTaskHost(s, o.tasks)
 	s.audit = o.audit
@@ -197,6 +199,10 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 			// The verified token's caller, for lists, scopes and claim().
 			ctx = ident.NewContext(ctx, ident.FromTokenInfo(ex.TokenInfo))
 		}
+		v := s.viewOf(ctx, req) // scopes and groups (scopes.go)
+		if err := v.authorize(s.current.Load(), method, req); err != nil {
+			return nil, err
+		}
 		s.tellNotice(ctx, method, req)
 		if method == "subscriptions/listen" {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
@@ -232,6 +238,7 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 			if method == "tools/list" {
 				res = s.current.Load().withTaskSupport(res)
 			}
+			res = v.filterList(s.current.Load(), method, res)
 		}
 		if method == "initialize" && err == nil {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {

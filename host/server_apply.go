@@ -88,6 +88,7 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 	s.applyTools(old, reg, defs, &ch)
 	s.applyResources(old, reg, defs, &ch)
 	s.applyPrompts(old, reg, defs, &ch)
+	s.noteAccessChanges(old, reg) // scopes.go
 	return old, ch
 }
 

@@ -359,6 +359,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	logFile := addLogFileFlags(fs)
 	format := addLogFormatFlag(fs)
 	af := addAuditFlags(fs)
+	group := addGroupFlag(fs)
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return parseExit(err)
@@ -409,6 +410,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if code != ExitOK {
 		return code
 	}
+	groupOpts, code := groupOptions(*group, reg, stderr)
+	if code != ExitOK {
+		return code
+	}
 	slog.SetDefault(logger)
 	runCtx, cancel := context.WithCancel(ctx)
 	// The watcher starts once initialize is answered, with the signal
@@ -434,7 +439,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	srvOpts := append([]host.ServerOption{host.ListChanged(*watch), host.BeforeWork(func() {
 		installSignals(ctx)
 		startWatch()
-	})}, append(storeOpts, auditOpts...)...)
+	})}, append(storeOpts, append(auditOpts, groupOpts...)...)...)
 	srv = host.NewServer(reg, logger, srvOpts...)
 	// The GC's settings come back once the first requests are answered,
 	// when the ballast is made (see host.Server.Run): one collection then

@@ -142,6 +142,7 @@ func inspectText(reg *host.Registry, w io.Writer) {
 			tw.Flush()
 		}
 	}
+	inspectScopes(w, cfg)
 	fmt.Fprintln(w, "\nThe full JSON schemas: toolhost inspect --json")
 }
 
