@@ -3,7 +3,6 @@ package host
 import (
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -101,21 +100,20 @@ func scopeChallenge(metadata string, scopes []string) string {
 	return fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, resource_metadata=%q`, strings.Join(scopes, " "), metadata)
 }
 
-// resourceMetadataURL is where the metadata of the resource at r's path
-// is (RFC 9728, section 3.1: the well-known path, then the resource's
-// path): on the origin of the auth block's audience when there is one,
-// else on the origin the request came to.
+// resourceMetadataURL is where the metadata of the resource r reaches is
+// (RFC 9728, section 3.1: the well-known path, then the resource's path):
+// with an auth block, the one document of its audience, which 401s name
+// too (a group's path is under the audience, so clients take that
+// document's resource for it); else on the origin the request came to.
 func (h *HTTPServer) resourceMetadataURL(r *http.Request) string {
+	if reg := h.srv.current.Load(); reg != nil && reg.Config != nil && reg.Config.Server != nil && reg.Config.Server.Auth != nil {
+		return prmURL(reg.Config.Server.Auth.Audience)
+	}
 	origin := "http://" + r.Host
 	if r.TLS != nil {
 		origin = "https://" + r.Host
 	}
-	if reg := h.srv.current.Load(); reg != nil && reg.Config != nil && reg.Config.Server != nil && reg.Config.Server.Auth != nil {
-		if u, err := url.Parse(reg.Config.Server.Auth.Audience); err == nil && u.Scheme != "" && u.Host != "" {
-			origin = u.Scheme + "://" + u.Host
-		}
-	}
-	return origin + "/.well-known/oauth-protected-resource" + r.URL.EscapedPath()
+	return origin + prmPath + r.URL.EscapedPath()
 }
 
 // refuseItemScopes answers 403 to a POST of one call for a tool, resource
