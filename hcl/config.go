@@ -118,7 +118,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		content, d := f.Body.Content(rootSchema)
 		diags = append(diags, d...)
 		for _, block := range content.Blocks {
-			blocks = append(blocks, decodeJob{block: block, baseDir: filepath.Dir(bodyNames[i]), mayCallNow: mentionsNow(f.Bytes, block)})
+			blocks = append(blocks, decodeJob{block: block, baseDir: filepath.Dir(bodyNames[i]), mayCallNow: mentionsNow(f.Bytes, block), mayUseClaim: mentionsClaim(f.Bytes, block)})
 		}
 	}
 	// The server block goes first: its network policy applies to every
@@ -165,6 +165,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		diags = append(diags, nothingDeclared(files))
 	}
 	diags = append(diags, cfg.checkDuplicates()...)
+	diags = append(diags, cfg.checkClaimsAuth()...)
 	fixFunctionDiags(diags)
 	fixLabelDiags(diags)
 	redactEnvValues(diags, cfg.Files, lookup)
@@ -465,9 +466,12 @@ type decodeJob struct {
 	// mayCallNow is whether the block's text has "now" or "timestamp" in
 	// it: only then does callTimeNowChecks look at its expressions.
 	mayCallNow bool
-	done       bool
-	result     any
-	diags      hcl.Diagnostics
+	// mayUseClaim is whether it has "claim": only then are its calls of
+	// claim() looked for.
+	mayUseClaim bool
+	done        bool
+	result      any
+	diags       hcl.Diagnostics
 }
 
 // decodeBlocksPerWorker is the fewest blocks a goroutine of decodeAll is
@@ -503,6 +507,9 @@ func (j *decodeJob) decode(static *hcl.EvalContext) {
 		if t != nil {
 			j.result = t
 			d = append(d, lintTool(j.block, t, static, j.lookup, d)...)
+			if j.mayUseClaim {
+				d = append(d, t.findClaims(j.block)...)
+			}
 		}
 	case "resource":
 		var r *Resource
@@ -535,6 +542,12 @@ func (j *decodeJob) decode(static *hcl.EvalContext) {
 // mentionsNow reports whether the text of a block of src has "now" or
 // "timestamp" in it (true when the block's text cannot be found).
 func mentionsNow(src []byte, block *hcl.Block) bool {
+	return blockMentions(src, block, "now", "timestamp")
+}
+
+// blockMentions reports whether the text of a block of src has one of
+// words in it (true when the block's text cannot be found).
+func blockMentions(src []byte, block *hcl.Block, words ...string) bool {
 	body, ok := block.Body.(*hclsyntax.Body)
 	if !ok {
 		return true
@@ -544,5 +557,10 @@ func mentionsNow(src []byte, block *hcl.Block) bool {
 		return true
 	}
 	text := src[start:end]
-	return bytes.Contains(text, []byte("now")) || bytes.Contains(text, []byte("timestamp"))
+	for _, w := range words {
+		if bytes.Contains(text, []byte(w)) {
+			return true
+		}
+	}
+	return false
 }

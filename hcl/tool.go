@@ -67,7 +67,12 @@ type Tool struct {
 	Offline string
 	// Headers are the arguments the input schema mirrors into request
 	// headers (x-mcp-header), which the server checks against them.
-	Headers   []ParamHeader
+	Headers []ParamHeader
+	// Claims are the claims of the caller's token the tool reads with
+	// claim("NAME"), sorted; a call whose token lacks one is refused
+	// before anything runs.
+	Claims    []string
+	claimUses []claimUse
 	DeclRange hcl.Range
 }
 

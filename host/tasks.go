@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
+	ident "github.com/toolhost/toolhost/internal/identity"
 	"github.com/toolhost/toolhost/internal/tasks"
 )
 
@@ -190,7 +191,9 @@ func (th *taskHost) start(ctx context.Context, tool string, args json.RawMessage
 	}
 	th.loop.Do(func() { go th.maintain() })
 	reg := th.s.use()
-	runCtx, cancel := context.WithCancelCause(context.Background())
+	// The task runs for the caller who made the call: claim() reads
+	// their token.
+	runCtx, cancel := context.WithCancelCause(ident.NewContext(context.Background(), ident.FromContext(ctx)))
 	if approval != nil {
 		runCtx = context.WithValue(runCtx, mrtrKey{}, approval)
 	}

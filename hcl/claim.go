@@ -1,0 +1,187 @@
+package hcl
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/jsondepth"
+)
+
+// The caps on one claim of a caller's token, as claim() reads it: a token
+// is capped by the size of a request's headers already, and these keep
+// one claim's value to what an expression needs.
+const (
+	// MaxClaimBytes is the largest claim, in bytes of JSON.
+	MaxClaimBytes = 64 << 10
+	// MaxClaimDepth is how deeply a claim's lists and objects may nest.
+	MaxClaimDepth = 32
+)
+
+// claimParams are claim()'s parameters: the claim's name.
+var claimParams = []function.Parameter{{Name: "name", Type: cty.String}}
+
+// claimNowhere is claim() where no call is made: in a param's default, a
+// description, the server block. It fails with a message that says where
+// it can be used.
+var claimNowhere = function.New(&function.Spec{
+	Description: "The claim of the caller's verified token named name (tools only).",
+	Params:      claimParams,
+	Type:        function.StaticReturnType(cty.DynamicPseudoType),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return cty.NilVal, &funcError{
+			msg:     "claim() reads the caller's token, which only a tool call has",
+			summary: "claim() outside a call",
+			detail:  "claim() reads a claim of the caller's token, which only a call of a tool has: use it where param can be used (the tool's backend block, result, confirm or ask), not here.",
+		}
+	},
+})
+
+// claimAtCompile is claim() when a tool's expressions are compiled: a
+// value not known until a call, of any type, so that nothing that uses
+// it looks constant.
+var claimAtCompile = function.New(&function.Spec{
+	Description: claimNowhere.Description(),
+	Params:      claimParams,
+	Type:        function.StaticReturnType(cty.DynamicPseudoType),
+	Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
+		return cty.DynamicVal, nil
+	},
+})
+
+// ClaimFunction is claim() for one call: claim(NAME) is vals[NAME], the
+// claims of the caller's token that the tool reads (see ClaimValue). The
+// host checks that the token has each of them before the call runs.
+func ClaimFunction(vals map[string]cty.Value) function.Function {
+	return function.New(&function.Spec{
+		Description: claimNowhere.Description(),
+		Params:      claimParams,
+		Type:        function.StaticReturnType(cty.DynamicPseudoType),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			name := args[0].AsString()
+			if v, ok := vals[name]; ok {
+				return v, nil
+			}
+			return cty.NilVal, fmt.Errorf("the caller's token has no claim %q", name)
+		},
+	})
+}
+
+// ClaimValue converts v, a claim as JSON decodes it, to the HCL value
+// claim() returns: a string, number or bool; a list (a tuple, as
+// jsondecode makes) or an object as JSON's. Its error, for a claim past
+// MaxClaimBytes or MaxClaimDepth, is a sentence to show the caller.
+func ClaimValue(name string, v any) (cty.Value, error) {
+	b, err := json.Marshal(v)
+	switch {
+	case err != nil:
+		return cty.NilVal, fmt.Errorf("the claim %q of the caller's token is not a JSON value: %v", name, err)
+	case len(b) > MaxClaimBytes:
+		return cty.NilVal, fmt.Errorf("the claim %q of the caller's token has %d bytes, more than the %d a tool reads", name, len(b), MaxClaimBytes)
+	case jsondepth.TooDeep(b, MaxClaimDepth):
+		return cty.NilVal, fmt.Errorf("the claim %q of the caller's token nests deeper than the %d levels a tool reads", name, MaxClaimDepth)
+	case bytes.Equal(b, []byte("null")):
+		return cty.NullVal(cty.DynamicPseudoType), nil
+	}
+	ty, err := ctyjson.ImpliedType(b)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("the claim %q of the caller's token cannot be read: %v", name, err)
+	}
+	val, err := ctyjson.Unmarshal(b, ty)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("the claim %q of the caller's token cannot be read: %v", name, err)
+	}
+	return val, nil
+}
+
+// claimUse is one call of claim() in a block.
+type claimUse struct {
+	name string
+	rng  hcl.Range
+}
+
+// blockClaims finds the calls of claim() in block, nested blocks and all,
+// and reports a call whose argument is not a literal name: which claims a
+// tool reads must be known at load, to refuse a token without them before
+// anything runs.
+func blockClaims(block *hcl.Block) ([]claimUse, hcl.Diagnostics) {
+	body, ok := block.Body.(*hclsyntax.Body)
+	if !ok {
+		return nil, nil
+	}
+	var uses []claimUse
+	var diags hcl.Diagnostics
+	_ = hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+		name, ok := adapters.ClaimCall(n)
+		switch {
+		case !ok:
+		case name == "":
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Claim name not written out",
+				Detail:   `claim() takes the name of a claim written out as a quoted string, such as claim("email"), so that the claims a tool reads are known when the config loads and a token without them is refused before anything runs. Write the name as a string literal.`,
+				Subject:  n.Range().Ptr(),
+			})
+		default:
+			uses = append(uses, claimUse{name, n.Range()})
+		}
+		return nil
+	})
+	return uses, diags
+}
+
+// findClaims notes the claims t reads (see blockClaims).
+func (t *Tool) findClaims(block *hcl.Block) hcl.Diagnostics {
+	uses, diags := blockClaims(block)
+	t.claimUses, t.Claims = uses, claimNames(uses)
+	return diags
+}
+
+// claimNames are the names of uses, sorted, each once.
+func claimNames(uses []claimUse) []string {
+	if len(uses) == 0 {
+		return nil
+	}
+	names := make([]string, len(uses))
+	for i, u := range uses {
+		names[i] = u.name
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// mentionsClaim reports whether the text of block in src has "claim" in
+// it (true when the block's text cannot be found): only then does
+// blockClaims walk its expressions.
+func mentionsClaim(src []byte, block *hcl.Block) bool {
+	return blockMentions(src, block, "claim")
+}
+
+// checkClaimsAuth refuses claim() in a config without an auth block: only
+// a verified token has claims, and without one every call of the tool
+// would be refused.
+func (c *Config) checkClaimsAuth() hcl.Diagnostics {
+	if c.Server != nil && c.Server.Auth != nil {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	for _, t := range c.Tools {
+		for _, u := range t.claimUses {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "claim() without auth",
+				Detail:   fmt.Sprintf("Tool %q reads the claim %q of the caller's token, but the server verifies no tokens, so no call would have one. Add server { auth { ... } }, with the issuer and audience of your authorization server, to verify the callers' tokens; or take the value from a param instead.", t.Name, u.name),
+				Subject:  u.rng.Ptr(),
+			})
+		}
+	}
+	return diags
+}
