@@ -1,0 +1,190 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	ident "github.com/toolhost/toolhost/internal/identity"
+	"github.com/toolhost/toolhost/internal/testconfig"
+)
+
+// claimsAuth is the auth block of the configs of these tests: claim()
+// needs one.
+const claimsAuth = `
+server {
+  auth {
+    issuer   = "https://login.example.com"
+    audience = "https://tools.example.com/mcp"
+  }
+}
+`
+
+// upstreamRecorder is a loopback upstream that records the requests it
+// gets.
+type upstreamRecorder struct {
+	mu   sync.Mutex
+	reqs []*http.Request
+	srv  *httptest.Server
+}
+
+// newUpstreamRecorder starts one, closed when the test ends.
+func newUpstreamRecorder(t *testing.T) *upstreamRecorder {
+	u := &upstreamRecorder{}
+	u.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u.mu.Lock()
+		u.reqs = append(u.reqs, r)
+		u.mu.Unlock()
+		fmt.Fprint(w, "ok")
+	}))
+	t.Cleanup(u.srv.Close)
+	return u
+}
+
+// last is the last request the upstream got.
+func (u *upstreamRecorder) last(t *testing.T) *http.Request {
+	t.Helper()
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if len(u.reqs) == 0 {
+		t.Fatal("the upstream got no request")
+	}
+	return u.reqs[len(u.reqs)-1]
+}
+
+// claimsConfig is a config whose tools read claims in each backend.
+func claimsConfig(upstream string) string {
+	return claimsAuth + `
+tool "whoami" {
+  template {
+    text = "${claim("email")} in ${join(",", claim("groups"))}, level ${claim("level") + 1}, org ${claim("org").name}"
+  }
+}
+
+tool "argv" {
+  exec {
+    command = ` + testconfig.ProgramList(`"args"`, `claim("email")`) + `
+  }
+}
+
+tool "upstream" {
+  http {
+    url     = "` + upstream + `/users/${claim("email")}/items"
+    headers = { "X-User" = claim("email") }
+    query   = { group = claim("groups") }
+  }
+}
+
+tool "confirmed" {
+  confirm          = "Run as ${claim("email")}?"
+  confirm_fallback = "allow"
+  template {
+    text = "done for ${claim("sub")}"
+  }
+}
+
+tool "plain" {
+  param "x" {}
+  template {
+    text = "x is ${param.x}"
+  }
+}
+`
+}
+
+// TestClaimCalls calls tools that read claims with a Caller on the
+// context, and without one: the values are the token's, in every
+// backend, and a call whose token lacks a claim, or that has no token,
+// is refused before the backend runs.
+func TestClaimCalls(t *testing.T) {
+	up := newUpstreamRecorder(t)
+	r := loadSource(t, claimsConfig(up.srv.URL))
+	full := &ident.Caller{Subject: "u1", Claims: map[string]any{
+		"sub":    "u1",
+		"email":  "ann@example.com",
+		"groups": []any{"ops", "dev team"},
+		"level":  float64(2),
+		"org":    map[string]any{"name": "acme"},
+	}}
+	noGroups := &ident.Caller{Subject: "u2", Claims: map[string]any{"sub": "u2", "email": "bob@example.com", "level": float64(1), "org": map[string]any{"name": "x"}}}
+	dash := &ident.Caller{Subject: "u3", Claims: map[string]any{"email": "-rf"}}
+	huge := &ident.Caller{Subject: "u4", Claims: map[string]any{"email": strings.Repeat("a", 70<<10)}}
+	slash := &ident.Caller{Subject: "u5", Claims: map[string]any{"email": "../../admin?x=1#", "groups": []any{"a&b=c"}}}
+	tests := []struct {
+		name, tool string
+		caller     *ident.Caller
+		args       string
+		want       string // in the text
+		isErr      bool
+	}{
+		{"template", "whoami", full, `{}`, "ann@example.com in ops,dev team, level 3, org acme", false},
+		{"exec argv", "argv", full, `{}`, `["ann@example.com"]`, false},
+		{"confirm and template", "confirmed", full, `{}`, "done for u1", false},
+		{"http", "upstream", full, `{}`, "ok", false},
+		{"no caller", "whoami", nil, `{}`, `reads the claim "email" of the caller's token (claim() in its config), and this call comes with no token`, true},
+		{"no caller, exec", "argv", nil, `{}`, "the local user has none", true},
+		{"missing claim", "whoami", noGroups, `{}`, `the caller's token has no claim "groups", which the tool "whoami" reads`, true},
+		{"option-like claim in exec", "argv", dash, `{}`, `the claim "email" of the caller's token has a value that starts with "-"`, true},
+		{"claim over the cap", "whoami", huge, `{}`, `the claim "email" of the caller's token has 71682 bytes, more than the 65536`, true},
+		{"escaped in the url", "upstream", slash, `{}`, "ok", false},
+		{"a tool without claims needs no caller", "plain", nil, `{"x": "1"}`, "x is 1", false},
+		{"a model cannot set a claim", "whoami", full, `{"email": "eve@example.com"}`, `invalid argument "email": this tool takes no arguments`, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := ident.NewContext(context.Background(), tc.caller)
+			res, err := r.CallTool(ctx, tc.tool, json.RawMessage(tc.args))
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := resultText(res)
+			if res.IsError != tc.isErr || !strings.Contains(text, tc.want) {
+				t.Fatalf("got isError=%v %q, want isError=%v with %q", res.IsError, text, tc.isErr, tc.want)
+			}
+		})
+	}
+	// The requests the upstream got: the claims escaped by place, and no
+	// token of the caller's.
+	up.mu.Lock()
+	reqs := append([]*http.Request(nil), up.reqs...)
+	up.mu.Unlock()
+	if len(reqs) != 2 {
+		t.Fatalf("the upstream got %d requests, want 2", len(reqs))
+	}
+	for _, want := range []struct{ path, user, query string }{
+		{"/users/ann@example.com/items", "ann@example.com", "group=ops&group=dev+team"},
+		{"/users/..%2F..%2Fadmin%3Fx=1%23/items", "../../admin?x=1#", "group=a%26b%3Dc"},
+	} {
+		got := reqs[0]
+		reqs = reqs[1:]
+		if got.URL.EscapedPath() != want.path || got.Header.Get("X-User") != want.user || got.URL.RawQuery != want.query {
+			t.Errorf("upstream got path %q, X-User %q, query %q; want %q, %q, %q", got.URL.EscapedPath(), got.Header.Get("X-User"), got.URL.RawQuery, want.path, want.user, want.query)
+		}
+		if a := got.Header.Get("Authorization"); a != "" {
+			t.Errorf("upstream got Authorization %q: the caller's token must not be forwarded", a)
+		}
+	}
+}
+
+// TestClaimsNotInInputSchema: a tool's claims are no arguments: its
+// input schema has none of them.
+func TestClaimsNotInInputSchema(t *testing.T) {
+	r := loadSource(t, claimsConfig("https://api.example.com"))
+	for _, name := range []string{"whoami", "upstream", "argv"} {
+		tool := mustTool(t, r, name)
+		if s := string(tool.InputSchemaJSON); strings.Contains(s, "email") || strings.Contains(s, "groups") {
+			t.Errorf("%s: input schema %s names a claim", name, s)
+		}
+		if len(tool.Claims) == 0 {
+			t.Errorf("%s: no claims found at load", name)
+		}
+	}
+	if got := mustTool(t, r, "whoami").Claims; strings.Join(got, ",") != "email,groups,level,org" {
+		t.Errorf("whoami reads claims %q, want email, groups, level and org", got)
+	}
+}
