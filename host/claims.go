@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
@@ -31,6 +32,19 @@ func (r *Registry) callEval(ctx context.Context, t *thcl.Tool, params cty.Value)
 	eval.Functions = map[string]function.Function{adapters.ClaimFunc: thcl.ClaimFunction(vals)}
 	eval.Variables = map[string]cty.Value{"param": params}
 	return eval, nil
+}
+
+// exampleEval is callEval for an example of t whose caller's token has
+// the claims of the example (a JSON object).
+func (r *Registry) exampleEval(ctx context.Context, t *thcl.Tool, claims json.RawMessage, params cty.Value) (*hcl.EvalContext, error) {
+	if len(t.Claims) > 0 {
+		c := &ident.Caller{}
+		if err := json.Unmarshal(claims, &c.Claims); err != nil {
+			return nil, fmt.Errorf("the claims cannot be read: %v", err)
+		}
+		ctx = ident.NewContext(ctx, c)
+	}
+	return r.callEval(ctx, t, params)
 }
 
 // claimValues reads the claims names of caller's token for a call of the

@@ -188,3 +188,58 @@ func TestClaimsNotInInputSchema(t *testing.T) {
 		t.Errorf("whoami reads claims %q, want email, groups, level and org", got)
 	}
 }
+
+// TestClaimExamples: validate runs the examples of a tool that reads
+// claims with the example's claims as the caller's, and says what is
+// missing or left over.
+func TestClaimExamples(t *testing.T) {
+	tests := []struct {
+		name, example string
+		summary       string // of the one diagnostic; "" for none
+	}{
+		{"claims given", `claims = { email = "ann@example.com", groups = ["ops", "dev"] }
+    result = "ann@example.com (ops dev)"`, ""},
+		{"a missing claim expected", `claims = { email = "ann@example.com" }
+    error  = "has no claim \"groups\""`, ""},
+		{"a missing claim", `claims = { email = "ann@example.com" }
+    result = "x"`, "Example refused"},
+		{"no claims", `result = "x"`, "Missing claims"},
+		{"wrong result", `claims = { email = "bob@example.com", groups = [] }
+    result = "ann@example.com ()"`, "Example result mismatch"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, _ := checkExamplesOf(t, claimsAuth+`
+tool "whoami" {
+  template {
+    text = "${claim("email")} (${join(" ", claim("groups"))})"
+  }
+  example "e" {
+    `+tc.example+`
+  }
+}
+`)
+			var got []string
+			for _, d := range rep.Diagnostics {
+				got = append(got, d.Summary+": "+d.Detail)
+			}
+			if tc.summary == "" && len(got) > 0 || tc.summary != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tc.summary)) {
+				t.Fatalf("diagnostics %q, want %q", got, tc.summary)
+			}
+		})
+	}
+	rep, _ := checkExamplesOf(t, claimsAuth+`
+tool "plain" {
+  template {
+    text = "hi"
+  }
+  example "e" {
+    claims = { email = "ann@example.com" }
+    result = "hi"
+  }
+}
+`)
+	if len(rep.Diagnostics) != 1 || rep.Diagnostics[0].Summary != "Claims without claim()" {
+		t.Errorf("claims of a tool that reads none: %v", rep.Diagnostics)
+	}
+}
