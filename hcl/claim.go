@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -38,9 +39,9 @@ var claimNowhere = function.New(&function.Spec{
 	Type:        function.StaticReturnType(cty.DynamicPseudoType),
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 		return cty.NilVal, &funcError{
-			msg:     "claim() reads the caller's token, which only a tool call has",
+			msg:     "claim() reads the caller's token, which only a call has",
 			summary: "claim() outside a call",
-			detail:  "claim() reads a claim of the caller's token, which only a call of a tool has: use it where param can be used (the tool's backend block, result, confirm or ask), not here.",
+			detail:  "claim() reads a claim of the caller's token, which only a call has: use it where param can be used (a tool's backend block, result, confirm or ask) or in a prompt's messages, not here.",
 		}
 	},
 })
@@ -145,6 +146,39 @@ func (t *Tool) findClaims(block *hcl.Block) hcl.Diagnostics {
 	return diags
 }
 
+// findClaims notes the claims p reads (see blockClaims).
+func (p *Prompt) findClaims(block *hcl.Block) hcl.Diagnostics {
+	uses, diags := blockClaims(block)
+	p.claimUses, p.Claims = uses, claimNames(uses)
+	return diags
+}
+
+// withCompileClaim is ctx with claim() as it is when expressions are
+// compiled (see claimAtCompile), for a prompt, whose messages are
+// compiled with the load's functions.
+func withCompileClaim(ctx *hcl.EvalContext) *hcl.EvalContext {
+	child := ctx.NewChild()
+	child.Functions = map[string]function.Function{adapters.ClaimFunc: claimAtCompile}
+	child.Variables = ctx.Variables
+	return child
+}
+
+// claimsInResource refuses claim() in a resource or resource template:
+// what it serves is the same for every client (its updates go to every
+// subscriber), so it reads no caller's token.
+func claimsInResource(block *hcl.Block) hcl.Diagnostics {
+	uses, diags := blockClaims(block)
+	for _, u := range uses {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "claim() in a resource",
+			Detail:   fmt.Sprintf("A %s serves the same content to every client (its updates go to every subscriber), so it does not read the caller's token: claim(%q) is for tools and prompts. Make it a tool, or take the value from the uri.", strings.ReplaceAll(block.Type, "_", " "), u.name),
+			Subject:  u.rng.Ptr(),
+		})
+	}
+	return diags
+}
+
 // claimNames are the names of uses, sorted, each once.
 func claimNames(uses []claimUse) []string {
 	if len(uses) == 0 {
@@ -173,15 +207,21 @@ func (c *Config) checkClaimsAuth() hcl.Diagnostics {
 		return nil
 	}
 	var diags hcl.Diagnostics
-	for _, t := range c.Tools {
-		for _, u := range t.claimUses {
+	noAuth := func(what, name string, uses []claimUse) {
+		for _, u := range uses {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "claim() without auth",
-				Detail:   fmt.Sprintf("Tool %q reads the claim %q of the caller's token, but the server verifies no tokens, so no call would have one. Add server { auth { ... } }, with the issuer and audience of your authorization server, to verify the callers' tokens; or take the value from a param instead.", t.Name, u.name),
+				Detail:   fmt.Sprintf("%s %q reads the claim %q of the caller's token, but the server verifies no tokens, so no call would have one. Add server { auth { ... } }, with the issuer and audience of your authorization server, to verify the callers' tokens; or take the value from an argument instead.", what, name, u.name),
 				Subject:  u.rng.Ptr(),
 			})
 		}
+	}
+	for _, t := range c.Tools {
+		noAuth("Tool", t.Name, t.claimUses)
+	}
+	for _, p := range c.Prompts {
+		noAuth("Prompt", p.Name, p.claimUses)
 	}
 	return diags
 }

@@ -528,6 +528,9 @@ func (j *decodeJob) decode(static *hcl.EvalContext) {
 		p, d = decodePrompt(j.block, static, j.baseDir)
 		if p != nil {
 			j.result = p
+			if j.mayUseClaim {
+				d = append(d, p.findClaims(j.block)...)
+			}
 		}
 	}
 	switch j.block.Type {
@@ -535,6 +538,9 @@ func (j *decodeJob) decode(static *hcl.EvalContext) {
 		if j.mayCallNow {
 			d = append(d, callTimeNowChecks(j.block, j.lookup, d)...)
 		}
+	}
+	if j.mayUseClaim && (j.block.Type == "resource" || j.block.Type == "resource_template") {
+		d = append(d, claimsInResource(j.block)...)
 	}
 	j.diags = d
 }

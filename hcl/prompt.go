@@ -17,7 +17,11 @@ type Prompt struct {
 	Description string
 	Args        []*PromptArg
 	Messages    []*PromptMessage
-	DeclRange   hcl.Range
+	// Claims are the claims of the caller's token its messages read with
+	// claim("NAME"), sorted (see Tool.Claims).
+	Claims    []string
+	claimUses []claimUse
+	DeclRange hcl.Range
 }
 
 // PromptArg is an arg block of a prompt. Prompt arguments are strings.
@@ -128,10 +132,10 @@ func decodePrompt(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*P
 		names = append(names, misspelt...)
 		argType = cty.DynamicPseudoType
 	}
-	eval := &hcl.EvalContext{
+	eval := withCompileClaim(&hcl.EvalContext{
 		Functions: static.Functions,
 		Variables: map[string]cty.Value{"arg": cty.UnknownVal(argType)},
-	}
+	})
 	for _, b := range messages {
 		role := b.Labels[0]
 		if role != "user" && role != "assistant" {

@@ -21,16 +21,24 @@ import (
 // for it. refusal, when not nil, is the answer of a call whose caller
 // cannot give the claims: nothing runs.
 func (r *Registry) callEval(ctx context.Context, t *thcl.Tool, params cty.Value) (eval *hcl.EvalContext, refusal error) {
-	if len(t.Claims) == 0 {
-		return &hcl.EvalContext{Functions: r.functions.Functions, Variables: map[string]cty.Value{"param": params}}, nil
+	return r.claimEval(ctx, "tool", t.Name, t.Claims, t.Backend, "param", params)
+}
+
+// claimEval is the evaluation context of a call of the tool or prompt
+// (what) name, which reads claims of the caller's token: the variable
+// root is v (param, or a prompt's arg), and claim() is bound to the
+// claims (see callEval).
+func (r *Registry) claimEval(ctx context.Context, what, name string, claims []string, backend adapters.Backend, root string, v cty.Value) (*hcl.EvalContext, error) {
+	if len(claims) == 0 {
+		return &hcl.EvalContext{Functions: r.functions.Functions, Variables: map[string]cty.Value{root: v}}, nil
 	}
-	vals, err := claimValues(ident.FromContext(ctx), "tool", t.Name, t.Claims, t.Backend)
+	vals, err := claimValues(ident.FromContext(ctx), what, name, claims, backend)
 	if err != nil {
 		return nil, err
 	}
-	eval = r.functions.NewChild()
+	eval := r.functions.NewChild()
 	eval.Functions = map[string]function.Function{adapters.ClaimFunc: thcl.ClaimFunction(vals)}
-	eval.Variables = map[string]cty.Value{"param": params}
+	eval.Variables = map[string]cty.Value{root: v}
 	return eval, nil
 }
 

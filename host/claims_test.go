@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	ident "github.com/toolhost/toolhost/internal/identity"
 	"github.com/toolhost/toolhost/internal/testconfig"
 )
@@ -241,5 +243,44 @@ tool "plain" {
 `)
 	if len(rep.Diagnostics) != 1 || rep.Diagnostics[0].Summary != "Claims without claim()" {
 		t.Errorf("claims of a tool that reads none: %v", rep.Diagnostics)
+	}
+}
+
+// TestClaimPrompts: a prompt's messages read the caller's claims, and a
+// prompts/get without them is refused.
+func TestClaimPrompts(t *testing.T) {
+	r := loadSource(t, claimsAuth+`
+prompt "greet" {
+  arg "topic" {}
+  message "user" {
+    text = "I am ${claim("name")} of ${join("+", claim("groups"))}; tell me about ${arg.topic}."
+  }
+}
+`)
+	ann := &ident.Caller{Claims: map[string]any{"name": "Ann", "groups": []any{"ops", "dev"}}}
+	tests := []struct {
+		name   string
+		caller *ident.Caller
+		want   string
+		isErr  bool
+	}{
+		{"claims", ann, "I am Ann of ops+dev; tell me about cats.", false},
+		{"no caller", nil, `the prompt "greet" reads the claim "groups" of the caller's token`, true},
+		{"a claim missing", &ident.Caller{Claims: map[string]any{"groups": []any{}}}, `the caller's token has no claim "name", which the prompt "greet" reads`, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := r.GetPrompt(ident.NewContext(context.Background(), tc.caller), "greet", map[string]string{"topic": "cats"})
+			var got string
+			switch {
+			case err != nil:
+				got = err.Error()
+			case len(res.Messages) == 1:
+				got = res.Messages[0].Content.(*mcp.TextContent).Text
+			}
+			if (err != nil) != tc.isErr || !strings.Contains(got, tc.want) {
+				t.Fatalf("got %q (error %v), want %q", got, err != nil, tc.want)
+			}
+		})
 	}
 }

@@ -45,3 +45,19 @@ tool "claim_in_default" {
     text = "${param.who}"
   }
 }
+
+# A resource is the same for every client: it reads no caller's token.
+resource_template "claim_in_template" {
+  uri_template = "notes:///{name}"
+  template {
+    text = "${param.name} for ${claim("email")}" # ERROR: claim() in a resource # DETAIL: claim("email") is for tools and prompts
+  }
+}
+
+# A prompt's messages may read claims; its description may not.
+prompt "greet" {
+  description = "Greets ${claim("name")}" # ERROR: claim() outside a call
+  message "user" {
+    text = "I am ${claim("name")}."
+  }
+}

@@ -13,3 +13,9 @@ tool "team_lookup" {
     headers = { "X-User" = claim("email") } # ERROR: claim() without auth
   }
 }
+
+prompt "greet" {
+  message "user" {
+    text = "I am ${claim("name")}." # ERROR: claim() without auth # DETAIL: Prompt "greet" reads the claim "name"
+  }
+}
