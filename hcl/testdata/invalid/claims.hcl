@@ -61,3 +61,30 @@ prompt "greet" {
     text = "I am ${claim("name")}."
   }
 }
+
+# A claim may be an argument of the script, which reads it as "$1"; not
+# the script itself, nor a variable the program loads code from.
+tool "claim_as_script_argument" {
+  exec {
+    command = ["sh", "-c", "echo \"$1\"", "sh", claim("email")]
+  }
+}
+
+tool "claim_as_whole_script" {
+  exec {
+    command = concat(["sh", "-c"], [claim("script")]) # ERROR: Parameter inside a script # DETAIL: the claim "script" of the caller's token
+  }
+}
+
+tool "claim_in_loader_env" {
+  exec {
+    command = ["ls"]
+    env     = { LD_PRELOAD = claim("lib") } # ERROR: Parameter chooses the program
+  }
+}
+
+tool "claim_as_awk_program" {
+  exec {
+    command = ["awk", format("/%s/ { print }", claim("pattern")), "file.txt"] # ERROR: Parameter inside a script
+  }
+}
