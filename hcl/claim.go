@@ -1,7 +1,6 @@
 package hcl
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -11,10 +10,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/toolhost/toolhost/adapters"
-	"github.com/toolhost/toolhost/internal/jsondepth"
 )
 
 // The caps on one claim of a caller's token, as claim() reads it: a token
@@ -79,28 +76,102 @@ func ClaimFunction(vals map[string]cty.Value) function.Function {
 // ClaimValue converts v, a claim as JSON decodes it, to the HCL value
 // claim() returns: a string, number or bool; a list (a tuple, as
 // jsondecode makes) or an object as JSON's. Its error, for a claim past
-// MaxClaimBytes or MaxClaimDepth, is a sentence to show the caller.
+// MaxClaimBytes or MaxClaimDepth, is a sentence to show the caller. It
+// converts directly, without JSON in between: a tool that reads claims
+// does so at every call.
 func ClaimValue(name string, v any) (cty.Value, error) {
-	b, err := json.Marshal(v)
-	switch {
-	case err != nil:
-		return cty.NilVal, fmt.Errorf("the claim %q of the caller's token is not a JSON value: %v", name, err)
-	case len(b) > MaxClaimBytes:
-		return cty.NilVal, fmt.Errorf("the claim %q of the caller's token has %d bytes, more than the %d a tool reads", name, len(b), MaxClaimBytes)
-	case jsondepth.TooDeep(b, MaxClaimDepth):
-		return cty.NilVal, fmt.Errorf("the claim %q of the caller's token nests deeper than the %d levels a tool reads", name, MaxClaimDepth)
-	case bytes.Equal(b, []byte("null")):
-		return cty.NullVal(cty.DynamicPseudoType), nil
-	}
-	ty, err := ctyjson.ImpliedType(b)
+	c := claimConv{left: MaxClaimBytes}
+	val, err := c.value(v, 0)
 	if err != nil {
-		return cty.NilVal, fmt.Errorf("the claim %q of the caller's token cannot be read: %v", name, err)
-	}
-	val, err := ctyjson.Unmarshal(b, ty)
-	if err != nil {
-		return cty.NilVal, fmt.Errorf("the claim %q of the caller's token cannot be read: %v", name, err)
+		return cty.NilVal, fmt.Errorf("the claim %q of the caller's token %s", name, err)
 	}
 	return val, nil
+}
+
+// claimConv converts a claim, counting its bytes.
+type claimConv struct{ left int }
+
+// errClaimSize and errClaimDepth end the sentence of ClaimValue's error.
+var (
+	errClaimSize  = fmt.Errorf("has more than the %d bytes a tool reads", MaxClaimBytes)
+	errClaimDepth = fmt.Errorf("nests deeper than the %d levels a tool reads", MaxClaimDepth)
+)
+
+// take counts n bytes of the claim.
+func (c *claimConv) take(n int) error {
+	if c.left -= n; c.left < 0 {
+		return errClaimSize
+	}
+	return nil
+}
+
+// value converts v, at depth levels of nesting.
+func (c *claimConv) value(v any, depth int) (cty.Value, error) {
+	if depth > MaxClaimDepth {
+		return cty.NilVal, errClaimDepth
+	}
+	if err := c.take(8); err != nil { // a value's own bytes, as JSON about
+		return cty.NilVal, err
+	}
+	switch x := v.(type) {
+	case nil:
+		return cty.NullVal(cty.DynamicPseudoType), nil
+	case string:
+		return cty.StringVal(x), c.take(len(x))
+	case bool:
+		return cty.BoolVal(x), nil
+	case float64:
+		return cty.NumberFloatVal(x), nil
+	case json.Number:
+		n, err := cty.ParseNumberVal(string(x))
+		if err != nil {
+			return cty.NilVal, fmt.Errorf("is not a number HCL reads: %v", err)
+		}
+		return n, c.take(len(x))
+	case []any:
+		if len(x) == 0 {
+			return cty.EmptyTupleVal, nil
+		}
+		elems := make([]cty.Value, len(x))
+		for i, e := range x {
+			ev, err := c.value(e, depth+1)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			elems[i] = ev
+		}
+		return cty.TupleVal(elems), nil
+	case map[string]any:
+		if len(x) == 0 {
+			return cty.EmptyObjectVal, nil
+		}
+		attrs := make(map[string]cty.Value, len(x))
+		for k, e := range x {
+			if err := c.take(len(k)); err != nil {
+				return cty.NilVal, err
+			}
+			ev, err := c.value(e, depth+1)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			attrs[k] = ev
+		}
+		return cty.ObjectVal(attrs), nil
+	}
+	// Another Go type than JSON decodes to (a verifier's own, []string
+	// say): as JSON has it.
+	b, err := json.Marshal(v)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("is not a JSON value: %v", err)
+	}
+	if err := c.take(len(b)); err != nil {
+		return cty.NilVal, err
+	}
+	var plain any
+	if err := json.Unmarshal(b, &plain); err != nil {
+		return cty.NilVal, fmt.Errorf("is not a JSON value: %v", err)
+	}
+	return c.value(plain, depth)
 }
 
 // claimUse is one call of claim() in a block.

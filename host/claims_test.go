@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -132,7 +134,7 @@ func TestClaimCalls(t *testing.T) {
 		{"no caller, exec", "argv", nil, `{}`, "the local user has none", true},
 		{"missing claim", "whoami", noGroups, `{}`, `the caller's token has no claim "groups", which the tool "whoami" reads`, true},
 		{"option-like claim in exec", "argv", dash, `{}`, `the claim "email" of the caller's token has a value that starts with "-"`, true},
-		{"claim over the cap", "whoami", huge, `{}`, `the claim "email" of the caller's token has 71682 bytes, more than the 65536`, true},
+		{"claim over the cap", "whoami", huge, `{}`, `the claim "email" of the caller's token has more than the 65536 bytes a tool reads`, true},
 		{"escaped in the url", "upstream", slash, `{}`, "ok", false},
 		{"a tool without claims needs no caller", "plain", nil, `{"x": "1"}`, "x is 1", false},
 		{"a model cannot set a claim", "whoami", full, `{"email": "eve@example.com"}`, `invalid argument "email": this tool takes no arguments`, true},
@@ -282,5 +284,59 @@ prompt "greet" {
 				t.Fatalf("got %q (error %v), want %q", got, err != nil, tc.want)
 			}
 		})
+	}
+}
+
+// TestClaimsOverStdio: over stdio, where the local user has no token, a
+// tool that reads claims is listed, and a call of it is refused with a
+// message that says why.
+func TestClaimsOverStdio(t *testing.T) {
+	p := startStdio(t, loadSource(t, claimsConfig("https://api.example.com")))
+	p.initialize()
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if r := p.next(); r.Error != nil || !strings.Contains(string(r.Result), `"name":"whoami"`) {
+		t.Fatalf("tools/list: %s", r.line)
+	}
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami","arguments":{}}}`)
+	r := p.next()
+	var res struct {
+		IsError bool `json:"isError"`
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal(r.Result, &res); err != nil || !res.IsError || len(res.Content) != 1 ||
+		!strings.Contains(res.Content[0].Text, "this call comes with no token") || !strings.Contains(res.Content[0].Text, "over stdio") {
+		t.Fatalf("tools/call: %s", r.line)
+	}
+}
+
+// BenchmarkCallToolClaims is a call of a template tool that reads a
+// claim, with a caller on the context: what claim() costs a tool that
+// uses it (BenchmarkCallTool/say_hello is the same call without).
+func BenchmarkCallToolClaims(b *testing.B) {
+	dir := b.TempDir()
+	p := filepath.Join(dir, "tools.hcl")
+	if err := os.WriteFile(p, []byte(claimsAuth+`
+tool "say_hello" {
+  param "name" {}
+  template {
+    text = "hello ${param.name}, from ${claim("email")}"
+  }
+}
+`), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	r, diags := Load([]string{p}, nil)
+	if diags.HasErrors() {
+		b.Fatal(diags.Error())
+	}
+	ctx := ident.NewContext(context.Background(), &ident.Caller{Claims: map[string]any{"email": "ann@example.com"}})
+	args := json.RawMessage(`{"name": "world"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if res, err := r.CallTool(ctx, "say_hello", args); err != nil || res.IsError {
+			b.Fatal(err, res)
+		}
 	}
 }
