@@ -1,7 +1,9 @@
 package hcl
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/evalcap"
 )
 
 // The caps on one claim of a caller's token, as claim() reads it: a token
@@ -74,104 +77,102 @@ func ClaimFunction(vals map[string]cty.Value) function.Function {
 }
 
 // ClaimValue converts v, a claim as JSON decodes it, to the HCL value
-// claim() returns: a string, number or bool; a list (a tuple, as
-// jsondecode makes) or an object as JSON's. Its error, for a claim past
-// MaxClaimBytes or MaxClaimDepth, is a sentence to show the caller. It
-// converts directly, without JSON in between: a tool that reads claims
-// does so at every call.
+// claim() returns: as jsondecode would give the claim's JSON (a list
+// such as groups is a list). Its error, for a claim past MaxClaimBytes or
+// MaxClaimDepth, is a sentence to show the caller.
 func ClaimValue(name string, v any) (cty.Value, error) {
-	c := claimConv{left: MaxClaimBytes}
-	val, err := c.value(v, 0)
+	c := claimSize{left: MaxClaimBytes}
+	err := c.check(v, 0)
+	if errors.Is(err, errClaimType) {
+		// Another Go type than JSON decodes to (a verifier's own,
+		// []string say): as JSON has it.
+		v, err = asJSON(v)
+		if err == nil {
+			c = claimSize{left: MaxClaimBytes}
+			err = c.check(v, 0)
+		}
+	}
+	var val cty.Value
+	if err == nil {
+		val, err = evalcap.JSONValue(v)
+	}
 	if err != nil {
 		return cty.NilVal, fmt.Errorf("the claim %q of the caller's token %s", name, err)
 	}
 	return val, nil
 }
 
-// claimConv converts a claim, counting its bytes.
-type claimConv struct{ left int }
-
-// errClaimSize and errClaimDepth end the sentence of ClaimValue's error.
+// The ends of the sentences of ClaimValue's errors.
 var (
 	errClaimSize  = fmt.Errorf("has more than the %d bytes a tool reads", MaxClaimBytes)
 	errClaimDepth = fmt.Errorf("nests deeper than the %d levels a tool reads", MaxClaimDepth)
+	errClaimType  = errors.New("is not a JSON value")
 )
 
-// take counts n bytes of the claim.
-func (c *claimConv) take(n int) error {
+// claimSize counts the bytes of a claim, about as JSON has them, before
+// it is converted.
+type claimSize struct{ left int }
+
+// take counts n bytes.
+func (c *claimSize) take(n int) error {
 	if c.left -= n; c.left < 0 {
 		return errClaimSize
 	}
 	return nil
 }
 
-// value converts v, at depth levels of nesting.
-func (c *claimConv) value(v any, depth int) (cty.Value, error) {
+// check counts v, at depth levels of nesting; errClaimType for what JSON
+// does not decode to.
+func (c *claimSize) check(v any, depth int) error {
 	if depth > MaxClaimDepth {
-		return cty.NilVal, errClaimDepth
+		return errClaimDepth
 	}
-	if err := c.take(8); err != nil { // a value's own bytes, as JSON about
-		return cty.NilVal, err
+	if err := c.take(8); err != nil { // the value's own bytes, about
+		return err
 	}
 	switch x := v.(type) {
-	case nil:
-		return cty.NullVal(cty.DynamicPseudoType), nil
+	case nil, bool, float64:
 	case string:
-		return cty.StringVal(x), c.take(len(x))
-	case bool:
-		return cty.BoolVal(x), nil
-	case float64:
-		return cty.NumberFloatVal(x), nil
+		return c.take(len(x))
 	case json.Number:
-		n, err := cty.ParseNumberVal(string(x))
-		if err != nil {
-			return cty.NilVal, fmt.Errorf("is not a number HCL reads: %v", err)
-		}
-		return n, c.take(len(x))
+		return c.take(len(x))
 	case []any:
-		if len(x) == 0 {
-			return cty.EmptyTupleVal, nil
-		}
-		elems := make([]cty.Value, len(x))
-		for i, e := range x {
-			ev, err := c.value(e, depth+1)
-			if err != nil {
-				return cty.NilVal, err
+		for _, e := range x {
+			if err := c.check(e, depth+1); err != nil {
+				return err
 			}
-			elems[i] = ev
 		}
-		return cty.TupleVal(elems), nil
 	case map[string]any:
-		if len(x) == 0 {
-			return cty.EmptyObjectVal, nil
-		}
-		attrs := make(map[string]cty.Value, len(x))
 		for k, e := range x {
 			if err := c.take(len(k)); err != nil {
-				return cty.NilVal, err
+				return err
 			}
-			ev, err := c.value(e, depth+1)
-			if err != nil {
-				return cty.NilVal, err
+			if err := c.check(e, depth+1); err != nil {
+				return err
 			}
-			attrs[k] = ev
 		}
-		return cty.ObjectVal(attrs), nil
+	default:
+		return errClaimType
 	}
-	// Another Go type than JSON decodes to (a verifier's own, []string
-	// say): as JSON has it.
+	return nil
+}
+
+// asJSON is v as encoding/json decodes its JSON, with UseNumber.
+func asJSON(v any) (any, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return cty.NilVal, fmt.Errorf("is not a JSON value: %v", err)
+		return nil, fmt.Errorf("%w: %v", errClaimType, err)
 	}
-	if err := c.take(len(b)); err != nil {
-		return cty.NilVal, err
+	if len(b) > MaxClaimBytes {
+		return nil, errClaimSize
 	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
 	var plain any
-	if err := json.Unmarshal(b, &plain); err != nil {
-		return cty.NilVal, fmt.Errorf("is not a JSON value: %v", err)
+	if err := dec.Decode(&plain); err != nil {
+		return nil, fmt.Errorf("%w: %v", errClaimType, err)
 	}
-	return c.value(plain, depth)
+	return plain, nil
 }
 
 // claimUse is one call of claim() in a block.
