@@ -61,8 +61,8 @@ func TestClaimsOverHTTP(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(tools.Tools) != 5 {
-				t.Errorf("bob sees %d tools, want all 5", len(tools.Tools))
+			if len(tools.Tools) != 6 {
+				t.Errorf("bob sees %d tools, want all 6", len(tools.Tools))
 			}
 			if got := callText(t, ann, "whoami", nil); got != "ann@example.com in ops, level 2, org acme" {
 				t.Errorf("whoami for ann: %q", got)

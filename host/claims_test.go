@@ -98,6 +98,17 @@ tool "plain" {
     text = "x is ${param.x}"
   }
 }
+
+tool "result" {
+  template {
+    text = "{\"n\": 1}"
+  }
+  result {
+    text {
+      text = "n for ${claim("email")}:"
+    }
+  }
+}
 `
 }
 
@@ -130,6 +141,7 @@ func TestClaimCalls(t *testing.T) {
 		{"exec argv", "argv", full, `{}`, `["ann@example.com"]`, false},
 		{"confirm and template", "confirmed", full, `{}`, "done for u1", false},
 		{"http", "upstream", full, `{}`, "ok", false},
+		{"result content", "result", full, `{}`, "n for ann@example.com:", false},
 		{"no caller", "whoami", nil, `{}`, `reads the claim "email" of the caller's token (claim() in its config), and this call comes with no token`, true},
 		{"no caller, exec", "argv", nil, `{}`, "the local user has none", true},
 		{"missing claim", "whoami", noGroups, `{}`, `the caller's token has no claim "groups", which the tool "whoami" reads`, true},
