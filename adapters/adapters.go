@@ -27,6 +27,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/tidwall/gjson"
+	"github.com/toolhost/toolhost/internal/identity"
 	"github.com/toolhost/toolhost/internal/jsondepth"
 	"github.com/toolhost/toolhost/internal/netpolicy"
 	"github.com/toolhost/toolhost/internal/redact"
@@ -130,6 +131,19 @@ type Input struct {
 	// Report receives what the backend reports while it runs: log lines
 	// and progress. Nil when nobody listens.
 	Report Reporter
+	// Caller is who makes the call, as their verified token says; nil
+	// without a token (stdio, the bridge, HTTP without auth). claim() in
+	// Eval reads its claims.
+	Caller *identity.Caller
+}
+
+// Claim returns the claim name of the caller's token, and whether the
+// call has a caller whose token has it.
+func (in *Input) Claim(name string) (any, bool) {
+	if in == nil {
+		return nil, false
+	}
+	return in.Caller.Claim(name)
 }
 
 // Reporter receives what a backend reports during a call. Its methods are

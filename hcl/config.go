@@ -121,7 +121,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		content, d := f.Body.Content(rootSchema)
 		diags = append(diags, d...)
 		for _, block := range content.Blocks {
-			blocks = append(blocks, decodeJob{block: block, baseDir: filepath.Dir(bodyNames[i]), mayCallNow: mentionsNow(f.Bytes, block)})
+			blocks = append(blocks, decodeJob{block: block, baseDir: filepath.Dir(bodyNames[i]), mayCallNow: mentionsNow(f.Bytes, block), mayUseClaim: mentionsClaim(f.Bytes, block)})
 		}
 	}
 	// The server block goes first: its network policy applies to every
@@ -171,6 +171,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	}
 	diags = append(diags, cfg.checkDuplicates()...)
 	diags = append(diags, cfg.checkGroups()...)
+	diags = append(diags, cfg.checkClaimsAuth()...)
 	fixFunctionDiags(diags)
 	fixLabelDiags(diags)
 	redactEnvValues(diags, cfg.Files, lookup)
@@ -471,9 +472,12 @@ type decodeJob struct {
 	// mayCallNow is whether the block's text has "now" or "timestamp" in
 	// it: only then does callTimeNowChecks look at its expressions.
 	mayCallNow bool
-	done       bool
-	result     any
-	diags      hcl.Diagnostics
+	// mayUseClaim is whether it has "claim": only then are its calls of
+	// claim() looked for.
+	mayUseClaim bool
+	done        bool
+	result      any
+	diags       hcl.Diagnostics
 }
 
 // decodeBlocksPerWorker is the fewest blocks a goroutine of decodeAll is
@@ -509,6 +513,9 @@ func (j *decodeJob) decode(static *hcl.EvalContext) {
 		if t != nil {
 			j.result = t
 			d = append(d, lintTool(j.block, t, static, j.lookup, d)...)
+			if j.mayUseClaim {
+				d = append(d, t.findClaims(j.block)...)
+			}
 		}
 	case "resource":
 		var r *Resource
@@ -527,6 +534,9 @@ func (j *decodeJob) decode(static *hcl.EvalContext) {
 		p, d = decodePrompt(j.block, static, j.baseDir)
 		if p != nil {
 			j.result = p
+			if j.mayUseClaim {
+				d = append(d, p.findClaims(j.block)...)
+			}
 		}
 	case "group":
 		var g *Group
@@ -540,12 +550,21 @@ func (j *decodeJob) decode(static *hcl.EvalContext) {
 			d = append(d, callTimeNowChecks(j.block, j.lookup, d)...)
 		}
 	}
+	if j.mayUseClaim && (j.block.Type == "resource" || j.block.Type == "resource_template") {
+		d = append(d, claimsInResource(j.block)...)
+	}
 	j.diags = d
 }
 
 // mentionsNow reports whether the text of a block of src has "now" or
 // "timestamp" in it (true when the block's text cannot be found).
 func mentionsNow(src []byte, block *hcl.Block) bool {
+	return blockMentions(src, block, "now", "timestamp")
+}
+
+// blockMentions reports whether the text of a block of src has one of
+// words in it (true when the block's text cannot be found).
+func blockMentions(src []byte, block *hcl.Block, words ...string) bool {
 	body, ok := block.Body.(*hclsyntax.Body)
 	if !ok {
 		return true
@@ -555,5 +574,10 @@ func mentionsNow(src []byte, block *hcl.Block) bool {
 		return true
 	}
 	text := src[start:end]
-	return bytes.Contains(text, []byte("now")) || bytes.Contains(text, []byte("timestamp"))
+	for _, w := range words {
+		if bytes.Contains(text, []byte(w)) {
+			return true
+		}
+	}
+	return false
 }

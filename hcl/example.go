@@ -37,6 +37,9 @@ type Example struct {
 	// Answers are the user's answers to the tool's ask form, nil when
 	// absent.
 	Answers *hcl.Attribute
+	// Claims are the claims of the caller's token, for a tool that reads
+	// them with claim(); nil when absent.
+	Claims *hcl.Attribute
 	// BaseDir is the directory of the config file; file() reads below it.
 	BaseDir   string
 	DeclRange hcl.Range
@@ -49,6 +52,8 @@ type ExampleValues struct {
 	// Answers are the answers to the tool's ask form as a JSON object;
 	// nil when absent.
 	Answers json.RawMessage
+	// Claims are the caller's claims as a JSON object; nil when absent.
+	Claims json.RawMessage
 	// Response is the recorded output; nil when absent.
 	Response *string
 	// Result is the expected result; cty.NilVal when absent.
@@ -62,6 +67,7 @@ var exampleBlockSchema = &hcl.BodySchema{
 		{Name: "description"},
 		{Name: "args"},
 		{Name: "answers"},
+		{Name: "claims"},
 		{Name: "response"},
 		{Name: "result"},
 		{Name: "error"},
@@ -84,7 +90,7 @@ func decodeExample(block *hcl.Block, baseDir string, prev []*Example) (*Example,
 	diags = append(diags, d...)
 	attrs := content.Attributes
 	e.Args, e.Response, e.Result, e.Error = attrs["args"], attrs["response"], attrs["result"], attrs["error"]
-	e.Answers = attrs["answers"]
+	e.Answers, e.Claims = attrs["answers"], attrs["claims"]
 	for _, a := range attrs {
 		if vars := a.Expr.Variables(); len(vars) > 0 {
 			diags = append(diags, attr.NotConstantError(vars[0].SourceRange(),
@@ -179,6 +185,9 @@ func (e *Example) Evaluate(functions map[string]function.Function) (*ExampleValu
 	}
 	if a := e.Answers; a != nil {
 		out.Answers = object(a, "the user's answers to the form's fields", `answers = { time = "19:30", people = 4 }`)
+	}
+	if a := e.Claims; a != nil {
+		out.Claims = object(a, "the claims of the caller's token", `claims = { email = "ann@example.com", groups = ["ops"] }`)
 	}
 	if a := e.Response; a != nil {
 		out.Response = str(a, `file("testdata/response.json") or a heredoc with the recorded body`)

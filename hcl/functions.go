@@ -21,6 +21,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/evalcap"
 	"github.com/toolhost/toolhost/internal/files"
 	"github.com/toolhost/toolhost/internal/regular"
@@ -51,6 +52,7 @@ func baseFunctions(lookup EnvLookup) map[string]function.Function {
 		"timestamp":    nowFunc,
 		"urlencode":    urlEncodeFunc,
 		"sensitive":    sensitiveFunc,
+		"claim":        claimNowhere,
 		"base64encode": base64EncodeFunc,
 		"base64decode": base64DecodeFunc,
 
@@ -196,6 +198,7 @@ func CompileFunctions(lookup EnvLookup) map[string]function.Function {
 	fns["env"] = newEnvFunc(lookup, true)
 	fns["now"] = compileNowFunc
 	fns["timestamp"] = compileNowFunc
+	fns[adapters.ClaimFunc] = claimAtCompile
 	return fns
 }
 

@@ -19,7 +19,11 @@ type Prompt struct {
 	Messages    []*PromptMessage
 	// Scopes are what a caller's token must grant to see and get the
 	// prompt over HTTP.
-	Scopes    []string
+	Scopes []string
+	// Claims are the claims of the caller's token its messages read with
+	// claim("NAME"), sorted (see Tool.Claims).
+	Claims    []string
+	claimUses []claimUse
 	DeclRange hcl.Range
 }
 
@@ -133,10 +137,10 @@ func decodePrompt(block *hcl.Block, static *hcl.EvalContext, baseDir string) (*P
 		names = append(names, misspelt...)
 		argType = cty.DynamicPseudoType
 	}
-	eval := &hcl.EvalContext{
+	eval := withCompileClaim(&hcl.EvalContext{
 		Functions: static.Functions,
 		Variables: map[string]cty.Value{"arg": cty.UnknownVal(argType)},
-	}
+	})
 	for _, b := range messages {
 		role := b.Labels[0]
 		if role != "user" && role != "assistant" {

@@ -70,7 +70,12 @@ type Tool struct {
 	Headers []ParamHeader
 	// Scopes are what a caller's token must grant to see and call the
 	// tool over HTTP.
-	Scopes    []string
+	Scopes []string
+	// Claims are the claims of the caller's token the tool reads with
+	// claim("NAME"), sorted; a call whose token lacks one is refused
+	// before anything runs.
+	Claims    []string
+	claimUses []claimUse
 	DeclRange hcl.Range
 }
 

@@ -133,9 +133,15 @@ func (r *Registry) checkExample(ctx context.Context, t *thcl.Tool, ex *thcl.Exam
 		return expectErr(err, "Invalid example arguments", at,
 			fix+"The tool refuses these arguments before anything runs; correct args, or expect the refusal with error = \"...\".")
 	}
-	eval := &hcl.EvalContext{
-		Functions: r.functions.Functions,
-		Variables: map[string]cty.Value{"param": params},
+	switch {
+	case len(t.Claims) > 0 && ex.Claims == nil:
+		return fail("Missing claims", ex.DeclRange, "The tool reads claims of the caller's token (claim(%q)), so an example says what they are: add claims = { %s = ... }.", t.Claims[0], t.Claims[0])
+	case len(t.Claims) == 0 && ex.Claims != nil:
+		return fail("Claims without claim()", ex.Claims.NameRange, "The tool reads no claim of the caller's token, so the example's claims are not used: remove claims.")
+	}
+	eval, err := r.exampleEval(ctx, t, vals.Claims, params)
+	if err != nil {
+		return expectErr(err, "Example refused", rangeOf(ex.Claims), "The tool refuses these claims before anything runs; correct claims, or expect the refusal with error = \"...\".")
 	}
 	switch {
 	case t.Ask != nil && ex.Answers == nil:

@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
+	ident "github.com/toolhost/toolhost/internal/identity"
 )
 
 // ErrUnknownTool is returned by CallTool for a name the config does not
@@ -108,9 +109,9 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 	if err != nil {
 		return toolError(err.Error() + ".")
 	}
-	eval := &hcl.EvalContext{
-		Functions: r.functions.Functions,
-		Variables: map[string]cty.Value{"param": params},
+	eval, refusal := r.callEval(ctx, t, params)
+	if refusal != nil {
+		return toolError(refusal.Error() + ".")
 	}
 	if t.Confirm != nil || t.Ask != nil {
 		var answers cty.Value
@@ -130,7 +131,7 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 	if res, ok := r.answerOffline(ctx, t, eval); ok {
 		return res
 	}
-	in := &adapters.Input{Eval: eval}
+	in := &adapters.Input{Eval: eval, Caller: ident.FromContext(ctx)}
 	rep := newCallReporter(ctx, peer, t.Name, r.heartbeat())
 	if rep != nil {
 		in.Report = rep

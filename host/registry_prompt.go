@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/zclconf/go-cty/cty"
@@ -55,7 +54,10 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 	if len(vals) > 0 {
 		argObj = cty.ObjectVal(vals)
 	}
-	eval := &hcl.EvalContext{Functions: r.functions.Functions, Variables: map[string]cty.Value{"arg": argObj}}
+	eval, err := r.claimEval(ctx, "prompt", p.Name, p.Claims, nil, "arg", argObj)
+	if err != nil {
+		return nil, &PromptError{Msg: err.Error()}
+	}
 	// A prompt is held as a template with the default max_output and
 	// timeout is.
 	budget := evalcap.NewBudget(ctx, MaxPromptText, evalcap.TotalFactor*MaxPromptText, time.Now().Add(promptDeadline))

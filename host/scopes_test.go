@@ -71,12 +71,14 @@ var testCallers = map[string]*ident.Caller{
 	"reader": {Subject: "reader", Scopes: []string{"ops:read"}},
 	"writer": {Subject: "writer", Scopes: []string{"ops:write"}},
 	"ops":    {Subject: "operator", Scopes: []string{"ops", "ops:read", "ops:write"}},
+	// with claims, for claim() (claims_http_test.go)
+	"token-ann": {Subject: "ann", Claims: map[string]any{"sub": "ann", "email": "ann@example.com", "groups": []any{"ops"}, "level": float64(1), "org": map[string]any{"name": "acme"}}},
+	"token-bob": {Subject: "bob", Claims: map[string]any{"sub": "bob", "email": "bob@example.com", "groups": []any{"dev"}}},
 }
 
 // withTestCallers puts the caller of a request's bearer token on it, as
 // the verification of the auth block does: through the SDK's
 // RequireBearerToken, with a verifier that knows testCallers' tokens.
-// (Until that verification is merged, it stands in for it in tests.)
 func withTestCallers(next http.Handler) http.Handler {
 	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 		c, ok := testCallers[token]

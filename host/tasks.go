@@ -190,6 +190,8 @@ func (th *taskHost) start(ctx context.Context, tool string, args json.RawMessage
 	}
 	th.loop.Do(func() { go th.maintain() })
 	reg := th.s.use()
+	// The task runs for the caller who made the call (claim() reads their
+	// token), in its session.
 	runCtx, cancel := context.WithCancelCause(callerOf(ctx))
 	if approval != nil {
 		runCtx = context.WithValue(runCtx, mrtrKey{}, approval)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/zclconf/go-cty/cty"
 
@@ -17,7 +16,10 @@ import (
 // answer with instead (the next question, or the refusal). params are
 // args as DecodeArgs decoded them for t, a tool of reg.
 func approveTask(ctx context.Context, reg *Registry, m *mrtrCall, t *thcl.Tool, params cty.Value, args json.RawMessage) (mcp.Result, error) {
-	eval := &hcl.EvalContext{Functions: reg.functions.Functions, Variables: map[string]cty.Value{"param": params}}
+	eval, refusal := reg.callEval(ctx, t, params)
+	if refusal != nil {
+		return withResultType(toolError(refusal.Error() + ".")), nil
+	}
 	answers, res := reg.approveMRTR(ctx, m, t, eval, params, args)
 	if m.err != nil {
 		return nil, m.err

@@ -24,6 +24,8 @@ type httpTaskWire struct {
 	e       *httpEnv
 	ext     bool
 	session map[string]string
+	// token, when set, is sent as a bearer token.
+	token string
 }
 
 func (w httpTaskWire) call(t *testing.T, method string, params map[string]any) (map[string]any, int64, string) {
@@ -51,6 +53,9 @@ func (w httpTaskWire) call(t *testing.T, method string, params map[string]any) (
 	}
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": p})
 	hdr := map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": method}
+	if w.token != "" {
+		hdr["Authorization"] = "Bearer " + w.token
+	}
 	if name != "" {
 		hdr["Mcp-Name"] = name
 	}

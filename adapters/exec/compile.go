@@ -444,14 +444,15 @@ func (c *compiler) tupleSources(tuple *hclsyntax.TupleConsExpr, elems []cty.Valu
 }
 
 // refsArgs reports whether expr refers to what the caller chooses: the
-// parameters, or the answers of an ask form.
+// parameters, the answers of an ask form, or the claims of the caller's
+// token.
 func refsArgs(expr hcl.Expression) bool {
 	for _, tr := range expr.Variables() {
 		if r := tr.RootName(); r == "param" || r == "answer" {
 			return true
 		}
 	}
-	return false
+	return adapters.UsesClaims(expr)
 }
 
 // paramRefs lists the parameters expr refers to, sorted. A reference to the

@@ -290,7 +290,7 @@ func (c *compiler) argRef(a scriptArg) (what string, subject *hcl.Range, expr hc
 	case len(params) > 0:
 		name, what = params[0], fmt.Sprintf("parameter %q", params[0])
 	case len(answers) > 0:
-		root, name, what = "answer", answers[0], fmt.Sprintf("the ask form's answer %q", answers[0])
+		root, name, what = "answer", answers[0], answerWhat(answers[0])
 	default:
 		return "", nil, nil
 	}

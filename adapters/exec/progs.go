@@ -503,7 +503,7 @@ func (c *compiler) joinedDiag(a scriptArg, what, danger, fix string) *hcl.Diagno
 		value = fmt.Sprintf("parameter %q", name)
 	} else {
 		root, name = "answer", a.answers[0]
-		value = fmt.Sprintf("the ask form's answer %q", name)
+		value = answerWhat(name)
 	}
 	var from hcl.Expression = c.cmdExpr
 	if a.expr != nil {

@@ -606,7 +606,7 @@ func (c *compiler) scriptDiag(a scriptArg, what string, in interpreter) *hcl.Dia
 	value := fmt.Sprintf("parameter %q", name)
 	if name == "" {
 		root, name = "answer", a.answers[0]
-		value = fmt.Sprintf("the ask form's answer %q", name)
+		value = answerWhat(name)
 	}
 	danger, fix := "a value such as `x; rm -rf ~` runs the rm, however the script quotes it", "Pass the value as an argument of its own and read it in the script, as in "+in.readArg
 	if in.fix != "" {
@@ -684,7 +684,8 @@ func awkProgramIndex(args []scriptArg, start int, o optSyntax) int {
 }
 
 // answerRefs lists the ask form's answers expr refers to (answer.NAME),
-// sorted; "answer" alone stands for the whole form.
+// sorted; "answer" alone stands for the whole form. The claims it reads
+// are listed among them (see claimRef).
 func answerRefs(expr hcl.Expression) []string {
 	var out []string
 	for _, tr := range expr.Variables() {
@@ -699,6 +700,7 @@ func answerRefs(expr hcl.Expression) []string {
 		}
 		out = append(out, name)
 	}
+	out = append(out, claimRefs(expr)...)
 	slices.Sort(out)
 	return slices.Compact(out)
 }

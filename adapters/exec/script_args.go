@@ -91,7 +91,7 @@ func (c *compiler) markedEval() *hcl.EvalContext {
 		}
 		vars[root] = cty.ObjectVal(attrs)
 	}
-	return &hcl.EvalContext{Variables: vars, Functions: c.Eval.Functions}
+	return withMarkedClaims(&hcl.EvalContext{Variables: vars, Functions: c.Eval.Functions})
 }
 
 // scriptArgs returns the elements of the command x as it is evaluated at
@@ -345,6 +345,9 @@ type refFinder struct {
 // Enter notes a reference to the parameter or answer, and whether what
 // holds it makes text of it.
 func (f *refFinder) Enter(n hclsyntax.Node) hcl.Diagnostics {
+	if rng, ok := claimRange(n, f.name); ok && f.root == "answer" {
+		f.note(rng)
+	}
 	if x, ok := n.(*hclsyntax.ScopeTraversalExpr); ok && x.Traversal.RootName() == f.root {
 		name := ""
 		if len(x.Traversal) > 1 {
@@ -357,16 +360,22 @@ func (f *refFinder) Enter(n hclsyntax.Node) hcl.Diagnostics {
 			if len(x.Traversal) > 1 {
 				rng = hcl.RangeBetween(x.Traversal[0].SourceRange(), x.Traversal[1].SourceRange())
 			}
-			if f.any == nil {
-				f.any = &rng
-			}
-			if f.built == nil && len(f.parents) > 0 && buildsText(f.parents[len(f.parents)-1]) {
-				f.built = &rng
-			}
+			f.note(rng)
 		}
 	}
 	f.parents = append(f.parents, n)
 	return nil
+}
+
+// note notes a reference at rng, and whether what holds it makes text
+// of it.
+func (f *refFinder) note(rng hcl.Range) {
+	if f.any == nil {
+		f.any = &rng
+	}
+	if f.built == nil && len(f.parents) > 0 && buildsText(f.parents[len(f.parents)-1]) {
+		f.built = &rng
+	}
 }
 
 // Exit leaves a node.

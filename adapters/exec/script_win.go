@@ -88,7 +88,7 @@ func (e *Exec) checkBatch(path string) error {
 	case len(refs) > 1:
 		named = "parameters " + adapters.QuoteList(refs)
 	case len(answers) > 0:
-		named = fmt.Sprintf("the ask form's answer %q", answers[0])
+		named = answerWhat(answers[0])
 	default:
 		return nil
 	}

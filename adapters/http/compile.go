@@ -401,14 +401,16 @@ func quoteNames(names []string) string {
 	return "the arguments " + strings.Join(quoted, " or ")
 }
 
-// refsParam reports whether expr references the call's arguments.
+// refsParam reports whether expr references the call's arguments, or
+// reads a claim of the caller's token, which is escaped and checked as
+// an argument is.
 func refsParam(expr hcl.Expression) bool {
 	for _, tr := range expr.Variables() {
 		if tr.RootName() == paramRoot {
 			return true
 		}
 	}
-	return false
+	return adapters.UsesClaims(expr)
 }
 
 // constant evaluates an attribute that must not depend on the arguments and

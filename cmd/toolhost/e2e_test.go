@@ -438,6 +438,11 @@ func TestCLI(t *testing.T) {
   template { text = "x" }
 }
 `)
+	// A tool that reads a claim of the caller's token, with and without
+	// the auth block that verifies one.
+	const whoami = "tool \"whoami\" {\n  template { text = \"${claim(\"email\")}\" }\n}\n"
+	claims := writeConfig(t, "server {\n  auth {\n    issuer   = \"https://login.example.com\"\n    audience = \"https://tools.example.com/mcp\"\n  }\n}\n"+whoami)
+	claimsNoAuth := writeConfig(t, whoami)
 	empty := t.TempDir()
 	fresh := t.TempDir()
 	messy := writeConfig(t, "tool \"m\" {\ndescription=\"x\"\n  template { text = \"y\" }\n}\n")
@@ -498,6 +503,10 @@ func TestCLI(t *testing.T) {
 		{name: "serve log level warning", args: []string{"serve", "--log-level", "warning", "--watch=false", good}, stdoutNone: true},
 		{name: "call log level warn", args: []string{"call", "--log-level", "warn", good, "hello", "name=w"}, stdout: "hello w"},
 		{name: "serve invalid config", args: []string{"serve", bad}, code: 1, stderr: "Invalid type", stdoutNone: true},
+		{name: "validate claims", args: []string{"validate", claims}, stdout: "valid (1 tool"},
+		{name: "validate claims without auth", args: []string{"validate", claimsNoAuth}, code: 1, stderr: "claim() without auth", stdoutNone: true},
+		{name: "inspect claims", args: []string{"inspect", claims}, stdout: "reads the caller's token: claims email (a call without them is refused, and so is every call over stdio)"},
+		{name: "call claims", args: []string{"call", claims, "whoami"}, code: 1, stderr: "this call comes with no token"},
 		{name: "init", dir: fresh, args: []string{"init"}, stdout: "Wrote tools.hcl"},
 		{name: "fmt check", args: []string{"fmt", "-check", good}, stdoutNone: true},
 		{name: "fmt check messy", args: []string{"fmt", "-check", messy}, code: 1, stdout: "tools.hcl"},

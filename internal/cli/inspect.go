@@ -203,6 +203,9 @@ func inspectTool(w io.Writer, t *thcl.Tool) {
 		}
 		fmt.Fprintln(w, line)
 	}
+	if len(t.Claims) > 0 {
+		fmt.Fprintf(w, "    reads the caller's token: claims %s (a call without them is refused, and so is every call over stdio)\n", strings.Join(t.Claims, ", "))
+	}
 	switch t.Task {
 	case thcl.TaskOptional:
 		fmt.Fprintln(w, "    runs as a task (in the background, polled by the client) for clients that support tasks, at once for others")

@@ -83,6 +83,12 @@ func decodeJSON(s string) (cty.Value, error) {
 	return jsonValue(x)
 }
 
+// JSONValue is the value jsondecode gives the JSON that encoding/json
+// decoded to x (with UseNumber, or with float64 numbers): an array whose
+// elements are all of one type is a list. claim() gives a token's claims
+// so.
+func JSONValue(x any) (cty.Value, error) { return jsonValue(x) }
+
 // jsonValue is the value of x, decoded by encoding/json with UseNumber.
 func jsonValue(x any) (cty.Value, error) {
 	switch x := x.(type) {
@@ -90,6 +96,8 @@ func jsonValue(x any) (cty.Value, error) {
 		return cty.NullVal(cty.DynamicPseudoType), nil
 	case bool:
 		return cty.BoolVal(x), nil
+	case float64:
+		return cty.NumberFloatVal(x), nil
 	case string:
 		return cty.StringVal(x), nil
 	case json.Number:
