@@ -121,10 +121,13 @@ func compileSQL(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend
 		}
 	}
 	diags = append(diags, b.compileQuery(content.Attributes["query"], &c)...)
+	argsOK := true
 	if a, ok := content.Attributes["args"]; ok {
-		diags = append(diags, b.compileArgs(a, &c)...)
+		d := b.compileArgs(a, &c)
+		diags = append(diags, d...)
+		argsOK = !d.HasErrors()
 	}
-	if b.d != nil && b.query != "" {
+	if b.d != nil && b.query != "" && argsOK {
 		diags = append(diags, b.checkPlaceholders(content.Attributes)...)
 	}
 	if diags.HasErrors() {

@@ -65,8 +65,12 @@ func loadDiags(t *testing.T, dir, src string) (*host.Registry, string) {
 		t.Fatal(err)
 	}
 	reg, diags := host.Load([]string{path}, nil)
+	var text []string
+	for _, d := range diags {
+		text = append(text, d.Error())
+	}
 	if diags.HasErrors() {
-		return reg, diags.Error()
+		return reg, strings.Join(text, "\n")
 	}
 	return reg, ""
 }
@@ -172,3 +176,6 @@ func mustJSON(v any) string {
 	}
 	return string(b)
 }
+
+// sqlOpen opens a SQLite file with the driver, as the tests' floor.
+func sqlOpen(path string) (*sql.DB, error) { return sql.Open("sqlite", path) }
