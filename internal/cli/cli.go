@@ -53,7 +53,8 @@ Usage:
   toolhost inspect [--json] [CONFIG...]   print tools, resources and prompts as a client sees them
   toolhost fmt [-check] [-diff] [CONFIG...]
                                           rewrite configs in canonical style (default: ./*.hcl)
-  toolhost init [DIR]                     write a starter tools.hcl (never overwrites)
+  toolhost init [--sql] [DIR]             write a starter tools.hcl (never overwrites); --sql: one
+                                          on a local SQLite database
   toolhost setup EDITOR [CONFIG]          register the config with an editor: claude-desktop, cursor,
                                           vscode, claude-code or windsurf
                                           (https://github.com/toolhost/toolhost/blob/main/docs/setup.md)
