@@ -36,6 +36,12 @@ type Backend struct {
 	closeOnce sync.Once
 }
 
+// querier is where a statement runs: a transaction, or a connection of a
+// pool that cannot write (dialect.readTx).
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
 // Call runs the statement once.
 func (b *Backend) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, error) {
 	args, err := b.bindArgs(in.Eval)
@@ -49,6 +55,18 @@ func (b *Backend) Call(ctx context.Context, in *adapters.Input) (*adapters.Outpu
 	}
 	ctx, cancel := context.WithTimeout(ctx, b.src.StatementTimeout)
 	defer cancel()
+	if b.readOnly && !b.d.readTx() {
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			return nil, b.failCtx(ctx, "the database cannot be reached", err, secrets())
+		}
+		defer conn.Close()
+		body, err := b.queryRows(ctx, conn, args)
+		if err != nil {
+			return nil, b.failCtx(ctx, "the statement failed", err, secrets())
+		}
+		return &adapters.Output{Body: body, MIMEType: "application/json", Secrets: secrets}, nil
+	}
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: b.readOnly})
 	if err != nil {
 		return nil, b.failCtx(ctx, "the database cannot be reached", err, secrets())

@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -324,4 +325,87 @@ tool "count" {
 	if n := m["rows"].([]any)[0].(map[string]any)["n"]; n != float64(6) {
 		t.Errorf("count = %v", n)
 	}
+}
+
+// TestStatementTimeout stops a statement that runs past its source's
+// statement_timeout, and says which setting stopped it.
+func TestStatementTimeout(t *testing.T) {
+	dir := newShop(t)
+	reg := loadConfig(t, dir, `
+source "shop" {
+  driver            = "sqlite"
+  dsn               = "shop.db"
+  statement_timeout = "20ms"
+}
+tool "forever" {
+  sql {
+    source = "shop"
+    query  = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+  }
+}
+`)
+	res := callTool(t, reg, "forever", `{}`)
+	if text := resultText(res); !res.IsError || !strings.Contains(text, "statement_timeout") || !strings.Contains(text, "tool forever") {
+		t.Errorf("result = %v %q", res.IsError, text)
+	}
+}
+
+// TestServerDown calls tools whose database server is not there (a
+// loopback port nothing listens on): the error names the tool and says
+// the database cannot be reached, and shows neither the dsn nor its
+// password.
+func TestServerDown(t *testing.T) {
+	dir := t.TempDir()
+	port := closedPort(t)
+	t.Setenv("TEST_PG_URL", fmt.Sprintf("postgres://reader:pw-hunter2-xyz@127.0.0.1:%d/shop?connect_timeout=5", port))
+	t.Setenv("TEST_MY_DSN", fmt.Sprintf("reader:pw-hunter2-xyz@tcp(127.0.0.1:%d)/shop?timeout=5s", port))
+	reg := loadConfig(t, dir, `
+source "pg" {
+  driver = "postgres"
+  dsn    = env("TEST_PG_URL")
+}
+source "my" {
+  driver = "mysql"
+  dsn    = env("TEST_MY_DSN")
+}
+tool "pg_count" {
+  sql {
+    source = "pg"
+    query  = "SELECT count(*) FROM items WHERE id > $1"
+    args   = [0]
+  }
+}
+tool "my_count" {
+  sql {
+    source = "my"
+    query  = "SELECT count(*) FROM items WHERE id > ?"
+    args   = [0]
+  }
+}
+`)
+	for _, name := range []string{"pg_count", "my_count"} {
+		t.Run(name, func(t *testing.T) {
+			res := callTool(t, reg, name, `{}`)
+			text := resultText(res)
+			if !res.IsError || !strings.Contains(text, "tool "+name) || !strings.Contains(text, "cannot be reached") {
+				t.Errorf("result = %v %q", res.IsError, text)
+			}
+			if strings.Contains(text, "hunter2") || strings.Contains(text, "reader:") {
+				t.Errorf("the error shows the dsn: %q", text)
+			}
+		})
+	}
+}
+
+// closedPort is a loopback port that nothing listens on: one a listener
+// had, closed.
+func closedPort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	_ = ln.Close()
+	return port
 }

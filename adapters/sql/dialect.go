@@ -16,6 +16,9 @@ import (
 // dialect is what differs between drivers; each lives in its own file
 // (dialect_sqlite.go, dialect_postgres.go, dialect_mysql.go).
 type dialect interface {
+	// readTx reports whether a read-only call needs a read-only
+	// transaction: not when the pool's connections cannot write at all.
+	readTx() bool
 	// lex says how statements are written: placeholders, quotes, comments.
 	lex() lexFlags
 	// placeholderExample is a placeholder as the driver writes it, for

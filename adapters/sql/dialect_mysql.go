@@ -23,6 +23,9 @@ func (mysqlDialect) lex() lexFlags {
 	return lexFlags{style: questionMarks, hashComments: true, backslashEscapes: true, backticks: true}
 }
 
+// readTx: read-only calls run in a READ ONLY transaction.
+func (mysqlDialect) readTx() bool { return true }
+
 func (mysqlDialect) placeholderExample(int) string { return "?" }
 
 func (mysqlDialect) open(src *adapters.Source, readOnly bool) (*sql.DB, error) {

@@ -25,6 +25,9 @@ func (postgresDialect) lex() lexFlags {
 	return lexFlags{style: dollarNumbers, dollarQuotes: true}
 }
 
+// readTx: read-only calls run in a READ ONLY transaction.
+func (postgresDialect) readTx() bool { return true }
+
 func (postgresDialect) placeholderExample(n int) string { return "$" + strconv.Itoa(n) }
 
 func (postgresDialect) open(src *adapters.Source, readOnly bool) (*sql.DB, error) {

@@ -26,6 +26,10 @@ func (sqliteDialect) lex() lexFlags {
 	return lexFlags{style: questionMarks, backticks: true}
 }
 
+// readTx: a read-only pool's file is opened read-only (mode=ro), which no
+// statement can undo; a transaction would only add BEGIN and ROLLBACK.
+func (sqliteDialect) readTx() bool { return false }
+
 func (sqliteDialect) placeholderExample(int) string { return "?" }
 
 func (sqliteDialect) open(src *adapters.Source, readOnly bool) (*sql.DB, error) {

@@ -14,8 +14,8 @@ import (
 // single_row the first row as an object, else {"rows": [...]} with at most
 // max_rows rows and max_output bytes, and "truncated": true and a "note"
 // when rows were left out.
-func (b *Backend) queryRows(ctx context.Context, tx *sql.Tx, args []any) ([]byte, error) {
-	rows, err := tx.QueryContext(ctx, b.query, args...)
+func (b *Backend) queryRows(ctx context.Context, q querier, args []any) ([]byte, error) {
+	rows, err := q.QueryContext(ctx, b.query, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ const shopScript = "../../examples/sql/shop.sql"
 
 // newShop builds a SQLite file from the example's script in a new
 // directory, and returns the directory.
-func newShop(t *testing.T) string {
+func newShop(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	script, err := os.ReadFile(shopScript)
@@ -32,7 +32,7 @@ func newShop(t *testing.T) string {
 }
 
 // execScript runs a SQL script on the SQLite file at path, creating it.
-func execScript(t *testing.T, path, script string) {
+func execScript(t testing.TB, path, script string) {
 	t.Helper()
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
@@ -46,7 +46,7 @@ func execScript(t *testing.T, path, script string) {
 
 // loadConfig writes src as dir/toolhost.hcl and loads it, failing the
 // test on errors; the registry is closed at the test's end.
-func loadConfig(t *testing.T, dir, src string) *host.Registry {
+func loadConfig(t testing.TB, dir, src string) *host.Registry {
 	t.Helper()
 	reg, diags := loadDiags(t, dir, src)
 	if diags != "" {
@@ -58,7 +58,7 @@ func loadConfig(t *testing.T, dir, src string) *host.Registry {
 
 // loadDiags writes src as dir/toolhost.hcl and loads it; it returns the
 // diagnostics' text, "" without errors.
-func loadDiags(t *testing.T, dir, src string) (*host.Registry, string) {
+func loadDiags(t testing.TB, dir, src string) (*host.Registry, string) {
 	t.Helper()
 	path := filepath.Join(dir, "toolhost.hcl")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
