@@ -31,12 +31,7 @@ func itemCount(t *testing.T, dir string) int {
 // bound, so it matches only itself, and the tables are untouched.
 func TestInjection(t *testing.T) {
 	dir := newShop(t)
-	reg := loadConfig(t, dir, shopSource+`
-source "rw" {
-  driver    = "sqlite"
-  dsn       = "shop.db"
-  read_only = false
-}
+	reg := loadConfig(t, dir, shopSource+rwSource+`
 tool "by_name" {
   param "name" {
     type = string
@@ -140,12 +135,7 @@ tool "by_tags" {
 // it is destructive.
 func TestReadOnly(t *testing.T) {
 	dir := newShop(t)
-	reg := loadConfig(t, dir, shopSource+`
-source "rw" {
-  driver    = "sqlite"
-  dsn       = "shop.db"
-  read_only = false
-}
+	reg := loadConfig(t, dir, shopSource+rwSource+`
 tool "sneaky" {
   sql {
     source = "shop"

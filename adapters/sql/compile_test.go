@@ -10,12 +10,7 @@ import (
 func TestCompileErrors(t *testing.T) {
 	dir := newShop(t)
 	tool := func(body string) string {
-		return shopSource + `
-source "rw" {
-  driver    = "sqlite"
-  dsn       = "shop.db"
-  read_only = false
-}
+		return shopSource + rwSource + `
 tool "t" {
   param "id" {
     type = number

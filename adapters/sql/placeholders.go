@@ -57,15 +57,11 @@ func countPlaceholders(q string, f lexFlags) (int, error) {
 			}
 			i = end + 2
 		case c == '$' && f.style == dollarNumbers:
-			j := i + 1
-			for j < len(q) && isDigit(q[j]) {
-				j++
+			n, j, err := placeholderNumber(q, i)
+			if err != nil {
+				return 0, err
 			}
-			if j > i+1 {
-				n, err := strconv.Atoi(q[i+1 : j])
-				if err != nil || n > 65535 {
-					return 0, fmt.Errorf("the placeholder %s is out of range", q[i:j])
-				}
+			if n > 0 {
 				highest = max(highest, n)
 				i = j
 				continue
@@ -78,15 +74,11 @@ func countPlaceholders(q string, f lexFlags) (int, error) {
 			}
 			i++
 		case c == '?' && f.style == questionMarks:
-			j := i + 1
-			for j < len(q) && isDigit(q[j]) {
-				j++
+			n, j, err := placeholderNumber(q, i)
+			if err != nil {
+				return 0, err
 			}
-			if j > i+1 {
-				n, err := strconv.Atoi(q[i+1 : j])
-				if err != nil || n > 65535 {
-					return 0, fmt.Errorf("the placeholder %s is out of range", q[i:j])
-				}
+			if n > 0 {
 				highest = max(highest, n)
 			} else {
 				bare++
@@ -97,6 +89,23 @@ func countPlaceholders(q string, f lexFlags) (int, error) {
 		}
 	}
 	return max(bare, highest), nil
+}
+
+// placeholderNumber reads the number after the $ or ? at q[i] ($2, ?2):
+// n is 0 when none follows, and j the index after it.
+func placeholderNumber(q string, i int) (n, j int, err error) {
+	j = i + 1
+	for j < len(q) && isDigit(q[j]) {
+		j++
+	}
+	if j == i+1 {
+		return 0, j, nil
+	}
+	n, err = strconv.Atoi(q[i+1 : j])
+	if err != nil || n < 1 || n > 65535 {
+		return 0, 0, fmt.Errorf("the placeholder %s is out of range (1 to 65535)", q[i:j])
+	}
+	return n, j, nil
 }
 
 // closeQuote returns the index after the quote that closes the one at

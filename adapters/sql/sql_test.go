@@ -122,6 +122,15 @@ source "shop" {
 }
 `
 
+// rwSource is a source on the same file that its tools may write.
+const rwSource = `
+source "rw" {
+  driver    = "sqlite"
+  dsn       = "shop.db"
+  read_only = false
+}
+`
+
 // TestExampleShop loads examples/sql/shop.hcl beside a database built
 // from its script and calls each tool.
 func TestExampleShop(t *testing.T) {
