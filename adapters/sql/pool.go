@@ -11,7 +11,7 @@ import (
 	"github.com/toolhost/toolhost/adapters"
 )
 
-// Pools are shared by every tool that names the same source with the same
+// pools are shared by every tool that names the same source with the same
 // settings, across reloads: a pool is keyed by the source's name, driver,
 // settings and a hash of its dsn (the dsn itself is kept nowhere but in
 // the source), counts the backends that hold it, and is closed when the

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/host"
@@ -188,3 +189,24 @@ func mustJSON(v any) string {
 
 // sqlOpen opens a SQLite file with the driver, as the tests' floor.
 func sqlOpen(path string) (*sql.DB, error) { return sql.Open("sqlite", path) }
+
+// TestExampleFiles keeps the sql examples formatted as toolhost fmt
+// formats, and loads the PostgreSQL one (which opens nothing at load)
+// with DATABASE_URL set.
+func TestExampleFiles(t *testing.T) {
+	for _, name := range []string{"shop.hcl", "postgres.hcl"} {
+		src, err := os.ReadFile(filepath.Join("..", "..", "examples", "sql", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := hclwrite.Format(src); string(got) != string(src) {
+			t.Errorf("examples/sql/%s is not formatted; toolhost fmt would make it:\n%s", name, got)
+		}
+	}
+	t.Setenv("DATABASE_URL", "postgres://reader:secret@127.0.0.1:5432/shop")
+	reg, diags := host.Load([]string{filepath.Join("..", "..", "examples", "sql", "postgres.hcl")}, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	_ = reg.Close()
+}

@@ -26,10 +26,10 @@ tool "search_items" {
   param "text" {
     type = string
   }
+  # The text is a bind argument: % and _ in it are escaped, so they match
+  # themselves, and nothing in it can change the statement.
   sql {
     source   = "shop"
-    # The text is a bind argument: % and _ in it are escaped, so they match
-    # themselves, and nothing in it can change the statement.
     query    = "SELECT id, name, category FROM items WHERE name LIKE '%' || replace(replace(replace(?, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%' ESCAPE '\\' ORDER BY id"
     args     = [param.text]
     max_rows = 20
