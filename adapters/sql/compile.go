@@ -78,6 +78,9 @@ func compileSQL(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend
 			diags = append(diags, attrDiag(srcAttr, "Invalid source", "source is the name of a source block, a string such as \"main\"."))
 		}
 	}
+	if name != "" && cc.Sources == nil {
+		return nil, append(diags, attrDiag(srcAttr, "sql outside a tool", "A sql block is a tool's backend; resources and resource templates cannot use one yet. Declare a tool with this sql block instead."))
+	}
 	if name != "" {
 		b.src = cc.Sources[name]
 		if b.src == nil {

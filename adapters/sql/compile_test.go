@@ -118,3 +118,19 @@ func TestPlaceholders(t *testing.T) {
 		})
 	}
 }
+
+// TestSQLResource refuses a sql block in a resource, saying where one goes.
+func TestSQLResource(t *testing.T) {
+	_, diags := loadDiags(t, t.TempDir(), shopSource+`
+resource "items" {
+  uri = "shop://items"
+  sql {
+    source = "shop"
+    query  = "SELECT 1"
+  }
+}
+`)
+	if !strings.Contains(diags, "is a tool's backend") {
+		t.Errorf("diagnostics:\n%s", diags)
+	}
+}
