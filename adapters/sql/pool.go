@@ -20,6 +20,12 @@ import (
 // go): a pool whose source did not change is kept, open connections and
 // all; one whose dsn changed is a new pool, and the old one closes once
 // the calls still running on it are done (sql.DB.Close waits for them).
+//
+// Connections are health-checked as they are taken from a pool: pgx pings
+// one that has been idle for more than a second, go-sql-driver/mysql
+// checks that one is still alive, and database/sql drops a connection a
+// driver calls bad and dials another; a database that was down is dialled
+// again by the next call.
 var pools = struct {
 	sync.Mutex
 	m map[string]*pool
