@@ -123,6 +123,9 @@ func sqlitePath(dsn, baseDir string) string {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(baseDir, path)
 	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs // the config may be named relative to a directory a later chdir would change
+	}
 	if hasQuery {
 		return path + "?" + query
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/toolhost/toolhost/host"
 )
 
 // itemCount counts the rows of the items table in dir's shop.db, read
@@ -398,4 +400,32 @@ func closedPort(t *testing.T) int {
 	port := ln.Addr().(*net.TCPAddr).Port
 	_ = ln.Close()
 	return port
+}
+
+// TestRelativeConfigPath loads a config named relative to the working
+// directory, then changes directory: the sqlite file is still the one
+// beside the config.
+func TestRelativeConfigPath(t *testing.T) {
+	dir := newShop(t)
+	if err := os.WriteFile(filepath.Join(dir, "tools.hcl"), []byte(shopSource+`
+tool "count" {
+  sql {
+    source = "shop"
+    query  = "SELECT count(*) AS n FROM items"
+  }
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Dir(dir))
+	reg, diags := host.Load([]string{filepath.Join(filepath.Base(dir), "tools.hcl")}, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	defer reg.Close()
+	t.Chdir(t.TempDir())
+	m := structured(t, callTool(t, reg, "count", `{}`))
+	if n := m["rows"].([]any)[0].(map[string]any)["n"]; n != float64(6) {
+		t.Errorf("count = %v", n)
+	}
 }

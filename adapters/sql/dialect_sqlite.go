@@ -44,7 +44,7 @@ func sqliteURI(dsn string, readOnly bool) string {
 	path, query, _ := strings.Cut(dsn, "?")
 	if !strings.HasPrefix(path, "file:") {
 		p := filepath.ToSlash(path)
-		if !strings.HasPrefix(p, "/") {
+		if filepath.VolumeName(path) != "" {
 			p = "/" + p // C:/x.db is file:///C:/x.db
 		}
 		path = (&url.URL{Scheme: "file", Path: p}).String()
