@@ -256,6 +256,8 @@ type CompileContext struct {
 	Params map[string]ParamInfo
 	// Network is the server block's network policy for http tools.
 	Network netpolicy.Policy
+	// Sources are the config's source blocks by name, for sql blocks.
+	Sources map[string]*Source
 }
 
 // ParamInfo is what a backend may need to know of a declared parameter.

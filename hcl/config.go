@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/netpolicy"
 	"github.com/toolhost/toolhost/internal/parallel"
 	"github.com/toolhost/toolhost/internal/redact"
@@ -46,6 +47,7 @@ var rootSchema = &hcl.BodySchema{
 		{Type: "resource_template", LabelNames: []string{"name"}},
 		{Type: "prompt", LabelNames: []string{"name"}},
 		{Type: "group", LabelNames: []string{"name"}},
+		{Type: "source", LabelNames: []string{"name"}},
 	},
 }
 
@@ -135,8 +137,10 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 			}
 		}
 	}
+	sources := decodeSources(blocks, static)
 	for i := range blocks {
 		blocks[i].network = network
+		blocks[i].sources = sources
 		blocks[i].compile = compile
 		blocks[i].lookup = lookup
 	}
@@ -465,6 +469,7 @@ type decodeJob struct {
 	block   *hcl.Block
 	baseDir string
 	network netpolicy.Policy
+	sources map[string]*adapters.Source
 	// compile are the functions of expressions evaluated at call time, and
 	// lookup reads the environment for env() warnings.
 	compile map[string]function.Function
@@ -509,7 +514,7 @@ func (j *decodeJob) decode(static *hcl.EvalContext) {
 		}
 	case "tool":
 		var t *Tool
-		t, d = decodeTool(j.block, static, j.compile, j.baseDir, j.network)
+		t, d = decodeTool(j.block, static, j.compile, j.baseDir, j.network, j.sources)
 		if t != nil {
 			j.result = t
 			d = append(d, lintTool(j.block, t, static, j.lookup, d)...)

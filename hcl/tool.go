@@ -147,7 +147,7 @@ func validToolName(name string, dot bool, max int) bool {
 // expressions evaluated at call time (see CompileFunctions); baseDir is
 // the config file's directory, for relative paths. The tool is returned
 // even with errors, for the checks that follow.
-func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]function.Function, baseDir string, network netpolicy.Policy) (*Tool, hcl.Diagnostics) {
+func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]function.Function, baseDir string, network netpolicy.Policy, sources map[string]*adapters.Source) (*Tool, hcl.Diagnostics) {
 	t := &Tool{Name: block.Labels[0], DeclRange: block.DefRange}
 	var diags hcl.Diagnostics
 	if !validToolName(t.Name, true, 128) {
@@ -218,7 +218,9 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 	}
 
 	diags = append(diags, t.checkBackendCount(block, nb.backends, contentDiags)...)
-	diags = append(diags, t.compileBackend(&nb, eval, roots, baseDir, network)...)
+	diags = append(diags, t.compileBackend(&nb, eval, roots, baseDir, network, sources)...)
+	t.backendDefaults()
+	diags = append(diags, t.checkConfirmFallback(content.Attributes)...)
 	diags = append(diags, t.decodeOffline(content.Attributes, static)...)
 	if diags.HasErrors() {
 		return t, diags
@@ -372,7 +374,7 @@ func (t *Tool) checkBackendCount(block *hcl.Block, backends []*hcl.Block, conten
 // compileBackend compiles the tool's first backend block with eval, and
 // checks the references of the others. roots are the variables the
 // backend may use.
-func (t *Tool) compileBackend(nb *toolBlocks, eval *hcl.EvalContext, roots []refRoot, baseDir string, network netpolicy.Policy) hcl.Diagnostics {
+func (t *Tool) compileBackend(nb *toolBlocks, eval *hcl.EvalContext, roots []refRoot, baseDir string, network netpolicy.Policy, sources map[string]*adapters.Source) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	// With more than one backend block, which one is meant is unknown: the
 	// first is compiled all the same, and the others' references checked,
@@ -412,6 +414,7 @@ func (t *Tool) compileBackend(nb *toolBlocks, eval *hcl.EvalContext, roots []ref
 		ToolName: t.Name,
 		Params:   params,
 		Network:  network,
+		Sources:  sources,
 	})
 	// A reference already reported as undeclared is not reported
 	// again by the backend, in its own words.
@@ -506,11 +509,17 @@ func (t *Tool) decodeConfirm(attrs hcl.Attributes, eval, static *hcl.EvalContext
 			detail += suggest.Hint(t.ConfirmFallback, []string{"deny", "allow"})
 			diags = append(diags, rangeDiag(a, "Invalid confirm_fallback", detail))
 		}
-		if t.Confirm == nil {
-			diags = append(diags, rangeDiag(a, "confirm_fallback without confirm", "confirm_fallback only matters for a tool that asks for confirmation. Add confirm = \"...\" or remove confirm_fallback."))
-		}
 	}
 	return diags
+}
+
+// checkConfirmFallback refuses a confirm_fallback on a tool that asks no
+// confirmation, once its backend may have given it one (backendDefaults).
+func (t *Tool) checkConfirmFallback(attrs hcl.Attributes) hcl.Diagnostics {
+	if a, ok := attrs["confirm_fallback"]; ok && t.Confirm == nil {
+		return hcl.Diagnostics{rangeDiag(a, "confirm_fallback without confirm", "confirm_fallback only matters for a tool that asks for confirmation. Add confirm = \"...\" or remove confirm_fallback.")}
+	}
+	return nil
 }
 
 // InputSchema builds the tool's input schema: what InputSchemaJSON holds,

@@ -6,5 +6,6 @@ package all
 import (
 	_ "github.com/toolhost/toolhost/adapters/exec"     // exec: argv commands
 	_ "github.com/toolhost/toolhost/adapters/http"     // http: requests to an upstream
+	_ "github.com/toolhost/toolhost/adapters/sql"      // sql: statements on a source (sqlite, postgres, mysql)
 	_ "github.com/toolhost/toolhost/adapters/template" // template: text rendered from the arguments
 )

@@ -42,8 +42,9 @@ const usage = `toolhost serves tools declared in HCL to MCP clients.
 Usage:
   toolhost serve [flags] [CONFIG...]      serve over stdio (default config: ./tools.hcl),
                                           or over HTTP with --listen 127.0.0.1:8080
-  toolhost validate [--format text|json|github] [CONFIG...]
-                                          check configs and run their examples; exit 0 valid, 1 invalid
+  toolhost validate [--format text|json|github] [--online] [CONFIG...]
+                                          check configs and run their examples (--online: prepare sql
+                                          statements on their databases); exit 0 valid, 1 invalid
   toolhost call CONFIG TOOL [name=value ...] [--json '{...}']
                                           run one tool and print its result
   toolhost read [CONFIG] URI [-o FILE]    read a resource and print its content
@@ -52,7 +53,8 @@ Usage:
   toolhost inspect [--json] [CONFIG...]   print tools, resources and prompts as a client sees them
   toolhost fmt [-check] [-diff] [CONFIG...]
                                           rewrite configs in canonical style (default: ./*.hcl)
-  toolhost init [DIR]                     write a starter tools.hcl (never overwrites)
+  toolhost init [--sql] [DIR]             write a starter tools.hcl (never overwrites); --sql: one
+                                          on a local SQLite database
   toolhost setup EDITOR [CONFIG]          register the config with an editor: claude-desktop, cursor,
                                           vscode, claude-code or windsurf
                                           (https://github.com/toolhost/toolhost/blob/main/docs/setup.md)

@@ -108,7 +108,8 @@ tool "github_repo" {
 ` + starterExec
 
 func runInit(args []string, stdout, stderr io.Writer) int {
-	flags := newFlags("init", "init [DIR]", stderr)
+	flags := newFlags("init", "init [--sql] [DIR]", stderr)
+	withSQL := flags.Bool("sql", false, "write a starter on a local SQLite database instead (tools.hcl and notes.db)")
 	pos, err := parseFlags(flags, args)
 	if err != nil {
 		return parseExit(err)
@@ -132,16 +133,25 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		}
 		created = fmt.Sprintf("Created the directory %s.\n", dir)
 	}
-	if err := writeStarter(path); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			fmt.Fprintf(stderr, "toolhost init: %s already exists; init never overwrites a file. Edit it, or move it away and run init again.\n", path)
+	write, wrote := writeStarter, "one tool of each backend (template, http, exec)"
+	if *withSQL {
+		write, wrote = writeSQLStarter, "three sql tools on notes.db, a SQLite database beside it"
+	}
+	if err := write(path); err != nil {
+		var pe *fs.PathError
+		if errors.Is(err, fs.ErrExist) && errors.As(err, &pe) {
+			fmt.Fprintf(stderr, "toolhost init: %s already exists; init never overwrites a file. Edit it, or move it away and run init again.\n", pe.Path)
 		} else {
 			fmt.Fprintf(stderr, "toolhost init: cannot create %s: %s\n", path, files.Bare(err))
 		}
 		return ExitFailure
 	}
 	fmt.Fprint(stdout, created)
-	fmt.Fprintf(stdout, "Wrote %s: one tool of each backend (template, http, exec).\nNext: toolhost validate %s, then toolhost call %s greet name=world\n", path, path, path)
+	next := "greet name=world"
+	if *withSQL {
+		next = "search_notes text=milk"
+	}
+	fmt.Fprintf(stdout, "Wrote %s: %s.\nNext: toolhost validate %s, then toolhost call %s %s\n", path, wrote, path, path, next)
 	// A directory given to toolhost stands for all its *.hcl files,
 	// merged: the starter's server block and tools would meet the others'.
 	if files, _ := thcl.ConfigFiles([]string{dir}); len(files) > 1 {
@@ -160,11 +170,17 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 // writeStarter writes the starter config at path, which must not exist
 // (the error is then fs.ErrExist).
 func writeStarter(path string) error {
+	return writeFileExcl(path, starterConfig)
+}
+
+// writeFileExcl writes text to a new file at path, which must not exist
+// (the error is then fs.ErrExist).
+func writeFileExcl(path, text string) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
-	if _, err := io.WriteString(f, starterConfig); err != nil {
+	if _, err := io.WriteString(f, text); err != nil {
 		f.Close()
 		return err
 	}
