@@ -75,7 +75,7 @@ func TestServeBrokenStart(t *testing.T) {
 			s.mu.Lock()
 			log := s.stderr.String()
 			s.mu.Unlock()
-			if !strings.Contains(log, `msg="loaded config; it is valid now" tools_added=alpha,beta`) {
+			if !strings.Contains(log, `msg="loaded config; it is valid now" outcome=applied tools_added=alpha,beta`) {
 				t.Errorf("the log does not say the config loaded:\n%s", log)
 			}
 			// Printed once: the watcher's first look finds the errors serve
