@@ -10,6 +10,7 @@ type serverOptions struct {
 	stateKey    []byte
 	stateGuard  StateGuard
 	tasks       *TaskOptions
+	observe     *observer // Observe's, or nil
 }
 
 // StateKey gives NewServer the key that signs the requestStates of

@@ -348,6 +348,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	offline := addOfflineFlag(fs)
 	sf := addStoreFlags(fs)
 	hf := addHTTPFlags(fs)
+	tf := addTelemetryFlags(fs)
 	logFile := addLogFileFlags(fs)
 	paths, err := parseFlags(fs, args)
 	if err != nil {
@@ -394,6 +395,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if code != ExitOK {
 		return code
 	}
+	obs, code := tf.start(ctx, httpOpts, reg.Config, logger, stderr)
+	if code != ExitOK {
+		return code
+	}
+	defer obs.close() // last: spans of the shutdown are flushed too
 	slog.SetDefault(logger)
 	runCtx, cancel := context.WithCancel(ctx)
 	// The watcher starts once initialize is answered, with the signal
@@ -407,7 +413,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			close(watchDone)
 			return
 		}
-		r := &host.Reloader{Paths: paths, Server: srv, Logger: logger, Diagnostics: stderr, Options: loadOptions(*offline)}
+		r := &host.Reloader{Paths: paths, Server: srv, Logger: logger, Diagnostics: stderr, Options: loadOptions(*offline), OnReload: obs.reloaded}
 		go func() {
 			defer close(watchDone)
 			r.Prime(reg)
@@ -419,8 +425,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	srvOpts := append([]host.ServerOption{host.ListChanged(*watch), host.BeforeWork(func() {
 		installSignals(ctx)
 		startWatch()
-	})}, storeOpts...)
+	}), host.Observe(obs.tel, obs.metrics)}, storeOpts...)
 	srv = host.NewServer(reg, logger, srvOpts...)
+	obs.serve(srv)
 	// The GC's settings come back once the first requests are answered,
 	// when the ballast is made (see host.Server.Run): one collection then
 	// instead of one in the middle of the first answer.
