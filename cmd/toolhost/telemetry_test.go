@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -380,4 +381,61 @@ func sample(fams map[string]*dto.MetricFamily, family, label, value string) floa
 		}
 	}
 	return -1
+}
+
+// metricsAddrRE finds the address of --metrics-listen in serve's log.
+var metricsAddrRE = regexp.MustCompile(`msg="serving metrics over HTTP" addr=(\S+)`)
+
+// TestMetricsProtection: /metrics names the tools, so --listen serves it
+// behind --auth-token-env's token, and not at all when the config has an
+// auth block (no scraper has such a token); --metrics-listen serves it on
+// a port of its own instead of on --listen.
+func TestMetricsProtection(t *testing.T) {
+	const token = "metrics-test-token"
+	plain := "tool \"hello\" {\n  description = \"greets\"\n  template { text = \"hello\" }\n}\n"
+	withAuth := "server {\n  auth {\n    jwks_url = \"https://login.example.com/jwks\"\n    audience = \"https://tools.example.com/mcp\"\n  }\n}\n" + plain
+	for _, tc := range []struct {
+		name      string
+		config    string
+		args      []string
+		noToken   int // status of GET /metrics on --listen without a token
+		withToken int // and with it
+		ownListen bool
+	}{
+		{"open", plain, nil, http.StatusOK, http.StatusOK, false},
+		{"token", plain, []string{"--auth-token-env", "TOOLHOST_METRICS_TOKEN"}, http.StatusUnauthorized, http.StatusOK, false},
+		{"auth block", withAuth, nil, http.StatusNotFound, http.StatusNotFound, false},
+		{"own port", plain, []string{"--auth-token-env", "TOOLHOST_METRICS_TOKEN", "--metrics-listen", "127.0.0.1:0"}, http.StatusNotFound, http.StatusNotFound, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startHTTPServe(t, []string{"TOOLHOST_METRICS_TOKEN=" + token}, append(tc.args, writeConfig(t, tc.config))...)
+			for _, c := range []struct {
+				tok  string
+				want int
+			}{{"", tc.noToken}, {token, tc.withToken}} {
+				req, _ := http.NewRequest(http.MethodGet, s.Base+"/metrics", nil)
+				if c.tok != "" {
+					req.Header.Set("Authorization", "Bearer "+c.tok)
+				}
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				if resp.StatusCode != c.want {
+					t.Errorf("GET /metrics on --listen (token %v): %s, want %d", c.tok != "", resp.Status, c.want)
+				}
+			}
+			if tc.ownListen {
+				m := metricsAddrRE.FindStringSubmatch(s.Log())
+				if m == nil {
+					t.Fatalf("serve did not log the --metrics-listen address:\n%s", s.Log())
+				}
+				fams := scrape(t, "http://"+m[1]+"/metrics", "")
+				if fams["toolhost_reloads_total"] == nil {
+					t.Errorf("--metrics-listen serves no toolhost_reloads_total: %v", fams)
+				}
+			}
+		})
+	}
 }

@@ -58,30 +58,46 @@ func FromEnv(ctx context.Context, getenv func(string) string, version string, lo
 			logger.Warn("telemetry could not be exported", "error", err)
 		}))
 	}
-	t := &Telemetry{prop: propagation.TraceContext{}}
+	var tp *sdktrace.TracerProvider
+	var mp *sdkmetric.MeterProvider
 	if traces {
 		exp, err := traceExporter(ctx, getenv)
 		if err != nil {
 			return nil, err
 		}
-		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
-		t.tracer = tp.Tracer(scope)
-		t.shutdown = append(t.shutdown, tp.Shutdown)
+		tp = sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
 	}
 	if metrics {
 		exp, err := metricExporter(ctx, getenv)
 		if err != nil {
-			_ = t.Shutdown(ctx)
+			if tp != nil {
+				_ = tp.Shutdown(ctx)
+			}
 			return nil, err
 		}
-		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewPeriodicReader(exp)), sdkmetric.WithResource(res))
+		mp = sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewPeriodicReader(exp)), sdkmetric.WithResource(res))
+	}
+	return New(tp, mp)
+}
+
+// New makes a Telemetry of the SDK's providers given, as FromEnv does of
+// OTLP's; either may be nil, for no traces or no metrics. Shutdown shuts
+// them down. Tests and benchmarks use it with the SDK's own exporters.
+func New(tp *sdktrace.TracerProvider, mp *sdkmetric.MeterProvider) (*Telemetry, error) {
+	t := &Telemetry{prop: propagation.TraceContext{}}
+	if tp != nil {
+		t.tracer = tp.Tracer(scope)
+		t.shutdown = append(t.shutdown, tp.Shutdown)
+	}
+	if mp != nil {
 		t.shutdown = append(t.shutdown, mp.Shutdown)
+		var err error
 		t.duration, err = mp.Meter(scope).Float64Histogram("mcp.server.operation.duration",
 			metric.WithUnit("s"),
 			metric.WithDescription("MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent."),
 			metric.WithExplicitBucketBoundaries(durationBuckets...))
 		if err != nil {
-			_ = t.Shutdown(ctx)
+			_ = t.Shutdown(context.Background())
 			return nil, err
 		}
 	}
