@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"sync/atomic"
 	"time"
 
@@ -49,7 +48,7 @@ type observed struct {
 // at once, so that a busy port is reported before serving starts.
 func (f *telemetryFlags) start(ctx context.Context, httpOpts *host.HTTPOptions, cfg *thcl.Config, logger *slog.Logger, stderr io.Writer) (*observed, int) {
 	o := &observed{logger: logger}
-	tel, err := telemetry.FromEnv(ctx, os.Getenv, thcl.Version, logger)
+	tel, err := telemetry.FromEnv(ctx, thcl.Version, logger)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost serve: OpenTelemetry: %s\n", err)
 		return nil, ExitUsage

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 
 	"go.opentelemetry.io/otel"
@@ -20,7 +21,7 @@ import (
 )
 
 // FromEnv sets up OpenTelemetry as the standard environment variables say
-// (getenv reads them), or returns nil when none asks for an exporter:
+// of the process, or returns nil when none asks for an exporter:
 // traces are exported when OTEL_TRACES_EXPORTER is otlp, or is unset and
 // OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set;
 // metrics likewise with OTEL_METRICS_EXPORTER and
@@ -31,7 +32,10 @@ import (
 // batch and export interval ones, and the resource comes from
 // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES over service.name
 // toolhost and the version given. Export errors go to logger.
-func FromEnv(ctx context.Context, getenv func(string) string, version string, logger *slog.Logger) (*Telemetry, error) {
+func FromEnv(ctx context.Context, version string, logger *slog.Logger) (*Telemetry, error) {
+	// The exporters and the SDK read the process's environment too, so
+	// there is no other to read.
+	getenv := os.Getenv
 	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") {
 		return nil, nil
 	}
