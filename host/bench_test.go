@@ -339,105 +339,109 @@ func bigDocument(size int) []byte {
 // the calls (0 when nothing leaks).
 func BenchmarkServeStdio(b *testing.B) {
 	for _, inflight := range []int{1, 8, 64} {
-		b.Run(fmt.Sprintf("inflight=%d", inflight), func(b *testing.B) {
-			r := benchRegistry(b)
-			srv := NewServer(r, slog.New(slog.NewTextHandler(io.Discard, nil)))
-			inR, inW, err := os.Pipe()
-			if err != nil {
-				b.Fatal(err)
-			}
-			outR, outW, err := os.Pipe()
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			runDone := make(chan error, 1)
-			go func() {
-				runDone <- srv.Run(ctx, &StdioTransport{In: inR, Out: outW, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-				outW.Close()
-			}()
-			lines := make(chan []byte, 1024)
-			go func() {
-				br := bufio.NewReader(outR)
-				for {
-					line, err := br.ReadBytes('\n')
-					if len(line) > 0 {
-						lines <- line
-					}
-					if err != nil {
-						close(lines)
-						return
-					}
-				}
-			}()
-			next := func() []byte {
-				select {
-				case l, ok := <-lines:
-					if !ok {
-						b.Fatal("the server closed its output")
-					}
-					return l
-				case <-time.After(10 * time.Second):
-					b.Fatal("no response within 10s")
-				}
-				return nil
-			}
-			write := func(s string) {
-				if _, err := io.WriteString(inW, s+"\n"); err != nil {
-					b.Fatal(err)
-				}
-			}
-			write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
-			next()
-			write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-			id := 1
-			call := func() {
-				write(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"world"}}}`)
-				id++
-			}
-			check := func(l []byte) {
-				if !bytes.Contains(l, []byte("hello world")) {
-					b.Fatalf("unexpected response: %s", l)
-				}
-			}
-			// Warm up, then count goroutines at rest, once the GC ballast
-			// is made (see Server.Run).
-			for i := 0; i < 100; i++ {
-				call()
-				check(next())
-			}
-			time.Sleep(ballastDelay + 50*time.Millisecond)
-			before := runtime.NumGoroutine()
-
-			b.ReportAllocs()
-			b.ResetTimer()
-			sent, done := 0, 0
-			for sent < inflight && sent < b.N {
-				call()
-				sent++
-			}
-			for done < b.N {
-				check(next())
-				done++
-				if sent < b.N {
-					call()
-					sent++
-				}
-			}
-			b.StopTimer()
-			time.Sleep(20 * time.Millisecond)
-			b.ReportMetric(float64(runtime.NumGoroutine()-before), "goroutines-leaked")
-			inW.Close()
-			select {
-			case <-runDone:
-			case <-time.After(10 * time.Second):
-				b.Fatal("the server did not stop after its input closed")
-			}
-			inR.Close()
-			outR.Close()
-		})
+		b.Run(fmt.Sprintf("inflight=%d", inflight), func(b *testing.B) { benchServeStdio(b, inflight) })
 	}
+}
+
+// benchServeStdio is BenchmarkServeStdio with inflight requests in flight,
+// of a server made with opts.
+func benchServeStdio(b *testing.B, inflight int, opts ...ServerOption) {
+	r := benchRegistry(b)
+	srv := NewServer(r, slog.New(slog.NewTextHandler(io.Discard, nil)), opts...)
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	runDone := make(chan error, 1)
+	go func() {
+		runDone <- srv.Run(ctx, &StdioTransport{In: inR, Out: outW, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		outW.Close()
+	}()
+	lines := make(chan []byte, 1024)
+	go func() {
+		br := bufio.NewReader(outR)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 {
+				lines <- line
+			}
+			if err != nil {
+				close(lines)
+				return
+			}
+		}
+	}()
+	next := func() []byte {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				b.Fatal("the server closed its output")
+			}
+			return l
+		case <-time.After(10 * time.Second):
+			b.Fatal("no response within 10s")
+		}
+		return nil
+	}
+	write := func(s string) {
+		if _, err := io.WriteString(inW, s+"\n"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
+	next()
+	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	id := 1
+	call := func() {
+		write(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"world"}}}`)
+		id++
+	}
+	check := func(l []byte) {
+		if !bytes.Contains(l, []byte("hello world")) {
+			b.Fatalf("unexpected response: %s", l)
+		}
+	}
+	// Warm up, then count goroutines at rest, once the GC ballast
+	// is made (see Server.Run).
+	for i := 0; i < 100; i++ {
+		call()
+		check(next())
+	}
+	time.Sleep(ballastDelay + 50*time.Millisecond)
+	before := runtime.NumGoroutine()
+
+	b.ReportAllocs()
+	b.ResetTimer()
+	sent, done := 0, 0
+	for sent < inflight && sent < b.N {
+		call()
+		sent++
+	}
+	for done < b.N {
+		check(next())
+		done++
+		if sent < b.N {
+			call()
+			sent++
+		}
+	}
+	b.StopTimer()
+	time.Sleep(20 * time.Millisecond)
+	b.ReportMetric(float64(runtime.NumGoroutine()-before), "goroutines-leaked")
+	inW.Close()
+	select {
+	case <-runDone:
+	case <-time.After(10 * time.Second):
+		b.Fatal("the server did not stop after its input closed")
+	}
+	inR.Close()
+	outR.Close()
 }
 
 // BenchmarkStartup is what serve does before it answers initialize: load

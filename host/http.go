@@ -77,6 +77,10 @@ type HTTPOptions struct {
 	// AuthToken, when not empty, is the bearer token every request to the
 	// MCP endpoints must carry.
 	AuthToken string
+	// Metrics, when not nil, is served at /metrics behind the same checks
+	// as the MCP endpoints (Host, Origin, AuthToken): the metrics name the
+	// tools.
+	Metrics http.Handler
 	// MaxBodyBytes limits a request body; DefaultMaxMessageSize when 0.
 	MaxBodyBytes int64
 	// BodyReadTimeout bounds the reading of a request body;
@@ -320,6 +324,9 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	mux.HandleFunc(prmPath+"/", h.servePRM)
 	mux.HandleFunc("/healthz", h.serveHealth)
 	mux.HandleFunc("/readyz", h.serveReady)
+	if opts.Metrics != nil {
+		mux.Handle("/metrics", h.guard(opts.Metrics))
+	}
 	mux.HandleFunc("/", serveNotFound)
 	h.handler = h.accessLog(mux)
 	return h, nil

@@ -14,6 +14,7 @@ type serverOptions struct {
 	tasks       *TaskOptions
 	audit       *audit.Log
 	group       string // ServeGroup's
+	observe     *observer // Observe's, or nil
 }
 
 // StateKey gives NewServer the key that signs the requestStates of

@@ -40,7 +40,7 @@ type Reloader struct {
 	// Options are passed to every load.
 	Options *thcl.Options
 	// OnReload, when set, is called after every reload attempt that was not
-	// skipped (for tests and benchmarks).
+	// skipped (for tests, benchmarks and serve's reload metrics).
 	OnReload func(ReloadResult)
 	// Diagnostics receives the full rendering of a reload's diagnostics
 	// (the errors of a failed one, the warnings of one applied), with

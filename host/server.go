@@ -171,6 +171,9 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 	// (BENCHMARKS.md).
 	s.logTraffic() // at debug only, and first, to see what receive refuses
 	s.mcp.AddReceivingMiddleware(s.receive)
+	if o.observe != nil {
+		s.mcp.AddReceivingMiddleware(o.observe.middleware(s))
+	}
 	s.Apply(reg)
 	if reg.Placeholder() {
 		s.SetNotice(failedNotice(true, thcl.FormatDiagnostics(reg.placeholder.diags)))

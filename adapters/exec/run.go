@@ -38,6 +38,8 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	if err != nil {
 		return nil, err
 	}
+	ctx, span := traceRun(ctx, argv[0])
+	defer span.end()
 
 	runCtx, cancel := context.WithTimeout(ctx, e.timeout)
 	// What the call holds is released when it returns, unless its command
@@ -130,6 +132,7 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 		}
 		end = <-ended
 	}
+	span.ended(cmd.ProcessState)
 	lastWords := func() string { return e.lastWords(ectx, stderr, stdout, argv, stdin) }
 	if err := e.failure(ctx, runCtx, killed.Load(), end, run, argv[0], lastWords); err != nil {
 		return nil, err

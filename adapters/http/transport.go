@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-resty/resty/v2"
 	"github.com/toolhost/toolhost/internal/netpolicy"
+	"github.com/toolhost/toolhost/internal/telemetry"
 )
 
 // sharedTransport is shared by every http backend so that connections to one
@@ -53,7 +54,9 @@ func transportFor(p netpolicy.Policy) *http.Transport {
 
 // newClient builds the resty client of a backend. It does no I/O.
 func newClient(h *HTTP) *resty.Client {
-	hc := &http.Client{Transport: transportFor(netpolicy.Policy{DenyPrivate: h.denyPrivate()})} // no cookie jar: calls share no state
+	// No cookie jar: calls share no state. The transport traces the
+	// requests of traced calls (telemetry.Transport).
+	hc := &http.Client{Transport: telemetry.Transport(transportFor(netpolicy.Policy{DenyPrivate: h.denyPrivate()}))}
 	return resty.NewWithClient(hc).
 		SetLogger(discardLogger{}).
 		SetAllowGetMethodPayload(true).

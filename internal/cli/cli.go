@@ -358,6 +358,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	offline := addOfflineFlag(fs)
 	sf := addStoreFlags(fs)
 	hf := addHTTPFlags(fs)
+	tf := addTelemetryFlags(fs)
 	logFile := addLogFileFlags(fs)
 	format := addLogFormatFlag(fs)
 	af := addAuditFlags(fs)
@@ -416,6 +417,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if code != ExitOK {
 		return code
 	}
+	obs, code := tf.start(ctx, httpOpts, reg.Config, logger, stderr)
+	if code != ExitOK {
+		return code
+	}
+	defer obs.close() // last: spans of the shutdown are flushed too
 	slog.SetDefault(logger)
 	runCtx, cancel := context.WithCancel(ctx)
 	// The watcher starts once initialize is answered, with the signal
@@ -429,7 +435,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			close(watchDone)
 			return
 		}
-		r := &host.Reloader{Paths: paths, Server: srv, Logger: logger, Diagnostics: stderr, Options: loadOptions(*offline)}
+		r := &host.Reloader{Paths: paths, Server: srv, Logger: logger, Diagnostics: stderr, Options: loadOptions(*offline), OnReload: obs.reloaded}
 		go func() {
 			defer close(watchDone)
 			r.Prime(reg)
@@ -441,8 +447,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	srvOpts := append([]host.ServerOption{host.ListChanged(*watch), host.BeforeWork(func() {
 		installSignals(ctx)
 		startWatch()
-	})}, append(storeOpts, append(auditOpts, groupOpts...)...)...)
+	}), host.Observe(obs.tel, obs.metrics)}, append(storeOpts, append(auditOpts, groupOpts...)...)...)
 	srv = host.NewServer(reg, logger, srvOpts...)
+	obs.serve(srv)
 	// The GC's settings come back once the first requests are answered,
 	// when the ballast is made (see host.Server.Run): one collection then
 	// instead of one in the middle of the first answer.
