@@ -111,7 +111,11 @@ func (is *Issuer) serveToken(w http.ResponseWriter, r *http.Request) {
 		sub = id
 	}
 	tok := is.Mint(Token{Claims: is.Claims(sub, extra)})
-	writeJSON(w, http.StatusOK, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": int(time.Hour.Seconds()), "scope": extra["scope"]})
+	resp := map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": int(time.Hour.Seconds())}
+	if sc, ok := extra["scope"]; ok { // absent, not null, without one (RFC 6749 5.1)
+		resp["scope"] = sc
+	}
+	writeJSON(w, http.StatusOK, resp)
 }
 
 // isDown answers 503 when the issuer is set down.
