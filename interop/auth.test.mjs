@@ -5,12 +5,15 @@
 // the issuer: by the authorization code grant with PKCE, after dynamic
 // client registration (an interactive client), and by the
 // client_credentials grant (a machine client); a token for another
-// audience is refused.
+// audience is refused; the SSE transport is served when the audience
+// covers /sse.
 //
 // interop_test.go (TestTypeScriptClientAuth) starts the issuer
 // (internal/testoidc) and the server, and passes them in:
 //
-//   TOOLHOST_AUTH_MCP_URL      the server's /mcp, the auth block's audience
+//   TOOLHOST_AUTH_BASE         the server's URL (http://127.0.0.1:PORT)
+//   TOOLHOST_AUTH_AUDIENCE     the auth block's audience: the URL of /mcp,
+//                              or the server's URL
 //   TOOLHOST_AUTH_ISSUER       the issuer's URL
 //   TOOLHOST_AUTH_CLIENT_ID    a client of the client_credentials grant
 //   TOOLHOST_AUTH_CLIENT_SECRET
@@ -20,6 +23,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { discoverOAuthServerInfo, extractWWWAuthenticateParams, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
@@ -31,12 +35,16 @@ const env = (name) => {
   assert.ok(v, `set ${name} (interop_test.go's TestTypeScriptClientAuth does this)`);
   return v;
 };
-const mcpURL = env('TOOLHOST_AUTH_MCP_URL');
+const base = env('TOOLHOST_AUTH_BASE');
+const audience = env('TOOLHOST_AUTH_AUDIENCE');
+const mcpURL = base + '/mcp';
+const sseURL = base + '/sse';
 const issuer = env('TOOLHOST_AUTH_ISSUER');
 const clientId = env('TOOLHOST_AUTH_CLIENT_ID');
 const clientSecret = env('TOOLHOST_AUTH_CLIENT_SECRET');
 const scope = env('TOOLHOST_AUTH_SCOPE');
-const prmURL = new URL('/.well-known/oauth-protected-resource' + new URL(mcpURL).pathname, mcpURL).href;
+// RFC 9728 3.1: the well-known path goes before the resource's path.
+const prmURL = base + '/.well-known/oauth-protected-resource' + new URL(audience).pathname.replace(/\/$/, '');
 const otherAudience = 'https://elsewhere.example.com/mcp';
 const CALL_TIMEOUT = { timeout: 20_000 };
 
@@ -61,8 +69,10 @@ function postInitialize(headers = {}) {
  * A client connected with authProvider, or the error of its connect; the
  * caller closes it.
  */
-async function connect(authProvider, requestInit) {
-  const transport = new StreamableHTTPClientTransport(new URL(mcpURL), { authProvider, requestInit });
+async function connect(authProvider, { sse = false } = {}) {
+  const transport = sse
+    ? new SSEClientTransport(new URL(sseURL), { authProvider })
+    : new StreamableHTTPClientTransport(new URL(mcpURL), { authProvider });
   const client = new Client({ name: 'toolhost-auth-interop', version: '1.0.0' });
   await client.connect(transport);
   return { client, transport };
@@ -106,7 +116,7 @@ class InteractiveProvider {
   discoveryState() { return this.discovery; }
 }
 
-describe('toolhost with an auth block and the TypeScript SDK client\'s OAuth', { timeout: 90_000 }, () => {
+describe(`toolhost with an auth block (audience ${audience}) and the TypeScript SDK client's OAuth`, { timeout: 90_000 }, () => {
   test('without a token: 401 naming the protected resource metadata, which names the issuer', async () => {
     const res = await postInitialize();
     await res.body?.cancel();
@@ -116,7 +126,7 @@ describe('toolhost with an auth block and the TypeScript SDK client\'s OAuth', {
     assert.equal(challenge.scope, scope);
 
     const info = await discoverOAuthServerInfo(mcpURL, { resourceMetadataUrl: challenge.resourceMetadataUrl });
-    assert.equal(info.resourceMetadata?.resource, mcpURL);
+    assert.equal(info.resourceMetadata?.resource, audience);
     assert.deepEqual(info.resourceMetadata?.scopes_supported, [scope]);
     assert.equal(info.authorizationServerUrl, issuer);
     assert.equal(info.authorizationServerMetadata?.issuer, issuer);
@@ -124,7 +134,7 @@ describe('toolhost with an auth block and the TypeScript SDK client\'s OAuth', {
 
     // Found without the header's hint too, from the server's URL alone.
     const bare = await discoverOAuthServerInfo(mcpURL);
-    assert.equal(bare.resourceMetadata?.resource, mcpURL);
+    assert.equal(bare.resourceMetadata?.resource, audience);
     assert.equal(bare.authorizationServerUrl, issuer);
   });
 
@@ -144,13 +154,13 @@ describe('toolhost with an auth block and the TypeScript SDK client\'s OAuth', {
     });
     // What the SDK found before it sent the user to the issuer.
     assert.equal(provider.discovery?.authorizationServerUrl, issuer);
-    assert.equal(provider.discovery?.resourceMetadata?.resource, mcpURL);
+    assert.equal(provider.discovery?.resourceMetadata?.resource, audience);
     assert.equal(provider.discovery?.authorizationServerMetadata?.issuer, issuer);
     assert.match(provider.registered?.client_id ?? '', /^dyn-/, 'registered by RFC 7591 dynamic client registration');
     const authz = provider.authorizationUrl;
     assert.ok(authz, 'the SDK asked to open the authorization URL');
     assert.equal(authz.origin + authz.pathname, issuer + '/authorize');
-    assert.equal(authz.searchParams.get('resource'), mcpURL, 'the token is asked for this server (RFC 8707)');
+    assert.equal(authz.searchParams.get('resource'), audience, 'the token is asked for this server (RFC 8707)');
     assert.equal(authz.searchParams.get('scope'), scope, 'the scope the server asked for');
     assert.equal(authz.searchParams.get('code_challenge_method'), 'S256');
 
@@ -163,7 +173,7 @@ describe('toolhost with an auth block and the TypeScript SDK client\'s OAuth', {
     const finishing = new StreamableHTTPClientTransport(new URL(mcpURL), { authProvider: provider });
     await finishing.finishAuth(code);
     const tok = claims(provider.saved.access_token);
-    assert.equal(tok.aud, mcpURL);
+    assert.equal(tok.aud, audience);
     assert.equal(tok.scope, scope);
 
     const { client } = await connect(provider);
@@ -179,7 +189,7 @@ describe('toolhost with an auth block and the TypeScript SDK client\'s OAuth', {
     const { client } = await connect(provider);
     try {
       const tok = claims(provider.tokens().access_token);
-      assert.equal(tok.aud, mcpURL);
+      assert.equal(tok.aud, audience);
       assert.equal(tok.sub, clientId);
       await useTools(client);
     } finally {
@@ -205,5 +215,40 @@ describe('toolhost with an auth block and the TypeScript SDK client\'s OAuth', {
     assert.equal(res.status, 401);
     assert.equal(extractWWWAuthenticateParams(res).error, 'invalid_token');
     assert.match(body, /audience/i, body);
+  });
+
+  test('a token without the scope gets 403 insufficient_scope, which the client reads as such', async () => {
+    // Asked without a scope, the token has none; the client asks again
+    // with the scope the 403 names, and gives up when the answer is the same.
+    const provider = new ClientCredentialsProvider({ clientId, clientSecret, expectedIssuer: issuer });
+    await assert.rejects(connect(provider), (err) => {
+      assert.ok(err instanceof StreamableHTTPError, `${err}`);
+      assert.equal(err.code, 403);
+      assert.match(err.message, /after trying upscoping/, 'the client took the 403 for insufficient_scope');
+      return true;
+    });
+    const res = await postInitialize({ Authorization: `Bearer ${provider.tokens().access_token}` });
+    await res.body?.cancel();
+    assert.equal(res.status, 403);
+    assert.deepEqual({ ...extractWWWAuthenticateParams(res) }, { resourceMetadataUrl: new URL(prmURL), scope, error: 'insufficient_scope' });
+  });
+
+  // The client takes the resource of the metadata only if it covers the
+  // URL it connects to (its origin, and a prefix of its path): an
+  // audience of /mcp does not cover /sse, the server's origin does.
+  const coversSSE = new URL(audience).pathname === '/';
+  test(`over SSE, the client ${coversSSE ? 'gets a token and uses the tools' : 'refuses a resource that does not cover /sse'}`, async () => {
+    const provider = new ClientCredentialsProvider({ clientId, clientSecret, expectedIssuer: issuer, scope });
+    if (!coversSSE) {
+      await assert.rejects(connect(provider, { sse: true }), /does not match/);
+      return;
+    }
+    const { client } = await connect(provider, { sse: true });
+    try {
+      assert.equal(claims(provider.tokens().access_token).aud, audience);
+      await useTools(client);
+    } finally {
+      await client.close();
+    }
   });
 });

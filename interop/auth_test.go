@@ -46,32 +46,40 @@ tool "bye" {
 
 // TestTypeScriptClientAuth runs auth.test.mjs: the TypeScript SDK's OAuth
 // client against `toolhost serve --listen` with an auth block, whose
-// issuer is a testoidc on loopback. The audience is the URL of the
-// server's /mcp, known once it listens: the server starts with a
-// placeholder, and the config is saved again with the real URL (a
-// reload), before node runs.
+// issuer is a testoidc on loopback; with the audience the URL of /mcp, and
+// the server's origin (which also covers /sse). The audience is known
+// once the server listens: it starts with a placeholder, and the config
+// is saved again with the real one (a reload) before node runs.
 func TestTypeScriptClientAuth(t *testing.T) {
 	node := findNode(t)
 	bin := buildToolhost(t)
-	is := testoidc.Start(t, "")
-	is.AddClient(authClientID, authClientSecret)
-	cfg := filepath.Join(t.TempDir(), "tools.hcl")
-	if err := os.WriteFile(cfg, []byte(authConfig(is.URL, "http://127.0.0.1:1/mcp")), 0o600); err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct{ name, path string }{
+		{"audience is the URL of /mcp", "/mcp"},
+		{"audience is the origin", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is := testoidc.Start(t, "")
+			is.AddClient(authClientID, authClientSecret)
+			cfg := filepath.Join(t.TempDir(), "tools.hcl")
+			if err := os.WriteFile(cfg, []byte(authConfig(is.URL, "http://127.0.0.1:1/mcp")), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			srv := testconfig.ServeHTTP(t, bin, cfg)
+			audience := srv.Base + tc.path
+			if err := os.WriteFile(cfg, []byte(authConfig(is.URL, audience)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			awaitResource(t, srv, audience)
+			runNode(t, node, nodeTimeout, []string{
+				"TOOLHOST_AUTH_BASE=" + srv.Base,
+				"TOOLHOST_AUTH_AUDIENCE=" + audience,
+				"TOOLHOST_AUTH_ISSUER=" + is.URL,
+				"TOOLHOST_AUTH_CLIENT_ID=" + authClientID,
+				"TOOLHOST_AUTH_CLIENT_SECRET=" + authClientSecret,
+				"TOOLHOST_AUTH_SCOPE=" + authScope,
+			}, "auth.test.mjs")
+		})
 	}
-	srv := testconfig.ServeHTTP(t, bin, cfg)
-	mcpURL := srv.Base + "/mcp"
-	if err := os.WriteFile(cfg, []byte(authConfig(is.URL, mcpURL)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	awaitResource(t, srv, mcpURL)
-	runNode(t, node, nodeTimeout, []string{
-		"TOOLHOST_AUTH_MCP_URL=" + mcpURL,
-		"TOOLHOST_AUTH_ISSUER=" + is.URL,
-		"TOOLHOST_AUTH_CLIENT_ID=" + authClientID,
-		"TOOLHOST_AUTH_CLIENT_SECRET=" + authClientSecret,
-		"TOOLHOST_AUTH_SCOPE=" + authScope,
-	}, "auth.test.mjs")
 }
 
 // awaitResource waits until the server's Protected Resource Metadata
@@ -84,7 +92,7 @@ func awaitResource(t *testing.T, srv *testconfig.Served, resource string) {
 		var doc struct {
 			Resource string `json:"resource"`
 		}
-		resp, err := http.Get(srv.Base + "/.well-known/oauth-protected-resource/mcp")
+		resp, err := http.Get(srv.Base + "/.well-known/oauth-protected-resource")
 		if err == nil {
 			err = json.NewDecoder(resp.Body).Decode(&doc)
 			resp.Body.Close()
