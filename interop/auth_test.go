@@ -22,7 +22,7 @@ const (
 )
 
 // authConfig is the config of TestTypeScriptClientAuth's server: an auth
-// block trusting issuer for audience, and two tools.
+// block trusting issuer for audience, and two template tools.
 func authConfig(issuer, audience string) string {
 	return fmt.Sprintf(`server {
   auth {
@@ -32,16 +32,7 @@ func authConfig(issuer, audience string) string {
     resource_name = "toolhost interop"
   }
 }
-tool "hello" {
-  description = "greets"
-  param "name" { type = string }
-  template { text = "hello ${param.name}" }
-}
-tool "bye" {
-  description = "says goodbye"
-  template { text = "bye" }
-}
-`, issuer, audience, authScope)
+`, issuer, audience, authScope) + testconfig.Tools(2, "")
 }
 
 // TestTypeScriptClientAuth runs auth.test.mjs: the TypeScript SDK's OAuth
