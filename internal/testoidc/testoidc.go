@@ -36,8 +36,9 @@ import (
 type Issuer struct {
 	// URL is the issuer's URL (http://127.0.0.1:PORT), as tokens' iss.
 	URL string
-	// Audience is the aud of the tokens Mint and the token endpoint make
-	// when not told otherwise.
+	// Audience is the aud of the tokens Claims and the token endpoint make
+	// when not told otherwise; once the issuer serves, change it with
+	// SetAudience.
 	Audience string
 
 	srv *httptest.Server
@@ -159,6 +160,14 @@ func (is *Issuer) JWKSFetches() int {
 	return is.jwksGets
 }
 
+// SetAudience sets the default aud of the tokens, for a resource whose
+// URL is known only after the issuer started.
+func (is *Issuer) SetAudience(aud string) {
+	is.mu.Lock()
+	defer is.mu.Unlock()
+	is.Audience = aud
+}
+
 // AddClient registers a confidential client of the token endpoint, for
 // the client_credentials grant.
 func (is *Issuer) AddClient(id, secret string) {
@@ -180,7 +189,10 @@ func (is *Issuer) RequireIntrospectionAuth(id, secret string) {
 // (a nil value removes a claim).
 func (is *Issuer) Claims(sub string, extra map[string]any) map[string]any {
 	now := time.Now()
-	c := map[string]any{"iss": is.URL, "aud": is.Audience, "sub": sub, "iat": now.Unix(), "exp": now.Add(time.Hour).Unix()}
+	is.mu.Lock()
+	aud := is.Audience
+	is.mu.Unlock()
+	c := map[string]any{"iss": is.URL, "aud": aud, "sub": sub, "iat": now.Unix(), "exp": now.Add(time.Hour).Unix()}
 	for k, v := range extra {
 		if v == nil {
 			delete(c, k)
