@@ -73,6 +73,9 @@ func (h *HTTPServer) verifier() *oauth.Verifier {
 			from = firstOf2(a.JWKSURL, a.IntrospectionURL)
 		}
 		h.logger.Info("HTTP requests need an OAuth bearer token (the auth block)", "audience", a.Audience, "issuer", from, "scopes", strings.Join(a.Scopes, " "))
+		if note := sseAudienceNote(a.Audience); note != "" {
+			h.logger.Info(note)
+		}
 		if h.opts.AuthToken != "" {
 			h.logger.Warn("--auth-token-env is ignored while the config has an auth block: clients send OAuth tokens from the issuer, not the static token; drop --auth-token-env, or the auth block")
 		}
@@ -163,6 +166,20 @@ func (h *HTTPServer) checkOAuth(w http.ResponseWriter, r *http.Request, v *oauth
 		return nil, false
 	}
 	return out.WithContext(ident.NewContext(out.Context(), caller)), true
+}
+
+// sseAudienceNote says, when the audience's path ends in /mcp, that OAuth
+// clients of the SSE transport cannot get in: they take the resource of
+// the metadata only if it covers the URL they connect to (the same
+// origin, and a prefix of the path), and .../mcp does not cover .../sse.
+// It is "" for an audience that does, such as the server's origin.
+func sseAudienceNote(audience string) string {
+	u, err := url.Parse(audience)
+	if err != nil || !strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), "/mcp") {
+		return ""
+	}
+	origin := (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
+	return fmt.Sprintf("OAuth clients of the SSE transport (/sse) cannot connect with the audience %s: they check that the resource covers the URL they connect to, and it does not cover /sse; to serve them too, set audience to the server's origin (%s) and have tokens issued for it", audience, origin)
 }
 
 // headerSafe makes s a quoted-string's content RFC 6750 allows in

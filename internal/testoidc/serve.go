@@ -21,11 +21,12 @@ func (is *Issuer) serveDiscovery(w http.ResponseWriter, r *http.Request) {
 		"token_endpoint":                        is.URL + "/token",
 		"introspection_endpoint":                is.URL + "/introspect",
 		"authorization_endpoint":                is.URL + "/authorize",
-		"grant_types_supported":                 []string{"client_credentials"},
+		"registration_endpoint":                 is.URL + "/register",
+		"grant_types_supported":                 []string{"client_credentials", "authorization_code"},
 		"response_types_supported":              []string{"code"},
 		"subject_types_supported":               []string{"public"},
 		"id_token_signing_alg_values_supported": []string{"RS256", "ES256"},
-		"token_endpoint_auth_methods_supported": []string{"client_secret_basic", "client_secret_post"},
+		"token_endpoint_auth_methods_supported": []string{"client_secret_basic", "client_secret_post", "none"},
 		"code_challenge_methods_supported":      []string{"S256"},
 	})
 }
@@ -64,33 +65,57 @@ func (is *Issuer) serveIntrospect(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, resp)
 }
 
-// serveToken is a client_credentials token endpoint: client_secret_basic
-// or client_secret_post; resource (RFC 8707) sets aud, scope the scopes.
+// serveToken is the token endpoint: the client_credentials grant of a
+// confidential client, and the authorization_code grant (exchangeCode);
+// client_secret_basic or client_secret_post, or only client_id for a
+// public client. For client_credentials, resource (RFC 8707) sets aud and
+// scope the scopes.
 func (is *Issuer) serveToken(w http.ResponseWriter, r *http.Request) {
 	id, secret, basic := r.BasicAuth()
 	if !basic {
 		id, secret = r.FormValue("client_id"), r.FormValue("client_secret")
 	}
 	is.mu.Lock()
-	known, ok := is.clients[id]
+	c := is.clients[id]
 	is.mu.Unlock()
-	switch {
-	case !ok || known != secret:
+	if c == nil || c.secret != secret {
 		writeJSON(w, http.StatusUnauthorized, map[string]any{"error": "invalid_client"})
 		return
-	case r.FormValue("grant_type") != "client_credentials":
+	}
+	var extra map[string]any
+	switch r.FormValue("grant_type") {
+	case "client_credentials":
+		if c.secret == "" {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"error": "unauthorized_client", "error_description": "a public client has no credentials of its own"})
+			return
+		}
+		extra = map[string]any{"client_id": id}
+		if res := r.FormValue("resource"); res != "" {
+			extra["aud"] = res
+		}
+		if sc := strings.TrimSpace(r.FormValue("scope")); sc != "" {
+			extra["scope"] = sc
+		}
+	case "authorization_code":
+		var oauthErr string
+		if extra, oauthErr = is.exchangeCode(r, id); oauthErr != "" {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"error": oauthErr})
+			return
+		}
+	default:
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "unsupported_grant_type"})
 		return
 	}
-	extra := map[string]any{"client_id": id}
-	if res := r.FormValue("resource"); res != "" {
-		extra["aud"] = res
+	sub, _ := extra["sub"].(string)
+	if sub == "" {
+		sub = id
 	}
-	if sc := strings.TrimSpace(r.FormValue("scope")); sc != "" {
-		extra["scope"] = sc
+	tok := is.Mint(Token{Claims: is.Claims(sub, extra)})
+	resp := map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": int(time.Hour.Seconds())}
+	if sc, ok := extra["scope"]; ok { // absent, not null, without one (RFC 6749 5.1)
+		resp["scope"] = sc
 	}
-	tok := is.Mint(Token{Claims: is.Claims(id, extra)})
-	writeJSON(w, http.StatusOK, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": int(time.Hour.Seconds()), "scope": extra["scope"]})
+	writeJSON(w, http.StatusOK, resp)
 }
 
 // isDown answers 503 when the issuer is set down.

@@ -2,8 +2,10 @@
 // tests: discovery (OpenID and RFC 8414), a JWKS of real RSA and EC keys
 // that can rotate, tokens minted with any claims, key and algorithm
 // (attacks included: alg none, HS256 keyed with a public key), RFC 7662
-// introspection of opaque tokens, and a client_credentials token
-// endpoint.
+// introspection of opaque tokens, and a token endpoint of the
+// client_credentials grant and of the authorization code grant with PKCE
+// (an authorization endpoint that approves at once, and RFC 7591 dynamic
+// client registration), as MCP clients' OAuth flows use them.
 package testoidc
 
 import (
@@ -34,8 +36,9 @@ import (
 type Issuer struct {
 	// URL is the issuer's URL (http://127.0.0.1:PORT), as tokens' iss.
 	URL string
-	// Audience is the aud of the tokens Mint and the token endpoint make
-	// when not told otherwise.
+	// Audience is the aud of the tokens Claims and the token endpoint make
+	// when not told otherwise; once the issuer serves, change it with
+	// SetAudience.
 	Audience string
 
 	srv *httptest.Server
@@ -47,7 +50,8 @@ type Issuer struct {
 	current   string
 	next      int
 	opaque    map[string]map[string]any
-	clients   map[string]string
+	clients   map[string]*client
+	codes     map[string]*grant
 	down      bool
 	jwksGets  int
 	introAuth [2]string
@@ -65,13 +69,15 @@ type key struct {
 // aud of its tokens.
 func Start(t testing.TB, audience string) *Issuer {
 	t.Helper()
-	is := &Issuer{Audience: audience, keys: map[string]*key{}, opaque: map[string]map[string]any{}, clients: map[string]string{}}
+	is := &Issuer{Audience: audience, keys: map[string]*key{}, opaque: map[string]map[string]any{}, clients: map[string]*client{}, codes: map[string]*grant{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/openid-configuration", is.serveDiscovery)
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", is.serveDiscovery)
 	mux.HandleFunc("GET /jwks", is.serveJWKS)
 	mux.HandleFunc("POST /introspect", is.serveIntrospect)
 	mux.HandleFunc("POST /token", is.serveToken)
+	mux.HandleFunc("POST /register", is.serveRegister)
+	mux.HandleFunc("GET /authorize", is.serveAuthorize)
 	is.srv = httptest.NewServer(mux)
 	t.Cleanup(is.srv.Close)
 	is.URL = is.srv.URL
@@ -154,11 +160,20 @@ func (is *Issuer) JWKSFetches() int {
 	return is.jwksGets
 }
 
-// AddClient registers a client of the token endpoint.
+// SetAudience sets the default aud of the tokens, for a resource whose
+// URL is known only after the issuer started.
+func (is *Issuer) SetAudience(aud string) {
+	is.mu.Lock()
+	defer is.mu.Unlock()
+	is.Audience = aud
+}
+
+// AddClient registers a confidential client of the token endpoint, for
+// the client_credentials grant.
 func (is *Issuer) AddClient(id, secret string) {
 	is.mu.Lock()
 	defer is.mu.Unlock()
-	is.clients[id] = secret
+	is.clients[id] = &client{secret: secret}
 }
 
 // RequireIntrospectionAuth makes the introspection endpoint require HTTP
@@ -174,7 +189,10 @@ func (is *Issuer) RequireIntrospectionAuth(id, secret string) {
 // (a nil value removes a claim).
 func (is *Issuer) Claims(sub string, extra map[string]any) map[string]any {
 	now := time.Now()
-	c := map[string]any{"iss": is.URL, "aud": is.Audience, "sub": sub, "iat": now.Unix(), "exp": now.Add(time.Hour).Unix()}
+	is.mu.Lock()
+	aud := is.Audience
+	is.mu.Unlock()
+	c := map[string]any{"iss": is.URL, "aud": aud, "sub": sub, "iat": now.Unix(), "exp": now.Add(time.Hour).Unix()}
 	for k, v := range extra {
 		if v == nil {
 			delete(c, k)
