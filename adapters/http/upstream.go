@@ -37,7 +37,8 @@ const (
 	// parameter under allow_hosts may reach many): past it, idle ones are
 	// forgotten.
 	maxUpstreams = 1024
-	// budgetBank is the most retries an upstream can save up.
+	// budgetBank is the most retries an upstream can save up, and what
+	// a new one starts with.
 	budgetBank = 10
 )
 
@@ -90,7 +91,7 @@ func upstreamFor(target *url.URL, s upstreamSettings) *upstream {
 	if len(upstreams.m) >= maxUpstreams {
 		forgetIdleUpstreams()
 	}
-	u := &upstream{name: target.Host, settings: s, now: time.Now, tokens: 1}
+	u := &upstream{name: target.Host, settings: s, now: time.Now, tokens: budgetBank}
 	if s.maxConcurrent > 0 {
 		u.sem = make(chan struct{}, s.maxConcurrent)
 	}
