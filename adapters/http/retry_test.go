@@ -10,7 +10,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
 )
 
 // flaky is a loopback upstream that answers with the statuses it is

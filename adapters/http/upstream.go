@@ -160,16 +160,16 @@ func (u *upstream) admit() (probe bool, err error) {
 
 // roundUp rounds d up to a whole second, at least one, for messages.
 func roundUp(d time.Duration) time.Duration {
-	return max(time.Second, (d+time.Second-1).Truncate(time.Second))
+	return max(time.Second, (d + time.Second - 1).Truncate(time.Second))
 }
 
 // outcome is what a request said of its upstream's health.
 type outcome int
 
 const (
-	healthy  outcome = iota // an answer, even an error status of the caller's making
-	failed                  // no answer, or a 5xx: counts toward opening the breaker
-	unknown                 // abandoned (the call was canceled): says nothing
+	healthy outcome = iota // an answer, even an error status of the caller's making
+	failed                 // no answer, or a 5xx: counts toward opening the breaker
+	unknown                // abandoned (the call was canceled): says nothing
 )
 
 // record tells the breaker a request's outcome.
