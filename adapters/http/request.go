@@ -73,9 +73,6 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 		ev = in.Eval
 	}
 	secrets.known = append(adapters.SensitiveParamValues(ev, h.sensitiveParams), adapters.EnvCredentials(ev, h.envCreds)...)
-	ev, done := adapters.WithBudget(ctx, ev, h.timeout)
-	defer done()
-	secrets.marked = h.marked
 	var fields []string
 	var path string
 	var whole bool
@@ -85,6 +82,9 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 			return nil, perr
 		}
 	}
+	ev, done := adapters.WithBudget(ctx, ev, h.timeout)
+	defer done()
+	secrets.marked = h.marked
 
 	out, err := h.build(ev, secrets)
 	if err != nil {
