@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -170,6 +171,14 @@ type Output struct {
 	// Binary is set when Body is bytes to pass on as they are (an image, a
 	// sound, a file), not text.
 	Binary bool
+	// FreshFor is how long the output stays fresh in the backend's cache
+	// (an http block's cache): a resource read says so to the client as
+	// its ttlMs. Zero when the backend keeps none.
+	FreshFor time.Duration
+	// Private is set when the output is one caller's (the backend's cache
+	// keys it by the caller): a resource read's cacheScope is then
+	// "private".
+	Private bool
 	// Secrets returns the values the call sent that must not appear in a
 	// message quoting the output (credentials, sensitive parameters); nil
 	// when there are none. Called only when such a message is written.

@@ -147,11 +147,13 @@ func (rc *responseCache) get(key [sha256.Size]byte) (*adapters.Output, bool) {
 	}
 	rc.order.MoveToFront(el)
 	out := e.out
+	out.FreshFor = e.expires.Sub(rc.now())
 	return &out, true
 }
 
 // put keeps out under key for the ttl, shortened (or refused) by the
-// upstream's Cache-Control when the block respects it.
+// upstream's Cache-Control when the block respects it, and sets
+// out.FreshFor to how long it is kept.
 func (rc *responseCache) put(key [sha256.Size]byte, out *adapters.Output, cacheControl string) {
 	ttl := rc.ttl
 	if rc.respectCacheControl {
@@ -165,6 +167,7 @@ func (rc *responseCache) put(key [sha256.Size]byte, out *adapters.Output, cacheC
 	if ttl <= 0 || size > rc.maxBytes {
 		return
 	}
+	out.FreshFor = ttl
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	if el := rc.entries[key]; el != nil {
@@ -230,6 +233,7 @@ func (h *HTTP) cached(ctx context.Context, in *adapters.Input) (*adapters.Output
 	var cacheControl string
 	out, err := h.uncached(ctx, in, &cacheControl)
 	if err == nil && !out.Truncated {
+		out.Private = identity.FromContext(ctx) != nil
 		h.cache.put(key, out, cacheControl)
 	}
 	return out, err
