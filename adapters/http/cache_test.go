@@ -4,75 +4,21 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/toolhost/toolhost/internal/identity"
+	"github.com/toolhost/toolhost/internal/tasks/storetest"
 	"github.com/zclconf/go-cty/cty"
 )
 
-// counter is a loopback upstream that answers each request with its
-// number, and a Cache-Control header when one is set.
-type counter struct {
-	srv          *httptest.Server
-	mu           sync.Mutex
-	n            int
-	cacheControl string
-}
-
-// newCounter starts a counter.
-func newCounter(t *testing.T) *counter {
-	t.Helper()
-	c := &counter{}
-	c.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c.mu.Lock()
-		c.n++
-		n, cc := c.n, c.cacheControl
-		c.mu.Unlock()
-		if cc != "" {
-			w.Header().Set("Cache-Control", cc)
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"n":%d,"q":%q}`, n, r.URL.Query().Get("q"))
-	}))
-	t.Cleanup(c.srv.Close)
-	return c
-}
-
-// requests returns how many requests the counter has had.
-func (c *counter) requests() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.n
-}
-
-// fakeClock is a clock the test moves.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 // cachedTool compiles a tool with a cache block against c, on a fake clock.
-func cachedTool(t *testing.T, c *counter, cacheBlock string) (testTool, *HTTP, *fakeClock) {
+func cachedTool(t *testing.T, up *flaky, cacheBlock string) (testTool, *HTTP, *storetest.Clock) {
 	t.Helper()
 	tt := testTool{params: map[string]cty.Type{"q": cty.String}}
-	h := tt.mustCompile(t, fmt.Sprintf("http {\n url = %q\n query = { q = param.q }\n %s\n}", c.srv.URL, multiline(cacheBlock)))
-	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	h.cache.now = clock.now
+	h := tt.mustCompile(t, fmt.Sprintf("http {\n url = %q\n query = { q = param.q }\n %s\n}", up.srv.URL, multiline(cacheBlock)))
+	clock := storetest.NewClock()
+	h.cache.now = clock.Now
 	return tt, h, clock
 }
 
@@ -116,16 +62,18 @@ func TestCache(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newCounter(t)
-			c.cacheControl = tc.cacheControl
-			tt, h, clock := cachedTool(t, c, tc.block)
+			up := newFlaky(t, http.StatusOK)
+			if tc.cacheControl != "" {
+				up.header = map[string]string{"Cache-Control": tc.cacheControl}
+			}
+			tt, h, clock := cachedTool(t, up, tc.block)
 			for i, s := range tc.steps {
-				clock.advance(s.advance)
+				clock.Advance(s.advance)
 				out, err := tt.call(s.ctx, h, map[string]cty.Value{"q": cty.StringVal(s.q)})
 				if err != nil {
 					t.Fatalf("step %d: %v", i, err)
 				}
-				if want := fmt.Sprintf(`{"n":%d,"q":%q}`, s.want, s.q); string(out.Body) != want {
+				if want := fmt.Sprintf(`{"status":200,"n":%d,"q":%q}`, s.want, s.q); string(out.Body) != want {
 					t.Fatalf("step %d: answer %s, want %s", i, out.Body, want)
 				}
 			}

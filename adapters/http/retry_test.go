@@ -13,12 +13,13 @@ import (
 )
 
 // flaky is a loopback upstream that answers with the statuses it is
-// given, one a request, the last repeated, and counts its requests.
+// given, one a request, the last repeated, and with its header; the body
+// says the status, the request's number and its query parameter q.
 type flaky struct {
 	srv      *httptest.Server
 	mu       sync.Mutex
 	statuses []int
-	header   map[string]string // added to every answer that is not 200
+	header   map[string]string
 	count    int
 }
 
@@ -29,20 +30,17 @@ func newFlaky(t *testing.T, statuses ...int) *flaky {
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		f.count++
-		status := f.statuses[0]
+		n, status := f.count, f.statuses[0]
 		if len(f.statuses) > 1 {
 			f.statuses = f.statuses[1:]
 		}
-		header := f.header
-		f.mu.Unlock()
-		if status != http.StatusOK {
-			for k, v := range header {
-				w.Header().Set(k, v)
-			}
+		for k, v := range f.header {
+			w.Header().Set(k, v)
 		}
+		f.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
-		fmt.Fprintf(w, `{"status":%d}`, status)
+		fmt.Fprintf(w, `{"status":%d,"n":%d,"q":%q}`, status, n, r.URL.Query().Get("q"))
 	}))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -92,7 +90,7 @@ func TestRetry(t *testing.T) {
 		{"POST is never retried", `method = "POST"` + "\n" + `retry { backoff = "10ms" }`, []int{503, 200}, nil, 1, "HTTP 503", 0},
 		{"POST declared idempotent is", `method = "POST"` + "\n" + `retry { backoff = "10ms"  idempotent = true }`, []int{503, 200}, nil, 2, "", 0},
 		{"PUT is retried", `method = "PUT"` + "\n" + `retry { backoff = "10ms" }`, []int{504, 200}, nil, 2, "", 0},
-		{"Retry-After in seconds is waited for", `retry { backoff = "10ms" }`, []int{429, 200}, map[string]string{"Retry-After": "2"}, 2, "", 2 * time.Second},
+		{"Retry-After in seconds is waited for", `retry { backoff = "10ms" }`, []int{429, 429, 200}, map[string]string{"Retry-After": "2"}, 3, "", 2 * time.Second},
 		{"Retry-After past max_backoff gives up and says when", `retry { backoff = "10ms"  max_backoff = "1s" }`, []int{503, 200}, map[string]string{"Retry-After": "120"}, 1, "asks to try again in 2m0s", 0},
 		{"no retry block, no retry", ``, []int{503, 200}, nil, 1, "HTTP 503", 0},
 	}
