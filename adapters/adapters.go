@@ -3,7 +3,7 @@
 // what a block's Compile is given (CompileContext, and Attrs to read fixed
 // arguments with one wording), and the optional capabilities the host finds
 // by type assertion (ArgumentChecker, AnswerChecker, SizeCapper,
-// OfflineCaller, NetworkCaller, OutputNamer, OutputDescriber). It names no backend: each
+// OfflineCaller, NetworkCaller, OutputNamer, OutputDescriber, ParamChoicer). It names no backend: each
 // lives in a package of its own below it (exec, http, template), registers
 // its kind in init, and is linked into the program by adapters/all.
 //
@@ -120,6 +120,15 @@ type OutputNamer interface {
 // message for the answer named name, or nil.
 type AnswerChecker interface {
 	CheckAnswer(name, value string) error
+}
+
+// ParamChoicer is a Backend that takes only some values of a parameter
+// (an http block's select choices). ParamChoices returns them by the
+// parameter's name: the values of a string parameter, or the items of a
+// list of strings. The tool's input schema lists them as an enum, so that
+// the model sees them.
+type ParamChoicer interface {
+	ParamChoices() map[string][]string
 }
 
 // Input is one call of a backend.

@@ -574,6 +574,7 @@ func (t *Tool) inputSchema() *jsonschema.Schema {
 			s.Required = append(s.Required, p.Name)
 		}
 	}
+	addChoices(s, t.Backend)
 	return s
 }
 

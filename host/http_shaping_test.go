@@ -51,6 +51,13 @@ tool "item" {
   }
 }
 `, srv.URL), nil)
+	var schema string
+	for _, decl := range reg.Config.Tools {
+		schema = string(decl.InputSchemaJSON)
+	}
+	if !strings.Contains(schema, `"items":{"type":"string","enum":["name","price","stock"]}`) {
+		t.Errorf("input schema %s does not list the choices as the items' enum", schema)
+	}
 	res, err := reg.CallTool(context.Background(), "item", json.RawMessage(`{"fields":["price"]}`))
 	if err != nil {
 		t.Fatal(err)

@@ -223,3 +223,14 @@ func writeProjected(buf *bytes.Buffer, obj gjson.Result, fields []string) {
 	})
 	buf.WriteByte('}')
 }
+
+// ParamChoices returns the select block's choices (see
+// adapters.ParamChoicer): the input schema lists them for the model.
+func (h *HTTP) ParamChoices() map[string][]string {
+	if h.shape == nil || len(h.shape.choices) == 0 {
+		return nil
+	}
+	return map[string][]string{h.shape.param: h.shape.choices}
+}
+
+var _ adapters.ParamChoicer = (*HTTP)(nil)
