@@ -53,7 +53,8 @@ func (h *HTTP) retries() bool {
 // exchange sends out under the tool's upstream settings: through the
 // circuit breaker and the limits of its host, again after a failure the
 // retry block allows. It returns the response to read, with the release
-// of its concurrency slot, which the caller calls once the body is read.
+// of its concurrency slot, which the caller calls once the body is read;
+// with an error, the slot is released already.
 func (h *HTTP) exchange(callCtx context.Context, out *outgoing, report adapters.Reporter) (*resty.Response, func(), error) {
 	up := upstreamFor(out.target, h.upstream)
 	if up == nil {
@@ -75,7 +76,11 @@ func (h *HTTP) exchange(callCtx context.Context, out *outgoing, report adapters.
 		up.record(health(resp, err, callCtx), probe)
 		wait, why, again := h.retryAfter(attempt, resp, err, callCtx)
 		if !again || !up.spendRetry() {
-			return resp, release, err
+			if err != nil {
+				release()
+				return nil, nil, err
+			}
+			return resp, release, nil
 		}
 		discard(resp)
 		release()

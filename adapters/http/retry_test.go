@@ -348,6 +348,22 @@ func TestLimitConcurrent(t *testing.T) {
 	}
 }
 
+// TestLimitReleasedOnError checks that a request that fails gives its
+// concurrency slot back: the next call fails as the first did, instead of
+// waiting for the slot until its timeout.
+func TestLimitReleasedOnError(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	addr := srv.URL
+	srv.Close() // nothing listens there now
+	h := testTool{}.mustCompile(t, fmt.Sprintf("http {\n url = %q\n timeout = \"1m\"\n limit {\n max_concurrent = 1\n }\n}", addr))
+	for i := range 3 {
+		_, err := testTool{}.call(context.Background(), h, nil)
+		if err == nil || !strings.Contains(err.Error(), "refused") {
+			t.Fatalf("call %d: error = %v, want the connection refused", i, err)
+		}
+	}
+}
+
 // TestLimitRate checks that a call the rate cannot let through before
 // its timeout fails at once, saying why.
 func TestLimitRate(t *testing.T) {
