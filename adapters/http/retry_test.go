@@ -443,3 +443,30 @@ func mustParseURL(t *testing.T, s string) *url.URL {
 func multiline(block string) string {
 	return strings.NewReplacer("  ", "\n", "{ ", "{\n", " }", "\n}").Replace(block)
 }
+
+// TestUpstreamSharedAcrossReload checks that a backend compiled again
+// from the same block (as a reload does) finds the same breaker and
+// limits, and one with other settings does not.
+func TestUpstreamSharedAcrossReload(t *testing.T) {
+	up := newFlaky(t, 500)
+	src := func(failures int) string {
+		return fmt.Sprintf("http {\n url = %q\n breaker {\n failures = %d\n }\n}", up.srv.URL, failures)
+	}
+	before := testTool{}.mustCompile(t, src(1))
+	if _, err := (testTool{}).call(context.Background(), before, nil); err == nil {
+		t.Fatal("want HTTP 500")
+	}
+	reloaded := testTool{}.mustCompile(t, src(1))
+	_, err := testTool{}.call(context.Background(), reloaded, nil)
+	if err == nil || !strings.Contains(err.Error(), "circuit breaker open") {
+		t.Fatalf("after a reload that changes nothing: %v, want the breaker still open", err)
+	}
+	changed := testTool{}.mustCompile(t, src(2))
+	_, err = testTool{}.call(context.Background(), changed, nil)
+	if err == nil || !strings.Contains(err.Error(), "HTTP 500") {
+		t.Fatalf("after a reload that changes the breaker: %v, want a request sent", err)
+	}
+	if n := up.requests(); n != 2 {
+		t.Fatalf("upstream saw %d requests, want 2", n)
+	}
+}
