@@ -209,6 +209,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 
 	diags = append(diags, t.checkBackendCount(block, nb.backends, contentDiags)...)
 	diags = append(diags, t.compileBackend(&nb, eval, roots, baseDir, network)...)
+	diags = append(diags, choiceWarnings(t)...)
 	diags = append(diags, t.decodeOffline(content.Attributes, static)...)
 	if diags.HasErrors() {
 		return t, diags
