@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -47,7 +48,12 @@ type responseCache struct {
 	// now is the clock; tests replace it.
 	now func() time.Time
 
+	// joined, when set, is called by a call that waits for another's
+	// answer (tests).
+	joined func()
+
 	mu      sync.Mutex
+	flights map[[sha256.Size]byte]*flight
 	entries map[[sha256.Size]byte]*list.Element
 	order   *list.List // of *cacheEntry, most recently used first
 	bytes   int64
@@ -76,7 +82,7 @@ func (c *compiler) compileCache(h *HTTP, b *hcl.Block) {
 			"A cache answers a call again without sending its request, which is only right for a request that reads: GET or HEAD. Remove the cache block, or use method = \"GET\" if the API reads with it.")
 	}
 	rc := &responseCache{maxEntries: defaultCacheEntries, maxBytes: defaultCacheBytes, now: time.Now,
-		entries: map[[sha256.Size]byte]*list.Element{}, order: list.New()}
+		entries: map[[sha256.Size]byte]*list.Element{}, flights: map[[sha256.Size]byte]*flight{}, order: list.New()}
 	at := content.Attributes
 	if a := at["ttl"]; a != nil {
 		rc.ttl = c.duration(a, attr.DurationRange{Min: time.Second, Max: maxCacheTTL, Example: `"5m"`, Examples: `"30s", "5m" or "1h"`}, 0)
@@ -217,24 +223,86 @@ func parseCacheControl(v string) (maxAge time.Duration, keep bool) {
 	return maxAge, true
 }
 
+// flight is a miss being answered: the calls with its key that come
+// meanwhile wait for it instead of sending the same request.
+type flight struct {
+	done chan struct{}
+	// out and err are the answer, once done is closed; abandoned says
+	// the call that sent the request was canceled, so that those waiting
+	// send one of their own.
+	out       *adapters.Output
+	err       error
+	abandoned bool
+}
+
+// join returns the flight of key, and whether the caller leads it (it
+// is new: the caller sends the request and lands it).
+func (rc *responseCache) join(key [sha256.Size]byte) (*flight, bool) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if f := rc.flights[key]; f != nil {
+		return f, false
+	}
+	f := &flight{done: make(chan struct{})}
+	rc.flights[key] = f
+	return f, true
+}
+
+// land ends a flight with the leader's answer.
+func (rc *responseCache) land(key [sha256.Size]byte, f *flight, out *adapters.Output, err error, abandoned bool) {
+	rc.mu.Lock()
+	delete(rc.flights, key)
+	rc.mu.Unlock()
+	if out != nil {
+		kept := *out // those waiting get copies: the leader's caller may change out
+		f.out = &kept
+	}
+	f.err, f.abandoned = err, abandoned
+	close(f.done)
+}
+
 // cached answers a call from the cache, or makes it and keeps its
-// output: see responseCache.
+// output (see responseCache). Calls with the same key that come while
+// it is made wait for its answer, so that a burst of them sends one
+// request.
 func (h *HTTP) cached(ctx context.Context, in *adapters.Input) (*adapters.Output, error) {
 	key, ok := cacheKey(ctx, h.tool, in)
 	if !ok {
 		return h.uncached(ctx, in, nil)
 	}
-	if out, hit := h.cache.get(key); hit {
-		if in != nil && in.Report != nil {
-			in.Report.Log("debug", fmt.Sprintf("%s: answered from the cache", h.tool))
+	for {
+		if out, hit := h.cache.get(key); hit {
+			if in != nil && in.Report != nil {
+				in.Report.Log("debug", fmt.Sprintf("%s: answered from the cache", h.tool))
+			}
+			return out, nil
 		}
-		return out, nil
+		f, leader := h.cache.join(key)
+		if leader {
+			var cacheControl string
+			out, err := h.uncached(ctx, in, &cacheControl)
+			if err == nil && !out.Truncated {
+				out.Private = identity.FromContext(ctx) != nil
+				h.cache.put(key, out, cacheControl)
+			}
+			h.cache.land(key, f, out, err, ctx.Err() != nil)
+			return out, err
+		}
+		if h.cache.joined != nil {
+			h.cache.joined()
+		}
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+			return nil, errors.New("the call was canceled while it waited for the answer of the same call, made just before")
+		}
+		switch {
+		case f.abandoned:
+			continue // its caller went away: send the request anew
+		case f.err != nil:
+			return nil, f.err
+		}
+		out := *f.out
+		return &out, nil
 	}
-	var cacheControl string
-	out, err := h.uncached(ctx, in, &cacheControl)
-	if err == nil && !out.Truncated {
-		out.Private = identity.FromContext(ctx) != nil
-		h.cache.put(key, out, cacheControl)
-	}
-	return out, err
 }

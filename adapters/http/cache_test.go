@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -123,5 +125,105 @@ func TestParseCacheControl(t *testing.T) {
 		if maxAge != tc.maxAge || keep != tc.keep {
 			t.Errorf("parseCacheControl(%q) = %s, %v; want %s, %v", tc.in, maxAge, keep, tc.maxAge, tc.keep)
 		}
+	}
+}
+
+// gated is a loopback upstream whose first request waits until the test
+// releases it, or until its client goes away; the others are answered at
+// once. Each answer says its request's number.
+type gated struct {
+	srv      *httptest.Server
+	arrived  chan struct{}
+	release  chan struct{}
+	requests atomic.Int32
+}
+
+// newGated starts a gated upstream.
+func newGated(t *testing.T) *gated {
+	t.Helper()
+	g := &gated{arrived: make(chan struct{}, 1), release: make(chan struct{})}
+	g.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := g.requests.Add(1)
+		if n == 1 {
+			g.arrived <- struct{}{}
+			select {
+			case <-g.release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		fmt.Fprintf(w, "answer %d", n)
+	}))
+	t.Cleanup(g.srv.Close)
+	return g
+}
+
+// TestCacheCoalesces checks that calls with the same arguments that come
+// while the first is answered wait for its answer instead of sending the
+// request again.
+func TestCacheCoalesces(t *testing.T) {
+	g := newGated(t)
+	h := testTool{}.mustCompile(t, fmt.Sprintf("http {\n url = %q\n cache {\n ttl = \"1m\"\n }\n}", g.srv.URL))
+	joined := make(chan struct{}, 8)
+	h.cache.joined = func() { joined <- struct{}{} }
+	const calls = 3
+	bodies := make(chan string, calls)
+	call := func() {
+		out, err := testTool{}.call(context.Background(), h, nil)
+		if err != nil {
+			bodies <- err.Error()
+			return
+		}
+		bodies <- string(out.Body)
+	}
+	go call()
+	<-g.arrived
+	for range calls - 1 {
+		go call()
+	}
+	for range calls - 1 {
+		<-joined
+	}
+	close(g.release)
+	for range calls {
+		if b := <-bodies; b != "answer 1" {
+			t.Errorf("a call got %q, want answer 1", b)
+		}
+	}
+	if n := g.requests.Load(); n != 1 {
+		t.Fatalf("upstream saw %d requests, want 1", n)
+	}
+}
+
+// TestCacheCoalescedLeaderCanceled checks that when the call whose
+// request the others wait for is canceled, one of them sends its own.
+func TestCacheCoalescedLeaderCanceled(t *testing.T) {
+	g := newGated(t)
+	h := testTool{}.mustCompile(t, fmt.Sprintf("http {\n url = %q\n cache {\n ttl = \"1m\"\n }\n}", g.srv.URL))
+	joined := make(chan struct{}, 8)
+	h.cache.joined = func() { joined <- struct{}{} }
+	ctx, cancel := context.WithCancel(context.Background())
+	leader := make(chan error, 1)
+	go func() {
+		_, err := testTool{}.call(ctx, h, nil)
+		leader <- err
+	}()
+	<-g.arrived
+	follower := make(chan string, 1)
+	go func() {
+		out, err := testTool{}.call(context.Background(), h, nil)
+		if err != nil {
+			follower <- err.Error()
+			return
+		}
+		follower <- string(out.Body)
+	}()
+	<-joined
+	cancel()
+	if err := <-leader; err == nil {
+		t.Fatal("the canceled call succeeded")
+	}
+	if b := <-follower; b != "answer 2" {
+		t.Fatalf("the waiting call got %q, want answer 2, from a request of its own", b)
 	}
 }
