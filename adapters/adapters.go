@@ -3,7 +3,7 @@
 // what a block's Compile is given (CompileContext, and Attrs to read fixed
 // arguments with one wording), and the optional capabilities the host finds
 // by type assertion (ArgumentChecker, AnswerChecker, SizeCapper,
-// OfflineCaller, NetworkCaller, OutputNamer, OutputDescriber). It names no backend: each
+// OfflineCaller, NetworkCaller, OutputNamer, OutputDescriber, ParamChoicer). It names no backend: each
 // lives in a package of its own below it (exec, http, template), registers
 // its kind in init, and is linked into the program by adapters/all.
 //
@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -122,6 +123,15 @@ type AnswerChecker interface {
 	CheckAnswer(name, value string) error
 }
 
+// ParamChoicer is a Backend that takes only some values of a parameter
+// (an http block's select choices). ParamChoices returns them by the
+// parameter's name: the values of a string parameter, or the items of a
+// list of strings. The tool's input schema lists them as an enum, so that
+// the model sees them.
+type ParamChoicer interface {
+	ParamChoices() map[string][]string
+}
+
 // Input is one call of a backend.
 type Input struct {
 	// Eval is the evaluation context of the call: the variable "param" holds
@@ -184,6 +194,14 @@ type Output struct {
 	// Binary is set when Body is bytes to pass on as they are (an image, a
 	// sound, a file), not text.
 	Binary bool
+	// FreshFor is how long the output stays fresh in the backend's cache
+	// (an http block's cache): a resource read says so to the client as
+	// its ttlMs. Zero when the backend keeps none.
+	FreshFor time.Duration
+	// Private is set when the output is one caller's (the backend's cache
+	// keys it by the caller): a resource read's cacheScope is then
+	// "private".
+	Private bool
 	// Secrets returns the values the call sent that must not appear in a
 	// message quoting the output (credentials, sensitive parameters); nil
 	// when there are none. Called only when such a message is written.

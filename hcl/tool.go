@@ -219,6 +219,7 @@ func decodeTool(block *hcl.Block, static *hcl.EvalContext, compile map[string]fu
 
 	diags = append(diags, t.checkBackendCount(block, nb.backends, contentDiags)...)
 	diags = append(diags, t.compileBackend(&nb, eval, roots, baseDir, network, sources)...)
+	diags = append(diags, choiceWarnings(t)...)
 	t.backendDefaults()
 	diags = append(diags, t.checkConfirmFallback(content.Attributes)...)
 	diags = append(diags, t.decodeOffline(content.Attributes, static)...)
@@ -593,6 +594,7 @@ func (t *Tool) inputSchema() *jsonschema.Schema {
 			s.Required = append(s.Required, p.Name)
 		}
 	}
+	addChoices(s, t.Backend)
 	return s
 }
 

@@ -97,7 +97,12 @@ func (r *Registry) readFromBackend(ctx context.Context, uri, declared string, b 
 	} else {
 		rc.Text = string(out.Body)
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{keepEmpty(rc)}}, nil
+	res := &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{keepEmpty(rc)}}
+	res.TTLMs = int(out.FreshFor.Milliseconds()) // the backend's cache, if any
+	if out.Private {
+		res.CacheScope = "private"
+	}
+	return res, nil
 }
 
 func contents(uri, declared string, fc *files.Content) *mcp.ReadResourceResult {

@@ -53,6 +53,7 @@ var blockSchema = &hcl.BodySchema{
 		{Name: "allow_hosts"},
 		{Name: "deny_private"},
 	},
+	Blocks: nestedBlocks,
 }
 
 // compiler holds the state of one compile run.
@@ -114,6 +115,15 @@ func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, h
 	c.compileLimits(h, attrs)
 
 	c.compilePolicy(h, attrs)
+	h.tool = cc.ToolName
+	blocks := c.nested(content.Blocks)
+	c.compileUpstream(h, blocks)
+	if b := blocks["cache"]; b != nil {
+		c.compileCache(h, b)
+	}
+	if b := blocks["select"]; b != nil {
+		c.compileSelect(h, b)
+	}
 	for _, name := range []string{"headers", "query"} {
 		if a := attrs[name]; a != nil {
 			for k := range adapters.MarkedSensitive(a.Expr) {

@@ -7,4 +7,13 @@
 // the server block's network policy (allow_hosts, deny_private) is checked
 // on the address actually connected to, redirects included; responses are
 // capped (max_response) and their error snippets redacted.
+//
+// Nested blocks make a tool kind to its upstream and to the model, each in
+// a file of its own: retry (retry.go: backoff with jitter, Retry-After, a
+// retry budget), breaker and limit (upstream.go: a circuit breaker and
+// concurrency and rate limits, shared by the tools that reach one host
+// with the same settings; upstream_compile.go reads the three blocks),
+// cache (cache.go: the answers of a GET, kept per arguments and caller)
+// and select (shaping.go: a parameter with which the model picks the part
+// of a JSON answer it wants).
 package http

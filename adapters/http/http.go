@@ -72,6 +72,19 @@ type HTTP struct {
 	// marked are header and query names whose values call sensitive().
 	marked map[string]bool
 	client *resty.Client
+	// tool is the tool's name, for the cache's keys and messages.
+	tool string
+	// retry is the retry block; nil when there is none.
+	retry *retryPolicy
+	// upstream is what the retry, breaker and limit blocks ask of the
+	// state shared by the tools that reach one host (see upstreamFor).
+	upstream upstreamSettings
+	// cache is the cache block; nil when there is none.
+	cache *responseCache
+	// shape is the select block; nil when there is none.
+	shape *projection
+	// sleep replaces the waits between retries in tests; nil waits.
+	sleep func(ctx context.Context, d time.Duration) error
 	// used is set by the first call: Close of a backend that never made a
 	// request has no connections to close, and must not make net/http
 	// build the transport's HTTP/2 support just to close nothing.
@@ -102,8 +115,17 @@ func (h *HTTP) denyPrivate() bool {
 // bounds it. Errors are short, name the host, and never contain header
 // values.
 func (h *HTTP) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, error) {
+	if h.cache != nil {
+		return h.cached(ctx, in)
+	}
+	return h.uncached(ctx, in, nil)
+}
+
+// uncached is Call without the cache. cacheControl, when not nil,
+// receives the response's Cache-Control.
+func (h *HTTP) uncached(ctx context.Context, in *adapters.Input, cacheControl *string) (*adapters.Output, error) {
 	secrets := &callSecrets{}
-	out, err := h.call(ctx, in, secrets)
+	out, err := h.call(ctx, in, secrets, cacheControl)
 	if err != nil {
 		return nil, redact.Error(err, secrets.values())
 	}

@@ -58,7 +58,7 @@ type testTool struct {
 }
 
 // compile parses src, which holds an http block, and compiles the block.
-func (tt testTool) compile(t *testing.T, src string) (*HTTP, hcl.Diagnostics) {
+func (tt testTool) compile(t testing.TB, src string) (*HTTP, hcl.Diagnostics) {
 	t.Helper()
 	file, diags := hclsyntax.ParseConfig([]byte(src), "tool.hcl", hcl.InitialPos)
 	if diags.HasErrors() {

@@ -67,12 +67,21 @@ func (s *callSecrets) urlValues() []string {
 
 // call sends the request. It adds to secrets what must not appear in an
 // error message (see callSecrets).
-func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecrets) (*adapters.Output, error) {
+func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecrets, cacheControl *string) (*adapters.Output, error) {
 	ev := &hcl.EvalContext{}
 	if in != nil && in.Eval != nil {
 		ev = in.Eval
 	}
 	secrets.known = append(adapters.SensitiveParamValues(ev, h.sensitiveParams), adapters.EnvCredentials(ev, h.envCreds)...)
+	var fields []string
+	var path string
+	var whole bool
+	if h.shape != nil {
+		var perr error
+		if fields, path, whole, perr = h.shape.picked(ev); perr != nil {
+			return nil, perr
+		}
+	}
 	ev, done := adapters.WithBudget(ctx, ev, h.timeout)
 	defer done()
 	secrets.marked = h.marked
@@ -84,10 +93,15 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 	host := out.target.Host
 	callCtx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
-	resp, err := h.send(callCtx, out)
+	var report adapters.Reporter
+	if in != nil {
+		report = in.Report
+	}
+	resp, release, err := h.exchange(callCtx, out, report)
 	if err != nil {
 		return nil, h.requestError(err, host, ctx, callCtx)
 	}
+	defer release()
 	raw := resp.RawBody()
 	if raw == nil {
 		return nil, fmt.Errorf("request to %s failed: no response", host)
@@ -101,7 +115,14 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 	if in != nil && in.Report != nil {
 		in.Report.Log("debug", redact.Redact(fmt.Sprintf("%s %s: HTTP %d, %d bytes", h.method, out.target.Redacted(), resp.StatusCode(), len(data)), secrets.urlValues()))
 	}
-	return h.output(resp, data, over, secrets)
+	if cacheControl != nil {
+		*cacheControl = resp.Header().Get("Cache-Control")
+	}
+	result, err := h.output(resp, data, over, secrets)
+	if err != nil || h.shape == nil || whole {
+		return result, err
+	}
+	return h.shape.apply(result, fields, path)
 }
 
 // outgoing is a request built for a call, before it is sent.
@@ -205,6 +226,10 @@ func (h *HTTP) requestError(err error, host string, parent, callCtx context.Cont
 	var pe *netpolicy.Error
 	if errors.As(err, &pe) {
 		return pe
+	}
+	var upe *upstreamError
+	if errors.As(err, &upe) {
+		return upe
 	}
 	if cerr := h.contextError(host, parent, callCtx); cerr != nil {
 		return cerr

@@ -93,6 +93,9 @@ func (h *HTTP) output(resp *resty.Response, data []byte, over bool, secrets *cal
 		if resp.Status() == "" {
 			msg = fmt.Sprintf("upstream returned HTTP %d", code)
 		}
+		if code == 429 || code == 503 {
+			msg += retryAfterNote(resp.Header())
+		}
 		if snippet := errorSnippet(data, label, over, secrets.values()); snippet != "" {
 			msg += ": " + snippet
 		}

@@ -1,0 +1,236 @@
+package http
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/tidwall/gjson"
+	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/attr"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// selectSchema is the schema of the select block.
+var selectSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "param", Required: true}, {Name: "choices"}, {Name: "gjson"},
+}}
+
+// Limits of the select block.
+const (
+	maxChoices    = 256
+	maxGJSONParam = 512 // bytes of a path the model writes
+)
+
+// projection is a tool's select block: a parameter with which the model
+// picks the part of a JSON answer it wants, so that the response is cut
+// down before it reaches the model.
+type projection struct {
+	param   string   // the parameter
+	choices []string // the fields it may pick; nil for a gjson path
+	gjson   bool     // the parameter is a gjson path
+}
+
+// compileSelect reads a select block.
+func (c *compiler) compileSelect(h *HTTP, b *hcl.Block) {
+	content, diags := b.Body.Content(selectSchema)
+	for _, d := range diags {
+		if d.Summary == "Missing required argument" {
+			d.Subject = b.DefRange.Ptr()
+			d.Detail += ` Add it to the select block: the name of the parameter the model picks with, for example param = "fields".`
+		}
+	}
+	c.diags = append(c.diags, diags...)
+	at := content.Attributes
+	p := &projection{}
+	if a := at["param"]; a != nil {
+		if v, ok := c.constant(a, cty.String, `a parameter name such as "fields"`); ok {
+			p.param = v.AsString()
+			c.checkSelectParam(a, p.param)
+		}
+	}
+	if a := at["gjson"]; a != nil {
+		ats := adapters.NewAttrs(c.cc)
+		c.diags = append(c.diags, ats.Boolean(a, &p.gjson, "Write gjson = true to let the model write a gjson path.")...)
+	}
+	if a := at["choices"]; a != nil {
+		if v, ok := c.constant(a, cty.List(cty.String), `a list of field names such as ["name", "price"]`); ok {
+			for _, e := range v.AsValueSlice() {
+				if !e.IsNull() && !slices.Contains(p.choices, e.AsString()) {
+					p.choices = append(p.choices, e.AsString())
+				}
+			}
+			switch {
+			case p.gjson:
+				c.errorf(a.Expr.Range(), "choices with gjson", "A select block takes either choices (the fields the model may pick) or gjson = true (a path the model writes), not both. Remove one.")
+			case len(p.choices) == 0 || len(p.choices) > maxChoices:
+				c.errorf(a.Expr.Range(), "Invalid choices", "The choices must list from 1 to %d field names; this lists %d.", maxChoices, len(p.choices))
+			}
+		}
+	} else if !p.gjson {
+		c.errorf(b.DefRange, "select without choices", `A select block needs choices (the fields the model may pick, as choices = ["name", "price"]) or gjson = true (a gjson path the model writes). Add one.`)
+	}
+	if slices.Contains([]string{"HEAD", "OPTIONS"}, h.method) {
+		c.errorf(b.DefRange, "select on a "+h.method+" request", "A %s answer has no body to select from. Remove the select block.", h.method)
+	}
+	h.shape = p
+}
+
+// checkSelectParam checks that the parameter a select block names is
+// declared, and of a type it can read: a string, or a list of strings
+// for choices.
+func (c *compiler) checkSelectParam(a *hcl.Attribute, name string) {
+	if c.params != nil && !c.params[name] {
+		c.errorf(a.Expr.Range(), "Undeclared select parameter",
+			"The select block names the parameter %q, and the tool declares none of that name. Declare it, for example param %q { type = list(string)  description = \"the fields to return\"  required = false }, and list its values in the description or an enum.", name, name)
+		return
+	}
+	if v, ok := c.ev.Variables[paramRoot]; ok && v.Type().IsObjectType() && v.Type().HasAttribute(name) {
+		ty := v.Type().AttributeType(name)
+		if !ty.Equals(cty.String) && !ty.Equals(cty.List(cty.String)) && !ty.Equals(cty.Set(cty.String)) && ty != cty.DynamicPseudoType {
+			c.errorf(a.Expr.Range(), "Invalid select parameter type",
+				"The parameter %q is %s; a select parameter must be a string or a list of strings. Change its type.", name, attr.TypeName(ty))
+		}
+	}
+}
+
+// picked returns what the model picked with the select parameter: the
+// fields, or a gjson path; none when it left the parameter out. A field
+// not among the choices, or a path that is too long, is an error.
+func (p *projection) picked(ev *hcl.EvalContext) (fields []string, path string, none bool, err error) {
+	v := cty.NullVal(cty.String)
+	if ev != nil {
+		if pv, ok := ev.Variables[paramRoot]; ok && pv.Type().IsObjectType() && pv.Type().HasAttribute(p.param) {
+			v, _ = pv.GetAttr(p.param).UnmarkDeep()
+		}
+	}
+	if v.IsNull() || !v.IsKnown() {
+		return nil, "", true, nil
+	}
+	if p.gjson {
+		s, err := convert.Convert(v, cty.String)
+		if err != nil || s.IsNull() || s.AsString() == "" {
+			return nil, "", true, nil
+		}
+		if len(s.AsString()) > maxGJSONParam {
+			return nil, "", false, fmt.Errorf("the argument %q is longer than %d bytes; write a shorter path", p.param, maxGJSONParam)
+		}
+		return nil, s.AsString(), false, nil
+	}
+	var vals []cty.Value
+	if v.Type().IsPrimitiveType() {
+		vals = []cty.Value{v}
+	} else if v.CanIterateElements() {
+		vals = v.AsValueSlice()
+	}
+	for _, e := range vals {
+		s, err := convert.Convert(e, cty.String)
+		if err != nil || s.IsNull() {
+			continue
+		}
+		if !slices.Contains(p.choices, s.AsString()) {
+			return nil, "", false, fmt.Errorf("the argument %q may name %s; %q is not one of them", p.param, strings.Join(quoteAll(p.choices), ", "), s.AsString())
+		}
+		fields = append(fields, s.AsString())
+	}
+	return fields, "", len(fields) == 0, nil
+}
+
+// quoteAll quotes each of names.
+func quoteAll(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = fmt.Sprintf("%q", n)
+	}
+	return out
+}
+
+// apply cuts a JSON output down to what the model picked: the picked
+// fields of the object, or of each object of the array, it holds; or
+// what a gjson path finds in it. Output that is not JSON stays as it
+// is: the model sees all of it, as without a select block.
+func (p *projection) apply(out *adapters.Output, fields []string, path string) (*adapters.Output, error) {
+	if out.Binary {
+		return out, nil
+	}
+	if valid, _ := out.JSON(); !valid {
+		return out, nil
+	}
+	body := adapters.TrimBOM(out.Body)
+	var shaped []byte
+	if p.gjson {
+		res := gjson.GetBytes(body, path)
+		if !res.Exists() {
+			return nil, fmt.Errorf("the path %q (argument %q) matches nothing in the response; leave the argument out to see the whole response, or write another path", path, p.param)
+		}
+		shaped = []byte(res.Raw)
+	} else {
+		shaped = projectFields(body, fields)
+	}
+	return &adapters.Output{Body: shaped, MIMEType: "application/json", Secrets: out.Secrets}, nil
+}
+
+// projectFields keeps only the named fields of the JSON object in body,
+// or of each object in the array in body, in the body's order. Anything
+// else is left as it is.
+func projectFields(body []byte, fields []string) []byte {
+	root := gjson.ParseBytes(body)
+	var buf bytes.Buffer
+	buf.Grow(len(body) / 8)
+	switch {
+	case root.IsObject():
+		writeProjected(&buf, root, fields)
+	case root.IsArray():
+		buf.WriteByte('[')
+		first := true
+		root.ForEach(func(_, item gjson.Result) bool {
+			if !first {
+				buf.WriteByte(',')
+			}
+			first = false
+			if item.IsObject() {
+				writeProjected(&buf, item, fields)
+			} else {
+				buf.WriteString(item.Raw)
+			}
+			return true
+		})
+		buf.WriteByte(']')
+	default:
+		return body
+	}
+	return buf.Bytes()
+}
+
+// writeProjected writes obj with only the named fields.
+func writeProjected(buf *bytes.Buffer, obj gjson.Result, fields []string) {
+	buf.WriteByte('{')
+	first := true
+	obj.ForEach(func(key, val gjson.Result) bool {
+		if slices.Contains(fields, key.String()) {
+			if !first {
+				buf.WriteByte(',')
+			}
+			first = false
+			buf.WriteString(key.Raw)
+			buf.WriteByte(':')
+			buf.WriteString(val.Raw)
+		}
+		return true
+	})
+	buf.WriteByte('}')
+}
+
+// ParamChoices returns the select block's choices (see
+// adapters.ParamChoicer): the input schema lists them for the model.
+func (h *HTTP) ParamChoices() map[string][]string {
+	if h.shape == nil || len(h.shape.choices) == 0 {
+		return nil
+	}
+	return map[string][]string{h.shape.param: h.shape.choices}
+}
+
+var _ adapters.ParamChoicer = (*HTTP)(nil)
