@@ -153,7 +153,7 @@ func TestTemplateBlowUpsStopEarly(t *testing.T) {
 		{name: "for_over_split", text: `join(",", [for s in split("", param.text) : "${s}${param.text}"])`,
 			args: map[string]any{"text": a10k},
 			want: []string{"stopped rendering"}},
-		{name: "nested_for_iterations", extra: "max_output = 16777216",
+		{name: "nested_for_iterations", extra: "max_output = 16777216\n    timeout = \"1m\"",
 			text: `tostring(length([for a in param.list : length([for b in param.list : length([for c in param.list : 0])])]))`,
 			args: map[string]any{"list": list200},
 			want: []string{"its for expressions would run", "more than the 262144 a call may run"},
@@ -294,11 +294,12 @@ func TestTemplateLargeOutputUnderCap(t *testing.T) {
 // array or a long array in a parameter of type any, joined, renders in a
 // time that grows with its length, not its square (cty converts a tuple
 // to a list in quadratic time: the loop's tuple and the arrays are lists
-// first).
+// first). The tools' timeout is a minute, so that a loaded machine does
+// not stop them: a quadratic render of these lengths takes far longer.
 func TestTemplateLongLoopIsFast(t *testing.T) {
-	r := loadSource(t, templateLimitText("lines", `join("\n", [for l in split("\n", param.text) : "> ${l}"])`, "max_output = 4194304")+
-		templateLimitText("chars", `join(",", [for c in split("", param.text) : c])`, "max_output = 4194304")+
-		templateLimitText("decoded", `join(",", jsondecode(param.text))`, "max_output = 4194304")+`
+	r := loadSource(t, templateLimitText("lines", `join("\n", [for l in split("\n", param.text) : "> ${l}"])`, "max_output = 4194304\n    timeout = \"1m\"")+
+		templateLimitText("chars", `join(",", [for c in split("", param.text) : c])`, "max_output = 4194304\n    timeout = \"1m\"")+
+		templateLimitText("decoded", `join(",", jsondecode(param.text))`, "max_output = 4194304\n    timeout = \"1m\"")+`
 tool "anything" {
   param "items" {
     type = any
@@ -306,6 +307,7 @@ tool "anything" {
   template {
     text       = join(",", param.items)
     max_output = 4194304
+    timeout    = "1m"
   }
 }
 `)

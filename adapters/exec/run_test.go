@@ -459,7 +459,7 @@ func TestExecHostExiting(t *testing.T) {
 			}
 			within := time.Second
 			if tt.ends {
-				within = 15 * time.Second // a loaded machine may be slow
+				within = 30 * time.Second // a loaded machine may be slow
 			}
 			wait, stop := context.WithTimeout(context.Background(), within)
 			ended := waitCommands(wait)
