@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/toolhost/toolhost/internal/regular"
 )
 
 // DefaultMaxSize is the size past which a log file is rotated: 10 MiB.
@@ -62,8 +64,12 @@ func (l *File) open() error {
 	if err := os.MkdirAll(filepath.Dir(l.path), 0o700); err != nil {
 		return fmt.Errorf("cannot create the log file's directory: %w", err)
 	}
+	// Looked at before it is opened: opening a FIFO to write waits for
+	// a reader, which would hold toolhost up before it serves.
 	if info, err := os.Stat(l.path); err == nil && info.IsDir() {
-		return fmt.Errorf("cannot log to %s: it is a directory; give --log-file the path of a file in it, such as %s", l.path, filepath.Join(l.path, "toolhost.log"))
+		return fmt.Errorf("cannot log to %s: it is a directory; give the path of a file in it, such as %s", l.path, filepath.Join(l.path, "toolhost.log"))
+	} else if err == nil && !info.Mode().IsRegular() {
+		return fmt.Errorf("cannot log to %s: it is %s, not a regular file; give the path of a regular file", l.path, regular.Kind(info.Mode()))
 	}
 	f, err := openAppend(l.path)
 	if err != nil {
