@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"golang.org/x/net/http/httpguts"
 )
 
 // maxBodyParams is the most properties of a JSON body flattened into
@@ -133,6 +134,18 @@ func (c *converter) security(o operation) (headers, query orderedObject, note st
 			}
 			s := ref.Value
 			switch {
+			case s.Type == "apiKey" && s.In == "header" && !httpguts.ValidHeaderFieldName(s.Name):
+				unsupported = append(unsupported, fmt.Sprintf("%q (its header %q is not a valid header name)", name, s.Name))
+				ok = false
+			case s.Type == "apiKey" && s.In == "query" && setIn(q, s.Name, false):
+				unsupported = append(unsupported, fmt.Sprintf("%q (required together with another scheme that sets the same query parameter)", name))
+				ok = false
+			case s.Type == "apiKey" && s.In == "header" && setIn(h, s.Name, true),
+				s.Type != "apiKey" && setIn(h, "Authorization", true):
+				// Two schemes required together that need the same
+				// header (bearer and basic, say) cannot both be sent.
+				unsupported = append(unsupported, fmt.Sprintf("%q (required together with another scheme that sets the same header)", name))
+				ok = false
 			case s.Type == "apiKey" && (s.In == "header" || s.In == "query"):
 				v := rawExpr(fmt.Sprintf(`sensitive(env(%q))`, c.env(c.prefix+"_"+strings.ToUpper(identifier(s.Name, "api_key")))))
 				if s.In == "header" {
@@ -167,6 +180,14 @@ func (c *converter) security(o operation) (headers, query orderedObject, note st
 		return nil, nil, "the security scheme " + strings.Join(unsupported, ", ") + ": add its credentials by hand"
 	}
 	return nil, nil, ""
+}
+
+// setIn reports whether kvs sets name already: a header's name in any
+// case, as HTTP reads it; a query parameter's exactly.
+func setIn(kvs orderedObject, name string, header bool) bool {
+	return slices.ContainsFunc(kvs, func(kv keyValue) bool {
+		return kv.k == name || header && strings.EqualFold(kv.k, name)
+	})
 }
 
 // httpBlock writes the tool's http block: the URL from the base and the

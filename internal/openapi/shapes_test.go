@@ -160,6 +160,78 @@ components:
         - {name: "q\nr", in: query, schema: {type: string}}
       responses: {"200": {description: ok}}
 `, []string{"# - GET /x\n# }\n# tool \"evil\" {\n# # : its path has spaces or control characters", `tool "y_tool_evil"`, `description = "a b"`, `"q\nr" = param.q_r`}, []string{"\ntool \"evil\""}},
+		{"credentials that collide with parameters and with each other", `paths:
+  /a:
+    get:
+      operationId: a
+      security: [{key: [], key2: []}]
+      parameters:
+        - {name: x-api-key, in: header, schema: {type: string}}
+        - {name: X-Other, in: header, schema: {type: string}}
+      responses: {"200": {description: ok}}
+  /b:
+    get:
+      operationId: b
+      security: [{qkey: []}]
+      parameters:
+        - {name: api_key, in: query, schema: {type: string}}
+      responses: {"200": {description: ok}}
+  /c:
+    get:
+      operationId: c
+      security: [{basic: [], bearer: []}, {key: []}]
+      responses: {"200": {description: ok}}
+  /d:
+    get:
+      operationId: d
+      security: [{basic: [], bearer: []}]
+      responses: {"200": {description: ok}}
+  /e:
+    get:
+      operationId: e
+      security: [{badkey: []}]
+      responses: {"200": {description: ok}}
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: X-Api-Key}
+    key2: {type: apiKey, in: header, name: X-Other}
+    qkey: {type: apiKey, in: query, name: api_key}
+    basic: {type: http, scheme: basic}
+    bearer: {type: http, scheme: bearer}
+    badkey: {type: apiKey, in: header, name: "X Api Key"}
+`, []string{`"X-Api-Key" = sensitive(env("SHAPES_X_API_KEY"))`, `"X-Other"   = sensitive(env("SHAPES_X_OTHER"))`,
+			`api_key = sensitive(env("SHAPES_API_KEY"))`,
+			`the security scheme "bearer" (required together with another scheme that sets the same header): add its credentials by hand`,
+			`the security scheme "badkey" (its header "X Api Key" is not a valid header name)`},
+			[]string{"param.x_api_key", "param.x_other", "param.api_key", "Bearer"}},
+		{"header parameters that are no header names", `paths:
+  /a:
+    get:
+      operationId: a
+      parameters:
+        - {name: "X Weird", in: header, schema: {type: string}}
+        - {name: "Héader", in: header, schema: {type: string}}
+      responses: {"200": {description: ok}}
+  /b:
+    get:
+      operationId: b
+      parameters:
+        - {name: "X Needed", in: header, required: true, schema: {type: string}}
+      responses: {"200": {description: ok}}
+`, []string{`header parameter "X Weird" (not a valid header name)`, `header parameter "Héader" (not a valid header name)`,
+			`b (GET /b): its required header "X Needed" is not a valid header name`},
+			[]string{`tool "b"`, `"X Weird" =`}},
+		{"bounds that contradict each other", `paths:
+  /a:
+    get:
+      operationId: a
+      parameters:
+        - {name: n, in: query, schema: {type: integer, minimum: 10, maximum: 1}}
+        - {name: s, in: query, schema: {type: string, minLength: 5, maxLength: 2}}
+        - {name: l, in: query, schema: {type: array, items: {type: string}, minItems: 3, maxItems: 1}}
+        - {name: ok, in: query, schema: {type: integer, minimum: 1, maximum: 1}}
+      responses: {"200": {description: ok}}
+`, []string{"minimum  = 1\n    maximum  = 1"}, []string{"minimum = 10", "min_length", "max_length", "min_items", "max_items"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"golang.org/x/net/http/httpguts"
 )
 
 // param is one argument of a tool: a path, query or header parameter,
@@ -42,8 +43,9 @@ func (c *converter) tool(w *writer, o operation) string {
 	if strings.ContainsFunc(o.path, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
 		return "its path has spaces or control characters, which a URL cannot hold"
 	}
+	headers, query, authNote := c.security(o)
 	names := uniqueNames{}
-	params, notes, skip := parameters(o, &names)
+	params, notes, skip := parameters(o, &names, headers, query)
 	if skip != "" {
 		return skip
 	}
@@ -64,7 +66,6 @@ func (c *converter) tool(w *writer, o operation) string {
 			useSchema = true
 		}
 	}
-	headers, query, authNote := c.security(o)
 	if authNote != "" {
 		notes = append(notes, authNote)
 	}
@@ -116,8 +117,11 @@ func (c *converter) tool(w *writer, o operation) string {
 // parameters returns the params of an operation's path, query and
 // header parameters (those of the path item, overridden by the
 // operation's of the same name and place), named from names; notes say
-// what was left out, skip why the operation cannot be a tool.
-func parameters(o operation, names *uniqueNames) (params []*param, notes []string, skip string) {
+// what was left out, skip why the operation cannot be a tool. The
+// headers and query parameters the credentials set (authHeaders,
+// authQuery) are left out: they come from the environment, never from
+// the model, and a request cannot carry both.
+func parameters(o operation, names *uniqueNames, authHeaders, authQuery orderedObject) (params []*param, notes []string, skip string) {
 	// Parameters of the path item, then of the operation, which
 	// override those with the same name and place.
 	all := map[string]*openapi3.Parameter{}
@@ -143,7 +147,14 @@ func parameters(o operation, names *uniqueNames) (params []*param, notes []strin
 			}
 			notes = append(notes, fmt.Sprintf("cookie %q", p.Name))
 			continue
-		case p.In == "header" && slices.Contains(skippedHeaders, strings.ToLower(p.Name)):
+		case p.In == "header" && slices.Contains(skippedHeaders, strings.ToLower(p.Name)),
+			p.In == "header" && setIn(authHeaders, p.Name, true), p.In == "query" && setIn(authQuery, p.Name, false):
+			continue
+		case p.In == "header" && !httpguts.ValidHeaderFieldName(p.Name):
+			if p.Required {
+				return nil, nil, fmt.Sprintf("its required header %q is not a valid header name, so no request can carry it", p.Name)
+			}
+			notes = append(notes, fmt.Sprintf("header parameter %q (not a valid header name)", p.Name))
 			continue
 		case p.In != "path" && p.In != "query" && p.In != "header":
 			return nil, nil, fmt.Sprintf("parameter %q is in %q, which is not a place OpenAPI defines", p.Name, p.In)
