@@ -232,6 +232,28 @@ components:
         - {name: ok, in: query, schema: {type: integer, minimum: 1, maximum: 1}}
       responses: {"200": {description: ok}}
 `, []string{"minimum  = 1\n    maximum  = 1"}, []string{"minimum = 10", "min_length", "max_length", "min_items", "max_items"}},
+		{"a path parameter the document forgets, a property without a name", `paths:
+  /users/{id}/things/{missing}:
+    get:
+      operationId: a
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+      responses: {"200": {description: ok}}
+  /b:
+    get:
+      operationId: b
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  "": {type: string}
+                  name: {type: string}
+`, []string{"a (GET /users/{id}/things/{missing}): its path names {missing}, which none of its parameters defines", `path     = "name"`},
+			[]string{`tool "a"`, "@this", "{missing}\""}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -57,6 +57,9 @@ func (c *converter) tool(w *writer, o operation) string {
 		notes = append(notes, bodyNote)
 	}
 	params = append(params, body...)
+	if name := undefinedPathParam(o.path, params); name != "" {
+		return fmt.Sprintf("its path names {%s}, which none of its parameters defines, so no URL can be made for it", name)
+	}
 	if len(o.op.Callbacks) > 0 {
 		notes = append(notes, fmt.Sprintf("callbacks (%d): a tool cannot receive them", len(o.op.Callbacks)))
 	}
@@ -261,6 +264,26 @@ func writeParam(w *writer, p *param) {
 		w.attr("required", "false")
 	}
 	w.close()
+}
+
+// undefinedPathParam is the first {name} of path that no path
+// parameter of params defines, "" when there is none.
+func undefinedPathParam(path string, params []*param) string {
+	for {
+		i := strings.IndexByte(path, '{')
+		if i < 0 {
+			return ""
+		}
+		j := strings.IndexByte(path[i:], '}')
+		if j < 0 {
+			return ""
+		}
+		name := path[i+1 : i+j]
+		if !slices.ContainsFunc(params, func(p *param) bool { return p.in == "path" && p.orig == name }) {
+			return name
+		}
+		path = path[i+j+1:]
+	}
 }
 
 // pathTemplate is the path with each {name} replaced by its param, as a
