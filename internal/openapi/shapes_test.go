@@ -254,6 +254,27 @@ components:
                   name: {type: string}
 `, []string{"a (GET /users/{id}/things/{missing}): its path names {missing}, which none of its parameters defines", `path     = "name"`},
 			[]string{`tool "a"`, "@this", "{missing}\""}},
+		{"parameters that are credentials", `paths:
+  /x:
+    post:
+      operationId: x
+      parameters:
+        - {name: X-Api-Token, in: header, required: true, schema: {type: string}}
+        - {name: access_token, in: query, schema: {type: string}}
+        - {name: q, in: query, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                pin: {type: string, format: password}
+                name: {type: string}
+      responses: {"200": {description: ok}}
+`, []string{"param \"x_api_token\" {\n    type      = string\n    sensitive = true", "param \"access_token\" {\n    type      = string\n    sensitive = true",
+			"param \"pin\" {\n    type      = string\n    sensitive = true"},
+			[]string{"param \"q\" {\n    type      = string\n    sensitive", "param \"name\" {\n    type      = string\n    sensitive"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

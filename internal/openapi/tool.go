@@ -9,6 +9,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"golang.org/x/net/http/httpguts"
+
+	"github.com/toolhost/toolhost/internal/redact"
 )
 
 // param is one argument of a tool: a path, query or header parameter,
@@ -28,6 +30,15 @@ type param struct {
 	// sep joins a query list's items into one value (explode false,
 	// or a delimited style); "" repeats the key for each item.
 	sep string
+	// sensitive marks a credential: a password, a token, a key.
+	sensitive bool
+}
+
+// credential reports whether an argument is a credential, by its name
+// in the request (X-Api-Token, client_secret) or its format (password):
+// its param is then sensitive, kept out of logs and error messages.
+func credential(name string, s *openapi3.Schema) bool {
+	return redact.SensitiveName(name) || s != nil && s.Format == "password"
 }
 
 // skippedHeaders are header parameters OpenAPI says to ignore: the
@@ -190,6 +201,7 @@ func parameters(o operation, names *uniqueNames, authHeaders, authQuery orderedO
 			name: names.take(identifier(p.Name, "param")), orig: p.Name, in: p.In,
 			schema: s, ref: ref, typ: typ, simple: true,
 			required: p.Required || p.In == "path", desc: brief(p.Description, 300),
+			sensitive: credential(p.Name, s),
 		}
 		if pr.desc == "" && s != nil {
 			pr.desc = brief(s.Description, 300)
@@ -246,6 +258,9 @@ func writeParam(w *writer, p *param) {
 	w.attr("type", p.typ)
 	if p.desc != "" {
 		w.attr("description", quote(p.desc))
+	}
+	if p.sensitive {
+		w.attr("sensitive", "true")
 	}
 	cons := constraints(p.schema, p.typ)
 	hasDefault := false
