@@ -90,7 +90,8 @@ func (l *File) open() error {
 
 // Write appends p, a whole log line or lines, to the file, after opening
 // the path again if it names another file, and rotating the file if p
-// would take it past the cap.
+// would take it past the cap. A write that fails part way (a full disk)
+// leaves nothing of p in the file.
 func (l *File) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -111,7 +112,17 @@ func (l *File) Write(p []byte) (int, error) {
 			return 0, err
 		}
 	}
-	return l.f.Write(p)
+	n, err := l.f.Write(p)
+	if err != nil && n > 0 {
+		// A disk that fills up mid-line keeps part of it; cut it off,
+		// so that the next line written does not run on from it and
+		// both be lost to a reader that reads a line at a time.
+		if info, serr := l.f.Stat(); serr == nil && info.Size() >= int64(n) {
+			_ = l.f.Truncate(info.Size() - int64(n))
+		}
+		n = 0
+	}
+	return n, err
 }
 
 // rotate renames the file to PATH.1 and opens a new one. When the rename
