@@ -27,7 +27,7 @@ func addLogFormatFlag(fs *flag.FlagSet) *string {
 // newFormatLogger is newLogger in format (text or json). It returns the
 // writer the command writes its other messages to: w itself for text; for
 // json, a writer that turns each line into a record (jsonLines), so that
-// every line of stderr is a JSON object.
+// every line of stderr is a JSON object (also when err is about the level).
 func newFormatLogger(w io.Writer, level, format string) (*slog.Logger, io.Writer, error) {
 	switch strings.ToLower(format) {
 	case "text", "":
@@ -39,7 +39,9 @@ func newFormatLogger(w io.Writer, level, format string) (*slog.Logger, io.Writer
 	}
 	l, err := parseLevel(level)
 	if err != nil {
-		return nil, w, err
+		// The error about the level is a record too.
+		h := slog.NewJSONHandler(w, &slog.HandlerOptions{ReplaceAttr: jsonAttr})
+		return nil, &jsonLines{logger: slog.New(h)}, err
 	}
 	h := slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l, ReplaceAttr: jsonAttr})
 	logger := slog.New(h)
