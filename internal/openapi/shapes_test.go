@@ -275,6 +275,11 @@ components:
 `, []string{"param \"x_api_token\" {\n    type      = string\n    sensitive = true", "param \"access_token\" {\n    type      = string\n    sensitive = true",
 			"param \"pin\" {\n    type      = string\n    sensitive = true"},
 			[]string{"param \"q\" {\n    type      = string\n    sensitive", "param \"name\" {\n    type      = string\n    sensitive"}},
+		{"control characters in a comment", `paths:
+  "/a\e[31m\0b":
+    get:
+      responses: {"200": {description: ok}}
+`, []string{"# - GET /a\\u001b[31m\\u0000b: its path has spaces or control characters"}, []string{"\x1b", "\x00"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
