@@ -280,6 +280,14 @@ components:
     get:
       responses: {"200": {description: ok}}
 `, []string{"# - GET /a\\u001b[31m\\u0000b: its path has spaces or control characters"}, []string{"\x1b", "\x00"}},
+		{"a server URL with credentials and a query", `paths:
+  /a:
+    get:
+      operationId: a
+      servers: [{url: "https://bob:hunter2@up.shapes.example.com/v2?api_key=k123#top"}]
+      responses: {"200": {description: ok}}
+`, []string{`url    = "https://up.shapes.example.com/v2/a"`, "the user, password, query or fragment of the server URL https://up.shapes.example.com/v2 "},
+			[]string{"hunter2", "k123", "#top"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
