@@ -98,3 +98,26 @@ func warnRecord(msg string) []byte {
 func (j *jsonLines) LogDiagnostics(diags hcl.Diagnostics) {
 	host.LogDiagnostics(j.logger, diags)
 }
+
+// flagOutput is where a command's flag errors and usage go: stderr, or,
+// when args ask for --log-format json, stderr turning each line into a
+// record, so that a mistyped flag does not put the one plain line on a
+// log pipeline's stderr. args are read before they are parsed.
+func flagOutput(args []string, stderr io.Writer) io.Writer {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "log-format" {
+			continue
+		}
+		if !hasVal && i+1 < len(args) {
+			val = args[i+1]
+		}
+		if strings.EqualFold(val, "json") {
+			return &jsonLines{logger: slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{ReplaceAttr: jsonAttr}))}
+		}
+	}
+	return stderr
+}

@@ -117,3 +117,39 @@ func TestLogFileWarning(t *testing.T) {
 		})
 	}
 }
+
+// TestFlagOutput parses flags with a mistake in them: when the arguments
+// ask for --log-format json, in any of its spellings, every line of the
+// error and the usage is a JSON record; otherwise they are plain text.
+func TestFlagOutput(t *testing.T) {
+	cases := []struct {
+		args []string
+		json bool
+	}{
+		{[]string{"--log-format", "json", "--bogus"}, true},
+		{[]string{"--bogus", "--log-format=JSON"}, true},
+		{[]string{"-log-format", "json", "--watch=maybe"}, true},
+		{[]string{"--log-format", "text", "--bogus"}, false},
+		{[]string{"--bogus"}, false},
+		{[]string{"--bogus", "--", "--log-format", "json"}, false},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			var b bytes.Buffer
+			fs := newFlags("serve", "serve [flags] [CONFIG...]", flagOutput(c.args, &b))
+			addLogFormatFlag(fs)
+			fs.Bool("watch", true, "reload")
+			if _, err := parseFlags(fs, c.args); err == nil {
+				t.Fatal("the flags parsed, want an error")
+			}
+			if b.Len() == 0 {
+				t.Fatal("nothing was said of the error")
+			}
+			for line := range strings.Lines(b.String()) {
+				if json.Valid([]byte(line)) != c.json {
+					t.Errorf("line %q: JSON is %v, want %v", line, !c.json, c.json)
+				}
+			}
+		})
+	}
+}
