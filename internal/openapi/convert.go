@@ -208,7 +208,7 @@ func (c *converter) header(w *writer) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Tools for %s %s, made by toolhost import openapi from %s (OpenAPI %s).\n", title, version, filepath.Base(c.opts.Source), c.doc.OpenAPI)
-	fmt.Fprintf(&b, "%d tools of the document's %d operations", c.written, c.total)
+	fmt.Fprintf(&b, "%s of the document's %s", count(c.written, "tool"), count(c.total, "operation"))
 	var sel []string
 	for _, t := range c.opts.Tags {
 		sel = append(sel, "--tag "+t)
@@ -235,6 +235,14 @@ func (c *converter) header(w *writer) {
 		}
 	}
 	w.comment(strings.TrimRight(b.String(), "\n"))
+}
+
+// count is n and noun, in the plural unless n is 1: 1 tool, 2 tools.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // env records an environment variable the tools read, for the header.

@@ -286,7 +286,7 @@ components:
       operationId: a
       servers: [{url: "https://bob:hunter2@up.shapes.example.com/v2?api_key=k123#top"}]
       responses: {"200": {description: ok}}
-`, []string{`url    = "https://up.shapes.example.com/v2/a"`, "the user, password, query or fragment of the server URL https://up.shapes.example.com/v2 "},
+`, []string{`url    = "https://up.shapes.example.com/v2/a"`, "# 1 tool of the document's 1 operation.", "the user, password, query or fragment of the server URL https://up.shapes.example.com/v2 "},
 			[]string{"hunter2", "k123", "#top"}},
 	}
 	for _, tc := range tests {
