@@ -62,7 +62,7 @@ func (c *converter) body(o operation, names *uniqueNames) (params []*param, note
 			// tool's arguments an input_schema, still one a property.
 			typ, simple := hclType(ps, 1)
 			p := &param{orig: name, in: "body", schema: ps, ref: s.Properties[name], typ: typ, simple: simple,
-				required: rb.Required && slices.Contains(s.Required, name), sensitive: credential(name, ps)}
+				required: rb.Required && slices.Contains(s.Required, name), sensitive: credential(name, "body", ps)}
 			if ps != nil {
 				p.desc = brief(ps.Description, 300)
 			}

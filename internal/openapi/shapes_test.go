@@ -255,10 +255,11 @@ components:
 `, []string{"a (GET /users/{id}/things/{missing}): its path names {missing}, which none of its parameters defines", `path     = "name"`},
 			[]string{`tool "a"`, "@this", "{missing}\""}},
 		{"parameters that are credentials", `paths:
-  /x:
+  /x/{key}:
     post:
       operationId: x
       parameters:
+        - {name: key, in: path, required: true, schema: {type: string}}
         - {name: X-Api-Token, in: header, required: true, schema: {type: string}}
         - {name: access_token, in: query, schema: {type: string}}
         - {name: q, in: query, required: true, schema: {type: string}}
@@ -274,7 +275,7 @@ components:
       responses: {"200": {description: ok}}
 `, []string{"param \"x_api_token\" {\n    type      = string\n    sensitive = true", "param \"access_token\" {\n    type      = string\n    sensitive = true",
 			"param \"pin\" {\n    type      = string\n    sensitive = true"},
-			[]string{"param \"q\" {\n    type      = string\n    sensitive", "param \"name\" {\n    type      = string\n    sensitive"}},
+			[]string{"param \"q\" {\n    type      = string\n    sensitive", "param \"name\" {\n    type      = string\n    sensitive", "param \"key\" {\n    type      = string\n    sensitive"}},
 		{"control characters in a comment", `paths:
   "/a\e[31m\0b":
     get:

@@ -34,11 +34,12 @@ type param struct {
 	sensitive bool
 }
 
-// credential reports whether an argument is a credential, by its name
-// in the request (X-Api-Token, client_secret) or its format (password):
-// its param is then sensitive, kept out of logs and error messages.
-func credential(name string, s *openapi3.Schema) bool {
-	return redact.SensitiveName(name) || s != nil && s.Format == "password"
+// credential reports whether an argument is a credential, by its format
+// (password) or, outside the path, its name in the request (X-Api-Token,
+// client_secret): its param is then sensitive, kept out of logs and
+// error messages. A path's {key} or {code} names a thing, not a secret.
+func credential(name, in string, s *openapi3.Schema) bool {
+	return in != "path" && redact.SensitiveName(name) || s != nil && s.Format == "password"
 }
 
 // skippedHeaders are header parameters OpenAPI says to ignore: the
@@ -201,7 +202,7 @@ func parameters(o operation, names *uniqueNames, authHeaders, authQuery orderedO
 			name: names.take(identifier(p.Name, "param")), orig: p.Name, in: p.In,
 			schema: s, ref: ref, typ: typ, simple: true,
 			required: p.Required || p.In == "path", desc: brief(p.Description, 300),
-			sensitive: credential(p.Name, s),
+			sensitive: credential(p.Name, p.In, s),
 		}
 		if pr.desc == "" && s != nil {
 			pr.desc = brief(s.Description, 300)
