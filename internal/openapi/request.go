@@ -88,6 +88,20 @@ func (c *converter) body(o operation, names *uniqueNames) (params []*param, note
 	return []*param{p}, "", ""
 }
 
+// bodyMediaType is the JSON media type of o's request body as the
+// document names it (application/merge-patch+json is not
+// application/json to a server that patches), application/json for */*.
+func bodyMediaType(o operation) string {
+	if o.op.RequestBody == nil || o.op.RequestBody.Value == nil {
+		return "application/json"
+	}
+	_, name := jsonMedia(o.op.RequestBody.Value.Content)
+	if name == "" || strings.HasPrefix(strings.TrimSpace(name), "*/*") {
+		return "application/json"
+	}
+	return name
+}
+
 // mediaExample is a media type's example: its own, its first named
 // one, or its schema's.
 func mediaExample(m *openapi3.MediaType) (any, bool) {
@@ -249,7 +263,7 @@ func (c *converter) httpBlock(w *writer, o operation, params []*param, authHeade
 		w.attr("body", "jsonencode("+value(bodyProps, w.depth)+")")
 	}
 	if whole != nil || len(bodyProps) > 0 {
-		w.attr("content_type", quote("application/json"))
+		w.attr("content_type", quote(bodyMediaType(o)))
 	}
 	w.close()
 }

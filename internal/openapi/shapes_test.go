@@ -289,6 +289,35 @@ components:
       responses: {"200": {description: ok}}
 `, []string{`url    = "https://up.shapes.example.com/v2/a"`, "# 1 tool of the document's 1 operation.", "the user, password, query or fragment of the server URL https://up.shapes.example.com/v2 "},
 			[]string{"hunter2", "k123", "#top"}},
+		{"a body of a JSON media type of its own", `paths:
+  /o/{id}:
+    patch:
+      operationId: patch
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: integer}}
+      requestBody:
+        required: true
+        content:
+          application/merge-patch+json:
+            schema: {type: object, properties: {name: {type: string}}}
+      responses: {"200": {description: ok}}
+  /p:
+    post:
+      operationId: post
+      requestBody:
+        content:
+          "application/vnd.x+json; charset=\"utf-8\"":
+            schema: {type: array, items: {type: string}}
+      responses: {"200": {description: ok}}
+  /q:
+    post:
+      operationId: any
+      requestBody:
+        content:
+          "*/*":
+            schema: {type: object, properties: {name: {type: string}}}
+      responses: {"200": {description: ok}}
+`, []string{`content_type = "application/merge-patch+json"`, `content_type = "application/vnd.x+json; charset=\"utf-8\""`, `content_type = "application/json"`}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
