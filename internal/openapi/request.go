@@ -223,11 +223,11 @@ func (c *converter) httpBlock(w *writer, o operation, params []*param, authHeade
 	optionalBody := false
 	for _, p := range params {
 		ref := rawExpr("param." + p.name)
+		if p.sep != "" {
+			ref = rawExpr(fmt.Sprintf("%s == null ? null : join(%s, %s)", ref, quote(p.sep), ref))
+		}
 		switch p.in {
 		case "query":
-			if p.sep != "" {
-				ref = rawExpr(fmt.Sprintf("%s == null ? null : join(%s, %s)", ref, quote(p.sep), ref))
-			}
 			query = append(query, keyValue{p.orig, ref})
 		case "header":
 			headers = append(headers, keyValue{p.orig, ref})

@@ -28,7 +28,8 @@ type param struct {
 	example  any
 	hasEx    bool
 	// sep joins a query list's items into one value (explode false,
-	// or a delimited style); "" repeats the key for each item.
+	// or a delimited style), and a header list's; "" repeats a query
+	// key for each item.
 	sep string
 	// sensitive marks a credential: a password, a token, a key.
 	sensitive bool
@@ -208,6 +209,9 @@ func parameters(o operation, names *uniqueNames, authHeaders, authQuery orderedO
 			pr.desc = brief(s.Description, 300)
 		}
 		pr.example, pr.hasEx = paramExample(p, s)
+		if p.In == "header" && strings.HasPrefix(typ, "list(") {
+			pr.sep = "," // the simple style, a header's only one
+		}
 		if p.In == "query" && strings.HasPrefix(typ, "list(") {
 			switch {
 			case p.Style == "pipeDelimited":
