@@ -318,14 +318,15 @@ components:
             schema: {type: object, properties: {name: {type: string}}}
       responses: {"200": {description: ok}}
 `, []string{`content_type = "application/merge-patch+json"`, `content_type = "application/vnd.x+json; charset=\"utf-8\""`, `content_type = "application/json"`}, nil},
-		{"a header parameter that is a list", `paths:
-  /h:
-    get:
+		{"a header or path parameter that is a list", `paths:
+  /h/{ids}:
+    delete:
       operationId: h
       parameters:
+        - {name: ids, in: path, required: true, schema: {type: array, items: {type: integer}}}
         - {name: X-Ids, in: header, schema: {type: array, items: {type: integer}}}
       responses: {"200": {description: ok}}
-`, []string{`"X-Ids" = param.x_ids == null ? null : join(",", param.x_ids)`}, nil},
+`, []string{`"X-Ids" = param.x_ids == null ? null : join(",", param.x_ids)`, `/h/${join(",", param.ids)}"`, `confirm = "DELETE /h/${join(",", param.ids)}: go ahead?"`}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

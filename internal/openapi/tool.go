@@ -28,8 +28,8 @@ type param struct {
 	example  any
 	hasEx    bool
 	// sep joins a query list's items into one value (explode false,
-	// or a delimited style), and a header list's; "" repeats a query
-	// key for each item.
+	// or a delimited style), and a header's or a path's list; "" repeats
+	// a query key for each item.
 	sep string
 	// sensitive marks a credential: a password, a token, a key.
 	sensitive bool
@@ -209,8 +209,8 @@ func parameters(o operation, names *uniqueNames, authHeaders, authQuery orderedO
 			pr.desc = brief(s.Description, 300)
 		}
 		pr.example, pr.hasEx = paramExample(p, s)
-		if p.In == "header" && strings.HasPrefix(typ, "list(") {
-			pr.sep = "," // the simple style, a header's only one
+		if p.In != "query" && strings.HasPrefix(typ, "list(") {
+			pr.sep = "," // the simple style: a header's only one, a path's default
 		}
 		if p.In == "query" && strings.HasPrefix(typ, "list(") {
 			switch {
@@ -322,6 +322,11 @@ func (c *converter) pathTemplate(path string, params []*param) string {
 		name := path[i+1 : j]
 		found := false
 		for _, p := range params {
+			if p.in == "path" && p.orig == name && p.sep != "" {
+				fmt.Fprintf(&b, "${join(%s, param.%s)}", quote(p.sep), p.name)
+				found = true
+				break
+			}
 			if p.in == "path" && p.orig == name {
 				fmt.Fprintf(&b, "${param.%s}", p.name)
 				found = true
