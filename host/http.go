@@ -468,7 +468,7 @@ func (h *HTTPServer) shutdown(hs *http.Server, serveErr <-chan error) error {
 	}
 	h.endStreams()
 	timeout := h.opts.ShutdownTimeout
-	h.logger.Info("shutting down", "calls_in_flight", h.inflight.Load(), "timeout", timeout.String())
+	h.logger.Info("shutting down", "calls_in_flight", h.inflight.Load(), "timeout", timeout)
 	deadline, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	hurried := make(chan struct{})
@@ -495,7 +495,7 @@ func (h *HTTPServer) shutdown(hs *http.Server, serveErr <-chan error) error {
 			reason = fmt.Errorf("%w and a second signal stopped the calls still running", ErrShuttingDown)
 		default:
 			h.logger.Warn("shutdown timeout reached: cancelling the calls still running and closing connections",
-				"calls_in_flight", h.inflight.Load(), "timeout", timeout.String())
+				"calls_in_flight", h.inflight.Load(), "timeout", timeout)
 		}
 		err = nil
 		// The calls past the deadline are cancelled with the reason, and

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -244,6 +245,17 @@ func TestLogFormatJSONHTTP(t *testing.T) {
 				if cs.ID() == "" && sess != "" || cs.ID() != "" && (sess == "" || !strings.HasPrefix(cs.ID(), strings.TrimSuffix(sess, "..."))) {
 					t.Errorf("record %v: want the start of the session id %q", r, cs.ID())
 				}
+			}
+			if runtime.GOOS == "windows" {
+				return // no interrupt to send
+			}
+			// The shutdown's timeout is a duration: timeout_ms, a number.
+			if err := s.Cmd.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+			<-s.Exited
+			if r := findRecord(jsonRecords(t, s.Log()), "shutting down", nil); r == nil || r["timeout_ms"] != 10000.0 {
+				t.Errorf("the shutdown's record is %v, want timeout_ms 10000:\n%s", r, s.Log())
 			}
 		})
 	}

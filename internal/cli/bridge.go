@@ -35,7 +35,7 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprint(stderr, bridgeUsage)
 		return ExitUsage
 	}
-	fs := newFlags("bridge framed", "bridge framed --connect HOST:PORT [flags] CONFIG...", stderr)
+	fs := newFlags("bridge framed", "bridge framed --connect HOST:PORT [flags] CONFIG...", flagOutput(args, stderr))
 	addr := fs.String("connect", "", "the framed-protocol server's HOST:PORT (required)")
 	taskID := fs.String("task-id", bridge.DefaultTaskID, "task id of the register frames: exactly 8 printable ASCII characters")
 	maxFrame := fs.Int("max-frame", bridge.DefaultMaxFrame, "largest frame in bytes, both ways; larger inbound frames are skipped")

@@ -350,7 +350,7 @@ const defaultConfig = "tools.hcl"
 // signal ends it. It is long because it is the wiring of serve, one step
 // after another, each a call into host or another file of this package.
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("serve", "serve [flags] [CONFIG...]", stderr)
+	fs := newFlags("serve", "serve [flags] [CONFIG...]", flagOutput(args, stderr))
 	level := fs.String("log-level", "info", "log level on stderr (and --log-file): debug, info, warn or error; debug logs every JSON-RPC message, secrets masked")
 	maxMsg := fs.Int("max-message-size", host.DefaultMaxMessageSize, "largest inbound message in bytes")
 	strict := fs.Bool("strict", false, strictUsage)

@@ -61,6 +61,8 @@ func TestImportOpenAPI(t *testing.T) {
 		{name: "operation", args: []string{"openapi", petstore, "--operation", "showPetById"}, stdout: []string{`tool "show_pet_by_id"`}, notStdout: []string{`tool "list_pets"`}},
 		{name: "operation by tool name", args: []string{"openapi", petstore, "--operation", "list_pets"}, stdout: []string{`tool "list_pets"`}, notStdout: []string{`tool "show_pet_by_id"`}},
 		{name: "base url", args: []string{"openapi", petstore, "--base-url", "https://pets.example.com/"}, stdout: []string{`"https://pets.example.com")}/pets"`}},
+		{name: "base url with credentials", args: []string{"openapi", petstore, "--base-url", "https://admin:hunter2@pets.example.com/?key=k"}, code: ExitUsage,
+			stderr: []string{"https://admin:xxxxx@pets.example.com", "a user, a password, a query or a fragment"}, notStdout: []string{"hunter2", "tool"}},
 		{name: "unknown tag", args: []string{"openapi", petstore, "--tag", "pet"}, code: ExitUsage, stderr: []string{`no operation tagged "pet"`, `Did you mean "pets"?`}},
 		{name: "unknown operation", args: []string{"openapi", petstore, "--operation", "listPet"}, code: ExitUsage, stderr: []string{`"listPet"`, `Did you mean "listPets"?`}},
 		{name: "large document", args: []string{"openapi", github}, code: ExitUsage, stderr: []string{"issues", "1223 operations", "--tag TAG"}, notStdout: []string{"tool"}},

@@ -27,7 +27,7 @@ func addLogFormatFlag(fs *flag.FlagSet) *string {
 // newFormatLogger is newLogger in format (text or json). It returns the
 // writer the command writes its other messages to: w itself for text; for
 // json, a writer that turns each line into a record (jsonLines), so that
-// every line of stderr is a JSON object.
+// every line of stderr is a JSON object (also when err is about the level).
 func newFormatLogger(w io.Writer, level, format string) (*slog.Logger, io.Writer, error) {
 	switch strings.ToLower(format) {
 	case "text", "":
@@ -39,7 +39,9 @@ func newFormatLogger(w io.Writer, level, format string) (*slog.Logger, io.Writer
 	}
 	l, err := parseLevel(level)
 	if err != nil {
-		return nil, w, err
+		// The error about the level is a record too.
+		h := slog.NewJSONHandler(w, &slog.HandlerOptions{ReplaceAttr: jsonAttr})
+		return nil, &jsonLines{logger: slog.New(h)}, err
 	}
 	h := slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l, ReplaceAttr: jsonAttr})
 	logger := slog.New(h)
@@ -95,4 +97,27 @@ func warnRecord(msg string) []byte {
 // LogDiagnostics logs diags as one record each (host.LogDiagnostics).
 func (j *jsonLines) LogDiagnostics(diags hcl.Diagnostics) {
 	host.LogDiagnostics(j.logger, diags)
+}
+
+// flagOutput is where a command's flag errors and usage go: stderr, or,
+// when args ask for --log-format json, stderr turning each line into a
+// record, so that a mistyped flag does not put the one plain line on a
+// log pipeline's stderr. args are read before they are parsed.
+func flagOutput(args []string, stderr io.Writer) io.Writer {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "log-format" {
+			continue
+		}
+		if !hasVal && i+1 < len(args) {
+			val = args[i+1]
+		}
+		if strings.EqualFold(val, "json") {
+			return &jsonLines{logger: slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{ReplaceAttr: jsonAttr}))}
+		}
+	}
+	return stderr
 }

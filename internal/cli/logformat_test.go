@@ -14,7 +14,8 @@ import (
 // TestFormatLogger writes a line with a duration, and a plain line to the
 // writer newFormatLogger returns, in each format: text reads as before;
 // json gives one object a line, the duration as KEY_ms, the plain line
-// as a record's msg; an unknown format or level is refused.
+// as a record's msg; an unknown format or level is refused, the level's
+// error said as a record in json.
 func TestFormatLogger(t *testing.T) {
 	cases := []struct {
 		format, level string
@@ -25,7 +26,7 @@ func TestFormatLogger(t *testing.T) {
 		{"json", "info", "", []string{`"level":"INFO","msg":"tool call","tool":"t","duration_ms":1.5}`, `"level":"WARN","msg":"toolhost serve: plain"}`}},
 		{"JSON", "error", "", []string{`"level":"WARN","msg":"toolhost serve: plain"}`}},
 		{"yaml", "info", `unknown --log-format "yaml": use text or json`, nil},
-		{"json", "loud", `unknown log level "loud"`, nil},
+		{"json", "loud", `unknown log level "loud"`, []string{`"level":"WARN","msg":"toolhost serve: plain"}`}},
 	}
 	for _, c := range cases {
 		t.Run(c.format+" "+c.level, func(t *testing.T) {
@@ -34,6 +35,11 @@ func TestFormatLogger(t *testing.T) {
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("err = %v, want %q", err, c.err)
+				}
+				// The command says the error on w: a record in json.
+				fmt.Fprintf(w, "toolhost serve: plain\n")
+				if len(c.want) > 0 && (!strings.Contains(b.String(), c.want[0]) || !json.Valid(b.Bytes())) {
+					t.Errorf("the error's line is %q, want a record with %s", b.String(), c.want[0])
 				}
 				return
 			}
@@ -107,6 +113,42 @@ func TestLogFileWarning(t *testing.T) {
 			}
 			if format == "text" && !strings.HasPrefix(warnings[0], "toolhost: cannot write the log file") {
 				t.Errorf("warning %q", warnings[0])
+			}
+		})
+	}
+}
+
+// TestFlagOutput parses flags with a mistake in them: when the arguments
+// ask for --log-format json, in any of its spellings, every line of the
+// error and the usage is a JSON record; otherwise they are plain text.
+func TestFlagOutput(t *testing.T) {
+	cases := []struct {
+		args []string
+		json bool
+	}{
+		{[]string{"--log-format", "json", "--bogus"}, true},
+		{[]string{"--bogus", "--log-format=JSON"}, true},
+		{[]string{"-log-format", "json", "--watch=maybe"}, true},
+		{[]string{"--log-format", "text", "--bogus"}, false},
+		{[]string{"--bogus"}, false},
+		{[]string{"--bogus", "--", "--log-format", "json"}, false},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			var b bytes.Buffer
+			fs := newFlags("serve", "serve [flags] [CONFIG...]", flagOutput(c.args, &b))
+			addLogFormatFlag(fs)
+			fs.Bool("watch", true, "reload")
+			if _, err := parseFlags(fs, c.args); err == nil {
+				t.Fatal("the flags parsed, want an error")
+			}
+			if b.Len() == 0 {
+				t.Fatal("nothing was said of the error")
+			}
+			for line := range strings.Lines(b.String()) {
+				if json.Valid([]byte(line)) != c.json {
+					t.Errorf("line %q: JSON is %v, want %v", line, !c.json, c.json)
+				}
 			}
 		})
 	}

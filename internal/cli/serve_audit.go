@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"strings"
 
 	"github.com/toolhost/toolhost/host"
@@ -31,12 +32,19 @@ func addAuditFlags(fs *flag.FlagSet) *auditFlags {
 
 // open opens the audit log when --audit-log names one: the server option
 // that records calls in it, and the function that writes what is queued
-// and closes it. A file that cannot be opened ends serve (ExitFailure):
+// and closes it. An .hcl path is refused (ExitUsage): it is a config's.
+// A file that cannot be opened ends serve (ExitFailure):
 // calls that must be audited are not served unaudited. stdio says whether
 // serve serves stdio, whose calls are recorded as local's.
 func (f *auditFlags) open(stdio bool, stderr io.Writer, logger *slog.Logger) (_ []host.ServerOption, closeAudit func(), code int) {
 	if f.path == "" {
 		return nil, func() {}, ExitOK
+	}
+	if strings.EqualFold(filepath.Ext(f.path), ".hcl") {
+		// serve --audit-log tools.hcl, the audit log's own path left
+		// out, would append records to the config it serves.
+		fmt.Fprintf(stderr, "toolhost serve: --audit-log %s names an .hcl file, which toolhost reads as config; give the audit log a path of its own after the flag, such as --audit-log audit.jsonl\n", f.path)
+		return nil, func() {}, ExitUsage
 	}
 	l, err := audit.Open(f.path, f.maxSize, stderr)
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/toolhost/toolhost/internal/regular"
 )
 
 // DefaultMaxSize is the size past which a log file is rotated: 10 MiB.
@@ -62,8 +64,12 @@ func (l *File) open() error {
 	if err := os.MkdirAll(filepath.Dir(l.path), 0o700); err != nil {
 		return fmt.Errorf("cannot create the log file's directory: %w", err)
 	}
+	// Looked at before it is opened: opening a FIFO to write waits for
+	// a reader, which would hold toolhost up before it serves.
 	if info, err := os.Stat(l.path); err == nil && info.IsDir() {
-		return fmt.Errorf("cannot log to %s: it is a directory; give --log-file the path of a file in it, such as %s", l.path, filepath.Join(l.path, "toolhost.log"))
+		return fmt.Errorf("cannot log to %s: it is a directory; give the path of a file in it, such as %s", l.path, filepath.Join(l.path, "toolhost.log"))
+	} else if err == nil && !info.Mode().IsRegular() {
+		return fmt.Errorf("cannot log to %s: it is %s, not a regular file; give the path of a regular file", l.path, regular.Kind(info.Mode()))
 	}
 	f, err := openAppend(l.path)
 	if err != nil {
@@ -84,7 +90,8 @@ func (l *File) open() error {
 
 // Write appends p, a whole log line or lines, to the file, after opening
 // the path again if it names another file, and rotating the file if p
-// would take it past the cap.
+// would take it past the cap. A write that fails part way (a full disk)
+// leaves nothing of p in the file.
 func (l *File) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -105,7 +112,17 @@ func (l *File) Write(p []byte) (int, error) {
 			return 0, err
 		}
 	}
-	return l.f.Write(p)
+	n, err := l.f.Write(p)
+	if err != nil && n > 0 {
+		// A disk that fills up mid-line keeps part of it; cut it off,
+		// so that the next line written does not run on from it and
+		// both be lost to a reader that reads a line at a time.
+		if info, serr := l.f.Stat(); serr == nil && info.Size() >= int64(n) {
+			_ = l.f.Truncate(info.Size() - int64(n))
+		}
+		n = 0
+	}
+	return n, err
 }
 
 // rotate renames the file to PATH.1 and opens a new one. When the rename

@@ -129,15 +129,22 @@ func (c *converter) base() (string, error) {
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return "", fmt.Errorf("--base-url %q is not an http or https URL with a host; give one such as https://api.example.com/v1", c.opts.BaseURL)
 		}
+		if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			return "", fmt.Errorf("--base-url %s has a user, a password, a query or a fragment, which the tools' paths cannot follow and which must not be written in a config; give the scheme, host and path only, such as https://api.example.com/v1 (credentials come from the environment)", u.Redacted())
+		}
 		return strings.TrimRight(c.opts.BaseURL, "/"), nil
 	}
 	if len(c.doc.Servers) == 0 || c.doc.Servers[0] == nil {
 		c.notes = append(c.notes, fmt.Sprintf("the document names no server: set %s_BASE_URL, or import again with --base-url", c.prefix))
 		return "", nil
 	}
-	raw, ok := serverURL(c.doc.Servers[0])
+	raw, ok := c.serverURL(c.doc.Servers[0])
 	if !ok {
-		c.notes = append(c.notes, fmt.Sprintf("the first server, %q, is not an absolute http or https URL: set %s_BASE_URL, or import again with --base-url", c.doc.Servers[0].URL, c.prefix))
+		shown := c.doc.Servers[0].URL
+		if u, err := url.Parse(shown); err == nil {
+			shown = u.Redacted()
+		}
+		c.notes = append(c.notes, fmt.Sprintf("the first server, %q, is not an absolute http or https URL: set %s_BASE_URL, or import again with --base-url", shown, c.prefix))
 		return "", nil
 	}
 	return raw, nil
@@ -145,7 +152,10 @@ func (c *converter) base() (string, error) {
 
 // serverURL is a server's URL with its variables at their defaults and
 // no slash at its end, and whether it is an absolute http or https URL.
-func serverURL(s *openapi3.Server) (string, bool) {
+// A user and password in it are left out (a config holds no
+// credentials), and so are a query and a fragment (the tools' paths
+// follow the URL), each said in the comment at the top.
+func (c *converter) serverURL(s *openapi3.Server) (string, bool) {
 	if s == nil {
 		return "", false
 	}
@@ -158,6 +168,14 @@ func serverURL(s *openapi3.Server) (string, bool) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", false
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+		note := fmt.Sprintf("the user, password, query or fragment of the server URL %s (a config holds no credentials, and the tools' paths follow the URL): add them by hand if the API needs them", u.String())
+		if !slices.Contains(c.notes, note) {
+			c.notes = append(c.notes, note)
+		}
+		raw = u.String()
 	}
 	return strings.TrimRight(raw, "/"), true
 }
@@ -172,7 +190,7 @@ func (c *converter) opBase(o operation) string {
 	}
 	for _, servers := range []*openapi3.Servers{o.op.Servers, &o.item.Servers} {
 		if servers != nil && len(*servers) > 0 {
-			if u, ok := serverURL((*servers)[0]); ok && u != c.baseURL {
+			if u, ok := c.serverURL((*servers)[0]); ok && u != c.baseURL {
 				return u
 			}
 			return ""
@@ -190,7 +208,7 @@ func (c *converter) header(w *writer) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Tools for %s %s, made by toolhost import openapi from %s (OpenAPI %s).\n", title, version, filepath.Base(c.opts.Source), c.doc.OpenAPI)
-	fmt.Fprintf(&b, "%d tools of the document's %d operations", c.written, c.total)
+	fmt.Fprintf(&b, "%s of the document's %s", count(c.written, "tool"), count(c.total, "operation"))
 	var sel []string
 	for _, t := range c.opts.Tags {
 		sel = append(sel, "--tag "+t)
@@ -217,6 +235,14 @@ func (c *converter) header(w *writer) {
 		}
 	}
 	w.comment(strings.TrimRight(b.String(), "\n"))
+}
+
+// count is n and noun, in the plural unless n is 1: 1 tool, 2 tools.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // env records an environment variable the tools read, for the header.

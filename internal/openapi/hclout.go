@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // writer builds HCL text line by line; hclfmt lays it out afterwards.
@@ -40,10 +41,20 @@ func (w *writer) attr(name, expr string) {
 }
 
 // comment writes text as # lines, one per line of text: text from the
-// document never ends its comment, whatever breaks lines it holds.
+// document never ends its comment, whatever breaks lines it holds, and
+// its other control characters (NUL, a terminal's ESC) are written as
+// \u escapes, so that the file stays text that a terminal shows as it is.
 func (w *writer) comment(text string) {
 	text = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n", "\v", "\n", "\f", "\n", "\u0085", "\n").Replace(text)
-	for _, l := range strings.Split(text, "\n") {
+	var b strings.Builder
+	for _, r := range text {
+		if r != '\n' && r != '\t' && unicode.IsControl(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	for _, l := range strings.Split(b.String(), "\n") {
 		w.line("%s", strings.TrimRight("# "+l, " "))
 	}
 }

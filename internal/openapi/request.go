@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"golang.org/x/net/http/httpguts"
 )
 
 // maxBodyParams is the most properties of a JSON body flattened into
@@ -61,7 +62,7 @@ func (c *converter) body(o operation, names *uniqueNames) (params []*param, note
 			// tool's arguments an input_schema, still one a property.
 			typ, simple := hclType(ps, 1)
 			p := &param{orig: name, in: "body", schema: ps, ref: s.Properties[name], typ: typ, simple: simple,
-				required: rb.Required && slices.Contains(s.Required, name)}
+				required: rb.Required && slices.Contains(s.Required, name), sensitive: credential(name, "body", ps)}
 			if ps != nil {
 				p.desc = brief(ps.Description, 300)
 			}
@@ -85,6 +86,20 @@ func (c *converter) body(o operation, names *uniqueNames) (params []*param, note
 		p.example, p.hasEx = ex, true
 	}
 	return []*param{p}, "", ""
+}
+
+// bodyMediaType is the JSON media type of o's request body as the
+// document names it (application/merge-patch+json is not
+// application/json to a server that patches), application/json for */*.
+func bodyMediaType(o operation) string {
+	if o.op.RequestBody == nil || o.op.RequestBody.Value == nil {
+		return "application/json"
+	}
+	_, name := jsonMedia(o.op.RequestBody.Value.Content)
+	if name == "" || strings.HasPrefix(strings.TrimSpace(name), "*/*") {
+		return "application/json"
+	}
+	return name
 }
 
 // mediaExample is a media type's example: its own, its first named
@@ -133,6 +148,18 @@ func (c *converter) security(o operation) (headers, query orderedObject, note st
 			}
 			s := ref.Value
 			switch {
+			case s.Type == "apiKey" && s.In == "header" && !httpguts.ValidHeaderFieldName(s.Name):
+				unsupported = append(unsupported, fmt.Sprintf("%q (its header %q is not a valid header name)", name, s.Name))
+				ok = false
+			case s.Type == "apiKey" && s.In == "query" && setIn(q, s.Name, false):
+				unsupported = append(unsupported, fmt.Sprintf("%q (required together with another scheme that sets the same query parameter)", name))
+				ok = false
+			case s.Type == "apiKey" && s.In == "header" && setIn(h, s.Name, true),
+				s.Type != "apiKey" && setIn(h, "Authorization", true):
+				// Two schemes required together that need the same
+				// header (bearer and basic, say) cannot both be sent.
+				unsupported = append(unsupported, fmt.Sprintf("%q (required together with another scheme that sets the same header)", name))
+				ok = false
 			case s.Type == "apiKey" && (s.In == "header" || s.In == "query"):
 				v := rawExpr(fmt.Sprintf(`sensitive(env(%q))`, c.env(c.prefix+"_"+strings.ToUpper(identifier(s.Name, "api_key")))))
 				if s.In == "header" {
@@ -169,6 +196,14 @@ func (c *converter) security(o operation) (headers, query orderedObject, note st
 	return nil, nil, ""
 }
 
+// setIn reports whether kvs sets name already: a header's name in any
+// case, as HTTP reads it; a query parameter's exactly.
+func setIn(kvs orderedObject, name string, header bool) bool {
+	return slices.ContainsFunc(kvs, func(kv keyValue) bool {
+		return kv.k == name || header && strings.EqualFold(kv.k, name)
+	})
+}
+
 // httpBlock writes the tool's http block: the URL from the base and the
 // path, the query and headers from the params and credentials, and the
 // JSON body.
@@ -188,11 +223,11 @@ func (c *converter) httpBlock(w *writer, o operation, params []*param, authHeade
 	optionalBody := false
 	for _, p := range params {
 		ref := rawExpr("param." + p.name)
+		if p.sep != "" {
+			ref = rawExpr(fmt.Sprintf("%s == null ? null : join(%s, %s)", ref, quote(p.sep), ref))
+		}
 		switch p.in {
 		case "query":
-			if p.sep != "" {
-				ref = rawExpr(fmt.Sprintf("%s == null ? null : join(%s, %s)", ref, quote(p.sep), ref))
-			}
 			query = append(query, keyValue{p.orig, ref})
 		case "header":
 			headers = append(headers, keyValue{p.orig, ref})
@@ -228,7 +263,7 @@ func (c *converter) httpBlock(w *writer, o operation, params []*param, authHeade
 		w.attr("body", "jsonencode("+value(bodyProps, w.depth)+")")
 	}
 	if whole != nil || len(bodyProps) > 0 {
-		w.attr("content_type", quote("application/json"))
+		w.attr("content_type", quote(bodyMediaType(o)))
 	}
 	w.close()
 }

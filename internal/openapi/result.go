@@ -67,7 +67,9 @@ func (c *converter) result(w *writer, resp *openapi3.Response) []field {
 		names := uniqueNames{}
 		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 			ps := merged(schemaOf(s.Properties[name]))
-			if ps != nil && ps.WriteOnly {
+			if ps != nil && ps.WriteOnly || name == "" {
+				// A property without a name has no path that reads it
+				// alone (an empty one would read the whole answer).
 				continue
 			}
 			if len(fields) == maxResultFields {

@@ -243,16 +243,24 @@ func constraints(s *openapi3.Schema, typ string) orderedObject {
 // the pattern (when RE2 compiles it, as the config loader does) and the
 // numbers of items.
 func limits(s *openapi3.Schema, typ string, add func(name, keyword string, v any)) {
-	if lo, ok := lowerBound(s, typ); ok {
+	lo, hasLo := lowerBound(s, typ)
+	hi, hasHi := upperBound(s, typ)
+	if hasLo && hasHi && lo > hi {
+		// A document's contradiction (no value fits) would make the
+		// config invalid: the bounds are left out, not guessed at.
+		hasLo, hasHi = false, false
+	}
+	if hasLo {
 		add("minimum", "minimum", lo)
 	}
-	if hi, ok := upperBound(s, typ); ok {
+	if hasHi {
 		add("maximum", "maximum", hi)
 	}
-	if s.MinLength > 0 {
+	lengthsOK := s.MaxLength == nil || s.MinLength <= *s.MaxLength
+	if s.MinLength > 0 && lengthsOK {
 		add("min_length", "minLength", s.MinLength)
 	}
-	if s.MaxLength != nil {
+	if s.MaxLength != nil && lengthsOK {
 		add("max_length", "maxLength", *s.MaxLength)
 	}
 	if s.Pattern != "" {
@@ -260,10 +268,11 @@ func limits(s *openapi3.Schema, typ string, add func(name, keyword string, v any
 			add("pattern", "pattern", s.Pattern)
 		}
 	}
-	if s.MinItems > 0 {
+	itemsOK := s.MaxItems == nil || s.MinItems <= *s.MaxItems
+	if s.MinItems > 0 && itemsOK {
 		add("min_items", "minItems", s.MinItems)
 	}
-	if s.MaxItems != nil {
+	if s.MaxItems != nil && itemsOK {
 		add("max_items", "maxItems", *s.MaxItems)
 	}
 }

@@ -8,6 +8,9 @@ import (
 	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"golang.org/x/net/http/httpguts"
+
+	"github.com/toolhost/toolhost/internal/redact"
 )
 
 // param is one argument of a tool: a path, query or header parameter,
@@ -25,8 +28,19 @@ type param struct {
 	example  any
 	hasEx    bool
 	// sep joins a query list's items into one value (explode false,
-	// or a delimited style); "" repeats the key for each item.
+	// or a delimited style), and a header's or a path's list; "" repeats
+	// a query key for each item.
 	sep string
+	// sensitive marks a credential: a password, a token, a key.
+	sensitive bool
+}
+
+// credential reports whether an argument is a credential, by its format
+// (password) or, outside the path, its name in the request (X-Api-Token,
+// client_secret): its param is then sensitive, kept out of logs and
+// error messages. A path's {key} or {code} names a thing, not a secret.
+func credential(name, in string, s *openapi3.Schema) bool {
+	return in != "path" && redact.SensitiveName(name) || s != nil && s.Format == "password"
 }
 
 // skippedHeaders are header parameters OpenAPI says to ignore: the
@@ -42,8 +56,9 @@ func (c *converter) tool(w *writer, o operation) string {
 	if strings.ContainsFunc(o.path, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
 		return "its path has spaces or control characters, which a URL cannot hold"
 	}
+	headers, query, authNote := c.security(o)
 	names := uniqueNames{}
-	params, notes, skip := parameters(o, &names)
+	params, notes, skip := parameters(o, &names, headers, query)
 	if skip != "" {
 		return skip
 	}
@@ -55,6 +70,9 @@ func (c *converter) tool(w *writer, o operation) string {
 		notes = append(notes, bodyNote)
 	}
 	params = append(params, body...)
+	if name := undefinedPathParam(o.path, params); name != "" {
+		return fmt.Sprintf("its path names {%s}, which none of its parameters defines, so no URL can be made for it", name)
+	}
 	if len(o.op.Callbacks) > 0 {
 		notes = append(notes, fmt.Sprintf("callbacks (%d): a tool cannot receive them", len(o.op.Callbacks)))
 	}
@@ -64,7 +82,6 @@ func (c *converter) tool(w *writer, o operation) string {
 			useSchema = true
 		}
 	}
-	headers, query, authNote := c.security(o)
 	if authNote != "" {
 		notes = append(notes, authNote)
 	}
@@ -116,8 +133,11 @@ func (c *converter) tool(w *writer, o operation) string {
 // parameters returns the params of an operation's path, query and
 // header parameters (those of the path item, overridden by the
 // operation's of the same name and place), named from names; notes say
-// what was left out, skip why the operation cannot be a tool.
-func parameters(o operation, names *uniqueNames) (params []*param, notes []string, skip string) {
+// what was left out, skip why the operation cannot be a tool. The
+// headers and query parameters the credentials set (authHeaders,
+// authQuery) are left out: they come from the environment, never from
+// the model, and a request cannot carry both.
+func parameters(o operation, names *uniqueNames, authHeaders, authQuery orderedObject) (params []*param, notes []string, skip string) {
 	// Parameters of the path item, then of the operation, which
 	// override those with the same name and place.
 	all := map[string]*openapi3.Parameter{}
@@ -143,7 +163,14 @@ func parameters(o operation, names *uniqueNames) (params []*param, notes []strin
 			}
 			notes = append(notes, fmt.Sprintf("cookie %q", p.Name))
 			continue
-		case p.In == "header" && slices.Contains(skippedHeaders, strings.ToLower(p.Name)):
+		case p.In == "header" && slices.Contains(skippedHeaders, strings.ToLower(p.Name)),
+			p.In == "header" && setIn(authHeaders, p.Name, true), p.In == "query" && setIn(authQuery, p.Name, false):
+			continue
+		case p.In == "header" && !httpguts.ValidHeaderFieldName(p.Name):
+			if p.Required {
+				return nil, nil, fmt.Sprintf("its required header %q is not a valid header name, so no request can carry it", p.Name)
+			}
+			notes = append(notes, fmt.Sprintf("header parameter %q (not a valid header name)", p.Name))
 			continue
 		case p.In != "path" && p.In != "query" && p.In != "header":
 			return nil, nil, fmt.Sprintf("parameter %q is in %q, which is not a place OpenAPI defines", p.Name, p.In)
@@ -176,11 +203,15 @@ func parameters(o operation, names *uniqueNames) (params []*param, notes []strin
 			name: names.take(identifier(p.Name, "param")), orig: p.Name, in: p.In,
 			schema: s, ref: ref, typ: typ, simple: true,
 			required: p.Required || p.In == "path", desc: brief(p.Description, 300),
+			sensitive: credential(p.Name, p.In, s),
 		}
 		if pr.desc == "" && s != nil {
 			pr.desc = brief(s.Description, 300)
 		}
 		pr.example, pr.hasEx = paramExample(p, s)
+		if p.In != "query" && strings.HasPrefix(typ, "list(") {
+			pr.sep = "," // the simple style: a header's only one, a path's default
+		}
 		if p.In == "query" && strings.HasPrefix(typ, "list(") {
 			switch {
 			case p.Style == "pipeDelimited":
@@ -233,6 +264,9 @@ func writeParam(w *writer, p *param) {
 	if p.desc != "" {
 		w.attr("description", quote(p.desc))
 	}
+	if p.sensitive {
+		w.attr("sensitive", "true")
+	}
 	cons := constraints(p.schema, p.typ)
 	hasDefault := false
 	for _, kv := range cons {
@@ -252,6 +286,26 @@ func writeParam(w *writer, p *param) {
 	w.close()
 }
 
+// undefinedPathParam is the first {name} of path that no path
+// parameter of params defines, "" when there is none.
+func undefinedPathParam(path string, params []*param) string {
+	for {
+		i := strings.IndexByte(path, '{')
+		if i < 0 {
+			return ""
+		}
+		j := strings.IndexByte(path[i:], '}')
+		if j < 0 {
+			return ""
+		}
+		name := path[i+1 : i+j]
+		if !slices.ContainsFunc(params, func(p *param) bool { return p.in == "path" && p.orig == name }) {
+			return name
+		}
+		path = path[i+j+1:]
+	}
+}
+
 // pathTemplate is the path with each {name} replaced by its param, as a
 // template's text (without quotes).
 func (c *converter) pathTemplate(path string, params []*param) string {
@@ -268,6 +322,11 @@ func (c *converter) pathTemplate(path string, params []*param) string {
 		name := path[i+1 : j]
 		found := false
 		for _, p := range params {
+			if p.in == "path" && p.orig == name && p.sep != "" {
+				fmt.Fprintf(&b, "${join(%s, param.%s)}", quote(p.sep), p.name)
+				found = true
+				break
+			}
 			if p.in == "path" && p.orig == name {
 				fmt.Fprintf(&b, "${param.%s}", p.name)
 				found = true
