@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -101,6 +102,11 @@ func TestWindowedMatchesHCL(t *testing.T) {
 	}
 	windowed, checked := 0, 0
 	for name, src := range srcs {
+		if slices.ContainsFunc(bytes.Split(src, []byte("\n")), func(l []byte) bool { return len(l) > longLine }) {
+			// Long lines are cut, and the cuts marked, unlike HCL's
+			// writer does (TestRenderLongLine): nothing to compare.
+			continue
+		}
 		f, _ := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 		if f == nil {
 			f = &hcl.File{Bytes: src}
