@@ -19,10 +19,12 @@ import (
 // mysqlDialect is MySQL and MariaDB through go-sql-driver/mysql: ?
 // placeholders sent as server-side bind parameters (InterpolateParams
 // stays off), the session in UTC (sqlvalue.MySQLConfig), and START
-// TRANSACTION READ ONLY for read-only tools. The statement timeout is the
-// call's deadline, on which the driver closes the connection, and the
-// server's own too (statementTimeoutConnector), so that the server stops
-// the statement rather than run it to its end for a client that left.
+// TRANSACTION READ ONLY for read-only tools, whose connections are
+// read-only for the whole session too (mysqlConnector): a DDL statement
+// commits the transaction it runs in, and would otherwise run outside it.
+// The statement timeout is the call's deadline, on which the driver closes
+// the connection, and the server's own too, so that the server stops the
+// statement rather than run it to its end for a client that left.
 type mysqlDialect struct{}
 
 func init() {
@@ -56,12 +58,13 @@ func (mysqlDialect) open(src *adapters.Source, readOnly bool) (*sql.DB, error) {
 		return nil, err
 	}
 	cfg.InterpolateParams = false
+	cfg.MultiStatements = false // a tool's query is one statement
 	sqlvalue.MySQLConfig(cfg)
 	conn, err := mysql.NewConnector(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return sql.OpenDB(statementTimeoutConnector{Connector: conn, timeout: src.StatementTimeout}), nil
+	return sql.OpenDB(mysqlConnector{Connector: conn, timeout: src.StatementTimeout, readOnly: readOnly}), nil
 }
 
 func (mysqlDialect) secrets(dsn string) []string {
@@ -72,41 +75,56 @@ func (mysqlDialect) secrets(dsn string) []string {
 	return out
 }
 
-// statementTimeoutConnector sets the server's statement timeout on each
-// new connection: MariaDB's max_statement_time (seconds, any statement),
-// or, on MySQL, which lacks it, max_execution_time (milliseconds, SELECT
-// only). A server that knows neither keeps only the client's deadline.
-type statementTimeoutConnector struct {
+// mysqlConnector sets up each new connection: read-only for a read-only
+// pool (SET SESSION TRANSACTION READ ONLY, which every transaction of the
+// session then is, the one after a DDL's implicit commit among them), and
+// the server's statement timeout: MariaDB's max_statement_time (seconds,
+// any statement), or, on MySQL, which lacks it, max_execution_time
+// (milliseconds, SELECT only). A server that knows neither keeps only the
+// client's deadline.
+type mysqlConnector struct {
 	driver.Connector
-	timeout time.Duration
+	timeout  time.Duration
+	readOnly bool
 }
 
 // errUnknownVariable is MySQL's and MariaDB's "Unknown system variable".
 const errUnknownVariable = 1193
 
-// Connect dials a connection and sets its statement timeout.
-func (c statementTimeoutConnector) Connect(ctx context.Context) (driver.Conn, error) {
+// Connect dials a connection and sets up its session.
+func (c mysqlConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	conn, err := c.Connector.Connect(ctx)
-	if err != nil || c.timeout <= 0 {
-		return conn, err
+	if err != nil {
+		return nil, err
 	}
+	if err := c.setup(ctx, conn); err != nil {
+		_ = conn.Close()
+		return nil, err
+	}
+	return conn, nil
+}
+
+// setup sets the session's access mode and statement timeout.
+func (c mysqlConnector) setup(ctx context.Context, conn driver.Conn) error {
 	ex, ok := conn.(driver.ExecerContext)
 	if !ok {
-		return conn, nil
+		return fmt.Errorf("the mysql driver's connection cannot run statements")
 	}
+	if c.readOnly {
+		if _, err := ex.ExecContext(ctx, "SET SESSION TRANSACTION READ ONLY", nil); err != nil {
+			return err
+		}
+	}
+	var err error
 	for _, set := range []string{
 		"SET SESSION max_statement_time = " + strconv.FormatFloat(c.timeout.Seconds(), 'f', -1, 64),
 		"SET SESSION max_execution_time = " + strconv.FormatInt(c.timeout.Milliseconds(), 10),
 	} {
 		if _, err = ex.ExecContext(ctx, set, nil); !unknownVariable(err) {
-			break
+			return err
 		}
 	}
-	if err != nil && !unknownVariable(err) {
-		_ = conn.Close()
-		return nil, err
-	}
-	return conn, nil
+	return nil
 }
 
 // unknownVariable reports whether err is the server's refusal of a system
