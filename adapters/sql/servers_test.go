@@ -40,7 +40,7 @@ var setupDriver = map[string]string{"sqlite": "sqlite", "postgres": "pgx", "mysq
 
 // newDB makes an empty database for t on driver (a new server database,
 // or a SQLite file in the config's directory) and runs setup on it.
-func newDB(t *testing.T, driver string, setup ...string) testDB {
+func newDB(t testing.TB, driver string, setup ...string) testDB {
 	t.Helper()
 	db := testDB{driver: driver, dir: t.TempDir()}
 	switch driver {
