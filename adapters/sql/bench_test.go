@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"io"
+	"log/slog"
 	"runtime"
 	"testing"
 )
@@ -12,8 +14,11 @@ import (
 // PostgreSQL: through toolhost (Registry.CallTool: arguments checked, the
 // read-only transaction, the row as JSON, the result shaped) and, as the
 // floor, the same query with database/sql on the same driver and pool
-// size, 1 and 64 calls at once.
+// size (and on PostgreSQL in the same read-only transaction), 1 and 64
+// calls at once.
 func BenchmarkPointLookup(b *testing.B) {
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil))) // the calls' log lines
 	for _, driver := range []string{"sqlite", "postgres"} {
 		b.Run(driver, func(b *testing.B) { benchmarkPointLookup(b, driver) })
 	}
@@ -63,8 +68,26 @@ tool "get" {
 			var name, price string
 			return direct.QueryRowContext(ctx, query, i%6+1).Scan(&id, &name, &price)
 		},
+		// The floor with the read-only transaction toolhost runs a
+		// statement in on PostgreSQL (BEGIN READ ONLY, the query,
+		// ROLLBACK: three round trips); SQLite's read-only file needs
+		// none.
+		"database-sql-tx": func(i int) error {
+			tx, err := direct.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+			if err != nil {
+				return err
+			}
+			defer func() { _ = tx.Rollback() }()
+			var id int64
+			var name, price string
+			return tx.QueryRowContext(ctx, query, i%6+1).Scan(&id, &name, &price)
+		},
 	}
-	for _, way := range []string{"database-sql", "toolhost"} {
+	ways := []string{"database-sql", "database-sql-tx", "toolhost"}
+	if driver == "sqlite" {
+		ways = []string{"database-sql", "toolhost"}
+	}
+	for _, way := range ways {
 		lookup := lookups[way]
 		b.Run(way+"/1", func(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
