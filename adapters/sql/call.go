@@ -125,9 +125,18 @@ func (b *Backend) bindArgs(eval *hcl.EvalContext) ([]any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("argument %d of the sql block: %s", i+1, err)
 		}
+		if bd, ok := b.d.(binder); ok {
+			a = bd.bind(a)
+		}
 		out[i] = a
 	}
 	return out, nil
+}
+
+// binder is a dialect that changes a bind argument's Go value for its
+// driver.
+type binder interface {
+	bind(v any) any
 }
 
 // bindValue is one bind argument's Go value.

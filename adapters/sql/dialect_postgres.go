@@ -49,3 +49,14 @@ func (postgresDialect) secrets(dsn string) []string {
 	}
 	return out
 }
+
+// bind sends a number with a fraction as its decimal text: pgx would
+// truncate a float64 bound to an integer parameter (1.5 would match id 1),
+// where PostgreSQL refuses the text "1.5" for an integer and reads it
+// exactly for numeric and float8.
+func (postgresDialect) bind(v any) any {
+	if f, ok := v.(float64); ok {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return v
+}

@@ -190,7 +190,7 @@ tool "by_tags" {
 `))
 		for _, tc := range []struct {
 			tool, args string
-			want       int // rows; -1: the call is refused
+			want       int // rows; -1: the call is refused; -2: no row, or refused by the database
 		}{
 			{"by_name", `{"name":"mug"}`, 1},
 			{"by_name", `{"name":"O'Brien"}`, 1},
@@ -203,10 +203,17 @@ tool "by_tags" {
 			{"by_name", `{"name":"?"}`, 0},
 			{"by_name", `{"name":"%"}`, 0},
 			{"by_name", `{"name":"x'); DELETE FROM items; SELECT ('"}`, 0},
+			{"by_name", `{"name":"1; DELETE FROM items"}`, 0},
+			{"by_name", `{"name":"\u0000' OR 1=1 --"}`, -2}, // PostgreSQL's text holds no NUL
 			{"by_id", `{"id":1}`, 1},
+			{"by_id", `{"id":1.5}`, -2},
+			{"by_id", `{"id":-0}`, 0},
+			{"by_id", `{"id":1e308}`, -2},
+			{"by_id", `{"id":123456789012345678901234567890}`, -2},
 			{"by_id", `{"id":"1 OR 1=1"}`, -1},
 			{"by_id", `{"id":"1; DROP TABLE items"}`, -1},
 			{"by_active", `{"active":true}`, 1},
+			{"by_active", `{"active":false}`, 1},
 			{"by_active", `{"active":"true OR 1=1"}`, -1},
 			{"by_tags", `{"tags":["a"]}`, 1},
 			{"by_tags", `{"tags":["') OR 1=1 --"]}`, 0},
@@ -215,13 +222,15 @@ tool "by_tags" {
 		} {
 			res, err := reg.CallTool(context.Background(), tc.tool, []byte(tc.args))
 			switch {
-			case tc.want < 0:
+			case tc.want == -2 && (err != nil || res.IsError):
+			case tc.want == -1:
 				if err == nil && !res.IsError {
 					t.Errorf("%s %s: accepted: %s", tc.tool, tc.args, resultText(res))
 				}
 			case err != nil:
 				t.Errorf("%s %s: %v", tc.tool, tc.args, err)
 			default:
+				tc.want = max(tc.want, 0)
 				if got := len(rowsOf(t, structured(t, res))); got != tc.want {
 					t.Errorf("%s %s: %d rows, want %d", tc.tool, tc.args, got, tc.want)
 				}
