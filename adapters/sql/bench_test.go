@@ -30,19 +30,7 @@ func benchmarkPointLookup(b *testing.B, driver string) {
 		"CREATE TABLE items (id INTEGER PRIMARY KEY, name VARCHAR(100) NOT NULL, price NUMERIC(10,2) NOT NULL)",
 		"INSERT INTO items VALUES (1, 'Blue mug', 8.5), (2, 'Red mug', 8.5), (3, 'Tea towel', 4.25), (4, 'Desk lamp', 29.99), (5, 'Notebook', 3), (6, 'Pen', 1.2)")
 	query := db.q("SELECT id, name, price FROM items WHERE id = {1}")
-	reg := loadConfig(b, db.dir, db.source("db", "  max_open_conns = 10")+fmt.Sprintf(`
-tool "get" {
-  param "id" {
-    type = number
-  }
-  sql {
-    source     = "db"
-    query      = %q
-    args       = [param.id]
-    single_row = true
-  }
-}
-`, query))
+	reg := loadConfig(b, db.dir, db.source("db", "  max_open_conns = 10")+idTool("get", query, true))
 	direct := db.open(b)
 	if driver == "sqlite" {
 		direct.Close()

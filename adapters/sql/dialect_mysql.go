@@ -75,10 +75,18 @@ func (mysqlDialect) secrets(dsn string) []string {
 	return out
 }
 
+// serverTimeoutMargin is how long after the call's deadline the server's
+// own statement timeout comes: the call's comes first, with its message
+// (a statement that MariaDB stops may still answer, as BENCHMARK() does
+// with a row), and the server stops what the client left an instant
+// later.
+const serverTimeoutMargin = 100 * time.Millisecond
+
 // mysqlConnector sets up each new connection: read-only for a read-only
 // pool (SET SESSION TRANSACTION READ ONLY, which every transaction of the
 // session then is, the one after a DDL's implicit commit among them), and
-// the server's statement timeout: MariaDB's max_statement_time (seconds,
+// the server's statement timeout, serverTimeoutMargin after the call's:
+// MariaDB's max_statement_time (seconds,
 // any statement), or, on MySQL, which lacks it, max_execution_time
 // (milliseconds, SELECT only). A server that knows neither keeps only the
 // client's deadline.
@@ -88,8 +96,20 @@ type mysqlConnector struct {
 	readOnly bool
 }
 
-// errUnknownVariable is MySQL's and MariaDB's "Unknown system variable".
-const errUnknownVariable = 1193
+// The server's errors that the dialect reads: MySQL's and MariaDB's
+// "Unknown system variable", and the statement timeouts of MariaDB
+// (max_statement_time) and MySQL (max_execution_time).
+const (
+	errUnknownVariable  = 1193
+	errStatementTimeout = 1969
+	errMaxExecutionTime = 3024
+)
+
+// timedOut reports whether err is the server's statement timeout.
+func (mysqlDialect) timedOut(err error) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && (me.Number == errStatementTimeout || me.Number == errMaxExecutionTime)
+}
 
 // Connect dials a connection and sets up its session.
 func (c mysqlConnector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -116,9 +136,10 @@ func (c mysqlConnector) setup(ctx context.Context, conn driver.Conn) error {
 		}
 	}
 	var err error
+	timeout := c.timeout + serverTimeoutMargin
 	for _, set := range []string{
-		"SET SESSION max_statement_time = " + strconv.FormatFloat(c.timeout.Seconds(), 'f', -1, 64),
-		"SET SESSION max_execution_time = " + strconv.FormatInt(c.timeout.Milliseconds(), 10),
+		"SET SESSION max_statement_time = " + strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64),
+		"SET SESSION max_execution_time = " + strconv.FormatInt(timeout.Milliseconds(), 10),
 	} {
 		if _, err = ex.ExecContext(ctx, set, nil); !unknownVariable(err) {
 			return err

@@ -2,9 +2,12 @@ package sql
 
 import (
 	"database/sql"
+	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/toolhost/toolhost/adapters"
@@ -59,4 +62,12 @@ func (postgresDialect) bind(v any) any {
 		return strconv.FormatFloat(f, 'g', -1, 64)
 	}
 	return v
+}
+
+// timedOut reports whether err is the server's statement_timeout
+// (query_canceled, which a cancel request gives too, with another
+// message).
+func (postgresDialect) timedOut(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "57014" && strings.Contains(pe.Message, "statement timeout")
 }

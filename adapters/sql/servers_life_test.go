@@ -135,15 +135,7 @@ tool "slow" {
 				t.Error("the kept pool lost its connections")
 			}
 
-			done := make(chan string, 1)
-			go func() {
-				res, err := reg2.CallTool(context.Background(), "slow", []byte(`{}`))
-				if err != nil {
-					done <- err.Error()
-					return
-				}
-				done <- resultText(res)
-			}()
+			done := callAsync(reg2, "slow")
 			waitFor(t, func() bool { return pool1.Stats().InUse > 0 || len(done) > 0 }, "the slow call to start")
 			reg3, diags := loadDiags(t, dir, config(db2))
 			if diags != "" {
@@ -178,28 +170,9 @@ tool "slow" {
 func TestServersOnline(t *testing.T) {
 	forDrivers(t, func(t *testing.T, driver string) {
 		db := newDB(t, driver, itemsTable...)
-		reg := loadConfig(t, db.dir, db.source("db", "")+db.q(`
-tool "typo" {
-  param "id" {
-    type = number
-  }
-  sql {
-    source = "db"
-    query  = "SELECT nmae FROM items WHERE id = {1}"
-    args   = [param.id]
-  }
-}
-tool "right" {
-  param "id" {
-    type = number
-  }
-  sql {
-    source = "db"
-    query  = "SELECT name FROM items WHERE id = {1}"
-    args   = [param.id]
-  }
-}
-`))
+		reg := loadConfig(t, db.dir, db.source("db", "")+
+			idTool("typo", db.q("SELECT nmae FROM items WHERE id = {1}"), false)+
+			idTool("right", db.q("SELECT name FROM items WHERE id = {1}"), false))
 		diags := backendOf(t, reg, "typo").CheckOnline(context.Background())
 		if len(diags) != 1 || !strings.Contains(diags[0].Detail, "nmae") || !strings.Contains(diags[0].Detail, "Tool typo") || diags[0].Subject == nil ||
 			!strings.HasSuffix(diags[0].Subject.Filename, "toolhost.hcl") {
@@ -289,18 +262,7 @@ tool "put" {
     read_only = false
   }
 }
-tool "get" {
-  param "id" {
-    type = number
-  }
-  sql {
-    source     = "db"
-    query      = %q
-    args       = [param.id]
-    single_row = true
-  }
-}
-`, rt.insert, db.q("SELECT n, big, ts, b, j, a, t FROM vals WHERE id = {1}")))
+`, rt.insert)+idTool("get", db.q("SELECT n, big, ts, b, j, a, t FROM vals WHERE id = {1}"), true))
 		if m := structured(t, callTool(t, reg, "put", rt.args)); m["rows_affected"] != float64(1) {
 			t.Fatalf("put = %v", m)
 		}

@@ -15,6 +15,7 @@ import (
 	_ "github.com/go-sql-driver/mysql" // the "mysql" driver, for the tests' setup
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver, for the tests' setup
 
+	"github.com/toolhost/toolhost/host"
 	"github.com/toolhost/toolhost/internal/testmysql"
 	"github.com/toolhost/toolhost/internal/testpg"
 )
@@ -117,6 +118,39 @@ func (db testDB) q(stmt string) string {
 	return stmt
 }
 
+// idTool is a tool named name whose statement, on source "db", takes its
+// one param, a number id, as its bind argument; single_row when single.
+func idTool(name, query string, single bool) string {
+	return fmt.Sprintf(`
+tool %q {
+  param "id" {
+    type = number
+  }
+  sql {
+    source     = "db"
+    query      = %q
+    args       = [param.id]
+    single_row = %t
+  }
+}
+`, name, query, single)
+}
+
+// callAsync calls a tool in a goroutine; the channel gets the result's
+// text, or the error's.
+func callAsync(reg *host.Registry, name string) <-chan string {
+	done := make(chan string, 1)
+	go func() {
+		res, err := reg.CallTool(context.Background(), name, []byte(`{}`))
+		if err != nil {
+			done <- err.Error()
+			return
+		}
+		done <- resultText(res)
+	}()
+	return done
+}
+
 // forDrivers runs test on each driver as a subtest.
 func forDrivers(t *testing.T, test func(t *testing.T, driver string)) {
 	t.Helper()
@@ -153,16 +187,6 @@ tool "by_name" {
     args   = [param.name]
   }
 }
-tool "by_id" {
-  param "id" {
-    type = number
-  }
-  sql {
-    source = "db"
-    query  = "SELECT id FROM items WHERE id = {1}"
-    args   = [param.id]
-  }
-}
 tool "by_active" {
   param "active" {
     type = bool
@@ -187,7 +211,7 @@ tool "by_tags" {
     args   = [param.tags, param.meta]
   }
 }
-`))
+`)+idTool("by_id", db.q("SELECT id FROM items WHERE id = {1}"), false))
 		for _, tc := range []struct {
 			tool, args string
 			want       int // rows; -1: the call is refused; -2: no row, or refused by the database
