@@ -3,15 +3,19 @@ package host
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/internal/evalcap"
@@ -500,7 +504,12 @@ func decodeValue(t *thcl.Type, v any, path string) (cty.Value, error) {
 			return cty.SetValEmpty(t.Elem.Cty()), nil
 		case len(elems) == 0:
 			return cty.ListValEmpty(t.Elem.Cty()), nil
-		case t.Kind == thcl.KindSet:
+		}
+		elems, err := oneType(elems)
+		if err != nil {
+			return cty.NilVal, at(err.Error())
+		}
+		if t.Kind == thcl.KindSet {
 			set := cty.SetVal(elems)
 			if set.LengthInt() != len(elems) {
 				return cty.NilVal, at("has duplicate items; each value may appear once")
@@ -516,13 +525,22 @@ func decodeValue(t *thcl.Type, v any, path string) (cty.Value, error) {
 		if len(m) == 0 {
 			return cty.MapValEmpty(t.Elem.Cty()), nil
 		}
-		vals := make(map[string]cty.Value, len(m))
-		for k, e := range m {
-			ev, err := decodeValue(t.Elem, e, path+"."+k)
+		keys := slices.Sorted(maps.Keys(m))
+		elems := make([]cty.Value, len(keys))
+		for i, k := range keys {
+			ev, err := decodeValue(t.Elem, m[k], path+"."+k)
 			if err != nil {
 				return cty.NilVal, err
 			}
-			vals[k] = ev
+			elems[i] = ev
+		}
+		elems, err := oneType(elems)
+		if err != nil {
+			return cty.NilVal, at(err.Error())
+		}
+		vals := make(map[string]cty.Value, len(m))
+		for i, k := range keys {
+			vals[k] = elems[i]
 		}
 		return cty.MapVal(vals), nil
 	case thcl.KindObject:
@@ -734,4 +752,45 @@ func answerText(err error) string {
 		}
 	}
 	return b.String()
+}
+
+// oneType converts the elements of a list, set or map to one type, which
+// cty's collections require: a param of type list(any) may be given
+// [1, "x"], whose items become strings, as HCL's list(any) makes them;
+// elements that no type holds ([1, {}]) are refused.
+func oneType(elems []cty.Value) ([]cty.Value, error) {
+	// A null given for an item of type any has no type yet: it takes the
+	// others'.
+	var types []cty.Type
+	var typed []int
+	for i, e := range elems {
+		if e.IsNull() && e.Type() == cty.DynamicPseudoType {
+			continue
+		}
+		types = append(types, e.Type())
+		typed = append(typed, i)
+	}
+	if len(types) == 0 {
+		return elems, nil
+	}
+	ty, convs := convert.Unify(types)
+	if ty == cty.NilType {
+		return nil, errors.New("has items of types that differ beyond conversion; give items of one type")
+	}
+	out := make([]cty.Value, len(elems))
+	for i := range out {
+		out[i] = cty.NullVal(ty)
+	}
+	for j, i := range typed {
+		out[i] = elems[i]
+		if convs[j] == nil {
+			continue
+		}
+		v, err := convs[j](elems[i])
+		if err != nil {
+			return nil, fmt.Errorf("has items of types that differ beyond conversion (%s); give items of one type", err)
+		}
+		out[i] = v
+	}
+	return out, nil
 }

@@ -4,38 +4,40 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"path/filepath"
+	"io"
+	"log/slog"
 	"runtime"
 	"testing"
 )
 
-// BenchmarkPointLookup is one row by its primary key: through toolhost
-// (Registry.CallTool: arguments checked, the read-only transaction, the
-// row as JSON, the result shaped) and, as the floor, the same query with
-// database/sql on the same driver and pool size, 1 and 64 calls at once.
+// BenchmarkPointLookup is one row by its primary key, on SQLite and on
+// PostgreSQL: through toolhost (Registry.CallTool: arguments checked, the
+// read-only transaction, the row as JSON, the result shaped) and, as the
+// floor, the same query with database/sql on the same driver and pool
+// size (and on PostgreSQL in the same read-only transaction), 1 and 64
+// calls at once.
 func BenchmarkPointLookup(b *testing.B) {
-	dir := newShop(b)
-	path := filepath.Join(dir, "shop.db")
-	reg := loadConfig(b, dir, `
-source "shop" {
-  driver = "sqlite"
-  dsn    = "shop.db"
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil))) // the calls' log lines
+	for _, driver := range []string{"sqlite", "postgres"} {
+		b.Run(driver, func(b *testing.B) { benchmarkPointLookup(b, driver) })
+	}
 }
-tool "get" {
-  param "id" {
-    type = number
-  }
-  sql {
-    source     = "shop"
-    query      = "SELECT id, name, price FROM items WHERE id = ?"
-    args       = [param.id]
-    single_row = true
-  }
-}
-`)
-	direct, err := sql.Open("sqlite", sqliteURI(path, true))
-	if err != nil {
-		b.Fatal(err)
+
+// benchmarkPointLookup is BenchmarkPointLookup on one driver.
+func benchmarkPointLookup(b *testing.B, driver string) {
+	db := newDB(b, driver,
+		"CREATE TABLE items (id INTEGER PRIMARY KEY, name VARCHAR(100) NOT NULL, price NUMERIC(10,2) NOT NULL)",
+		"INSERT INTO items VALUES (1, 'Blue mug', 8.5), (2, 'Red mug', 8.5), (3, 'Tea towel', 4.25), (4, 'Desk lamp', 29.99), (5, 'Notebook', 3), (6, 'Pen', 1.2)")
+	query := db.q("SELECT id, name, price FROM items WHERE id = {1}")
+	reg := loadConfig(b, db.dir, db.source("db", "  max_open_conns = 10")+idTool("get", query, true))
+	direct := db.open(b)
+	if driver == "sqlite" {
+		direct.Close()
+		var err error
+		if direct, err = sql.Open("sqlite", sqliteURI(db.dsn, true)); err != nil {
+			b.Fatal(err)
+		}
 	}
 	defer direct.Close()
 	direct.SetMaxOpenConns(10)
@@ -51,12 +53,29 @@ tool "get" {
 		},
 		"database-sql": func(i int) error {
 			var id int64
-			var name string
-			var price float64
-			return direct.QueryRowContext(ctx, "SELECT id, name, price FROM items WHERE id = ?", i%6+1).Scan(&id, &name, &price)
+			var name, price string
+			return direct.QueryRowContext(ctx, query, i%6+1).Scan(&id, &name, &price)
+		},
+		// The floor with the read-only transaction toolhost runs a
+		// statement in on PostgreSQL (BEGIN READ ONLY, the query,
+		// ROLLBACK: three round trips); SQLite's read-only file needs
+		// none.
+		"database-sql-tx": func(i int) error {
+			tx, err := direct.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+			if err != nil {
+				return err
+			}
+			defer func() { _ = tx.Rollback() }()
+			var id int64
+			var name, price string
+			return tx.QueryRowContext(ctx, query, i%6+1).Scan(&id, &name, &price)
 		},
 	}
-	for _, way := range []string{"database-sql", "toolhost"} {
+	ways := []string{"database-sql", "database-sql-tx", "toolhost"}
+	if driver == "sqlite" {
+		ways = []string{"database-sql", "toolhost"}
+	}
+	for _, way := range ways {
 		lookup := lookups[way]
 		b.Run(way+"/1", func(b *testing.B) {
 			for i := 0; b.Loop(); i++ {

@@ -125,9 +125,18 @@ func (b *Backend) bindArgs(eval *hcl.EvalContext) ([]any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("argument %d of the sql block: %s", i+1, err)
 		}
+		if bd, ok := b.d.(binder); ok {
+			a = bd.bind(a)
+		}
 		out[i] = a
 	}
 	return out, nil
+}
+
+// binder is a dialect that changes a bind argument's Go value for its
+// driver.
+type binder interface {
+	bind(v any) any
 }
 
 // bindValue is one bind argument's Go value.
@@ -164,10 +173,18 @@ func (b *Backend) secrets(eval *hcl.EvalContext) []string {
 	return append(b.d.secrets(b.src.DSN), adapters.SensitiveParamValues(eval, b.sensitive)...)
 }
 
+// timeouter is a dialect whose server stops a statement at the source's
+// statement_timeout itself, which may come just before the call's own
+// deadline: timedOut recognizes the server's error.
+type timeouter interface {
+	timedOut(err error) bool
+}
+
 // failCtx is fail, or the statement timeout's message when the call's
-// deadline ended it.
+// deadline, or the server's own statement timeout, ended it.
 func (b *Backend) failCtx(ctx context.Context, what string, err error, secrets []string) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	to, _ := b.d.(timeouter)
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) || (to != nil && to.timedOut(err)) {
 		return fmt.Errorf("tool %s: the statement ran past the statement_timeout of source %q (%s) and was stopped; narrow the query, or raise statement_timeout in the source block", b.tool, b.src.Name, b.src.StatementTimeout)
 	}
 	return b.fail(what, err, secrets)

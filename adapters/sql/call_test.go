@@ -1,13 +1,11 @@
 package sql
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/toolhost/toolhost/host"
@@ -27,109 +25,6 @@ func itemCount(t *testing.T, dir string) int {
 		t.Fatal(err)
 	}
 	return n
-}
-
-// TestInjection passes SQL through every type of param: each value is
-// bound, so it matches only itself, and the tables are untouched.
-func TestInjection(t *testing.T) {
-	dir := newShop(t)
-	reg := loadConfig(t, dir, shopSource+rwSource+`
-tool "by_name" {
-  param "name" {
-    type = string
-  }
-  sql {
-    source = "rw"
-    query  = "SELECT id FROM items WHERE name = ?"
-    args   = [param.name]
-  }
-}
-tool "by_id" {
-  param "id" {
-    type = number
-  }
-  sql {
-    source = "shop"
-    query  = "SELECT id FROM items WHERE id = ?"
-    args   = [param.id]
-  }
-}
-tool "by_active" {
-  param "active" {
-    type = bool
-  }
-  sql {
-    source = "shop"
-    query  = "SELECT count(*) AS n FROM items WHERE active = ?"
-    args   = [param.active]
-  }
-}
-tool "by_tags" {
-  param "tags" {
-    type = list(string)
-  }
-  param "meta" {
-    type     = map(string)
-    required = false
-  }
-  sql {
-    source = "shop"
-    query  = "SELECT id FROM items WHERE tags = ? OR tags = ?"
-    args   = [param.tags, param.meta]
-  }
-}
-`)
-	attacks := []string{
-		"' OR '1'='1",
-		"x'; DROP TABLE items; --",
-		"1; DELETE FROM items",
-		"Blue mug' --",
-		`"); DELETE FROM items; --`,
-		"\x00' OR 1=1 --",
-	}
-	for _, a := range attacks {
-		t.Run("string "+a, func(t *testing.T) {
-			m := structured(t, callTool(t, reg, "by_name", mustJSON(map[string]any{"name": a})))
-			if rows := m["rows"].([]any); len(rows) != 0 {
-				t.Errorf("%q matched %v", a, rows)
-			}
-		})
-		t.Run("list "+a, func(t *testing.T) {
-			m := structured(t, callTool(t, reg, "by_tags", mustJSON(map[string]any{"tags": []string{a}, "meta": map[string]string{"k": a}})))
-			if rows := m["rows"].([]any); len(rows) != 0 {
-				t.Errorf("%q matched %v", a, rows)
-			}
-		})
-	}
-	t.Run("list matches its JSON", func(t *testing.T) {
-		m := structured(t, callTool(t, reg, "by_tags", `{"tags":["mug","blue"]}`))
-		if rows := m["rows"].([]any); len(rows) != 1 {
-			t.Errorf("rows = %v", rows)
-		}
-	})
-	for _, id := range []string{"1", "1.5", "-0", "1e308", "123456789012345678901234567890"} {
-		t.Run("number "+id, func(t *testing.T) {
-			m := structured(t, callTool(t, reg, "by_id", `{"id":`+id+`}`))
-			if rows := m["rows"].([]any); len(rows) > 1 || (id != "1" && len(rows) != 0) {
-				t.Errorf("id %s matched %v", id, rows)
-			}
-		})
-	}
-	t.Run("number as text", func(t *testing.T) {
-		res := callTool(t, reg, "by_id", `{"id":"1 OR 1=1"}`)
-		if !res.IsError {
-			t.Errorf("a string for a number was accepted: %s", resultText(res))
-		}
-	})
-	t.Run("bool", func(t *testing.T) {
-		m := structured(t, callTool(t, reg, "by_active", `{"active":false}`))
-		if n := m["rows"].([]any)[0].(map[string]any)["n"]; n != float64(1) {
-			t.Errorf("inactive items = %v", n)
-		}
-	})
-	if n := itemCount(t, dir); n != 6 {
-		t.Errorf("items has %d rows after the attempts, want 6", n)
-	}
 }
 
 // TestReadOnly checks that a read-only tool cannot write, even with a
@@ -230,8 +125,9 @@ tool "small" {
 	}
 }
 
-// TestTypes checks how SQLite's values come out: NULL, integers, exact
-// and inexact numbers, text, JSON, blobs as base64, booleans.
+// TestTypes checks how SQLite's values come out: NULL, integers (a string
+// past 2^53, which a JSON reader would round), exact and inexact numbers,
+// text, JSON, blobs as base64, booleans.
 func TestTypes(t *testing.T) {
 	dir := newShop(t)
 	reg := loadConfig(t, dir, shopSource+`
@@ -245,50 +141,10 @@ tool "item" {
 `)
 	res := callTool(t, reg, "item", `{}`)
 	text := resultText(res)
-	for _, want := range []string{`"id":1`, `"name":"Blue mug"`, `"price":8.5`, `"tags":["mug","blue"]`, `"thumb":"iVBORw=="`, `"active":true`, `"none_":null`, `"big":9007199254740993`, `"added":"2025-03-01T10:00:00Z"`} {
+	for _, want := range []string{`"id":1`, `"name":"Blue mug"`, `"price":8.5`, `"tags":["mug","blue"]`, `"thumb":"iVBORw=="`, `"active":true`, `"none_":null`, `"big":"9007199254740993"`, `"added":"2025-03-01T10:00:00Z"`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("row lacks %s: %s", want, text)
 		}
-	}
-}
-
-// TestConcurrentCalls runs 64 calls at once on a pool of 4 connections:
-// each waits for a connection and answers.
-func TestConcurrentCalls(t *testing.T) {
-	dir := newShop(t)
-	reg := loadConfig(t, dir, `
-source "shop" {
-  driver         = "sqlite"
-  dsn            = "shop.db"
-  max_open_conns = 4
-}
-tool "get" {
-  param "id" {
-    type = number
-  }
-  sql {
-    source     = "shop"
-    query      = "SELECT id, name FROM items WHERE id = ?"
-    args       = [param.id]
-    single_row = true
-  }
-}
-`)
-	var wg sync.WaitGroup
-	errs := make(chan string, 64)
-	for i := range 64 {
-		wg.Go(func() {
-			id := i%6 + 1
-			res, err := reg.CallTool(context.Background(), "get", []byte(fmt.Sprintf(`{"id":%d}`, id)))
-			if err != nil || res.IsError || !strings.Contains(resultText(res), fmt.Sprintf(`"id":%d`, id)) {
-				errs <- fmt.Sprintf("call %d: %v %s", i, err, resultText(res))
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Error(e)
 	}
 }
 

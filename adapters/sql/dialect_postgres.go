@@ -2,12 +2,12 @@ package sql
 
 import (
 	"database/sql"
+	"errors"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/toolhost/toolhost/adapters"
@@ -53,38 +53,21 @@ func (postgresDialect) secrets(dsn string) []string {
 	return out
 }
 
-// value: pgx's database/sql layer gives numeric, arrays and most other
-// types as text; numeric becomes an exact JSON number, an array a JSON
-// array of its elements, date a date without a time, json and jsonb
-// JSON, bytea base64.
-func (postgresDialect) value(ct *sql.ColumnType, v any) (any, error) {
-	name := strings.ToUpper(ct.DatabaseTypeName())
-	switch s, isText := v.(string); {
-	case isText && name == "NUMERIC":
-		return decimal(s), nil
-	case isText && strings.HasPrefix(name, "_"):
-		return pgArray(name, s)
+// bind sends a number with a fraction as its decimal text: pgx would
+// truncate a float64 bound to an integer parameter (1.5 would match id 1),
+// where PostgreSQL refuses the text "1.5" for an integer and reads it
+// exactly for numeric and float8.
+func (postgresDialect) bind(v any) any {
+	if f, ok := v.(float64); ok {
+		return strconv.FormatFloat(f, 'g', -1, 64)
 	}
-	if t, ok := v.(time.Time); ok && name == "DATE" {
-		return t.Format(time.DateOnly), nil
-	}
-	return convertValue(v, false, name == "JSON" || name == "JSONB")
+	return v
 }
 
-// pgTypes knows PostgreSQL's built-in types, to decode arrays' text.
-var pgTypes = pgtype.NewMap()
-
-// pgArray decodes an array column's text ({1,2,NULL}) into its elements,
-// each converted as a column of its type would be (json.Marshal writes
-// what is left: numerics exactly, times in RFC 3339, bytes as base64).
-func pgArray(name, text string) (any, error) {
-	typ, ok := pgTypes.TypeForName(strings.ToLower(name))
-	if !ok {
-		return text, nil // an array of a type pgx does not know: its text
-	}
-	var elems []any
-	if err := pgTypes.Scan(typ.OID, pgtype.TextFormatCode, []byte(text), &elems); err != nil {
-		return nil, err
-	}
-	return elems, nil
+// timedOut reports whether err is the server's statement_timeout
+// (query_canceled, which a cancel request gives too, with another
+// message).
+func (postgresDialect) timedOut(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "57014" && strings.Contains(pe.Message, "statement timeout")
 }

@@ -65,14 +65,3 @@ func sqliteURI(dsn string, readOnly bool) string {
 }
 
 func (sqliteDialect) secrets(dsn string) []string { return []string{dsn} }
-
-// value: SQLite's values are int64, float64, text, blob or NULL whatever
-// the column's declared type; a column declared JSON gives JSON, one
-// declared BOOLEAN gives true or false.
-func (sqliteDialect) value(ct *sql.ColumnType, v any) (any, error) {
-	declared := strings.ToUpper(ct.DatabaseTypeName())
-	if n, ok := v.(int64); ok && (declared == "BOOLEAN" || declared == "BOOL") {
-		return n != 0, nil
-	}
-	return convertValue(v, false, declared == "JSON" || declared == "JSONB")
-}

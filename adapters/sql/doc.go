@@ -9,15 +9,16 @@
 // transaction, on a pool opened read-only where the driver can (sqlite
 // mode=ro and query_only; postgres default_transaction_read_only), unless
 // its block says read_only = false, which its source must allow. Rows
-// become JSON (rows.go) converted per driver (dialect_*.go); pools are
+// become JSON (rows.go, through internal/sqlvalue); pools are
 // shared by source and kept across reloads (pool.go).
 //
-// Values become JSON faithfully: NULL is null; integers are JSON numbers
-// with all their digits (a 64-bit integer past 2^53 too); an exact decimal
-// (NUMERIC, DECIMAL) is a JSON number written with the database's own
-// digits, never through a float64, and NaN or Infinity are strings; times
-// are RFC 3339 strings (a DATE is YYYY-MM-DD); bytes (BLOB, BYTEA,
-// VARBINARY) are base64 strings; JSON columns are JSON; PostgreSQL arrays
-// are JSON arrays. A client that reads numbers as float64 may round the
-// largest, as it would any JSON number.
+// Values become JSON as package sqlvalue converts them, by the column's
+// type as the driver reports it: NULL is null; integers are JSON numbers
+// up to 2^53 in magnitude and decimal strings beyond (most JSON readers,
+// JavaScript's among them, would round them); an exact decimal (NUMERIC,
+// DECIMAL) keeps the database's digits, a number while a double holds
+// them and a string beyond, NaN and Infinity strings too; times are RFC
+// 3339 strings (a DATE is YYYY-MM-DD); bytes (BLOB, BYTEA, VARBINARY) are
+// base64 strings; JSON columns are JSON; PostgreSQL arrays are JSON
+// arrays.
 package sql

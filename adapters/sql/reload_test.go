@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,15 +78,7 @@ func TestReloadPools(t *testing.T) {
 	structured(t, callTool(t, reg2, "count", `{}`))
 
 	// A call runs on reg2's pool while the dsn changes.
-	done := make(chan string, 1)
-	go func() {
-		res, err := reg2.CallTool(context.Background(), "slow", []byte(`{}`))
-		if err != nil {
-			done <- err.Error()
-			return
-		}
-		done <- resultText(res)
-	}()
+	done := callAsync(reg2, "slow")
 	var slow string
 wait:
 	for {

@@ -3,14 +3,15 @@ package sql
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
+
+	"github.com/toolhost/toolhost/internal/sqlvalue"
 )
 
-// queryRows runs the statement and writes its rows as JSON: with
+// queryRows runs the statement and writes its rows as JSON (each row an
+// object converted by sqlvalue, its keys the column names): with
 // single_row the first row as an object, else {"rows": [...]} with at most
 // max_rows rows and max_output bytes, and "truncated": true and a "note"
 // when rows were left out.
@@ -20,16 +21,11 @@ func (b *Backend) queryRows(ctx context.Context, q querier, args []any) ([]byte,
 		return nil, err
 	}
 	defer rows.Close()
-	cols, err := rows.ColumnTypes()
+	sc, err := sqlvalue.NewScanner(b.src.Driver, rows)
 	if err != nil {
 		return nil, err
 	}
-	keys := columnKeys(cols)
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
+	var row []byte
 	var out bytes.Buffer
 	if !b.singleRow {
 		out.WriteString(`{"rows":[`)
@@ -40,10 +36,7 @@ func (b *Backend) queryRows(ctx context.Context, q querier, args []any) ([]byte,
 			note = fmt.Sprintf("only the first %d rows are shown (max_rows); narrow the query (a WHERE clause, LIMIT and OFFSET) to see others", n)
 			break
 		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		row, err := b.rowJSON(cols, keys, vals)
+		row, err = sc.AppendRow(row[:0], rows)
 		if err != nil {
 			return nil, err
 		}
@@ -80,44 +73,4 @@ func (b *Backend) queryRows(ctx context.Context, q querier, args []any) ([]byte,
 	}
 	out.WriteByte('}')
 	return out.Bytes(), nil
-}
-
-// rowJSON writes one row as a JSON object, its columns in order.
-func (b *Backend) rowJSON(cols []*sql.ColumnType, keys [][]byte, vals []any) ([]byte, error) {
-	var row bytes.Buffer
-	row.WriteByte('{')
-	for i, ct := range cols {
-		v, err := b.d.value(ct, vals[i])
-		if err != nil {
-			return nil, fmt.Errorf("column %q: %w", ct.Name(), err)
-		}
-		js, err := json.Marshal(v)
-		if err != nil {
-			return nil, fmt.Errorf("column %q: %w", ct.Name(), err)
-		}
-		if i > 0 {
-			row.WriteByte(',')
-		}
-		row.Write(keys[i])
-		row.WriteByte(':')
-		row.Write(js)
-	}
-	row.WriteByte('}')
-	return row.Bytes(), nil
-}
-
-// columnKeys are the rows' JSON keys: the column names, a name that
-// repeats (a join's two id columns) numbered from its second time (id_2).
-func columnKeys(cols []*sql.ColumnType) [][]byte {
-	seen := map[string]int{}
-	keys := make([][]byte, len(cols))
-	for i, ct := range cols {
-		name := ct.Name()
-		seen[name]++
-		if k := seen[name]; k > 1 {
-			name += "_" + strconv.Itoa(k)
-		}
-		keys[i], _ = json.Marshal(name)
-	}
-	return keys
 }
