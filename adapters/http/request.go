@@ -122,7 +122,7 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 	if err != nil || h.shape == nil || whole {
 		return result, err
 	}
-	return h.shape.apply(result, fields, path)
+	return h.shape.apply(result, fields, path, h.maxResponse)
 }
 
 // outgoing is a request built for a call, before it is sent.

@@ -118,6 +118,9 @@ func (p *projection) picked(ev *hcl.EvalContext) (fields []string, path string, 
 		if len(s.AsString()) > maxGJSONParam {
 			return nil, "", false, fmt.Errorf("the argument %q is longer than %d bytes; write a shorter path", p.param, maxGJSONParam)
 		}
+		if m := refusedModifier(s.AsString()); m != "" {
+			return nil, "", false, fmt.Errorf("the argument %q uses the modifier @%s, which this tool does not take (it can make an answer many times larger than the response); leave it out, or escape the @ as \\@ if it is part of a key", p.param, m)
+		}
 		return nil, s.AsString(), false, nil
 	}
 	var vals []cty.Value
@@ -139,6 +142,50 @@ func (p *projection) picked(ev *hcl.EvalContext) (fields []string, path string, 
 	return fields, "", len(fields) == 0, nil
 }
 
+// refusedModifiers are the gjson modifiers a select path may not use:
+// each can make an answer far larger than the response it reads (@pretty
+// repeats its indent on every line, @group repeats every key for each
+// element, @dig copies nested matches once per level).
+var refusedModifiers = []string{"pretty", "group", "dig"}
+
+// refusedModifier returns the first of refusedModifiers that path uses,
+// or "". It is cautious: an unescaped @ followed by such a name anywhere
+// counts, even inside a query's string.
+func refusedModifier(path string) string {
+	for i := 0; i < len(path); i++ {
+		switch path[i] {
+		case '\\':
+			i++
+		case '@':
+			j := i + 1
+			for j < len(path) && (path[j] == '_' || path[j] >= 'a' && path[j] <= 'z' || path[j] >= 'A' && path[j] <= 'Z' || path[j] >= '0' && path[j] <= '9') {
+				j++
+			}
+			if slices.Contains(refusedModifiers, path[i+1:j]) {
+				return path[i+1 : j]
+			}
+		}
+	}
+	return ""
+}
+
+// pathCopies returns how many times a gjson path may copy the response
+// into its answer: once, and once more for each unescaped comma, which
+// may separate the parts of a multipath ({a,b} or [a,b]) that each copy
+// what they match, the same part as often as they are written.
+func pathCopies(path string) int64 {
+	n := int64(1)
+	for i := 0; i < len(path); i++ {
+		switch path[i] {
+		case '\\':
+			i++
+		case ',':
+			n++
+		}
+	}
+	return n
+}
+
 // quoteAll quotes each of names.
 func quoteAll(names []string) []string {
 	out := make([]string, len(names))
@@ -151,8 +198,10 @@ func quoteAll(names []string) []string {
 // apply cuts a JSON output down to what the model picked: the picked
 // fields of the object, or of each object of the array, it holds; or
 // what a gjson path finds in it. Output that is not JSON stays as it
-// is: the model sees all of it, as without a select block.
-func (p *projection) apply(out *adapters.Output, fields []string, path string) (*adapters.Output, error) {
+// is: the model sees all of it, as without a select block. An answer
+// is at most limit bytes (max_response), and a gjson path whose parts
+// could copy the response past it is refused before it is evaluated.
+func (p *projection) apply(out *adapters.Output, fields []string, path string, limit int64) (*adapters.Output, error) {
 	if out.Binary {
 		return out, nil
 	}
@@ -162,6 +211,9 @@ func (p *projection) apply(out *adapters.Output, fields []string, path string) (
 	body := adapters.TrimBOM(out.Body)
 	var shaped []byte
 	if p.gjson {
+		if copies := pathCopies(path); copies > 1 && copies*int64(len(body)) > limit {
+			return nil, fmt.Errorf("the path %q (argument %q) has up to %d parts, each of which may copy the %d-byte response, more than the answer may hold (%d bytes, max_response); write a path with fewer parts", path, p.param, copies, len(body), limit)
+		}
 		res := gjson.GetBytes(body, path)
 		if !res.Exists() {
 			return nil, fmt.Errorf("the path %q (argument %q) matches nothing in the response; leave the argument out to see the whole response, or write another path", path, p.param)
@@ -169,6 +221,9 @@ func (p *projection) apply(out *adapters.Output, fields []string, path string) (
 		shaped = []byte(res.Raw)
 	} else {
 		shaped = projectFields(body, fields)
+	}
+	if int64(len(shaped)) > limit {
+		return nil, fmt.Errorf("the part of the response the argument %q picks is larger than %d bytes (max_response); pick less", p.param, limit)
 	}
 	return &adapters.Output{Body: shaped, MIMEType: "application/json", Secrets: out.Secrets}, nil
 }

@@ -93,3 +93,56 @@ func TestSelectCompileErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestSelectBlowUps checks that a gjson path cannot make an answer far
+// larger than the response: a multipath that repeats a large part, the
+// modifiers that multiply, and an answer past max_response are refused.
+func TestSelectBlowUps(t *testing.T) {
+	big := `{"a":"` + strings.Repeat("x", 600) + `","n":[1,2,3,4,5,6,7,8,9,10],"s":"y"}`
+	tests := []struct {
+		name    string
+		path    string
+		want    string
+		wantErr string
+	}{
+		{"a multipath that copies the response past max_response", "[a,a,a]", "",
+			`has up to 3 parts, each of which may copy the 643-byte response, more than the answer may hold (1024 bytes, max_response)`},
+		{"a multipath of small parts on a small enough response", "{s,n.0}", `{"s":"y","0":1}`, ""},
+		{"@pretty", `n|@pretty:{"indent":"    "}`, "", "uses the modifier @pretty"},
+		{"@group", `{"k":n}|@group`, "", "uses the modifier @group"},
+		{"@dig", `@dig:s`, "", "uses the modifier @dig"},
+		{"an escaped @ is a key", `\@pretty`, "", `the path "\\@pretty" (argument "pick") matches nothing`},
+		{"harmless modifiers", `n|@reverse|0`, `10`, ""},
+		{"an answer past max_response", `q|@tostr`, "", `the part of the response the argument "pick" picks is larger than 1024 bytes (max_response)`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			body := big
+			switch {
+			case strings.HasPrefix(tc.path, "q"):
+				body = `{"q":"` + strings.Repeat(`\"`, 400) + `"}` // @tostr escapes each escape again
+			case tc.want != "" && !strings.Contains(tc.path, "@"):
+				body = `{"n":[1],"s":"y"}`
+			}
+			srv, last := testRecorder(t, "application/json", body)
+			tt := testTool{params: map[string]cty.Type{"pick": cty.String}, optional: []string{"pick"}}
+			h := tt.mustCompile(t, fmt.Sprintf("http {\n url = %q\n max_response = 1024\n select {\n param = \"pick\"\n gjson = true\n }\n}", srv.URL))
+			out, err := tt.call(context.Background(), h, map[string]cty.Value{"pick": cty.StringVal(tc.path)})
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error = %v, want %q", err, tc.wantErr)
+				}
+				if strings.Contains(tc.wantErr, "modifier") && last().method != "" {
+					t.Fatal("a request was sent for a refused modifier")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out.Body) != tc.want {
+				t.Fatalf("body = %s, want %s", out.Body, tc.want)
+			}
+		})
+	}
+}
