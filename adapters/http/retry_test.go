@@ -3,6 +3,7 @@ package http
 import (
 	"context"
 	"fmt"
+	"github.com/zclconf/go-cty/cty"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -468,5 +469,49 @@ func TestUpstreamSharedAcrossReload(t *testing.T) {
 	}
 	if n := up.requests(); n != 2 {
 		t.Fatalf("upstream saw %d requests, want 2", n)
+	}
+}
+
+// TestUpstreamSpellings checks that a model choosing the url cannot
+// escape an open breaker by writing its host another way, and that a
+// port that is no port does not open the breaker of the real one.
+func TestUpstreamSpellings(t *testing.T) {
+	up := newFlaky(t, 500)
+	port := mustParseURL(t, up.srv.URL).Port()
+	tt := testTool{params: map[string]cty.Type{"u": cty.String}}
+	h := tt.mustCompile(t, "http {\n url = param.u\n allow_hosts = [\"127.0.0.1\", \"::ffff:127.0.0.1\"]\n breaker {\n failures = 2\n }\n}")
+	call := func(u string) error {
+		_, err := tt.call(context.Background(), h, map[string]cty.Value{"u": cty.StringVal(u)})
+		return err
+	}
+	for range 2 {
+		if err := call(up.srv.URL); err == nil || !strings.Contains(err.Error(), "HTTP 500") {
+			t.Fatalf("error = %v, want HTTP 500", err)
+		}
+	}
+	for _, u := range []string{
+		"http://127.0.0.1:0" + port + "/",
+		"HTTP://127.0.0.1:00" + port,
+		"http://[::ffff:127.0.0.1]:" + port,
+	} {
+		t.Run(u, func(t *testing.T) {
+			if err := call(u); err == nil || !strings.Contains(err.Error(), "circuit breaker open") {
+				t.Fatalf("error = %v, want the breaker open", err)
+			}
+		})
+	}
+	if n := up.requests(); n != 2 {
+		t.Fatalf("upstream saw %d requests, want 2", n)
+	}
+	for _, tc := range []struct{ a, b string }{
+		{"https://api.example.com", "https://API.example.com.:443"},
+		{"http://api.example.com", "http://api.example.com:80"},
+	} {
+		if a, b := upstreamHost(mustParseURL(t, tc.a)), upstreamHost(mustParseURL(t, tc.b)); a != b {
+			t.Errorf("upstreamHost(%s) = %s, upstreamHost(%s) = %s, want the same", tc.a, a, tc.b, b)
+		}
+	}
+	if a, b := upstreamHost(mustParseURL(t, "http://api.example.com:8080")), upstreamHost(mustParseURL(t, "http://api.example.com")); a == b {
+		t.Errorf("ports 8080 and 80 share the upstream %s", a)
 	}
 }

@@ -3,7 +3,10 @@ package http
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -82,7 +85,7 @@ func upstreamFor(target *url.URL, s upstreamSettings) *upstream {
 	if !s.active() {
 		return nil
 	}
-	key := upstreamKey{host: strings.ToLower(target.Scheme + "://" + target.Host), settings: s}
+	key := upstreamKey{host: upstreamHost(target), settings: s}
 	upstreams.Lock()
 	defer upstreams.Unlock()
 	if u := upstreams.m[key]; u != nil {
@@ -100,6 +103,31 @@ func upstreamFor(target *url.URL, s upstreamSettings) *upstream {
 	}
 	upstreams.m[key] = u
 	return u
+}
+
+// upstreamHost names target's upstream as scheme://host:port, in one
+// spelling for each place a request may go: lower case, the default port
+// written out, a port's leading zeros, a name's trailing dot and an
+// address's other forms (::ffff:127.0.0.1 for 127.0.0.1) dropped. A
+// model that chooses the url must not escape a breaker or a limit by
+// writing the same host another way.
+func upstreamHost(target *url.URL) string {
+	scheme := strings.ToLower(target.Scheme)
+	host := strings.TrimSuffix(strings.ToLower(target.Hostname()), ".")
+	if ip, err := netip.ParseAddr(host); err == nil {
+		host = ip.Unmap().String()
+	}
+	port := target.Port()
+	switch n, err := strconv.ParseUint(port, 10, 16); {
+	case err == nil:
+		port = strconv.FormatUint(n, 10)
+	case port != "": // not a port: its own upstream, which no request reaches
+	case scheme == "https":
+		port = "443"
+	default:
+		port = "80"
+	}
+	return scheme + "://" + net.JoinHostPort(host, port)
 }
 
 // forgetIdleUpstreams drops the state of upstreams with nothing in flight
