@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -45,6 +46,9 @@ type responseCache struct {
 	respectCacheControl bool
 	maxEntries          int
 	maxBytes            int64
+	// claims are the claims of the caller's token the http block reads
+	// with claim(), whose values are part of the key.
+	claims []string
 	// now is the clock; tests replace it.
 	now func() time.Time
 
@@ -67,8 +71,8 @@ type cacheEntry struct {
 	size    int64
 }
 
-// compileCache reads a cache block.
-func (c *compiler) compileCache(h *HTTP, b *hcl.Block) {
+// compileCache reads a cache block; attrs are the http block's.
+func (c *compiler) compileCache(h *HTTP, b *hcl.Block, attrs hcl.Attributes) {
 	content, diags := b.Body.Content(cacheSchema)
 	c.diags = append(c.diags, diags...)
 	for _, d := range diags {
@@ -102,14 +106,24 @@ func (c *compiler) compileCache(h *HTTP, b *hcl.Block) {
 			rc.maxBytes = int64(n)
 		}
 	}
+	for _, a := range attrs {
+		for _, name := range adapters.ClaimRefs(a.Expr) {
+			if !slices.Contains(rc.claims, name) {
+				rc.claims = append(rc.claims, name)
+			}
+		}
+	}
+	slices.Sort(rc.claims)
 	h.cache = rc
 }
 
 // cacheKey is the key of a call: the tool, the caller's subject when the
-// call has one (so that two callers never share an answer), and the
-// arguments in a canonical form (cty's JSON, whose object keys are
-// sorted). It is a hash, so that the cache holds no sensitive argument.
-func cacheKey(ctx context.Context, tool string, in *adapters.Input) ([sha256.Size]byte, bool) {
+// call has one (so that two callers never share an answer), the values
+// of the claims the block reads (one subject's tokens may differ in
+// them, an organization say, and so may the request), and the arguments
+// in a canonical form (cty's JSON, whose object keys are sorted). It is
+// a hash, so that the cache holds no sensitive argument.
+func cacheKey(ctx context.Context, tool string, claims []string, in *adapters.Input) ([sha256.Size]byte, bool) {
 	param := cty.EmptyObjectVal
 	if in != nil && in.Eval != nil {
 		if v, ok := in.Eval.Variables[paramRoot]; ok {
@@ -124,12 +138,25 @@ func cacheKey(ctx context.Context, tool string, in *adapters.Input) ([sha256.Siz
 	if err != nil {
 		return [sha256.Size]byte{}, false
 	}
+	caller := identity.FromContext(ctx)
+	if in != nil && in.Caller != nil {
+		caller = in.Caller
+	}
 	who := "-"
-	if caller := identity.FromContext(ctx); caller != nil {
+	if caller != nil {
 		who = "sub:" + caller.Subject
 	}
+	parts := [][]byte{[]byte(tool), []byte(who), args}
+	for _, name := range claims {
+		v, _ := caller.Claim(name)
+		val, err := json.Marshal(v) // a map's keys sorted
+		if err != nil {
+			return [sha256.Size]byte{}, false
+		}
+		parts = append(parts, []byte(name), val)
+	}
 	hash := sha256.New()
-	for _, part := range [][]byte{[]byte(tool), []byte(who), args} {
+	for _, part := range parts {
 		hash.Write([]byte(strconv.Itoa(len(part)) + ":"))
 		hash.Write(part)
 	}
@@ -266,7 +293,7 @@ func (rc *responseCache) land(key [sha256.Size]byte, f *flight, out *adapters.Ou
 // it is made wait for its answer, so that a burst of them sends one
 // request.
 func (h *HTTP) cached(ctx context.Context, in *adapters.Input) (*adapters.Output, error) {
-	key, ok := cacheKey(ctx, h.tool, in)
+	key, ok := cacheKey(ctx, h.tool, h.cache.claims, in)
 	if !ok {
 		return h.uncached(ctx, in, nil)
 	}

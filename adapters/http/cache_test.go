@@ -9,9 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/identity"
 	"github.com/toolhost/toolhost/internal/tasks/storetest"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 )
 
 // cachedTool compiles a tool with a cache block against c, on a fake clock.
@@ -225,5 +229,54 @@ func TestCacheCoalescedLeaderCanceled(t *testing.T) {
 	}
 	if b := <-follower; b != "answer 2" {
 		t.Fatalf("the waiting call got %q, want answer 2, from a request of its own", b)
+	}
+}
+
+// TestCacheKeyHasClaims checks that two tokens of one subject that
+// differ in a claim the block reads do not share an answer, and that
+// claims the block does not read do not split the cache.
+func TestCacheKeyHasClaims(t *testing.T) {
+	up := newFlaky(t, http.StatusOK)
+	atCompile := function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "name", Type: cty.String}},
+		Type:   function.StaticReturnType(cty.DynamicPseudoType),
+		Impl:   func([]cty.Value, cty.Type) (cty.Value, error) { return cty.DynamicVal, nil },
+	})
+	file, diags := hclsyntax.ParseConfig([]byte(fmt.Sprintf("http {\n url = %q\n query = { q = claim(\"org\") }\n cache {\n ttl = \"1m\"\n }\n}", up.srv.URL)), "tool.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	kind, _ := adapters.Lookup("http")
+	b, diags := kind.Compile(file.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &adapters.CompileContext{ToolName: "orgs",
+		Eval: &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.EmptyObjectVal}, Functions: map[string]function.Function{"claim": atCompile}}})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	h := b.(*HTTP)
+	t.Cleanup(func() { h.Close() })
+	call := func(org, jti string) string {
+		caller := &identity.Caller{Subject: "alice", Claims: map[string]any{"org": org, "jti": jti}}
+		claim := function.New(&function.Spec{
+			Params: []function.Parameter{{Name: "name", Type: cty.String}},
+			Type:   function.StaticReturnType(cty.String),
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				return cty.StringVal(caller.Claims[args[0].AsString()].(string)), nil
+			},
+		})
+		out, err := h.Call(identity.NewContext(context.Background(), caller), &adapters.Input{Caller: caller, Eval: &hcl.EvalContext{
+			Variables: map[string]cty.Value{"param": cty.EmptyObjectVal}, Functions: map[string]function.Function{"claim": claim}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out.Body)
+	}
+	for i, tc := range []struct{ org, jti, want string }{
+		{"acme", "1", `{"status":200,"n":1,"q":"acme"}`},
+		{"globex", "2", `{"status":200,"n":2,"q":"globex"}`},
+		{"acme", "3", `{"status":200,"n":1,"q":"acme"}`},
+	} {
+		if got := call(tc.org, tc.jti); got != tc.want {
+			t.Fatalf("call %d: answer %s, want %s", i, got, tc.want)
+		}
 	}
 }
