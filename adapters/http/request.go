@@ -91,7 +91,7 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 		return nil, err
 	}
 	host := out.target.Host
-	callCtx, cancel := context.WithTimeout(ctx, h.timeout)
+	callCtx, cancel := context.WithTimeoutCause(ctx, h.timeout, errTimeout)
 	defer cancel()
 	var report adapters.Reporter
 	if in != nil {

@@ -93,10 +93,17 @@ func (h *HTTP) exchange(callCtx context.Context, out *outgoing, report adapters.
 	}
 }
 
+// errTimeout is the cause of a call's context that ends at the http
+// block's timeout.
+var errTimeout = errors.New("the http block's timeout passed")
+
 // health says what a request's answer tells of its upstream: no answer
-// or a server error (bar 501, which is about the request) is a failure.
+// (in the block's timeout too: an upstream that hangs is failing) or a
+// server error (bar 501, which is about the request) is a failure.
 func health(resp *resty.Response, err error, callCtx context.Context) outcome {
 	switch {
+	case err != nil && callCtx.Err() != nil && context.Cause(callCtx) == errTimeout:
+		return failed
 	case err != nil && callCtx.Err() != nil:
 		return unknown
 	case err != nil:

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -513,5 +514,36 @@ func TestUpstreamSpellings(t *testing.T) {
 	}
 	if a, b := upstreamHost(mustParseURL(t, "http://api.example.com:8080")), upstreamHost(mustParseURL(t, "http://api.example.com")); a == b {
 		t.Errorf("ports 8080 and 80 share the upstream %s", a)
+	}
+}
+
+// TestBreakerOpensOnHangs checks that requests that time out (the http
+// block's timeout) count as failures: an upstream that hangs opens the
+// breaker as one that fails does.
+func TestBreakerOpensOnHangs(t *testing.T) {
+	var count atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		count.Add(1)
+		<-r.Context().Done()
+	}))
+	t.Cleanup(srv.Close)
+	h := testTool{}.mustCompile(t, fmt.Sprintf("http {\n url = %q\n breaker {\n failures = 2\n }\n}", srv.URL))
+	h.timeout = 50 * time.Millisecond
+	for range 2 {
+		if _, err := (testTool{}).call(context.Background(), h, nil); err == nil || !strings.Contains(err.Error(), "timed out") {
+			t.Fatalf("error = %v, want a timeout", err)
+		}
+	}
+	if _, err := (testTool{}).call(context.Background(), h, nil); err == nil || !strings.Contains(err.Error(), "circuit breaker open") {
+		t.Fatalf("error = %v, want the breaker open", err)
+	}
+	// A call canceled by its caller says nothing of the upstream.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if o := health(nil, ctx.Err(), ctx); o != unknown {
+		t.Fatalf("health of a canceled call = %v, want unknown", o)
+	}
+	if n := count.Load(); n != 2 {
+		t.Fatalf("upstream saw %d requests, want 2", n)
 	}
 }
