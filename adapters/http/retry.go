@@ -124,7 +124,8 @@ func health(resp *resty.Response, err error, callCtx context.Context) outcome {
 // never retries a method that is not idempotent, a request refused here
 // (network policy, redirects), an answer that is not 408, 429, 502, 503
 // or 504, a wait the call's deadline would not outlast, nor a Retry-After
-// longer than max_backoff.
+// longer than max_backoff. A shorter Retry-After is waited for, or the
+// backoff when that is longer.
 func (h *HTTP) retryAfter(attempt int, resp *resty.Response, err error, callCtx context.Context) (wait time.Duration, why string, again bool) {
 	if !h.retries() || attempt >= h.retry.attempts || callCtx.Err() != nil {
 		return 0, "", false
@@ -150,7 +151,7 @@ func (h *HTTP) retryAfter(attempt int, resp *resty.Response, err error, callCtx 
 			if d > h.retry.maxBackoff {
 				return 0, "", false // the error says when (see retryAfterNote)
 			}
-			wait = d
+			wait = max(wait, d) // no sooner than the backoff: a Retry-After of 0 or a past date is no licence to hammer
 		}
 	}
 	if deadline, ok := callCtx.Deadline(); ok && time.Until(deadline) <= wait {

@@ -93,6 +93,9 @@ func TestRetry(t *testing.T) {
 		{"POST declared idempotent is", `method = "POST"` + "\n" + `retry { backoff = "10ms"  idempotent = true }`, []int{503, 200}, nil, 2, "", 0},
 		{"PUT is retried", `method = "PUT"` + "\n" + `retry { backoff = "10ms" }`, []int{504, 200}, nil, 2, "", 0},
 		{"Retry-After in seconds is waited for", `retry { backoff = "10ms" }`, []int{429, 429, 200}, map[string]string{"Retry-After": "2"}, 3, "", 2 * time.Second},
+		{"Retry-After of 0 waits the backoff", `retry { backoff = "10ms" }`, []int{503, 200}, map[string]string{"Retry-After": "0"}, 2, "", 0},
+		{"Retry-After in the past waits the backoff", `retry { backoff = "10ms" }`, []int{503, 200}, map[string]string{"Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"}, 2, "", 0},
+		{"Retry-After that is not a number waits the backoff", `retry { backoff = "10ms" }`, []int{503, 200}, map[string]string{"Retry-After": "-5"}, 2, "", 0},
 		{"Retry-After past max_backoff gives up and says when", `retry { backoff = "10ms"  max_backoff = "1s" }`, []int{503, 200}, map[string]string{"Retry-After": "120"}, 1, "asks to try again in 2m0s", 0},
 		{"no retry block, no retry", ``, []int{503, 200}, nil, 1, "HTTP 503", 0},
 	}
