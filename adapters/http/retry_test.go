@@ -550,3 +550,20 @@ func TestBreakerOpensOnHangs(t *testing.T) {
 		t.Fatalf("upstream saw %d requests, want 2", n)
 	}
 }
+
+// TestUpstreamsBounded checks that hosts that each failed once (as
+// nonexistent names under a wildcard allow_hosts do) are forgotten past
+// the cap, not kept for ever.
+func TestUpstreamsBounded(t *testing.T) {
+	s := upstreamSettings{failures: 5, openFor: time.Minute}
+	for i := range 2 * maxUpstreams {
+		u := upstreamFor(mustParseURL(t, fmt.Sprintf("https://h%d.bounded.example", i)), s)
+		u.record(failed, false)
+	}
+	upstreams.Lock()
+	n := len(upstreams.m)
+	upstreams.Unlock()
+	if n > maxUpstreams+1 {
+		t.Fatalf("%d upstreams kept, want at most %d", n, maxUpstreams+1)
+	}
+}

@@ -131,12 +131,16 @@ func upstreamHost(target *url.URL) string {
 }
 
 // forgetIdleUpstreams drops the state of upstreams with nothing in flight
-// and a closed breaker, which is state a new one starts with anyway (bar
-// the saved retry budget). Called with upstreams locked.
+// and a breaker that does not hold calls back: closed, or open past its
+// open_for. A new one starts with about that state anyway (bar the saved
+// retry budget and a count of failures short of opening it, which are
+// lost: hosts that each fail once, nonexistent names under a wildcard
+// allow_hosts say, must not hold their state past the cap). Called with
+// upstreams locked.
 func forgetIdleUpstreams() {
 	for k, u := range upstreams.m {
 		u.mu.Lock()
-		idle := u.inFlight == 0 && !u.open && u.fails == 0
+		idle := u.inFlight == 0 && !u.probing && (!u.open || u.now().Sub(u.openedAt) >= u.settings.openFor)
 		u.mu.Unlock()
 		if idle {
 			delete(upstreams.m, k)
