@@ -244,7 +244,7 @@ func parseCacheControl(v string) (maxAge time.Duration, keep bool) {
 			if err != nil || secs < 0 {
 				return 0, false // malformed: treat as stale
 			}
-			maxAge = min(time.Duration(secs)*time.Second, maxCacheTTL)
+			maxAge = time.Duration(min(secs, int64(maxCacheTTL/time.Second))) * time.Second // capped before it is multiplied, which would overflow
 		}
 	}
 	return maxAge, true

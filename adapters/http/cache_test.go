@@ -123,6 +123,8 @@ func TestParseCacheControl(t *testing.T) {
 		{"max-age=60, no-cache", 0, false},
 		{"max-age=soon", 0, false},
 		{"max-age=999999999", maxCacheTTL, true},
+		{"max-age=10000000000000", maxCacheTTL, true}, // seconds whose nanoseconds overflow
+		{"max-age=9223372036854775807", maxCacheTTL, true},
 	}
 	for _, tc := range tests {
 		maxAge, keep := parseCacheControl(tc.in)
