@@ -145,8 +145,9 @@ func (p *projection) picked(ev *hcl.EvalContext) (fields []string, path string, 
 // refusedModifiers are the gjson modifiers a select path may not use:
 // each can make an answer far larger than the response it reads (@pretty
 // repeats its indent on every line, @group repeats every key for each
-// element, @dig copies nested matches once per level).
-var refusedModifiers = []string{"pretty", "group", "dig"}
+// element, @dig copies nested matches once per level, @tostr escapes its
+// input again at each use, which doubles it).
+var refusedModifiers = []string{"pretty", "group", "dig", "tostr"}
 
 // refusedModifier returns the first of refusedModifiers that path uses,
 // or "". It is cautious: an unescaped @ followed by such a name anywhere
@@ -169,21 +170,47 @@ func refusedModifier(path string) string {
 	return ""
 }
 
-// pathCopies returns how many times a gjson path may copy the response
-// into its answer: once, and once more for each unescaped comma, which
-// may separate the parts of a multipath ({a,b} or [a,b]) that each copy
-// what they match, the same part as often as they are written.
-func pathCopies(path string) int64 {
-	n := int64(1)
+// pathCopies returns how many times, at most, a gjson path may copy the
+// response into its answer, or more than limit. Each multipath ({a,b} or
+// [a,b]) copies what each of its parts matches, and a multipath after a
+// pipe copies the answer of the one before: {x:[a,a]}|{x:[x,x]}|... doubles
+// at each step. So the count is the product of the parts of every
+// bracket, which is cautious (a bracket that is no multipath counts too).
+func pathCopies(path string, limit int64) int64 {
+	copies := int64(1)
+	parts := []int64{1} // of the brackets open, the path itself first
+	mul := func(n int64) {
+		if copies <= limit {
+			copies *= n
+		}
+	}
 	for i := 0; i < len(path); i++ {
 		switch path[i] {
 		case '\\':
 			i++
+		case '[', '{':
+			parts = append(parts, 1)
 		case ',':
-			n++
+			parts[len(parts)-1]++
+		case ']', '}':
+			if len(parts) > 1 {
+				mul(parts[len(parts)-1])
+				parts = parts[:len(parts)-1]
+			}
 		}
 	}
-	return n
+	for _, n := range parts {
+		mul(n)
+	}
+	return copies
+}
+
+// copiesText says copies, or "too many" past limit.
+func copiesText(copies, limit int64) string {
+	if copies > limit {
+		return "too many"
+	}
+	return fmt.Sprint(copies)
 }
 
 // quoteAll quotes each of names.
@@ -211,8 +238,8 @@ func (p *projection) apply(out *adapters.Output, fields []string, path string, l
 	body := adapters.TrimBOM(out.Body)
 	var shaped []byte
 	if p.gjson {
-		if copies := pathCopies(path); copies > 1 && copies*int64(len(body)) > limit {
-			return nil, fmt.Errorf("the path %q (argument %q) has up to %d parts, each of which may copy the %d-byte response, more than the answer may hold (%d bytes, max_response); write a path with fewer parts", path, p.param, copies, len(body), limit)
+		if copies := pathCopies(path, limit); copies > 1 && copies > limit/max(int64(len(body)), 1) {
+			return nil, fmt.Errorf("the path %q (argument %q) may copy the %d-byte response %s times (the product of the parts of its multipaths), more than the answer may hold (%d bytes, max_response); write a path with fewer parts", path, p.param, len(body), copiesText(copies, limit), limit)
 		}
 		res := gjson.GetBytes(body, path)
 		if !res.Exists() {

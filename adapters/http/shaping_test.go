@@ -106,21 +106,25 @@ func TestSelectBlowUps(t *testing.T) {
 		wantErr string
 	}{
 		{"a multipath that copies the response past max_response", "[a,a,a]", "",
-			`has up to 3 parts, each of which may copy the 643-byte response, more than the answer may hold (1024 bytes, max_response)`},
+			`may copy the 643-byte response 3 times (the product of the parts of its multipaths), more than the answer may hold (1024 bytes, max_response)`},
+		{"multipaths in a row, which multiply", "{x:[s,s]}" + strings.Repeat("|{x:[x,x]}", 40), "",
+			`may copy the 643-byte response too many times`},
 		{"a multipath of small parts on a small enough response", "{s,n.0}", `{"s":"y","0":1}`, ""},
 		{"@pretty", `n|@pretty:{"indent":"    "}`, "", "uses the modifier @pretty"},
 		{"@group", `{"k":n}|@group`, "", "uses the modifier @group"},
 		{"@dig", `@dig:s`, "", "uses the modifier @dig"},
+		{"@tostr", `s|@tostr|@tostr`, "", "uses the modifier @tostr"},
 		{"an escaped @ is a key", `\@pretty`, "", `the path "\\@pretty" (argument "pick") matches nothing`},
 		{"harmless modifiers", `n|@reverse|0`, `10`, ""},
-		{"an answer past max_response", `q|@tostr`, "", `the part of the response the argument "pick" picks is larger than 1024 bytes (max_response)`},
+		{"an answer past max_response", `{a:[` + strings.Repeat(`!"`+strings.Repeat("z", 40)+`",`, 2) + `!"z"]}|[a,a,a]|[@this,@this]|[@this,@this]`, "",
+			`the part of the response the argument "pick" picks is larger than 1024 bytes (max_response)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			body := big
 			switch {
-			case strings.HasPrefix(tc.path, "q"):
-				body = `{"q":"` + strings.Repeat(`\"`, 400) + `"}` // @tostr escapes each escape again
+			case strings.HasPrefix(tc.path, "{a:"):
+				body = `{}` // the literals of the path make the answer
 			case tc.want != "" && !strings.Contains(tc.path, "@"):
 				body = `{"n":[1],"s":"y"}`
 			}
