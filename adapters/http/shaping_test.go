@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -51,20 +52,8 @@ func TestSelect(t *testing.T) {
 			tt := testTool{params: map[string]cty.Type{"pick": tc.ty}, optional: []string{"pick"}}
 			h := tt.mustCompile(t, fmt.Sprintf("http {\n url = %q\n select {\n param = \"pick\"\n %s\n }\n}", srv.URL, tc.block))
 			out, err := tt.call(context.Background(), h, map[string]cty.Value{"pick": tc.arg})
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("error = %v, want %q", err, tc.wantErr)
-				}
-				if strings.Contains(tc.wantErr, "not one of them") && last().method != "" {
-					t.Fatal("a request was sent for a field not among the choices")
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(out.Body) != tc.want {
-				t.Fatalf("body = %s, want %s", out.Body, tc.want)
+			if checkShaped(t, out, err, tc.want, tc.wantErr) && strings.Contains(tc.wantErr, "not one of them") && last().method != "" {
+				t.Fatal("a request was sent for a field not among the choices")
 			}
 		})
 	}
@@ -132,21 +121,29 @@ func TestSelectBlowUps(t *testing.T) {
 			tt := testTool{params: map[string]cty.Type{"pick": cty.String}, optional: []string{"pick"}}
 			h := tt.mustCompile(t, fmt.Sprintf("http {\n url = %q\n max_response = 1024\n select {\n param = \"pick\"\n gjson = true\n }\n}", srv.URL))
 			out, err := tt.call(context.Background(), h, map[string]cty.Value{"pick": cty.StringVal(tc.path)})
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("error = %v, want %q", err, tc.wantErr)
-				}
-				if strings.Contains(tc.wantErr, "modifier") && last().method != "" {
-					t.Fatal("a request was sent for a refused modifier")
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(out.Body) != tc.want {
-				t.Fatalf("body = %s, want %s", out.Body, tc.want)
+			if checkShaped(t, out, err, tc.want, tc.wantErr) && strings.Contains(tc.wantErr, "modifier") && last().method != "" {
+				t.Fatal("a request was sent for a refused modifier")
 			}
 		})
 	}
+}
+
+// checkShaped checks the answer of a call of a tool with a select block:
+// the error wanted when wantErr is set, else the body. It reports
+// whether an error was wanted.
+func checkShaped(t *testing.T, out *adapters.Output, err error, want, wantErr string) bool {
+	t.Helper()
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("error = %v, want %q", err, wantErr)
+		}
+		return true
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out.Body) != want {
+		t.Fatalf("body = %s, want %s", out.Body, want)
+	}
+	return false
 }
