@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -185,15 +186,16 @@ func (rc *responseCache) get(key [sha256.Size]byte) (*adapters.Output, bool) {
 }
 
 // put keeps out under key for the ttl, shortened (or refused) by the
-// upstream's Cache-Control when the block respects it, and sets
-// out.FreshFor to how long it is kept.
-func (rc *responseCache) put(key [sha256.Size]byte, out *adapters.Output, cacheControl string) {
+// upstream's Cache-Control when the block respects it, less the Age of
+// an answer a cache on the way kept already, and sets out.FreshFor to
+// how long it is kept.
+func (rc *responseCache) put(key [sha256.Size]byte, out *adapters.Output, header http.Header) {
 	ttl := rc.ttl
 	if rc.respectCacheControl {
-		if maxAge, keep := parseCacheControl(cacheControl); !keep {
+		if maxAge, keep := parseCacheControl(header.Get("Cache-Control")); !keep {
 			return
 		} else if maxAge >= 0 {
-			ttl = min(ttl, maxAge)
+			ttl = min(ttl, maxAge-parseAge(header.Get("Age")))
 		}
 	}
 	size := int64(len(out.Body)) + cacheEntryOverheadSize
@@ -248,6 +250,16 @@ func parseCacheControl(v string) (maxAge time.Duration, keep bool) {
 		}
 	}
 	return maxAge, true
+}
+
+// parseAge reads an Age header: how long a cache on the way has kept the
+// answer; 0 when there is none or it is malformed.
+func parseAge(v string) time.Duration {
+	secs, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || secs < 0 {
+		return 0
+	}
+	return time.Duration(min(secs, int64(maxCacheTTL/time.Second))) * time.Second
 }
 
 // flight is a miss being answered: the calls with its key that come
@@ -306,11 +318,11 @@ func (h *HTTP) cached(ctx context.Context, in *adapters.Input) (*adapters.Output
 		}
 		f, leader := h.cache.join(key)
 		if leader {
-			var cacheControl string
-			out, err := h.uncached(ctx, in, &cacheControl)
+			var header http.Header
+			out, err := h.uncached(ctx, in, &header)
 			if err == nil && !out.Truncated {
 				out.Private = identity.FromContext(ctx) != nil
-				h.cache.put(key, out, cacheControl)
+				h.cache.put(key, out, header)
 			}
 			h.cache.land(key, f, out, err, ctx.Err() != nil)
 			return out, err

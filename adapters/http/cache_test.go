@@ -282,3 +282,27 @@ func TestCacheKeyHasClaims(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheAge checks that an answer a cache on the way kept already
+// (its Age) is kept only for what is left of its max-age.
+func TestCacheAge(t *testing.T) {
+	up := newFlaky(t, http.StatusOK)
+	up.header = map[string]string{"Cache-Control": "max-age=10", "Age": "8"}
+	tt, h, clock := cachedTool(t, up, `cache { ttl = "1m"  respect_cache_control = true }`)
+	for i, s := range []struct {
+		advance time.Duration
+		want    int
+	}{{0, 1}, {time.Second, 1}, {time.Second, 2}} {
+		clock.Advance(s.advance)
+		out, err := tt.call(context.Background(), h, map[string]cty.Value{"q": cty.StringVal("a")})
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if want := fmt.Sprintf(`{"status":200,"n":%d,"q":"a"}`, s.want); string(out.Body) != want {
+			t.Fatalf("step %d: answer %s, want %s", i, out.Body, want)
+		}
+		if i == 0 && out.FreshFor != 2*time.Second {
+			t.Fatalf("fresh for %s, want 2s", out.FreshFor)
+		}
+	}
+}

@@ -67,7 +67,7 @@ func (s *callSecrets) urlValues() []string {
 
 // call sends the request. It adds to secrets what must not appear in an
 // error message (see callSecrets).
-func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecrets, cacheControl *string) (*adapters.Output, error) {
+func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecrets, header *http.Header) (*adapters.Output, error) {
 	ev := &hcl.EvalContext{}
 	if in != nil && in.Eval != nil {
 		ev = in.Eval
@@ -115,8 +115,8 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 	if in != nil && in.Report != nil {
 		in.Report.Log("debug", redact.Redact(fmt.Sprintf("%s %s: HTTP %d, %d bytes", h.method, out.target.Redacted(), resp.StatusCode(), len(data)), secrets.urlValues()))
 	}
-	if cacheControl != nil {
-		*cacheControl = resp.Header().Get("Cache-Control")
+	if header != nil {
+		*header = resp.Header()
 	}
 	result, err := h.output(resp, data, over, secrets)
 	if err != nil || h.shape == nil || whole {
