@@ -315,4 +315,14 @@ func (h *HTTP) ParamChoices() map[string][]string {
 	return map[string][]string{h.shape.param: h.shape.choices}
 }
 
+// PathParam returns the select block's parameter when it takes a gjson
+// path (see adapters.PathPicker).
+func (h *HTTP) PathParam() string {
+	if h.shape == nil || !h.shape.gjson {
+		return ""
+	}
+	return h.shape.param
+}
+
 var _ adapters.ParamChoicer = (*HTTP)(nil)
+var _ adapters.PathPicker = (*HTTP)(nil)
