@@ -173,35 +173,31 @@ func refusedModifier(path string) string {
 // pathCopies returns how many times, at most, a gjson path may copy the
 // response into its answer, or more than limit. Each multipath ({a,b} or
 // [a,b]) copies what each of its parts matches, and a multipath after a
-// pipe copies the answer of the one before: {x:[a,a]}|{x:[x,x]}|... doubles
-// at each step. So the count is the product of the parts of every
-// bracket, which is cautious (a bracket that is no multipath counts too).
+// pipe copies the answer of the one before: {x:[a,a]}|{x:[x,x]}|...
+// doubles at each step. So the count is the product, over the path's
+// steps (split at every | and . whatever their place), of one plus the
+// commas of the step. It reads no brackets or strings, whose reading a
+// crafted path could make differ from gjson's: splitting at a separator
+// that is none, or counting a comma that is none, only counts more.
 func pathCopies(path string, limit int64) int64 {
-	copies := int64(1)
-	parts := []int64{1} // of the brackets open, the path itself first
-	mul := func(n int64) {
+	copies, parts := int64(1), int64(1)
+	step := func() {
 		if copies <= limit {
-			copies *= n
+			copies *= parts
 		}
+		parts = 1
 	}
 	for i := 0; i < len(path); i++ {
 		switch path[i] {
 		case '\\':
 			i++
-		case '[', '{':
-			parts = append(parts, 1)
 		case ',':
-			parts[len(parts)-1]++
-		case ']', '}':
-			if len(parts) > 1 {
-				mul(parts[len(parts)-1])
-				parts = parts[:len(parts)-1]
-			}
+			parts++
+		case '|', '.':
+			step()
 		}
 	}
-	for _, n := range parts {
-		mul(n)
-	}
+	step()
 	return copies
 }
 
@@ -239,7 +235,7 @@ func (p *projection) apply(out *adapters.Output, fields []string, path string, l
 	var shaped []byte
 	if p.gjson {
 		if copies := pathCopies(path, limit); copies > 1 && copies > limit/max(int64(len(body)), 1) {
-			return nil, fmt.Errorf("the path %q (argument %q) may copy the %d-byte response %s times (the product of the parts of its multipaths), more than the answer may hold (%d bytes, max_response); write a path with fewer parts", path, p.param, len(body), copiesText(copies, limit), limit)
+			return nil, fmt.Errorf("the path %q (argument %q) may copy the %d-byte response %s times (the product of the parts of its multipaths, step by step), more than the answer may hold (%d bytes, max_response); write a path with fewer parts", path, p.param, len(body), copiesText(copies, limit), limit)
 		}
 		res := gjson.GetBytes(body, path)
 		if !res.Exists() {

@@ -95,9 +95,11 @@ func TestSelectBlowUps(t *testing.T) {
 		wantErr string
 	}{
 		{"a multipath that copies the response past max_response", "[a,a,a]", "",
-			`may copy the 643-byte response 3 times (the product of the parts of its multipaths), more than the answer may hold (1024 bytes, max_response)`},
+			`may copy the 643-byte response 3 times (the product of the parts of its multipaths, step by step), more than the answer may hold (1024 bytes, max_response)`},
 		{"multipaths in a row, which multiply", "{x:[s,s]}" + strings.Repeat("|{x:[x,x]}", 40), "",
 			`may copy the 643-byte response too many times`},
+		{"a bracket in a string hides no part", strings.Repeat(`|[#(s=="]"),@this,@this,@this]`, 6)[1:], "",
+			`may copy the 17-byte response too many times`},
 		{"a multipath of small parts on a small enough response", "{s,n.0}", `{"s":"y","0":1}`, ""},
 		{"@pretty", `n|@pretty:{"indent":"    "}`, "", "uses the modifier @pretty"},
 		{"@group", `{"k":n}|@group`, "", "uses the modifier @group"},
@@ -114,7 +116,7 @@ func TestSelectBlowUps(t *testing.T) {
 			switch {
 			case strings.HasPrefix(tc.path, "{a:"):
 				body = `{}` // the literals of the path make the answer
-			case tc.want != "" && !strings.Contains(tc.path, "@"):
+			case tc.want != "" && !strings.Contains(tc.path, "@"), strings.Contains(tc.path, `"]"`):
 				body = `{"n":[1],"s":"y"}`
 			}
 			srv, last := testRecorder(t, "application/json", body)
