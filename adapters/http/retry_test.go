@@ -307,8 +307,17 @@ func TestBreakerProbeAlone(t *testing.T) {
 }
 
 // TestLimitConcurrent checks that the upstream never sees more requests
-// at once than max_concurrent, from two tools sharing its limit.
+// at once than max_concurrent, from two tools sharing its limit, also
+// when one of them has a retry block and the other none.
 func TestLimitConcurrent(t *testing.T) {
+	for _, other := range []string{"", "retry { attempts = 2 }"} {
+		t.Run(other, func(t *testing.T) { testLimitConcurrent(t, other) })
+	}
+}
+
+// testLimitConcurrent is TestLimitConcurrent with other in the second
+// tool's http block.
+func testLimitConcurrent(t *testing.T, other string) {
 	var mu sync.Mutex
 	inFlight, most := 0, 0
 	arrived, release := make(chan struct{}, 16), make(chan struct{})
@@ -325,8 +334,12 @@ func TestLimitConcurrent(t *testing.T) {
 		fmt.Fprint(w, "ok")
 	}))
 	defer srv.Close()
-	src := fmt.Sprintf("http {\n url = %q\n limit { max_concurrent = 2 }\n}", srv.URL)
-	a, b := testTool{}.mustCompile(t, src), testTool{}.mustCompile(t, src)
+	src := "http {\n url = %q\n limit { max_concurrent = 2 }\n %s\n}"
+	a, b := testTool{}.mustCompile(t, fmt.Sprintf(src, srv.URL, "")), testTool{}.mustCompile(t, fmt.Sprintf(src, srv.URL, multiline(other)))
+	target := mustParseURL(t, srv.URL)
+	if upstreamFor(target, a.upstream).sem != upstreamFor(target, b.upstream).sem {
+		t.Fatal("the two tools have a limit each, not the host's one")
+	}
 	const calls = 6
 	errs := make(chan error, calls)
 	for i := range calls {

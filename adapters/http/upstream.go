@@ -17,8 +17,9 @@ import (
 // upstreamSettings are what a tool declares of its upstream host: the
 // retry budget (retry block), the circuit breaker (breaker block) and the
 // concurrency and rate limits (limit block). Tools that declare the same
-// settings for the same host share one upstream, and so one breaker, one
-// budget and one set of limits; a reload that leaves them unchanged finds
+// settings for the same host share one upstream, and so one breaker and
+// one budget; those that declare the same limit block share its limits
+// whatever their other blocks (see hostLimits). A reload that leaves them unchanged finds
 // the same upstream again, with its state.
 type upstreamSettings struct {
 	budget        float64       // fraction of requests that may be retried; 0: no retry block
@@ -51,11 +52,29 @@ type upstreamKey struct {
 	settings upstreamSettings
 }
 
-// upstreams holds the shared state of every upstream in use.
+// upstreams holds the shared state of every upstream in use; limits
+// holds their limits, which tools share when they declare the same limit
+// block for the same host, whatever their retry and breaker blocks: a
+// limit is the host's.
 var upstreams = struct {
 	sync.Mutex
-	m map[upstreamKey]*upstream
-}{m: map[upstreamKey]*upstream{}}
+	m      map[upstreamKey]*upstream
+	limits map[limitKey]*hostLimits
+}{m: map[upstreamKey]*upstream{}, limits: map[limitKey]*hostLimits{}}
+
+// limitKey names the limits of a host under one limit block.
+type limitKey struct {
+	host          string
+	maxConcurrent int
+	rate          float64
+	burst         int
+}
+
+// hostLimits are the limits of a host.
+type hostLimits struct {
+	sem     chan struct{} // nil: no concurrency limit
+	limiter *rate.Limiter // nil: no rate limit
+}
 
 // upstream is the shared state of requests to one host under one set of
 // settings: the breaker, the retry budget and the limits.
@@ -95,12 +114,19 @@ func upstreamFor(target *url.URL, s upstreamSettings) *upstream {
 		forgetIdleUpstreams()
 	}
 	u := &upstream{name: target.Host, settings: s, now: time.Now, tokens: budgetBank}
-	if s.maxConcurrent > 0 {
-		u.sem = make(chan struct{}, s.maxConcurrent)
+	lk := limitKey{host: key.host, maxConcurrent: s.maxConcurrent, rate: s.rate, burst: s.burst}
+	l := upstreams.limits[lk]
+	if l == nil {
+		l = &hostLimits{}
+		if s.maxConcurrent > 0 {
+			l.sem = make(chan struct{}, s.maxConcurrent)
+		}
+		if s.rate > 0 {
+			l.limiter = rate.NewLimiter(rate.Limit(s.rate), s.burst)
+		}
+		upstreams.limits[lk] = l
 	}
-	if s.rate > 0 {
-		u.limiter = rate.NewLimiter(rate.Limit(s.rate), s.burst)
-	}
+	u.sem, u.limiter = l.sem, l.limiter
 	upstreams.m[key] = u
 	return u
 }
@@ -144,6 +170,15 @@ func forgetIdleUpstreams() {
 		u.mu.Unlock()
 		if idle {
 			delete(upstreams.m, k)
+		}
+	}
+	used := map[limitKey]bool{}
+	for k, u := range upstreams.m {
+		used[limitKey{host: k.host, maxConcurrent: u.settings.maxConcurrent, rate: u.settings.rate, burst: u.settings.burst}] = true
+	}
+	for k := range upstreams.limits {
+		if !used[k] {
+			delete(upstreams.limits, k)
 		}
 	}
 }
