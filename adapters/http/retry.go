@@ -222,10 +222,11 @@ func parseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 	if v == "" {
 		return 0, false
 	}
-	if secs, err := strconv.ParseUint(v, 10, 64); err == nil {
-		if secs > uint64(maxRetryAfter/time.Second) {
-			return maxRetryAfter, true
-		}
+	secs, err := strconv.ParseUint(v, 10, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange), err == nil && secs > uint64(maxRetryAfter/time.Second):
+		return maxRetryAfter, true // more digits than a number holds is long, not malformed
+	case err == nil:
 		return time.Duration(secs) * time.Second, true
 	}
 	t, err := http.ParseTime(v)

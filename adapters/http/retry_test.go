@@ -185,6 +185,7 @@ func TestParseRetryAfter(t *testing.T) {
 		{"Sunday, 29-Nov-26 08:01:00 GMT", time.Minute, true},
 		{"Sun, 29 Nov 2026 07:00:00 GMT", 0, true},
 		{"99999999999", maxRetryAfter, true},
+		{"99999999999999999999999999", maxRetryAfter, true},
 		{"Tue, 29 Nov 2033 08:00:00 GMT", maxRetryAfter, true},
 		{"", 0, false},
 		{"-5", 0, false},
