@@ -56,6 +56,9 @@ func (c *compiler) compileSelect(h *HTTP, b *hcl.Block) {
 		ats := adapters.NewAttrs(c.cc)
 		c.diags = append(c.diags, ats.Boolean(a, &p.gjson, "Write gjson = true to let the model write a gjson path.")...)
 	}
+	if pa := at["param"]; p.gjson && pa != nil {
+		c.checkPathParam(pa, p.param)
+	}
 	if a := at["choices"]; a != nil {
 		if v, ok := c.constant(a, cty.List(cty.String), `a list of field names such as ["name", "price"]`); ok {
 			for _, e := range v.AsValueSlice() {
@@ -93,6 +96,18 @@ func (c *compiler) checkSelectParam(a *hcl.Attribute, name string) {
 		if !ty.Equals(cty.String) && !ty.Equals(cty.List(cty.String)) && !ty.Equals(cty.Set(cty.String)) && ty != cty.DynamicPseudoType {
 			c.errorf(a.Expr.Range(), "Invalid select parameter type",
 				"The parameter %q is %s; a select parameter must be a string or a list of strings. Change its type.", name, attr.TypeName(ty))
+		}
+	}
+}
+
+// checkPathParam checks that the parameter of a select block with gjson
+// = true is a string: a list's value is no path, and a call would get
+// the whole answer without a word.
+func (c *compiler) checkPathParam(a *hcl.Attribute, name string) {
+	if v, ok := c.ev.Variables[paramRoot]; ok && v.Type().IsObjectType() && v.Type().HasAttribute(name) {
+		if ty := v.Type().AttributeType(name); ty.IsListType() || ty.IsSetType() {
+			c.errorf(a.Expr.Range(), "Invalid select parameter type",
+				"The parameter %q is %s; with gjson = true, the select parameter is one path, a string. Change its type to string, or use choices.", name, attr.TypeName(ty))
 		}
 	}
 }

@@ -67,6 +67,7 @@ func TestSelectCompileErrors(t *testing.T) {
 	}{
 		{cty.String, `param = "other"` + "\n" + `gjson = true`, "Undeclared select parameter"},
 		{cty.Number, `param = "pick"` + "\n" + `gjson = true`, "Invalid select parameter type"},
+		{cty.List(cty.String), `param = "pick"` + "\n" + `gjson = true`, "with gjson = true, the select parameter is one path, a string"},
 		{cty.String, `param = "pick"`, "select without choices"},
 		{cty.String, `param = "pick"` + "\n" + `gjson = true` + "\n" + `choices = ["a"]`, "choices with gjson"},
 		{cty.String, `param = "pick"` + "\n" + `choices = []`, "Invalid choices"},
