@@ -199,16 +199,28 @@ func (rc *responseCache) put(key [sha256.Size]byte, out *adapters.Output, header
 		}
 	}
 	size := int64(len(out.Body)) + cacheEntryOverheadSize
+	kept := *out
+	if out.Secrets != nil {
+		// The entry keeps the secrets its output's messages must hide,
+		// and counts them: not the call's request, which the function
+		// would keep, its headers and query whole.
+		secrets := slices.Clone(out.Secrets())
+		for _, s := range secrets {
+			size += int64(len(s))
+		}
+		kept.Secrets = func() []string { return secrets }
+	}
 	if ttl <= 0 || size > rc.maxBytes {
 		return
 	}
 	out.FreshFor = ttl
+	kept.FreshFor = ttl
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	if el := rc.entries[key]; el != nil {
 		rc.remove(el)
 	}
-	e := &cacheEntry{key: key, out: *out, expires: rc.now().Add(ttl), size: size}
+	e := &cacheEntry{key: key, out: kept, expires: rc.now().Add(ttl), size: size}
 	rc.entries[key] = rc.order.PushFront(e)
 	rc.bytes += size
 	for len(rc.entries) > rc.maxEntries || rc.bytes > rc.maxBytes {

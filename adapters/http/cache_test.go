@@ -16,6 +16,7 @@ import (
 	"github.com/toolhost/toolhost/internal/tasks/storetest"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+	"strings"
 )
 
 // cachedTool compiles a tool with a cache block against c, on a fake clock.
@@ -304,5 +305,26 @@ func TestCacheAge(t *testing.T) {
 		if i == 0 && out.FreshFor != 2*time.Second {
 			t.Fatalf("fresh for %s, want 2s", out.FreshFor)
 		}
+	}
+}
+
+// TestCacheCountsSecrets checks that the secrets an entry keeps (to hide
+// them from the messages of its answer) count toward max_bytes.
+func TestCacheCountsSecrets(t *testing.T) {
+	up := newFlaky(t, http.StatusOK)
+	tt := testTool{params: map[string]cty.Type{"token": cty.String}}
+	h := tt.mustCompile(t, fmt.Sprintf("http {\n url = %q\n headers = { Authorization = \"Bearer ${param.token}\" }\n cache {\n ttl = \"1m\"\n max_bytes = 600\n }\n}", up.srv.URL))
+	token := cty.StringVal(strings.Repeat("t", 400))
+	for i, want := range []int{1, 2} {
+		out, err := tt.call(context.Background(), h, map[string]cty.Value{"token": token})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf(`{"status":200,"n":%d,"q":""}`, want); string(out.Body) != got {
+			t.Fatalf("call %d: answer %s, want %s: an entry over max_bytes with its secrets was kept", i, out.Body, got)
+		}
+	}
+	if n := h.cache.len(); n != 0 {
+		t.Fatalf("cache holds %d entries, want none", n)
 	}
 }
