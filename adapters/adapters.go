@@ -132,6 +132,13 @@ type ParamChoicer interface {
 	ParamChoices() map[string][]string
 }
 
+// PathPicker is a Backend one of whose parameters is a path that picks
+// any part of its answer (an http block's select with gjson = true), so
+// that a call may leave out any field. PathParam returns its name, or "".
+type PathPicker interface {
+	PathParam() string
+}
+
 // Input is one call of a backend.
 type Input struct {
 	// Eval is the evaluation context of the call: the variable "param" holds

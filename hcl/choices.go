@@ -38,11 +38,31 @@ func addChoices(s *jsonschema.Schema, b adapters.Backend) {
 	}
 }
 
+// pathWarnings warns of each result field that is not optional when
+// the argument param is a path that may pick any part of the answer.
+func pathWarnings(t *Tool, param string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, f := range t.Result.Fields {
+		if !f.Optional {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Result field the model may leave out",
+				Detail:   fmt.Sprintf("The result field %q is not optional, and the %q argument (the http block's select, with gjson = true) may pick a part of the answer without it, which would fail the call. Add optional = true to the field.", f.Name, param),
+				Subject:  f.DeclRange.Ptr(),
+			})
+		}
+	}
+	return diags
+}
+
 // choiceWarnings warns of each result field that is not optional and
 // reads a field among a backend's select choices (see
 // adapters.ParamChoicer): a call whose select argument names other fields
 // leaves it out of the answer, and the field would then fail the call.
 func choiceWarnings(t *Tool) hcl.Diagnostics {
+	if pp, ok := t.Backend.(adapters.PathPicker); ok && pp.PathParam() != "" && t.Result != nil {
+		return pathWarnings(t, pp.PathParam())
+	}
 	pc, ok := t.Backend.(adapters.ParamChoicer)
 	if !ok || t.Result == nil {
 		return nil

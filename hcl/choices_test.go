@@ -1,6 +1,7 @@
 package hcl
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -9,20 +10,29 @@ import (
 
 // TestSelectChoicesSchemaAndWarning checks that an http block's select
 // choices are the items' enum of its parameter in the input schema, and
-// that a result field reading one of them without optional = true is
-// warned of.
+// that a result field that a select argument may leave out without
+// optional = true is warned of: one reading a choice, or any with a gjson
+// path.
 func TestSelectChoicesSchemaAndWarning(t *testing.T) {
-	src := `
+	tests := []struct {
+		name, ty, selectBody, wantWarning, wantSchema string
+	}{
+		{"choices", "list(string)", `choices = ["name", "price"]`, `The result field "name" reads "name"`, `"enum":["name","price"]`},
+		{"gjson", "string", `gjson = true`, `The result field "name" is not optional, and the "fields" argument`, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := fmt.Sprintf(`
 tool "item" {
   param "fields" {
-    type     = list(string)
+    type     = %s
     required = false
   }
   http {
     url = "https://api.example.com/item"
     select {
-      param   = "fields"
-      choices = ["name", "price"]
+      param = "fields"
+      %s
     }
   }
   result {
@@ -37,22 +47,23 @@ tool "item" {
     }
   }
 }
-`
-	cfg, diags := loadString(t, src, nil)
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	var warned []string
-	for _, d := range diags {
-		if d.Severity == hcl.DiagWarning {
-			warned = append(warned, d.Detail)
-		}
-	}
-	if len(warned) != 1 || !strings.Contains(warned[0], `The result field "name" reads "name"`) {
-		t.Errorf("warnings = %q, want one for the field name", warned)
-	}
-	schema := string(cfg.Tools[0].InputSchemaJSON)
-	if !strings.Contains(schema, `"enum":["name","price"]`) {
-		t.Errorf("input schema %s does not list the choices", schema)
+`, tc.ty, tc.selectBody)
+			cfg, diags := loadString(t, src, nil)
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			var warned []string
+			for _, d := range diags {
+				if d.Severity == hcl.DiagWarning {
+					warned = append(warned, d.Detail)
+				}
+			}
+			if len(warned) != 1 || !strings.Contains(warned[0], tc.wantWarning) {
+				t.Errorf("warnings = %q, want one for the field name", warned)
+			}
+			if schema := string(cfg.Tools[0].InputSchemaJSON); !strings.Contains(schema, tc.wantSchema) {
+				t.Errorf("input schema %s does not list the choices", schema)
+			}
+		})
 	}
 }

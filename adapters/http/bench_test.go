@@ -36,7 +36,7 @@ func BenchmarkSelect10MB(b *testing.B) {
 	b.ReportAllocs()
 	var outLen int
 	for b.Loop() {
-		out, err := p.apply(&adapters.Output{Body: body, MIMEType: "application/json"}, []string{"id", "price"}, "")
+		out, err := p.apply(&adapters.Output{Body: body, MIMEType: "application/json"}, []string{"id", "price"}, "", maxMaxResponse)
 		if err != nil {
 			b.Fatal(err)
 		}

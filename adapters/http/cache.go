@@ -4,8 +4,10 @@ import (
 	"container/list"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,6 +47,9 @@ type responseCache struct {
 	respectCacheControl bool
 	maxEntries          int
 	maxBytes            int64
+	// claims are the claims of the caller's token the http block reads
+	// with claim(), whose values are part of the key.
+	claims []string
 	// now is the clock; tests replace it.
 	now func() time.Time
 
@@ -67,8 +72,8 @@ type cacheEntry struct {
 	size    int64
 }
 
-// compileCache reads a cache block.
-func (c *compiler) compileCache(h *HTTP, b *hcl.Block) {
+// compileCache reads a cache block; attrs are the http block's.
+func (c *compiler) compileCache(h *HTTP, b *hcl.Block, attrs hcl.Attributes) {
 	content, diags := b.Body.Content(cacheSchema)
 	c.diags = append(c.diags, diags...)
 	for _, d := range diags {
@@ -102,14 +107,24 @@ func (c *compiler) compileCache(h *HTTP, b *hcl.Block) {
 			rc.maxBytes = int64(n)
 		}
 	}
+	for _, a := range attrs {
+		for _, name := range adapters.ClaimRefs(a.Expr) {
+			if !slices.Contains(rc.claims, name) {
+				rc.claims = append(rc.claims, name)
+			}
+		}
+	}
+	slices.Sort(rc.claims)
 	h.cache = rc
 }
 
 // cacheKey is the key of a call: the tool, the caller's subject when the
-// call has one (so that two callers never share an answer), and the
-// arguments in a canonical form (cty's JSON, whose object keys are
-// sorted). It is a hash, so that the cache holds no sensitive argument.
-func cacheKey(ctx context.Context, tool string, in *adapters.Input) ([sha256.Size]byte, bool) {
+// call has one (so that two callers never share an answer), the values
+// of the claims the block reads (one subject's tokens may differ in
+// them, an organization say, and so may the request), and the arguments
+// in a canonical form (cty's JSON, whose object keys are sorted). It is
+// a hash, so that the cache holds no sensitive argument.
+func cacheKey(ctx context.Context, tool string, claims []string, in *adapters.Input) ([sha256.Size]byte, bool) {
 	param := cty.EmptyObjectVal
 	if in != nil && in.Eval != nil {
 		if v, ok := in.Eval.Variables[paramRoot]; ok {
@@ -124,12 +139,25 @@ func cacheKey(ctx context.Context, tool string, in *adapters.Input) ([sha256.Siz
 	if err != nil {
 		return [sha256.Size]byte{}, false
 	}
+	caller := identity.FromContext(ctx)
+	if in != nil && in.Caller != nil {
+		caller = in.Caller
+	}
 	who := "-"
-	if caller := identity.FromContext(ctx); caller != nil {
+	if caller != nil {
 		who = "sub:" + caller.Subject
 	}
+	parts := [][]byte{[]byte(tool), []byte(who), args}
+	for _, name := range claims {
+		v, _ := caller.Claim(name)
+		val, err := json.Marshal(v) // a map's keys sorted
+		if err != nil {
+			return [sha256.Size]byte{}, false
+		}
+		parts = append(parts, []byte(name), val)
+	}
 	hash := sha256.New()
-	for _, part := range [][]byte{[]byte(tool), []byte(who), args} {
+	for _, part := range parts {
 		hash.Write([]byte(strconv.Itoa(len(part)) + ":"))
 		hash.Write(part)
 	}
@@ -158,28 +186,41 @@ func (rc *responseCache) get(key [sha256.Size]byte) (*adapters.Output, bool) {
 }
 
 // put keeps out under key for the ttl, shortened (or refused) by the
-// upstream's Cache-Control when the block respects it, and sets
-// out.FreshFor to how long it is kept.
-func (rc *responseCache) put(key [sha256.Size]byte, out *adapters.Output, cacheControl string) {
+// upstream's Cache-Control when the block respects it, less the Age of
+// an answer a cache on the way kept already, and sets out.FreshFor to
+// how long it is kept.
+func (rc *responseCache) put(key [sha256.Size]byte, out *adapters.Output, header http.Header) {
 	ttl := rc.ttl
 	if rc.respectCacheControl {
-		if maxAge, keep := parseCacheControl(cacheControl); !keep {
+		if maxAge, keep := parseCacheControl(header.Get("Cache-Control")); !keep {
 			return
 		} else if maxAge >= 0 {
-			ttl = min(ttl, maxAge)
+			ttl = min(ttl, maxAge-parseAge(header.Get("Age")))
 		}
 	}
 	size := int64(len(out.Body)) + cacheEntryOverheadSize
+	kept := *out
+	if out.Secrets != nil {
+		// The entry keeps the secrets its output's messages must hide,
+		// and counts them: not the call's request, which the function
+		// would keep, its headers and query whole.
+		secrets := slices.Clone(out.Secrets())
+		for _, s := range secrets {
+			size += int64(len(s))
+		}
+		kept.Secrets = func() []string { return secrets }
+	}
 	if ttl <= 0 || size > rc.maxBytes {
 		return
 	}
 	out.FreshFor = ttl
+	kept.FreshFor = ttl
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	if el := rc.entries[key]; el != nil {
 		rc.remove(el)
 	}
-	e := &cacheEntry{key: key, out: *out, expires: rc.now().Add(ttl), size: size}
+	e := &cacheEntry{key: key, out: kept, expires: rc.now().Add(ttl), size: size}
 	rc.entries[key] = rc.order.PushFront(e)
 	rc.bytes += size
 	for len(rc.entries) > rc.maxEntries || rc.bytes > rc.maxBytes {
@@ -217,10 +258,20 @@ func parseCacheControl(v string) (maxAge time.Duration, keep bool) {
 			if err != nil || secs < 0 {
 				return 0, false // malformed: treat as stale
 			}
-			maxAge = min(time.Duration(secs)*time.Second, maxCacheTTL)
+			maxAge = time.Duration(min(secs, int64(maxCacheTTL/time.Second))) * time.Second // capped before it is multiplied, which would overflow
 		}
 	}
 	return maxAge, true
+}
+
+// parseAge reads an Age header: how long a cache on the way has kept the
+// answer; 0 when there is none or it is malformed.
+func parseAge(v string) time.Duration {
+	secs, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || secs < 0 {
+		return 0
+	}
+	return time.Duration(min(secs, int64(maxCacheTTL/time.Second))) * time.Second
 }
 
 // flight is a miss being answered: the calls with its key that come
@@ -266,7 +317,7 @@ func (rc *responseCache) land(key [sha256.Size]byte, f *flight, out *adapters.Ou
 // it is made wait for its answer, so that a burst of them sends one
 // request.
 func (h *HTTP) cached(ctx context.Context, in *adapters.Input) (*adapters.Output, error) {
-	key, ok := cacheKey(ctx, h.tool, in)
+	key, ok := cacheKey(ctx, h.tool, h.cache.claims, in)
 	if !ok {
 		return h.uncached(ctx, in, nil)
 	}
@@ -279,11 +330,11 @@ func (h *HTTP) cached(ctx context.Context, in *adapters.Input) (*adapters.Output
 		}
 		f, leader := h.cache.join(key)
 		if leader {
-			var cacheControl string
-			out, err := h.uncached(ctx, in, &cacheControl)
+			var header http.Header
+			out, err := h.uncached(ctx, in, &header)
 			if err == nil && !out.Truncated {
 				out.Private = identity.FromContext(ctx) != nil
-				h.cache.put(key, out, cacheControl)
+				h.cache.put(key, out, header)
 			}
 			h.cache.land(key, f, out, err, ctx.Err() != nil)
 			return out, err

@@ -9,9 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/identity"
 	"github.com/toolhost/toolhost/internal/tasks/storetest"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"strings"
 )
 
 // cachedTool compiles a tool with a cache block against c, on a fake clock.
@@ -119,6 +124,8 @@ func TestParseCacheControl(t *testing.T) {
 		{"max-age=60, no-cache", 0, false},
 		{"max-age=soon", 0, false},
 		{"max-age=999999999", maxCacheTTL, true},
+		{"max-age=10000000000000", maxCacheTTL, true}, // seconds whose nanoseconds overflow
+		{"max-age=9223372036854775807", maxCacheTTL, true},
 	}
 	for _, tc := range tests {
 		maxAge, keep := parseCacheControl(tc.in)
@@ -225,5 +232,99 @@ func TestCacheCoalescedLeaderCanceled(t *testing.T) {
 	}
 	if b := <-follower; b != "answer 2" {
 		t.Fatalf("the waiting call got %q, want answer 2, from a request of its own", b)
+	}
+}
+
+// TestCacheKeyHasClaims checks that two tokens of one subject that
+// differ in a claim the block reads do not share an answer, and that
+// claims the block does not read do not split the cache.
+func TestCacheKeyHasClaims(t *testing.T) {
+	up := newFlaky(t, http.StatusOK)
+	atCompile := function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "name", Type: cty.String}},
+		Type:   function.StaticReturnType(cty.DynamicPseudoType),
+		Impl:   func([]cty.Value, cty.Type) (cty.Value, error) { return cty.DynamicVal, nil },
+	})
+	file, diags := hclsyntax.ParseConfig([]byte(fmt.Sprintf("http {\n url = %q\n query = { q = claim(\"org\") }\n cache {\n ttl = \"1m\"\n }\n}", up.srv.URL)), "tool.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	kind, _ := adapters.Lookup("http")
+	b, diags := kind.Compile(file.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &adapters.CompileContext{ToolName: "orgs",
+		Eval: &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.EmptyObjectVal}, Functions: map[string]function.Function{"claim": atCompile}}})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	h := b.(*HTTP)
+	t.Cleanup(func() { h.Close() })
+	call := func(org, jti string) string {
+		caller := &identity.Caller{Subject: "alice", Claims: map[string]any{"org": org, "jti": jti}}
+		claim := function.New(&function.Spec{
+			Params: []function.Parameter{{Name: "name", Type: cty.String}},
+			Type:   function.StaticReturnType(cty.String),
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				return cty.StringVal(caller.Claims[args[0].AsString()].(string)), nil
+			},
+		})
+		out, err := h.Call(identity.NewContext(context.Background(), caller), &adapters.Input{Caller: caller, Eval: &hcl.EvalContext{
+			Variables: map[string]cty.Value{"param": cty.EmptyObjectVal}, Functions: map[string]function.Function{"claim": claim}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out.Body)
+	}
+	for i, tc := range []struct{ org, jti, want string }{
+		{"acme", "1", `{"status":200,"n":1,"q":"acme"}`},
+		{"globex", "2", `{"status":200,"n":2,"q":"globex"}`},
+		{"acme", "3", `{"status":200,"n":1,"q":"acme"}`},
+	} {
+		if got := call(tc.org, tc.jti); got != tc.want {
+			t.Fatalf("call %d: answer %s, want %s", i, got, tc.want)
+		}
+	}
+}
+
+// TestCacheAge checks that an answer a cache on the way kept already
+// (its Age) is kept only for what is left of its max-age.
+func TestCacheAge(t *testing.T) {
+	up := newFlaky(t, http.StatusOK)
+	up.header = map[string]string{"Cache-Control": "max-age=10", "Age": "8"}
+	tt, h, clock := cachedTool(t, up, `cache { ttl = "1m"  respect_cache_control = true }`)
+	for i, s := range []struct {
+		advance time.Duration
+		want    int
+	}{{0, 1}, {time.Second, 1}, {time.Second, 2}} {
+		clock.Advance(s.advance)
+		out, err := tt.call(context.Background(), h, map[string]cty.Value{"q": cty.StringVal("a")})
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if want := fmt.Sprintf(`{"status":200,"n":%d,"q":"a"}`, s.want); string(out.Body) != want {
+			t.Fatalf("step %d: answer %s, want %s", i, out.Body, want)
+		}
+		if i == 0 && out.FreshFor != 2*time.Second {
+			t.Fatalf("fresh for %s, want 2s", out.FreshFor)
+		}
+	}
+}
+
+// TestCacheCountsSecrets checks that the secrets an entry keeps (to hide
+// them from the messages of its answer) count toward max_bytes.
+func TestCacheCountsSecrets(t *testing.T) {
+	up := newFlaky(t, http.StatusOK)
+	tt := testTool{params: map[string]cty.Type{"token": cty.String}}
+	h := tt.mustCompile(t, fmt.Sprintf("http {\n url = %q\n headers = { Authorization = \"Bearer ${param.token}\" }\n cache {\n ttl = \"1m\"\n max_bytes = 600\n }\n}", up.srv.URL))
+	token := cty.StringVal(strings.Repeat("t", 400))
+	for i, want := range []int{1, 2} {
+		out, err := tt.call(context.Background(), h, map[string]cty.Value{"token": token})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf(`{"status":200,"n":%d,"q":""}`, want); string(out.Body) != got {
+			t.Fatalf("call %d: answer %s, want %s: an entry over max_bytes with its secrets was kept", i, out.Body, got)
+		}
+	}
+	if n := h.cache.len(); n != 0 {
+		t.Fatalf("cache holds %d entries, want none", n)
 	}
 }

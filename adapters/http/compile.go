@@ -119,7 +119,7 @@ func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, h
 	blocks := c.nested(content.Blocks)
 	c.compileUpstream(h, blocks)
 	if b := blocks["cache"]; b != nil {
-		c.compileCache(h, b)
+		c.compileCache(h, b, attrs)
 	}
 	if b := blocks["select"]; b != nil {
 		c.compileSelect(h, b)

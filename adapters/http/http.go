@@ -121,11 +121,11 @@ func (h *HTTP) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	return h.uncached(ctx, in, nil)
 }
 
-// uncached is Call without the cache. cacheControl, when not nil,
-// receives the response's Cache-Control.
-func (h *HTTP) uncached(ctx context.Context, in *adapters.Input, cacheControl *string) (*adapters.Output, error) {
+// uncached is Call without the cache. header, when not nil, receives
+// the response's header.
+func (h *HTTP) uncached(ctx context.Context, in *adapters.Input, header *http.Header) (*adapters.Output, error) {
 	secrets := &callSecrets{}
-	out, err := h.call(ctx, in, secrets, cacheControl)
+	out, err := h.call(ctx, in, secrets, header)
 	if err != nil {
 		return nil, redact.Error(err, secrets.values())
 	}

@@ -67,7 +67,7 @@ func (s *callSecrets) urlValues() []string {
 
 // call sends the request. It adds to secrets what must not appear in an
 // error message (see callSecrets).
-func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecrets, cacheControl *string) (*adapters.Output, error) {
+func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecrets, header *http.Header) (*adapters.Output, error) {
 	ev := &hcl.EvalContext{}
 	if in != nil && in.Eval != nil {
 		ev = in.Eval
@@ -91,7 +91,7 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 		return nil, err
 	}
 	host := out.target.Host
-	callCtx, cancel := context.WithTimeout(ctx, h.timeout)
+	callCtx, cancel := context.WithTimeoutCause(ctx, h.timeout, errTimeout)
 	defer cancel()
 	var report adapters.Reporter
 	if in != nil {
@@ -115,14 +115,14 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 	if in != nil && in.Report != nil {
 		in.Report.Log("debug", redact.Redact(fmt.Sprintf("%s %s: HTTP %d, %d bytes", h.method, out.target.Redacted(), resp.StatusCode(), len(data)), secrets.urlValues()))
 	}
-	if cacheControl != nil {
-		*cacheControl = resp.Header().Get("Cache-Control")
+	if header != nil {
+		*header = resp.Header()
 	}
 	result, err := h.output(resp, data, over, secrets)
 	if err != nil || h.shape == nil || whole {
 		return result, err
 	}
-	return h.shape.apply(result, fields, path)
+	return h.shape.apply(result, fields, path, h.maxResponse)
 }
 
 // outgoing is a request built for a call, before it is sent.

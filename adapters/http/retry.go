@@ -93,10 +93,17 @@ func (h *HTTP) exchange(callCtx context.Context, out *outgoing, report adapters.
 	}
 }
 
+// errTimeout is the cause of a call's context that ends at the http
+// block's timeout.
+var errTimeout = errors.New("the http block's timeout passed")
+
 // health says what a request's answer tells of its upstream: no answer
-// or a server error (bar 501, which is about the request) is a failure.
+// (in the block's timeout too: an upstream that hangs is failing) or a
+// server error (bar 501, which is about the request) is a failure.
 func health(resp *resty.Response, err error, callCtx context.Context) outcome {
 	switch {
+	case err != nil && callCtx.Err() != nil && context.Cause(callCtx) == errTimeout:
+		return failed
 	case err != nil && callCtx.Err() != nil:
 		return unknown
 	case err != nil:
@@ -117,7 +124,8 @@ func health(resp *resty.Response, err error, callCtx context.Context) outcome {
 // never retries a method that is not idempotent, a request refused here
 // (network policy, redirects), an answer that is not 408, 429, 502, 503
 // or 504, a wait the call's deadline would not outlast, nor a Retry-After
-// longer than max_backoff.
+// longer than max_backoff. A shorter Retry-After is waited for, or the
+// backoff when that is longer.
 func (h *HTTP) retryAfter(attempt int, resp *resty.Response, err error, callCtx context.Context) (wait time.Duration, why string, again bool) {
 	if !h.retries() || attempt >= h.retry.attempts || callCtx.Err() != nil {
 		return 0, "", false
@@ -143,7 +151,7 @@ func (h *HTTP) retryAfter(attempt int, resp *resty.Response, err error, callCtx 
 			if d > h.retry.maxBackoff {
 				return 0, "", false // the error says when (see retryAfterNote)
 			}
-			wait = d
+			wait = max(wait, d) // no sooner than the backoff: a Retry-After of 0 or a past date is no licence to hammer
 		}
 	}
 	if deadline, ok := callCtx.Deadline(); ok && time.Until(deadline) <= wait {
@@ -214,10 +222,11 @@ func parseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 	if v == "" {
 		return 0, false
 	}
-	if secs, err := strconv.ParseUint(v, 10, 64); err == nil {
-		if secs > uint64(maxRetryAfter/time.Second) {
-			return maxRetryAfter, true
-		}
+	secs, err := strconv.ParseUint(v, 10, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange), err == nil && secs > uint64(maxRetryAfter/time.Second):
+		return maxRetryAfter, true // more digits than a number holds is long, not malformed
+	case err == nil:
 		return time.Duration(secs) * time.Second, true
 	}
 	t, err := http.ParseTime(v)

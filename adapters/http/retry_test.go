@@ -3,11 +3,13 @@ package http
 import (
 	"context"
 	"fmt"
+	"github.com/zclconf/go-cty/cty"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -91,6 +93,9 @@ func TestRetry(t *testing.T) {
 		{"POST declared idempotent is", `method = "POST"` + "\n" + `retry { backoff = "10ms"  idempotent = true }`, []int{503, 200}, nil, 2, "", 0},
 		{"PUT is retried", `method = "PUT"` + "\n" + `retry { backoff = "10ms" }`, []int{504, 200}, nil, 2, "", 0},
 		{"Retry-After in seconds is waited for", `retry { backoff = "10ms" }`, []int{429, 429, 200}, map[string]string{"Retry-After": "2"}, 3, "", 2 * time.Second},
+		{"Retry-After of 0 waits the backoff", `retry { backoff = "10ms" }`, []int{503, 200}, map[string]string{"Retry-After": "0"}, 2, "", 0},
+		{"Retry-After in the past waits the backoff", `retry { backoff = "10ms" }`, []int{503, 200}, map[string]string{"Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"}, 2, "", 0},
+		{"Retry-After that is not a number waits the backoff", `retry { backoff = "10ms" }`, []int{503, 200}, map[string]string{"Retry-After": "-5"}, 2, "", 0},
 		{"Retry-After past max_backoff gives up and says when", `retry { backoff = "10ms"  max_backoff = "1s" }`, []int{503, 200}, map[string]string{"Retry-After": "120"}, 1, "asks to try again in 2m0s", 0},
 		{"no retry block, no retry", ``, []int{503, 200}, nil, 1, "HTTP 503", 0},
 	}
@@ -180,6 +185,7 @@ func TestParseRetryAfter(t *testing.T) {
 		{"Sunday, 29-Nov-26 08:01:00 GMT", time.Minute, true},
 		{"Sun, 29 Nov 2026 07:00:00 GMT", 0, true},
 		{"99999999999", maxRetryAfter, true},
+		{"99999999999999999999999999", maxRetryAfter, true},
 		{"Tue, 29 Nov 2033 08:00:00 GMT", maxRetryAfter, true},
 		{"", 0, false},
 		{"-5", 0, false},
@@ -302,8 +308,17 @@ func TestBreakerProbeAlone(t *testing.T) {
 }
 
 // TestLimitConcurrent checks that the upstream never sees more requests
-// at once than max_concurrent, from two tools sharing its limit.
+// at once than max_concurrent, from two tools sharing its limit, also
+// when one of them has a retry block and the other none.
 func TestLimitConcurrent(t *testing.T) {
+	for _, other := range []string{"", "retry { attempts = 2 }"} {
+		t.Run(other, func(t *testing.T) { testLimitConcurrent(t, other) })
+	}
+}
+
+// testLimitConcurrent is TestLimitConcurrent with other in the second
+// tool's http block.
+func testLimitConcurrent(t *testing.T, other string) {
 	var mu sync.Mutex
 	inFlight, most := 0, 0
 	arrived, release := make(chan struct{}, 16), make(chan struct{})
@@ -320,8 +335,12 @@ func TestLimitConcurrent(t *testing.T) {
 		fmt.Fprint(w, "ok")
 	}))
 	defer srv.Close()
-	src := fmt.Sprintf("http {\n url = %q\n limit { max_concurrent = 2 }\n}", srv.URL)
-	a, b := testTool{}.mustCompile(t, src), testTool{}.mustCompile(t, src)
+	src := "http {\n url = %q\n limit { max_concurrent = 2 }\n %s\n}"
+	a, b := testTool{}.mustCompile(t, fmt.Sprintf(src, srv.URL, "")), testTool{}.mustCompile(t, fmt.Sprintf(src, srv.URL, multiline(other)))
+	target := mustParseURL(t, srv.URL)
+	if upstreamFor(target, a.upstream).sem != upstreamFor(target, b.upstream).sem {
+		t.Fatal("the two tools have a limit each, not the host's one")
+	}
 	const calls = 6
 	errs := make(chan error, calls)
 	for i := range calls {
@@ -468,5 +487,97 @@ func TestUpstreamSharedAcrossReload(t *testing.T) {
 	}
 	if n := up.requests(); n != 2 {
 		t.Fatalf("upstream saw %d requests, want 2", n)
+	}
+}
+
+// TestUpstreamSpellings checks that a model choosing the url cannot
+// escape an open breaker by writing its host another way, and that a
+// port that is no port does not open the breaker of the real one.
+func TestUpstreamSpellings(t *testing.T) {
+	up := newFlaky(t, 500)
+	port := mustParseURL(t, up.srv.URL).Port()
+	tt := testTool{params: map[string]cty.Type{"u": cty.String}}
+	h := tt.mustCompile(t, "http {\n url = param.u\n allow_hosts = [\"127.0.0.1\", \"::ffff:127.0.0.1\"]\n breaker {\n failures = 2\n }\n}")
+	call := func(u string) error {
+		_, err := tt.call(context.Background(), h, map[string]cty.Value{"u": cty.StringVal(u)})
+		return err
+	}
+	for range 2 {
+		if err := call(up.srv.URL); err == nil || !strings.Contains(err.Error(), "HTTP 500") {
+			t.Fatalf("error = %v, want HTTP 500", err)
+		}
+	}
+	for _, u := range []string{
+		"http://127.0.0.1:0" + port + "/",
+		"HTTP://127.0.0.1:00" + port,
+		"http://[::ffff:127.0.0.1]:" + port,
+	} {
+		t.Run(u, func(t *testing.T) {
+			if err := call(u); err == nil || !strings.Contains(err.Error(), "circuit breaker open") {
+				t.Fatalf("error = %v, want the breaker open", err)
+			}
+		})
+	}
+	if n := up.requests(); n != 2 {
+		t.Fatalf("upstream saw %d requests, want 2", n)
+	}
+	for _, tc := range []struct{ a, b string }{
+		{"https://api.example.com", "https://API.example.com.:443"},
+		{"http://api.example.com", "http://api.example.com:80"},
+	} {
+		if a, b := upstreamHost(mustParseURL(t, tc.a)), upstreamHost(mustParseURL(t, tc.b)); a != b {
+			t.Errorf("upstreamHost(%s) = %s, upstreamHost(%s) = %s, want the same", tc.a, a, tc.b, b)
+		}
+	}
+	if a, b := upstreamHost(mustParseURL(t, "http://api.example.com:8080")), upstreamHost(mustParseURL(t, "http://api.example.com")); a == b {
+		t.Errorf("ports 8080 and 80 share the upstream %s", a)
+	}
+}
+
+// TestBreakerOpensOnHangs checks that requests that time out (the http
+// block's timeout) count as failures: an upstream that hangs opens the
+// breaker as one that fails does.
+func TestBreakerOpensOnHangs(t *testing.T) {
+	var count atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		count.Add(1)
+		<-r.Context().Done()
+	}))
+	t.Cleanup(srv.Close)
+	h := testTool{}.mustCompile(t, fmt.Sprintf("http {\n url = %q\n breaker {\n failures = 2\n }\n}", srv.URL))
+	h.timeout = 50 * time.Millisecond
+	for range 2 {
+		if _, err := (testTool{}).call(context.Background(), h, nil); err == nil || !strings.Contains(err.Error(), "timed out") {
+			t.Fatalf("error = %v, want a timeout", err)
+		}
+	}
+	if _, err := (testTool{}).call(context.Background(), h, nil); err == nil || !strings.Contains(err.Error(), "circuit breaker open") {
+		t.Fatalf("error = %v, want the breaker open", err)
+	}
+	// A call canceled by its caller says nothing of the upstream.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if o := health(nil, ctx.Err(), ctx); o != unknown {
+		t.Fatalf("health of a canceled call = %v, want unknown", o)
+	}
+	if n := count.Load(); n != 2 {
+		t.Fatalf("upstream saw %d requests, want 2", n)
+	}
+}
+
+// TestUpstreamsBounded checks that hosts that each failed once (as
+// nonexistent names under a wildcard allow_hosts do) are forgotten past
+// the cap, not kept for ever.
+func TestUpstreamsBounded(t *testing.T) {
+	s := upstreamSettings{failures: 5, openFor: time.Minute}
+	for i := range 2 * maxUpstreams {
+		u := upstreamFor(mustParseURL(t, fmt.Sprintf("https://h%d.bounded.example", i)), s)
+		u.record(failed, false)
+	}
+	upstreams.Lock()
+	n := len(upstreams.m)
+	upstreams.Unlock()
+	if n > maxUpstreams+1 {
+		t.Fatalf("%d upstreams kept, want at most %d", n, maxUpstreams+1)
 	}
 }

@@ -56,6 +56,9 @@ func (c *compiler) compileSelect(h *HTTP, b *hcl.Block) {
 		ats := adapters.NewAttrs(c.cc)
 		c.diags = append(c.diags, ats.Boolean(a, &p.gjson, "Write gjson = true to let the model write a gjson path.")...)
 	}
+	if pa := at["param"]; p.gjson && pa != nil {
+		c.checkPathParam(pa, p.param)
+	}
 	if a := at["choices"]; a != nil {
 		if v, ok := c.constant(a, cty.List(cty.String), `a list of field names such as ["name", "price"]`); ok {
 			for _, e := range v.AsValueSlice() {
@@ -97,6 +100,18 @@ func (c *compiler) checkSelectParam(a *hcl.Attribute, name string) {
 	}
 }
 
+// checkPathParam checks that the parameter of a select block with gjson
+// = true is a string: a list's value is no path, and a call would get
+// the whole answer without a word.
+func (c *compiler) checkPathParam(a *hcl.Attribute, name string) {
+	if v, ok := c.ev.Variables[paramRoot]; ok && v.Type().IsObjectType() && v.Type().HasAttribute(name) {
+		if ty := v.Type().AttributeType(name); ty.IsListType() || ty.IsSetType() {
+			c.errorf(a.Expr.Range(), "Invalid select parameter type",
+				"The parameter %q is %s; with gjson = true, the select parameter is one path, a string. Change its type to string, or use choices.", name, attr.TypeName(ty))
+		}
+	}
+}
+
 // picked returns what the model picked with the select parameter: the
 // fields, or a gjson path; none when it left the parameter out. A field
 // not among the choices, or a path that is too long, is an error.
@@ -117,6 +132,9 @@ func (p *projection) picked(ev *hcl.EvalContext) (fields []string, path string, 
 		}
 		if len(s.AsString()) > maxGJSONParam {
 			return nil, "", false, fmt.Errorf("the argument %q is longer than %d bytes; write a shorter path", p.param, maxGJSONParam)
+		}
+		if m := refusedModifier(s.AsString()); m != "" {
+			return nil, "", false, fmt.Errorf("the argument %q uses the modifier @%s, which this tool does not take (it can make an answer many times larger than the response); leave it out, or escape the @ as \\@ if it is part of a key", p.param, m)
 		}
 		return nil, s.AsString(), false, nil
 	}
@@ -139,6 +157,73 @@ func (p *projection) picked(ev *hcl.EvalContext) (fields []string, path string, 
 	return fields, "", len(fields) == 0, nil
 }
 
+// refusedModifiers are the gjson modifiers a select path may not use:
+// each can make an answer far larger than the response it reads (@pretty
+// repeats its indent on every line, @group repeats every key for each
+// element, @dig copies nested matches once per level, @tostr escapes its
+// input again at each use, which doubles it).
+var refusedModifiers = []string{"pretty", "group", "dig", "tostr"}
+
+// refusedModifier returns the first of refusedModifiers that path uses,
+// or "". It is cautious: an unescaped @ followed by such a name anywhere
+// counts, even inside a query's string.
+func refusedModifier(path string) string {
+	for i := 0; i < len(path); i++ {
+		switch path[i] {
+		case '\\':
+			i++
+		case '@':
+			j := i + 1
+			for j < len(path) && (path[j] == '_' || path[j] >= 'a' && path[j] <= 'z' || path[j] >= 'A' && path[j] <= 'Z' || path[j] >= '0' && path[j] <= '9') {
+				j++
+			}
+			if slices.Contains(refusedModifiers, path[i+1:j]) {
+				return path[i+1 : j]
+			}
+		}
+	}
+	return ""
+}
+
+// pathCopies returns how many times, at most, a gjson path may copy the
+// response into its answer, or more than limit. Each multipath ({a,b} or
+// [a,b]) copies what each of its parts matches, and a multipath after a
+// pipe copies the answer of the one before: {x:[a,a]}|{x:[x,x]}|...
+// doubles at each step. So the count is the product, over the path's
+// steps (split at every | and . whatever their place), of one plus the
+// commas of the step. It reads no brackets or strings, whose reading a
+// crafted path could make differ from gjson's: splitting at a separator
+// that is none, or counting a comma that is none, only counts more.
+func pathCopies(path string, limit int64) int64 {
+	copies, parts := int64(1), int64(1)
+	step := func() {
+		if copies <= limit {
+			copies *= parts
+		}
+		parts = 1
+	}
+	for i := 0; i < len(path); i++ {
+		switch path[i] {
+		case '\\':
+			i++
+		case ',':
+			parts++
+		case '|', '.':
+			step()
+		}
+	}
+	step()
+	return copies
+}
+
+// copiesText says copies, or "too many" past limit.
+func copiesText(copies, limit int64) string {
+	if copies > limit {
+		return "too many"
+	}
+	return fmt.Sprint(copies)
+}
+
 // quoteAll quotes each of names.
 func quoteAll(names []string) []string {
 	out := make([]string, len(names))
@@ -151,8 +236,10 @@ func quoteAll(names []string) []string {
 // apply cuts a JSON output down to what the model picked: the picked
 // fields of the object, or of each object of the array, it holds; or
 // what a gjson path finds in it. Output that is not JSON stays as it
-// is: the model sees all of it, as without a select block.
-func (p *projection) apply(out *adapters.Output, fields []string, path string) (*adapters.Output, error) {
+// is: the model sees all of it, as without a select block. An answer
+// is at most limit bytes (max_response), and a gjson path whose parts
+// could copy the response past it is refused before it is evaluated.
+func (p *projection) apply(out *adapters.Output, fields []string, path string, limit int64) (*adapters.Output, error) {
 	if out.Binary {
 		return out, nil
 	}
@@ -162,6 +249,9 @@ func (p *projection) apply(out *adapters.Output, fields []string, path string) (
 	body := adapters.TrimBOM(out.Body)
 	var shaped []byte
 	if p.gjson {
+		if copies := pathCopies(path, limit); copies > 1 && copies > limit/max(int64(len(body)), 1) {
+			return nil, fmt.Errorf("the path %q (argument %q) may copy the %d-byte response %s times (the product of the parts of its multipaths, step by step), more than the answer may hold (%d bytes, max_response); write a path with fewer parts", path, p.param, len(body), copiesText(copies, limit), limit)
+		}
 		res := gjson.GetBytes(body, path)
 		if !res.Exists() {
 			return nil, fmt.Errorf("the path %q (argument %q) matches nothing in the response; leave the argument out to see the whole response, or write another path", path, p.param)
@@ -169,6 +259,9 @@ func (p *projection) apply(out *adapters.Output, fields []string, path string) (
 		shaped = []byte(res.Raw)
 	} else {
 		shaped = projectFields(body, fields)
+	}
+	if int64(len(shaped)) > limit {
+		return nil, fmt.Errorf("the part of the response the argument %q picks is larger than %d bytes (max_response); pick less", p.param, limit)
 	}
 	return &adapters.Output{Body: shaped, MIMEType: "application/json", Secrets: out.Secrets}, nil
 }
@@ -233,4 +326,14 @@ func (h *HTTP) ParamChoices() map[string][]string {
 	return map[string][]string{h.shape.param: h.shape.choices}
 }
 
+// PathParam returns the select block's parameter when it takes a gjson
+// path (see adapters.PathPicker).
+func (h *HTTP) PathParam() string {
+	if h.shape == nil || !h.shape.gjson {
+		return ""
+	}
+	return h.shape.param
+}
+
 var _ adapters.ParamChoicer = (*HTTP)(nil)
+var _ adapters.PathPicker = (*HTTP)(nil)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/adapters"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -51,20 +52,8 @@ func TestSelect(t *testing.T) {
 			tt := testTool{params: map[string]cty.Type{"pick": tc.ty}, optional: []string{"pick"}}
 			h := tt.mustCompile(t, fmt.Sprintf("http {\n url = %q\n select {\n param = \"pick\"\n %s\n }\n}", srv.URL, tc.block))
 			out, err := tt.call(context.Background(), h, map[string]cty.Value{"pick": tc.arg})
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("error = %v, want %q", err, tc.wantErr)
-				}
-				if strings.Contains(tc.wantErr, "not one of them") && last().method != "" {
-					t.Fatal("a request was sent for a field not among the choices")
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(out.Body) != tc.want {
-				t.Fatalf("body = %s, want %s", out.Body, tc.want)
+			if checkShaped(t, out, err, tc.want, tc.wantErr) && strings.Contains(tc.wantErr, "not one of them") && last().method != "" {
+				t.Fatal("a request was sent for a field not among the choices")
 			}
 		})
 	}
@@ -78,6 +67,7 @@ func TestSelectCompileErrors(t *testing.T) {
 	}{
 		{cty.String, `param = "other"` + "\n" + `gjson = true`, "Undeclared select parameter"},
 		{cty.Number, `param = "pick"` + "\n" + `gjson = true`, "Invalid select parameter type"},
+		{cty.List(cty.String), `param = "pick"` + "\n" + `gjson = true`, "with gjson = true, the select parameter is one path, a string"},
 		{cty.String, `param = "pick"`, "select without choices"},
 		{cty.String, `param = "pick"` + "\n" + `gjson = true` + "\n" + `choices = ["a"]`, "choices with gjson"},
 		{cty.String, `param = "pick"` + "\n" + `choices = []`, "Invalid choices"},
@@ -92,4 +82,71 @@ func TestSelectCompileErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSelectBlowUps checks that a gjson path cannot make an answer far
+// larger than the response: a multipath that repeats a large part, the
+// modifiers that multiply, and an answer past max_response are refused.
+func TestSelectBlowUps(t *testing.T) {
+	big := `{"a":"` + strings.Repeat("x", 600) + `","n":[1,2,3,4,5,6,7,8,9,10],"s":"y"}`
+	tests := []struct {
+		name    string
+		path    string
+		want    string
+		wantErr string
+	}{
+		{"a multipath that copies the response past max_response", "[a,a,a]", "",
+			`may copy the 643-byte response 3 times (the product of the parts of its multipaths, step by step), more than the answer may hold (1024 bytes, max_response)`},
+		{"multipaths in a row, which multiply", "{x:[s,s]}" + strings.Repeat("|{x:[x,x]}", 40), "",
+			`may copy the 643-byte response too many times`},
+		{"a bracket in a string hides no part", strings.Repeat(`|[#(s=="]"),@this,@this,@this]`, 6)[1:], "",
+			`may copy the 17-byte response too many times`},
+		{"a multipath of small parts on a small enough response", "{s,n.0}", `{"s":"y","0":1}`, ""},
+		{"@pretty", `n|@pretty:{"indent":"    "}`, "", "uses the modifier @pretty"},
+		{"@group", `{"k":n}|@group`, "", "uses the modifier @group"},
+		{"@dig", `@dig:s`, "", "uses the modifier @dig"},
+		{"@tostr", `s|@tostr|@tostr`, "", "uses the modifier @tostr"},
+		{"an escaped @ is a key", `\@pretty`, "", `the path "\\@pretty" (argument "pick") matches nothing`},
+		{"harmless modifiers", `n|@reverse|0`, `10`, ""},
+		{"an answer past max_response", `{a:[` + strings.Repeat(`!"`+strings.Repeat("z", 40)+`",`, 2) + `!"z"]}|[a,a,a]|[@this,@this]|[@this,@this]`, "",
+			`the part of the response the argument "pick" picks is larger than 1024 bytes (max_response)`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			body := big
+			switch {
+			case strings.HasPrefix(tc.path, "{a:"):
+				body = `{}` // the literals of the path make the answer
+			case tc.want != "" && !strings.Contains(tc.path, "@"), strings.Contains(tc.path, `"]"`):
+				body = `{"n":[1],"s":"y"}`
+			}
+			srv, last := testRecorder(t, "application/json", body)
+			tt := testTool{params: map[string]cty.Type{"pick": cty.String}, optional: []string{"pick"}}
+			h := tt.mustCompile(t, fmt.Sprintf("http {\n url = %q\n max_response = 1024\n select {\n param = \"pick\"\n gjson = true\n }\n}", srv.URL))
+			out, err := tt.call(context.Background(), h, map[string]cty.Value{"pick": cty.StringVal(tc.path)})
+			if checkShaped(t, out, err, tc.want, tc.wantErr) && strings.Contains(tc.wantErr, "modifier") && last().method != "" {
+				t.Fatal("a request was sent for a refused modifier")
+			}
+		})
+	}
+}
+
+// checkShaped checks the answer of a call of a tool with a select block:
+// the error wanted when wantErr is set, else the body. It reports
+// whether an error was wanted.
+func checkShaped(t *testing.T, out *adapters.Output, err error, want, wantErr string) bool {
+	t.Helper()
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("error = %v, want %q", err, wantErr)
+		}
+		return true
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out.Body) != want {
+		t.Fatalf("body = %s, want %s", out.Body, want)
+	}
+	return false
 }

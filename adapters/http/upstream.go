@@ -3,7 +3,10 @@ package http
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -14,8 +17,9 @@ import (
 // upstreamSettings are what a tool declares of its upstream host: the
 // retry budget (retry block), the circuit breaker (breaker block) and the
 // concurrency and rate limits (limit block). Tools that declare the same
-// settings for the same host share one upstream, and so one breaker, one
-// budget and one set of limits; a reload that leaves them unchanged finds
+// settings for the same host share one upstream, and so one breaker and
+// one budget; those that declare the same limit block share its limits
+// whatever their other blocks (see hostLimits). A reload that leaves them unchanged finds
 // the same upstream again, with its state.
 type upstreamSettings struct {
 	budget        float64       // fraction of requests that may be retried; 0: no retry block
@@ -48,11 +52,29 @@ type upstreamKey struct {
 	settings upstreamSettings
 }
 
-// upstreams holds the shared state of every upstream in use.
+// upstreams holds the shared state of every upstream in use; limits
+// holds their limits, which tools share when they declare the same limit
+// block for the same host, whatever their retry and breaker blocks: a
+// limit is the host's.
 var upstreams = struct {
 	sync.Mutex
-	m map[upstreamKey]*upstream
-}{m: map[upstreamKey]*upstream{}}
+	m      map[upstreamKey]*upstream
+	limits map[limitKey]*hostLimits
+}{m: map[upstreamKey]*upstream{}, limits: map[limitKey]*hostLimits{}}
+
+// limitKey names the limits of a host under one limit block.
+type limitKey struct {
+	host          string
+	maxConcurrent int
+	rate          float64
+	burst         int
+}
+
+// hostLimits are the limits of a host.
+type hostLimits struct {
+	sem     chan struct{} // nil: no concurrency limit
+	limiter *rate.Limiter // nil: no rate limit
+}
 
 // upstream is the shared state of requests to one host under one set of
 // settings: the breaker, the retry budget and the limits.
@@ -82,7 +104,7 @@ func upstreamFor(target *url.URL, s upstreamSettings) *upstream {
 	if !s.active() {
 		return nil
 	}
-	key := upstreamKey{host: strings.ToLower(target.Scheme + "://" + target.Host), settings: s}
+	key := upstreamKey{host: upstreamHost(target), settings: s}
 	upstreams.Lock()
 	defer upstreams.Unlock()
 	if u := upstreams.m[key]; u != nil {
@@ -92,26 +114,71 @@ func upstreamFor(target *url.URL, s upstreamSettings) *upstream {
 		forgetIdleUpstreams()
 	}
 	u := &upstream{name: target.Host, settings: s, now: time.Now, tokens: budgetBank}
-	if s.maxConcurrent > 0 {
-		u.sem = make(chan struct{}, s.maxConcurrent)
+	lk := limitKey{host: key.host, maxConcurrent: s.maxConcurrent, rate: s.rate, burst: s.burst}
+	l := upstreams.limits[lk]
+	if l == nil {
+		l = &hostLimits{}
+		if s.maxConcurrent > 0 {
+			l.sem = make(chan struct{}, s.maxConcurrent)
+		}
+		if s.rate > 0 {
+			l.limiter = rate.NewLimiter(rate.Limit(s.rate), s.burst)
+		}
+		upstreams.limits[lk] = l
 	}
-	if s.rate > 0 {
-		u.limiter = rate.NewLimiter(rate.Limit(s.rate), s.burst)
-	}
+	u.sem, u.limiter = l.sem, l.limiter
 	upstreams.m[key] = u
 	return u
 }
 
+// upstreamHost names target's upstream as scheme://host:port, in one
+// spelling for each place a request may go: lower case, the default port
+// written out, a port's leading zeros, a name's trailing dot and an
+// address's other forms (::ffff:127.0.0.1 for 127.0.0.1) dropped. A
+// model that chooses the url must not escape a breaker or a limit by
+// writing the same host another way.
+func upstreamHost(target *url.URL) string {
+	scheme := strings.ToLower(target.Scheme)
+	host := strings.TrimSuffix(strings.ToLower(target.Hostname()), ".")
+	if ip, err := netip.ParseAddr(host); err == nil {
+		host = ip.Unmap().String()
+	}
+	port := target.Port()
+	switch n, err := strconv.ParseUint(port, 10, 16); {
+	case err == nil:
+		port = strconv.FormatUint(n, 10)
+	case port != "": // not a port: its own upstream, which no request reaches
+	case scheme == "https":
+		port = "443"
+	default:
+		port = "80"
+	}
+	return scheme + "://" + net.JoinHostPort(host, port)
+}
+
 // forgetIdleUpstreams drops the state of upstreams with nothing in flight
-// and a closed breaker, which is state a new one starts with anyway (bar
-// the saved retry budget). Called with upstreams locked.
+// and a breaker that does not hold calls back: closed, or open past its
+// open_for. A new one starts with about that state anyway (bar the saved
+// retry budget and a count of failures short of opening it, which are
+// lost: hosts that each fail once, nonexistent names under a wildcard
+// allow_hosts say, must not hold their state past the cap). Called with
+// upstreams locked.
 func forgetIdleUpstreams() {
 	for k, u := range upstreams.m {
 		u.mu.Lock()
-		idle := u.inFlight == 0 && !u.open && u.fails == 0
+		idle := u.inFlight == 0 && !u.probing && (!u.open || u.now().Sub(u.openedAt) >= u.settings.openFor)
 		u.mu.Unlock()
 		if idle {
 			delete(upstreams.m, k)
+		}
+	}
+	used := map[limitKey]bool{}
+	for k, u := range upstreams.m {
+		used[limitKey{host: k.host, maxConcurrent: u.settings.maxConcurrent, rate: u.settings.rate, burst: u.settings.burst}] = true
+	}
+	for k := range upstreams.limits {
+		if !used[k] {
+			delete(upstreams.limits, k)
 		}
 	}
 }
