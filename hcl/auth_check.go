@@ -57,6 +57,14 @@ func checkAuth(attrs hcl.Attributes, a *Auth) hcl.Diagnostics {
 		bad(name, "Incomplete introspection credentials",
 			"introspection_client_id and introspection_client_secret go together: give both (the secret read with env(), as in env(\"INTROSPECTION_SECRET\")), or neither.")
 	}
+	if (a.ExchangeClientID == "") != (a.ExchangeClientSecret == "") {
+		name := "exchange_client_id"
+		if a.ExchangeClientID == "" {
+			name = "exchange_client_secret"
+		}
+		bad(name, "Incomplete exchange credentials",
+			"exchange_client_id and exchange_client_secret go together: give both (the secret read with env(), as in env(\"EXCHANGE_SECRET\")), or neither.")
+	}
 	if a.IntrospectionClientID != "" && a.IntrospectionURL == "" {
 		bad("introspection_client_id", "Introspection credentials without introspection_url",
 			"The introspection credentials are sent to introspection_url, which is not set. Add introspection_url, or remove the credentials.")
