@@ -157,17 +157,27 @@ func TestTokenExchangeOverHTTP(t *testing.T) {
 	t.Run("stdio", func(t *testing.T) {
 		p := startStdio(t, loadSource(t, exchangeConfig(is, up.srv.URL, `"s3cret-of-toolhost"`)))
 		p.initialize()
-		p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"items","arguments":{}}}`)
-		r := p.next()
-		var res struct {
-			IsError bool `json:"isError"`
-			Content []struct {
-				Text string `json:"text"`
-			} `json:"content"`
-		}
-		if err := json.Unmarshal(r.Result, &res); err != nil || !res.IsError || len(res.Content) != 1 ||
-			!strings.Contains(res.Content[0].Text, "token_exchange") || !strings.Contains(res.Content[0].Text, "this call comes with no token") {
-			t.Fatalf("tools/call over stdio: %s", r.line)
+		text := stdioToolError(t, p, 2, "items")
+		if !strings.Contains(text, "token_exchange") || !strings.Contains(text, "this call comes with no token") {
+			t.Fatalf("tools/call over stdio: %q", text)
 		}
 	})
+}
+
+// stdioToolError calls the tool name, without arguments, as request id
+// over the stdio peer p, and returns the text of its isError result.
+func stdioToolError(t *testing.T, p *stdioPeer, id int, name string) string {
+	t.Helper()
+	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{}}}`, id, name))
+	r := p.next()
+	var res struct {
+		IsError bool `json:"isError"`
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal(r.Result, &res); err != nil || !res.IsError || len(res.Content) != 1 {
+		t.Fatalf("tools/call %s: %s, want one isError text", name, r.line)
+	}
+	return res.Content[0].Text
 }

@@ -227,18 +227,25 @@ func (x *exchangeState) put(key exchangeKey, e exchanged, now time.Time) {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if len(x.entries) >= MaxExchangeCache {
-		for k, old := range x.entries {
-			if !now.Before(old.until) {
-				delete(x.entries, k)
-			}
-		}
-		for k := range x.entries {
-			if len(x.entries) < MaxExchangeCache {
-				break
-			}
-			delete(x.entries, k)
+	makeRoom(x.entries, MaxExchangeCache, func(e exchanged) bool { return !now.Before(e.until) })
+	x.entries[key] = e
+}
+
+// makeRoom deletes entries of m until it holds fewer than max: the
+// expired ones first, then any.
+func makeRoom[K comparable, V any](m map[K]V, max int, expired func(V) bool) {
+	if len(m) < max {
+		return
+	}
+	for k, v := range m {
+		if expired(v) {
+			delete(m, k)
 		}
 	}
-	x.entries[key] = e
+	for k := range m {
+		if len(m) < max {
+			break
+		}
+		delete(m, k)
+	}
 }

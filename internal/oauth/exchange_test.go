@@ -27,6 +27,8 @@ type tokenEndpoint struct {
 	client string
 }
 
+// startTokenEndpoint starts a tokenEndpoint that answers 200 and nothing
+// until set.
 func startTokenEndpoint(t *testing.T) *tokenEndpoint {
 	te := &tokenEndpoint{}
 	mux := http.NewServeMux()
