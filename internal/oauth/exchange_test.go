@@ -30,7 +30,7 @@ type tokenEndpoint struct {
 // startTokenEndpoint starts a tokenEndpoint that answers 200 and nothing
 // until set.
 func startTokenEndpoint(t *testing.T) *tokenEndpoint {
-	te := &tokenEndpoint{}
+	te := &tokenEndpoint{status: http.StatusOK}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/openid-configuration", func(w http.ResponseWriter, r *http.Request) {
 		_ = json.NewEncoder(w).Encode(map[string]string{"issuer": te.srv.URL, "jwks_uri": te.srv.URL + "/jwks", "token_endpoint": te.srv.URL + "/token"})
