@@ -50,6 +50,13 @@ tool "elsewhere" {
     token_exchange { audience = "https://other.example.com" }
   }
 }
+tool "cleartext" {
+  description = "Reaches an upstream over plain http on the network"
+  http {
+    url = "http://api.example.com/items"
+    token_exchange { audience = %[4]q }
+  }
+}
 `, is.URL, authAudience, upstream, exchangeAudience, secret)
 }
 
@@ -151,6 +158,20 @@ func TestTokenExchangeOverHTTP(t *testing.T) {
 		up.mu.Unlock()
 		if after != before {
 			t.Errorf("the upstream got a request after a refused exchange")
+		}
+	})
+
+	t.Run("cleartext upstream", func(t *testing.T) {
+		before := is.Exchanges()
+		res, err := ana.CallTool(context.Background(), &mcp.CallToolParams{Name: "cleartext"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := resultText(res); !res.IsError || !strings.Contains(text, "in the clear") {
+			t.Errorf("cleartext: isError=%v %q, want it refused", res.IsError, text)
+		}
+		if is.Exchanges() != before {
+			t.Errorf("a token was exchanged for an upstream it would not be sent to")
 		}
 	})
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 
@@ -103,6 +104,9 @@ func (x *tokenExchange) authorize(ctx context.Context, tool string, out *outgoin
 		return fmt.Errorf("the tool %q sends its upstream a token exchanged for the caller's (token_exchange in its config), and this call comes with no token: "+
 			"it can be called only over HTTP, with a token the server verifies (over stdio, through the bridge or with toolhost call, the local user has none)", tool)
 	}
+	if out.target.Scheme != "https" && !loopback(out.target.Hostname()) {
+		return fmt.Errorf("the tool %q would send the token exchanged for the caller's to %s in the clear (http), where anyone on the way could take it; use an https URL", tool, out.target.Host)
+	}
 	if out.header.Get(authorizationHeader) != "" {
 		return fmt.Errorf("the tool %q sets the header Authorization, which token_exchange sets with the exchanged token; remove it from the headers", tool)
 	}
@@ -116,4 +120,14 @@ func (x *tokenExchange) authorize(ctx context.Context, tool string, out *outgoin
 	secrets.known = append(secrets.known, tok)
 	out.header.Set(authorizationHeader, "Bearer "+tok)
 	return nil
+}
+
+// loopback reports whether host is this machine (localhost or a loopback
+// address), where http does not cross a network.
+func loopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
