@@ -83,7 +83,8 @@ func jwtClaims(t *testing.T, tok string) map[string]any {
 // issuer exchanged for the caller's (for its audience, with the caller's
 // subject), never the caller's own; one exchange serves the calls of a
 // caller until the token nears its expiry; a refused exchange is a clear
-// error; and over stdio, with no caller, the tool is refused.
+// error; no token shows in the server's log, traffic included; and over
+// stdio, with no caller, the tool is refused.
 func TestTokenExchangeOverHTTP(t *testing.T) {
 	t.Setenv("EXCHANGE_SECRET", "s3cret-of-toolhost")
 	is := testoidc.Start(t, authAudience)
@@ -104,6 +105,7 @@ func TestTokenExchangeOverHTTP(t *testing.T) {
 	anaToken := is.Mint(testoidc.Token{Claims: is.Claims("ana", nil)})
 	bobToken := is.Mint(testoidc.Token{Claims: is.Claims("bob", nil)})
 	ana, bob := connect(t, anaToken), connect(t, bobToken)
+	secrets := []string{anaToken, bobToken, "s3cret-of-toolhost"} // and the exchanged tokens
 
 	t.Run("exchanged token upstream", func(t *testing.T) {
 		for _, tc := range []struct {
@@ -124,6 +126,7 @@ func TestTokenExchangeOverHTTP(t *testing.T) {
 				if !ok || tok == tc.callerToken || strings.Contains(auth, tc.callerToken) {
 					t.Fatalf("upstream got Authorization %q, want an exchanged bearer token, not the caller's", auth)
 				}
+				secrets = append(secrets, tok)
 				c := jwtClaims(t, tok)
 				act, _ := c["act"].(map[string]any)
 				if c["aud"] != exchangeAudience || c["sub"] != tc.sub || c["scope"] != "read" || act["sub"] != "toolhost" {
@@ -172,6 +175,18 @@ func TestTokenExchangeOverHTTP(t *testing.T) {
 		}
 		if is.Exchanges() != before {
 			t.Errorf("a token was exchanged for an upstream it would not be sent to")
+		}
+	})
+
+	t.Run("nothing logged", func(t *testing.T) {
+		log := e.log.String()
+		if !strings.Contains(log, "rpc out") {
+			t.Fatal("the server logged no traffic: the check below would prove nothing")
+		}
+		for _, s := range secrets {
+			if strings.Contains(log, s) {
+				t.Errorf("the server log holds a token or secret (%d bytes)", len(s))
+			}
 		}
 	})
 
