@@ -3,7 +3,10 @@
 // it: JWTs against the issuer's keys (found by OpenID discovery from the
 // issuer, or at jwks_url), cached and fetched again when a token names a
 // key not seen yet (key rotation), and opaque tokens through RFC 7662
-// introspection. A token that passes becomes an identity.Caller.
+// introspection. A token that passes becomes an identity.Caller, which
+// holds it for RFC 8693 token exchange at the issuer's token endpoint
+// (exchange.go), so that http tools can reach their upstreams as the
+// caller without sending the caller's token on.
 //
 // Nothing here is fetched when a Verifier is made: an issuer that cannot
 // be reached makes requests fail with ErrUnavailable (HTTP 503) until it
