@@ -34,6 +34,10 @@ type Auth struct {
 	// toolhost to the introspection endpoint (HTTP Basic, RFC 7662 2.1);
 	// the secret is read with env() and never shown.
 	IntrospectionClientID, IntrospectionClientSecret string
+	// ExchangeClientID and ExchangeClientSecret authenticate toolhost at
+	// the issuer's token endpoint for RFC 8693 token exchange (the
+	// token_exchange blocks of http tools); see ExchangeClient.
+	ExchangeClientID, ExchangeClientSecret string
 	// ResourceName is the human-readable name of this server in its
 	// Protected Resource Metadata (RFC 9728); empty leaves it out.
 	ResourceName string
@@ -55,6 +59,8 @@ var authBlockSchema = &hcl.BodySchema{
 		{Name: "introspection_url"},
 		{Name: "introspection_client_id"},
 		{Name: "introspection_client_secret"},
+		{Name: "exchange_client_id"},
+		{Name: "exchange_client_secret"},
 		{Name: "resource_name"},
 		{Name: "authorization_servers"},
 	},
@@ -72,6 +78,8 @@ func decodeAuth(block *hcl.Block, ctx *hcl.EvalContext) (*Auth, hcl.Diagnostics)
 	diags = append(diags, stringAttr(content.Attributes, "introspection_url", ctx, &a.IntrospectionURL)...)
 	diags = append(diags, stringAttr(content.Attributes, "introspection_client_id", ctx, &a.IntrospectionClientID)...)
 	diags = append(diags, stringAttr(content.Attributes, "introspection_client_secret", ctx, &a.IntrospectionClientSecret)...)
+	diags = append(diags, stringAttr(content.Attributes, "exchange_client_id", ctx, &a.ExchangeClientID)...)
+	diags = append(diags, stringAttr(content.Attributes, "exchange_client_secret", ctx, &a.ExchangeClientSecret)...)
 	diags = append(diags, stringAttr(content.Attributes, "resource_name", ctx, &a.ResourceName)...)
 	diags = append(diags, stringListAttr(content.Attributes, "authorization_servers", ctx, &a.AuthorizationServers)...)
 	diags = append(diags, durationAttr(content.Attributes, "clock_skew", ctx, attr.DurationRange{

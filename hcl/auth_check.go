@@ -49,13 +49,18 @@ func checkAuth(attrs hcl.Attributes, a *Auth) hcl.Diagnostics {
 			bad("authorization_servers", "Invalid URL", fmt.Sprintf("authorization_servers: %q %s.", v, msg))
 		}
 	}
-	if (a.IntrospectionClientID == "") != (a.IntrospectionClientSecret == "") {
-		name := "introspection_client_id"
-		if a.IntrospectionClientID == "" {
-			name = "introspection_client_secret"
+	for _, pair := range []struct{ what, id, secret, env string }{
+		{"introspection", a.IntrospectionClientID, a.IntrospectionClientSecret, "INTROSPECTION_SECRET"},
+		{"exchange", a.ExchangeClientID, a.ExchangeClientSecret, "EXCHANGE_SECRET"},
+	} {
+		if (pair.id == "") != (pair.secret == "") {
+			name := pair.what + "_client_id"
+			if pair.id == "" {
+				name = pair.what + "_client_secret"
+			}
+			bad(name, "Incomplete "+pair.what+" credentials",
+				fmt.Sprintf("%[1]s_client_id and %[1]s_client_secret go together: give both (the secret read with env(), as in env(%[2]q)), or neither.", pair.what, pair.env))
 		}
-		bad(name, "Incomplete introspection credentials",
-			"introspection_client_id and introspection_client_secret go together: give both (the secret read with env(), as in env(\"INTROSPECTION_SECRET\")), or neither.")
 	}
 	if a.IntrospectionClientID != "" && a.IntrospectionURL == "" {
 		bad("introspection_client_id", "Introspection credentials without introspection_url",

@@ -176,6 +176,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	diags = append(diags, cfg.checkDuplicates()...)
 	diags = append(diags, cfg.checkGroups()...)
 	diags = append(diags, cfg.checkClaimsAuth()...)
+	diags = append(diags, cfg.checkExchangeAuth()...)
 	fixFunctionDiags(diags)
 	fixLabelDiags(diags)
 	redactEnvValues(diags, cfg.Files, lookup)

@@ -309,17 +309,8 @@ func TestClaimsOverStdio(t *testing.T) {
 	if r := p.next(); r.Error != nil || !strings.Contains(string(r.Result), `"name":"whoami"`) {
 		t.Fatalf("tools/list: %s", r.line)
 	}
-	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami","arguments":{}}}`)
-	r := p.next()
-	var res struct {
-		IsError bool `json:"isError"`
-		Content []struct {
-			Text string `json:"text"`
-		} `json:"content"`
-	}
-	if err := json.Unmarshal(r.Result, &res); err != nil || !res.IsError || len(res.Content) != 1 ||
-		!strings.Contains(res.Content[0].Text, "this call comes with no token") || !strings.Contains(res.Content[0].Text, "over stdio") {
-		t.Fatalf("tools/call: %s", r.line)
+	if text := stdioToolError(t, p, 2, "whoami"); !strings.Contains(text, "this call comes with no token") || !strings.Contains(text, "over stdio") {
+		t.Fatalf("tools/call: %q", text)
 	}
 }
 

@@ -53,7 +53,7 @@ var blockSchema = &hcl.BodySchema{
 		{Name: "allow_hosts"},
 		{Name: "deny_private"},
 	},
-	Blocks: nestedBlocks,
+	Blocks: append(slices.Clip(nestedBlocks), hcl.BlockHeaderSchema{Type: "token_exchange"}),
 }
 
 // compiler holds the state of one compile run.
@@ -123,6 +123,9 @@ func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, h
 	}
 	if b := blocks["select"]; b != nil {
 		c.compileSelect(h, b)
+	}
+	if b := blocks["token_exchange"]; b != nil {
+		c.compileTokenExchange(h, b, attrs["headers"])
 	}
 	for _, name := range []string{"headers", "query"} {
 		if a := attrs[name]; a != nil {

@@ -81,6 +81,8 @@ type HTTP struct {
 	upstream upstreamSettings
 	// cache is the cache block; nil when there is none.
 	cache *responseCache
+	// tokenExchange is the token_exchange block; nil when there is none.
+	tokenExchange *tokenExchange
 	// shape is the select block; nil when there is none.
 	shape *projection
 	// sleep replaces the waits between retries in tests; nil waits.

@@ -90,6 +90,14 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 	if err != nil {
 		return nil, err
 	}
+	if h.tokenExchange != nil {
+		xctx, cancel := context.WithTimeout(ctx, h.timeout)
+		err := h.tokenExchange.authorize(xctx, h.tool, out, secrets)
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+	}
 	host := out.target.Host
 	callCtx, cancel := context.WithTimeoutCause(ctx, h.timeout, errTimeout)
 	defer cancel()

@@ -443,6 +443,10 @@ func TestCLI(t *testing.T) {
 	const whoami = "tool \"whoami\" {\n  template { text = \"${claim(\"email\")}\" }\n}\n"
 	claims := writeConfig(t, "server {\n  auth {\n    issuer   = \"https://login.example.com\"\n    audience = \"https://tools.example.com/mcp\"\n  }\n}\n"+whoami)
 	claimsNoAuth := writeConfig(t, whoami)
+	// An http tool that exchanges the caller's token for its upstream.
+	exchange := writeConfig(t, "server {\n  auth {\n    issuer   = \"https://login.example.com\"\n    audience = \"https://tools.example.com/mcp\"\n"+
+		"    exchange_client_id     = \"toolhost\"\n    exchange_client_secret = \"s3cret\"\n  }\n}\n"+
+		"tool \"items\" {\n  http {\n    url = \"https://api.example.com/items\"\n    token_exchange { audience = \"https://api.example.com\" }\n  }\n}\n")
 	empty := t.TempDir()
 	fresh := t.TempDir()
 	messy := writeConfig(t, "tool \"m\" {\ndescription=\"x\"\n  template { text = \"y\" }\n}\n")
@@ -506,6 +510,8 @@ func TestCLI(t *testing.T) {
 		{name: "validate claims", args: []string{"validate", claims}, stdout: "valid (1 tool"},
 		{name: "validate claims without auth", args: []string{"validate", claimsNoAuth}, code: 1, stderr: "claim() without auth", stdoutNone: true},
 		{name: "inspect claims", args: []string{"inspect", claims}, stdout: "reads the caller's token: claims email (a call without them is refused, and so is every call over stdio)"},
+		{name: "inspect token exchange", args: []string{"inspect", exchange}, stdout: "sends its upstream a token the issuer exchanges for the caller's (token_exchange; every call over stdio is refused)"},
+		{name: "inspect token exchange client", args: []string{"inspect", exchange}, stdout: "; token exchange (RFC 8693) as the client toolhost"},
 		{name: "call claims", args: []string{"call", claims, "whoami"}, code: 1, stderr: "this call comes with no token"},
 		{name: "init", dir: fresh, args: []string{"init"}, stdout: "Wrote tools.hcl"},
 		{name: "fmt check", args: []string{"fmt", "-check", good}, stdoutNone: true},

@@ -206,6 +206,9 @@ func inspectTool(w io.Writer, t *thcl.Tool) {
 	if len(t.Claims) > 0 {
 		fmt.Fprintf(w, "    reads the caller's token: claims %s (a call without them is refused, and so is every call over stdio)\n", strings.Join(t.Claims, ", "))
 	}
+	if x, ok := t.Backend.(adapters.TokenExchanger); ok && x.TokenExchange() != nil {
+		fmt.Fprintln(w, "    sends its upstream a token the issuer exchanges for the caller's (token_exchange; every call over stdio is refused)")
+	}
 	switch t.Task {
 	case thcl.TaskOptional:
 		fmt.Fprintln(w, "    runs as a task (in the background, polled by the client) for clients that support tasks, at once for others")

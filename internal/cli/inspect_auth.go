@@ -22,5 +22,8 @@ func inspectAuth(w io.Writer, a *thcl.Auth) {
 	if len(a.Scopes) > 0 {
 		fmt.Fprintf(w, ", with the scopes %s", strings.Join(a.Scopes, " "))
 	}
+	if a.ExchangeClientID != "" {
+		fmt.Fprintf(w, "; token exchange (RFC 8693) as the client %s", a.ExchangeClientID)
+	}
 	fmt.Fprintln(w, "\n  note: auth applies to HTTP (serve --listen) only; over stdio there is no caller and every tool is served")
 }

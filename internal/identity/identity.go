@@ -7,6 +7,7 @@ package identity
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"time"
 
@@ -24,6 +25,9 @@ type Caller struct {
 	Claims map[string]any
 	// Expiry is when the token expires; zero when it does not say.
 	Expiry time.Time
+	// raw is the verified token and its exchange (see WithToken); nil
+	// for a Caller made otherwise.
+	raw *secret
 }
 
 // callerKey is the key of the Caller in TokenInfo.Extra and in contexts.
@@ -81,4 +85,46 @@ func (c *Caller) Claim(name string) (any, bool) {
 	}
 	v, ok := c.Claims[name]
 	return v, ok
+}
+
+// ExchangeFunc trades subjectToken at the authorization server for a
+// token for another audience (RFC 8693 token exchange), as the auth
+// block's verifier does it.
+type ExchangeFunc func(ctx context.Context, subjectToken string, want Exchange) (string, error)
+
+// Exchange is what a backend asks of a token exchange: the audience,
+// resource and scope of the token it needs.
+type Exchange struct {
+	Audience, Resource, Scope string
+}
+
+// secret holds the raw token of a Caller behind a pointer: fmt prints a
+// pointer inside a struct as its address, so a Caller printed with %+v, or
+// a TokenInfo that carries one, shows no token.
+type secret struct {
+	token    string
+	exchange ExchangeFunc
+}
+
+// WithToken returns a copy of c that holds the raw token it was verified
+// from and the way to exchange it. The token is unexported: it is never
+// logged, encoded or sent anywhere, only given to exchange by Exchange.
+func (c *Caller) WithToken(token string, exchange ExchangeFunc) *Caller {
+	cc := *c
+	cc.raw = &secret{token: token, exchange: exchange}
+	return &cc
+}
+
+// ErrNoExchange is returned by Exchange for a Caller that holds no token,
+// or whose verifier cannot exchange it.
+var ErrNoExchange = errors.New("the caller's token cannot be exchanged")
+
+// Exchange trades the caller's token for one for want.Audience and
+// returns it; the caller's own token is not returned, and errors do not
+// hold it.
+func (c *Caller) Exchange(ctx context.Context, want Exchange) (string, error) {
+	if c == nil || c.raw == nil || c.raw.token == "" || c.raw.exchange == nil {
+		return "", ErrNoExchange
+	}
+	return c.raw.exchange(ctx, c.raw.token, want)
 }

@@ -2,7 +2,11 @@ package identity
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -38,5 +42,32 @@ func TestCaller(t *testing.T) {
 	}
 	if _, ok := (*Caller)(nil).Claim("email"); ok {
 		t.Fatal("a nil caller has a claim")
+	}
+}
+
+// TestCallerToken: the token a Caller holds reaches only its exchange: it
+// shows in no print, JSON encoding or TokenInfo of the Caller, and a
+// Caller without one cannot exchange.
+func TestCallerToken(t *testing.T) {
+	const token = "raw-token-of-ana"
+	var got string
+	c := (&Caller{Subject: "ana"}).WithToken(token, func(_ context.Context, subject string, want Exchange) (string, error) {
+		got = subject
+		return "for-" + want.Audience, nil
+	})
+	tok, err := c.Exchange(context.Background(), Exchange{Audience: "api"})
+	if err != nil || tok != "for-api" || got != token {
+		t.Fatalf("Exchange: %q, %v; the exchange got %q", tok, err, got)
+	}
+	js, _ := json.Marshal(c)
+	for _, s := range []string{fmt.Sprintf("%+v", c), fmt.Sprintf("%#v", *c), fmt.Sprintf("%+v", c.TokenInfo()), string(js)} {
+		if strings.Contains(s, token) {
+			t.Errorf("the token shows: %s", s)
+		}
+	}
+	for _, c := range []*Caller{nil, {Subject: "bob"}, (&Caller{}).WithToken(token, nil)} {
+		if _, err := c.Exchange(context.Background(), Exchange{Audience: "api"}); !errors.Is(err, ErrNoExchange) {
+			t.Errorf("Exchange of %+v: %v, want ErrNoExchange", c, err)
+		}
 	}
 }

@@ -52,19 +52,7 @@ func (c *introCache) get(key [sha256.Size]byte, now time.Time) (introEntry, bool
 func (c *introCache) put(key [sha256.Size]byte, e introEntry, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.entries) >= MaxIntrospectionCache {
-		for k, old := range c.entries {
-			if now.After(old.until) {
-				delete(c.entries, k)
-			}
-		}
-		for k := range c.entries {
-			if len(c.entries) < MaxIntrospectionCache {
-				break
-			}
-			delete(c.entries, k)
-		}
-	}
+	makeRoom(c.entries, MaxIntrospectionCache, func(e introEntry) bool { return now.After(e.until) })
 	c.entries[key] = e
 }
 

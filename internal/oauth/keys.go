@@ -163,7 +163,7 @@ func (ks *keySet) fetch(ctx context.Context) ([]jose.JSONWebKey, error) {
 		jwksURL = u
 	}
 	var set jose.JSONWebKeySet
-	if err := ks.get(ctx, jwksURL, &set); err != nil {
+	if err := getJSON(ctx, ks.v.client, jwksURL, &set); err != nil {
 		return nil, fmt.Errorf("the keys (JWKS): %w", err)
 	}
 	var keys []jose.JSONWebKey
@@ -188,39 +188,59 @@ func (ks *keySet) fetch(ctx context.Context) ([]jose.JSONWebKey, error) {
 // discover reads the issuer's OpenID discovery document, or its RFC 8414
 // authorization server metadata, for the URL of its keys.
 func (ks *keySet) discover(ctx context.Context) (string, error) {
-	base := strings.TrimSuffix(ks.issuer, "/")
-	u, err := url.Parse(base)
+	doc, u, err := discover(ctx, ks.v.client, ks.issuer)
 	if err != nil {
 		return "", err
 	}
-	var doc struct {
-		Issuer  string `json:"issuer"`
-		JWKSURI string `json:"jwks_uri"`
-	}
-	err = ks.get(ctx, base+"/.well-known/openid-configuration", &doc)
-	if err != nil {
-		// RFC 8414 inserts the well-known path before the issuer's path.
-		alt := u.Scheme + "://" + u.Host + "/.well-known/oauth-authorization-server" + u.Path
-		if ks.get(ctx, alt, &doc) != nil {
-			return "", fmt.Errorf("discovery: %w", err)
-		}
-	}
-	if strings.TrimSuffix(doc.Issuer, "/") != base {
-		return "", fmt.Errorf("discovery: the document names the issuer %q, not %q (the auth block's issuer must be the issuer's exact URL)", doc.Issuer, ks.issuer)
-	}
-	j, err := url.Parse(doc.JWKSURI)
-	if err != nil || j.Host == "" || (j.Scheme != "https" && (j.Scheme != "http" || u.Scheme != "http")) {
+	if !sameSchemeRule(doc.JWKSURI, u) {
 		return "", fmt.Errorf("discovery: the document names no usable jwks_uri (%q)", doc.JWKSURI)
 	}
 	return doc.JWKSURI, nil
 }
 
-// get fetches the JSON document at u into dst.
-func (ks *keySet) get(ctx context.Context, u string, dst any) error {
+// metadata is what toolhost reads of an issuer's discovery document.
+type metadata struct {
+	Issuer        string `json:"issuer"`
+	JWKSURI       string `json:"jwks_uri"`
+	TokenEndpoint string `json:"token_endpoint"`
+}
+
+// discover fetches the discovery document of issuer (OpenID, or else RFC
+// 8414) and checks that it names issuer; it returns it and issuer's URL.
+func discover(ctx context.Context, client *http.Client, issuer string) (*metadata, *url.URL, error) {
+	base := strings.TrimSuffix(issuer, "/")
+	u, err := url.Parse(base)
+	if err != nil {
+		return nil, nil, err
+	}
+	var doc metadata
+	err = getJSON(ctx, client, base+"/.well-known/openid-configuration", &doc)
+	if err != nil {
+		// RFC 8414 inserts the well-known path before the issuer's path.
+		alt := u.Scheme + "://" + u.Host + "/.well-known/oauth-authorization-server" + u.Path
+		if getJSON(ctx, client, alt, &doc) != nil {
+			return nil, nil, fmt.Errorf("discovery: %w", err)
+		}
+	}
+	if strings.TrimSuffix(doc.Issuer, "/") != base {
+		return nil, nil, fmt.Errorf("discovery: the document names the issuer %q, not %q (the auth block's issuer must be the issuer's exact URL)", doc.Issuer, issuer)
+	}
+	return &doc, u, nil
+}
+
+// sameSchemeRule reports whether the endpoint s that issuer's discovery
+// names is an absolute URL that is https, or http when the issuer is.
+func sameSchemeRule(s string, issuer *url.URL) bool {
+	j, err := url.Parse(s)
+	return err == nil && j.Host != "" && (j.Scheme == "https" || (j.Scheme == "http" && issuer.Scheme == "http"))
+}
+
+// getJSON fetches the JSON document at u into dst with client.
+func getJSON(ctx context.Context, client *http.Client, u string, dst any) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Accept", "application/json")
-	return fetchJSON(ks.v.client, req, dst)
+	return fetchJSON(client, req, dst)
 }

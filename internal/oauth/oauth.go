@@ -3,7 +3,10 @@
 // it: JWTs against the issuer's keys (found by OpenID discovery from the
 // issuer, or at jwks_url), cached and fetched again when a token names a
 // key not seen yet (key rotation), and opaque tokens through RFC 7662
-// introspection. A token that passes becomes an identity.Caller.
+// introspection. A token that passes becomes an identity.Caller, which
+// holds it for RFC 8693 token exchange at the issuer's token endpoint
+// (exchange.go), so that http tools can reach their upstreams as the
+// caller without sending the caller's token on.
 //
 // Nothing here is fetched when a Verifier is made: an issuer that cannot
 // be reached makes requests fail with ErrUnavailable (HTTP 503) until it
@@ -83,8 +86,9 @@ type Verifier struct {
 	client     *http.Client
 	logger     *slog.Logger
 	now        func() time.Time
-	keys       *keySet     // nil without issuer and jwks_url
-	introspect *introCache // nil without introspection_url
+	keys       *keySet        // nil without issuer and jwks_url
+	introspect *introCache    // nil without introspection_url
+	exch       *exchangeState // nil when the auth block cannot exchange tokens
 }
 
 // New returns the Verifier of the auth block a. It fetches nothing (see
@@ -110,6 +114,7 @@ func New(a *thcl.Auth, logger *slog.Logger) *Verifier {
 	if a.IntrospectionURL != "" {
 		v.introspect = newIntroCache()
 	}
+	v.exch = newExchange(a)
 	return v
 }
 
@@ -124,13 +129,20 @@ func (v *Verifier) Verify(ctx context.Context, token string) (*identity.Caller, 
 		return nil, fmt.Errorf("%w: the token is %d bytes long; toolhost takes tokens of up to %d", ErrInvalidToken, len(token), MaxTokenBytes)
 	}
 	jwtShaped := strings.Count(token, ".") == 2
+	var caller *identity.Caller
+	var err error
 	switch {
 	case jwtShaped && v.keys != nil:
-		return v.verifyJWT(ctx, token)
+		caller, err = v.verifyJWT(ctx, token)
 	case v.introspect != nil:
-		return v.introspectToken(ctx, token)
+		caller, err = v.introspectToken(ctx, token)
+	default:
+		return nil, fmt.Errorf("%w: the token is not a JWT, and this server checks only JWTs (the auth block has no introspection_url for opaque tokens)", ErrInvalidToken)
 	}
-	return nil, fmt.Errorf("%w: the token is not a JWT, and this server checks only JWTs (the auth block has no introspection_url for opaque tokens)", ErrInvalidToken)
+	if err != nil {
+		return nil, err
+	}
+	return caller.WithToken(token, v.exchange), nil
 }
 
 // claims are the claims of a JWT that Verify reads beyond the registered ones.

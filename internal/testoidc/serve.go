@@ -22,7 +22,7 @@ func (is *Issuer) serveDiscovery(w http.ResponseWriter, r *http.Request) {
 		"introspection_endpoint":                is.URL + "/introspect",
 		"authorization_endpoint":                is.URL + "/authorize",
 		"registration_endpoint":                 is.URL + "/register",
-		"grant_types_supported":                 []string{"client_credentials", "authorization_code"},
+		"grant_types_supported":                 []string{"client_credentials", "authorization_code", TokenExchangeGrant},
 		"response_types_supported":              []string{"code"},
 		"subject_types_supported":               []string{"public"},
 		"id_token_signing_alg_values_supported": []string{"RS256", "ES256"},
@@ -66,7 +66,8 @@ func (is *Issuer) serveIntrospect(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveToken is the token endpoint: the client_credentials grant of a
-// confidential client, and the authorization_code grant (exchangeCode);
+// confidential client, the authorization_code grant (exchangeCode) and
+// RFC 8693 token exchange (exchangeToken);
 // client_secret_basic or client_secret_post, or only client_id for a
 // public client. For client_credentials, resource (RFC 8707) sets aud and
 // scope the scopes.
@@ -96,6 +97,16 @@ func (is *Issuer) serveToken(w http.ResponseWriter, r *http.Request) {
 		if sc := strings.TrimSpace(r.FormValue("scope")); sc != "" {
 			extra["scope"] = sc
 		}
+	case TokenExchangeGrant:
+		if c.secret == "" {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"error": "unauthorized_client", "error_description": "a public client cannot exchange tokens"})
+			return
+		}
+		var code, why string
+		if extra, code, why = is.exchangeToken(r, id); code != "" {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"error": code, "error_description": why})
+			return
+		}
 	case "authorization_code":
 		var oauthErr string
 		if extra, oauthErr = is.exchangeCode(r, id); oauthErr != "" {
@@ -111,7 +122,7 @@ func (is *Issuer) serveToken(w http.ResponseWriter, r *http.Request) {
 		sub = id
 	}
 	tok := is.Mint(Token{Claims: is.Claims(sub, extra)})
-	resp := map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": int(time.Hour.Seconds())}
+	resp := map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": int(time.Hour.Seconds()), "issued_token_type": AccessTokenType}
 	if sc, ok := extra["scope"]; ok { // absent, not null, without one (RFC 6749 5.1)
 		resp["scope"] = sc
 	}

@@ -5,7 +5,8 @@
 // introspection of opaque tokens, and a token endpoint of the
 // client_credentials grant and of the authorization code grant with PKCE
 // (an authorization endpoint that approves at once, and RFC 7591 dynamic
-// client registration), as MCP clients' OAuth flows use them.
+// client registration), as MCP clients' OAuth flows use them, and RFC
+// 8693 token exchange.
 package testoidc
 
 import (
@@ -55,6 +56,10 @@ type Issuer struct {
 	down      bool
 	jwksGets  int
 	introAuth [2]string
+	// exchangeAud are the audiences tokens are exchanged for; exchanges
+	// counts the exchanges granted.
+	exchangeAud map[string]bool
+	exchanges   int
 }
 
 // key is a signing key.
