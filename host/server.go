@@ -32,6 +32,10 @@ type Server struct {
 
 	current atomic.Pointer[Registry]
 	applyMu sync.Mutex
+	// authApplied, when set, is told of every Apply after the first, under
+	// applyMu (the HTTP server ends sessions a new auth block does not
+	// cover: http_auth.go).
+	authApplied func(old, reg *Registry)
 	// resWatch watches the files of the registry in service while a
 	// Reloader watches (see resourceWatch); nil otherwise. Under applyMu.
 	resWatch *resourceWatch
