@@ -246,6 +246,7 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 				res = s.current.Load().withTaskSupport(res)
 			}
 			res = v.filterList(s.current.Load(), method, res)
+			res = v.privateCache(s.current.Load(), res) // scopes_cache.go
 		}
 		if method == "initialize" && err == nil {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
