@@ -18,12 +18,20 @@ import (
 )
 
 // newClient is the HTTP client of discovery, keys and introspection:
-// bounded in time, with few redirects.
+// bounded in time, with few redirects, none from https to http (keys
+// fetched in the clear could be replaced on the way), and none for
+// introspection, whose POST carries the token and toolhost's credentials
+// (a 307 would send them on to wherever it points).
 func newClient() *http.Client {
 	return &http.Client{
 		Timeout: FetchTimeout,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 3 {
+			switch {
+			case via[0].Method == http.MethodPost:
+				return fmt.Errorf("the introspection endpoint redirects to %s; set introspection_url to the endpoint itself", req.URL.Redacted())
+			case via[0].URL.Scheme == "https" && req.URL.Scheme != "https":
+				return fmt.Errorf("%s redirects to %s, which is not https", via[0].URL.Redacted(), req.URL.Redacted())
+			case len(via) >= 3:
 				return errors.New("more than 3 redirects")
 			}
 			return nil
