@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -109,3 +110,20 @@ func TestHTTPOAuthConfusion(t *testing.T) {
 		})
 	}
 }
+
+// authServer is a server block whose auth block trusts is, for
+// authAudience, with no scopes of its own.
+func authServer(is *testoidc.Issuer) string {
+	return fmt.Sprintf(`
+server {
+  auth {
+    issuer   = %q
+    audience = %q
+  }
+}
+`, is.URL, authAudience)
+}
+
+// newMeta is the _meta member of the params of a sessionless
+// (2026-07-28) request.
+const newMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`

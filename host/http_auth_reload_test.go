@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"testing"
@@ -46,14 +45,7 @@ tool "say_hello" {
 	if stream.StatusCode != 200 {
 		t.Fatalf("GET stream: %s", stream.Status)
 	}
-	e.srv.Apply(loadHTTPRegistry(t, fmt.Sprintf(`
-server {
-  auth {
-    issuer   = %q
-    audience = %q
-  }
-}
-`, is.URL, authAudience)+tool))
+	e.srv.Apply(loadHTTPRegistry(t, authServer(is)+tool))
 	tok := is.Mint(testoidc.Token{Claims: is.Claims("eve", nil)})
 	hdr["Authorization"] = "Bearer " + tok
 	resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, hdr)

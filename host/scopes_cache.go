@@ -14,35 +14,30 @@ func (v view) privateCache(reg *Registry, res mcp.Result) mcp.Result {
 	}
 	switch r := res.(type) {
 	case *mcp.ListToolsResult:
-		if r != nil {
-			c := *r
-			c.CacheScope = "private"
-			return &c
-		}
+		return privateCopy(r, func(c *mcp.ListToolsResult) *mcp.Cacheable { return &c.Cacheable })
 	case *mcp.ListResourcesResult:
-		if r != nil {
-			c := *r
-			c.CacheScope = "private"
-			return &c
-		}
+		return privateCopy(r, func(c *mcp.ListResourcesResult) *mcp.Cacheable { return &c.Cacheable })
 	case *mcp.ListResourceTemplatesResult:
-		if r != nil {
-			c := *r
-			c.CacheScope = "private"
-			return &c
-		}
+		return privateCopy(r, func(c *mcp.ListResourceTemplatesResult) *mcp.Cacheable { return &c.Cacheable })
 	case *mcp.ListPromptsResult:
-		if r != nil {
-			c := *r
-			c.CacheScope = "private"
-			return &c
-		}
+		return privateCopy(r, func(c *mcp.ListPromptsResult) *mcp.Cacheable { return &c.Cacheable })
 	case *mcp.ReadResourceResult:
-		if r != nil {
-			c := *r
-			c.CacheScope = "private"
-			return &c
-		}
+		return privateCopy(r, func(c *mcp.ReadResourceResult) *mcp.Cacheable { return &c.Cacheable })
 	}
 	return res
+}
+
+// privateCopy returns a copy of r whose cacheScope (the field cache
+// returns) is "private"; r itself when nil.
+func privateCopy[T any, P interface {
+	*T
+	mcp.Result
+}](r P, cache func(P) *mcp.Cacheable) mcp.Result {
+	if r == nil {
+		return r
+	}
+	c := P(new(T))
+	*c = *r
+	cache(c).CacheScope = "private"
+	return c
 }

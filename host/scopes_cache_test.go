@@ -1,7 +1,6 @@
 package host
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/toolhost/toolhost/internal/testoidc"
@@ -32,17 +31,9 @@ resource "runbook" {
   template { text = "book" }
 }
 `
-	authed := startHTTPConfig(t, HTTPOptions{}, fmt.Sprintf(`
-server {
-  auth {
-    issuer   = %q
-    audience = %q
-  }
-}
-`, is.URL, authAudience)+items)
+	authed := startHTTPConfig(t, HTTPOptions{}, authServer(is)+items)
 	plain := startHTTPConfig(t, HTTPOptions{}, open)
 	tok := "Bearer " + is.Mint(testoidc.Token{Claims: is.Claims("ann", map[string]any{"scope": "ops:read"})})
-	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
 	for _, tc := range []struct {
 		name, method, params, auth string
 		e                          *httpEnv
@@ -62,7 +53,7 @@ server {
 			if tc.method == "resources/read" {
 				hdr["Mcp-Name"] = "docs://runbook"
 			}
-			resp := rawPost(t, tc.e.base+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"`+tc.method+`","params":{`+meta+tc.params+`}}`, hdr)
+			resp := rawPost(t, tc.e.base+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"`+tc.method+`","params":{`+newMeta+tc.params+`}}`, hdr)
 			defer resp.Body.Close()
 			res, code, msg := httpOutcome(t, tc.method, resp)
 			if code != 0 {

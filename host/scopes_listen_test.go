@@ -1,7 +1,6 @@
 package host
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/toolhost/toolhost/internal/testoidc"
@@ -13,13 +12,7 @@ import (
 // for a resource without scopes, the stream is acknowledged.
 func TestScopesListen(t *testing.T) {
 	is := testoidc.Start(t, authAudience)
-	e := startHTTPConfig(t, HTTPOptions{}, fmt.Sprintf(`
-server {
-  auth {
-    issuer   = %q
-    audience = %q
-  }
-}
+	e := startHTTPConfig(t, HTTPOptions{}, authServer(is)+`
 resource "public" {
   uri = "docs://public"
   template { text = "public" }
@@ -29,7 +22,7 @@ resource "runbook" {
   scopes = ["ops:read"]
   template { text = "book" }
 }
-`, is.URL, authAudience))
+`)
 	for _, tc := range []struct {
 		name, scope, uris string
 		code              int64
@@ -40,7 +33,7 @@ resource "runbook" {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tok := is.Mint(testoidc.Token{Claims: is.Claims("ann", map[string]any{"scope": tc.scope})})
-			body := `{"jsonrpc":"2.0","id":7,"method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"test","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"resourceSubscriptions":` + tc.uris + `}}}`
+			body := `{"jsonrpc":"2.0","id":7,"method":"subscriptions/listen","params":{` + newMeta + `,"notifications":{"resourceSubscriptions":` + tc.uris + `}}}`
 			resp := rawPost(t, e.base+"/mcp", body, map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen", "Authorization": "Bearer " + tok})
 			defer resp.Body.Close()
 			m := newSSEReader(resp.Body).message(t)

@@ -1,7 +1,6 @@
 package host
 
 import (
-	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -16,13 +15,7 @@ import (
 // its lists leave out.
 func TestScopesNamesInErrors(t *testing.T) {
 	is := testoidc.Start(t, authAudience)
-	e := startHTTPConfig(t, HTTPOptions{}, fmt.Sprintf(`
-server {
-  auth {
-    issuer   = %q
-    audience = %q
-  }
-}
+	e := startHTTPConfig(t, HTTPOptions{}, authServer(is)+`
 tool "status" {
   template { text = "up" }
 }
@@ -43,8 +36,7 @@ group "secret_group" {
   tools  = ["secret_reset"]
   scopes = ["admin"]
 }
-`, is.URL, authAudience))
-	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+`)
 	requests := []struct{ method, name, params string }{
 		{"tools/call", "secret_rese", `"name":"secret_rese","arguments":{}`},
 		{"prompts/get", "secret_promp", `"name":"secret_promp"`},
@@ -65,7 +57,7 @@ group "secret_group" {
 				if rq.name != "" {
 					hdr["Mcp-Name"] = rq.name
 				}
-				resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"`+rq.method+`","params":{`+meta+`,`+rq.params+`}}`, hdr)
+				resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"`+rq.method+`","params":{`+newMeta+`,`+rq.params+`}}`, hdr)
 				_, code, msg := httpOutcome(t, rq.method, resp)
 				resp.Body.Close()
 				if code == 0 {

@@ -3,7 +3,6 @@
 package host
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -15,18 +14,12 @@ import (
 // answer of an unknown id, not the task's result or control.
 func TestTaskSubject(t *testing.T) {
 	is := testoidc.Start(t, authAudience)
-	e := startHTTPConfig(t, HTTPOptions{Stateless: true}, fmt.Sprintf(`
-server {
-  auth {
-    issuer   = %q
-    audience = %q
-  }
-}
+	e := startHTTPConfig(t, HTTPOptions{Stateless: true}, authServer(is)+`
 tool "whoami" {
   task = "required"
   template { text = "task for ${claim("email")}" }
 }
-`, is.URL, authAudience))
+`)
 	token := func(sub string) string {
 		return is.Mint(testoidc.Token{Claims: is.Claims(sub, map[string]any{"email": sub + "@example.com"})})
 	}
