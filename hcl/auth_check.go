@@ -17,7 +17,8 @@ var AuthAlgorithms = []string{"RS256", "RS384", "RS512", "PS256", "PS384", "PS51
 
 // checkAuth checks what the auth block's attributes say together: the
 // algorithms are asymmetric ones, the URLs are absolute (https, or http on
-// loopback), and the introspection credentials come in pairs.
+// loopback), the introspection credentials come in pairs, and (a warning)
+// jwks_url comes with issuer.
 func checkAuth(attrs hcl.Attributes, a *Auth) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	bad := func(name, summary, detail string) {
@@ -48,6 +49,11 @@ func checkAuth(attrs hcl.Attributes, a *Auth) hcl.Diagnostics {
 		if msg := checkAuthURL(v, true); msg != "" {
 			bad("authorization_servers", "Invalid URL", fmt.Sprintf("authorization_servers: %q %s.", v, msg))
 		}
+	}
+	if a.Issuer == "" && a.JWKSURL != "" {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Token issuer not checked",
+			Detail:  "With jwks_url and no issuer, a JWT is taken from any issuer whose keys are published there (iss is not checked): where several tenants or issuers share keys, one's tokens pass for another's. Add issuer, the URL tokens name in iss.",
+			Subject: attrs["jwks_url"].Expr.Range().Ptr()})
 	}
 	for _, pair := range []struct{ what, id, secret, env string }{
 		{"introspection", a.IntrospectionClientID, a.IntrospectionClientSecret, "INTROSPECTION_SECRET"},

@@ -2,7 +2,6 @@ package host
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -25,6 +24,12 @@ const maxListedForCompletion = 5000
 // resource template the config does not declare is an invalid-params error,
 // as the spec asks; an argument without candidates gets no values.
 func (r *Registry) Complete(ref *mcp.CompleteReference, arg, value string) (*mcp.CompleteResult, error) {
+	return r.complete(view{}, ref, arg, value)
+}
+
+// complete is Complete for a request of v, whose errors list only the
+// prompts and templates v sees.
+func (r *Registry) complete(v view, ref *mcp.CompleteReference, arg, value string) (*mcp.CompleteResult, error) {
 	var candidates []string
 	switch {
 	case ref == nil:
@@ -32,7 +37,7 @@ func (r *Registry) Complete(ref *mcp.CompleteReference, arg, value string) (*mcp
 		p, ok := r.prompts[ref.Name]
 		if !ok {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-				Message: fmt.Sprintf("there is no prompt %q to complete arguments of; the prompts are: %s", shortName(ref.Name), listOrNone(slices.Sorted(maps.Keys(r.prompts))))}
+				Message: fmt.Sprintf("there is no prompt %q to complete arguments of; the prompts are: %s", shortName(ref.Name), listOrNone(v.seenNames(r, "prompt")))}
 		}
 		for _, a := range p.Args {
 			if a.Name == arg {
@@ -43,7 +48,9 @@ func (r *Registry) Complete(ref *mcp.CompleteReference, arg, value string) (*mcp
 		found := false
 		var uris []string
 		for _, t := range r.templates {
-			uris = append(uris, t.decl.URITemplate)
+			if v.sees(r, "resource", t.decl.Name, t.decl.Scopes) {
+				uris = append(uris, t.decl.URITemplate)
+			}
 			if t.decl.URITemplate != ref.URI {
 				continue
 			}

@@ -278,6 +278,9 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	h.calls = &callTracker{calls: map[trackedKey]*trackedCall{}}
 	h.waiters = &streamWaiters{}
 	srv.MCP().AddReceivingMiddleware(h.callMiddleware)
+	srv.applyMu.Lock()
+	srv.authApplied = h.endSessionsOnAuthChange
+	srv.applyMu.Unlock()
 	srv.SetTaskRunLimit(opts.RequestTimeout)
 
 	getServer := func(*http.Request) *mcp.Server { return srv.MCP() }

@@ -84,6 +84,39 @@ func (h *HTTPServer) verifier() *oauth.Verifier {
 	return next.v
 }
 
+// authOf is the auth block of reg's config, or nil.
+func authOf(reg *Registry) *thcl.Auth {
+	if reg == nil || reg.Config == nil || reg.Config.Server == nil {
+		return nil
+	}
+	return reg.Config.Server.Auth
+}
+
+// endSessionsOnAuthChange closes the sessions open when a reload from old
+// to reg puts in an auth block, or changes it: they were opened without a
+// token, or with one the new block may not take, and the SDK binds a
+// session to the subject that opened it (none, for the first), so any
+// token would do in them, and their GET streams would go on getting
+// notifications. Their clients connect again, with tokens the new block
+// takes. A block removed leaves them open: every request is then.
+func (h *HTTPServer) endSessionsOnAuthChange(old, reg *Registry) {
+	was, is := authOf(old), authOf(reg)
+	if is == nil || (was != nil && sameAuth(was, is)) {
+		return
+	}
+	n := 0
+	for ss := range h.srv.MCP().Sessions() {
+		if h.statelessSession(ss) {
+			continue // one request's, checked with the block it came under
+		}
+		n++
+		go func() { _ = ss.Close() }()
+	}
+	if n > 0 {
+		h.logger.Info("the auth block changed: the sessions opened before it are closed, and their clients connect again with tokens it takes", "sessions", n)
+	}
+}
+
 // staticNote says, after the auth block is gone, what protects the
 // endpoints now.
 func (h *HTTPServer) staticNote() string {

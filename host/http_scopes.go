@@ -52,7 +52,13 @@ func (h *HTTPServer) servePath(w http.ResponseWriter, r *http.Request, group str
 	var g *thcl.Group
 	var names []string
 	if reg := h.srv.current.Load(); reg != nil && reg.Config != nil {
-		g, names = reg.Config.Group(name), reg.Config.GroupNames()
+		g = reg.Config.Group(name)
+		for _, n := range reg.Config.GroupNames() {
+			// Only the groups the caller's token may enter are named.
+			if len(requestCaller(r).Missing(reg.Config.Group(n).Scopes)) == 0 {
+				names = append(names, n)
+			}
+		}
 	}
 	switch {
 	case only != "" && group != "" && group != only:

@@ -8,6 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	ident "github.com/toolhost/toolhost/internal/identity"
 )
 
 // tasksPOST answers the POSTs to /mcp of one tasks/get, tasks/cancel or
@@ -66,7 +68,13 @@ func (s *sseHandler) answerSSETask(sess *sseSession, m jsonrpc.Message) bool {
 		return false
 	}
 	resp := &jsonrpc.Response{ID: req.ID}
-	res, rpcErr := s.h.srv.taskMethod(context.Background(), req.Method, req.Params, s.h.sessionHasTasks(sess.id))
+	// The caller of the POST, as withTokenInfo gave it, for the task's
+	// subject.
+	ctx := context.Background()
+	if ex, ok := req.Extra.(*mcp.RequestExtra); ok && ex != nil {
+		ctx = ident.NewContext(ctx, ident.FromTokenInfo(ex.TokenInfo))
+	}
+	res, rpcErr := s.h.srv.taskMethod(ctx, req.Method, req.Params, s.h.sessionHasTasks(sess.id))
 	if rpcErr != nil {
 		resp.Error = rpcErr
 	} else {

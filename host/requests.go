@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -33,8 +32,8 @@ const maxNamesListed = 20
 // a tool or prompt that is not declared (the error names the close one and
 // those that are), a resource URI longer than maxResourceURI, and a
 // subscriptions/listen stream that would hold too much (checkListen). It
-// returns nil for the others.
-func (s *Server) checkRequest(method string, req mcp.Request) error {
+// returns nil for the others. The names it lists are those v sees.
+func (s *Server) checkRequest(method string, req mcp.Request, v view) error {
 	switch method {
 	case "logging/setLevel":
 		if p, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok && p != nil && !slices.Contains(logLevels, p.Level) {
@@ -49,7 +48,7 @@ func (s *Server) checkRequest(method string, req mcp.Request) error {
 		if p, ok := req.GetParams().(*mcp.GetPromptParams); ok && p != nil {
 			if reg := s.Registry(); reg != nil && reg.prompts[p.Name] == nil {
 				return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-					Message: unknownName("prompt", p.Name, slices.Sorted(maps.Keys(reg.prompts))) + reg.placeholderHint()}
+					Message: unknownName("prompt", p.Name, v.seenNames(reg, "prompt")) + reg.placeholderHint()}
 			}
 		}
 	case "subscriptions/listen":
@@ -62,7 +61,7 @@ func (s *Server) checkRequest(method string, req mcp.Request) error {
 		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && p != nil {
 			if reg := s.Registry(); reg != nil && reg.tools[p.Name] == nil {
 				return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-					Message: unknownName("tool", p.Name, slices.Sorted(maps.Keys(reg.tools))) + reg.placeholderHint()}
+					Message: unknownName("tool", p.Name, v.seenNames(reg, "tool")) + reg.placeholderHint()}
 			}
 		}
 	}

@@ -312,15 +312,31 @@ func (reg *Registry) targetOf(a asked) (target, bool) {
 }
 
 // authorize refuses a request for an item outside v's group, or whose
-// scopes v's caller lacks, with a JSON-RPC error; nil for the rest.
+// scopes v's caller lacks, with a JSON-RPC error; nil for the rest. A
+// subscriptions/listen is refused for the first resource of its
+// resourceSubscriptions that resources/subscribe would be refused.
 func (v view) authorize(reg *Registry, method string, req mcp.Request) error {
 	if !v.filtered(reg) {
+		return nil
+	}
+	if p, ok := req.GetParams().(*mcp.SubscriptionsListenParams); ok && p != nil && p.Notifications != nil {
+		// The SDK subscribes to these itself, past this middleware.
+		for _, uri := range p.Notifications.ResourceSubscriptions {
+			if err := v.authorizeAsked(reg, asked{method: "resources/subscribe", uri: uri}); err != nil {
+				return err
+			}
+		}
 		return nil
 	}
 	a, ok := askedBy(method, req)
 	if !ok {
 		return nil
 	}
+	return v.authorizeAsked(reg, a)
+}
+
+// authorizeAsked is authorize for what a request names.
+func (v view) authorizeAsked(reg *Registry, a asked) error {
 	t, ok := reg.targetOf(a)
 	if !ok {
 		return nil

@@ -32,6 +32,10 @@ type Server struct {
 
 	current atomic.Pointer[Registry]
 	applyMu sync.Mutex
+	// authApplied, when set, is told of every Apply after the first, under
+	// applyMu (the HTTP server ends sessions a new auth block does not
+	// cover: http_auth.go).
+	authApplied func(old, reg *Registry)
 	// resWatch watches the files of the registry in service while a
 	// Reloader watches (see resourceWatch); nil otherwise. Under applyMu.
 	resWatch *resourceWatch
@@ -195,14 +199,14 @@ const DefaultLogLevel mcp.LoggingLevel = "warning"
 func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 	s.sdkHandler = next
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if err := s.checkRequest(method, req); err != nil {
-			return nil, err
-		}
 		if ex := req.GetExtra(); ex != nil {
 			// The verified token's caller, for lists, scopes and claim().
 			ctx = ident.NewContext(ctx, ident.FromTokenInfo(ex.TokenInfo))
 		}
 		v := s.viewOf(ctx, req) // scopes and groups (scopes.go)
+		if err := s.checkRequest(method, req, v); err != nil {
+			return nil, err
+		}
 		if err := v.authorize(s.current.Load(), method, req); err != nil {
 			return nil, err
 		}
@@ -242,6 +246,7 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 				res = s.current.Load().withTaskSupport(res)
 			}
 			res = v.filterList(s.current.Load(), method, res)
+			res = v.privateCache(s.current.Load(), res) // scopes_cache.go
 		}
 		if method == "initialize" && err == nil {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
@@ -467,7 +472,7 @@ func (s *Server) toolHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 func (s *Server) completionHandler(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	reg := s.use()
 	defer reg.release()
-	return reg.Complete(req.Params.Ref, req.Params.Argument.Name, req.Params.Argument.Value)
+	return reg.complete(s.viewOf(ctx, req), req.Params.Ref, req.Params.Argument.Name, req.Params.Argument.Value)
 }
 
 func (s *Server) resourceHandler(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

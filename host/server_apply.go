@@ -89,6 +89,9 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 	s.applyResources(old, reg, defs, &ch)
 	s.applyPrompts(old, reg, defs, &ch)
 	s.noteAccessChanges(old, reg) // scopes.go
+	if old != nil && s.authApplied != nil {
+		s.authApplied(old, reg)
+	}
 	return old, ch
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
+	ident "github.com/toolhost/toolhost/internal/identity"
 	"github.com/toolhost/toolhost/internal/tasks"
 )
 
@@ -178,6 +179,9 @@ func (s *Server) callAsTask(ctx context.Context, req mcp.Request) (mcp.Result, e
 func (th *taskHost) start(ctx context.Context, tool string, args json.RawMessage, version string, canElicit bool, approval *mrtrCall) (mcp.Result, error) {
 	id := rand.Text()
 	task := tasks.Task{ID: id, Tool: tool, Owner: th.owner, Status: tasks.Working}
+	if c := ident.FromContext(ctx); c != nil {
+		task.Subject = c.Subject
+	}
 	if err := th.store.Create(ctx, task); err != nil {
 		if errors.Is(err, tasks.ErrTooManyTasks) {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("The server keeps at most %d tasks, running and finished, and has that many (a finished task is kept for %s); try again later.", th.limits.MaxTasks, th.limits.TTL)}

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	ident "github.com/toolhost/toolhost/internal/identity"
 	"github.com/toolhost/toolhost/internal/tasks"
 )
 
@@ -98,6 +99,9 @@ func (s *Server) taskMethod(ctx context.Context, method string, params json.RawM
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: method + " needs taskId, the id of a task that tools/call created."}
 	}
 	th := s.tasks
+	if err := th.checkSubject(ctx, p.TaskID); err != nil {
+		return nil, err
+	}
 	var out any
 	switch method {
 	case "tasks/get":
@@ -162,6 +166,24 @@ func (th *taskHost) lookupError(id string, err error) *jsonrpc.Error {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "No task has the id " + shortName(id) + ": it was never created here, or it finished and was dropped after its ttlMs."}
 	}
 	return th.storeError("the task could not be read", err)
+}
+
+// checkSubject refuses a task that a call of another subject created
+// (see tasks.Task.Subject) as if it did not exist, so that a task's id,
+// seen in a log or guessed, gives no other caller its result or its
+// control.
+func (th *taskHost) checkSubject(ctx context.Context, id string) *jsonrpc.Error {
+	t, err := th.store.Get(ctx, id)
+	if err != nil {
+		return th.lookupError(id, err)
+	}
+	if t.Subject == "" {
+		return nil
+	}
+	if c := ident.FromContext(ctx); c == nil || c.Subject != t.Subject {
+		return th.lookupError(id, tasks.ErrNotFound)
+	}
+	return nil
 }
 
 // storeError is the error a client gets when the task store fails: what

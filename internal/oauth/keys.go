@@ -18,12 +18,20 @@ import (
 )
 
 // newClient is the HTTP client of discovery, keys and introspection:
-// bounded in time, with few redirects.
+// bounded in time, with few redirects, none from https to http (keys
+// fetched in the clear could be replaced on the way), and none for
+// introspection, whose POST carries the token and toolhost's credentials
+// (a 307 would send them on to wherever it points).
 func newClient() *http.Client {
 	return &http.Client{
 		Timeout: FetchTimeout,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 3 {
+			switch {
+			case via[0].Method == http.MethodPost:
+				return fmt.Errorf("the introspection endpoint redirects to %s; set introspection_url to the endpoint itself", req.URL.Redacted())
+			case via[0].URL.Scheme == "https" && req.URL.Scheme != "https":
+				return fmt.Errorf("%s redirects to %s, which is not https", via[0].URL.Redacted(), req.URL.Redacted())
+			case len(via) >= 3:
 				return errors.New("more than 3 redirects")
 			}
 			return nil
@@ -63,7 +71,8 @@ type keySet struct {
 	issuer, jwksURL string
 	state           atomic.Pointer[keyState]
 	limiter         *rate.Limiter
-	mu              sync.Mutex // one fetch at a time; guards the fields below
+	refreshing      atomic.Bool // a fetch of stale keys is under way
+	mu              sync.Mutex  // one fetch at a time; guards the fields below
 	nextTry         time.Time
 	wait            time.Duration
 	lastErr         error
@@ -84,11 +93,20 @@ func newKeySet(v *Verifier, issuer, jwksURL string) *keySet {
 // of them when kid is empty).
 func (ks *keySet) lookup(ctx context.Context, kid string) ([]jose.JSONWebKey, error) {
 	st := ks.state.Load()
-	if st == nil || ks.v.now().Sub(st.fetched) > KeysMaxAge {
-		if err := ks.refresh(ctx, st); err != nil && st == nil {
+	switch {
+	case st == nil:
+		if err := ks.refresh(ctx, st); err != nil {
 			return nil, err
-		} // stale keys serve on while the issuer is away
+		}
 		st = ks.state.Load()
+	case ks.v.now().Sub(st.fetched) > KeysMaxAge && ks.refreshing.CompareAndSwap(false, true):
+		// Stale keys serve on while one fetch in the background replaces
+		// them: requests do not wait for an issuer slow to answer (up to
+		// FetchTimeout), nor fail while it is away.
+		go func() {
+			defer ks.refreshing.Store(false)
+			_ = ks.refresh(context.Background(), st)
+		}()
 	}
 	if keys := st.match(kid); len(keys) > 0 {
 		return keys, nil

@@ -54,8 +54,13 @@ type Task struct {
 	// since knowing it is what lets a client read or cancel the task.
 	ID string `json:"id"`
 	// Tool is the name of the tool the task runs.
-	Tool   string `json:"tool"`
-	Status Status `json:"status"`
+	Tool string `json:"tool"`
+	// Subject is the subject of the verified token of the call that
+	// created the task, "" for a call without one: only a caller of the
+	// same subject reads, cancels or answers the task (the MCP spec binds
+	// tasks to the authorization context that created them).
+	Subject string `json:"subject,omitempty"`
+	Status  Status `json:"status"`
 	// StatusMessage says why a task is in its status (a failure's reason,
 	// a cancellation's source), for people.
 	StatusMessage string    `json:"statusMessage,omitempty"`
