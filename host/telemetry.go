@@ -3,8 +3,11 @@ package host
 import (
 	"context"
 	"errors"
+	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -46,13 +49,13 @@ func (o *observer) middleware(s *Server) mcp.Middleware {
 			}
 			var r *telemetry.Request
 			if o.t != nil {
-				ctx, r = o.start(ctx, method, req, tool)
+				ctx, r = o.start(ctx, s, method, req, tool)
 			}
 			start := time.Now()
 			res, err := next(ctx, method, req)
-			errType, code := outcome(res, err)
+			errType, code, msg := outcome(res, err)
 			if r != nil {
-				r.End(errType, code)
+				r.End(errType, code, msg)
 			}
 			if call {
 				o.m.CallEnded(tool, time.Since(start), errType != "")
@@ -78,7 +81,7 @@ func (s *Server) knownTool(req mcp.Request) string {
 
 // start starts the span of a request, with the attributes the semantic
 // conventions for MCP give a server span.
-func (o *observer) start(ctx context.Context, method string, req mcp.Request, tool string) (context.Context, *telemetry.Request) {
+func (o *observer) start(ctx context.Context, s *Server, method string, req mcp.Request, tool string) (context.Context, *telemetry.Request) {
 	attrs := make([]attribute.KeyValue, 0, 6)
 	spanAttrs := make([]attribute.KeyValue, 0, 3)
 	attrs = append(attrs, attribute.String(telemetry.AttrMethod, method))
@@ -95,8 +98,12 @@ func (o *observer) start(ctx context.Context, method string, req mcp.Request, to
 			attrs = append(attrs, attribute.String(telemetry.AttrToolName, tool))
 		}
 	case *mcp.GetPromptParams:
-		target = p.Name
-		attrs = append(attrs, attribute.String(telemetry.AttrPromptName, p.Name))
+		// A name a client made up becomes no span name and no metric
+		// attribute, as a tool's does not.
+		if reg := s.current.Load(); reg != nil && reg.prompts[p.Name] != nil {
+			target = p.Name
+			attrs = append(attrs, attribute.String(telemetry.AttrPromptName, p.Name))
+		}
 	case *mcp.ReadResourceParams:
 		spanAttrs = append(spanAttrs, attribute.String(telemetry.AttrResourceURI, p.URI))
 	}
@@ -107,12 +114,16 @@ func (o *observer) start(ctx context.Context, method string, req mcp.Request, to
 	if v := protocolVersion(meta, params, req.GetSession()); v != "" {
 		attrs = append(attrs, attribute.String(telemetry.AttrProtocolVersion, v))
 	}
-	var header map[string][]string
-	if ex := req.GetExtra(); ex != nil && ex.Header != nil {
+	var header http.Header
+	ex := req.GetExtra()
+	if ex != nil && ex.Header != nil {
 		header = ex.Header
 		attrs = append(attrs, attribute.String(telemetry.AttrNetworkTrans, "tcp"), attribute.String("network.protocol.name", "http"))
 	} else {
 		attrs = append(attrs, attribute.String(telemetry.AttrNetworkTrans, "pipe"))
+	}
+	if id := header.Get(requestIDHeader); id != "" {
+		spanAttrs = append(spanAttrs, attribute.String(telemetry.AttrRequestID, id))
 	}
 	if ss := req.GetSession(); ss != nil && ss.ID() != "" {
 		spanAttrs = append(spanAttrs, attribute.String(telemetry.AttrSessionID, ss.ID()))
@@ -121,35 +132,72 @@ func (o *observer) start(ctx context.Context, method string, req mcp.Request, to
 }
 
 // protocolVersion is the MCP version of a request: the one its _meta names
-// (2026-07-28 on), an initialize's own, or the one its session agreed on.
+// (2026-07-28 on), an initialize's own, or the one its session agreed on;
+// "" for a version the SDK does not support, which a client may have made
+// up: it would be a metric attribute value of its choosing.
 func protocolVersion(meta map[string]any, params mcp.Params, session mcp.Session) string {
-	if v, ok := meta[mcp.MetaKeyProtocolVersion].(string); ok {
-		return v
-	}
-	if p, ok := params.(*mcp.InitializeParams); ok {
-		return p.ProtocolVersion
-	}
-	if ss, ok := session.(*mcp.ServerSession); ok && ss != nil {
+	v, ok := meta[mcp.MetaKeyProtocolVersion].(string)
+	if p, isInit := params.(*mcp.InitializeParams); !ok && isInit {
+		v = p.ProtocolVersion
+	} else if ss, isSS := session.(*mcp.ServerSession); !ok && isSS && ss != nil {
 		if ip := ss.InitializeParams(); ip != nil {
-			return ip.ProtocolVersion
+			v = ip.ProtocolVersion
 		}
+	}
+	if slices.Contains(supportedVersions, v) {
+		return v
 	}
 	return ""
 }
 
+// supportedVersions are the MCP versions the SDK speaks.
+var supportedVersions = mcp.SupportedProtocolVersions()
+
+// requestIDHeader carries the JSON-RPC id of the one call a POST holds
+// from the HTTP layer, which removes a client's own, to the observer: the
+// SDK gives middleware the request but not its id.
+const requestIDHeader = "Toolhost-Request-Id"
+
+// maxRequestIDLen is the longest jsonrpc.request.id put on a span: an id
+// is the client's to choose, and spans are kept.
+const maxRequestIDLen = 128
+
+// markRequestID sets requestIDHeader to id, the id of a request as
+// decoded from JSON, written as jsonrpc.request.id asks: a string as it
+// is, a number in decimal. It removes it for a null or missing id.
+func markRequestID(h http.Header, raw any) {
+	h.Del(requestIDHeader)
+	id, err := jsonrpc.MakeID(raw)
+	if err != nil || !id.IsValid() {
+		return
+	}
+	var s string
+	switch v := id.Raw().(type) {
+	case string:
+		s = v
+	case int64:
+		s = strconv.FormatInt(v, 10)
+	}
+	if len(s) > maxRequestIDLen {
+		s = strings.ToValidUTF8(s[:maxRequestIDLen], "")
+	}
+	h.Set(requestIDHeader, s)
+}
+
 // outcome is the error.type of a request's answer, empty when it
-// succeeded, and its JSON-RPC error code, 0 when there is none: the code
-// as a string for an error, tool_error for a tool's result with isError.
-func outcome(res mcp.Result, err error) (string, int64) {
+// succeeded, its JSON-RPC error code, 0 when there is none, and the
+// error's message: the code as a string for an error, tool_error for a
+// tool's result with isError.
+func outcome(res mcp.Result, err error) (string, int64, string) {
 	if err != nil {
 		var we *jsonrpc.Error
 		if errors.As(err, &we) {
-			return strconv.FormatInt(we.Code, 10), we.Code
+			return strconv.FormatInt(we.Code, 10), we.Code, we.Message
 		}
-		return "_OTHER", 0
+		return "_OTHER", 0, err.Error()
 	}
 	if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
-		return "tool_error", 0
+		return "tool_error", 0, ""
 	}
-	return "", 0
+	return "", 0, ""
 }

@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -49,19 +50,24 @@ func (t *Telemetry) StartRequest(ctx context.Context, meta map[string]any, heade
 // End ends a request: errType is empty when it succeeded, else the
 // error.type of the semantic conventions (a JSON-RPC error code, or
 // tool_error for a tool's result with isError); code is the JSON-RPC
-// error code, 0 when there is none.
-func (r *Request) End(errType string, code int64) {
+// error code, 0 when there is none, and msg its message, the span's
+// status description. The code goes on the span and the metric as
+// rpc.response.status_code, a string as the conventions type it.
+func (r *Request) End(errType string, code int64, msg string) {
 	attrs := r.attrs
 	if errType != "" {
 		attrs = append(attrs[:len(attrs):len(attrs)], attribute.String(AttrErrorType, errType))
+		if code != 0 {
+			attrs = append(attrs, attribute.String(AttrRPCStatusCode, strconv.FormatInt(code, 10)))
+		}
 	}
 	if r.span != nil {
 		if errType != "" {
-			r.span.SetAttributes(attribute.String(AttrErrorType, errType))
-			if code != 0 {
-				r.span.SetAttributes(attribute.Int64(AttrRPCStatusCode, code))
+			r.span.SetAttributes(attrs[len(r.attrs):]...)
+			if msg == "" {
+				msg = errType
 			}
-			r.span.SetStatus(codes.Error, errType)
+			r.span.SetStatus(codes.Error, msg)
 		}
 		r.span.End()
 	}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
+	metricspb "go.opentelemetry.io/proto/otlp/metrics/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+)
+
+// TestTelemetryClientValues: what a client chooses reaches spans and
+// metrics only where the semantic conventions for MCP put it, and as they
+// type it: its JSON-RPC id as jsonrpc.request.id on the span; a made-up
+// protocol version, prompt name or tool name on neither the span name nor
+// the metric's attributes (each would be a series of the client's
+// choosing); and the JSON-RPC error code of a failed request as the
+// string rpc.response.status_code, on the span and the metric.
+func TestTelemetryClientValues(t *testing.T) {
+	recv := newOTLPReceiver(t)
+	s := startHTTPServe(t, []string{
+		"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.URL,
+		"OTEL_BSP_SCHEDULE_DELAY=50",
+		"OTEL_METRIC_EXPORT_INTERVAL=100",
+	}, writeConfig(t, "tool \"hello\" {\n  description = \"greets\"\n  template { text = \"hello\" }\n}\n"))
+
+	resp := s.mcpPost(`{"jsonrpc":"2.0","id":"init-7","method":"initialize","params":{"protocolVersion":"1999-made-up","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`, nil, false)
+	_, _ = io.Copy(io.Discard, resp.Body)
+	cs := s.connect(false, nil, nil)
+	if _, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "made-up-prompt"}); err == nil {
+		t.Fatal("prompts/get of an unknown prompt succeeded")
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "made-up-tool"}); err == nil {
+		t.Log("tools/call of an unknown tool answered with a result")
+	}
+
+	var init, prompt *tracepb.Span
+	recv.waitFor(t, "the spans of initialize and prompts/get, and the metric of prompts/get", func(spans []*tracepb.Span, metrics []*metricspb.Metric) bool {
+		for _, sp := range spans {
+			if sp.Name == "initialize" && attr(sp.Attributes, "jsonrpc.request.id") == "init-7" {
+				init = sp
+			}
+		}
+		prompt = spanNamed(spans, "prompts/get")
+		return init != nil && prompt != nil && metricOf(metrics, "prompts/get") != nil
+	})
+	recv.mu.Lock()
+	defer recv.mu.Unlock()
+	for _, sp := range recv.spans {
+		if strings.Contains(sp.Name, "made-up") {
+			t.Errorf("span %q: a name of the client's choosing", sp.Name)
+		}
+		if sp.Name != "notifications/initialized" && attr(sp.Attributes, "jsonrpc.request.id") == "" {
+			t.Errorf("span %q has no jsonrpc.request.id", sp.Name)
+		}
+	}
+	if got := attr(init.Attributes, "mcp.protocol.version"); got != "" {
+		t.Errorf("initialize: mcp.protocol.version %q, the client's made-up version", got)
+	}
+	if got := attr(prompt.Attributes, "gen_ai.prompt.name"); got != "" {
+		t.Errorf("prompts/get: gen_ai.prompt.name %q of an unknown prompt", got)
+	}
+	code := stringAttr(prompt.Attributes, "rpc.response.status_code")
+	if code == "" || code != attr(prompt.Attributes, "error.type") {
+		t.Errorf("prompts/get: rpc.response.status_code %q (a string), want error.type %q", code, attr(prompt.Attributes, "error.type"))
+	}
+	if prompt.Status.GetMessage() == code {
+		t.Errorf("prompts/get: status message %q, want the JSON-RPC error's message", prompt.Status.GetMessage())
+	}
+	sawCode := false
+	for _, m := range recv.metrics {
+		for _, p := range m.GetHistogram().GetDataPoints() {
+			for _, k := range []string{"mcp.protocol.version", "gen_ai.prompt.name", "gen_ai.tool.name"} {
+				if v := attr(p.Attributes, k); v == "1999-made-up" || v == "made-up-prompt" || v == "made-up-tool" {
+					t.Errorf("%s: %s = %q, a value of the client's choosing", m.Name, k, v)
+				}
+			}
+			if attr(p.Attributes, "mcp.method.name") == "prompts/get" && stringAttr(p.Attributes, "rpc.response.status_code") == code {
+				sawCode = true
+			}
+		}
+	}
+	if !sawCode {
+		t.Errorf("no mcp.server.operation.duration point of prompts/get with rpc.response.status_code %q", code)
+	}
+}
+
+// metricOf is a point of mcp.server.operation.duration of method, or nil.
+func metricOf(metrics []*metricspb.Metric, method string) *metricspb.HistogramDataPoint {
+	for _, m := range metrics {
+		for _, p := range m.GetHistogram().GetDataPoints() {
+			if m.Name == "mcp.server.operation.duration" && attr(p.Attributes, "mcp.method.name") == method {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// stringAttr is the value of a string attribute, or "" when there is none
+// or it is of another type.
+func stringAttr(attrs []*commonpb.KeyValue, key string) string {
+	for _, kv := range attrs {
+		if kv.Key == key {
+			return kv.Value.GetStringValue()
+		}
+	}
+	return ""
+}
