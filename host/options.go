@@ -13,7 +13,7 @@ type serverOptions struct {
 	stateGuard  StateGuard
 	tasks       *TaskOptions
 	audit       *audit.Log
-	group       string // ServeGroup's
+	group       string    // ServeGroup's
 	observe     *observer // Observe's, or nil
 }
 
