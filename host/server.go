@@ -27,8 +27,9 @@ import (
 // registry in service can be replaced with Apply while clients are
 // connected.
 type Server struct {
-	mcp    *mcp.Server
-	logger *slog.Logger
+	mcp     *mcp.Server
+	logger  *slog.Logger
+	observe *observer // Observe's, or nil
 
 	current atomic.Pointer[Registry]
 	applyMu sync.Mutex
@@ -171,7 +172,7 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 	// (BENCHMARKS.md).
 	s.logTraffic() // at debug only, and first, to see what receive refuses
 	s.mcp.AddReceivingMiddleware(s.receive)
-	if o.observe != nil {
+	if s.observe = o.observe; o.observe != nil {
 		s.mcp.AddReceivingMiddleware(o.observe.middleware(s))
 	}
 	s.Apply(reg)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -34,6 +35,9 @@ func Observe(t *telemetry.Telemetry, m *telemetry.Metrics) ServerOption {
 type observer struct {
 	t *telemetry.Telemetry
 	m *telemetry.Metrics
+	// stdioIDs are the ids of the calls read over stdio, by the
+	// RequestExtra the SDK hands middleware with each (stdio_ids.go).
+	stdioIDs sync.Map
 }
 
 // middleware is the observer's receiving middleware, outside receive, so
@@ -122,7 +126,13 @@ func (o *observer) start(ctx context.Context, s *Server, method string, req mcp.
 	} else {
 		attrs = append(attrs, attribute.String(telemetry.AttrNetworkTrans, "pipe"))
 	}
-	if id := header.Get(requestIDHeader); id != "" {
+	id := header.Get(requestIDHeader)
+	if header == nil && ex != nil {
+		if v, ok := o.stdioIDs.Load(ex); ok {
+			id = v.(string)
+		}
+	}
+	if id != "" {
 		spanAttrs = append(spanAttrs, attribute.String(telemetry.AttrRequestID, id))
 	}
 	if ss := req.GetSession(); ss != nil && ss.ID() != "" {
@@ -167,21 +177,24 @@ const maxRequestIDLen = 128
 // is, a number in decimal. It removes it for a null or missing id.
 func markRequestID(h http.Header, raw any) {
 	h.Del(requestIDHeader)
-	id, err := jsonrpc.MakeID(raw)
-	if err != nil || !id.IsValid() {
-		return
+	if id, err := jsonrpc.MakeID(raw); err == nil && id.IsValid() {
+		h.Set(requestIDHeader, requestIDString(id))
 	}
-	var s string
+}
+
+// requestIDString is id as jsonrpc.request.id has it: a string as it is
+// (cut at maxRequestIDLen), a number in decimal.
+func requestIDString(id jsonrpc.ID) string {
 	switch v := id.Raw().(type) {
 	case string:
-		s = v
+		if len(v) > maxRequestIDLen {
+			v = strings.ToValidUTF8(v[:maxRequestIDLen], "")
+		}
+		return v
 	case int64:
-		s = strconv.FormatInt(v, 10)
+		return strconv.FormatInt(v, 10)
 	}
-	if len(s) > maxRequestIDLen {
-		s = strings.ToValidUTF8(s[:maxRequestIDLen], "")
-	}
-	h.Set(requestIDHeader, s)
+	return ""
 }
 
 // outcome is the error.type of a request's answer, empty when it

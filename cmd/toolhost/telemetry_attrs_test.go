@@ -110,3 +110,35 @@ func stringAttr(attrs []*commonpb.KeyValue, key string) string {
 	}
 	return ""
 }
+
+// TestTelemetryStdio: serve over stdio traces its requests as over HTTP,
+// with network.transport pipe and each call's JSON-RPC id, a string or a
+// number, as jsonrpc.request.id.
+func TestTelemetryStdio(t *testing.T) {
+	recv := newOTLPReceiver(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", recv.URL)
+	t.Setenv("OTEL_BSP_SCHEDULE_DELAY", "50")
+	t.Setenv("OTEL_METRICS_EXPORTER", "none")
+	s := startServe(t, "--watch=false", writeConfig(t, "tool \"hello\" {\n  description = \"greets\"\n  template { text = \"hello\" }\n}\n"))
+	s.initialize("2025-11-25")
+	s.send(`{"jsonrpc":"2.0","id":"call-9","method":"tools/call","params":{"name":"hello"}}`)
+	s.recv()
+	s.send(`{"jsonrpc":"2.0","id":42,"method":"tools/list"}`)
+	s.recv()
+	var call, list *tracepb.Span
+	recv.waitFor(t, "the spans of tools/call hello and tools/list", func(spans []*tracepb.Span, _ []*metricspb.Metric) bool {
+		call, list = spanNamed(spans, "tools/call hello"), spanNamed(spans, "tools/list")
+		return call != nil && list != nil
+	})
+	for _, c := range []struct {
+		span *tracepb.Span
+		id   string
+	}{{call, "call-9"}, {list, "42"}} {
+		if got := attr(c.span.Attributes, "jsonrpc.request.id"); got != c.id {
+			t.Errorf("%s: jsonrpc.request.id %q, want %q", c.span.Name, got, c.id)
+		}
+		if got := attr(c.span.Attributes, "network.transport"); got != "pipe" {
+			t.Errorf("%s: network.transport %q, want pipe", c.span.Name, got)
+		}
+	}
+}
