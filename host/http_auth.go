@@ -278,6 +278,5 @@ func withTokenInfo(m jsonrpc.Message, r *http.Request) {
 		// The POST's caller, and its headers (the group of its path, for
 		// scopes.go).
 		req.Extra = &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
-		markRequestID(r.Header, req.ID.Raw())
 	}
 }

@@ -12,7 +12,7 @@ import (
 // SDK gives middleware the request but not its id. It is nil, and nothing
 // is noted, when srv traces no requests.
 func stdioRequestIDs(srv *Server) *sync.Map {
-	if srv == nil || srv.observe == nil || !srv.observe.t.Tracing() {
+	if srv == nil || !srv.observe.tracing() {
 		return nil
 	}
 	return &srv.observe.stdioIDs

@@ -69,6 +69,10 @@ func (o *observer) middleware(s *Server) mcp.Middleware {
 	}
 }
 
+// tracing reports whether o traces requests, so that the transports note
+// their ids for the spans (markRequestID, stdio_ids.go) only then.
+func (o *observer) tracing() bool { return o != nil && o.t.Tracing() }
+
 // knownTool is the name of the tool a tools/call calls, when the registry
 // in service has it, else telemetry.UnknownTool: a name a client made up
 // becomes no metric label and no span name.
@@ -172,12 +176,12 @@ const requestIDHeader = "Toolhost-Request-Id"
 // is the client's to choose, and spans are kept.
 const maxRequestIDLen = 128
 
-// markRequestID sets requestIDHeader to id, the id of a request as
-// decoded from JSON, written as jsonrpc.request.id asks: a string as it
-// is, a number in decimal. It removes it for a null or missing id.
-func markRequestID(h http.Header, raw any) {
+// markRequestID sets requestIDHeader to the id of a request, written as
+// jsonrpc.request.id asks (requestIDString). It removes it for a request
+// without an id (a notification).
+func markRequestID(h http.Header, id jsonrpc.ID) {
 	h.Del(requestIDHeader)
-	if id, err := jsonrpc.MakeID(raw); err == nil && id.IsValid() {
+	if id.IsValid() {
 		h.Set(requestIDHeader, requestIDString(id))
 	}
 }

@@ -14,7 +14,8 @@ import (
 
 // TestTelemetryClientValues: what a client chooses reaches spans and
 // metrics only where the semantic conventions for MCP put it, and as they
-// type it: its JSON-RPC id as jsonrpc.request.id on the span; a made-up
+// type it: its JSON-RPC id as jsonrpc.request.id on the span (streamable
+// HTTP and SSE); a made-up
 // protocol version, prompt name or tool name on neither the span name nor
 // the metric's attributes (each would be a series of the client's
 // choosing); and the JSON-RPC error code of a failed request as the
@@ -33,9 +34,8 @@ func TestTelemetryClientValues(t *testing.T) {
 	if _, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "made-up-prompt"}); err == nil {
 		t.Fatal("prompts/get of an unknown prompt succeeded")
 	}
-	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "made-up-tool"}); err == nil {
-		t.Log("tools/call of an unknown tool answered with a result")
-	}
+	_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "made-up-tool"})
+	toolText(t, s.connect(true, nil, nil), "hello", nil) // over SSE
 
 	var init, prompt *tracepb.Span
 	recv.waitFor(t, "the spans of initialize and prompts/get, and the metric of prompts/get", func(spans []*tracepb.Span, metrics []*metricspb.Metric) bool {
@@ -45,7 +45,7 @@ func TestTelemetryClientValues(t *testing.T) {
 			}
 		}
 		prompt = spanNamed(spans, "prompts/get")
-		return init != nil && prompt != nil && metricOf(metrics, "prompts/get") != nil
+		return init != nil && prompt != nil && spanNamed(spans, "tools/call hello") != nil && metricOf(metrics, "prompts/get") != nil
 	})
 	recv.mu.Lock()
 	defer recv.mu.Unlock()
