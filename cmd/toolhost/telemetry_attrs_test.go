@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"io"
+	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -140,5 +142,33 @@ func TestTelemetryStdio(t *testing.T) {
 		if got := attr(c.span.Attributes, "network.transport"); got != "pipe" {
 			t.Errorf("%s: network.transport %q, want pipe", c.span.Name, got)
 		}
+	}
+}
+
+// TestMetricsReloadAuth: a reload that adds an auth block stops /metrics
+// on --listen, as an auth block at start does, instead of leaving it to
+// any holder of a token for /mcp.
+func TestMetricsReloadAuth(t *testing.T) {
+	plain := "tool \"hello\" {\n  description = \"greets\"\n  template { text = \"hello\" }\n}\n"
+	cfg := writeConfig(t, plain)
+	s := startHTTPServe(t, nil, cfg)
+	get := func() int {
+		resp, err := http.Get(s.Base + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := get(); got != http.StatusOK {
+		t.Fatalf("GET /metrics before the reload: %d, want 200", got)
+	}
+	withAuth := "server {\n  auth {\n    jwks_url = \"https://login.example.com/jwks\"\n    audience = \"https://tools.example.com/mcp\"\n  }\n}\n" + plain
+	if err := os.WriteFile(cfg, []byte(withAuth), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the reload of the auth block", func() bool { return strings.Contains(s.Log(), "outcome=applied") })
+	if got := get(); got != http.StatusNotFound {
+		t.Errorf("GET /metrics after a reload added an auth block: %d, want 404", got)
 	}
 }
