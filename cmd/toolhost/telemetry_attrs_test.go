@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -170,5 +172,44 @@ func TestMetricsReloadAuth(t *testing.T) {
 	waitFor(t, "the reload of the auth block", func() bool { return strings.Contains(s.Log(), "outcome=applied") })
 	if got := get(); got != http.StatusNotFound {
 		t.Errorf("GET /metrics after a reload added an auth block: %d, want 404", got)
+	}
+}
+
+// TestTelemetryPropagatorsNone: with OTEL_PROPAGATORS=none a request is
+// the root of a trace of its own whatever trace context its client sends
+// (in the headers or in _meta), so that no client sets the trace or the
+// sampling of toolhost's spans, and no traceparent goes upstream.
+func TestTelemetryPropagatorsNone(t *testing.T) {
+	upTraceparent := make(chan string, 1)
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		upTraceparent <- r.Header.Get("traceparent")
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"ok":true}`)
+	}))
+	t.Cleanup(upstream.Close)
+	recv := newOTLPReceiver(t)
+	s := startHTTPServe(t, []string{
+		"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.URL,
+		"OTEL_BSP_SCHEDULE_DELAY=50",
+		"OTEL_METRICS_EXPORTER=none",
+		"OTEL_PROPAGATORS=none",
+	}, writeConfig(t, "tool \"up\" {\n  description = \"asks the upstream\"\n  http { url = \""+upstream.URL+"/status\" }\n}\n"))
+	const clientTrace = "0af7651916cd43dd8448eb211c80319c"
+	hc := &http.Client{Transport: traceparentHeader{"00-" + clientTrace + "-b7ad6b7169203331-00"}}
+	cs := s.connect(false, nil, hc)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "up", Meta: mcp.Meta{"traceparent": "00-" + clientTrace + "-00f067aa0ba902b7-01"}})
+	if err != nil || res.IsError {
+		t.Fatalf("call up: %v %+v", err, res)
+	}
+	if got := <-upTraceparent; got != "" {
+		t.Errorf("the upstream got traceparent %q, want none", got)
+	}
+	var up *tracepb.Span
+	recv.waitFor(t, "the span of tools/call up", func(spans []*tracepb.Span, _ []*metricspb.Metric) bool {
+		up = spanNamed(spans, "tools/call up")
+		return up != nil
+	})
+	if got := hex.EncodeToString(up.TraceId); got == clientTrace || len(up.ParentSpanId) != 0 {
+		t.Errorf("tools/call up: trace %s, parent %x; want a trace of its own, not the client's", got, up.ParentSpanId)
 	}
 }

@@ -25,7 +25,7 @@ type Request struct {
 // StartRequest starts observing a request of method. Its parent is the
 // trace context in the request's params._meta (the keys traceparent and
 // tracestate), or else in the HTTP request's headers (header is nil over
-// stdio). The span is named "method target" (target may be empty), of kind
+// stdio), unless OTEL_PROPAGATORS is none. The span is named "method target" (target may be empty), of kind
 // server; attrs go on the span and the duration metric, spanAttrs (such as
 // mcp.session.id, too many values for a metric) on the span only.
 func (t *Telemetry) StartRequest(ctx context.Context, meta map[string]any, header http.Header, method, target string, attrs, spanAttrs []attribute.KeyValue) (context.Context, *Request) {
@@ -33,9 +33,9 @@ func (t *Telemetry) StartRequest(ctx context.Context, meta map[string]any, heade
 	if t.tracer == nil {
 		return ctx, r
 	}
-	if _, ok := meta["traceparent"].(string); ok {
+	if _, ok := meta["traceparent"].(string); ok && t.prop != nil {
 		ctx = t.prop.Extract(ctx, metaCarrier(meta))
-	} else if header != nil {
+	} else if header != nil && t.prop != nil {
 		ctx = t.prop.Extract(ctx, propagation.HeaderCarrier(header))
 	}
 	name := method

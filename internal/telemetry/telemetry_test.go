@@ -26,11 +26,13 @@ var otelVars = []string{
 	"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_METRICS_EXPORTER",
 	"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
 	"OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL",
+	"OTEL_PROPAGATORS",
 }
 
 // TestFromEnv: telemetry is off unless a variable asks for an exporter,
-// OTEL_SDK_DISABLED wins, each signal can be turned off, and an exporter
-// or protocol toolhost lacks is an error that names the variable.
+// OTEL_SDK_DISABLED wins, each signal can be turned off, and an exporter,
+// protocol or propagator toolhost lacks is an error that names the
+// variable.
 func TestFromEnv(t *testing.T) {
 	const endpoint = "http://127.0.0.1:4318"
 	for _, tc := range []struct {
@@ -49,6 +51,9 @@ func TestFromEnv(t *testing.T) {
 		{"otlp without endpoint", map[string]string{"OTEL_TRACES_EXPORTER": "otlp"}, true, true, false, ""},
 		{"zipkin", map[string]string{"OTEL_TRACES_EXPORTER": "zipkin"}, false, false, false, "OTEL_TRACES_EXPORTER=zipkin"},
 		{"http/json", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/json"}, false, false, false, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=http/json"},
+		{"propagators", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_PROPAGATORS": "tracecontext,baggage"}, true, true, true, ""},
+		{"no propagation", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_PROPAGATORS": "none"}, true, true, true, ""},
+		{"b3", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_PROPAGATORS": "b3"}, false, false, false, "OTEL_PROPAGATORS=b3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, k := range otelVars {
