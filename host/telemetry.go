@@ -57,9 +57,9 @@ func (o *observer) middleware(s *Server) mcp.Middleware {
 			}
 			start := time.Now()
 			res, err := next(ctx, method, req)
-			errType, code, msg := outcome(res, err)
+			errType, code := outcome(res, err)
 			if r != nil {
-				r.End(errType, code, msg)
+				r.End(errType, code)
 			}
 			if call {
 				o.m.CallEnded(tool, time.Since(start), errType != "")
@@ -202,19 +202,18 @@ func requestIDString(id jsonrpc.ID) string {
 }
 
 // outcome is the error.type of a request's answer, empty when it
-// succeeded, its JSON-RPC error code, 0 when there is none, and the
-// error's message: the code as a string for an error, tool_error for a
-// tool's result with isError.
-func outcome(res mcp.Result, err error) (string, int64, string) {
+// succeeded, and its JSON-RPC error code, 0 when there is none: the code
+// as a string for an error, tool_error for a tool's result with isError.
+func outcome(res mcp.Result, err error) (string, int64) {
 	if err != nil {
 		var we *jsonrpc.Error
 		if errors.As(err, &we) {
-			return strconv.FormatInt(we.Code, 10), we.Code, we.Message
+			return strconv.FormatInt(we.Code, 10), we.Code
 		}
-		return "_OTHER", 0, err.Error()
+		return "_OTHER", 0
 	}
 	if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
-		return "tool_error", 0, ""
+		return "tool_error", 0
 	}
-	return "", 0, ""
+	return "", 0
 }

@@ -32,7 +32,7 @@ func BenchmarkRequest(b *testing.B) {
 				attribute.String(AttrNetworkTrans, "pipe"),
 			}
 			_, r := tel.StartRequest(context.Background(), meta, nil, "tools/call", "say_hello", attrs, []attribute.KeyValue{attribute.String(AttrSessionID, "abc")})
-			r.End("", 0, "")
+			r.End("", 0)
 		}
 	})
 	b.Run("prometheus", func(b *testing.B) {

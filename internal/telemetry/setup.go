@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"os"
 	"strings"
-	"sync/atomic"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
@@ -93,13 +92,8 @@ func FromEnv(ctx context.Context, version string, logger *slog.Logger) (*Telemet
 		return nil, err
 	}
 	t.prop = prop
-	noPropagation.Store(prop == nil)
 	return t, nil
 }
-
-// noPropagation is set when OTEL_PROPAGATORS is none: Transport then
-// sends no traceparent upstream either.
-var noPropagation atomic.Bool
 
 // propagator is the propagator OTEL_PROPAGATORS names: W3C Trace Context
 // (tracecontext, the default) with or without W3C Baggage (baggage), or

@@ -33,9 +33,12 @@ func (t *Telemetry) StartRequest(ctx context.Context, meta map[string]any, heade
 	if t.tracer == nil {
 		return ctx, r
 	}
-	if _, ok := meta["traceparent"].(string); ok && t.prop != nil {
+	if t.prop == nil {
+		// Transport sends no traceparent upstream either.
+		ctx = context.WithValue(ctx, noPropagationKey{}, true)
+	} else if _, ok := meta["traceparent"].(string); ok {
 		ctx = t.prop.Extract(ctx, metaCarrier(meta))
-	} else if header != nil && t.prop != nil {
+	} else if header != nil {
 		ctx = t.prop.Extract(ctx, propagation.HeaderCarrier(header))
 	}
 	name := method
@@ -50,10 +53,11 @@ func (t *Telemetry) StartRequest(ctx context.Context, meta map[string]any, heade
 // End ends a request: errType is empty when it succeeded, else the
 // error.type of the semantic conventions (a JSON-RPC error code, or
 // tool_error for a tool's result with isError); code is the JSON-RPC
-// error code, 0 when there is none, and msg its message, the span's
-// status description. The code goes on the span and the metric as
-// rpc.response.status_code, a string as the conventions type it.
-func (r *Request) End(errType string, code int64, msg string) {
+// error code, 0 when there is none, which goes on the span and the
+// metric as rpc.response.status_code, a string as the conventions type
+// it. The status description is errType, not the error's message, which
+// may quote arguments.
+func (r *Request) End(errType string, code int64) {
 	attrs := r.attrs
 	if errType != "" {
 		attrs = append(attrs[:len(attrs):len(attrs)], attribute.String(AttrErrorType, errType))
@@ -64,10 +68,7 @@ func (r *Request) End(errType string, code int64, msg string) {
 	if r.span != nil {
 		if errType != "" {
 			r.span.SetAttributes(attrs[len(r.attrs):]...)
-			if msg == "" {
-				msg = errType
-			}
-			r.span.SetStatus(codes.Error, msg)
+			r.span.SetStatus(codes.Error, errType)
 		}
 		r.span.End()
 	}
@@ -75,6 +76,10 @@ func (r *Request) End(errType string, code int64, msg string) {
 		r.t.duration.Record(context.Background(), time.Since(r.start).Seconds(), metric.WithAttributes(attrs...))
 	}
 }
+
+// noPropagationKey marks the context of a request when OTEL_PROPAGATORS
+// is none.
+type noPropagationKey struct{}
 
 // metaCarrier reads a trace context from params._meta, whose values are
 // strings when a client put them there.

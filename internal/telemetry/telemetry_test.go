@@ -210,7 +210,7 @@ func TestGRPC(t *testing.T) {
 		t.Fatalf("FromEnv: %v, %v", tel, err)
 	}
 	_, r := tel.StartRequest(context.Background(), nil, nil, "tools/call", "hello", nil, nil)
-	r.End("", 0, "")
+	r.End("", 0)
 	if err := tel.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}

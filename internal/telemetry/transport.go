@@ -46,7 +46,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	sp := &Span{span}
 	// A RoundTripper must not change the request it is given.
 	req = req.Clone(ctx)
-	if !noPropagation.Load() {
+	if ctx.Value(noPropagationKey{}) == nil {
 		propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(req.Header))
 	}
 	resp, err := t.base.RoundTrip(req)
