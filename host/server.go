@@ -433,6 +433,14 @@ func (s *Server) use() *Registry {
 // the call returns even if a reload retires it meanwhile. Front ends other
 // than MCP (the framed bridge, toolhost call) use it.
 func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	if s.observe != nil {
+		return s.observe.callTool(ctx, s, name, args)
+	}
+	return s.callTool(ctx, name, args)
+}
+
+// callTool is CallTool, unobserved.
+func (s *Server) callTool(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	reg := s.use()
 	defer reg.release()
 	ctx, cancel := s.callContext(ctx)

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"reflect"
@@ -67,6 +68,42 @@ func (o *observer) middleware(s *Server) mcp.Middleware {
 			return res, err
 		}
 	}
+}
+
+// callTool observes a call made with Server.CallTool, outside MCP (the
+// framed bridge's), as the middleware observes a tools/call: its span,
+// named and attributed the same over a TCP connection of its own, and
+// its metrics.
+func (o *observer) callTool(ctx context.Context, s *Server, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	tool := telemetry.UnknownTool
+	if reg := s.current.Load(); reg != nil {
+		if _, ok := reg.Tool(name); ok {
+			tool = name
+		}
+	}
+	o.m.CallStarted()
+	var r *telemetry.Request
+	if o.t != nil {
+		attrs := []attribute.KeyValue{
+			attribute.String(telemetry.AttrMethod, "tools/call"),
+			attribute.String(telemetry.AttrOperationName, "execute_tool"),
+			attribute.String(telemetry.AttrNetworkTrans, "tcp"),
+		}
+		target := ""
+		if tool != telemetry.UnknownTool {
+			target = tool
+			attrs = append(attrs, attribute.String(telemetry.AttrToolName, tool))
+		}
+		ctx, r = o.t.StartRequest(ctx, nil, nil, "tools/call", target, attrs, nil)
+	}
+	start := time.Now()
+	res, err := s.callTool(ctx, name, args)
+	errType, code := outcome(res, err)
+	if r != nil {
+		r.End(errType, code)
+	}
+	o.m.CallEnded(tool, time.Since(start), errType != "")
+	return res, err
 }
 
 // tracing reports whether o traces requests, so that the transports note

@@ -14,14 +14,15 @@ import (
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	metricspb "go.opentelemetry.io/proto/otlp/metrics/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+
+	"github.com/toolhost/toolhost/bridge/bridgetest"
 )
 
 // TestTelemetryClientValues: what a client chooses reaches spans and
 // metrics only where the semantic conventions for MCP put it, and as they
 // type it: its JSON-RPC id as jsonrpc.request.id on the span (streamable
-// HTTP and SSE); a made-up
-// protocol version, prompt name or tool name on neither the span name nor
-// the metric's attributes (each would be a series of the client's
+// HTTP and SSE); a made-up protocol version, prompt name or tool name on
+// neither the span name nor the metric's attributes (each would be a series of the client's
 // choosing); and the JSON-RPC error code of a failed request as the
 // string rpc.response.status_code, on the span and the metric.
 func TestTelemetryClientValues(t *testing.T) {
@@ -209,4 +210,24 @@ func TestTelemetryPropagatorsNone(t *testing.T) {
 	if got := hex.EncodeToString(up.TraceId); got == clientTrace || len(up.ParentSpanId) != 0 {
 		t.Errorf("tools/call up: trace %s, parent %x; want a trace of its own, not the client's", got, up.ParentSpanId)
 	}
+}
+
+// TestTelemetryBridge: the framed bridge's calls are traced as MCP's are,
+// a span tools/call NAME each, from the OTEL_* variables.
+func TestTelemetryBridge(t *testing.T) {
+	recv := newOTLPReceiver(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", recv.URL)
+	t.Setenv("OTEL_BSP_SCHEDULE_DELAY", "50")
+	t.Setenv("OTEL_METRIC_EXPORT_INTERVAL", "100")
+	ts := bridgetest.NewServer(t)
+	p := startBridge(t, "--connect", ts.Addr, "--watch=false", writeConfig(t, toolConfig("alpha")))
+	conn := ts.Accept()
+	conn.NextRegister()
+	conn.Call("a", "alpha", nil)
+	conn.NextResult()
+	recv.waitFor(t, "the span and metric of the bridge's call", func(spans []*tracepb.Span, metrics []*metricspb.Metric) bool {
+		sp := spanNamed(spans, "tools/call alpha")
+		return sp != nil && attr(sp.Attributes, "gen_ai.tool.name") == "alpha" && metricOf(metrics, "tools/call") != nil
+	})
+	p.stop(t)
 }
