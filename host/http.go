@@ -328,7 +328,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	mux.HandleFunc("/healthz", h.serveHealth)
 	mux.HandleFunc("/readyz", h.serveReady)
 	if opts.Metrics != nil {
-		mux.Handle("/metrics", h.guard(opts.Metrics))
+		mux.Handle("/metrics", h.serveMetrics(opts.Metrics))
 	}
 	mux.HandleFunc("/", serveNotFound)
 	h.handler = h.accessLog(mux)

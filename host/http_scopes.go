@@ -40,6 +40,7 @@ func sseGroupPath(r *http.Request) (name string, messages, ok bool) {
 // is checked the same way.
 func (h *HTTPServer) servePath(w http.ResponseWriter, r *http.Request, group string, next http.Handler) {
 	r.Header.Del(groupHeader)
+	r.Header.Del(requestIDHeader) // ours to set (markRequestID)
 	only := h.srv.group
 	name := group
 	if name == "" {

@@ -439,6 +439,9 @@ func (s *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	withTokenInfo(m, r)
+	if req, ok := m.(*jsonrpc.Request); ok && s.h.srv.observe.tracing() {
+		markRequestID(r.Header, req.ID) // for the observer (telemetry.go)
+	}
 	if s.answerSSETask(sess, m) {
 		w.WriteHeader(http.StatusAccepted)
 		return

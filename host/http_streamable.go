@@ -95,6 +95,11 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 			return
 		}
 		msgs, batch, ok := peekMessages(body.data)
+		if ok && !batch && len(msgs) == 1 && msgs[0].isCall() && h.srv.observe.tracing() {
+			if id, err := jsonrpc.MakeID(msgs[0].ID); err == nil {
+				markRequestID(r.Header, id) // for the observer (telemetry.go)
+			}
+		}
 		// From 2026-07-28 on, the SDK may answer a call after it has
 		// started with a plain JSON error and a status of its own (a
 		// protocol-level error, SEP-2575), setting the headers then: such

@@ -27,8 +27,9 @@ import (
 // registry in service can be replaced with Apply while clients are
 // connected.
 type Server struct {
-	mcp    *mcp.Server
-	logger *slog.Logger
+	mcp     *mcp.Server
+	logger  *slog.Logger
+	observe *observer // Observe's, or nil
 
 	current atomic.Pointer[Registry]
 	applyMu sync.Mutex
@@ -175,7 +176,7 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 	// (BENCHMARKS.md).
 	s.logTraffic() // at debug only, and first, to see what receive refuses
 	s.mcp.AddReceivingMiddleware(s.receive)
-	if o.observe != nil {
+	if s.observe = o.observe; o.observe != nil {
 		s.mcp.AddReceivingMiddleware(o.observe.middleware(s))
 	}
 	s.Apply(reg)
@@ -437,6 +438,14 @@ func (s *Server) use() *Registry {
 // the call returns even if a reload retires it meanwhile. Front ends other
 // than MCP (the framed bridge, toolhost call) use it.
 func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	if s.observe != nil {
+		return s.observe.callTool(ctx, s, name, args)
+	}
+	return s.callTool(ctx, name, args)
+}
+
+// callTool is CallTool, unobserved.
+func (s *Server) callTool(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	reg := s.use()
 	defer reg.release()
 	ctx, cancel := s.callContext(ctx)

@@ -28,7 +28,8 @@ const DefaultMaxMessageSize = 4 << 20
 // call is where a client request stands in the transport.
 type call struct {
 	state      callState
-	initialize bool // the request is an initialize request
+	initialize bool              // the request is an initialize request
+	extra      *mcp.RequestExtra // its key in stdioConn.ids, or nil
 }
 
 // callState is the stage of a client request.
@@ -85,6 +86,7 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		drained:   make(chan struct{}, 1),
 		stop:      t.Stop,
 		tasks:     t.Tasks,
+		ids:       stdioRequestIDs(t.Tasks),
 	}
 	go c.readLoop(max)
 	return c, nil
@@ -124,6 +126,9 @@ type stdioConn struct {
 	// is whether initialize declared the tasks extension.
 	tasks         *Server
 	tasksDeclared atomic.Bool
+	// ids is where the observer finds the ids of calls (stdio_ids.go);
+	// nil when requests are not traced.
+	ids *sync.Map
 }
 
 // utf8BOM is the byte order mark as UTF-8, which a client may write before
@@ -272,6 +277,7 @@ func (c *stdioConn) handleLine(line []byte) bool {
 		// Read takes nothing more: the session is ending.
 		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 			c.mu.Lock()
+			c.forgetID(c.calls[req.ID])
 			delete(c.calls, req.ID)
 			c.waiting--
 			c.signalIfDrained()
@@ -391,7 +397,7 @@ func (c *stdioConn) admit(req *jsonrpc.Request) error {
 			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 		}
 	}
-	c.calls[req.ID] = call{state: callRunning, initialize: req.Method == "initialize"}
+	c.calls[req.ID] = call{state: callRunning, initialize: req.Method == "initialize", extra: c.noteID(req)}
 	c.waiting++
 	return nil
 }
@@ -441,6 +447,7 @@ func (c *stdioConn) startReply(resp *jsonrpc.Response) (drop, tracked bool) {
 	if !ok {
 		return false, false
 	}
+	c.forgetID(cl)
 	delete(c.calls, resp.ID)
 	if cl.state == callCancelled {
 		return true, false
@@ -672,6 +679,11 @@ func encodeLine(msg jsonrpc.Message) ([]byte, error) {
 func (c *stdioConn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed)
+		c.mu.Lock()
+		for _, cl := range c.calls {
+			c.forgetID(cl)
+		}
+		c.mu.Unlock()
 		if cl, ok := c.in.(io.Closer); ok {
 			_ = cl.Close()
 		}

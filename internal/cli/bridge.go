@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/bridge"
+	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
+	"github.com/toolhost/toolhost/internal/telemetry"
 )
 
 const bridgeUsage = `Usage: toolhost bridge framed --connect HOST:PORT [flags] CONFIG...
@@ -81,7 +83,13 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	installSignals(ctx)
 	slog.SetDefault(logger)
-	srv := host.NewServer(reg, logger)
+	tel, err := telemetry.FromEnv(ctx, thcl.Version, logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost bridge framed: OpenTelemetry: %s\n", err)
+		return ExitUsage
+	}
+	defer flushTelemetry(tel, logger)
+	srv := host.NewServer(reg, logger, host.Observe(tel, nil))
 	client := &bridge.Client{Addr: *addr, Server: srv, Logger: logger, TaskID: *taskID, MaxFrame: *maxFrame, MaxHeld: *maxHeld, Hurry: signalsAgain(ctx),
 		KillCommands: host.KillCommands}
 	logger.Info("bridging to a framed-protocol server", "addr", *addr, "config", strings.Join(reg.Config.Paths, ","), "tools", len(reg.Tools), "watch", *watch)

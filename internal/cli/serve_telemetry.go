@@ -134,7 +134,15 @@ func (o *observed) close() {
 	} else if o.ln != nil {
 		_ = o.ln.Close()
 	}
-	if err := o.tel.Shutdown(ctx); err != nil {
-		o.logger.Warn("telemetry not flushed at exit", "error", err)
+	flushTelemetry(o.tel, o.logger)
+}
+
+// flushTelemetry flushes the spans and metrics of tel not yet exported,
+// within telemetry.ShutdownTimeout, as bridge exits.
+func flushTelemetry(tel *telemetry.Telemetry, logger *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), telemetry.ShutdownTimeout)
+	defer cancel()
+	if err := tel.Shutdown(ctx); err != nil {
+		logger.Warn("telemetry not flushed at exit", "error", err)
 	}
 }

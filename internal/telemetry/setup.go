@@ -31,7 +31,9 @@ import (
 // headers, timeout and TLS variables themselves, the SDK the sampler,
 // batch and export interval ones, and the resource comes from
 // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES over service.name
-// toolhost and the version given. Export errors go to logger.
+// toolhost and the version given; OTEL_PROPAGATORS chooses whether
+// requests follow their clients' trace context (see propagator). Export
+// errors go to logger.
 func FromEnv(ctx context.Context, version string, logger *slog.Logger) (*Telemetry, error) {
 	// The exporters and the SDK read the process's environment too, so
 	// there is no other to read.
@@ -49,6 +51,10 @@ func FromEnv(ctx context.Context, version string, logger *slog.Logger) (*Telemet
 	}
 	if !traces && !metrics {
 		return nil, nil
+	}
+	prop, err := propagator(getenv)
+	if err != nil {
+		return nil, err
 	}
 	res, err := resource.New(ctx,
 		resource.WithAttributes(semconv.ServiceName("toolhost"), semconv.ServiceVersion(version)),
@@ -81,7 +87,39 @@ func FromEnv(ctx context.Context, version string, logger *slog.Logger) (*Telemet
 		}
 		mp = sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewPeriodicReader(exp)), sdkmetric.WithResource(res))
 	}
-	return New(tp, mp)
+	t, err := New(tp, mp)
+	if err != nil {
+		return nil, err
+	}
+	t.prop = prop
+	return t, nil
+}
+
+// propagator is the propagator OTEL_PROPAGATORS names: W3C Trace Context
+// (tracecontext, the default) with or without W3C Baggage (baggage), or
+// nil for none, which makes every request the root of a trace of its own
+// whatever trace context the client sends (a client's traceparent
+// otherwise sets the trace and, with the default parent-based sampler,
+// whether the request is sampled).
+func propagator(getenv func(string) string) (propagation.TextMapPropagator, error) {
+	v := strings.TrimSpace(getenv("OTEL_PROPAGATORS"))
+	if v == "" {
+		return propagation.TraceContext{}, nil
+	}
+	var props []propagation.TextMapPropagator
+	for _, name := range strings.Split(v, ",") {
+		switch strings.ToLower(strings.TrimSpace(name)) {
+		case "tracecontext":
+			props = append(props, propagation.TraceContext{})
+		case "baggage":
+			props = append(props, propagation.Baggage{})
+		case "none":
+			return nil, nil
+		default:
+			return nil, fmt.Errorf("OTEL_PROPAGATORS=%s: toolhost reads and sends W3C trace context only; set it to tracecontext (the default, baggage may be added), or to none to follow no client's trace context", v)
+		}
+	}
+	return propagation.NewCompositeTextMapPropagator(props...), nil
 }
 
 // New makes a Telemetry of the SDK's providers given, as FromEnv does of

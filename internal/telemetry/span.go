@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -24,7 +25,7 @@ type Request struct {
 // StartRequest starts observing a request of method. Its parent is the
 // trace context in the request's params._meta (the keys traceparent and
 // tracestate), or else in the HTTP request's headers (header is nil over
-// stdio). The span is named "method target" (target may be empty), of kind
+// stdio), unless OTEL_PROPAGATORS is none. The span is named "method target" (target may be empty), of kind
 // server; attrs go on the span and the duration metric, spanAttrs (such as
 // mcp.session.id, too many values for a metric) on the span only.
 func (t *Telemetry) StartRequest(ctx context.Context, meta map[string]any, header http.Header, method, target string, attrs, spanAttrs []attribute.KeyValue) (context.Context, *Request) {
@@ -32,7 +33,10 @@ func (t *Telemetry) StartRequest(ctx context.Context, meta map[string]any, heade
 	if t.tracer == nil {
 		return ctx, r
 	}
-	if _, ok := meta["traceparent"].(string); ok {
+	if t.prop == nil {
+		// Transport sends no traceparent upstream either.
+		ctx = context.WithValue(ctx, noPropagationKey{}, true)
+	} else if _, ok := meta["traceparent"].(string); ok {
 		ctx = t.prop.Extract(ctx, metaCarrier(meta))
 	} else if header != nil {
 		ctx = t.prop.Extract(ctx, propagation.HeaderCarrier(header))
@@ -49,18 +53,21 @@ func (t *Telemetry) StartRequest(ctx context.Context, meta map[string]any, heade
 // End ends a request: errType is empty when it succeeded, else the
 // error.type of the semantic conventions (a JSON-RPC error code, or
 // tool_error for a tool's result with isError); code is the JSON-RPC
-// error code, 0 when there is none.
+// error code, 0 when there is none, which goes on the span and the
+// metric as rpc.response.status_code, a string as the conventions type
+// it. The status description is errType, not the error's message, which
+// may quote arguments.
 func (r *Request) End(errType string, code int64) {
 	attrs := r.attrs
 	if errType != "" {
 		attrs = append(attrs[:len(attrs):len(attrs)], attribute.String(AttrErrorType, errType))
+		if code != 0 {
+			attrs = append(attrs, attribute.String(AttrRPCStatusCode, strconv.FormatInt(code, 10)))
+		}
 	}
 	if r.span != nil {
 		if errType != "" {
-			r.span.SetAttributes(attribute.String(AttrErrorType, errType))
-			if code != 0 {
-				r.span.SetAttributes(attribute.Int64(AttrRPCStatusCode, code))
-			}
+			r.span.SetAttributes(attrs[len(r.attrs):]...)
 			r.span.SetStatus(codes.Error, errType)
 		}
 		r.span.End()
@@ -69,6 +76,10 @@ func (r *Request) End(errType string, code int64) {
 		r.t.duration.Record(context.Background(), time.Since(r.start).Seconds(), metric.WithAttributes(attrs...))
 	}
 }
+
+// noPropagationKey marks the context of a request when OTEL_PROPAGATORS
+// is none.
+type noPropagationKey struct{}
 
 // metaCarrier reads a trace context from params._meta, whose values are
 // strings when a client put them there.

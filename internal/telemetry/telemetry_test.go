@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/common/model"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	oteltrace "go.opentelemetry.io/otel/trace"
 	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/grpc"
 )
@@ -26,11 +27,13 @@ var otelVars = []string{
 	"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_METRICS_EXPORTER",
 	"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
 	"OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL",
+	"OTEL_PROPAGATORS",
 }
 
 // TestFromEnv: telemetry is off unless a variable asks for an exporter,
-// OTEL_SDK_DISABLED wins, each signal can be turned off, and an exporter
-// or protocol toolhost lacks is an error that names the variable.
+// OTEL_SDK_DISABLED wins, each signal can be turned off, and an exporter,
+// protocol or propagator toolhost lacks is an error that names the
+// variable.
 func TestFromEnv(t *testing.T) {
 	const endpoint = "http://127.0.0.1:4318"
 	for _, tc := range []struct {
@@ -49,6 +52,9 @@ func TestFromEnv(t *testing.T) {
 		{"otlp without endpoint", map[string]string{"OTEL_TRACES_EXPORTER": "otlp"}, true, true, false, ""},
 		{"zipkin", map[string]string{"OTEL_TRACES_EXPORTER": "zipkin"}, false, false, false, "OTEL_TRACES_EXPORTER=zipkin"},
 		{"http/json", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/json"}, false, false, false, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=http/json"},
+		{"propagators", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_PROPAGATORS": "tracecontext,baggage"}, true, true, true, ""},
+		{"no propagation", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_PROPAGATORS": "none"}, true, true, true, ""},
+		{"b3", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_PROPAGATORS": "b3"}, false, false, false, "OTEL_PROPAGATORS=b3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, k := range otelVars {
@@ -216,5 +222,56 @@ func TestGRPC(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("Shutdown returned, and the receiver has no span")
+	}
+}
+
+// TestHostileTraceContext: a trace context a client garbles, in _meta or
+// in the headers, is ignored (the request starts a trace of its own)
+// rather than failing the request; a valid one is the parent, with its
+// sampled flag (the default sampler is parent-based) and its tracestate.
+func TestHostileTraceContext(t *testing.T) {
+	spans := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
+	tel, err := New(tp, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tel.Shutdown(context.Background()) }()
+	const trace, parent = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+	valid := "00-" + trace + "-" + parent + "-01"
+	for _, tc := range []struct {
+		name      string
+		meta      map[string]any
+		header    http.Header
+		parented  bool
+		recorded  bool
+		wantState string
+	}{
+		{"valid in _meta", map[string]any{"traceparent": valid, "tracestate": "vendor=1"}, nil, true, true, "vendor=1"},
+		{"not sampled", map[string]any{"traceparent": "00-" + trace + "-" + parent + "-00"}, nil, true, false, ""},
+		{"garbage", map[string]any{"traceparent": "garbage"}, nil, false, true, ""},
+		{"version ff", map[string]any{"traceparent": "ff-" + trace + "-" + parent + "-01"}, nil, false, true, ""},
+		{"zero trace id", map[string]any{"traceparent": "00-" + strings.Repeat("0", 32) + "-" + parent + "-01"}, nil, false, true, ""},
+		{"upper case", map[string]any{"traceparent": strings.ToUpper(valid)}, nil, false, true, ""},
+		{"a number", map[string]any{"traceparent": 42}, nil, false, true, ""},
+		{"huge tracestate", map[string]any{"traceparent": valid, "tracestate": strings.Repeat("k=v,", 1<<16)}, nil, true, true, ""},
+		{"garbled header", nil, http.Header{"Traceparent": {"00-xyz"}}, false, true, ""},
+		{"valid header", nil, http.Header{"Traceparent": {valid}}, true, true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spans.Reset()
+			ctx, r := tel.StartRequest(context.Background(), tc.meta, tc.header, "tools/call", "hello", nil, nil)
+			sc := oteltrace.SpanContextFromContext(ctx)
+			r.End("", 0)
+			if got := sc.TraceID().String() == trace; got != tc.parented {
+				t.Errorf("in the client's trace: %v, want %v", got, tc.parented)
+			}
+			if got := len(spans.GetSpans()) == 1; got != tc.recorded {
+				t.Errorf("recorded: %v, want %v", got, tc.recorded)
+			}
+			if got := sc.TraceState().String(); got != tc.wantState {
+				t.Errorf("tracestate %q, want %q", got, tc.wantState)
+			}
+		})
 	}
 }

@@ -16,7 +16,7 @@ import (
 
 // Transport wraps base so that each request a traced call sends is an
 // HTTP client span, its trace context sent upstream in the traceparent
-// header (W3C Trace Context); a request of a call that is not traced goes
+// header (W3C Trace Context) unless OTEL_PROPAGATORS is none; a request of a call that is not traced goes
 // straight to base. url.full has neither the query nor the user info,
 // where configs put keys. CloseIdleConnections reaches base.
 //
@@ -46,7 +46,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	sp := &Span{span}
 	// A RoundTripper must not change the request it is given.
 	req = req.Clone(ctx)
-	propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(req.Header))
+	if ctx.Value(noPropagationKey{}) == nil {
+		propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(req.Header))
+	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
 		sp.End(errorType(err))
