@@ -409,15 +409,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if !ok {
 		return ExitFailure
 	}
-	storeOpts, code := stores.serverOptions(httpOpts, reg.Config, logger, stderr)
-	if code != ExitOK {
-		return code
-	}
-	groupOpts, code := groupOptions(*group, reg, stderr)
-	if code != ExitOK {
-		return code
-	}
-	obs, code := tf.start(ctx, httpOpts, reg.Config, logger, stderr)
+	loadedOpts, obs, code := afterLoad(ctx, stores, *group, tf, httpOpts, reg, logger, stderr)
 	if code != ExitOK {
 		return code
 	}
@@ -447,7 +439,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	srvOpts := append([]host.ServerOption{host.ListChanged(*watch), host.BeforeWork(func() {
 		installSignals(ctx)
 		startWatch()
-	}), host.Observe(obs.tel, obs.metrics)}, append(storeOpts, append(auditOpts, groupOpts...)...)...)
+	}), host.Observe(obs.tel, obs.metrics)}, append(auditOpts, loadedOpts...)...)
 	srv = host.NewServer(reg, logger, srvOpts...)
 	obs.serve(srv)
 	// The GC's settings come back once the first requests are answered,
@@ -475,12 +467,43 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		<-watchDone
 		srv.Registry().Retire()
 	}
+	err = serveOn(ctx, runCtx, srv, httpOpts, host.StdioTransport{In: stdin, Out: stdout, MaxMessageSize: *maxMsg, Logger: logger}, stopped)
+	if err != nil && !errors.Is(err, io.EOF) {
+		logger.Error("server stopped", "error", err)
+		return ExitFailure
+	}
+	logger.Info("server stopped") // a log file read later shows the session's end
+	return noValidConfig(srv, logger)
+}
+
+// afterLoad is what serve sets up once the config has loaded: the server
+// options of the stores and of --group, and telemetry, started.
+func afterLoad(ctx context.Context, st *stores, group string, tf *telemetryFlags, httpOpts *host.HTTPOptions, reg *host.Registry, logger *slog.Logger, stderr io.Writer) ([]host.ServerOption, *observed, int) {
+	storeOpts, code := st.serverOptions(httpOpts, reg.Config, logger, stderr)
+	if code != ExitOK {
+		return nil, nil, code
+	}
+	groupOpts, code := groupOptions(group, reg, stderr)
+	if code != ExitOK {
+		return nil, nil, code
+	}
+	obs, code := tf.start(ctx, httpOpts, reg.Config, logger, stderr)
+	if code != ExitOK {
+		return nil, nil, code
+	}
+	return append(storeOpts, groupOpts...), obs, ExitOK
+}
+
+// serveOn serves srv over HTTP when httpOpts is set, else over stdio on
+// tr, until the server or the session ends; stopped ends what serving
+// started beside the server. runCtx ends the HTTP server.
+func serveOn(ctx, runCtx context.Context, srv *host.Server, httpOpts *host.HTTPOptions, tr host.StdioTransport, stopped func()) error {
 	if httpOpts != nil {
 		installSignals(ctx)
 		httpOpts.Hurry = signalsAgain(ctx)
 		httpOpts.KillCommands = host.KillCommands
 		// On a signal, calls in flight get --shutdown-timeout to finish.
-		err = serveHTTP(runCtx, srv, httpOpts)
+		err := serveHTTP(runCtx, srv, httpOpts)
 		stopped()
 		// The calls stopped have been answered, without waiting for their
 		// commands: these get ShutdownGrace at most to exit on their
@@ -488,22 +511,16 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		// with what it started: nothing toolhost started outlives it.
 		host.WaitCommands(context.Background(), signalsAgain(ctx))
 		host.KillCommands()
-	} else {
-		// A signal stops the calls in flight at once; the end of stdin
-		// ends the session after ShutdownGrace (see host.ServeStdio).
-		err = host.ServeStdio(ctx, srv, host.StdioOptions{
-			Transport:  host.StdioTransport{In: stdin, Out: stdout, MaxMessageSize: *maxMsg, Logger: logger},
-			StopReason: func() error { return stopReason(ctx) },
-			Hurry:      signalsAgain(ctx),
-			Stopped:    stopped,
-		})
+		return err
 	}
-	if err != nil && !errors.Is(err, io.EOF) {
-		logger.Error("server stopped", "error", err)
-		return ExitFailure
-	}
-	logger.Info("server stopped") // a log file read later shows the session's end
-	return noValidConfig(srv, logger)
+	// A signal stops the calls in flight at once; the end of stdin ends
+	// the session after ShutdownGrace (see host.ServeStdio).
+	return host.ServeStdio(ctx, srv, host.StdioOptions{
+		Transport:  tr,
+		StopReason: func() error { return stopReason(ctx) },
+		Hurry:      signalsAgain(ctx),
+		Stopped:    stopped,
+	})
 }
 
 // ShutdownGrace is host.ShutdownGrace: how long calls in flight may go on
