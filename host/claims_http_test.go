@@ -7,7 +7,18 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/testoidc"
 )
+
+// claimTokens mints the tokens of the callers of the claims tests, by
+// name: ann has every claim the tools read, bob has no level.
+func claimTokens(is *testoidc.Issuer) map[string]string {
+	return map[string]string{
+		"ann": mintFor(is, "ann", map[string]any{"email": "ann@example.com", "groups": []any{"ops"}, "level": 1, "org": map[string]any{"name": "acme"}}),
+		"bob": mintFor(is, "bob", map[string]any{"email": "bob@example.com", "groups": []any{"dev"}}),
+	}
+}
 
 // TestClaimsOverHTTP calls tools that read claims over real HTTP, with
 // a token per client, with and without sessions: each caller's claims
@@ -15,8 +26,9 @@ import (
 // caller's token never reaches the upstream.
 func TestClaimsOverHTTP(t *testing.T) {
 	up := newUpstreamRecorder(t)
-	reg := loadHTTPRegistry(t, claimsConfig(up.srv.URL))
-	e := startHTTPWrapped(t, HTTPOptions{}, reg, withTestCallers)
+	is := testoidc.Start(t, authAudience)
+	e := startHTTPConfig(t, HTTPOptions{}, oidcServer(is)+claimsTools(up.srv.URL))
+	tokens := claimTokens(is)
 	connect := func(t *testing.T, token, protocol string) *mcp.ClientSession {
 		c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 		tr := &mcp.StreamableClientTransport{Endpoint: e.base + "/mcp", HTTPClient: &http.Client{Transport: bearer{token}}}
@@ -33,7 +45,7 @@ func TestClaimsOverHTTP(t *testing.T) {
 			name = "client default"
 		}
 		t.Run(name, func(t *testing.T) {
-			ann, bob := connect(t, "token-ann", protocol), connect(t, "token-bob", protocol)
+			ann, bob := connect(t, tokens["ann"], protocol), connect(t, tokens["bob"], protocol)
 			tools, err := bob.ListTools(context.Background(), nil)
 			if err != nil {
 				t.Fatal(err)

@@ -63,7 +63,12 @@ func (u *upstreamRecorder) last(t *testing.T) *http.Request {
 
 // claimsConfig is a config whose tools read claims in each backend.
 func claimsConfig(upstream string) string {
-	return claimsAuth + `
+	return claimsAuth + claimsTools(upstream)
+}
+
+// claimsTools are the tools of claimsConfig.
+func claimsTools(upstream string) string {
+	return `
 tool "whoami" {
   template {
     text = "${claim("email")} in ${join(",", claim("groups"))}, level ${claim("level") + 1}, org ${claim("org").name}"

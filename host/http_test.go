@@ -105,13 +105,6 @@ func startHTTPConfig(t *testing.T, opts HTTPOptions, src string, sopts ...Server
 // startHTTPRegistry is startHTTP serving reg, the server made with sopts.
 func startHTTPRegistry(t *testing.T, opts HTTPOptions, reg *Registry, sopts ...ServerOption) *httpEnv {
 	t.Helper()
-	return startHTTPWrapped(t, opts, reg, nil, sopts...)
-}
-
-// startHTTPWrapped is startHTTPRegistry with wrap, when not nil, in front
-// of the server's handler.
-func startHTTPWrapped(t *testing.T, opts HTTPOptions, reg *Registry, wrap func(http.Handler) http.Handler, sopts ...ServerOption) *httpEnv {
-	t.Helper()
 	log := &httpLog{}
 	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	srv := NewServer(reg, logger, sopts...)
@@ -124,9 +117,6 @@ func startHTTPWrapped(t *testing.T, opts HTTPOptions, reg *Registry, wrap func(h
 	hs, err := NewHTTPServer(srv, opts)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if wrap != nil {
-		hs.handler = wrap(hs.handler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	e := &httpEnv{t: t, srv: srv, hs: hs, base: "http://" + ln.Addr().String(), log: log, cancel: cancel, done: make(chan error, 1)}

@@ -4,25 +4,23 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	ident "github.com/toolhost/toolhost/internal/identity"
+	"github.com/toolhost/toolhost/internal/testoidc"
 )
 
-// scopesConfig has items with and without scopes, and two groups. It has
-// no auth block: the tests' callers come from withTestCallers.
-const scopesConfig = `
+// scopesItems has items with and without scopes, and two groups.
+const scopesItems = `
 tool "status" {
   template { text = "up" }
 }
@@ -65,64 +63,53 @@ group "open" {
 }
 `
 
-// testCallers are the callers of the tests' bearer tokens, by token.
-var testCallers = map[string]*ident.Caller{
-	"none":   {Subject: "nobody"},
-	"reader": {Subject: "reader", Scopes: []string{"ops:read"}},
-	"writer": {Subject: "writer", Scopes: []string{"ops:write"}},
-	"ops":    {Subject: "operator", Scopes: []string{"ops", "ops:read", "ops:write"}},
-	// with claims, for claim() (claims_http_test.go)
-	"token-ann": {Subject: "ann", Claims: map[string]any{"sub": "ann", "email": "ann@example.com", "groups": []any{"ops"}, "level": float64(1), "org": map[string]any{"name": "acme"}}},
-	"token-bob": {Subject: "bob", Claims: map[string]any{"sub": "bob", "email": "bob@example.com", "groups": []any{"dev"}}},
+// oidcServer is a server block whose auth block trusts the issuer is,
+// for authAudience, and requires no scope of every request.
+func oidcServer(is *testoidc.Issuer) string {
+	return fmt.Sprintf(`
+server {
+  auth {
+    issuer   = %q
+    audience = %q
+  }
+}
+`, is.URL, authAudience)
 }
 
-// withTestCallers puts the caller of a request's bearer token on it, as
-// the verification of the auth block does: through the SDK's
-// RequireBearerToken, with a verifier that knows testCallers' tokens.
-func withTestCallers(next http.Handler) http.Handler {
-	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-		c, ok := testCallers[token]
-		if !ok {
-			return nil, auth.ErrInvalidToken
-		}
-		cc := *c
-		cc.Expiry = time.Now().Add(time.Hour)
-		return cc.TokenInfo(), nil
-	}
-	return auth.RequireBearerToken(verify, nil)(next)
+// mintFor mints a token of is for sub with the claims extra (scope: the
+// scopes, space-separated).
+func mintFor(is *testoidc.Issuer, sub string, extra map[string]any) string {
+	return is.Mint(testoidc.Token{Claims: is.Claims(sub, extra)})
 }
 
-// startScoped serves src over HTTP on loopback, behind withTestCallers
-// when callers is set, and returns its base URL and server.
-func startScoped(t *testing.T, src string, callers bool, sopts ...ServerOption) (string, *Server) {
+// scopedEnv serves scopesItems behind an auth block that trusts is;
+// tokens are the bearer tokens of the tests' callers, by name: none (no
+// scope), reader (ops:read), writer (ops:write) and ops (every scope).
+type scopedEnv struct {
+	*httpEnv
+	is     *testoidc.Issuer
+	tokens map[string]string
+}
+
+// startScoped starts a scopedEnv, the server made with sopts.
+func startScoped(t *testing.T, sopts ...ServerOption) *scopedEnv {
 	t.Helper()
-	log := &httpLog{}
-	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	srv := NewServer(loadHTTPRegistry(t, src), logger, sopts...)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	is := testoidc.Start(t, authAudience)
+	return &scopedEnv{
+		httpEnv: startHTTPConfig(t, HTTPOptions{}, oidcServer(is)+scopesItems, sopts...),
+		is:      is,
+		tokens: map[string]string{
+			"none":   mintFor(is, "nobody", nil),
+			"reader": mintFor(is, "reader", map[string]any{"scope": "ops:read"}),
+			"writer": mintFor(is, "writer", map[string]any{"scope": "ops:write"}),
+			"ops":    mintFor(is, "operator", map[string]any{"scope": "ops ops:read ops:write"}),
+		},
 	}
-	hs, err := NewHTTPServer(srv, HTTPOptions{Addr: ln.Addr().String(), Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := hs.Handler()
-	if callers {
-		h = withTestCallers(h)
-	}
-	hsrv := &http.Server{Handler: h}
-	go func() { _ = hsrv.Serve(ln) }()
-	t.Cleanup(func() {
-		_ = hsrv.Close()
-		srv.Shutdown()
-		srv.Registry().Retire()
-		if t.Failed() {
-			t.Logf("server log:\n%s", log.String())
-		}
-	})
-	return "http://" + ln.Addr().String(), srv
 }
+
+// scopeMetadata is the resource_metadata of the 403s of scopedEnv: the
+// one document of the auth block's audience, whatever the path.
+const scopeMetadata = "https://tools.example.com/.well-known/oauth-protected-resource/mcp"
 
 // connectAs connects an SDK client to url with token (none when empty),
 // over legacy SSE when url's path starts with /sse.
@@ -209,8 +196,8 @@ func sameLists(a, b map[string][]string) bool {
 // TestScopesFilterLists lists what each caller sees, on every path:
 // the server's own and the groups', streamable HTTP and legacy SSE.
 func TestScopesFilterLists(t *testing.T) {
-	base, _ := startScoped(t, scopesConfig, true)
-	noAuth, _ := startScoped(t, scopesConfig, false)
+	e := startScoped(t)
+	base := e.base
 	const all = "status, restart | public, runbook | logs | hello, triage"
 	tests := []struct {
 		name, url, token, want string
@@ -221,16 +208,14 @@ func TestScopesFilterLists(t *testing.T) {
 		{"every scope", base + "/mcp", "ops", all},
 		{"reader over SSE", base + "/sse", "reader", "status | public, runbook | logs | hello, triage"},
 		{"every scope over SSE", base + "/sse", "ops", all},
-		{"HTTP without auth hides what has scopes", noAuth + "/mcp", "", "status | public | | hello"},
 		{"group", base + "/mcp/ops", "ops", "status, restart | runbook | logs | triage"},
 		{"group over SSE", base + "/sse/ops", "ops", "status, restart | runbook | logs | triage"},
 		{"open group", base + "/mcp/open", "none", "status | | |"},
 		{"open group over SSE", base + "/sse/open", "none", "status | | |"},
-		{"open group without auth", noAuth + "/mcp/open", "", "status | | |"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cs, err := connectAs(t, tt.url, tt.token)
+			cs, err := connectAs(t, tt.url, e.tokens[tt.token])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -264,10 +249,11 @@ func rawInit(t *testing.T, url, token string) map[string]string {
 // insufficient_scope challenge naming the scopes; one with them, the
 // answer.
 func TestScopesRefuseOverHTTP(t *testing.T) {
-	base, _ := startScoped(t, scopesConfig, true)
+	e := startScoped(t)
+	base := e.base
 	sessions := map[string]map[string]string{}
 	for _, tok := range []string{"none", "reader", "ops"} {
-		sessions[tok] = rawInit(t, base+"/mcp", tok)
+		sessions[tok] = rawInit(t, base+"/mcp", e.tokens[tok])
 	}
 	tests := []struct {
 		name, token, method, params string
@@ -297,7 +283,7 @@ func TestScopesRefuseOverHTTP(t *testing.T) {
 				return
 			}
 			challenge := resp.Header.Get("WWW-Authenticate")
-			want := `Bearer error="insufficient_scope", scope="` + tt.scope + `", resource_metadata="` + base + `/.well-known/oauth-protected-resource/mcp"`
+			want := `Bearer error="insufficient_scope", scope="` + tt.scope + `", resource_metadata="` + scopeMetadata + `"`
 			if resp.StatusCode != http.StatusForbidden || challenge != want {
 				t.Fatalf("%s, WWW-Authenticate %q; want 403 and %q", resp.Status, challenge, want)
 			}
@@ -315,7 +301,8 @@ func TestScopesRefuseOverHTTP(t *testing.T) {
 // on the stream: a call the caller lacks scopes for, or of an item outside
 // the group, is a JSON-RPC error that names the scope, or the group.
 func TestScopesRefuseWithoutStatus(t *testing.T) {
-	base, _ := startScoped(t, scopesConfig, true)
+	e := startScoped(t)
+	base := e.base
 	ctx := context.Background()
 	tests := []struct {
 		name, url, token string
@@ -350,7 +337,7 @@ func TestScopesRefuseWithoutStatus(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cs, err := connectAs(t, tt.url, tt.token)
+			cs, err := connectAs(t, tt.url, e.tokens[tt.token])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -367,14 +354,15 @@ func TestScopesRefuseWithoutStatus(t *testing.T) {
 // message: 403 for a token without the group's scopes, 404 for a group
 // the config does not have, with the closest name.
 func TestGroupPaths(t *testing.T) {
-	base, _ := startScoped(t, scopesConfig, true)
+	e := startScoped(t)
+	base := e.base
 	tests := []struct {
 		name, path, token string
 		status            int
 		header, body      string
 	}{
 		{"group scopes missing", "/mcp/ops", "writer", http.StatusForbidden,
-			`Bearer error="insufficient_scope", scope="ops", resource_metadata="` + base + `/.well-known/oauth-protected-resource/mcp/ops"`, `the group "ops" needs a token that grants "ops"`},
+			`Bearer error="insufficient_scope", scope="ops", resource_metadata="` + scopeMetadata + `"`, `the group "ops" needs a token that grants "ops"`},
 		{"group scopes missing over SSE", "/sse/ops", "reader", http.StatusForbidden, `scope="ops"`, `"ops"`},
 		{"unknown group", "/mcp/opz", "ops", http.StatusNotFound, "", `no group "opz". Did you mean "ops"?`},
 		{"unknown group over SSE", "/sse/opn", "ops", http.StatusNotFound, "", `Did you mean "open"?`},
@@ -387,12 +375,12 @@ func TestGroupPaths(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			req.Header.Set("Authorization", "Bearer "+tt.token)
+			req.Header.Set("Authorization", "Bearer "+e.tokens[tt.token])
 			req.Header.Set("Accept", "text/event-stream")
 			if tt.status == http.StatusOK {
 				// A client that names a group in the header the server
 				// uses gets the server's own path all the same.
-				hdr := rawInit(t, base+"/mcp", tt.token)
+				hdr := rawInit(t, base+"/mcp", e.tokens[tt.token])
 				hdr[groupHeader] = "ops"
 				body := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 				resp := rawPost(t, base+"/mcp", body, hdr)
@@ -418,8 +406,9 @@ func TestGroupPaths(t *testing.T) {
 // TestGroupsFollowReload changes, adds and removes groups by applying a
 // new config, as a reload does: the paths serve the groups in service.
 func TestGroupsFollowReload(t *testing.T) {
-	base, srv := startScoped(t, scopesConfig, true)
-	next := strings.Replace(scopesConfig, `group "open" {
+	e := startScoped(t)
+	base := e.base
+	next := strings.Replace(oidcServer(e.is)+scopesItems, `group "open" {
   tools = ["status"]
 }`, `group "public" {
   tools   = ["status"]
@@ -437,12 +426,13 @@ func TestGroupsFollowReload(t *testing.T) {
 			}
 		},
 	})
-	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: base + "/mcp/ops", HTTPClient: &http.Client{Transport: bearer{"ops"}}}, &mcp.ClientSessionOptions{ProtocolVersion: sessionProtocol})
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: base + "/mcp/ops", HTTPClient: &http.Client{Transport: bearer{e.tokens["ops"]}}}, &mcp.ClientSessionOptions{ProtocolVersion: sessionProtocol})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	srv.Apply(loadHTTPRegistry(t, next))
+	old, _ := e.srv.Apply(loadHTTPRegistry(t, next))
+	old.Retire()
 	<-changed
 	tests := []struct {
 		name, path, want string
@@ -454,7 +444,7 @@ func TestGroupsFollowReload(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cs, err := connectAs(t, base+tt.path, "ops")
+			cs, err := connectAs(t, base+tt.path, e.tokens["ops"])
 			if tt.status != 0 {
 				if err == nil || !strings.Contains(err.Error(), "Not Found") {
 					t.Fatalf("connected to a removed group: %v", err)
@@ -475,18 +465,60 @@ func TestGroupsFollowReload(t *testing.T) {
 // shows it, with its scopes required, and the other groups' paths are
 // not served.
 func TestServeGroupOverHTTP(t *testing.T) {
-	base, _ := startScoped(t, scopesConfig, true, ServeGroup("ops"))
-	cs, err := connectAs(t, base+"/mcp", "ops")
+	e := startScoped(t, ServeGroup("ops"))
+	base := e.base
+	cs, err := connectAs(t, base+"/mcp", e.tokens["ops"])
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := listed(t, cs), lists("status, restart | runbook | logs | triage"); !sameLists(got, want) {
 		t.Fatalf("lists %v, want %v", got, want)
 	}
-	if _, err := connectAs(t, base+"/mcp", "reader"); err == nil || !strings.Contains(err.Error(), "Forbidden") {
+	if _, err := connectAs(t, base+"/mcp", e.tokens["reader"]); err == nil || !strings.Contains(err.Error(), "Forbidden") {
 		t.Fatalf("a token without the group's scope connected: %v", err)
 	}
-	if _, err := connectAs(t, base+"/mcp/open", "ops"); err == nil || !strings.Contains(err.Error(), "Not Found") {
+	if _, err := connectAs(t, base+"/mcp/open", e.tokens["ops"]); err == nil || !strings.Contains(err.Error(), "Not Found") {
 		t.Fatalf("another group's path is served: %v", err)
 	}
+}
+
+// TestScopesWithoutAuth: without an auth block, an HTTP request has no
+// caller and scopes fail closed: what has them is hidden and refused,
+// and validation warns.
+func TestScopesWithoutAuth(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "tools.hcl")
+	if err := os.WriteFile(p, []byte(scopesItems), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, diags := Load([]string{p}, nil)
+	if diags.HasErrors() || len(diags) != 1 || diags[0].Summary != "Scopes without auth" {
+		t.Fatalf("diagnostics %v, want the one warning of scopes without auth", diags)
+	}
+	e := startHTTPRegistry(t, HTTPOptions{}, reg)
+	for _, tt := range []struct{ name, path, want string }{
+		{"server's path", "/mcp", "status | public | | hello"},
+		{"open group", "/mcp/open", "status | | |"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cs, err := connectAs(t, e.base+tt.path, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := listed(t, cs), lists(tt.want); !sameLists(got, want) {
+				t.Fatalf("lists %v, want %v", got, want)
+			}
+			if tt.path != "/mcp" {
+				return
+			}
+			_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "restart"})
+			if err == nil || !strings.Contains(err.Error(), `"ops:write"`) {
+				t.Fatalf("restart without a caller: %v, want it refused", err)
+			}
+		})
+	}
+	t.Run("group with scopes", func(t *testing.T) {
+		if _, err := connectAs(t, e.base+"/mcp/ops", ""); err == nil || !strings.Contains(err.Error(), "Forbidden") {
+			t.Fatalf("connected to a group with scopes: %v", err)
+		}
+	})
 }
