@@ -264,6 +264,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	}
 	opts.Addr, _ = NormalizeListenAddr(opts.Addr)
 	h := &HTTPServer{srv: srv, opts: opts, logger: opts.Logger}
+	srv.remote.Store(true)
 	if opts.AuthToken != "" {
 		h.tokenHash = sha256.Sum256([]byte(opts.AuthToken))
 	}

@@ -19,6 +19,9 @@ import (
 // (PlaceholderRegistry): it holds the errors of the load that failed.
 type placeholder struct {
 	diags hcl.Diagnostics
+	// auth is whether the broken config has an auth block: its errors are
+	// then not told to clients over HTTP (Server.clientText).
+	auth bool
 }
 
 // PlaceholderRegistry is what serve serves, when it watches the config,
@@ -42,9 +45,10 @@ func PlaceholderRegistry(failed *Registry, diags hcl.Diagnostics) *Registry {
 		}
 		failed.Close()
 	}
+	auth := hasAuthBlock(files)
 	srv := &thcl.Server{Name: "toolhost", Version: thcl.Version, MaxConcurrentCalls: thcl.DefaultMaxConcurrentCalls}
 	srv.Instructions = fmt.Sprintf("toolhost could not load its config: %s. No tools, resources or prompts are served until the config is saved without errors; toolhost then loads it and tells the client that the lists changed. The server's log, its logging notifications and toolhost validate show every error and how to fix it.", errorCount(diags))
-	if first := firstError(diags); first != "" {
+	if first := firstError(diags); first != "" && !auth {
 		srv.Instructions += " The first: " + first + "."
 	}
 	return &Registry{
@@ -54,7 +58,7 @@ func PlaceholderRegistry(failed *Registry, diags hcl.Diagnostics) *Registry {
 		Config:      &thcl.Config{Server: srv, Files: files, Paths: paths},
 		functions:   thcl.StaticEval(nil),
 		slots:       make(chan struct{}, thcl.DefaultMaxConcurrentCalls),
-		placeholder: &placeholder{diags: diags},
+		placeholder: &placeholder{diags: diags, auth: auth},
 	}
 }
 
@@ -163,7 +167,7 @@ func (s *Server) tellNotice(ctx context.Context, method string, req mcp.Request)
 	}
 	n.mu.Unlock()
 	if !told {
-		_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "error", Logger: "toolhost", Data: *text})
+		_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "error", Logger: "toolhost", Data: s.clientText(*text)})
 	}
 }
 

@@ -30,6 +30,8 @@ type Server struct {
 	mcp     *mcp.Server
 	logger  *slog.Logger
 	observe *observer // Observe's, or nil
+	// remote is set once an HTTPServer serves the server (clientText).
+	remote atomic.Bool
 
 	current atomic.Pointer[Registry]
 	applyMu sync.Mutex
@@ -349,6 +351,7 @@ func identity(reg *Registry) mcp.Implementation {
 // Notify sends a logging notification to every connected client (each
 // filters it by the level it asked for).
 func (s *Server) Notify(ctx context.Context, level mcp.LoggingLevel, msg string) {
+	msg = s.clientText(msg)
 	for ss := range s.mcp.Sessions() {
 		_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: "toolhost", Data: msg})
 	}
@@ -361,6 +364,7 @@ func (s *Server) Notify(ctx context.Context, level mcp.LoggingLevel, msg string)
 // error never saw the error and is not told.
 func (s *Server) NotifyCleared(ctx context.Context, msg string) {
 	const base, errorLevel = mcp.LoggingLevel("warning"), mcp.LoggingLevel("error")
+	msg = s.clientText(msg)
 	for ss := range s.mcp.Sessions() {
 		level := base
 		if v, ok := s.levels.Load(weak.Make(ss)); ok && levelRank(v.(mcp.LoggingLevel)) > levelRank(level) {
