@@ -201,7 +201,8 @@ const DefaultLogLevel mcp.LoggingLevel = "warning"
 // later ones rather than dropped.
 func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 	s.sdkHandler = next
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+	return func(ctx context.Context, method string, req mcp.Request) (_ mcp.Result, err error) {
+		defer s.recoverRequest(method, &err)
 		if ex := req.GetExtra(); ex != nil {
 			// The verified token's caller, for lists, scopes and claim().
 			ctx = ident.NewContext(ctx, ident.FromTokenInfo(ex.TokenInfo))
