@@ -162,23 +162,38 @@ func TestLogFile(t *testing.T) {
 	checkLog(t, readLog(t, logPath), []logWant{{"the end of the session", "server stopped", nil}})
 }
 
-// TestLogFileUnwritable: a log file that cannot be opened does not stop
-// the server; stderr says why.
+// TestLogFileUnwritable: a log file that cannot be opened, or that is an
+// .hcl file (a config's, as when the log's own path is left out), does
+// not stop the server; stderr says why, and nothing is written there.
 func TestLogFileUnwritable(t *testing.T) {
-	cfg := writeConfig(t, logFileConfig)
-	dir := t.TempDir() // a directory is no log file
-	s := startServe(t, "--log-file", dir, "--watch=false", cfg)
-	s.initialize("2025-06-18")
-	s.sendJSON(call(1, "login", map[string]any{"user": "ann", "password": "x"}))
-	s.recv()
-	s.stdin.Close()
-	for range s.lines {
-	}
-	_ = s.cmd.Wait()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !strings.Contains(s.stderr.String(), "--log-file: logging to stderr only") || !strings.Contains(s.stderr.String(), filepath.Base(dir)) {
-		t.Errorf("stderr does not say why there is no log file:\n%s", s.stderr.String())
+	for _, tc := range []struct {
+		name string
+		path func(cfg string) string
+		want string
+	}{
+		{"a directory", func(string) string { return t.TempDir() }, "--log-file: logging to stderr only"},
+		{"the config", func(cfg string) string { return cfg }, "is an .hcl file, which toolhost reads as config"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeConfig(t, logFileConfig)
+			path := tc.path(cfg)
+			s := startServe(t, "--log-file", path, "--watch=false", cfg)
+			s.initialize("2025-06-18")
+			s.sendJSON(call(1, "login", map[string]any{"user": "ann", "password": "x"}))
+			s.recv()
+			s.stdin.Close()
+			for range s.lines {
+			}
+			_ = s.cmd.Wait()
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if !strings.Contains(s.stderr.String(), tc.want) || !strings.Contains(s.stderr.String(), filepath.Base(path)) {
+				t.Errorf("stderr does not say why there is no log file:\n%s", s.stderr.String())
+			}
+			if got, _ := os.ReadFile(cfg); string(got) != logFileConfig {
+				t.Errorf("the config was written to:\n%s", got)
+			}
+		})
 	}
 }
 

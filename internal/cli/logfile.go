@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
+	"strings"
 	"sync/atomic"
 
 	"github.com/toolhost/toolhost/internal/logfile"
@@ -30,12 +32,19 @@ func addLogFileFlags(fs *flag.FlagSet) *logFileFlags {
 }
 
 // open returns where log lines and diagnostics go: stderr, and the log
-// file too when --log-file names one. A log file that cannot be opened
-// does not stop the command: the problem is said on stderr (and, through
+// file too when --log-file names one. A log file that cannot be opened,
+// or that is an .hcl file (a config's), does not stop the command: the problem is said on stderr (and, through
 // warn, in the log) and the lines go to stderr only. close closes the
 // file.
 func (f *logFileFlags) open(stderr io.Writer) (w io.Writer, close func()) {
 	if f.path == "" {
+		return stderr, func() {}
+	}
+	if strings.EqualFold(filepath.Ext(f.path), ".hcl") {
+		// serve --log-file tools.hcl, the log's own path left out: the
+		// lines would be appended to the config, which the next reload
+		// would then refuse.
+		f.openErr = fmt.Errorf("%s is an .hcl file, which toolhost reads as config; give the log a path of its own, such as --log-file /abs/path/toolhost.log", f.path)
 		return stderr, func() {}
 	}
 	file, err := logfile.Open(f.path, f.maxSize)
