@@ -190,30 +190,61 @@ func refusedModifier(path string) string {
 // [a,b]) copies what each of its parts matches, and a multipath after a
 // pipe copies the answer of the one before: {x:[a,a]}|{x:[x,x]}|...
 // doubles at each step. So the count is the product, over the path's
-// steps (split at every | and . whatever their place), of one plus the
-// commas of the step. It reads no brackets or strings, whose reading a
-// crafted path could make differ from gjson's: splitting at a separator
-// that is none, or counting a comma that is none, only counts more.
+// steps (split at every | and . whatever their place), of the number of
+// parts of the step (one plus its commas); a step whose parts are all
+// plain keys, each a different one ({id,price}), counts once, as those
+// pick disjoint parts of one object. It reads no brackets or strings,
+// whose reading a crafted path could make differ from gjson's: splitting
+// at a separator that is none, or counting a comma that is none, only
+// counts more, and a part with anything but a key's characters is not
+// plain.
 func pathCopies(path string, limit int64) int64 {
-	copies, parts := int64(1), int64(1)
-	step := func() {
-		if copies <= limit {
-			copies *= parts
+	copies := int64(1)
+	var parts []string
+	start := 0
+	step := func(end int) {
+		parts = append(parts, path[start:end])
+		if n := int64(len(parts)); n > 1 && !distinctKeys(parts) && copies <= limit {
+			copies *= n
 		}
-		parts = 1
+		parts = parts[:0]
 	}
 	for i := 0; i < len(path); i++ {
 		switch path[i] {
 		case '\\':
 			i++
 		case ',':
-			parts++
+			parts = append(parts, path[start:i])
+			start = i + 1
 		case '|', '.':
-			step()
+			step(i)
+			start = i + 1
 		}
 	}
-	step()
+	step(len(path))
 	return copies
+}
+
+// distinctKeys reports whether each of parts, the comma-separated parts
+// of one step of a path, is a plain key (letters, digits, _ and -, the
+// step's opening { or [ and closing } or ] aside) and no two are the same.
+func distinctKeys(parts []string) bool {
+	seen := make(map[string]bool, len(parts))
+	for i, p := range parts {
+		if i == 0 {
+			p = strings.TrimLeft(p, "{[")
+		}
+		if i == len(parts)-1 {
+			p = strings.TrimRight(p, "}]")
+		}
+		if p == "" || seen[p] || strings.IndexFunc(p, func(r rune) bool {
+			return !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		}) >= 0 {
+			return false
+		}
+		seen[p] = true
+	}
+	return true
 }
 
 // copiesText says copies, or "too many" past limit.

@@ -150,3 +150,32 @@ func checkShaped(t *testing.T, out *adapters.Output, err error, want, wantErr st
 	}
 	return false
 }
+
+// TestPathCopies: the copies a gjson path may make of the response are
+// the product of its steps' parts, but for a step of distinct plain keys,
+// which pick disjoint parts of one object.
+func TestPathCopies(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		want int64
+	}{
+		{"items.0.name", 1},
+		{"#.{id,price}", 1},
+		{"#.[id,price,stock]", 1},
+		{"{a.b,a.c}", 1},
+		{"[a,a]", 2},
+		{"[a,a,a]", 3},
+		{"{x:a,y:a}", 2},
+		{"[a,@this]", 2},
+		{`[a\,b,c]`, 2},
+		{"{x:[a,a]}|{x:[x,x]}|{x:[x,x]}", 8},
+		{"[a,b]|[@this,@this]", 2},
+		{"[#(s==1),#(s==1)]", 2},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			if got := pathCopies(tc.path, 1<<40); got != tc.want {
+				t.Errorf("pathCopies(%q) = %d, want %d", tc.path, got, tc.want)
+			}
+		})
+	}
+}
