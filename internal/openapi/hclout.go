@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // writer builds HCL text line by line; hclfmt lays it out afterwards.
@@ -60,37 +63,10 @@ func (w *writer) comment(text string) {
 }
 
 // quote writes s as an HCL quoted string whose value is exactly s: no
-// template sequence in s is ever evaluated.
+// template sequence in s is ever evaluated (hclwrite doubles their $ and
+// %, and escapes what is not printable).
 func quote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for i, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '$', '%':
-			b.WriteRune(r)
-			if i+1 < len(s) && s[i+1] == '{' {
-				b.WriteRune(r)
-			}
-		default:
-			if r < 0x20 || r == 0x7f || r == 0x2028 || r == 0x2029 {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
+	return string(hclwrite.TokensForValue(cty.StringVal(s)).Bytes())
 }
 
 // templateText escapes literal text for use inside a quoted template
