@@ -134,6 +134,9 @@ type HTTPServer struct {
 	tokenHash [sha256.Size]byte
 	// oauth is the verifier of the config's auth block (http_auth.go).
 	oauth oauthState
+	// ended holds the IDs of the sessions an auth change closes, from the
+	// moment it does (refuseEnded): their closing runs on its own.
+	ended sync.Map
 
 	streamable *mcp.StreamableHTTPHandler
 	// sessionless serves, beside the sessions of a server that keeps them,
@@ -323,7 +326,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 		})
 		sessions = h.idle.track(sessions)
 	}
-	h.route(mux, h.explainSDKErrors(h.endOnShutdown(sessions))) // the MCP paths, groups' too (http_scopes.go)
+	h.route(mux, h.explainSDKErrors(h.refuseEnded(h.endOnShutdown(sessions)))) // the MCP paths, groups' too (http_scopes.go)
 	mux.HandleFunc(prmPath, h.servePRM)
 	mux.HandleFunc(prmPath+"/", h.servePRM)
 	mux.HandleFunc("/healthz", h.serveHealth)

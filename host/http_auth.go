@@ -110,11 +110,28 @@ func (h *HTTPServer) endSessionsOnAuthChange(old, reg *Registry) {
 			continue // one request's, checked with the block it came under
 		}
 		n++
+		h.ended.Store(ss.ID(), struct{}{})
 		go func() { _ = ss.Close() }()
 	}
 	if n > 0 {
 		h.logger.Info("the auth block changed: the sessions opened before it are closed, and their clients connect again with tokens it takes", "sessions", n)
 	}
+}
+
+// refuseEnded answers 404, as for a session that is gone, a request of a
+// session that an auth change closed (endSessionsOnAuthChange): it is
+// refused from the moment of the change, though its closing, which runs
+// on its own, may not have ended it yet.
+func (h *HTTPServer) refuseEnded(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
+			if _, ended := h.ended.Load(sid); ended {
+				http.Error(w, "session not found", http.StatusNotFound)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // staticNote says, after the auth block is gone, what protects the
