@@ -11,6 +11,7 @@ package langdoc
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -178,8 +179,8 @@ func MustParse(name, text string) *Doc {
 // Check reports where b's text and its schema disagree, for b and every
 // block below it: an attribute of the schema without text, text of an
 // attribute the schema lacks, a nested block without a line, or a line
-// for a nested block the schema lacks. Backend blocks below b are left to
-// their backend's own check; their text is the backend's.
+// for a nested block the schema lacks. Backend blocks below b are checked
+// too, against their backend's texts.
 func Check(b *Block) []error {
 	var errs []error
 	seen := map[*Block]bool{}
@@ -191,9 +192,7 @@ func Check(b *Block) []error {
 		seen[b] = true
 		errs = append(errs, checkOne(b)...)
 		for _, n := range b.Nested {
-			if !n.Backend {
-				walk(n)
-			}
+			walk(n)
 		}
 	}
 	walk(b)
@@ -235,7 +234,7 @@ func checkOne(b *Block) []error {
 			}
 		}
 	}
-	for typ := range b.Doc.Blocks {
+	for _, typ := range slices.Sorted(maps.Keys(b.Doc.Blocks)) {
 		if !slices.Contains(types, typ) {
 			errs = append(errs, fmt.Errorf("%s: the nested block %q is documented but the decoder's schema has no such block: remove its entry", where, typ))
 		}

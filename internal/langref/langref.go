@@ -91,9 +91,6 @@ func Load() (*Language, error) {
 			}
 			seen[n] = true
 			l.Blocks = append(l.Blocks, n)
-			if n.Backend {
-				errs = append(errs, langdoc.Check(n)...)
-			}
 			walk(n)
 		}
 	}
