@@ -93,7 +93,9 @@ func (l *langTree) backend(name string) *langdoc.Block {
 		b = d.Describe()
 	}
 	b.Backend = true
-	b.Summary = kind.Summary
+	if b.Summary == "" {
+		b.Summary = kind.Summary
+	}
 	l.backends[name] = b
 	return b
 }

@@ -49,6 +49,32 @@ func (l *Language) contents(b *strings.Builder, blk *langdoc.Block, depth int) {
 	}
 }
 
+// parents are links to the blocks that nest blk, or "a config file" for
+// a block of the top level.
+func (l *Language) parents(blk *langdoc.Block) []string {
+	var out []string
+	if slices.Contains(l.Root.Nested, blk) {
+		out = append(out, "the top level of a config file")
+	}
+	for _, b := range l.Blocks {
+		if slices.Contains(b.Nested, blk) {
+			out = append(out, fmt.Sprintf("[`%s`](#%s)", b.Type, slug(title(b))))
+		}
+	}
+	return out
+}
+
+// literal is a default as the table shows it: in code when a config
+// would write it so (a quoted string, a number, a bool, {}), else as words.
+func literal(def string) string {
+	if isLiteral.MatchString(def) {
+		return "`" + def + "`"
+	}
+	return def
+}
+
+var isLiteral = regexp.MustCompile(`^("[^"]*"|-?[0-9.]+|true|false|\{\})$`)
+
 // parentOf is the block whose section holds n: the first that nests it,
 // in the reference's order.
 func (l *Language) parentOf(n *langdoc.Block) *langdoc.Block {
@@ -71,10 +97,10 @@ func (l *Language) block(b *strings.Builder, blk *langdoc.Block) {
 		level = "##"
 	}
 	w("%s %s\n\n", level, title(blk))
-	w("```\n%s\n```\n\n", usage(blk))
 	if blk.Summary != "" {
 		w("%s\n\n", text(blk.Summary))
 	}
+	w("Written `%s { ... }` in %s.\n\n", header(blk), strings.Join(l.parents(blk), ", "))
 	if blk.Doc == nil {
 		return
 	}
@@ -92,7 +118,7 @@ func (l *Language) block(b *strings.Builder, blk *langdoc.Block) {
 			if required(blk, a) {
 				req = "required"
 			}
-			w("| `%s` | %s | %s | %s | %s |\n", name, cell(a.Type), req, cell(a.Default), cell(a.Description))
+			w("| `%s` | %s | %s | %s | %s |\n", name, cell(a.Type), req, cell(literal(a.Default)), cell(a.Description))
 		}
 		w("\n")
 	}
@@ -149,20 +175,6 @@ func header(blk *langdoc.Block) string {
 		s += ` "` + strings.ToUpper(l) + `"`
 	}
 	return s
-}
-
-// usage is the block's skeleton: its header and its attributes.
-func usage(blk *langdoc.Block) string {
-	var b strings.Builder
-	b.WriteString(header(blk) + " {\n")
-	for _, name := range attrNames(blk) {
-		b.WriteString("  " + name + " = ...\n")
-	}
-	for _, n := range blk.Nested {
-		b.WriteString("  " + header(n) + " { ... }\n")
-	}
-	b.WriteString("}")
-	return b.String()
 }
 
 var notSlug = regexp.MustCompile(`[^\p{L}\p{N} _-]`)
