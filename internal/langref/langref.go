@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
@@ -108,7 +109,7 @@ func Load() (*Language, error) {
 	for _, name := range names {
 		f := describeFunction(name, fns[name])
 		var parts []string
-		if d := strings.TrimSpace(fns[name].Description()); d != "" {
+		if d := strings.TrimSpace(strings.ReplaceAll(fns[name].Description(), `\"`, `"`)); d != "" {
 			parts = append(parts, d)
 		}
 		if a := text.Attr(name); a != nil && a.Description != "" {
@@ -161,8 +162,11 @@ func returnType(fn function.Function, types []cty.Type) (t cty.Type, ok bool) {
 
 // typeName is t as a config writes it.
 func typeName(t cty.Type) string {
-	if t == cty.DynamicPseudoType {
+	switch {
+	case t == cty.DynamicPseudoType:
 		return "any"
+	case t.IsCapsuleType(): // try's and can's expressions
+		return t.FriendlyNameForConstraint()
 	}
-	return t.FriendlyNameForConstraint()
+	return typeexpr.TypeString(t)
 }
