@@ -73,7 +73,7 @@ func literal(def string) string {
 	return def
 }
 
-var isLiteral = regexp.MustCompile(`^("[^"]*"|-?[0-9.]+|true|false|\{\})$`)
+var isLiteral = regexp.MustCompile(`^("[^"]*"|-?[0-9.]+|true|false|string|\{\})$`)
 
 // parentOf is the block whose section holds n: the first that nests it,
 // in the reference's order.
