@@ -332,7 +332,7 @@ func TestInputSchemaOfArgsFixture(t *testing.T) {
 
 // TestDecodeArgsSensitive: an argument of a sensitive parameter that does
 // not fit is refused with a message that names the parameter and the rule,
-// never the value the client sent (README: sensitive values stay out of
+// never the value the client sent (docs/reference.md: sensitive values stay out of
 // error messages).
 func TestDecodeArgsSensitive(t *testing.T) {
 	r := loadSource(t, `

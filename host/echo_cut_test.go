@@ -76,7 +76,7 @@ func TestEchoedNamesShortened(t *testing.T) {
 // file a template cannot serve) is refused with -32602, as a read of it
 // (or of a file not made yet) is: the code the MCP spec gives a
 // resource not found since 2026-07-28 (SEP-2164; -32002 before), which
-// the SDK sends, and which README states.
+// the SDK sends, and which docs/protocol.md states.
 func TestResourceNotFoundCode(t *testing.T) {
 	p := startStdio(t, loadSource(t, subscribeSource(t)))
 	p.initialize()
