@@ -1,5 +1,5 @@
-// Package docsnippets checks the fenced code blocks of README.md and
-// docs/*.md, so that the docs cannot show a config or a command that does
+// Package docsnippets checks the fenced code blocks of README.md,
+// docs/*.md and the gallery's examples/*/README.md, so that the docs cannot show a config or a command that does
 // not work. Its test runs the check over the repository; CI runs it with
 // every other test.
 //

@@ -47,14 +47,19 @@ func checker(t *testing.T) *Checker {
 	return &Checker{Root: root, Toolhost: toolhost, NotRun: notRun, Logf: t.Logf, TempDir: t.TempDir}
 }
 
-// docFiles are README.md and docs/*.md, relative to the root.
+// docFiles are README.md, docs/*.md and the gallery's
+// examples/*/README.md, relative to the root.
 func docFiles(t *testing.T) []string {
 	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	recipes, err := filepath.Glob(filepath.Join(root, "examples", "*", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	files := []string{"README.md"}
-	for _, d := range docs {
+	for _, d := range append(docs, recipes...) {
 		files = append(files, filepath.ToSlash(strings.TrimPrefix(d, root+string(filepath.Separator))))
 	}
 	return files
@@ -83,7 +88,8 @@ func checkFile(t *testing.T, c *Checker, path, name string) ([]Problem, int) {
 	return problems, checked
 }
 
-// TestDocs checks every code block of README.md and docs/*.md.
+// TestDocs checks every code block of README.md, docs/*.md and the
+// gallery's READMEs.
 func TestDocs(t *testing.T) {
 	c := checker(t)
 	total := 0
