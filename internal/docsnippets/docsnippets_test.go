@@ -47,8 +47,8 @@ func checker(t *testing.T) *Checker {
 	return &Checker{Root: root, Toolhost: toolhost, NotRun: notRun, Logf: t.Logf, TempDir: t.TempDir}
 }
 
-// docFiles are README.md, docs/*.md and the gallery's
-// examples/*/README.md, relative to the root.
+// docFiles are README.md, docs/*.md and the gallery's READMEs
+// (examples/README.md, examples/*/README.md), relative to the root.
 func docFiles(t *testing.T) []string {
 	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
@@ -58,7 +58,7 @@ func docFiles(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := []string{"README.md"}
+	files := []string{"README.md", "examples/README.md"}
 	for _, d := range append(docs, recipes...) {
 		files = append(files, filepath.ToSlash(strings.TrimPrefix(d, root+string(filepath.Separator))))
 	}
