@@ -36,7 +36,7 @@ func (c *Checker) checkCommands(ctx context.Context, b Block) []Problem {
 	var work string // the block's temporary copy, made at its first run
 	copied := map[string]bool{}
 	for _, cmd := range cmds {
-		sub, why := toolhostArgs(cmd.args)
+		sub, why := toolhostArgs(cmd.args, cmd.stdin != "")
 		if why != "" {
 			c.logf("%s:%d: not run: %s: %s", b.File, cmd.line, why, cmd.text)
 			continue
@@ -57,8 +57,8 @@ func (c *Checker) checkCommands(ctx context.Context, b Block) []Problem {
 				problems = append(problems, Problem{b.File, cmd.line, err.Error()})
 			}
 		}
-		if sub[0] == "call" && !slices.Contains(sub, "--offline") && !slices.Contains(sub, "-offline") {
-			sub = append([]string{"call", "--offline"}, sub[1:]...)
+		if (sub[0] == "call" || sub[0] == "serve") && !slices.Contains(sub, "--offline") && !slices.Contains(sub, "-offline") {
+			sub = append([]string{sub[0], "--offline"}, sub[1:]...)
 		}
 		out, code, err := c.run(ctx, work, cmd, sub)
 		switch {
@@ -164,8 +164,9 @@ func (c *Checker) copyNamed(p, work string, copied map[string]bool) error {
 var subcommands = []string{"validate", "fmt", "inspect", "call", "read", "prompt", "init", "import"}
 
 // toolhostArgs returns toolhost's arguments when args is a toolhost
-// command the check runs, or else why it is not run.
-func toolhostArgs(args []string) ([]string, string) {
+// command the check runs, or else why it is not run; stdin tells whether
+// the command's stdin is a file (serve runs then, ending at its end).
+func toolhostArgs(args []string, stdin bool) ([]string, string) {
 	var sub []string
 	switch {
 	case len(args) >= 1 && args[0] == "toolhost":
@@ -177,8 +178,14 @@ func toolhostArgs(args []string) ([]string, string) {
 	default:
 		return nil, "not a toolhost command"
 	}
+	if len(sub) > 0 && sub[0] == "serve" {
+		if !stdin || slices.Contains(sub, "--listen") {
+			return nil, "serve runs until its client goes away: the check runs it only over stdio with stdin from a file (< FILE)"
+		}
+		return sub, ""
+	}
 	if len(sub) == 0 || !slices.Contains(subcommands, sub[0]) {
-		return nil, "a toolhost subcommand the check does not run (it runs validate, fmt --check, inspect, call, read, prompt, init, import openapi)"
+		return nil, "a toolhost subcommand the check does not run (it runs validate, fmt --check, inspect, call, read, prompt, init, import openapi, and serve with stdin from a file)"
 	}
 	switch sub[0] {
 	case "fmt":

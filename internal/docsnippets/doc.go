@@ -15,19 +15,21 @@
 //   - sh, shell, bash, console: each command of the block is parsed as a
 //     shell command (in a console block, only the lines after a "$ "
 //     prompt are commands). A command is run when, after any NAME=value
-//     assignments, it is `toolhost` or `go run ./cmd/toolhost` with one of
-//     the subcommands validate, fmt --check (or -check), inspect, call,
-//     read, prompt, init or import openapi. It runs the toolhost built
-//     from this repository, in a temporary copy of the repository's
-//     top-level files and directories it names (so init, fmt and tools
-//     that write leave the checkout alone), with NAME=value assignments in
-//     its environment and a "< FILE" redirect as its stdin; call gets
-//     --offline, so that http tools answer from their examples and no
+//     assignments, it is `toolhost` or `go run ./cmd/toolhost` with one
+//     of the subcommands validate, fmt --check (or -check), inspect,
+//     call, read, prompt, init or import openapi, or serve over stdio
+//     with its stdin from a file (it ends at the file's end). It runs
+//     the toolhost built from this repository, in a temporary directory
+//     the block's commands share, into which the repository's files they
+//     name are copied with their directories (so init, fmt and tools that
+//     write leave the checkout alone), with NAME=value assignments in its
+//     environment and a "< FILE" redirect as its stdin; call and serve
+//     get --offline, so that http tools answer from their examples and no
 //     check reaches the network. It must exit 0 (or 1, for a block marked
 //     fails). Every other command (installs, go build and go test, editor
-//     and curl commands, serve, setup, bridge) is not run, and the test
-//     logs each one it leaves, with why. The commands run on unix only:
-//     the docs' commands are written for a unix shell.
+//     and curl commands, serve --listen, setup, bridge) is not run, and
+//     the test logs each one it leaves, with why. The commands run on
+//     unix only: the docs' commands are written for a unix shell.
 //   - json, jsonc: one JSON value, comments and trailing commas allowed
 //     (JSONC, as editors' config files are), or JSON Lines (one value a
 //     line); a json block marked fragment is the members of an object

@@ -41,21 +41,24 @@ func TestExtract(t *testing.T) {
 // TestToolhostArgs tells the commands run from those left, with why.
 func TestToolhostArgs(t *testing.T) {
 	tests := []struct {
-		args []string
-		run  bool
+		args  []string
+		stdin bool
+		run   bool
 	}{
-		{[]string{"toolhost", "validate", "x.hcl"}, true},
-		{[]string{"go", "run", "./cmd/toolhost", "call", "x.hcl", "t"}, true},
-		{[]string{"toolhost", "fmt", "--check"}, true},
-		{[]string{"toolhost", "fmt", "x.hcl"}, false},
-		{[]string{"toolhost", "import", "openapi", "a.yaml"}, true},
-		{[]string{"toolhost", "serve", "x.hcl"}, false},
-		{[]string{"toolhost", "setup", "cursor"}, false},
-		{[]string{"npm", "install", "-g", "toolhost"}, false},
-		{[]string{"toolhost"}, false},
+		{[]string{"toolhost", "validate", "x.hcl"}, false, true},
+		{[]string{"go", "run", "./cmd/toolhost", "call", "x.hcl", "t"}, false, true},
+		{[]string{"toolhost", "fmt", "--check"}, false, true},
+		{[]string{"toolhost", "fmt", "x.hcl"}, false, false},
+		{[]string{"toolhost", "import", "openapi", "a.yaml"}, false, true},
+		{[]string{"toolhost", "serve", "x.hcl"}, false, false},
+		{[]string{"toolhost", "setup", "cursor"}, false, false},
+		{[]string{"npm", "install", "-g", "toolhost"}, false, false},
+		{[]string{"toolhost"}, false, false},
+		{[]string{"go", "run", "./cmd/toolhost", "serve", "x.hcl"}, true, true},
+		{[]string{"toolhost", "serve", "--listen", "127.0.0.1:0", "x.hcl"}, true, false},
 	}
 	for _, tt := range tests {
-		sub, why := toolhostArgs(tt.args)
+		sub, why := toolhostArgs(tt.args, tt.stdin)
 		if (sub != nil) != tt.run || (why == "") != tt.run {
 			t.Errorf("%q: args %q, why %q; want run %v", tt.args, sub, why, tt.run)
 		}
