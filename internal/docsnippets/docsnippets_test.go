@@ -3,6 +3,7 @@ package docsnippets
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,10 +48,19 @@ func checker(t *testing.T) *Checker {
 	return &Checker{Root: root, Toolhost: toolhost, NotRun: notRun, Logf: t.Logf, TempDir: t.TempDir}
 }
 
-// docFiles are README.md, docs/*.md and the gallery's READMEs
-// (examples/README.md, examples/*/README.md), relative to the root.
+// docFiles are README.md, every .md file under docs/ and the gallery's
+// READMEs (examples/README.md, examples/*/README.md), relative to the
+// root, with slashes.
 func docFiles(t *testing.T) []string {
-	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	files := []string{"README.md", "examples/README.md"}
+	err := filepath.WalkDir(filepath.Join(root, "docs"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		files = append(files, filepath.ToSlash(rel))
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,9 +68,12 @@ func docFiles(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := []string{"README.md", "examples/README.md"}
-	for _, d := range append(docs, recipes...) {
-		files = append(files, filepath.ToSlash(strings.TrimPrefix(d, root+string(filepath.Separator))))
+	for _, r := range recipes {
+		rel, err := filepath.Rel(root, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, filepath.ToSlash(rel))
 	}
 	return files
 }
@@ -88,8 +101,8 @@ func checkFile(t *testing.T, c *Checker, path, name string) ([]Problem, int) {
 	return problems, checked
 }
 
-// TestDocs checks every code block of README.md, docs/*.md and the
-// gallery's READMEs.
+// TestDocs checks every code block of README.md, the Markdown files
+// under docs/ and the gallery's READMEs.
 func TestDocs(t *testing.T) {
 	c := checker(t)
 	total := 0

@@ -1,10 +1,14 @@
 package docsnippets
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
+	"sort"
 	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 )
 
 // Block is one fenced code block of a markdown file.
@@ -38,69 +42,81 @@ const markerPrefix = "<!-- snippet:"
 // Extract returns the fenced code blocks of the markdown src, with the
 // markers of the comment lines right before each, and the problems of
 // markers that are unknown, incomplete or not before a fence, and of a
-// fence left open.
+// fence left open. The markdown is parsed with goldmark, as CommonMark
+// reads it: fences in list items and block quotes count, a marker inside
+// a code block does not.
 func Extract(name string, src []byte) ([]Block, []Problem) {
 	var (
 		blocks   []Block
 		problems []Problem
-		pending  []marker // markers on the lines right before this one
-		open     *Block
-		fence    string // the opening fence's run of ` or ~
-		indent   int
-		body     strings.Builder
+		markers  = map[int]marker{} // by line
 	)
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(make([]byte, 0, 64*1024), 1024*1024)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := sc.Text()
-		trimmed := strings.TrimLeft(text, " \t")
-		if open != nil {
-			if strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]+" \t") == "" {
-				open.Text = body.String()
-				blocks = append(blocks, *open)
-				open = nil
-				continue
+	lineOf := func(offset int) int { return bytes.Count(src[:offset], []byte("\n")) + 1 }
+	lines := bytes.Split(src, []byte("\n"))
+	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	var fences []*ast.FencedCodeBlock
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.FencedCodeBlock:
+			fences = append(fences, n)
+			return ast.WalkSkipChildren, nil
+		case *ast.HTMLBlock:
+			segs := n.Lines()
+			for i := 0; i < segs.Len(); i++ {
+				seg := segs.At(i)
+				line := strings.TrimSpace(string(seg.Value(src)))
+				if !strings.HasPrefix(line, markerPrefix) {
+					continue
+				}
+				m, p := parseMarker(line)
+				if p != "" {
+					problems = append(problems, Problem{name, lineOf(seg.Start), p})
+					continue
+				}
+				m.line = lineOf(seg.Start)
+				markers[m.line] = m
 			}
-			body.WriteString(cutIndent(text, indent))
-			body.WriteByte('\n')
-			continue
 		}
-		if strings.HasPrefix(trimmed, markerPrefix) {
-			m, p := parseMarker(trimmed)
-			if p != "" {
-				problems = append(problems, Problem{name, line, p})
-			} else {
-				m.line = line
-				pending = append(pending, m)
+		return ast.WalkContinue, nil
+	})
+	for _, f := range fences {
+		line := lineOf(f.Pos())
+		b := Block{File: name, Line: line}
+		if f.Info != nil {
+			b.Lang = strings.ToLower(firstWord(string(f.Info.Segment.Value(src))))
+		}
+		var body strings.Builder
+		segs := f.Lines()
+		last := line
+		for i := 0; i < segs.Len(); i++ {
+			seg := segs.At(i)
+			body.WriteString(strings.Repeat(" ", seg.Padding))
+			body.Write(seg.Value(src))
+			last = lineOf(seg.Start)
+		}
+		b.Text = body.String()
+		for l := line - 1; ; l-- {
+			m, ok := markers[l]
+			if !ok {
+				break
 			}
-			continue
+			problems = append(problems, m.apply(&b)...)
+			delete(markers, l)
 		}
-		if f := fenceOf(trimmed); f != "" {
-			b := &Block{File: name, Line: line, Lang: strings.ToLower(firstWord(trimmed[len(f):]))}
-			for _, m := range pending {
-				problems = append(problems, m.apply(b)...)
-			}
-			pending = nil
-			open, fence, indent = b, f, len(text)-len(trimmed)
-			body.Reset()
-			continue
+		// CommonMark closes a fence left open at the end of its container;
+		// a doc that does so has lost its closing line.
+		if last >= len(lines) || fenceOf(strings.TrimLeft(string(lines[last]), " \t")) == "" {
+			problems = append(problems, Problem{name, line, "this code fence is never closed: add a closing ``` line after the block."})
 		}
-		for _, m := range pending {
-			problems = append(problems, Problem{name, m.line, "this snippet marker is not on the line right before a code fence (```), so it marks nothing: move it there, or remove it."})
-		}
-		pending = nil
+		blocks = append(blocks, b)
 	}
-	if err := sc.Err(); err != nil {
-		problems = append(problems, Problem{name, line, fmt.Sprintf("the file cannot be read past here: %v.", err)})
+	for _, m := range markers {
+		problems = append(problems, Problem{name, m.line, "this snippet marker is not on the line right before a code fence (```), so it marks nothing: move it there, or remove it."})
 	}
-	if open != nil {
-		problems = append(problems, Problem{name, open.Line, "this code fence is never closed: add a closing " + fence + " line after the block."})
-	}
-	for _, m := range pending {
-		problems = append(problems, Problem{name, m.line, "this snippet marker is at the end of the file, before no code fence: remove it."})
-	}
+	sort.SliceStable(problems, func(i, j int) bool { return problems[i].Line < problems[j].Line })
 	return blocks, problems
 }
 
@@ -126,16 +142,6 @@ func firstWord(info string) string {
 		return ""
 	}
 	return strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(f[0], "{"), "}"), ".")
-}
-
-// cutIndent removes up to n leading spaces, the indent of the opening
-// fence, from a line of its block.
-func cutIndent(s string, n int) string {
-	i := 0
-	for i < n && i < len(s) && s[i] == ' ' {
-		i++
-	}
-	return s[i:]
 }
 
 // marker is one parsed <!-- snippet: KIND ARG --> comment.
