@@ -1,8 +1,8 @@
 // Package docsnippets checks the fenced code blocks of README.md, of
 // every Markdown file under docs/ and of the gallery's READMEs
 // (examples/README.md and examples/*/README.md), so that the docs cannot
-// show a config or a command that does not work. Its test runs the check over the
-// repository; CI runs it with every other test.
+// show a config or a command that does not work. Its test runs the
+// check over the repository; CI runs it with every other test.
 //
 // What each block's info string (the word after the opening fence) gets:
 //
