@@ -132,11 +132,11 @@ source "rw" {
 }
 `
 
-// TestExampleShop loads examples/sql/shop.hcl beside a database built
+// TestExampleShop loads examples/sql/tools.hcl beside a database built
 // from its script and calls each tool.
 func TestExampleShop(t *testing.T) {
 	dir := newShop(t)
-	src, err := os.ReadFile("../../examples/sql/shop.hcl")
+	src, err := os.ReadFile("../../examples/sql/tools.hcl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func sqlOpen(path string) (*sql.DB, error) { return sql.Open("sqlite", path) }
 // formats, and loads the PostgreSQL one (which opens nothing at load)
 // with DATABASE_URL set.
 func TestExampleFiles(t *testing.T) {
-	for _, name := range []string{"shop.hcl", "postgres.hcl"} {
+	for _, name := range []string{"tools.hcl", "postgres.hcl"} {
 		src, err := os.ReadFile(filepath.Join("..", "..", "examples", "sql", name))
 		if err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
--- The shop example's database: examples/sql/shop.hcl reads it, and the
+-- The shop example's database: examples/sql/tools.hcl reads it, and the
 -- tests build shop.db from this script (no database file is kept in the
 -- repository).
 CREATE TABLE items (

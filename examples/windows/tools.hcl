@@ -33,6 +33,9 @@ tool "getBaiduHotspot" {
   exec {
     command = ["powershell.exe", "-NoProfile", "-ExecutionPolicy", "Bypass", "-File", "hotlist.ps1", "-Limit", param.limit]
     dir     = "."
+    # The script reads HOTLIST_BASE_URL (another server with the same
+    # JSON); commands get only the variables given here.
+    env = { HOTLIST_BASE_URL = env("HOTLIST_BASE_URL", "https://api.vvhan.com") }
     # hotlist.ps1 writes UTF-8 whatever the console's code page (936 on
     # Chinese Windows), so the tool says so.
     charset = "utf-8"
