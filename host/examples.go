@@ -198,10 +198,16 @@ func (r *Registry) checkExample(ctx context.Context, t *thcl.Tool, ex *thcl.Exam
 		if vals.Error != nil {
 			return fail("Example expected an error", rangeOf(ex.Error), "the tool returns the text %s, but the example expects an error containing %q.", preview([]byte(text), nil), *vals.Error)
 		}
+		if expectsStructured(t, vals.Result) {
+			return compareStructured(ex, vals.Result, body, fail)
+		}
 		want, err := convert.Convert(vals.Result, cty.String)
 		if err != nil || want.IsNull() {
 			if t.Result != nil {
 				return fail("Invalid example result", rangeOf(ex.Result), "the tool's result block has no fields, so the expected result is a string: the text of its text items, joined by newlines; write result = \"...\", or add a field to the result block.")
+			}
+			if t.OutputSchemaJSON != nil {
+				return fail("Invalid example result", rangeOf(ex.Result), "the tool answers JSON (%s backend), so the expected result is that JSON's value, as in result = { ... }, or its text, as in result = \"...\".", t.BackendKind)
 			}
 			return fail("Invalid example result", rangeOf(ex.Result), "the tool has no result block, so it returns text and the expected result is a string; write result = \"...\", or add a result block to the tool.")
 		}
@@ -360,18 +366,7 @@ func compareResult(t *thcl.Tool, ex *thcl.Example, want cty.Value, got json.RawM
 		}
 		diffJSON([]thcl.PathStep{f.Name}, decodeJSON(wraw), decodeJSON(gv), &diffs)
 	}
-	for i, d := range diffs {
-		if i == maxExampleDiffs {
-			diags[len(diags)-1].Detail += fmt.Sprintf(" (%d more differences are not shown.)", len(diffs)-maxExampleDiffs)
-			break
-		}
-		note := d.note
-		if note == "" {
-			note = fmt.Sprintf("%s is %s in the result mapped from the response, but the example expects %s", pathString(d.path), jsonPreview(d.got), jsonPreview(d.want))
-		}
-		diags = append(diags, fail("Example result mismatch", thcl.ExprRangeAt(resultExpr, d.path), "%s. Correct the expected value, or the field's path if the mapping is what is wrong.", note)...)
-	}
-	return diags
+	return diffDiagnostics(diffs, resultExpr, fail, diags, "Correct the expected value, or the field's path if the mapping is what is wrong.")
 }
 
 // valueDiff is one difference between an expected and a mapped value.

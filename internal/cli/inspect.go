@@ -18,7 +18,7 @@ import (
 )
 
 func runInspect(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("inspect", "inspect [--json] CONFIG...", stderr)
+	fs := newFlags("inspect", "inspect [--json] [--offline] [CONFIG...]", stderr)
 	asJSON := fs.Bool("json", false, "print exactly what clients receive (tools with full JSON schemas, resources, templates, prompts) as JSON")
 	offline := addOfflineFlag(fs)
 	paths, err := parseFlags(fs, args)

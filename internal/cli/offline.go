@@ -16,7 +16,7 @@ import (
 
 // addOfflineFlag adds --offline to the flags of serve, call and inspect.
 func addOfflineFlag(fs *flag.FlagSet) *bool {
-	return fs.Bool("offline", false, "answer the tools that call the network (http) from the recorded responses of their example blocks instead of calling their upstreams; exec tools still run, unless a tool says offline = \"example\"")
+	return fs.Bool("offline", false, "answer the tools that call the network (http, and sql on postgres or mysql) from the recorded responses of their example blocks instead of calling their upstreams; exec tools still run, unless a tool says offline = \"example\"")
 }
 
 // loadOptions are the options of a load, offline or not.

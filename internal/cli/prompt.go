@@ -33,7 +33,7 @@ func runPrompt(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if n == 2 && !looksLikeConfig(pos[0]) {
 		n = 1
 	}
-	if n == 0 {
+	if n == 0 || n == 1 && namesConfigFile(pos[0]) {
 		fs.Usage()
 		fmt.Fprintln(stderr, "toolhost prompt: name the prompt to render, after the config when it is not ./tools.hcl, as in: toolhost prompt tools.hcl summarize topic=tests")
 		return ExitUsage
@@ -111,4 +111,11 @@ func looksLikeConfig(arg string) bool {
 	}
 	_, err := os.Stat(arg)
 	return err == nil
+}
+
+// namesConfigFile reports whether arg can only be a config, never a
+// prompt's name: a file name ending in .hcl or .json, or a path (a name
+// has no slash).
+func namesConfigFile(arg string) bool {
+	return strings.HasSuffix(arg, ".hcl") || strings.HasSuffix(arg, ".json") || strings.ContainsAny(arg, `/\`)
 }

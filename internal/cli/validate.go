@@ -23,7 +23,7 @@ const (
 )
 
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("validate", "validate [--format text|json|github] [--online] CONFIG...", stderr)
+	fs := newFlags("validate", "validate [--format text|json|github] [--online] [CONFIG...]", stderr)
 	online := fs.Bool("online", false, "also check against the live systems the tools reach: each sql block's statement is prepared (not run) on its database, which catches a misspelt table or column; needs the databases reachable and their dsn variables set")
 	format := fs.String("format", formatText, "output: text (HCL's rendering with source snippets, on stderr), json (one object with every diagnostic, on stdout) or github (GitHub Actions annotations, on stdout)")
 	paths, err := parseFlags(fs, args)
