@@ -491,8 +491,8 @@ type decodeJob struct {
 	baseDir string
 	// key is what the block's decoding is kept under for the next load,
 	// when keep is set (see reuse).
-	key  [32]byte
-	keep bool
+	key     [32]byte
+	keep    bool
 	network netpolicy.Policy
 	sources map[string]*adapters.Source
 	// compile are the functions of expressions evaluated at call time, and
