@@ -3,6 +3,7 @@ package host
 import (
 	"math"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"sync"
 
@@ -21,10 +22,12 @@ import (
 // collect once the heap nears it, so that a large config's peak is about
 // twice what it keeps live rather than four times, for more collections
 // (the time is in BENCHMARKS.md). The limit is loadLimitPerByte times the
-// bytes of the config files, at least loadLimitFloor: the heap a load
-// keeps live was 30 bytes for each byte of generated tools, so the limit
-// stays above it and the GC never runs without pause; a config of under
-// loadLimitFloor/loadLimitPerByte bytes never meets it. Nothing changes
+// bytes of the config files, over the heap in use when the load starts
+// (the registry in service, at a reload); only a config of more than
+// loadLimitFloor/loadLimitPerByte bytes (2 MiB, some 6,000 tools of
+// bench's kind) gets one. The heap a load keeps live was 30 bytes for each
+// byte of generated tools, so the limit stays above it and the GC never
+// runs without pause. Nothing changes
 // when GOGC or GOMEMLIMIT is set: whoever set them chose the GC's pacing.
 const (
 	loadLimitPerByte = 64
@@ -41,10 +44,14 @@ var loadLimits struct {
 // limitLoad sets the memory limit for a config of the given bytes, and
 // returns the function that takes it back (safe to call more than once).
 func limitLoad(bytes int64) (restore func()) {
-	limit := max(loadLimitFloor, bytes*loadLimitPerByte)
-	if limit <= loadLimitFloor || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+	if bytes*loadLimitPerByte <= loadLimitFloor || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
+	// On top of the heap in use now: during a reload, the registry in
+	// service stays live beside the new one.
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	limit := int64(ms.HeapAlloc) + bytes*loadLimitPerByte
 	key := &limit
 	loadLimits.mu.Lock()
 	if loadLimits.active == nil {
