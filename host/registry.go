@@ -58,10 +58,6 @@ type Registry struct {
 
 	// acc is the registry's scopes and groups (see access).
 	acc accessOnce
-
-	// loadLimit takes back the memory limit of a large config's load
-	// (see limitLoad); nil for a registry not from Load.
-	loadLimit func()
 }
 
 type templateDir struct {
@@ -114,7 +110,6 @@ func Load(paths []string, opts *thcl.Options) (*Registry, hcl.Diagnostics) {
 // service, whose config opts.Previous names; the definitions of the tools
 // taken from it unchanged are its own (see compile).
 func loadAfter(paths []string, opts *thcl.Options, prev *Registry) (*Registry, hcl.Diagnostics) {
-	restore := limitLoad(configBytes(paths))
 	cfg, diags := thcl.Load(paths, opts)
 	retainBackends(cfg)
 	var lookup thcl.EnvLookup
@@ -122,7 +117,6 @@ func loadAfter(paths []string, opts *thcl.Options, prev *Registry) (*Registry, h
 		lookup = opts.LookupEnv
 	}
 	if diags.HasErrors() {
-		restore()
 		cfg.DropReuse()
 		closeTools(cfg)
 		// Not servable, but the functions let CheckExamples run the
@@ -130,7 +124,6 @@ func loadAfter(paths []string, opts *thcl.Options, prev *Registry) (*Registry, h
 		return &Registry{Config: cfg, functions: thcl.StaticEval(lookup)}, sortDiagnostics(diags)
 	}
 	r, d := compile(cfg, lookup, prev)
-	r.loadLimit = restore
 	diags = append(diags, d...)
 	if opts != nil && opts.Offline && !d.HasErrors() {
 		diags = append(diags, r.prepareOffline()...)
@@ -358,7 +351,6 @@ func (r *Registry) Retire() {
 // Close releases what the registry holds: backends release their resources
 // and directories are closed. Use Retire for a registry that may be in use.
 func (r *Registry) Close() error {
-	r.releaseLoadLimit()
 	closeTools(r.Config)
 	for _, t := range r.templates {
 		if t.dir != nil {

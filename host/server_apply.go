@@ -86,7 +86,6 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 		ch.ServerChanged = had != has || defs.redefined(blockKey{kind: "server"})
 	}
 	s.applyTools(old, reg, defs, &ch)
-	reg.releaseLoadLimit() // its tools are registered
 	s.applyResources(old, reg, defs, &ch)
 	s.applyPrompts(old, reg, defs, &ch)
 	s.noteAccessChanges(old, reg) // scopes.go
