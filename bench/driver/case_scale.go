@@ -21,9 +21,13 @@ const scaleTools = 10000
 // of that config: one tool edited in place (its description, the same
 // length), one tool edited in the middle of the file so that what follows
 // moves, and every tool edited, from the save to notifications/tools/list_changed,
-// with the peak RSS during the last against the RSS before it.
+// with the peak RSS during the last against the RSS before it. It runs 3
+// rounds (1 with -quick), or -rounds.
 func (b *bench) scale() error {
 	rounds := b.pick(1, 3)
+	if b.cfg.roundsSet {
+		rounds = b.cfg.rounds
+	}
 	logf("scale: %d rounds of %d tools", rounds, scaleTools)
 	sec := fmt.Sprintf("Reload and memory at scale (%d tools)", scaleTools)
 	src := testconfig.Tools(scaleTools, "v0")
