@@ -36,6 +36,10 @@ type Config struct {
 	Files map[string]*hcl.File
 	// Paths are the config files read, in the order read.
 	Paths []string
+
+	// reuse is what a later load may take from this one (see
+	// Options.Previous); nil once DropReuse is called.
+	reuse *reuse
 }
 
 // rootSchema is the schema of a config file: its top-level block types.
@@ -59,6 +63,13 @@ type Options struct {
 	// --offline): host.Load then reads the tools' examples, which the
 	// tools whose offline is OfflineExample answer from.
 	Offline bool
+	// Previous is the config in service, when this load replaces it (a
+	// reload): the files, pieces of files and tool blocks whose source is
+	// the same, at the same place, are taken from it instead of parsed and
+	// decoded again (see reuse). Its tools may so be shared with the new
+	// config, backends included: whoever closes backends must count
+	// them. nil for a load from scratch.
+	Previous *Config
 }
 
 // Load reads the config files or directories at paths with a fresh parser,
@@ -87,7 +98,12 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 			srcs = append(srcs, src)
 		}
 	}
-	parsed, parseDiags := parseFiles(readable, srcs)
+	var prev *reuse
+	if opts.Previous != nil {
+		prev = opts.Previous.reuse
+	}
+	cfg.reuse = newReuse()
+	parsed, parseDiags := parseFiles(readable, srcs, prev, cfg.reuse)
 	next := 0 // the index in parsed of the next readable file
 	for i, name := range files {
 		if err := readErrs[i]; err != nil {
@@ -123,7 +139,7 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		content, d := f.Body.Content(rootSchema)
 		diags = append(diags, d...)
 		for _, block := range content.Blocks {
-			blocks = append(blocks, decodeJob{block: block, baseDir: filepath.Dir(bodyNames[i]), mayCallNow: mentionsNow(f.Bytes, block), mayUseClaim: mentionsClaim(f.Bytes, block)})
+			blocks = append(blocks, decodeJob{block: block, src: f.Bytes, baseDir: filepath.Dir(bodyNames[i]), mayCallNow: mentionsNow(f.Bytes, block), mayUseClaim: mentionsClaim(f.Bytes, block)})
 		}
 	}
 	// The server block goes first: its network policy applies to every
@@ -144,7 +160,9 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		blocks[i].compile = compile
 		blocks[i].lookup = lookup
 	}
+	takeDecoded(blocks, prev)
 	decodeAll(blocks, static)
+	keepDecoded(blocks, cfg.reuse)
 	for _, j := range blocks {
 		diags = append(diags, j.diags...)
 		switch v := j.result.(type) {
@@ -467,8 +485,14 @@ func oneIn(block, where string) string {
 
 // decodeJob is one top-level block to decode, and what decoding it gave.
 type decodeJob struct {
-	block   *hcl.Block
+	block *hcl.Block
+	// src is the text of the block's file.
+	src     []byte
 	baseDir string
+	// key is what the block's decoding is kept under for the next load,
+	// when keep is set (see reuse).
+	key     [32]byte
+	keep    bool
 	network netpolicy.Policy
 	sources map[string]*adapters.Source
 	// compile are the functions of expressions evaluated at call time, and

@@ -41,7 +41,12 @@ const (
 // processors. Each piece is parsed at its true start position, so ranges
 // and diagnostics are the same as for a whole-file parse; any doubt falls
 // back to parsing the whole file. The results are in the order of names.
-func parseFiles(names []string, srcs [][]byte) ([]*hcl.File, []hcl.Diagnostics) {
+//
+// A file or piece that prev (nil for none) parsed from the same bytes at
+// the same place is taken from it rather than parsed again; what parses
+// without a diagnostic is recorded in next (nil for none) for the load
+// after (see reuse).
+func parseFiles(names []string, srcs [][]byte, prev, next *reuse) ([]*hcl.File, []hcl.Diagnostics) {
 	files := make([]*hcl.File, len(names))
 	diags := make([]hcl.Diagnostics, len(names))
 	// bounds[i] are the offsets file i is cut at, its start and end
@@ -73,10 +78,10 @@ func parseFiles(names []string, srcs [][]byte) ([]*hcl.File, []hcl.Diagnostics) 
 	parallel.For(len(jobs), 1, func(j int) {
 		i, k := jobs[j].file, jobs[j].piece
 		if k < 0 {
-			files[i], diags[i] = parseWhole(names[i], srcs[i])
+			files[i], diags[i] = parseWholeReusing(names[i], srcs[i], prev, next)
 			return
 		}
-		pieces[i][k], failed[i][k] = parsePiece(names[i], srcs[i], bounds[i][k], bounds[i][k+1], lines[i][k])
+		pieces[i][k], failed[i][k] = parsePieceReusing(names[i], srcs[i], bounds[i][k], bounds[i][k+1], lines[i][k], prev, next)
 	})
 	for i := range names {
 		if bounds[i] == nil {
@@ -93,7 +98,7 @@ func parseFiles(names []string, srcs [][]byte) ([]*hcl.File, []hcl.Diagnostics) 
 
 // parseFile parses one config file as parseFiles does.
 func parseFile(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
-	files, diags := parseFiles([]string{name}, [][]byte{src})
+	files, diags := parseFiles([]string{name}, [][]byte{src}, nil, nil)
 	return files[0], diags[0]
 }
 
@@ -144,6 +149,44 @@ func parseWhole(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
 		return json.Parse(src, name)
 	}
 	return hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+}
+
+// parseWholeReusing parses a whole file as parseWhole does, or takes it
+// from prev when prev parsed the same bytes under the same name.
+func parseWholeReusing(name string, src []byte, prev, next *reuse) (*hcl.File, hcl.Diagnostics) {
+	if prev == nil && next == nil {
+		return parseWhole(name, src)
+	}
+	key := wholeKey(name, src)
+	if f := prev.piece(key); f != nil {
+		next.keepPiece(key, f)
+		cp := *f
+		cp.Bytes = src
+		return &cp, nil
+	}
+	f, diags := parseWhole(name, src)
+	if f != nil && len(diags) == 0 && next != nil {
+		next.keepPiece(key, f)
+	}
+	return f, diags
+}
+
+// parsePieceReusing parses a piece as parsePiece does, or takes it from
+// prev when prev parsed the same bytes at the same place.
+func parsePieceReusing(name string, src []byte, start, end, line int, prev, next *reuse) (*hcl.File, bool) {
+	if prev == nil && next == nil {
+		return parsePiece(name, src, start, end, line)
+	}
+	key := pieceKeyAt(name, src, start, end, line)
+	if f := prev.piece(key); f != nil {
+		next.keepPiece(key, f)
+		return f, false
+	}
+	f, failed := parsePiece(name, src, start, end, line)
+	if !failed && next != nil {
+		next.keepPiece(key, f)
+	}
+	return f, failed
 }
 
 // pieceLines returns the line each piece of src starts on, for the offsets

@@ -326,7 +326,7 @@ func TestParseFilesSeveral(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	names := []string{"a.hcl", "b.hcl", "c.hcl", "d.hcl"}
 	srcs := [][]byte{trickyConfig(12), trickyConfig(7), append(trickyConfig(9), "tool \"broken\" {\n  description = \"x\n}\n"...), []byte("tool \"small\" {\n}\n")}
-	files, diags := parseFiles(names, srcs)
+	files, diags := parseFiles(names, srcs, nil, nil)
 	for i, name := range names {
 		want, wantDiags := hclsyntax.ParseConfig(srcs[i], name, hcl.InitialPos)
 		if diags[i].Error() != wantDiags.Error() {

@@ -103,18 +103,27 @@ func (t *templateDir) name(uri string) (string, bool) {
 // Load reads and compiles the config at paths. validate and serve share it;
 // it starts nothing: no request is sent, no command runs.
 func Load(paths []string, opts *thcl.Options) (*Registry, hcl.Diagnostics) {
+	return loadAfter(paths, opts, nil)
+}
+
+// loadAfter is Load for a reload: prev, when not nil, is the registry in
+// service, whose config opts.Previous names; the definitions of the tools
+// taken from it unchanged are its own (see compile).
+func loadAfter(paths []string, opts *thcl.Options, prev *Registry) (*Registry, hcl.Diagnostics) {
 	cfg, diags := thcl.Load(paths, opts)
+	retainBackends(cfg)
 	var lookup thcl.EnvLookup
 	if opts != nil {
 		lookup = opts.LookupEnv
 	}
 	if diags.HasErrors() {
+		cfg.DropReuse()
 		closeTools(cfg)
 		// Not servable, but the functions let CheckExamples run the
 		// examples of the tools that have no errors.
 		return &Registry{Config: cfg, functions: thcl.StaticEval(lookup)}, sortDiagnostics(diags)
 	}
-	r, d := compile(cfg, lookup)
+	r, d := compile(cfg, lookup, prev)
 	diags = append(diags, d...)
 	if opts != nil && opts.Offline && !d.HasErrors() {
 		diags = append(diags, r.prepareOffline()...)
@@ -141,28 +150,17 @@ func sortDiagnostics(diags hcl.Diagnostics) hcl.Diagnostics {
 	return diags
 }
 
+// closeTools releases cfg's hold on its backends (see backendRefs), which
+// closes those no other loaded config holds.
 func closeTools(cfg *thcl.Config) {
-	if cfg == nil {
-		return
-	}
-	for _, t := range cfg.Tools {
-		if t.Backend != nil {
-			_ = t.Backend.Close()
-		}
-	}
-	for _, r := range cfg.Resources {
-		if r.Backend != nil {
-			_ = r.Backend.Close()
-		}
-	}
-	for _, r := range cfg.ResourceTemplates {
-		if r.Backend != nil {
-			_ = r.Backend.Close()
-		}
-	}
+	releaseBackends(cfg)
 }
 
-func compile(cfg *thcl.Config, lookup thcl.EnvLookup) (*Registry, hcl.Diagnostics) {
+// compile builds the registry of cfg. A tool that prev (nil at a start)
+// holds, the very same *thcl.Tool that the load took from prev's config,
+// keeps prev's definition: the SDK holds that one already, and a reload
+// neither builds nor compares it again.
+func compile(cfg *thcl.Config, lookup thcl.EnvLookup, prev *Registry) (*Registry, hcl.Diagnostics) {
 	r := &Registry{
 		Config:    cfg,
 		tools:     map[string]*thcl.Tool{},
@@ -176,7 +174,14 @@ func compile(cfg *thcl.Config, lookup thcl.EnvLookup) (*Registry, hcl.Diagnostic
 	}
 	r.slots = make(chan struct{}, slots)
 	var diags hcl.Diagnostics
+	prevDefs := prev.defsByTool()
 	for _, t := range cfg.Tools {
+		if def, ok := prevDefs[t]; ok {
+			r.tools[t.Name] = t
+			r.hasTaskTools = r.hasTaskTools || t.Task != ""
+			r.Tools = append(r.Tools, def)
+			continue
+		}
 		// The schemas go to the SDK as JSON rendered once: it then neither
 		// re-encodes them for every tools/list nor on registration.
 		def := &mcp.Tool{
@@ -264,6 +269,20 @@ func compile(cfg *thcl.Config, lookup thcl.EnvLookup) (*Registry, hcl.Diagnostic
 		r.Prompts = append(r.Prompts, def)
 	}
 	return r, diags
+}
+
+// defsByTool maps each compiled tool of r (nil-safe) to its definition.
+func (r *Registry) defsByTool() map[*thcl.Tool]*mcp.Tool {
+	if r == nil || len(r.tools) == 0 {
+		return nil
+	}
+	defs := make(map[*thcl.Tool]*mcp.Tool, len(r.Tools))
+	for _, def := range r.Tools {
+		if t, ok := r.tools[def.Name]; ok {
+			defs[t] = def
+		}
+	}
+	return defs
 }
 
 // checkSchemas checks what Server.AddTool would otherwise panic on: an input

@@ -287,7 +287,7 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 		}
 	}
 	defer RelaxGC()()
-	reg, diags := Load(r.Paths, r.Options)
+	reg, diags := r.load()
 	res := ReloadResult{Diagnostics: diags}
 	if !diags.HasErrors() {
 		// The files are read again by Load: hash what it read, since an
@@ -379,6 +379,21 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 	}
 	r.notify(res)
 	return res
+}
+
+// load loads the config, taking from the registry in service what has
+// not changed (thcl.Options.Previous), unless that is a placeholder.
+func (r *Reloader) load() (*Registry, hcl.Diagnostics) {
+	cur := r.Server.Registry()
+	if cur == nil || cur.Placeholder() || cur.Config == nil {
+		return Load(r.Paths, r.Options)
+	}
+	var opts thcl.Options
+	if r.Options != nil {
+		opts = *r.Options
+	}
+	opts.Previous = cur.Config
+	return loadAfter(r.Paths, &opts, cur)
 }
 
 // firstError is the first error of diags as "file:line:col: summary".

@@ -356,6 +356,9 @@ const releaseDelay = 250 * time.Millisecond
 // in service, since an unchanged tool is not registered again). Their
 // schemas are JSON already, so this is cheap.
 func sameTool(a, b *mcp.Tool) bool {
+	if a == b {
+		return true // taken from the registry in service (see compile)
+	}
 	return a.Name == b.Name && a.Title == b.Title && a.Description == b.Description &&
 		bytes.Equal(a.InputSchema.(json.RawMessage), b.InputSchema.(json.RawMessage)) &&
 		rawEqual(a.OutputSchema, b.OutputSchema) && sameJSON(a.Annotations, b.Annotations) &&

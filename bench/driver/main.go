@@ -19,7 +19,8 @@
 //	              a start takes milliseconds, and its median over 10 moved
 //	              by a third from run to run on a shared machine)
 //	-targets LIST comma-separated subset of toolhost,gosdk,ts,floor
-//	-cases LIST   comma-separated subset of start,latency,throughput,slow,big,memory,reload
+//	-cases LIST   comma-separated subset of start,latency,throughput,slow,big,memory,reload,scale
+//	              (scale, 10,000 tools, runs only when named)
 //	-throughput LIST
 //	              the tools of the throughput case: template,http,exec
 //	-node PATH    the node binary (default: node on PATH); the ts baseline is
@@ -298,6 +299,11 @@ func run(cfg config) error {
 	}
 	if cfg.cases["reload"] {
 		if err := b.reload(); err != nil {
+			return err
+		}
+	}
+	if cfg.cases["scale"] {
+		if err := b.scale(); err != nil {
 			return err
 		}
 	}
