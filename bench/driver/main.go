@@ -19,7 +19,9 @@
 //	              a start takes milliseconds, and its median over 10 moved
 //	              by a third from run to run on a shared machine)
 //	-targets LIST comma-separated subset of toolhost,gosdk,ts,floor
-//	-cases LIST   comma-separated subset of start,latency,throughput,slow,big,memory,reload
+//	-cases LIST   comma-separated subset of start,latency,throughput,slow,big,memory,reload;
+//	              backends (not run by default): the http and exec tools
+//	              over the same GET and fork/exec made by the driver
 //	-throughput LIST
 //	              the tools of the throughput case: template,http,exec
 //	-node PATH    the node binary (default: node on PATH); the ts baseline is
@@ -300,6 +302,9 @@ func run(cfg config) error {
 		if err := b.reload(); err != nil {
 			return err
 		}
+	}
+	if err := b.backends(); err != nil { // case_backends.go; only with -cases backends
+		return err
 	}
 	env = append(env, "load average at the end: "+loadavg())
 	b.print(os.Stdout, env)
