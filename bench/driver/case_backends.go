@@ -118,8 +118,9 @@ func (b *bench) backends() error {
 		}
 		s := spec{t.name, []string{t.bench.argv[0], "serve", filepath.Join(root, "bench", "backends.hcl")},
 			append(slices.Clone(t.bench.env), "BENCH_DOCS="+url), root}
-		if strings.Contains(s.argv[0], "profiled") {
-			s.argv[0] = filepath.Join(b.tmp, "toolhost")
+		if b.cfg.profile != "" && t.name == "toolhost" {
+			s.env = append(s.env, "TOOLHOST_CPUPROFILE="+filepath.Join(b.cfg.profile, "backends.cpu.pprof"),
+				"TOOLHOST_MEMPROFILE="+filepath.Join(b.cfg.profile, "backends.heap.pprof"))
 		}
 		p, err := start(s, false)
 		if err != nil {
