@@ -147,6 +147,10 @@ type Exec struct {
 	// envCreds are the credential-named variables the block reads with
 	// env() (see adapters.EnvCredentialNames).
 	envCreds []string
+	// plain is set when no expression a call evaluates calls a function
+	// or runs a for expression: building the command then needs no
+	// Budget.
+	plain bool
 
 	mu      sync.Mutex
 	closed  bool
