@@ -218,7 +218,7 @@ func (h *HTTP) build(ev *hcl.EvalContext, secrets *callSecrets) (*outgoing, erro
 // the resty client toolhost used before sent them).
 func (h *HTTP) send(callCtx context.Context, out *outgoing) (*http.Response, error) {
 	h.used.Store(true)
-	header := out.header.Clone()
+	header := out.header // the call's own: a retry sets the same again
 	if header == nil {
 		header = http.Header{}
 	}

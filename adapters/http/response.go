@@ -31,7 +31,11 @@ func (h *HTTP) readBody(resp *http.Response, raw io.Reader, host string, askedEn
 		}
 		content = strings.NewReader("") // the status says what happened
 	}
-	data, err = io.ReadAll(io.LimitReader(content, h.maxResponse+1))
+	hint := int64(0)
+	if content == io.Reader(raw) { // not decoded: the Content-Length is the body's
+		hint = resp.ContentLength
+	}
+	data, err = readAll(content, hint, h.maxResponse+1)
 	if err != nil {
 		var corrupt flate.CorruptInputError
 		if errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &corrupt) {
@@ -56,6 +60,36 @@ func (h *HTTP) readBody(resp *http.Response, raw io.Reader, host string, askedEn
 		data = data[:h.maxResponse]
 	}
 	return data, over, nil
+}
+
+// maxReadHint is the largest Content-Length readAll allocates for ahead,
+// on the upstream's word: a larger body is read as it comes.
+const maxReadHint = 4 << 20
+
+// readAll reads r up to limit bytes, as io.ReadAll of an io.LimitReader
+// does; when hint, the body's Content-Length, is known and under
+// maxReadHint, into one buffer of that size (and the one more byte that
+// tells a body over the limit), rather than in growing pieces copied
+// together at the end.
+func readAll(r io.Reader, hint, limit int64) ([]byte, error) {
+	r = io.LimitReader(r, limit)
+	if hint <= 0 || hint >= maxReadHint {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, min(hint+1, limit))
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // longer than it said: grow
+		}
+	}
 }
 
 // output turns a response's first bytes into the call's output: bytes as
