@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -17,10 +19,11 @@ import (
 
 // The backends case (-cases backends) measures what toolhost adds to the
 // backend's own work: an http tool against the same GET made by a Go
-// client in the driver, and an exec tool against a bare fork/exec of the
-// same program from the driver. It starts toolhost (and every -compare
-// binary) on bench/backends.hcl, and interleaves the baseline's runs with
-// theirs, round by round.
+// client in the driver, to the same upstream (a process of its own), and
+// an exec tool against a bare fork/exec of the same program from the
+// driver. It starts toolhost (and every -compare binary) on
+// bench/backends.hcl, and interleaves the baseline's runs with theirs,
+// round by round.
 
 var (
 	docCall     = callSpec{`{"name":"doc","arguments":{"id":"abc"}}`, []byte(`"skus"`)}
@@ -49,11 +52,23 @@ func docDocument(id string) []byte {
 	return []byte(b.String())
 }
 
-// startDocs starts the loopback server of the doc tools.
-func startDocs() (*http.Server, string, error) {
+// docsServerEnv makes the driver's own binary the doc tools' upstream
+// (see startDocs).
+const docsServerEnv = "TOOLHOST_BENCH_DOCS_SERVER"
+
+func init() {
+	if os.Getenv(docsServerEnv) == "1" {
+		serveDocs()
+	}
+}
+
+// serveDocs serves the doc tools' document on a loopback port, prints its
+// URL, and exits when its standard input closes.
+func serveDocs() {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, "", err
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
 	doc := docDocument("abc")
 	mux := http.NewServeMux()
@@ -63,7 +78,40 @@ func startDocs() (*http.Server, string, error) {
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 5 * time.Minute}
 	go func() { _ = srv.Serve(ln) }()
-	return srv, "http://" + ln.Addr().String(), nil
+	fmt.Println("http://" + ln.Addr().String())
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	os.Exit(0)
+}
+
+// startDocs starts the doc tools' upstream in a process of its own, so
+// that toolhost's request and the driver's direct one both cross from one
+// process to another, and returns its URL and how to stop it.
+func startDocs() (string, func(), error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command(self)
+	cmd.Env = append(os.Environ(), docsServerEnv+"=1")
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop := func() { _ = stdin.Close(); _ = cmd.Wait() }
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		stop()
+		return "", nil, fmt.Errorf("the doc server did not start: %w", err)
+	}
+	return strings.TrimSpace(line), stop, nil
 }
 
 // backends runs the case; it does nothing unless -cases names it.
@@ -71,11 +119,11 @@ func (b *bench) backends() error {
 	if !b.cfg.cases["backends"] {
 		return nil
 	}
-	srv, url, err := startDocs()
+	url, stopDocs, err := startDocs()
 	if err != nil {
 		return err
 	}
-	defer srv.Close()
+	defer stopDocs()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: 10 * time.Second}
 	get := func() error {
 		resp, err := client.Get(url + "/doc/abc")
