@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -112,6 +113,29 @@ func startDocs() (string, func(), error) {
 		return "", nil, fmt.Errorf("the doc server did not start: %w", err)
 	}
 	return strings.TrimSpace(line), stop, nil
+}
+
+// cpuSeconds is the CPU time (user and system) process pid has used,
+// from /proc; -1 where there is none. Its own, without its children's.
+func cpuSeconds(pid string) float64 {
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return -1
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return -1
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return -1
+	}
+	ut, err1 := strconv.ParseFloat(f[11], 64)
+	st, err2 := strconv.ParseFloat(f[12], 64)
+	if err1 != nil || err2 != nil {
+		return -1
+	}
+	return (ut + st) / 100 // USER_HZ
 }
 
 // backends runs the case; it does nothing unless -cases names it.
@@ -240,15 +264,18 @@ func (b *bench) backends() error {
 			}
 			e := ths[i]
 			got[e.name] = map[string]float64{}
+			pid := strconv.Itoa(e.p.cmd.Process.Pid)
 			for _, c := range []struct {
 				name string
 				c    callSpec
 			}{{"doc", docCall}, {"doc_text", docTextCall}, {"say_hello", helloCall}} {
+				cpu0 := cpuSeconds(pid)
 				res, err := e.p.run(c.c, 1, n, 30*time.Second, false)
 				if err != nil {
 					return err
 				}
 				got[e.name][c.name] = perCall(res)
+				got[e.name][c.name+" cpu"] = (cpuSeconds(pid) - cpu0) * 1e6 / float64(res.calls)
 			}
 		}
 		for name, g := range got {
@@ -257,12 +284,16 @@ func (b *bench) backends() error {
 			put("same, less a template call (the MCP round trip)", name, g["doc"]-d-g["say_hello"])
 			put("http tool, text (doc_text), over the direct GET", name, g["doc_text"]-d)
 			put("template call (say_hello), per call", name, g["say_hello"])
+			put("server CPU per call, mapped (doc)", name, g["doc cpu"])
+			put("server CPU per call, text (doc_text)", name, g["doc_text cpu"])
+			put("server CPU per call, template (say_hello)", name, g["say_hello cpu"])
 		}
 	}
 	sec := "Backends: http tool (2 KB JSON) over the same GET made directly, 1 in flight"
 	note := fmt.Sprintf("the driver's GET: %.1f µs", median(directs))
 	for _, name := range []string{"http tool, mapped (doc), per call", "http tool, mapped (doc), over the direct GET",
-		"same, less a template call (the MCP round trip)", "http tool, text (doc_text), over the direct GET", "template call (say_hello), per call"} {
+		"same, less a template call (the MCP round trip)", "http tool, text (doc_text), over the direct GET", "template call (say_hello), per call",
+		"server CPU per call, mapped (doc)", "server CPU per call, text (doc_text)", "server CPU per call, template (say_hello)"} {
 		b.add(row{section: sec, name: name, unit: "µs", vals: medians(httpRows[name]), note: note})
 		note = ""
 	}
@@ -298,6 +329,7 @@ func (b *bench) backends() error {
 	for _, k := range []int{1, 16} {
 		ratios := map[string][]float64{}
 		cps := map[string][]float64{}
+		cpu := map[string][]float64{} // µs of the server's CPU per call
 		for r := 0; r < b.cfg.rounds; r++ {
 			var base float64
 			got := map[string]float64{}
@@ -309,10 +341,13 @@ func (b *bench) backends() error {
 					cps[baselineName] = append(cps[baselineName], base)
 					continue
 				}
+				pid := strconv.Itoa(ths[i].p.cmd.Process.Pid)
+				cpu0 := cpuSeconds(pid)
 				res, err := ths[i].p.run(echoCall, k, 1_000_000, dur, false)
 				if err != nil {
 					return err
 				}
+				cpu[ths[i].name] = append(cpu[ths[i].name], (cpuSeconds(pid)-cpu0)*1e6/float64(res.calls))
 				got[ths[i].name] = res.perSecond()
 				cps[ths[i].name] = append(cps[ths[i].name], res.perSecond())
 			}
@@ -326,6 +361,7 @@ func (b *bench) backends() error {
 		delete(m, baselineName)
 		b.add(row{section: sec, name: fmt.Sprintf("%d in flight, calls/s", k), unit: "calls/s", higherBetter: true, vals: m, note: note})
 		b.add(row{section: sec, name: fmt.Sprintf("%d in flight, bare ÷ toolhost", k), unit: "x", vals: medians(ratios)})
+		b.add(row{section: sec, name: fmt.Sprintf("%d in flight, server CPU per call (its own, not the command's)", k), unit: "µs", vals: medians(cpu)})
 	}
 	return nil
 }
