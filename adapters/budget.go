@@ -27,3 +27,9 @@ func WithBudget(ctx context.Context, ev *hcl.EvalContext, timeout time.Duration)
 	}
 	return evalcap.With(ev, evalcap.NewBudget(ctx, evalcap.MaxValue, backendBuildTotal, time.Now().Add(timeout)))
 }
+
+// PlainExprs reports whether exprs call no function and run no for
+// expression (see evalcap.Plain): a backend whose per-call expressions
+// are all plain may evaluate them without WithBudget, which builds a
+// table of watched functions for every call.
+func PlainExprs(exprs ...hcl.Expression) bool { return evalcap.Plain(exprs...) }

@@ -95,7 +95,7 @@ func (e *Exec) CheckArguments(in *adapters.Input) error {
 	if in != nil {
 		ectx = in.Eval
 	}
-	bctx, done := adapters.WithBudget(context.Background(), ectx, e.timeout)
+	bctx, done := e.budget(context.Background(), ectx)
 	defer done()
 	_, err := e.buildArgv(bctx)
 	var refusal *argRefusal

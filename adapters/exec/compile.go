@@ -144,7 +144,28 @@ func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, h
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	e.plain = e.plainExprs()
 	return e, diags
+}
+
+// plainExprs reports whether every expression a call evaluates calls no
+// function and runs no for expression (see adapters.PlainExprs): the
+// command unless it is constant, the env and stdin unless they are.
+func (e *Exec) plainExprs() bool {
+	var exprs []hcl.Expression
+	if e.argv == nil {
+		exprs = append(exprs, e.command)
+	}
+	for _, c := range e.concatArgs {
+		exprs = append(exprs, c.expr)
+	}
+	if !e.envKnown && e.env != nil {
+		exprs = append(exprs, e.env)
+	}
+	if e.stdinConst == nil && e.stdin != nil {
+		exprs = append(exprs, e.stdin)
+	}
+	return adapters.PlainExprs(exprs...)
 }
 
 // missingDir warns when e's working directory, that a of the block sets,

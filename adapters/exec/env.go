@@ -103,11 +103,20 @@ func (e *Exec) resolveProgram(prog string, env []string) (string, error) {
 		}
 		return "", fmt.Errorf("command %q not found", prog)
 	}
-	for _, dir := range filepath.SplitList(envValue(env, "PATH")) {
+	path := envValue(env, "PATH")
+	if last := e.lastFound.Load(); last != nil && last.prog == prog && last.path == path {
+		// The file found last time, if it is still there: a PATH walk
+		// costs a stat of every directory before the program's.
+		if f, _ := findProgram(last.file, env); f == last.file {
+			return f, nil
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
 		if dir == "" || !filepath.IsAbs(dir) {
 			continue // never look in the working directory
 		}
 		if f, _ := findProgram(filepath.Join(dir, prog), env); f != "" {
+			e.lastFound.Store(&foundProgram{prog: prog, path: path, file: f})
 			return f, nil
 		}
 	}

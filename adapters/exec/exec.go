@@ -17,6 +17,7 @@ package exec
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -147,10 +148,21 @@ type Exec struct {
 	// envCreds are the credential-named variables the block reads with
 	// env() (see adapters.EnvCredentialNames).
 	envCreds []string
+	// plain is set when no expression a call evaluates calls a function
+	// or runs a for expression: building the command then needs no
+	// Budget.
+	plain bool
+	// lastFound is the program resolveProgram found on PATH last.
+	lastFound atomic.Pointer[foundProgram]
 
 	mu      sync.Mutex
 	closed  bool
 	running map[int]*process // running commands, by process group
+}
+
+// foundProgram is a program name found on a PATH: in file.
+type foundProgram struct {
+	prog, path, file string
 }
 
 // concatArg is one list of a command written concat([...], ...): a

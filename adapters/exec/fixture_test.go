@@ -91,7 +91,7 @@ func blockSource(body string) string {
 }
 
 // compile parses src (a whole exec block) and compiles it.
-func (f fixture) compile(t *testing.T, src string) (*Exec, hcl.Diagnostics) {
+func (f fixture) compile(t testing.TB, src string) (*Exec, hcl.Diagnostics) {
 	t.Helper()
 	file, diags := hclsyntax.ParseConfig([]byte(src), "test.hcl", hcl.InitialPos)
 	if diags.HasErrors() {
@@ -138,7 +138,7 @@ func (f fixture) compile(t *testing.T, src string) (*Exec, hcl.Diagnostics) {
 }
 
 // mustCompile compiles body and fails the test on any diagnostic.
-func (f fixture) mustCompile(t *testing.T, body string) *Exec {
+func (f fixture) mustCompile(t testing.TB, body string) *Exec {
 	t.Helper()
 	e, diags := f.compile(t, blockSource(body))
 	if diags.HasErrors() { // a warning, such as "Program not found", is fine

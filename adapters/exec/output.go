@@ -83,16 +83,32 @@ type pipe struct {
 	done chan struct{}
 }
 
+// copyBuffers are the buffers the pipes copy through: io.Copy would
+// allocate (and clear) 32 KiB for each pipe of each call.
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
 // newPipe makes a pipe whose output goes to dst.
 func newPipe(dst io.Writer) (*pipe, error) {
-	r, w, err := os.Pipe()
+	r, w, err := outputPipe()
 	if err != nil {
 		return nil, err
 	}
 	p := &pipe{r: r, w: w, done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		_, _ = io.Copy(dst, r)
+		buf := copyBuffers.Get().(*[]byte)
+		defer copyBuffers.Put(buf)
+		for {
+			n, err := r.Read(*buf)
+			if n > 0 {
+				if _, werr := dst.Write((*buf)[:n]); werr != nil {
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
 	}()
 	return p, nil
 }

@@ -50,3 +50,21 @@ func onlyZombies(pgid int) bool {
 	}
 	return true
 }
+
+// outputPipe makes an output pipe of a command. Only the reading end,
+// toolhost's, is non-blocking and watched by the runtime's poller; the
+// writing end, the command's, stays blocking, as the command expects, and
+// is never registered with the poller (os.Pipe registers both, and
+// os/exec then makes the command's end blocking again).
+func outputPipe() (r, w *os.File, err error) {
+	var fds [2]int
+	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
+		return nil, nil, os.NewSyscallError("pipe2", err)
+	}
+	if err := syscall.SetNonblock(fds[0], true); err != nil {
+		_ = syscall.Close(fds[0])
+		_ = syscall.Close(fds[1])
+		return nil, nil, os.NewSyscallError("fcntl", err)
+	}
+	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
+}

@@ -2,7 +2,10 @@
 
 package exec
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // setParentDeath does nothing: only Linux has a parent-death signal.
 func setParentDeath(*syscall.SysProcAttr) {}
@@ -11,3 +14,6 @@ func setParentDeath(*syscall.SysProcAttr) {}
 // told from its running processes, so the group counts as running until
 // they are reaped.
 func onlyZombies(int) bool { return false }
+
+// outputPipe makes an output pipe of a command.
+func outputPipe() (r, w *os.File, err error) { return os.Pipe() }

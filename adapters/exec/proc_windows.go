@@ -271,3 +271,6 @@ func notExecutable(err error) bool {
 // prepareFds does nothing on Windows: handles are not inherited unless
 // asked for.
 func prepareFds() {}
+
+// outputPipe makes an output pipe of a command.
+func outputPipe() (r, w *os.File, err error) { return os.Pipe() }

@@ -145,7 +145,7 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 func (e *Exec) prepare(ctx context.Context, ectx *hcl.EvalContext) (argv, env []string, stdin *string, path string, err error) {
 	// The budget is for building what the command gets; what is
 	// evaluated again later (secrets to redact) is not held to it.
-	bctx, done := adapters.WithBudget(ctx, ectx, e.timeout)
+	bctx, done := e.budget(ctx, ectx)
 	defer done()
 	// An error of evaluating the command may quote a sensitive parameter.
 	argv, err = e.buildArgv(bctx)
@@ -171,6 +171,16 @@ func (e *Exec) prepare(ctx context.Context, ectx *hcl.EvalContext) (argv, env []
 		return nil, nil, nil, "", err
 	}
 	return argv, env, stdin, path, nil
+}
+
+// budget returns ectx held to a call's Budget (adapters.WithBudget), and
+// the function to call once done; ectx itself when the expressions a
+// call evaluates are plain.
+func (e *Exec) budget(ctx context.Context, ectx *hcl.EvalContext) (*hcl.EvalContext, func()) {
+	if e.plain {
+		return ectx, func() {}
+	}
+	return adapters.WithBudget(ctx, ectx, e.timeout)
 }
 
 // newStderr returns the writer of a call's standard error: it keeps the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/toolhost/toolhost/adapters"
@@ -110,4 +111,28 @@ func BenchmarkCache(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkCallDoc is one call of a tool whose url interpolates a
+// parameter, against a loopback upstream answering 2 KB of JSON: the
+// backend's own work per call, without the host's.
+func BenchmarkCallDoc(b *testing.B) {
+	doc := []byte(`{"id":"abc","name":"A product","price":12.5,"owner":{"login":"someone"},"description":"` + strings.Repeat("Lorem ipsum dolor sit amet. ", 70) + `"}`)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(doc)
+	}))
+	defer srv.Close()
+	tt := testTool{params: map[string]cty.Type{"id": cty.String}}
+	h, diags := tt.compile(b, fmt.Sprintf("http {\n url = \"%s/doc/${param.id}\"\n timeout = \"10s\"\n}", srv.URL))
+	if diags.HasErrors() {
+		b.Fatal(diags.Error())
+	}
+	args := map[string]cty.Value{"id": cty.StringVal("abc")}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tt.call(context.Background(), h, args); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

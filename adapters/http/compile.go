@@ -143,7 +143,34 @@ func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, h
 		return nil, c.diags
 	}
 	h.client = newClient(h)
+	h.plain = h.plainExprs()
 	return h, c.diags
+}
+
+// plainExprs reports whether every expression a call evaluates is plain
+// (see value.plain).
+func (h *HTTP) plainExprs() bool {
+	vals := []*value{h.body}
+	if h.url != nil {
+		vals = append(vals, h.url.whole)
+		for _, p := range h.url.parts {
+			vals = append(vals, p.value)
+		}
+	}
+	for _, kv := range []*kvArg{h.headers, h.query} {
+		if kv != nil {
+			vals = append(vals, kv.whole)
+			for _, p := range kv.pairs {
+				vals = append(vals, p.value)
+			}
+		}
+	}
+	for _, v := range vals {
+		if !v.plain() {
+			return false
+		}
+	}
+	return true
 }
 
 // compileRequestBody reads body and content_type into h, with the

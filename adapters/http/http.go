@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/go-resty/resty/v2"
 	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/netpolicy"
 	"github.com/toolhost/toolhost/internal/redact"
@@ -71,7 +70,7 @@ type HTTP struct {
 	envCreds []string
 	// marked are header and query names whose values call sensitive().
 	marked map[string]bool
-	client *resty.Client
+	client *http.Client
 	// tool is the tool's name, for the cache's keys and messages.
 	tool string
 	// retry is the retry block; nil when there is none.
@@ -87,6 +86,9 @@ type HTTP struct {
 	shape *projection
 	// sleep replaces the waits between retries in tests; nil waits.
 	sleep func(ctx context.Context, d time.Duration) error
+	// plain is set when no per-call expression of the block calls a
+	// function or runs a for expression: a call then needs no Budget.
+	plain bool
 	// used is set by the first call: Close of a backend that never made a
 	// request has no connections to close, and must not make net/http
 	// build the transport's HTTP/2 support just to close nothing.
@@ -140,7 +142,7 @@ func (h *HTTP) uncached(ctx context.Context, in *adapters.Input, header *http.He
 // the others reconnect when they need to.
 func (h *HTTP) Close() error {
 	if h.used.Load() {
-		h.client.GetClient().CloseIdleConnections()
+		h.client.CloseIdleConnections()
 	}
 	return nil
 }

@@ -48,7 +48,7 @@ func TestHTTPRedirects(t *testing.T) {
 		tt := testTool{env: map[string]string{"BASE": secure.URL}}
 		h := tt.mustCompile(t, `http { url = "${env("BASE")}/start" }`)
 		// Test only: trust the test server's certificate.
-		h.client.SetTransport(secure.Client().Transport)
+		h.client.Transport = secure.Client().Transport
 		_, err := tt.call(context.Background(), h, nil)
 		if err == nil || !strings.Contains(err.Error(), "redirected from https to http") {
 			t.Fatalf("Call error = %v, want the downgrade refused", err)
@@ -71,7 +71,7 @@ func TestHTTPRedirects(t *testing.T) {
 		defer plain.Close()
 		tt := testTool{env: map[string]string{"BASE": plain.URL}}
 		h := tt.mustCompile(t, `http { url = "${env("BASE")}/start" }`)
-		h.client.SetTransport(secure.Client().Transport)
+		h.client.Transport = secure.Client().Transport
 		_, err := tt.call(context.Background(), h, nil)
 		want := "redirected from http to https (" + secure.URL + "); redirects never change the scheme"
 		if err == nil || !strings.Contains(err.Error(), want) {

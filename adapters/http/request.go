@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/go-resty/resty/v2"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/neterr"
@@ -82,8 +81,11 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 			return nil, perr
 		}
 	}
-	ev, done := adapters.WithBudget(ctx, ev, h.timeout)
-	defer done()
+	if !h.plain {
+		var done func()
+		ev, done = adapters.WithBudget(ctx, ev, h.timeout)
+		defer done()
+	}
 	secrets.marked = h.marked
 
 	out, err := h.build(ev, secrets)
@@ -110,7 +112,7 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 		return nil, h.requestError(err, host, ctx, callCtx)
 	}
 	defer release()
-	raw := resp.RawBody()
+	raw := resp.Body
 	if raw == nil {
 		return nil, fmt.Errorf("request to %s failed: no response", host)
 	}
@@ -121,10 +123,10 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 		return nil, err
 	}
 	if in != nil && in.Report != nil {
-		in.Report.Log("debug", redact.Redact(fmt.Sprintf("%s %s: HTTP %d, %d bytes", h.method, out.target.Redacted(), resp.StatusCode(), len(data)), secrets.urlValues()))
+		in.Report.Log("debug", redact.Redact(fmt.Sprintf("%s %s: HTTP %d, %d bytes", h.method, out.target.Redacted(), resp.StatusCode, len(data)), secrets.urlValues()))
 	}
 	if header != nil {
-		*header = resp.Header()
+		*header = resp.Header
 	}
 	result, err := h.output(resp, data, over, secrets)
 	if err != nil || h.shape == nil || whole {
@@ -208,20 +210,70 @@ func (h *HTTP) build(ev *hcl.EvalContext, secrets *callSecrets) (*outgoing, erro
 
 // send sends out, with a body's Content-Type set: content_type, else the
 // one in the headers, else JSON. The response's body is left unread.
-func (h *HTTP) send(callCtx context.Context, out *outgoing) (*resty.Response, error) {
+//
+// The request is built straight from out, whose URL is parsed already:
+// User-Agent is toolhost's unless the headers set one, a JSON or XML body
+// is sent with the same Accept unless the headers set one, and every
+// method but HEAD and OPTIONS sends a body, empty when there is none (as
+// the resty client toolhost used before sent them).
+func (h *HTTP) send(callCtx context.Context, out *outgoing) (*http.Response, error) {
 	h.used.Store(true)
-	req := h.client.R().SetContext(callCtx).SetDoNotParseResponse(true)
-	req.Header = out.header
-	if out.body != nil && *out.body != "" {
+	header := out.header // the call's own: a retry sets the same again
+	if header == nil {
+		header = http.Header{}
+	}
+	var body io.Reader
+	var length int64
+	switch {
+	case out.body != nil && *out.body != "":
 		switch {
 		case h.contentType != "":
-			req.SetHeader("Content-Type", h.contentType)
-		case req.Header.Get("Content-Type") == "":
-			req.SetHeader("Content-Type", defaultContentType)
+			header.Set("Content-Type", h.contentType)
+		case header.Get("Content-Type") == "":
+			header.Set("Content-Type", defaultContentType)
 		}
-		req.SetBody(*out.body)
+		body, length = strings.NewReader(*out.body), int64(len(*out.body))
+	case h.method != http.MethodHead && h.method != http.MethodOptions:
+		body = http.NoBody
 	}
-	return req.Execute(h.method, out.target.String())
+	if _, ok := header["User-Agent"]; !ok {
+		header.Set("User-Agent", userAgent)
+	}
+	if ct := header.Get("Content-Type"); ct != "" && header.Get("Accept") == "" && jsonOrXML(ct) {
+		header.Set("Accept", ct)
+	}
+	target := *out.target
+	req := &http.Request{
+		Method:     h.method,
+		URL:        &target,
+		Proto:      "HTTP/1.1",
+		ProtoMajor: 1,
+		ProtoMinor: 1,
+		Header:     header,
+		Host:       strings.TrimSuffix(target.Host, ":"),
+	}
+	switch {
+	case length > 0:
+		s := *out.body
+		req.Body, req.ContentLength = io.NopCloser(strings.NewReader(s)), length
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(s)), nil }
+	case body != nil:
+		req.Body = http.NoBody
+		req.GetBody = func() (io.ReadCloser, error) { return http.NoBody, nil }
+	}
+	if host := header.Get("Host"); host != "" {
+		req.Host = host
+	}
+	return h.client.Do(req.WithContext(callCtx))
+}
+
+// jsonOrXML reports whether the media type ct is JSON or XML (an
+// application or text type whose subtype names either), for which a
+// request says it accepts the same.
+func jsonOrXML(ct string) bool {
+	mt, _, _ := strings.Cut(strings.ToLower(ct), ";")
+	typ, sub, ok := strings.Cut(strings.TrimSpace(mt), "/")
+	return ok && (typ == "application" || typ == "text") && (strings.Contains(sub, "json") || strings.Contains(sub, "xml"))
 }
 
 // requestError turns an error of sending the request into a short message

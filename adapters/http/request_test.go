@@ -112,6 +112,9 @@ func TestHTTPRequests(t *testing.T) {
 				if ct := r.header.Get("Content-Type"); ct != "application/json" {
 					t.Errorf("Content-Type = %q", ct)
 				}
+				if accept := r.header.Get("Accept"); accept != "application/json" {
+					t.Errorf("Accept = %q, want the body's media type", accept)
+				}
 				var got struct {
 					City string
 					Days int
@@ -136,6 +139,24 @@ func TestHTTPRequests(t *testing.T) {
 			check: func(t *testing.T, r testRequest) {
 				if r.method != "PUT" || string(r.body) != "plain text" || r.header.Get("Content-Type") != "text/plain; charset=utf-8" {
 					t.Errorf("got %s %q with Content-Type %q", r.method, r.body, r.header.Get("Content-Type"))
+				}
+				if accept, ok := r.header["Accept"]; ok {
+					t.Errorf("Accept = %q sent with a text body", accept)
+				}
+			},
+		},
+		{
+			name:   "User-Agent and Accept of the headers kept",
+			params: map[string]cty.Type{},
+			block: `http {
+  method  = "POST"
+  url     = "${env("BASE")}/notes"
+  body    = "{}"
+  headers = { "User-Agent" = "agent/1", Accept = "text/csv" }
+}`,
+			check: func(t *testing.T, r testRequest) {
+				if ua, accept := r.header.Get("User-Agent"), r.header.Get("Accept"); ua != "agent/1" || accept != "text/csv" {
+					t.Errorf("User-Agent %q, Accept %q; want the headers' own", ua, accept)
 				}
 			},
 		},

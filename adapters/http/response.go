@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net/http"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/go-resty/resty/v2"
 	"github.com/tidwall/gjson"
 	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/charset"
@@ -23,28 +23,32 @@ import (
 // compressed it, up to max_response: over says there was more, and data
 // holds the first max_response bytes. askedEncoding is set when the tool's
 // headers set Accept-Encoding.
-func (h *HTTP) readBody(resp *resty.Response, raw io.Reader, host string, askedEncoding bool, parent, callCtx context.Context) (data []byte, over bool, err error) {
-	content, err := decodeContent(raw, resp.Header().Get("Content-Encoding"), host, askedEncoding)
+func (h *HTTP) readBody(resp *http.Response, raw io.Reader, host string, askedEncoding bool, parent, callCtx context.Context) (data []byte, over bool, err error) {
+	content, err := decodeContent(raw, resp.Header.Get("Content-Encoding"), host, askedEncoding)
 	if err != nil {
-		if code := resp.StatusCode(); code >= 200 && code <= 299 {
+		if code := resp.StatusCode; code >= 200 && code <= 299 {
 			return nil, false, err
 		}
 		content = strings.NewReader("") // the status says what happened
 	}
-	data, err = io.ReadAll(io.LimitReader(content, h.maxResponse+1))
+	hint := int64(0)
+	if content == io.Reader(raw) { // not decoded: the Content-Length is the body's
+		hint = resp.ContentLength
+	}
+	data, err = readAll(content, hint, h.maxResponse+1)
 	if err != nil {
 		var corrupt flate.CorruptInputError
 		if errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &corrupt) {
 			return nil, false, notGzip(host, err, askedEncoding)
 		}
-		if resp.RawResponse.Uncompressed && len(data) == 0 && errors.Is(err, io.ErrUnexpectedEOF) && h.contextError(host, parent, callCtx) == nil {
+		if resp.Uncompressed && len(data) == 0 && errors.Is(err, io.ErrUnexpectedEOF) && h.contextError(host, parent, callCtx) == nil {
 			// The transport's gzip reader found less than a gzip header:
 			// a short body that is not gzip at all, not one cut off.
 			return nil, false, notGzip(host, errors.New("the body is shorter than a gzip header"), askedEncoding)
 		}
 		if cerr := h.contextError(host, parent, callCtx); cerr == nil && errors.Is(err, io.ErrUnexpectedEOF) {
 			declared := ""
-			if n := resp.RawResponse.ContentLength; n > 0 && content == io.Reader(raw) { // not decoded bytes
+			if n := resp.ContentLength; n > 0 && content == io.Reader(raw) { // not decoded bytes
 				declared = fmt.Sprintf(" (Content-Length %d, %d bytes came)", n, len(data))
 			}
 			return nil, false, fmt.Errorf("the response from %s was cut off: the connection closed before the whole body arrived%s; try again, and if it keeps happening, check the upstream", host, declared)
@@ -58,11 +62,41 @@ func (h *HTTP) readBody(resp *resty.Response, raw io.Reader, host string, askedE
 	return data, over, nil
 }
 
+// maxReadHint is the largest Content-Length readAll allocates for ahead,
+// on the upstream's word: a larger body is read as it comes.
+const maxReadHint = 4 << 20
+
+// readAll reads r up to limit bytes, as io.ReadAll of an io.LimitReader
+// does; when hint, the body's Content-Length, is known and under
+// maxReadHint, into one buffer of that size (and the one more byte that
+// tells a body over the limit), rather than in growing pieces copied
+// together at the end.
+func readAll(r io.Reader, hint, limit int64) ([]byte, error) {
+	r = io.LimitReader(r, limit)
+	if hint <= 0 || hint >= maxReadHint {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, min(hint+1, limit))
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // longer than it said: grow
+		}
+	}
+}
+
 // output turns a response's first bytes into the call's output: bytes as
 // they are for a binary media type, else text decoded to UTF-8; a status
 // other than 2xx is an error quoting the start of the body.
-func (h *HTTP) output(resp *resty.Response, data []byte, over bool, secrets *callSecrets) (*adapters.Output, error) {
-	ct := resp.Header().Get("Content-Type")
+func (h *HTTP) output(resp *http.Response, data []byte, over bool, secrets *callSecrets) (*adapters.Output, error) {
+	ct := resp.Header.Get("Content-Type")
 	mediaType, label := parseContentType(ct)
 	if h.charset != "" {
 		label = h.charset
@@ -80,7 +114,7 @@ func (h *HTTP) output(resp *resty.Response, data []byte, over bool, secrets *cal
 		mediaType = "application/json"
 	}
 	if binaryType(mediaType) && h.charset == "" {
-		if code := resp.StatusCode(); code >= 200 && code <= 299 {
+		if code := resp.StatusCode; code >= 200 && code <= 299 {
 			if over {
 				return nil, fmt.Errorf("response body larger than %d bytes (max_response)", h.maxResponse)
 			}
@@ -88,13 +122,13 @@ func (h *HTTP) output(resp *resty.Response, data []byte, over bool, secrets *cal
 		}
 	}
 
-	if code := resp.StatusCode(); code < 200 || code > 299 {
-		msg := "upstream returned HTTP " + resp.Status()
-		if resp.Status() == "" {
+	if code := resp.StatusCode; code < 200 || code > 299 {
+		msg := "upstream returned HTTP " + resp.Status
+		if resp.Status == "" {
 			msg = fmt.Sprintf("upstream returned HTTP %d", code)
 		}
 		if code == 429 || code == 503 {
-			msg += retryAfterNote(resp.Header())
+			msg += retryAfterNote(resp.Header)
 		}
 		if snippet := errorSnippet(data, label, over, secrets.values()); snippet != "" {
 			msg += ": " + snippet

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-resty/resty/v2"
 	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/netpolicy"
 )
@@ -55,7 +54,7 @@ func (h *HTTP) retries() bool {
 // retry block allows. It returns the response to read, with the release
 // of its concurrency slot, which the caller calls once the body is read;
 // with an error, the slot is released already.
-func (h *HTTP) exchange(callCtx context.Context, out *outgoing, report adapters.Reporter) (*resty.Response, func(), error) {
+func (h *HTTP) exchange(callCtx context.Context, out *outgoing, report adapters.Reporter) (*http.Response, func(), error) {
 	up := upstreamFor(out.target, h.upstream)
 	if up == nil {
 		resp, err := h.send(callCtx, out)
@@ -100,7 +99,7 @@ var errTimeout = errors.New("the http block's timeout passed")
 // health says what a request's answer tells of its upstream: no answer
 // (in the block's timeout too: an upstream that hangs is failing) or a
 // server error (bar 501, which is about the request) is a failure.
-func health(resp *resty.Response, err error, callCtx context.Context) outcome {
+func health(resp *http.Response, err error, callCtx context.Context) outcome {
 	switch {
 	case err != nil && callCtx.Err() != nil && context.Cause(callCtx) == errTimeout:
 		return failed
@@ -113,7 +112,7 @@ func health(resp *resty.Response, err error, callCtx context.Context) outcome {
 			return healthy // refused here, not there
 		}
 		return failed
-	case resp.StatusCode() >= 500 && resp.StatusCode() != http.StatusNotImplemented:
+	case resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented:
 		return failed
 	}
 	return healthy
@@ -126,7 +125,7 @@ func health(resp *resty.Response, err error, callCtx context.Context) outcome {
 // or 504, a wait the call's deadline would not outlast, nor a Retry-After
 // longer than max_backoff. A shorter Retry-After is waited for, or the
 // backoff when that is longer.
-func (h *HTTP) retryAfter(attempt int, resp *resty.Response, err error, callCtx context.Context) (wait time.Duration, why string, again bool) {
+func (h *HTTP) retryAfter(attempt int, resp *http.Response, err error, callCtx context.Context) (wait time.Duration, why string, again bool) {
 	if !h.retries() || attempt >= h.retry.attempts || callCtx.Err() != nil {
 		return 0, "", false
 	}
@@ -140,14 +139,14 @@ func (h *HTTP) retryAfter(attempt int, resp *resty.Response, err error, callCtx 
 		}
 		why = "the request failed"
 	default:
-		code := resp.StatusCode()
+		code := resp.StatusCode
 		switch code {
 		case http.StatusRequestTimeout, http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 		default:
 			return 0, "", false
 		}
 		why = fmt.Sprintf("HTTP %d", code)
-		if d, ok := parseRetryAfter(resp.Header().Get("Retry-After"), time.Now()); ok {
+		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 			if d > h.retry.maxBackoff {
 				return 0, "", false // the error says when (see retryAfterNote)
 			}
@@ -203,12 +202,12 @@ func (h *HTTP) pause(ctx context.Context, d time.Duration) error {
 }
 
 // discard reads a little of a failed attempt's body and closes it.
-func discard(resp *resty.Response) {
-	if resp == nil || resp.RawBody() == nil {
+func discard(resp *http.Response) {
+	if resp == nil || resp.Body == nil {
 		return
 	}
-	_, _ = io.CopyN(io.Discard, resp.RawBody(), drainBytes)
-	_ = resp.RawBody().Close()
+	_, _ = io.CopyN(io.Discard, resp.Body, drainBytes)
+	_ = resp.Body.Close()
 }
 
 // maxRetryAfter bounds the Retry-After a message quotes.

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-resty/resty/v2"
 	"github.com/toolhost/toolhost/internal/netpolicy"
 	"github.com/toolhost/toolhost/internal/telemetry"
 )
@@ -52,21 +51,12 @@ func transportFor(p netpolicy.Policy) *http.Transport {
 	return denyPrivateTransport
 }
 
-// newClient builds the resty client of a backend. It does no I/O.
-func newClient(h *HTTP) *resty.Client {
+// newClient builds the HTTP client of a backend. It does no I/O.
+func newClient(h *HTTP) *http.Client {
 	// No cookie jar: calls share no state. The transport traces the
 	// requests of traced calls (telemetry.Transport).
-	hc := &http.Client{Transport: telemetry.Transport(transportFor(netpolicy.Policy{DenyPrivate: h.denyPrivate()}))}
-	return resty.NewWithClient(hc).
-		SetLogger(discardLogger{}).
-		SetAllowGetMethodPayload(true).
-		SetHeader("User-Agent", userAgent).
-		SetRedirectPolicy(resty.RedirectPolicyFunc(h.checkRedirect))
+	return &http.Client{
+		Transport:     telemetry.Transport(transportFor(netpolicy.Policy{DenyPrivate: h.denyPrivate()})),
+		CheckRedirect: h.checkRedirect,
+	}
 }
-
-// discardLogger silences resty: its messages could contain request data.
-type discardLogger struct{}
-
-func (discardLogger) Errorf(string, ...any)        {}
-func (discardLogger) Warnf(string, ...interface{}) {}
-func (discardLogger) Debugf(string, ...any)        {}

@@ -24,9 +24,28 @@ func newValue(expr hcl.Expression, val cty.Value, what string) *value {
 	v := &value{expr: expr, what: what}
 	if !refsParam(expr) && val.IsWhollyKnown() {
 		v.known = true
-		v.val, _ = val.UnmarkDeep()
+		v.val = unmark(val)
 	}
 	return v
+}
+
+// plain reports whether evaluating v for a call needs no Budget: it is
+// constant, or its expression calls no function and has no for
+// expression (see adapters.PlainExprs).
+func (v *value) plain() bool {
+	return v == nil || v.known || adapters.PlainExprs(v.expr)
+}
+
+// unmark returns val without its marks. A primitive value carries its
+// marks on itself, so a shallow Unmark does; UnmarkDeep, which walks and
+// rebuilds the value, is for collections and structures.
+func unmark(val cty.Value) cty.Value {
+	if val.Type().IsPrimitiveType() {
+		val, _ = val.Unmark()
+		return val
+	}
+	val, _ = val.UnmarkDeep()
+	return val
 }
 
 // eval returns the value for a call.
@@ -38,7 +57,7 @@ func (v *value) eval(ev *hcl.EvalContext) (cty.Value, error) {
 	if diags.HasErrors() {
 		return cty.NilVal, diagsError(v.what, diags)
 	}
-	val, _ = val.UnmarkDeep()
+	val = unmark(val)
 	if !val.IsWhollyKnown() {
 		return cty.NilVal, fmt.Errorf("%s: the value is not known", v.what)
 	}
@@ -74,7 +93,7 @@ func checkScalarType(ty cty.Type, lists bool) error {
 
 // valueString converts a known, non-null primitive value to a string.
 func valueString(v cty.Value) (string, error) {
-	v, _ = v.UnmarkDeep()
+	v = unmark(v)
 	if !v.Type().IsPrimitiveType() && v.Type() != cty.DynamicPseudoType {
 		return "", fmt.Errorf("must be a string, number or bool, not %s", attr.TypeName(v.Type()))
 	}
@@ -92,7 +111,7 @@ func valueString(v cty.Value) (string, error) {
 // null, one for a primitive, one per non-null element for a list when lists
 // is set.
 func valueStrings(v cty.Value, lists bool) ([]string, error) {
-	v, _ = v.UnmarkDeep()
+	v = unmark(v)
 	if v.IsNull() {
 		return nil, nil
 	}

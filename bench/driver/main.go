@@ -19,8 +19,10 @@
 //	              a start takes milliseconds, and its median over 10 moved
 //	              by a third from run to run on a shared machine)
 //	-targets LIST comma-separated subset of toolhost,gosdk,ts,floor
-//	-cases LIST   comma-separated subset of start,latency,throughput,slow,big,memory,reload,scale
-//	              (scale, 10,000 tools, runs only when named)
+//	-cases LIST   comma-separated subset of start,latency,throughput,slow,big,memory,reload;
+//	              not run unless named: scale (10,000 tools) and backends
+//	              (the http and exec tools over the same GET and fork/exec
+//	              made by the driver)
 //	-throughput LIST
 //	              the tools of the throughput case: template,http,exec
 //	-node PATH    the node binary (default: node on PATH); the ts baseline is
@@ -306,6 +308,9 @@ func run(cfg config) error {
 		if err := b.scale(); err != nil {
 			return err
 		}
+	}
+	if err := b.backends(); err != nil { // case_backends.go; only with -cases backends
+		return err
 	}
 	env = append(env, "load average at the end: "+loadavg())
 	b.print(os.Stdout, env)

@@ -256,6 +256,19 @@ func calls(expr hcl.Expression) (names map[string]bool, ok bool) {
 	return names, ok
 }
 
+// Plain reports whether every one of exprs only puts values and text
+// together: native syntax with no function call and no for expression.
+// Nothing in such an expression can take long or build more than the
+// values it joins, so it needs no Budget (Run evaluates it directly).
+func Plain(exprs ...hcl.Expression) bool {
+	for _, e := range exprs {
+		if names, ok := calls(e); !ok || names != nil {
+			return false
+		}
+	}
+	return true
+}
+
 // budgetOf is the Budget in force for ctx, or nil.
 func budgetOf(ctx *hcl.EvalContext) *Budget {
 	for c := ctx; c != nil; c = c.Parent() {

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -134,7 +135,7 @@ func ValueSecrets(v string) []string {
 		if kv.markers == spaceStyle && !strings.ContainsAny(v, " \t\n") && strings.ContainsAny(v, ";&?") {
 			continue // a value of another style, without spaces
 		}
-		for _, m := range kv.re.FindAllStringSubmatch(v, -1) {
+		for _, m := range kv.re.get().FindAllStringSubmatch(v, -1) {
 			if SensitiveName(strings.TrimSpace(m[1])) {
 				if val := strings.Trim(m[2], `'"{}`); len(val) >= minSecretLen && !isMark(val) {
 					out = append(out, val)
@@ -193,7 +194,7 @@ func messageSecrets(s string) []string {
 		if !slices.ContainsFunc(f.markers, func(m string) bool { return strings.Contains(s, m) }) {
 			continue
 		}
-		for _, m := range f.re.FindAllStringSubmatch(s, -1) {
+		for _, m := range f.re.get().FindAllStringSubmatch(s, -1) {
 			if f.check == nil || f.check(m[1]) {
 				out = append(out, m[1])
 			}
@@ -230,6 +231,24 @@ func eachURL(s string, f func(authority, query string)) {
 	}
 }
 
+// lazyRe is a regular expression compiled when it is first used: the
+// package's fifty take a millisecond to compile, which every process
+// would pay at start-up, and most never redact a message.
+type lazyRe struct {
+	pattern string
+	once    sync.Once
+	re      *regexp.Regexp
+}
+
+// lazyRegexp returns pattern, to compile on first use.
+func lazyRegexp(pattern string) *lazyRe { return &lazyRe{pattern: pattern} }
+
+// get returns the compiled expression.
+func (l *lazyRe) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.pattern) })
+	return l.re
+}
+
 // minUserinfoKeyLen is the shortest user name of a URL without a password
 // taken for a key: shorter ones are user names (postgres://postgres@db).
 const minUserinfoKeyLen = 16
@@ -243,12 +262,12 @@ var (
 	// spaces, where a value may be quoted (host=db password='...').
 	keyValueRes = []struct {
 		markers string
-		re      *regexp.Regexp
+		re      *lazyRe
 	}{
-		{";", regexp.MustCompile(`(?:^|;)\s*([A-Za-z_][A-Za-z0-9 _.-]*?)\s*=\s*('[^']*'|"[^"]*"|\{[^}]*\}|[^;]*)`)},
-		{"?&", regexp.MustCompile(`(?:^|[?&])([^=&?#\s]+)=([^&#\s]*)`)},
-		{`":`, regexp.MustCompile(`"([^"\\]{1,64})"\s*:\s*"((?:[^"\\]|\\.)*)"`)},
-		{spaceStyle, regexp.MustCompile(`(?:^|\s)([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*('[^']*'|"[^"]*"|[^\s;&]*)`)},
+		{";", lazyRegexp(`(?:^|;)\s*([A-Za-z_][A-Za-z0-9 _.-]*?)\s*=\s*('[^']*'|"[^"]*"|\{[^}]*\}|[^;]*)`)},
+		{"?&", lazyRegexp(`(?:^|[?&])([^=&?#\s]+)=([^&#\s]*)`)},
+		{`":`, lazyRegexp(`"([^"\\]{1,64})"\s*:\s*"((?:[^"\\]|\\.)*)"`)},
+		{spaceStyle, lazyRegexp(`(?:^|\s)([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*('[^']*'|"[^"]*"|[^\s;&]*)`)},
 	}
 )
 
@@ -261,52 +280,52 @@ const spaceStyle = " \t\n="
 // the regular expression.
 var secretFormats = []struct {
 	markers []string
-	re      *regexp.Regexp
+	re      *lazyRe
 	check   func(string) bool
 }{
-	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{20,})`), nil},
-	{[]string{"github_pat_"}, regexp.MustCompile(`\b(github_pat_[A-Za-z0-9_]{20,})`), nil},
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, lazyRegexp(`\b(gh[pousr]_[A-Za-z0-9]{20,})`), nil},
+	{[]string{"github_pat_"}, lazyRegexp(`\b(github_pat_[A-Za-z0-9_]{20,})`), nil},
 	{[]string{"glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "glimt-", "glft-", "glsoat-", "gloas-"},
-		regexp.MustCompile(`\b(gl(?:pat|ptt|dt|rt|cbt|imt|ft|soat|oas)-[A-Za-z0-9_-]{20,})`), nil},
-	{[]string{"xox", "xapp-"}, regexp.MustCompile(`\b(xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,})`), nil},
-	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`\b((?:AKIA|ASIA)[A-Z0-9]{16})\b`), nil},
-	{[]string{"eyJ"}, regexp.MustCompile(`\b(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`), nil},
-	{[]string{"hooks.slack.com"}, regexp.MustCompile(`(https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+)`), nil},
-	{[]string{"/api/webhooks/"}, regexp.MustCompile(`(https?://(?:[a-z]+\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]+)`), nil},
-	{[]string{"_live_", "_test_", "sk-"}, regexp.MustCompile(`\b((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{20,})`), nil},
-	{[]string{"AIza"}, regexp.MustCompile(`\b(AIza[A-Za-z0-9_-]{35})`), nil},
-	{[]string{"Bearer", "bearer"}, regexp.MustCompile(`\b(?:B|b)earer\s+([A-Za-z0-9._~+/=-]{12,})`), tokenLike},
-	{[]string{"npm_"}, regexp.MustCompile(`\b(npm_[A-Za-z0-9]{36})\b`), nil},
-	{[]string{"pypi-"}, regexp.MustCompile(`\b(pypi-AgE[A-Za-z0-9_-]{50,})`), nil},
-	{[]string{"hf_"}, regexp.MustCompile(`\b(hf_[A-Za-z0-9]{30,})`), nil},
-	{[]string{"SG."}, regexp.MustCompile(`\b(SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,})`), nil},
-	{[]string{"shpat_", "shpca_", "shppa_", "shpss_"}, regexp.MustCompile(`\b(shp(?:at|ca|pa|ss)_[A-Fa-f0-9]{32})`), nil},
-	{[]string{"_v1_"}, regexp.MustCompile(`\b(do[opr]_v1_[a-f0-9]{64})`), nil},
-	{[]string{"AGE-SECRET-KEY-"}, regexp.MustCompile(`(AGE-SECRET-KEY-1[0-9A-Z]{58})`), nil},
-	{[]string{"webhook.office.com"}, regexp.MustCompile(`(https?://[A-Za-z0-9.-]*webhook\.office\.com/[^\s"'<>]+)`), nil},
-	{[]string{"Basic", "basic"}, regexp.MustCompile(`\b(?:B|b)asic\s+([A-Za-z0-9+/]{6,}={0,2})`), basicCredentials},
-	{[]string{"_auth", "_password"}, regexp.MustCompile(`(?:^|[\s:"'])_(?:authToken|auth|password)\s*=\s*["']?([^\s"';]{4,})`), notPlaceholder},
-	{[]string{"ya29."}, regexp.MustCompile(`\b(ya29\.[A-Za-z0-9_-]{20,})`), nil},
-	{[]string{"dckr_"}, regexp.MustCompile(`\b(dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,})`), nil},
-	{[]string{"hvs.", "hvb.", "hvr."}, regexp.MustCompile(`\b(hv[sbr]\.[A-Za-z0-9_-]{20,})`), nil},
-	{[]string{"glsa_", "glc_"}, regexp.MustCompile(`\b(glsa_[A-Za-z0-9_]{20,}|glc_[A-Za-z0-9+/]{30,}={0,2})`), nil},
-	{[]string{"pat-na1-", "pat-eu1-"}, regexp.MustCompile(`\b(pat-(?:na|eu)1-[a-f0-9-]{36})`), nil},
-	{[]string{"lin_api_"}, regexp.MustCompile(`\b(lin_api_[A-Za-z0-9]{32,})`), nil},
-	{[]string{"PMAK-"}, regexp.MustCompile(`\b(PMAK-[A-Za-z0-9-]{40,})`), nil},
-	{[]string{"ATATT"}, regexp.MustCompile(`\b(ATATT[A-Za-z0-9_=-]{50,})`), nil},
-	{[]string{"pul-"}, regexp.MustCompile(`\b(pul-[a-f0-9]{40})\b`), nil},
-	{[]string{"sntrys_", "sntryu_"}, regexp.MustCompile(`\b(sntry[su]_[A-Za-z0-9+/=_-]{30,})`), nil},
-	{[]string{"dapi"}, regexp.MustCompile(`\b(dapi[a-f0-9]{32}(?:-[0-9])?)\b`), nil},
-	{[]string{"NRAK-"}, regexp.MustCompile(`\b(NRAK-[A-Z0-9]{27})\b`), nil},
-	{[]string{"whsec_"}, regexp.MustCompile(`\b(whsec_[A-Za-z0-9+/=]{24,})`), nil},
-	{[]string{"sq0atp-", "sq0csp-"}, regexp.MustCompile(`\b(sq0(?:atp|csp)-[A-Za-z0-9_-]{22,})`), nil},
-	{[]string{"figd_"}, regexp.MustCompile(`\b(figd_[A-Za-z0-9_-]{30,})`), nil},
-	{[]string{"dp."}, regexp.MustCompile(`\b(dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,})`), nil},
-	{[]string{".atlasv1."}, regexp.MustCompile(`\b([A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,})`), nil},
-	{[]string{"rubygems_"}, regexp.MustCompile(`\b(rubygems_[a-f0-9]{48})\b`), nil},
-	{[]string{":AA"}, regexp.MustCompile(`(?:^|[^0-9])([0-9]{8,10}:AA[A-Za-z0-9_-]{33})(?:$|[^A-Za-z0-9_-])`), nil},
-	{[]string{"key-"}, regexp.MustCompile(`\b(key-[a-f0-9]{32})\b`), nil},
-	{[]string{"PRIVATE KEY"}, regexp.MustCompile(`(-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$))`), nil},
+		lazyRegexp(`\b(gl(?:pat|ptt|dt|rt|cbt|imt|ft|soat|oas)-[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"xox", "xapp-"}, lazyRegexp(`\b(xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,})`), nil},
+	{[]string{"AKIA", "ASIA"}, lazyRegexp(`\b((?:AKIA|ASIA)[A-Z0-9]{16})\b`), nil},
+	{[]string{"eyJ"}, lazyRegexp(`\b(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`), nil},
+	{[]string{"hooks.slack.com"}, lazyRegexp(`(https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+)`), nil},
+	{[]string{"/api/webhooks/"}, lazyRegexp(`(https?://(?:[a-z]+\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]+)`), nil},
+	{[]string{"_live_", "_test_", "sk-"}, lazyRegexp(`\b((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"AIza"}, lazyRegexp(`\b(AIza[A-Za-z0-9_-]{35})`), nil},
+	{[]string{"Bearer", "bearer"}, lazyRegexp(`\b(?:B|b)earer\s+([A-Za-z0-9._~+/=-]{12,})`), tokenLike},
+	{[]string{"npm_"}, lazyRegexp(`\b(npm_[A-Za-z0-9]{36})\b`), nil},
+	{[]string{"pypi-"}, lazyRegexp(`\b(pypi-AgE[A-Za-z0-9_-]{50,})`), nil},
+	{[]string{"hf_"}, lazyRegexp(`\b(hf_[A-Za-z0-9]{30,})`), nil},
+	{[]string{"SG."}, lazyRegexp(`\b(SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,})`), nil},
+	{[]string{"shpat_", "shpca_", "shppa_", "shpss_"}, lazyRegexp(`\b(shp(?:at|ca|pa|ss)_[A-Fa-f0-9]{32})`), nil},
+	{[]string{"_v1_"}, lazyRegexp(`\b(do[opr]_v1_[a-f0-9]{64})`), nil},
+	{[]string{"AGE-SECRET-KEY-"}, lazyRegexp(`(AGE-SECRET-KEY-1[0-9A-Z]{58})`), nil},
+	{[]string{"webhook.office.com"}, lazyRegexp(`(https?://[A-Za-z0-9.-]*webhook\.office\.com/[^\s"'<>]+)`), nil},
+	{[]string{"Basic", "basic"}, lazyRegexp(`\b(?:B|b)asic\s+([A-Za-z0-9+/]{6,}={0,2})`), basicCredentials},
+	{[]string{"_auth", "_password"}, lazyRegexp(`(?:^|[\s:"'])_(?:authToken|auth|password)\s*=\s*["']?([^\s"';]{4,})`), notPlaceholder},
+	{[]string{"ya29."}, lazyRegexp(`\b(ya29\.[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"dckr_"}, lazyRegexp(`\b(dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"hvs.", "hvb.", "hvr."}, lazyRegexp(`\b(hv[sbr]\.[A-Za-z0-9_-]{20,})`), nil},
+	{[]string{"glsa_", "glc_"}, lazyRegexp(`\b(glsa_[A-Za-z0-9_]{20,}|glc_[A-Za-z0-9+/]{30,}={0,2})`), nil},
+	{[]string{"pat-na1-", "pat-eu1-"}, lazyRegexp(`\b(pat-(?:na|eu)1-[a-f0-9-]{36})`), nil},
+	{[]string{"lin_api_"}, lazyRegexp(`\b(lin_api_[A-Za-z0-9]{32,})`), nil},
+	{[]string{"PMAK-"}, lazyRegexp(`\b(PMAK-[A-Za-z0-9-]{40,})`), nil},
+	{[]string{"ATATT"}, lazyRegexp(`\b(ATATT[A-Za-z0-9_=-]{50,})`), nil},
+	{[]string{"pul-"}, lazyRegexp(`\b(pul-[a-f0-9]{40})\b`), nil},
+	{[]string{"sntrys_", "sntryu_"}, lazyRegexp(`\b(sntry[su]_[A-Za-z0-9+/=_-]{30,})`), nil},
+	{[]string{"dapi"}, lazyRegexp(`\b(dapi[a-f0-9]{32}(?:-[0-9])?)\b`), nil},
+	{[]string{"NRAK-"}, lazyRegexp(`\b(NRAK-[A-Z0-9]{27})\b`), nil},
+	{[]string{"whsec_"}, lazyRegexp(`\b(whsec_[A-Za-z0-9+/=]{24,})`), nil},
+	{[]string{"sq0atp-", "sq0csp-"}, lazyRegexp(`\b(sq0(?:atp|csp)-[A-Za-z0-9_-]{22,})`), nil},
+	{[]string{"figd_"}, lazyRegexp(`\b(figd_[A-Za-z0-9_-]{30,})`), nil},
+	{[]string{"dp."}, lazyRegexp(`\b(dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,})`), nil},
+	{[]string{".atlasv1."}, lazyRegexp(`\b([A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,})`), nil},
+	{[]string{"rubygems_"}, lazyRegexp(`\b(rubygems_[a-f0-9]{48})\b`), nil},
+	{[]string{":AA"}, lazyRegexp(`(?:^|[^0-9])([0-9]{8,10}:AA[A-Za-z0-9_-]{33})(?:$|[^A-Za-z0-9_-])`), nil},
+	{[]string{"key-"}, lazyRegexp(`\b(key-[a-f0-9]{32})\b`), nil},
+	{[]string{"PRIVATE KEY"}, lazyRegexp(`(-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$))`), nil},
 }
 
 // Named returns the credentials among the values under name: all

@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	oteltrace "go.opentelemetry.io/otel/trace"
@@ -144,19 +142,7 @@ func TestMetricsToolCap(t *testing.T) {
 		m.CallStarted()
 		m.CallEnded(fmt.Sprintf("tool%d", i), 0, false)
 	}
-	srv := httptest.NewServer(m.Handler())
-	defer srv.Close()
-	resp, err := http.Get(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	calls := fams["toolhost_tool_calls_total"].GetMetric()
+	calls := scrapeMetrics(t, m)["toolhost_tool_calls_total"].GetMetric()
 	if len(calls) != MaxToolLabels+1 {
 		t.Fatalf("%d series, want %d", len(calls), MaxToolLabels+1)
 	}
