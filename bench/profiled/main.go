@@ -11,6 +11,7 @@ import (
 	"runtime/pprof"
 	"syscall"
 
+	_ "github.com/toolhost/toolhost/adapters/all" // the backends, as cmd/toolhost has them
 	"github.com/toolhost/toolhost/internal/cli"
 )
 
