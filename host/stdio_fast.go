@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,6 +32,9 @@ import (
 // session the SDK made for it (noteStdioSession). An entry lives until
 // the initialize request is answered.
 var stdioInits sync.Map // *mcp.RequestExtra → *stdioConn
+
+// directTaken counts the calls that took the direct path, for tests.
+var directTaken atomic.Int64
 
 // fastCall is what the direct path needs of a stdio connection's server.
 type fastCall struct {
@@ -155,6 +159,7 @@ func (c *stdioConn) takeDirect(req *jsonrpc.Request) bool {
 	c.mu.Unlock()
 	extra, _ := req.Extra.(*mcp.RequestExtra)
 	call := &mcp.CallToolRequest{Session: ss, Params: &mcp.CallToolParamsRaw{Name: name, Arguments: args}, Extra: extra}
+	directTaken.Add(1)
 	go c.runDirect(ctx, cancel, req.ID, call)
 	return true
 }
