@@ -512,7 +512,10 @@ func checkShape(line []byte, msg jsonrpc.Message) error {
 		Result  json.RawMessage `json:"result"`
 		Error   json.RawMessage `json:"error"`
 	}
-	if err := json.Unmarshal(line, &probe); err != nil {
+	// segmentio's Unmarshal reads keys as encoding/json does (matching
+	// case-insensitively, the last of duplicates winning), at a fraction
+	// of the cost: this runs for every message.
+	if err := sjson.Unmarshal(line, &probe); err != nil {
 		return errors.New("the message is not a JSON object")
 	}
 	if probe.Version == nil || *probe.Version != "2.0" {

@@ -27,6 +27,7 @@ import (
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
 	"github.com/toolhost/toolhost/internal/diagtext"
+	"github.com/toolhost/toolhost/internal/linebatch"
 	"github.com/toolhost/toolhost/internal/setup"
 )
 
@@ -369,7 +370,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	stderr, closeLog := logFile.open(stderr)
 	defer closeLog()
-	logger, stderr, err := newFormatLogger(stderr, *level, *format)
+	// One line per tool call: batched, not one write(2) each.
+	batched := linebatch.New(stderr)
+	defer batched.Flush() // before closeLog
+	logger, stderr, err := newFormatLogger(batched, *level, *format)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
 		return ExitUsage
