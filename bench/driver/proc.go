@@ -331,8 +331,11 @@ const clockTicks = 100
 // cpuTime is the CPU time the process has used so far, user and system,
 // all its threads: utime + stime of /proc/PID/stat, in steps of 10 ms. 0
 // when it cannot be read (not Linux).
-func (p *proc) cpuTime() time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+func (p *proc) cpuTime() time.Duration { return procCPU(p.cmd.Process.Pid) }
+
+// procCPU is cpuTime for the process pid.
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0
 	}
