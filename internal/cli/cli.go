@@ -368,12 +368,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return parseExit(err)
 	}
-	stderr, closeLog := logFile.open(stderr)
-	defer closeLog()
-	// One line per tool call: batched, not one write(2) each.
+	// One log line per tool call: batched on stderr, not one write(2)
+	// each. A --log-file is written as before, each line before the
+	// answer it logs.
 	batched := linebatch.New(stderr)
-	defer batched.Flush() // before closeLog
-	logger, stderr, err := newFormatLogger(batched, *level, *format)
+	defer batched.Flush()
+	stderr, closeLog := logFile.open(batched)
+	defer closeLog()
+	logger, stderr, err := newFormatLogger(stderr, *level, *format)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost serve: %s\n", err)
 		return ExitUsage
