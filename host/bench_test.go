@@ -360,7 +360,8 @@ func benchServeStdio(b *testing.B, inflight int, opts ...ServerOption) {
 	defer cancel()
 	runDone := make(chan error, 1)
 	go func() {
-		runDone <- srv.Run(ctx, &StdioTransport{In: inR, Out: outW, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		// Tasks as ServeStdio sets it, and so with the direct call path.
+		runDone <- srv.Run(ctx, &StdioTransport{In: inR, Out: outW, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Tasks: srv})
 		outW.Close()
 	}()
 	lines := make(chan []byte, 1024)

@@ -123,12 +123,12 @@ func logToolCall(ctx context.Context, t *thcl.Tool, args json.RawMessage, res *m
 		text = mask.Show([]byte(resultForLog(res)))
 	}
 	if res.IsError {
-		logger.LogAttrs(ctx, level, "tool call failed", append(attrs, slog.String("error", text))...)
+		logRecord(ctx, logger, level, "tool call failed", append(attrs, slog.String("error", text)))
 	} else {
 		if debug {
 			attrs = append(attrs, slog.String("result", text))
 		}
-		logger.LogAttrs(ctx, level, "tool call", attrs...)
+		logRecord(ctx, logger, level, "tool call", attrs)
 	}
 	if auditLog != nil {
 		rec := audit.Record{Time: time.Now().Add(-took), Subject: auditLog.NoCaller, Session: session, Tool: t.Name,
@@ -199,4 +199,18 @@ func resultForLog(res *mcp.CallToolResult) string {
 		return string(marshalForLog(res.StructuredContent))
 	}
 	return strings.Join(parts, "\n")
+}
+
+// logRecord logs one record of the call log as logger.LogAttrs would, but
+// without the caller's program counter, which slog finds by walking the
+// stack (runtime.Callers) for every record, and which toolhost's handlers
+// never show.
+func logRecord(ctx context.Context, logger *slog.Logger, level slog.Level, msg string, attrs []slog.Attr) {
+	h := logger.Handler()
+	if !h.Enabled(ctx, level) {
+		return
+	}
+	r := slog.NewRecord(time.Now(), level, msg, 0)
+	r.AddAttrs(attrs...)
+	_ = h.Handle(ctx, r)
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -237,7 +238,9 @@ func callParamsProblem(params json.RawMessage) string {
 	if len(params) == 0 || jsondepth.TooDeep(params, maxDepth) {
 		return ""
 	}
-	top := gjson.ParseBytes(params)
+	// Read in place: ParseBytes would copy params into a string for every
+	// call, and nothing read here outlives this function.
+	top := gjson.Parse(unsafe.String(unsafe.SliceData(params), len(params)))
 	if !top.IsObject() {
 		if top.Type == gjson.Null {
 			return ""

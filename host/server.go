@@ -81,6 +81,9 @@ type Server struct {
 	// subscriptions of a session that ended are dropped from the SDK's
 	// lists through it.
 	sdkHandler mcp.MethodHandler
+	// received is receive's handler over sdkHandler: the stdio
+	// connection's direct path runs calls through it (stdio_fast.go).
+	received mcp.MethodHandler
 
 	// levels holds the logging level each session set with
 	// logging/setLevel (DefaultLogLevel from initialize on), so that an
@@ -201,7 +204,7 @@ const DefaultLogLevel mcp.LoggingLevel = "warning"
 // later ones rather than dropped.
 func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 	s.sdkHandler = next
-	return func(ctx context.Context, method string, req mcp.Request) (_ mcp.Result, err error) {
+	s.received = func(ctx context.Context, method string, req mcp.Request) (_ mcp.Result, err error) {
 		defer s.recoverRequest(method, &err)
 		if ex := req.GetExtra(); ex != nil {
 			// The verified token's caller, for lists, scopes and claim().
@@ -253,6 +256,7 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 			res = v.privateCache(s.current.Load(), res) // scopes_cache.go
 		}
 		if method == "initialize" && err == nil {
+			noteStdioSession(req) // stdio_fast.go
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
 				if _, err := next(ctx, "logging/setLevel", &mcp.ServerRequest[*mcp.SetLoggingLevelParams]{
 					Session: ss,
@@ -271,6 +275,7 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return res, err
 	}
+	return s.received
 }
 
 // describe puts the server block in service into what the SDK fills in

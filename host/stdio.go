@@ -30,6 +30,9 @@ type call struct {
 	state      callState
 	initialize bool              // the request is an initialize request
 	extra      *mcp.RequestExtra // its key in stdioConn.ids, or nil
+	// cancel cancels a call on the direct path (stdio_fast.go); nil for
+	// one the SDK runs, which cancels its own.
+	cancel context.CancelFunc
 }
 
 // callState is the stage of a client request.
@@ -88,6 +91,9 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		tasks:     t.Tasks,
 		ids:       stdioRequestIDs(t.Tasks),
 	}
+	if directCalls(t.Tasks) {
+		c.fast = &fastCall{srv: t.Tasks, ctx: ctx}
+	}
 	go c.readLoop(max)
 	return c, nil
 }
@@ -129,6 +135,14 @@ type stdioConn struct {
 	// ids is where the observer finds the ids of calls (stdio_ids.go);
 	// nil when requests are not traced.
 	ids *sync.Map
+
+	// fast is set when plain tools/call requests may skip the SDK's
+	// decoding and dispatch (stdio_fast.go); session is the SDK's session
+	// once initialize has succeeded, and initExtra the key under which
+	// receive finds this connection until then (under mu).
+	fast      *fastCall
+	session   atomic.Pointer[mcp.ServerSession]
+	initExtra *mcp.RequestExtra
 }
 
 // utf8BOM is the byte order mark as UTF-8, which a client may write before
@@ -267,6 +281,9 @@ func (c *stdioConn) handleLine(line []byte) bool {
 			c.refuse(line, &req.ID, code, msg)
 			return true
 		}
+		if c.takeDirect(req) {
+			return true
+		}
 	}
 	select {
 	case c.incoming <- msg:
@@ -388,6 +405,7 @@ func (c *stdioConn) admit(req *jsonrpc.Request) error {
 	if req.Method == "initialize" {
 		c.sawInitialize = true
 		c.noteInitialize(req.Params)
+		c.noteInitExtra(req)
 	}
 	if c.sawInitialize {
 		if p, changed := withoutNullArguments(req.Method, req.Params); changed {
@@ -430,6 +448,9 @@ func (c *stdioConn) noteCancelled(params json.RawMessage) {
 		c.calls[id] = cl
 		c.waiting--
 		c.signalIfDrained()
+		if cl.cancel != nil {
+			cl.cancel()
+		}
 	}
 	c.mu.Unlock()
 }
@@ -449,6 +470,9 @@ func (c *stdioConn) startReply(resp *jsonrpc.Response) (drop, tracked bool) {
 	}
 	c.forgetID(cl)
 	delete(c.calls, resp.ID)
+	if cl.initialize {
+		c.forgetInitExtra()
+	}
 	if cl.state == callCancelled {
 		return true, false
 	}
@@ -488,7 +512,10 @@ func checkShape(line []byte, msg jsonrpc.Message) error {
 		Result  json.RawMessage `json:"result"`
 		Error   json.RawMessage `json:"error"`
 	}
-	if err := json.Unmarshal(line, &probe); err != nil {
+	// segmentio's Unmarshal reads keys as encoding/json does (matching
+	// case-insensitively, the last of duplicates winning), at a fraction
+	// of the cost: this runs for every message.
+	if err := sjson.Unmarshal(line, &probe); err != nil {
 		return errors.New("the message is not a JSON object")
 	}
 	if probe.Version == nil || *probe.Version != "2.0" {
@@ -682,7 +709,11 @@ func (c *stdioConn) Close() error {
 		c.mu.Lock()
 		for _, cl := range c.calls {
 			c.forgetID(cl)
+			if cl.cancel != nil {
+				cl.cancel()
+			}
 		}
+		c.forgetInitExtra()
 		c.mu.Unlock()
 		if cl, ok := c.in.(io.Closer); ok {
 			_ = cl.Close()

@@ -41,8 +41,8 @@ const (
 type Template struct {
 	tool string
 	text hcl.Expression
-	// eval is text prepared to be evaluated under a budget (evalcap.Expr).
-	eval     hcl.Expression
+	// eval is text prepared, once, to be evaluated under a budget.
+	eval     *evalcap.Prepared
 	mimeType string
 	// constant holds the rendered text when it does not depend on arguments.
 	constant *string
@@ -83,7 +83,7 @@ func compileTemplate(block *hcl.Block, cc *adapters.CompileContext) (adapters.Ba
 		maxOutput: DefaultMaxOutput,
 		timeout:   DefaultTimeout,
 	}
-	t.eval = evalcap.Expr(t.text)
+	t.eval = evalcap.Prepare(t.text)
 	c := adapters.NewAttrs(cc)
 	if a, ok := content.Attributes["max_output"]; ok {
 		n, d, ok := c.ByteCount(a, MaxMaxOutput, "16 MiB")
@@ -149,7 +149,7 @@ func (t *Template) Call(ctx context.Context, in *adapters.Input) (*adapters.Outp
 	// a call answers at its timeout, or when it is cancelled, even if a
 	// function is still running.
 	budget := evalcap.NewBudget(ctx, t.maxOutput, evalcap.TotalFactor*t.maxOutput, time.Now().Add(t.timeout))
-	v, diags, lerr := evalcap.Run(in.Eval, budget, t.eval)
+	v, diags, lerr := t.eval.Run(in.Eval, budget)
 	// The budget's error comes first: the diagnostics it leaves, if any,
 	// say less, and a try() may have caught it.
 	if lerr != nil {

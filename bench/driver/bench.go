@@ -382,6 +382,7 @@ func (b *bench) latency() error {
 func (b *bench) throughput() error {
 	dur := time.Duration(b.pick(400, 1500)) * time.Millisecond
 	logf("throughput: %d rounds of %s per target and case", b.cfg.rounds, dur)
+	var cpuRows []row
 	for _, c := range []struct {
 		kind string
 		name string
@@ -396,18 +397,28 @@ func (b *bench) throughput() error {
 			continue
 		}
 		for _, k := range []int{1, 8, 64} {
-			cps := map[string][]float64{}
+			cps, cpu := map[string][]float64{}, map[string][]float64{}
 			for r := 0; r < b.cfg.rounds; r++ {
 				for _, t := range b.rotated(r) {
+					cpu0 := t.p.cpuTime()
 					res, err := t.p.run(c.c, k, c.max, dur, false)
 					if err != nil {
 						return err
 					}
 					cps[t.name] = append(cps[t.name], res.perSecond())
+					if used := t.p.cpuTime() - cpu0; used > 0 && res.calls > 0 {
+						cpu[t.name] = append(cpu[t.name], us(used)/float64(res.calls))
+					}
 				}
 			}
 			b.add(row{section: "Throughput, " + c.name, name: fmt.Sprintf("%d in flight", k), unit: "calls/s", higherBetter: true, vals: medians(cps)})
+			cpuRows = append(cpuRows, row{section: "Server CPU per call, " + c.name, name: fmt.Sprintf("%d in flight", k), unit: "µs", vals: medians(cpu),
+				note: "utime + stime of the server process over the run, ÷ calls"})
 		}
+	}
+	// The CPU rows follow the throughput tables, one section per tool.
+	for _, r := range cpuRows {
+		b.add(r)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"os"
 	"testing"
 )
 
@@ -39,5 +40,24 @@ func TestRatioInterval(t *testing.T) {
 	wide := func() float64 { lo, hi := ratioInterval(spread(60, 7, 0.5), spread(60, 5, 0.5)); return hi - lo }()
 	if !(wide > narrow) || math.IsNaN(wide) {
 		t.Fatalf("interval width %.3f for noisy samples, %.3f for quiet ones: want wider", wide, narrow)
+	}
+}
+
+// TestProcCPU: the CPU time read from /proc grows as this process works,
+// and a process that does not exist has none.
+func TestProcCPU(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	start := procCPU(os.Getpid())
+	x := 0
+	for procCPU(os.Getpid()) <= start {
+		for i := range 1_000_000 {
+			x ^= i
+		}
+	}
+	_ = x
+	if got := procCPU(-1); got != 0 {
+		t.Errorf("procCPU(-1) = %v, want 0", got)
 	}
 }

@@ -37,6 +37,11 @@
 // Every server runs on this machine; the http tools call a keep-alive HTTP
 // server the driver runs on 127.0.0.1. Every loop is bounded in count and
 // in time.
+//
+// Beside each throughput table the driver reports the server's CPU time
+// per call: the utime and stime of the server process (all its threads,
+// from /proc/PID/stat, in steps of 10 ms) over each run, divided by the
+// calls answered in it; where /proc cannot be read, the rows are empty.
 package main
 
 import (

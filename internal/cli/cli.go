@@ -27,6 +27,7 @@ import (
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/host"
 	"github.com/toolhost/toolhost/internal/diagtext"
+	"github.com/toolhost/toolhost/internal/linebatch"
 	"github.com/toolhost/toolhost/internal/setup"
 )
 
@@ -367,7 +368,12 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return parseExit(err)
 	}
-	stderr, closeLog := logFile.open(stderr)
+	// One log line per tool call: batched on stderr, not one write(2)
+	// each. A --log-file is written as before, each line before the
+	// answer it logs.
+	batched := linebatch.New(stderr)
+	defer batched.Flush()
+	stderr, closeLog := logFile.open(batched)
 	defer closeLog()
 	logger, stderr, err := newFormatLogger(stderr, *level, *format)
 	if err != nil {

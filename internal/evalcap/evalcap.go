@@ -400,12 +400,39 @@ const runGrace = 250 * time.Millisecond
 // a function is bounded by the caps, not stopped: Run is what answers the
 // call in time when one runs longer than it should.
 func Run(ctx *hcl.EvalContext, b *Budget, expr hcl.Expression) (cty.Value, hcl.Diagnostics, *LimitError) {
+	names, plain := calls(expr)
+	return run(ctx, b, expr, names, plain)
+}
+
+// Prepared is an expression made ready to be evaluated under a Budget
+// (Expr) and looked at once for the functions it calls, which Run would
+// otherwise find by walking it at every evaluation.
+type Prepared struct {
+	expr  hcl.Expression
+	names map[string]bool
+	plain bool
+}
+
+// Prepare prepares expr for evaluations under a Budget, as Expr does, and
+// finds the functions it calls.
+func Prepare(expr hcl.Expression) *Prepared {
+	p := &Prepared{expr: Expr(expr)}
+	p.names, p.plain = calls(p.expr)
+	return p
+}
+
+// Run is Run for the prepared expression.
+func (p *Prepared) Run(ctx *hcl.EvalContext, b *Budget) (cty.Value, hcl.Diagnostics, *LimitError) {
+	return run(ctx, b, p.expr, p.names, p.plain)
+}
+
+// run is Run with expr's functions found (see calls).
+func run(ctx *hcl.EvalContext, b *Budget, expr hcl.Expression, names map[string]bool, plain bool) (cty.Value, hcl.Diagnostics, *LimitError) {
 	type result struct {
 		v     cty.Value
 		diags hcl.Diagnostics
 		err   *LimitError
 	}
-	names, plain := calls(expr)
 	if plain && names == nil {
 		// Parameters and text put together, no function and no loop:
 		// nothing can take long or build more than the values it joins.

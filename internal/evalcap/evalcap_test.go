@@ -221,6 +221,13 @@ func TestExprEvaluatesAsTheOriginal(t *testing.T) {
 			if !got.Equals(want).True() && !sameElements(got, want) {
 				t.Errorf("with a budget: %#v, want %#v", got, want)
 			}
+			// Run with the walk made at every evaluation, and a Prepared
+			// made once, agree.
+			run, runDiags, runErr := Run(ctx, NewBudget(context.Background(), 1<<20, 8*(1<<20), time.Now().Add(time.Minute)), Expr(e))
+			prep, prepDiags, prepErr := Prepare(e).Run(ctx, NewBudget(context.Background(), 1<<20, 8*(1<<20), time.Now().Add(time.Minute)))
+			if !prep.RawEquals(run) || prepDiags.HasErrors() != runDiags.HasErrors() || (prepErr == nil) != (runErr == nil) {
+				t.Errorf("Prepare(e).Run: %#v (%v, %v), Run: %#v (%v, %v)", prep, prepDiags, prepErr, run, runDiags, runErr)
+			}
 		})
 	}
 }

@@ -1,0 +1,199 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sjson "github.com/segmentio/encoding/json"
+)
+
+// The direct call path. The SDK decodes a tools/call's params twice
+// (once for its _meta, once into the typed request), each time through a
+// new decoder that allocates and zeroes a 32 KiB buffer, then hands the
+// request to a goroutine of its own through its in-flight bookkeeping:
+// about half of the server's CPU for a cheap call. A plain tools/call on
+// stdio (params of a name and arguments only) is the same request every
+// time, and the SDK does nothing with it that toolhost's middleware needs:
+// the stdio connection decodes it once and runs it through receive (and
+// so through the SDK's handling beneath it, the tool's handler included),
+// on a goroutine of its own, and writes the answer itself. Anything else
+// (a _meta, a task, input responses, a request before initialize was
+// answered, a server with an observer, whose middleware sits above
+// receive, or one served over HTTP too) goes through the SDK as before.
+
+// stdioInits maps the RequestExtra of an initialize request read on a
+// stdio connection to that connection, so that receive can tell it the
+// session the SDK made for it (noteStdioSession). An entry lives until
+// the initialize request is answered.
+var stdioInits sync.Map // *mcp.RequestExtra → *stdioConn
+
+// directTaken counts the calls that took the direct path, for tests.
+var directTaken atomic.Int64
+
+// fastCall is what the direct path needs of a stdio connection's server.
+type fastCall struct {
+	srv *Server
+	ctx context.Context // the connection's: a call's context derives from it
+}
+
+// directCalls reports whether calls on a stdio connection of srv may take
+// the direct path: the receiving middleware above receive (the observer's,
+// the HTTP front end's) would be skipped by it.
+func directCalls(srv *Server) bool {
+	return srv != nil && srv.observe == nil && !srv.remote.Load()
+}
+
+// noteInitExtra gives an initialize request a RequestExtra of its own under
+// which receive finds the connection. c.mu is held.
+func (c *stdioConn) noteInitExtra(req *jsonrpc.Request) {
+	if c.fast == nil || req.Extra != nil {
+		return
+	}
+	ex := &mcp.RequestExtra{}
+	req.Extra = ex
+	c.initExtra = ex
+	stdioInits.Store(ex, c)
+}
+
+// forgetInitExtra drops the connection's initialize entry once its
+// initialize request is answered. c.mu is held.
+func (c *stdioConn) forgetInitExtra() {
+	if c.initExtra != nil {
+		stdioInits.Delete(c.initExtra)
+		c.initExtra = nil
+	}
+}
+
+// noteStdioSession tells the stdio connection an initialize request came
+// from which session the SDK made for it, once initialize has succeeded.
+func noteStdioSession(req mcp.Request) {
+	ex := req.GetExtra()
+	if ex == nil {
+		return
+	}
+	v, ok := stdioInits.Load(ex)
+	if !ok {
+		return
+	}
+	if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
+		v.(*stdioConn).session.Store(ss)
+	}
+}
+
+// plainCallParams are the params of a tools/call, as the SDK reads them
+// (CallToolParamsRaw), each kept raw to tell an absent one.
+type plainCallParams struct {
+	Meta           json.RawMessage `json:"_meta"`
+	Name           json.RawMessage `json:"name"`
+	Arguments      json.RawMessage `json:"arguments"`
+	InputResponses json.RawMessage `json:"inputResponses"`
+	RequestState   json.RawMessage `json:"requestState"`
+}
+
+// plainCall reads the name and arguments of a tools/call whose params have
+// nothing else the SDK reads (no _meta, so no progress token and no
+// per-request protocol version; no input responses or request state); ok
+// is false for any other, and for params the SDK would refuse.
+func plainCall(params json.RawMessage) (name string, args json.RawMessage, ok bool) {
+	if len(params) == 0 || params[0] != '{' {
+		return "", nil, false
+	}
+	var p plainCallParams
+	// The SDK's parser, with its case-sensitive matching of keys.
+	if _, err := sjson.Parse(params, &p, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
+		return "", nil, false
+	}
+	if p.Meta != nil || p.InputResponses != nil || p.RequestState != nil || len(p.Name) < 2 || p.Name[0] != '"' {
+		return "", nil, false
+	}
+	if bytes.IndexByte(p.Name, '\\') >= 0 {
+		if _, err := sjson.Parse(p.Name, &name, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
+			return "", nil, false
+		}
+	} else {
+		name = string(p.Name[1 : len(p.Name)-1])
+	}
+	if name == "" {
+		return "", nil, false
+	}
+	return name, p.Arguments, true
+}
+
+// takeDirect runs req, a tools/call admitted, on the direct path when it
+// can: initialize has been answered, the session is known, and its params
+// are plain. It reports whether it took it; if not, the request goes to
+// the SDK.
+func (c *stdioConn) takeDirect(req *jsonrpc.Request) bool {
+	if c.fast == nil || req.Method != "tools/call" || !req.IsCall() {
+		return false
+	}
+	ss := c.session.Load()
+	if ss == nil {
+		return false
+	}
+	name, args, ok := plainCall(req.Params)
+	if !ok {
+		return false
+	}
+	select {
+	case <-c.stop:
+		return false // refused as the session ends, as any request is
+	default:
+	}
+	ctx, cancel := context.WithCancel(c.fast.ctx)
+	c.mu.Lock()
+	cl, tracked := c.calls[req.ID]
+	if !c.initialized || !tracked {
+		c.mu.Unlock()
+		cancel()
+		return false
+	}
+	cl.cancel = cancel
+	c.calls[req.ID] = cl
+	c.mu.Unlock()
+	extra, _ := req.Extra.(*mcp.RequestExtra)
+	call := &mcp.CallToolRequest{Session: ss, Params: &mcp.CallToolParamsRaw{Name: name, Arguments: args}, Extra: extra}
+	directTaken.Add(1)
+	go c.runDirect(ctx, cancel, req.ID, call)
+	return true
+}
+
+// runDirect runs one call through receive and writes its answer, as the
+// SDK's connection would: a result and an error together keep the error;
+// neither is an internal error.
+func (c *stdioConn) runDirect(ctx context.Context, cancel context.CancelFunc, id jsonrpc.ID, call *mcp.CallToolRequest) {
+	defer cancel()
+	res, err := c.fast.srv.received(ctx, "tools/call", call)
+	var raw json.RawMessage
+	switch {
+	case err != nil:
+	case res == nil:
+		err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the tool call returned no result"}
+	default:
+		var merr error
+		if raw, merr = marshalResult(res); merr != nil {
+			err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "encoding the result: " + merr.Error()}
+		}
+	}
+	if werr := c.Write(ctx, &jsonrpc.Response{ID: id, Result: raw, Error: err}); werr != nil {
+		c.logger.Debug("writing the answer to a tool call failed", slog.String("error", werr.Error()))
+	}
+}
+
+// marshalResult encodes a result as the SDK's connection does: JSON
+// without HTML escaping, no trailing newline.
+func marshalResult(res mcp.Result) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(res); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
