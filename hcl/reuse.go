@@ -82,9 +82,9 @@ func pieceKeyAt(name string, src []byte, start, end, line int) pieceKey {
 // decode again at every load: what it decodes to may depend on more than
 // the text (a file read at load by file() or an icon, a program looked up
 // on the PATH by exec, a source block's connection, an environment
-// variable env() reads at load). A false match costs a
-// decode, never a wrong result.
-var reusableWords = [][]byte{[]byte("file"), []byte("exec"), []byte("source"), []byte("icon"), []byte("env")}
+// variable env() reads at load, the clock now() and timestamp() read at
+// load). A false match costs a decode, never a wrong result.
+var reusableWords = [][]byte{[]byte("file"), []byte("exec"), []byte("source"), []byte("icon"), []byte("env"), []byte("now"), []byte("timestamp")}
 
 // blockText returns the text of a top-level block in src, from its type to
 // its closing brace, and false when it cannot be found.

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -46,6 +47,9 @@ type Registry struct {
 	useMu   sync.Mutex
 	active  int
 	retired bool
+	// released is set once the registry let go of its config's backends
+	// (see releaseOnce).
+	released atomic.Bool
 
 	// slots holds a token for each tool call whose backend runs
 	// (max_concurrent_calls).
@@ -118,10 +122,11 @@ func loadAfter(paths []string, opts *thcl.Options, prev *Registry) (*Registry, h
 	}
 	if diags.HasErrors() {
 		cfg.DropReuse()
-		closeTools(cfg)
 		// Not servable, but the functions let CheckExamples run the
 		// examples of the tools that have no errors.
-		return &Registry{Config: cfg, functions: thcl.StaticEval(lookup)}, sortDiagnostics(diags)
+		broken := &Registry{Config: cfg, functions: thcl.StaticEval(lookup)}
+		broken.releaseOnce()
+		return broken, sortDiagnostics(diags)
 	}
 	r, d := compile(cfg, lookup, prev)
 	diags = append(diags, d...)
@@ -351,7 +356,7 @@ func (r *Registry) Retire() {
 // Close releases what the registry holds: backends release their resources
 // and directories are closed. Use Retire for a registry that may be in use.
 func (r *Registry) Close() error {
-	closeTools(r.Config)
+	r.releaseOnce()
 	for _, t := range r.templates {
 		if t.dir != nil {
 			_ = t.dir.Close()

@@ -89,3 +89,14 @@ func releaseBackends(cfg *thcl.Config) {
 		_ = b.Close()
 	}
 }
+
+// releaseOnce releases r's config's hold on its backends (closeTools) the
+// first time only. A load with errors releases its config at once, and
+// whoever asked for it closes the registry again: a second release would
+// count down, and close, the backends the tools it took unchanged share
+// with the registry in service.
+func (r *Registry) releaseOnce() {
+	if r.released.CompareAndSwap(false, true) {
+		closeTools(r.Config)
+	}
+}

@@ -4,16 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
@@ -155,34 +150,12 @@ func TestReloadBrokenKeepsReuse(t *testing.T) {
 // retired registry closed the backend, its idle connection would be
 // closed and the call after would open another.
 func TestReusedBackendStaysOpen(t *testing.T) {
-	var conns atomic.Int32
-	up := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		_, _ = w.Write([]byte("pong"))
-	}))
-	up.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			conns.Add(1)
-		}
-	}
-	up.Start()
-	t.Cleanup(up.Close)
-	src := func(desc string) string {
-		return fmt.Sprintf("tool \"ping\" {\n  description = \"ping\"\n  http { url = %q }\n}\ntool \"other\" {\n  description = %q\n  template { text = \"x\" }\n}\n", up.URL, desc)
-	}
+	url, conns := connCountingUpstream(t)
+	src := pingConfig(url)
 	r, path := reloadFrom(t, src("one"), nil)
 	before := r.Server.Registry()
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := r.Server.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
+	cs := connectInMemory(t, r.Server)
 	if got := callText(t, cs, "ping", nil); got != "pong" {
 		t.Fatalf("ping = %q", got)
 	}
