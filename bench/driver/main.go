@@ -19,7 +19,9 @@
 //	              a start takes milliseconds, and its median over 10 moved
 //	              by a third from run to run on a shared machine)
 //	-targets LIST comma-separated subset of toolhost,gosdk,ts,floor
-//	-cases LIST   comma-separated subset of start,latency,throughput,slow,big,memory,reload
+//	-cases LIST   comma-separated subset of start,latency,throughput,slow,big,memory,reload,http
+//	              (http: the template tool over streamable HTTP, with sessions
+//	              and stateless, at 1, 16 and 64 in flight; case_http.go)
 //	-throughput LIST
 //	              the tools of the throughput case: template,http,exec
 //	-node PATH    the node binary (default: node on PATH); the ts baseline is
@@ -87,7 +89,7 @@ func main() {
 	flag.BoolVar(&cfg.quick, "quick", false, "a short run: fewer rounds and calls")
 	flag.IntVar(&cfg.rounds, "rounds", 0, "rounds of each interleaved measurement (default 5, or 2 with -quick)")
 	flag.StringVar(&targets, "targets", strings.Join(allTargets, ","), "servers to measure")
-	flag.StringVar(&cases, "cases", "start,latency,throughput,slow,big,memory,reload", "cases to run")
+	flag.StringVar(&cases, "cases", "start,latency,throughput,slow,big,memory,reload,http", "cases to run")
 	flag.StringVar(&cfg.node, "node", "node", "the node binary, for the TypeScript baseline")
 	kinds := flag.String("throughput", "template,http,exec", "the tools of the throughput case")
 	flag.Var(&cfg.variants, "variant", "also measure toolhost with this environment, as KEY=VAL[,KEY=VAL] (repeatable), e.g. GOGC=400")
@@ -298,6 +300,11 @@ func run(cfg config) error {
 	}
 	if cfg.cases["reload"] {
 		if err := b.reload(); err != nil {
+			return err
+		}
+	}
+	if cfg.cases["http"] {
+		if err := b.httpThroughput(); err != nil {
 			return err
 		}
 	}
