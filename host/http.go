@@ -448,6 +448,7 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 			"to serve other machines, give the names and addresses they reach this one by with --allowed-hosts, as in --allowed-hosts mcp.example.com,192.0.2.10",
 			"addr", ln.Addr().String())
 	}
+	defer holdBallast()() // see gcHeapFloor
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
 	select {
