@@ -313,6 +313,9 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	if h.streams != nil {
 		streamable = h.streams.resume(streamable)
 	}
+	if opts.Stateless {
+		streamable = h.oneShot(streamable) // http_oneshot.go
+	}
 	sessions := h.streamablePOST(h.tasksPOST(h.keepStreamsAlive(streamable)))
 	if !opts.Stateless && opts.SessionIdleTimeout > 0 {
 		h.idle = newIdleSessions(opts.SessionIdleTimeout, func(sid string) {
