@@ -116,12 +116,19 @@ func (h *HTTPServer) serveOneShot(w http.ResponseWriter, r *http.Request, req *j
 	w.Header().Set("Cache-Control", "no-cache, no-transform")
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Connection", "keep-alive")
+	// The level is the default one, which callMiddleware sets on the
+	// SDK's stateless sessions (whose level is info) with a request of its
+	// own.
 	state := &mcp.ServerSessionState{
 		InitializeParams:  &mcp.InitializeParams{ProtocolVersion: version},
 		InitializedParams: &mcp.InitializedParams{},
-		LogLevel:          "info",
+		LogLevel:          DefaultLogLevel,
 	}
-	ss, err := h.srv.MCP().Connect(r.Context(), c, &mcp.ServerSessionOptions{State: state})
+	// The handler's context, and so that of the notifications it sends,
+	// derives from this one: the mark tells Write and callMiddleware that
+	// they are this request's.
+	ctx := context.WithValue(r.Context(), oneShotKey{}, c)
+	ss, err := h.srv.MCP().Connect(ctx, c, &mcp.ServerSessionOptions{State: state})
 	if err != nil {
 		h.logger.Error("could not start the session of a stateless request", "error", err)
 		http.Error(w, "failed connection", http.StatusInternalServerError)
@@ -174,8 +181,8 @@ func (c *oneShotConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // Write writes the answer to the request, or a notification that its
-// handler sends while it runs (its context passed callMiddleware, which
-// marks it stateless), as an SSE event. Anything else is not delivered,
+// handler sends while it runs (its context has the connection's mark), as
+// an SSE event. Anything else is not delivered,
 // as the SDK delivers nothing else to a stateless request: notifications
 // to every session, and requests to the client, which a stateless server
 // cannot make.
@@ -183,7 +190,7 @@ func (c *oneShotConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	resp, isResp := msg.(*jsonrpc.Response)
 	switch {
 	case isResp && resp.ID == c.req.ID:
-	case !isResp && !msg.(*jsonrpc.Request).IsCall() && isStateless(ctx):
+	case !isResp && !msg.(*jsonrpc.Request).IsCall() && ctx.Value(oneShotKey{}) == c:
 	case !isResp && msg.(*jsonrpc.Request).IsCall():
 		return fmt.Errorf("%w: stateless servers cannot make requests", errRejected())
 	default:
@@ -224,6 +231,10 @@ func (c *oneShotConn) Close() error {
 
 // SessionID is empty: the session is the request's alone.
 func (c *oneShotConn) SessionID() string { return "" }
+
+// oneShotKey is the context key under which the contexts of a one-shot
+// session's handlers hold its connection.
+type oneShotKey struct{}
 
 // errRejected is the SDK's error for a message a connection did not
 // deliver, which does not break the connection (any other error from

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -20,7 +21,7 @@ import (
 // messages. The SDK's handler is the server's own (HTTPServer.streamable),
 // served on a second loopback listener without toolhost's front end.
 func TestHTTPOneShotAsSDK(t *testing.T) {
-	e := startHTTP(t, HTTPOptions{Stateless: true})
+	e := startHTTPConfig(t, HTTPOptions{Stateless: true}, httpFeatureConfig)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -35,9 +36,13 @@ func TestHTTPOneShotAsSDK(t *testing.T) {
 		hdr        map[string]string
 		oneShot    bool // oneShot serves it (else the SDK does, behind the front end)
 	}{
-		{"a call", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"world"}}}`, map[string]string{"Mcp-Protocol-Version": "2025-11-25"}, true},
-		{"a call of an older protocol, a string id", `{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"say_hello","arguments":{"name":"x"}}}`, map[string]string{"Mcp-Protocol-Version": "2025-03-26"}, true},
-		{"a call without a version header", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"y"}}}`, nil, true},
+		{"a call", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"quick","arguments":{}}}`, map[string]string{"Mcp-Protocol-Version": "2025-11-25"}, true},
+		{"a call that logs at warning", `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"warning_log","arguments":{}}}`, map[string]string{"Mcp-Protocol-Version": "2025-11-25"}, true},
+		{"a call that logs at info", `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"info_log","arguments":{}}}`, map[string]string{"Mcp-Protocol-Version": "2025-11-25"}, true},
+		{"a call that would confirm", `{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"delete_file","arguments":{}}}`, map[string]string{"Mcp-Protocol-Version": "2025-11-25"}, true},
+		{"a call that confirms when it can", `{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"delete_allowed","arguments":{}}}`, map[string]string{"Mcp-Protocol-Version": "2025-11-25"}, true},
+		{"a call of an older protocol, a string id", `{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"quick"}}`, map[string]string{"Mcp-Protocol-Version": "2025-03-26"}, true},
+		{"a call without a version header", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"quick","arguments":{}}}`, nil, true},
 		{"a call of an unknown tool", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"nope","arguments":{}}}`, map[string]string{"Mcp-Protocol-Version": "2025-06-18"}, true},
 		{"tools/list", `{"jsonrpc":"2.0","id":4,"method":"tools/list"}`, map[string]string{"Mcp-Protocol-Version": "2025-11-25"}, true},
 		{"ping", `{"jsonrpc":"2.0","id":5,"method":"ping"}`, map[string]string{"Mcp-Protocol-Version": "2025-11-25"}, true},
@@ -56,8 +61,12 @@ func TestHTTPOneShotAsSDK(t *testing.T) {
 					t.Errorf("%s %q, the SDK's %q", h, got.Header.Get(h), want.Header.Get(h))
 				}
 			}
-			if g, w := oneShotMessages(t, got.Body), oneShotMessages(t, want.Body); !reflect.DeepEqual(g, w) {
+			g, w := oneShotMessages(t, got.Body), oneShotMessages(t, want.Body)
+			if !reflect.DeepEqual(g, w) {
 				t.Errorf("messages\n%v\nthe SDK's\n%v", g, w)
+			}
+			if logs := strings.Contains(tc.name, "logs at warning"); logs != (len(g) == 2) {
+				t.Errorf("%d messages, want the answer and a log line: %v", len(g), logs)
 			}
 			req, _ := http.NewRequest(http.MethodPost, e.base+"/mcp", nil)
 			req.Header.Set("Content-Type", "application/json")
