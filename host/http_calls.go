@@ -230,6 +230,7 @@ func (h *HTTPServer) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		h.inflight.Add(1)
 		defer h.inflight.Add(-1)
+		h.countForBallast()
 		if h.opts.RequestTimeout <= 0 {
 			return next(ctx, method, req)
 		}
