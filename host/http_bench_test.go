@@ -31,6 +31,8 @@ func BenchmarkServeHTTP(b *testing.B) {
 	}
 }
 
+// benchServeHTTP is BenchmarkServeHTTP with or without sessions, with
+// inflight requests in flight.
 func benchServeHTTP(b *testing.B, stateless bool, inflight int) {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	defer slog.SetDefault(slog.Default())
