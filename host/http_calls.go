@@ -204,11 +204,12 @@ func (h *HTTPServer) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 					}
 				}()
 			}
-			if method != "logging/setLevel" && !newProtocol(ss) {
+			if method != "logging/setLevel" && !newProtocol(ss) && ctx.Value(oneShotKey{}) == nil {
 				// The SDK gives each stateless request a session whose level
 				// is info, as if the client had set it. No client did (a
 				// level cannot outlive its request here): the default
-				// applies, as it does on sessions that never set one.
+				// applies, as it does on sessions that never set one. (A
+				// one-shot session, http_oneshot.go, starts with it.)
 				_, _ = next(ctx, "logging/setLevel", &mcp.ServerRequest[*mcp.SetLoggingLevelParams]{
 					Session: ss,
 					Params:  &mcp.SetLoggingLevelParams{Level: DefaultLogLevel},
@@ -229,6 +230,7 @@ func (h *HTTPServer) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		h.inflight.Add(1)
 		defer h.inflight.Add(-1)
+		h.countForBallast()
 		if h.opts.RequestTimeout <= 0 {
 			return next(ctx, method, req)
 		}

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -526,23 +525,7 @@ func (s *Server) promptHandler(ctx context.Context, req *mcp.GetPromptRequest) (
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	// The ballast (see gcHeapFloor) is made once the session has started:
 	// its allocation starts a GC cycle, which would delay the first answer.
-	stop := make(chan struct{})
-	held := make(chan []byte, 1)
-	go func() {
-		var ballast []byte
-		t := time.NewTimer(ballastDelay)
-		select {
-		case <-t.C:
-			ballast = gcBallast()
-		case <-stop:
-			t.Stop()
-		}
-		held <- ballast
-	}()
-	defer func() {
-		close(stop)
-		runtime.KeepAlive(<-held)
-	}()
+	defer holdBallast()()
 	err := s.mcp.Run(ctx, t)
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil

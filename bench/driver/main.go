@@ -19,7 +19,9 @@
 //	              a start takes milliseconds, and its median over 10 moved
 //	              by a third from run to run on a shared machine)
 //	-targets LIST comma-separated subset of toolhost,gosdk,ts,floor
-//	-cases LIST   comma-separated subset of start,latency,throughput,slow,big,memory,reload;
+//	-cases LIST   comma-separated subset of start,latency,throughput,slow,big,memory,reload,http
+//	              (http: the template tool over streamable HTTP, with sessions
+//	              and stateless, at 1, 16 and 64 in flight; case_http.go);
 //	              not run unless named: scale (10,000 tools) and backends
 //	              (the http and exec tools over the same GET and fork/exec
 //	              made by the driver)
@@ -95,7 +97,7 @@ func main() {
 	flag.BoolVar(&cfg.quick, "quick", false, "a short run: fewer rounds and calls")
 	flag.IntVar(&cfg.rounds, "rounds", 0, "rounds of each interleaved measurement (default 5, or 2 with -quick)")
 	flag.StringVar(&targets, "targets", strings.Join(allTargets, ","), "servers to measure")
-	flag.StringVar(&cases, "cases", "start,latency,throughput,slow,big,memory,reload", "cases to run")
+	flag.StringVar(&cases, "cases", "start,latency,throughput,slow,big,memory,reload,http", "cases to run")
 	flag.StringVar(&cfg.node, "node", "node", "the node binary, for the TypeScript baseline")
 	kinds := flag.String("throughput", "template,http,exec", "the tools of the throughput case")
 	flag.Var(&cfg.variants, "variant", "also measure toolhost with this environment, as KEY=VAL[,KEY=VAL] (repeatable), e.g. GOGC=400")
@@ -316,6 +318,11 @@ func run(cfg config) error {
 	}
 	if err := b.backends(); err != nil { // case_backends.go; only with -cases backends
 		return err
+	}
+	if cfg.cases["http"] {
+		if err := b.httpThroughput(); err != nil {
+			return err
+		}
 	}
 	env = append(env, "load average at the end: "+loadavg())
 	b.print(os.Stdout, env)

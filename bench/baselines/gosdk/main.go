@@ -16,6 +16,10 @@
 //
 // -examples serves instead the definitions of examples/tools.hcl, written
 // by hand (examples.go), for the cold-start case; run it in examples/.
+//
+// -http ADDR serves the same tools over streamable HTTP at ADDR/mcp, with
+// the SDK's mcp.NewStreamableHTTPHandler (sessions; -stateless for
+// Stateless: true) instead of stdio (http.go).
 package main
 
 import (
@@ -70,6 +74,8 @@ func text(s string) *mcp.CallToolResult {
 func main() {
 	extra := flag.Int("tools", 0, "generated tools to add")
 	examples := flag.Bool("examples", false, "serve the definitions of examples/tools.hcl instead (run it in examples/)")
+	listen := flag.String("http", "", "serve streamable HTTP on this address instead of stdio")
+	stateless := flag.Bool("stateless", false, "with -http: no sessions (StreamableHTTPOptions.Stateless)")
 	flag.Parse()
 	if *examples {
 		serve(examplesServer())
@@ -160,6 +166,10 @@ func main() {
 			func(ctx context.Context, req *mcp.CallToolRequest, in genIn) (*mcp.CallToolResult, any, error) {
 				return text(fmt.Sprintf("tool says hello %s x%d", in.Name, in.Count)), nil, nil
 			})
+	}
+	if *listen != "" {
+		serveHTTP(s, *listen, *stateless)
+		return
 	}
 	serve(s)
 }

@@ -1,0 +1,256 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// oneShot serves, in --stateless mode, the POSTs that carry one request of
+// a method it knows (oneShotMethods) on a protocol before 2026-07-28, the
+// bulk of a stateless server's traffic, and hands every other request to
+// next, the SDK's stateless handler.
+//
+// The SDK's handler decodes such a POST through nine new JSON decoders,
+// each with a 32 KiB buffer of its own (to find out what the POST opens,
+// then to read it, then to look for a _meta in it twice), before it decodes
+// the params: about 300 KB of garbage a request, which kept the GC busy for
+// half of the CPU under load. oneShot decodes the body once, without such
+// buffers (decodeMessage, as stdio does), and gives the request to a
+// session of its own on the same server, as the SDK does, over a
+// connection that answers on this POST's stream (oneShotConn): the SDK
+// then decodes only the params. Every middleware runs as for any other
+// request. What the SDK writes is written the same way: the same headers,
+// each message an SSE event "message".
+func (h *HTTPServer) oneShot(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req, version, ok := oneShotRequest(r)
+		if !ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		h.serveOneShot(w, r, req, version)
+	})
+}
+
+// oneShotMethods are the methods oneShot serves: those whose params the
+// SDK does not need to see before they reach the server (each is a call,
+// and none starts or ends anything beyond its own answer).
+var oneShotMethods = []string{"tools/call", "tools/list", "ping", "resources/list", "resources/templates/list", "prompts/list"}
+
+// oneShotVersions are the protocol versions oneShot serves: the SDK's
+// before 2026-07-28, which answers each request without a session, and
+// whose requests carry no _meta the SDK must check.
+var oneShotVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// oneShotRequest decodes a POST that oneShot serves: its request, and the
+// protocol version its session is to have (as the SDK gives a stateless
+// request, 2025-03-26 when the header names none). ok is false for any
+// other POST, which the SDK answers as it always does, its refusals
+// included.
+func oneShotRequest(r *http.Request) (_ *jsonrpc.Request, version string, ok bool) {
+	body, _ := r.Body.(*readBody)
+	if r.Method != http.MethodPost || body == nil || len(r.Header.Values("Last-Event-ID")) > 0 {
+		return nil, "", false
+	}
+	version = r.Header.Get("Mcp-Protocol-Version")
+	switch {
+	case version == "":
+		version = "2025-03-26"
+	case !slices.Contains(oneShotVersions, version):
+		return nil, "", false
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" || !acceptsBoth(r.Header.Values("Accept")) {
+		return nil, "", false
+	}
+	if newProtocolPOST(r, body.data) {
+		return nil, "", false
+	}
+	msg, err := decodeMessage(body.data)
+	if err != nil {
+		return nil, "", false
+	}
+	req, isReq := msg.(*jsonrpc.Request)
+	if !isReq || !req.IsCall() || !slices.Contains(oneShotMethods, req.Method) || (req.Method == "tools/call" && len(req.Params) == 0) {
+		return nil, "", false
+	}
+	return req, version, true
+}
+
+// acceptsBoth reports whether Accept values take both application/json
+// and text/event-stream, as the SDK requires of a POST.
+func acceptsBoth(values []string) bool {
+	var jsonOK, streamOK bool
+	for _, v := range values {
+		for part := range strings.SplitSeq(v, ",") {
+			base, _, _ := strings.Cut(part, ";")
+			switch strings.ToLower(strings.TrimSpace(base)) {
+			case "application/json", "application/*":
+				jsonOK = true
+			case "text/event-stream", "text/*":
+				streamOK = true
+			case "*/*":
+				jsonOK, streamOK = true, true
+			}
+		}
+	}
+	return jsonOK && streamOK
+}
+
+// serveOneShot serves req, of a POST oneShot took, on a session of its own
+// that has the state the SDK gives a stateless request: initialized, with
+// the protocol version of the POST's header.
+func (h *HTTPServer) serveOneShot(w http.ResponseWriter, r *http.Request, req *jsonrpc.Request, version string) {
+	req.Extra = &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
+	c := &oneShotConn{req: req, w: w, answered: make(chan struct{}), closed: make(chan struct{})}
+	w.Header().Set("Cache-Control", "no-cache, no-transform")
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Connection", "keep-alive")
+	// The level is the default one, which callMiddleware sets on the
+	// SDK's stateless sessions (whose level is info) with a request of its
+	// own.
+	state := &mcp.ServerSessionState{
+		InitializeParams:  &mcp.InitializeParams{ProtocolVersion: version},
+		InitializedParams: &mcp.InitializedParams{},
+		LogLevel:          DefaultLogLevel,
+	}
+	// The handler's context, and so that of the notifications it sends,
+	// derives from this one: the mark tells Write and callMiddleware that
+	// they are this request's.
+	ctx := context.WithValue(r.Context(), oneShotKey{}, c)
+	ss, err := h.srv.MCP().Connect(ctx, c, &mcp.ServerSessionOptions{State: state})
+	if err != nil {
+		h.logger.Error("could not start the session of a stateless request", "error", err)
+		http.Error(w, "failed connection", http.StatusInternalServerError)
+		return
+	}
+	defer ss.Close()
+	select {
+	case <-c.answered:
+	case <-r.Context().Done():
+	}
+	c.mu.Lock()
+	c.done = true // nothing is written once the handler returns
+	c.mu.Unlock()
+}
+
+// oneShotConn is the connection of a session that serves one request of a
+// POST (see oneShot): Read gives the request, then waits for the end;
+// Write writes the answer, and the notifications the request's handler
+// sends before it, as SSE events of the POST's response. It is its own
+// transport: a session connects to it once.
+type oneShotConn struct {
+	req      *jsonrpc.Request
+	w        http.ResponseWriter
+	answered chan struct{} // closed once the answer is written
+
+	readOnce  sync.Once
+	closeOnce sync.Once
+	closed    chan struct{}
+
+	mu   sync.Mutex // guards w and what follows
+	done bool       // the answer is written, or the POST has ended
+}
+
+// Connect implements mcp.Transport.
+func (c *oneShotConn) Connect(context.Context) (mcp.Connection, error) { return c, nil }
+
+// Read gives the request once, then waits until the connection closes.
+func (c *oneShotConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	var msg jsonrpc.Message
+	c.readOnce.Do(func() { msg = c.req })
+	if msg != nil {
+		return msg, nil
+	}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.closed:
+		return nil, io.EOF
+	}
+}
+
+// Write writes the answer to the request, or a notification that its
+// handler sends while it runs (its context has the connection's mark), as
+// an SSE event. Anything else is not delivered,
+// as the SDK delivers nothing else to a stateless request: notifications
+// to every session, and requests to the client, which a stateless server
+// cannot make.
+func (c *oneShotConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	resp, isResp := msg.(*jsonrpc.Response)
+	switch {
+	case isResp && resp.ID == c.req.ID:
+	case !isResp && !msg.(*jsonrpc.Request).IsCall() && ctx.Value(oneShotKey{}) == c:
+	case !isResp && msg.(*jsonrpc.Request).IsCall():
+		return fmt.Errorf("%w: stateless servers cannot make requests", errRejected())
+	default:
+		return fmt.Errorf("%w: the message is not part of the request's answer", errRejected())
+	}
+	data, err := encodeLine(msg)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done {
+		return fmt.Errorf("%w: the request's stream has ended", errRejected())
+	}
+	ev := make([]byte, 0, len(data)+len("event: message\ndata: \n\n"))
+	ev = append(ev, "event: message\ndata: "...)
+	ev = append(ev, data[:len(data)-1]...) // without encodeLine's newline
+	ev = append(ev, "\n\n"...)
+	_, err = c.w.Write(ev)
+	_ = http.NewResponseController(c.w).Flush()
+	if isResp {
+		c.done = true
+		close(c.answered)
+	}
+	if err != nil {
+		// The client went away: not a broken connection, only an
+		// undelivered message.
+		return fmt.Errorf("%w: %w", errRejected(), err)
+	}
+	return nil
+}
+
+// Close ends the connection: Read reports its end.
+func (c *oneShotConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return nil
+}
+
+// SessionID is empty: the session is the request's alone.
+func (c *oneShotConn) SessionID() string { return "" }
+
+// oneShotKey is the context key under which the contexts of a one-shot
+// session's handlers hold its connection.
+type oneShotKey struct{}
+
+// errRejected is the SDK's error for a message a connection did not
+// deliver, which does not break the connection (any other error from
+// Write ends the session and cancels its calls). The SDK does not export
+// it: it is taken once from what the SDK's own stateless connection
+// returns for a request to the client.
+var errRejected = sync.OnceValue(func() error {
+	t := &mcp.StreamableServerTransport{Stateless: true}
+	conn, err := t.Connect(context.Background())
+	if err == nil {
+		defer conn.Close()
+		id, _ := jsonrpc.MakeID(int64(1))
+		err = conn.Write(context.Background(), &jsonrpc.Request{ID: id, Method: "ping"})
+		if inner := errors.Unwrap(err); inner != nil {
+			return inner
+		}
+	}
+	return errors.New("message not delivered")
+})
