@@ -84,50 +84,12 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	}
 	cfg := &Config{Files: map[string]*hcl.File{}}
 	files, diags := ConfigFiles(paths)
-	var bodies []*hcl.File
-	var bodyNames []string // the name of each of bodies
-	// The files are parsed side by side (see parseFiles); what they give
-	// is taken in their order.
-	readErrs := make([]error, len(files))
-	var readable []string
-	var srcs [][]byte
-	for i, name := range files {
-		src, err := ReadConfigFile(name)
-		if readErrs[i] = err; err == nil {
-			readable = append(readable, name)
-			srcs = append(srcs, src)
-		}
-	}
 	var prev *reuse
 	if opts.Previous != nil {
 		prev = opts.Previous.reuse
 	}
-	cfg.reuse = newReuse()
-	parsed, parseDiags := parseFiles(readable, srcs, prev, cfg.reuse)
-	next := 0 // the index in parsed of the next readable file
-	for i, name := range files {
-		if err := readErrs[i]; err != nil {
-			diags = append(diags, readErrorDiag(name, err))
-			continue
-		}
-		f := parsed[next]
-		d := LimitSyntaxErrors(name, explainRedefined(f, ExplainSyntaxErrors(name, srcs[next], parseDiags[next])))
-		next++
-		diags = append(diags, d...)
-		cfg.Paths = append(cfg.Paths, name)
-		if f != nil {
-			cfg.Files[name] = f
-			// A file with syntax errors is not decoded (its blocks would
-			// only report the same mistakes again), but the other files
-			// are: every file's problems show at once. An argument set
-			// twice leaves the file whole (the parser keeps the first),
-			// so its other problems show too.
-			if !d.HasErrors() || onlyRedefined(d) {
-				bodies = append(bodies, f)
-				bodyNames = append(bodyNames, name)
-			}
-		}
-	}
+	bodies, bodyNames, d := cfg.parseAll(files, prev)
+	diags = append(diags, d...)
 	lookup := opts.LookupEnv
 	if lookup == nil {
 		lookup = os.LookupEnv
@@ -199,6 +161,55 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	fixLabelDiags(diags)
 	redactEnvValues(diags, cfg.Files, lookup)
 	return cfg, diags
+}
+
+// parseAll reads and parses files, side by side, taking from prev what did
+// not change, and records each in cfg. It returns the files to decode
+// (those without syntax errors, or whose only error is an argument set
+// twice), their names, and the problems of reading and parsing.
+func (cfg *Config) parseAll(files []string, prev *reuse) ([]*hcl.File, []string, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	var bodies []*hcl.File
+	var bodyNames []string // the name of each of bodies
+	// The files are parsed side by side (see parseFiles); what they give
+	// is taken in their order.
+	readErrs := make([]error, len(files))
+	var readable []string
+	var srcs [][]byte
+	for i, name := range files {
+		src, err := ReadConfigFile(name)
+		if readErrs[i] = err; err == nil {
+			readable = append(readable, name)
+			srcs = append(srcs, src)
+		}
+	}
+	cfg.reuse = newReuse()
+	parsed, parseDiags := parseFiles(readable, srcs, prev, cfg.reuse)
+	next := 0 // the index in parsed of the next readable file
+	for i, name := range files {
+		if err := readErrs[i]; err != nil {
+			diags = append(diags, readErrorDiag(name, err))
+			continue
+		}
+		f := parsed[next]
+		d := LimitSyntaxErrors(name, explainRedefined(f, ExplainSyntaxErrors(name, srcs[next], parseDiags[next])))
+		next++
+		diags = append(diags, d...)
+		cfg.Paths = append(cfg.Paths, name)
+		if f != nil {
+			cfg.Files[name] = f
+			// A file with syntax errors is not decoded (its blocks would
+			// only report the same mistakes again), but the other files
+			// are: every file's problems show at once. An argument set
+			// twice leaves the file whole (the parser keeps the first),
+			// so its other problems show too.
+			if !d.HasErrors() || onlyRedefined(d) {
+				bodies = append(bodies, f)
+				bodyNames = append(bodyNames, name)
+			}
+		}
+	}
+	return bodies, bodyNames, diags
 }
 
 // readErrorDiag reports a config file that cannot be read. Its subject

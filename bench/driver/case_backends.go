@@ -174,11 +174,7 @@ func (b *bench) backends() error {
 	}
 
 	root := b.examples.dir
-	type entry struct {
-		name string
-		p    *proc
-	}
-	var ths []entry
+	var ths []backendTarget
 	defer func() {
 		for _, e := range ths {
 			e.p.stop()
@@ -198,7 +194,7 @@ func (b *bench) backends() error {
 		if err != nil {
 			return err
 		}
-		ths = append(ths, entry{t.name, p})
+		ths = append(ths, backendTarget{t.name, p})
 		if err := p.initialize(); err != nil {
 			return err
 		}
@@ -220,6 +216,32 @@ func (b *bench) backends() error {
 		}
 	}
 
+	if err := b.backendsHTTP(ths, get); err != nil {
+		return err
+	}
+	return b.backendsExec(ths, fork)
+}
+
+// backendTarget is a toolhost server of the backends case.
+type backendTarget struct {
+	name string
+	p    *proc
+}
+
+// backendOrder is round r's order of the baseline (-1) and the n
+// toolhosts.
+func backendOrder(r, n int) []int {
+	o := []int{-1}
+	for i := 0; i < n; i++ {
+		o = append(o, i)
+	}
+	k := r % len(o)
+	return append(o[k:], o[:k]...)
+}
+
+// backendsHTTP measures the http tools against get, the driver's own GET.
+func (b *bench) backendsHTTP(ths []backendTarget, get func() error) error {
+	var err error
 	n := b.pick(500, 2000)
 	logf("backends: %d rounds of %d sequential http calls, and exec calls at 1 and 16 in flight", b.cfg.rounds, n)
 	// perCall is the mean time of a call over one run, in µs.
@@ -233,15 +255,6 @@ func (b *bench) backends() error {
 		}
 		return us(time.Since(t0)) / float64(n), nil
 	}
-	// order is round r's order of the baseline (-1) and the toolhosts.
-	order := func(r int) []int {
-		o := []int{-1}
-		for i := range ths {
-			o = append(o, i)
-		}
-		k := r % len(o)
-		return append(o[k:], o[:k]...)
-	}
 
 	httpRows := map[string]map[string][]float64{} // row -> target -> per round
 	put := func(rowName, target string, v float64) {
@@ -254,7 +267,7 @@ func (b *bench) backends() error {
 	for r := 0; r < b.cfg.rounds; r++ {
 		got := map[string]map[string]float64{}
 		var d float64
-		for _, i := range order(r) {
+		for _, i := range backendOrder(r, len(ths)) {
 			if i < 0 {
 				if d, err = direct(n); err != nil {
 					return err
@@ -297,7 +310,13 @@ func (b *bench) backends() error {
 		b.add(row{section: sec, name: name, unit: "µs", vals: medians(httpRows[name]), note: note})
 		note = ""
 	}
+	return nil
+}
 
+// backendsExec measures the exec tool against fork, a bare fork/exec of
+// the same program.
+func (b *bench) backendsExec(ths []backendTarget, fork func() error) error {
+	var err error
 	// exec: calls per second of the echo tool and of a bare fork/exec, at
 	// 1 and 16 in flight; the ratio is the bare one's ÷ toolhost's, per
 	// round, then the median.
@@ -333,7 +352,7 @@ func (b *bench) backends() error {
 		for r := 0; r < b.cfg.rounds; r++ {
 			var base float64
 			got := map[string]float64{}
-			for _, i := range order(r) {
+			for _, i := range backendOrder(r, len(ths)) {
 				if i < 0 {
 					if base, err = bare(k); err != nil {
 						return err
