@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -113,29 +112,6 @@ func startDocs() (string, func(), error) {
 		return "", nil, fmt.Errorf("the doc server did not start: %w", err)
 	}
 	return strings.TrimSpace(line), stop, nil
-}
-
-// cpuSeconds is the CPU time (user and system) process pid has used,
-// from /proc; -1 where there is none. Its own, without its children's.
-func cpuSeconds(pid string) float64 {
-	b, err := os.ReadFile("/proc/" + pid + "/stat")
-	if err != nil {
-		return -1
-	}
-	i := strings.LastIndexByte(string(b), ')')
-	if i < 0 {
-		return -1
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 13 {
-		return -1
-	}
-	ut, err1 := strconv.ParseFloat(f[11], 64)
-	st, err2 := strconv.ParseFloat(f[12], 64)
-	if err1 != nil || err2 != nil {
-		return -1
-	}
-	return (ut + st) / 100 // USER_HZ
 }
 
 // backends runs the case; it does nothing unless -cases names it.
@@ -277,18 +253,18 @@ func (b *bench) backendsHTTP(ths []backendTarget, get func() error) error {
 			}
 			e := ths[i]
 			got[e.name] = map[string]float64{}
-			pid := strconv.Itoa(e.p.cmd.Process.Pid)
+			pid := e.p.cmd.Process.Pid
 			for _, c := range []struct {
 				name string
 				c    callSpec
 			}{{"doc", docCall}, {"doc_text", docTextCall}, {"say_hello", helloCall}} {
-				cpu0 := cpuSeconds(pid)
+				cpu0 := procCPU(pid)
 				res, err := e.p.run(c.c, 1, n, 30*time.Second, false)
 				if err != nil {
 					return err
 				}
 				got[e.name][c.name] = perCall(res)
-				got[e.name][c.name+" cpu"] = (cpuSeconds(pid) - cpu0) * 1e6 / float64(res.calls)
+				got[e.name][c.name+" cpu"] = us(procCPU(pid)-cpu0) / float64(res.calls)
 			}
 		}
 		for name, g := range got {
@@ -360,13 +336,13 @@ func (b *bench) backendsExec(ths []backendTarget, fork func() error) error {
 					cps[baselineName] = append(cps[baselineName], base)
 					continue
 				}
-				pid := strconv.Itoa(ths[i].p.cmd.Process.Pid)
-				cpu0 := cpuSeconds(pid)
+				pid := ths[i].p.cmd.Process.Pid
+				cpu0 := procCPU(pid)
 				res, err := ths[i].p.run(echoCall, k, 1_000_000, dur, false)
 				if err != nil {
 					return err
 				}
-				cpu[ths[i].name] = append(cpu[ths[i].name], (cpuSeconds(pid)-cpu0)*1e6/float64(res.calls))
+				cpu[ths[i].name] = append(cpu[ths[i].name], us(procCPU(pid)-cpu0)/float64(res.calls))
 				got[ths[i].name] = res.perSecond()
 				cps[ths[i].name] = append(cps[ths[i].name], res.perSecond())
 			}
