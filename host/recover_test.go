@@ -24,15 +24,20 @@ func (panicker) Close() error { return nil }
 
 var panickerOnce sync.Once
 
-// TestPanicInCallIsAnError: a panic while a request is answered fails
-// that request with an internal error and is logged; the server, and the
-// session, go on serving.
-func TestPanicInCallIsAnError(t *testing.T) {
+// registerPanicker registers the panicker backend once per test binary.
+func registerPanicker() {
 	panickerOnce.Do(func() {
 		adapters.Register(adapters.Kind{Name: "panicker", Summary: "test: panics", Compile: func(*hcl.Block, *adapters.CompileContext) (adapters.Backend, hcl.Diagnostics) {
 			return panicker{}, nil
 		}})
 	})
+}
+
+// TestPanicInCallIsAnError: a panic while a request is answered fails
+// that request with an internal error and is logged; the server, and the
+// session, go on serving.
+func TestPanicInCallIsAnError(t *testing.T) {
+	registerPanicker()
 	e := startHTTPConfig(t, HTTPOptions{}, `
 tool "boom" {
   panicker {}
@@ -54,3 +59,4 @@ tool "fine" {
 		t.Errorf("the log has no panic and stack:\n%s", log)
 	}
 }
+

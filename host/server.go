@@ -453,8 +453,11 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	return s.callTool(ctx, name, args)
 }
 
-// callTool is CallTool, unobserved.
-func (s *Server) callTool(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+// callTool is CallTool, unobserved. A panic in the call is the call's
+// internal error, as for a call over MCP (recoverRequest): the bridge and
+// the call command run calls outside the SDK's handling.
+func (s *Server) callTool(ctx context.Context, name string, args json.RawMessage) (_ *mcp.CallToolResult, err error) {
+	defer s.recoverRequest("tools/call", &err)
 	reg := s.use()
 	defer reg.release()
 	ctx, cancel := s.callContext(ctx)

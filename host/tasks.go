@@ -228,11 +228,19 @@ func (th *taskHost) run(ctx context.Context, reg *Registry, peer *taskPeer, tool
 		ctx, stop = context.WithTimeoutCause(ctx, limit, errTaskRunLimit)
 		defer stop()
 	}
-	res, err := reg.CallToolFrom(ctx, tool, args, peer)
+	res, err := th.call(ctx, reg, tool, args, peer)
 	if res != nil && version != "" {
 		forProtocol(res, version)
 	}
 	th.settle(ctx, id, res, err, limit)
+}
+
+// call runs a task's tool call. A panic in it fails the task with an
+// internal error, as it fails a call over MCP (recoverRequest), instead of
+// ending the process with every session in it.
+func (th *taskHost) call(ctx context.Context, reg *Registry, tool string, args json.RawMessage, peer *taskPeer) (_ *mcp.CallToolResult, err error) {
+	defer th.s.recoverRequest("tools/call (task)", &err)
+	return reg.CallToolFrom(ctx, tool, args, peer)
 }
 
 // settle stores a task's outcome: cancelled, failed (the host stopped, the
