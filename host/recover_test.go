@@ -59,4 +59,3 @@ tool "fine" {
 		t.Errorf("the log has no panic and stack:\n%s", log)
 	}
 }
-
