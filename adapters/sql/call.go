@@ -197,7 +197,7 @@ func (b *Backend) fail(what string, err error, secrets []string) error {
 	hint := ""
 	switch {
 	case what == "the database cannot be reached":
-		hint = "; check that the database is running and reachable, then call again"
+		hint = ". " + b.d.unreachable()
 	case b.readOnly && looksLikeReadOnlyRefusal(msg):
 		hint = "; the tool is read-only (its sql block may say read_only = false if it must write, and its source too)"
 	}

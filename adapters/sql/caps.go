@@ -60,7 +60,14 @@ func (b *Backend) CheckOnline(ctx context.Context) hcl.Diagnostics {
 	}
 	ctx, cancel := context.WithTimeout(ctx, b.src.StatementTimeout)
 	defer cancel()
-	stmt, err := db.PrepareContext(ctx, b.query)
+	// The source's dsn is blamed when no connection can be made: the
+	// query was not looked at.
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Database cannot be reached", Subject: b.src.DSNRange.Ptr(), Detail: fmt.Sprintf("Tool %s: the database of source %q (%s) cannot be reached, so the query was not checked: %s. %s", b.tool, b.src.Name, b.src.Driver, redact.Redact(err.Error(), b.d.secrets(b.src.DSN)), b.d.unreachable())}}
+	}
+	defer conn.Close()
+	stmt, err := conn.PrepareContext(ctx, b.query)
 	if err != nil {
 		return diag("Statement refused by the database", fmt.Sprintf("Tool %s: the database of source %q (%s) refused to prepare the query: %s. Fix the query in the sql block.", b.tool, b.src.Name, b.src.Driver, redact.Redact(err.Error(), b.d.secrets(b.src.DSN))))
 	}

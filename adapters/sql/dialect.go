@@ -24,6 +24,9 @@ type dialect interface {
 	// secrets are the parts of the source's dsn that a message must not
 	// show (the dsn itself, its password).
 	secrets(dsn string) []string
+	// unreachable is what to check when a connection to the source
+	// cannot be made, a full sentence for messages.
+	unreachable() string
 }
 
 // dialects are the dialects by source driver.

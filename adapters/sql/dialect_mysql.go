@@ -154,3 +154,7 @@ func unknownVariable(err error) bool {
 	var me *mysql.MySQLError
 	return errors.As(err, &me) && me.Number == errUnknownVariable
 }
+
+func (mysqlDialect) unreachable() string {
+	return "Check that the database server is running and reachable from here, and that the source's dsn has the right address, database name and credentials."
+}

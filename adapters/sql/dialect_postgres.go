@@ -71,3 +71,7 @@ func (postgresDialect) timedOut(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "57014" && strings.Contains(pe.Message, "statement timeout")
 }
+
+func (postgresDialect) unreachable() string {
+	return "Check that the database server is running and reachable from here, and that the source's dsn has the right address, database name and credentials."
+}

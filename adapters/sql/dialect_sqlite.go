@@ -65,3 +65,7 @@ func sqliteURI(dsn string, readOnly bool) string {
 }
 
 func (sqliteDialect) secrets(dsn string) []string { return []string{dsn} }
+
+func (sqliteDialect) unreachable() string {
+	return "Check that the source's dsn names an existing database file that toolhost may read: toolhost never creates one, so a misspelt path is refused rather than made into an empty database."
+}
