@@ -138,6 +138,21 @@ func TestReloadEditBeforeInitialize(t *testing.T) {
 	}
 }
 
+// TestReloadWithoutClient: over stdio with no client initialized (serve
+// tried in a terminal), a save is still reloaded, and a client that comes
+// later lists the new tools.
+func TestReloadWithoutClient(t *testing.T) {
+	cfg := writeConfig(t, toolConfig("alpha", "beta"))
+	s := startServe(t, cfg)
+	s.waitStderr("the config loaded", func(e string) bool { return strings.Contains(e, "serving over stdio") })
+	writeAtomically(t, cfg, toolConfig("alpha", "gamma"))
+	s.waitStderr("the reload", func(e string) bool { return strings.Contains(e, "reloaded config") })
+	s.initialize("2025-06-18")
+	if got := strings.Join(s.toolNames(1), ","); got != "alpha,gamma" {
+		t.Fatalf("tools after the save: %s", got)
+	}
+}
+
 // TestReloadSymlinkSwap updates a config the way Kubernetes updates a
 // mounted ConfigMap: tools.hcl -> ..data/tools.hcl, and ..data is a symlink
 // swapped atomically to a new directory.

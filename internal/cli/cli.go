@@ -346,6 +346,11 @@ func writeDiags(w io.Writer, cfg *thcl.Config, diags hcl.Diagnostics) {
 // without a config argument (defaultConfigOr).
 const defaultConfig = "tools.hcl"
 
+// watchWithoutClient is how long serve over stdio waits for initialize
+// before it watches the config anyway. Editors send initialize at once, and
+// the watcher then starts after the answer, off its path.
+const watchWithoutClient = time.Second
+
 // runServe is toolhost serve: it parses the flags, opens the stores,
 // loads the config and serves it over stdio or HTTP until the client or a
 // signal ends it. It is long because it is the wiring of serve, one step
@@ -456,6 +461,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if httpOpts != nil {
 		msg = "config loaded"
 		startWatch()
+	} else {
+		// A client that has not sent initialize by now (someone trying
+		// serve in a terminal) does not hold the watcher back: saves are
+		// reloaded as they are once a client is initialized.
+		time.AfterFunc(watchWithoutClient, startWatch)
 	}
 	logger.Info(msg, "config", strings.Join(reg.Config.Paths, ","), "tools", len(reg.Tools), "resources", len(reg.Resources)+len(reg.Templates), "prompts", len(reg.Prompts), "watch", *watch)
 	logOffline(logger, reg)
