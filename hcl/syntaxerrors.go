@@ -340,6 +340,30 @@ func explainFullWidth(src []byte, diags hcl.Diagnostics) hcl.Diagnostics {
 	if out == nil {
 		return diags
 	}
+	return dropFullWidthEchoes(out, diags)
+}
+
+// dropFullWidthEchoes drops, from explained (diags with their full-width
+// errors explained), HCL's other errors on a line with a full-width
+// character: they are what the parser made of the line without the
+// character it did not read ("Argument or block definition required"
+// before a full-width ＝), said first and pointing elsewhere, and go away
+// with it.
+func dropFullWidthEchoes(explained, diags hcl.Diagnostics) hcl.Diagnostics {
+	lines := map[string]bool{}
+	key := func(r *hcl.Range) string { return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line) }
+	for i, d := range explained {
+		if d != diags[i] {
+			lines[key(d.Subject)] = true
+		}
+	}
+	out := explained[:0:0]
+	for i, d := range explained {
+		if d == diags[i] && d.Severity == hcl.DiagError && d.Subject != nil && lines[key(d.Subject)] {
+			continue
+		}
+		out = append(out, d)
+	}
 	return out
 }
 

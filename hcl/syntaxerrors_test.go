@@ -355,10 +355,20 @@ func TestExplainFullWidth(t *testing.T) {
 				}
 				return
 			}
-			for _, d := range diags {
+			for i, d := range diags {
 				if d.Summary == "Invalid character" {
 					if !strings.Contains(d.Detail, tc.want) {
 						t.Errorf("detail %q lacks %q", d.Detail, tc.want)
+					}
+					// What HCL made of the rest of the line is not said
+					// before the character (or after it).
+					if tc.name == "curly quotes" {
+						return
+					}
+					for j, o := range diags {
+						if j != i && o.Summary != "Invalid character" && o.Subject != nil && o.Subject.Start.Line == d.Subject.Start.Line {
+							t.Errorf("another error on the line: %s: %s", o.Summary, o.Detail)
+						}
 					}
 					return
 				}
