@@ -11,6 +11,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+	"golang.org/x/time/rate"
+
 	"github.com/toolhost/toolhost/internal/identity"
 )
 
@@ -22,6 +25,10 @@ type introCache struct {
 	// down is set while the endpoint cannot be reached, so that the log
 	// says so once, not at every request.
 	down atomic.Bool
+	// flight makes the requests with one token share its introspection;
+	// limit paces the introspections (IntrospectionRate).
+	flight singleflight.Group
+	limit  *rate.Limiter
 }
 
 // introEntry is one answer: the Caller of an active token, or the reason
@@ -33,7 +40,7 @@ type introEntry struct {
 }
 
 func newIntroCache() *introCache {
-	return &introCache{entries: map[[sha256.Size]byte]introEntry{}}
+	return &introCache{entries: map[[sha256.Size]byte]introEntry{}, limit: rate.NewLimiter(IntrospectionRate, IntrospectionBurst)}
 }
 
 // get returns the answer kept for key, if it is still good at now.
@@ -57,34 +64,59 @@ func (c *introCache) put(key [sha256.Size]byte, e introEntry, now time.Time) {
 }
 
 // introspectToken checks an opaque token at the introspection endpoint
-// (RFC 7662), or in the answers kept from it.
+// (RFC 7662), or in the answers kept from it. Requests with the same token
+// share one introspection, and introspections are paced.
 func (v *Verifier) introspectToken(ctx context.Context, token string) (*identity.Caller, error) {
 	key := tokenHash(token)
-	now := v.now()
-	if e, ok := v.introspect.get(key, now); ok {
+	if e, ok := v.introspect.get(key, v.now()); ok {
 		return e.caller, e.err
+	}
+	// The introspection is shared: it does not end with the request that
+	// started it.
+	shared := context.WithoutCancel(ctx)
+	r, _, _ := v.introspect.flight.Do(string(key[:]), func() (any, error) {
+		if e, ok := v.introspect.get(key, v.now()); ok {
+			return e, nil // answered while this request waited
+		}
+		return v.introspectNow(shared, key, token), nil
+	})
+	e := r.(introEntry)
+	return e.caller, e.err
+}
+
+// introspectNow asks the introspection endpoint about token, in its turn,
+// and keeps the answer.
+func (v *Verifier) introspectNow(ctx context.Context, key [sha256.Size]byte, token string) introEntry {
+	wait, cancel := context.WithTimeout(ctx, IntrospectionWait)
+	err := v.introspect.limit.Wait(wait)
+	cancel()
+	if err != nil {
+		return introEntry{err: fmt.Errorf("%w: more new tokens arrive than the server introspects (%d a second); send the request again shortly", ErrUnavailable, IntrospectionRate)}
 	}
 	resp, err := v.askIntrospection(ctx, token)
 	if err != nil {
 		if !v.introspect.down.Swap(true) {
 			v.logger.Warn("cannot reach the introspection endpoint: requests with opaque tokens are refused with 503 until it answers", "error", err)
 		}
-		return nil, fmt.Errorf("%w: introspection: %v", ErrUnavailable, err)
+		return introEntry{err: fmt.Errorf("%w: introspection: %v", ErrUnavailable, err)}
 	}
 	if v.introspect.down.Swap(false) {
 		v.logger.Info("the introspection endpoint answers again")
 	}
+	now := v.now()
 	caller, err := v.introspected(resp, now)
 	if err != nil {
-		v.introspect.put(key, introEntry{err: err, until: now.Add(InactiveTTL)}, now)
-		return nil, err
+		e := introEntry{err: err, until: now.Add(InactiveTTL)}
+		v.introspect.put(key, e, now)
+		return e
 	}
 	until := now.Add(IntrospectionTTL)
 	if !caller.Expiry.IsZero() && caller.Expiry.Before(until) {
 		until = caller.Expiry
 	}
-	v.introspect.put(key, introEntry{caller: caller, until: until}, now)
-	return caller, nil
+	e := introEntry{caller: caller, until: until}
+	v.introspect.put(key, e, now)
+	return e
 }
 
 // askIntrospection posts token to the introspection endpoint, with the

@@ -66,6 +66,15 @@ const (
 	MaxIntrospectionCache = 10000
 	IntrospectionTTL      = time.Minute
 	InactiveTTL           = 10 * time.Second
+	// IntrospectionRate caps the introspections of tokens not in the
+	// cache, per second, IntrospectionBurst at once: a caller sending
+	// made-up tokens cannot turn toolhost into a flood on the issuer. A
+	// token over the cap waits up to IntrospectionWait for its turn, then
+	// is refused with 503. Requests with the same token share one
+	// introspection.
+	IntrospectionRate  = 20
+	IntrospectionBurst = 40
+	IntrospectionWait  = 2 * time.Second
 )
 
 // ErrUnavailable is wrapped by the errors of a Verify that could not

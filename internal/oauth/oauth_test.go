@@ -3,10 +3,14 @@ package oauth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/time/rate"
 
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/internal/testoidc"
@@ -163,5 +167,57 @@ func TestIntroCacheBound(t *testing.T) {
 	}
 	if n := len(c.entries); n > MaxIntrospectionCache {
 		t.Fatalf("%d entries kept; the cap is %d", n, MaxIntrospectionCache)
+	}
+}
+
+// TestIntrospectionShared: requests arriving at once with one new opaque
+// token cause one introspection between them.
+func TestIntrospectionShared(t *testing.T) {
+	is := testoidc.Start(t, audience)
+	v := New(&thcl.Auth{Issuer: is.URL, Audience: audience, IntrospectionURL: is.URL + "/introspect"}, nil)
+	tok := is.Opaque(map[string]any{"sub": "ana", "aud": audience})
+	var wg sync.WaitGroup
+	errs := make(chan error, 20)
+	for range 20 {
+		wg.Go(func() {
+			if c, err := v.Verify(context.Background(), tok); err != nil || c.Subject != "ana" {
+				errs <- fmt.Errorf("Verify: %+v, %v", c, err)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if n := is.Introspections(); n != 1 {
+		t.Errorf("%d introspections for one token, want 1", n)
+	}
+}
+
+// TestIntrospectionPaced: new tokens beyond the pace are refused as
+// unavailable (503) without reaching the issuer; known ones still pass
+// from the cache.
+func TestIntrospectionPaced(t *testing.T) {
+	is := testoidc.Start(t, audience)
+	v := New(&thcl.Auth{Issuer: is.URL, Audience: audience, IntrospectionURL: is.URL + "/introspect"}, nil)
+	v.introspect.limit = rate.NewLimiter(rate.Every(time.Hour), 2)
+	var toks []string
+	for range 3 {
+		toks = append(toks, is.Opaque(map[string]any{"sub": "ana", "aud": audience}))
+	}
+	for _, tok := range toks[:2] {
+		if _, err := v.Verify(context.Background(), tok); err != nil {
+			t.Fatalf("Verify within the pace: %v", err)
+		}
+	}
+	if _, err := v.Verify(context.Background(), toks[2]); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "send the request again shortly") {
+		t.Fatalf("Verify over the pace: %v, want unavailable", err)
+	}
+	if n := is.Introspections(); n != 2 {
+		t.Errorf("%d introspections, want 2", n)
+	}
+	if _, err := v.Verify(context.Background(), toks[0]); err != nil {
+		t.Errorf("a known token over the pace: %v", err)
 	}
 }

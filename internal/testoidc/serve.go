@@ -50,6 +50,7 @@ func (is *Issuer) serveJWKS(w http.ResponseWriter, r *http.Request) {
 // serveIntrospect answers RFC 7662 introspection of the opaque tokens.
 func (is *Issuer) serveIntrospect(w http.ResponseWriter, r *http.Request) {
 	is.mu.Lock()
+	is.introspections++
 	want := is.introAuth
 	resp, ok := is.opaque[r.FormValue("token")]
 	is.mu.Unlock()

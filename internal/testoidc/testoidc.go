@@ -55,7 +55,9 @@ type Issuer struct {
 	codes     map[string]*grant
 	down      bool
 	jwksGets  int
-	introAuth [2]string
+	// introspections counts the requests to the introspection endpoint.
+	introspections int
+	introAuth      [2]string
 	// exchangeAud are the audiences tokens are exchanged for; exchanges
 	// counts the exchanges granted.
 	exchangeAud map[string]bool
@@ -163,6 +165,13 @@ func (is *Issuer) JWKSFetches() int {
 	is.mu.Lock()
 	defer is.mu.Unlock()
 	return is.jwksGets
+}
+
+// Introspections is how many requests the introspection endpoint had.
+func (is *Issuer) Introspections() int {
+	is.mu.Lock()
+	defer is.mu.Unlock()
+	return is.introspections
 }
 
 // SetAudience sets the default aud of the tokens, for a resource whose
