@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -216,6 +217,22 @@ func (h *HTTPServer) checkOAuth(w http.ResponseWriter, r *http.Request, v *oauth
 		return nil, false
 	}
 	return out.WithContext(ident.NewContext(out.Context(), caller)), true
+}
+
+// streamUntilExpiry ends a GET of a caller whose token expires (an event
+// stream: streamable HTTP's, or the SSE transport's and its session with
+// it) when the token does, give or take the clock skew the token was
+// checked with: a stream opened with a token must not outlive it. The
+// client opens it again with a fresh token. A POST's answer is not cut:
+// the call it carries was allowed, and its result is delivered. stop
+// releases the timer.
+func streamUntilExpiry(r *http.Request, skew time.Duration) (_ *http.Request, stop context.CancelFunc) {
+	c := ident.FromContext(r.Context())
+	if r.Method != http.MethodGet || c == nil || c.Expiry.IsZero() {
+		return r, func() {}
+	}
+	ctx, cancel := context.WithDeadline(r.Context(), c.Expiry.Add(skew))
+	return r.WithContext(ctx), cancel
 }
 
 // sseAudienceNote says, when the audience's path ends in /mcp, that OAuth

@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
@@ -55,6 +56,9 @@ func (h *HTTPServer) guard(next http.Handler) http.Handler {
 			if r, ok = h.checkOAuth(w, r, v); !ok {
 				return
 			}
+			var stop context.CancelFunc
+			r, stop = streamUntilExpiry(r, v.Config().ClockSkew)
+			defer stop()
 		} else if h.opts.AuthToken != "" && !h.authorized(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="toolhost"`)
 			msg := "Unauthorized: send the token as the header Authorization: Bearer TOKEN (the token is in the environment variable named by --auth-token-env where toolhost runs)"
