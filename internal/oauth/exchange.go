@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/internal/identity"
 )
@@ -40,9 +42,12 @@ const (
 // endpoint once discovered, and the exchanged tokens kept.
 type exchangeState struct {
 	issuer, clientID, clientSecret string
-	mu                             sync.Mutex // guards the fields below
-	endpoint                       string
-	entries                        map[exchangeKey]exchanged
+	// flight makes the calls that need the same exchange at once share
+	// one request to the issuer.
+	flight   singleflight.Group
+	mu       sync.Mutex // guards the fields below
+	endpoint string
+	entries  map[exchangeKey]exchanged
 }
 
 // exchangeKey is what an exchanged token is kept by: never the caller's
@@ -81,6 +86,29 @@ func (v *Verifier) exchange(ctx context.Context, subject string, want identity.E
 	if tok, ok := x.get(key, v.now()); ok {
 		return tok, nil
 	}
+	// Calls arriving at once with the same token share one exchange,
+	// which does not end with the call that started it.
+	shared := context.WithoutCancel(ctx)
+	ch := x.flight.DoChan(fmt.Sprintf("%x %q %q %q", key.subject, want.Audience, want.Resource, want.Scope), func() (any, error) {
+		if tok, ok := x.get(key, v.now()); ok {
+			return tok, nil
+		}
+		return v.exchangeNow(shared, key, subject, want)
+	})
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return "", r.Err
+		}
+		return r.Val.(string), nil
+	case <-ctx.Done():
+		return "", fmt.Errorf("the token exchange with the issuer %s did not answer in time: %w", x.issuer, context.Cause(ctx))
+	}
+}
+
+// exchangeNow asks the issuer for the exchange and keeps its answer.
+func (v *Verifier) exchangeNow(ctx context.Context, key exchangeKey, subject string, want identity.Exchange) (string, error) {
+	x := v.exch
 	endpoint, err := x.tokenEndpoint(ctx, v.client)
 	if err != nil {
 		return "", fmt.Errorf("the token exchange cannot be asked of the issuer %s: %v", x.issuer, err)

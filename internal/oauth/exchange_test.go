@@ -114,6 +114,22 @@ func TestExchange(t *testing.T) {
 		}
 	})
 
+	t.Run("at once", func(t *testing.T) {
+		te.set(200, ok("up-c", 300))
+		before := te.posts()
+		var wg sync.WaitGroup
+		for range 20 {
+			wg.Go(func() {
+				if tok, err := v.exchange(context.Background(), "caller-token-at-once", want); err != nil || tok != "up-c" {
+					t.Errorf("exchange: %q, %v", tok, err)
+				}
+			})
+		}
+		wg.Wait()
+		if n := te.posts() - before; n != 1 {
+			t.Fatalf("%d exchanges for 20 calls at once with one token, want 1", n)
+		}
+	})
 	t.Run("not kept", func(t *testing.T) {
 		for _, body := range []string{`{"access_token":"short","token_type":"Bearer"}`, ok("short", 20)} {
 			before := te.posts()

@@ -74,14 +74,19 @@ func (v *Verifier) introspectToken(ctx context.Context, token string) (*identity
 	// The introspection is shared: it does not end with the request that
 	// started it.
 	shared := context.WithoutCancel(ctx)
-	r, _, _ := v.introspect.flight.Do(string(key[:]), func() (any, error) {
+	ch := v.introspect.flight.DoChan(string(key[:]), func() (any, error) {
 		if e, ok := v.introspect.get(key, v.now()); ok {
 			return e, nil // answered while this request waited
 		}
 		return v.introspectNow(shared, key, token), nil
 	})
-	e := r.(introEntry)
-	return e.caller, e.err
+	select {
+	case r := <-ch:
+		e := r.Val.(introEntry)
+		return e.caller, e.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("%w: the introspection did not answer before the request ended: %v", ErrUnavailable, context.Cause(ctx))
+	}
 }
 
 // introspectNow asks the introspection endpoint about token, in its turn,
