@@ -1,6 +1,7 @@
 package hclfmt
 
 import (
+	"fmt"
 	"testing"
 	"unicode/utf8"
 
@@ -10,25 +11,28 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// quoteCases are strings that exercise each escape Quote writes.
-var quoteCases = map[string]string{
-	"empty":               "",
-	"plain":               "hello",
-	"escapes":             "a\nb\rc\td\"e\\f",
-	"template sequences":  "${x} %{if} $x %x $ % ${ %{ $${ $",
-	"trailing introducer": "cost $",
-	"control":             "nul\x00esc\x1bdel\x7f",
-	"non-printing":        "\u200b\u2028\u00ad\U000e0001",
-	"unicode":             "名前 é 👍",
-	"decomposed":          "e\u0301",
-	"invalid utf-8":       "a\xffb\xc3",
+// quoteCases are strings that exercise each escape Quote writes: line
+// breaks, tabs, quotes and backslashes; template introducers, doubled
+// only before "{"; control and other non-printing characters, some past
+// U+FFFF; text to put in normal form C; and bytes that are not UTF-8.
+var quoteCases = []string{
+	"",
+	"hello",
+	"a\nb\rc\td\"e\\f",
+	"${x} %{if} $x %x $ % ${ %{ $${ $",
+	"cost $",
+	"nul\x00esc\x1bdel\x7f",
+	"\u200b\u2028\u00ad\U000e0001",
+	"名前 é 👍",
+	"e\u0301",
+	"a\xffb\xc3",
 }
 
 // TestQuoteIsHCLWrites checks Quote against hclwrite on strings that
 // exercise each escape.
 func TestQuoteIsHCLWrites(t *testing.T) {
-	for name, s := range quoteCases {
-		t.Run(name, func(t *testing.T) {
+	for _, s := range quoteCases {
+		t.Run(fmt.Sprintf("%q", s), func(t *testing.T) {
 			checkQuote(t, s)
 		})
 	}
