@@ -12,8 +12,6 @@ import (
 // and what took their place (BENCHMARKS.md has the figures). Each entry
 // is an import path, or a prefix of one ending in "/".
 var startCosts = map[string]string{
-	"github.com/google/go-cmp/":            "linked by hclwrite: internal/hclfmt formats and quotes instead",
-	"github.com/hashicorp/hcl/v2/hclwrite": "links go-cmp: internal/hclfmt formats and quotes instead",
 	"github.com/prometheus/client_golang/": "its default registry's collectors: internal/telemetry writes /metrics itself",
 	"golang.org/x/text/encoding/htmlindex": "builds its map and loads golang.org/x/text/language: internal/charset has its own table",
 	"golang.org/x/net/trace":               "gRPC links it (and html/template) without the grpcnotrace tag the release builds with",

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/toolhost/toolhost/internal/hclfmt"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // writer builds HCL text line by line; hclfmt lays it out afterwards.
@@ -62,10 +63,10 @@ func (w *writer) comment(text string) {
 }
 
 // quote writes s as an HCL quoted string whose value is exactly s: no
-// template sequence in s is ever evaluated (hclfmt.Quote doubles their $
-// and %, and escapes what is not printable, as hclwrite does).
+// template sequence in s is ever evaluated (hclwrite doubles their $ and
+// %, and escapes what is not printable).
 func quote(s string) string {
-	return hclfmt.Quote(s)
+	return string(hclwrite.TokensForValue(cty.StringVal(s)).Bytes())
 }
 
 // templateText escapes literal text for use inside a quoted template
