@@ -467,6 +467,7 @@ func (r *process) finish() (forced, cut, unsent bool) {
 // its process group (a stopped command's group gets what is left of its
 // kill_timeout first), then reads what is left in the pipes.
 func (e *Exec) wait(cmd *exec.Cmd, run *process, inPipe *stdinPipe, outPipe, errPipe *pipe, stderr *stderrWriter) outcome {
+	awaitExit(cmd.Process)
 	werr := cmd.Wait()
 	e.mu.Lock()
 	delete(e.running, cmd.Process.Pid)
