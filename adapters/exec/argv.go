@@ -44,7 +44,7 @@ func (e *Exec) buildArgv(ectx *hcl.EvalContext) ([]string, error) {
 	}
 	argv := make([]string, len(elems))
 	for i, el := range elems {
-		el = unmarkArg(el)
+		el = adapters.Unmark(el)
 		s, problem := argString(el)
 		if problem != "" {
 			return nil, fmt.Errorf("command[%d]%s %s, and each element of the command must be a string, number or bool%s",
@@ -238,7 +238,7 @@ func concatHead(x hcl.Expression) (*hclsyntax.FunctionCallExpr, hcl.Expression) 
 // argProblem says why v cannot be one command argument, or returns "".
 // Unknown values of a fitting type are fine.
 func argProblem(v cty.Value) string {
-	v = unmarkArg(v)
+	v = adapters.Unmark(v)
 	switch {
 	case !argType(v.Type()):
 		return "is " + attr.TypeName(v.Type())
@@ -252,7 +252,7 @@ func argProblem(v cty.Value) string {
 
 // argString converts a known value to one command argument.
 func argString(v cty.Value) (string, string) {
-	v = unmarkArg(v)
+	v = adapters.Unmark(v)
 	if problem := argProblem(v); problem != "" {
 		return "", problem
 	}
@@ -264,15 +264,4 @@ func argString(v cty.Value) (string, string) {
 		return "", "cannot be converted to a string"
 	}
 	return sv.AsString(), ""
-}
-
-// unmarkArg returns v without its marks: a primitive value carries them
-// on itself, and is unmarked without UnmarkDeep's walk and rebuilding.
-func unmarkArg(v cty.Value) cty.Value {
-	if v.Type().IsPrimitiveType() {
-		v, _ = v.Unmark()
-		return v
-	}
-	v, _ = v.UnmarkDeep()
-	return v
 }
