@@ -85,7 +85,7 @@ func ServeStdio(stop context.Context, srv *Server, opts StdioOptions) error {
 	if t.Tasks == nil {
 		t.Tasks = srv
 	}
-	t.In = &eofReader{r: t.In, eof: func() {
+	t.In = &eofReader{r: pollableInput(t.In), eof: func() {
 		time.AfterFunc(ShutdownGrace, func() {
 			srv.ShutdownBecause(errStdinClosed)
 			time.AfterFunc(ShutdownGrace, endSession)

@@ -25,7 +25,9 @@ func (e *Exec) buildArgv(ectx *hcl.EvalContext) ([]string, error) {
 	if diags.HasErrors() {
 		return nil, evalError("command", diags)
 	}
-	v, _ = v.UnmarkDeep()
+	// The elements are unmarked one by one (argString): a deep unmarking
+	// of the list would build it again.
+	v, _ = v.Unmark()
 	if !v.IsKnown() || v.IsNull() || !(v.Type().IsListType() || v.Type().IsTupleType()) {
 		return nil, errors.New("the command of this tool did not evaluate to a list; the tool's configuration needs fixing")
 	}
@@ -42,6 +44,7 @@ func (e *Exec) buildArgv(ectx *hcl.EvalContext) ([]string, error) {
 	}
 	argv := make([]string, len(elems))
 	for i, el := range elems {
+		el = adapters.Unmark(el)
 		s, problem := argString(el)
 		if problem != "" {
 			return nil, fmt.Errorf("command[%d]%s %s, and each element of the command must be a string, number or bool%s",
@@ -235,7 +238,7 @@ func concatHead(x hcl.Expression) (*hclsyntax.FunctionCallExpr, hcl.Expression) 
 // argProblem says why v cannot be one command argument, or returns "".
 // Unknown values of a fitting type are fine.
 func argProblem(v cty.Value) string {
-	v, _ = v.UnmarkDeep()
+	v = adapters.Unmark(v)
 	switch {
 	case !argType(v.Type()):
 		return "is " + attr.TypeName(v.Type())
@@ -249,7 +252,7 @@ func argProblem(v cty.Value) string {
 
 // argString converts a known value to one command argument.
 func argString(v cty.Value) (string, string) {
-	v, _ = v.UnmarkDeep()
+	v = adapters.Unmark(v)
 	if problem := argProblem(v); problem != "" {
 		return "", problem
 	}

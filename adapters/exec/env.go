@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,24 +18,43 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// buildEnv returns the environment of one call.
+// builtEnv is an environment buildEnv built from toolhost's own,
+// environ, and an env that is the same for every call.
+type builtEnv struct {
+	environ, env []string
+}
+
+// buildEnv returns the environment of one call. When the block's env is
+// the same for every call, the environment built last is taken again
+// while toolhost's own is unchanged; callers must not modify it.
 func (e *Exec) buildEnv(ectx *hcl.EvalContext) ([]string, error) {
-	extra := e.envConst
 	if !e.envKnown {
 		v, diags := e.env.Value(ectx)
 		if diags.HasErrors() {
 			return nil, evalError("env", diags)
 		}
-		var err error
-		if extra, err = envMap(v); err != nil {
+		extra, err := envMap(v)
+		if err != nil {
 			return nil, err
 		}
+		return e.mergeEnv(os.Environ(), extra), nil
 	}
+	environ := os.Environ()
+	if last := e.lastEnv.Load(); last != nil && slices.Equal(last.environ, environ) {
+		return last.env, nil
+	}
+	env := e.mergeEnv(environ, e.envConst)
+	e.lastEnv.Store(&builtEnv{environ: environ, env: env})
+	return env, nil
+}
 
+// mergeEnv is toolhost's environment environ, as inherit_env keeps it,
+// with the block's variables extra set or removed, sorted.
+func (e *Exec) mergeEnv(environ []string, extra map[string]*string) []string {
 	// vars is keyed by envKey: on Windows, where names are
 	// case-insensitive, a user's "Path" replaces the host's "PATH".
 	vars := map[string]string{}
-	for _, kv := range os.Environ() {
+	for _, kv := range environ {
 		k, val, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
 			continue
@@ -58,7 +78,7 @@ func (e *Exec) buildEnv(ectx *hcl.EvalContext) ([]string, error) {
 		env = append(env, kv)
 	}
 	sort.Strings(env)
-	return env, nil
+	return env
 }
 
 // buildStdin returns the standard input of one call; nil means empty.

@@ -154,6 +154,8 @@ type Exec struct {
 	plain bool
 	// lastFound is the program resolveProgram found on PATH last.
 	lastFound atomic.Pointer[foundProgram]
+	// lastEnv is the environment buildEnv built last, when envKnown.
+	lastEnv atomic.Pointer[builtEnv]
 
 	mu      sync.Mutex
 	closed  bool

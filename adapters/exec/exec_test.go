@@ -4,6 +4,7 @@ package exec
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -478,6 +479,30 @@ timeout = "10s"`)
 		}
 		if d := time.Since(start); d > 5*time.Second {
 			t.Errorf("cat took %s: standard input was not empty", d)
+		}
+	})
+	// Commands without standard input share one open null device: no
+	// command may close it for the next, or for one running beside it.
+	t.Run("empty for each of several commands", func(t *testing.T) {
+		t.Parallel()
+		e := f.mustCompile(t, `command = ["cat"]
+timeout = "10s"`)
+		for round := range 3 {
+			errs := make(chan error, 4)
+			for range 4 {
+				go func() {
+					out, err := f.call(t, context.Background(), e, nil)
+					if err == nil && len(out.Body) != 0 {
+						err = fmt.Errorf("body = %q, want empty", out.Body)
+					}
+					errs <- err
+				}()
+			}
+			for range 4 {
+				if err := <-errs; err != nil {
+					t.Errorf("round %d: %v", round, err)
+				}
+			}
 		}
 	})
 	t.Run("from a param", func(t *testing.T) {

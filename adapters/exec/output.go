@@ -122,6 +122,11 @@ func (p *pipe) started() { _ = p.w.Close() }
 // process that left the command's process group may hold the pipe open.
 // After drain the writer is not written to any more.
 func (p *pipe) drain(deadline time.Time) {
+	select {
+	case <-p.done: // the usual case: no timer needed
+		return
+	default:
+	}
 	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
 	select {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // setParentDeath asks the kernel to kill the command if toolhost dies
@@ -67,4 +69,30 @@ func outputPipe() (r, w *os.File, err error) {
 		return nil, nil, os.NewSyscallError("fcntl", err)
 	}
 	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
+}
+
+// awaitExit waits until the started, not yet reaped, process p has
+// exited, without holding a thread meanwhile: its pidfd is watched by the
+// runtime's poller. Wait, which blocks a thread in waitid for as long as
+// the command runs (and keeps the runtime's monitor of threads in system
+// calls waking every 20 µs meanwhile), then reaps it at once. Where the
+// kernel has no pollable pidfd (before Linux 5.10), or the poller cannot
+// watch it, awaitExit returns at once and Wait blocks as before.
+func awaitExit(p *os.Process) {
+	fd, err := unix.PidfdOpen(p.Pid, unix.PIDFD_NONBLOCK)
+	if err != nil {
+		return
+	}
+	f := os.NewFile(uintptr(fd), "pidfd")
+	defer f.Close()
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	// A pidfd is readable once its process has exited.
+	_ = rc.Read(func(fd uintptr) bool {
+		pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(pfd, 0)
+		return err != nil || n > 0
+	})
 }

@@ -129,3 +129,14 @@ var fdsOnce sync.Once
 // prepareFds makes sure no command inherits toolhost's inherited files;
 // the first call does the work, the others wait for it.
 func prepareFds() { fdsOnce.Do(inheritedCloseOnExec) }
+
+// nullInput is the null device, open for reading, that every command
+// without standard input shares; nil when it cannot be opened (os/exec
+// then opens it for each command). It is never closed.
+var nullInput = sync.OnceValue(func() *os.File {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		return nil
+	}
+	return f
+})

@@ -274,3 +274,9 @@ func prepareFds() {}
 
 // outputPipe makes an output pipe of a command.
 func outputPipe() (r, w *os.File, err error) { return os.Pipe() }
+
+// awaitExit returns at once: Wait waits for the process.
+func awaitExit(*os.Process) {}
+
+// nullInput is nil: os/exec opens the null device for each command.
+func nullInput() *os.File { return nil }

@@ -60,7 +60,8 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	// os/exec to copy it, Wait would wait for the copy (WaitDelay, which
 	// is kill_timeout and more) after the command exited, should what it
 	// left in its group hold the pipe without reading it. Without one,
-	// os/exec connects standard input to the null device.
+	// standard input is the null device: toolhost's one open file of it
+	// where it has one (os/exec would open it for every command).
 	var inPipe *stdinPipe
 	if stdin != nil {
 		if inPipe, err = newStdinPipe(*stdin); err != nil {
@@ -68,6 +69,8 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 		}
 		held = append(held, inPipe.close)
 		cmd.Stdin = inPipe.r
+	} else if null := nullInput(); null != nil {
+		cmd.Stdin = null
 	}
 	stdout := &capWriter{max: e.maxOutput}
 	stderr := e.newStderr(in, ectx, argv, stdin)
@@ -467,6 +470,7 @@ func (r *process) finish() (forced, cut, unsent bool) {
 // its process group (a stopped command's group gets what is left of its
 // kill_timeout first), then reads what is left in the pipes.
 func (e *Exec) wait(cmd *exec.Cmd, run *process, inPipe *stdinPipe, outPipe, errPipe *pipe, stderr *stderrWriter) outcome {
+	awaitExit(cmd.Process)
 	werr := cmd.Wait()
 	e.mu.Lock()
 	delete(e.running, cmd.Process.Pid)

@@ -36,17 +36,8 @@ func (v *value) plain() bool {
 	return v == nil || v.known || adapters.PlainExprs(v.expr)
 }
 
-// unmark returns val without its marks. A primitive value carries its
-// marks on itself, so a shallow Unmark does; UnmarkDeep, which walks and
-// rebuilds the value, is for collections and structures.
-func unmark(val cty.Value) cty.Value {
-	if val.Type().IsPrimitiveType() {
-		val, _ = val.Unmark()
-		return val
-	}
-	val, _ = val.UnmarkDeep()
-	return val
-}
+// unmark returns val without its marks (adapters.Unmark).
+func unmark(val cty.Value) cty.Value { return adapters.Unmark(val) }
 
 // eval returns the value for a call.
 func (v *value) eval(ev *hcl.EvalContext) (cty.Value, error) {
