@@ -56,21 +56,10 @@ func TestHTTPToolDebugLine(t *testing.T) {
 	url, _ := connCountingUpstream(t)
 	srv := NewServer(loadSource(t, pingConfig(url)("other")), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
 	logs := make(chan *mcp.LoggingMessageParams, 16)
-	client := mcp.NewClient(&mcp.Implementation{Name: "t"}, &mcp.ClientOptions{
+	ss, cs := connectInMemoryWith(t, srv, &mcp.ClientOptions{
 		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) { logs <- r.Params },
-	})
-	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
+	}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
 	peer := &sessionPeer{ss: ss, noted: srv.notedLevel}
 
 	if peer.wants("debug") {
