@@ -36,6 +36,11 @@ type Peer interface {
 type sessionPeer struct {
 	ss    *mcp.ServerSession
 	token any // the request's progress token; nil when none
+	// noted is the session's logging level as the server noted it, and
+	// ownLevel is set when the request carries a level of its own (see
+	// wants); noted is nil where the level is not known.
+	noted    func(*mcp.ServerSession) (mcp.LoggingLevel, bool)
+	ownLevel bool
 }
 
 var _ Peer = (*sessionPeer)(nil)

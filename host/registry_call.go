@@ -171,9 +171,12 @@ func (r *Registry) shapeOutput(ctx context.Context, t *thcl.Tool, eval *hcl.Eval
 	res := &mcp.CallToolResult{}
 	// A loop over the arguments or the output, a function that builds a
 	// large value in it, or a slow function: each call of a function is
-	// checked against the budget first.
-	eval, _, done := loopBudget(ctx, eval, time.Now().Add(resultDeadline))
-	defer done()
+	// checked against the budget first. Plain expressions have none.
+	if !resultPlain(t.Result) {
+		var done func()
+		eval, _, done = loopBudget(ctx, eval, time.Now().Add(resultDeadline))
+		defer done()
+	}
 	if len(t.Result.Fields) > 0 {
 		if out.Binary {
 			return toolError(fmt.Sprintf("the output is %s, not JSON, so the result fields cannot be read from it", out.MIMEType))

@@ -44,6 +44,14 @@ func pingConfig(url string) func(desc string) string {
 // connectInMemory connects a client to srv over in-memory transports.
 func connectInMemory(t *testing.T, srv *Server) *mcp.ClientSession {
 	t.Helper()
+	_, cs := connectInMemoryWith(t, srv, nil, nil)
+	return cs
+}
+
+// connectInMemoryWith is connectInMemory with the client's options, which
+// also returns the server's end of the session.
+func connectInMemoryWith(t *testing.T, srv *Server, opts *mcp.ClientOptions, sessOpts *mcp.ClientSessionOptions) (*mcp.ServerSession, *mcp.ClientSession) {
+	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.MCP().Connect(ctx, st, nil)
@@ -51,12 +59,12 @@ func connectInMemory(t *testing.T, srv *Server) *mcp.ClientSession {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t"}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t"}, opts).Connect(ctx, ct, sessOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cs.Close() })
-	return cs
+	return ss, cs
 }
 
 // TestFailedReloadKeepsReusedBackendOpen: a reload that fails, with an

@@ -55,15 +55,10 @@ func MapOutput(r *thcl.Result, o *adapters.Output, eval *hcl.EvalContext) (json.
 	var out bytes.Buffer
 	out.WriteByte('{')
 	for _, f := range r.Fields {
-		pv, diags := gjsonPathExpr{f.Path}.Value(eval)
-		if diags.HasErrors() {
-			return nil, fmt.Errorf("result field %q: the path could not be evaluated: %s", f.Name, diags.Error())
+		path, err := fieldPath(f, eval)
+		if err != nil {
+			return nil, err
 		}
-		ps, err := convert.Convert(pv, cty.String)
-		if err != nil || ps.IsNull() {
-			return nil, fmt.Errorf("result field %q: the path is not a string", f.Name)
-		}
-		path := ps.AsString()
 		if lines && !strings.HasPrefix(path, "..") {
 			return nil, fmt.Errorf("result field %q: %s", f.Name, notJSONLinesPath(path))
 		}
@@ -94,6 +89,22 @@ func MapOutput(r *thcl.Result, o *adapters.Output, eval *hcl.EvalContext) (json.
 	}
 	out.WriteByte('}')
 	return out.Bytes(), nil
+}
+
+// fieldPath evaluates the path of the result field f.
+func fieldPath(f *thcl.Field, eval *hcl.EvalContext) (string, error) {
+	if path, ok := literalPath(f.Path); ok {
+		return path, nil
+	}
+	pv, diags := gjsonPathExpr{f.Path}.Value(eval)
+	if diags.HasErrors() {
+		return "", fmt.Errorf("result field %q: the path could not be evaluated: %s", f.Name, diags.Error())
+	}
+	ps, err := convert.Convert(pv, cty.String)
+	if err != nil || ps.IsNull() {
+		return "", fmt.Errorf("result field %q: the path is not a string", f.Name)
+	}
+	return ps.AsString(), nil
 }
 
 // notJSONLinesPath says why a path that does not start with ".." cannot

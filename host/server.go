@@ -472,7 +472,7 @@ func (s *Server) toolHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	defer cancel()
 	var peer Peer
 	if req.Session != nil {
-		peer = &sessionPeer{ss: req.Session, token: req.Params.GetProgressToken()}
+		peer = &sessionPeer{ss: req.Session, token: req.Params.GetProgressToken(), noted: s.notedLevel, ownLevel: hasOwnLevel(req.Params.Meta)}
 	}
 	ctx, m := s.withMRTR(ctx, req)
 	res, err := reg.CallToolFrom(ctx, req.Params.Name, req.Params.Arguments, peer)

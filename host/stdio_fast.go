@@ -189,6 +189,11 @@ func (c *stdioConn) runDirect(ctx context.Context, cancel context.CancelFunc, id
 // marshalResult encodes a result as the SDK's connection does: JSON
 // without HTML escaping, no trailing newline.
 func marshalResult(res mcp.Result) (json.RawMessage, error) {
+	if r, ok := res.(*mcp.CallToolResult); ok {
+		if data, ok, err := encodeCallResult(r); ok {
+			return data, err
+		}
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

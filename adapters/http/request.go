@@ -122,7 +122,7 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 	if err != nil {
 		return nil, err
 	}
-	if in != nil && in.Report != nil {
+	if in != nil && adapters.Wants(in.Report, "debug") {
 		in.Report.Log("debug", redact.Redact(fmt.Sprintf("%s %s: HTTP %d, %d bytes", h.method, out.target.Redacted(), resp.StatusCode, len(data)), secrets.urlValues()))
 	}
 	if header != nil {

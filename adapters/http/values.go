@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/attr"
 	"github.com/zclconf/go-cty/cty"
@@ -17,6 +18,9 @@ type value struct {
 	what  string // for messages: "url", `header "Accept"`, ...
 	known bool
 	val   cty.Value
+	// param is the parameter expr is, when it is param.<name> alone
+	// (as in "${param.id}"): see paramValue.
+	param string
 }
 
 // newValue wraps expr whose compile-time value is val.
@@ -26,7 +30,31 @@ func newValue(expr hcl.Expression, val cty.Value, what string) *value {
 		v.known = true
 		v.val = unmark(val)
 	}
+	if st, ok := expr.(*hclsyntax.ScopeTraversalExpr); ok && len(st.Traversal) == 2 && st.Traversal.RootName() == paramRoot {
+		if step, ok := st.Traversal[1].(hcl.TraverseAttr); ok {
+			v.param = step.Name
+		}
+	}
 	return v
+}
+
+// paramValue is the value of the parameter name in ev, read as HCL's
+// traversal of param.<name> reads it, without the walk through HCL's
+// and cty's general steps (each call evaluates a url's parameters); ok
+// is false when the value is not a known object with that attribute,
+// which the traversal then evaluates, and explains.
+func paramValue(ev *hcl.EvalContext, name string) (cty.Value, bool) {
+	for c := ev; c != nil; c = c.Parent() {
+		params, found := c.Variables[paramRoot]
+		if !found {
+			continue
+		}
+		if params.IsMarked() || !params.IsKnown() || params.IsNull() || !params.Type().IsObjectType() || !params.Type().HasAttribute(name) {
+			return cty.NilVal, false
+		}
+		return params.GetAttr(name), true
+	}
+	return cty.NilVal, false
 }
 
 // plain reports whether evaluating v for a call needs no Budget: it is
@@ -44,9 +72,15 @@ func (v *value) eval(ev *hcl.EvalContext) (cty.Value, error) {
 	if v.known {
 		return v.val, nil
 	}
-	val, diags := v.expr.Value(ev)
-	if diags.HasErrors() {
-		return cty.NilVal, diagsError(v.what, diags)
+	val, ok := cty.NilVal, false
+	if v.param != "" {
+		val, ok = paramValue(ev, v.param)
+	}
+	if !ok {
+		var diags hcl.Diagnostics
+		if val, diags = v.expr.Value(ev); diags.HasErrors() {
+			return cty.NilVal, diagsError(v.what, diags)
+		}
 	}
 	val = unmark(val)
 	if !val.IsWhollyKnown() {
