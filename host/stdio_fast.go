@@ -185,15 +185,3 @@ func (c *stdioConn) runDirect(ctx context.Context, cancel context.CancelFunc, id
 		c.logger.Debug("writing the answer to a tool call failed", slog.String("error", werr.Error()))
 	}
 }
-
-// marshalResult encodes a result as the SDK's connection does: JSON
-// without HTML escaping, no trailing newline.
-func marshalResult(res mcp.Result) (json.RawMessage, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(res); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
