@@ -103,7 +103,7 @@ type stdioConn struct {
 	out    io.Writer
 	logger *slog.Logger
 
-	writeMu sync.Mutex
+	output stdioOut // stdio_out.go
 
 	incoming  chan jsonrpc.Message
 	inputDone chan struct{} // closed when the input has ended
@@ -457,7 +457,7 @@ func (c *stdioConn) noteCancelled(params json.RawMessage) {
 
 // startReply is called before a response is written. It reports whether
 // the response must be dropped (its request was cancelled) and whether it
-// answers a tracked request, to be ended by endReply. Either way the id is
+// answers a tracked request, to be ended by endReplies. Either way the id is
 // free from now on: a client that has the reply may send a request with
 // the same id at once, and it must not be refused because the server had
 // not yet noted that the reply was out.
@@ -482,12 +482,15 @@ func (c *stdioConn) startReply(resp *jsonrpc.Response) (drop, tracked bool) {
 	return false, true
 }
 
-// endReply notes that the reply of a tracked request was written (or
-// could not be). Only now does the request stop counting as awaited, so
-// that Read cannot report the end of input before the reply is out.
-func (c *stdioConn) endReply() {
+// endReplies notes that the replies of n tracked requests were written (or
+// could not be). Only now does the requests stop counting as awaited, so
+// that Read cannot report the end of input before the replies are out.
+func (c *stdioConn) endReplies(n int) {
+	if n == 0 {
+		return
+	}
 	c.mu.Lock()
-	c.waiting--
+	c.waiting -= n
 	c.signalIfDrained()
 	c.mu.Unlock()
 }
@@ -650,31 +653,39 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 // Write writes one message as a line. A response to a request the client
 // cancelled is dropped, which frees its id.
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	return c.write(msg, true)
+}
+
+// write writes msg; with wait it returns once msg is written, with the
+// write's error, and without it may return before (an answer of the
+// direct call path, stdio_out.go).
+func (c *stdioConn) write(msg jsonrpc.Message, wait bool) error {
 	resp, isResp := msg.(*jsonrpc.Response)
 	if isResp && resp.Error != nil {
 		resp.Error = standardError(resp.Error)
 	}
+	replies := 0
 	if isResp {
 		drop, tracked := c.startReply(resp)
 		if drop {
 			return nil
 		}
 		if tracked {
-			defer c.endReply()
+			replies = 1
 		}
 	}
 	data, err := encodeLine(msg)
-	if err != nil {
-		return fmt.Errorf("encoding message: %w", err)
+	if err == nil {
+		select {
+		case <-c.closed:
+			err = errors.New("connection closed")
+		default:
+			return c.queue(data, replies, wait)
+		}
+	} else {
+		err = fmt.Errorf("encoding message: %w", err)
 	}
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	select {
-	case <-c.closed:
-		return errors.New("connection closed")
-	default:
-	}
-	_, err = c.out.Write(data)
+	c.endReplies(replies)
 	return err
 }
 

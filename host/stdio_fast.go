@@ -181,7 +181,7 @@ func (c *stdioConn) runDirect(ctx context.Context, cancel context.CancelFunc, id
 			err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "encoding the result: " + merr.Error()}
 		}
 	}
-	if werr := c.Write(ctx, &jsonrpc.Response{ID: id, Result: raw, Error: err}); werr != nil {
+	if werr := c.write(&jsonrpc.Response{ID: id, Result: raw, Error: err}, false); werr != nil {
 		c.logger.Debug("writing the answer to a tool call failed", slog.String("error", werr.Error()))
 	}
 }
