@@ -263,10 +263,16 @@ func (c *stdioConn) handleLine(line []byte) bool {
 		c.refuse(line, nil, jsonrpc.CodeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per line")
 		return true
 	}
-	msg, err := decodeChecked(line)
-	if err != nil {
-		c.refuse(line, rawID(line), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
-		return true
+	var msg jsonrpc.Message
+	plain, isPlain := plainRequest(line) // stdio_plainline.go
+	if isPlain {
+		msg = plain.req
+	} else {
+		var err error
+		if msg, err = decodeChecked(line); err != nil {
+			c.refuse(line, rawID(line), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
+			return true
+		}
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok {
 		if c.tasks != nil && req.IsCall() && isTaskMethod(req.Method) {
@@ -281,7 +287,7 @@ func (c *stdioConn) handleLine(line []byte) bool {
 			c.refuse(line, &req.ID, code, msg)
 			return true
 		}
-		if c.takeDirect(req) {
+		if c.takeDirect(req, plain.req == req, plain.name, plain.args) {
 			return true
 		}
 	}

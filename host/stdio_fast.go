@@ -127,9 +127,10 @@ func plainCall(params json.RawMessage) (name string, args json.RawMessage, ok bo
 
 // takeDirect runs req, a tools/call admitted, on the direct path when it
 // can: initialize has been answered, the session is known, and its params
-// are plain. It reports whether it took it; if not, the request goes to
-// the SDK.
-func (c *stdioConn) takeDirect(req *jsonrpc.Request) bool {
+// are plain. With read, plainRequest has read req's params as name and
+// args already. It reports whether it took it; if not, the request goes
+// to the SDK.
+func (c *stdioConn) takeDirect(req *jsonrpc.Request, read bool, name string, args json.RawMessage) bool {
 	if c.fast == nil || req.Method != "tools/call" || !req.IsCall() {
 		return false
 	}
@@ -137,9 +138,11 @@ func (c *stdioConn) takeDirect(req *jsonrpc.Request) bool {
 	if ss == nil {
 		return false
 	}
-	name, args, ok := plainCall(req.Params)
-	if !ok {
-		return false
+	if !read {
+		var ok bool
+		if name, args, ok = plainCall(req.Params); !ok {
+			return false
+		}
 	}
 	select {
 	case <-c.stop:
