@@ -92,7 +92,7 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		ids:       stdioRequestIDs(t.Tasks),
 	}
 	if directCalls(t.Tasks) {
-		c.fast = &fastCall{srv: t.Tasks, ctx: ctx}
+		c.fast = &fastCall{srv: t.Tasks, ctx: ctx, jobs: make(chan directJob)}
 	}
 	go c.readLoop(max)
 	return c, nil

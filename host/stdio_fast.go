@@ -40,6 +40,10 @@ var directTaken atomic.Int64
 type fastCall struct {
 	srv *Server
 	ctx context.Context // the connection's: a call's context derives from it
+	// jobs hands calls to the goroutines waiting for one, idle of them
+	// (stdio_workers.go).
+	jobs chan directJob
+	idle atomic.Int32
 }
 
 // directCalls reports whether calls on a stdio connection of srv may take
@@ -163,7 +167,7 @@ func (c *stdioConn) takeDirect(req *jsonrpc.Request, read bool, name string, arg
 	extra, _ := req.Extra.(*mcp.RequestExtra)
 	call := &mcp.CallToolRequest{Session: ss, Params: &mcp.CallToolParamsRaw{Name: name, Arguments: args}, Extra: extra}
 	directTaken.Add(1)
-	go c.runDirect(ctx, cancel, req.ID, call)
+	c.startDirect(directJob{ctx, cancel, req.ID, call}) // stdio_workers.go
 	return true
 }
 
