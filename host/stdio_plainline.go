@@ -34,39 +34,31 @@ func plainRequest(line []byte) (p plainLine, ok bool) {
 	if jsondepth.TooDeep(line, maxDepth) {
 		return p, false
 	}
-	s := lineScan{b: line}
+	s := lineScan{argParser{b: line}}
 	var id int64
 	var pStart, pEnd, aStart, aEnd int // params and arguments within line
 	var seen [4]bool                   // jsonrpc, id, method, params
+	first := func(k int) bool {        // the key's first time
+		was := seen[k]
+		seen[k] = true
+		return !was
+	}
 	ok = s.object(func(key []byte) bool {
 		switch string(key) {
 		case "jsonrpc":
-			if seen[0] {
-				return false
-			}
-			seen[0] = true
 			v, isStr := s.plainString()
-			return isStr && string(v) == "2.0"
+			return first(0) && isStr && string(v) == "2.0"
 		case "id":
-			if seen[1] {
-				return false
-			}
-			seen[1] = true
 			var isInt bool
 			id, isInt = s.smallInt()
-			return isInt
+			return first(1) && isInt
 		case "method":
-			if seen[2] {
-				return false
-			}
-			seen[2] = true
 			v, isStr := s.plainString()
-			return isStr && string(v) == "tools/call"
+			return first(2) && isStr && string(v) == "tools/call"
 		case "params":
-			if seen[3] || s.peek() != '{' {
+			if !first(3) || s.peek() != '{' {
 				return false
 			}
-			seen[3] = true
 			pStart = s.i
 			var isPlain bool
 			p.name, aStart, aEnd, isPlain = s.callParams()
@@ -90,27 +82,15 @@ func plainRequest(line []byte) (p plainLine, ok bool) {
 	return p, true
 }
 
-// lineScan reads JSON already known to be valid.
+// lineScan reads JSON already known to be valid (argParser's space skips
+// white space; its ok is not used).
 type lineScan struct {
-	b []byte
-	i int
-}
-
-// ws skips white space.
-func (s *lineScan) ws() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
+	argParser
 }
 
 // peek is the next byte after white space, 0 at the end.
 func (s *lineScan) peek() byte {
-	s.ws()
+	s.space()
 	if s.i < len(s.b) {
 		return s.b[s.i]
 	}
@@ -170,7 +150,7 @@ func (s *lineScan) plainString() ([]byte, bool) {
 // smallInt reads a non-negative integer of at most 15 digits (within the
 // ±2^53 an id may be) with no fraction or exponent.
 func (s *lineScan) smallInt() (int64, bool) {
-	s.ws()
+	s.space()
 	start := s.i
 	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
 		s.i++
@@ -201,7 +181,7 @@ func (s *lineScan) callParams() (name string, aStart, aEnd int, ok bool) {
 			if aEnd > 0 {
 				return false
 			}
-			s.ws()
+			s.space()
 			aStart = s.i
 			if !s.skipValue() {
 				return false
