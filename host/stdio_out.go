@@ -70,6 +70,7 @@ func (c *stdioConn) queue(data []byte, replies int, wait bool) error {
 	for o.cur != nil {
 		batch := o.cur
 		o.cur = nil
+		o.moved.Broadcast() // writers held back by the cap may queue again
 		o.mu.Unlock()
 		_, err := c.out.Write(batch.buf)
 		c.endReplies(batch.replies)
