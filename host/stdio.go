@@ -92,7 +92,7 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		ids:       stdioRequestIDs(t.Tasks),
 	}
 	if directCalls(t.Tasks) {
-		c.fast = &fastCall{srv: t.Tasks, ctx: ctx}
+		c.fast = &fastCall{srv: t.Tasks, ctx: ctx, jobs: make(chan directJob)}
 	}
 	go c.readLoop(max)
 	return c, nil
@@ -103,7 +103,7 @@ type stdioConn struct {
 	out    io.Writer
 	logger *slog.Logger
 
-	writeMu sync.Mutex
+	output stdioOut // stdio_out.go
 
 	incoming  chan jsonrpc.Message
 	inputDone chan struct{} // closed when the input has ended
@@ -263,10 +263,16 @@ func (c *stdioConn) handleLine(line []byte) bool {
 		c.refuse(line, nil, jsonrpc.CodeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per line")
 		return true
 	}
-	msg, err := decodeChecked(line)
-	if err != nil {
-		c.refuse(line, rawID(line), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
-		return true
+	var msg jsonrpc.Message
+	plain, isPlain := plainRequest(line) // stdio_plainline.go
+	if isPlain {
+		msg = plain.req
+	} else {
+		var err error
+		if msg, err = decodeChecked(line); err != nil {
+			c.refuse(line, rawID(line), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
+			return true
+		}
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok {
 		if c.tasks != nil && req.IsCall() && isTaskMethod(req.Method) {
@@ -281,7 +287,7 @@ func (c *stdioConn) handleLine(line []byte) bool {
 			c.refuse(line, &req.ID, code, msg)
 			return true
 		}
-		if c.takeDirect(req) {
+		if c.takeDirect(req, plain.req == req, plain.name, plain.args) {
 			return true
 		}
 	}
@@ -457,7 +463,7 @@ func (c *stdioConn) noteCancelled(params json.RawMessage) {
 
 // startReply is called before a response is written. It reports whether
 // the response must be dropped (its request was cancelled) and whether it
-// answers a tracked request, to be ended by endReply. Either way the id is
+// answers a tracked request, to be ended by endReplies. Either way the id is
 // free from now on: a client that has the reply may send a request with
 // the same id at once, and it must not be refused because the server had
 // not yet noted that the reply was out.
@@ -482,12 +488,15 @@ func (c *stdioConn) startReply(resp *jsonrpc.Response) (drop, tracked bool) {
 	return false, true
 }
 
-// endReply notes that the reply of a tracked request was written (or
-// could not be). Only now does the request stop counting as awaited, so
-// that Read cannot report the end of input before the reply is out.
-func (c *stdioConn) endReply() {
+// endReplies notes that the replies of n tracked requests were written (or
+// could not be). Only now does the requests stop counting as awaited, so
+// that Read cannot report the end of input before the replies are out.
+func (c *stdioConn) endReplies(n int) {
+	if n == 0 {
+		return
+	}
 	c.mu.Lock()
-	c.waiting--
+	c.waiting -= n
 	c.signalIfDrained()
 	c.mu.Unlock()
 }
@@ -650,31 +659,39 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 // Write writes one message as a line. A response to a request the client
 // cancelled is dropped, which frees its id.
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	return c.write(msg, true)
+}
+
+// write writes msg; with wait it returns once msg is written, with the
+// write's error, and without it may return before (an answer of the
+// direct call path, stdio_out.go).
+func (c *stdioConn) write(msg jsonrpc.Message, wait bool) error {
 	resp, isResp := msg.(*jsonrpc.Response)
 	if isResp && resp.Error != nil {
 		resp.Error = standardError(resp.Error)
 	}
+	replies := 0
 	if isResp {
 		drop, tracked := c.startReply(resp)
 		if drop {
 			return nil
 		}
 		if tracked {
-			defer c.endReply()
+			replies = 1
 		}
 	}
 	data, err := encodeLine(msg)
-	if err != nil {
-		return fmt.Errorf("encoding message: %w", err)
+	if err == nil {
+		select {
+		case <-c.closed:
+			err = errors.New("connection closed")
+		default:
+			return c.queue(data, replies, wait)
+		}
+	} else {
+		err = fmt.Errorf("encoding message: %w", err)
 	}
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	select {
-	case <-c.closed:
-		return errors.New("connection closed")
-	default:
-	}
-	_, err = c.out.Write(data)
+	c.endReplies(replies)
 	return err
 }
 

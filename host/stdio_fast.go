@@ -40,6 +40,10 @@ var directTaken atomic.Int64
 type fastCall struct {
 	srv *Server
 	ctx context.Context // the connection's: a call's context derives from it
+	// jobs hands calls to the goroutines waiting for one, idle of them
+	// (stdio_workers.go).
+	jobs chan directJob
+	idle atomic.Int32
 }
 
 // directCalls reports whether calls on a stdio connection of srv may take
@@ -127,9 +131,10 @@ func plainCall(params json.RawMessage) (name string, args json.RawMessage, ok bo
 
 // takeDirect runs req, a tools/call admitted, on the direct path when it
 // can: initialize has been answered, the session is known, and its params
-// are plain. It reports whether it took it; if not, the request goes to
-// the SDK.
-func (c *stdioConn) takeDirect(req *jsonrpc.Request) bool {
+// are plain. With read, plainRequest has read req's params as name and
+// args already. It reports whether it took it; if not, the request goes
+// to the SDK.
+func (c *stdioConn) takeDirect(req *jsonrpc.Request, read bool, name string, args json.RawMessage) bool {
 	if c.fast == nil || req.Method != "tools/call" || !req.IsCall() {
 		return false
 	}
@@ -137,9 +142,11 @@ func (c *stdioConn) takeDirect(req *jsonrpc.Request) bool {
 	if ss == nil {
 		return false
 	}
-	name, args, ok := plainCall(req.Params)
-	if !ok {
-		return false
+	if !read {
+		var ok bool
+		if name, args, ok = plainCall(req.Params); !ok {
+			return false
+		}
 	}
 	select {
 	case <-c.stop:
@@ -160,7 +167,7 @@ func (c *stdioConn) takeDirect(req *jsonrpc.Request) bool {
 	extra, _ := req.Extra.(*mcp.RequestExtra)
 	call := &mcp.CallToolRequest{Session: ss, Params: &mcp.CallToolParamsRaw{Name: name, Arguments: args}, Extra: extra}
 	directTaken.Add(1)
-	go c.runDirect(ctx, cancel, req.ID, call)
+	c.startDirect(directJob{ctx, cancel, req.ID, call}) // stdio_workers.go
 	return true
 }
 
@@ -181,24 +188,7 @@ func (c *stdioConn) runDirect(ctx context.Context, cancel context.CancelFunc, id
 			err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "encoding the result: " + merr.Error()}
 		}
 	}
-	if werr := c.Write(ctx, &jsonrpc.Response{ID: id, Result: raw, Error: err}); werr != nil {
+	if werr := c.write(&jsonrpc.Response{ID: id, Result: raw, Error: err}, false); werr != nil {
 		c.logger.Debug("writing the answer to a tool call failed", slog.String("error", werr.Error()))
 	}
-}
-
-// marshalResult encodes a result as the SDK's connection does: JSON
-// without HTML escaping, no trailing newline.
-func marshalResult(res mcp.Result) (json.RawMessage, error) {
-	if r, ok := res.(*mcp.CallToolResult); ok {
-		if data, ok, err := encodeCallResult(r); ok {
-			return data, err
-		}
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(res); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }

@@ -42,7 +42,5 @@ func (c *stdioConn) writeLine(msg map[string]any) {
 	if err != nil {
 		return
 	}
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	_, _ = c.out.Write(append(b, '\n'))
+	_ = c.queue(append(b, '\n'), 0, true)
 }

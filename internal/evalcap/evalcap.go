@@ -411,6 +411,7 @@ type Prepared struct {
 	expr  hcl.Expression
 	names map[string]bool
 	plain bool
+	parts []concatPart // a plain template's (concat.go), or nil
 }
 
 // Prepare prepares expr for evaluations under a Budget, as Expr does, and
@@ -418,11 +419,17 @@ type Prepared struct {
 func Prepare(expr hcl.Expression) *Prepared {
 	p := &Prepared{expr: Expr(expr)}
 	p.names, p.plain = calls(p.expr)
+	p.parts = concatParts(p.expr)
 	return p
 }
 
 // Run is Run for the prepared expression.
 func (p *Prepared) Run(ctx *hcl.EvalContext, b *Budget) (cty.Value, hcl.Diagnostics, *LimitError) {
+	if p.parts != nil {
+		if v, ok := concat(p.parts, ctx); ok {
+			return v, nil, nil
+		}
+	}
 	return run(ctx, b, p.expr, p.names, p.plain)
 }
 
