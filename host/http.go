@@ -191,7 +191,7 @@ type HTTPServer struct {
 	// of the sessions.
 	direct    directSessions
 	events    mcp.EventStore
-	top       mcp.MethodHandler
+	top       atomic.Pointer[mcp.MethodHandler]
 	directOff atomic.Bool
 }
 

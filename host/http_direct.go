@@ -96,8 +96,12 @@ var directHTTPTaken atomic.Int64
 // streamable HTTP sessions: it keeps the whole chain beneath it (h.top),
 // which the direct path calls, and learns each session whose initialize
 // succeeds.
+//
+// A receiving middleware added to the SDK's server after NewHTTPServer
+// would be outside it, and the direct path would skip it: toolhost adds
+// none, and tests add theirs with addReceivingMiddleware.
 func (h *HTTPServer) directMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
-	h.top = next
+	h.top.Store(&next)
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		if method == "initialize" && err == nil {
@@ -116,13 +120,23 @@ func (h *HTTPServer) directMiddleware(next mcp.MethodHandler) mcp.MethodHandler 
 	}
 }
 
+// addReceivingMiddleware adds mw to the SDK server's receiving middleware,
+// the outermost, on the direct path too.
+func (h *HTTPServer) addReceivingMiddleware(mw mcp.Middleware) {
+	h.srv.MCP().AddReceivingMiddleware(mw)
+	if top := h.top.Load(); top != nil {
+		outer := mw(*top)
+		h.top.Store(&outer)
+	}
+}
+
 // directPOST serves the POSTs the direct path takes (see directRequest),
 // and the GETs that resume their streams while their calls run (see
 // directResumption); it hands every other request to next, the SDK's
 // handler.
 func (h *HTTPServer) directPOST(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if h.directOff.Load() || h.top == nil {
+		if h.directOff.Load() || h.top.Load() == nil {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -269,7 +283,7 @@ func (h *HTTPServer) serveDirect(w http.ResponseWriter, r *http.Request, d *dire
 	// The client's leaving lets a GET resume the stream.
 	defer context.AfterFunc(r.Context(), func() { s.release(w) })()
 	directHTTPTaken.Add(1)
-	res, err := h.top(context.WithValue(ctx, directKey{}, s), "tools/call", call)
+	res, err := (*h.top.Load())(context.WithValue(ctx, directKey{}, s), "tools/call", call)
 	if d.ctx.Err() != nil {
 		return // the session is closed: the SDK's stream ends without the answer
 	}
