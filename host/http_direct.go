@@ -164,16 +164,12 @@ func (h *HTTPServer) directPOST(next http.Handler) http.Handler {
 	})
 }
 
-// directCallParams are the params of a tools/call, as the SDK reads them
-// (CallToolParamsRaw), each kept raw to tell an absent one; task is the
-// tasks extension's.
+// directCallParams are the params of a tools/call as stdio's direct path
+// reads them, and the tasks extension's task, kept raw to tell an absent
+// one.
 type directCallParams struct {
-	Meta           json.RawMessage `json:"_meta"`
-	Name           json.RawMessage `json:"name"`
-	Arguments      json.RawMessage `json:"arguments"`
-	InputResponses json.RawMessage `json:"inputResponses"`
-	RequestState   json.RawMessage `json:"requestState"`
-	Task           json.RawMessage `json:"task"`
+	plainCallParams
+	Task json.RawMessage `json:"task"`
 }
 
 // directRequest decodes a POST the direct path serves: a single plain
