@@ -154,10 +154,11 @@ func (h *HTTPServer) directPOST(next http.Handler) http.Handler {
 			return
 		}
 		// The call is tracked (trackCalls) unless its id is in flight on
-		// the session already: the SDK refuses that one.
+		// the session already, on the direct path or the SDK's: refused
+		// as the SDK refuses it.
 		tc := trackedIn(w, req.ID)
 		if tc == nil {
-			next.ServeHTTP(w, r)
+			writeRPCError(w, http.StatusBadRequest, req.ID.Raw(), jsonrpc.CodeInvalidRequest, fmt.Sprintf("duplicate in-flight request ID %v", req.ID.Raw()))
 			return
 		}
 		h.serveDirect(w, r, d, req, call, tc)

@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -108,17 +109,18 @@ func eventShapes(evs []sseEvent) []string {
 // TestHTTPDirectCancelAndDelete checks that a call on the direct path is
 // stopped as through the SDK: by notifications/cancelled, its stream
 // ending without its answer, and by a DELETE of its session, which is
-// answered at once, after which the session is gone; and that a GET
-// resumes its stream while it runs.
+// answered at once, after which the session is gone; that a GET resumes
+// its stream while it runs; and that a call reusing its id while it runs
+// is refused, as the SDK refuses one.
 func TestHTTPDirectCancelAndDelete(t *testing.T) {
-	for _, how := range []string{"cancelled", "deleted", "resumed"} {
+	for _, how := range []string{"cancelled", "deleted", "resumed", "duplicate"} {
 		t.Run(how, func(t *testing.T) {
 			e := startHTTPConfig(t, HTTPOptions{}, httpFeatureConfig+gateTool)
 			hdr := rawSession(t, e, "2025-11-25")
 			dir := t.TempDir()
 			before := directHTTPTaken.Load()
 			tool := "marker"
-			if how == "resumed" {
+			if how == "resumed" || how == "duplicate" {
 				tool = "gate"
 			}
 			resp := rawPost(t, e.base+"/mcp", fmt.Sprintf(`{"jsonrpc":"2.0","id":55,"method":"tools/call","params":{"name":%q,"arguments":{"dir":%q}}}`, tool, dir), hdr)
@@ -138,6 +140,19 @@ func TestHTTPDirectCancelAndDelete(t *testing.T) {
 				if d := rawDelete(t, e, hdr); d.StatusCode != http.StatusNoContent {
 					t.Fatalf("DELETE: %s, want 204", d.Status)
 				}
+			case "duplicate":
+				again := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":55,"method":"tools/call","params":{"name":"quick","arguments":{}}}`, hdr)
+				body, _ := io.ReadAll(again.Body)
+				if again.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "duplicate in-flight request ID 55") {
+					t.Fatalf("a call reusing the id of one in flight: %s %s", again.Status, body)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				if a := answers(t, readAllEvents(t, resp.Body))["55"]; !strings.Contains(fmt.Sprint(a["result"]), "done") {
+					t.Fatalf("the first call: %v", a)
+				}
+				return
 			case "resumed":
 				sr := newSSEReader(resp.Body)
 				prime, err := sr.next()
