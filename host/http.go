@@ -185,6 +185,14 @@ type HTTPServer struct {
 	// idle closes idle sessions; nil when stateless or without
 	// SessionIdleTimeout.
 	idle *idleSessions
+	// direct holds the sessions whose plain calls the direct path serves,
+	// top the receiving middleware it runs them through, and directOff
+	// turns it off, for tests (http_direct.go); events is the event store
+	// of the sessions.
+	direct    directSessions
+	events    mcp.EventStore
+	top       atomic.Pointer[mcp.MethodHandler]
+	directOff atomic.Bool
 }
 
 // deadPeerTimeout is how long a client may leave data unacknowledged
@@ -299,6 +307,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 		// this replica's memory (bounded, oldest events dropped first).
 		// The answers to cancelled calls are not kept for it.
 		store := &cancelAwareStore{EventStore: mcp.NewMemoryEventStore(nil), calls: h.calls, onClose: func(sid string) {
+			h.direct.forget(sid)
 			if h.idle != nil {
 				h.idle.forget(sid)
 			}
@@ -306,6 +315,9 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 		store.streams = newSessionStreams(store.EventStore, 2*opts.deadPeerTimeout())
 		h.streams = store.streams
 		events = store
+		h.events = store
+		srv.MCP().AddReceivingMiddleware(h.directMiddleware)
+		srv.MCP().AddSendingMiddleware(h.divertNotifications)
 	}
 	h.streamable = mcp.NewStreamableHTTPHandler(getServer, h.sdkOptions(opts.Stateless, events))
 	if !opts.Stateless {
@@ -316,7 +328,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	mux := http.NewServeMux()
 	var streamable http.Handler = h.streamable
 	if h.streams != nil {
-		streamable = h.streams.resume(streamable)
+		streamable = h.streams.resume(h.directPOST(streamable)) // http_direct.go
 	}
 	if opts.Stateless {
 		streamable = h.oneShot(streamable) // http_oneshot.go

@@ -156,7 +156,7 @@ func TestHTTPOAuthCaller(t *testing.T) {
 	is := testoidc.Start(t, authAudience)
 	e := startHTTPConfig(t, HTTPOptions{}, authConfig(is, authAudience))
 	seen := make(chan *ident.Caller, 1)
-	e.srv.MCP().AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+	e.hs.addReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "tools/call" {
 				seen <- ident.FromTokenInfo(req.GetExtra().TokenInfo)

@@ -72,6 +72,9 @@ type trackedCall struct {
 	cancelled atomic.Bool
 	// stored is set once the event store has kept its answer (emptied).
 	stored atomic.Bool
+	// stop, when set, cancels the call: one the direct path runs
+	// (http_direct.go), which the SDK does not know.
+	stop atomic.Pointer[context.CancelFunc]
 }
 
 // add tracks a call, or returns nil when its id is already in flight on
@@ -107,6 +110,9 @@ func (t *callTracker) cancel(session string, id jsonrpc.ID) {
 	defer t.mu.Unlock()
 	if c := t.calls[trackedKey{session, id}]; c != nil && c.cancelled.CompareAndSwap(false, true) {
 		t.cancelled.Add(1)
+		if stop := c.stop.Load(); stop != nil {
+			(*stop)()
+		}
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"mime"
 	"net/http"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -90,20 +89,7 @@ func oneShotRequest(r *http.Request) (_ *jsonrpc.Request, version string, ok boo
 // acceptsBoth reports whether Accept values take both application/json
 // and text/event-stream, as the SDK requires of a POST.
 func acceptsBoth(values []string) bool {
-	var jsonOK, streamOK bool
-	for _, v := range values {
-		for part := range strings.SplitSeq(v, ",") {
-			base, _, _ := strings.Cut(part, ";")
-			switch strings.ToLower(strings.TrimSpace(base)) {
-			case "application/json", "application/*":
-				jsonOK = true
-			case "text/event-stream", "text/*":
-				streamOK = true
-			case "*/*":
-				jsonOK, streamOK = true, true
-			}
-		}
-	}
+	jsonOK, streamOK := streamAccepts(values) // http_direct_stream.go
 	return jsonOK && streamOK
 }
 
