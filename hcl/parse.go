@@ -158,7 +158,7 @@ func parseWholeReusing(name string, src []byte, prev, next *reuse) (*hcl.File, h
 		return parseWhole(name, src)
 	}
 	key := wholeKey(name, src)
-	if f := prev.piece(key); f != nil {
+	if f := prev.piece(key); f != nil && next.takes(f) {
 		next.keepPiece(key, f)
 		cp := *f
 		cp.Bytes = src
@@ -178,7 +178,7 @@ func parsePieceReusing(name string, src []byte, start, end, line int, prev, next
 		return parsePiece(name, src, start, end, line)
 	}
 	key := pieceKeyAt(name, src, start, end, line)
-	if f := prev.piece(key); f != nil {
+	if f := prev.piece(key); f != nil && next.takes(f) {
 		next.keepPiece(key, f)
 		return f, false
 	}

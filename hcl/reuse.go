@@ -29,6 +29,9 @@ type reuse struct {
 	mu     sync.Mutex
 	pieces map[pieceKey]*hcl.File
 	blocks map[[32]byte]*Tool
+	// full is set on a load that must parse every block: it takes no bare
+	// piece (see dropTrees).
+	full bool
 }
 
 // pieceKey names a parsed piece of a file (or a whole file, start -1): the
