@@ -101,14 +101,15 @@ func load(paths []string, opts *Options, full bool) (*Config, hcl.Diagnostics) {
 	if opts.Previous != nil {
 		prev = opts.Previous.reuse
 	}
-	bodies, bodyNames, d := cfg.parseAll(files, prev, full)
-	diags = append(diags, d...)
 	lookup := opts.LookupEnv
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
 	static := StaticEval(lookup)
 	compile := CompileFunctions(lookup)
+	early := &earlyDecoder{static: static, compile: compile, lookup: lookup, jobs: map[*hclsyntax.Body]*decodeJob{}}
+	bodies, bodyNames, d := cfg.parseAll(files, prev, full, early)
+	diags = append(diags, d...)
 	var blocks []decodeJob
 	for i, f := range bodies {
 		content, d := f.Body.Content(rootSchema)
@@ -118,9 +119,11 @@ func load(paths []string, opts *Options, full bool) (*Config, hcl.Diagnostics) {
 		}
 	}
 	takeDecoded(blocks, prev)
-	if !full && undecodedBare(blocks) {
+	if !full && undecodedBare(blocks, early) {
+		early.discard()
 		return nil, nil
 	}
+	early.apply(blocks)
 	// The server block goes first: its network policy applies to every
 	// http tool.
 	var network netpolicy.Policy
@@ -181,10 +184,11 @@ func load(paths []string, opts *Options, full bool) (*Config, hcl.Diagnostics) {
 }
 
 // parseAll reads and parses files, side by side, taking from prev what did
-// not change (but no bare piece when full is set), and records each in cfg. It returns the files to decode
+// not change (but no bare piece when full is set), decoding tool blocks
+// early (see earlyDecoder), and records each in cfg. It returns the files to decode
 // (those without syntax errors, or whose only error is an argument set
 // twice), their names, and the problems of reading and parsing.
-func (cfg *Config) parseAll(files []string, prev *reuse, full bool) ([]*hcl.File, []string, hcl.Diagnostics) {
+func (cfg *Config) parseAll(files []string, prev *reuse, full bool, early *earlyDecoder) ([]*hcl.File, []string, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	var bodies []*hcl.File
 	var bodyNames []string // the name of each of bodies
@@ -201,7 +205,7 @@ func (cfg *Config) parseAll(files []string, prev *reuse, full bool) ([]*hcl.File
 		}
 	}
 	cfg.reuse = newReuse()
-	cfg.reuse.full = full
+	cfg.reuse.full, cfg.reuse.early = full, early
 	parsed, parseDiags := parseFiles(readable, srcs, prev, cfg.reuse)
 	next := 0 // the index in parsed of the next readable file
 	for i, name := range files {

@@ -126,12 +126,17 @@ func isBare(body hcl.Body) bool {
 	return ok && b.Attributes == nil && b.Blocks == nil
 }
 
-// undecodedBare reports whether a block of jobs that was not taken decoded
-// from the load before has a bare body: that load must start over and
-// parse the bare pieces again.
-func undecodedBare(jobs []decodeJob) bool {
+// undecodedBare reports whether a block of jobs that was neither taken
+// decoded from the load before nor decoded early has a bare body: the load
+// must start over and parse the bare pieces again.
+func undecodedBare(jobs []decodeJob, early *earlyDecoder) bool {
+	early.mu.Lock()
+	defer early.mu.Unlock()
 	for i := range jobs {
-		if !jobs[i].done && isBare(jobs[i].block.Body) {
+		if jobs[i].done || !isBare(jobs[i].block.Body) {
+			continue
+		}
+		if _, ok := early.jobs[jobs[i].block.Body.(*hclsyntax.Body)]; !ok {
 			return true
 		}
 	}
