@@ -130,7 +130,9 @@ func (e *earlyDecoder) decodePiece(name string, src []byte, f *hcl.File) *hcl.Fi
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for i, b := range blocks {
-		jobs[i].src = nil // Load's job has the file's bytes
+		// Load's job has the block and the file's bytes; this one's
+		// block would keep the syntax tree.
+		jobs[i].block, jobs[i].src = nil, nil
 		e.jobs[b.Body] = &jobs[i]
 	}
 	return out

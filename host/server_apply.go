@@ -286,8 +286,11 @@ func (s *Server) addTools(tools []*mcp.Tool, first bool) {
 
 // stubInput and stubOutput stand in for a tool's schemas while the SDK's
 // AddTool looks at them (see addToolUnlisted). The SDK only reads them.
+// As *jsonschema.Schema values they are checked without being encoded and
+// decoded again; the input schema is still encoded and decoded once, for
+// its x-mcp-header annotations.
 var (
-	stubInput  = json.RawMessage(`{"type":"object"}`)
+	stubInput  = &jsonschema.Schema{Type: "object"}
 	stubOutput = &jsonschema.Schema{}
 )
 
