@@ -281,6 +281,7 @@ func (s *Server) addTools(tools []*mcp.Tool, first bool) {
 	if first {
 		add = s.addToolUnlisted
 	}
+	defer tightenGC(len(tools))()
 	parallel.For(len(tools), addToolsPerWorker, func(i int) { add(tools[i]) })
 }
 
