@@ -281,7 +281,9 @@ func (s *Server) addTools(tools []*mcp.Tool, first bool) {
 	if first {
 		add = s.addToolUnlisted
 	}
-	defer tightenGC(len(tools))()
+	if first {
+		tightenGC(len(tools))
+	}
 	parallel.For(len(tools), addToolsPerWorker, func(i int) { add(tools[i]) })
 }
 
