@@ -1,8 +1,13 @@
 package host
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"testing"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // TestTightenGC checks that a first registration of many tools under
@@ -42,5 +47,36 @@ func TestTightenGC(t *testing.T) {
 				t.Errorf("GOGC after RelaxGC is restored = %d, want 137", got)
 			}
 		})
+	}
+}
+
+// TestTightenLoadGC checks that the load of a large config under RelaxGC
+// runs at largeLoadGCPercent, and that of a small one at loadGCPercent.
+func TestTightenLoadGC(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	orig := debug.SetGCPercent(137)
+	defer debug.SetGCPercent(orig)
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small.hcl")
+	large := filepath.Join(dir, "large.hcl")
+	if err := os.WriteFile(small, []byte(testconfig.Tools(1, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(large, bytes.Repeat([]byte("# padding\n"), largeConfig/10+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path string
+		want int
+	}{{small, loadGCPercent}, {large, largeLoadGCPercent}} {
+		restore := RelaxGC()
+		tightenLoadGC([]string{tc.path})
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		restore()
+		if p != tc.want {
+			t.Errorf("GOGC loading %s = %d, want %d", filepath.Base(tc.path), p, tc.want)
+		}
 	}
 }
