@@ -14,15 +14,7 @@ import (
 // RelaxGC sets registerGCPercent until RelaxGC is restored, and that a
 // small one, or one outside RelaxGC, leaves the setting alone.
 func TestTightenGC(t *testing.T) {
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "")
-	orig := debug.SetGCPercent(137)
-	defer debug.SetGCPercent(orig)
-	gogc := func() int {
-		p := debug.SetGCPercent(-1)
-		debug.SetGCPercent(p)
-		return p
-	}
+	gogc := pinGC(t, 137)
 	for _, tc := range []struct {
 		name    string
 		relaxed bool
@@ -53,10 +45,7 @@ func TestTightenGC(t *testing.T) {
 // TestTightenLoadGC checks that the load of a large config under RelaxGC
 // runs at largeLoadGCPercent, and that of a small one at loadGCPercent.
 func TestTightenLoadGC(t *testing.T) {
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "")
-	orig := debug.SetGCPercent(137)
-	defer debug.SetGCPercent(orig)
+	gogc := pinGC(t, 137)
 	dir := t.TempDir()
 	small := filepath.Join(dir, "small.hcl")
 	large := filepath.Join(dir, "large.hcl")
@@ -72,11 +61,26 @@ func TestTightenLoadGC(t *testing.T) {
 	}{{small, loadGCPercent}, {large, largeLoadGCPercent}} {
 		restore := RelaxGC()
 		tightenLoadGC([]string{tc.path})
-		p := debug.SetGCPercent(-1)
-		debug.SetGCPercent(p)
+		p := gogc()
 		restore()
 		if p != tc.want {
 			t.Errorf("GOGC loading %s = %d, want %d", filepath.Base(tc.path), p, tc.want)
 		}
+	}
+}
+
+// pinGC clears GOGC and GOMEMLIMIT from the environment for t, sets the
+// GC's GOGC to percent until t ends, and returns a function that reads
+// the GC's GOGC.
+func pinGC(t *testing.T, percent int) (gogc func() int) {
+	t.Helper()
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	orig := debug.SetGCPercent(percent)
+	t.Cleanup(func() { debug.SetGCPercent(orig) })
+	return func() int {
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		return p
 	}
 }
