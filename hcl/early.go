@@ -17,9 +17,9 @@ import (
 // piece bare (see dropTrees) when every block of it is a tool block that
 // decoded without a diagnostic and is kept for the next load. The syntax
 // tree of the piece is then garbage at once, and the trees of the whole
-// file never live at the same time: for 10,000 tools the heap a load
-// keeps live, and so the heap the GC lets it grow to, is about a third of
-// what it was (BENCHMARKS.md, "Reload and memory at scale").
+// file never live at the same time: for 10,000 tools the largest heap a
+// load keeps live, and so the heap the GC lets it grow to, is less than
+// half what it was (BENCHMARKS.md, "10,000 tools in less memory").
 //
 // A tool block's decoding depends on the server block's network policy
 // (and on source blocks, but a block that names one is not kept: see

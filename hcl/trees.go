@@ -19,7 +19,7 @@ import (
 // a tool evaluates at each call (a template's text, an http URL or body, a
 // result mapping, confirm) are held by the decoded tool, not by the file,
 // and stay. For 10,000 generated tools the live heap after a load falls
-// from 97 to about 30 MB (BENCHMARKS.md, "Reload and memory at scale").
+// from 97 to 38 MB (BENCHMARKS.md, "10,000 tools in less memory").
 //
 // A later load takes a bare piece only for blocks whose decoded tool it
 // takes too: when one of them must be decoded again (a server or source

@@ -19,8 +19,8 @@ import (
 // much of the garbage made during them as live, which raised the next
 // goal further. Go's default pacing there costs more collections, each of
 // a small heap once the syntax trees are gone (hcl, dropTrees):
-// BENCHMARKS.md, "Reload and memory at scale", has the peak and the CPU
-// of both. A reload keeps GOGC=300: its time is what its user waits for,
+// BENCHMARKS.md, "10,000 tools in less memory", has the peak and the
+// CPU of both. A reload keeps GOGC=300: its time is what its user waits for,
 // and its peak was within twice the RSS before it.
 const registerGCPercent = 100
 
