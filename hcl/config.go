@@ -82,20 +82,34 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	if opts == nil {
 		opts = &Options{}
 	}
+	cfg, diags := load(paths, opts, false)
+	if cfg == nil {
+		// A block of a bare piece must be decoded again (see dropTrees).
+		cfg, diags = load(paths, opts, true)
+	}
+	return cfg, diags
+}
+
+// load is Load. Unless full is set, it may take bare pieces from the load
+// before, and returns nil when one of their blocks must be decoded again:
+// the caller then loads again with full set. It is long for the steps of
+// a load, one after another.
+func load(paths []string, opts *Options, full bool) (*Config, hcl.Diagnostics) {
 	cfg := &Config{Files: map[string]*hcl.File{}}
 	files, diags := ConfigFiles(paths)
 	var prev *reuse
 	if opts.Previous != nil {
 		prev = opts.Previous.reuse
 	}
-	bodies, bodyNames, d := cfg.parseAll(files, prev)
-	diags = append(diags, d...)
 	lookup := opts.LookupEnv
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
 	static := StaticEval(lookup)
 	compile := CompileFunctions(lookup)
+	early := &earlyDecoder{static: static, compile: compile, lookup: lookup, jobs: map[*hclsyntax.Body]*decodeJob{}}
+	bodies, bodyNames, d := cfg.parseAll(files, prev, full, early)
+	diags = append(diags, d...)
 	var blocks []decodeJob
 	for i, f := range bodies {
 		content, d := f.Body.Content(rootSchema)
@@ -104,6 +118,12 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 			blocks = append(blocks, decodeJob{block: block, src: f.Bytes, baseDir: filepath.Dir(bodyNames[i]), mayCallNow: mentionsNow(f.Bytes, block), mayUseClaim: mentionsClaim(f.Bytes, block)})
 		}
 	}
+	takeDecoded(blocks, prev)
+	if !full && undecodedBare(blocks, early) {
+		early.discard()
+		return nil, nil
+	}
+	early.apply(blocks)
 	// The server block goes first: its network policy applies to every
 	// http tool.
 	var network netpolicy.Policy
@@ -122,7 +142,6 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 		blocks[i].compile = compile
 		blocks[i].lookup = lookup
 	}
-	takeDecoded(blocks, prev)
 	decodeAll(blocks, static)
 	keepDecoded(blocks, cfg.reuse)
 	for _, j := range blocks {
@@ -160,14 +179,16 @@ func Load(paths []string, opts *Options) (*Config, hcl.Diagnostics) {
 	fixFunctionDiags(diags)
 	fixLabelDiags(diags)
 	redactEnvValues(diags, cfg.Files, lookup)
+	cfg.dropTrees(blocks)
 	return cfg, diags
 }
 
 // parseAll reads and parses files, side by side, taking from prev what did
-// not change, and records each in cfg. It returns the files to decode
+// not change (but no bare piece when full is set), decoding tool blocks
+// early (see earlyDecoder), and records each in cfg. It returns the files to decode
 // (those without syntax errors, or whose only error is an argument set
 // twice), their names, and the problems of reading and parsing.
-func (cfg *Config) parseAll(files []string, prev *reuse) ([]*hcl.File, []string, hcl.Diagnostics) {
+func (cfg *Config) parseAll(files []string, prev *reuse, full bool, early *earlyDecoder) ([]*hcl.File, []string, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	var bodies []*hcl.File
 	var bodyNames []string // the name of each of bodies
@@ -184,6 +205,7 @@ func (cfg *Config) parseAll(files []string, prev *reuse) ([]*hcl.File, []string,
 		}
 	}
 	cfg.reuse = newReuse()
+	cfg.reuse.full, cfg.reuse.early = full, early
 	parsed, parseDiags := parseFiles(readable, srcs, prev, cfg.reuse)
 	next := 0 // the index in parsed of the next readable file
 	for i, name := range files {

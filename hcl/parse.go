@@ -75,14 +75,44 @@ func parseFiles(names []string, srcs [][]byte, prev, next *reuse) ([]*hcl.File, 
 			lines[i] = pieceLines(srcs[i], b)
 		}
 	}
-	parallel.For(len(jobs), 1, func(j int) {
+	run := func(j int) {
 		i, k := jobs[j].file, jobs[j].piece
 		if k < 0 {
 			files[i], diags[i] = parseWholeReusing(names[i], srcs[i], prev, next)
 			return
 		}
 		pieces[i][k], failed[i][k] = parsePieceReusing(names[i], srcs[i], bounds[i][k], bounds[i][k+1], lines[i][k], prev, next)
-	})
+	}
+	if next == nil || next.early == nil {
+		parallel.For(len(jobs), 1, run)
+	} else {
+		// The files parsed whole and the pieces that may hold a server
+		// block first, then the others, decoded as they are parsed (see
+		// earlyDecoder).
+		var first, rest []job
+		for _, jb := range jobs {
+			if k := jb.piece; k < 0 || next.early.first(srcs[jb.file][bounds[jb.file][k]:bounds[jb.file][k+1]]) {
+				first = append(first, jb)
+			} else {
+				rest = append(rest, jb)
+			}
+		}
+		jobs = first
+		parallel.For(len(jobs), 1, run)
+		units := make([]*hcl.File, len(first))
+		for n, jb := range first {
+			if jb.piece < 0 {
+				if !diags[jb.file].HasErrors() {
+					units[n] = files[jb.file]
+				}
+			} else if !failed[jb.file][jb.piece] {
+				units[n] = pieces[jb.file][jb.piece]
+			}
+		}
+		next.early.ready(names, units)
+		jobs = rest
+		parallel.For(len(jobs), 1, run)
+	}
 	for i := range names {
 		if bounds[i] == nil {
 			continue
@@ -158,7 +188,7 @@ func parseWholeReusing(name string, src []byte, prev, next *reuse) (*hcl.File, h
 		return parseWhole(name, src)
 	}
 	key := wholeKey(name, src)
-	if f := prev.piece(key); f != nil {
+	if f := prev.piece(key); f != nil && next.takes(f) {
 		next.keepPiece(key, f)
 		cp := *f
 		cp.Bytes = src
@@ -178,12 +208,13 @@ func parsePieceReusing(name string, src []byte, start, end, line int, prev, next
 		return parsePiece(name, src, start, end, line)
 	}
 	key := pieceKeyAt(name, src, start, end, line)
-	if f := prev.piece(key); f != nil {
+	if f := prev.piece(key); f != nil && next.takes(f) {
 		next.keepPiece(key, f)
 		return f, false
 	}
 	f, failed := parsePiece(name, src, start, end, line)
 	if !failed && next != nil {
+		f = next.early.decodePiece(name, src, f)
 		next.keepPiece(key, f)
 	}
 	return f, failed

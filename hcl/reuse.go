@@ -1,7 +1,6 @@
 package hcl
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"hash"
@@ -29,6 +28,12 @@ type reuse struct {
 	mu     sync.Mutex
 	pieces map[pieceKey]*hcl.File
 	blocks map[[32]byte]*Tool
+	// full is set on a load that must parse every block: it takes no bare
+	// piece (see dropTrees).
+	full bool
+	// early decodes the tool blocks of the pieces the load parses (nil:
+	// none; see earlyDecoder).
+	early *earlyDecoder
 }
 
 // pieceKey names a parsed piece of a file (or a whole file, start -1): the
@@ -148,10 +153,8 @@ func blockKey(deps []byte, j *decodeJob) ([32]byte, bool) {
 	if !ok {
 		return key, false
 	}
-	for _, w := range reusableWords {
-		if bytes.Contains(text, w) {
-			return key, false
-		}
+	if hasReusableWord(text) {
+		return key, false
 	}
 	h := sha256.New()
 	h.Write(deps)

@@ -126,3 +126,174 @@ func BenchmarkParseReusing(b *testing.B) {
 		}
 	})
 }
+
+// httpTool is a tool block of an http tool whose URL is on host.
+func httpTool(name, host string) string {
+	return fmt.Sprintf("tool %q {\n  description = \"Fetches\"\n  http { url = \"https://%s/x\" }\n}\n", name, host)
+}
+
+// writeConfig writes src as tools.hcl in a new directory, and returns its path.
+func writeConfig(t *testing.T, src string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "tools.hcl")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestLoadDropsTrees loads configs large enough to be parsed in pieces:
+// the tool blocks kept for the next load are bare in the files the config
+// keeps (their syntax trees dropped), the others keep their trees, and the
+// top-level blocks, their ranges and the diagnostics' context are those
+// of a whole-file parse.
+func TestLoadDropsTrees(t *testing.T) {
+	tools := testconfig.Tools(100, "v0")
+	for _, tc := range []struct {
+		name string
+		src  string
+		full []string // the top-level blocks not bare, as type/label
+	}{
+		{"tools only", tools, nil},
+		{"a server block and an exec tool", "server {\n  max_concurrent_calls = 8\n}\n" + tools +
+			"tool \"run\" {\n  exec { command = [\"true\"] }\n}\n", []string{"server/", "tool/run"}},
+		{"a server block last", tools + "server {\n  max_concurrent_calls = 8\n}\n", []string{"server/"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeConfig(t, tc.src)
+			cfg, diags := Load([]string{path}, nil)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			f := cfg.Files[path]
+			body := f.Body.(*hclsyntax.Body)
+			// A piece keeps the trees of all its blocks when one of them
+			// needs it: the blocks around those of full keep theirs too.
+			whole := map[string]bool{}
+			for _, b := range body.Blocks {
+				whole[b.Type+"/"+strings.Join(b.Labels, "")] = !isBare(b.Body)
+			}
+			for _, w := range tc.full {
+				if !whole[w] {
+					t.Errorf("%s is bare or missing, want it whole", w)
+				}
+			}
+			// (A file parsed whole, as with one processor, is one piece.)
+			if n := len(whole) - len(tc.full)*20; pieceBounds(path, []byte(tc.src)) != nil && countFalse(whole) < n {
+				t.Errorf("%d of %d blocks are bare, want %d at least", countFalse(whole), len(whole), n)
+			}
+			parsed, d := hclsyntax.ParseConfig([]byte(tc.src), path, hcl.InitialPos)
+			if d.HasErrors() {
+				t.Fatal(d)
+			}
+			want := blockOutline(&Config{Files: map[string]*hcl.File{path: parsed}})
+			if got := blockOutline(cfg); got != want {
+				t.Errorf("the blocks differ from a whole-file parse:\n%s\nwant\n%s", got, want)
+			}
+			for _, tl := range cfg.Tools {
+				if tl.Backend == nil {
+					t.Fatalf("tool %s has no backend", tl.Name)
+				}
+			}
+		})
+	}
+}
+
+// TestLoadBareAgainstServer checks that the tools decoded as their piece
+// is parsed, and taken bare by a reload, follow the server block even when
+// it comes last: an http tool whose host the server block's allow_hosts
+// leaves out is refused, at the load and at a reload that changed only
+// the server block (which parses the bare pieces again), and the
+// diagnostics are those of a load from scratch.
+func TestLoadBareAgainstServer(t *testing.T) {
+	server := func(host string) string {
+		return fmt.Sprintf("server {\n  allow_hosts = [%q]\n}\n", host)
+	}
+	head := httpTool("fetch", "other.example.org") + testconfig.Tools(100, "v0")
+	for _, tc := range []struct {
+		name          string
+		before, after string // "": no load before
+	}{
+		{"first load", "", head + server("api.example.com")},
+		{"server block edited", head + server("other.example.org"), head + server("api.example.com")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeConfig(t, tc.after)
+			_, wantDiags := Load([]string{path}, nil)
+			opts := &Options{}
+			if tc.before != "" {
+				if err := os.WriteFile(path, []byte(tc.before), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				prev, diags := Load([]string{path}, nil)
+				if diags.HasErrors() {
+					t.Fatal(diags)
+				}
+				opts.Previous = prev
+				if err := os.WriteFile(path, []byte(tc.after), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, diags := Load([]string{path}, opts)
+			if !diags.HasErrors() || diags[0].Summary != "Host not allowed" {
+				t.Fatalf("diagnostics %v, want Host not allowed", diags)
+			}
+			if at := diags[0].Subject; at.Start.Line != 3 || at.Filename != path {
+				t.Errorf("the error is at %v, want line 3 of %s", at, path)
+			}
+			if fmt.Sprint(diags) != fmt.Sprint(wantDiags) {
+				t.Errorf("diagnostics %v, want those of a load from scratch: %v", diags, wantDiags)
+			}
+		})
+	}
+}
+
+// TestReloadBareDiagnostics edits one tool of a config whose tools are
+// bare so that it has an error: the reload reports it at its file, line
+// and column, as a load from scratch does, and the fixed edit takes the
+// other tools over again.
+func TestReloadBareDiagnostics(t *testing.T) {
+	base := testconfig.Tools(100, "v0")
+	path := writeConfig(t, base)
+	prev, diags := Load([]string{path}, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	broken := strings.Replace(base, "tool 60 says hello ${param.name}", "tool 60 says hello ${param.nope}", 1)
+	if err := os.WriteFile(path, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, got := Load([]string{path}, &Options{Previous: prev})
+	_, want := Load([]string{path}, nil)
+	if !got.HasErrors() || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("reload diagnostics %v, want those of a load from scratch: %v", got, want)
+	}
+	line := strings.Count(broken[:strings.Index(broken, "${param.nope}")], "\n") + 1
+	if at := got[0].Subject; at.Filename != path || at.Start.Line != line {
+		t.Errorf("the error is at %v, want line %d of %s", at, line, path)
+	}
+	fixed := strings.Replace(base, "Generated tool 60 (v0)", "Generated tool 60 (v1)", 1)
+	if err := os.WriteFile(path, []byte(fixed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	next, diags := Load([]string{path}, &Options{Previous: prev})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for i, tl := range next.Tools {
+		if taken := tl == prev.Tools[i]; taken == (tl.Name == "tool_60") {
+			t.Errorf("tool %s taken over: %v", tl.Name, taken)
+		}
+	}
+}
+
+// countFalse counts the names m maps to false.
+func countFalse(m map[string]bool) int {
+	n := 0
+	for _, v := range m {
+		if !v {
+			n++
+		}
+	}
+	return n
+}

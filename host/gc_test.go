@@ -13,15 +13,7 @@ import (
 // once, when the last is done, whatever the order, and that a restore
 // called twice does not undo another's.
 func TestRelaxGC(t *testing.T) {
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "")
-	orig := debug.SetGCPercent(137)
-	defer debug.SetGCPercent(orig)
-	gogc := func() int {
-		p := debug.SetGCPercent(-1)
-		debug.SetGCPercent(p)
-		return p
-	}
+	gogc := pinGC(t, 137)
 	for _, tc := range []struct {
 		name  string
 		order []int // which restore runs at each step

@@ -107,6 +107,7 @@ func (t *templateDir) name(uri string) (string, bool) {
 // Load reads and compiles the config at paths. validate and serve share it;
 // it starts nothing: no request is sent, no command runs.
 func Load(paths []string, opts *thcl.Options) (*Registry, hcl.Diagnostics) {
+	tightenLoadGC(paths)
 	return loadAfter(paths, opts, nil)
 }
 

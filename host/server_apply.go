@@ -281,13 +281,19 @@ func (s *Server) addTools(tools []*mcp.Tool, first bool) {
 	if first {
 		add = s.addToolUnlisted
 	}
+	if first {
+		tightenGC(len(tools))
+	}
 	parallel.For(len(tools), addToolsPerWorker, func(i int) { add(tools[i]) })
 }
 
 // stubInput and stubOutput stand in for a tool's schemas while the SDK's
 // AddTool looks at them (see addToolUnlisted). The SDK only reads them.
+// As *jsonschema.Schema values they are checked without being encoded and
+// decoded again; the input schema is still encoded and decoded once, for
+// its x-mcp-header annotations.
 var (
-	stubInput  = json.RawMessage(`{"type":"object"}`)
+	stubInput  = &jsonschema.Schema{Type: "object"}
 	stubOutput = &jsonschema.Schema{}
 )
 
