@@ -83,16 +83,34 @@ func MarkedSensitive(expr hcl.Expression) map[string]bool {
 
 // CallsSensitive reports whether expr calls sensitive(...) anywhere.
 func CallsSensitive(expr hcl.Expression) bool {
+	marked := false
+	visitSensitive(expr, func(*hclsyntax.FunctionCallExpr) { marked = true })
+	return marked
+}
+
+// SensitiveArgs returns what expr passes to sensitive(...), wherever it
+// calls it (inside concat, a template, a conditional): evaluated at a
+// call, their values are hidden like secrets.
+func SensitiveArgs(expr hcl.Expression) []hcl.Expression {
+	var out []hcl.Expression
+	visitSensitive(expr, func(call *hclsyntax.FunctionCallExpr) {
+		if len(call.Args) > 0 {
+			out = append(out, call.Args[0])
+		}
+	})
+	return out
+}
+
+// visitSensitive calls f for each call of sensitive(...) in expr.
+func visitSensitive(expr hcl.Expression, f func(*hclsyntax.FunctionCallExpr)) {
 	node, ok := expr.(hclsyntax.Node)
 	if !ok {
-		return false
+		return
 	}
-	marked := false
 	hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
 		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && call.Name == "sensitive" {
-			marked = true
+			f(call)
 		}
 		return nil
 	})
-	return marked
 }

@@ -229,6 +229,7 @@ func (c *compiler) command(e *Exec, a *hcl.Attribute) hcl.Diagnostics {
 		}
 	}
 
+	e.sensitiveExprs = adapters.SensitiveArgs(a.Expr)
 	tuple, isTuple := a.Expr.(*hclsyntax.TupleConsExpr)
 	if isTuple {
 		for i, ex := range tuple.Exprs {

@@ -145,6 +145,10 @@ type Exec struct {
 	// sensitiveArgs are the indexes of the command's elements wrapped in
 	// sensitive(...): their values are hidden like secret variables.
 	sensitiveArgs []int
+	// sensitiveExprs are what the command passes to sensitive(...)
+	// anywhere in it (inside concat, say, where an element has no fixed
+	// index): their values at a call are hidden too.
+	sensitiveExprs []hcl.Expression
 	// envCreds are the credential-named variables the block reads with
 	// env() (see adapters.EnvCredentialNames).
 	envCreds []string
