@@ -135,6 +135,9 @@ func compile(block *hcl.Block, cc *adapters.CompileContext) (adapters.Backend, h
 				}
 				h.marked[k] = true
 			}
+			// sensitive(...) anywhere in it, where no key can be named
+			// (merge, a conditional): its values are hidden at each call.
+			h.sensitiveExprs = append(h.sensitiveExprs, adapters.SensitiveArgs(a.Expr)...)
 		}
 	}
 	h.sensitiveParams = adapters.SensitiveNames(cc.Params)

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/netpolicy"
 	"github.com/toolhost/toolhost/internal/redact"
@@ -70,7 +72,10 @@ type HTTP struct {
 	envCreds []string
 	// marked are header and query names whose values call sensitive().
 	marked map[string]bool
-	client *http.Client
+	// sensitiveExprs are what headers and query pass to sensitive(...),
+	// wherever they call it.
+	sensitiveExprs []hcl.Expression
+	client         *http.Client
 	// tool is the tool's name, for the cache's keys and messages.
 	tool string
 	// retry is the retry block; nil when there is none.

@@ -179,3 +179,47 @@ headers = { "X-Ticket" = env("SAS") }`, "sv2022AbCdEfsig"},
 		})
 	}
 }
+
+// TestHTTPSensitiveAnywhere: a value wrapped in sensitive(...) inside
+// headers or query that are not a plain object (a conditional, where no
+// name can be told at load) is still kept out of the tool's error.
+func TestHTTPSensitiveAnywhere(t *testing.T) {
+	const secret = "custom-credential-77"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprintf(w, "bad: custom=%s q=%s", r.Header.Get("X-Custom"), r.URL.Query().Get("q"))
+	}))
+	defer srv.Close()
+	funcs := map[string]function.Function{"sensitive": function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "v", Type: cty.String}},
+		Type:   function.StaticReturnType(cty.String),
+		Impl:   func(args []cty.Value, _ cty.Type) (cty.Value, error) { return args[0], nil },
+	})}
+	for _, tc := range []struct{ name, attr string }{
+		{"headers in a conditional", `headers = true ? { "X-Custom" = sensitive("` + secret + `") } : {}`},
+		{"query in a conditional", `query = param.on ? { q = sensitive("` + secret + `") } : {}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := fmt.Sprintf("http {\n  url = %q\n  %s\n}\n", srv.URL, tc.attr)
+			f, diags := hclsyntax.ParseConfig([]byte(src), "t.hcl", hcl.InitialPos)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			ptype := cty.Object(map[string]cty.Type{"on": cty.Bool})
+			b, diags := compile(f.Body.(*hclsyntax.Body).Blocks[0].AsHCLBlock(), &adapters.CompileContext{
+				Eval: &hcl.EvalContext{Functions: funcs, Variables: map[string]cty.Value{"param": cty.UnknownVal(ptype)}},
+			})
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			_, err := b.Call(context.Background(), &adapters.Input{Eval: &hcl.EvalContext{Functions: funcs, Variables: map[string]cty.Value{
+				"param": cty.ObjectVal(map[string]cty.Value{"on": cty.True})}}})
+			if err == nil || !strings.Contains(err.Error(), "400") {
+				t.Fatalf("the call: %v, want the 400", err)
+			}
+			if strings.Contains(err.Error(), secret) {
+				t.Errorf("the error leaks the sensitive value: %s", err)
+			}
+		})
+	}
+}
