@@ -89,6 +89,31 @@ func (d *directSessions) get(sid string) *directSession {
 	return nil
 }
 
+// refuseForeignUser answers 403, as the SDK's handler answers it, a
+// request naming a session bound to another user than its token's, and
+// reports whether it did. It goes before anything that acts on the
+// session by its ID alone (the cancellations of trackCalls and of a
+// DELETE, the direct path), so that a token of another subject that has
+// learned a session's ID cannot stop its calls.
+func (h *HTTPServer) refuseForeignUser(w http.ResponseWriter, r *http.Request) bool {
+	sid := r.Header.Get("Mcp-Session-Id")
+	if sid == "" {
+		return false
+	}
+	d := h.direct.get(sid)
+	if d == nil || d.userID == "" {
+		return false
+	}
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil && ti.UserID == d.userID {
+		return false
+	}
+	if n, ok := r.Context().Value(accessNoteKey{}).(*string); ok {
+		*n = "session user mismatch"
+	}
+	http.Error(w, "session user mismatch", http.StatusForbidden)
+	return true
+}
+
 // directHTTPTaken counts the POSTs the direct path served, for tests.
 var directHTTPTaken atomic.Int64
 

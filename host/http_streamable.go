@@ -84,6 +84,9 @@ func (h *HTTPServer) endOnShutdown(next http.Handler) http.Handler {
 // for a cancelled request).
 func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h.refuseForeignUser(w, r) { // http_direct.go
+			return
+		}
 		if r.Method == http.MethodDelete && !h.opts.Stateless {
 			h.cancelSessionCalls(next, r)
 			next.ServeHTTP(w, r)
