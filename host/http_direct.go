@@ -29,11 +29,10 @@ import (
 // access log, idle timer, call tracking, keep-alive comments) has run on
 // it by then, as for any POST.
 //
-// What differs from the SDK's answer: the stream has no priming event and
-// its events no IDs, as the SDK's streams have when it keeps no event
-// store: a client whose connection breaks during such a call cannot resume
-// the stream with Last-Event-ID (it gets no answer, as from such a server).
-// The log and progress notifications a call sends on the way go on the
+// The answer's stream is written and stored as the SDK writes and stores
+// one (a priming event from 2025-11-25 on, event IDs, the session's event
+// store), so that a client whose connection breaks during the call resumes
+// it with Last-Event-ID (see directStream). The log and progress notifications a call sends on the way go on the
 // same stream before its answer (divertNotifications), as through the
 // SDK. A call that may send the client a request (confirm, ask) or that
 // may become a task goes through the SDK, and so does every other POST.
