@@ -189,6 +189,29 @@ func (h *HTTPServer) directPOST(next http.Handler) http.Handler {
 	})
 }
 
+// directDuplicate reports the first call of msgs, a POST of session sid,
+// whose id is that of a call the direct path runs on the session: the SDK,
+// which does not know that call, would run a POST reusing its id, where
+// it refuses one that reuses the id of a call of its own.
+func (t *callTracker) directDuplicate(sid string, msgs []peekedMessage) (jsonrpc.ID, bool) {
+	for i := range msgs {
+		if !msgs[i].isCall() {
+			continue
+		}
+		id, err := jsonrpc.MakeID(msgs[i].ID)
+		if err != nil {
+			continue
+		}
+		t.mu.Lock()
+		c := t.calls[trackedKey{sid, id}]
+		t.mu.Unlock()
+		if c != nil && c.stop.Load() != nil {
+			return id, true
+		}
+	}
+	return jsonrpc.ID{}, false
+}
+
 // directCallParams are the params of a tools/call as stdio's direct path
 // reads them, and the tasks extension's task, kept raw to tell an absent
 // one.

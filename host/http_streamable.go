@@ -183,6 +183,10 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 			serve.ServeHTTP(w, r)
 			return
 		}
+		if id, dup := h.calls.directDuplicate(sid, msgs); dup { // http_direct.go
+			writeRPCError(w, http.StatusBadRequest, id.Raw(), jsonrpc.CodeInvalidRequest, fmt.Sprintf("duplicate in-flight request ID %v", id.Raw()))
+			return
+		}
 		w, untrack := h.trackCalls(w, sid, msgs)
 		defer untrack()
 		next.ServeHTTP(w, r)
