@@ -2,11 +2,8 @@ package host
 
 import (
 	"fmt"
-	"io"
 	"net/http"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/toolhost/toolhost/internal/testoidc"
@@ -57,46 +54,7 @@ func TestHTTPForeignTokenCannotCancel(t *testing.T) {
 					t.Fatalf("eve's DELETE: %s, want 403", d.Status)
 				}
 			}
-			if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			if a := answers(t, readAllEvents(t, resp.Body))["55"]; !strings.Contains(fmt.Sprint(a["result"]), "done") {
-				t.Fatalf("ana's call, after eve's %s: %v", how, a)
-			}
-		})
-	}
-}
-
-// TestHTTPDirectDuplicateAcrossPaths checks that a request reusing the id
-// of a call in flight on the direct path is refused when the SDK serves
-// it (a tools/list, a call with _meta), as the SDK refuses one that reuses
-// the id of a call of its own.
-func TestHTTPDirectDuplicateAcrossPaths(t *testing.T) {
-	for _, body := range []string{
-		`{"jsonrpc":"2.0","id":55,"method":"tools/list"}`,
-		`{"jsonrpc":"2.0","id":55,"method":"tools/call","params":{"name":"quick","arguments":{},"_meta":{"progressToken":"p"}}}`,
-	} {
-		t.Run(body, func(t *testing.T) {
-			e := startHTTPConfig(t, HTTPOptions{}, httpFeatureConfig+gateTool)
-			hdr := rawSession(t, e, "2025-11-25")
-			dir := t.TempDir()
-			before := directHTTPTaken.Load()
-			resp := rawPost(t, e.base+"/mcp", fmt.Sprintf(`{"jsonrpc":"2.0","id":55,"method":"tools/call","params":{"name":"gate","arguments":{"dir":%q}}}`, dir), hdr)
-			waitForFile(t, filepath.Join(dir, "started"))
-			if directHTTPTaken.Load() == before {
-				t.Fatal("the call did not take the direct path")
-			}
-			again := rawPost(t, e.base+"/mcp", body, hdr)
-			got, _ := io.ReadAll(again.Body)
-			if again.StatusCode != http.StatusBadRequest || !strings.Contains(string(got), "duplicate in-flight request ID 55") {
-				t.Errorf("a request reusing the id of a direct call in flight: %s %s", again.Status, got)
-			}
-			if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			if a := answers(t, readAllEvents(t, resp.Body))["55"]; !strings.Contains(fmt.Sprint(a["result"]), "done") {
-				t.Fatalf("the direct call: %v", a)
-			}
+			releaseGate(t, dir, resp)
 		})
 	}
 }
