@@ -132,13 +132,9 @@ func TestHTTPDirectCancelAndDelete(t *testing.T) {
 				t.Fatal("the call did not take the direct path")
 			}
 			switch how {
-			case "cancelled":
-				if c := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":55}}`, hdr); c.StatusCode != http.StatusAccepted {
-					t.Fatalf("notifications/cancelled: %s, want 202", c.Status)
-				}
-			case "deleted":
-				if d := rawDelete(t, e, hdr); d.StatusCode != http.StatusNoContent {
-					t.Fatalf("DELETE: %s, want 204", d.Status)
+			case "cancelled", "deleted":
+				if got, want := stopCall(t, e, hdr, how), map[string]int{"cancelled": http.StatusAccepted, "deleted": http.StatusNoContent}[how]; got != want {
+					t.Fatalf("the call %s: status %d, want %d", how, got, want)
 				}
 			case "duplicate":
 				// Whichever path would serve it: the direct path, or the
@@ -258,4 +254,15 @@ func releaseGate(t *testing.T, dir string, resp *http.Response) {
 	if a := answers(t, readAllEvents(t, resp.Body))["55"]; !strings.Contains(fmt.Sprint(a["result"]), "done") {
 		t.Fatalf("the gate call: %v", a)
 	}
+}
+
+// stopCall stops the call of id 55 with hdr's session and token, as how
+// says: by notifications/cancelled, or by a DELETE of the session; it
+// returns the status of the answer.
+func stopCall(t *testing.T, e *httpEnv, hdr map[string]string, how string) int {
+	t.Helper()
+	if how == "deleted" {
+		return rawDelete(t, e, hdr).StatusCode
+	}
+	return rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":55}}`, hdr).StatusCode
 }

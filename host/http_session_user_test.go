@@ -43,16 +43,9 @@ func TestHTTPForeignTokenCannotCancel(t *testing.T) {
 			}
 			waitForFile(t, filepath.Join(dir, "started"))
 			foreign := with2(hdr, "Authorization", eve)
-			foreign["Authorization"] = eve
-			switch how {
-			case "cancelled":
-				if c := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":55}}`, foreign); c.StatusCode != http.StatusForbidden {
-					t.Fatalf("eve's notifications/cancelled: %s, want 403", c.Status)
-				}
-			case "deleted":
-				if d := rawDelete(t, e, foreign); d.StatusCode != http.StatusForbidden {
-					t.Fatalf("eve's DELETE: %s, want 403", d.Status)
-				}
+			foreign["Authorization"] = eve // with2 keeps hdr's
+			if status := stopCall(t, e, foreign, how); status != http.StatusForbidden {
+				t.Fatalf("eve's call %s: status %d, want 403", how, status)
 			}
 			releaseGate(t, dir, resp)
 		})
