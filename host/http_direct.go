@@ -29,11 +29,10 @@ import (
 // access log, idle timer, call tracking, keep-alive comments) has run on
 // it by then, as for any POST.
 //
-// What differs from the SDK's answer: the stream has no priming event and
-// its events no IDs, as the SDK's streams have when it keeps no event
-// store: a client whose connection breaks during such a call cannot resume
-// the stream with Last-Event-ID (it gets no answer, as from such a server).
-// The log and progress notifications a call sends on the way go on the
+// The answer's stream is written and stored as the SDK writes and stores
+// one (a priming event from 2025-11-25 on, event IDs, the session's event
+// store), so that a client whose connection breaks during the call resumes
+// it with Last-Event-ID (see directStream). The log and progress notifications a call sends on the way go on the
 // same stream before its answer (divertNotifications), as through the
 // SDK. A call that may send the client a request (confirm, ask) or that
 // may become a task goes through the SDK, and so does every other POST.
@@ -87,6 +86,31 @@ func (d *directSessions) get(sid string) *directSession {
 		return v.(*directSession)
 	}
 	return nil
+}
+
+// refuseForeignUser answers 403, as the SDK's handler answers it, a
+// request naming a session bound to another user than its token's, and
+// reports whether it did. It goes before anything that acts on the
+// session by its ID alone (the cancellations of trackCalls and of a
+// DELETE, the direct path), so that a token of another subject that has
+// learned a session's ID cannot stop its calls.
+func (h *HTTPServer) refuseForeignUser(w http.ResponseWriter, r *http.Request) bool {
+	sid := r.Header.Get("Mcp-Session-Id")
+	if sid == "" {
+		return false
+	}
+	d := h.direct.get(sid)
+	if d == nil || d.userID == "" {
+		return false
+	}
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil && ti.UserID == d.userID {
+		return false
+	}
+	if n, ok := r.Context().Value(accessNoteKey{}).(*string); ok {
+		*n = "session user mismatch"
+	}
+	http.Error(w, "session user mismatch", http.StatusForbidden)
+	return true
 }
 
 // directHTTPTaken counts the POSTs the direct path served, for tests.
@@ -163,6 +187,29 @@ func (h *HTTPServer) directPOST(next http.Handler) http.Handler {
 		}
 		h.serveDirect(w, r, d, req, call, tc)
 	})
+}
+
+// directDuplicate reports the first call of msgs, a POST of session sid,
+// whose id is that of a call the direct path runs on the session: the SDK,
+// which does not know that call, would run a POST reusing its id, where
+// it refuses one that reuses the id of a call of its own.
+func (t *callTracker) directDuplicate(sid string, msgs []peekedMessage) (jsonrpc.ID, bool) {
+	for i := range msgs {
+		if !msgs[i].isCall() {
+			continue
+		}
+		id, err := jsonrpc.MakeID(msgs[i].ID)
+		if err != nil {
+			continue
+		}
+		t.mu.Lock()
+		c := t.calls[trackedKey{sid, id}]
+		t.mu.Unlock()
+		if c != nil && c.stop.Load() != nil {
+			return id, true
+		}
+	}
+	return jsonrpc.ID{}, false
 }
 
 // directCallParams are the params of a tools/call as stdio's direct path

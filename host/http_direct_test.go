@@ -110,8 +110,8 @@ func eventShapes(evs []sseEvent) []string {
 // stopped as through the SDK: by notifications/cancelled, its stream
 // ending without its answer, and by a DELETE of its session, which is
 // answered at once, after which the session is gone; that a GET resumes
-// its stream while it runs; and that a call reusing its id while it runs
-// is refused, as the SDK refuses one.
+// its stream while it runs; and that a request reusing its id while it
+// runs is refused, as the SDK refuses one, whichever path would serve it.
 func TestHTTPDirectCancelAndDelete(t *testing.T) {
 	for _, how := range []string{"cancelled", "deleted", "resumed", "duplicate"} {
 		t.Run(how, func(t *testing.T) {
@@ -132,26 +132,25 @@ func TestHTTPDirectCancelAndDelete(t *testing.T) {
 				t.Fatal("the call did not take the direct path")
 			}
 			switch how {
-			case "cancelled":
-				if c := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":55}}`, hdr); c.StatusCode != http.StatusAccepted {
-					t.Fatalf("notifications/cancelled: %s, want 202", c.Status)
-				}
-			case "deleted":
-				if d := rawDelete(t, e, hdr); d.StatusCode != http.StatusNoContent {
-					t.Fatalf("DELETE: %s, want 204", d.Status)
+			case "cancelled", "deleted":
+				if got, want := stopCall(t, e, hdr, how), map[string]int{"cancelled": http.StatusAccepted, "deleted": http.StatusNoContent}[how]; got != want {
+					t.Fatalf("the call %s: status %d, want %d", how, got, want)
 				}
 			case "duplicate":
-				again := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":55,"method":"tools/call","params":{"name":"quick","arguments":{}}}`, hdr)
-				body, _ := io.ReadAll(again.Body)
-				if again.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "duplicate in-flight request ID 55") {
-					t.Fatalf("a call reusing the id of one in flight: %s %s", again.Status, body)
+				// Whichever path would serve it: the direct path, or the
+				// SDK, which does not know the direct call.
+				for _, body := range []string{
+					`{"jsonrpc":"2.0","id":55,"method":"tools/call","params":{"name":"quick","arguments":{}}}`,
+					`{"jsonrpc":"2.0","id":55,"method":"tools/list"}`,
+					`{"jsonrpc":"2.0","id":55,"method":"tools/call","params":{"name":"quick","arguments":{},"_meta":{"progressToken":"p"}}}`,
+				} {
+					again := rawPost(t, e.base+"/mcp", body, hdr)
+					got, _ := io.ReadAll(again.Body)
+					if again.StatusCode != http.StatusBadRequest || !strings.Contains(string(got), "duplicate in-flight request ID 55") {
+						t.Errorf("%s, reusing the id of a call in flight: %s %s", body, again.Status, got)
+					}
 				}
-				if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o600); err != nil {
-					t.Fatal(err)
-				}
-				if a := answers(t, readAllEvents(t, resp.Body))["55"]; !strings.Contains(fmt.Sprint(a["result"]), "done") {
-					t.Fatalf("the first call: %v", a)
-				}
+				releaseGate(t, dir, resp)
 				return
 			case "resumed":
 				sr := newSSEReader(resp.Body)
@@ -243,4 +242,27 @@ func with2(hdr map[string]string, k, v string) map[string]string {
 		out[kk] = vv
 	}
 	return out
+}
+
+// releaseGate lets the gate call of dir answer, and checks that its
+// answer, on resp, is "done".
+func releaseGate(t *testing.T, dir string, resp *http.Response) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if a := answers(t, readAllEvents(t, resp.Body))["55"]; !strings.Contains(fmt.Sprint(a["result"]), "done") {
+		t.Fatalf("the gate call: %v", a)
+	}
+}
+
+// stopCall stops the call of id 55 with hdr's session and token, as how
+// says: by notifications/cancelled, or by a DELETE of the session; it
+// returns the status of the answer.
+func stopCall(t *testing.T, e *httpEnv, hdr map[string]string, how string) int {
+	t.Helper()
+	if how == "deleted" {
+		return rawDelete(t, e, hdr).StatusCode
+	}
+	return rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":55}}`, hdr).StatusCode
 }

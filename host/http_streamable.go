@@ -84,6 +84,9 @@ func (h *HTTPServer) endOnShutdown(next http.Handler) http.Handler {
 // for a cancelled request).
 func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h.refuseForeignUser(w, r) { // http_direct.go
+			return
+		}
 		if r.Method == http.MethodDelete && !h.opts.Stateless {
 			h.cancelSessionCalls(next, r)
 			next.ServeHTTP(w, r)
@@ -178,6 +181,10 @@ func (h *HTTPServer) streamablePOST(next http.Handler) http.Handler {
 		}
 		if sid == "" || h.opts.Stateless {
 			serve.ServeHTTP(w, r)
+			return
+		}
+		if id, dup := h.calls.directDuplicate(sid, msgs); dup { // http_direct.go
+			writeRPCError(w, http.StatusBadRequest, id.Raw(), jsonrpc.CodeInvalidRequest, fmt.Sprintf("duplicate in-flight request ID %v", id.Raw()))
 			return
 		}
 		w, untrack := h.trackCalls(w, sid, msgs)
