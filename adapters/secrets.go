@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 )
 
 // SensitiveNames are the names of the parameters marked sensitive, sorted.
@@ -98,6 +99,24 @@ func SensitiveArgs(expr hcl.Expression) []hcl.Expression {
 			out = append(out, call.Args[0])
 		}
 	})
+	return out
+}
+
+// SensitiveArgValues evaluates exprs (SensitiveArgs) in ectx and returns
+// the values that are strings, or convert to one: the values a call must
+// hide. An expression that does not evaluate hides nothing.
+func SensitiveArgValues(ectx *hcl.EvalContext, exprs []hcl.Expression) []string {
+	var out []string
+	for _, x := range exprs {
+		v, diags := x.Value(ectx)
+		if diags.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
+			continue
+		}
+		s, err := convert.Convert(Unmark(v), cty.String)
+		if err == nil && !s.IsNull() && s.AsString() != "" {
+			out = append(out, s.AsString())
+		}
+	}
 	return out
 }
 

@@ -96,15 +96,7 @@ func (e *Exec) secrets(ectx *hcl.EvalContext, argv []string, stdin *string) []st
 	for i, a := range argv {
 		out = append(out, redact.Named("", []string{a}, slices.Contains(e.sensitiveArgs, i))...)
 	}
-	for _, x := range e.sensitiveExprs {
-		v, diags := x.Value(ectx)
-		if diags.HasErrors() || !v.IsWhollyKnown() {
-			continue
-		}
-		if s, problem := argString(v); problem == "" && s != "" {
-			out = append(out, s)
-		}
-	}
+	out = append(out, adapters.SensitiveArgValues(ectx, e.sensitiveExprs)...)
 	if stdin != nil && e.stdin != nil && adapters.CallsSensitive(e.stdin) {
 		out = append(out, *stdin)
 	}

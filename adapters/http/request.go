@@ -15,7 +15,6 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/internal/neterr"
@@ -52,23 +51,6 @@ func (s *callSecrets) values() []string {
 	return s.all
 }
 
-// sensitiveValues evaluates what headers and query pass to sensitive(...)
-// and returns the strings among the values.
-func sensitiveValues(ev *hcl.EvalContext, exprs []hcl.Expression) []string {
-	var out []string
-	for _, x := range exprs {
-		v, diags := x.Value(ev)
-		if diags.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
-			continue
-		}
-		v, _ = v.Unmark()
-		if v.Type() == cty.String && v.AsString() != "" {
-			out = append(out, v.AsString())
-		}
-	}
-	return out
-}
-
 // urlValues returns the secrets a message that quotes the URL needs
 // beyond what Redact finds there by itself (see messageSecrets): the
 // values of parameters marked sensitive and of query parameters marked
@@ -92,7 +74,7 @@ func (h *HTTP) call(ctx context.Context, in *adapters.Input, secrets *callSecret
 		ev = in.Eval
 	}
 	secrets.known = append(adapters.SensitiveParamValues(ev, h.sensitiveParams), adapters.EnvCredentials(ev, h.envCreds)...)
-	secrets.known = append(secrets.known, sensitiveValues(ev, h.sensitiveExprs)...)
+	secrets.known = append(secrets.known, adapters.SensitiveArgValues(ev, h.sensitiveExprs)...)
 	var fields []string
 	var path string
 	var whole bool

@@ -119,7 +119,7 @@ func (p *projection) picked(ev *hcl.EvalContext) (fields []string, path string, 
 	v := cty.NullVal(cty.String)
 	if ev != nil {
 		if pv, ok := ev.Variables[paramRoot]; ok && pv.Type().IsObjectType() && pv.Type().HasAttribute(p.param) {
-			v = unmark(pv.GetAttr(p.param))
+			v = adapters.Unmark(pv.GetAttr(p.param))
 		}
 	}
 	if v.IsNull() || !v.IsKnown() {

@@ -28,7 +28,7 @@ func newValue(expr hcl.Expression, val cty.Value, what string) *value {
 	v := &value{expr: expr, what: what}
 	if !refsParam(expr) && val.IsWhollyKnown() {
 		v.known = true
-		v.val = unmark(val)
+		v.val = adapters.Unmark(val)
 	}
 	if st, ok := expr.(*hclsyntax.ScopeTraversalExpr); ok && len(st.Traversal) == 2 && st.Traversal.RootName() == paramRoot {
 		if step, ok := st.Traversal[1].(hcl.TraverseAttr); ok {
@@ -65,7 +65,6 @@ func (v *value) plain() bool {
 }
 
 // unmark returns val without its marks (adapters.Unmark).
-func unmark(val cty.Value) cty.Value { return adapters.Unmark(val) }
 
 // eval returns the value for a call.
 func (v *value) eval(ev *hcl.EvalContext) (cty.Value, error) {
@@ -82,7 +81,7 @@ func (v *value) eval(ev *hcl.EvalContext) (cty.Value, error) {
 			return cty.NilVal, diagsError(v.what, diags)
 		}
 	}
-	val = unmark(val)
+	val = adapters.Unmark(val)
 	if !val.IsWhollyKnown() {
 		return cty.NilVal, fmt.Errorf("%s: the value is not known", v.what)
 	}
@@ -118,7 +117,7 @@ func checkScalarType(ty cty.Type, lists bool) error {
 
 // valueString converts a known, non-null primitive value to a string.
 func valueString(v cty.Value) (string, error) {
-	v = unmark(v)
+	v = adapters.Unmark(v)
 	if !v.Type().IsPrimitiveType() && v.Type() != cty.DynamicPseudoType {
 		return "", fmt.Errorf("must be a string, number or bool, not %s", attr.TypeName(v.Type()))
 	}
@@ -136,7 +135,7 @@ func valueString(v cty.Value) (string, error) {
 // null, one for a primitive, one per non-null element for a list when lists
 // is set.
 func valueStrings(v cty.Value, lists bool) ([]string, error) {
-	v = unmark(v)
+	v = adapters.Unmark(v)
 	if v.IsNull() {
 		return nil, nil
 	}
