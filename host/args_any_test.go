@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,6 +60,13 @@ tool "mixed" {
 		{`{"o":[{"k":1},{"k":"x"}]}`, `"o":[{"k":"1"},{"k":"x"}]`, ""},
 		{`{"l":[1,{"a":1}]}`, "", "types that differ"},
 		{`{"m":{"a":[1],"b":"x"}}`, "", "types that differ"},
+		// Items of many different types: objects of different attributes
+		// become maps, up to maxItemTypes types; beyond, the call is
+		// refused rather than compare every type with every other.
+		{`{"l":[` + distinctObjects(maxItemTypes) + `]}`, `"l":[{"k0":1},`, ""},
+		{`{"l":[` + distinctObjects(maxItemTypes+1) + `]}`, "", "more than 64 different types"},
+		// Many items of a few types: each type is unified once.
+		{`{"l":[` + strings.Repeat(`1,"x",true,`, 20000) + `null]}`, `"l":["1","x","true","1",`, ""},
 	} {
 		got, err := DecodeArgs(tool, []byte(tc.args))
 		if tc.err != "" {
@@ -76,4 +84,14 @@ tool "mixed" {
 			t.Errorf("DecodeArgs(%s) = %s, want %s in it", tc.args, b, tc.want)
 		}
 	}
+}
+
+// distinctObjects is n JSON objects, each with an attribute of its own:
+// {"k0":1},{"k1":1},...
+func distinctObjects(n int) string {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = fmt.Sprintf(`{"k%d":1}`, i)
+	}
+	return strings.Join(items, ",")
 }

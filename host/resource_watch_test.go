@@ -241,6 +241,11 @@ type updateStep struct {
 	name string
 	act  func(t *testing.T)
 	want []string
+	// repeats lets a URI of want come more than once: a change made of
+	// several steps (a directory renamed away, another renamed in) may
+	// reach the watcher in two flushes on a loaded machine, each telling
+	// the subscribers. Nothing outside want may come.
+	repeats bool
 }
 
 // runUpdateSteps runs steps, each as a subtest, with c subscribed to
@@ -260,6 +265,9 @@ func runUpdateSteps(t *testing.T, c *updateClient, beacon string, steps []update
 			}
 			writeFile(t, beacon, "beacon "+strconv.Itoa(i))
 			got = append(got, c.next(t))
+			if step.repeats {
+				got = readRepeats(t, c, got, step.want)
+			}
 			if want := append(slices.Clone(step.want), "zz://beacon"); !slices.Equal(got, want) {
 				t.Fatalf("got resources/updated for %q, want %q", got, want)
 			}
@@ -267,6 +275,24 @@ func runUpdateSteps(t *testing.T, c *updateClient, beacon string, steps []update
 			break // the client is behind: later steps would fail for it
 		}
 	}
+}
+
+// readRepeats reads on until the beacon's notification when got (what
+// a step with repeats read so far) has URIs of want more than once, and
+// returns got with each URI of want kept at its first place; a URI
+// outside want is kept, and fails the step.
+func readRepeats(t *testing.T, c *updateClient, got, want []string) []string {
+	t.Helper()
+	for got[len(got)-1] != "zz://beacon" && len(got) < 4*len(want)+1 {
+		got = append(got, c.next(t))
+	}
+	var kept []string
+	for _, u := range got {
+		if !slices.Contains(want, u) || !slices.Contains(kept, u) {
+			kept = append(kept, u)
+		}
+	}
+	return kept
 }
 
 // awaitApplied waits for a reload that is applied.
@@ -362,24 +388,24 @@ func TestResourceFilesWatched(t *testing.T) {
 			c.subscribe(t, "file:///reports/q4.md", "zz://beacon", "notes:///a.md", "notes:///c.md", "tree://sub/b.md")
 			const q4 = "file:///reports/q4.md"
 			steps := []updateStep{
-				{"append", func(t *testing.T) { appendTo(t, at("reports/q4.md"), "\nmore") }, []string{q4}},
-				{"truncate and write", func(t *testing.T) { writeFile(t, at("reports/q4.md"), "Q4, again") }, []string{q4}},
-				{"rename over", func(t *testing.T) { renameOver(t, at("reports/q4.md"), "Q4, saved by an editor") }, []string{q4}},
+				{"append", func(t *testing.T) { appendTo(t, at("reports/q4.md"), "\nmore") }, []string{q4}, false},
+				{"truncate and write", func(t *testing.T) { writeFile(t, at("reports/q4.md"), "Q4, again") }, []string{q4}, false},
+				{"rename over", func(t *testing.T) { renameOver(t, at("reports/q4.md"), "Q4, saved by an editor") }, []string{q4}, false},
 				{"delete and re-create", func(t *testing.T) {
 					removeFile(t, at("reports/q4.md"))
 					writeFile(t, at("reports/q4.md"), "Q4, made again")
-				}, []string{q4}},
-				{"a resource not subscribed to", func(t *testing.T) { appendTo(t, at("reports/unsub.md"), "x") }, nil},
-				{"a template's file appended", func(t *testing.T) { appendTo(t, at("notes/a.md"), "x") }, []string{"notes:///a.md"}},
-				{"a template's file renamed over", func(t *testing.T) { renameOver(t, at("notes/a.md"), "a'") }, []string{"notes:///a.md"}},
-				{"a new file in a template's directory", func(t *testing.T) { writeFile(t, at("notes/new.md"), "new") }, nil},
-				{"a file below a {+path} template", func(t *testing.T) { writeFile(t, at("tree/sub/b.md"), "b'") }, []string{"tree://sub/b.md"}},
+				}, []string{q4}, false},
+				{"a resource not subscribed to", func(t *testing.T) { appendTo(t, at("reports/unsub.md"), "x") }, nil, false},
+				{"a template's file appended", func(t *testing.T) { appendTo(t, at("notes/a.md"), "x") }, []string{"notes:///a.md"}, false},
+				{"a template's file renamed over", func(t *testing.T) { renameOver(t, at("notes/a.md"), "a'") }, []string{"notes:///a.md"}, false},
+				{"a new file in a template's directory", func(t *testing.T) { writeFile(t, at("notes/new.md"), "new") }, nil, false},
+				{"a file below a {+path} template", func(t *testing.T) { writeFile(t, at("tree/sub/b.md"), "b'") }, []string{"tree://sub/b.md"}, false},
 				{"a new file subscribed to before it was made", func(t *testing.T) {
 					c.subscribe(t, "tree://later.md")
 					writeFile(t, at("tree/later.md"), "later")
-				}, []string{"tree://later.md"}},
-				{"a template's file deleted", func(t *testing.T) { removeFile(t, at("notes/c.md")) }, []string{"notes:///c.md"}},
-				{"a template's file made again", func(t *testing.T) { writeFile(t, at("notes/c.md"), "c again") }, []string{"notes:///c.md"}},
+				}, []string{"tree://later.md"}, false},
+				{"a template's file deleted", func(t *testing.T) { removeFile(t, at("notes/c.md")) }, []string{"notes:///c.md"}, false},
+				{"a template's file made again", func(t *testing.T) { writeFile(t, at("notes/c.md"), "c again") }, []string{"notes:///c.md"}, false},
 				{"a template's directory replaced", func(t *testing.T) {
 					writeFile(t, at("notes.new/a.md"), "a, new")
 					writeFile(t, at("notes.new/c.md"), "c, new")
@@ -389,23 +415,23 @@ func TestResourceFilesWatched(t *testing.T) {
 					if err := os.Rename(at("notes.new"), at("notes")); err != nil {
 						t.Fatal(err)
 					}
-				}, []string{"notes:///a.md", "notes:///c.md"}},
-				{"a file of the replacing directory", func(t *testing.T) { appendTo(t, at("notes/a.md"), "x") }, []string{"notes:///a.md"}},
+				}, []string{"notes:///a.md", "notes:///c.md"}, true},
+				{"a file of the replacing directory", func(t *testing.T) { appendTo(t, at("notes/a.md"), "x") }, []string{"notes:///a.md"}, false},
 				{"a directory made in a {+path} tree", func(t *testing.T) {
 					writeFile(t, at("tree/new/x.md"), "x")
 					waitWatches(t, srv, dir, at("reports"), at("notes"), at("tree"), at("tree/sub"), at("tree/new"))
-				}, nil},
+				}, nil, false},
 				{"a file in the new directory", func(t *testing.T) {
 					c.subscribe(t, "tree://new/x.md")
 					appendTo(t, at("tree/new/x.md"), "y")
-				}, []string{"tree://new/x.md"}},
+				}, []string{"tree://new/x.md"}, false},
 				{"reload dropping the report and the {name} template", func(t *testing.T) {
 					writeFile(t, srv.Registry().Config.Paths[0], fmt.Sprintf(resWatchKept, filepath.ToSlash(dir)))
 					awaitApplied(t, reloads)
 					waitWatches(t, srv, dir, at("reports"), at("tree"), at("tree/sub"), at("tree/new"))
-				}, nil},
-				{"the dropped report appended", func(t *testing.T) { appendTo(t, at("reports/q4.md"), "x") }, nil},
-				{"a file of the dropped template appended", func(t *testing.T) { appendTo(t, at("notes/a.md"), "x") }, nil},
+				}, nil, false},
+				{"the dropped report appended", func(t *testing.T) { appendTo(t, at("reports/q4.md"), "x") }, nil, false},
+				{"a file of the dropped template appended", func(t *testing.T) { appendTo(t, at("notes/a.md"), "x") }, nil, false},
 			}
 			runUpdateSteps(t, c, at("reports/beacon.md"), steps)
 		})
