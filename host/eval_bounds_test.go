@@ -94,7 +94,7 @@ tool "exec_sort_flatten" {
   param "ll" { type = list(list(string)) }
   exec {
     ` + helperCommand(`"echo"`, `"${length(sort(flatten(param.ll)))}"`) + `
-    timeout = "2s"
+    timeout = "20s"
   }
 }
 tool "b64" {
