@@ -344,6 +344,13 @@ func (h *HTTPServer) serveDirect(w http.ResponseWriter, r *http.Request, d *dire
 		}
 		resp.Result = raw
 	}
+	// The id is free once the answer is written, as the SDK frees it: a
+	// client may reuse it the moment it reads the answer, before this POST
+	// has ended. A cancelled call keeps its entry, which keeps its answer
+	// out of the stream and the store.
+	if !tc.cancelled.Load() {
+		h.calls.remove(d.ss.ID(), req.ID, tc)
+	}
 	if werr := s.send(ctx, resp, true); werr != nil {
 		h.logger.Debug("writing the answer to a tool call failed", "error", werr)
 	}

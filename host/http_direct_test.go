@@ -266,3 +266,34 @@ func stopCall(t *testing.T, e *httpEnv, hdr map[string]string, how string) int {
 	}
 	return rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":55}}`, hdr).StatusCode
 }
+
+// TestHTTPDirectIDReusedAtOnce: a client that sends its next call with the
+// id of the last the moment it has read that call's answer, before the
+// answer's stream has ended, gets the new call run, as the SDK runs it
+// (its id is free once the answer is written), not refused as a duplicate.
+func TestHTTPDirectIDReusedAtOnce(t *testing.T) {
+	e := startHTTPConfig(t, HTTPOptions{}, httpFeatureConfig)
+	hdr := rawSession(t, e, "2025-11-25")
+	before := directHTTPTaken.Load()
+	const calls = 300
+	for i := range calls {
+		resp := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"quick","arguments":{}}}`, hdr)
+		if resp.StatusCode != http.StatusOK {
+			got, _ := io.ReadAll(resp.Body)
+			t.Fatalf("call %d with the id of the last: %s %s", i, resp.Status, got)
+		}
+		sr := newSSEReader(resp.Body)
+		for {
+			ev, err := sr.next()
+			if err != nil {
+				t.Fatalf("call %d: the stream ended without the answer: %v", i, err)
+			}
+			if strings.Contains(ev.data, `"id":7`) {
+				break
+			}
+		}
+	}
+	if got := directHTTPTaken.Load() - before; got != calls {
+		t.Errorf("%d of %d calls took the direct path", got, calls)
+	}
+}
