@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,6 +10,12 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/zclconf/go-cty/cty"
+
+	thcl "github.com/toolhost/toolhost/hcl"
 )
 
 // TestHTTPDirectAsSDK checks that a session answers the POSTs the direct
@@ -295,5 +302,28 @@ func TestHTTPDirectIDReusedAtOnce(t *testing.T) {
 	}
 	if got := directHTTPTaken.Load() - before; got != calls {
 		t.Errorf("%d of %d calls took the direct path", got, calls)
+	}
+}
+
+// TestDirectCallOfAToolThatNowAsks: a call the direct path took, of a tool
+// a reload has since given a confirmation or a form, runs nothing and
+// says to call again (its question could not reach the client), however
+// confirm_fallback reads; outside the direct path the tool asks as usual.
+func TestDirectCallOfAToolThatNowAsks(t *testing.T) {
+	direct := context.WithValue(context.Background(), directKey{}, &directStream{})
+	for _, tc := range []struct {
+		name string
+		tool *thcl.Tool
+	}{
+		{"confirm", &thcl.Tool{Name: "deploy", Confirm: hcl.StaticExpr(cty.True, hcl.Range{}), ConfirmFallback: "allow"}},
+		{"ask", &thcl.Tool{Name: "deploy", Ask: &thcl.Ask{}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var r Registry
+			_, res := r.approve(direct, tc.tool, nil, nil)
+			if res == nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "nothing ran: call it again") {
+				t.Fatalf("approve = %+v, want a refusal that says to call again", res)
+			}
+		})
 	}
 }

@@ -97,6 +97,13 @@ func elicit(ctx context.Context, peer Peer, p *mcp.ElicitParams) (*mcp.ElicitRes
 // (cty.NilVal without an ask block) and nil to run the tool, or the result
 // that ends the call.
 func (r *Registry) approve(ctx context.Context, t *thcl.Tool, eval *hcl.EvalContext, peer Peer) (cty.Value, *mcp.CallToolResult) {
+	if (t.Confirm != nil || t.Ask != nil) && ctx.Value(directKey{}) != nil {
+		// HTTP's direct path took the call when the tool asked nothing; a
+		// reload has since given it a question, which the direct path
+		// cannot carry (its answer would come to the SDK). The client's
+		// next call goes the SDK's way.
+		return cty.NilVal, toolError(fmt.Sprintf("the tool %s was changed by a reload while this call was on its way, and now asks the user before it runs; nothing ran: call it again", t.Name))
+	}
 	if t.Confirm != nil {
 		if res := r.confirm(ctx, t, eval, peer); res != nil {
 			return cty.NilVal, res
