@@ -171,6 +171,40 @@ func TestMetricsReloadAuth(t *testing.T) {
 	if got := get(); got != http.StatusNotFound {
 		t.Errorf("GET /metrics after a reload added an auth block: %d, want 404", got)
 	}
+	if err := os.WriteFile(cfg, []byte(plain), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the reload removing the auth block", func() bool { return strings.Count(s.Log(), "outcome=applied") >= 2 })
+	if got := get(); got != http.StatusOK {
+		t.Errorf("GET /metrics after a reload removed the auth block: %d, want 200", got)
+	}
+}
+
+// TestMetricsAuthAtStart: with an auth block at start, /metrics on
+// --listen is refused; a reload that removes the block serves it.
+func TestMetricsAuthAtStart(t *testing.T) {
+	plain := "tool \"hello\" {\n  description = \"greets\"\n  template { text = \"hello\" }\n}\n"
+	withAuth := "server {\n  auth {\n    jwks_url = \"https://login.example.com/jwks\"\n    audience = \"https://tools.example.com/mcp\"\n  }\n}\n" + plain
+	cfg := writeConfig(t, withAuth)
+	s := startHTTPServe(t, nil, cfg)
+	get := func() int {
+		resp, err := http.Get(s.Base + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := get(); got != http.StatusNotFound {
+		t.Fatalf("GET /metrics with an auth block at start: %d, want 404", got)
+	}
+	if err := os.WriteFile(cfg, []byte(plain), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the reload removing the auth block", func() bool { return strings.Contains(s.Log(), "outcome=applied") })
+	if got := get(); got != http.StatusOK {
+		t.Errorf("GET /metrics after a reload removed the auth block: %d, want 200", got)
+	}
 }
 
 // TestTelemetryPropagatorsNone: with OTEL_PROPAGATORS=none a request is

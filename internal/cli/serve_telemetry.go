@@ -26,7 +26,7 @@ type telemetryFlags struct {
 // addTelemetryFlags declares the telemetry flags on serve's flag set.
 func addTelemetryFlags(fs *flag.FlagSet) *telemetryFlags {
 	f := &telemetryFlags{}
-	fs.StringVar(&f.metricsListen, "metrics-listen", "", "serve Prometheus metrics at /metrics on this address of their own, as in 127.0.0.1:9464 (a bare port binds to 127.0.0.1), without the checks of --listen: for a scraper on a network you trust. Without it, --listen serves /metrics behind the same Host, Origin and --auth-token-env checks as /mcp (not at all when the config has an auth block)")
+	fs.StringVar(&f.metricsListen, "metrics-listen", "", "serve Prometheus metrics at /metrics on this address of their own, as in 127.0.0.1:9464 (a bare port binds to 127.0.0.1), without the checks of --listen: for a scraper on a network you trust. Without it, --listen serves /metrics behind the same Host, Origin and --auth-token-env checks as /mcp (not while the config has an auth block)")
 	return f
 }
 
@@ -43,8 +43,8 @@ type observed struct {
 
 // start sets up telemetry from the environment and the metrics, and
 // decides where /metrics is served: on --metrics-listen, or on the
-// --listen listener (httpOpts) unless the config has an auth block,
-// whose tokens a scraper would not have. It listens on --metrics-listen
+// --listen listener (httpOpts) while the config in service has no auth
+// block, whose tokens a scraper would not have. It listens on --metrics-listen
 // at once, so that a busy port is reported before serving starts.
 func (f *telemetryFlags) start(ctx context.Context, httpOpts *host.HTTPOptions, cfg *thcl.Config, logger *slog.Logger, stderr io.Writer) (*observed, int) {
 	o := &observed{logger: logger}
@@ -63,9 +63,10 @@ func (f *telemetryFlags) start(ctx context.Context, httpOpts *host.HTTPOptions, 
 	o.metrics = telemetry.NewMetrics(o.sessions)
 	if f.metricsListen == "" {
 		if cfg != nil && cfg.Server != nil && cfg.Server.Auth != nil {
-			logger.Info("/metrics is not served on --listen when the config has an auth block; serve it on a port of its own with --metrics-listen")
-			return o, ExitOK
+			logger.Info("/metrics is not served on --listen while the config has an auth block; serve it on a port of its own with --metrics-listen")
 		}
+		// The handler refuses while the config in service has an auth
+		// block, so that a reload removing it serves /metrics again.
 		httpOpts.Metrics = o.metrics.Handler()
 		return o, ExitOK
 	}
