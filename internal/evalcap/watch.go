@@ -1,7 +1,9 @@
 package evalcap
 
 import (
+	"math/big"
 	"slices"
+	"strconv"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -174,6 +176,12 @@ func tupleArg(v cty.Value, want cty.Type) (_ cty.Value, ok bool) {
 	}
 	elems := uv.AsValueSlice()
 	for i, el := range elems {
+		if ety == cty.String {
+			if s, ok := intText(el); ok {
+				elems[i] = cty.StringVal(s)
+				continue
+			}
+		}
 		c, err := convert.Convert(el, ety)
 		if err != nil {
 			return v, false
@@ -236,4 +244,23 @@ func setLength(v cty.Value, want cty.Type) int64 {
 func named(err *LimitError, name string) *LimitError {
 	err.What = name + "()"
 	return err
+}
+
+// intText is the text cty's conversion gives a whole number that fits in
+// an int64, without the 512-bit decimal formatting it goes through (about
+// 60 µs a number): ok is false for any other value, which convert.Convert
+// then converts.
+func intText(v cty.Value) (string, bool) {
+	if v.Type() != cty.Number || v.IsMarked() || !v.IsKnown() || v.IsNull() {
+		return "", false
+	}
+	bf := v.AsBigFloat()
+	if !bf.IsInt() || (bf.Sign() == 0 && bf.Signbit()) {
+		return "", false
+	}
+	i, acc := bf.Int64()
+	if acc != big.Exact {
+		return "", false
+	}
+	return strconv.FormatInt(i, 10), true
 }
