@@ -377,7 +377,11 @@ prompt "pairs" {
 	t.Run("result", func(t *testing.T) {
 		res, took, alloc := callMeasured(t, r, "result_loop", map[string]any{"list": make([]string, 100), "width": "5000000"})
 		text := res.Content[0].(*mcp.TextContent).Text
-		if !res.IsError || !strings.Contains(text, "more than the 33554432 it may build in all") || len(text) > 1000 {
+		// The total stops it; on a loaded machine the deadline may come
+		// first, which holds it as well (the allocations say whether it
+		// was held in time).
+		held := strings.Contains(text, "more than the 33554432 it may build in all") || strings.Contains(text, "ran past its time limit")
+		if !res.IsError || !held || len(text) > 1000 {
 			t.Errorf("result = %q (isError %v), want a short error naming the total", text, res.IsError)
 		}
 		if took > hangBound(2*time.Second) || alloc > 160<<20 && !raceEnabled {
