@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -88,8 +89,9 @@ type interpreter struct {
 }
 
 // interpreters are the programs whose script argument must not
-// interpolate a parameter, by base name without ".exe".
-var interpreters = func() map[string]interpreter {
+// interpolate a parameter, by base name without ".exe". The table is
+// built at the first compile of an exec block, not at every start.
+var interpreters = sync.OnceValue(func() map[string]interpreter {
 	shell := interpreter{flags: []string{"-c"}, shellFlags: true,
 		optArgs: []string{"-o", "+o", "-O", "+O", "--rcfile", "--init-file"},
 		readArg: `command = ["sh", "-c", "echo \"$1\"", "sh", param.x]`}
@@ -150,7 +152,7 @@ var interpreters = func() map[string]interpreter {
 	}
 	addCommandRunners(m)
 	return m
-}()
+})
 
 // pwshReadArg says how the PowerShell program prog reads a value safely:
 // after -File, an argument is a value of the script's parameter, not
@@ -169,7 +171,7 @@ var pwshOptArgs = pwshSwitches("executionpolicy", "ex", "ep", "ep", "workingdire
 // interpreterFor returns the interpreter a program is, by its name or
 // path: python3.12 and perl5.36 are python and perl.
 func interpreterFor(prog string) (interpreter, bool) {
-	return programIn(interpreters, prog)
+	return programIn(interpreters(), prog)
 }
 
 // programName is the name a program is known by in the tables of the
