@@ -100,7 +100,10 @@ func (g *memoryStateGuard) FirstUse(_ context.Context, nonce string, until time.
 // input-required results: HMAC-SHA256 with key over a compact encoding of
 // what the state binds (see mrtrState).
 type stateSigner struct {
-	key   []byte
+	// key returns the HMAC key: a random one is drawn at its first use
+	// (a server whose tools never ask draws none, and a start does not
+	// wait for crypto/rand's first read).
+	key   func() []byte
 	guard StateGuard
 	now   func() time.Time
 	// logger says why a state could not be checked as unused (the guard
@@ -117,16 +120,20 @@ var errGuardUnavailable = errors.New("the server could not check that the reques
 // nil, and guard, or an in-memory one when guard is nil; logger says why
 // a state could not be checked.
 func newStateSigner(key []byte, guard StateGuard, logger *slog.Logger) *stateSigner {
+	keyOf := func() []byte { return key }
 	if key == nil {
-		key = make([]byte, MinStateKeyLen)
-		if _, err := rand.Read(key); err != nil {
-			panic(err) // crypto/rand does not fail on supported systems
-		}
+		keyOf = sync.OnceValue(func() []byte {
+			k := make([]byte, MinStateKeyLen)
+			if _, err := rand.Read(k); err != nil {
+				panic(err) // crypto/rand does not fail on supported systems
+			}
+			return k
+		})
 	}
 	if guard == nil {
 		guard = NewMemoryStateGuard()
 	}
-	return &stateSigner{key: key, guard: guard, now: time.Now, logger: logger}
+	return &stateSigner{key: keyOf, guard: guard, now: time.Now, logger: logger}
 }
 
 // mrtrState is what a requestState binds: the tool, a hash of its
@@ -185,7 +192,7 @@ func (s *stateSigner) issue(tool string, args [32]byte, stage byte, confirmed bo
 }
 
 func (s *stateSigner) mac(b []byte) []byte {
-	m := hmac.New(sha256.New, s.key)
+	m := hmac.New(sha256.New, s.key())
 	m.Write(b)
 	return m.Sum(nil)
 }

@@ -473,7 +473,7 @@ func (c *compiler) envWrapperParams(prog string, args []scriptArg, start int) *h
 		a := args[i]
 		if arg, ok := a.literal(); ok {
 			switch {
-			case slices.Contains(interpreters["env"].optArgs, arg):
+			case slices.Contains(interpreters()["env"].optArgs, arg):
 				i++ // an option whose value is the next argument: -u, -C, -a, ...
 			case strings.HasPrefix(arg, "-"):
 			case !strings.Contains(arg, "="):

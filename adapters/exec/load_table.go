@@ -3,6 +3,7 @@ package exec
 import (
 	"maps"
 	"slices"
+	"sync"
 )
 
 // loadFlag is an option whose value chooses code the program loads or
@@ -60,12 +61,13 @@ const (
 // loaders are the programs whose options load or run code, by base
 // name without ".exe", as for interpreters: interpreters' options
 // that load a module, a library or a file of settings, and the options of
-// common tools that name a program they run.
-var loaders = func() map[string]loader {
+// common tools that name a program they run. Built at first use, as
+// interpreters.
+var loaders = sync.OnceValue(func() map[string]loader {
 	m := interpreterLoaders()
 	maps.Copy(m, toolLoaders())
 	return m
-}()
+})
 
 // interpreterLoaders are the interpreters whose options load a
 // module, a library, a startup file or a file of settings. It is long
@@ -328,5 +330,5 @@ func toolLoaders() map[string]loader {
 // loaderFor returns the loader a program is, by its name or path, as
 // interpreterFor does.
 func loaderFor(prog string) (loader, bool) {
-	return programIn(loaders, prog)
+	return programIn(loaders(), prog)
 }

@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -189,8 +190,9 @@ func pwshSwitches(pairs ...string) []string {
 // it, that read commands from standard input whatever their arguments
 // and whose commands run programs, but that take no command as an
 // argument: a Tcl shell, at and crontab (which run it later through a
-// shell), ftp and sftp (whose ! runs a shell command), REPLs.
-var stdinReaders = func() map[string]interpreter {
+// shell), ftp and sftp (whose ! runs a shell command), REPLs. Built at
+// first use, as interpreters.
+var stdinReaders = sync.OnceValue(func() map[string]interpreter {
 	in := interpreter{stdinCommands: true,
 		danger: "a line of it is a command, and the program's commands run any program",
 		fix:    "Keep stdin fixed in the configuration and pass values as arguments of their own, or set stdin to a parameter alone (stdin = param.x) when the caller is to write the commands"}
@@ -199,7 +201,7 @@ var stdinReaders = func() map[string]interpreter {
 		m[n] = in
 	}
 	return m
-}()
+})
 
 // stdinProgramFor returns what a program is for the stdin check: an
 // interpreter, or a program of stdinReaders.
@@ -207,7 +209,7 @@ func stdinProgramFor(prog string) (interpreter, bool) {
 	if in, ok := interpreterFor(prog); ok {
 		return in, true
 	}
-	return programIn(stdinReaders, prog)
+	return programIn(stdinReaders(), prog)
 }
 
 // isStdin reports whether s, a script file's name fixed in the

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -88,8 +89,10 @@ type interpreter struct {
 }
 
 // interpreters are the programs whose script argument must not
-// interpolate a parameter, by base name without ".exe".
-var interpreters = func() map[string]interpreter {
+// interpolate a parameter, by base name without ".exe". The table is
+// built at the first compile of an exec block, not at every start.
+var interpreters = sync.OnceValue(func() map[string]interpreter {
+	pwshOpts := pwshOptArgs()
 	shell := interpreter{flags: []string{"-c"}, shellFlags: true,
 		optArgs: []string{"-o", "+o", "-O", "+O", "--rcfile", "--init-file"},
 		readArg: `command = ["sh", "-c", "echo \"$1\"", "sh", param.x]`}
@@ -103,8 +106,8 @@ var interpreters = func() map[string]interpreter {
 		"perl":       {flags: []string{"-e", "-E"}, clusterEnd: "eE", attached: true, optArgs: []string{"-I"}, readArg: `command = ["perl", "-e", "print $ARGV[0]", param.x]`},
 		"ruby":       {flags: []string{"-e"}, clusterEnd: "e", attached: true, optArgs: []string{"-I", "-r", "-C", "-E"}, readArg: `command = ["ruby", "-e", "puts ARGV[0]", param.x]`},
 		"php":        {flags: []string{"-r"}, attached: true, optArgs: []string{"-c", "-d", "-z"}, progFlags: []string{"-f"}, readArg: `command = ["php", "-r", "echo $argv[1];", param.x]`},
-		"pwsh":       {flags: []string{"-c", "-command"}, optArgs: pwshOptArgs, progFlags: []string{"-f", "-file"}, readArg: pwshReadArg("pwsh")},
-		"powershell": {flags: []string{"-c", "-command"}, optArgs: pwshOptArgs, progFlags: []string{"-f", "-file"}, readArg: pwshReadArg("powershell")},
+		"pwsh":       {flags: []string{"-c", "-command"}, optArgs: pwshOpts, progFlags: []string{"-f", "-file"}, readArg: pwshReadArg("pwsh")},
+		"powershell": {flags: []string{"-c", "-command"}, optArgs: pwshOpts, progFlags: []string{"-f", "-file"}, readArg: pwshReadArg("powershell")},
 		"cmd": {flags: []string{"/c", "/k"},
 			danger: "cmd.exe reads the command with rules of its own that no quoting survives, so a value such as `x\" & calc` runs the calc, and %NAME% in it reads a variable",
 			fix: `Run the program directly instead of through cmd, as in command = ["where.exe", param.x], or write the script in PowerShell and pass the value after -File, as in ` +
@@ -150,7 +153,7 @@ var interpreters = func() map[string]interpreter {
 	}
 	addCommandRunners(m)
 	return m
-}()
+})
 
 // pwshReadArg says how the PowerShell program prog reads a value safely:
 // after -File, an argument is a value of the script's parameter, not
@@ -160,16 +163,19 @@ func pwshReadArg(prog string) string {
 		`or in an environment variable, as in env = { NAME = param.x } with $env:NAME in the script`, prog)
 }
 
-// pwshOptArgs are the switches of PowerShell whose value is the next
-// argument, in every spelling it takes (see pwshSwitches).
-var pwshOptArgs = pwshSwitches("executionpolicy", "ex", "ep", "ep", "workingdirectory", "wo", "wd", "wd", "configurationname", "config",
-	"settingsfile", "settings", "inputformat", "inp", "if", "if", "outputformat", "o", "of", "o", "windowstyle", "w",
-	"custompipename", "cus", "encodedarguments", "encodeda", "ea", "ea")
+// pwshOptArgs returns the switches of PowerShell whose value is the next
+// argument, in every spelling it takes (see pwshSwitches), for
+// interpreters.
+func pwshOptArgs() []string {
+	return pwshSwitches("executionpolicy", "ex", "ep", "ep", "workingdirectory", "wo", "wd", "wd", "configurationname", "config",
+		"settingsfile", "settings", "inputformat", "inp", "if", "if", "outputformat", "o", "of", "o", "windowstyle", "w",
+		"custompipename", "cus", "encodedarguments", "encodeda", "ea", "ea")
+}
 
 // interpreterFor returns the interpreter a program is, by its name or
 // path: python3.12 and perl5.36 are python and perl.
 func interpreterFor(prog string) (interpreter, bool) {
-	return programIn(interpreters, prog)
+	return programIn(interpreters(), prog)
 }
 
 // programName is the name a program is known by in the tables of the

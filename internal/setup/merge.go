@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tailscale/hujson"
 )
@@ -270,13 +271,16 @@ func sameJSON(a, b []byte) bool {
 	return err == nil && bytes.Equal(ma, mb)
 }
 
-// hujsonPlace is how hujson starts its syntax errors.
-var hujsonPlace = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+// hujsonPlace is how hujson starts its syntax errors, compiled at first
+// use rather than at every start of toolhost.
+var hujsonPlace = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+})
 
 // syntaxPlace splits a hujson syntax error into its line, column and
 // message.
 func syntaxPlace(err error) (line, col int, msg string) {
-	sm := hujsonPlace.FindStringSubmatch(err.Error())
+	sm := hujsonPlace().FindStringSubmatch(err.Error())
 	if sm == nil {
 		return 0, 0, strings.TrimPrefix(err.Error(), "hujson: ")
 	}

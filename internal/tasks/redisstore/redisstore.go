@@ -220,7 +220,7 @@ func (s *Store) Create(ctx context.Context, t tasks.Task) error {
 	}
 	drop, lease, keyTTL, ownerTTL := s.placement(&t, now)
 	for attempt := 0; ; attempt++ {
-		res, err := createScript.Run(ctx, s.c, s.keys(t.ID, t.Owner), t.ID, b, t.Size(), s.o.MaxTasks, s.o.MaxResultBytes, drop, lease, keyTTL, ownerTTL).Text()
+		res, err := createScript().Run(ctx, s.c, s.keys(t.ID, t.Owner), t.ID, b, t.Size(), s.o.MaxTasks, s.o.MaxResultBytes, drop, lease, keyTTL, ownerTTL).Text()
 		if err != nil {
 			return s.wrap(err)
 		}
@@ -248,7 +248,7 @@ func (s *Store) Create(ctx context.Context, t tasks.Task) error {
 func (s *Store) trim(ctx context.Context, now time.Time) error {
 	keys := []string{s.prefix + "index", s.prefix + "active", s.prefix + "bytes", s.prefix + "sizes"}
 	for {
-		n, err := trimScript.Run(ctx, s.c, keys, ms(now), s.prefix).Int()
+		n, err := trimScript().Run(ctx, s.c, keys, ms(now), s.prefix).Int()
 		if err != nil {
 			return s.wrap(err)
 		}
@@ -337,7 +337,7 @@ func (s *Store) update(ctx context.Context, id string, touch bool, fn func(*task
 		}
 		sum := sha1.Sum(raw)
 		drop, lease, keyTTL, ownerTTL := s.placement(&next, now)
-		res, err := casScript.Run(ctx, s.c, s.keys(id, cur.Owner), id, hex.EncodeToString(sum[:]), b, next.Size(), s.o.MaxResultBytes, drop, lease, keyTTL, ownerTTL).Text()
+		res, err := casScript().Run(ctx, s.c, s.keys(id, cur.Owner), id, hex.EncodeToString(sum[:]), b, next.Size(), s.o.MaxResultBytes, drop, lease, keyTTL, ownerTTL).Text()
 		if err != nil {
 			return tasks.Task{}, s.wrap(err)
 		}
@@ -540,7 +540,7 @@ func (s *Store) reapOne(ctx context.Context, id string) (tasks.Task, bool, error
 func (s *Store) FirstUse(ctx context.Context, nonce string, until time.Time) (bool, error) {
 	now := time.Now()
 	ttl := strconv.FormatInt((max(until.Sub(now), 0) + keySlack).Milliseconds(), 10)
-	res, err := firstUseScript.Run(ctx, s.c, []string{s.prefix + "approvals"}, nonce, ms(until), ms(now), s.maxApprovals, ttl).Text()
+	res, err := firstUseScript().Run(ctx, s.c, []string{s.prefix + "approvals"}, nonce, ms(until), ms(now), s.maxApprovals, ttl).Text()
 	if err != nil {
 		return false, s.wrap(err)
 	}

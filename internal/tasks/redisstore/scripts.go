@@ -1,6 +1,10 @@
 package redisstore
 
-import "github.com/redis/go-redis/v9"
+import (
+	"sync"
+
+	"github.com/redis/go-redis/v9"
+)
 
 // The Lua scripts that change a store's keys, each atomically. Every
 // script takes the same six keys, in this order (see Store.keys):
@@ -12,13 +16,15 @@ import "github.com/redis/go-redis/v9"
 //	KEYS[5] the byte count (a string: the sum of the sizes of the tasks kept)
 //	KEYS[6] the sizes (a hash: id to the task's Size)
 //
-// Scripts answer with a word: ok, or why they changed nothing.
+// Scripts answer with a word: ok, or why they changed nothing. Each is
+// made (its SHA-1 taken) at first use, not at every start of toolhost.
 
 // createScript stores a new task unless its id is taken, the index holds
 // the most tasks kept, or its size would take the byte count past its cap.
 // ARGV: id, json, size, max tasks, max bytes, drop score, lease score,
 // key TTL (ms), owner set TTL (ms).
-var createScript = redis.NewScript(`
+var createScript = sync.OnceValue(func() *redis.Script {
+	return redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then return 'full' end
 local size = tonumber(ARGV[3])
@@ -32,6 +38,7 @@ redis.call('INCRBY', KEYS[5], size)
 redis.call('HSET', KEYS[6], ARGV[1], size)
 return 'ok'
 `)
+})
 
 // casScript replaces a task's JSON when it is still the one read (its
 // SHA-1 is the one given: a compare-and-set), keeping the byte count, the
@@ -39,7 +46,8 @@ return 'ok'
 // the task is now finished.
 // ARGV: id, SHA-1 of the JSON read, new json, new size, max bytes, drop
 // score, lease score, key TTL (ms), owner set TTL (ms).
-var casScript = redis.NewScript(`
+var casScript = sync.OnceValue(func() *redis.Script {
+	return redis.NewScript(`
 local cur = redis.call('GET', KEYS[1])
 if not cur then return 'gone' end
 if redis.sha1hex(cur) ~= ARGV[2] then return 'conflict' end
@@ -59,13 +67,15 @@ else
 end
 return 'ok'
 `)
+})
 
 // trimScript drops the tasks whose drop score has passed, at most 1000 a
 // call, and returns how many it dropped. Their task keys are named from
 // the prefix, so the store runs on one Redis, not a cluster.
 // KEYS: the index, the active set, the byte count, the sizes.
 // ARGV: now (ms), the key prefix.
-var trimScript = redis.NewScript(`
+var trimScript = sync.OnceValue(func() *redis.Script {
+	return redis.NewScript(`
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 1000)
 for _, id in ipairs(ids) do
   local size = tonumber(redis.call('HGET', KEYS[4], id) or '0')
@@ -77,6 +87,7 @@ for _, id in ipairs(ids) do
 end
 return #ids
 `)
+})
 
 // firstUseScript records an approval's nonce as used, unless it was
 // already, in a sorted set by expiry (ms) that it first rids of expired
@@ -85,7 +96,8 @@ return #ids
 // late) must not take the set, and the nonces that expire later, with it.
 // KEYS: the set. ARGV: nonce, its expiry (ms), now (ms), the most nonces,
 // the set's TTL (ms).
-var firstUseScript = redis.NewScript(`
+var firstUseScript = sync.OnceValue(func() *redis.Script {
+	return redis.NewScript(`
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 'used' end
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 'full' end
@@ -95,3 +107,4 @@ if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[5]) then
 end
 return 'ok'
 `)
+})
