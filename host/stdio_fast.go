@@ -168,10 +168,19 @@ func (c *stdioConn) takeDirect(req *jsonrpc.Request, read bool, name string, arg
 	c.calls[req.ID] = cl
 	c.mu.Unlock()
 	extra, _ := req.Extra.(*mcp.RequestExtra)
-	call := &mcp.CallToolRequest{Session: ss, Params: &mcp.CallToolParamsRaw{Name: name, Arguments: args}, Extra: extra}
+	dc := &directRequest{params: mcp.CallToolParamsRaw{Name: name, Arguments: args}}
+	dc.req = mcp.CallToolRequest{Session: ss, Params: &dc.params, Extra: extra}
+	call := &dc.req
 	directTaken.Add(1)
 	c.startDirect(directJob{ctx, cancel, req.ID, call}) // stdio_workers.go
 	return true
+}
+
+// directRequest is the request of a call on the direct path and its params,
+// made in one allocation.
+type directRequest struct {
+	req    mcp.CallToolRequest
+	params mcp.CallToolParamsRaw
 }
 
 // runDirect runs one call through receive and writes its answer, as the
