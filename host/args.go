@@ -76,8 +76,17 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 	if t.RawInput != nil {
 		return decodeRawArgs(t.RawInput, raw)
 	}
-	var obj map[string]any
 	trimmed := bytes.TrimSpace(raw)
+	if vals, ok := plainArgs(t, trimmed); ok { // args_plain.go
+		return paramObject(vals), nil
+	}
+	return decodeArgs(t, trimmed)
+}
+
+// decodeArgs is DecodeArgs of trimmed arguments for a tool of param
+// blocks, whatever they hold: every problem is reported.
+func decodeArgs(t *thcl.Tool, trimmed []byte) (cty.Value, error) {
+	var obj map[string]any
 	if m, ok := fastArgs(trimmed); ok {
 		obj = m
 	} else if len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
@@ -177,10 +186,15 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 		}
 		return cty.NilVal, &ArgumentErrors{errs: errs}
 	}
+	return paramObject(vals), nil
+}
+
+// paramObject is the "param" object of the parameters' values.
+func paramObject(vals map[string]cty.Value) cty.Value {
 	if len(vals) == 0 {
-		return cty.EmptyObjectVal, nil
+		return cty.EmptyObjectVal
 	}
-	return cty.ObjectVal(vals), nil
+	return cty.ObjectVal(vals)
 }
 
 // MaxArgValues is the most JSON values the arguments of one call may hold,

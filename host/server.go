@@ -418,8 +418,14 @@ var ErrShuttingDown = errors.New("toolhost is shutting down")
 
 // callContext returns a context for one call that ends with ctx or with
 // Shutdown, whichever comes first; after Shutdown, context.Cause gives its
-// reason.
+// reason. A ctx that ends with Shutdown already (lifeBound) is taken as
+// it is, and its caller ends it.
 func (s *Server) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if s.endsWithLife(ctx) {
+		// A call of the stdio direct path: its context ends with ctx's
+		// (callctx.go).
+		return withAudit(ctx, s.audit), func() {}
+	}
 	ctx, cancel := context.WithCancelCause(withAudit(ctx, s.audit))
 	if s.life.Err() != nil {
 		// A call that begins after Shutdown (a request read as the stop

@@ -92,7 +92,8 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		ids:       stdioRequestIDs(t.Tasks),
 	}
 	if directCalls(t.Tasks) {
-		c.fast = &fastCall{srv: t.Tasks, ctx: ctx, jobs: make(chan directJob)}
+		fctx, release := t.Tasks.lifeBound(ctx) // callctx.go
+		c.fast = &fastCall{srv: t.Tasks, ctx: fctx, release: release, jobs: make(chan directJob)}
 	}
 	go c.readLoop(max)
 	return c, nil
@@ -732,6 +733,9 @@ func (c *stdioConn) Close() error {
 		}
 		c.forgetInitExtra()
 		c.mu.Unlock()
+		if c.fast != nil {
+			c.fast.release()
+		}
 		if cl, ok := c.in.(io.Closer); ok {
 			_ = cl.Close()
 		}

@@ -39,7 +39,10 @@ var directTaken atomic.Int64
 // fastCall is what the direct path needs of a stdio connection's server.
 type fastCall struct {
 	srv *Server
-	ctx context.Context // the connection's: a call's context derives from it
+	// ctx is the connection's, ended by Shutdown too (lifeBound): a call's
+	// context derives from it, and callContext makes none of its own.
+	ctx     context.Context
+	release context.CancelFunc // ends ctx, when the connection closes
 	// jobs hands calls to the goroutines waiting for one, idle of them
 	// (stdio_workers.go).
 	jobs chan directJob
@@ -165,10 +168,19 @@ func (c *stdioConn) takeDirect(req *jsonrpc.Request, read bool, name string, arg
 	c.calls[req.ID] = cl
 	c.mu.Unlock()
 	extra, _ := req.Extra.(*mcp.RequestExtra)
-	call := &mcp.CallToolRequest{Session: ss, Params: &mcp.CallToolParamsRaw{Name: name, Arguments: args}, Extra: extra}
+	dc := &directRequest{params: mcp.CallToolParamsRaw{Name: name, Arguments: args}}
+	dc.req = mcp.CallToolRequest{Session: ss, Params: &dc.params, Extra: extra}
+	call := &dc.req
 	directTaken.Add(1)
 	c.startDirect(directJob{ctx, cancel, req.ID, call}) // stdio_workers.go
 	return true
+}
+
+// directRequest is the request of a call on the direct path and its params,
+// made in one allocation.
+type directRequest struct {
+	req    mcp.CallToolRequest
+	params mcp.CallToolParamsRaw
 }
 
 // runDirect runs one call through receive and writes its answer, as the
@@ -177,6 +189,9 @@ func (c *stdioConn) takeDirect(req *jsonrpc.Request, read bool, name string, arg
 func (c *stdioConn) runDirect(ctx context.Context, cancel context.CancelFunc, id jsonrpc.ID, call *mcp.CallToolRequest) {
 	defer cancel()
 	res, err := c.fast.srv.received(ctx, "tools/call", call)
+	// The call's context ends before its answer is written, as the one
+	// callContext made for it ended when the tool's handler returned.
+	cancel()
 	var raw json.RawMessage
 	switch {
 	case err != nil:

@@ -61,10 +61,15 @@ func concatParts(expr hcl.Expression) []concatPart {
 // concat joins parts with the variables of ctx; ok is false when a part
 // is not a known string without marks, and HCL is then to evaluate.
 func concat(parts []concatPart, ctx *hcl.EvalContext) (_ cty.Value, ok bool) {
-	var b strings.Builder
+	// The strings are found first, so that the text is built in one
+	// allocation; a template of a few parts keeps them on the stack.
+	var buf [8]string
+	strs := buf[:0]
+	n := 0
 	for _, p := range parts {
 		if p.root == "" {
-			b.WriteString(p.text)
+			strs = append(strs, p.text)
+			n += len(p.text)
 			continue
 		}
 		obj, found := variable(ctx, p.root)
@@ -75,7 +80,14 @@ func concat(parts []concatPart, ctx *hcl.EvalContext) (_ cty.Value, ok bool) {
 		if !v.IsKnown() || v.IsNull() || v.IsMarked() || v.Type() != cty.String {
 			return cty.NilVal, false
 		}
-		b.WriteString(v.AsString())
+		s := v.AsString()
+		strs = append(strs, s)
+		n += len(s)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, s := range strs {
+		b.WriteString(s)
 	}
 	return cty.StringVal(b.String()), true
 }
