@@ -52,7 +52,9 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 		}
 	}()
 	held = append(held, cancel)
-	cmd := exec.CommandContext(runCtx, path)
+	// The command has no context of os/exec's: that would watch it on a
+	// goroutine of its own for every call. stopOnCancel stops it instead.
+	cmd := exec.Command(path)
 	cmd.Args = argv
 	cmd.Dir = e.dir
 	cmd.Env = env
@@ -97,8 +99,7 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	// the pipes to a process that escaped its group is drained past the
 	// deadline, and is not a timeout.
 	var killed atomic.Bool
-	e.stopOnCancel(cmd, run, &killed)
-	closed, err := e.start(cmd, run)
+	closed, err := e.start(ctx, cmd, run)
 	if closed {
 		return nil, errors.New("the tool was stopped because its configuration was unloaded; call it again")
 	}
@@ -114,11 +115,13 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 		return nil, e.startError(argv[0], path, err)
 	}
 
+	unwatch := stopOnCancel(runCtx, run, &killed)
+
 	// The command is waited for on a goroutine of its own, so that a call
 	// stopped because the host is exiting is answered at once, while its
 	// command still has its kill_timeout (ErrHostExiting).
 	ended := make(chan outcome, 1)
-	go func() { ended <- e.wait(cmd, run, inPipe, outPipe, errPipe, stderr) }()
+	go func() { ended <- e.wait(cmd, run, unwatch, inPipe, outPipe, errPipe, stderr) }()
 	var end outcome
 	select {
 	case end = <-ended:
@@ -214,34 +217,39 @@ func (e *Exec) newStderr(in *adapters.Input, ectx *hcl.EvalContext, argv []strin
 	return stderr
 }
 
-// stopOnCancel makes the end of cmd's context stop run, its process
-// group, and record in killed that it did.
-func (e *Exec) stopOnCancel(cmd *exec.Cmd, run *process, killed *atomic.Bool) {
-	cmd.Cancel = func() error {
-		// os/exec may call this before Start has returned.
-		run.setPid(cmd.Process.Pid)
+// stopOnCancel makes the end of runCtx stop run, the started command's
+// process group, and record in killed that it did. It returns the
+// function to call once the command has been waited for: after it, the
+// context's end stops nothing, and killed is settled.
+func stopOnCancel(runCtx context.Context, run *process, killed *atomic.Bool) (unwatch func()) {
+	done := make(chan struct{})
+	stop := context.AfterFunc(runCtx, func() {
+		defer close(done)
 		// A command that ended by itself as the context ended is not
-		// stopped: os/exec then reports how it ended, not the context.
-		if err := run.stop(); err != nil {
-			return err
+		// stopped (run.stop): the call then reports how it ended.
+		if run.stop() == nil {
+			killed.Store(true)
 		}
-		killed.Store(true)
-		return nil
+	})
+	return func() {
+		if !stop() {
+			<-done // stopping now or done: wait for killed
+		}
 	}
-	// Should the command outlive its kill_timeout, the group's SIGKILL
-	// comes first; os/exec's own kill of the command is a last resort.
-	cmd.WaitDelay = e.killTimeout + waitDelay
 }
 
-// start starts cmd and, once it runs, adds run to the backend's running
-// commands and to live. closed is set, and cmd not started, when the
-// backend was closed.
-func (e *Exec) start(cmd *exec.Cmd, run *process) (closed bool, err error) {
+// start starts cmd, unless the call's context ctx has ended, and, once it
+// runs, adds run to the backend's running commands and to live. closed is
+// set, and cmd not started, when the backend was closed.
+func (e *Exec) start(ctx context.Context, cmd *exec.Cmd, run *process) (closed bool, err error) {
 	prepareFds()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
 		return true, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return false, err
 	}
 	if err := cmd.Start(); err != nil {
 		return false, err
@@ -466,12 +474,14 @@ func (r *process) finish() (forced, cut, unsent bool) {
 	return r.forced, r.cut, r.unsent
 }
 
-// wait waits for a started command to exit, kills what it left behind in
-// its process group (a stopped command's group gets what is left of its
+// wait waits for a started command to exit, stops watching the call's
+// context (unwatch, from stopOnCancel), kills what it left behind in its
+// process group (a stopped command's group gets what is left of its
 // kill_timeout first), then reads what is left in the pipes.
-func (e *Exec) wait(cmd *exec.Cmd, run *process, inPipe *stdinPipe, outPipe, errPipe *pipe, stderr *stderrWriter) outcome {
+func (e *Exec) wait(cmd *exec.Cmd, run *process, unwatch func(), inPipe *stdinPipe, outPipe, errPipe *pipe, stderr *stderrWriter) outcome {
 	awaitExit(cmd.Process)
 	werr := cmd.Wait()
+	unwatch()
 	e.mu.Lock()
 	delete(e.running, cmd.Process.Pid)
 	closed := e.closed
