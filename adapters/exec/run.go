@@ -80,18 +80,12 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	// copies from: Wait then returns when the command exits, and what it
 	// left running is killed at once rather than waited for (it may hold
 	// the pipes open for as long as it runs).
-	outPipe, err := newPipe(stdout)
+	outs, err := newOutputs(stdout, stderr)
 	if err != nil {
 		return nil, fmt.Errorf("cannot run %q: %v", argv[0], err)
 	}
-	held = append(held, outPipe.close)
-	errPipe, err := newPipe(stderr)
-	if err != nil {
-		return nil, fmt.Errorf("cannot run %q: %v", argv[0], err)
-	}
-	held = append(held, errPipe.close)
-	cmd.Stdout = outPipe.w
-	cmd.Stderr = errPipe.w
+	held = append(held, outs.close)
+	cmd.Stdout, cmd.Stderr = outs.writers()
 	setProcessGroup(cmd)
 	run := &process{grace: e.killTimeout, signal: e.killSignal}
 	// killed records that the context ended the command, rather than the
@@ -103,8 +97,7 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	if closed {
 		return nil, errors.New("the tool was stopped because its configuration was unloaded; call it again")
 	}
-	outPipe.started()
-	errPipe.started()
+	outs.started()
 	if inPipe != nil {
 		inPipe.started()
 	}
@@ -121,7 +114,7 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	// stopped because the host is exiting is answered at once, while its
 	// command still has its kill_timeout (ErrHostExiting).
 	ended := make(chan outcome, 1)
-	go func() { ended <- e.wait(cmd, run, unwatch, inPipe, outPipe, errPipe, stderr) }()
+	go func() { ended <- e.wait(cmd, run, unwatch, inPipe, outs, stderr) }()
 	var end outcome
 	select {
 	case end = <-ended:
@@ -478,23 +471,34 @@ func (r *process) finish() (forced, cut, unsent bool) {
 // context (unwatch, from stopOnCancel), kills what it left behind in its
 // process group (a stopped command's group gets what is left of its
 // kill_timeout first), then reads what is left in the pipes.
-func (e *Exec) wait(cmd *exec.Cmd, run *process, unwatch func(), inPipe *stdinPipe, outPipe, errPipe *pipe, stderr *stderrWriter) outcome {
-	awaitExit(cmd.Process)
+func (e *Exec) wait(cmd *exec.Cmd, run *process, unwatch func(), inPipe *stdinPipe, outs outputs, stderr *stderrWriter) outcome {
+	outs.awaitExit(cmd.Process)
 	werr := cmd.Wait()
 	unwatch()
 	e.mu.Lock()
 	delete(e.running, cmd.Process.Pid)
 	closed := e.closed
 	e.mu.Unlock()
-	forced, cut, unsent := run.finish()
+	var forced, cut, unsent bool
+	if run.wasStopped() {
+		// The group may take what is left of its kill_timeout to exit:
+		// what it prints meanwhile is read.
+		fin := make(chan struct{})
+		go func() {
+			defer close(fin)
+			forced, cut, unsent = run.finish()
+		}()
+		outs.readWhile(fin)
+	} else {
+		forced, cut, unsent = run.finish()
+	}
 	endGroup(cmd.Process.Pid)
 	live.remove(run)
 	if inPipe != nil {
 		inPipe.close() // a process that left the group may hold it
 	}
 	deadline := time.Now().Add(waitDelay)
-	outPipe.drain(deadline)
-	errPipe.drain(deadline)
+	outs.drain(deadline)
 	stderr.flush()
 	return outcome{werr: werr, closed: closed, forced: forced, cut: cut, unsent: unsent}
 }
