@@ -62,16 +62,17 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	// os/exec to copy it, Wait would wait for the copy (WaitDelay, which
 	// is kill_timeout and more) after the command exited, should what it
 	// left in its group hold the pipe without reading it. Without one,
-	// standard input is the null device: toolhost's one open file of it
-	// where it has one (os/exec would open it for every command).
+	// standard input is the null device, open for the command alone.
 	var inPipe *stdinPipe
+	var null *os.File
 	if stdin != nil {
 		if inPipe, err = newStdinPipe(*stdin); err != nil {
 			return nil, fmt.Errorf("cannot run %q: %v", argv[0], err)
 		}
 		held = append(held, inPipe.close)
 		cmd.Stdin = inPipe.r
-	} else if null := nullInput(); null != nil {
+	} else if null = nullInput(); null != nil {
+		held = append(held, func() { _ = null.Close() })
 		cmd.Stdin = null
 	}
 	stdout := &capWriter{max: e.maxOutput}
@@ -98,6 +99,9 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 		return nil, errors.New("the tool was stopped because its configuration was unloaded; call it again")
 	}
 	outs.started()
+	if null != nil {
+		_ = null.Close() // the command has its own
+	}
 	if inPipe != nil {
 		inPipe.started()
 	}
