@@ -39,6 +39,7 @@ func BenchmarkCall(b *testing.B) {
 	}{{"tool", tool}, {"bare", bare}} {
 		b.Run(c.name+"/c=1", func(b *testing.B) {
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for b.Loop() {
 				if err := c.fn(); err != nil {
 					b.Fatal(err)
@@ -48,6 +49,7 @@ func BenchmarkCall(b *testing.B) {
 		b.Run(c.name+"/c=16", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetParallelism(8) // 16 on 2 cores
+			defer reportCPU(b)()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					if err := c.fn(); err != nil {
@@ -57,5 +59,21 @@ func BenchmarkCall(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// reportCPU starts measuring the CPU time the benchmark's process spends
+// (its own, not its commands') and the times its threads wait, and
+// returns the function that reports them per operation as "cpu-µs/op"
+// and "waits/op".
+func reportCPU(b *testing.B) func() {
+	start, waits, ok := processCPU()
+	if !ok {
+		return func() {}
+	}
+	return func() {
+		end, endWaits, _ := processCPU()
+		b.ReportMetric(float64((end-start).Microseconds())/float64(b.N), "cpu-µs/op")
+		b.ReportMetric(float64(endWaits-waits)/float64(b.N), "waits/op")
 	}
 }

@@ -130,13 +130,16 @@ var fdsOnce sync.Once
 // the first call does the work, the others wait for it.
 func prepareFds() { fdsOnce.Do(inheritedCloseOnExec) }
 
-// nullInput is the null device, open for reading, that every command
-// without standard input shares; nil when it cannot be opened (os/exec
-// then opens it for each command). It is never closed.
-var nullInput = sync.OnceValue(func() *os.File {
-	f, err := os.Open(os.DevNull)
+// nullInput opens the null device for reading, as a command's standard
+// input: an open file of its own, so that what it does with it (flock,
+// fcntl's file status flags) no other command sees. It is nil when the
+// device cannot be opened; os/exec then opens it. It is opened with
+// fewer system calls than os.Open makes (which asks the runtime's poller
+// to watch it, and fails to).
+func nullInput() *os.File {
+	fd, err := syscall.Open(os.DevNull, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil
 	}
-	return f
-})
+	return os.NewFile(uintptr(fd), os.DevNull)
+}

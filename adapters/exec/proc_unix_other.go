@@ -3,6 +3,7 @@
 package exec
 
 import (
+	"io"
 	"os"
 	"syscall"
 )
@@ -20,3 +21,6 @@ func outputPipe() (r, w *os.File, err error) { return os.Pipe() }
 
 // awaitExit returns at once: Wait waits for the process.
 func awaitExit(*os.Process) {}
+
+// newOutputs makes a command's output pipes, each read by a goroutine.
+func newOutputs(stdout, stderr io.Writer) (outputs, error) { return newPipeOutputs(stdout, stderr) }

@@ -3,6 +3,7 @@ package exec
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"sync"
@@ -280,3 +281,6 @@ func awaitExit(*os.Process) {}
 
 // nullInput is nil: os/exec opens the null device for each command.
 func nullInput() *os.File { return nil }
+
+// newOutputs makes a command's output pipes, each read by a goroutine.
+func newOutputs(stdout, stderr io.Writer) (outputs, error) { return newPipeOutputs(stdout, stderr) }

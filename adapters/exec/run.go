@@ -52,7 +52,9 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 		}
 	}()
 	held = append(held, cancel)
-	cmd := exec.CommandContext(runCtx, path)
+	// The command has no context of os/exec's: that would watch it on a
+	// goroutine of its own for every call. stopOnCancel stops it instead.
+	cmd := exec.Command(path)
 	cmd.Args = argv
 	cmd.Dir = e.dir
 	cmd.Env = env
@@ -60,16 +62,17 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	// os/exec to copy it, Wait would wait for the copy (WaitDelay, which
 	// is kill_timeout and more) after the command exited, should what it
 	// left in its group hold the pipe without reading it. Without one,
-	// standard input is the null device: toolhost's one open file of it
-	// where it has one (os/exec would open it for every command).
+	// standard input is the null device, open for the command alone.
 	var inPipe *stdinPipe
+	var null *os.File
 	if stdin != nil {
 		if inPipe, err = newStdinPipe(*stdin); err != nil {
 			return nil, fmt.Errorf("cannot run %q: %v", argv[0], err)
 		}
 		held = append(held, inPipe.close)
 		cmd.Stdin = inPipe.r
-	} else if null := nullInput(); null != nil {
+	} else if null = nullInput(); null != nil {
+		held = append(held, func() { _ = null.Close() })
 		cmd.Stdin = null
 	}
 	stdout := &capWriter{max: e.maxOutput}
@@ -78,18 +81,12 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	// copies from: Wait then returns when the command exits, and what it
 	// left running is killed at once rather than waited for (it may hold
 	// the pipes open for as long as it runs).
-	outPipe, err := newPipe(stdout)
+	outs, err := newOutputs(stdout, stderr)
 	if err != nil {
 		return nil, fmt.Errorf("cannot run %q: %v", argv[0], err)
 	}
-	held = append(held, outPipe.close)
-	errPipe, err := newPipe(stderr)
-	if err != nil {
-		return nil, fmt.Errorf("cannot run %q: %v", argv[0], err)
-	}
-	held = append(held, errPipe.close)
-	cmd.Stdout = outPipe.w
-	cmd.Stderr = errPipe.w
+	held = append(held, outs.close)
+	cmd.Stdout, cmd.Stderr = outs.writers()
 	setProcessGroup(cmd)
 	run := &process{grace: e.killTimeout, signal: e.killSignal}
 	// killed records that the context ended the command, rather than the
@@ -97,13 +94,14 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	// the pipes to a process that escaped its group is drained past the
 	// deadline, and is not a timeout.
 	var killed atomic.Bool
-	e.stopOnCancel(cmd, run, &killed)
-	closed, err := e.start(cmd, run)
+	closed, err := e.start(ctx, cmd, run)
 	if closed {
 		return nil, errors.New("the tool was stopped because its configuration was unloaded; call it again")
 	}
-	outPipe.started()
-	errPipe.started()
+	outs.started()
+	if null != nil {
+		_ = null.Close() // the command has its own
+	}
 	if inPipe != nil {
 		inPipe.started()
 	}
@@ -114,11 +112,13 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 		return nil, e.startError(argv[0], path, err)
 	}
 
+	unwatch := stopOnCancel(runCtx, run, &killed)
+
 	// The command is waited for on a goroutine of its own, so that a call
 	// stopped because the host is exiting is answered at once, while its
 	// command still has its kill_timeout (ErrHostExiting).
 	ended := make(chan outcome, 1)
-	go func() { ended <- e.wait(cmd, run, inPipe, outPipe, errPipe, stderr) }()
+	go func() { ended <- e.wait(cmd, run, unwatch, inPipe, outs, stderr) }()
 	var end outcome
 	select {
 	case end = <-ended:
@@ -214,34 +214,39 @@ func (e *Exec) newStderr(in *adapters.Input, ectx *hcl.EvalContext, argv []strin
 	return stderr
 }
 
-// stopOnCancel makes the end of cmd's context stop run, its process
-// group, and record in killed that it did.
-func (e *Exec) stopOnCancel(cmd *exec.Cmd, run *process, killed *atomic.Bool) {
-	cmd.Cancel = func() error {
-		// os/exec may call this before Start has returned.
-		run.setPid(cmd.Process.Pid)
+// stopOnCancel makes the end of runCtx stop run, the started command's
+// process group, and record in killed that it did. It returns the
+// function to call once the command has been waited for: after it, the
+// context's end stops nothing, and killed is settled.
+func stopOnCancel(runCtx context.Context, run *process, killed *atomic.Bool) (unwatch func()) {
+	done := make(chan struct{})
+	stop := context.AfterFunc(runCtx, func() {
+		defer close(done)
 		// A command that ended by itself as the context ended is not
-		// stopped: os/exec then reports how it ended, not the context.
-		if err := run.stop(); err != nil {
-			return err
+		// stopped (run.stop): the call then reports how it ended.
+		if run.stop() == nil {
+			killed.Store(true)
 		}
-		killed.Store(true)
-		return nil
+	})
+	return func() {
+		if !stop() {
+			<-done // stopping now or done: wait for killed
+		}
 	}
-	// Should the command outlive its kill_timeout, the group's SIGKILL
-	// comes first; os/exec's own kill of the command is a last resort.
-	cmd.WaitDelay = e.killTimeout + waitDelay
 }
 
-// start starts cmd and, once it runs, adds run to the backend's running
-// commands and to live. closed is set, and cmd not started, when the
-// backend was closed.
-func (e *Exec) start(cmd *exec.Cmd, run *process) (closed bool, err error) {
+// start starts cmd, unless the call's context ctx has ended, and, once it
+// runs, adds run to the backend's running commands and to live. closed is
+// set, and cmd not started, when the backend was closed.
+func (e *Exec) start(ctx context.Context, cmd *exec.Cmd, run *process) (closed bool, err error) {
 	prepareFds()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
 		return true, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return false, err
 	}
 	if err := cmd.Start(); err != nil {
 		return false, err
@@ -466,25 +471,38 @@ func (r *process) finish() (forced, cut, unsent bool) {
 	return r.forced, r.cut, r.unsent
 }
 
-// wait waits for a started command to exit, kills what it left behind in
-// its process group (a stopped command's group gets what is left of its
+// wait waits for a started command to exit, stops watching the call's
+// context (unwatch, from stopOnCancel), kills what it left behind in its
+// process group (a stopped command's group gets what is left of its
 // kill_timeout first), then reads what is left in the pipes.
-func (e *Exec) wait(cmd *exec.Cmd, run *process, inPipe *stdinPipe, outPipe, errPipe *pipe, stderr *stderrWriter) outcome {
-	awaitExit(cmd.Process)
+func (e *Exec) wait(cmd *exec.Cmd, run *process, unwatch func(), inPipe *stdinPipe, outs outputs, stderr *stderrWriter) outcome {
+	outs.awaitExit(cmd.Process)
 	werr := cmd.Wait()
+	unwatch()
 	e.mu.Lock()
 	delete(e.running, cmd.Process.Pid)
 	closed := e.closed
 	e.mu.Unlock()
-	forced, cut, unsent := run.finish()
+	var forced, cut, unsent bool
+	if run.wasStopped() {
+		// The group may take what is left of its kill_timeout to exit:
+		// what it prints meanwhile is read.
+		fin := make(chan struct{})
+		go func() {
+			defer close(fin)
+			forced, cut, unsent = run.finish()
+		}()
+		outs.readWhile(fin)
+	} else {
+		forced, cut, unsent = run.finish()
+	}
 	endGroup(cmd.Process.Pid)
 	live.remove(run)
 	if inPipe != nil {
 		inPipe.close() // a process that left the group may hold it
 	}
 	deadline := time.Now().Add(waitDelay)
-	outPipe.drain(deadline)
-	errPipe.drain(deadline)
+	outs.drain(deadline)
 	stderr.flush()
 	return outcome{werr: werr, closed: closed, forced: forced, cut: cut, unsent: unsent}
 }

@@ -1,0 +1,93 @@
+//go:build linux
+
+package exec
+
+import (
+	"bytes"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// outputKinds are the two ways a command's output is read on Linux: on
+// the goroutine that waits for it (where pidfds poll), and by a goroutine
+// for each pipe.
+var outputKinds = []struct {
+	name string
+	make func(stdout, stderr io.Writer) (outputs, error)
+}{
+	{"polled", newPolledOutputs},
+	{"goroutines", newPipeOutputs},
+}
+
+// runWith runs sh -c script with its output read as make reads it, and
+// returns what it wrote to each pipe; drain waits until deadline at most.
+func runWith(t *testing.T, make func(stdout, stderr io.Writer) (outputs, error), script string, deadline time.Duration) (stdout, stderr string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	o, err := make(&out, &errs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.close()
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Stdout, cmd.Stderr = o.writers()
+	err = cmd.Start()
+	o.started()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.awaitExit(cmd.Process)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("sh: %v", err)
+	}
+	o.drain(time.Now().Add(deadline))
+	return out.String(), errs.String()
+}
+
+// TestOutputsRead checks that both ways read both pipes while the command
+// runs (a command writing more than a pipe holds to each would otherwise
+// never exit), and all of it.
+func TestOutputsRead(t *testing.T) {
+	for _, k := range outputKinds {
+		t.Run(k.name, func(t *testing.T) {
+			t.Parallel()
+			out, errs := runWith(t, k.make, "head -c 300000 /dev/zero; head -c 200000 /dev/zero >&2; echo end", time.Minute)
+			if len(out) != 300004 || !strings.HasSuffix(out, "end\n") {
+				t.Errorf("stdout: %d bytes, ending %q", len(out), out[max(0, len(out)-8):])
+			}
+			if len(errs) != 200000 {
+				t.Errorf("stderr: %d bytes, want 200000", len(errs))
+			}
+		})
+	}
+}
+
+// TestOutputsDrainDeadline checks that drain stops at its deadline when a
+// process the command left holds a pipe open, with what was written.
+func TestOutputsDrainDeadline(t *testing.T) {
+	for _, k := range outputKinds {
+		t.Run(k.name, func(t *testing.T) {
+			t.Parallel()
+			// The background sleep keeps both pipes open; its pid goes
+			// to standard error, which it also holds.
+			out, errs := runWith(t, k.make, "sleep 600 & echo $! >&2; echo done", 100*time.Millisecond)
+			pid, err := strconv.Atoi(strings.TrimSpace(errs))
+			if err != nil {
+				t.Fatalf("stderr = %q, want the pid of the background sleep", errs)
+			}
+			// drain returned while the sleep still held the pipes.
+			if err := syscall.Kill(pid, 0); err != nil {
+				t.Errorf("the background sleep had ended (%v): drain was not cut short", err)
+			}
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			if out != "done\n" {
+				t.Errorf("stdout = %q", out)
+			}
+		})
+	}
+}
