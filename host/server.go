@@ -249,7 +249,8 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		if err == nil {
 			s.describe(method, req, res)
 			if method == "tools/list" {
-				res = s.current.Load().withTaskSupport(res)
+				reg := s.current.Load()
+				res = reg.withTaskSupport(reg.declaredTools(res)) // server_declared.go
 			}
 			res = v.filterList(s.current.Load(), method, res)
 			res = v.privateCache(s.current.Load(), res) // scopes_cache.go

@@ -277,11 +277,9 @@ func redefinedDecls[T any](defs *blockChanges, kind string, before, after []T, n
 // re-decodes every schema three times through a new decoder each time,
 // which makes it the costly part of registering a tool.
 func (s *Server) addTools(tools []*mcp.Tool, first bool) {
-	add := s.addTool
+	add := s.addToolDeclared // server_declared.go
 	if first {
 		add = s.addToolUnlisted
-	}
-	if first {
 		tightenGC(len(tools))
 	}
 	parallel.For(len(tools), addToolsPerWorker, func(i int) { add(tools[i]) })
