@@ -34,6 +34,9 @@ type Server struct {
 
 	current atomic.Pointer[Registry]
 	applyMu sync.Mutex
+	// standIns holds the names of the tools the SDK holds a stand-in for
+	// (server_declared.go); under applyMu.
+	standIns map[string]bool
 	// authApplied, when set, is told of every Apply after the first, under
 	// applyMu (the HTTP server ends sessions a new auth block does not
 	// cover: http_auth.go).
