@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// listingConfig has tools whose schemas take each path of the first
-// registration (see addToolUnlisted): generated from params, with an
-// output schema, and written by hand with an x-mcp-header annotation.
+// listingConfig has tools whose schemas take each path of registration
+// (see registrations): generated from params, with an output schema, and
+// written by hand with an x-mcp-header annotation.
 const listingConfig = `
 tool "hello" {
   description = "Says hello."
@@ -61,9 +61,8 @@ tool "tagged" {
 
 // TestToolsListedAsDeclared: tools/list on a new server shows every tool
 // with the schemas it was declared with, and the registry keeps them as
-// JSON. The first registration hands the SDK stand-in schemas for a moment
-// (addToolUnlisted): this fails should the SDK list a copy of the tool it
-// was given instead of the tool itself.
+// JSON. The SDK holds stand-ins for most tools (server_declared.go): this
+// fails should tools/list show one.
 func TestToolsListedAsDeclared(t *testing.T) {
 	reg := loadSource(t, listingConfig)
 	p := startStdio(t, reg)
@@ -129,7 +128,7 @@ func TestToolsListedAsDeclared(t *testing.T) {
 		}
 	}
 	if i := listed["weather"]; len(list.Tools[i].OutputSchema) == 0 {
-		t.Error("weather has no outputSchema: the test no longer covers the stand-in output schema")
+		t.Error("weather has no outputSchema: the test no longer covers an output schema shown in place of a stand-in")
 	}
 	if i := listed["tagged"]; !bytes.Contains(list.Tools[i].InputSchema, headerAnnotation) {
 		t.Error("tagged's inputSchema has no x-mcp-header: the test no longer covers the SDK's own check")

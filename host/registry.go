@@ -62,6 +62,9 @@ type Registry struct {
 
 	// acc is the registry's scopes and groups (see access).
 	acc accessOnce
+
+	// decls is the registry's tools by name (see declaredTools).
+	decls registryDecls
 }
 
 type templateDir struct {

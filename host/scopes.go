@@ -396,8 +396,8 @@ func (s *Server) noteAccessChanges(old, reg *Registry) {
 	if old == nil || accessKey(old) == accessKey(reg) {
 		return
 	}
-	if len(reg.Tools) > 0 {
-		s.addTool(reg.Tools[0])
+	for _, t := range s.registrations(reg.Tools[:min(1, len(reg.Tools))]) {
+		s.addTool(t)
 	}
 	if len(reg.Resources) > 0 {
 		s.mcp.AddResource(reg.Resources[0], s.resourceHandler)

@@ -34,6 +34,9 @@ type Server struct {
 
 	current atomic.Pointer[Registry]
 	applyMu sync.Mutex
+	// standIns holds the names of the tools the SDK holds a stand-in for
+	// (server_declared.go); under applyMu.
+	standIns map[string]bool
 	// authApplied, when set, is told of every Apply after the first, under
 	// applyMu (the HTTP server ends sessions a new auth block does not
 	// cover: http_auth.go).
@@ -249,7 +252,8 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		if err == nil {
 			s.describe(method, req, res)
 			if method == "tools/list" {
-				res = s.current.Load().withTaskSupport(res)
+				reg := s.current.Load()
+				res = reg.withTaskSupport(reg.declaredTools(res)) // server_declared.go
 			}
 			res = v.filterList(s.current.Load(), method, res)
 			res = v.privateCache(s.current.Load(), res) // scopes_cache.go

@@ -11,7 +11,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/internal/parallel"
@@ -142,6 +141,7 @@ func (s *Server) applyTools(old, reg *Registry, defs *blockChanges, ch *Changes)
 	sort.Strings(ch.ToolsRemoved)
 	if len(ch.ToolsRemoved) > 0 {
 		s.mcp.RemoveTools(ch.ToolsRemoved...)
+		s.forgetStandIns(ch.ToolsRemoved)
 	}
 }
 
@@ -273,60 +273,14 @@ func redefinedDecls[T any](defs *blockChanges, kind string, before, after []T, n
 	return names
 }
 
-// addTools registers tools with the SDK, on every free processor. AddTool
-// re-decodes every schema three times through a new decoder each time,
-// which makes it the costly part of registering a tool.
+// addTools registers tools with the SDK, on every free processor: for
+// most, a stand-in, once (see registrations, server_declared.go).
 func (s *Server) addTools(tools []*mcp.Tool, first bool) {
-	add := s.addTool
-	if first {
-		add = s.addToolUnlisted
-	}
 	if first {
 		tightenGC(len(tools))
 	}
-	parallel.For(len(tools), addToolsPerWorker, func(i int) { add(tools[i]) })
-}
-
-// stubInput and stubOutput stand in for a tool's schemas while the SDK's
-// AddTool looks at them (see addToolUnlisted). The SDK only reads them.
-// As *jsonschema.Schema values they are checked without being encoded and
-// decoded again; the input schema is still encoded and decoded once, for
-// its x-mcp-header annotations.
-var (
-	stubInput  = &jsonschema.Schema{Type: "object"}
-	stubOutput = &jsonschema.Schema{}
-)
-
-// headerAnnotation is the schema keyword the SDK checks in AddTool beyond
-// the type (x-mcp-header, on properties).
-var headerAnnotation = []byte(`"x-mcp-header"`)
-
-// addToolUnlisted registers a tool at the first Apply, before any session
-// exists, when nothing can list or call it yet. The SDK's AddTool encodes
-// and decodes a schema given as JSON three times to check it: that its
-// type is "object", what it would find anyway as a *jsonschema.Schema
-// without decoding, and its x-mcp-header annotations. The compiler has
-// checked the first, and a schema without the annotation has nothing for
-// the second; such a tool is registered with stand-in schemas, then given
-// its own back: the SDK keeps the *mcp.Tool it is given and lists that.
-// This takes most of the allocations out of registration (BenchmarkApply
-// measures it); what is left is mostly the SDK's decoding of the
-// stand-in, through a new decoder each time. TestToolsListedAsDeclared checks that tools/list shows the tools
-// as declared. A reload cannot do this: a session could list a tool
-// between the two steps.
-func (s *Server) addToolUnlisted(t *mcp.Tool) {
-	in, ok := t.InputSchema.(json.RawMessage)
-	if !ok || bytes.Contains(in, headerAnnotation) {
-		s.addTool(t)
-		return
-	}
-	out := t.OutputSchema
-	t.InputSchema = stubInput
-	if out != nil {
-		t.OutputSchema = stubOutput
-	}
-	s.addTool(t)
-	t.InputSchema, t.OutputSchema = in, out
+	add := s.registrations(tools)
+	parallel.For(len(add), addToolsPerWorker, func(i int) { s.addTool(add[i]) })
 }
 
 // addToolsPerWorker is the fewest tools a goroutine of addTools registers.
