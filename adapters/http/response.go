@@ -103,8 +103,9 @@ const readChunk = 16 << 10
 
 // readUnknown is io.ReadAll for a body whose length is not known: it
 // reads into a pooled buffer first and copies out what came, where
-// io.ReadAll would allocate and copy at each doubling from 512 bytes.
-// A body longer than the buffer goes on growing as io.ReadAll's does.
+// io.ReadAll would allocate and copy as it grows from 512 bytes. A body
+// longer than the buffer is left to io.ReadAll, from the buffer's bytes
+// on.
 func readUnknown(r io.Reader) ([]byte, error) {
 	buf := readPool.Get().(*[readChunk]byte)
 	defer readPool.Put(buf)
@@ -119,21 +120,7 @@ func readUnknown(r io.Reader) ([]byte, error) {
 			return bytes.Clone(buf[:n]), err
 		}
 	}
-	b := make([]byte, n, 2*n)
-	copy(b, buf[:n])
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		m, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+m]
-		if err != nil {
-			if err == io.EOF {
-				err = nil
-			}
-			return b, err
-		}
-	}
+	return io.ReadAll(io.MultiReader(bytes.NewReader(buf[:n]), r))
 }
 
 // output turns a response's first bytes into the call's output: bytes as
