@@ -52,8 +52,8 @@ func MapOutput(r *thcl.Result, o *adapters.Output, eval *hcl.EvalContext) (json.
 	// a value of type any is the upstream's as gjson found it, and some
 	// gjson modifiers (@fromstr of a string that is not JSON) give text
 	// that is not JSON, which the SDK could not send.
-	var out bytes.Buffer
-	out.WriteByte('{')
+	out := make([]byte, 1, 512)
+	out[0] = '{'
 	for _, f := range r.Fields {
 		path, err := fieldPath(f, eval)
 		if err != nil {
@@ -73,22 +73,37 @@ func MapOutput(r *thcl.Result, o *adapters.Output, eval *hcl.EvalContext) (json.
 			}
 			return nil, fmt.Errorf("result field %q: the path %q matched %s in the output; mark the field optional = true if it may be absent", f.Name, path, found)
 		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = appendFieldName(out, f.Name)
+		if f.Type.Kind != thcl.KindAny {
+			var ok bool
+			if out, ok = appendFast(out, f.Type, []byte(res.Raw)); ok {
+				continue // compact JSON already
+			}
+		}
 		raw, err := convertJSON(f.Type, []byte(res.Raw), o)
 		if err != nil {
 			return nil, fmt.Errorf("result field %q: %s", f.Name, err)
 		}
-		if out.Len() > 1 {
-			out.WriteByte(',')
-		}
-		name, _ := json.Marshal(f.Name)
-		out.Write(name)
-		out.WriteByte(':')
-		if err := json.Compact(&out, raw); err != nil {
+		buf := bytes.NewBuffer(out)
+		if err := json.Compact(buf, raw); err != nil {
 			return nil, fmt.Errorf("result field %q: the path %q gave a value that is not JSON (%s): %s", f.Name, path, err, rawPreview(raw, o))
 		}
+		out = buf.Bytes()
 	}
-	out.WriteByte('}')
-	return out.Bytes(), nil
+	return append(out, '}'), nil
+}
+
+// appendFieldName appends name as an object's key, as json.Marshal
+// writes it, and the colon.
+func appendFieldName(out []byte, name string) []byte {
+	if !utf8.ValidString(name) || strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 }) {
+		q, _ := json.Marshal(name) // replacement characters and escapes, as encoding/json writes them
+		return append(append(out, q...), ':')
+	}
+	return append(appendJSONString(out, name), ':')
 }
 
 // fieldPath evaluates the path of the result field f.

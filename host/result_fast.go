@@ -24,16 +24,22 @@ import (
 // invalid JSON — and the general path then does the work and words the
 // errors. host/perf_test.go checks the two agree.
 func convertFast(t *thcl.Type, raw []byte) (json.RawMessage, bool) {
+	return appendFast(make([]byte, 0, len(raw)), t, raw)
+}
+
+// appendFast is convertFast appending to out, which it returns as it was
+// when it reports false. What it appends is compact JSON.
+func appendFast(out []byte, t *thcl.Type, raw []byte) ([]byte, bool) {
 	c := fastConv{src: raw}
-	out, ok := c.value(make([]byte, 0, len(raw)), t)
+	res, ok := c.value(out, t)
 	if !ok {
-		return nil, false
+		return out, false
 	}
 	c.space()
 	if c.i != len(c.src) {
-		return nil, false
+		return out, false
 	}
-	return out, true
+	return res, true
 }
 
 // fastConv reads JSON strictly (it does not trust its input).
@@ -68,15 +74,19 @@ func (c *fastConv) value(out []byte, t *thcl.Type) ([]byte, bool) {
 		if c.peek() != '"' {
 			return nil, false
 		}
-		s, escaped, ok := c.str()
+		raw, escaped, ok := c.rawStr()
 		if !ok {
 			return nil, false
 		}
 		if escaped {
+			var s string
+			if json.Unmarshal(raw, &s) != nil || !norm.NFC.IsNormalString(s) {
+				return nil, false
+			}
 			q, err := json.Marshal(s) // control characters and all, as EncodeJSON
 			return append(out, q...), err == nil
 		}
-		return appendJSONString(out, s), true
+		return appendJSONString(out, raw), true
 	case thcl.KindNumber, thcl.KindInteger:
 		num, ok := c.number()
 		if !ok {
@@ -294,34 +304,49 @@ func (c *fastConv) literal(word string) bool {
 // cty.StringVal would otherwise impose). escaped reports whether it had
 // escapes, decoded as encoding/json decodes them.
 func (c *fastConv) str() (s string, escaped, ok bool) {
+	raw, escaped, ok := c.rawStr()
+	switch {
+	case !ok:
+		return "", false, false
+	case escaped:
+		if json.Unmarshal(raw, &s) != nil || !norm.NFC.IsNormalString(s) {
+			return "", false, false
+		}
+		return s, true, true
+	}
+	return string(raw), false, true
+}
+
+// rawStr moves past a string. Without escapes (escaped false), raw is
+// its content, checked as str checks it (valid UTF-8 in NFC; ASCII is
+// both); with escapes, raw is the quoted string, unchecked, for the
+// caller to decode. Without escapes, nothing is allocated.
+func (c *fastConv) rawStr() (raw []byte, escaped, ok bool) {
 	start := c.i + 1
+	ascii := true
 	for j := start; j < len(c.src); j++ {
 		switch b := c.src[j]; {
 		case b == '"':
-			raw := c.src[start:j]
 			if escaped {
-				if json.Unmarshal(c.src[c.i:j+1], &s) != nil {
-					return "", false, false
-				}
+				raw = c.src[c.i : j+1]
 			} else {
-				if !utf8.Valid(raw) {
-					return "", false, false
+				raw = c.src[start:j]
+				if !ascii && (!utf8.Valid(raw) || !norm.NFC.IsNormal(raw)) {
+					return nil, false, false
 				}
-				s = string(raw)
-			}
-			if !norm.NFC.IsNormalString(s) {
-				return "", false, false
 			}
 			c.i = j + 1
-			return s, escaped, true
+			return raw, escaped, true
 		case b == '\\':
 			escaped = true
 			j++ // the escaped character is not the end
 		case b < 0x20:
-			return "", false, false
+			return nil, false, false
+		case b >= 0x80:
+			ascii = false
 		}
 	}
-	return "", false, false
+	return nil, false, false
 }
 
 // plainString is str for keys and values that are written back with
@@ -430,8 +455,9 @@ func smallInt(num []byte) (int64, bool) {
 
 // appendJSONString appends s quoted as encoding/json quotes it (with HTML
 // escaping), for a string with no control characters and valid UTF-8: an
-// attribute name, or a string that had no escapes in valid JSON.
-func appendJSONString(out []byte, s string) []byte {
+// attribute name, or a string that had no escapes in valid JSON (as the
+// bytes it had there).
+func appendJSONString[S string | []byte](out []byte, s S) []byte {
 	out = append(out, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {

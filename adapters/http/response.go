@@ -1,6 +1,7 @@
 package http
 
 import (
+	"bytes"
 	"compress/flate"
 	"compress/gzip"
 	"context"
@@ -10,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -74,7 +76,7 @@ const maxReadHint = 4 << 20
 func readAll(r io.Reader, hint, limit int64) ([]byte, error) {
 	r = io.LimitReader(r, limit)
 	if hint <= 0 || hint >= maxReadHint {
-		return io.ReadAll(r)
+		return readUnknown(r)
 	}
 	b := make([]byte, 0, min(hint+1, limit))
 	for {
@@ -90,6 +92,35 @@ func readAll(r io.Reader, hint, limit int64) ([]byte, error) {
 			b = append(b, 0)[:len(b)] // longer than it said: grow
 		}
 	}
+}
+
+// readPool holds the buffers readUnknown reads into.
+var readPool = sync.Pool{New: func() any { return new([readChunk]byte) }}
+
+// readChunk is the size of readUnknown's pooled buffer: a body up to it
+// (a chunked answer of a few KB) costs one allocation of its own size.
+const readChunk = 16 << 10
+
+// readUnknown is io.ReadAll for a body whose length is not known: it
+// reads into a pooled buffer first and copies out what came, where
+// io.ReadAll would allocate and copy as it grows from 512 bytes. A body
+// longer than the buffer is left to io.ReadAll, from the buffer's bytes
+// on.
+func readUnknown(r io.Reader) ([]byte, error) {
+	buf := readPool.Get().(*[readChunk]byte)
+	defer readPool.Put(buf)
+	n := 0
+	for n < len(buf) {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err == io.EOF {
+			return bytes.Clone(buf[:n]), nil
+		}
+		if err != nil {
+			return bytes.Clone(buf[:n]), err
+		}
+	}
+	return io.ReadAll(io.MultiReader(bytes.NewReader(buf[:n]), r))
 }
 
 // output turns a response's first bytes into the call's output: bytes as

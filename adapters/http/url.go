@@ -29,6 +29,9 @@ type urlPart struct {
 	param bool // derived from param: escaped where it lands
 }
 
+// urlGuess is the length a templated url's buffer starts with.
+const urlGuess = 128
+
 // Where a part of a URL lands.
 const (
 	inAuthority = iota // scheme, userinfo, host, port
@@ -256,6 +259,7 @@ func (u *urlArg) build(ev *hcl.EvalContext) (*url.URL, error) {
 	}
 
 	var b strings.Builder
+	b.Grow(urlGuess)         // one buffer for most urls, rather than growing from 8 bytes
 	var paramRanges [][2]int // param text in the path
 	for _, p := range u.parts {
 		val, err := p.value.eval(ev)
@@ -312,6 +316,9 @@ func escapeDotSegments(s string, paramRanges [][2]int) string {
 	if j := strings.IndexAny(s[start:], "?#"); j >= 0 {
 		end = start + j
 	}
+	if !paramDotSegment(s, start, end, paramRanges) {
+		return s // the usual case: nothing to escape, nothing to copy
+	}
 	var b strings.Builder
 	b.WriteString(s[:start])
 	for pos := start; pos < end; {
@@ -320,14 +327,8 @@ func escapeDotSegments(s string, paramRanges [][2]int) string {
 			segEnd = end
 		}
 		seg := s[pos+1 : segEnd] // without the leading '/'
-		fromParam := false
-		for _, r := range paramRanges {
-			if r[0] < segEnd && pos+1 < r[1] {
-				fromParam = true
-			}
-		}
 		b.WriteByte('/')
-		if fromParam && (seg == "." || seg == "..") {
+		if (seg == "." || seg == "..") && fromParam(pos, segEnd, paramRanges) {
 			seg = strings.ReplaceAll(seg, ".", "%2E")
 		}
 		b.WriteString(seg)
@@ -335,6 +336,33 @@ func escapeDotSegments(s string, paramRanges [][2]int) string {
 	}
 	b.WriteString(s[end:])
 	return b.String()
+}
+
+// paramDotSegment reports whether the path s[start:end] has a "." or ".."
+// segment that comes from a parameter value (see escapeDotSegments).
+func paramDotSegment(s string, start, end int, paramRanges [][2]int) bool {
+	for pos := start; pos < end; {
+		segEnd := pos + 1 + strings.IndexByte(s[pos+1:end], '/')
+		if segEnd <= pos {
+			segEnd = end
+		}
+		if seg := s[pos+1 : segEnd]; (seg == "." || seg == "..") && fromParam(pos, segEnd, paramRanges) {
+			return true
+		}
+		pos = segEnd
+	}
+	return false
+}
+
+// fromParam reports whether the segment after the slash at pos, up to
+// segEnd, holds text of a parameter value.
+func fromParam(pos, segEnd int, paramRanges [][2]int) bool {
+	for _, r := range paramRanges {
+		if r[0] < segEnd && pos+1 < r[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // parseTarget parses a request URL and refuses schemes other than http and
