@@ -62,6 +62,8 @@ type Registry struct {
 
 	// acc is the registry's scopes and groups (see access).
 	acc accessOnce
+	// defs maps its config's blocks, for Apply (see changesBetween).
+	defs defsOnce
 }
 
 type templateDir struct {
