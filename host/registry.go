@@ -65,6 +65,8 @@ type Registry struct {
 
 	// decls is the registry's tools by name (see declaredTools).
 	decls registryDecls
+	// defs maps its config's blocks, for Apply (see changesBetween).
+	defs defsOnce
 }
 
 type templateDir struct {

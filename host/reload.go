@@ -18,9 +18,20 @@ import (
 	"github.com/toolhost/toolhost/internal/regular"
 )
 
-// DefaultDebounce is how long the watcher waits after the last file event
-// of a burst before it reloads.
-const DefaultDebounce = 100 * time.Millisecond
+// DefaultDebounce is how long the watcher waits after the last event on
+// the config's files before it reloads. Editors save in one burst of
+// events a few milliseconds long at most: vim renames the file to its
+// backup and writes a new one (or, with backupcopy=yes, truncates and
+// writes it in place), VS Code truncates the file and writes it in
+// place, JetBrains IDEs and most tools write a temporary file and rename
+// it over the config (one event, on a file already whole). 30 ms of
+// quiet covers such a burst with room for a busy machine, and keeps a
+// save of one tool of a large config quick to reach clients. A file read
+// before its writer has finished is not taken as the user's mistake: a
+// reload the watcher makes that fails is reported only once the files
+// have been quiet for FailureQuiet (see Watch), and an empty file waits
+// for EmptyGrace.
+const DefaultDebounce = 30 * time.Millisecond
 
 // MaxDebounce is the longest a burst of saves holds back a reload: an
 // editor that saves continuously still gets one at least this often.
@@ -69,6 +80,8 @@ type Reloader struct {
 	// beforeAdd, in tests, runs just before Watch adds a directory to the
 	// watcher, with its path.
 	beforeAdd func(dir string)
+	// failureQuiet, in tests, replaces FailureQuiet when not 0.
+	failureQuiet time.Duration
 }
 
 // ReloadResult says what one reload attempt did.
@@ -76,7 +89,8 @@ type ReloadResult struct {
 	// Applied is true when a new registry went into service.
 	Applied bool
 	// Skipped is true when the files' bytes had not changed, or a file was
-	// empty (an editor in the middle of a save).
+	// empty (an editor in the middle of a save), or the watcher holds back
+	// the errors it found until the files are quiet (FailureQuiet).
 	Skipped bool
 	// RetryAfter, when not 0, is when to try again: a file was empty for
 	// less than EmptyGrace. Watch does so, even without another event.
@@ -84,6 +98,9 @@ type ReloadResult struct {
 	Changes     Changes
 	Diagnostics hcl.Diagnostics
 	Duration    time.Duration
+	// held is set when the config had errors that were not reported (a
+	// reload with hold set).
+	held bool
 }
 
 // EmptyGrace is how long a config file may stay empty before a reload
@@ -251,7 +268,12 @@ func (r *Reloader) waitEmpty(files []string) time.Duration {
 // Reload loads and compiles the config with a fresh parser and, when it has
 // no errors, puts it in service. On errors the registry in service stays,
 // and the diagnostics go to the log and to clients as an error notification.
-func (r *Reloader) Reload(ctx context.Context) ReloadResult {
+func (r *Reloader) Reload(ctx context.Context) ReloadResult { return r.reload(ctx, false) }
+
+// reload is Reload. With hold set, a config with errors is not reported:
+// the result says so (held), and the registry in service stays (see
+// Watch, which reloads again once the files have been quiet).
+func (r *Reloader) reload(ctx context.Context, hold bool) ReloadResult {
 	start := time.Now()
 	logger := r.logger()
 	sum, empty, allEmpty, ok := r.configSum()
@@ -306,6 +328,9 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 	}
 	if diags.HasErrors() {
 		reg.Close()
+		if hold {
+			return ReloadResult{Skipped: true, held: true}
+		}
 		never := r.Server.Registry().Placeholder()
 		if !never {
 			r.explainGone(diags)

@@ -26,15 +26,22 @@ func configFiles(cfg *thcl.Config) map[string]*hcl.File {
 // change a block whose source stayed the same.) Apply compares them to tell
 // apart the definitions a reload changed behind an unchanged declaration.
 func blockDefs(cfg *thcl.Config) map[blockKey]blockDef {
-	defs := map[blockKey]blockDef{}
 	if cfg == nil {
-		return defs
+		return map[blockKey]blockDef{}
 	}
+	n := 0
+	for _, f := range cfg.Files {
+		if body, ok := f.Body.(*hclsyntax.Body); ok {
+			n += len(body.Blocks)
+		}
+	}
+	defs := make(map[blockKey]blockDef, n)
 	for name, f := range cfg.Files {
 		body, ok := f.Body.(*hclsyntax.Body)
 		if !ok {
 			continue
 		}
+		dir := filepath.Dir(name)
 		for _, b := range body.Blocks {
 			rng := b.Range()
 			if rng.Start.Byte < 0 || rng.End.Byte > len(f.Bytes) || rng.Start.Byte > rng.End.Byte {
@@ -44,7 +51,7 @@ func blockDefs(cfg *thcl.Config) map[blockKey]blockDef {
 			if len(b.Labels) > 0 {
 				key.name = b.Labels[0]
 			}
-			defs[key] = blockDef{dir: filepath.Dir(name), src: f.Bytes[rng.Start.Byte:rng.End.Byte]}
+			defs[key] = blockDef{dir: dir, src: f.Bytes[rng.Start.Byte:rng.End.Byte]}
 		}
 	}
 	return defs
@@ -61,6 +68,9 @@ type blockDef struct {
 // changed in more than comments and layout, or whose directory changed.
 type blockChanges struct {
 	old, new map[blockKey]blockDef
+	// before and after, when set, are the registries old and new are
+	// built from, at the first look that needs them (see changesBetween).
+	before, after *Registry
 	// lexBudget is how many more bytes of changed source may be lexed to
 	// tell a comment or layout edit from a real one: beyond it (a config
 	// of a thousand blocks reformatted, say) a changed source counts as a
@@ -83,8 +93,8 @@ func (c *blockChanges) redefined(key blockKey) bool {
 	if c == nil {
 		return false
 	}
-	x, ok1 := c.old[key]
-	y, ok2 := c.new[key]
+	x, ok1 := c.def(false, key)
+	y, ok2 := c.def(true, key)
 	if !ok1 || !ok2 {
 		return false
 	}

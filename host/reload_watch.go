@@ -59,6 +59,10 @@ func (r *Reloader) Watch(ctx context.Context) error {
 	// reloading forever.
 	rechecking := false
 	rechecks := 0
+	// confirming: the last reload found errors and held them back (see
+	// FailureQuiet); the timer runs for the reload that reports them,
+	// unless an event comes first.
+	confirming := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -71,6 +75,7 @@ func (r *Reloader) Watch(ctx context.Context) error {
 			if !match(ev.Name) {
 				continue
 			}
+			confirming = false
 			debounceEvent(&burstStart, timer, debounce)
 		case err, ok := <-w.Errors:
 			if !ok {
@@ -83,17 +88,24 @@ func (r *Reloader) Watch(ctx context.Context) error {
 				rechecks = 0
 			}
 			rechecking = false
-			res := r.Reload(ctx)
-			if res.RetryAfter > 0 {
+			res := r.reload(ctx, !confirming)
+			confirming = res.held
+			switch {
+			case res.RetryAfter > 0:
 				// A file is empty: look again once it has stayed so
 				// for EmptyGrace, even if nothing else happens.
 				timer.Reset(res.RetryAfter)
+			case res.held:
+				// Errors, perhaps of a file read before its writer
+				// finished: reported by the reload after FailureQuiet
+				// of quiet, or never, if another event comes first.
+				timer.Reset(r.failureWait())
 			}
 			fresh, err := watch()
 			if err != nil {
 				r.logger().Warn("file watcher error", "error", err)
 			}
-			if fresh && res.RetryAfter == 0 && rechecks < maxRechecks {
+			if fresh && res.RetryAfter == 0 && !res.held && rechecks < maxRechecks {
 				// A directory watched only now (the config's folder
 				// re-created or replaced, or made where a link leads):
 				// what was written in it before made no event, so look
@@ -109,6 +121,24 @@ func (r *Reloader) Watch(ctx context.Context) error {
 // maxRechecks bounds the looks again in a row after directories newly
 // watched (Watch).
 const maxRechecks = 4
+
+// FailureQuiet is how long the config's files must stay quiet after a
+// reload of the watcher found errors before they are reported, by a
+// reload that finds them again. A save read before its writer finished
+// (a large file written in several writes, a writer descheduled on a busy
+// machine) may not parse; the writer's next event comes within
+// milliseconds, and the reload it brings is the one that counts. Until
+// then the tools in service stay, and clients hear nothing. A config
+// saved with errors is reported FailureQuiet later than it was read.
+const FailureQuiet = 200 * time.Millisecond
+
+// failureWait is FailureQuiet, or the wait a test sets.
+func (r *Reloader) failureWait() time.Duration {
+	if r.failureQuiet > 0 {
+		return r.failureQuiet
+	}
+	return FailureQuiet
+}
 
 // rewatch works out what to watch (watchSet) and makes w watch it: added
 // holds the directories w watches, as they were when added. It runs when

@@ -105,6 +105,13 @@ func (r *Reloader) startResourceWatch(ctx context.Context) (stop func()) {
 	}
 }
 
+// ResourceDebounce is how long the watch of resource files waits after
+// the last event on a file before it tells subscribers (when Reloader's
+// Debounce is 0). Longer than the config's DefaultDebounce: a reader of a
+// resource reads whatever the file holds, with no parse to find a file
+// read mid-save, so the watch waits longer for the writer to finish.
+const ResourceDebounce = 100 * time.Millisecond
+
 // watchResources watches the resources' files until ctx ends (see
 // resourceWatch). Bursts of events are debounced, as for the config.
 func (s *Server) watchResources(ctx context.Context, logger *slog.Logger, debounce time.Duration) error {
@@ -137,7 +144,7 @@ func (s *Server) watchResources(ctx context.Context, logger *slog.Logger, deboun
 		}
 	}()
 	if debounce <= 0 {
-		debounce = DefaultDebounce
+		debounce = ResourceDebounce
 	}
 	// pending holds the names that had events since the last flush, by
 	// pathKey. again brings the wait a flush asks for (names held).

@@ -77,11 +77,11 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 	// behind a declaration clients see unchanged (none at the first Apply).
 	var defs *blockChanges
 	if old != nil {
-		defs = newBlockChanges(blockDefs(old.Config), blockDefs(reg.Config))
+		defs = changesBetween(old, reg)
 		// A server block added or removed changes the server too (its
 		// defaults take the place of what it said, or the reverse).
-		_, had := defs.old[blockKey{kind: "server"}]
-		_, has := defs.new[blockKey{kind: "server"}]
+		_, had := defs.def(false, blockKey{kind: "server"})
+		_, has := defs.def(true, blockKey{kind: "server"})
 		ch.ServerChanged = had != has || defs.redefined(blockKey{kind: "server"})
 	}
 	s.applyTools(old, reg, defs, &ch)
@@ -98,16 +98,20 @@ func (s *Server) Apply(reg *Registry) (old *Registry, ch Changes) {
 // (nil at the first Apply), unregisters those removed, and records it all
 // in ch.
 func (s *Server) applyTools(old, reg *Registry, defs *blockChanges, ch *Changes) {
-	oldTools := map[string]*mcp.Tool{}
-	if old != nil {
-		for _, t := range old.Tools {
-			oldTools[t.Name] = t
-		}
-	}
-	newNames := map[string]bool{}
+	var oldTools map[string]*mcp.Tool // by name, made for the first tool not taken over
 	var add []*mcp.Tool
 	for _, t := range reg.Tools {
-		newNames[t.Name] = true
+		if old != nil && old.tools[t.Name] == reg.tools[t.Name] {
+			// Taken over from old, its block unchanged at the same place
+			// (see compile): declaration and definition are old's.
+			continue
+		}
+		if oldTools == nil && old != nil {
+			oldTools = make(map[string]*mcp.Tool, len(old.Tools))
+			for _, t := range old.Tools {
+				oldTools[t.Name] = t
+			}
+		}
 		prev, existed := oldTools[t.Name]
 		switch {
 		case !existed:
@@ -133,9 +137,11 @@ func (s *Server) applyTools(old, reg *Registry, defs *blockChanges, ch *Changes)
 		// that it delays neither the first answer nor the reload.
 		time.AfterFunc(releaseDelay, debug.FreeOSMemory)
 	}
-	for name := range oldTools {
-		if !newNames[name] {
-			ch.ToolsRemoved = append(ch.ToolsRemoved, name)
+	if old != nil {
+		for _, t := range old.Tools {
+			if _, kept := reg.tools[t.Name]; !kept {
+				ch.ToolsRemoved = append(ch.ToolsRemoved, t.Name)
+			}
 		}
 	}
 	sort.Strings(ch.ToolsRemoved)

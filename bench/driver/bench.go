@@ -551,7 +551,7 @@ func (b *bench) reload() error {
 		}
 	}
 	logf("reload: %d rounds for 1, 100 and 1,000 tools", rounds)
-	sec := "Reload (toolhost only; save to notification includes the 100 ms debounce)"
+	sec := "Reload (toolhost only; save to notification includes the watcher's 30 ms debounce)"
 	for _, c := range []struct {
 		n   int
 		one bool

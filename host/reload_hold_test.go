@@ -1,0 +1,134 @@
+package host
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// holdTool is a config of one tool, alpha, whose description is desc.
+func holdTool(desc string) string {
+	return "tool \"alpha\" {\n  description = \"" + desc + "\"\n  template { text = \"x\" }\n}\n"
+}
+
+// writeInPieces writes src to path in place as an editor that truncates
+// and writes in several writes does, with a pause between the writes: a
+// reload in a pause finds the file half-written, which does not parse.
+func writeInPieces(t *testing.T, path, src string, pieces int, pause time.Duration) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	step := (len(src) + pieces - 1) / pieces
+	for i := 0; i < len(src); i += step {
+		if i > 0 {
+			time.Sleep(pause)
+		}
+		if _, err := f.WriteString(src[i:min(i+step, len(src))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestWatchBurstOneReload saves the config the ways editors do, some in
+// bursts whose files do not parse until the last write (written in
+// pieces with pauses longer than the debounce, saved broken and fixed at
+// once): each save gives one reload, applied, and no reload with errors
+// is reported; the tools in service stay until then. A further save, made
+// after, is the next reload reported, so nothing of the burst came late.
+func TestWatchBurstOneReload(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		save func(t *testing.T, path, src string)
+	}{
+		{"written whole", func(t *testing.T, path, src string) {
+			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"renamed over", renameOver},
+		{"written in pieces", func(t *testing.T, path, src string) {
+			writeInPieces(t, path, src, 4, 2*DefaultDebounce)
+		}},
+		{"half written, then whole", func(t *testing.T, path, src string) {
+			if err := os.WriteFile(path, []byte(src[:len(src)/2]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(2 * DefaultDebounce)
+			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"saved broken, then fixed", func(t *testing.T, path, src string) {
+			if err := os.WriteFile(path, []byte(strings.Replace(src, "description", "descriptio", 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(2 * DefaultDebounce)
+			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "tools.hcl")
+			if err := os.WriteFile(path, []byte(holdTool("one")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// Held errors wait a minute: whatever the pauses of a busy
+			// machine, the burst's last write comes first.
+			srv, results := watchConfig(t, path, func(r *Reloader) { r.failureQuiet = time.Minute })
+			tc.save(t, path, holdTool("two"))
+			nextApplied(t, results, "the save", "two")
+			if got := srv.Registry().Tools[0].Description; got != "two" {
+				t.Fatalf("the tool in service says %q, want two", got)
+			}
+			renameOver(t, path, holdTool("three"))
+			nextApplied(t, results, "the save after", "three")
+		})
+	}
+}
+
+// nextApplied waits for the next reload reported and fails unless it was
+// applied and changed alpha's description to desc.
+func nextApplied(t *testing.T, results <-chan ReloadResult, what, desc string) {
+	t.Helper()
+	select {
+	case res := <-results:
+		if !res.Applied || res.Diagnostics.HasErrors() || !slices.Equal(res.Changes.ToolsChanged, []string{"alpha"}) {
+			t.Fatalf("%s: the next reload reported was %+v, want alpha changed (%q) and applied", what, res, desc)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s: no reload within 30s", what)
+	}
+}
+
+// TestWatchFailureReported: a save with errors that no other save follows
+// is reported, once the file has been quiet for FailureQuiet, and the tool
+// in service stays; saving the config fixed then loads it.
+func TestWatchFailureReported(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tools.hcl")
+	if err := os.WriteFile(path, []byte(holdTool("one")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv, results := watchConfig(t, path, nil)
+	renameOver(t, path, strings.Replace(holdTool("two"), "description", "descriptio", 1))
+	select {
+	case res := <-results:
+		if res.Applied || !res.Diagnostics.HasErrors() {
+			t.Fatalf("the broken save was reported as %+v, want its errors", res)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the broken save was not reported within 30s")
+	}
+	if got := srv.Registry().Tools[0].Description; got != "one" {
+		t.Fatalf("after the broken save the tool in service says %q, want one", got)
+	}
+	renameOver(t, path, holdTool("three"))
+	nextApplied(t, results, "the fixed save", "three")
+}
