@@ -186,10 +186,19 @@ func TestToolsCallLoopback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	issue, err := json.Marshal(gh.Components.Examples["issue"].Value.Value)
-	if err != nil {
+	var raw struct {
+		Components struct {
+			Examples struct {
+				Issue struct {
+					Value json.RawMessage `json:"value"`
+				} `json:"issue"`
+			} `json:"examples"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(readFixture(t, "github-api.json.gz"), &raw); err != nil {
 		t.Fatal(err)
 	}
+	issue := []byte(raw.Components.Examples.Issue.Value)
 	srv := petstore(t, issue)
 	t.Setenv("SWAGGER_PETSTORE_BASE_URL", srv.URL)
 	t.Setenv("GITHUB_BASE_URL", srv.URL)
