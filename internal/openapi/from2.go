@@ -10,8 +10,6 @@ import (
 	"github.com/pb33f/go-yaml"
 	"github.com/pb33f/libopenapi"
 	v2 "github.com/pb33f/libopenapi/datamodel/high/v2"
-	"github.com/pb33f/libopenapi/datamodel/low"
-	lowv2 "github.com/pb33f/libopenapi/datamodel/low/v2"
 )
 
 // fromV2 makes the Document of a Swagger 2.0 document, as OpenAPI 3.0
@@ -25,7 +23,7 @@ func fromV2(doc libopenapi.Document) (*Document, error) {
 		return nil, err
 	}
 	d := &m.Model
-	c := &conv2{doc: d, schemas: newSchemas()}
+	c := &conv2{doc: d, schemas: newSchemas(), root: doc.GetSpecInfo().RootNode}
 	out := &Document{OpenAPI: "3.0.3", Security: security(d.Security)}
 	if d.Info != nil {
 		out.Info = &Info{Title: d.Info.Title, Version: d.Info.Version}
@@ -96,6 +94,39 @@ func servers2(d *v2.Swagger) ([]*Server, error) {
 type conv2 struct {
 	doc     *v2.Swagger
 	schemas *schemas
+	root    *yaml.Node
+	// parents are the mapping nodes of the document by the key nodes
+	// in them, made at the first node call.
+	parents map[*yaml.Node]*yaml.Node
+}
+
+// node is the mapping node a parameter is written in, nil when it is
+// not found: libopenapi's model reads a 2.0 parameter's bounds as
+// integers, so its keywords are read from the document itself.
+func (c *conv2) node(p *v2.Parameter) *yaml.Node {
+	low := p.GoLow()
+	if low == nil || low.Name.KeyNode == nil {
+		return nil
+	}
+	if c.parents == nil {
+		c.parents = map[*yaml.Node]*yaml.Node{}
+		var walk func(n *yaml.Node, depth int)
+		walk = func(n *yaml.Node, depth int) {
+			if n == nil || depth > maxValueDepth {
+				return
+			}
+			if n.Kind == yaml.MappingNode {
+				for i := 0; i+1 < len(n.Content); i += 2 {
+					c.parents[n.Content[i]] = n
+				}
+			}
+			for _, ch := range n.Content {
+				walk(ch, depth+1)
+			}
+		}
+		walk(c.root, 0)
+	}
+	return c.parents[low.Name.KeyNode]
 }
 
 // pathItem converts a path: its parameters, but for body and formData
@@ -205,13 +236,14 @@ func (c *conv2) content(schema *Schema, types []string, fallback string) map[str
 }
 
 // formBody is the request body of formData parameters: an object of
-// them, in the media types the operation consumes (a form's when it
-// names none, which the import leaves out with a note: it sends JSON).
+// them, in the form media types the operation consumes
+// (application/x-www-form-urlencoded when it names none: formData is
+// always a form), which the import leaves out with a note.
 func (c *conv2) formBody(params []*v2.Parameter, consumes []string) *RequestBody {
 	obj := &Schema{Type: []string{"object"}, Properties: map[string]*Schema{}}
 	required := false
 	for _, p := range params {
-		s := simpleSchema(lowParam(p.GoLow()), p.Enum, p.Default)
+		s := simpleSchema(c.node(p), 0)
 		s.Description = p.Description
 		obj.Properties[p.Name] = s
 		if isTrue(p.Required) {
@@ -220,7 +252,13 @@ func (c *conv2) formBody(params []*v2.Parameter, consumes []string) *RequestBody
 		}
 	}
 	slices.Sort(obj.Required)
-	return &RequestBody{Required: required, Content: c.content(obj, consumes, "application/x-www-form-urlencoded")}
+	var forms []string
+	for _, t := range consumes {
+		if mt := strings.ToLower(strings.TrimSpace(strings.Split(t, ";")[0])); mt == "application/x-www-form-urlencoded" || mt == "multipart/form-data" {
+			forms = append(forms, t)
+		}
+	}
+	return &RequestBody{Required: required, Content: c.content(obj, forms, "application/x-www-form-urlencoded")}
 }
 
 // response converts a response: its schema in each media type of
@@ -252,7 +290,7 @@ func (c *conv2) parameter(p *v2.Parameter) *Parameter {
 	if p.Schema != nil {
 		out.Schema = c.schemas.schema(p.Schema)
 	} else {
-		out.Schema = simpleSchema(lowParam(p.GoLow()), p.Enum, p.Default)
+		out.Schema = simpleSchema(c.node(p), 0)
 	}
 	if p.In == "query" && p.Type == "array" {
 		explode := false
@@ -274,77 +312,73 @@ func (c *conv2) parameter(p *v2.Parameter) *Parameter {
 // isTrue is a *bool's value, false for nil.
 func isTrue(b *bool) bool { return b != nil && *b }
 
-// simple2 is what a Swagger 2.0 parameter and its items say of their
-// value, as written (numbers as their nodes, for the bounds with
-// fractions that libopenapi's model reads as integers).
-type simple2 struct {
-	typ, format, pattern                               low.NodeReference[string]
-	min, max, minLength, maxLength, minItems, maxItems *yaml.Node
-	exclusiveMin, exclusiveMax                         bool
-	items                                              *lowv2.Items
-}
-
-// lowParam is the simple2 of a parameter.
-func lowParam(p *lowv2.Parameter) simple2 {
-	if p == nil {
-		return simple2{}
+// simpleSchema is the schema of a Swagger 2.0 parameter that is not a
+// body, or of its items, read from its mapping node m (its type,
+// format, pattern, enum, default, bounds and items are JSON Schema's
+// keywords): a file is a binary string.
+func simpleSchema(m *yaml.Node, depth int) *Schema {
+	out := &Schema{}
+	if m == nil || m.Kind != yaml.MappingNode || depth > maxSchemaDepth {
+		return out
 	}
-	s := simple2{typ: p.Type, format: p.Format, pattern: p.Pattern,
-		min: p.Minimum.ValueNode, max: p.Maximum.ValueNode, minLength: p.MinLength.ValueNode, maxLength: p.MaxLength.ValueNode,
-		minItems: p.MinItems.ValueNode, maxItems: p.MaxItems.ValueNode,
-		exclusiveMin: p.ExclusiveMinimum.Value, exclusiveMax: p.ExclusiveMaximum.Value, items: p.Items.Value}
-	return s
-}
-
-// lowItems is the simple2 of items.
-func lowItems(it *lowv2.Items) simple2 {
-	return simple2{typ: it.Type, format: it.Format, pattern: it.Pattern,
-		min: it.Minimum.ValueNode, max: it.Maximum.ValueNode, minLength: it.MinLength.ValueNode, maxLength: it.MaxLength.ValueNode,
-		minItems: it.MinItems.ValueNode, maxItems: it.MaxItems.ValueNode,
-		exclusiveMin: it.ExclusiveMinimum.Value, exclusiveMax: it.ExclusiveMaximum.Value, items: it.Items.Value}
-}
-
-// simpleSchema is the schema a simple2 describes, with its enum and
-// default; a file is a binary string.
-func simpleSchema(s simple2, enum []*yaml.Node, def *yaml.Node) *Schema {
-	out := &Schema{Format: s.format.Value, Pattern: s.pattern.Value, Default: nodeValue(def)}
-	if t := s.typ.Value; t == "file" {
-		out.Type, out.Format = []string{"string"}, "binary"
-	} else if t != "" {
-		out.Type = []string{t}
-	}
-	for _, e := range enum {
-		out.Enum = append(out.Enum, nodeValue(e))
-	}
-	out.Min, out.Max = number2(s.min), number2(s.max)
-	if s.exclusiveMin {
-		out.ExclusiveMin.Bool = &s.exclusiveMin
-	}
-	if s.exclusiveMax {
-		out.ExclusiveMax.Bool = &s.exclusiveMax
-	}
-	if n := number2(s.minLength); n != nil && *n > 0 {
-		out.MinLength = uint64(*n)
-	}
-	if n := number2(s.maxLength); n != nil && *n >= 0 {
-		u := uint64(*n)
-		out.MaxLength = &u
-	}
-	if n := number2(s.minItems); n != nil && *n > 0 {
-		out.MinItems = uint64(*n)
-	}
-	if n := number2(s.maxItems); n != nil && *n >= 0 {
-		u := uint64(*n)
-		out.MaxItems = &u
-	}
-	if s.items != nil {
-		var itemEnum []*yaml.Node
-		for _, e := range s.items.Enum.Value {
-			itemEnum = append(itemEnum, e.Value)
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i].Value, m.Content[i+1]
+		switch k {
+		case "type":
+			if v.Value == "file" {
+				out.Type, out.Format = []string{"string"}, "binary"
+			} else if v.Value != "" {
+				out.Type = []string{v.Value}
+			}
+		case "format":
+			if out.Format == "" {
+				out.Format = v.Value
+			}
+		case "pattern":
+			out.Pattern = v.Value
+		case "default":
+			out.Default = nodeValue(v)
+		case "enum":
+			for _, e := range v.Content {
+				out.Enum = append(out.Enum, nodeValue(e))
+			}
+		case "minimum":
+			out.Min = number2(v)
+		case "maximum":
+			out.Max = number2(v)
+		case "exclusiveMinimum", "exclusiveMaximum":
+			bound := &out.ExclusiveMin
+			if k == "exclusiveMaximum" {
+				bound = &out.ExclusiveMax
+			}
+			if b, ok := nodeValue(v).(bool); ok && b {
+				bound.Bool = &b
+			} else if f := number2(v); f != nil {
+				bound.Value = f // 3.1's, beside a $ref
+			}
+		case "minLength":
+			out.MinLength = count2(v)
+		case "maxLength":
+			n := count2(v)
+			out.MaxLength = &n
+		case "minItems":
+			out.MinItems = count2(v)
+		case "maxItems":
+			n := count2(v)
+			out.MaxItems = &n
+		case "items":
+			out.Items = simpleSchema(v, depth+1)
 		}
-		out.Items = simpleSchema(lowItems(s.items), itemEnum, s.items.Default.Value)
 	}
 	return out
+}
+
+// count2 is the count a scalar node holds, 0 for none.
+func count2(n *yaml.Node) uint64 {
+	if f := number2(n); f != nil && *f > 0 {
+		return uint64(*f)
+	}
+	return 0
 }
 
 // number2 is the number a scalar node holds, nil for none.
@@ -358,4 +392,3 @@ func number2(n *yaml.Node) *float64 {
 	}
 	return &f
 }
-

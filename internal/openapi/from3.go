@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"strings"
 
 	"github.com/pb33f/libopenapi"
 	"github.com/pb33f/libopenapi/datamodel/high/base"
@@ -16,6 +17,7 @@ func fromV3(doc libopenapi.Document) (*Document, error) {
 	}
 	d := &m.Model
 	s := newSchemas()
+	s.siblings = strings.HasPrefix(d.Version, "3.1")
 	out := &Document{OpenAPI: d.Version, Servers: servers3(d.Servers), Security: security(d.Security), Webhooks: count3(d.Webhooks)}
 	if d.Info != nil {
 		out.Info = &Info{Title: d.Info.Title, Version: d.Info.Version}

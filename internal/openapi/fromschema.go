@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,6 +15,9 @@ import (
 // shared and a cycle is a cycle of pointers, not an endless recursion.
 type schemas struct {
 	byRef map[string]*Schema
+	// siblings is whether keywords beside a $ref apply (OpenAPI 3.1),
+	// or are ignored (3.0, 2.0).
+	siblings bool
 }
 
 // newSchemas is a schemas with none made yet.
@@ -30,6 +34,9 @@ func (s *schemas) schema(sp *base.SchemaProxy) *Schema {
 	ref := ""
 	if sp.IsReference() {
 		ref = sp.GetReference()
+		if n := refNode(sp); s.siblings && hasSiblings(n) {
+			return s.withSiblings(sp, n)
+		}
 		if out, ok := s.byRef[ref]; ok {
 			return out
 		}
@@ -213,4 +220,85 @@ func scalarValue(n *yaml.Node) any {
 		}
 	}
 	return n.Value
+}
+
+// hasSiblings reports whether a mapping with a $ref has keywords beside
+// it (extensions aside).
+func hasSiblings(n *yaml.Node) bool {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i].Value; k != "$ref" && !strings.HasPrefix(k, "x-") {
+			return true
+		}
+	}
+	return false
+}
+
+// siblingAnnotations are the keywords beside a 3.1 $ref that describe
+// rather than constrain: they replace the target's own.
+var siblingAnnotations = map[string]bool{
+	"title": true, "description": true, "default": true, "example": true, "examples": true,
+	"readOnly": true, "writeOnly": true, "deprecated": true, "$comment": true,
+}
+
+// withSiblings is the schema of a 3.1 $ref with keywords beside it (n),
+// as kin-openapi read it: a copy of the target with the annotations
+// beside the $ref in place of its own, and the assertions beside it
+// (bounds, lengths, a pattern, an enum) as one more allOf part.
+func (s *schemas) withSiblings(sp *base.SchemaProxy, n *yaml.Node) *Schema {
+	ref := sp.GetReference()
+	target, ok := s.byRef[ref]
+	if !ok {
+		v := sp.Schema()
+		if v == nil {
+			return nil
+		}
+		target = &Schema{}
+		s.byRef[ref] = target
+		s.fill(target, v)
+	}
+	out := *target
+	assert := &yaml.Node{Kind: yaml.MappingNode}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i].Value, n.Content[i+1]
+		switch {
+		case k == "$ref" || strings.HasPrefix(k, "x-"):
+		case k == "description":
+			out.Description = v.Value
+		case k == "default":
+			out.Default = nodeValue(v)
+		case k == "example":
+			out.Example = nodeValue(v)
+		case k == "examples":
+			out.Examples = nil
+			for _, e := range v.Content {
+				out.Examples = append(out.Examples, nodeValue(e))
+			}
+		case k == "readOnly" || k == "writeOnly":
+			b, _ := nodeValue(v).(bool)
+			if k == "readOnly" {
+				out.ReadOnly = b
+			} else {
+				out.WriteOnly = b
+			}
+		case siblingAnnotations[k]:
+		default:
+			assert.Content = append(assert.Content, n.Content[i], v)
+		}
+	}
+	if len(assert.Content) > 0 {
+		out.AllOf = append(slices.Clone(out.AllOf), simpleSchema(assert, 0))
+	}
+	return &out
+}
+
+// refNode is the mapping a $ref is written in, with the keywords beside
+// it, nil when libopenapi does not say.
+func refNode(sp *base.SchemaProxy) *yaml.Node {
+	if low := sp.GoLow(); low != nil {
+		return low.GetReferenceNode()
+	}
+	return nil
 }

@@ -70,7 +70,9 @@ func parse(name string, data []byte, build func(libopenapi.Document) (*Document,
 		// A cycle of schemas is fine: Convert follows it to
 		// maxSchemaDepth and no further.
 		SkipCircularReferenceCheck: true,
-		TransformSiblingRefs:       true,
+		// The keywords beside a $ref of 3.1 are applied by
+		// schemas.siblings, as kin-openapi applied them.
+		TransformSiblingRefs: false,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
@@ -81,7 +83,7 @@ func parse(name string, data []byte, build func(libopenapi.Document) (*Document,
 	}
 	out, err := build(doc)
 	if err != nil {
-		return nil, buildError(name, data, err)
+		return nil, buildError(name, data, root, err)
 	}
 	if msg := log.first(); msg != "" {
 		return nil, shapeError(name, root, msg)
@@ -154,7 +156,7 @@ func shapeError(name string, root *yaml.Node, msg string) error {
 // buildError words an error of libopenapi's model build: a $ref that
 // names nothing gets the line where it is written and the fix; any
 // other keeps libopenapi's text.
-func buildError(name string, data []byte, err error) error {
+func buildError(name string, data []byte, root *yaml.Node, err error) error {
 	if m := badRef.FindStringSubmatch(err.Error()); m != nil {
 		at := name
 		if i := bytes.Index(data, []byte(m[1])); i >= 0 {
@@ -162,6 +164,9 @@ func buildError(name string, data []byte, err error) error {
 			at = fmt.Sprintf("%s:%d", name, line)
 		}
 		return fmt.Errorf("%s: the $ref %q names nothing in the document. Correct the $ref, or add what it names", at, m[1])
+	}
+	if lineColumn.MatchString(err.Error()) {
+		return shapeError(name, root, err.Error())
 	}
 	return fmt.Errorf("%s: %v", name, err)
 }

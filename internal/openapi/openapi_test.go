@@ -85,6 +85,7 @@ func TestGolden(t *testing.T) {
 		{"petstore-expanded-3.0.hcl", "petstore-expanded-3.0.yaml", openapi.Options{}},
 		{"tictactoe-3.1.hcl", "tictactoe-3.1.yaml", openapi.Options{BaseURL: "https://tictactoe.example.com/v1"}},
 		{"petstore-2.0.hcl", "petstore-2.0.json", openapi.Options{}},
+		{"clinic-2.0.hcl", "clinic-2.0.yaml", openapi.Options{}},
 		{"github.hcl", "github-api.json.gz", openapi.Options{
 			Tags:       []string{"meta", "emojis"},
 			Operations: []string{"issues/create", "issues/list-for-repo", "repos/delete", "issues/get"},

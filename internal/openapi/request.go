@@ -2,10 +2,10 @@ package openapi
 
 import (
 	"fmt"
+	"golang.org/x/net/http/httpguts"
 	"maps"
 	"slices"
 	"strings"
-	"golang.org/x/net/http/httpguts"
 )
 
 // maxBodyParams is the most properties of a JSON body flattened into

@@ -2,11 +2,11 @@ package openapi
 
 import (
 	"fmt"
+	"golang.org/x/net/http/httpguts"
 	"maps"
 	"slices"
 	"strings"
 	"unicode"
-	"golang.org/x/net/http/httpguts"
 
 	"github.com/toolhost/toolhost/internal/redact"
 )
