@@ -8,8 +8,9 @@ import (
 	"strings"
 
 	"github.com/pb33f/go-yaml"
-	"github.com/pb33f/libopenapi"
+	"github.com/pb33f/libopenapi/datamodel"
 	v2 "github.com/pb33f/libopenapi/datamodel/high/v2"
+	lowv2 "github.com/pb33f/libopenapi/datamodel/low/v2"
 )
 
 // fromV2 makes the Document of a Swagger 2.0 document, as OpenAPI 3.0
@@ -17,13 +18,13 @@ import (
 // formData parameters a request body of the media types the operation
 // consumes; a response's schema its content in the media types it
 // produces; basic authentication an http scheme.
-func fromV2(doc libopenapi.Document) (*Document, error) {
-	m, err := doc.BuildV2Model()
+func fromV2(info *datamodel.SpecInfo, config *datamodel.DocumentConfiguration) (*Document, error) {
+	lowDoc, err := lowv2.CreateDocumentFromConfig(info, config)
 	if err != nil {
 		return nil, err
 	}
-	d := &m.Model
-	c := &conv2{doc: d, schemas: newSchemas(), root: doc.GetSpecInfo().RootNode}
+	d := v2.NewSwaggerDocument(lowDoc)
+	c := &conv2{doc: d, schemas: newSchemas(), root: info.RootNode}
 	out := &Document{OpenAPI: "3.0.3", Security: security(d.Security)}
 	if d.Info != nil {
 		out.Info = &Info{Title: d.Info.Title, Version: d.Info.Version}

@@ -3,19 +3,20 @@ package openapi
 import (
 	"strings"
 
-	"github.com/pb33f/libopenapi"
+	"github.com/pb33f/libopenapi/datamodel"
 	"github.com/pb33f/libopenapi/datamodel/high/base"
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
+	lowv3 "github.com/pb33f/libopenapi/datamodel/low/v3"
 	"github.com/pb33f/libopenapi/orderedmap"
 )
 
 // fromV3 makes the Document of an OpenAPI 3.x document.
-func fromV3(doc libopenapi.Document) (*Document, error) {
-	m, err := doc.BuildV3Model()
+func fromV3(info *datamodel.SpecInfo, config *datamodel.DocumentConfiguration) (*Document, error) {
+	lowDoc, err := lowv3.CreateDocumentFromConfig(info, config)
 	if err != nil {
 		return nil, err
 	}
-	d := &m.Model
+	d := v3.NewDocument(lowDoc)
 	s := newSchemas()
 	s.siblings = strings.HasPrefix(d.Version, "3.1")
 	out := &Document{OpenAPI: d.Version, Servers: servers3(d.Servers), Security: security(d.Security), Webhooks: count3(d.Webhooks)}

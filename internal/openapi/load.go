@@ -13,8 +13,8 @@ import (
 	"sync"
 
 	"github.com/pb33f/go-yaml"
-	"github.com/pb33f/libopenapi"
 	"github.com/pb33f/libopenapi/datamodel"
+	lowbase "github.com/pb33f/libopenapi/datamodel/low/base"
 	yamlv4 "go.yaml.in/yaml/v4"
 )
 
@@ -62,10 +62,13 @@ func Parse(name string, data []byte) (*Document, error) {
 // parse reads data with libopenapi, which follows no $ref outside the
 // document (it is given no file system and no remote fetches), and has
 // build make the Document of its model. A $ref to another file or URL
-// is refused before anything is resolved.
-func parse(name string, data []byte, build func(libopenapi.Document) (*Document, error)) (*Document, error) {
+// is refused before anything is resolved. It calls libopenapi's
+// datamodel packages as its root package does, without linking that
+// package, which links the comparison of documents (what-changed),
+// overlays and Arazzo, and their init.
+func parse(name string, data []byte, build func(*datamodel.SpecInfo, *datamodel.DocumentConfiguration) (*Document, error)) (*Document, error) {
 	log := &errorLog{}
-	doc, err := libopenapi.NewDocumentWithConfiguration(data, &datamodel.DocumentConfiguration{
+	config := &datamodel.DocumentConfiguration{
 		Logger: slog.New(log),
 		// A cycle of schemas is fine: Convert follows it to
 		// maxSchemaDepth and no further.
@@ -73,15 +76,17 @@ func parse(name string, data []byte, build func(libopenapi.Document) (*Document,
 		// The keywords beside a $ref of 3.1 are applied by
 		// schemas.siblings, as kin-openapi applied them.
 		TransformSiblingRefs: false,
-	})
+	}
+	info, err := datamodel.ExtractSpecInfoWithConfig(data, config)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	root := doc.GetSpecInfo().RootNode
+	root := info.RootNode
 	if ref, line := externalRef(root); ref != "" {
 		return nil, fmt.Errorf("%s:%d: the $ref %q names another file or a URL. toolhost import reads one whole document and follows no $ref to another file or URL; bundle the document first (as redocly bundle or swagger-cli bundle do)", name, line, ref)
 	}
-	out, err := build(doc)
+	out, err := build(info, config)
+	lowbase.SchemaQuickHashMap.Clear() // libopenapi's cache of this document's schemas, as its root package clears it
 	if err != nil {
 		return nil, buildError(name, data, root, err)
 	}
