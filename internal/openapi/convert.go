@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/getkin/kin-openapi/openapi3"
-
 	"github.com/toolhost/toolhost/internal/hclfmt"
 )
 
@@ -34,7 +32,7 @@ var ErrNoOperations = errors.New("the document has no operations under paths, so
 
 // converter holds what every tool of one Convert shares.
 type converter struct {
-	doc     *openapi3.T
+	doc     *Document
 	opts    Options
 	prefix  string // of environment variable names, as SWAGGER_PETSTORE
 	baseURL string // the default of PREFIX_BASE_URL, "" for none
@@ -49,7 +47,7 @@ type converter struct {
 // Convert writes the tools for the operations opts selects as HCL, in
 // the canonical style of toolhost fmt. A large document without a
 // selection is a *SelectionError.
-func Convert(doc *openapi3.T, opts Options) ([]byte, error) {
+func Convert(doc *Document, opts Options) ([]byte, error) {
 	if opts.Source == "" {
 		opts.Source = "the document"
 	}
@@ -78,8 +76,8 @@ func Convert(doc *openapi3.T, opts Options) ([]byte, error) {
 		tools.b.WriteString("\n")
 		tools.b.WriteString(w.b.String())
 	}
-	if len(doc.Webhooks) > 0 {
-		c.notes = append(c.notes, fmt.Sprintf("webhooks (%d): they are requests the API sends, not operations a tool calls", len(doc.Webhooks)))
+	if doc.Webhooks > 0 {
+		c.notes = append(c.notes, fmt.Sprintf("webhooks (%d): they are requests the API sends, not operations a tool calls", doc.Webhooks))
 	}
 	var out writer
 	c.header(&out)
@@ -91,7 +89,7 @@ func Convert(doc *openapi3.T, opts Options) ([]byte, error) {
 // from the first words of the API's title, up to three and up to a
 // possessive: SWAGGER_PETSTORE for "Swagger Petstore", GITHUB for
 // "GitHub's official OpenAPI spec".
-func envPrefix(doc *openapi3.T) string {
+func envPrefix(doc *Document) string {
 	title := ""
 	if doc.Info != nil {
 		title = doc.Info.Title
@@ -155,15 +153,13 @@ func (c *converter) base() (string, error) {
 // A user and password in it are left out (a config holds no
 // credentials), and so are a query and a fragment (the tools' paths
 // follow the URL), each said in the comment at the top.
-func (c *converter) serverURL(s *openapi3.Server) (string, bool) {
+func (c *converter) serverURL(s *Server) (string, bool) {
 	if s == nil {
 		return "", false
 	}
 	raw := s.URL
 	for name, v := range s.Variables {
-		if v != nil {
-			raw = strings.ReplaceAll(raw, "{"+name+"}", v.Default)
-		}
+		raw = strings.ReplaceAll(raw, "{"+name+"}", v)
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -188,9 +184,9 @@ func (c *converter) opBase(o operation) string {
 	if c.opts.BaseURL != "" {
 		return ""
 	}
-	for _, servers := range []*openapi3.Servers{o.op.Servers, &o.item.Servers} {
-		if servers != nil && len(*servers) > 0 {
-			if u, ok := c.serverURL((*servers)[0]); ok && u != c.baseURL {
+	for _, servers := range [][]*Server{o.op.Servers, o.item.Servers} {
+		if len(servers) > 0 {
+			if u, ok := c.serverURL(servers[0]); ok && u != c.baseURL {
 				return u
 			}
 			return ""
@@ -268,7 +264,7 @@ func (c *converter) toolName(o operation) string {
 
 // description is what the model reads about the tool: the summary,
 // then the first paragraph of the description when it says more.
-func description(op *openapi3.Operation) string {
+func description(op *Operation) string {
 	sum := brief(op.Summary, 200)
 	desc := brief(op.Description, 400)
 	var d string

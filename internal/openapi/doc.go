@@ -3,9 +3,11 @@
 // its parameters, body, result fields, credentials from the environment,
 // hints and examples, for `toolhost import openapi`.
 //
-// Parse reads and resolves a document with kin-openapi (Swagger 2.0 is
-// converted to 3.0 first by its openapi2conv), never following a $ref
-// outside the document; Convert writes the HCL, in the canonical style
+// Parse reads and resolves a document with libopenapi, never following
+// a $ref outside the document, into a Document (model.go), the little
+// of OpenAPI 3 that Convert reads: from3.go fills it from libopenapi's
+// 3.x model, from2.go from its Swagger 2.0 model, converting as
+// OpenAPI 3.0 words it. Convert writes the HCL, in the canonical style
 // of toolhost fmt, for the operations a selection names. Convert refuses
 // a large document without a selection, with a SelectionError that lists
 // its tags, so that a model is never handed hundreds of tools by

@@ -85,6 +85,7 @@ func TestGolden(t *testing.T) {
 		{"petstore-expanded-3.0.hcl", "petstore-expanded-3.0.yaml", openapi.Options{}},
 		{"tictactoe-3.1.hcl", "tictactoe-3.1.yaml", openapi.Options{BaseURL: "https://tictactoe.example.com/v1"}},
 		{"petstore-2.0.hcl", "petstore-2.0.json", openapi.Options{}},
+		{"clinic-2.0.hcl", "clinic-2.0.yaml", openapi.Options{}},
 		{"github.hcl", "github-api.json.gz", openapi.Options{
 			Tags:       []string{"meta", "emojis"},
 			Operations: []string{"issues/create", "issues/list-for-repo", "repos/delete", "issues/get"},
@@ -186,10 +187,19 @@ func TestToolsCallLoopback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	issue, err := json.Marshal(gh.Components.Examples["issue"].Value.Value)
-	if err != nil {
+	var raw struct {
+		Components struct {
+			Examples struct {
+				Issue struct {
+					Value json.RawMessage `json:"value"`
+				} `json:"issue"`
+			} `json:"examples"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(readFixture(t, "github-api.json.gz"), &raw); err != nil {
 		t.Fatal(err)
 	}
+	issue := []byte(raw.Components.Examples.Issue.Value)
 	srv := petstore(t, issue)
 	t.Setenv("SWAGGER_PETSTORE_BASE_URL", srv.URL)
 	t.Setenv("GITHUB_BASE_URL", srv.URL)

@@ -2,12 +2,10 @@ package openapi
 
 import (
 	"fmt"
+	"golang.org/x/net/http/httpguts"
 	"maps"
 	"slices"
 	"strings"
-
-	"github.com/getkin/kin-openapi/openapi3"
-	"golang.org/x/net/http/httpguts"
 )
 
 // maxBodyParams is the most properties of a JSON body flattened into
@@ -16,7 +14,7 @@ const maxBodyParams = 32
 
 // jsonMedia returns the JSON media type of content (application/json,
 // or a +json type), and its name.
-func jsonMedia(content openapi3.Content) (*openapi3.MediaType, string) {
+func jsonMedia(content map[string]*MediaType) (*MediaType, string) {
 	for _, k := range slices.Sorted(maps.Keys(content)) {
 		mt := strings.ToLower(strings.TrimSpace(strings.Split(k, ";")[0]))
 		if mt == "application/json" || strings.HasSuffix(mt, "+json") || mt == "*/*" {
@@ -31,10 +29,10 @@ func jsonMedia(content openapi3.Content) (*openapi3.MediaType, string) {
 // scalar, a union, a map). note says what was left out; skip, when set, why the
 // operation cannot be a tool (a required body toolhost cannot send).
 func (c *converter) body(o operation, names *uniqueNames) (params []*param, note, skip string) {
-	if o.op.RequestBody == nil || o.op.RequestBody.Value == nil {
+	if o.op.RequestBody == nil {
 		return nil, "", ""
 	}
-	rb := o.op.RequestBody.Value
+	rb := o.op.RequestBody
 	media, _ := jsonMedia(rb.Content)
 	if media == nil {
 		types := slices.Sorted(maps.Keys(rb.Content))
@@ -45,16 +43,16 @@ func (c *converter) body(o operation, names *uniqueNames) (params []*param, note
 		return nil, why, ""
 	}
 	ref := media.Schema
-	s := merged(schemaOf(ref))
+	s := merged(ref)
 	var bodyEx map[string]any
 	if ex, ok := mediaExample(media); ok {
 		bodyEx, _ = ex.(map[string]any)
 	}
 	if kind(s) == "object" && len(s.Properties) > 0 && len(s.Properties) <= maxBodyParams &&
-		s.AdditionalProperties.Schema == nil && len(s.OneOf) == 0 && len(s.AnyOf) == 0 {
+		s.AdditionalProperties == nil && len(s.OneOf) == 0 && len(s.AnyOf) == 0 {
 		var props []*param
 		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
-			ps := merged(schemaOf(s.Properties[name]))
+			ps := merged(s.Properties[name])
 			if ps != nil && ps.ReadOnly {
 				continue
 			}
@@ -92,10 +90,10 @@ func (c *converter) body(o operation, names *uniqueNames) (params []*param, note
 // document names it (application/merge-patch+json is not
 // application/json to a server that patches), application/json for */*.
 func bodyMediaType(o operation) string {
-	if o.op.RequestBody == nil || o.op.RequestBody.Value == nil {
+	if o.op.RequestBody == nil {
 		return "application/json"
 	}
-	_, name := jsonMedia(o.op.RequestBody.Value.Content)
+	_, name := jsonMedia(o.op.RequestBody.Content)
 	if name == "" || strings.HasPrefix(strings.TrimSpace(name), "*/*") {
 		return "application/json"
 	}
@@ -104,7 +102,7 @@ func bodyMediaType(o operation) string {
 
 // mediaExample is a media type's example: its own, its first named
 // one, or its schema's.
-func mediaExample(m *openapi3.MediaType) (any, bool) {
+func mediaExample(m *MediaType) (any, bool) {
 	if m == nil {
 		return nil, false
 	}
@@ -112,11 +110,11 @@ func mediaExample(m *openapi3.MediaType) (any, bool) {
 		return m.Example, true
 	}
 	for _, k := range slices.Sorted(maps.Keys(m.Examples)) {
-		if ex := m.Examples[k]; ex != nil && ex.Value != nil && ex.Value.Value != nil {
-			return ex.Value.Value, true
+		if ex := m.Examples[k]; ex != nil {
+			return ex, true
 		}
 	}
-	return schemaExample(merged(schemaOf(m.Schema)))
+	return schemaExample(merged(m.Schema))
 }
 
 // security returns the headers and query parameters that carry the
@@ -128,10 +126,7 @@ func (c *converter) security(o operation) (headers, query orderedObject, note st
 	if o.op.Security != nil {
 		reqs = *o.op.Security
 	}
-	var schemes openapi3.SecuritySchemes
-	if c.doc.Components != nil {
-		schemes = c.doc.Components.SecuritySchemes
-	}
+	schemes := c.doc.SecuritySchemes
 	var unsupported []string
 	for _, req := range reqs {
 		if len(req) == 0 {
@@ -140,13 +135,12 @@ func (c *converter) security(o operation) (headers, query orderedObject, note st
 		var h, q orderedObject
 		ok := true
 		for _, name := range slices.Sorted(maps.Keys(req)) {
-			ref := schemes[name]
-			if ref == nil || ref.Value == nil {
+			s := schemes[name]
+			if s == nil {
 				unsupported = append(unsupported, fmt.Sprintf("%q (not among the document's securitySchemes)", name))
 				ok = false
 				break
 			}
-			s := ref.Value
 			switch {
 			case s.Type == "apiKey" && s.In == "header" && !httpguts.ValidHeaderFieldName(s.Name):
 				unsupported = append(unsupported, fmt.Sprintf("%q (its header %q is not a valid header name)", name, s.Name))
@@ -294,4 +288,13 @@ func (c *converter) inputSchema(w *writer, params []*param) {
 	}
 	schema = append(schema, keyValue{"additionalProperties", false})
 	w.attr("input_schema", value(schema, w.depth))
+}
+
+// firstMedia is the first media type of content by name, and its name:
+// a parameter's content has exactly one.
+func firstMedia(content map[string]*MediaType) (*MediaType, string) {
+	for _, k := range slices.Sorted(maps.Keys(content)) {
+		return content[k], k
+	}
+	return nil, ""
 }

@@ -6,8 +6,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-
-	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // maxResultFields is the most result fields written for a response
@@ -20,11 +18,11 @@ const maxExampleSize = 4096
 
 // successResponse is the operation's first 2xx response (200 before
 // 201, ..., then 2XX), nil when it has none.
-func successResponse(op *openapi3.Operation) *openapi3.Response {
+func successResponse(op *Operation) *Response {
 	if op.Responses == nil {
 		return nil
 	}
-	m := op.Responses.Map()
+	m := op.Responses
 	codes := make([]string, 0, len(m))
 	for k := range m {
 		if strings.HasPrefix(k, "2") {
@@ -33,8 +31,8 @@ func successResponse(op *openapi3.Operation) *openapi3.Response {
 	}
 	slices.Sort(codes) // "200" < "201" < "2XX"
 	for _, k := range codes {
-		if r := m[k]; r != nil && r.Value != nil {
-			return r.Value
+		if r := m[k]; r != nil {
+			return r
 		}
 	}
 	return nil
@@ -43,7 +41,7 @@ func successResponse(op *openapi3.Operation) *openapi3.Response {
 // field is one result field: its name, the key it reads and its schema.
 type field struct {
 	name, key string
-	schema    *openapi3.Schema
+	schema    *Schema
 	typ       string
 	depth     int // of typ, for hclType
 	optional  bool
@@ -52,7 +50,7 @@ type field struct {
 // result writes the result block for a JSON response: a field per
 // top-level property of an object, or one field (items, value) for an
 // array or a scalar. It returns the fields, for the example.
-func (c *converter) result(w *writer, resp *openapi3.Response) []field {
+func (c *converter) result(w *writer, resp *Response) []field {
 	if resp == nil {
 		return nil
 	}
@@ -60,13 +58,13 @@ func (c *converter) result(w *writer, resp *openapi3.Response) []field {
 	if media == nil {
 		return nil
 	}
-	s := merged(schemaOf(media.Schema))
+	s := merged(media.Schema)
 	var fields []field
 	switch k := kind(s); k {
 	case "object":
 		names := uniqueNames{}
 		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
-			ps := merged(schemaOf(s.Properties[name]))
+			ps := merged(s.Properties[name])
 			if ps != nil && ps.WriteOnly || name == "" {
 				// A property without a name has no path that reads it
 				// alone (an empty one would read the whole answer).
@@ -113,8 +111,8 @@ func (c *converter) result(w *writer, resp *openapi3.Response) []field {
 }
 
 // nullable reports whether a schema allows null.
-func nullable(s *openapi3.Schema) bool {
-	return s != nil && (s.Nullable || s.Type.IncludesNull())
+func nullable(s *Schema) bool {
+	return s != nil && (s.Nullable || includesNull(s.Type))
 }
 
 // gjsonKey escapes a key for a gjson path, so that it reads that key
@@ -136,7 +134,7 @@ func gjsonKey(k string) string {
 // validate will map it. Anything that does not fit (a required field
 // missing, a value of another type) means no example, rather than a
 // failing one.
-func (c *converter) example(w *writer, params []*param, resp *openapi3.Response, fields []field) {
+func (c *converter) example(w *writer, params []*param, resp *Response, fields []field) {
 	if resp == nil || len(fields) == 0 {
 		return
 	}
@@ -212,7 +210,7 @@ func normalize(v any) any {
 // project is v converted to the HCL type of s at depth (hclType's), as
 // a result field converts it (object attributes not in the type
 // dropped), and whether it converts at all.
-func project(v any, s *openapi3.Schema, depth int) (any, bool) {
+func project(v any, s *Schema, depth int) (any, bool) {
 	s = merged(s)
 	typ, _ := hclType(s, depth)
 	switch {
@@ -233,7 +231,7 @@ func project(v any, s *openapi3.Schema, depth int) (any, bool) {
 			if e == nil {
 				return nil, false
 			}
-			if out[i], ok = project(e, schemaOf(s.Items), depth+1); !ok {
+			if out[i], ok = project(e, s.Items, depth+1); !ok {
 				return nil, false
 			}
 		}
@@ -245,7 +243,7 @@ func project(v any, s *openapi3.Schema, depth int) (any, bool) {
 		}
 		out := map[string]any{}
 		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
-			ps := merged(schemaOf(s.Properties[name]))
+			ps := merged(s.Properties[name])
 			ev, present := obj[name]
 			if !present || ev == nil {
 				if slices.Contains(s.Required, name) && !nullable(ps) {

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/getkin/kin-openapi/openapi3"
-
 	thcl "github.com/toolhost/toolhost/hcl"
 )
 
@@ -17,26 +15,18 @@ import (
 // arrays and $refs): deeper, or around a cycle, a value is any.
 const maxSchemaDepth = 12
 
-// schemaOf returns the value of a schema reference, nil for none.
-func schemaOf(ref *openapi3.SchemaRef) *openapi3.Schema {
-	if ref == nil {
-		return nil
-	}
-	return ref.Value
-}
-
 // merged returns s with the parts of its allOf folded in (properties,
 // required, type, description), as most documents use allOf to extend a
 // base schema; s itself is left alone. A part that is itself an allOf
 // is folded too, up to maxSchemaDepth.
-func merged(s *openapi3.Schema) *openapi3.Schema {
+func merged(s *Schema) *Schema {
 	return mergeDepth(s, 0)
 }
 
 // mergeDepth is merged at a depth of allOf nesting. It also folds a
 // union of one schema and null (anyOf or oneOf, as 3.1 documents write
 // a nullable reference) into that schema, nullable.
-func mergeDepth(s *openapi3.Schema, depth int) *openapi3.Schema {
+func mergeDepth(s *Schema, depth int) *Schema {
 	if s == nil || depth > maxSchemaDepth {
 		return s
 	}
@@ -53,9 +43,9 @@ func mergeDepth(s *openapi3.Schema, depth int) *openapi3.Schema {
 	}
 	out := *s
 	out.AllOf = nil
-	out.Properties = openapi3.Schemas{}
+	out.Properties = map[string]*Schema{}
 	for _, part := range s.AllOf {
-		p := mergeDepth(schemaOf(part), depth+1)
+		p := mergeDepth(part, depth+1)
 		if p == nil {
 			continue
 		}
@@ -81,14 +71,14 @@ func mergeDepth(s *openapi3.Schema, depth int) *openapi3.Schema {
 
 // orNull returns the schema of a union of it and null (anyOf or oneOf
 // of two, one of them type null), nil for any other schema.
-func orNull(s *openapi3.Schema) *openapi3.Schema {
-	for _, parts := range []openapi3.SchemaRefs{s.AnyOf, s.OneOf} {
+func orNull(s *Schema) *Schema {
+	for _, parts := range [][]*Schema{s.AnyOf, s.OneOf} {
 		if len(parts) != 2 || len(s.AllOf) > 0 || len(s.Properties) > 0 {
 			continue
 		}
 		for i, p := range parts {
-			if v := schemaOf(p); v != nil && v.Type != nil && len(*v.Type) == 1 && (*v.Type)[0] == "null" {
-				return schemaOf(parts[1-i])
+			if v := p; v != nil && len(v.Type) == 1 && v.Type[0] == "null" {
+				return parts[1-i]
 			}
 		}
 	}
@@ -98,13 +88,13 @@ func orNull(s *openapi3.Schema) *openapi3.Schema {
 // kind is the JSON type a schema describes: "string", "integer",
 // "number", "boolean", "array", "object", or "" when it allows several
 // or says nothing. A type list with "null" in it counts its other type.
-func kind(s *openapi3.Schema) string {
+func kind(s *Schema) string {
 	if s == nil {
 		return ""
 	}
 	if s.Type != nil {
 		var types []string
-		for _, t := range *s.Type {
+		for _, t := range s.Type {
 			if t != "null" {
 				types = append(types, t)
 			}
@@ -133,7 +123,7 @@ func kind(s *openapi3.Schema) string {
 // asks for an input_schema instead. For a result field, lossy is fine:
 // objects become object({...}) with optional attributes, and what has
 // no HCL type becomes any.
-func hclType(s *openapi3.Schema, depth int) (typ string, simple bool) {
+func hclType(s *Schema, depth int) (typ string, simple bool) {
 	s = merged(s)
 	if s == nil || depth > maxSchemaDepth {
 		return "any", false
@@ -148,15 +138,15 @@ func hclType(s *openapi3.Schema, depth int) (typ string, simple bool) {
 	case "boolean":
 		return "bool", true
 	case "array":
-		elem, simpleElem := hclType(schemaOf(s.Items), depth+1)
+		elem, simpleElem := hclType(s.Items, depth+1)
 		if s.Items == nil {
 			return "list(any)", false
 		}
 		return "list(" + elem + ")", simpleElem && scalar(elem)
 	case "object":
 		if len(s.Properties) == 0 {
-			if ap := s.AdditionalProperties.Schema; ap != nil {
-				elem, _ := hclType(ap.Value, depth+1)
+			if ap := s.AdditionalProperties; ap != nil {
+				elem, _ := hclType(ap, depth+1)
 				return "map(" + elem + ")", false
 			}
 			return "any", false
@@ -171,7 +161,7 @@ func hclType(s *openapi3.Schema, depth int) (typ string, simple bool) {
 				// dropped (any keeps it whole, so take that).
 				return "any", false
 			}
-			ps := merged(schemaOf(s.Properties[name]))
+			ps := merged(s.Properties[name])
 			t, _ := hclType(ps, depth+1)
 			if !slices.Contains(s.Required, name) || nullable(ps) {
 				t = "optional(" + t + ")"
@@ -196,7 +186,7 @@ func scalar(t string) bool {
 // enum, bounds, lengths, pattern and default, each kept only when the
 // config loader will accept it (a pattern RE2 cannot compile, a default
 // outside the enum, is left out).
-func constraints(s *openapi3.Schema, typ string) orderedObject {
+func constraints(s *Schema, typ string) orderedObject {
 	s = merged(s)
 	if s == nil {
 		return nil
@@ -242,7 +232,7 @@ func constraints(s *openapi3.Schema, typ string) orderedObject {
 // (for typ, which an exclusive integer bound depends on), the lengths,
 // the pattern (when RE2 compiles it, as the config loader does) and the
 // numbers of items.
-func limits(s *openapi3.Schema, typ string, add func(name, keyword string, v any)) {
+func limits(s *Schema, typ string, add func(name, keyword string, v any)) {
 	lo, hasLo := lowerBound(s, typ)
 	hi, hasHi := upperBound(s, typ)
 	if hasLo && hasHi && lo > hi {
@@ -280,7 +270,7 @@ func limits(s *openapi3.Schema, typ string, add func(name, keyword string, v any
 // lowerBound is the smallest value s allows, from minimum and
 // exclusiveMinimum (3.0's boolean or 3.1's number; an exclusive integer
 // bound moves up by one, a number's is kept as inclusive).
-func lowerBound(s *openapi3.Schema, typ string) (float64, bool) {
+func lowerBound(s *Schema, typ string) (float64, bool) {
 	switch {
 	case s.ExclusiveMin.Value != nil:
 		v := *s.ExclusiveMin.Value
@@ -299,7 +289,7 @@ func lowerBound(s *openapi3.Schema, typ string) (float64, bool) {
 }
 
 // upperBound is lowerBound's other end.
-func upperBound(s *openapi3.Schema, typ string) (float64, bool) {
+func upperBound(s *Schema, typ string) (float64, bool) {
 	switch {
 	case s.ExclusiveMax.Value != nil:
 		v := *s.ExclusiveMax.Value
@@ -366,7 +356,7 @@ func number(v any) (float64, bool) {
 
 // allows reports whether v passes the enum, bounds, lengths and pattern
 // of s, as the config loader checks a default.
-func allows(s *openapi3.Schema, typ string, v any) bool {
+func allows(s *Schema, typ string, v any) bool {
 	if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(e any) bool { return fmt.Sprint(e) == fmt.Sprint(v) }) {
 		return false
 	}
@@ -398,16 +388,16 @@ func allows(s *openapi3.Schema, typ string, v any) bool {
 // than maxSchemaDepth, becomes {} (anything). OpenAPI's nullable becomes
 // a type list with null; readOnly properties are left out, as a request
 // does not send them.
-func jsonSchema(ref *openapi3.SchemaRef, depth int, stack []*openapi3.Schema) orderedObject {
-	s := schemaOf(ref)
+func jsonSchema(ref *Schema, depth int, stack []*Schema) orderedObject {
+	s := ref
 	if s == nil || depth > maxSchemaDepth || slices.Contains(stack, s) {
 		return orderedObject{}
 	}
 	stack = append(stack, s)
 	var out orderedObject
 	add := func(k string, v any) { out = append(out, keyValue{k, v}) }
-	if s.Type != nil && len(*s.Type) > 0 {
-		types := slices.Clone(*s.Type)
+	if len(s.Type) > 0 {
+		types := slices.Clone(s.Type)
 		if s.Nullable && !slices.Contains(types, "null") {
 			types = append(types, "null")
 		}
@@ -438,7 +428,7 @@ func jsonSchema(ref *openapi3.SchemaRef, depth int, stack []*openapi3.Schema) or
 		var required []any
 		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 			p := s.Properties[name]
-			if v := schemaOf(p); v != nil && v.ReadOnly {
+			if v := p; v != nil && v.ReadOnly {
 				continue
 			}
 			props = append(props, keyValue{name, jsonSchema(p, depth+1, stack)})
@@ -451,14 +441,14 @@ func jsonSchema(ref *openapi3.SchemaRef, depth int, stack []*openapi3.Schema) or
 			add("required", required)
 		}
 	}
-	if ap := s.AdditionalProperties; ap.Has != nil && !*ap.Has {
+	if s.NoAdditionalProperties {
 		add("additionalProperties", false)
-	} else if ap.Schema != nil {
-		add("additionalProperties", jsonSchema(ap.Schema, depth+1, stack))
+	} else if s.AdditionalProperties != nil {
+		add("additionalProperties", jsonSchema(s.AdditionalProperties, depth+1, stack))
 	}
 	for _, c := range []struct {
 		name  string
-		parts openapi3.SchemaRefs
+		parts []*Schema
 	}{{"allOf", s.AllOf}, {"oneOf", s.OneOf}, {"anyOf", s.AnyOf}} {
 		if len(c.parts) == 0 {
 			continue

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/getkin/kin-openapi/openapi3"
-
 	"github.com/toolhost/toolhost/internal/suggest"
 )
 
@@ -22,8 +20,8 @@ var methods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS
 // operation is one operation of the document, with where it is.
 type operation struct {
 	method, path string
-	item         *openapi3.PathItem
-	op           *openapi3.Operation
+	item         *PathItem
+	op           *Operation
 }
 
 // pointer is the JSON pointer of the operation in the document.
@@ -41,12 +39,12 @@ func (o operation) label() string {
 }
 
 // operations lists the document's operations, by path then method.
-func operations(doc *openapi3.T) []operation {
+func operations(doc *Document) []operation {
 	var out []operation
 	if doc.Paths == nil {
 		return nil
 	}
-	paths := doc.Paths.Map()
+	paths := doc.Paths
 	for _, path := range slices.Sorted(maps.Keys(paths)) {
 		item := paths[path]
 		if item == nil {

@@ -2,13 +2,11 @@ package openapi
 
 import (
 	"fmt"
+	"golang.org/x/net/http/httpguts"
 	"maps"
 	"slices"
 	"strings"
 	"unicode"
-
-	"github.com/getkin/kin-openapi/openapi3"
-	"golang.org/x/net/http/httpguts"
 
 	"github.com/toolhost/toolhost/internal/redact"
 )
@@ -19,8 +17,8 @@ type param struct {
 	name     string // in HCL, unique in the tool
 	orig     string // in the request
 	in       string // path, query, header, body (a property), bodywhole
-	schema   *openapi3.Schema
-	ref      *openapi3.SchemaRef
+	schema   *Schema
+	ref      *Schema
 	typ      string
 	simple   bool
 	required bool
@@ -39,7 +37,7 @@ type param struct {
 // (password) or, outside the path, its name in the request (X-Api-Token,
 // client_secret): its param is then sensitive, kept out of logs and
 // error messages. A path's {key} or {code} names a thing, not a secret.
-func credential(name, in string, s *openapi3.Schema) bool {
+func credential(name, in string, s *Schema) bool {
 	return in != "path" && redact.SensitiveName(name) || s != nil && s.Format == "password"
 }
 
@@ -73,8 +71,8 @@ func (c *converter) tool(w *writer, o operation) string {
 	if name := undefinedPathParam(o.path, params); name != "" {
 		return fmt.Sprintf("its path names {%s}, which none of its parameters defines, so no URL can be made for it", name)
 	}
-	if len(o.op.Callbacks) > 0 {
-		notes = append(notes, fmt.Sprintf("callbacks (%d): a tool cannot receive them", len(o.op.Callbacks)))
+	if o.op.Callbacks > 0 {
+		notes = append(notes, fmt.Sprintf("callbacks (%d): a tool cannot receive them", o.op.Callbacks))
 	}
 	useSchema := slices.ContainsFunc(params, func(p *param) bool { return !p.simple })
 	for _, p := range params {
@@ -140,18 +138,18 @@ func (c *converter) tool(w *writer, o operation) string {
 func parameters(o operation, names *uniqueNames, authHeaders, authQuery orderedObject) (params []*param, notes []string, skip string) {
 	// Parameters of the path item, then of the operation, which
 	// override those with the same name and place.
-	all := map[string]*openapi3.Parameter{}
+	all := map[string]*Parameter{}
 	var order []string
-	for _, list := range []openapi3.Parameters{o.item.Parameters, o.op.Parameters} {
-		for _, ref := range list {
-			if ref == nil || ref.Value == nil {
+	for _, list := range [][]*Parameter{o.item.Parameters, o.op.Parameters} {
+		for _, p := range list {
+			if p == nil {
 				continue
 			}
-			k := ref.Value.In + "\x00" + ref.Value.Name
+			k := p.In + "\x00" + p.Name
 			if _, ok := all[k]; !ok {
 				order = append(order, k)
 			}
-			all[k] = ref.Value
+			all[k] = p
 		}
 	}
 	for _, k := range order {
@@ -177,12 +175,11 @@ func parameters(o operation, names *uniqueNames, authHeaders, authQuery orderedO
 		}
 		ref := p.Schema
 		if ref == nil {
-			for _, mt := range p.Content {
+			if mt, _ := firstMedia(p.Content); mt != nil {
 				ref = mt.Schema
-				break
 			}
 		}
-		s := merged(schemaOf(ref))
+		s := merged(ref)
 		typ, simple := hclType(s, 0)
 		if s == nil {
 			typ, simple = "string", true
@@ -229,13 +226,13 @@ func parameters(o operation, names *uniqueNames, authHeaders, authQuery orderedO
 
 // paramExample is the value a parameter's example gives, if any: its
 // own example, its first named example, or its schema's.
-func paramExample(p *openapi3.Parameter, s *openapi3.Schema) (any, bool) {
+func paramExample(p *Parameter, s *Schema) (any, bool) {
 	if p.Example != nil {
 		return p.Example, true
 	}
 	for _, k := range slices.Sorted(maps.Keys(p.Examples)) {
-		if ex := p.Examples[k]; ex != nil && ex.Value != nil && ex.Value.Value != nil {
-			return ex.Value.Value, true
+		if ex := p.Examples[k]; ex != nil {
+			return ex, true
 		}
 	}
 	return schemaExample(s)
@@ -243,7 +240,7 @@ func paramExample(p *openapi3.Parameter, s *openapi3.Schema) (any, bool) {
 
 // schemaExample is a schema's example (3.0's example or 3.1's first of
 // examples), or its default.
-func schemaExample(s *openapi3.Schema) (any, bool) {
+func schemaExample(s *Schema) (any, bool) {
 	switch {
 	case s == nil:
 		return nil, false
