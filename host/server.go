@@ -181,8 +181,11 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 	// goroutine of every request, and a tools/call whose stack grows past
 	// its second size pays for one more growth and copy of it
 	// (BENCHMARKS.md).
-	s.logTraffic() // at debug only, and first, to see what receive refuses
 	s.mcp.AddReceivingMiddleware(s.receive)
+	// At debug only, and after receive, so that it wraps it: it sees what
+	// receive refuses, and what receive answers (tools/list as declared,
+	// not the SDK's stand-ins).
+	s.logTraffic()
 	if s.observe = o.observe; o.observe != nil {
 		s.mcp.AddReceivingMiddleware(o.observe.middleware(s))
 	}
@@ -251,12 +254,17 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		if err == nil {
 			s.describe(method, req, res)
+			cur := s.current.Load()
 			if method == "tools/list" {
-				reg := s.current.Load()
-				res = reg.withTaskSupport(reg.declaredTools(res)) // server_declared.go
+				res = cur.declaredTools(res) // server_declared.go
 			}
-			res = v.filterList(s.current.Load(), method, res)
-			res = v.privateCache(s.current.Load(), res) // scopes_cache.go
+			res = v.filterList(cur, method, res)
+			res = v.privateCache(cur, res) // scopes_cache.go
+			if method == "tools/list" {
+				// Last: the filters above read a *mcp.ListToolsResult, and
+				// would pass the list with task support unfiltered.
+				res = cur.withTaskSupport(res)
+			}
 		}
 		if method == "initialize" && err == nil {
 			noteStdioSession(req) // stdio_fast.go
