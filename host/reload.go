@@ -270,9 +270,10 @@ func (r *Reloader) waitEmpty(files []string) time.Duration {
 // and the diagnostics go to the log and to clients as an error notification.
 func (r *Reloader) Reload(ctx context.Context) ReloadResult { return r.reload(ctx, false) }
 
-// reload is Reload. With hold set, a config with errors is not reported:
-// the result says so (held), and the registry in service stays (see
-// Watch, which reloads again once the files have been quiet).
+// reload is Reload. With hold set, a config with errors is not reported,
+// nor one that would take a tool, resource or prompt away applied: the
+// result says so (held), and the registry in service stays (see Watch,
+// which reloads again once the files have been quiet).
 func (r *Reloader) reload(ctx context.Context, hold bool) ReloadResult {
 	start := time.Now()
 	logger := r.logger()
@@ -325,6 +326,10 @@ func (r *Reloader) reload(ctx context.Context, hold bool) ReloadResult {
 			return ReloadResult{Skipped: true, RetryAfter: r.waitEmpty(late)}
 		}
 		sum = loaded
+		if hold && removesDeclarations(r.Server.Registry(), reg) {
+			reg.Close()
+			return ReloadResult{Skipped: true, held: true}
+		}
 	}
 	if diags.HasErrors() {
 		reg.Close()

@@ -132,3 +132,83 @@ func TestWatchFailureReported(t *testing.T) {
 	renameOver(t, path, holdTool("three"))
 	nextApplied(t, results, "the fixed save", "three")
 }
+
+// namedTool is a template tool named name whose description is desc.
+func namedTool(name, desc string) string {
+	return "tool \"" + name + "\" {\n  description = \"" + desc + "\"\n  template { text = \"x\" }\n}\n"
+}
+
+// TestWatchSlowWriterNoToolsRemoved: a program that writes the config
+// one block per write (a generator; a writer descheduled for a moment on
+// a busy machine between two writes) pauses 60 ms after the first block.
+// The half-written file parses: a reload that reads it applies a config
+// without the second tool, which clients see removed (list_changed, calls
+// refused) and then added back. No reload may remove a tool here.
+func TestWatchSlowWriterNoToolsRemoved(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tools.hcl")
+	if err := os.WriteFile(path, []byte(namedTool("alpha", "one")+namedTool("beta", "one")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv, results := watchConfig(t, path, nil)
+	time.Sleep(300 * time.Millisecond) // the watcher's first look is done
+	for len(results) > 0 {
+		<-results
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(namedTool("alpha", "two")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(60 * time.Millisecond)
+	if _, err := f.WriteString(namedTool("beta", "two")); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	deadline := time.After(2 * time.Second)
+	for {
+		select {
+		case res := <-results:
+			if len(res.Changes.ToolsRemoved) > 0 {
+				t.Fatalf("a reload of the half-written file removed %v (then: %+v)", res.Changes.ToolsRemoved, res.Changes)
+			}
+		case <-deadline:
+			if n := len(srv.Registry().Tools); n != 2 {
+				t.Fatalf("%d tools in service, want 2", n)
+			}
+			return
+		}
+	}
+}
+
+// TestWatchBrokenWhileSavingReported: a config saved with errors every
+// 80 ms (a generator or an editor saving as it goes) gets its errors
+// reported while the saves go on: MaxDebounce says a writer that saves
+// continuously still gets a reload at least every 500 ms.
+func TestWatchBrokenWhileSavingReported(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tools.hcl")
+	if err := os.WriteFile(path, []byte(namedTool("alpha", "one")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, results := watchConfig(t, path, nil)
+	time.Sleep(300 * time.Millisecond)
+	for len(results) > 0 {
+		<-results
+	}
+	stop := time.Now().Add(2 * time.Second)
+	for i := 0; time.Now().Before(stop); i++ {
+		src := strings.Replace(namedTool("alpha", strings.Repeat("x", i)), "description", "descriptio", 1)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case res := <-results:
+			if res.Diagnostics.HasErrors() {
+				return
+			}
+		case <-time.After(80 * time.Millisecond):
+		}
+	}
+	t.Fatal("2 s of broken saves, 80 ms apart, and no reload reported their errors")
+}

@@ -63,6 +63,11 @@ func (r *Reloader) Watch(ctx context.Context) error {
 	// FailureQuiet); the timer runs for the reload that reports them,
 	// unless an event comes first.
 	confirming := false
+	// heldSince is when the reloads began holding back: saves that keep
+	// coming (each clearing confirming) have what they find reported or
+	// applied once MaxDebounce has passed, as a continuous saver gets a
+	// reload that often.
+	var heldSince time.Time
 	for {
 		select {
 		case <-ctx.Done():
@@ -88,8 +93,15 @@ func (r *Reloader) Watch(ctx context.Context) error {
 				rechecks = 0
 			}
 			rechecking = false
-			res := r.reload(ctx, !confirming)
+			hold := !confirming && (heldSince.IsZero() || time.Since(heldSince) < MaxDebounce)
+			res := r.reload(ctx, hold)
 			confirming = res.held
+			switch {
+			case !res.held:
+				heldSince = time.Time{}
+			case heldSince.IsZero():
+				heldSince = time.Now()
+			}
 			switch {
 			case res.RetryAfter > 0:
 				// A file is empty: look again once it has stayed so
@@ -129,7 +141,10 @@ const maxRechecks = 4
 // machine) may not parse; the writer's next event comes within
 // milliseconds, and the reload it brings is the one that counts. Until
 // then the tools in service stay, and clients hear nothing. A config
-// saved with errors is reported FailureQuiet later than it was read.
+// saved with errors is reported FailureQuiet later than it was read. A
+// reload that would take a tool, resource or prompt away is held the same
+// way (a file cut short at a block's end parses). Saves that keep coming
+// are held no longer than MaxDebounce.
 const FailureQuiet = 200 * time.Millisecond
 
 // failureWait is FailureQuiet, or the wait a test sets.
