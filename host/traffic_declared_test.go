@@ -1,39 +1,18 @@
 package host
 
 import (
-	"bytes"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
-
-// lockedBuffer is a bytes.Buffer written by a logger and read by a test
-// at once.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *lockedBuffer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *lockedBuffer) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
 
 // TestTrafficLogShowsDeclaredTools: at debug, the traffic log's answer
 // to tools/list ("rpc out") shows the tools as the client gets them: with
 // their description and schemas, not the SDK's stand-ins.
 func TestTrafficLogShowsDeclaredTools(t *testing.T) {
 	reg := loadSource(t, listingConfig)
-	var buf lockedBuffer
+	var buf httpLog
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	p := attachStdio(t, NewServer(reg, logger))
 	p.initialize()

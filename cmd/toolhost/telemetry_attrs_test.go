@@ -152,14 +152,7 @@ func TestMetricsReloadAuth(t *testing.T) {
 	plain := "tool \"hello\" {\n  description = \"greets\"\n  template { text = \"hello\" }\n}\n"
 	cfg := writeConfig(t, plain)
 	s := startHTTPServe(t, nil, cfg)
-	get := func() int {
-		resp, err := http.Get(s.Base + "/metrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
-	}
+	get := func() int { return metricsStatus(t, s.Base) }
 	if got := get(); got != http.StatusOK {
 		t.Fatalf("GET /metrics before the reload: %d, want 200", got)
 	}
@@ -180,6 +173,17 @@ func TestMetricsReloadAuth(t *testing.T) {
 	}
 }
 
+// metricsStatus is the status of GET /metrics on the server at base.
+func metricsStatus(t *testing.T, base string) int {
+	t.Helper()
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
 // TestMetricsAuthAtStart: with an auth block at start, /metrics on
 // --listen is refused; a reload that removes the block serves it.
 func TestMetricsAuthAtStart(t *testing.T) {
@@ -187,14 +191,7 @@ func TestMetricsAuthAtStart(t *testing.T) {
 	withAuth := "server {\n  auth {\n    jwks_url = \"https://login.example.com/jwks\"\n    audience = \"https://tools.example.com/mcp\"\n  }\n}\n" + plain
 	cfg := writeConfig(t, withAuth)
 	s := startHTTPServe(t, nil, cfg)
-	get := func() int {
-		resp, err := http.Get(s.Base + "/metrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
-	}
+	get := func() int { return metricsStatus(t, s.Base) }
 	if got := get(); got != http.StatusNotFound {
 		t.Fatalf("GET /metrics with an auth block at start: %d, want 404", got)
 	}
