@@ -109,21 +109,34 @@ func (o *polledOutputs) started() {
 }
 
 // awaitExit reads the output until the process p has exited (not reaped:
-// Wait then reaps it at once). Should its pidfd not open, or the epoll
-// instance fail, it returns at once, and Wait waits while drain reads
-// what the pipes hold; a command that fills a pipe before it exits then
-// waits with it, until its timeout.
+// Wait then reaps it at once). Should its pidfd not open or not be
+// watched (descriptors run out), the pipes are read while a look every
+// 20 ms says whether p has exited, so that a command filling a pipe is
+// not left waiting for a reader until its timeout.
 func (o *polledOutputs) awaitExit(p *os.Process) {
-	fd, err := unix.PidfdOpen(p.Pid, 0)
-	if err != nil {
-		return
+	fd, err := pidfdOpen(p.Pid, 0)
+	if err == nil {
+		o.pidfd = fd
+		ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLONESHOT, Fd: int32(fd)}
+		if err = unix.EpollCtl(o.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err == nil {
+			o.poll(func() bool { return o.ended }, true)
+			return
+		}
 	}
-	o.pidfd = fd
-	ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLONESHOT, Fd: int32(fd)}
-	if err := unix.EpollCtl(o.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
-		return
+	o.readUntil(func() bool { return exited(p.Pid) })
+}
+
+// pidfdOpen is unix.PidfdOpen; a test makes it fail.
+var pidfdOpen = unix.PidfdOpen
+
+// exited reports whether the child pid has exited, without reaping it
+// (waitid with WNOWAIT), or cannot be waited for.
+func exited(pid int) bool {
+	var info unix.Siginfo
+	if err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil); err != nil {
+		return !errors.Is(err, unix.EINTR)
 	}
-	o.poll(func() bool { return o.ended }, true)
+	return info.Signo != 0
 }
 
 // drain reads the rest of the output, until both pipes have ended or
@@ -141,14 +154,21 @@ func (o *polledOutputs) drain(deadline time.Time) {
 // ended), looking at fin every 20 ms: for the rare command that was
 // stopped, whose group may take its kill_timeout to exit.
 func (o *polledOutputs) readWhile(fin <-chan struct{}) {
-	closed := func() bool {
+	o.readUntil(func() bool {
 		select {
 		case <-fin:
 			return true
 		default:
-			return o.r[0] < 0 && o.r[1] < 0
+			return false
 		}
-	}
+	})
+	<-fin
+}
+
+// readUntil reads the output until stop returns true (or both pipes have
+// ended, or the epoll instance fails), calling stop at least every 20 ms.
+func (o *polledOutputs) readUntil(stop func() bool) {
+	closed := func() bool { return stop() || o.r[0] < 0 && o.r[1] < 0 }
 	for !closed() && o.err == nil {
 		_ = o.ep.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
 		o.poll(closed, true)
@@ -157,7 +177,6 @@ func (o *polledOutputs) readWhile(fin <-chan struct{}) {
 		}
 	}
 	_ = o.ep.SetReadDeadline(time.Time{})
-	<-fin
 }
 
 // poll reads what the epoll instance reports until done returns true, the

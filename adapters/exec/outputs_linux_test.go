@@ -91,3 +91,25 @@ func TestOutputsDrainDeadline(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputsWithoutPidfd: when a command's pidfd cannot be opened (out
+// of descriptors), its output is still read while it runs, and the wait
+// ends once it has exited: a command writing more than a pipe holds is not
+// left waiting for a reader. Not parallel: it replaces pidfdOpen.
+func TestOutputsWithoutPidfd(t *testing.T) {
+	defer func(open func(int, int) (int, error)) { pidfdOpen = open }(pidfdOpen)
+	pidfdOpen = func(int, int) (int, error) { return -1, syscall.EMFILE }
+	done := make(chan [2]string, 1)
+	go func() {
+		out, errs := runWith(t, newPolledOutputs, "head -c 300000 /dev/zero; head -c 200000 /dev/zero >&2; echo end", time.Minute)
+		done <- [2]string{out, errs}
+	}()
+	select {
+	case got := <-done:
+		if len(got[0]) != 300004 || !strings.HasSuffix(got[0], "end\n") || len(got[1]) != 200000 {
+			t.Errorf("read %d bytes of stdout and %d of stderr, want 300004 and 200000", len(got[0]), len(got[1]))
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the command was not read without its pidfd: it waits for a reader")
+	}
+}
