@@ -30,10 +30,20 @@ func (s *Server) logTraffic() {
 	s.mcp.AddSendingMiddleware(s.logSent)
 }
 
-// logReceived logs a message received and the server's answer.
+// logReceived logs a message received and the server's answer. The
+// answer to tools/list is logged as clients get it, with the tools'
+// declarations in place of the SDK's stand-ins (declaredTools, which
+// receive, above, then finds nothing more to replace in).
 func (s *Server) logReceived(next mcp.MethodHandler) mcp.MethodHandler {
+	declared := func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if err == nil && method == "tools/list" {
+			res = s.current.Load().declaredTools(res)
+		}
+		return res, err
+	}
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		return logExchange(ctx, s.logger, "rpc in", "rpc out", s.maskFor(method, req), next, method, req)
+		return logExchange(ctx, s.logger, "rpc in", "rpc out", s.maskFor(method, req), declared, method, req)
 	}
 }
 

@@ -181,11 +181,8 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 	// goroutine of every request, and a tools/call whose stack grows past
 	// its second size pays for one more growth and copy of it
 	// (BENCHMARKS.md).
+	s.logTraffic() // at debug only, and first, to see what receive refuses
 	s.mcp.AddReceivingMiddleware(s.receive)
-	// At debug only, and after receive, so that it wraps it: it sees what
-	// receive refuses, and what receive answers (tools/list as declared,
-	// not the SDK's stand-ins).
-	s.logTraffic()
 	if s.observe = o.observe; o.observe != nil {
 		s.mcp.AddReceivingMiddleware(o.observe.middleware(s))
 	}
