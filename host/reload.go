@@ -273,7 +273,10 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult { return r.reload(ct
 // reload is Reload. With hold set, a config with errors is not reported,
 // nor one that would take a tool, resource or prompt away applied: the
 // result says so (held), and the registry in service stays (see Watch,
-// which reloads again once the files have been quiet).
+// which reloads again once the files have been quiet). It is long as one
+// sequence of steps, each of which may end the reload (unchanged, empty,
+// held, failed, applied) in that order; split, that order would be
+// spread over several functions.
 func (r *Reloader) reload(ctx context.Context, hold bool) ReloadResult {
 	start := time.Now()
 	logger := r.logger()
