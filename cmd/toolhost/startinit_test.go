@@ -37,6 +37,12 @@ func TestOwnInitAllocatesLittle(t *testing.T) {
 		if m == nil || !strings.HasPrefix(m[1], "github.com/toolhost/toolhost/") || strings.Contains(m[1], "/internal/test") {
 			continue
 		}
+		if m[1] == "github.com/toolhost/toolhost/cmd/toolhost" {
+			// main has no package variables: what the trace puts on it
+			// is the runtime's (on Windows it is charged 36 KB that
+			// Linux does not charge it).
+			continue
+		}
 		seen++
 		n, err := strconv.Atoi(m[2])
 		if err != nil {
