@@ -88,8 +88,8 @@ func TestLogFloodCountAtEnd(t *testing.T) {
 	}
 }
 
-// TestProgressFlood: 20,000 progress lines give at most one notification
-// every ProgressInterval, going forward, and the last value, 20000/20000,
+// TestProgressFlood: 20,000 progress lines give at most ProgressBurst
+// notifications and then one every ProgressInterval, going forward, and the last value, 20000/20000,
 // arrives. Every one of them once went to the client.
 func TestProgressFlood(t *testing.T) {
 	r := loadSource(t, floodConfig)
@@ -101,9 +101,9 @@ func TestProgressFlood(t *testing.T) {
 		t.Fatalf("call: %v %v %q", err, res != nil && res.IsError, resultText(res))
 	}
 	events := peer.snapshot()
-	// One at the start, one every interval, the last at the end, and the
-	// heartbeat's before the first report.
-	if max := int(elapsed/ProgressInterval) + 3 + int(elapsed/DefaultHeartbeat); len(events) > max {
+	// The burst at the start, one every interval, the last at the end,
+	// and the heartbeat's before the first report.
+	if max := int(elapsed/ProgressInterval) + ProgressBurst + 2 + int(elapsed/DefaultHeartbeat); len(events) > max {
 		t.Errorf("%d progress notifications in %v, want at most %d", len(events), elapsed, max)
 	}
 	if want := "progress 20000/20000 step 20000"; len(events) == 0 || events[len(events)-1] != want {

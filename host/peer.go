@@ -121,11 +121,17 @@ const DefaultHeartbeat = time.Second
 // backend's first report is never dropped as going backwards.
 const heartbeatStep = 1e-6
 
-// ProgressInterval is the least time between two progress notifications
-// of one call: a backend that reports faster has its reports coalesced,
-// the latest going out once the interval has passed, and the last one
-// when the call returns.
-const ProgressInterval = 100 * time.Millisecond
+// ProgressBurst and ProgressInterval bound the progress notifications of
+// one call, as a token bucket: ProgressBurst at once, then one every
+// ProgressInterval. A backend that reports faster has its reports
+// coalesced, the latest going out once the bucket allows, and the last
+// one when the call returns. The burst lets the few reports of a short
+// call through as they were made, however late a loaded machine reads
+// them.
+const (
+	ProgressBurst    = 5
+	ProgressInterval = 100 * time.Millisecond
+)
 
 // LogBurst and LogRate bound the log notifications of one call, as a
 // token bucket: LogBurst lines at once, then LogRate a second. The lines
@@ -142,8 +148,8 @@ const logQuiet = time.Second
 
 // callReporter is the adapters.Reporter of one call: it passes log lines
 // to the peer, at most LogBurst at once and LogRate a second, and progress
-// so that it never goes backwards, at most one every ProgressInterval,
-// with an elapsed-time heartbeat until the backend reports progress
+// so that it never goes backwards, at most ProgressBurst at once and then
+// one every ProgressInterval, with an elapsed-time heartbeat until the backend reports progress
 // itself.
 type callReporter struct {
 	ctx  context.Context
@@ -153,7 +159,10 @@ type callReporter struct {
 	mu       sync.Mutex
 	last     float64 // the last progress sent
 	sent     bool
-	sentAt   time.Time // when the last progress was sent
+	// progressTokens are the progress notifications that may go now, and
+	// progressFilled when they were last topped up.
+	progressTokens float64
+	progressFilled time.Time
 	reported bool      // the backend reported progress: no more heartbeats
 	done     bool      // the call returned: nothing more is sent
 	waiting  bool      // the call waits for a slot (max_concurrent_calls)
@@ -185,7 +194,9 @@ func newCallReporter(ctx context.Context, peer Peer, tool string, heartbeat time
 	if peer == nil {
 		return nil
 	}
-	c := &callReporter{ctx: ctx, peer: peer, tool: tool, stop: make(chan struct{}), tokens: LogBurst, filledAt: time.Now()}
+	now := time.Now()
+	c := &callReporter{ctx: ctx, peer: peer, tool: tool, stop: make(chan struct{}), tokens: LogBurst, filledAt: now,
+		progressTokens: ProgressBurst, progressFilled: now}
 	if peer.WantsProgress() && heartbeat > 0 {
 		go c.heartbeat(heartbeat)
 	}
@@ -303,8 +314,8 @@ func (c *callReporter) Progress(progress, total float64, msg string) {
 }
 
 // send sends progress unless it would not go forward, or holds it back
-// until ProgressInterval has passed since the last progress sent, in
-// place of any held back before. The lock is held while sending, so that
+// until the bucket allows (see ProgressBurst), in place of any held back
+// before, unless that one is due already: then it goes first. The lock is held while sending, so that
 // notifications leave in order.
 func (c *callReporter) send(progress, total float64, msg string, fromBackend bool) {
 	if !c.peer.WantsProgress() {
@@ -329,7 +340,15 @@ func (c *callReporter) send(progress, total float64, msg string, fromBackend boo
 		return
 	}
 	note := &progressNote{progress: progress, total: total, msg: msg}
-	if wait := ProgressInterval - time.Since(c.sentAt); c.sent && wait > 0 {
+	now := time.Now()
+	if c.pending != nil && c.progressWait(now) == 0 {
+		// The progress held back is due, and its timer is late (a loaded
+		// machine): it goes now, not replaced by this one, which waits
+		// its turn.
+		c.sendLocked(c.pending)
+		c.pending = nil
+	}
+	if wait := c.progressWait(now); wait > 0 {
 		c.pending = note
 		if c.pendingTimer == nil {
 			c.pendingTimer = time.AfterFunc(wait, c.sendPending)
@@ -351,7 +370,7 @@ func (c *callReporter) sendPending() {
 	// A timer armed before a later send went out directly (its wait over
 	// while the timer was late, on a loaded machine) fires early for the
 	// progress held back since: it waits its turn again.
-	if wait := ProgressInterval - time.Since(c.sentAt); wait > 0 {
+	if wait := c.progressWait(time.Now()); wait > 0 {
 		c.pendingTimer = time.AfterFunc(wait, c.sendPending)
 		return
 	}
@@ -360,13 +379,27 @@ func (c *callReporter) sendPending() {
 	c.sendLocked(note)
 }
 
-// sendLocked sends a progress notification. c.mu is held.
+// progressWait tops up the progress bucket and returns how long until it
+// holds a notification, 0 when it does now. c.mu is held.
+func (c *callReporter) progressWait(now time.Time) time.Duration {
+	c.progressTokens = min(ProgressBurst, c.progressTokens+float64(now.Sub(c.progressFilled))/float64(ProgressInterval))
+	c.progressFilled = now
+	if c.progressTokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - c.progressTokens) * float64(ProgressInterval))
+}
+
+// sendLocked sends a progress notification, taking one from the bucket
+// (the last, sent when the call returns, may take one it does not have).
+// c.mu is held.
 func (c *callReporter) sendLocked(n *progressNote) {
 	total := n.total
 	if total > 0 && n.progress > total {
 		total = 0 // a total that was passed is no total
 	}
-	c.last, c.sent, c.sentAt = n.progress, true, time.Now()
+	c.last, c.sent = n.progress, true
+	c.progressTokens--
 	c.peer.Progress(c.ctx, n.progress, total, n.msg)
 }
 

@@ -62,11 +62,55 @@ func TestCallReporterProgressGoesForward(t *testing.T) {
 	r.finish()
 	r.Progress(200, 0, "late")
 	r.Log("info", "late")
-	// 150 came within ProgressInterval of 10: it is held back, and sent
-	// when the call returns.
-	want := []string{"progress 10/100 a", "log info t hello", "progress 150/0 past the total"}
+	// Within the burst, each report that goes forward goes at once; a
+	// total that was passed is no total.
+	want := []string{"progress 10/100 a", "progress 150/0 past the total", "log info t hello"}
 	if got := peer.snapshot(); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("sent %q, want %q", got, want)
+	}
+}
+
+// TestCallReporterLateTimerKeepsProgress: progress held back whose time
+// has come goes out before a later report, even when its timer has not
+// fired yet (a loaded machine), rather than being replaced by it.
+func TestCallReporterLateTimerKeepsProgress(t *testing.T) {
+	peer := &recordingPeer{progress: true}
+	r := newCallReporter(context.Background(), peer, "t", 0)
+	var want []string
+	for i := range ProgressBurst {
+		r.Progress(float64(i), 100, "")
+		want = append(want, fmt.Sprintf("progress %d/100 ", i))
+	}
+	r.Progress(50, 100, "halfway") // held back: the burst is spent
+	// Two intervals have passed, and the timer that would send 50 has
+	// not run: as if it were late.
+	r.mu.Lock()
+	r.progressFilled = r.progressFilled.Add(-2 * ProgressInterval)
+	r.mu.Unlock()
+	r.Progress(100, 100, "done")
+	r.finish()
+	want = append(want, "progress 50/100 halfway", "progress 100/100 done")
+	if got := peer.snapshot(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("sent %q, want %q", got, want)
+	}
+}
+
+// TestCallReporterProgressBurst: the first ProgressBurst reports go at
+// once; those that follow at once are coalesced into the latest, which
+// goes when the call returns.
+func TestCallReporterProgressBurst(t *testing.T) {
+	peer := &recordingPeer{progress: true}
+	r := newCallReporter(context.Background(), peer, "t", 0)
+	for i := 1; i <= 3*ProgressBurst; i++ {
+		r.Progress(float64(i), 0, "")
+	}
+	if got := len(peer.snapshot()); got != ProgressBurst {
+		t.Errorf("%d notifications went at once, want %d", got, ProgressBurst)
+	}
+	r.finish()
+	vals := peer.values()
+	if len(vals) != ProgressBurst+1 || vals[len(vals)-1] != 3*ProgressBurst {
+		t.Errorf("sent %v, want the first %d and then %d", vals, ProgressBurst, 3*ProgressBurst)
 	}
 }
 
@@ -102,8 +146,8 @@ func TestCallReporterHeartbeat(t *testing.T) {
 			for len(peer.snapshot()) < 3 && time.Now().Before(deadline) {
 				time.Sleep(time.Millisecond)
 			}
-			// The first report goes out once ProgressInterval has passed
-			// since the last heartbeat, and stops them.
+			// The first report goes out once the progress bucket allows
+			// (ProgressBurst), and stops the heartbeats.
 			r.Progress(tc.first, tc.total, "one")
 			for got := peer.snapshot(); !strings.HasSuffix(got[len(got)-1], " one") && time.Now().Before(deadline); got = peer.snapshot() {
 				time.Sleep(time.Millisecond)
