@@ -118,7 +118,7 @@ func load(paths []string, opts *Options, full bool) (*Config, hcl.Diagnostics) {
 			blocks = append(blocks, decodeJob{block: block, src: f.Bytes, baseDir: filepath.Dir(bodyNames[i]), mayCallNow: mentionsNow(f.Bytes, block), mayUseClaim: mentionsClaim(f.Bytes, block)})
 		}
 	}
-	takeDecoded(blocks, prev)
+	deps := takeDecoded(blocks, prev)
 	if !full && undecodedBare(blocks, early) {
 		early.discard()
 		return nil, nil
@@ -143,7 +143,7 @@ func load(paths []string, opts *Options, full bool) (*Config, hcl.Diagnostics) {
 		blocks[i].lookup = lookup
 	}
 	decodeAll(blocks, static)
-	keepDecoded(blocks, cfg.reuse)
+	keepDecoded(blocks, cfg.reuse, deps)
 	for _, j := range blocks {
 		diags = append(diags, j.diags...)
 		switch v := j.result.(type) {

@@ -1,6 +1,7 @@
 package hcl
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"hash"
@@ -28,6 +29,12 @@ type reuse struct {
 	mu     sync.Mutex
 	pieces map[pieceKey]*hcl.File
 	blocks map[[32]byte]*Tool
+	// keys are the keys of the top-level blocks of the pieces kept, by
+	// their bodies, and deps what they were made with (see dependsOn):
+	// a later load that takes a piece, and finds the same deps, takes its
+	// blocks' keys too, rather than hashing their text again.
+	keys map[*hclsyntax.Body]blockKeyed
+	deps []byte
 	// full is set on a load that must parse every block: it takes no bare
 	// piece (see dropTrees).
 	full bool
@@ -44,8 +51,15 @@ type pieceKey struct {
 	sum              [32]byte
 }
 
+// blockKeyed is a block's key, and whether its decoding is kept under it
+// (see blockKey).
+type blockKeyed struct {
+	key  [32]byte
+	keep bool
+}
+
 func newReuse() *reuse {
-	return &reuse{pieces: map[pieceKey]*hcl.File{}, blocks: map[[32]byte]*Tool{}}
+	return &reuse{pieces: map[pieceKey]*hcl.File{}, blocks: map[[32]byte]*Tool{}, keys: map[*hclsyntax.Body]blockKeyed{}}
 }
 
 // piece returns the parsed piece of prev (nil-safe) under key.
@@ -165,31 +179,53 @@ func blockKey(deps []byte, j *decodeJob) ([32]byte, bool) {
 }
 
 // takeDecoded looks up the tool blocks of jobs in prev, and marks those it
-// finds as decoded, with the tool prev decoded. It hashes the blocks on
-// every free processor.
-func takeDecoded(jobs []decodeJob, prev *reuse) {
+// finds as decoded, with the tool prev decoded. A block of a piece taken
+// from prev, with the same deps, has the key prev gave it; the others are
+// hashed, on every free processor. It returns the deps, nil when no block
+// is kept (see dependsOn).
+func takeDecoded(jobs []decodeJob, prev *reuse) []byte {
 	deps := dependsOn(jobs)
 	if deps == nil {
-		return
+		return nil
+	}
+	var known map[*hclsyntax.Body]blockKeyed
+	if prev != nil && bytes.Equal(deps, prev.deps) {
+		known = prev.keys
 	}
 	parallel.For(len(jobs), decodeBlocksPerWorker, func(i int) {
 		j := &jobs[i]
-		key, ok := blockKey(deps, j)
-		if !ok {
+		var kb blockKeyed
+		if body, ok := j.block.Body.(*hclsyntax.Body); ok && known != nil {
+			kb, ok = known[body]
+			if !ok {
+				kb.key, kb.keep = blockKey(deps, j)
+			}
+		} else {
+			kb.key, kb.keep = blockKey(deps, j)
+		}
+		if !kb.keep {
 			return
 		}
-		j.key, j.keep = key, true
-		if t := prev.tool(key); t != nil {
+		j.key, j.keep = kb.key, true
+		if t := prev.tool(kb.key); t != nil {
 			j.done, j.result = true, t
 		}
 	})
+	return deps
 }
 
 // keepDecoded records in next the tool blocks of jobs that decoded without
-// a diagnostic.
-func keepDecoded(jobs []decodeJob, next *reuse) {
+// a diagnostic, and the keys of every block, made with deps.
+func keepDecoded(jobs []decodeJob, next *reuse, deps []byte) {
+	if deps == nil {
+		return
+	}
+	next.deps = deps
 	for i := range jobs {
 		j := &jobs[i]
+		if body, ok := j.block.Body.(*hclsyntax.Body); ok {
+			next.keys[body] = blockKeyed{key: j.key, keep: j.keep}
+		}
 		if t, ok := j.result.(*Tool); ok && j.keep && len(j.diags) == 0 {
 			next.blocks[j.key] = t
 		}

@@ -297,3 +297,50 @@ func countFalse(m map[string]bool) int {
 	}
 	return n
 }
+
+// TestReuseCarriesBlockKeys: a load keeps the key of every top-level block
+// by its body, bare or not, and a load that takes a piece takes its
+// blocks' keys with it; every key is the one hashing the block's text
+// gives, through edits and a change of the server block (which every key
+// depends on).
+func TestReuseCarriesBlockKeys(t *testing.T) {
+	base := testconfig.Tools(200, "v0")
+	path := filepath.Join(t.TempDir(), "tools.hcl")
+	edits := []string{
+		base,
+		strings.Replace(base, "Generated tool 50 (v0)", "Generated tool 50 (v9)", 1),
+		strings.Replace(base, "Generated tool 198 (v0)", "Generated tool 198 (v0) and more", 1),
+		"server {\n  name = \"renamed\"\n}\n" + base,
+		"server {\n  name = \"renamed\"\n}\n" + strings.Replace(base, "Generated tool 3 (v0)", "Generated tool 3 (v1)", 1),
+		// The server block changed, at the same length: the pieces after
+		// it are taken, and their blocks' keys made again.
+		"server {\n  name = \"remamed\"\n}\n" + strings.Replace(base, "Generated tool 3 (v0)", "Generated tool 3 (v1)", 1),
+	}
+	var prev *Config
+	for n, src := range edits {
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg, diags := Load([]string{path}, &Options{Previous: prev})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		f := cfg.Files[path]
+		content, _ := f.Body.Content(rootSchema)
+		if len(content.Blocks) == 0 || len(cfg.reuse.keys) != len(content.Blocks) {
+			t.Fatalf("edit %d: %d keys kept for %d blocks", n, len(cfg.reuse.keys), len(content.Blocks))
+		}
+		for _, block := range content.Blocks {
+			got, ok := cfg.reuse.keys[block.Body.(*hclsyntax.Body)]
+			if !ok {
+				t.Fatalf("edit %d: no key kept for %s %v", n, block.Type, block.Labels)
+			}
+			j := decodeJob{block: block, src: f.Bytes, baseDir: filepath.Dir(path)}
+			key, keep := blockKey(cfg.reuse.deps, &j)
+			if got.key != key || got.keep != keep {
+				t.Fatalf("edit %d: %s %v kept under another key than its text hashes to", n, block.Type, block.Labels)
+			}
+		}
+		prev = cfg
+	}
+}

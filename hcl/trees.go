@@ -60,6 +60,15 @@ func (cfg *Config) dropTrees(jobs []decodeJob) {
 			bf := bareFile(body)
 			cfg.reuse.pieces[key] = bf
 			bare[body] = bf
+			// The blocks' keys go with their bare bodies, which the next
+			// load finds, and no longer hold the syntax trees.
+			for i, b := range bf.Body.(*hclsyntax.Body).Blocks {
+				old := body.Blocks[i].Body
+				if k, ok := cfg.reuse.keys[old]; ok {
+					cfg.reuse.keys[b.Body] = k
+					delete(cfg.reuse.keys, old)
+				}
+			}
 		}
 	}
 	if len(bare) == 0 {
