@@ -159,14 +159,14 @@ type callReporter struct {
 	mu       sync.Mutex
 	last     float64 // the last progress sent
 	sent     bool
+	reported bool          // the backend reported progress: no more heartbeats
+	done     bool          // the call returned: nothing more is sent
+	waiting  bool          // the call waits for a slot (max_concurrent_calls)
+	stop     chan struct{} // closed by finish; nil without a heartbeat
 	// progressTokens are the progress notifications that may go now, and
 	// progressFilled when they were last topped up.
 	progressTokens float64
 	progressFilled time.Time
-	reported bool      // the backend reported progress: no more heartbeats
-	done     bool      // the call returned: nothing more is sent
-	waiting  bool      // the call waits for a slot (max_concurrent_calls)
-	stop     chan struct{}
 	// pending is the latest progress not sent yet, for lack of time since
 	// the last; pendingTimer sends it.
 	pending      *progressNote
@@ -195,9 +195,10 @@ func newCallReporter(ctx context.Context, peer Peer, tool string, heartbeat time
 		return nil
 	}
 	now := time.Now()
-	c := &callReporter{ctx: ctx, peer: peer, tool: tool, stop: make(chan struct{}), tokens: LogBurst, filledAt: now,
+	c := &callReporter{ctx: ctx, peer: peer, tool: tool, tokens: LogBurst, filledAt: now,
 		progressTokens: ProgressBurst, progressFilled: now}
 	if peer.WantsProgress() && heartbeat > 0 {
+		c.stop = make(chan struct{})
 		go c.heartbeat(heartbeat)
 	}
 	return c
@@ -418,7 +419,9 @@ func (c *callReporter) finish() {
 		}
 		c.sendDroppedLocked()
 		c.done = true
-		close(c.stop)
+		if c.stop != nil {
+			close(c.stop)
+		}
 		for _, t := range []*time.Timer{c.pendingTimer, c.droppedTimer} {
 			if t != nil {
 				t.Stop()

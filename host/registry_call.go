@@ -47,6 +47,11 @@ func (r *Registry) CallToolFrom(ctx context.Context, name string, args json.RawM
 // takeSlot waits for one of the max_concurrent_calls slots. It returns an
 // error result when ctx ends first.
 func (r *Registry) takeSlot(ctx context.Context, tool string, rep *callReporter) *mcp.CallToolResult {
+	select {
+	case r.slots <- struct{}{}:
+		return nil // a slot was free: the call did not wait
+	default:
+	}
 	rep.setWaiting(true)
 	ok := r.acquireSlot(ctx, "tool call", "tool", tool)
 	rep.setWaiting(false)
