@@ -127,7 +127,7 @@ func (l *errorLog) first() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, m := range l.msgs {
-		if lineColumn.MatchString(m) {
+		if lineColumn().MatchString(m) {
 			return m
 		}
 	}
@@ -138,13 +138,16 @@ func (l *errorLog) first() string {
 }
 
 // lineColumn finds the place libopenapi's messages name.
-var lineColumn = regexp.MustCompile(`,? (?:at )?line (\d+), col(?:umn)? (\d+)`)
+// It is compiled at its first use, not at every start of toolhost.
+var lineColumn = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`,? (?:at )?line (\d+), col(?:umn)? (\d+)`)
+})
 
 // shapeError words an error of libopenapi's model build (a part of the
 // document of the wrong shape, such as a map where a list belongs) with
 // its line and the JSON pointer of the place, and the fix.
 func shapeError(name string, root *yaml.Node, msg string) error {
-	m := lineColumn.FindStringSubmatch(msg)
+	m := lineColumn().FindStringSubmatch(msg)
 	if m == nil {
 		return fmt.Errorf("%s: %s. Fix the document there", name, msg)
 	}
@@ -162,7 +165,7 @@ func shapeError(name string, root *yaml.Node, msg string) error {
 // names nothing gets the line where it is written and the fix; any
 // other keeps libopenapi's text.
 func buildError(name string, data []byte, root *yaml.Node, err error) error {
-	if m := badRef.FindStringSubmatch(err.Error()); m != nil {
+	if m := badRef().FindStringSubmatch(err.Error()); m != nil {
 		at := name
 		if i := bytes.Index(data, []byte(m[1])); i >= 0 {
 			line, _ := lineCol(data, int64(i))
@@ -170,7 +173,7 @@ func buildError(name string, data []byte, root *yaml.Node, err error) error {
 		}
 		return fmt.Errorf("%s: the $ref %q names nothing in the document. Correct the $ref, or add what it names", at, m[1])
 	}
-	if lineColumn.MatchString(err.Error()) {
+	if lineColumn().MatchString(err.Error()) {
 		return shapeError(name, root, err.Error())
 	}
 	return fmt.Errorf("%s: %v", name, err)
@@ -178,7 +181,9 @@ func buildError(name string, data []byte, root *yaml.Node, err error) error {
 
 // badRef finds the reference in libopenapi's error for a $ref that
 // resolves to nothing.
-var badRef = regexp.MustCompile("component `(#[^`]*)` does not exist")
+var badRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("component `(#[^`]*)` does not exist")
+})
 
 // externalRef is the first $ref of the document that does not start
 // with #, and its line, "" when there is none.

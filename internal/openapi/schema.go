@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	thcl "github.com/toolhost/toolhost/hcl"
 )
@@ -474,8 +475,10 @@ func toAny(ss []string) []any {
 	return out
 }
 
-// mdLink is a Markdown link, [text](target).
-var mdLink = regexp.MustCompile(`\[([^\]\n]+)\]\([^)\s]+\)`)
+// mdLink is a Markdown link, [text](target), compiled at its first use.
+var mdLink = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\[([^\]\n]+)\]\([^)\s]+\)`)
+})
 
 // brief trims a description to what a model needs: its first
 // paragraph, spaces collapsed, Markdown links as their text, at most max bytes, cut at the end of a
@@ -485,7 +488,7 @@ func brief(s string, max int) string {
 	if i := strings.Index(s, "\n\n"); i >= 0 {
 		s = s[:i]
 	}
-	s = mdLink.ReplaceAllString(strings.Join(strings.Fields(s), " "), "$1")
+	s = mdLink().ReplaceAllString(strings.Join(strings.Fields(s), " "), "$1")
 	if len(s) <= max {
 		return s
 	}
