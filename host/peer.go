@@ -149,8 +149,8 @@ const logQuiet = time.Second
 // callReporter is the adapters.Reporter of one call: it passes log lines
 // to the peer, at most LogBurst at once and LogRate a second, and progress
 // so that it never goes backwards, at most ProgressBurst at once and then
-// one every ProgressInterval, with an elapsed-time heartbeat until the backend reports progress
-// itself.
+// one every ProgressInterval, with an elapsed-time heartbeat until the
+// backend reports progress itself.
 type callReporter struct {
 	ctx  context.Context
 	peer Peer
@@ -316,8 +316,8 @@ func (c *callReporter) Progress(progress, total float64, msg string) {
 
 // send sends progress unless it would not go forward, or holds it back
 // until the bucket allows (see ProgressBurst), in place of any held back
-// before, unless that one is due already: then it goes first. The lock is held while sending, so that
-// notifications leave in order.
+// before, unless that one is due already: then it goes first. The lock is
+// held while sending, so that notifications leave in order.
 func (c *callReporter) send(progress, total float64, msg string, fromBackend bool) {
 	if !c.peer.WantsProgress() {
 		return
@@ -345,9 +345,12 @@ func (c *callReporter) send(progress, total float64, msg string, fromBackend boo
 	if c.pending != nil && c.progressWait(now) == 0 {
 		// The progress held back is due, and its timer is late (a loaded
 		// machine): it goes now, not replaced by this one, which waits
-		// its turn.
+		// its turn, unless it no longer goes forward.
 		c.sendLocked(c.pending)
 		c.pending = nil
+		if progress <= c.last {
+			return
+		}
 	}
 	if wait := c.progressWait(now); wait > 0 {
 		c.pending = note

@@ -95,6 +95,32 @@ func TestCallReporterLateTimerKeepsProgress(t *testing.T) {
 	}
 }
 
+// TestCallReporterLateTimerNeverBack: a report below the one held back,
+// which goes first once due, is dropped, not sent after it.
+func TestCallReporterLateTimerNeverBack(t *testing.T) {
+	peer := &recordingPeer{progress: true}
+	r := newCallReporter(context.Background(), peer, "t", 0)
+	for i := range ProgressBurst {
+		r.Progress(float64(i), 100, "")
+	}
+	r.Progress(50, 100, "held") // held back: the burst is spent
+	r.mu.Lock()
+	r.progressFilled = r.progressFilled.Add(-2 * ProgressInterval)
+	r.mu.Unlock()
+	r.Progress(40, 100, "below the one held")
+	time.Sleep(2 * ProgressInterval) // a timer armed for 40 would have fired
+	r.finish()
+	vals := peer.values()
+	for i := 1; i < len(vals); i++ {
+		if vals[i] <= vals[i-1] {
+			t.Fatalf("progress went back: %v", vals)
+		}
+	}
+	if last := vals[len(vals)-1]; last != 50 {
+		t.Errorf("sent %v, want the last to be 50", vals)
+	}
+}
+
 // TestCallReporterProgressBurst: the first ProgressBurst reports go at
 // once; those that follow at once are coalesced into the latest, which
 // goes when the call returns.
