@@ -195,12 +195,11 @@ func takeDecoded(jobs []decodeJob, prev *reuse) []byte {
 	parallel.For(len(jobs), decodeBlocksPerWorker, func(i int) {
 		j := &jobs[i]
 		var kb blockKeyed
-		if body, ok := j.block.Body.(*hclsyntax.Body); ok && known != nil {
-			kb, ok = known[body]
-			if !ok {
-				kb.key, kb.keep = blockKey(deps, j)
-			}
-		} else {
+		found := false
+		if body, ok := j.block.Body.(*hclsyntax.Body); ok {
+			kb, found = known[body] // known may be nil: not found
+		}
+		if !found {
 			kb.key, kb.keep = blockKey(deps, j)
 		}
 		if !kb.keep {

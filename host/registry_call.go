@@ -47,10 +47,8 @@ func (r *Registry) CallToolFrom(ctx context.Context, name string, args json.RawM
 // takeSlot waits for one of the max_concurrent_calls slots. It returns an
 // error result when ctx ends first.
 func (r *Registry) takeSlot(ctx context.Context, tool string, rep *callReporter) *mcp.CallToolResult {
-	select {
-	case r.slots <- struct{}{}:
+	if r.trySlot() {
 		return nil // a slot was free: the call did not wait
-	default:
 	}
 	rep.setWaiting(true)
 	ok := r.acquireSlot(ctx, "tool call", "tool", tool)
@@ -67,16 +65,25 @@ func (r *Registry) takeSlot(ctx context.Context, tool string, rep *callReporter)
 // allows. It reports false when ctx ends first.
 // what and key, name describe the waiter in the debug log line.
 func (r *Registry) acquireSlot(ctx context.Context, what, key, name string) bool {
-	select {
-	case r.slots <- struct{}{}:
+	if r.trySlot() {
 		return true
-	default:
 	}
 	slog.Debug(what+" waits for a slot", key, name, "max_concurrent_calls", cap(r.slots))
 	select {
 	case r.slots <- struct{}{}:
 		return true
 	case <-ctx.Done():
+		return false
+	}
+}
+
+// trySlot takes one of the max_concurrent_calls slots if one is free, and
+// reports whether it did.
+func (r *Registry) trySlot() bool {
+	select {
+	case r.slots <- struct{}{}:
+		return true
+	default:
 		return false
 	}
 }
