@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -48,14 +49,24 @@ tool "say_hello" {
 const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 
 // postInit posts an initialize request to path with the Authorization
-// header auth (none when empty) and returns the answer.
+// header auth (none when empty) and returns the answer, its body read
+// whole: when a client drops an initialize POST before its initialize
+// has run, the SDK ends the new session, so a caller that closed the body
+// at once and went on with the session would race that.
 func postInit(t *testing.T, e *httpEnv, path, auth string) *http.Response {
 	t.Helper()
 	hdr := map[string]string{}
 	if auth != "" {
 		hdr["Authorization"] = auth
 	}
-	return rawPost(t, e.base+path, initializeBody, hdr)
+	resp := rawPost(t, e.base+path, initializeBody, hdr)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatalf("reading the answer to initialize: %v", err)
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	return resp
 }
 
 func TestHTTPOAuth(t *testing.T) {
