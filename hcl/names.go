@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -203,4 +204,26 @@ func sanitizeName(s string) string {
 		out = out[:64]
 	}
 	return out
+}
+
+// validIdentifier is hclsyntax.ValidIdentifier, which runs HCL's scanner
+// on s, with a fast path for ASCII: a letter or _, then letters, digits,
+// _ and -. Every param of every tool is checked at each load, and the
+// scanner costs as much as the rest of a param's decode.
+func validIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return hclsyntax.ValidIdentifier(s)
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
 }

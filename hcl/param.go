@@ -76,7 +76,7 @@ func decodeParam(block *hcl.Block, ctx *hcl.EvalContext) (p *Param, diags hcl.Di
 	content, diags := block.Body.Content(paramBlockSchema)
 	explainUnsupported(diags, paramBlockSchema)
 	typed = !diags.HasErrors()
-	if !hclsyntax.ValidIdentifier(p.Name) {
+	if !validIdentifier(p.Name) {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid parameter name",

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
@@ -280,7 +279,7 @@ func decodeResourceTemplate(block *hcl.Block, ctx *hcl.EvalContext, compile map[
 			r.Prefix += "/"
 		}
 		r.Variable = strings.TrimLeft(expr, "+/")
-		if !hclsyntax.ValidIdentifier(r.Variable) {
+		if !validIdentifier(r.Variable) {
 			diags = append(diags, rangeDiag(attrs["uri_template"], "Invalid URI template", uriTemplateExprProblem(r.URITemplate, expr)))
 			valid = false
 		} else if !strings.Contains(r.Prefix, ":") {

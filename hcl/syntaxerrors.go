@@ -237,7 +237,7 @@ func unquotedValue(src []byte, d *hcl.Diagnostic) (*hcl.Diagnostic, bool) {
 		return nil, false
 	}
 	name := bytes.TrimSpace(line[:eq])
-	if !hclsyntax.ValidIdentifier(string(name)) {
+	if !validIdentifier(string(name)) {
 		return nil, false
 	}
 	lead := eq + 1

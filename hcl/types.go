@@ -84,7 +84,7 @@ func attrNameHelp(key hcl.Expression) string {
 		return help
 	}
 	s := v.AsString()
-	if hclsyntax.ValidIdentifier(s) {
+	if validIdentifier(s) {
 		return fmt.Sprintf("%s Write %s without quotes.", help, s)
 	}
 	return fmt.Sprintf("%s %q is not one: for keys such as it, declare map(T); or, in a result field, give the key a name in the path with a gjson multipath, as in path = \"items.#.{first_name:first name}\" and object({ first_name = string }).", help, s)

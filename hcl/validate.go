@@ -2,7 +2,9 @@ package hcl
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -29,13 +31,10 @@ func lintTool(block *hcl.Block, t *Tool, static *hcl.EvalContext, lookup EnvLook
 	}
 	var callTime []hclsyntax.Node // expressions evaluated at call time
 	var paramBlocks []*hclsyntax.Block
-	isBackend := map[string]bool{}
-	for _, n := range adapters.Names() {
-		isBackend[n] = true
-	}
 	for _, b := range body.Blocks {
+		_, isBackend := adapters.Lookup(b.Type)
 		switch {
-		case isBackend[b.Type]:
+		case isBackend:
 			callTime = append(callTime, b.Body)
 		case b.Type == "result":
 			for _, fb := range b.Body.Blocks {
@@ -502,10 +501,7 @@ func nonPortablePattern(p string) string {
 // on a value known only at call time is not evaluated further at load.
 func unknownFunctions(n hclsyntax.Node, functions map[string]function.Function) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	names := make([]string, 0, len(functions))
-	for name := range functions {
-		names = append(names, name)
-	}
+	var names []string // for the hint, made at the first unknown name
 	_ = hclsyntax.VisitAll(n, func(node hclsyntax.Node) hcl.Diagnostics {
 		call, ok := node.(*hclsyntax.FunctionCallExpr)
 		if !ok {
@@ -519,6 +515,9 @@ func unknownFunctions(n hclsyntax.Node, functions map[string]function.Function) 
 		if _, ok := functions[alias]; ok {
 			detail += fmt.Sprintf(" HCL calls it %q.", alias)
 		} else {
+			if names == nil {
+				names = slices.Collect(maps.Keys(functions))
+			}
 			detail += suggest.Hint(call.Name, names)
 		}
 		diags = append(diags, &hcl.Diagnostic{
