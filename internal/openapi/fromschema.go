@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strconv"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/pb33f/go-yaml"
 	"github.com/pb33f/libopenapi/datamodel/high/base"
+	"github.com/pb33f/libopenapi/datamodel/low"
+	lowbase "github.com/pb33f/libopenapi/datamodel/low/base"
 )
 
 // schemas makes the Schemas of a document's schema proxies: one
@@ -289,9 +292,31 @@ func (s *schemas) withSiblings(sp *base.SchemaProxy, n *yaml.Node) *Schema {
 		}
 	}
 	if len(assert.Content) > 0 {
-		out.AllOf = append(slices.Clone(out.AllOf), simpleSchema(assert, 0))
+		out.AllOf = append(slices.Clone(out.AllOf), s.besideRef(sp, assert))
 	}
 	return &out
+}
+
+// besideRef is the schema of the assertions beside a 3.1 $ref (assert,
+// a mapping without the $ref), read as any other schema of the document
+// is: properties, required, items and the $refs in them included. Built
+// with the $ref's own index and context, a $ref in them resolves as one
+// beside it would. When libopenapi cannot build it, the keywords
+// simpleSchema reads are kept.
+func (s *schemas) besideRef(sp *base.SchemaProxy, assert *yaml.Node) *Schema {
+	if ref := sp.GoLow(); ref != nil {
+		ctx := ref.GetContext()
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		proxy := &lowbase.SchemaProxy{}
+		if err := proxy.Build(ctx, nil, assert, ref.GetIndex()); err == nil {
+			if out := s.schema(base.NewSchemaProxy(&low.NodeReference[*lowbase.SchemaProxy]{Value: proxy, ValueNode: assert})); out != nil {
+				return out
+			}
+		}
+	}
+	return simpleSchema(assert, 0)
 }
 
 // refNode is the mapping a $ref is written in, with the keywords beside

@@ -318,6 +318,36 @@ components:
             schema: {type: object, properties: {name: {type: string}}}
       responses: {"200": {description: ok}}
 `, []string{`content_type = "application/merge-patch+json"`, `content_type = "application/vnd.x+json; charset=\"utf-8\""`, `content_type = "application/json"`}, nil},
+		{"3.1: properties and required beside a $ref", `openapi: 3.1.0
+info: {title: Shapes, version: "1"}
+servers: [{url: "https://shapes.example.com/v1"}]
+paths:
+  /pets:
+    post:
+      operationId: addPet
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/Base"
+              properties:
+                name: {type: string, description: "The pet's name", minLength: 1}
+                owner: {$ref: "#/components/schemas/Owner"}
+              required: [name]
+      responses: {"200": {description: ok}}
+components:
+  schemas:
+    Base:
+      type: object
+      properties:
+        id: {type: integer}
+    Owner:
+      type: object
+      properties:
+        email: {type: string, format: email}
+      required: [email]
+`, []string{"id = {", "name = {", `description = "The pet's name"`, "minLength   = 1", `format = "email"`, `required = ["email"]`, `required             = ["name"]`, "owner = param.owner"}, nil},
 		{"a header or path parameter that is a list", `paths:
   /h/{ids}:
     delete:
@@ -330,7 +360,11 @@ components:
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			doc, err := openapi.Parse("shapes.yaml", []byte(shapesHead+tc.doc))
+			src := shapesHead + tc.doc
+			if strings.HasPrefix(tc.doc, "openapi:") {
+				src = tc.doc // a document of another version, whole
+			}
+			doc, err := openapi.Parse("shapes.yaml", []byte(src))
 			if err != nil {
 				t.Fatal(err)
 			}
