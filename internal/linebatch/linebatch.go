@@ -10,6 +10,7 @@ package linebatch
 
 import (
 	"io"
+	"runtime"
 	"sync"
 )
 
@@ -53,8 +54,12 @@ func (b *Writer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// flush writes what is pending until nothing is.
+// flush writes what is pending until nothing is. It lets the goroutines
+// ready to run go first, so that the lines they are about to write (a
+// server's other calls ending) go out in the same write as the line that
+// started it, rather than in a write each.
 func (b *Writer) flush() {
+	runtime.Gosched()
 	b.mu.Lock()
 	for len(b.pending) > 0 {
 		batch := b.pending

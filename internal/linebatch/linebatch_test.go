@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -81,4 +82,50 @@ func TestWriterKeepsLines(t *testing.T) {
 // TestFlushIdle: Flush on a Writer with nothing written returns.
 func TestFlushIdle(t *testing.T) {
 	New(os.Stderr).Flush()
+}
+
+// countingWriter counts the writes made to it.
+type countingWriter struct {
+	mu     sync.Mutex
+	writes int
+	bytes  int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.writes++
+	c.bytes += len(p)
+	return len(p), nil
+}
+
+// TestWriterGathers: lines of goroutines ready to write when a flush
+// starts go out with the first line, in one write, rather than one write
+// each. On one processor the flush's goroutine would otherwise run as
+// soon as the first writer let go of it, before the others.
+func TestWriterGathers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	const writers = 8
+	line := []byte("time=... level=INFO msg=\"tool call\" tool=x outcome=ok\n")
+	for round := range 20 {
+		c := &countingWriter{}
+		b := New(c)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for range writers {
+			wg.Go(func() {
+				<-start
+				_, _ = b.Write(line)
+			})
+		}
+		close(start)
+		wg.Wait()
+		b.Flush()
+		if c.bytes != writers*len(line) {
+			t.Fatalf("round %d: %d bytes written, want %d", round, c.bytes, writers*len(line))
+		}
+		if c.writes >= writers {
+			t.Fatalf("round %d: %d lines went out in %d writes, want fewer writes than lines", round, writers, c.writes)
+		}
+	}
 }
