@@ -209,7 +209,7 @@ func sanitizeName(s string) string {
 // validIdentifier is hclsyntax.ValidIdentifier, which runs HCL's scanner
 // on s, with a fast path for ASCII: a letter or _, then letters, digits,
 // _ and -. Every param of every tool is checked at each load, and the
-// scanner costs as much as the rest of a param's decode.
+// scanner is a large share of a param's decode.
 func validIdentifier(s string) bool {
 	if s == "" {
 		return false

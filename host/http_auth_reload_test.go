@@ -24,9 +24,7 @@ tool "say_hello" {
 }
 `
 	e := startHTTPConfig(t, HTTPOptions{}, tool)
-	init := rawPost(t, e.base+"/mcp", initializeBody, nil)
-	_, _ = io.Copy(io.Discard, init.Body) // the answer read whole: a body closed early may end the session
-	init.Body.Close()
+	init := postInit(t, e, "/mcp", "")
 	sid := init.Header.Get("Mcp-Session-Id")
 	if sid == "" {
 		t.Fatalf("initialize without a token: %s, no session", init.Status)
