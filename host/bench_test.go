@@ -31,6 +31,7 @@ import (
 	"github.com/toolhost/toolhost/adapters"
 	thcl "github.com/toolhost/toolhost/hcl"
 
+	"github.com/toolhost/toolhost/internal/logtext"
 	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
@@ -218,7 +219,7 @@ func BenchmarkCallTool(b *testing.B) {
 	r := benchRegistry(b)
 	// Each call's record at info, as serve writes it, to nowhere.
 	defer slog.SetDefault(slog.Default())
-	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	slog.SetDefault(slog.New(logtext.New(io.Discard, nil)))
 	for _, c := range []struct{ tool, args string }{
 		{"say_hello", `{"name":"world"}`},
 		{"constrained", constrainedArgs},

@@ -28,6 +28,7 @@ import (
 	"github.com/toolhost/toolhost/host"
 	"github.com/toolhost/toolhost/internal/diagtext"
 	"github.com/toolhost/toolhost/internal/linebatch"
+	"github.com/toolhost/toolhost/internal/logtext"
 	"github.com/toolhost/toolhost/internal/setup"
 )
 
@@ -553,7 +554,8 @@ func newLogger(w io.Writer, level string) (*slog.Logger, error) {
 	if err != nil {
 		return nil, err
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+	// slog's text format, a tool call's line written faster (logtext).
+	return slog.New(logtext.New(w, &slog.HandlerOptions{Level: l})), nil
 }
 
 // parseLevel reads a --log-level.
