@@ -256,7 +256,13 @@ func (c *stdioConn) handleLine(line []byte) bool {
 		c.refuse(line, nil, jsonrpc.CodeParseError, "Parse error: the message is not valid UTF-8")
 		return true
 	}
-	if !json.Valid(line) {
+	// A plain tools/call is read strictly but for its arguments: it is
+	// valid JSON when they are (stdio_plainline.go).
+	plain, isPlain := plainRequest(line)
+	if isPlain && plain.args != nil && !json.Valid(plain.args) {
+		isPlain = false
+	}
+	if !isPlain && !json.Valid(line) {
 		c.refuse(line, nil, jsonrpc.CodeParseError, "Parse error: the message is not valid JSON")
 		return true
 	}
@@ -265,7 +271,6 @@ func (c *stdioConn) handleLine(line []byte) bool {
 		return true
 	}
 	var msg jsonrpc.Message
-	plain, isPlain := plainRequest(line) // stdio_plainline.go
 	if isPlain {
 		msg = plain.req
 	} else {

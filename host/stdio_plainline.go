@@ -28,8 +28,10 @@ type plainLine struct {
 	args json.RawMessage // the arguments, nil when absent
 }
 
-// plainRequest reads line, valid JSON and UTF-8, when it is a plain
-// tools/call (see above); ok is false for any other.
+// plainRequest reads line, valid UTF-8, when it is a plain tools/call (see
+// above); ok is false for any other. It reads all but the arguments as
+// strictly as JSON's grammar: a line it reads is valid JSON when its
+// arguments are, which the caller checks.
 func plainRequest(line []byte) (p plainLine, ok bool) {
 	if jsondepth.TooDeep(line, maxDepth) {
 		return p, false
@@ -82,8 +84,10 @@ func plainRequest(line []byte) (p plainLine, ok bool) {
 	return p, true
 }
 
-// lineScan reads JSON already known to be valid (argParser's space skips
-// white space; its ok is not used).
+// lineScan reads the JSON of a line: its reading of an object, a string
+// and an integer refuses what JSON does not allow; skipValue does not
+// check what it skips. (argParser's space skips white space; its ok is not
+// used.)
 type lineScan struct {
 	argParser
 }
@@ -129,17 +133,18 @@ func (s *lineScan) object(member func(key []byte) bool) bool {
 	}
 }
 
-// plainString reads a string without escapes and returns its bytes.
+// plainString reads a string without escapes or control characters (which
+// JSON does not allow unescaped) and returns its bytes.
 func (s *lineScan) plainString() ([]byte, bool) {
 	if s.peek() != '"' {
 		return nil, false
 	}
 	start := s.i + 1
 	for j := start; j < len(s.b); j++ {
-		switch s.b[j] {
-		case '\\':
+		switch c := s.b[j]; {
+		case c == '\\' || c < 0x20:
 			return nil, false
-		case '"':
+		case c == '"':
 			s.i = j + 1
 			return s.b[start:j], true
 		}
@@ -148,7 +153,7 @@ func (s *lineScan) plainString() ([]byte, bool) {
 }
 
 // smallInt reads a non-negative integer of at most 15 digits (within the
-// ±2^53 an id may be) with no fraction or exponent.
+// ±2^53 an id may be) with no fraction or exponent, and no leading zero.
 func (s *lineScan) smallInt() (int64, bool) {
 	s.space()
 	start := s.i
@@ -156,6 +161,9 @@ func (s *lineScan) smallInt() (int64, bool) {
 		s.i++
 	}
 	if s.i == start || s.i-start > 15 || (s.i < len(s.b) && (s.b[s.i] == '.' || s.b[s.i] == 'e' || s.b[s.i] == 'E')) {
+		return 0, false
+	}
+	if s.b[start] == '0' && s.i-start > 1 {
 		return 0, false
 	}
 	n, err := strconv.ParseInt(string(s.b[start:s.i]), 10, 64)

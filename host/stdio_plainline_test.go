@@ -46,6 +46,10 @@ var plainLineSeeds = []struct {
 	{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"},"extra":1}`, false},
 	{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"},"result":{}}`, false},
 	{`[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}]`, false},
+	{`{"jsonrpc":"2.0","id":01,"method":"tools/call","params":{"name":"t"}}`, false},
+	{`{"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"t\tu"}}`, false},
+	{"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\x01\"}}", false},
+	{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":}}}`, true},
 }
 
 // TestPlainRequest: a line plainRequest reads gives the request, name and
@@ -57,7 +61,9 @@ func TestPlainRequest(t *testing.T) {
 			if ok != tt.plain {
 				t.Fatalf("read as plain: %v, want %v", ok, tt.plain)
 			}
-			if ok {
+			// Arguments that are not JSON are left to handleLine's
+			// check of the whole line (TestStdioPlainLineParseErrors).
+			if ok && (p.args == nil || json.Valid(p.args)) {
 				checkPlainAgrees(t, []byte(tt.line), p)
 			}
 		})
@@ -72,12 +78,19 @@ func FuzzPlainRequest(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		b := bytes.TrimSpace([]byte(line))
-		if len(b) == 0 || !utf8.Valid(b) || !json.Valid(b) {
+		if len(b) == 0 || !utf8.Valid(b) {
 			return // handleLine refuses these first
 		}
-		if p, ok := plainRequest(b); ok {
-			checkPlainAgrees(t, b, p)
+		p, ok := plainRequest(b)
+		if !ok || p.args != nil && !json.Valid(p.args) {
+			return // json.Valid checks the whole line
 		}
+		// handleLine checks no more than the arguments of a line read
+		// as plain: the rest must be valid JSON.
+		if !json.Valid(b) {
+			t.Fatalf("read as plain, arguments valid, but the line is not JSON: %q", b)
+		}
+		checkPlainAgrees(t, b, p)
 	})
 }
 
@@ -98,5 +111,29 @@ func checkPlainAgrees(t *testing.T, line []byte, p plainLine) {
 	}
 	if p.args != nil && &p.args[0] == &line[bytes.Index(line, p.args)] {
 		t.Fatal("the arguments share the line's buffer")
+	}
+}
+
+// TestStdioPlainLineParseErrors: a tools/call that looks plain but is not
+// JSON (its arguments, a control character in a string, a leading zero)
+// is refused as a parse error with id null, as any line that is not JSON,
+// and the session goes on; the same call written right is answered.
+func TestStdioPlainLineParseErrors(t *testing.T) {
+	reg := loadSource(t, stdioIDConfig)
+	p := startStdio(t, reg)
+	p.initialize()
+	for _, tc := range []struct{ name, line string }{
+		{"arguments cut short", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello","arguments":{"name":}}}`},
+		{"arguments with a bad string", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello","arguments":{"name":"wo` + "\x01" + `rld"}}}`},
+		{"arguments with a bad number", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello","arguments":{"name":01}}}`},
+		{"tab in the name", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hel` + "\t" + `lo","arguments":{"name":"world"}}}`},
+		{"leading zero in the id", `{"jsonrpc":"2.0","id":01,"method":"tools/call","params":{"name":"hello","arguments":{"name":"world"}}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p.send(tc.line)
+			wantError(t, p.next(), "null", jsonrpc.CodeParseError, "not valid JSON")
+			p.send(helloLine("2"))
+			wantHello(t, p.next(), "2")
+		})
 	}
 }
