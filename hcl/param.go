@@ -270,8 +270,27 @@ func (p *Param) decodeDefault(a *hcl.Attribute, ctx *hcl.EvalContext) hcl.Diagno
 // parameter's constraints (bounds, lengths, pattern, enum). It returns a
 // message such as "is not one of the enum values" when v does not fit, or "".
 func (p *Param) Check(v cty.Value) string {
+	if p.unconstrained(v) {
+		return ""
+	}
 	_, msg := p.conform(v)
 	return msg
+}
+
+// unconstrained reports whether v is a known string or bool, not null and
+// not marked, of a parameter of its type with nothing to check it against:
+// conform would find nothing wrong with it.
+func (p *Param) unconstrained(v cty.Value) bool {
+	switch {
+	case p.Type.Kind == KindString && v.Type() == cty.String:
+		if p.MinLength != nil || p.MaxLength != nil || p.Pattern != nil {
+			return false
+		}
+	case p.Type.Kind == KindBool && v.Type() == cty.Bool:
+	default:
+		return false
+	}
+	return len(p.Enum) == 0 && v.IsKnown() && !v.IsNull() && !v.IsMarked()
 }
 
 // conform converts v to the parameter's type and checks it against the

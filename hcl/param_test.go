@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zclconf/go-cty/cty"
 )
 
 // TestParamSchemaKeywords checks the keywords of single parameters, so that a
@@ -84,4 +86,40 @@ func TestParamSchemaKeywords(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestParamCheckShortcut: Check's shortcut for a string or bool with
+// nothing to check it against gives what conform gives, for every kind of
+// value; a constraint of any kind takes conform's way.
+func TestParamCheckShortcut(t *testing.T) {
+	one := 1
+	params := map[string]*Param{
+		"string":       {Type: &Type{Kind: KindString}},
+		"bool":         {Type: &Type{Kind: KindBool}},
+		"string, max":  {Type: &Type{Kind: KindString}, MaxLength: &one},
+		"string, min":  {Type: &Type{Kind: KindString}, MinLength: &one},
+		"string, enum": {Type: &Type{Kind: KindString}, Enum: []cty.Value{cty.StringVal("a")}},
+		"bool, enum":   {Type: &Type{Kind: KindBool}, Enum: []cty.Value{cty.True}},
+		"number":       {Type: &Type{Kind: KindNumber}},
+	}
+	values := map[string]cty.Value{
+		"string":       cty.StringVal("ab"),
+		"empty string": cty.StringVal(""),
+		"true":         cty.True,
+		"false":        cty.False,
+		"null string":  cty.NullVal(cty.String),
+		"null bool":    cty.NullVal(cty.Bool),
+		"number":       cty.NumberIntVal(3),
+		"infinite":     cty.PositiveInfinity,
+	}
+	for pn, p := range params {
+		for vn, v := range values {
+			t.Run(pn+"/"+vn, func(t *testing.T) {
+				_, want := p.conform(v)
+				if got := p.Check(v); got != want {
+					t.Errorf("Check = %q, conform = %q", got, want)
+				}
+			})
+		}
+	}
 }

@@ -75,8 +75,8 @@ func DecodeArgs(t *thcl.Tool, raw json.RawMessage) (cty.Value, error) {
 		return decodeRawArgs(t.RawInput, raw)
 	}
 	trimmed := bytes.TrimSpace(raw)
-	if vals, ok := plainArgs(t, trimmed); ok { // args_plain.go
-		return paramObject(vals), nil
+	if obj, ok := plainArgs(t, trimmed); ok { // args_plain.go
+		return obj, nil
 	}
 	return decodeArgs(t, trimmed)
 }

@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"encoding/json"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
@@ -26,23 +27,39 @@ import (
 const plainParams = 64
 
 // plainArgs reads b, trimmed arguments of a tool whose parameters are all
-// of a primitive type, into the parameters' values, as DecodeArgs makes
-// them when the arguments have no problem. ok is false for anything it
-// does not read: a tool of another parameter, or arguments that are not
-// such an object, or that have a problem; the general decoder then takes
-// them.
-func plainArgs(t *thcl.Tool, b []byte) (_ map[string]cty.Value, ok bool) {
+// of a primitive type, into the "param" object DecodeArgs makes of them
+// when the arguments have no problem. ok is false for anything it does
+// not read: a tool of another parameter, or arguments that are not such
+// an object, or that have a problem; the general decoder then takes them.
+func plainArgs(t *thcl.Tool, b []byte) (_ cty.Value, ok bool) {
 	if len(t.Params) > plainParams || len(b) < 2 || b[0] != '{' {
-		return nil, false
+		return cty.NilVal, false
 	}
 	for _, p := range t.Params {
 		switch p.Type.Kind {
 		case thcl.KindString, thcl.KindNumber, thcl.KindInteger, thcl.KindBool:
 		default:
-			return nil, false
+			return cty.NilVal, false
 		}
 	}
-	vals := make(map[string]cty.Value, len(t.Params))
+	// The values are gathered in a map of the pool's, which
+	// cty.ObjectVal copies.
+	vals := plainVals.Get().(map[string]cty.Value)
+	defer func() {
+		clear(vals)
+		plainVals.Put(vals)
+	}()
+	if !readPlainArgs(t, b, vals) {
+		return cty.NilVal, false
+	}
+	return paramObject(vals), true
+}
+
+// plainVals are the maps plainArgs gathers values in.
+var plainVals = sync.Pool{New: func() any { return map[string]cty.Value{} }}
+
+// readPlainArgs is plainArgs's reading of b into vals.
+func readPlainArgs(t *thcl.Tool, b []byte, vals map[string]cty.Value) (ok bool) {
 	var seen uint64 // the parameters given, a null included
 	i := jsonSpace(b, 1)
 	if i < len(b) && b[i] == '}' {
@@ -50,41 +67,41 @@ func plainArgs(t *thcl.Tool, b []byte) (_ map[string]cty.Value, ok bool) {
 	} else {
 		for {
 			if i >= len(b) || b[i] != '"' {
-				return nil, false
+				return false
 			}
 			key, end, ok := plainString(b, i)
 			if !ok {
-				return nil, false
+				return false
 			}
 			j := paramIndex(t, key)
 			if j < 0 || seen&(1<<j) != 0 {
-				return nil, false // not declared, or given twice
+				return false // not declared, or given twice
 			}
 			seen |= 1 << j
 			i = jsonSpace(b, end)
 			if i >= len(b) || b[i] != ':' {
-				return nil, false
+				return false
 			}
 			i = jsonSpace(b, i+1)
 			if i, ok = plainValue(t.Params[j], b, i, vals); !ok {
-				return nil, false
+				return false
 			}
 			i = jsonSpace(b, i)
 			if i >= len(b) {
-				return nil, false
+				return false
 			}
 			if b[i] == '}' {
 				i++
 				break
 			}
 			if b[i] != ',' {
-				return nil, false
+				return false
 			}
 			i = jsonSpace(b, i+1)
 		}
 	}
 	if i != len(b) {
-		return nil, false
+		return false
 	}
 	for _, p := range t.Params {
 		if _, given := vals[p.Name]; given {
@@ -94,12 +111,12 @@ func plainArgs(t *thcl.Tool, b []byte) (_ map[string]cty.Value, ok bool) {
 		case p.Default != cty.NilVal:
 			vals[p.Name] = p.Default
 		case p.Required:
-			return nil, false
+			return false
 		default:
 			vals[p.Name] = cty.NullVal(p.Type.Cty())
 		}
 	}
-	return vals, true
+	return true
 }
 
 // plainValue reads the value at b[i] of parameter p into vals (nothing for

@@ -54,7 +54,7 @@ func samePlainArgs(t *testing.T, r *Registry, tool string, raw []byte) bool {
 	t.Helper()
 	tl := mustTool(t, r, tool)
 	raw = bytes.TrimSpace(raw) // as DecodeArgs does
-	vals, ok := plainArgs(tl, raw)
+	got, ok := plainArgs(tl, raw)
 	if !ok {
 		return false
 	}
@@ -62,7 +62,7 @@ func samePlainArgs(t *testing.T, r *Registry, tool string, raw []byte) bool {
 	if err != nil {
 		t.Fatalf("%s %q: plainArgs read what the general decoder refuses: %v", tool, raw, err)
 	}
-	if got := paramObject(vals); !got.RawEquals(want) {
+	if !got.RawEquals(want) {
 		t.Fatalf("%s %q: plainArgs %#v, the general decoder %#v", tool, raw, got, want)
 	}
 	return true
