@@ -171,13 +171,24 @@ func (r *Reloader) rewatch(w *fsnotify.Watcher, added map[string]os.FileInfo) (m
 		r.afterWatchSet()
 		r.afterWatchSet = nil
 	}
-	watched := map[string]bool{}
-	for _, d := range w.WatchList() {
-		watched[d] = true
-	}
 	want := map[string]bool{}
 	for _, d := range dirs {
-		want[d] = true
+		want[pathKey(d)] = true
+	}
+	watched := map[string]bool{}
+	for _, d := range w.WatchList() {
+		if !want[pathKey(d)] {
+			// Watched under a name not asked for: on Windows a watched
+			// directory renamed away (the config's folder replaced by
+			// a rename) keeps its watch, under its new name. Dropped
+			// before a directory is added under the old name, which
+			// must be a watch of its own.
+			_ = w.Remove(d)
+			continue
+		}
+		watched[d] = true
+	}
+	for _, d := range dirs {
 		info, err := os.Stat(d)
 		if err != nil {
 			continue // gone since watchSet looked: the next event says
@@ -185,8 +196,13 @@ func (r *Reloader) rewatch(w *fsnotify.Watcher, added map[string]os.FileInfo) (m
 		if prev := added[d]; watched[d] && prev != nil && os.SameFile(prev, info) {
 			continue
 		}
-		if watched[d] {
-			_ = w.Remove(d) // another directory now; the old one may be gone
+		if watched[d] || added[d] != nil {
+			// Another directory now; the old one may be gone. On
+			// Windows a directory renamed away keeps its watch (under
+			// its new name, dropped above); where the system names a
+			// directory by its path (wine), that watch is the one the
+			// path finds, and would be taken for the new directory's.
+			_ = w.Remove(d)
 		}
 		if r.beforeAdd != nil {
 			r.beforeAdd(d)
@@ -217,7 +233,7 @@ func (r *Reloader) rewatch(w *fsnotify.Watcher, added map[string]os.FileInfo) (m
 		added[d] = info
 	}
 	for d := range added {
-		if !want[d] {
+		if !want[pathKey(d)] {
 			_ = w.Remove(d)
 			delete(added, d)
 		}
