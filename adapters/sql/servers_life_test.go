@@ -90,7 +90,7 @@ func TestServersReload(t *testing.T) {
 		driver, slow, others string
 	}{
 		{"postgres", "SELECT pg_sleep(0.5) IS NULL AS slept, count(*) AS n FROM items",
-			"SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"},
+			"SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'"},
 		{"mysql", "SELECT SLEEP(0.5) AS slept, count(*) AS n FROM items",
 			"SELECT count(*) FROM information_schema.processlist WHERE db = DATABASE() AND id <> CONNECTION_ID()"},
 	} {
