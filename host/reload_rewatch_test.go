@@ -94,7 +94,7 @@ func TestRewatchDropsWatchesNotAskedFor(t *testing.T) {
 	}
 	// Where the system tells the two folders apart (not wine 8, whose
 	// file ids follow the path), the new one is watched anew at once.
-	if !os.SameFile(before, after) && (!fresh || !os.SameFile(added[proj], after)) {
+	if !os.SameFile(before, after) && (!fresh || !os.SameFile(added[pathKey(proj)], after)) {
 		t.Errorf("the new %s is not watched anew (fresh %v)", proj, fresh)
 	}
 }

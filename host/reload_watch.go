@@ -30,7 +30,8 @@ func (r *Reloader) Watch(ctx context.Context) error {
 	defer w.Close()
 	defer r.startResourceWatch(ctx)()
 	var match func(string) bool
-	// added holds the directories watched, as they were when added.
+	// added holds the directories watched, by pathKey, as they were when
+	// added.
 	added := map[string]os.FileInfo{}
 	// watch (re)computes what to watch, and runs again after each reload
 	// (see rewatch).
@@ -156,7 +157,7 @@ func (r *Reloader) failureWait() time.Duration {
 }
 
 // rewatch works out what to watch (watchSet) and makes w watch it: added
-// holds the directories w watches, as they were when added. It runs when
+// holds the directories w watches, by pathKey, as they were when added. It runs when
 // Watch starts and again after each reload: a symlink swapped (a
 // ConfigMap's "..data", a release's "current") or a directory replaced
 // moves the config to directories not watched yet. A directory deleted or
@@ -186,17 +187,18 @@ func (r *Reloader) rewatch(w *fsnotify.Watcher, added map[string]os.FileInfo) (m
 			_ = w.Remove(d)
 			continue
 		}
-		watched[d] = true
+		watched[pathKey(d)] = true
 	}
 	for _, d := range dirs {
 		info, err := os.Stat(d)
 		if err != nil {
 			continue // gone since watchSet looked: the next event says
 		}
-		if prev := added[d]; watched[d] && prev != nil && os.SameFile(prev, info) {
+		key := pathKey(d)
+		if prev := added[key]; watched[key] && prev != nil && os.SameFile(prev, info) {
 			continue
 		}
-		if watched[d] || added[d] != nil {
+		if watched[key] || added[key] != nil {
 			// Another directory now; the old one may be gone. On
 			// Windows a directory renamed away keeps its watch (under
 			// its new name, dropped above); where the system names a
@@ -227,10 +229,10 @@ func (r *Reloader) rewatch(w *fsnotify.Watcher, added map[string]os.FileInfo) (m
 		// Fresh only for a directory not watched before, or another one
 		// under its path: watching one again that was watched already
 		// brings nothing new to look at.
-		if prev := added[d]; prev == nil || !os.SameFile(prev, info) {
+		if prev := added[key]; prev == nil || !os.SameFile(prev, info) {
 			fresh = true
 		}
-		added[d] = info
+		added[key] = info
 	}
 	for d := range added {
 		if !want[pathKey(d)] {
@@ -247,7 +249,7 @@ func (r *Reloader) rewatch(w *fsnotify.Watcher, added map[string]os.FileInfo) (m
 // fsnotify names events by those paths and a path watched stands for one
 // directory: after a symlink swap, the link's new target is a new path.
 func (r *Reloader) watchSet() (dirs []string, extra map[string]bool, match func(string) bool) {
-	p := &watchPlan{dirs: map[string]bool{}, names: map[string]bool{}, hclDirs: map[string]string{}}
+	p := &watchPlan{dirs: map[string]bool{}, dirKeys: map[string]string{}, names: map[string]bool{}, hclDirs: map[string]string{}}
 	for _, path := range r.Paths {
 		p.addConfig(path)
 	}
@@ -285,6 +287,10 @@ type watchPlan struct {
 	// config's folder is deleted or replaced (its parent, or the nearest
 	// directory that exists while it is gone), which may be unreadable.
 	dirs map[string]bool
+	// dirKeys are the dirs by pathKey: a directory reached under two
+	// spellings (on Windows, the name given and its real one) is
+	// watched once, under the first.
+	dirKeys map[string]string
 	// names are the files, links and directories to match, by pathKey.
 	names map[string]bool
 	// hclDirs are the config directories, by pathKey: any config file in
@@ -293,7 +299,14 @@ type watchPlan struct {
 }
 
 // addDir watches dir; essential says it holds the config or its icons.
-func (p *watchPlan) addDir(dir string, essential bool) { p.dirs[dir] = p.dirs[dir] || essential }
+func (p *watchPlan) addDir(dir string, essential bool) {
+	if first, ok := p.dirKeys[pathKey(dir)]; ok {
+		dir = first
+	} else {
+		p.dirKeys[pathKey(dir)] = dir
+	}
+	p.dirs[dir] = p.dirs[dir] || essential
+}
 
 // watchName watches the directory holding name and matches events on name
 // there: name created, removed, renamed over or swapped. When that

@@ -69,7 +69,8 @@ func plainRequest(line []byte) (p plainLine, ok bool) {
 		}
 		return false
 	})
-	if !ok || s.peek() != 0 || seen != [4]bool{true, true, true, true} || p.name == "" {
+	s.space() // then nothing: a NUL, which peek also gives as 0, is not an end
+	if !ok || s.i != len(s.b) || seen != [4]bool{true, true, true, true} || p.name == "" {
 		return plainLine{}, false
 	}
 	raw := bytes.Clone(line[pStart:pEnd]) // the line's buffer is reused

@@ -47,6 +47,8 @@ var plainLineSeeds = []struct {
 	{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"},"result":{}}`, false},
 	{`[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}]`, false},
 	{`{"jsonrpc":"2.0","id":01,"method":"tools/call","params":{"name":"t"}}`, false},
+	{"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\"}}\x00", false},
+	{"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{}}}\x00garbage{[", false},
 	{`{"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"t\tu"}}`, false},
 	{"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\x01\"}}", false},
 	{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":}}}`, true},
@@ -128,6 +130,8 @@ func TestStdioPlainLineParseErrors(t *testing.T) {
 		{"arguments with a bad number", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello","arguments":{"name":01}}}`},
 		{"tab in the name", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hel` + "\t" + `lo","arguments":{"name":"world"}}}`},
 		{"leading zero in the id", `{"jsonrpc":"2.0","id":01,"method":"tools/call","params":{"name":"hello","arguments":{"name":"world"}}}`},
+		{"NUL after the message", helloLine("1") + "\x00"},
+		{"NUL and more after the message", helloLine("1") + "\x00garbage{["},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p.send(tc.line)
