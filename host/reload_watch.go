@@ -157,8 +157,8 @@ func (r *Reloader) failureWait() time.Duration {
 }
 
 // rewatch works out what to watch (watchSet) and makes w watch it: added
-// holds the directories w watches, by pathKey, as they were when added. It runs when
-// Watch starts and again after each reload: a symlink swapped (a
+// holds the directories w watches, by pathKey, as they were when added.
+// It runs when Watch starts and again after each reload: a symlink swapped (a
 // ConfigMap's "..data", a release's "current") or a directory replaced
 // moves the config to directories not watched yet. A directory deleted or
 // moved away stops being watched where it went (fsnotify drops a deleted
@@ -235,7 +235,7 @@ func (r *Reloader) rewatch(w *fsnotify.Watcher, added map[string]os.FileInfo) (m
 		added[key] = info
 	}
 	for d := range added {
-		if !want[pathKey(d)] {
+		if !want[d] {
 			_ = w.Remove(d)
 			delete(added, d)
 		}

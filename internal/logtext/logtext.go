@@ -75,14 +75,7 @@ func (h *Handler) Handle(ctx context.Context, r slog.Record) error {
 		b = append(b, ' ')
 	}
 	b = append(b, "level="...)
-	switch r.Level {
-	case slog.LevelInfo:
-		b = append(b, "INFO"...)
-	case slog.LevelWarn:
-		b = append(b, "WARN"...)
-	default:
-		b = appendString(b, r.Level.String())
-	}
+	b = appendString(b, r.Level.String())
 	b = append(b, " msg="...)
 	b = appendString(b, r.Message)
 	plain := true
