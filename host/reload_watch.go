@@ -365,8 +365,14 @@ func (p *watchPlan) addConfig(path string) {
 		// comes back when what it leads to is made.
 		if target, ok := thcl.DanglingLink(abs); ok {
 			p.watchName(target, true)
+			return
 		}
-		return
+		// Or what it leads to was made between the two looks, and its
+		// events may have come already: look again, or they would
+		// match nothing.
+		if real, err = filepath.EvalSymlinks(abs); err != nil {
+			return
+		}
 	}
 	if info, err := os.Stat(real); err == nil && info.IsDir() {
 		p.addDir(real, true)
