@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -180,6 +181,7 @@ func TestHTTPConnectionReuse(t *testing.T) {
   url   = "${env("BASE")}/items/${param.q}"
   query = { q = param.q }
 }`)
+	fast0, left0 := sharedPlain.Sent()
 	for i := range 20 {
 		if _, err := tt.call(context.Background(), h, map[string]cty.Value{"q": cty.StringVal(fmt.Sprint(i))}); err != nil {
 			t.Fatalf("call %d: %v", i, err)
@@ -187,6 +189,13 @@ func TestHTTPConnectionReuse(t *testing.T) {
 	}
 	if n := newConns.Load(); n < 1 || n > 2 {
 		t.Errorf("20 sequential calls opened %d connections, want 1 (or 2)", n)
+	}
+	// Plain http:// goes over plainhttp's fast path where it runs (Unix),
+	// else over net/http.
+	fast, left := sharedPlain.Sent()
+	fast, left = fast-fast0, left-left0
+	if want := uint64(20); runtime.GOOS != "windows" && (fast != want || left != 0) || runtime.GOOS == "windows" && left != want {
+		t.Errorf("of 20 calls %d went by plainhttp's fast path and %d by net/http", fast, left)
 	}
 }
 

@@ -7,36 +7,46 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/internal/netpolicy"
+	"github.com/toolhost/toolhost/internal/plainhttp"
 	"github.com/toolhost/toolhost/internal/telemetry"
 )
 
 // sharedTransport is shared by every http backend so that connections to one
-// upstream are reused across tools and calls.
+// upstream are reused across tools and calls. Plain http:// requests go
+// over plainhttp's connections (sharedPlain), the rest over its own.
 var sharedTransport = &http.Transport{
 	Proxy: http.ProxyFromEnvironment,
 	DialContext: (&net.Dialer{
 		Timeout:   30 * time.Second,
 		KeepAlive: 30 * time.Second,
 	}).DialContext,
-	ForceAttemptHTTP2:     true,
-	MaxIdleConns:          256,
-	MaxIdleConnsPerHost:   64,
-	IdleConnTimeout:       90 * time.Second,
-	TLSHandshakeTimeout:   10 * time.Second,
-	ExpectContinueTimeout: time.Second,
+	ForceAttemptHTTP2:      true,
+	MaxIdleConns:           256,
+	MaxIdleConnsPerHost:    64,
+	IdleConnTimeout:        90 * time.Second,
+	TLSHandshakeTimeout:    10 * time.Second,
+	ExpectContinueTimeout:  time.Second,
+	MaxResponseHeaderBytes: maxResponseHeader,
 }
+
+// maxResponseHeader caps the header of an upstream's response.
+const maxResponseHeader = 1 << 20
+
+// sharedPlain sends sharedTransport's plain http:// requests on the
+// caller's goroutine (see plainhttp).
+var sharedPlain = plainhttp.New(sharedTransport)
 
 var (
 	denyPrivateOnce      sync.Once
-	denyPrivateTransport *http.Transport
+	denyPrivateTransport *plainhttp.Transport
 )
 
 // transportFor returns the shared transport for a policy: the ordinary one,
 // or one whose dialer refuses private addresses. The latter uses no proxy,
 // since the check must see the real destination.
-func transportFor(p netpolicy.Policy) *http.Transport {
+func transportFor(p netpolicy.Policy) *plainhttp.Transport {
 	if !p.DenyPrivate {
-		return sharedTransport
+		return sharedPlain
 	}
 	denyPrivateOnce.Do(func() {
 		t := sharedTransport.Clone()
@@ -46,7 +56,7 @@ func transportFor(p netpolicy.Policy) *http.Transport {
 			KeepAlive: 30 * time.Second,
 			Control:   netpolicy.DenyPrivateControl,
 		}).DialContext
-		denyPrivateTransport = t
+		denyPrivateTransport = plainhttp.New(t)
 	})
 	return denyPrivateTransport
 }
