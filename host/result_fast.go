@@ -458,30 +458,112 @@ func smallInt(num []byte) (int64, bool) {
 // attribute name, or a string that had no escapes in valid JSON (as the
 // bytes it had there).
 func appendJSONString[S string | []byte](out []byte, s S) []byte {
-	out = append(out, '"')
-	start := 0
+	extra, _, _ := jsonExtra(s)
+	return appendQuoted(out, s, extra)
+}
+
+// Classes of bytes in a JSON string, for jsonExtra and appendQuoted. The
+// classes appendQuoted may write otherwise than as they are have the
+// jsonEscaped bit.
+const (
+	jsonPlain     = 0               // written as it is
+	jsonControl   = 1               // below 0x20: only json.Marshal writes these
+	jsonHigh      = 2               // another byte of a multi-byte UTF-8 sequence
+	jsonEscaped   = 4               // the bit of the classes below
+	jsonBackslash = jsonEscaped | 0 // '"' and '\\': a backslash before it
+	jsonHTML      = jsonEscaped | 1 // '<', '>' and '&': \u00XX
+	jsonE2        = jsonEscaped | 2 // 0xE2, which starts U+2028 and U+2029 (\u2028, \u2029)
+)
+
+// jsonClass is the class of each byte.
+var jsonClass = func() (t [256]uint8) {
+	for b := range 0x20 {
+		t[b] = jsonControl
+	}
+	for b := 0x80; b < 0x100; b++ {
+		t[b] = jsonHigh
+	}
+	t['"'], t['\\'] = jsonBackslash, jsonBackslash
+	t['<'], t['>'], t['&'] = jsonHTML, jsonHTML, jsonHTML
+	t[0xE2] = jsonE2
+	return t
+}()
+
+// isLineSep reports whether s[i:] starts with U+2028 or U+2029.
+func isLineSep[S string | []byte](s S, i int) bool {
+	return i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9)
+}
+
+// jsonExtra returns how many bytes quoting s adds to it (its quotes not
+// counted), whether s is all ASCII, and whether it has no control
+// character (which stops the count).
+func jsonExtra[S string | []byte](s S) (extra int, ascii, ok bool) {
+	ascii = true
 	for i := 0; i < len(s); i++ {
-		switch b := s[i]; b {
-		case '<', '>', '&':
-			out = append(out, s[start:i]...)
-			out = append(out, `\u00`...)
-			out = append(out, "0123456789abcdef"[b>>4], "0123456789abcdef"[b&0xF])
-			start = i + 1
-		case '"', '\\':
-			out = append(out, s[start:i]...)
-			out = append(out, '\\', b)
-			start = i + 1
-		case 0xE2:
-			// U+2028 and U+2029 are escaped for JavaScript.
-			if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
-				out = append(out, s[start:i]...)
-				out = append(out, `\u202`...)
-				out = append(out, "89"[s[i+2]-0xA8])
-				i += 2
-				start = i + 1
+		c := jsonClass[s[i]]
+		if c == jsonPlain {
+			continue
+		}
+		switch c {
+		case jsonBackslash:
+			extra++
+		case jsonHTML:
+			extra += 5
+		case jsonE2:
+			ascii = false
+			if isLineSep(s, i) {
+				extra += 3
 			}
+		case jsonControl:
+			return 0, false, false
+		case jsonHigh:
+			ascii = false
 		}
 	}
-	out = append(out, s[start:]...)
-	return append(out, '"')
+	return extra, ascii, true
+}
+
+// appendQuoted appends s quoted, given extra from jsonExtra: the output is
+// sized once and written in place.
+func appendQuoted[S string | []byte](out []byte, s S, extra int) []byte {
+	n := len(out)
+	size := len(s) + extra + 2
+	out = slices.Grow(out, size)[:n+size]
+	w := out[n:]
+	w[0], w[size-1] = '"', '"'
+	if extra == 0 {
+		copy(w[1:], s)
+		return out
+	}
+	const hex = "0123456789abcdef"
+	k := 1
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		c := jsonClass[b]
+		if c&jsonEscaped == 0 {
+			w[k] = b
+			k++
+			continue
+		}
+		switch c {
+		case jsonBackslash:
+			w[k], w[k+1] = '\\', b
+			k += 2
+		case jsonHTML:
+			copy(w[k:k+4], `\u00`)
+			w[k+4], w[k+5] = hex[b>>4], hex[b&0xF]
+			k += 6
+		default: // jsonE2
+			if !isLineSep(s, i) {
+				w[k] = b
+				k++
+				continue
+			}
+			copy(w[k:k+5], `\u202`)
+			w[k+5] = "89"[s[i+2]-0xA8]
+			k += 6
+			i += 2
+		}
+	}
+	return out
 }

@@ -106,15 +106,11 @@ func plainASCII(s string) bool {
 // TextContent.MarshalJSON uses it): appendJSONString for a string without
 // control characters and of valid UTF-8, json.Marshal for any other.
 func appendTextString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 {
-			return appendMarshaled(b, s)
-		}
-	}
-	if !utf8.ValidString(s) {
+	extra, ascii, ok := jsonExtra(s)
+	if !ok || !ascii && !utf8.ValidString(s) {
 		return appendMarshaled(b, s)
 	}
-	return appendJSONString(b, s)
+	return appendQuoted(b, s, extra)
 }
 
 // appendMarshaled appends json.Marshal's encoding of s.
