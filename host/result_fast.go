@@ -458,7 +458,11 @@ func smallInt(num []byte) (int64, bool) {
 // attribute name, or a string that had no escapes in valid JSON (as the
 // bytes it had there).
 func appendJSONString[S string | []byte](out []byte, s S) []byte {
-	extra, _, _ := jsonExtra(s)
+	extra, _, ok := jsonExtra(s)
+	if !ok {
+		// Not what callers give, but never written unescaped.
+		return appendMarshaled(out, string(s))
+	}
 	return appendQuoted(out, s, extra)
 }
 

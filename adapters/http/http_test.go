@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -19,6 +18,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/plainhttp"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
@@ -194,7 +194,7 @@ func TestHTTPConnectionReuse(t *testing.T) {
 	// else over net/http.
 	fast, left := sharedPlain.Sent()
 	fast, left = fast-fast0, left-left0
-	if want := uint64(20); runtime.GOOS != "windows" && (fast != want || left != 0) || runtime.GOOS == "windows" && left != want {
+	if want := uint64(20); plainhttp.Available && (fast != want || left != 0) || !plainhttp.Available && left != want {
 		t.Errorf("of 20 calls %d went by plainhttp's fast path and %d by net/http", fast, left)
 	}
 }

@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !aix
 
 package plainhttp
 
@@ -7,7 +7,8 @@ import (
 	"syscall"
 )
 
-// canCheckAlive is whether alive can tell; on Unix it can.
+// canCheckAlive is whether alive can tell; on Unix it can (AIX has no
+// MSG_DONTWAIT).
 const canCheckAlive = true
 
 // alive reports whether an idle connection is still open with nothing to

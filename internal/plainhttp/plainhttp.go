@@ -68,22 +68,36 @@ type Transport struct {
 	fast     atomic.Uint64 // requests sent by the fast path
 	left     atomic.Uint64 // requests sent by base
 
-	mu    sync.Mutex
-	idle  map[string][]*conn // by host:port, the most recently used last
-	nidle int
+	mu       sync.Mutex
+	idle     map[string][]*conn // by host:port, the most recently used last
+	nidle    int
+	sweeping bool // a sweep goroutine runs (see sweep)
+
+	sweepEvery time.Duration // defaultSweepEvery; a test makes it shorter
 }
+
+// defaultSweepEvery is how often idle connections are looked at while
+// there are any: those past IdleConnTimeout, or closed by the upstream,
+// are closed.
+const defaultSweepEvery = 5 * time.Second
 
 // New returns a Transport that sends what it does not cover with base, and
 // takes from base its Proxy, DialContext, DisableKeepAlives,
 // DisableCompression, MaxIdleConns, MaxIdleConnsPerHost, IdleConnTimeout
-// and MaxResponseHeaderBytes. base's fields must not change afterwards.
+// and MaxResponseHeaderBytes; its other fields (ResponseHeaderTimeout,
+// MaxConnsPerHost, Dial, ...) apply to what goes to base only. base's
+// fields must not change afterwards.
 func New(base *http.Transport) *Transport {
 	dial := base.DialContext
 	if dial == nil {
 		dial = (&net.Dialer{}).DialContext
 	}
-	return &Transport{base: base, dial: dial, idle: map[string][]*conn{}}
+	return &Transport{base: base, dial: dial, idle: map[string][]*conn{}, sweepEvery: defaultSweepEvery}
 }
+
+// Available reports whether the fast path runs on this platform; where it
+// does not, every request goes to the wrapped Transport.
+const Available = canCheckAlive
 
 // Base is the net/http Transport the requests the fast path does not cover
 // go to.
@@ -144,8 +158,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // covers reports whether the fast path sends req.
 func (t *Transport) covers(req *http.Request) bool {
 	u := req.URL
-	if !canCheckAlive || u == nil || u.Scheme != "http" || u.Host == "" || t.base.DisableKeepAlives {
-		return false
+	if !canCheckAlive || u == nil || u.Scheme != "http" || u.Host == "" || t.base.DisableKeepAlives || !ascii(u.Host) {
+		return false // a host in Unicode: net/http dials its punycode
 	}
 	if req.Body != nil && req.Body != http.NoBody && (req.ContentLength <= 0 || req.ContentLength > BodyMax) {
 		return false
@@ -162,13 +176,24 @@ func (t *Transport) covers(req *http.Request) bool {
 				return false
 			}
 		}
-		switch name {
-		case "Upgrade", "Expect", "Connection", "Transfer-Encoding", "Te":
+		// A key set in the map directly may not be in canonical form.
+		switch http.CanonicalHeaderKey(name) {
+		case "Upgrade", "Expect", "Connection", "Transfer-Encoding", "Te", "Trailer", "Content-Length", "Host":
 			return false
 		}
 	}
 	if t.base.Proxy != nil {
 		if p, err := t.base.Proxy(req); err != nil || p != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// ascii reports whether s is all ASCII.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
 			return false
 		}
 	}
@@ -278,7 +303,54 @@ func (t *Transport) put(c *conn) {
 	c.since = time.Now()
 	t.idle[c.key] = append(t.idle[c.key], c)
 	t.nidle++
+	if !t.sweeping {
+		t.sweeping = true
+		go t.sweep()
+	}
 	t.mu.Unlock()
+}
+
+// sweep closes, every t.sweepEvery (or IdleConnTimeout, if shorter), the
+// idle connections past IdleConnTimeout or no longer open, so that none
+// holds a descriptor long after the upstream closed it. It returns once
+// no connection is idle.
+func (t *Transport) sweep() {
+	every := t.sweepEvery
+	if timeout := t.base.IdleConnTimeout; timeout > 0 && timeout < every {
+		every = timeout
+	}
+	for {
+		time.Sleep(every)
+		var drop []*conn
+		t.mu.Lock()
+		for key, list := range t.idle {
+			kept := list[:0]
+			for _, c := range list {
+				if timeout := t.base.IdleConnTimeout; (timeout > 0 && time.Since(c.since) > timeout) || !alive(c.nc) {
+					drop = append(drop, c)
+					continue
+				}
+				kept = append(kept, c)
+			}
+			clear(list[len(kept):])
+			if t.nidle -= len(list) - len(kept); len(kept) == 0 {
+				delete(t.idle, key)
+			} else {
+				t.idle[key] = kept
+			}
+		}
+		done := t.nidle == 0
+		if done {
+			t.sweeping = false
+		}
+		t.mu.Unlock()
+		for _, c := range drop {
+			c.nc.Close()
+		}
+		if done {
+			return
+		}
+	}
 }
 
 // CloseIdleConnections closes the idle connections of the fast path and,
@@ -299,22 +371,20 @@ func (t *Transport) CloseIdleConnections() {
 	}
 }
 
-// aLongTimeAgo is a deadline in the past: it makes a blocked read or write
-// of a connection return at once.
-var aLongTimeAgo = time.Unix(1, 0)
-
 // send writes req on c and reads the head of its response. unanswered is
 // set when the error came before any byte of a response: the request may
 // be sent again on a new connection. On an error c is closed.
 func (t *Transport) send(ctx context.Context, c *conn, req *http.Request) (_ *http.Response, unanswered bool, _ error) {
 	// A cancelled or expired context makes whatever the connection is
 	// doing return, from then on: the connection is not used again.
-	stop := context.AfterFunc(ctx, func() { c.nc.SetDeadline(aLongTimeAgo) })
+	// It is closed, which ends a read or write under way and frees it
+	// even if the caller never closes the body.
+	stop := context.AfterFunc(ctx, func() { c.nc.Close() })
 	fail := func(err error, unanswered bool) (*http.Response, bool, error) {
 		stop()
 		c.nc.Close()
-		if cerr := ctx.Err(); cerr != nil {
-			return nil, false, cerr
+		if ctx.Err() != nil {
+			return nil, false, context.Cause(ctx)
 		}
 		return nil, unanswered, err
 	}
@@ -364,9 +434,9 @@ func (t *Transport) send(ctx context.Context, c *conn, req *http.Request) (_ *ht
 	reuse := !resp.Close && !req.Close && resp.StatusCode != http.StatusSwitchingProtocols
 	if resp.Body == http.NoBody {
 		finish(t, c, stop, reuse)
-	} else {
-		resp.Body = &body{t: t, c: c, r: resp.Body, ctx: ctx, stop: stop, reuse: reuse}
+		return resp, false, nil
 	}
+	resp.Body = &body{t: t, c: c, r: resp.Body, ctx: ctx, stop: stop, reuse: reuse}
 	if gz && strings.EqualFold(resp.Header.Get("Content-Encoding"), "gzip") {
 		resp.Body = &gzipBody{body: resp.Body}
 		resp.Header.Del("Content-Encoding")
@@ -397,7 +467,8 @@ type body struct {
 	ctx   context.Context
 	stop  func() bool
 	reuse bool
-	done  atomic.Bool
+	done  atomic.Bool // the connection was released
+	eof   atomic.Bool // by a read that reached the end
 }
 
 // errClosedBody is the error of a read after Close, as net/http's.
@@ -406,11 +477,15 @@ var errClosedBody = errors.New("http: read on closed response body")
 // Read reads from the body; at its end the connection is released.
 func (b *body) Read(p []byte) (int, error) {
 	if b.done.Load() {
+		if b.eof.Load() {
+			return 0, io.EOF
+		}
 		return 0, errClosedBody
 	}
 	n, err := b.r.Read(p)
 	switch {
 	case err == io.EOF:
+		b.eof.Store(true)
 		if b.done.CompareAndSwap(false, true) {
 			finish(b.t, b.c, b.stop, b.reuse)
 		}
@@ -418,8 +493,8 @@ func (b *body) Read(p []byte) (int, error) {
 		if b.done.CompareAndSwap(false, true) {
 			finish(b.t, b.c, b.stop, false)
 		}
-		if cerr := b.ctx.Err(); cerr != nil {
-			err = cerr
+		if b.ctx.Err() != nil {
+			err = context.Cause(b.ctx)
 		}
 	}
 	return n, err
@@ -428,6 +503,7 @@ func (b *body) Read(p []byte) (int, error) {
 // Close closes the body. Before its end that closes the connection, which
 // also ends a Read blocked on it.
 func (b *body) Close() error {
+	b.eof.Store(false) // a read after Close fails, as net/http's does
 	if b.done.CompareAndSwap(false, true) {
 		finish(b.t, b.c, b.stop, false)
 	}

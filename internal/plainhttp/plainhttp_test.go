@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !aix
 
 package plainhttp
 
@@ -480,6 +480,7 @@ func TestLeftToNetHTTP(t *testing.T) {
 		{"Expect", &http.Transport{}, plain.URL + "/e", "POST", "b", http.Header{"Expect": {"100-continue"}}, "POST /e b"},
 		{"a large body", &http.Transport{}, plain.URL + "/l", "POST", strings.Repeat("z", BodyMax+1), nil, "POST /l " + strings.Repeat("z", BodyMax+1)},
 		{"a CR LF in a header", &http.Transport{}, plain.URL + "/h", "GET", "", http.Header{"X-A": {"1\r\nX-Injected: 1"}}, "error: invalid header field value"},
+		{"a framing header keyed in lower case", &http.Transport{}, plain.URL + "/h", "GET", "", http.Header{"connection": {"close"}}, "GET /h "},
 		{"a bad header name", &http.Transport{}, plain.URL + "/h", "GET", "", http.Header{"X A": {"1"}}, "error: invalid header field name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -566,4 +567,100 @@ func BenchmarkRoundTrip(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestIdleSweep: idle connections past IdleConnTimeout, and those the
+// upstream closed, are closed without waiting for another request.
+func TestIdleSweep(t *testing.T) {
+	t.Run("past IdleConnTimeout", func(t *testing.T) {
+		s := newCountingServer(t, echo)
+		tr := New(&http.Transport{IdleConnTimeout: 50 * time.Millisecond})
+		do(t, tr, http.MethodGet, s.URL, "", nil)
+		waitFor(t, func() bool { return s.closed.Load() == 1 }, "the idle connection closed")
+	})
+	t.Run("closed by the upstream", func(t *testing.T) {
+		u := rawServer(t, func(i int, c net.Conn) {
+			if _, err := readRequest(bufio.NewReader(c)); err == nil {
+				io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+			}
+		})
+		tr := New(&http.Transport{})
+		tr.sweepEvery = 20 * time.Millisecond
+		do(t, tr, http.MethodGet, u, "", nil)
+		waitFor(t, func() bool {
+			tr.mu.Lock()
+			defer tr.mu.Unlock()
+			return tr.nidle == 0 && !tr.sweeping
+		}, "the connection the upstream closed dropped, and the sweep done")
+	})
+}
+
+// TestLikeNetHTTP: details in which the fast path answers as net/http's
+// Transport does.
+func TestLikeNetHTTP(t *testing.T) {
+	s := newCountingServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/nocontent" {
+			w.Header().Set("Content-Encoding", "gzip")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		io.WriteString(w, "body")
+	})
+	tr := New(&http.Transport{})
+	t.Run("a read after the end", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodGet, s.URL, nil)
+		resp, err := tr.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.ReadAll(resp.Body)
+		if n, err := resp.Body.Read(make([]byte, 4)); n != 0 || err != io.EOF {
+			t.Errorf("a read after the end gave %d, %v; want 0, io.EOF", n, err)
+		}
+		resp.Body.Close()
+		if _, err := resp.Body.Read(make([]byte, 4)); err != errClosedBody {
+			t.Errorf("a read after Close gave %v, want %v", err, errClosedBody)
+		}
+	})
+	t.Run("gzip said of no body", func(t *testing.T) {
+		resp, _ := do(t, tr, http.MethodGet, s.URL+"/nocontent", "", nil)
+		if resp.Header.Get("Content-Encoding") != "gzip" || resp.Uncompressed {
+			t.Errorf("a 204 lost its Content-Encoding (%q) or says Uncompressed", resp.Header.Get("Content-Encoding"))
+		}
+	})
+	t.Run("the cause of a cancel", func(t *testing.T) {
+		stuck := rawServer(t, func(i int, c net.Conn) {
+			readRequest(bufio.NewReader(c))
+			time.Sleep(5 * time.Second)
+		})
+		cause := errors.New("the call's own timeout")
+		ctx, cancel := context.WithCancelCause(context.Background())
+		time.AfterFunc(30*time.Millisecond, func() { cancel(cause) })
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, stuck, nil)
+		if _, err := tr.RoundTrip(req); !errors.Is(err, cause) {
+			t.Errorf("error %v, want the context's cause", err)
+		}
+	})
+	t.Run("a body never closed, cancelled", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.URL, nil)
+		before := s.closed.Load()
+		if _, err := tr.RoundTrip(req); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		waitFor(t, func() bool { return s.closed.Load() == before+1 }, "the connection closed by the cancel")
+	})
+	t.Run("a host in Unicode", func(t *testing.T) {
+		var dialed atomic.Value
+		tr := New(&http.Transport{DialContext: func(_ context.Context, _, addr string) (net.Conn, error) {
+			dialed.Store(addr)
+			return nil, errors.New("not dialed")
+		}})
+		req, _ := http.NewRequest(http.MethodGet, "http://bücher.invalid/", nil)
+		tr.RoundTrip(req)
+		if got, _ := dialed.Load().(string); got != "xn--bcher-kva.invalid:80" {
+			t.Errorf("dialed %q, want the punycode net/http dials", got)
+		}
+	})
 }
