@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	ident "github.com/toolhost/toolhost/internal/identity"
+	"github.com/toolhost/toolhost/internal/testconfig"
 	"github.com/toolhost/toolhost/internal/testoidc"
 )
 
@@ -323,7 +324,7 @@ func TestHTTPOAuthIssuerDown(t *testing.T) {
 		t.Fatalf("healthz while the issuer is down: %v", err)
 	}
 	is.SetDown(false)
-	waitUntil(t, "the issuer is reached again", func() bool {
+	testconfig.WaitFor(t, "the issuer is reached again", func() bool {
 		resp := postInit(t, e, "/mcp", tok)
 		return resp.StatusCode == 200
 	})

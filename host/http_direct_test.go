@@ -16,6 +16,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // TestHTTPDirectAsSDK checks that a session answers the POSTs the direct
@@ -177,7 +178,7 @@ func TestHTTPDirectCancelAndDelete(t *testing.T) {
 					return s.w != nil
 				}
 				// The server sees the POST's connection end.
-				waitUntil(t, "the POST lets go of the stream", func() bool { return !held() })
+				testconfig.WaitFor(t, "the POST lets go of the stream", func() bool { return !held() })
 				got := make(chan *http.Response, 1)
 				go func() {
 					req, _ := http.NewRequest(http.MethodGet, e.base+"/mcp", nil)
@@ -191,7 +192,7 @@ func TestHTTPDirectCancelAndDelete(t *testing.T) {
 					}
 					got <- resp
 				}()
-				waitUntil(t, "the GET holds the stream", held)
+				testconfig.WaitFor(t, "the GET holds the stream", held)
 				if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o600); err != nil {
 					t.Fatal(err)
 				}
@@ -210,7 +211,7 @@ func TestHTTPDirectCancelAndDelete(t *testing.T) {
 			if a, ok := answers(t, evs)["55"]; ok {
 				t.Fatalf("the stopped call got an answer: %v", a)
 			}
-			waitUntil(t, "the call ended", func() bool { return e.hs.InFlight() == 0 })
+			testconfig.WaitFor(t, "the call ended", func() bool { return e.hs.InFlight() == 0 })
 			if _, err := os.Stat(filepath.Join(dir, "marker")); err == nil {
 				t.Fatal("the backend ran to its end: it was not killed")
 			}

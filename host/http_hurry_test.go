@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/adapters"
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // ctxProbe is a backend whose calls wait for their context to end, and
@@ -92,7 +93,7 @@ tool "wait" {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	stopped := make(chan error, 1)
 	go func() { stopped <- e.stop() }()
-	waitUntil(t, "the shutdown starts", func() bool { return strings.Contains(e.log.String(), "shutting down") })
+	testconfig.WaitFor(t, "the shutdown starts", func() bool { return strings.Contains(e.log.String(), "shutting down") })
 	close(hurry)
 	select {
 	case text := <-answer:

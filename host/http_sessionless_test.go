@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // TestHTTPSessionlessBesideSessions: a server that keeps sessions (no
@@ -105,7 +107,7 @@ func TestHTTPMaxSessionsCountsSessionsOnly(t *testing.T) {
 			done <- err
 		}()
 	}
-	waitUntil(t, "three 2026-07-28 calls are in flight", func() bool { return e.hs.InFlight() == 3 })
+	testconfig.WaitFor(t, "three 2026-07-28 calls are in flight", func() bool { return e.hs.InFlight() == 3 })
 	first := e.connect(nil, nil)
 	if first.ID() == "" {
 		t.Fatal("the first session has no ID")

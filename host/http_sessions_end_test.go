@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // sessionsFollowed counts the sessions h.streams and h.idle still hold.
@@ -37,7 +39,7 @@ func TestHTTPGetStreamForgottenWithItsSession(t *testing.T) {
 	for i := range 3 {
 		cs := e.connect(nil, nil)
 		sid := cs.ID()
-		waitUntil(t, "the GET stream to open", func() bool {
+		testconfig.WaitFor(t, "the GET stream to open", func() bool {
 			// The SDK client opens its GET stream after initialize.
 			for ss := range e.srv.MCP().Sessions() {
 				if ss.ID() == sid {
@@ -53,7 +55,7 @@ func TestHTTPGetStreamForgottenWithItsSession(t *testing.T) {
 			t.Fatalf("close: %v", err)
 		}
 	}
-	waitUntil(t, "every session to end", func() bool {
+	testconfig.WaitFor(t, "every session to end", func() bool {
 		n := 0
 		for range e.srv.MCP().Sessions() {
 			n++
@@ -82,7 +84,7 @@ func TestHTTPIdleCloseAfterRefusedVersion(t *testing.T) {
 	if resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("a request with an unsupported version: %s, want 400", resp.Status)
 	}
-	waitUntil(t, "the idle session to be closed", func() bool {
+	testconfig.WaitFor(t, "the idle session to be closed", func() bool {
 		return strings.Contains(e.log.String(), `session closed after its idle timeout" session_id=`+hdr["Mcp-Session-Id"])
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -125,11 +127,11 @@ func TestHTTPResumeBatchWithOneCallCancelled(t *testing.T) {
 	stream, _, _ := strings.Cut(first.id, "_")
 	// Calls 2 and 3 must have reached the server's handler: a cancellation
 	// of a request the server has not yet read is ignored, as the spec lets it.
-	waitUntil(t, "calls 2 and 3 to be in flight", func() bool { return e.hs.inflight.Load() == 2 })
+	testconfig.WaitFor(t, "calls 2 and 3 to be in flight", func() bool { return e.hs.inflight.Load() == 2 })
 	if c := rawPost(t, e.base+"/mcp", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`, hdr); c.StatusCode != http.StatusAccepted {
 		t.Fatalf("cancel: %s", c.Status)
 	}
-	waitUntil(t, "the cancelled call's answer to be dropped", func() bool {
+	testconfig.WaitFor(t, "the cancelled call's answer to be dropped", func() bool {
 		e.hs.streams.mu.Lock()
 		defer e.hs.streams.mu.Unlock()
 		return e.hs.streams.cancelled[hdr["Mcp-Session-Id"]][stream]

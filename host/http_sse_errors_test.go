@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // sseErrorCases are messages a client can get wrong, each with the
@@ -104,7 +106,7 @@ func TestHTTPSSEErrorsOnStream(t *testing.T) {
 			}
 		}
 	})
-	waitUntil(t, "no call pending", func() bool { return ssePending(e) == 0 })
+	testconfig.WaitFor(t, "no call pending", func() bool { return ssePending(e) == 0 })
 }
 
 // stdioAnswers reads stdio replies until it has one for each id (raw

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // TestHTTPSSESeedFlow replays the SSE walkthrough of the seed exactly:
@@ -66,7 +68,7 @@ func TestHTTPSSESeedFlow(t *testing.T) {
 			t.Fatalf("%s: reply %v", path, m)
 		}
 	}
-	waitUntil(t, "a keep-alive comment on the stream", func() bool {
+	testconfig.WaitFor(t, "a keep-alive comment on the stream", func() bool {
 		post("/messages?session_id="+sid, `{"jsonrpc":"2.0","id":99,"method":"ping"}`)
 		r.message(t)
 		return r.comments > 0
@@ -140,7 +142,7 @@ func TestHTTPSSEParamsErrors(t *testing.T) {
 	// Every answer was counted: a shutdown does not wait for one more.
 	// (An answer is uncounted just after it is written, so it may reach
 	// the test first.)
-	waitUntil(t, "no call pending", func() bool { return ssePending(e) == 0 })
+	testconfig.WaitFor(t, "no call pending", func() bool { return ssePending(e) == 0 })
 }
 
 // TestHTTPSSENotJSONRPC: a POST to an SSE session's endpoint whose body is
@@ -203,7 +205,7 @@ func TestHTTPSSEDuplicateID(t *testing.T) {
 	if m := r.message(t); m["id"] != float64(7) || !strings.Contains(fmt.Sprint(m["result"]), "slept") {
 		t.Fatalf("got %v, want the answer to the first call 7", m)
 	}
-	waitUntil(t, "no call pending", func() bool { return ssePending(e) == 0 })
+	testconfig.WaitFor(t, "no call pending", func() bool { return ssePending(e) == 0 })
 	start := time.Now()
 	if err := e.stop(); err != nil {
 		t.Fatal(err)

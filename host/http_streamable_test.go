@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // TestHTTPSessions: streamable HTTP with sessions: each client gets its own
@@ -168,7 +170,7 @@ func TestHTTPDeleteCancelsCalls(t *testing.T) {
 		}
 		callDone <- time.Now()
 	}()
-	waitUntil(t, "the call to be in flight", func() bool { return e.hs.inflight.Load() == 1 })
+	testconfig.WaitFor(t, "the call to be in flight", func() bool { return e.hs.inflight.Load() == 1 })
 	start := time.Now()
 	resp := rawDelete(t, e, hdr)
 	if resp.StatusCode != http.StatusNoContent {
@@ -183,7 +185,7 @@ func TestHTTPDeleteCancelsCalls(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the call's POST did not end after the DELETE")
 	}
-	waitUntil(t, "no call in flight", func() bool { return e.hs.inflight.Load() == 0 })
+	testconfig.WaitFor(t, "no call in flight", func() bool { return e.hs.inflight.Load() == 0 })
 }
 
 // TestHTTPUnknownMethod: a request for a method the server does not serve
@@ -240,7 +242,7 @@ func TestHTTPCancelledCallGetsNoResult(t *testing.T) {
 		if a, ok := answers(t, evs)["55"]; ok {
 			t.Fatalf("the cancelled call got a response: %v", a)
 		}
-		waitUntil(t, "the cancelled call ended", func() bool { return e.hs.InFlight() == 0 })
+		testconfig.WaitFor(t, "the cancelled call ended", func() bool { return e.hs.InFlight() == 0 })
 		if _, err := os.Stat(filepath.Join(dir, "marker")); err == nil {
 			t.Fatal("the backend ran to its end: it was not killed")
 		}
@@ -287,7 +289,7 @@ func TestHTTPCancelledCallGetsNoResult(t *testing.T) {
 			sess = s
 		}
 		e.hs.sse.mu.Unlock()
-		waitUntil(t, "the cancelled call ended", func() bool { return sess.pending.Load() == 0 })
+		testconfig.WaitFor(t, "the cancelled call ended", func() bool { return sess.pending.Load() == 0 })
 		if _, err := os.Stat(filepath.Join(dir, "marker")); err == nil {
 			t.Fatal("the backend ran to its end: it was not killed")
 		}
@@ -761,7 +763,7 @@ func TestHTTPSessionIdleTimeout(t *testing.T) {
 	// request would be activity), then checks the session is gone.
 	closed := func(hdr map[string]string) {
 		t.Helper()
-		waitUntil(t, "the idle session to be closed", func() bool {
+		testconfig.WaitFor(t, "the idle session to be closed", func() bool {
 			return strings.Contains(e.log.String(), `session closed after its idle timeout" session_id=`+hdr["Mcp-Session-Id"])
 		})
 		if got := status(hdr); got != http.StatusNotFound {
@@ -926,7 +928,7 @@ func TestHTTPMaxSessions(t *testing.T) {
 	if del := rawDelete(t, e, first); del.StatusCode != http.StatusNoContent {
 		t.Fatalf("DELETE: %s", del.Status)
 	}
-	waitUntil(t, "room for a session", func() bool {
+	testconfig.WaitFor(t, "room for a session", func() bool {
 		n := 0
 		for range e.srv.MCP().Sessions() {
 			n++

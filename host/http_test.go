@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 var httpTestConfig = `
@@ -185,18 +187,6 @@ func callText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 		t.Fatalf("call %s: %+v", name, res)
 	}
 	return res.Content[0].(*mcp.TextContent).Text
-}
-
-// waitUntil polls cond until it holds, failing after a deadline.
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting until %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 // rawPost posts a JSON body with the headers a streamable client sends.
@@ -384,7 +374,7 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 					got <- result{res, err}
 				}()
 			}
-			waitUntil(t, "both calls are in flight", func() bool { return e.hs.InFlight() == 2 })
+			testconfig.WaitFor(t, "both calls are in flight", func() bool { return e.hs.InFlight() == 2 })
 			if err := e.stop(); err != nil {
 				t.Fatalf("Serve: %v", err)
 			}
@@ -422,7 +412,7 @@ func TestHTTPShutdownDeadline(t *testing.T) {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"seconds": 30}})
 		got <- answer{res, err}
 	}()
-	waitUntil(t, "the call is in flight", func() bool { return e.hs.InFlight() == 1 })
+	testconfig.WaitFor(t, "the call is in flight", func() bool { return e.hs.InFlight() == 1 })
 	if err := e.stop(); err != nil {
 		t.Fatalf("Serve: %v", err)
 	}
@@ -430,7 +420,7 @@ func TestHTTPShutdownDeadline(t *testing.T) {
 		t.Fatal("no log of the deadline")
 	}
 	// The 30 s sleep was killed: the handler has returned.
-	waitUntil(t, "the cancelled call returns", func() bool { return e.hs.InFlight() == 0 })
+	testconfig.WaitFor(t, "the cancelled call returns", func() bool { return e.hs.InFlight() == 0 })
 	a := <-got
 	if a.err != nil {
 		t.Fatalf("the call cancelled at the deadline got no answer: %v", a.err)
@@ -701,7 +691,7 @@ func answers(t *testing.T, evs []sseEvent) map[string]map[string]any {
 // waitForFile waits until path exists.
 func waitForFile(t *testing.T, path string) {
 	t.Helper()
-	waitUntil(t, path+" exists", func() bool {
+	testconfig.WaitFor(t, path+" exists", func() bool {
 		_, err := os.Stat(path)
 		return err == nil
 	})
@@ -785,7 +775,7 @@ func TestHTTPWildcardListenLog(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			go func() { done <- hs.Serve(ctx, ln) }()
-			waitUntil(t, "the start is logged", func() bool { return strings.Contains(log.String(), "serving over HTTP") })
+			testconfig.WaitFor(t, "the start is logged", func() bool { return strings.Contains(log.String(), "serving over HTTP") })
 			cancel()
 			if err := <-done; err != nil {
 				t.Fatal(err)

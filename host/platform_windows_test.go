@@ -218,7 +218,7 @@ tool "long" {
 			started := filepath.Join(t.TempDir(), "started")
 			args := map[string]any{"started": started}
 			running := func() {
-				waitUntil(t, "the command starts", func() bool { _, err := os.Stat(started); return err == nil })
+				testconfig.WaitFor(t, "the command starts", func() bool { _, err := os.Stat(started); return err == nil })
 			}
 			if transport == "stdio" {
 				p := startStdio(t, loadSource(t, config))

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // resWatchConfig serves seed 001's report under file:///reports/q4.md, a
@@ -491,7 +493,7 @@ func TestResourceWatchesCapped(t *testing.T) {
 			var log httpLog
 			reloads := watchServer(t, srv, slog.New(slog.NewTextHandler(&log, nil)))
 			warning := fmt.Sprintf("max_watches=%d", maxResourceWatchSlots)
-			waitUntil(t, "the template's directories are watched", func() bool {
+			testconfig.WaitFor(t, "the template's directories are watched", func() bool {
 				return len(srv.resourceWatchDirs()) == tc.watches && (!tc.warned || strings.Contains(log.String(), warning))
 			})
 			if got := strings.Contains(log.String(), warning); got != tc.warned {

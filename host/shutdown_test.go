@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // TestCallAfterShutdownRunsNothing: a call that begins after Shutdown (a
@@ -78,7 +80,7 @@ func TestShutdownAnswersCallsWaitingForASlot(t *testing.T) {
 		}
 	}
 	go call()
-	waitUntil(t, "the first call runs", func() bool { return countStarted(dir) == 1 })
+	testconfig.WaitFor(t, "the first call runs", func() bool { return countStarted(dir) == 1 })
 	go call()
 	time.Sleep(100 * time.Millisecond) // the second call waits for the slot
 	reason := errors.New("the test stops the host")

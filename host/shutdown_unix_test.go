@@ -49,7 +49,7 @@ func killStubborn(t *testing.T, pids []int) {
 	}
 	adapters.KillCommands()
 	for _, pid := range pids {
-		waitUntil(t, fmt.Sprintf("process %d is gone", pid), func() bool {
+		testconfig.WaitFor(t, fmt.Sprintf("process %d is gone", pid), func() bool {
 			if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
 				return true
 			}

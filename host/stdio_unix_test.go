@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // TestStdioCancelledIDReuse: a cancelled call whose backend is still
@@ -22,7 +24,7 @@ func TestStdioCancelledIDReuse(t *testing.T) {
 	p.initialize()
 	dir := t.TempDir()
 	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"linger","arguments":{"dir":%q}}}`, dir))
-	waitUntil(t, "the backend starts", func() bool {
+	testconfig.WaitFor(t, "the backend starts", func() bool {
 		_, err := os.Stat(filepath.Join(dir, "started"))
 		return err == nil
 	})

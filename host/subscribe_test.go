@@ -18,6 +18,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // subscribeConfig serves a file, a directory through a simple and a
@@ -390,7 +392,7 @@ func TestHTTPSubscriptionsServerLimit(t *testing.T) {
 	if resp := rawDelete(t, e, sessions[0]); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("DELETE: %s", resp.Status)
 	}
-	waitUntil(t, "the session's subscriptions to be dropped", func() bool {
+	testconfig.WaitFor(t, "the session's subscriptions to be dropped", func() bool {
 		return countSubscriptions(t, e.srv).subs == maxSubscriptions-maxSessionSubscriptions
 	})
 	if err := subscribeBatch(t, e, last, []string{"echo://last"})["echo://last"]; err != nil {
@@ -440,7 +442,7 @@ func TestHTTPSubscriptionsByteLimit(t *testing.T) {
 	if resp := rawDelete(t, e, first); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("DELETE: %s", resp.Status)
 	}
-	waitUntil(t, "the session's subscriptions to be dropped", func() bool {
+	testconfig.WaitFor(t, "the session's subscriptions to be dropped", func() bool {
 		return countSubscriptions(t, e.srv).subs == fit-maxSessionSubscriptions
 	})
 	if err := subscribeBatch(t, e, second, []string{last})[last]; err != nil {
@@ -692,7 +694,7 @@ func TestHTTPListenBytesLimit(t *testing.T) {
 		t.Fatalf("one more stream: %s %s\nwant 503 and %s", resp.Status, got, want)
 	}
 	streams[0].Body.Close()
-	waitUntil(t, "a stream to open once another closed", func() bool {
+	testconfig.WaitFor(t, "a stream to open once another closed", func() bool {
 		resp, m := open()
 		if m == nil {
 			readRefusal(t, resp)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolhost/toolhost/internal/tasks"
 	"github.com/toolhost/toolhost/internal/tasks/redisstore"
+	"github.com/toolhost/toolhost/internal/testconfig"
 	"github.com/toolhost/toolhost/internal/testredis"
 )
 
@@ -108,7 +109,7 @@ func TestTasksRedisReplicas(t *testing.T) {
 		if task := waitTerminal(t, b, id); task["status"] != "cancelled" {
 			t.Fatalf("task %v", task)
 		}
-		waitUntil(t, "the command is gone", func() bool {
+		testconfig.WaitFor(t, "the command is gone", func() bool {
 			return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 		})
 	})

@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolhost/toolhost/internal/tasks"
 	"github.com/toolhost/toolhost/internal/tasks/storetest"
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // tasksConfig has a tool of each kind the task tests call, run by real
@@ -172,7 +173,7 @@ func mustCreate(t *testing.T, w taskWire, tool string, args map[string]any) stri
 func waitTerminal(t *testing.T, w taskWire, id string) map[string]any {
 	t.Helper()
 	var task map[string]any
-	waitUntil(t, "task "+id+" finishes", func() bool {
+	testconfig.WaitFor(t, "task "+id+" finishes", func() bool {
 		res, code, msg := w.call(t, "tasks/get", map[string]any{"taskId": id})
 		if code != 0 {
 			t.Fatalf("tasks/get: %d %s", code, msg)
@@ -281,7 +282,7 @@ func TestTasks(t *testing.T) {
 			}
 			id := mustCreate(t, with, "confirmer", map[string]any{"file": "a.txt"})
 			var task map[string]any
-			waitUntil(t, "the task asks", func() bool {
+			testconfig.WaitFor(t, "the task asks", func() bool {
 				task, _, _ = with.call(t, "tasks/get", map[string]any{"taskId": id})
 				return task["status"] == "input_required"
 			})
@@ -337,7 +338,7 @@ func TestTasks(t *testing.T) {
 			if task := waitTerminal(t, with, id); task["status"] != "cancelled" {
 				t.Fatalf("task %v", task)
 			}
-			waitUntil(t, "the command is gone", func() bool {
+			testconfig.WaitFor(t, "the command is gone", func() bool {
 				return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 			})
 			if ack, code, _ := with.call(t, "tasks/cancel", map[string]any{"taskId": id}); code != 0 || ack["resultType"] != "complete" {
@@ -516,7 +517,7 @@ func TestTasksAcrossReplicas(t *testing.T) {
 		if task := waitTerminal(t, b, id); task["status"] != "cancelled" {
 			t.Fatalf("task %v", task)
 		}
-		waitUntil(t, "the command is gone", func() bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) })
+		testconfig.WaitFor(t, "the command is gone", func() bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) })
 	})
 	t.Run("a replica that stopped renewing", func(t *testing.T) {
 		// A task whose owner is gone: its lease runs out, and the

@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolhost/toolhost/adapters"
 	"github.com/toolhost/toolhost/host"
+	"github.com/toolhost/toolhost/internal/testconfig"
 	"github.com/toolhost/toolhost/internal/testmysql"
 	"github.com/toolhost/toolhost/internal/testpg"
 )
@@ -136,7 +137,7 @@ tool "slow" {
 			}
 
 			done := callAsync(reg2, "slow")
-			waitFor(t, func() bool { return pool1.Stats().InUse > 0 || len(done) > 0 }, "the slow call to start")
+			testconfig.WaitFor(t, "the slow call to start", func() bool { return pool1.Stats().InUse > 0 || len(done) > 0 })
 			reg3, diags := loadDiags(t, dir, config(db2))
 			if diags != "" {
 				t.Fatal(diags)
@@ -152,7 +153,7 @@ tool "slow" {
 			if n := pool1.Stats().OpenConnections; n != 0 {
 				t.Errorf("the old pool has %d connections open", n)
 			}
-			waitFor(t, func() bool { return db1.count(t, tc.others) == 0 }, "the old pool's connections to leave the server")
+			testconfig.WaitFor(t, "the old pool's connections to leave the server", func() bool { return db1.count(t, tc.others) == 0 })
 			if m := structured(t, callTool(t, reg3, "count", `{}`)); m["n"] != float64(1) {
 				t.Errorf("count on the new dsn = %v, want 1", m)
 			}

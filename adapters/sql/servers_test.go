@@ -10,12 +10,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	_ "github.com/go-sql-driver/mysql" // the "mysql" driver, for the tests' setup
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver, for the tests' setup
 
 	"github.com/toolhost/toolhost/host"
+	"github.com/toolhost/toolhost/internal/testconfig"
 	"github.com/toolhost/toolhost/internal/testmysql"
 	"github.com/toolhost/toolhost/internal/testpg"
 )
@@ -376,7 +376,7 @@ tool "sleepy" {
 			// waiting for the statement to leave the server's list is
 			// waiting for an event: it stays thirty seconds if nothing stops
 			// it, which the test's deadline catches.
-			waitFor(t, func() bool { return db.count(t, tc.running) == 0 }, "the server to stop the statement")
+			testconfig.WaitFor(t, "the server to stop the statement", func() bool { return db.count(t, tc.running) == 0 })
 		})
 	}
 }
@@ -441,18 +441,5 @@ tool "hold" {
 				t.Errorf("%d calls answered, want 64", calls)
 			}
 		})
-	}
-}
-
-// waitFor polls cond until it holds, failing t if it does not within
-// ten seconds (what is awaited is an event, which takes milliseconds).
-func waitFor(t *testing.T, cond func() bool, what string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited ten seconds for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond) // polls, asserts nothing
 	}
 }

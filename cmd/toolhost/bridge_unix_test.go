@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/bridge/bridgetest"
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // TestBridgeStopLetsCallsFinish: on SIGTERM a call already running still
@@ -32,7 +33,7 @@ tool "slow" {
 	conn := ts.Accept()
 	conn.NextRegister()
 	conn.Call("c1", "slow", nil)
-	waitFor(t, "the command is running", func() bool {
+	testconfig.WaitFor(t, "the command is running", func() bool {
 		_, err := os.Stat(mark)
 		return err == nil
 	})

@@ -3,19 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
-	"time"
 )
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting until %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
 
 func TestRequestBeforeInitialize(t *testing.T) {
 	s := startServe(t, writeConfig(t, testConfig))

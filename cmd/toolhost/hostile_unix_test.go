@@ -82,7 +82,7 @@ tool "hello" {
 
 	s.sendJSON(call(2, "hang", nil))
 	var pid int
-	waitFor(t, "the command wrote its child's pid", func() bool {
+	testconfig.WaitFor(t, "the command wrote its child's pid", func() bool {
 		b, err := os.ReadFile(pidFile)
 		if err != nil {
 			return false
@@ -91,7 +91,7 @@ tool "hello" {
 		return err == nil && pid > 0
 	})
 	cancel(2)
-	waitFor(t, "the cancelled command's child is killed", func() bool { return processGone(pid) })
+	testconfig.WaitFor(t, "the cancelled command's child is killed", func() bool { return processGone(pid) })
 
 	s.sendJSON(call(3, "fetch", nil))
 	time.Sleep(100 * time.Millisecond) // let the request reach the upstream
@@ -190,7 +190,7 @@ func TestHostExitKillsCommands(t *testing.T) {
 				t.Errorf("a stop logged an error:\n%s", logged)
 			}
 			for _, pid := range pids {
-				waitFor(t, fmt.Sprintf("process %d is gone", pid), func() bool { return processGone(pid) })
+				testconfig.WaitFor(t, fmt.Sprintf("process %d is gone", pid), func() bool { return processGone(pid) })
 			}
 		})
 	}
@@ -229,7 +229,7 @@ func checkStopped(t *testing.T, marker, want string, pids []int) {
 		t.Errorf("marker = %q (%v) when toolhost exited, want %q", got, err, want)
 	}
 	for _, pid := range pids {
-		waitFor(t, fmt.Sprintf("process %d is gone", pid), func() bool { return processGone(pid) })
+		testconfig.WaitFor(t, fmt.Sprintf("process %d is gone", pid), func() bool { return processGone(pid) })
 	}
 }
 

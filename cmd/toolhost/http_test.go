@@ -115,7 +115,7 @@ func TestServeHTTP(t *testing.T) {
 					answers <- a
 				}()
 			}
-			waitFor(t, "both calls run", func() bool { return s.inFlight() == 2 })
+			testconfig.WaitFor(t, "both calls run", func() bool { return s.inFlight() == 2 })
 			sendStop(t, s.Cmd)
 			for range 2 {
 				if a := <-answers; a.err != nil || a.text != "slept" {

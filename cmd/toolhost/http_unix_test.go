@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // TestServeHTTPSecondSignal: a second SIGTERM or SIGINT during the
@@ -65,7 +67,7 @@ func TestServeHTTPSecondSignal(t *testing.T) {
 			if err := s.Cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "the shutdown starts", func() bool { return strings.Contains(s.Log(), "shutting down") })
+			testconfig.WaitFor(t, "the shutdown starts", func() bool { return strings.Contains(s.Log(), "shutting down") })
 			if err := s.Cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +98,7 @@ func TestServeHTTPSecondSignal(t *testing.T) {
 				t.Errorf("stderr does not say a second signal stopped the calls")
 			}
 			for _, pid := range pids {
-				waitFor(t, fmt.Sprintf("process %d is gone", pid), func() bool { return processGone(pid) })
+				testconfig.WaitFor(t, fmt.Sprintf("process %d is gone", pid), func() bool { return processGone(pid) })
 			}
 		})
 	}
@@ -154,7 +156,7 @@ tool "marker" {
 				b, _ := io.ReadAll(resp.Body)
 				body <- resp.Status + "\n" + string(b)
 			}()
-			waitFor(t, "the backend started", func() bool {
+			testconfig.WaitFor(t, "the backend started", func() bool {
 				_, err := os.Stat(dir + "/started")
 				return err == nil
 			})
@@ -169,7 +171,7 @@ tool "marker" {
 			case <-time.After(15 * time.Second):
 				t.Fatal("the cancelled call's stream did not end")
 			}
-			waitFor(t, "the cancelled call ended", func() bool { return s.inFlight() == 0 })
+			testconfig.WaitFor(t, "the cancelled call ended", func() bool { return s.inFlight() == 0 })
 			if _, err := os.Stat(dir + "/marker"); err == nil {
 				t.Fatal("the backend ran to its end: it was not killed")
 			}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // logFileConfig has a tool with a parameter marked sensitive, which its
@@ -203,7 +205,7 @@ func TestLogFileConfigError(t *testing.T) {
 	cfg := writeConfig(t, "tool \"broken\" {\n  description = 42\n  template { text = \"x\" }\n  nonsense = true\n}\n")
 	logPath := filepath.Join(t.TempDir(), "logs", "toolhost.log")
 	s := startServe(t, "--log-file", logPath, cfg)
-	waitFor(t, "the log file names the config's problem", func() bool {
+	testconfig.WaitFor(t, "the log file names the config's problem", func() bool {
 		b, _ := os.ReadFile(logPath)
 		return strings.Contains(string(b), "nonsense")
 	})

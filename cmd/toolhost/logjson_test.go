@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // auditConfig is logFileConfig (a tool that writes, as it has no
@@ -165,7 +167,7 @@ func TestLogFormatJSONStdio(t *testing.T) {
 		defer s.mu.Unlock()
 		return s.stderr.String()
 	}
-	waitFor(t, "the reload's diagnostics are logged", func() bool { return strings.Contains(stderr(), `"msg":"config error"`) })
+	testconfig.WaitFor(t, "the reload's diagnostics are logged", func() bool { return strings.Contains(stderr(), `"msg":"config error"`) })
 	if err := s.stdin.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -223,8 +225,8 @@ func TestLogFormatJSONHTTP(t *testing.T) {
 			if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "fail", Arguments: map[string]any{}}); err != nil || !res.IsError {
 				t.Fatalf("fail answered %v, %v; want an error result", res, err)
 			}
-			waitFor(t, "the audit log has the two calls", func() bool { return len(auditRecords(t, auditPath)) == 2 })
-			waitFor(t, "the failed call is logged", func() bool { return strings.Contains(s.Log(), `"msg":"tool call failed"`) })
+			testconfig.WaitFor(t, "the audit log has the two calls", func() bool { return len(auditRecords(t, auditPath)) == 2 })
+			testconfig.WaitFor(t, "the failed call is logged", func() bool { return strings.Contains(s.Log(), `"msg":"tool call failed"`) })
 			recs := auditRecords(t, auditPath)
 			checkAudit(t, recs, "anonymous")
 			log := jsonRecords(t, s.Log())

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // TestReloadRunningCallFinishes removes a tool while a call of it runs: the
@@ -31,7 +33,7 @@ func TestReloadRunningCallFinishes(t *testing.T) {
 	s := startServe(t, cfg)
 	s.initialize("2025-06-18")
 	s.sendJSON(call(1, "slow", nil))
-	waitFor(t, "the call's command to start", func() bool { _, err := os.Stat(started); return err == nil })
+	testconfig.WaitFor(t, "the call's command to start", func() bool { _, err := os.Stat(started); return err == nil })
 	writeAtomically(t, cfg, toolConfig("alpha"))
 	s.until("tools/list_changed", isMethod("notifications/tools/list_changed"))
 	s.sendJSON(call(2, "slow", nil))

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/internal/cli"
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // stubbornScript ignores SIGTERM, as its child does, and writes its pid
@@ -91,10 +92,10 @@ func groupGone(pgid int) bool {
 func checkGroupsGone(t *testing.T, pids []int) {
 	t.Helper()
 	for _, pid := range pids {
-		waitFor(t, fmt.Sprintf("process %d is gone", pid), func() bool { return processGone(pid) })
+		testconfig.WaitFor(t, fmt.Sprintf("process %d is gone", pid), func() bool { return processGone(pid) })
 	}
 	if len(pids) > 0 {
-		waitFor(t, fmt.Sprintf("process group %d is gone", pids[0]), func() bool { return groupGone(pids[0]) })
+		testconfig.WaitFor(t, fmt.Sprintf("process group %d is gone", pids[0]), func() bool { return groupGone(pids[0]) })
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
 	"github.com/toolhost/toolhost/bridge/bridgetest"
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // TestTelemetryClientValues: what a client chooses reaches spans and
@@ -160,14 +161,14 @@ func TestMetricsReloadAuth(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(withAuth), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the reload of the auth block", func() bool { return strings.Contains(s.Log(), "outcome=applied") })
+	testconfig.WaitFor(t, "the reload of the auth block", func() bool { return strings.Contains(s.Log(), "outcome=applied") })
 	if got := get(); got != http.StatusNotFound {
 		t.Errorf("GET /metrics after a reload added an auth block: %d, want 404", got)
 	}
 	if err := os.WriteFile(cfg, []byte(plain), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the reload removing the auth block", func() bool { return strings.Count(s.Log(), "outcome=applied") >= 2 })
+	testconfig.WaitFor(t, "the reload removing the auth block", func() bool { return strings.Count(s.Log(), "outcome=applied") >= 2 })
 	if got := get(); got != http.StatusOK {
 		t.Errorf("GET /metrics after a reload removed the auth block: %d, want 200", got)
 	}
@@ -198,7 +199,7 @@ func TestMetricsAuthAtStart(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(plain), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the reload removing the auth block", func() bool { return strings.Contains(s.Log(), "outcome=applied") })
+	testconfig.WaitFor(t, "the reload removing the auth block", func() bool { return strings.Contains(s.Log(), "outcome=applied") })
 	if got := get(); got != http.StatusOK {
 		t.Errorf("GET /metrics after a reload removed the auth block: %d, want 200", got)
 	}

@@ -19,6 +19,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // countingServer is an httptest server that counts the connections made to
@@ -108,7 +110,7 @@ func TestReusesConnections(t *testing.T) {
 		t.Errorf("after HEAD: %d connections, want 1", n)
 	}
 	tr.CloseIdleConnections()
-	waitFor(t, func() bool { return s.closed.Load() == 1 }, "the idle connection closed")
+	testconfig.WaitFor(t, "the idle connection closed", func() bool { return s.closed.Load() == 1 })
 }
 
 func TestConcurrentRequests(t *testing.T) {
@@ -531,17 +533,6 @@ func TestDialError(t *testing.T) {
 	}
 }
 
-// waitFor waits up to 5 s for cond.
-func waitFor(t *testing.T, cond func() bool, what string) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !cond(); {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // BenchmarkRoundTrip compares a GET of 2 KB through Transport with the same
 // through net/http's Transport alone, to a loopback server.
 func BenchmarkRoundTrip(b *testing.B) {
@@ -576,7 +567,7 @@ func TestIdleSweep(t *testing.T) {
 		s := newCountingServer(t, echo)
 		tr := New(&http.Transport{IdleConnTimeout: 50 * time.Millisecond})
 		do(t, tr, http.MethodGet, s.URL, "", nil)
-		waitFor(t, func() bool { return s.closed.Load() == 1 }, "the idle connection closed")
+		testconfig.WaitFor(t, "the idle connection closed", func() bool { return s.closed.Load() == 1 })
 	})
 	t.Run("closed by the upstream", func(t *testing.T) {
 		u := rawServer(t, func(i int, c net.Conn) {
@@ -587,11 +578,11 @@ func TestIdleSweep(t *testing.T) {
 		tr := New(&http.Transport{})
 		tr.sweepEvery = 20 * time.Millisecond
 		do(t, tr, http.MethodGet, u, "", nil)
-		waitFor(t, func() bool {
+		testconfig.WaitFor(t, "the connection the upstream closed dropped, and the sweep done", func() bool {
 			tr.mu.Lock()
 			defer tr.mu.Unlock()
 			return tr.nidle == 0 && !tr.sweeping
-		}, "the connection the upstream closed dropped, and the sweep done")
+		})
 	})
 }
 
@@ -649,7 +640,7 @@ func TestLikeNetHTTP(t *testing.T) {
 			t.Fatal(err)
 		}
 		cancel()
-		waitFor(t, func() bool { return s.closed.Load() == before+1 }, "the connection closed by the cancel")
+		testconfig.WaitFor(t, "the connection closed by the cancel", func() bool { return s.closed.Load() == before+1 })
 	})
 	t.Run("a host in Unicode", func(t *testing.T) {
 		var dialed atomic.Value
