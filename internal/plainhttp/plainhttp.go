@@ -99,10 +99,6 @@ func New(base *http.Transport) *Transport {
 // does not, every request goes to the wrapped Transport.
 const Available = canCheckAlive
 
-// Base is the net/http Transport the requests the fast path does not cover
-// go to.
-func (t *Transport) Base() *http.Transport { return t.base }
-
 // Sent returns how many requests the fast path sent, and how many went to
 // the wrapped Transport.
 func (t *Transport) Sent() (fast, left uint64) { return t.fast.Load(), t.left.Load() }
@@ -133,7 +129,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	key := hostPort(req)
 	send := req
 	for attempt := 0; ; attempt++ {
-		c, err := t.get(ctx, key)
+		c, err := t.get(ctx, key, attempt == 0)
 		if err != nil {
 			return nil, err
 		}
@@ -144,8 +140,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		// A connection taken from the pool may have been closed by the
 		// upstream while it was idle; a request that got no answer on it
-		// is sent once more on a new one, as net/http does, when sending
-		// it twice is safe.
+		// is sent once more on a new one (not another from the pool), as
+		// net/http does, when sending it twice is safe.
 		if !unanswered || !c.reused || attempt > 0 || !replayable || ctx.Err() != nil {
 			return nil, err
 		}
@@ -250,11 +246,11 @@ func hostPort(req *http.Request) string {
 }
 
 // get returns an idle connection to key that is still open and holds
-// nothing unread, or a new one.
-func (t *Transport) get(ctx context.Context, key string) (*conn, error) {
+// nothing unread, when pooled allows one, or a new one.
+func (t *Transport) get(ctx context.Context, key string, pooled bool) (*conn, error) {
 	timeout := t.base.IdleConnTimeout
 	t.mu.Lock()
-	for {
+	for pooled {
 		list := t.idle[key]
 		if len(list) == 0 {
 			break

@@ -655,3 +655,50 @@ func TestLikeNetHTTP(t *testing.T) {
 		}
 	})
 }
+
+// TestRetryOnNewConnection: a request sent again after a pooled
+// connection closed under it goes on a new connection, not on another
+// pooled one that the upstream may close the same way.
+func TestRetryOnNewConnection(t *testing.T) {
+	var firsts sync.WaitGroup
+	firsts.Add(2)
+	var conns atomic.Int32
+	u := rawServer(t, func(i int, c net.Conn) {
+		conns.Add(1)
+		br := bufio.NewReader(c)
+		for n := 0; ; n++ {
+			if _, err := readRequest(br); err != nil {
+				return
+			}
+			if i < 2 {
+				if n == 1 {
+					return // the second request on the first two connections: closed unanswered
+				}
+				firsts.Done()
+				firsts.Wait() // both first requests in, so the client holds two connections
+			}
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+		}
+	})
+	tr := New(&http.Transport{})
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			req, _ := http.NewRequest(http.MethodGet, u+"/", nil)
+			resp, err := tr.RoundTrip(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		})
+	}
+	wg.Wait()
+	if _, got := do(t, tr, http.MethodGet, u+"/", "", nil); got != "ok" {
+		t.Errorf("body %q, want ok", got)
+	}
+	if n := conns.Load(); n != 3 {
+		t.Errorf("%d connections, want 3 (the retry on a new one)", n)
+	}
+}
