@@ -64,9 +64,8 @@ type Transport struct {
 	base *http.Transport
 	dial func(ctx context.Context, network, addr string) (net.Conn, error)
 
-	baseUsed atomic.Bool   // a request went to base
-	fast     atomic.Uint64 // requests sent by the fast path
-	left     atomic.Uint64 // requests sent by base
+	fast atomic.Uint64 // requests sent by the fast path
+	left atomic.Uint64 // requests sent by base
 
 	mu       sync.Mutex
 	idle     map[string][]*conn // by host:port, the most recently used last
@@ -119,7 +118,6 @@ type conn struct {
 // wrapped Transport.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !t.covers(req) {
-		t.baseUsed.Store(true)
 		t.left.Add(1)
 		return t.base.RoundTrip(req)
 	}
@@ -248,7 +246,6 @@ func hostPort(req *http.Request) string {
 // get returns an idle connection to key that is still open and holds
 // nothing unread, when pooled allows one, or a new one.
 func (t *Transport) get(ctx context.Context, key string, pooled bool) (*conn, error) {
-	timeout := t.base.IdleConnTimeout
 	t.mu.Lock()
 	for pooled {
 		list := t.idle[key]
@@ -260,7 +257,7 @@ func (t *Transport) get(ctx context.Context, key string, pooled bool) (*conn, er
 		t.idle[key] = list[:len(list)-1]
 		t.nidle--
 		t.mu.Unlock()
-		if (timeout > 0 && time.Since(c.since) > timeout) || !alive(c.nc) {
+		if !t.fit(c) {
 			c.nc.Close()
 			t.mu.Lock()
 			continue
@@ -278,6 +275,13 @@ func (t *Transport) get(ctx context.Context, key string, pooled bool) (*conn, er
 	c.br = bufio.NewReaderSize(&c.lim, 4<<10)
 	c.bw = bufio.NewWriterSize(nc, 4<<10)
 	return c, nil
+}
+
+// fit reports whether the idle connection c may be used again: within
+// IdleConnTimeout, and still open with nothing unread (alive).
+func (t *Transport) fit(c *conn) bool {
+	timeout := t.base.IdleConnTimeout
+	return (timeout <= 0 || time.Since(c.since) <= timeout) && alive(c.nc)
 }
 
 // put returns c to the idle pool, or closes it when the pool is full.
@@ -322,7 +326,7 @@ func (t *Transport) sweep() {
 		for key, list := range t.idle {
 			kept := list[:0]
 			for _, c := range list {
-				if timeout := t.base.IdleConnTimeout; (timeout > 0 && time.Since(c.since) > timeout) || !alive(c.nc) {
+				if !t.fit(c) {
 					drop = append(drop, c)
 					continue
 				}
@@ -362,7 +366,7 @@ func (t *Transport) CloseIdleConnections() {
 			c.nc.Close()
 		}
 	}
-	if t.baseUsed.Load() {
+	if t.left.Load() > 0 {
 		t.base.CloseIdleConnections()
 	}
 }
