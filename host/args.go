@@ -272,17 +272,20 @@ const smallArgs = 1024
 // in every registry (a reload keeps the calls of the one before).
 var argValuesHeld atomic.Int64
 
-// holdArgValues counts n values of a call's arguments as held until release
-// is called; it refuses, holding nothing, a call of more than smallArgs
-// values that would pass MaxArgValuesHeld.
-func holdArgValues(n int) (release func(), err error) {
+// holdArgValues counts n values of a call's arguments as held, until
+// releaseArgValues(n) is called; it refuses, holding nothing, a call of
+// more than smallArgs values that would pass MaxArgValuesHeld.
+func holdArgValues(n int) error {
 	if held := argValuesHeld.Add(int64(n)); n > smallArgs && held > MaxArgValuesHeld {
 		argValuesHeld.Add(-int64(n))
-		return nil, fmt.Errorf("toolhost is busy, so the call was not run: the arguments of the calls in flight hold %d JSON values, and this call's %d would pass the %d they may hold at once; call again once some of them have finished, or send fewer elements",
+		return fmt.Errorf("toolhost is busy, so the call was not run: the arguments of the calls in flight hold %d JSON values, and this call's %d would pass the %d they may hold at once; call again once some of them have finished, or send fewer elements",
 			held-int64(n), n, MaxArgValuesHeld)
 	}
-	return func() { argValuesHeld.Add(-int64(n)) }, nil
+	return nil
 }
+
+// releaseArgValues ends the hold of n values holdArgValues took.
+func releaseArgValues(n int) { argValuesHeld.Add(-int64(n)) }
 
 // argName is the object key whose opening quote is at b[start], shortened
 // for a message (shortName); "" when there is none.

@@ -111,11 +111,10 @@ func (r *Registry) callTool(ctx context.Context, t *thcl.Tool, args json.RawMess
 	// it waits for a slot. A call over MaxArgValues holds none:
 	// DecodeArgs refuses it before it decodes.
 	if n, _ := scanArgValues(args, MaxArgValues); n <= MaxArgValues {
-		release, err := holdArgValues(n)
-		if err != nil {
+		if err := holdArgValues(n); err != nil {
 			return toolError(err.Error())
 		}
-		defer release()
+		defer releaseArgValues(n)
 	}
 	params, err := DecodeArgs(t, args)
 	if err != nil {

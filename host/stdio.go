@@ -285,7 +285,7 @@ func (c *stdioConn) handleLine(line []byte) bool {
 			c.answerTask(req)
 			return true
 		}
-		if err := c.admit(req); err != nil {
+		if err := c.admit(req, isPlain); err != nil {
 			code, msg := int64(jsonrpc.CodeInvalidRequest), err.Error()
 			if rpc := (*jsonrpc.Error)(nil); errors.As(err, &rpc) {
 				code, msg = rpc.Code, rpc.Message // params with a wrong type
@@ -396,8 +396,11 @@ var errAlreadyInitialized = errors.New("Invalid Request: session already initial
 // admit records a request before it goes to the SDK. It refuses a call
 // whose id is still in use (by a request running, or cancelled but not yet
 // finished) and an initialize request on an initialized session; the error
-// is the reply's message.
-func (c *stdioConn) admit(req *jsonrpc.Request) error {
+// is the reply's message. plain says plainRequest read req: its params are
+// then an object of a string name and arguments other than null, which
+// have nothing paramsProblem refuses or withoutNullArguments drops, so
+// they are not scanned again.
+func (c *stdioConn) admit(req *jsonrpc.Request, plain bool) error {
 	if !req.IsCall() {
 		if req.Method == "notifications/cancelled" {
 			c.noteCancelled(req.Params)
@@ -419,7 +422,7 @@ func (c *stdioConn) admit(req *jsonrpc.Request) error {
 		c.noteInitialize(req.Params)
 		c.noteInitExtra(req)
 	}
-	if c.sawInitialize {
+	if c.sawInitialize && !plain {
 		if p, changed := withoutNullArguments(req.Method, req.Params); changed {
 			req.Params = p
 		}

@@ -147,8 +147,12 @@ func (t *Template) Call(ctx context.Context, in *adapters.Input) (*adapters.Outp
 	// Every call renders under a budget: whatever functions the text
 	// calls, each checks the timeout first and is charged what it built;
 	// a call answers at its timeout, or when it is cancelled, even if a
-	// function is still running.
-	budget := evalcap.NewBudget(ctx, t.maxOutput, evalcap.TotalFactor*t.maxOutput, time.Now().Add(t.timeout))
+	// function is still running. A text of parameters and strings alone
+	// calls nothing and runs no loop: it needs no budget.
+	var budget *evalcap.Budget
+	if !t.eval.Unbudgeted() {
+		budget = evalcap.NewBudget(ctx, t.maxOutput, evalcap.TotalFactor*t.maxOutput, time.Now().Add(t.timeout))
+	}
 	v, diags, lerr := t.eval.Run(in.Eval, budget)
 	// The budget's error comes first: the diagnostics it leaves, if any,
 	// say less, and a try() may have caught it.

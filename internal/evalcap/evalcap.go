@@ -423,6 +423,11 @@ func Prepare(expr hcl.Expression) *Prepared {
 	return p
 }
 
+// Unbudgeted reports whether the expression calls no function and runs no
+// loop: Run then evaluates it directly and never uses its Budget, which
+// may be nil.
+func (p *Prepared) Unbudgeted() bool { return p.plain && p.names == nil }
+
 // Run is Run for the prepared expression.
 func (p *Prepared) Run(ctx *hcl.EvalContext, b *Budget) (cty.Value, hcl.Diagnostics, *LimitError) {
 	if p.parts != nil {

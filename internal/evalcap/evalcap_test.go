@@ -421,3 +421,43 @@ func nines300() *big.Int {
 	n, _ := new(big.Int).SetString(strings.Repeat("9", 300), 10)
 	return n
 }
+
+// TestUnbudgeted checks which prepared expressions run without a Budget:
+// those that call no function and run no loop, which Run then evaluates
+// with a nil Budget.
+func TestUnbudgeted(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{`"hello ${param.name}"`, true},
+		{`"${param.a}${param.b} and ${param.c ? "yes" : "no"}"`, true},
+		{`param.count + 1`, true},
+		{`"hello ${upper(param.name)}"`, false},
+		{`join(",", param.list)`, false},
+		{`[for s in param.list : s]`, false},
+		{`"%{for s in param.list}${s}%{endfor}"`, false},
+	} {
+		t.Run(tc.src, func(t *testing.T) {
+			e, diags := hclsyntax.ParseExpression([]byte(tc.src), "x.hcl", hcl.InitialPos)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			p := Prepare(e)
+			if got := p.Unbudgeted(); got != tc.want {
+				t.Fatalf("Unbudgeted() = %v, want %v", got, tc.want)
+			}
+			if !tc.want {
+				return
+			}
+			ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.ObjectVal(map[string]cty.Value{
+				"name": cty.StringVal("world"), "a": cty.StringVal("x"), "b": cty.StringVal("y"), "c": cty.True, "count": cty.NumberIntVal(2),
+			})}}
+			want, wd := e.Value(ctx)
+			got, gd, lerr := p.Run(ctx, nil)
+			if lerr != nil || gd.HasErrors() != wd.HasErrors() || !got.RawEquals(want) {
+				t.Fatalf("Run with no budget = %#v, %v, %v; want %#v, %v", got, gd, lerr, want, wd)
+			}
+		})
+	}
+}
