@@ -190,7 +190,7 @@ func TestHTTPConnectionReuse(t *testing.T) {
 	if n := newConns.Load(); n < 1 || n > 2 {
 		t.Errorf("20 sequential calls opened %d connections, want 1 (or 2)", n)
 	}
-	// Plain http:// goes over plainhttp's fast path where it runs (Unix),
+	// Plain http:// goes over plainhttp's fast path where it runs (Unix, Windows),
 	// else over net/http.
 	fast, left := sharedPlain.Sent()
 	fast, left = fast-fast0, left-left0

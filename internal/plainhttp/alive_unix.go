@@ -14,17 +14,13 @@ const canCheckAlive = true
 // alive reports whether an idle connection is still open with nothing to
 // read: a peek that does not wait finds no data and no end of stream.
 func alive(nc net.Conn) bool {
-	sc, ok := nc.(syscall.Conn)
-	if !ok {
+	rc := rawConn(nc)
+	if rc == nil {
 		return false
 	}
-	rc, err := sc.SyscallConn()
-	if err != nil {
-		return false
-	}
-	ok = false
+	ok := false
 	var buf [1]byte
-	err = rc.Read(func(fd uintptr) bool {
+	err := rc.Read(func(fd uintptr) bool {
 		// Data (n > 0) or the end (n == 0, no error) both mean the
 		// connection is not fit for a new request.
 		_, _, err := syscall.Recvfrom(int(fd), buf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)

@@ -16,14 +16,15 @@
 // Whatever the fast path does not cover goes to the net/http Transport
 // it wraps, unchanged: https, a request a proxy is configured for, an
 // upgrade, Expect: 100-continue, a body of unknown length or over BodyMax,
-// a header field net/http would refuse. Off Unix, where the state of an
-// idle connection cannot be read without blocking, everything goes to
-// net/http.
+// a header field net/http would refuse. Where the state of an idle
+// connection cannot be read without blocking (AIX, Plan 9, js and wasip1),
+// everything goes to net/http.
 //
 // Before an idle connection is used again it is checked, without
 // blocking, for having been closed by the upstream and for bytes the
 // upstream sent unasked (which net/http's reader would have seen): such a
-// connection is closed, never read as the next request's response.
+// connection is closed, never read as the next request's response. Unix
+// peeks at it (alive_unix.go), Windows polls it (alive_windows.go).
 package plainhttp
 
 import (
