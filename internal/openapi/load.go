@@ -15,7 +15,6 @@ import (
 	"github.com/pb33f/go-yaml"
 	"github.com/pb33f/libopenapi/datamodel"
 	lowbase "github.com/pb33f/libopenapi/datamodel/low/base"
-	yamlv4 "go.yaml.in/yaml/v4"
 )
 
 // MaxSpecSize is the largest document Parse reads: GitHub's REST API,
@@ -251,7 +250,7 @@ func unmarshal(data []byte, v any) error {
 	if len(trimmed) > 0 && trimmed[0] == '{' {
 		return json.Unmarshal(data, v)
 	}
-	return yamlv4.Unmarshal(data, v)
+	return yaml.Unmarshal(data, v)
 }
 
 // lineCol is the line and column (from 1) of a byte offset of data.
