@@ -426,11 +426,38 @@ func outputContent(tool string, out *adapters.Output) mcp.Content {
 			URI: "toolhost://tools/" + tool + "/output", MIMEType: out.MIMEType, Blob: out.Body,
 		})}
 	}
+	return &mcp.TextContent{Text: outputText(out)}
+}
+
+// outputText is the text of a content item of out, which is text: its
+// body, and a note when it was cut.
+func outputText(out *adapters.Output) string {
 	text := string(out.Body)
 	if out.Truncated {
 		text += fmt.Sprintf("\n[output truncated at %d bytes]", len(out.Body))
 	}
-	return &mcp.TextContent{Text: text}
+	return text
+}
+
+// outputResult is the result of a tool without a result block: the output
+// as its one content item. A text item is made with the result and its
+// list of items in one allocation (textResult), for it is most calls'.
+func outputResult(tool string, out *adapters.Output) *mcp.CallToolResult {
+	if out.Binary {
+		return &mcp.CallToolResult{Content: []mcp.Content{outputContent(tool, out)}}
+	}
+	r := &textResult{text: mcp.TextContent{Text: outputText(out)}}
+	r.items[0] = &r.text
+	r.res.Content = r.items[:]
+	return &r.res
+}
+
+// textResult is a result of one text item, with the item and the list
+// that holds it.
+type textResult struct {
+	res   mcp.CallToolResult
+	items [1]mcp.Content
+	text  mcp.TextContent
 }
 
 // Protocol versions that brought content types: audio came with

@@ -170,7 +170,7 @@ func (r *Registry) shapeOutput(ctx context.Context, t *thcl.Tool, eval *hcl.Eval
 		if out.Binary && out.Truncated {
 			return toolError(fmt.Sprintf("the %s output was larger than the tool's size cap and was cut at %d bytes; raise the cap (%s)", out.MIMEType, len(out.Body), sizeCapAttr(t)))
 		}
-		res := &mcp.CallToolResult{Content: []mcp.Content{outputContent(t.Name, out)}}
+		res := outputResult(t.Name, out)
 		if _, ok := t.Backend.(adapters.StructuredOutput); ok && !out.Truncated {
 			res.StructuredContent = json.RawMessage(out.Body)
 		}
