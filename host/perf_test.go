@@ -7,6 +7,7 @@ package host
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"reflect"
 	"regexp"
 	"testing"
@@ -106,7 +107,7 @@ func TestEncodeLineMatchesSDK(t *testing.T) {
 		`null`,
 		`"x"`,
 	}
-	ids := []any{int64(1), int64(-3), int64(9007199254740993), "abc", "<&>", nil}
+	ids := []any{int64(1), int64(-3), int64(9007199254740993), int64(math.MinInt64), "abc", "<&>", nil}
 	for _, res := range results {
 		for _, raw := range ids {
 			id, err := jsonrpc.MakeID(raw)

@@ -34,6 +34,9 @@ type Server struct {
 
 	current atomic.Pointer[Registry]
 	applyMu sync.Mutex
+	// notedFn is s.notedLevel, made once: a method value made at each call
+	// (a sessionPeer's noted) is an allocation.
+	notedFn func(*mcp.ServerSession) (mcp.LoggingLevel, bool)
 	// standIns holds the names of the tools the SDK holds a stand-in for
 	// (server_declared.go); under applyMu.
 	standIns map[string]bool
@@ -159,6 +162,7 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 	info := reg.Config.Server
 	s := &Server{logger: logger, beforeWork: o.beforeWork, startInfo: identity(reg), states: newStateSigner(o.stateKey, o.stateGuard, logger), group: o.group}
 	s.life, s.shutdown = context.WithCancelCause(context.Background())
+	s.notedFn = s.notedLevel
 	s.tasks = newTaskHost(s, o.tasks)
 	s.audit = o.audit
 	impl := s.startInfo
@@ -487,7 +491,7 @@ func (s *Server) toolHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	defer cancel()
 	var peer Peer
 	if req.Session != nil {
-		peer = &sessionPeer{ss: req.Session, token: req.Params.GetProgressToken(), noted: s.notedLevel, ownLevel: hasOwnLevel(req.Params.Meta)}
+		peer = &sessionPeer{ss: req.Session, token: req.Params.GetProgressToken(), noted: s.notedFn, ownLevel: hasOwnLevel(req.Params.Meta)}
 	}
 	ctx, m := s.withMRTR(ctx, req)
 	res, err := reg.CallToolFrom(ctx, req.Params.Name, req.Params.Arguments, peer)

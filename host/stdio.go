@@ -689,6 +689,15 @@ func (c *stdioConn) write(msg jsonrpc.Message, wait bool) error {
 			replies = 1
 		}
 	}
+	if id, result, ok := plainAnswer(msg); ok {
+		select {
+		case <-c.closed:
+			c.endReplies(replies)
+			return errors.New("connection closed")
+		default:
+			return c.queueFunc(len(result)+answerExtra, func(buf []byte) []byte { return appendAnswer(buf, id, result) }, replies, wait)
+		}
+	}
 	data, err := encodeLine(msg)
 	if err == nil {
 		select {
@@ -704,22 +713,41 @@ func (c *stdioConn) write(msg jsonrpc.Message, wait bool) error {
 	return err
 }
 
-// encodeLine encodes a message as one line, with its newline. A successful
-// response with a numeric id, by far the most frequent message, is written
-// directly around its result: the SDK has already encoded the result
-// compactly (without HTML escaping, as jsonrpc.EncodeMessage writes it), so
-// re-encoding the envelope, which copies and re-compacts the result, gives
-// the same bytes at a cost. Anything else goes through jsonrpc.EncodeMessage.
+// answerExtra is the most bytes appendAnswer adds to a result: the
+// envelope and the newline (34) and an int64 id (at most 20).
+const answerExtra = 54
+
+// plainAnswer gives the id and result of msg when it is a successful
+// response with a numeric id, by far the most frequent message: its line
+// is written directly around its result (appendAnswer). The SDK has
+// already encoded the result compactly (without HTML escaping, as
+// jsonrpc.EncodeMessage writes it), so re-encoding the envelope, which
+// copies and re-compacts the result, gives the same bytes at a cost.
+func plainAnswer(msg jsonrpc.Message) (id int64, result []byte, ok bool) {
+	resp, isResp := msg.(*jsonrpc.Response)
+	if !isResp || resp.Error != nil || len(resp.Result) == 0 || resp.Result[0] != '{' || bytes.IndexByte(resp.Result, '\n') >= 0 {
+		return 0, nil, false
+	}
+	id, ok = resp.ID.Raw().(int64)
+	return id, resp.Result, ok
+}
+
+// appendAnswer appends the line of a successful response with id and
+// result (see plainAnswer), with its newline, to b.
+func appendAnswer(b []byte, id int64, result []byte) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = strconv.AppendInt(b, id, 10)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	return append(b, '}', '\n')
+}
+
+// encodeLine encodes a message as one line, with its newline: a plain
+// answer as appendAnswer writes it, anything else through
+// jsonrpc.EncodeMessage.
 func encodeLine(msg jsonrpc.Message) ([]byte, error) {
-	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Error == nil && len(resp.Result) > 0 {
-		if id, ok := resp.ID.Raw().(int64); ok && bytes.IndexByte(resp.Result, '\n') < 0 && resp.Result[0] == '{' {
-			b := make([]byte, 0, len(resp.Result)+48)
-			b = append(b, `{"jsonrpc":"2.0","id":`...)
-			b = strconv.AppendInt(b, id, 10)
-			b = append(b, `,"result":`...)
-			b = append(b, resp.Result...)
-			return append(b, '}', '\n'), nil
-		}
+	if id, result, ok := plainAnswer(msg); ok {
+		return appendAnswer(make([]byte, 0, len(result)+answerExtra), id, result), nil
 	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {

@@ -41,12 +41,19 @@ type stdioOut struct {
 // counts them once they are written). With wait, it returns once data
 // is written, with the write's error; without, possibly before.
 func (c *stdioConn) queue(data []byte, replies int, wait bool) error {
+	return c.queueFunc(len(data), func(buf []byte) []byte { return append(buf, data...) }, replies, wait)
+}
+
+// queueFunc is queue of the n bytes that add appends to the batch being
+// gathered, in place: an answer is written into the batch as it is
+// encoded, not encoded into a buffer of its own and then copied.
+func (c *stdioConn) queueFunc(n int, add func([]byte) []byte, replies int, wait bool) error {
 	o := &c.output
 	o.mu.Lock()
 	if o.moved == nil {
 		o.moved = sync.NewCond(&o.mu)
 	}
-	for o.writing && o.cur != nil && len(o.cur.buf) > 0 && len(o.cur.buf)+len(data) > maxOutPending {
+	for o.writing && o.cur != nil && len(o.cur.buf) > 0 && len(o.cur.buf)+n > maxOutPending {
 		o.moved.Wait()
 	}
 	if o.cur == nil {
@@ -54,7 +61,7 @@ func (c *stdioConn) queue(data []byte, replies int, wait bool) error {
 		o.spare = nil
 	}
 	b := o.cur
-	b.buf = append(b.buf, data...)
+	b.buf = add(b.buf)
 	b.replies += replies
 	if o.writing {
 		if wait {
