@@ -114,6 +114,14 @@ func checkPlainAgrees(t *testing.T, line []byte, p plainLine) {
 	if p.args != nil && &p.args[0] == &line[bytes.Index(line, p.args)] {
 		t.Fatal("the arguments share the line's buffer")
 	}
+	// admit takes a plain line's params as they are (stdio.go): nothing
+	// in them is refused or dropped on the general path.
+	if msg := paramsProblem(req.Method, req.Params); msg != "" {
+		t.Fatalf("paramsProblem refuses the params of a plain line: %s", msg)
+	}
+	if _, changed := withoutNullArguments(req.Method, req.Params); changed {
+		t.Fatal("withoutNullArguments changes the params of a plain line")
+	}
 }
 
 // TestStdioPlainLineParseErrors: a tools/call that looks plain but is not

@@ -42,6 +42,10 @@ func Parse(name string, data []byte) (*Document, error) {
 			line, col := lineCol(data, syn.Offset-1) // Offset is just past the bad byte
 			return nil, fmt.Errorf("%s:%d:%d: invalid JSON: %v. Fix the document there (a JSON linter shows the same place)", name, line, col, err)
 		}
+		var ye *yaml.LoadError
+		if errors.As(err, &ye) {
+			return nil, fmt.Errorf("%s: invalid YAML: %s. Fix the document there (a YAML linter shows the same place)", yamlPlace(name, ye), yamlMessage(ye))
+		}
 		return nil, fmt.Errorf("%s is neither JSON nor YAML: %v. Give an OpenAPI document (openapi: 3.x) or a Swagger 2.0 one (swagger: \"2.0\")", name, err)
 	}
 	switch {
@@ -242,6 +246,33 @@ func pointerAt(n *yaml.Node, line, col int, at string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// yamlPlace is name with the line and column of a YAML error, as
+// name:line:col (or name:line, or name alone, as far as they are known).
+func yamlPlace(name string, e *yaml.LoadError) string {
+	switch {
+	case e.Mark.Line > 0 && e.Mark.Column > 0:
+		return fmt.Sprintf("%s:%d:%d", name, e.Mark.Line, e.Mark.Column)
+	case e.Mark.Line > 0:
+		return fmt.Sprintf("%s:%d", name, e.Mark.Line)
+	}
+	return name
+}
+
+// yamlMessage is what a YAML error says, without the library's prefix of
+// its stage and position: the message, and the construct it was reading
+// with where that starts.
+func yamlMessage(e *yaml.LoadError) string {
+	msg := e.Message
+	if e.ContextMsg != "" {
+		msg += " (" + e.ContextMsg
+		if e.ContextMark.Line > 0 && e.ContextMark.Line != e.Mark.Line {
+			msg += fmt.Sprintf(" from line %d", e.ContextMark.Line)
+		}
+		msg += ")"
+	}
+	return msg
 }
 
 // unmarshal decodes JSON, or else YAML, into v.
