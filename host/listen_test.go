@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -39,11 +40,41 @@ func (c listenConfig) source(dir string) string {
 	return b.String()
 }
 
-// listenStream is an open subscriptions/listen stream.
+// listenStream is an open subscriptions/listen stream. A goroutine reads
+// its messages into msgs, so that a test can also wait for one a while
+// (drain).
 type listenStream struct {
 	name string
 	id   int
-	r    *sseReader
+	msgs chan listenMessage
+}
+
+// listenMessage is a message a listenStream read, or the error that ended
+// the stream.
+type listenMessage struct {
+	m   map[string]any
+	err error
+}
+
+// pump reads r's messages into msgs until the stream ends.
+func (s *listenStream) pump(r *sseReader) {
+	defer close(s.msgs)
+	for {
+		ev, err := r.next()
+		if err != nil {
+			s.msgs <- listenMessage{err: err}
+			return
+		}
+		if ev.name != "message" && ev.name != "" {
+			continue
+		}
+		m := map[string]any{}
+		if err := json.Unmarshal([]byte(ev.data), &m); err != nil {
+			s.msgs <- listenMessage{err: fmt.Errorf("event data is not JSON: %q", ev.data)}
+			return
+		}
+		s.msgs <- listenMessage{m: m}
+	}
 }
 
 // openListenStream opens a subscriptions/listen stream with JSON-RPC ID
@@ -57,7 +88,8 @@ func openListenStream(t *testing.T, e *httpEnv, name string, id int, notificatio
 	resp := rawPost(t, e.base+"/mcp", body, listenHeaders)
 	cut := time.AfterFunc(time.Minute, func() { resp.Body.Close() })
 	t.Cleanup(func() { cut.Stop() })
-	s := &listenStream{name: name, id: id, r: newSSEReader(resp.Body)}
+	s := &listenStream{name: name, id: id, msgs: make(chan listenMessage, 64)}
+	go s.pump(newSSEReader(resp.Body))
 	if got := s.next(t); got != "notifications/subscriptions/acknowledged" {
 		t.Fatalf("stream %s: the first message is %s, want the acknowledgement", name, got)
 	}
@@ -70,7 +102,37 @@ func openListenStream(t *testing.T, e *httpEnv, name string, id int, notificatio
 // docs://one").
 func (s *listenStream) next(t *testing.T) string {
 	t.Helper()
-	m := s.r.message(t)
+	lm, ok := <-s.msgs // the stream is cut after a minute
+	if !ok || lm.err != nil {
+		t.Fatalf("stream %s: reading the stream: %v", s.name, lm.err)
+	}
+	return s.method(t, lm.m)
+}
+
+// drain reads the messages the stream has brought and not yet been
+// read, without waiting for more: each must be a notification (see
+// next) that is one of allowed, or the test fails.
+func (s *listenStream) drain(t *testing.T, allowed []string) {
+	t.Helper()
+	for {
+		select {
+		case lm, ok := <-s.msgs:
+			if !ok || lm.err != nil {
+				t.Fatalf("stream %s: reading the stream: %v", s.name, lm.err)
+			}
+			if m := s.method(t, lm.m); !slices.Contains(allowed, m) {
+				t.Fatalf("stream %s: then %s, which it was not to get", s.name, m)
+			}
+		default:
+			return
+		}
+	}
+}
+
+// method checks that m is a notification tagged with the stream's
+// subscription ID, and returns its method (see next).
+func (s *listenStream) method(t *testing.T, m map[string]any) string {
+	t.Helper()
 	method, _ := m["method"].(string)
 	params, _ := m["params"].(map[string]any)
 	meta, _ := params["_meta"].(map[string]any)
@@ -85,6 +147,11 @@ func (s *listenStream) next(t *testing.T) string {
 	}
 	return method
 }
+
+// listenSettle is how long after a step TestHTTPListenNotifications lets
+// its streams bring a second list_changed of the step's, or a message
+// they were not to get, before it reads what they brought.
+const listenSettle = 150 * time.Millisecond
 
 // TestHTTPListenNotifications: a subscriptions/listen stream (2026-07-28,
 // stateless: each stream is a session of its own) is acknowledged first,
@@ -161,12 +228,6 @@ func testListenNotifications(t *testing.T, opts HTTPOptions) {
 			"tools": {toolsChanged}, "prompts": {promptsChanged}, "resources": {oneUpdated, resourcesChanged},
 			"two": {twoUpdated}, "note": {noteUpdated}, "all": {toolsChanged, promptsChanged, oneUpdated, twoUpdated, noteUpdated, resourcesChanged}}},
 	}
-	// late are the list_changed notifications each stream got in the
-	// step before: the SDK sends one a list_changed 10 ms after the last
-	// change of its kind, so on a slow machine the removal and the
-	// addition a reload applies may come more than 10 ms apart and give
-	// two, the second of which the next step may read first.
-	late := map[string][]string{}
 	for _, step := range steps {
 		ok := t.Run(step.name, func(t *testing.T) {
 			if err := os.WriteFile(reg.Config.Paths[0], []byte(step.config.source(dir)), 0o644); err != nil {
@@ -177,23 +238,26 @@ func testListenNotifications(t *testing.T, opts HTTPOptions) {
 			}
 			for _, s := range streams {
 				want := slices.Sorted(slices.Values(step.want[s.name]))
+				var got []string
+				for range want {
+					got = append(got, s.next(t))
+				}
 				// The order of notifications of different kinds is
 				// not fixed: resources/updated is sent as the reload
 				// applies, list_changed a moment later.
-				left := slices.Clone(want)
-				var got []string
-				for len(left) > 0 {
-					m := s.next(t)
-					if i := slices.Index(left, m); i >= 0 {
-						left = slices.Delete(left, i, i+1)
-						got = append(got, m)
-						continue
-					}
-					if !slices.Contains(late[s.name], m) {
-						t.Fatalf("stream %s got %q and then %s, want %q", s.name, got, m, want)
-					}
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					t.Fatalf("stream %s got %q, want %q", s.name, got, want)
 				}
-				late[s.name] = slices.DeleteFunc(slices.Clone(want), func(m string) bool { return !strings.HasSuffix(m, "/list_changed") })
+			}
+			// The SDK sends a list_changed 10 ms after the last change
+			// of its kind: on a slow machine the removal and the
+			// addition one reload applies may come more than 10 ms
+			// apart and give two. A second of the step's own is let
+			// through, anything else fails the step.
+			time.Sleep(listenSettle)
+			for _, s := range streams {
+				s.drain(t, slices.DeleteFunc(slices.Clone(step.want[s.name]), func(m string) bool { return !strings.HasSuffix(m, "/list_changed") }))
 			}
 		})
 		if !ok {

@@ -195,27 +195,22 @@ func listenUpdates(t *testing.T, opts HTTPOptions, src string) (*Server, *update
 		list, _ := json.Marshal(uris)
 		s := openListenStream(t, e, "updates", id, `"resourceSubscriptions":`+string(list))
 		go func() {
-			for {
-				ev, err := s.r.next()
-				if err != nil {
+			for lm := range s.msgs {
+				if lm.err != nil {
 					return
 				}
-				var m struct {
-					Method string
-					Params struct {
-						URI  string
-						Meta map[string]any `json:"_meta"`
-					}
-				}
-				_ = json.Unmarshal([]byte(ev.data), &m)
-				if m.Method != "notifications/resources/updated" {
+				method, _ := lm.m["method"].(string)
+				params, _ := lm.m["params"].(map[string]any)
+				if method != "notifications/resources/updated" {
 					continue
 				}
-				if tag, _ := m.Params.Meta["io.modelcontextprotocol/subscriptionId"].(float64); tag != float64(s.id) {
-					c.uris <- fmt.Sprintf("%s tagged with subscription %v, not %d", m.Params.URI, m.Params.Meta["io.modelcontextprotocol/subscriptionId"], s.id)
+				uri, _ := params["uri"].(string)
+				meta, _ := params["_meta"].(map[string]any)
+				if tag, _ := meta["io.modelcontextprotocol/subscriptionId"].(float64); tag != float64(s.id) {
+					c.uris <- fmt.Sprintf("%s tagged with subscription %v, not %d", uri, meta["io.modelcontextprotocol/subscriptionId"], s.id)
 					continue
 				}
-				c.uris <- m.Params.URI
+				c.uris <- uri
 			}
 		}()
 	}
