@@ -413,7 +413,7 @@ func (b *bench) throughput() error {
 			}
 			b.add(row{section: "Throughput, " + c.name, name: fmt.Sprintf("%d in flight", k), unit: "calls/s", higherBetter: true, vals: medians(cps)})
 			cpuRows = append(cpuRows, row{section: "Server CPU per call, " + c.name, name: fmt.Sprintf("%d in flight", k), unit: "µs", vals: medians(cpu),
-				note: "utime + stime of the server process over the run, ÷ calls"})
+				note: "utime + stime of the server process over the run, ÷ calls" + b.pairedNote(cpu)})
 		}
 	}
 	// The CPU rows follow the throughput tables, one section per tool.
@@ -421,6 +421,30 @@ func (b *bench) throughput() error {
 		b.add(r)
 	}
 	return nil
+}
+
+// pairedNote says, for each -compare build, how toolhost's samples in xs
+// compare with that build's round by round: the median and the range of
+// the ratios of the two runs of each round, which ran one after the other.
+// A figure such as CPU per call drifts with the machine's load from one
+// round to the next more than between two runs of a round, so these
+// ratios say more about a difference than the ratio of the medians. ""
+// when there is no -compare build, or a round of one has no sample.
+func (b *bench) pairedNote(xs map[string][]float64) string {
+	note := ""
+	own := xs["toolhost"]
+	for _, t := range b.targets {
+		other := xs[t.name]
+		if !strings.HasPrefix(t.name, "toolhost@") || len(own) == 0 || len(other) != len(own) {
+			continue
+		}
+		ratios := make([]float64, len(own))
+		for i := range own {
+			ratios[i] = own[i] / other[i]
+		}
+		note += fmt.Sprintf("; toolhost ÷ %s round by round: %.2f (%.2f–%.2f)", t.name, median(ratios), slices.Min(ratios), slices.Max(ratios))
+	}
+	return note
 }
 
 // slow sends 64 concurrent calls of a tool whose upstream takes 100 ms.

@@ -45,6 +45,33 @@ func TestRatioInterval(t *testing.T) {
 	}
 }
 
+// TestPairedNote: the note of a row with -compare builds gives, for each,
+// the median and range of toolhost's samples over theirs round by round,
+// and nothing for a build with a round missing or with no build.
+func TestPairedNote(t *testing.T) {
+	b := &bench{targets: []*target{{name: "toolhost"}, {name: "toolhost@main"}, {name: "toolhost@old"}, {name: "gosdk"}}}
+	for _, tc := range []struct {
+		name string
+		xs   map[string][]float64
+		want string
+	}{
+		{"two builds", map[string][]float64{
+			"toolhost":      {9, 12, 10},
+			"toolhost@main": {10, 12, 8},
+			"toolhost@old":  {18, 24, 20},
+			"gosdk":         {1, 1, 1},
+		}, "; toolhost ÷ toolhost@main round by round: 1.00 (0.90–1.25); toolhost ÷ toolhost@old round by round: 0.50 (0.50–0.50)"},
+		{"a round missing", map[string][]float64{"toolhost": {9, 12}, "toolhost@main": {10}}, ""},
+		{"no build to compare", map[string][]float64{"toolhost": {9, 12}, "gosdk": {1, 1}}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := b.pairedNote(tc.xs); got != tc.want {
+				t.Fatalf("got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestProcCPU: the CPU time read from /proc grows as this process works,
 // and a process that does not exist has none.
 func TestProcCPU(t *testing.T) {
