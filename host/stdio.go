@@ -689,71 +689,27 @@ func (c *stdioConn) write(msg jsonrpc.Message, wait bool) error {
 			replies = 1
 		}
 	}
+	// A plain answer is appended to the output as it is encoded; any
+	// other message is encoded first.
+	var n int
+	var add func([]byte) []byte
 	if id, result, ok := plainAnswer(msg); ok {
-		select {
-		case <-c.closed:
-			c.endReplies(replies)
-			return errors.New("connection closed")
-		default:
-			return c.queueFunc(len(result)+answerExtra, func(buf []byte) []byte { return appendAnswer(buf, id, result) }, replies, wait)
-		}
-	}
-	data, err := encodeLine(msg)
-	if err == nil {
-		select {
-		case <-c.closed:
-			err = errors.New("connection closed")
-		default:
-			return c.queue(data, replies, wait)
-		}
+		n, add = len(result)+answerExtra, func(b []byte) []byte { return appendAnswer(b, id, result) }
 	} else {
-		err = fmt.Errorf("encoding message: %w", err)
+		data, err := encodeLine(msg)
+		if err != nil {
+			c.endReplies(replies)
+			return fmt.Errorf("encoding message: %w", err)
+		}
+		n, add = len(data), func(b []byte) []byte { return append(b, data...) }
 	}
-	c.endReplies(replies)
-	return err
-}
-
-// answerExtra is the most bytes appendAnswer adds to a result: the
-// envelope and the newline (34) and an int64 id (at most 20).
-const answerExtra = 54
-
-// plainAnswer gives the id and result of msg when it is a successful
-// response with a numeric id, by far the most frequent message: its line
-// is written directly around its result (appendAnswer). The SDK has
-// already encoded the result compactly (without HTML escaping, as
-// jsonrpc.EncodeMessage writes it), so re-encoding the envelope, which
-// copies and re-compacts the result, gives the same bytes at a cost.
-func plainAnswer(msg jsonrpc.Message) (id int64, result []byte, ok bool) {
-	resp, isResp := msg.(*jsonrpc.Response)
-	if !isResp || resp.Error != nil || len(resp.Result) == 0 || resp.Result[0] != '{' || bytes.IndexByte(resp.Result, '\n') >= 0 {
-		return 0, nil, false
+	select {
+	case <-c.closed:
+		c.endReplies(replies)
+		return errors.New("connection closed")
+	default:
+		return c.queueFunc(n, add, replies, wait)
 	}
-	id, ok = resp.ID.Raw().(int64)
-	return id, resp.Result, ok
-}
-
-// appendAnswer appends the line of a successful response with id and
-// result (see plainAnswer), with its newline, to b.
-func appendAnswer(b []byte, id int64, result []byte) []byte {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = strconv.AppendInt(b, id, 10)
-	b = append(b, `,"result":`...)
-	b = append(b, result...)
-	return append(b, '}', '\n')
-}
-
-// encodeLine encodes a message as one line, with its newline: a plain
-// answer as appendAnswer writes it, anything else through
-// jsonrpc.EncodeMessage.
-func encodeLine(msg jsonrpc.Message) ([]byte, error) {
-	if id, result, ok := plainAnswer(msg); ok {
-		return appendAnswer(make([]byte, 0, len(result)+answerExtra), id, result), nil
-	}
-	data, err := jsonrpc.EncodeMessage(msg)
-	if err != nil {
-		return nil, err
-	}
-	return append(data, '\n'), nil
 }
 
 // Close closes the connection. The input is closed when it can be.

@@ -1,6 +1,12 @@
 package host
 
-import "sync"
+import (
+	"bytes"
+	"strconv"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
 
 // The stdio connection's output. Each answer was one write(2) to stdout,
 // the writers taking turns under a mutex; with calls in flight those
@@ -93,4 +99,47 @@ func (c *stdioConn) queueFunc(n int, add func([]byte) []byte, replies int, wait 
 	err := b.err
 	o.mu.Unlock()
 	return err
+}
+
+// answerExtra is the most bytes appendAnswer adds to a result: the
+// envelope and the newline (34) and an int64 id (at most 20).
+const answerExtra = 54
+
+// plainAnswer gives the id and result of msg when it is a successful
+// response with a numeric id, by far the most frequent message: its line
+// is written directly around its result (appendAnswer). The SDK has
+// already encoded the result compactly (without HTML escaping, as
+// jsonrpc.EncodeMessage writes it), so re-encoding the envelope, which
+// copies and re-compacts the result, gives the same bytes at a cost.
+func plainAnswer(msg jsonrpc.Message) (id int64, result []byte, ok bool) {
+	resp, isResp := msg.(*jsonrpc.Response)
+	if !isResp || resp.Error != nil || len(resp.Result) == 0 || resp.Result[0] != '{' || bytes.IndexByte(resp.Result, '\n') >= 0 {
+		return 0, nil, false
+	}
+	id, ok = resp.ID.Raw().(int64)
+	return id, resp.Result, ok
+}
+
+// appendAnswer appends the line of a successful response with id and
+// result (see plainAnswer), with its newline, to b.
+func appendAnswer(b []byte, id int64, result []byte) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = strconv.AppendInt(b, id, 10)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	return append(b, '}', '\n')
+}
+
+// encodeLine encodes a message as one line, with its newline: a plain
+// answer as appendAnswer writes it, anything else through
+// jsonrpc.EncodeMessage.
+func encodeLine(msg jsonrpc.Message) ([]byte, error) {
+	if id, result, ok := plainAnswer(msg); ok {
+		return appendAnswer(make([]byte, 0, len(result)+answerExtra), id, result), nil
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
 }
