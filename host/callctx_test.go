@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // TestDirectCallAfterShutdownRunsNothing: a call of the stdio direct path
@@ -43,7 +44,7 @@ tool "touch" {
 		p.send(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"touch","arguments":` + string(args) + `}}`)
 		r := p.next()
 		var res mcp.CallToolResult
-		if err := json.Unmarshal(r.Result, &res); err != nil || !res.IsError || !strings.Contains(resultText(&res), reason.Error()) {
+		if err := json.Unmarshal(r.Result, &res); err != nil || !res.IsError || !strings.Contains(testconfig.ResultText(&res), reason.Error()) {
 			t.Fatalf("call %d after Shutdown: %s; want an error result giving the reason", i, r.line)
 		}
 		if _, err := os.Stat(marker); err == nil {

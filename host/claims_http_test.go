@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/internal/testconfig"
 	"github.com/toolhost/toolhost/internal/testoidc"
 )
 
@@ -60,7 +61,7 @@ func TestClaimsOverHTTP(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if text := resultText(res); !res.IsError || !strings.Contains(text, `the caller's token has no claim "level"`) {
+			if text := testconfig.ResultText(res); !res.IsError || !strings.Contains(text, `the caller's token has no claim "level"`) {
 				t.Errorf("whoami for bob: isError=%v %q, want the missing claim named", res.IsError, text)
 			}
 			if got := callText(t, bob, "upstream", nil); got != "ok" {

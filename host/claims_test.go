@@ -163,7 +163,7 @@ func TestClaimCalls(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text := resultText(res)
+			text := testconfig.ResultText(res)
 			if res.IsError != tc.isErr || !strings.Contains(text, tc.want) {
 				t.Fatalf("got isError=%v %q, want isError=%v with %q", res.IsError, text, tc.isErr, tc.want)
 			}

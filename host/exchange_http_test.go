@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/internal/testconfig"
 	"github.com/toolhost/toolhost/internal/testoidc"
 )
 
@@ -147,7 +148,7 @@ func TestTokenExchangeOverHTTP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		text := resultText(res)
+		text := testconfig.ResultText(res)
 		for _, want := range []string{`"elsewhere"`, `the token exchange for the audience "https://other.example.com"`, "was refused by the issuer", "invalid_target"} {
 			if !res.IsError || !strings.Contains(text, want) {
 				t.Errorf("elsewhere: isError=%v %q, want it to say %q", res.IsError, text, want)
@@ -170,7 +171,7 @@ func TestTokenExchangeOverHTTP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if text := resultText(res); !res.IsError || !strings.Contains(text, "in the clear") {
+		if text := testconfig.ResultText(res); !res.IsError || !strings.Contains(text, "in the clear") {
 			t.Errorf("cleartext: isError=%v %q, want it refused", res.IsError, text)
 		}
 		if is.Exchanges() != before {

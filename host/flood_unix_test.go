@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // floodConfig has tools whose commands flood stderr: 20,000 log lines
@@ -41,8 +43,8 @@ func TestLogFlood(t *testing.T) {
 	start := time.Now()
 	res, err := r.CallToolFrom(context.Background(), "log_flood", nil, peer)
 	elapsed := time.Since(start)
-	if err != nil || res.IsError || resultText(res) != "done\n" {
-		t.Fatalf("call: %v %v %q", err, res != nil && res.IsError, resultText(res))
+	if err != nil || res.IsError || testconfig.ResultText(res) != "done\n" {
+		t.Fatalf("call: %v %v %q", err, res != nil && res.IsError, testconfig.ResultText(res))
 	}
 	events := peer.snapshot()
 	dropped := regexp.MustCompile(`^log info log_flood (\d+) log lines dropped: more than 20 per second \(after the first 100\)$`)
@@ -97,8 +99,8 @@ func TestProgressFlood(t *testing.T) {
 	start := time.Now()
 	res, err := r.CallToolFrom(context.Background(), "progress_flood", nil, peer)
 	elapsed := time.Since(start)
-	if err != nil || res.IsError || resultText(res) != "done\n" {
-		t.Fatalf("call: %v %v %q", err, res != nil && res.IsError, resultText(res))
+	if err != nil || res.IsError || testconfig.ResultText(res) != "done\n" {
+		t.Fatalf("call: %v %v %q", err, res != nil && res.IsError, testconfig.ResultText(res))
 	}
 	events := peer.snapshot()
 	// The burst at the start, one every interval, the last at the end,

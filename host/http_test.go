@@ -186,7 +186,7 @@ func callText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 	if res.IsError || len(res.Content) == 0 {
 		// The text comes last on the line: CI's wine leg looks for a
 		// failure ending in wine's "Internal error." to rerun a package.
-		t.Fatalf("call %s: isError=%v, %d content items: %s", name, res.IsError, len(res.Content), resultText(res))
+		t.Fatalf("call %s: isError=%v, %d content items: %s", name, res.IsError, len(res.Content), testconfig.ResultText(res))
 	}
 	return res.Content[0].(*mcp.TextContent).Text
 }

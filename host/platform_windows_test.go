@@ -49,7 +49,7 @@ tool "helper_echo" {
 		p.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + tc.tool + `","arguments":` + tc.args + `}}`)
 		r := p.next()
 		var res mcp.CallToolResult
-		if err := json.Unmarshal(r.Result, &res); err != nil || string(r.ID) != id || res.IsError || strings.TrimRight(resultText(&res), "\r\n") != tc.want {
+		if err := json.Unmarshal(r.Result, &res); err != nil || string(r.ID) != id || res.IsError || strings.TrimRight(testconfig.ResultText(&res), "\r\n") != tc.want {
 			t.Errorf("%s: %s; want the text %q", tc.tool, r.line, tc.want)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	thcl "github.com/toolhost/toolhost/hcl"
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // hotlistBody is the shape of https://api.vvhan.com/api/hotlist/baiduRD,
@@ -672,7 +673,7 @@ tool "lines" {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := resultText(res); res.IsError != tt.isError || !strings.Contains(got, tt.want) {
+			if got := testconfig.ResultText(res); res.IsError != tt.isError || !strings.Contains(got, tt.want) {
 				t.Errorf("result: isError %v, %q; want isError %v and %q", res.IsError, got, tt.isError, tt.want)
 			}
 		})

@@ -50,7 +50,7 @@ tool "touch" {
 		if err != nil {
 			msg = err.Error()
 		} else {
-			msg = resultText(res)
+			msg = testconfig.ResultText(res)
 		}
 		if !strings.Contains(msg, ErrShuttingDown.Error()) {
 			t.Fatalf("call %d after Shutdown: %q, want the reason %q", i, msg, ErrShuttingDown)
@@ -74,9 +74,9 @@ func TestShutdownAnswersCallsWaitingForASlot(t *testing.T) {
 		case err != nil:
 			answers <- "error: " + err.Error()
 		case !res.IsError:
-			answers <- "not an error: " + resultText(res)
+			answers <- "not an error: " + testconfig.ResultText(res)
 		default:
-			answers <- resultText(res)
+			answers <- testconfig.ResultText(res)
 		}
 	}
 	go call()
@@ -123,7 +123,7 @@ func stopStdioDuringCall(t *testing.T, p *stdioPeer, tool string, args map[strin
 	p.srv.ShutdownBecause(reason)
 	r := p.next()
 	var res mcp.CallToolResult
-	if err := json.Unmarshal(r.Result, &res); err != nil || string(r.ID) != "1" || !res.IsError || !strings.Contains(resultText(&res), "the call was cancelled: "+reason.Error()) {
+	if err := json.Unmarshal(r.Result, &res); err != nil || string(r.ID) != "1" || !res.IsError || !strings.Contains(testconfig.ResultText(&res), "the call was cancelled: "+reason.Error()) {
 		t.Errorf("the answer: %s; want an error result giving the reason", r.line)
 	}
 	if took := time.Since(start); took > 2*time.Second {
@@ -153,9 +153,9 @@ func stopHTTPDuringCall(t *testing.T, config string, sse bool, tool string, args
 		case err != nil:
 			answer <- "transport error: " + err.Error()
 		case !res.IsError:
-			answer <- "not an error: " + resultText(res)
+			answer <- "not an error: " + testconfig.ResultText(res)
 		default:
-			answer <- resultText(res)
+			answer <- testconfig.ResultText(res)
 		}
 	}()
 	running()

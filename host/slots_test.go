@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	thcl "github.com/toolhost/toolhost/hcl"
 	"github.com/toolhost/toolhost/internal/testconfig"
 )
@@ -104,7 +102,7 @@ func TestMaxConcurrentCalls(t *testing.T) {
 				t.Errorf("call %d: %v", i, err)
 				return
 			}
-			results[i] = resultText(res)
+			results[i] = testconfig.ResultText(res)
 		})
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -167,8 +165,8 @@ func TestMaxConcurrentCallsCancelWhileWaiting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.IsError || !strings.Contains(resultText(res), "max_concurrent_calls") {
-		t.Errorf("waiting call = %v %q, want an error naming max_concurrent_calls", res.IsError, resultText(res))
+	if !res.IsError || !strings.Contains(testconfig.ResultText(res), "max_concurrent_calls") {
+		t.Errorf("waiting call = %v %q, want an error naming max_concurrent_calls", res.IsError, testconfig.ResultText(res))
 	}
 	if n := countStarted(dir); n != 1 {
 		t.Errorf("%d calls started, want 1", n)
@@ -235,17 +233,6 @@ func TestMaxConcurrentCallsAcrossReload(t *testing.T) {
 			}
 		})
 	}
-}
-
-// resultText joins the text content of a result.
-func resultText(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
 }
 
 // TestMaxConcurrentCallsResourceReads: reads of resources served by a

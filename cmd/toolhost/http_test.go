@@ -59,15 +59,9 @@ func toolText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 		t.Fatalf("call %s: %v", name, err)
 	}
 	if res.IsError || len(res.Content) == 0 {
-		var text strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				text.WriteString(tc.Text)
-			}
-		}
 		// The text comes last on the line: CI's wine leg looks for a
 		// failure ending in wine's "Internal error." to rerun a package.
-		t.Fatalf("call %s: isError=%v, %d content items: %s", name, res.IsError, len(res.Content), text.String())
+		t.Fatalf("call %s: isError=%v, %d content items: %s", name, res.IsError, len(res.Content), testconfig.ResultText(res))
 	}
 	return res.Content[0].(*mcp.TextContent).Text
 }
