@@ -1,7 +1,12 @@
 package host
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -157,5 +162,43 @@ func TestDeclaredTools(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStandInNotEncoded: a stand-in's input schema cannot be encoded, so
+// the SDK, which encodes and decodes a schema to find x-mcp-header
+// annotations, skips the decoding (server_declared.go, stubInput). The
+// registration of a stand-in then allocates a fraction of the decoder's
+// 32 KB buffer: if a new SDK decoded the schema in another way, or
+// refused it, this fails, and stubInput needs another look.
+func TestStandInNotEncoded(t *testing.T) {
+	if _, err := json.Marshal(standIn("hello")); !errors.Is(err, errStandIn) {
+		t.Fatalf("encoding a stand-in: %v, want %v", err, errStandIn)
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	handler := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }
+	const n = 64
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("tool%d", i)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for _, name := range names {
+		srv.AddTool(standIn(name), handler)
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / n; per > 8<<10 {
+		t.Errorf("registering a stand-in allocated %d bytes, want under 8 KB: the SDK decoded its schema", per)
+	}
+}
+
+// BenchmarkAddStandIn is the SDK's registration of one stand-in.
+func BenchmarkAddStandIn(b *testing.B) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	handler := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		srv.AddTool(standIn("tool"+strconv.Itoa(i)), handler)
 	}
 }
