@@ -3,7 +3,6 @@ package host
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -30,21 +29,14 @@ import (
 // annotations, in AddTool and at every call over streamable HTTP, the SDK
 // encodes the schema and decodes it again, through a new decoder with a
 // 32 KB buffer; when the encoding fails it takes the schema to have no
-// annotation, as a stand-in has none. So stubInput cannot be encoded
-// (standInMark): that saves the decoding. Nothing else encodes a
-// stand-in: declaredTools puts the tool's declaration in its place in
-// every tools/list result, and a stand-in that reached a client would
-// make its tools/list fail, not show a wrong schema.
-var stubInput = &jsonschema.Schema{Type: "object", Extra: map[string]any{"x-toolhost-stand-in": standInMark{}}}
-
-// standInMark is a value that cannot be encoded as JSON (see stubInput).
-type standInMark struct{}
-
-// errStandIn is the error of encoding a stand-in's input schema.
-var errStandIn = errors.New("a stand-in's input schema is not for clients: its tool's declaration replaces it in tools/list")
-
-// MarshalJSON fails with errStandIn.
-func (standInMark) MarshalJSON() ([]byte, error) { return nil, errStandIn }
+// annotation, as a stand-in has none. So stubInput cannot be encoded:
+// jsonschema refuses a schema with both $defs and definitions before it
+// encodes anything, which also spares a start building the encoder of
+// its Schema struct. Nothing else encodes a stand-in: declaredTools puts
+// the tool's declaration in its place in every tools/list result, and a
+// stand-in that reached a client would make its tools/list fail, not
+// show a wrong schema.
+var stubInput = &jsonschema.Schema{Type: "object", Defs: map[string]*jsonschema.Schema{}, Definitions: map[string]*jsonschema.Schema{}}
 
 // headerAnnotation is the schema keyword the SDK checks in AddTool beyond
 // the type (x-mcp-header, on properties).
