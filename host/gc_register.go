@@ -21,8 +21,8 @@ import (
 // goal further. Go's default pacing there costs more collections, each of
 // a small heap once the syntax trees are gone (hcl, dropTrees):
 // BENCHMARKS.md, "10,000 tools in less memory", has the peak and the
-// CPU of both; "Start-up and the SDK's stand-ins" shows that it still
-// lowers the peak now that AddTool leaves little. A reload keeps GOGC=300: its time is what its user waits for,
+// CPU of both; its round nine shows that it still lowers the peak now
+// that AddTool leaves little. A reload keeps GOGC=300: its time is what its user waits for,
 // and its peak was within twice the RSS before it.
 const registerGCPercent = 100
 

@@ -141,8 +141,8 @@ type HTTPServer struct {
 	streamable *mcp.StreamableHTTPHandler
 	// sessionless serves, beside the sessions of a server that keeps them,
 	// the POSTs of the sessionless 2026-07-28 protocol and server/discover
-	// (see sessionlessPOST): a stateless SDK handler on the same server.
-	// nil when Stateless, where streamable serves them all.
+	// (see sessionlessPOST): oneShot, then a stateless SDK handler on the
+	// same server. nil when Stateless, where streamable serves them all.
 	sessionless http.Handler
 	sse         *sseHandler
 	handler     http.Handler
@@ -321,7 +321,9 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	}
 	h.streamable = mcp.NewStreamableHTTPHandler(getServer, h.sdkOptions(opts.Stateless, events))
 	if !opts.Stateless {
-		h.sessionless = h.tasksPOST(h.keepStreamsAlive(mcp.NewStreamableHTTPHandler(getServer, h.sdkOptions(true, nil))))
+		// oneShot takes the 2026-07-28 requests it can serve (the others
+		// that come here go on to the SDK's handler, as in --stateless).
+		h.sessionless = h.tasksPOST(h.keepStreamsAlive(h.oneShot(mcp.NewStreamableHTTPHandler(getServer, h.sdkOptions(true, nil)))))
 	}
 	h.sse = &sseHandler{h: h, sessions: map[string]*sseSession{}}
 

@@ -17,23 +17,23 @@ import (
 // BenchmarkServeHTTP is one tools/call of the template tool as a client
 // sees it over streamable HTTP, in process: a loopback listener, the whole
 // HTTPServer (with sessions, and --stateless) and the SDK, with 1 and 16
-// requests in flight. B/op and allocs/op count the client's share too,
-// the same in every mode.
+// requests in flight; and, stateless, as a 2026-07-28 client calls, with
+// the Mcp-Method and Mcp-Name headers and the version in the call's _meta.
+// B/op and allocs/op count the client's share too, the same in every mode.
 func BenchmarkServeHTTP(b *testing.B) {
-	for _, stateless := range []bool{false, true} {
+	for _, mode := range []string{"sessions", "stateless", "stateless-2026-07-28"} {
 		for _, inflight := range []int{1, 16} {
-			name := fmt.Sprintf("sessions/inflight=%d", inflight)
-			if stateless {
-				name = fmt.Sprintf("stateless/inflight=%d", inflight)
-			}
-			b.Run(name, func(b *testing.B) { benchServeHTTP(b, stateless, inflight) })
+			b.Run(fmt.Sprintf("%s/inflight=%d", mode, inflight), func(b *testing.B) {
+				benchServeHTTP(b, mode != "sessions", mode == "stateless-2026-07-28", inflight)
+			})
 		}
 	}
 }
 
-// benchServeHTTP is BenchmarkServeHTTP with or without sessions, with
-// inflight requests in flight.
-func benchServeHTTP(b *testing.B, stateless bool, inflight int) {
+// benchServeHTTP is BenchmarkServeHTTP with or without sessions, as a
+// 2026-07-28 client (newProtocol) or a 2025-11-25 one, with inflight
+// requests in flight.
+func benchServeHTTP(b *testing.B, stateless, newProtocol bool, inflight int) {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	defer slog.SetDefault(slog.Default())
 	slog.SetDefault(logger) // the call log
@@ -65,6 +65,11 @@ func benchServeHTTP(b *testing.B, stateless bool, inflight int) {
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		if newProtocol {
+			req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+			req.Header.Set("Mcp-Method", "tools/call")
+			req.Header.Set("Mcp-Name", "say_hello")
+		}
 		if sid != "" {
 			req.Header.Set("Mcp-Session-Id", sid)
 		}
@@ -89,9 +94,13 @@ func benchServeHTTP(b *testing.B, stateless bool, inflight int) {
 			b.Fatal(err)
 		}
 	}
+	meta := ""
+	if newProtocol {
+		meta = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	}
 	var ids atomic.Int64
 	call := func() error {
-		_, body, err := post(`{"jsonrpc":"2.0","id":` + strconv.FormatInt(ids.Add(1), 10) + `,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"world"}}}`)
+		_, body, err := post(`{"jsonrpc":"2.0","id":` + strconv.FormatInt(ids.Add(1), 10) + `,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"world"}` + meta + `}}`)
 		if err == nil && !bytes.Contains(body, []byte("hello world")) {
 			err = fmt.Errorf("unexpected answer: %s", body)
 		}

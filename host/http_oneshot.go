@@ -13,12 +13,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sjson "github.com/segmentio/encoding/json"
+
+	"github.com/toolhost/toolhost/internal/jsondepth"
 )
 
 // oneShot serves, in --stateless mode, the POSTs that carry one request of
-// a method it knows (oneShotMethods) on a protocol before 2026-07-28, the
-// bulk of a stateless server's traffic, and hands every other request to
-// next, the SDK's stateless handler.
+// a method it knows (oneShotMethods), the bulk of a stateless server's
+// traffic: on a protocol before 2026-07-28, and on 2026-07-28 when the
+// request's headers and _meta are as the SDK requires (newProtocolReady).
+// It hands every other request to next, the SDK's stateless handler.
 //
 // The SDK's handler decodes such a POST through nine new JSON decoders,
 // each with a 32 KiB buffer of its own (to find out what the POST opens,
@@ -30,10 +34,14 @@ import (
 // connection that answers on this POST's stream (oneShotConn): the SDK
 // then decodes only the params. Every middleware runs as for any other
 // request. What the SDK writes is written the same way: the same headers,
-// each message an SSE event "message".
+// each message an SSE event "message", and on 2026-07-28 the errors of the
+// protocol as a plain JSON answer with their HTTP status (newProtocolStatus).
+// A 2026-07-28 request costs the SDK's handler more again (thirteen such
+// decoders: BENCHMARKS.md, "Issue 38: where each target stands", round
+// nine).
 func (h *HTTPServer) oneShot(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, version, ok := oneShotRequest(r)
+		req, version, ok := h.oneShotRequest(r)
 		if !ok {
 			next.ServeHTTP(w, r)
 			return
@@ -47,32 +55,39 @@ func (h *HTTPServer) oneShot(next http.Handler) http.Handler {
 // and none starts or ends anything beyond its own answer).
 var oneShotMethods = []string{"tools/call", "tools/list", "ping", "resources/list", "resources/templates/list", "prompts/list"}
 
-// oneShotVersions are the protocol versions oneShot serves: the SDK's
-// before 2026-07-28, which answers each request without a session, and
-// whose requests carry no _meta the SDK must check.
+// oneShotVersions are the protocol versions before 2026-07-28 that
+// oneShot serves: the SDK's, which answers each request without a
+// session, and whose requests carry no _meta the SDK must check.
 var oneShotVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// sessionlessVersion is the protocol version from which requests carry
+// their version and the client's capabilities in their _meta, and their
+// method and name in headers too (SEP-2575, SEP-2243). oneShot serves
+// this one version, which has no ping.
+const sessionlessVersion = "2026-07-28"
 
 // oneShotRequest decodes a POST that oneShot serves: its request, and the
 // protocol version its session is to have (as the SDK gives a stateless
 // request, 2025-03-26 when the header names none). ok is false for any
 // other POST, which the SDK answers as it always does, its refusals
 // included.
-func oneShotRequest(r *http.Request) (_ *jsonrpc.Request, version string, ok bool) {
+func (h *HTTPServer) oneShotRequest(r *http.Request) (_ *jsonrpc.Request, version string, ok bool) {
 	body, _ := r.Body.(*readBody)
 	if r.Method != http.MethodPost || body == nil || len(r.Header.Values("Last-Event-ID")) > 0 {
 		return nil, "", false
 	}
 	version = r.Header.Get("Mcp-Protocol-Version")
+	sessionless := version == sessionlessVersion && slices.Contains(supportedVersions, version)
 	switch {
 	case version == "":
 		version = "2025-03-26"
-	case !slices.Contains(oneShotVersions, version):
+	case !sessionless && !slices.Contains(oneShotVersions, version):
 		return nil, "", false
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" || !acceptsBoth(r.Header.Values("Accept")) {
 		return nil, "", false
 	}
-	if newProtocolPOST(r, body.data) {
+	if !sessionless && newProtocolPOST(r, body.data) {
 		return nil, "", false
 	}
 	msg, err := decodeMessage(body.data)
@@ -83,7 +98,58 @@ func oneShotRequest(r *http.Request) (_ *jsonrpc.Request, version string, ok boo
 	if !isReq || !req.IsCall() || !slices.Contains(oneShotMethods, req.Method) || (req.Method == "tools/call" && len(req.Params) == 0) {
 		return nil, "", false
 	}
+	if sessionless && !h.newProtocolReady(r, req) {
+		return nil, "", false
+	}
 	return req, version, true
+}
+
+// newProtocolReady reports whether req, the one request of POST r, of
+// protocol 2026-07-28, is one the SDK's handler would give its server as
+// it is: the method is not ping (which that protocol removed), the header
+// Mcp-Method names the method, a tools/call's Mcp-Name its tool, and the
+// io.modelcontextprotocol/protocolVersion of its _meta is the version
+// of its Mcp-Protocol-Version header. The params are read as the SDK reads
+// them, by the same decoder with the same options. A call of a tool that
+// mirrors arguments into Mcp-Param-* headers is left to the SDK too, which
+// checks them against the declaration it holds (paramHeadersProblem has
+// checked them first). Anything else goes to the SDK, which says what is
+// wrong in its own words; the session then checks the rest of the _meta
+// (the client's capabilities) as it does for the SDK's handler.
+func (h *HTTPServer) newProtocolReady(r *http.Request, req *jsonrpc.Request) bool {
+	if req.Method == "ping" || !oneHeader(r, "Mcp-Method", req.Method) || jsondepth.TooDeep(req.Params, maxDepth) {
+		return false
+	}
+	var meta mcp.Meta
+	if req.Method == "tools/call" {
+		var p mcp.CallToolParams
+		if _, err := sjson.Parse(req.Params, &p, sjson.DontMatchCaseInsensitiveStructFields); err != nil || p.Name == "" || !oneHeader(r, "Mcp-Name", p.Name) {
+			return false
+		}
+		if reg := h.srv.Registry(); reg != nil {
+			if t := reg.tools[p.Name]; t != nil && len(t.Headers) > 0 {
+				return false
+			}
+		}
+		meta = p.Meta
+	} else {
+		var p struct {
+			Meta mcp.Meta `json:"_meta"`
+		}
+		if _, err := sjson.Parse(req.Params, &p, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
+			return false
+		}
+		meta = p.Meta
+	}
+	v, _ := meta[mcp.MetaKeyProtocolVersion].(string)
+	return v != "" && v == r.Header.Get("Mcp-Protocol-Version")
+}
+
+// oneHeader reports whether r has the header name once, with the value
+// want.
+func oneHeader(r *http.Request, name, want string) bool {
+	vals := r.Header.Values(name)
+	return len(vals) == 1 && vals[0] == want
 }
 
 // acceptsBoth reports whether Accept values take both application/json
@@ -98,7 +164,7 @@ func acceptsBoth(values []string) bool {
 // the protocol version of the POST's header.
 func (h *HTTPServer) serveOneShot(w http.ResponseWriter, r *http.Request, req *jsonrpc.Request, version string) {
 	req.Extra = &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
-	c := &oneShotConn{req: req, w: w, answered: make(chan struct{}), closed: make(chan struct{})}
+	c := &oneShotConn{req: req, w: w, answered: make(chan struct{}), closed: make(chan struct{}), sessionless: version == sessionlessVersion}
 	w.Header().Set("Cache-Control", "no-cache, no-transform")
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Connection", "keep-alive")
@@ -109,6 +175,12 @@ func (h *HTTPServer) serveOneShot(w http.ResponseWriter, r *http.Request, req *j
 		InitializeParams:  &mcp.InitializeParams{ProtocolVersion: version},
 		InitializedParams: &mcp.InitializedParams{},
 		LogLevel:          DefaultLogLevel,
+	}
+	if c.sessionless {
+		// As the SDK's handler gives one: nothing, for the session takes
+		// its version and the client's capabilities from the request's
+		// _meta.
+		state = &mcp.ServerSessionState{}
 	}
 	// The handler's context, and so that of the notifications it sends,
 	// derives from this one: the mark tells Write and callMiddleware that
@@ -144,8 +216,13 @@ type oneShotConn struct {
 	closeOnce sync.Once
 	closed    chan struct{}
 
-	mu   sync.Mutex // guards w and what follows
-	done bool       // the answer is written, or the POST has ended
+	// sessionless is set for a request of protocol 2026-07-28 (see
+	// newProtocolStatus).
+	sessionless bool
+
+	mu      sync.Mutex // guards w and what follows
+	done    bool       // the answer is written, or the POST has ended
+	started bool       // an event is written
 }
 
 // Connect implements mcp.Transport.
@@ -191,6 +268,20 @@ func (c *oneShotConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if c.done {
 		return fmt.Errorf("%w: the request's stream has ended", errRejected())
 	}
+	if status := c.newProtocolStatus(resp); status != 0 {
+		// As the SDK's handler writes such an error: the answer alone, as
+		// plain JSON, with the status.
+		c.w.Header().Set("Content-Type", "application/json")
+		c.w.WriteHeader(status)
+		_, err = c.w.Write(data[:len(data)-1])
+		c.done = true
+		close(c.answered)
+		if err != nil {
+			return fmt.Errorf("%w: %w", errRejected(), err)
+		}
+		return nil
+	}
+	c.started = true
 	ev := make([]byte, 0, len(data)+len("event: message\ndata: \n\n"))
 	ev = append(ev, "event: message\ndata: "...)
 	ev = append(ev, data[:len(data)-1]...) // without encodeLine's newline
@@ -207,6 +298,29 @@ func (c *oneShotConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return fmt.Errorf("%w: %w", errRejected(), err)
 	}
 	return nil
+}
+
+// newProtocolStatus is the HTTP status with which the answer resp (nil
+// for a notification) is written on its own as plain JSON, or 0 for an SSE
+// event: on protocol 2026-07-28, an error that says the request was not
+// one the server takes (SEP-2575: method not found 404; invalid params,
+// unsupported protocol version and missing client capabilities 400), when
+// no event has been written. c.mu is held.
+func (c *oneShotConn) newProtocolStatus(resp *jsonrpc.Response) int {
+	if !c.sessionless || c.started || resp == nil || resp.Error == nil {
+		return 0
+	}
+	var e *jsonrpc.Error
+	if !errors.As(resp.Error, &e) {
+		return 0
+	}
+	switch e.Code {
+	case jsonrpc.CodeMethodNotFound:
+		return http.StatusNotFound
+	case jsonrpc.CodeInvalidParams, mcp.CodeUnsupportedProtocolVersion, mcp.CodeMissingRequiredClientCapabilities:
+		return http.StatusBadRequest
+	}
+	return 0
 }
 
 // Close ends the connection: Read reports its end.

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -49,6 +50,24 @@ func TestHTTPOneShotAsSDK(t *testing.T) {
 		{"initialize", `{"jsonrpc":"2.0","id":6,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, map[string]string{"Mcp-Protocol-Version": "2025-11-25"}, false},
 		{"a notification", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, map[string]string{"Mcp-Protocol-Version": "2025-11-25"}, false},
 		{"an unsupported version", `{"jsonrpc":"2.0","id":7,"method":"ping"}`, map[string]string{"Mcp-Protocol-Version": "2020-01-01"}, false},
+		{"2026-07-28: a call", newCall(21, "quick", meta2026), headers2026("tools/call", "quick"), true},
+		{"2026-07-28: a call that logs at warning", newCall(22, "warning_log", meta2026), headers2026("tools/call", "warning_log"), true},
+		{"2026-07-28: a call with client info and a log level", newCall(23, "info_log", `"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/logLevel":"debug"`), headers2026("tools/call", "info_log"), true},
+		{"2026-07-28: a call that would confirm", newCall(24, "delete_file", meta2026), headers2026("tools/call", "delete_file"), true},
+		{"2026-07-28: a call of an unknown tool", newCall(25, "nope", meta2026), headers2026("tools/call", "nope"), true},
+		{"2026-07-28: tools/list", `{"jsonrpc":"2.0","id":26,"method":"tools/list","params":{"_meta":{` + meta2026 + `}}}`, headers2026("tools/list", ""), true},
+		{"2026-07-28: prompts/list", `{"jsonrpc":"2.0","id":27,"method":"prompts/list","params":{"_meta":{` + meta2026 + `}}}`, headers2026("prompts/list", ""), true},
+		{"2026-07-28: no client capabilities (400)", newCall(28, "quick", `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`), headers2026("tools/call", "quick"), true},
+		{"2026-07-28: client info not an object (400)", newCall(29, "quick", meta2026+`,"io.modelcontextprotocol/clientInfo":"t"`), headers2026("tools/call", "quick"), true},
+		{"2026-07-28: a string id", strings.Replace(newCall(30, "quick", meta2026), `"id":30`, `"id":"x"`, 1), headers2026("tools/call", "quick"), true},
+		{"2026-07-28: ping, removed", `{"jsonrpc":"2.0","id":31,"method":"ping","params":{"_meta":{` + meta2026 + `}}}`, headers2026("ping", ""), false},
+		{"2026-07-28: no Mcp-Method", newCall(32, "quick", meta2026), map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Name": "quick"}, false},
+		{"2026-07-28: Mcp-Method of another method", newCall(33, "quick", meta2026), headers2026("tools/list", "quick"), false},
+		{"2026-07-28: no Mcp-Name", newCall(34, "quick", meta2026), headers2026("tools/call", ""), false},
+		{"2026-07-28: Mcp-Name of another tool", newCall(35, "quick", meta2026), headers2026("tools/call", "warning_log"), false},
+		{"2026-07-28: no _meta", `{"jsonrpc":"2.0","id":36,"method":"tools/call","params":{"name":"quick","arguments":{}}}`, headers2026("tools/call", "quick"), false},
+		{"2026-07-28: _meta of another version", newCall(37, "quick", `"io.modelcontextprotocol/protocolVersion":"2026-08-01","io.modelcontextprotocol/clientCapabilities":{}`), headers2026("tools/call", "quick"), false},
+		{"2026-07-28: Name, not name", `{"jsonrpc":"2.0","id":39,"method":"tools/call","params":{"Name":"quick","_meta":{` + meta2026 + `}}}`, headers2026("tools/call", "quick"), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := rawPost(t, e.base+"/mcp", tc.body, tc.hdr)
@@ -65,7 +84,10 @@ func TestHTTPOneShotAsSDK(t *testing.T) {
 			if !reflect.DeepEqual(g, w) {
 				t.Errorf("messages\n%v\nthe SDK's\n%v", g, w)
 			}
-			if logs := strings.Contains(tc.name, "logs at warning"); logs != (len(g) == 2) {
+			// A 2026-07-28 client has log lines only at the level its
+			// _meta asks for.
+			logs := strings.Contains(tc.name, "logs at warning") && !strings.HasPrefix(tc.name, "2026") || strings.Contains(tc.name, "a log level")
+			if logs != (len(g) == 2) {
 				t.Errorf("%d messages, want the answer and a log line: %v", len(g), logs)
 			}
 			req, _ := http.NewRequest(http.MethodPost, e.base+"/mcp", nil)
@@ -75,11 +97,31 @@ func TestHTTPOneShotAsSDK(t *testing.T) {
 				req.Header.Set(k, v)
 			}
 			req.Body = &readBody{data: []byte(tc.body)}
-			if _, _, ok := oneShotRequest(req); ok != tc.oneShot {
+			if _, _, ok := e.hs.oneShotRequest(req); ok != tc.oneShot {
 				t.Errorf("oneShotRequest took it: %v, want %v", ok, tc.oneShot)
 			}
 		})
 	}
+}
+
+// meta2026 is the _meta (without its braces) of a request of a
+// 2026-07-28 client with no capabilities.
+const meta2026 = `"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}`
+
+// newCall is a tools/call of tool, without arguments, with id and the
+// _meta meta (without its braces).
+func newCall(id int, tool, meta string) string {
+	return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":{},"_meta":{` + meta + `}}}`
+}
+
+// headers2026 are the headers of a 2026-07-28 request of method, and of
+// name when it is not "".
+func headers2026(method, name string) map[string]string {
+	h := map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": method}
+	if name != "" {
+		h["Mcp-Name"] = name
+	}
+	return h
 }
 
 // oneShotMessages reads the JSON-RPC messages of an answer: its SSE
