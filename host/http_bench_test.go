@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,14 +18,15 @@ import (
 // BenchmarkServeHTTP is one tools/call of the template tool as a client
 // sees it over streamable HTTP, in process: a loopback listener, the whole
 // HTTPServer (with sessions, and --stateless) and the SDK, with 1 and 16
-// requests in flight; and, stateless, as a 2026-07-28 client calls, with
-// the Mcp-Method and Mcp-Name headers and the version in the call's _meta.
+// requests in flight; and as a 2026-07-28 client calls, with the
+// Mcp-Method and Mcp-Name headers and the version in the call's _meta,
+// with --stateless and beside the sessions of a server that keeps them.
 // B/op and allocs/op count the client's share too, the same in every mode.
 func BenchmarkServeHTTP(b *testing.B) {
-	for _, mode := range []string{"sessions", "stateless", "stateless-2026-07-28"} {
+	for _, mode := range []string{"sessions", "stateless", "stateless-2026-07-28", "beside-sessions-2026-07-28"} {
 		for _, inflight := range []int{1, 16} {
 			b.Run(fmt.Sprintf("%s/inflight=%d", mode, inflight), func(b *testing.B) {
-				benchServeHTTP(b, mode != "sessions", mode == "stateless-2026-07-28", inflight)
+				benchServeHTTP(b, strings.HasPrefix(mode, "stateless"), strings.HasSuffix(mode, "2026-07-28"), inflight)
 			})
 		}
 	}
@@ -84,7 +86,7 @@ func benchServeHTTP(b *testing.B, stateless, newProtocol bool, inflight int) {
 		}
 		return resp.Header, body, err
 	}
-	if !stateless {
+	if !stateless && !newProtocol {
 		h, _, err := post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
 		if err != nil {
 			b.Fatal(err)
