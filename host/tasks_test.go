@@ -28,10 +28,16 @@ type httpTaskWire struct {
 	token string
 }
 
+// sessionCallIDs numbers the requests httpTaskWire sends in sessions.
+var sessionCallIDs atomic.Int64
+
 func (w httpTaskWire) call(t *testing.T, method string, params map[string]any) (map[string]any, int64, string) {
 	t.Helper()
 	if w.session != nil {
-		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+		// A new id for each request of a session, as the spec asks: an id
+		// the server has answered may still be in flight for it for a
+		// moment, until its POST has ended.
+		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": sessionCallIDs.Add(1), "method": method, "params": params})
 		return httpOutcome(t, method, rawPost(t, w.e.base+"/mcp", string(body), w.session))
 	}
 	caps := map[string]any{}
