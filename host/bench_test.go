@@ -336,17 +336,27 @@ func bigDocument(size int) []byte {
 
 // BenchmarkServeStdio is one whole call as a client sees it, in process:
 // the stdio transport over OS pipes, the SDK and the template tool, with
-// 1, 8 and 64 requests in flight. It reports the goroutines left over after
-// the calls (0 when nothing leaks).
+// 1, 8 and 64 requests in flight; and as a 2026-07-28 client calls, with
+// no initialize and the version and capabilities in each call's _meta. It
+// reports the goroutines left over after the calls (0 when nothing leaks).
 func BenchmarkServeStdio(b *testing.B) {
 	for _, inflight := range []int{1, 8, 64} {
 		b.Run(fmt.Sprintf("inflight=%d", inflight), func(b *testing.B) { benchServeStdio(b, inflight) })
 	}
+	for _, inflight := range []int{1, 8, 64} {
+		b.Run(fmt.Sprintf("2026-07-28/inflight=%d", inflight), func(b *testing.B) { benchServeStdioAs(b, true, inflight) })
+	}
 }
 
 // benchServeStdio is BenchmarkServeStdio with inflight requests in flight,
-// of a server made with opts.
+// of a server made with opts, from a 2025-06-18 client.
 func benchServeStdio(b *testing.B, inflight int, opts ...ServerOption) {
+	benchServeStdioAs(b, false, inflight, opts...)
+}
+
+// benchServeStdioAs is benchServeStdio from a 2026-07-28 client when
+// newProtocol is set.
+func benchServeStdioAs(b *testing.B, newProtocol bool, inflight int, opts ...ServerOption) {
 	r := benchRegistry(b)
 	srv := NewServer(r, slog.New(slog.NewTextHandler(io.Discard, nil)), opts...)
 	inR, inW, err := os.Pipe()
@@ -396,12 +406,17 @@ func benchServeStdio(b *testing.B, inflight int, opts ...ServerOption) {
 			b.Fatal(err)
 		}
 	}
-	write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
-	next()
-	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	meta := ""
+	if newProtocol {
+		meta = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	} else {
+		write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
+		next()
+		write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	}
 	id := 1
 	call := func() {
-		write(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"world"}}}`)
+		write(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"say_hello","arguments":{"name":"world"}` + meta + `}}`)
 		id++
 	}
 	check := func(l []byte) {

@@ -57,7 +57,7 @@ func (s *Server) withMRTR(ctx context.Context, req *mcp.CallToolRequest) (contex
 	if req.Session == nil || !newProtocol(req.Session) {
 		return ctx, nil
 	}
-	caps := req.ClientCapabilities()
+	caps := clientCaps(ctx, req)
 	m := &mrtrCall{
 		signer:    s.states,
 		responses: req.Params.InputResponses,
@@ -65,6 +65,22 @@ func (s *Server) withMRTR(ctx context.Context, req *mcp.CallToolRequest) (contex
 		canElicit: caps != nil && caps.Elicitation != nil,
 	}
 	return context.WithValue(ctx, mrtrKey{}, m), m
+}
+
+// capsKey is the context key under which the direct path of stdio gives
+// the calls of a 2026-07-28 client the capabilities their _meta declares,
+// read once for the connection (stdio_fast.go, noteStdioMeta).
+type capsKey struct{}
+
+// clientCaps returns the capabilities of the client that sent req: those
+// ctx carries for it, else the SDK's reading of the call's _meta
+// (2026-07-28) or of initialize, which decodes the _meta's capabilities
+// through a new 32 KiB decoder at each call.
+func clientCaps(ctx context.Context, req *mcp.CallToolRequest) *mcp.ClientCapabilities {
+	if caps, ok := ctx.Value(capsKey{}).(*mcp.ClientCapabilities); ok {
+		return caps
+	}
+	return req.ClientCapabilities()
 }
 
 // approveMRTR is confirm and ask for a 2026-07-28 call: it returns the

@@ -212,6 +212,9 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 	s.sdkHandler = next
 	s.received = func(ctx context.Context, method string, req mcp.Request) (_ mcp.Result, err error) {
 		defer s.recoverRequest(method, &err)
+		if method == "tools/call" {
+			noteStdioMeta(req) // stdio_fast.go: the SDK took its _meta
+		}
 		if ex := req.GetExtra(); ex != nil {
 			// The verified token's caller, for lists, scopes and claim().
 			ctx = ident.NewContext(ctx, ident.FromTokenInfo(ex.TokenInfo))
@@ -340,6 +343,29 @@ func (s *Server) annotate(res mcp.Result) {
 		m = map[string]any{}
 	}
 	m[mcp.MetaKeyServerInfo] = impl
+	res.SetMeta(m)
+}
+
+// annotateStarted sets in a result's _meta, unless it has one already, the
+// identity the server started with, as the SDK does for each answer to a
+// request of the 2026-07-28 protocol that it dispatches (a call on stdio's
+// direct path is not one of those).
+func (s *Server) annotateStarted(res mcp.Result) {
+	if res == nil {
+		return
+	}
+	if v := reflect.ValueOf(res); v.Kind() == reflect.Pointer && v.IsNil() {
+		return
+	}
+	m := res.GetMeta()
+	if _, ok := m[mcp.MetaKeyServerInfo]; ok {
+		return
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	impl := s.startInfo
+	m[mcp.MetaKeyServerInfo] = &impl
 	res.SetMeta(m)
 }
 

@@ -29,6 +29,7 @@ const DefaultMaxMessageSize = 4 << 20
 type call struct {
 	state      callState
 	initialize bool              // the request is an initialize request
+	learnsMeta bool              // the direct path learns its _meta from it (learnMeta)
 	extra      *mcp.RequestExtra // its key in stdioConn.ids, or nil
 	// cancel cancels a call on the direct path (stdio_fast.go); nil for
 	// one the SDK runs, which cancels its own.
@@ -144,6 +145,16 @@ type stdioConn struct {
 	fast      *fastCall
 	session   atomic.Pointer[mcp.ServerSession]
 	initExtra *mcp.RequestExtra
+	// newMeta is the _meta of a 2026-07-28 client's calls that the direct
+	// path takes, learnt from a call the SDK took to receive (see
+	// learnMeta); metaExtra and metaRaw are the call it learns from, until
+	// it is answered. Under mu.
+	newMeta []byte
+	// metaCtx is the context of the calls the direct path takes with
+	// newMeta: the connection's, with the capabilities newMeta declares.
+	metaCtx   context.Context
+	metaExtra *mcp.RequestExtra
+	metaRaw   []byte
 }
 
 // utf8BOM is the byte order mark as UTF-8, which a client may write before
@@ -419,6 +430,7 @@ func (c *stdioConn) admit(req *jsonrpc.Request, plain bool) error {
 	// Before initialize, the SDK's refusal says what to do first.
 	if req.Method == "initialize" {
 		c.sawInitialize = true
+		c.newMeta, c.metaCtx = nil, nil // a client of an earlier protocol after all
 		c.noteInitialize(req.Params)
 		c.noteInitExtra(req)
 	}
@@ -487,6 +499,9 @@ func (c *stdioConn) startReply(resp *jsonrpc.Response) (drop, tracked bool) {
 	delete(c.calls, resp.ID)
 	if cl.initialize {
 		c.forgetInitExtra()
+	}
+	if cl.learnsMeta {
+		c.forgetMetaExtra()
 	}
 	if cl.state == callCancelled {
 		return true, false
@@ -724,6 +739,7 @@ func (c *stdioConn) Close() error {
 			}
 		}
 		c.forgetInitExtra()
+		c.forgetMetaExtra()
 		c.mu.Unlock()
 		if c.fast != nil {
 			c.fast.release()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -22,10 +23,13 @@ import (
 // time, and the SDK does nothing with it that toolhost's middleware needs:
 // the stdio connection decodes it once and runs it through receive (and
 // so through the SDK's handling beneath it, the tool's handler included),
-// on a goroutine of its own, and writes the answer itself. Anything else
-// (a _meta, a task, input responses, a request before initialize was
-// answered, a server with an observer, whose middleware sits above
-// receive, or one served over HTTP too) goes through the SDK as before.
+// on a goroutine of its own, and writes the answer itself. A client of
+// 2026-07-28, which sends no initialize and the protocol's _meta in every
+// call, takes the same path once the SDK has taken one of its calls with
+// that very _meta to receive (learnMeta). Anything else (another _meta, a
+// task, input responses, a request before initialize was answered, a
+// server with an observer, whose middleware sits above receive, or one
+// served over HTTP too) goes through the SDK as before.
 
 // stdioInits maps the RequestExtra of an initialize request read on a
 // stdio connection to that connection, so that receive can tell it the
@@ -108,28 +112,135 @@ type plainCallParams struct {
 // per-request protocol version; no input responses or request state); ok
 // is false for any other, and for params the SDK would refuse.
 func plainCall(params json.RawMessage) (name string, args json.RawMessage, ok bool) {
+	name, args, meta, ok := metaCall(params)
+	return name, args, ok && meta == nil
+}
+
+// metaCall is plainCall for params that may have a _meta too, which it
+// returns as it is written (nil when there is none).
+func metaCall(params json.RawMessage) (name string, args, meta json.RawMessage, ok bool) {
 	if len(params) == 0 || params[0] != '{' {
-		return "", nil, false
+		return "", nil, nil, false
 	}
 	var p plainCallParams
 	// The SDK's parser, with its case-sensitive matching of keys.
 	if _, err := sjson.Parse(params, &p, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
-		return "", nil, false
+		return "", nil, nil, false
 	}
-	if p.Meta != nil || p.InputResponses != nil || p.RequestState != nil || len(p.Name) < 2 || p.Name[0] != '"' {
-		return "", nil, false
+	if p.InputResponses != nil || p.RequestState != nil || len(p.Name) < 2 || p.Name[0] != '"' {
+		return "", nil, nil, false
 	}
 	if bytes.IndexByte(p.Name, '\\') >= 0 {
 		if _, err := sjson.Parse(p.Name, &name, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
-			return "", nil, false
+			return "", nil, nil, false
 		}
 	} else {
 		name = string(p.Name[1 : len(p.Name)-1])
 	}
 	if name == "" {
-		return "", nil, false
+		return "", nil, nil, false
 	}
-	return name, p.Arguments, true
+	return name, p.Arguments, p.Meta, true
+}
+
+// stdioMetas maps the RequestExtra of the call from which a stdio
+// connection learns its 2026-07-28 client's _meta (learnMeta) to that
+// connection, until the call is answered.
+var stdioMetas sync.Map // *mcp.RequestExtra → *stdioConn
+
+// directMetaKeys are the keys a _meta the direct path takes may have: the
+// protocol's version and the client's capabilities and identity. The SDK
+// does more with others (a log level for the call, a progress token).
+var directMetaKeys = []string{mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientCapabilities, mcp.MetaKeyClientInfo}
+
+// learnMeta reports whether the direct path takes req, a tools/call with
+// the _meta meta, which is so when meta is, byte for byte, the _meta of an
+// earlier call of this connection that reached receive. The SDK had then
+// checked it (the version one it serves, the capabilities and the
+// client's identity well formed) and set the session's state from the
+// first call of the 2026-07-28 client, which it does not change for later
+// ones. Until a call has taught it, a call with a _meta of only
+// directMetaKeys, with the protocol's version, is marked for
+// noteStdioMeta, and goes to the SDK. A connection that saw an initialize
+// learns nothing: its client speaks an earlier protocol.
+func (c *stdioConn) learnMeta(req *jsonrpc.Request, meta json.RawMessage) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.sawInitialize:
+		return false
+	case c.newMeta != nil:
+		return bytes.Equal(meta, c.newMeta)
+	case c.metaExtra != nil || req.Extra != nil || !directMeta(meta):
+		return false
+	}
+	cl, ok := c.calls[req.ID]
+	if !ok {
+		return false
+	}
+	ex := &mcp.RequestExtra{}
+	req.Extra = ex
+	c.metaExtra, c.metaRaw = ex, bytes.Clone(meta)
+	stdioMetas.Store(ex, c)
+	cl.learnsMeta = true
+	c.calls[req.ID] = cl
+	return false
+}
+
+// directMeta reports whether meta is a _meta the direct path may learn:
+// an object of directMetaKeys only, with a version of the protocol.
+func directMeta(meta json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	if _, err := sjson.Parse(meta, &m, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
+		return false
+	}
+	for k := range m {
+		if !slices.Contains(directMetaKeys, k) {
+			return false
+		}
+	}
+	var v string
+	_, err := sjson.Parse(m[mcp.MetaKeyProtocolVersion], &v, sjson.DontMatchCaseInsensitiveStructFields)
+	return err == nil && v == sessionlessVersion
+}
+
+// noteStdioMeta tells the stdio connection that the call it learns its
+// client's _meta from (learnMeta) reached receive, in which session.
+func noteStdioMeta(req mcp.Request) {
+	ex := req.GetExtra()
+	if ex == nil {
+		return
+	}
+	v, ok := stdioMetas.Load(ex)
+	if !ok {
+		return
+	}
+	ss, ok := req.GetSession().(*mcp.ServerSession)
+	if !ok || ss == nil {
+		return
+	}
+	c := v.(*stdioConn)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	call, ok := req.(*mcp.CallToolRequest)
+	if !ok || c.fast == nil {
+		return
+	}
+	if c.metaExtra == ex && !c.sawInitialize {
+		c.newMeta = c.metaRaw
+		// What the SDK reads from this very _meta, read once.
+		c.metaCtx = context.WithValue(c.fast.ctx, capsKey{}, call.ClientCapabilities())
+		c.session.Store(ss)
+	}
+}
+
+// forgetMetaExtra drops the connection's learning entry (see learnMeta).
+// c.mu is held.
+func (c *stdioConn) forgetMetaExtra() {
+	if c.metaExtra != nil {
+		stdioMetas.Delete(c.metaExtra)
+		c.metaExtra, c.metaRaw = nil, nil
+	}
 }
 
 // takeDirect runs req, a tools/call admitted, on the direct path when it
@@ -141,25 +252,43 @@ func (c *stdioConn) takeDirect(req *jsonrpc.Request, read bool, name string, arg
 	if c.fast == nil || req.Method != "tools/call" || !req.IsCall() {
 		return false
 	}
+	var meta json.RawMessage
+	if !read {
+		var ok bool
+		if name, args, meta, ok = metaCall(req.Params); !ok {
+			return false
+		}
+	}
+	var decoded mcp.Meta
+	if meta != nil {
+		if !c.learnMeta(req, meta) {
+			return false
+		}
+		// Its own copy, as the SDK decodes one for each call.
+		if _, err := sjson.Parse(meta, &decoded, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
+			return false
+		}
+	}
 	ss := c.session.Load()
 	if ss == nil {
 		return false
-	}
-	if !read {
-		var ok bool
-		if name, args, ok = plainCall(req.Params); !ok {
-			return false
-		}
 	}
 	select {
 	case <-c.stop:
 		return false // refused as the session ends, as any request is
 	default:
 	}
-	ctx, cancel := context.WithCancel(c.fast.ctx)
 	c.mu.Lock()
+	base := c.fast.ctx
+	if meta != nil {
+		if base = c.metaCtx; base == nil || !bytes.Equal(meta, c.newMeta) {
+			c.mu.Unlock()
+			return false
+		}
+	}
+	ctx, cancel := context.WithCancel(base)
 	cl, tracked := c.calls[req.ID]
-	if !c.initialized || !tracked {
+	if !(c.initialized || meta != nil) || !tracked {
 		c.mu.Unlock()
 		cancel()
 		return false
@@ -168,7 +297,7 @@ func (c *stdioConn) takeDirect(req *jsonrpc.Request, read bool, name string, arg
 	c.calls[req.ID] = cl
 	c.mu.Unlock()
 	extra, _ := req.Extra.(*mcp.RequestExtra)
-	dc := &directRequest{params: mcp.CallToolParamsRaw{Name: name, Arguments: args}}
+	dc := &directRequest{params: mcp.CallToolParamsRaw{Meta: decoded, Name: name, Arguments: args}}
 	dc.req = mcp.CallToolRequest{Session: ss, Params: &dc.params, Extra: extra}
 	call := &dc.req
 	directTaken.Add(1)
@@ -189,6 +318,9 @@ type directRequest struct {
 func (c *stdioConn) runDirect(ctx context.Context, cancel context.CancelFunc, id jsonrpc.ID, call *mcp.CallToolRequest) {
 	defer cancel()
 	res, err := c.fast.srv.received(ctx, "tools/call", call)
+	if err == nil && call.Params.Meta != nil {
+		c.fast.srv.annotateStarted(res) // a 2026-07-28 call's answer
+	}
 	// The call's context ends before its answer is written, as the one
 	// callContext made for it ended when the tool's handler returned.
 	cancel()

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -84,5 +85,91 @@ func TestStdioDirectCallsAsSDK(t *testing.T) {
 				t.Errorf("answers differ:\ndirect: %s\nSDK:    %s", plain.line, viaSDK.line)
 			}
 		})
+	}
+}
+
+// TestStdioDirectCalls2026: a 2026-07-28 client, which sends no initialize
+// and the protocol's _meta in every call, takes the direct path once the
+// SDK has taken one call with that very _meta to receive, and its answers
+// are those the SDK gives the same call with the same _meta written in
+// another order (which takes the SDK's path). A _meta of other keys never
+// takes it, nor does one that differs from the one learnt. A tool that
+// confirms asks an elicitation-capable client on both paths alike.
+func TestStdioDirectCalls2026(t *testing.T) {
+	const (
+		learnt = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
+		same   = `{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`
+	)
+	p := startStdio(t, loadSource(t, directConfig+mrtrConfig))
+	call := func(params, meta string) (stdioReply, int64) {
+		t.Helper()
+		before := directTaken.Load()
+		p.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"_meta":` + meta + `,` + strings.TrimPrefix(params, "{") + `}`)
+		r := p.next()
+		return r, directTaken.Load() - before
+	}
+	// Learnt from the first call, which the SDK takes.
+	if _, n := call(`{"name":"fixed"}`, learnt); n != 0 {
+		t.Fatalf("the first call took the direct path")
+	}
+	for _, tt := range []struct{ name, params string }{
+		{"template", `{"name":"hello","arguments":{"name":"world"}}`},
+		{"number and default", `{"arguments":{"n":41},"name":"count"}`},
+		{"argument of the wrong type", `{"name":"count","arguments":{"n":"many"}}`},
+		{"no arguments", `{"name":"fixed"}`},
+		{"template error", `{"name":"broken","arguments":{"s":"abc"}}`},
+		{"unknown tool", `{"name":"helo","arguments":{}}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			direct, n := call(tt.params, learnt)
+			if n != 1 {
+				t.Errorf("the direct path took %d calls, want 1", n)
+			}
+			viaSDK, n := call(tt.params, same)
+			if n != 0 {
+				t.Errorf("a call with another _meta took the direct path")
+			}
+			if direct.line != viaSDK.line {
+				t.Errorf("answers differ:\ndirect: %s\nSDK:    %s", direct.line, viaSDK.line)
+			}
+			if direct.Error == nil && !strings.Contains(direct.line, `"io.modelcontextprotocol/serverInfo"`) {
+				t.Errorf("the answer has no serverInfo in its _meta: %s", direct.line)
+			}
+		})
+	}
+	t.Run("confirm asks on both paths", func(t *testing.T) {
+		for _, meta := range []string{learnt, same} {
+			r, _ := call(`{"name":"deploy","arguments":{"env":"prod"}}`, meta)
+			if !strings.Contains(r.line, `"resultType":"input_required"`) || !strings.Contains(r.line, `"requestState"`) {
+				t.Errorf("with _meta %s: %s, want an input-required result", meta, r.line)
+			}
+		}
+	})
+	t.Run("other _meta keys", func(t *testing.T) {
+		for _, meta := range []string{
+			strings.TrimSuffix(learnt, "}") + `,"progressToken":1}`,
+			strings.TrimSuffix(learnt, "}") + `,"io.modelcontextprotocol/logLevel":"debug"}`,
+		} {
+			if r, n := call(`{"name":"fixed"}`, meta); n != 0 || r.Error != nil {
+				t.Errorf("with _meta %s: direct %d, answer %s", meta, n, r.line)
+			}
+		}
+	})
+}
+
+// TestStdioNoLearningAfterInitialize: a client that initialized (an earlier
+// protocol) and then sends calls with the 2026-07-28 _meta never has them
+// taken by the direct path on the strength of that _meta.
+func TestStdioNoLearningAfterInitialize(t *testing.T) {
+	const meta = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	p := startStdio(t, loadSource(t, directConfig))
+	p.initialize()
+	for i := range 3 {
+		before := directTaken.Load()
+		p.send(`{"jsonrpc":"2.0","id":` + strconv.Itoa(10+i) + `,"method":"tools/call","params":{"name":"fixed","_meta":` + meta + `}}`)
+		p.next()
+		if n := directTaken.Load() - before; n != 0 {
+			t.Fatalf("call %d took the direct path", i)
+		}
 	}
 }

@@ -95,8 +95,8 @@ var (
 // clientHasTasks reports whether the client that sent req declared the
 // tasks extension: in the request's own _meta (2026-07-28), or at
 // initialize.
-func clientHasTasks(req *mcp.CallToolRequest) bool {
-	caps := req.ClientCapabilities()
+func clientHasTasks(ctx context.Context, req *mcp.CallToolRequest) bool {
+	caps := clientCaps(ctx, req)
 	if caps != nil {
 		if _, ok := caps.Extensions[tasks.ExtensionID]; ok {
 			return true
@@ -136,7 +136,7 @@ func (s *Server) callAsTask(ctx context.Context, req mcp.Request) (mcp.Result, e
 	if t == nil || t.Task == "" {
 		return nil, nil, false
 	}
-	if !clientHasTasks(call) {
+	if !clientHasTasks(ctx, call) {
 		if t.Task == thcl.TaskRequired {
 			return nil, missingTasksError(t.Name), true
 		}
@@ -163,7 +163,7 @@ func (s *Server) callAsTask(ctx context.Context, req mcp.Request) (mcp.Result, e
 		}
 		approval = m
 	}
-	caps := call.ClientCapabilities()
+	caps := clientCaps(ctx, call)
 	canElicit := caps != nil && caps.Elicitation != nil
 	version := ""
 	if call.Session != nil {
