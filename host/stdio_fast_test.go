@@ -119,6 +119,11 @@ func TestStdioDirectCalls2026(t *testing.T) {
 		{"no arguments", `{"name":"fixed"}`},
 		{"template error", `{"name":"broken","arguments":{"s":"abc"}}`},
 		{"unknown tool", `{"name":"helo","arguments":{}}`},
+		{"escaped name and argument", `{"name":"hel\u006co","arguments":{"name":"w\u00f6rld \"q\""}}`},
+		{"missing argument", `{"name":"count","arguments":{}}`},
+		{"unknown argument", `{"name":"hello","arguments":{"name":"a","nme":"b"}}`},
+		{"null arguments", `{"name":"fixed","arguments":null}`},
+		{"arguments not an object", `{"name":"hello","arguments":[1]}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			direct, n := call(tt.params, learnt)
