@@ -84,17 +84,27 @@ func (c *stdioConn) forgetInitExtra() {
 // noteStdioSession tells the stdio connection an initialize request came
 // from which session the SDK made for it, once initialize has succeeded.
 func noteStdioSession(req mcp.Request) {
+	if c, ss := stdioConnOf(&stdioInits, req); c != nil {
+		c.session.Store(ss)
+	}
+}
+
+// stdioConnOf returns the stdio connection that marks holds under req's
+// RequestExtra, and req's session; nil when there is none of either.
+func stdioConnOf(marks *sync.Map, req mcp.Request) (*stdioConn, *mcp.ServerSession) {
 	ex := req.GetExtra()
 	if ex == nil {
-		return
+		return nil, nil
 	}
-	v, ok := stdioInits.Load(ex)
+	v, ok := marks.Load(ex)
 	if !ok {
-		return
+		return nil, nil
 	}
-	if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
-		v.(*stdioConn).session.Store(ss)
+	ss, ok := req.GetSession().(*mcp.ServerSession)
+	if !ok || ss == nil {
+		return nil, nil
 	}
+	return v.(*stdioConn), ss
 }
 
 // plainCallParams are the params of a tools/call, as the SDK reads them
@@ -207,26 +217,14 @@ func directMeta(meta json.RawMessage) bool {
 // noteStdioMeta tells the stdio connection that the call it learns its
 // client's _meta from (learnMeta) reached receive, in which session.
 func noteStdioMeta(req mcp.Request) {
-	ex := req.GetExtra()
-	if ex == nil {
+	c, ss := stdioConnOf(&stdioMetas, req)
+	call, ok := req.(*mcp.CallToolRequest)
+	if c == nil || !ok || c.fast == nil {
 		return
 	}
-	v, ok := stdioMetas.Load(ex)
-	if !ok {
-		return
-	}
-	ss, ok := req.GetSession().(*mcp.ServerSession)
-	if !ok || ss == nil {
-		return
-	}
-	c := v.(*stdioConn)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	call, ok := req.(*mcp.CallToolRequest)
-	if !ok || c.fast == nil {
-		return
-	}
-	if c.metaExtra == ex && !c.sawInitialize {
+	if c.metaExtra == req.GetExtra() && !c.sawInitialize {
 		c.newMeta = c.metaRaw
 		// What the SDK reads from this very _meta, read once.
 		c.metaCtx = context.WithValue(c.fast.ctx, capsKey{}, call.ClientCapabilities())
