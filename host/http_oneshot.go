@@ -122,7 +122,9 @@ func (h *HTTPServer) newProtocolReady(r *http.Request, req *jsonrpc.Request) boo
 	}
 	var meta mcp.Meta
 	if req.Method == "tools/call" {
-		var p mcp.CallToolParams
+		// The SDK decodes a mcp.CallToolParams, whose arguments (any) take
+		// every JSON value, as the raw form's do.
+		var p mcp.CallToolParamsRaw
 		if _, err := sjson.Parse(req.Params, &p, sjson.DontMatchCaseInsensitiveStructFields); err != nil || p.Name == "" || !oneHeader(r, "Mcp-Name", p.Name) {
 			return false
 		}

@@ -331,19 +331,9 @@ func (s *Server) describe(method string, req mcp.Request, res mcp.Result) {
 // annotate sets the server's identity in a result's _meta, when a reload
 // renamed the server.
 func (s *Server) annotate(res mcp.Result) {
-	impl := s.renamed.Load()
-	if impl == nil || res == nil {
-		return
+	if impl := s.renamed.Load(); impl != nil {
+		setServerInfo(res, impl, true)
 	}
-	if v := reflect.ValueOf(res); v.Kind() == reflect.Pointer && v.IsNil() {
-		return
-	}
-	m := res.GetMeta()
-	if m == nil {
-		m = map[string]any{}
-	}
-	m[mcp.MetaKeyServerInfo] = impl
-	res.SetMeta(m)
 }
 
 // annotateStarted sets in a result's _meta, unless it has one already, the
@@ -351,6 +341,13 @@ func (s *Server) annotate(res mcp.Result) {
 // request of the 2026-07-28 protocol that it dispatches (a call on stdio's
 // direct path is not one of those).
 func (s *Server) annotateStarted(res mcp.Result) {
+	impl := s.startInfo
+	setServerInfo(res, &impl, false)
+}
+
+// setServerInfo sets impl as the server's identity in res's _meta, in
+// place of one there only when replace is set. A nil res is left alone.
+func setServerInfo(res mcp.Result, impl *mcp.Implementation, replace bool) {
 	if res == nil {
 		return
 	}
@@ -358,14 +355,13 @@ func (s *Server) annotateStarted(res mcp.Result) {
 		return
 	}
 	m := res.GetMeta()
-	if _, ok := m[mcp.MetaKeyServerInfo]; ok {
+	if _, ok := m[mcp.MetaKeyServerInfo]; ok && !replace {
 		return
 	}
 	if m == nil {
 		m = map[string]any{}
 	}
-	impl := s.startInfo
-	m[mcp.MetaKeyServerInfo] = &impl
+	m[mcp.MetaKeyServerInfo] = impl
 	res.SetMeta(m)
 }
 

@@ -219,8 +219,8 @@ func directMeta(meta json.RawMessage) bool {
 func noteStdioMeta(req mcp.Request) {
 	c, ss := stdioConnOf(&stdioMetas, req)
 	call, ok := req.(*mcp.CallToolRequest)
-	if c == nil || !ok || c.fast == nil {
-		return
+	if c == nil || !ok {
+		return // (a connection learns only with c.fast set: takeDirect)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -279,10 +279,9 @@ func (c *stdioConn) takeDirect(req *jsonrpc.Request, read bool, name string, arg
 	c.mu.Lock()
 	base := c.fast.ctx
 	if meta != nil {
-		if base = c.metaCtx; base == nil || !bytes.Equal(meta, c.newMeta) {
-			c.mu.Unlock()
-			return false
-		}
+		// learnMeta found meta learnt; only an initialize, read on this
+		// goroutine after this line, can make the connection forget it.
+		base = c.metaCtx
 	}
 	ctx, cancel := context.WithCancel(base)
 	cl, tracked := c.calls[req.ID]
