@@ -40,6 +40,9 @@ type Config struct {
 	// reuse is what a later load may take from this one (see
 	// Options.Previous); nil once DropReuse is called.
 	reuse *reuse
+	// moved and movedTools: see Options.TakeMoved and Moved.
+	moved      map[*hclsyntax.Body]int
+	movedTools map[string]bool
 }
 
 // rootSchema is the schema of a config file: its top-level block types.
@@ -70,6 +73,16 @@ type Options struct {
 	// config, backends included: whoever closes backends must count
 	// them. nil for a load from scratch.
 	Previous *Config
+	// TakeMoved lets a reload take from Previous, as they are, the bare
+	// pieces (see dropTrees) that an edit above them moved: their bytes
+	// are the same, but they start elsewhere in the file now. Their tools
+	// are Previous's, with the source ranges of where they were, so the
+	// config is servable but not yet right: Moved names those tools, whose
+	// calls must wait until a load without TakeMoved has parsed the pieces
+	// where they are (host's Reloader does so at once). A reload's first
+	// load so costs about what parsing the edit costs, not a parse of
+	// everything after it.
+	TakeMoved bool
 }
 
 // Load reads the config files or directories at paths with a fresh parser,
@@ -108,7 +121,7 @@ func load(paths []string, opts *Options, full bool) (*Config, hcl.Diagnostics) {
 	static := StaticEval(lookup)
 	compile := CompileFunctions(lookup)
 	early := &earlyDecoder{static: static, compile: compile, lookup: lookup, jobs: map[*hclsyntax.Body]*decodeJob{}}
-	bodies, bodyNames, d := cfg.parseAll(files, prev, full, early)
+	bodies, bodyNames, d := cfg.parseAll(files, prev, full, opts.TakeMoved, early)
 	diags = append(diags, d...)
 	var blocks []decodeJob
 	for i, f := range bodies {
@@ -118,7 +131,7 @@ func load(paths []string, opts *Options, full bool) (*Config, hcl.Diagnostics) {
 			blocks = append(blocks, decodeJob{block: block, src: f.Bytes, baseDir: filepath.Dir(bodyNames[i]), mayCallNow: mentionsNow(f.Bytes, block), mayUseClaim: mentionsClaim(f.Bytes, block)})
 		}
 	}
-	deps := takeDecoded(blocks, prev)
+	deps := takeDecoded(blocks, prev, cfg.moved)
 	if !full && undecodedBare(blocks, early) {
 		early.discard()
 		return nil, nil
@@ -144,6 +157,7 @@ func load(paths []string, opts *Options, full bool) (*Config, hcl.Diagnostics) {
 	}
 	decodeAll(blocks, static)
 	keepDecoded(blocks, cfg.reuse, deps)
+	cfg.noteMovedTools(blocks)
 	for _, j := range blocks {
 		diags = append(diags, j.diags...)
 		switch v := j.result.(type) {
@@ -188,7 +202,7 @@ func load(paths []string, opts *Options, full bool) (*Config, hcl.Diagnostics) {
 // early (see earlyDecoder), and records each in cfg. It returns the files to decode
 // (those without syntax errors, or whose only error is an argument set
 // twice), their names, and the problems of reading and parsing.
-func (cfg *Config) parseAll(files []string, prev *reuse, full bool, early *earlyDecoder) ([]*hcl.File, []string, hcl.Diagnostics) {
+func (cfg *Config) parseAll(files []string, prev *reuse, full, takeMoved bool, early *earlyDecoder) ([]*hcl.File, []string, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	var bodies []*hcl.File
 	var bodyNames []string // the name of each of bodies
@@ -206,7 +220,9 @@ func (cfg *Config) parseAll(files []string, prev *reuse, full bool, early *early
 	}
 	cfg.reuse = newReuse()
 	cfg.reuse.full, cfg.reuse.early = full, early
+	cfg.reuse.takeMoved = takeMoved && !full
 	parsed, parseDiags := parseFiles(readable, srcs, prev, cfg.reuse)
+	cfg.moved = cfg.reuse.moved
 	next := 0 // the index in parsed of the next readable file
 	for i, name := range files {
 		if err := readErrs[i]; err != nil {

@@ -202,7 +202,8 @@ func parseWholeReusing(name string, src []byte, prev, next *reuse) (*hcl.File, h
 }
 
 // parsePieceReusing parses a piece as parsePiece does, or takes it from
-// prev when prev parsed the same bytes at the same place.
+// prev when prev parsed the same bytes at the same place, or elsewhere
+// when next takes moved pieces (see movedPiece).
 func parsePieceReusing(name string, src []byte, start, end, line int, prev, next *reuse) (*hcl.File, bool) {
 	if prev == nil && next == nil {
 		return parsePiece(name, src, start, end, line)
@@ -210,6 +211,9 @@ func parsePieceReusing(name string, src []byte, start, end, line int, prev, next
 	key := pieceKeyAt(name, src, start, end, line)
 	if f := prev.piece(key); f != nil && next.takes(f) {
 		next.keepPiece(key, f)
+		return f, false
+	}
+	if f := prev.movedPiece(key, next); f != nil {
 		return f, false
 	}
 	f, failed := parsePiece(name, src, start, end, line)

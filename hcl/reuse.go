@@ -41,6 +41,12 @@ type reuse struct {
 	// early decodes the tool blocks of the pieces the load parses (nil:
 	// none; see earlyDecoder).
 	early *earlyDecoder
+	// byText finds a kept piece by its file and bytes alone, wherever it
+	// starts, for a load that takes moved pieces (see movedPiece).
+	byText map[textKey]pieceKey
+	// takeMoved and moved: see Options.TakeMoved and movedPiece.
+	takeMoved bool
+	moved     map[*hclsyntax.Body]int
 }
 
 // pieceKey names a parsed piece of a file (or a whole file, start -1): the
@@ -59,7 +65,7 @@ type blockKeyed struct {
 }
 
 func newReuse() *reuse {
-	return &reuse{pieces: map[pieceKey]*hcl.File{}, blocks: map[[32]byte]*Tool{}, keys: map[*hclsyntax.Body]blockKeyed{}}
+	return &reuse{pieces: map[pieceKey]*hcl.File{}, blocks: map[[32]byte]*Tool{}, keys: map[*hclsyntax.Body]blockKeyed{}, byText: map[textKey]pieceKey{}}
 }
 
 // piece returns the parsed piece of prev (nil-safe) under key.
@@ -85,6 +91,9 @@ func (r *reuse) keepPiece(key pieceKey, f *hcl.File) {
 		f = &cp
 	}
 	r.pieces[key] = f
+	if key.start >= 0 {
+		r.byText[textKey{key.name, key.sum}] = key
+	}
 }
 
 // wholeKey is the pieceKey of a file parsed whole.
@@ -181,9 +190,10 @@ func blockKey(deps []byte, j *decodeJob) ([32]byte, bool) {
 // takeDecoded looks up the tool blocks of jobs in prev, and marks those it
 // finds as decoded, with the tool prev decoded. A block of a piece taken
 // from prev, with the same deps, has the key prev gave it; the others are
-// hashed, on every free processor. It returns the deps, nil when no block
+// hashed, on every free processor, but those of moved pieces (see
+// movedPiece), which are taken by their key or not at all. It returns the deps, nil when no block
 // is kept (see dependsOn).
-func takeDecoded(jobs []decodeJob, prev *reuse) []byte {
+func takeDecoded(jobs []decodeJob, prev *reuse, moved map[*hclsyntax.Body]int) []byte {
 	deps := dependsOn(jobs)
 	if deps == nil {
 		return nil
@@ -200,6 +210,14 @@ func takeDecoded(jobs []decodeJob, prev *reuse) []byte {
 			kb, found = known[body] // known may be nil: not found
 		}
 		if !found {
+			if b, ok := j.block.Body.(*hclsyntax.Body); ok {
+				if _, ok := moved[b]; ok {
+					// A moved block's ranges are not where its text
+					// is now: it is taken by the key it had, or not at
+					// all (and the load starts over: undecodedBare).
+					return
+				}
+			}
 			kb.key, kb.keep = blockKey(deps, j)
 		}
 		if !kb.keep {

@@ -82,6 +82,9 @@ type Reloader struct {
 	beforeAdd func(dir string)
 	// failureQuiet, in tests, replaces FailureQuiet when not 0.
 	failureQuiet time.Duration
+	// beforeSettle, in tests, runs when a reload that took moved pieces
+	// has been applied, before the load that parses them (see settle).
+	beforeSettle func()
 }
 
 // ReloadResult says what one reload attempt did.
@@ -411,11 +414,16 @@ func (r *Reloader) reload(ctx context.Context, hold bool) ReloadResult {
 		r.Server.NotifyCleared(ctx, "toolhost: the config is valid again and was reloaded.")
 	}
 	r.notify(res)
+	if reg.moving != nil {
+		r.settle(reg)
+	}
 	return res
 }
 
 // load loads the config, taking from the registry in service what has
-// not changed (thcl.Options.Previous), unless that is a placeholder.
+// not changed (thcl.Options.Previous), unless that is a placeholder, and
+// the pieces an edit moved as they are (thcl.Options.TakeMoved), unless
+// the load has diagnostics: reload then settles them (see settle).
 func (r *Reloader) load() (*Registry, hcl.Diagnostics) {
 	cur := r.Server.Registry()
 	if cur == nil || cur.Placeholder() || cur.Config == nil {
@@ -425,8 +433,15 @@ func (r *Reloader) load() (*Registry, hcl.Diagnostics) {
 	if r.Options != nil {
 		opts = *r.Options
 	}
-	opts.Previous = cur.Config
-	return loadAfter(r.Paths, &opts, cur)
+	opts.Previous, opts.TakeMoved = cur.Config, true
+	reg, diags := loadAfter(r.Paths, &opts, cur)
+	if reg.moving != nil && len(diags) > 0 {
+		// What a load says points at where things are: load as usual.
+		reg.Close()
+		opts.TakeMoved = false
+		reg, diags = loadAfter(r.Paths, &opts, cur)
+	}
+	return reg, diags
 }
 
 // firstError is the first error of diags as "file:line:col: summary".

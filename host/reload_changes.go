@@ -43,7 +43,7 @@ func blockDefs(cfg *thcl.Config) map[blockKey]blockDef {
 		}
 		dir := filepath.Dir(name)
 		for _, b := range body.Blocks {
-			rng := b.Range()
+			rng := cfg.BlockRange(b)
 			if rng.Start.Byte < 0 || rng.End.Byte > len(f.Bytes) || rng.Start.Byte > rng.End.Byte {
 				continue
 			}

@@ -1,7 +1,9 @@
 package host
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -89,4 +91,46 @@ func benchReload(b *testing.B, src string, variants [2]string, want int, relax b
 	}
 	b.ReportMetric(float64(load.Microseconds())/1000/float64(b.N), "ms/load")
 	b.ReportMetric(float64(apply.Microseconds())/1000/float64(b.N), "ms/apply")
+}
+
+// BenchmarkReloadLonger measures a reload of a config of 10,000 tools
+// after the tool in the middle is made longer, or short again, so that
+// every tool after it moves, as the Reloader does it: the first load
+// applied (ms/applied, what clients wait for before tools/list_changed;
+// see reload_moved.go), and the reload with its second load, which parses
+// the moved tools where they are (ms/settled).
+func BenchmarkReloadLonger(b *testing.B) {
+	src := testconfig.Tools(10000, "v0")
+	longer := strings.Replace(src, "Generated tool 5000 (v0)", "Generated tool 5000, made longer (v0)", 1)
+	path := writeBenchConfig(b, b.TempDir(), src)
+	reg, diags := Load([]string{path}, nil)
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	var applied time.Time
+	r := &Reloader{Paths: []string{path}, Server: NewServer(reg, nil), Logger: slog.New(slog.DiscardHandler),
+		OnReload: func(ReloadResult) { applied = time.Now() }}
+	r.Prime(reg)
+	b.ReportAllocs()
+	var first, all time.Duration
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		variant := longer
+		if i%2 == 1 {
+			variant = src
+		}
+		if err := os.WriteFile(path, []byte(variant), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		t0 := time.Now()
+		res := r.Reload(context.Background())
+		all += time.Since(t0)
+		first += applied.Sub(t0)
+		if !res.Applied || len(res.Changes.ToolsChanged) != 1 {
+			b.Fatalf("reload: %+v", res)
+		}
+	}
+	b.ReportMetric(float64(first.Microseconds())/1000/float64(b.N), "ms/applied")
+	b.ReportMetric(float64(all.Microseconds())/1000/float64(b.N), "ms/settled")
 }

@@ -1,0 +1,170 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
+)
+
+// movedPic is a tool whose every call fails with an error that names the
+// line of its image item.
+const movedPic = `tool "pic" {
+  template { text = "a picture of a cat" }
+  result {
+    image {}
+  }
+}
+`
+
+// picLine is the line of movedPic's image item in src.
+func picLine(src string) int {
+	return strings.Count(src[:strings.Index(src, "    image {}")], "\n") + 1
+}
+
+// serverCallText calls a tool of s and returns the text of its result.
+func serverCallText(t *testing.T, s *Server, name, args string) string {
+	t.Helper()
+	res, err := s.CallTool(context.Background(), name, json.RawMessage(args))
+	if err != nil {
+		t.Errorf("calling %s: %v", name, err)
+		return ""
+	}
+	return res.Content[0].(*mcp.TextContent).Text
+}
+
+// TestReloadMovedToolsWait edits a tool of a config parsed in pieces so
+// that the tools after it move: the reload puts the edit in service with
+// the moved tools as they were, where the edited tool runs at once and a
+// moved tool's call waits; once the moved tools are parsed where they are,
+// that call runs, and its error names the line the tool is on now.
+func TestReloadMovedToolsWait(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // parsed in pieces
+	base := testconfig.Tools(300, "v0") + movedPic
+	edited := strings.Replace(base, "Generated tool 10 (v0)", "Generated tool 10, edited to be longer (v0)", 1)
+	edited = strings.Replace(edited, "tool \"tool_20\" {", "# two lines\n# of comment\ntool \"tool_20\" {", 1)
+	r, path := reloadFrom(t, base, nil)
+	var logged bytes.Buffer
+	r.Logger = slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	waiting := make(chan struct{}, 1)
+	r.Server.onMovedWait = func() { waiting <- struct{}{} }
+	answered := make(chan string, 1)
+	r.beforeSettle = func() {
+		reg := r.Server.Registry()
+		if reg.moving == nil || !reg.Config.Moved("pic") || reg.Config.Moved("tool_10") {
+			t.Fatal("the first load of the reload did not take the moved tools")
+		}
+		if got := serverCallText(t, r.Server, "tool_10", `{"name":"ann"}`); got != "tool 10 says hello ann x1" {
+			t.Errorf("the edited tool answered %q", got)
+		}
+		go func() { answered <- serverCallText(t, r.Server, "pic", `{}`) }()
+		select {
+		case <-waiting:
+		case got := <-answered:
+			t.Fatalf("a moved tool ran before it was parsed where it is: %q", got)
+		}
+		select {
+		case got := <-answered:
+			t.Fatalf("a moved tool ran before it was parsed where it is: %q", got)
+		default:
+		}
+	}
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := r.Reload(context.Background())
+	if !res.Applied || len(res.Changes.ToolsChanged) != 1 {
+		t.Fatalf("reload: %+v", res)
+	}
+	if reg := r.Server.Registry(); reg.moving != nil || reg.Config.Moved("") {
+		t.Fatal("the registry in service after the reload still has moved tools")
+	}
+	if text := logged.String(); !strings.Contains(text, "parsed the tools an edit moved where they are now") || strings.Contains(text, "level=WARN") {
+		t.Fatalf("the second load changed what clients see, or did not run:\n%s", text)
+	}
+	want := fmt.Sprintf("the image item at tools.hcl:%d:", picLine(edited))
+	if got := <-answered; !strings.Contains(got, want) {
+		t.Fatalf("the moved tool answered %q, want it to name %q", got, want)
+	}
+	if got := serverCallText(t, r.Server, "pic", `{}`); !strings.Contains(got, want) {
+		t.Fatalf("pic answered %q, want it to name %q", got, want)
+	}
+}
+
+// TestReloadMovedThenEdited saves again while a reload that took moved
+// tools is between its loads: the second load leaves the first in service
+// and lets its calls go, and the next reload serves the last save.
+func TestReloadMovedThenEdited(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	base := testconfig.Tools(300, "v0") + movedPic
+	first := strings.Replace(base, "Generated tool 10 (v0)", "Generated tool 10, edited to be longer (v0)", 1)
+	second := strings.Replace(first, "Generated tool 12 (v0)", "Generated tool 12, edited as well (v0)", 1)
+	r, path := reloadFrom(t, base, nil)
+	var between *Registry
+	r.beforeSettle = func() {
+		between = r.Server.Registry()
+		if err := os.WriteFile(path, []byte(second), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	if err := os.WriteFile(path, []byte(first), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := r.Reload(context.Background()); !res.Applied {
+		t.Fatalf("reload: %+v", res)
+	}
+	if between == nil || r.Server.Registry() != between {
+		t.Fatal("the second load replaced the first though the files changed between them")
+	}
+	if between.movedWait("pic") != nil {
+		t.Fatal("calls of the moved tools still wait")
+	}
+	r.beforeSettle = nil
+	res := r.Reload(context.Background())
+	if !res.Applied || len(res.Changes.ToolsChanged) != 1 || res.Changes.ToolsChanged[0] != "tool_12" {
+		t.Fatalf("the reload after: %+v", res.Changes)
+	}
+	want := fmt.Sprintf("the image item at tools.hcl:%d:", picLine(second))
+	if got := serverCallText(t, r.Server, "pic", `{}`); !strings.Contains(got, want) {
+		t.Fatalf("pic answered %q, want it to name %q", got, want)
+	}
+}
+
+// TestReloadMovedWithWarnings saves an edit that moves the tools after it
+// and has a warning: the warning points at where things are, so the
+// reload loads as usual, takes no moved tool, and reports the warning.
+func TestReloadMovedWithWarnings(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	base := testconfig.Tools(300, "v0") + movedPic
+	warned := "tool \"labels\" {\n  param \"labels\" {\n    type = map(string)\n  }\n  template { text = \"labels\" }\n}\n"
+	edited := strings.Replace(base, "tool \"tool_20\" {", warned+"tool \"tool_20\" {", 1)
+	var out bytes.Buffer
+	r, path := reloadFrom(t, base, &out)
+	r.beforeSettle = func() { t.Error("a reload whose load has a warning took moved tools") }
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := r.Reload(context.Background())
+	if !res.Applied || len(res.Diagnostics) != 1 || res.Diagnostics[0].Summary != "Schema some clients reject" {
+		t.Fatalf("reload: applied %v, diagnostics %v", res.Applied, res.Diagnostics)
+	}
+	if line := strings.Count(edited[:strings.Index(edited, "type = map(string)")], "\n") + 1; res.Diagnostics[0].Subject.Start.Line != line {
+		t.Fatalf("the warning is at line %d, want %d", res.Diagnostics[0].Subject.Start.Line, line)
+	}
+	if reg := r.Server.Registry(); reg.moving != nil {
+		t.Fatal("the registry in service has moved tools")
+	}
+	want := fmt.Sprintf("the image item at tools.hcl:%d:", picLine(edited))
+	if got := serverCallText(t, r.Server, "pic", `{}`); !strings.Contains(got, want) {
+		t.Fatalf("pic answered %q, want it to name %q", got, want)
+	}
+}
