@@ -67,9 +67,6 @@ type Registry struct {
 	decls registryDecls
 	// defs maps its config's blocks, for Apply (see changesBetween).
 	defs defsOnce
-	// moving is set when the config took pieces an edit moved (see
-	// reload_moved.go).
-	moving *moving
 }
 
 type templateDir struct {
@@ -138,7 +135,6 @@ func loadAfter(paths []string, opts *thcl.Options, prev *Registry) (*Registry, h
 		return broken, sortDiagnostics(diags)
 	}
 	r, d := compile(cfg, lookup, prev)
-	r.moving = newMoving(cfg)
 	diags = append(diags, d...)
 	if opts != nil && opts.Offline && !d.HasErrors() {
 		diags = append(diags, r.prepareOffline()...)
@@ -358,7 +354,6 @@ func (r *Registry) Retire() {
 	r.retired = true
 	idle := r.active == 0
 	r.useMu.Unlock()
-	r.settled() // a call waiting on r takes the registry in service
 	if !already && idle {
 		_ = r.Close()
 	}

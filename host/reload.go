@@ -414,7 +414,7 @@ func (r *Reloader) reload(ctx context.Context, hold bool) ReloadResult {
 		r.Server.NotifyCleared(ctx, "toolhost: the config is valid again and was reloaded.")
 	}
 	r.notify(res)
-	if reg.moving != nil {
+	if reg.Config.Moved("") {
 		r.settle(reg)
 	}
 	return res
@@ -435,7 +435,7 @@ func (r *Reloader) load() (*Registry, hcl.Diagnostics) {
 	}
 	opts.Previous, opts.TakeMoved = cur.Config, true
 	reg, diags := loadAfter(r.Paths, &opts, cur)
-	if reg.moving != nil && len(diags) > 0 {
+	if reg.Config.Moved("") && len(diags) > 0 {
 		// What a load says points at where things are: load as usual.
 		reg.Close()
 		opts.TakeMoved = false

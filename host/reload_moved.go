@@ -1,9 +1,7 @@
 package host
 
 import (
-	"context"
 	"strings"
-	"sync"
 	"time"
 
 	thcl "github.com/toolhost/toolhost/hcl"
@@ -14,83 +12,19 @@ import (
 // the edit moved from the config in service as they are, and parses and
 // decodes only what the edit changed: it is applied at once, and clients
 // hear of the change (tools/list_changed) after about what parsing the
-// edit costs. Its moved tools keep the source ranges of where they were,
-// so their calls wait (Server.useTool) until the second load, right after,
-// has parsed them where they are now and gone into service. The calls of
-// every other tool, the edited one included, run at once.
-
-// moving is what a registry whose config took moved pieces holds until
-// the load after it has parsed them where they are (see settled).
-type moving struct {
-	done chan struct{}
-	once sync.Once
-}
-
-// newMoving returns the moving of a registry of cfg: nil when cfg took no
-// moved piece.
-func newMoving(cfg *thcl.Config) *moving {
-	if !cfg.Moved("") {
-		return nil
-	}
-	return &moving{done: make(chan struct{})}
-}
-
-// movedWait returns what a call of the tool name must wait for before it
-// runs on r: nil, or a channel closed once r's moved tools have been
-// parsed where they are now (see settled).
-func (r *Registry) movedWait(name string) <-chan struct{} {
-	if r.moving == nil || !r.Config.Moved(name) {
-		return nil
-	}
-	select {
-	case <-r.moving.done:
-		return nil
-	default:
-		return r.moving.done
-	}
-}
-
-// settled lets the calls that wait on r's moved tools go (see movedWait):
-// a registry in service with them parsed where they are has replaced r,
-// or r was retired, or the load after it will not replace it.
-func (r *Registry) settled() {
-	if r.moving != nil {
-		r.moving.once.Do(func() { close(r.moving.done) })
-	}
-}
-
-// useTool is use for a call of the tool name: a call of a tool a reload
-// took from a piece an edit moved waits until the reload has put that
-// tool, parsed where it is now, in service (or until ctx ends), so that
-// no call-time diagnostic points at where the tool was.
-func (s *Server) useTool(ctx context.Context, name string) *Registry {
-	for {
-		reg := s.use()
-		wait := reg.movedWait(name)
-		if wait == nil {
-			return reg
-		}
-		if s.onMovedWait != nil {
-			s.onMovedWait()
-		}
-		select {
-		case <-wait:
-			reg.release()
-		case <-ctx.Done():
-			return reg
-		}
-	}
-}
+// edit costs. Its moved tools are the very tools in service before, with
+// the source ranges of the file before the edit: until the second load,
+// right after, has parsed them where they are and gone into service, a
+// call-time error of one of them names the line the tool was on, as every
+// call's did while a reload was under way before the edit was served.
 
 // settle loads the config again after a reload that took moved pieces
 // (moved, now in service), without taking them, and puts the new registry
 // in service: the same tools, with their source ranges where the tools
 // are. Clients are not told: nothing they see changes. When the files
-// changed since, or the load finds anything to say, moved stays in service
-// and its calls go on; the watcher's next reload, due for the change,
-// replaces it.
+// changed since, or the load finds anything to say, moved stays in
+// service; the watcher's next reload, due for the change, replaces it.
 func (r *Reloader) settle(moved *Registry) {
-	defer moved.settled()
 	if r.beforeSettle != nil {
 		r.beforeSettle()
 	}

@@ -42,12 +42,13 @@ func serverCallText(t *testing.T, s *Server, name, args string) string {
 	return res.Content[0].(*mcp.TextContent).Text
 }
 
-// TestReloadMovedToolsWait edits a tool of a config parsed in pieces so
-// that the tools after it move: the reload puts the edit in service with
-// the moved tools as they were, where the edited tool runs at once and a
-// moved tool's call waits; once the moved tools are parsed where they are,
-// that call runs, and its error names the line the tool is on now.
-func TestReloadMovedToolsWait(t *testing.T) {
+// TestReloadMovedTools edits a tool of a config parsed in pieces so that
+// the tools after it move: the reload puts the edit in service with the
+// moved tools as they were, and while it parses them where they are, the
+// edited tool runs as edited and a moved tool's error names the line of
+// the file before the edit, as during any reload; after, the moved tool's
+// error names the line it is on now, and the registry before is retired.
+func TestReloadMovedTools(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // parsed in pieces
 	base := testconfig.Tools(300, "v0") + movedPic
 	edited := strings.Replace(base, "Generated tool 10 (v0)", "Generated tool 10, edited to be longer (v0)", 1)
@@ -55,27 +56,18 @@ func TestReloadMovedToolsWait(t *testing.T) {
 	r, path := reloadFrom(t, base, nil)
 	var logged bytes.Buffer
 	r.Logger = slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	waiting := make(chan struct{}, 1)
-	r.Server.onMovedWait = func() { waiting <- struct{}{} }
-	answered := make(chan string, 1)
+	before := r.Server.Registry()
 	r.beforeSettle = func() {
 		reg := r.Server.Registry()
-		if reg.moving == nil || !reg.Config.Moved("pic") || reg.Config.Moved("tool_10") {
+		if reg == before || !reg.Config.Moved("pic") || reg.Config.Moved("tool_10") || reg.tools["pic"] != before.tools["pic"] {
 			t.Fatal("the first load of the reload did not take the moved tools")
 		}
 		if got := serverCallText(t, r.Server, "tool_10", `{"name":"ann"}`); got != "tool 10 says hello ann x1" {
 			t.Errorf("the edited tool answered %q", got)
 		}
-		go func() { answered <- serverCallText(t, r.Server, "pic", `{}`) }()
-		select {
-		case <-waiting:
-		case got := <-answered:
-			t.Fatalf("a moved tool ran before it was parsed where it is: %q", got)
-		}
-		select {
-		case got := <-answered:
-			t.Fatalf("a moved tool ran before it was parsed where it is: %q", got)
-		default:
+		want := fmt.Sprintf("the image item at tools.hcl:%d:", picLine(base))
+		if got := serverCallText(t, r.Server, "pic", `{}`); !strings.Contains(got, want) {
+			t.Errorf("the moved tool answered %q, want it to run as before the edit, naming %q", got, want)
 		}
 	}
 	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
@@ -85,24 +77,24 @@ func TestReloadMovedToolsWait(t *testing.T) {
 	if !res.Applied || len(res.Changes.ToolsChanged) != 1 {
 		t.Fatalf("reload: %+v", res)
 	}
-	if reg := r.Server.Registry(); reg.moving != nil || reg.Config.Moved("") {
+	if reg := r.Server.Registry(); reg.Config.Moved("") {
 		t.Fatal("the registry in service after the reload still has moved tools")
+	}
+	if before.acquire() {
+		t.Fatal("the registry before the reload was not retired")
 	}
 	if text := logged.String(); !strings.Contains(text, "parsed the tools an edit moved where they are now") || strings.Contains(text, "level=WARN") {
 		t.Fatalf("the second load changed what clients see, or did not run:\n%s", text)
 	}
 	want := fmt.Sprintf("the image item at tools.hcl:%d:", picLine(edited))
-	if got := <-answered; !strings.Contains(got, want) {
-		t.Fatalf("the moved tool answered %q, want it to name %q", got, want)
-	}
 	if got := serverCallText(t, r.Server, "pic", `{}`); !strings.Contains(got, want) {
 		t.Fatalf("pic answered %q, want it to name %q", got, want)
 	}
 }
 
 // TestReloadMovedThenEdited saves again while a reload that took moved
-// tools is between its loads: the second load leaves the first in service
-// and lets its calls go, and the next reload serves the last save.
+// tools is between its loads: the second load leaves the first in
+// service, and the next reload serves the last save.
 func TestReloadMovedThenEdited(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	base := testconfig.Tools(300, "v0") + movedPic
@@ -124,9 +116,6 @@ func TestReloadMovedThenEdited(t *testing.T) {
 	}
 	if between == nil || r.Server.Registry() != between {
 		t.Fatal("the second load replaced the first though the files changed between them")
-	}
-	if between.movedWait("pic") != nil {
-		t.Fatal("calls of the moved tools still wait")
 	}
 	r.beforeSettle = nil
 	res := r.Reload(context.Background())
@@ -160,7 +149,7 @@ func TestReloadMovedWithWarnings(t *testing.T) {
 	if line := strings.Count(edited[:strings.Index(edited, "type = map(string)")], "\n") + 1; res.Diagnostics[0].Subject.Start.Line != line {
 		t.Fatalf("the warning is at line %d, want %d", res.Diagnostics[0].Subject.Start.Line, line)
 	}
-	if reg := r.Server.Registry(); reg.moving != nil {
+	if reg := r.Server.Registry(); reg.Config.Moved("") {
 		t.Fatal("the registry in service has moved tools")
 	}
 	want := fmt.Sprintf("the image item at tools.hcl:%d:", picLine(edited))

@@ -50,9 +50,6 @@ type Server struct {
 
 	// beforeWork is the BeforeWork option's function, or nil.
 	beforeWork func()
-	// onMovedWait, in tests, runs when a call starts to wait for a moved
-	// tool (see useTool).
-	onMovedWait func()
 
 	// startInfo is the server's identity the SDK was given at the start;
 	// renamed is the one in service when a reload changed it, nil while
@@ -502,7 +499,7 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 // the call command run calls outside the SDK's handling.
 func (s *Server) callTool(ctx context.Context, name string, args json.RawMessage) (_ *mcp.CallToolResult, err error) {
 	defer s.recoverRequest("tools/call", &err)
-	reg := s.useTool(ctx, name)
+	reg := s.use()
 	defer reg.release()
 	ctx, cancel := s.callContext(ctx)
 	defer cancel()
@@ -510,7 +507,7 @@ func (s *Server) callTool(ctx context.Context, name string, args json.RawMessage
 }
 
 func (s *Server) toolHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	reg := s.useTool(ctx, req.Params.Name)
+	reg := s.use()
 	defer reg.release()
 	ctx, cancel := s.callContext(ctx)
 	defer cancel()

@@ -193,7 +193,7 @@ func (th *taskHost) start(ctx context.Context, tool string, args json.RawMessage
 		return nil, th.storeError("the task was created but cannot be read back", err)
 	}
 	th.loop.Do(func() { go th.maintain() })
-	reg := th.s.useTool(ctx, tool)
+	reg := th.s.use()
 	// The task runs for the caller who made the call (claim() reads their
 	// token), in its session.
 	runCtx, cancel := context.WithCancelCause(callerOf(ctx))

@@ -20,7 +20,9 @@ const scaleTools = 10000
 // baselines serving as many tools; and, for the toolhost targets, a reload
 // of that config: one tool edited in place (its description, the same
 // length), one tool edited in the middle of the file so that what follows
-// moves, and every tool edited, from the save to notifications/tools/list_changed,
+// moves, and every tool edited, from the save to notifications/tools/list_changed
+// (and, after the edit that moves tools, to the answer of a call of the
+// last tool sent at that notification),
 // with the peak RSS during the last against the RSS before it. It runs 3
 // rounds (1 with -quick), or -rounds.
 func (b *bench) scale() error {
@@ -32,7 +34,7 @@ func (b *bench) scale() error {
 	sec := fmt.Sprintf("Reload and memory at scale (%d tools)", scaleTools)
 	src := testconfig.Tools(scaleTools, "v0")
 	peak, listed := map[string][]float64{}, map[string][]float64{}
-	oneSame, oneLonger, all, allPeak, allIdle, allRatio := map[string][]float64{}, map[string][]float64{}, map[string][]float64{}, map[string][]float64{}, map[string][]float64{}, map[string][]float64{}
+	rt := newReloadTimes()
 	for r := 0; r < rounds; r++ {
 		for _, t := range b.rotated(r) {
 			th := strings.HasPrefix(t.name, "toolhost")
@@ -76,7 +78,7 @@ func (b *bench) scale() error {
 			peak[t.name] = append(peak[t.name], mb(hwm))
 			listed[t.name] = append(listed[t.name], mb(rss))
 			if th {
-				err = b.scaleReloads(p, path, src, r, oneSame, oneLonger, all, allPeak, allIdle, allRatio, t.name)
+				err = b.scaleReloads(p, path, src, r, rt, t.name)
 			}
 			p.stop()
 			if err != nil {
@@ -86,35 +88,62 @@ func (b *bench) scale() error {
 	}
 	b.add(row{section: sec, name: "peak RSS (VmHWM) once every page of tools/list is read", unit: "MB", vals: medians(peak)})
 	b.add(row{section: sec, name: "RSS once every page of tools/list is read", unit: "MB", vals: medians(listed)})
-	b.add(row{section: sec, name: "one tool edited in place: save to tools/list_changed", unit: "ms", vals: medians(oneSame)})
-	b.add(row{section: sec, name: "one tool in the middle edited longer (what follows moves): save to tools/list_changed", unit: "ms", vals: medians(oneLonger)})
-	b.add(row{section: sec, name: "every tool edited: save to tools/list_changed", unit: "ms", vals: medians(all)})
-	b.add(row{section: sec, name: "every tool edited: RSS before (1 s after the edits above)", unit: "MB", vals: medians(allIdle)})
-	b.add(row{section: sec, name: "every tool edited: peak RSS (VmHWM) during the reload", unit: "MB", vals: medians(allPeak)})
-	b.add(row{section: sec, name: "every tool edited: that peak ÷ the RSS before", unit: "x", vals: medians(allRatio)})
+	b.add(row{section: sec, name: "one tool edited in place: save to tools/list_changed", unit: "ms", vals: medians(rt.oneSame)})
+	b.add(row{section: sec, name: "one tool in the middle edited longer (what follows moves): save to tools/list_changed", unit: "ms", vals: medians(rt.oneLonger)})
+	b.add(row{section: sec, name: "same: save to the answer of a call of the last tool (moved), sent at that notification", unit: "ms", vals: medians(rt.movedCall)})
+	b.add(row{section: sec, name: "every tool edited: save to tools/list_changed", unit: "ms", vals: medians(rt.all)})
+	b.add(row{section: sec, name: "every tool edited: RSS before (1 s after the edits above)", unit: "MB", vals: medians(rt.allIdle)})
+	b.add(row{section: sec, name: "every tool edited: peak RSS (VmHWM) during the reload", unit: "MB", vals: medians(rt.allPeak)})
+	b.add(row{section: sec, name: "every tool edited: that peak ÷ the RSS before", unit: "x", vals: medians(rt.allRatio)})
 	return nil
+}
+
+// reloadTimes are the scale case's reload figures, by target name.
+type reloadTimes struct {
+	oneSame, oneLonger, movedCall, all map[string][]float64 // ms
+	allPeak, allIdle                   map[string][]float64 // MB
+	allRatio                           map[string][]float64
+}
+
+func newReloadTimes() *reloadTimes {
+	m := func() map[string][]float64 { return map[string][]float64{} }
+	return &reloadTimes{oneSame: m(), oneLonger: m(), movedCall: m(), all: m(), allPeak: m(), allIdle: m(), allRatio: m()}
 }
 
 // scaleReloads makes the edits of the scale case on a toolhost serving
 // path (src), and records their times under name.
-func (b *bench) scaleReloads(p *proc, path, src string, round int, oneSame, oneLonger, all, allPeak, allIdle, allRatio map[string][]float64, name string) error {
+func (b *bench) scaleReloads(p *proc, path, src string, round int, rt *reloadTimes, name string) error {
 	time.Sleep(300 * time.Millisecond) // the watcher starts after the answer
-	save := func(text string) (time.Duration, error) {
+	// saveCalling saves text and returns when tools/list_changed came;
+	// with call set, it then calls the last tool, which an edit above it
+	// moves, and returns when that call was answered too.
+	saveCalling := func(text string, call bool) (notified, answered time.Duration, err error) {
 		drainLines(p.stderrLines)
 		drainMsgs(p)
 		start := time.Now()
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		at, err := p.waitNotification("notifications/tools/list_changed", 60*time.Second)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
+		}
+		if call {
+			last := fmt.Sprintf(`{"name":"tool_%d","arguments":{"name":"x"}}`, scaleTools-1)
+			if _, err := p.call("tools/call", last, 60*time.Second); err != nil {
+				return 0, 0, err
+			}
+			answered = time.Since(start)
 		}
 		if _, err := reloadDuration(p.stderrLines, 60*time.Second); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		time.Sleep(250 * time.Millisecond) // let a batched second notification pass
-		return at.Sub(start), nil
+		return at.Sub(start), answered, nil
+	}
+	save := func(text string) (time.Duration, error) {
+		d, _, err := saveCalling(text, false)
+		return d, err
 	}
 	cur := src
 	for i := 1; i <= 3; i++ {
@@ -123,15 +152,16 @@ func (b *bench) scaleReloads(p *proc, path, src string, round int, oneSame, oneL
 		if err != nil {
 			return err
 		}
-		oneSame[name] = append(oneSame[name], ms(d))
+		rt.oneSame[name] = append(rt.oneSame[name], ms(d))
 	}
 	mid := fmt.Sprintf("Generated tool %d (v0)", scaleTools/2)
 	cur = strings.Replace(cur, mid, mid+strings.Repeat("!", round+1), 1)
-	d, err := save(cur)
+	d, called, err := saveCalling(cur, true)
 	if err != nil {
 		return err
 	}
-	oneLonger[name] = append(oneLonger[name], ms(d))
+	rt.oneLonger[name] = append(rt.oneLonger[name], ms(d))
+	rt.movedCall[name] = append(rt.movedCall[name], ms(called))
 	time.Sleep(time.Second)
 	idle, _ := p.memory()
 	if !p.resetPeak() {
@@ -141,10 +171,10 @@ func (b *bench) scaleReloads(p *proc, path, src string, round int, oneSame, oneL
 		return err
 	}
 	_, hwm := p.memory()
-	all[name] = append(all[name], ms(d))
-	allIdle[name] = append(allIdle[name], mb(idle))
-	allPeak[name] = append(allPeak[name], mb(hwm))
-	allRatio[name] = append(allRatio[name], float64(hwm)/float64(idle))
+	rt.all[name] = append(rt.all[name], ms(d))
+	rt.allIdle[name] = append(rt.allIdle[name], mb(idle))
+	rt.allPeak[name] = append(rt.allPeak[name], mb(hwm))
+	rt.allRatio[name] = append(rt.allRatio[name], float64(hwm)/float64(idle))
 	return nil
 }
 
