@@ -9,8 +9,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/hashicorp/hcl/v2/hclwrite"
-	"github.com/zclconf/go-cty/cty"
+	"github.com/toolhost/toolhost/internal/hclfmt"
 )
 
 // writer builds HCL text line by line; hclfmt lays it out afterwards.
@@ -63,11 +62,8 @@ func (w *writer) comment(text string) {
 }
 
 // quote writes s as an HCL quoted string whose value is exactly s: no
-// template sequence in s is ever evaluated (hclwrite doubles their $ and
-// %, and escapes what is not printable).
-func quote(s string) string {
-	return string(hclwrite.TokensForValue(cty.StringVal(s)).Bytes())
-}
+// template sequence in s is ever evaluated (see hclfmt.Quote).
+func quote(s string) string { return hclfmt.Quote(s) }
 
 // templateText escapes literal text for use inside a quoted template
 // that also holds interpolations: quote without the quotes.
