@@ -13,7 +13,8 @@ import (
 
 // TestRequestChecks: requests the SDK would answer without a fix (a log
 // level that is not one, a tool or prompt that is not declared) get
-// -32602 with one, over a real stdio session; good ones pass through.
+// -32602 with one, over a real stdio session, from clients of the
+// protocols before 2026-07-28 and of that one; good ones pass through.
 func TestRequestChecks(t *testing.T) {
 	var many strings.Builder
 	for i := range 25 {
@@ -54,20 +55,37 @@ prompt "summarize" {
 		{"log level a boolean", stdioIDConfig, `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":true}}`,
 			`invalid params of logging/setLevel: "level" must be a string, not a boolean`},
 	}
+	// A client of the 2026-07-28 protocol sends no initialize, and the
+	// protocol's _meta in every request.
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}},`
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p := startStdio(t, loadSource(t, tt.config))
-			p.initialize()
-			p.send(tt.line)
-			r := p.next()
-			if tt.want == "" {
-				if r.Error != nil || string(r.ID) != "1" {
-					t.Fatalf("got %s, want a result", r.line)
-				}
-				return
+		for _, newProtocol := range []bool{false, true} {
+			if newProtocol && strings.Contains(tt.line, "logging/setLevel") {
+				continue // not in the 2026-07-28 protocol: -32601
 			}
-			wantError(t, r, "1", jsonrpc.CodeInvalidParams, tt.want)
-		})
+			name := tt.name
+			if newProtocol {
+				name += "/2026-07-28"
+			}
+			t.Run(name, func(t *testing.T) {
+				p := startStdio(t, loadSource(t, tt.config))
+				line := tt.line
+				if newProtocol {
+					line = strings.Replace(line, `"params":{`, `"params":{`+meta, 1)
+				} else {
+					p.initialize()
+				}
+				p.send(line)
+				r := p.next()
+				if tt.want == "" {
+					if r.Error != nil || string(r.ID) != "1" {
+						t.Fatalf("got %s, want a result", r.line)
+					}
+					return
+				}
+				wantError(t, r, "1", jsonrpc.CodeInvalidParams, tt.want)
+			})
+		}
 	}
 }
 

@@ -427,14 +427,15 @@ func (c *stdioConn) admit(req *jsonrpc.Request, plain bool) error {
 	if req.Method == "initialize" && c.initialized {
 		return errAlreadyInitialized
 	}
-	// Before initialize, the SDK's refusal says what to do first.
+	// Before initialize, the SDK's refusal says what to do first; a
+	// client of the 2026-07-28 protocol sends none.
 	if req.Method == "initialize" {
 		c.sawInitialize = true
 		c.newMeta, c.metaCtx = nil, nil // a client of an earlier protocol after all
 		c.noteInitialize(req.Params)
 		c.noteInitExtra(req)
 	}
-	if c.sawInitialize && !plain {
+	if (c.sawInitialize || sessionlessParams(req.Params)) && !plain {
 		if p, changed := withoutNullArguments(req.Method, req.Params); changed {
 			req.Params = p
 		}
@@ -445,6 +446,22 @@ func (c *stdioConn) admit(req *jsonrpc.Request, plain bool) error {
 	c.calls[req.ID] = call{state: callRunning, initialize: req.Method == "initialize", extra: c.noteID(req)}
 	c.waiting++
 	return nil
+}
+
+// sessionlessParams reports whether params are those of a request of the
+// 2026-07-28 protocol, which a client sends without an initialize: their
+// _meta names that version.
+func sessionlessParams(params json.RawMessage) bool {
+	if !bytes.Contains(params, []byte(mcp.MetaKeyProtocolVersion)) {
+		return false
+	}
+	var p struct {
+		Meta struct {
+			Version string `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
+	}
+	_, err := sjson.Parse(params, &p, sjson.DontMatchCaseInsensitiveStructFields)
+	return err == nil && p.Meta.Version >= sessionlessVersion
 }
 
 // formatID writes an id as it appears in JSON.
