@@ -78,10 +78,10 @@ type Options struct {
 	// are the same, but they start elsewhere in the file now. Their tools
 	// are Previous's, with the source ranges of where they were, so the
 	// config is servable but not yet right: Moved names those tools, whose
-	// calls must wait until a load without TakeMoved has parsed the pieces
-	// where they are (host's Reloader does so at once). A reload's first
-	// load so costs about what parsing the edit costs, not a parse of
-	// everything after it.
+	// call-time errors name those places until a load without TakeMoved
+	// has parsed the pieces where they are (host's Reloader does so at
+	// once). A reload's first load so costs about what parsing the edit
+	// costs, not a parse of everything after it.
 	TakeMoved bool
 }
 

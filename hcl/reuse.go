@@ -191,8 +191,8 @@ func blockKey(deps []byte, j *decodeJob) ([32]byte, bool) {
 // finds as decoded, with the tool prev decoded. A block of a piece taken
 // from prev, with the same deps, has the key prev gave it; the others are
 // hashed, on every free processor, but those of moved pieces (see
-// movedPiece), which are taken by their key or not at all. It returns the deps, nil when no block
-// is kept (see dependsOn).
+// movedPiece), which are taken by their key or not at all. It returns the
+// deps, nil when no block is kept (see dependsOn).
 func takeDecoded(jobs []decodeJob, prev *reuse, moved map[*hclsyntax.Body]int) []byte {
 	deps := dependsOn(jobs)
 	if deps == nil {
