@@ -22,10 +22,10 @@ type textKey struct {
 }
 
 // movedPiece returns the bare piece prev (nil-safe) parsed from the bytes
-// of key at another place, and how many bytes later it starts now; nil
-// when next does not take moved pieces (see Options.TakeMoved) or there is
-// none. The piece is noted in next (see Config.Moved) but not kept for the
-// load after: that one parses it where it is.
+// of key at another place; nil when next does not take moved pieces (see
+// Options.TakeMoved) or there is none. Its blocks are noted in next with
+// how many bytes later they start now (see Config.BlockRange), but the
+// piece is not kept for the load after: that one parses it where it is.
 func (r *reuse) movedPiece(key pieceKey, next *reuse) *hcl.File {
 	if r == nil || next == nil || !next.takeMoved {
 		return nil
