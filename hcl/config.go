@@ -120,7 +120,7 @@ func load(paths []string, opts *Options, full bool) (*Config, hcl.Diagnostics) {
 	}
 	static := StaticEval(lookup)
 	compile := CompileFunctions(lookup)
-	early := &earlyDecoder{static: static, compile: compile, lookup: lookup, jobs: map[*hclsyntax.Body]*decodeJob{}}
+	early := &earlyDecoder{static: static, compile: compile, lookup: lookup, envFixed: opts.LookupEnv == nil, jobs: map[*hclsyntax.Body]*decodeJob{}}
 	bodies, bodyNames, d := cfg.parseAll(files, prev, full, opts.TakeMoved, early)
 	diags = append(diags, d...)
 	var blocks []decodeJob
@@ -128,7 +128,7 @@ func load(paths []string, opts *Options, full bool) (*Config, hcl.Diagnostics) {
 		content, d := f.Body.Content(rootSchema)
 		diags = append(diags, d...)
 		for _, block := range content.Blocks {
-			blocks = append(blocks, decodeJob{block: block, src: f.Bytes, baseDir: filepath.Dir(bodyNames[i]), mayCallNow: mentionsNow(f.Bytes, block), mayUseClaim: mentionsClaim(f.Bytes, block)})
+			blocks = append(blocks, decodeJob{block: block, src: f.Bytes, baseDir: filepath.Dir(bodyNames[i]), mayCallNow: mentionsNow(f.Bytes, block), mayUseClaim: mentionsClaim(f.Bytes, block), envFixed: opts.LookupEnv == nil})
 		}
 	}
 	deps := takeDecoded(blocks, prev, cfg.moved)
@@ -554,9 +554,13 @@ type decodeJob struct {
 	// mayUseClaim is whether it has "claim": only then are its calls of
 	// claim() looked for.
 	mayUseClaim bool
-	done        bool
-	result      any
-	diags       hcl.Diagnostics
+	// envFixed is whether env() reads the process's environment, which
+	// does not change while it runs: then a block that reads it may be
+	// kept for the next load (see hasReusableWord).
+	envFixed bool
+	done     bool
+	result   any
+	diags    hcl.Diagnostics
 }
 
 // decodeBlocksPerWorker is the fewest blocks a goroutine of decodeAll is

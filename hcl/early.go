@@ -31,6 +31,8 @@ type earlyDecoder struct {
 	static  *hcl.EvalContext
 	compile map[string]function.Function
 	lookup  EnvLookup
+	// envFixed: see decodeJob.
+	envFixed bool
 	// on is set by ready when blocks may be decoded early; network is the
 	// server block's network policy.
 	on      bool
@@ -108,11 +110,11 @@ func (e *earlyDecoder) decodePiece(name string, src []byte, f *hcl.File) *hcl.Fi
 		}
 		hb := b.AsHCLBlock()
 		text, ok := blockText(src, hb)
-		if !ok || hasReusableWord(text) {
+		if !ok || hasReusableWord(text, e.envFixed) {
 			return f
 		}
 		jobs[i] = decodeJob{block: hb, src: src, baseDir: filepath.Dir(name), network: e.network,
-			compile: e.compile, lookup: e.lookup, mayCallNow: mentionsNow(src, hb), mayUseClaim: mentionsClaim(src, hb)}
+			compile: e.compile, lookup: e.lookup, mayCallNow: mentionsNow(src, hb), mayUseClaim: mentionsClaim(src, hb), envFixed: e.envFixed}
 	}
 	clean := true
 	for i := range jobs {
@@ -185,12 +187,13 @@ func (e *earlyDecoder) discard() {
 }
 
 // hasReusableWord reports whether a tool block's text has one of
-// reusableWords in it: then it is decoded again at every load.
-func hasReusableWord(text []byte) bool {
+// reusableWords in it, or "env" unless envFixed says env() reads the
+// process's environment: then it is decoded again at every load.
+func hasReusableWord(text []byte, envFixed bool) bool {
 	for _, w := range reusableWords {
 		if bytes.Contains(text, w) {
 			return true
 		}
 	}
-	return false
+	return !envFixed && bytes.Contains(text, []byte("env"))
 }

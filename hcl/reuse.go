@@ -109,10 +109,13 @@ func pieceKeyAt(name string, src []byte, start, end, line int) pieceKey {
 // reusableWords are words whose presence in a tool block's text makes it
 // decode again at every load: what it decodes to may depend on more than
 // the text (a file read at load by file() or an icon, a program looked up
-// on the PATH by exec, a source block's connection, an environment
-// variable env() reads at load, the clock now() and timestamp() read at
-// load). A false match costs a decode, never a wrong result.
-var reusableWords = [][]byte{[]byte("file"), []byte("exec"), []byte("source"), []byte("icon"), []byte("env"), []byte("now"), []byte("timestamp")}
+// on the PATH by exec, a source block's connection, the clock now() and
+// timestamp() read at load). A false match costs a decode, never a wrong
+// result. An environment variable env() reads at load is the same at
+// every load of a process, which no one can change from outside it: a
+// block with "env" is kept unless the load was given its own LookupEnv
+// (see hasReusableWord).
+var reusableWords = [][]byte{[]byte("file"), []byte("exec"), []byte("source"), []byte("icon"), []byte("now"), []byte("timestamp")}
 
 // blockText returns the text of a top-level block in src, from its type to
 // its closing brace, and false when it cannot be found.
@@ -176,7 +179,7 @@ func blockKey(deps []byte, j *decodeJob) ([32]byte, bool) {
 	if !ok {
 		return key, false
 	}
-	if hasReusableWord(text) {
+	if hasReusableWord(text, j.envFixed) {
 		return key, false
 	}
 	h := sha256.New()

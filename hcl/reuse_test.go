@@ -344,3 +344,57 @@ func TestReuseCarriesBlockKeys(t *testing.T) {
 		prev = cfg
 	}
 }
+
+// TestLoadReusingEnv edits one tool of a config whose tools read an
+// environment variable at load: a load that reads the process's
+// environment, which does not change while it runs, takes the other tools
+// from the load before; a load given its own LookupEnv, whose answers may
+// change between loads, decodes every tool again.
+func TestLoadReusingEnv(t *testing.T) {
+	t.Setenv("TOOLHOST_REUSE_ENV", "from the environment")
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, "tool \"t%d\" {\n  description = \"Tool %d: ${env(\"TOOLHOST_REUSE_ENV\")}\"\n  template { text = \"%d\" }\n}\n", i, i, i)
+	}
+	base := b.String()
+	edited := strings.Replace(base, "Tool 7:", "Tool 9:", 1)
+	own := func(name string) (string, bool) { return os.LookupEnv(name) }
+	for _, tc := range []struct {
+		name  string
+		opts  Options
+		fresh int // the tools decoded again
+	}{
+		{"the process's environment", Options{}, 1},
+		{"a LookupEnv of its own", Options{LookupEnv: own}, 30},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeConfig(t, base)
+			opts := tc.opts
+			prev, diags := Load([]string{path}, &opts)
+			if len(diags) > 0 {
+				t.Fatal(diags)
+			}
+			if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			opts.Previous = prev
+			got, diags := Load([]string{path}, &opts)
+			if len(diags) > 0 {
+				t.Fatal(diags)
+			}
+			before := toolsByName(prev)
+			fresh := 0
+			for _, tl := range got.Tools {
+				if before[tl.Name] != tl {
+					fresh++
+				}
+				if !strings.HasSuffix(tl.Description, ": from the environment") {
+					t.Fatalf("tool %s: description %q", tl.Name, tl.Description)
+				}
+			}
+			if fresh != tc.fresh {
+				t.Errorf("%d tools decoded again, want %d", fresh, tc.fresh)
+			}
+		})
+	}
+}

@@ -134,3 +134,15 @@ func BenchmarkReloadLonger(b *testing.B) {
 	b.ReportMetric(float64(first.Microseconds())/1000/float64(b.N), "ms/applied")
 	b.ReportMetric(float64(all.Microseconds())/1000/float64(b.N), "ms/settled")
 }
+
+// BenchmarkReloadOneOfEnv measures a reload of a config of 2,000 http
+// tools whose URL reads an environment variable at load, as toolhost
+// import writes them, of which one tool changed (see benchReload).
+func BenchmarkReloadOneOfEnv(b *testing.B) {
+	var src strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&src, "tool \"get_item_%d\" {\n  description = \"Gets item %d (v0)\"\n  http {\n    method = \"GET\"\n    url    = \"${env(\"ITEMS_BASE_URL\", \"https://api.example.com\")}/items/%d\"\n  }\n}\n", i, i, i)
+	}
+	s := src.String()
+	benchReload(b, s, [2]string{strings.Replace(s, "(v0)", "(v1)", 1), strings.Replace(s, "(v0)", "(v2)", 1)}, 1, false)
+}
