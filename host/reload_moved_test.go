@@ -31,6 +31,15 @@ func picLine(src string) int {
 	return strings.Count(src[:strings.Index(src, "    image {}")], "\n") + 1
 }
 
+// wantPicLine fails unless a call of movedPic on s names its line in src.
+func wantPicLine(t *testing.T, s *Server, src string) {
+	t.Helper()
+	want := fmt.Sprintf("the image item at tools.hcl:%d:", picLine(src))
+	if got := serverCallText(t, s, "pic", `{}`); !strings.Contains(got, want) {
+		t.Fatalf("pic answered %q, want it to name %q", got, want)
+	}
+}
+
 // serverCallText calls a tool of s and returns the text of its result.
 func serverCallText(t *testing.T, s *Server, name, args string) string {
 	t.Helper()
@@ -86,10 +95,7 @@ func TestReloadMovedTools(t *testing.T) {
 	if text := logged.String(); !strings.Contains(text, "parsed the tools an edit moved where they are now") || strings.Contains(text, "level=WARN") {
 		t.Fatalf("the second load changed what clients see, or did not run:\n%s", text)
 	}
-	want := fmt.Sprintf("the image item at tools.hcl:%d:", picLine(edited))
-	if got := serverCallText(t, r.Server, "pic", `{}`); !strings.Contains(got, want) {
-		t.Fatalf("pic answered %q, want it to name %q", got, want)
-	}
+	wantPicLine(t, r.Server, edited)
 }
 
 // TestReloadMovedThenEdited saves again while a reload that took moved
@@ -122,10 +128,7 @@ func TestReloadMovedThenEdited(t *testing.T) {
 	if !res.Applied || len(res.Changes.ToolsChanged) != 1 || res.Changes.ToolsChanged[0] != "tool_12" {
 		t.Fatalf("the reload after: %+v", res.Changes)
 	}
-	want := fmt.Sprintf("the image item at tools.hcl:%d:", picLine(second))
-	if got := serverCallText(t, r.Server, "pic", `{}`); !strings.Contains(got, want) {
-		t.Fatalf("pic answered %q, want it to name %q", got, want)
-	}
+	wantPicLine(t, r.Server, second)
 }
 
 // TestReloadMovedWithWarnings saves an edit that moves the tools after it
@@ -152,8 +155,5 @@ func TestReloadMovedWithWarnings(t *testing.T) {
 	if reg := r.Server.Registry(); reg.Config.Moved("") {
 		t.Fatal("the registry in service has moved tools")
 	}
-	want := fmt.Sprintf("the image item at tools.hcl:%d:", picLine(edited))
-	if got := serverCallText(t, r.Server, "pic", `{}`); !strings.Contains(got, want) {
-		t.Fatalf("pic answered %q, want it to name %q", got, want)
-	}
+	wantPicLine(t, r.Server, edited)
 }
