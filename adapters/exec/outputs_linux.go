@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -23,6 +24,8 @@ func newOutputs(stdout, stderr io.Writer) (outputs, error) {
 	}
 	return newPolledOutputs(stdout, stderr)
 }
+
+var _ cuttable = (*polledOutputs)(nil)
 
 // pidfdPolls reports whether this kernel opens pidfds (pidfd_open), which
 // then poll readable once their process has exited.
@@ -50,6 +53,9 @@ type polledOutputs struct {
 	pidfd int  // the command's, once awaitExit has opened it; else -1
 	ended bool // the command has exited (its pidfd polled readable)
 	err   error
+	// stopped is set by cut, from another goroutine: the wait under way,
+	// and every one after it until goOn, returns as soon as it can.
+	stopped atomic.Bool
 }
 
 // newPolledOutputs makes two pipes and the epoll instance that watches
@@ -114,6 +120,10 @@ func (o *polledOutputs) started() {
 // 20 ms says whether p has exited, so that a command filling a pipe is
 // not left waiting for a reader until its timeout.
 func (o *polledOutputs) awaitExit(p *os.Process) {
+	if o.pidfd >= 0 { // watched already, by a wait that was cut short
+		o.poll(func() bool { return o.ended }, true)
+		return
+	}
 	fd, err := pidfdOpen(p.Pid, 0)
 	if err == nil {
 		o.pidfd = fd
@@ -124,6 +134,32 @@ func (o *polledOutputs) awaitExit(p *os.Process) {
 		}
 	}
 	o.readUntil(func() bool { return exited(p.Pid) })
+}
+
+// cut makes the wait under way (awaitExit, readWhile or drain) return as
+// soon as it can, and every one after it until goOn. It may be called
+// from any goroutine: the flag is set before the deadline is, and a wait
+// sets its own deadline before it looks at the flag, so that one of the
+// two stops it.
+func (o *polledOutputs) cut() {
+	o.stopped.Store(true)
+	_ = o.ep.SetReadDeadline(aLongTimeAgo)
+}
+
+// aLongTimeAgo is a deadline that has passed.
+var aLongTimeAgo = time.Unix(1, 0)
+
+// wasCut reports whether cut was called (and goOn not since).
+func (o *polledOutputs) wasCut() bool { return o.stopped.Load() }
+
+// goOn undoes cut, once its caller has returned, so that the wait can go
+// on, on another goroutine.
+func (o *polledOutputs) goOn() {
+	o.stopped.Store(false)
+	_ = o.ep.SetReadDeadline(time.Time{})
+	if errors.Is(o.err, os.ErrDeadlineExceeded) {
+		o.err = nil
+	}
 }
 
 // pidfdOpen is unix.PidfdOpen; a test makes it fail.
@@ -169,7 +205,7 @@ func (o *polledOutputs) readWhile(fin <-chan struct{}) {
 // ended, or the epoll instance fails), calling stop at least every 20 ms.
 func (o *polledOutputs) readUntil(stop func() bool) {
 	closed := func() bool { return stop() || o.r[0] < 0 && o.r[1] < 0 }
-	for !closed() && o.err == nil {
+	for !closed() && o.err == nil && !o.stopped.Load() {
 		_ = o.ep.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
 		o.poll(closed, true)
 		if errors.Is(o.err, os.ErrDeadlineExceeded) {
@@ -191,7 +227,7 @@ func (o *polledOutputs) poll(done func() bool, wait bool) {
 	buf := copyBuffers.Get().(*[]byte)
 	defer copyBuffers.Put(buf)
 	err := o.conn.Read(func(ep uintptr) bool {
-		for !done() {
+		for !done() && !o.stopped.Load() {
 			n, err := unix.EpollWait(int(ep), evs[:], 0)
 			if errors.Is(err, unix.EINTR) {
 				continue

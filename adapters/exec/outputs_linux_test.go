@@ -113,3 +113,76 @@ func TestOutputsWithoutPidfd(t *testing.T) {
 		t.Fatal("the command was not read without its pidfd: it waits for a reader")
 	}
 }
+
+// TestOutputsCut checks that cut, from another goroutine, makes the waits
+// of the polled outputs return long before their own end, and that goOn
+// lets a cut wait go on to read the output to its end: a call whose host
+// exits meanwhile is answered at once, and a goroutine reads the rest.
+func TestOutputsCut(t *testing.T) {
+	tests := []struct {
+		name   string
+		noPidf bool // the pidfd cannot be opened: awaitExit looks every 20 ms
+		wait   func(o *polledOutputs, cmd *exec.Cmd)
+	}{
+		{name: "awaitExit", wait: func(o *polledOutputs, cmd *exec.Cmd) { o.awaitExit(cmd.Process) }},
+		{name: "awaitExit without a pidfd", noPidf: true, wait: func(o *polledOutputs, cmd *exec.Cmd) { o.awaitExit(cmd.Process) }},
+		{name: "drain", wait: func(o *polledOutputs, cmd *exec.Cmd) { o.drain(time.Now().Add(time.Hour)) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.noPidf {
+				defer func(open func(int, int) (int, error)) { pidfdOpen = open }(pidfdOpen)
+				pidfdOpen = func(int, int) (int, error) { return -1, syscall.EMFILE }
+			}
+			var out, errs bytes.Buffer
+			o, err := newPolledOutputs(&out, &errs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer o.close()
+			po := o.(*polledOutputs)
+			// The shell holds both pipes until it is killed.
+			cmd := exec.Command("sh", "-c", "echo started; exec sleep 600")
+			cmd.Stdout, cmd.Stderr = o.writers()
+			err = cmd.Start()
+			o.started()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+			returned := make(chan struct{})
+			go func() {
+				defer close(returned)
+				tt.wait(po, cmd)
+			}()
+			time.Sleep(50 * time.Millisecond)
+			po.cut()
+			select {
+			case <-returned:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the wait did not return within 10s of cut")
+			}
+			if !po.wasCut() {
+				t.Error("wasCut = false after cut")
+			}
+			// Cut, every wait returns at once, until goOn.
+			po.awaitExit(cmd.Process)
+			po.goOn()
+			if po.wasCut() {
+				t.Error("wasCut = true after goOn")
+			}
+			_ = cmd.Process.Kill()
+			po.awaitExit(cmd.Process)
+			if err := cmd.Wait(); err == nil {
+				t.Error("the killed shell exited 0")
+			}
+			po.drain(time.Now().Add(time.Minute))
+			if out.String() != "started\n" {
+				t.Errorf("stdout = %q, want what the shell wrote", out.String())
+			}
+			if po.r[0] >= 0 || po.r[1] >= 0 {
+				t.Error("after goOn, drain did not read the pipes to their end")
+			}
+		})
+	}
+}

@@ -113,27 +113,32 @@ func (e *Exec) Call(ctx context.Context, in *adapters.Input) (*adapters.Output, 
 	}
 
 	unwatch := stopOnCancel(runCtx, run, &killed)
+	w := &waiting{e: e, cmd: cmd, run: run, unwatch: unwatch, inPipe: inPipe, outs: outs, stderr: stderr}
 
-	// The command is waited for on a goroutine of its own, so that a call
-	// stopped because the host is exiting is answered at once, while its
-	// command still has its kill_timeout (ErrHostExiting).
-	ended := make(chan outcome, 1)
-	go func() { ended <- e.wait(cmd, run, unwatch, inPipe, outs, stderr) }()
-	var end outcome
-	select {
-	case end = <-ended:
-	case <-ctx.Done():
-		if adapters.Exiting(ctx) {
-			// The pipes stay open until the command has ended: one that
-			// cleans up on its kill_signal must not die of SIGPIPE.
-			detached = true
-			go func() {
-				<-ended
-				release(held)
-			}()
-			return nil, ctx.Err()
+	// A call stopped because the host is exiting is answered at once,
+	// while its command still has its kill_timeout (ErrHostExiting). So
+	// the command is waited for on a goroutine of its own, unless the call
+	// can wait itself (waiting.here), which saves handing the call over.
+	end, waited := w.here(ctx)
+	if !waited {
+		ended := make(chan outcome, 1)
+		go func() { ended <- w.rest() }()
+		select {
+		case end = <-ended:
+		case <-ctx.Done():
+			if adapters.Exiting(ctx) {
+				// The pipes stay open until the command has ended: one
+				// that cleans up on its kill_signal must not die of
+				// SIGPIPE.
+				detached = true
+				go func() {
+					<-ended
+					release(held)
+				}()
+				return nil, ctx.Err()
+			}
+			end = <-ended
 		}
-		end = <-ended
 	}
 	span.ended(cmd.ProcessState)
 	lastWords := func() string { return e.lastWords(ectx, stderr, stdout, argv, stdin) }
@@ -469,42 +474,6 @@ func (r *process) finish() (forced, cut, unsent bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.forced, r.cut, r.unsent
-}
-
-// wait waits for a started command to exit, stops watching the call's
-// context (unwatch, from stopOnCancel), kills what it left behind in its
-// process group (a stopped command's group gets what is left of its
-// kill_timeout first), then reads what is left in the pipes.
-func (e *Exec) wait(cmd *exec.Cmd, run *process, unwatch func(), inPipe *stdinPipe, outs outputs, stderr *stderrWriter) outcome {
-	outs.awaitExit(cmd.Process)
-	werr := cmd.Wait()
-	unwatch()
-	e.mu.Lock()
-	delete(e.running, cmd.Process.Pid)
-	closed := e.closed
-	e.mu.Unlock()
-	var forced, cut, unsent bool
-	if run.wasStopped() {
-		// The group may take what is left of its kill_timeout to exit:
-		// what it prints meanwhile is read.
-		fin := make(chan struct{})
-		go func() {
-			defer close(fin)
-			forced, cut, unsent = run.finish()
-		}()
-		outs.readWhile(fin)
-	} else {
-		forced, cut, unsent = run.finish()
-	}
-	endGroup(cmd.Process.Pid)
-	live.remove(run)
-	if inPipe != nil {
-		inPipe.close() // a process that left the group may hold it
-	}
-	deadline := time.Now().Add(waitDelay)
-	outs.drain(deadline)
-	stderr.flush()
-	return outcome{werr: werr, closed: closed, forced: forced, cut: cut, unsent: unsent}
 }
 
 // outcome is how a command ended, once it has been waited for, its group
