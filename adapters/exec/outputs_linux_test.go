@@ -186,3 +186,67 @@ func TestOutputsCut(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputsReuseEpoll checks that a command's epoll instance serves the
+// commands after it (idleEpolls), and that nothing of an earlier command
+// (its pidfd, its pipes, a deadline that cut it short) reaches a later
+// one: each later command is waited for until it has exited, and all of
+// its output is read.
+func TestOutputsReuseEpoll(t *testing.T) {
+	scripts := []string{
+		"true",
+		"echo early; echo early >&2",
+		"sleep 0.3; echo late",
+		"head -c 300000 /dev/zero; echo end",
+		"sleep 0.2; echo after a cut",
+	}
+	seen := map[*epoll]int{}
+	for i, script := range scripts {
+		var out, errs bytes.Buffer
+		o, err := newPolledOutputs(&out, &errs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		po := o.(*polledOutputs)
+		seen[po.ep]++
+		cmd := exec.Command("sh", "-c", script)
+		cmd.Stdout, cmd.Stderr = o.writers()
+		err = cmd.Start()
+		o.started()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(script, "a cut") {
+			// A cut that is undone leaves the wait as it was.
+			po.cut()
+			po.awaitExit(cmd.Process)
+			po.goOn()
+		}
+		o.awaitExit(cmd.Process)
+		if !exited(cmd.Process.Pid) {
+			t.Errorf("%q: awaitExit returned before the command exited", script)
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("%q: %v", script, err)
+		}
+		o.drain(time.Now().Add(time.Minute))
+		want := map[int]string{1: "early\n", 2: "late\n", 4: "after a cut\n"}[i]
+		if i == 3 {
+			if n := out.Len(); n != 300004 {
+				t.Errorf("%q: read %d bytes, want 300004", script, n)
+			}
+		} else if out.String() != want {
+			t.Errorf("%q: stdout = %q, want %q", script, out.String(), want)
+		}
+		if i == 1 {
+			// Cut and not undone, as by a host that began to exit as
+			// the call read the last of the output.
+			po.cut()
+			po.drain(time.Now().Add(time.Minute))
+		}
+		o.close()
+	}
+	if len(seen) == len(scripts) {
+		t.Errorf("every command had an epoll instance of its own: none was kept")
+	}
+}
