@@ -34,19 +34,26 @@ func runWith(t *testing.T, make func(stdout, stderr io.Writer) (outputs, error),
 		t.Fatal(err)
 	}
 	defer o.close()
-	cmd := exec.Command("sh", "-c", script)
-	cmd.Stdout, cmd.Stderr = o.writers()
-	err = cmd.Start()
-	o.started()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cmd := startSh(t, o, script)
 	o.awaitExit(cmd.Process)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("sh: %v", err)
 	}
 	o.drain(time.Now().Add(deadline))
 	return out.String(), errs.String()
+}
+
+// startSh starts sh -c script with its output going to o.
+func startSh(t *testing.T, o outputs, script string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Stdout, cmd.Stderr = o.writers()
+	err := cmd.Start()
+	o.started()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cmd
 }
 
 // TestOutputsRead checks that both ways read both pipes while the command
@@ -142,13 +149,7 @@ func TestOutputsCut(t *testing.T) {
 			defer o.close()
 			po := o.(*polledOutputs)
 			// The shell holds both pipes until it is killed.
-			cmd := exec.Command("sh", "-c", "echo started; exec sleep 600")
-			cmd.Stdout, cmd.Stderr = o.writers()
-			err = cmd.Start()
-			o.started()
-			if err != nil {
-				t.Fatal(err)
-			}
+			cmd := startSh(t, o, "echo started; exec sleep 600")
 			defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
 			returned := make(chan struct{})
 			go func() {
@@ -209,13 +210,7 @@ func TestOutputsReuseEpoll(t *testing.T) {
 		}
 		po := o.(*polledOutputs)
 		seen[po.ep]++
-		cmd := exec.Command("sh", "-c", script)
-		cmd.Stdout, cmd.Stderr = o.writers()
-		err = cmd.Start()
-		o.started()
-		if err != nil {
-			t.Fatal(err)
-		}
+		cmd := startSh(t, o, script)
 		if strings.Contains(script, "a cut") {
 			// A cut that is undone leaves the wait as it was.
 			po.cut()
