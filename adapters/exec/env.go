@@ -186,9 +186,9 @@ func (e *Exec) localProgramHint(prog string) string {
 	return fmt.Sprintf("the config file's directory has a file %s, and a name without a slash is looked up on the PATH only: write %q to run it", prog, "./"+prog)
 }
 
-// checkDir checks the working directory before the command starts: with a
-// process group of its own, a failing chdir in the child would be reported
-// as a failing exec of the program.
+// checkDir checks the working directory, for the message of a command
+// that failed to start (startError) and the warning of a config whose
+// directory is missing (missingDir).
 func (e *Exec) checkDir() error {
 	if e.dir == "" {
 		return nil
@@ -208,6 +208,11 @@ func (e *Exec) checkDir() error {
 // startError turns an error of Start into a message; path is the program
 // file that was found.
 func (e *Exec) startError(prog, path string, err error) error {
+	// A chdir that fails in the child is reported as a failing exec of
+	// the program, since the command has a process group of its own.
+	if derr := e.checkDir(); derr != nil {
+		return derr
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) && pe.Op == "chdir" {
 		if errors.Is(err, fs.ErrNotExist) {

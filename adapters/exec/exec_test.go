@@ -144,8 +144,25 @@ dir = "work/sub"`)
 		e := f.mustCompile(t, `command = ["pwd"]
 dir = "nope"`)
 		_, err := f.call(t, context.Background(), e, nil)
-		if err == nil || !strings.Contains(err.Error(), "does not exist") {
-			t.Errorf("err = %v, want a missing directory", err)
+		want := fmt.Sprintf("the working directory of the command (dir) %q does not exist", filepath.Join(base, "nope"))
+		if err == nil || err.Error() != want {
+			t.Errorf("err = %v, want %q", err, want)
+		}
+	})
+	t.Run("dir is a file", func(t *testing.T) {
+		t.Parallel()
+		f := defaultFixture()
+		f.baseDir = base
+		file := filepath.Join(base, "a-file")
+		if err := os.WriteFile(file, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		e := f.mustCompile(t, `command = ["pwd"]
+dir = "a-file"`)
+		_, err := f.call(t, context.Background(), e, nil)
+		want := fmt.Sprintf("the working directory of the command (dir) %q is not a directory", file)
+		if err == nil || err.Error() != want {
+			t.Errorf("err = %v, want %q", err, want)
 		}
 	})
 }

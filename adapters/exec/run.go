@@ -175,9 +175,8 @@ func (e *Exec) prepare(ctx context.Context, ectx *hcl.EvalContext) (argv, env []
 	if err := e.checkBatch(path); err != nil {
 		return nil, nil, nil, "", err
 	}
-	if err := e.checkDir(); err != nil {
-		return nil, nil, nil, "", err
-	}
+	// The working directory is checked only when the command fails to
+	// start (startError): a stat less for every call.
 	return argv, env, stdin, path, nil
 }
 
