@@ -176,11 +176,19 @@ func addCommandRunners(m map[string]interpreter) {
 // pairs name, each followed by the shortest prefix of it that it takes:
 // every prefix from that one on, after -, -- or /, in any case.
 func pwshSwitches(pairs ...string) []string {
-	var out []string
+	size := 0
+	for i := 0; i+1 < len(pairs); i += 2 {
+		size += 3 * (len(pairs[i]) - len(pairs[i+1]) + 1)
+	}
+	out := make([]string, 0, size)
 	for i := 0; i+1 < len(pairs); i += 2 {
 		name, short := pairs[i], pairs[i+1]
+		// Each prefix is a slice of the whole switch written each way,
+		// not a string of its own: a third of the allocations of the
+		// interpreter tables were these.
+		one, two, slash := "-"+name, "--"+name, "/"+name
 		for n := len(short); n <= len(name); n++ {
-			out = append(out, "-"+name[:n], "--"+name[:n], "/"+name[:n])
+			out = append(out, one[:1+n], two[:2+n], slash[:1+n])
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -959,6 +960,26 @@ func scriptAccepted(t *testing.T, f fixture, bodies []string) {
 			t.Parallel()
 			if _, errs := scriptErrors(t, f, body); len(errs) > 0 {
 				t.Errorf("refused: %s", errs.Error())
+			}
+		})
+	}
+}
+
+// TestPwshSwitches checks the spellings PowerShell takes for a switch:
+// every prefix from the shortest it takes on, after -, -- and /.
+func TestPwshSwitches(t *testing.T) {
+	tests := []struct {
+		pairs []string
+		want  []string
+	}{
+		{[]string{"file", "f"}, []string{"-f", "--f", "/f", "-fi", "--fi", "/fi", "-fil", "--fil", "/fil", "-file", "--file", "/file"}},
+		{[]string{"command", "command", "cwa", "cw"}, []string{"-command", "--command", "/command", "-cw", "--cw", "/cw", "-cwa", "--cwa", "/cwa"}},
+		{nil, []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.pairs, ","), func(t *testing.T) {
+			if got := pwshSwitches(tt.pairs...); !slices.Equal(got, tt.want) {
+				t.Errorf("pwshSwitches(%q) = %q, want %q", tt.pairs, got, tt.want)
 			}
 		})
 	}
