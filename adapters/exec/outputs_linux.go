@@ -43,10 +43,10 @@ var pidfdPolls = sync.OnceValue(func() bool {
 // reading ends and, once it has started, the command's pidfd, and the
 // runtime's poller watches that instance. No goroutine copies a pipe, and
 // the command's exit and its last output wake one goroutine, not three.
-// The instance is kept for the next command once this one has ended
-// (idleEpolls).
 type polledOutputs struct {
-	ep    *epoll
+	ep    *os.File // the epoll instance, in the runtime's poller
+	epfd  int      // its descriptor, for the calls that do not wait
+	conn  syscall.RawConn
 	r     [2]int // the reading ends, stdout's and stderr's; -1 once ended
 	w     [2]*os.File
 	dst   [2]io.Writer
@@ -58,13 +58,13 @@ type polledOutputs struct {
 	stopped atomic.Bool
 }
 
-// newPolledOutputs makes two pipes and takes an epoll instance to watch
+// newPolledOutputs makes two pipes and the epoll instance that watches
 // their reading ends. Both ends stay blocking: the command's, as the
 // command expects, and toolhost's because a pipe is read only once the
 // instance has reported it readable, or ended, when a read returns at
 // once.
 func newPolledOutputs(stdout, stderr io.Writer) (_ outputs, err error) {
-	o := &polledOutputs{r: [2]int{-1, -1}, dst: [2]io.Writer{stdout, stderr}, pidfd: -1}
+	o := &polledOutputs{r: [2]int{-1, -1}, dst: [2]io.Writer{stdout, stderr}, pidfd: -1, epfd: -1}
 	defer func() {
 		if err != nil {
 			o.close()
@@ -78,13 +78,23 @@ func newPolledOutputs(stdout, stderr io.Writer) (_ outputs, err error) {
 		o.r[i] = fds[0]
 		o.w[i] = os.NewFile(uintptr(fds[1]), "|1")
 	}
-	if o.ep, err = takeEpoll(); err != nil {
+	ep, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil, os.NewSyscallError("epoll_create1", err)
+	}
+	// Non-blocking, so that os.NewFile hands it to the runtime's poller.
+	if _, err := unix.FcntlInt(uintptr(ep), unix.F_SETFL, unix.O_NONBLOCK); err != nil {
+		_ = unix.Close(ep)
+		return nil, os.NewSyscallError("fcntl", err)
+	}
+	o.ep, o.epfd = os.NewFile(uintptr(ep), "epoll"), ep
+	if o.conn, err = o.ep.SyscallConn(); err != nil {
 		return nil, err
 	}
 	for _, fd := range o.r {
 		// Level-triggered: a pipe with more to read is reported again.
 		ev := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fd)}
-		if err := unix.EpollCtl(o.ep.fd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
+		if err := unix.EpollCtl(ep, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
 			return nil, os.NewSyscallError("epoll_ctl", err)
 		}
 	}
@@ -117,7 +127,7 @@ func (o *polledOutputs) awaitExit(p *os.Process) {
 	if err == nil {
 		o.pidfd = fd
 		ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLONESHOT, Fd: int32(fd)}
-		if err = unix.EpollCtl(o.ep.fd, unix.EPOLL_CTL_ADD, fd, &ev); err == nil {
+		if err = unix.EpollCtl(o.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err == nil {
 			o.poll(func() bool { return o.ended }, true)
 			return
 		}
@@ -132,7 +142,7 @@ func (o *polledOutputs) awaitExit(p *os.Process) {
 // two stops it.
 func (o *polledOutputs) cut() {
 	o.stopped.Store(true)
-	_ = o.ep.f.SetReadDeadline(aLongTimeAgo)
+	_ = o.ep.SetReadDeadline(aLongTimeAgo)
 }
 
 // aLongTimeAgo is a deadline that has passed.
@@ -145,7 +155,7 @@ func (o *polledOutputs) wasCut() bool { return o.stopped.Load() }
 // on, on another goroutine.
 func (o *polledOutputs) goOn() {
 	o.stopped.Store(false)
-	_ = o.ep.f.SetReadDeadline(time.Time{})
+	_ = o.ep.SetReadDeadline(time.Time{})
 	if errors.Is(o.err, os.ErrDeadlineExceeded) {
 		o.err = nil
 	}
@@ -171,7 +181,7 @@ func (o *polledOutputs) drain(deadline time.Time) {
 	if o.poll(done, false); done() || o.err != nil {
 		return
 	}
-	_ = o.ep.f.SetReadDeadline(deadline)
+	_ = o.ep.SetReadDeadline(deadline)
 	o.poll(done, true)
 }
 
@@ -195,13 +205,13 @@ func (o *polledOutputs) readWhile(fin <-chan struct{}) {
 func (o *polledOutputs) readUntil(stop func() bool) {
 	closed := func() bool { return stop() || o.r[0] < 0 && o.r[1] < 0 }
 	for !closed() && o.err == nil && !o.stopped.Load() {
-		_ = o.ep.f.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+		_ = o.ep.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
 		o.poll(closed, true)
 		if errors.Is(o.err, os.ErrDeadlineExceeded) {
 			o.err = nil
 		}
 	}
-	_ = o.ep.f.SetReadDeadline(time.Time{})
+	_ = o.ep.SetReadDeadline(time.Time{})
 }
 
 // poll reads what the epoll instance reports until done returns true, the
@@ -215,7 +225,7 @@ func (o *polledOutputs) poll(done func() bool, wait bool) {
 	var evs [3]unix.EpollEvent
 	buf := copyBuffers.Get().(*[]byte)
 	defer copyBuffers.Put(buf)
-	err := o.ep.conn.Read(func(ep uintptr) bool {
+	err := o.conn.Read(func(ep uintptr) bool {
 		for !done() && !o.stopped.Load() {
 			n, err := unix.EpollWait(int(ep), evs[:], 0)
 			if errors.Is(err, unix.EINTR) {
@@ -271,7 +281,7 @@ func (o *polledOutputs) handle(fd int, buf []byte) {
 // holds a copy of it until its exec, and the instance would report it
 // until then.
 func (o *polledOutputs) closePipe(i int) {
-	_ = unix.EpollCtl(o.ep.fd, unix.EPOLL_CTL_DEL, o.r[i], nil)
+	_ = unix.EpollCtl(o.epfd, unix.EPOLL_CTL_DEL, o.r[i], nil)
 	_ = syscall.Close(o.r[i])
 	o.r[i] = -1
 }
@@ -285,15 +295,10 @@ func (o *polledOutputs) close() {
 		}
 	}
 	if o.pidfd >= 0 {
-		// Out of the instance first, which is kept: closed, the pidfd
-		// would stay in it while a command started meanwhile holds a
-		// copy, as a pipe would (closePipe).
-		_ = unix.EpollCtl(o.ep.fd, unix.EPOLL_CTL_DEL, o.pidfd, nil)
 		_ = syscall.Close(o.pidfd)
 		o.pidfd = -1
 	}
 	if o.ep != nil {
-		putEpoll(o.ep, o.err)
-		o.ep = nil
+		_ = o.ep.Close()
 	}
 }
