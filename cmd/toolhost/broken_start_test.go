@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolhost/toolhost/internal/testconfig"
 )
 
 // brokenConfig is toolConfig("alpha") with an argument tool blocks do not
@@ -72,12 +74,15 @@ func TestServeBrokenStart(t *testing.T) {
 			if text, _ := resultText(t, s.until("beta reply", isID(4))); text != "I am beta" {
 				t.Fatalf("beta answered %q", text)
 			}
-			s.mu.Lock()
-			log := s.stderr.String()
-			s.mu.Unlock()
-			if !strings.Contains(log, `msg="loaded config; it is valid now" outcome=applied tools_added=alpha,beta`) {
-				t.Errorf("the log does not say the config loaded:\n%s", log)
-			}
+			// The log reaches the test through stderr's pipe, on a
+			// goroutine of its own: it may come after the answers.
+			var log string
+			testconfig.WaitFor(t, "the log says the config loaded", func() bool {
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				log = s.stderr.String()
+				return strings.Contains(log, `msg="loaded config; it is valid now" outcome=applied tools_added=alpha,beta`)
+			})
 			// Printed once: the watcher's first look finds the errors serve
 			// printed at the start, and says nothing of them again.
 			if n := strings.Count(log, `An argument named "bogus" is not expected here.`); tc.initial != "" && n != 1 {
