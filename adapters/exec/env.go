@@ -209,15 +209,13 @@ func (e *Exec) checkDir() error {
 // file that was found.
 func (e *Exec) startError(prog, path string, err error) error {
 	// A chdir that fails in the child is reported as a failing exec of
-	// the program, since the command has a process group of its own.
+	// the program, since the command has a process group of its own: a
+	// missing directory, or a file, is told by checkDir.
 	if derr := e.checkDir(); derr != nil {
 		return derr
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) && pe.Op == "chdir" {
-		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("the working directory of the command (dir) %q does not exist", e.dir)
-		}
 		return fmt.Errorf("cannot enter the working directory of the command (dir) %q: %v", e.dir, pe.Err)
 	}
 	// The program file is there (resolveProgram found it): what is
