@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"math"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -92,5 +97,67 @@ func TestProcCPU(t *testing.T) {
 	_ = x
 	if got := procCPU(-1); got != 0 {
 		t.Errorf("procCPU(-1) = %v, want 0", got)
+	}
+}
+
+// TestLibsTarget: the libs target imports the packages toolhost links and
+// the Go SDK baseline does not (and none of toolhost's own, or another
+// module's internal ones), and built with its overlay it is the Go SDK
+// baseline, answering initialize with the examples' definitions.
+func TestLibsTarget(t *testing.T) {
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without the driver's build tags: the build then shares the cache of
+	// cmd/toolhost's tests, which build it so.
+	const tags = ""
+	imports, err := libsImports(root, tags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"github.com/hashicorp/hcl/v2/hclsyntax", "modernc.org/sqlite", "google.golang.org/grpc", "github.com/jackc/pgx/v5"} {
+		if !slices.Contains(imports, want) {
+			t.Errorf("libs does not import %s", want)
+		}
+	}
+	for _, p := range imports {
+		if strings.HasPrefix(p, "github.com/toolhost/") || strings.Contains(p, "/internal") || p == "github.com/modelcontextprotocol/go-sdk/mcp" {
+			t.Errorf("libs imports %s: toolhost's own, internal, or already the baseline's", p)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+
+	dir := t.TempDir()
+	overlay, n, err := libsOverlay(root, dir, tags)
+	if err != nil || n != len(imports) {
+		t.Fatalf("libsOverlay: %d imports, %v; want %d", n, err, len(imports))
+	}
+	bin := filepath.Join(dir, "libs")
+	cmd := exec.Command("go", "build", "-tags", tags, "-overlay", overlay, "-o", bin, "./bench/baselines/gosdk")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building libs: %v\n%s", err, out)
+	}
+	d, p, err := spawnToInit(spec{"libs", []string{bin, "-examples"}, nil, filepath.Join(root, "examples")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.stop()
+	if d <= 0 {
+		t.Fatalf("spawn to initialize took %v", d)
+	}
+	// The packages are linked: the binary names the largest of them.
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range []string{"modernc.org/sqlite", "google.golang.org/grpc"} {
+		if !bytes.Contains(data, []byte(pkg+".init")) {
+			t.Errorf("the libs binary has no init of %s", pkg)
+		}
 	}
 }

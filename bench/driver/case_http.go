@@ -55,7 +55,7 @@ func (b *bench) httpSpec(t *target, stateless bool) (spec, bool) {
 			args = append(args, "--stateless")
 		}
 		s.argv = append(args, s.argv[2:]...)
-	case t.name == "gosdk":
+	case t.name == "gosdk" || t.name == "libs":
 		s.argv = append(s.argv, "-http", "127.0.0.1:0")
 		if stateless {
 			s.argv = append(s.argv, "-stateless")

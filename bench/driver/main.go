@@ -18,7 +18,10 @@
 //	              -quick; the cold-start case defaults to 30, 3 with -quick:
 //	              a start takes milliseconds, and its median over 10 moved
 //	              by a third from run to run on a shared machine)
-//	-targets LIST comma-separated subset of toolhost,gosdk,ts,floor
+//	-targets LIST comma-separated subset of toolhost,gosdk,ts,floor,libs
+//	              (default toolhost,gosdk,ts,floor; libs is the Go SDK
+//	              baseline linked with every package toolhost links, the
+//	              floor those packages set: libs.go)
 //	-cases LIST   comma-separated subset of start,latency,throughput,slow,big,memory,reload,http
 //	              (http: the template tool over streamable HTTP, with sessions
 //	              and stateless, at 1, 16 and 64 in flight; case_http.go);
@@ -89,14 +92,22 @@ type target struct {
 	idle   int64 // RSS after start, bytes
 }
 
-var allTargets = []string{"toolhost", "gosdk", "ts", "floor"}
+// allTargets are the servers the driver knows; libs (libs.go) is measured
+// only when named.
+var allTargets = []string{"toolhost", "gosdk", "ts", "floor", "libs"}
+
+// defaultTargets are the servers measured when -targets is not given.
+var defaultTargets = []string{"toolhost", "gosdk", "ts", "floor"}
+
+// buildTags are the build tags of every Go server the driver builds.
+const buildTags = "grpcnotrace"
 
 func main() {
 	var cfg config
 	var targets, cases string
 	flag.BoolVar(&cfg.quick, "quick", false, "a short run: fewer rounds and calls")
 	flag.IntVar(&cfg.rounds, "rounds", 0, "rounds of each interleaved measurement (default 5, or 2 with -quick)")
-	flag.StringVar(&targets, "targets", strings.Join(allTargets, ","), "servers to measure")
+	flag.StringVar(&targets, "targets", strings.Join(defaultTargets, ","), "servers to measure")
 	flag.StringVar(&cases, "cases", "start,latency,throughput,slow,big,memory,reload,http", "cases to run")
 	flag.StringVar(&cfg.node, "node", "node", "the node binary, for the TypeScript baseline")
 	kinds := flag.String("throughput", "template,http,exec", "the tools of the throughput case")
@@ -164,11 +175,21 @@ func run(cfg config) error {
 
 	env := machine(cfg, root)
 	logf("building the servers")
-	for _, b := range [][2]string{{"toolhost", "./cmd/toolhost"}, {"gosdk", "./bench/baselines/gosdk"}, {"floor", "./bench/baselines/floor"}} {
+	builds := [][]string{{"toolhost", "./cmd/toolhost"}, {"gosdk", "./bench/baselines/gosdk"}, {"floor", "./bench/baselines/floor"}}
+	if slices.Contains(cfg.targets, "libs") {
+		overlay, n, err := libsOverlay(root, tmp, buildTags)
+		if err != nil {
+			return err
+		}
+		logf("libs: the Go SDK baseline with %d more packages, those cmd/toolhost links", n)
+		builds = append(builds, []string{"libs", "./bench/baselines/gosdk", "-overlay", overlay})
+	}
+	for _, b := range builds {
 		// As .goreleaser.yaml builds toolhost for release: -trimpath, and
 		// the grpcnotrace tag, which keeps golang.org/x/net/trace and
 		// html/template out of the binary (a fifth of its size).
-		cmd := exec.Command("go", "build", "-trimpath", "-tags", "grpcnotrace", "-o", filepath.Join(tmp, b[0]), b[1])
+		args := append([]string{"build", "-trimpath", "-tags", buildTags, "-o", filepath.Join(tmp, b[0])}, b[2:]...)
+		cmd := exec.Command("go", append(args, b[1])...)
 		cmd.Dir = root
 		// Static binaries, as toolhost is built for release (README.md,
 		// examples/deploy/Dockerfile): without cgo a process starts
@@ -186,7 +207,7 @@ func run(cfg config) error {
 		if cfg.profile, err = filepath.Abs(cfg.profile); err != nil {
 			return err
 		}
-		cmd := exec.Command("go", "build", "-trimpath", "-tags", "grpcnotrace", "-o", filepath.Join(tmp, "toolhost-profiled"), "./bench/profiled")
+		cmd := exec.Command("go", "build", "-trimpath", "-tags", buildTags, "-o", filepath.Join(tmp, "toolhost-profiled"), "./bench/profiled")
 		cmd.Dir = root
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
@@ -221,12 +242,12 @@ func run(cfg config) error {
 					"TOOLHOST_CPUPROFILE="+filepath.Join(cfg.profile, "toolhost.cpu.pprof"),
 					"TOOLHOST_MEMPROFILE="+filepath.Join(cfg.profile, "toolhost.heap.pprof"))
 			}
-		case "gosdk", "floor":
+		case "gosdk", "libs", "floor":
 			bin := filepath.Join(tmp, name)
 			t.bench = spec{name, []string{bin}, upEnv, root}
 			t.ex = t.bench
 			t.big = spec{name, []string{bin, "-tools", "1000"}, upEnv, root}
-			if name == "gosdk" {
+			if name != "floor" {
 				// Its files are relative to the working directory, as
 				// examples/tools.hcl's are to the config's folder.
 				t.exSame = &spec{name, []string{bin, "-examples"}, upEnv, filepath.Join(root, "examples")}
