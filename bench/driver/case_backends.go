@@ -23,11 +23,18 @@ import (
 // an exec tool against a bare fork/exec of the same program from the
 // driver. It starts toolhost (and every -compare binary) on
 // bench/backends.hcl, and interleaves the baseline's runs with theirs,
-// round by round.
+// round by round. A baseline named in -targets (floor, gosdk, libs, ts)
+// is measured beside toolhost with the same calls: its fetch tool, with
+// the doc server as its upstream, is the text row's tool, and its echo
+// the exec rows'; it has no mapped tool. The floor's figures are what a
+// minimal Go server over stdio adds to the same GET and fork/exec.
 
 var (
 	docCall     = callSpec{`{"name":"doc","arguments":{"id":"abc"}}`, []byte(`"skus"`)}
 	docTextCall = callSpec{`{"name":"doc_text","arguments":{"id":"abc"}}`, []byte(`sku-0`)}
+	// docFetchCall is a baseline's fetch tool, started with the doc server
+	// as its upstream: the same document, as text, as doc_text gives it.
+	docFetchCall = callSpec{`{"name":"fetch","arguments":{"id":"abc"}}`, []byte(`sku-0`)}
 )
 
 // baselineName is the column of the driver's own request or fork/exec.
@@ -72,10 +79,13 @@ func serveDocs() {
 	}
 	doc := docDocument("abc")
 	mux := http.NewServeMux()
-	mux.HandleFunc("/doc/", func(w http.ResponseWriter, r *http.Request) {
+	serve := func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(doc)
-	})
+	}
+	mux.HandleFunc("/doc/", serve)
+	// The baselines' fetch tool reads $BENCH_UPSTREAM/small/ID.
+	mux.HandleFunc("/small/", serve)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 5 * time.Minute}
 	go func() { _ = srv.Serve(ln) }()
 	fmt.Println("http://" + ln.Addr().String())
@@ -156,34 +166,51 @@ func (b *bench) backends() error {
 			e.p.stop()
 		}
 	}()
+	toolhosts := 0
 	for _, t := range b.targets {
-		if !strings.HasPrefix(t.name, "toolhost") {
-			continue
-		}
-		s := spec{t.name, []string{t.bench.argv[0], "serve", filepath.Join(root, "bench", "backends.hcl")},
-			append(slices.Clone(t.bench.env), "BENCH_DOCS="+url), root}
-		if b.cfg.profile != "" && t.name == "toolhost" {
-			s.env = append(s.env, "TOOLHOST_CPUPROFILE="+filepath.Join(b.cfg.profile, "backends.cpu.pprof"),
-				"TOOLHOST_MEMPROFILE="+filepath.Join(b.cfg.profile, "backends.heap.pprof"))
+		e := backendTarget{name: t.name, text: docTextCall}
+		var s spec
+		if strings.HasPrefix(t.name, "toolhost") {
+			toolhosts++
+			e.mapped = &docCall
+			s = spec{t.name, []string{t.bench.argv[0], "serve", filepath.Join(root, "bench", "backends.hcl")},
+				append(slices.Clone(t.bench.env), "BENCH_DOCS="+url), root}
+			if b.cfg.profile != "" && t.name == "toolhost" {
+				s.env = append(s.env, "TOOLHOST_CPUPROFILE="+filepath.Join(b.cfg.profile, "backends.cpu.pprof"),
+					"TOOLHOST_MEMPROFILE="+filepath.Join(b.cfg.profile, "backends.heap.pprof"))
+			}
+		} else {
+			// A baseline serves the benchmark's tools: its fetch, with the
+			// doc server as its upstream, is the text row's tool, and it
+			// has echo and say_hello as toolhost's config does.
+			e.text = docFetchCall
+			s = t.bench
+			s.env = append(slices.Clone(s.env), "BENCH_UPSTREAM="+url)
 		}
 		p, err := start(s, false)
 		if err != nil {
 			return err
 		}
-		ths = append(ths, backendTarget{t.name, p})
+		e.p = p
+		ths = append(ths, e)
 		if err := p.initialize(); err != nil {
 			return err
 		}
 		for _, w := range []struct {
 			c callSpec
 			n int
-		}{{helloCall, 500}, {docCall, 500}, {docTextCall, 500}, {echoCall, 50}} {
+		}{{helloCall, 500}, {e.text, 500}, {echoCall, 50}} {
 			if _, err := p.run(w.c, 4, w.n, 10*time.Second, false); err != nil {
 				return err
 			}
 		}
+		if e.mapped != nil {
+			if _, err := p.run(*e.mapped, 4, 500, 10*time.Second, false); err != nil {
+				return err
+			}
+		}
 	}
-	if len(ths) == 0 {
+	if toolhosts == 0 {
 		return fmt.Errorf("-cases backends needs a toolhost target")
 	}
 	for i := 0; i < 200; i++ {
@@ -198,10 +225,13 @@ func (b *bench) backends() error {
 	return b.backendsExec(ths, fork)
 }
 
-// backendTarget is a toolhost server of the backends case.
+// backendTarget is a server of the backends case: toolhost on
+// bench/backends.hcl, or a baseline with the doc server as its upstream.
 type backendTarget struct {
-	name string
-	p    *proc
+	name   string
+	p      *proc
+	text   callSpec  // the 2 KB document as text: doc_text, or a baseline's fetch
+	mapped *callSpec // the document through a result mapping: toolhost's doc; nil for a baseline
 }
 
 // backendOrder is round r's order of the baseline (-1) and the n
@@ -254,10 +284,16 @@ func (b *bench) backendsHTTP(ths []backendTarget, get func() error) error {
 			e := ths[i]
 			got[e.name] = map[string]float64{}
 			pid := e.p.cmd.Process.Pid
-			for _, c := range []struct {
+			type namedCall struct {
 				name string
 				c    callSpec
-			}{{"doc", docCall}, {"doc_text", docTextCall}, {"say_hello", helloCall}} {
+			}
+			var calls []namedCall
+			if e.mapped != nil {
+				calls = append(calls, namedCall{"doc", *e.mapped})
+			}
+			calls = append(calls, namedCall{"doc_text", e.text}, namedCall{"say_hello", helloCall})
+			for _, c := range calls {
 				cpu0 := procCPU(pid)
 				res, err := e.p.run(c.c, 1, n, 30*time.Second, false)
 				if err != nil {
@@ -268,21 +304,23 @@ func (b *bench) backendsHTTP(ths []backendTarget, get func() error) error {
 			}
 		}
 		for name, g := range got {
-			put("http tool, mapped (doc), per call", name, g["doc"])
-			put("http tool, mapped (doc), over the direct GET", name, g["doc"]-d)
-			put("same, less a template call (the MCP round trip)", name, g["doc"]-d-g["say_hello"])
-			put("http tool, text (doc_text), over the direct GET", name, g["doc_text"]-d)
+			if _, ok := g["doc"]; ok {
+				put("http tool, mapped (doc), per call", name, g["doc"])
+				put("http tool, mapped (doc), over the direct GET", name, g["doc"]-d)
+				put("same, less a template call (the MCP round trip)", name, g["doc"]-d-g["say_hello"])
+				put("server CPU per call, mapped (doc)", name, g["doc cpu"])
+			}
+			put("http tool, text (doc_text; a baseline's fetch), over the direct GET", name, g["doc_text"]-d)
 			put("template call (say_hello), per call", name, g["say_hello"])
-			put("server CPU per call, mapped (doc)", name, g["doc cpu"])
-			put("server CPU per call, text (doc_text)", name, g["doc_text cpu"])
+			put("server CPU per call, text (doc_text; a baseline's fetch)", name, g["doc_text cpu"])
 			put("server CPU per call, template (say_hello)", name, g["say_hello cpu"])
 		}
 	}
 	sec := "Backends: http tool (2 KB JSON) over the same GET made directly, 1 in flight"
 	note := fmt.Sprintf("the driver's GET: %.1f µs", median(directs))
 	for _, name := range []string{"http tool, mapped (doc), per call", "http tool, mapped (doc), over the direct GET",
-		"same, less a template call (the MCP round trip)", "http tool, text (doc_text), over the direct GET", "template call (say_hello), per call",
-		"server CPU per call, mapped (doc)", "server CPU per call, text (doc_text)", "server CPU per call, template (say_hello)"} {
+		"same, less a template call (the MCP round trip)", "http tool, text (doc_text; a baseline's fetch), over the direct GET", "template call (say_hello), per call",
+		"server CPU per call, mapped (doc)", "server CPU per call, text (doc_text; a baseline's fetch)", "server CPU per call, template (say_hello)"} {
 		b.add(row{section: sec, name: name, unit: "µs", vals: medians(httpRows[name]), note: note})
 		note = ""
 	}
@@ -355,7 +393,7 @@ func (b *bench) backendsExec(ths []backendTarget, fork func() error) error {
 		note := fmt.Sprintf("bare fork/exec: %.0f calls/s", m[baselineName])
 		delete(m, baselineName)
 		b.add(row{section: sec, name: fmt.Sprintf("%d in flight, calls/s", k), unit: "calls/s", higherBetter: true, vals: m, note: note})
-		b.add(row{section: sec, name: fmt.Sprintf("%d in flight, bare ÷ toolhost", k), unit: "x", vals: medians(ratios)})
+		b.add(row{section: sec, name: fmt.Sprintf("%d in flight, bare ÷ the server", k), unit: "x", vals: medians(ratios)})
 		b.add(row{section: sec, name: fmt.Sprintf("%d in flight, server CPU per call (its own, not the command's)", k), unit: "µs", vals: medians(cpu)})
 	}
 	return nil

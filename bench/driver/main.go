@@ -27,7 +27,8 @@
 //	              and stateless, at 1, 16 and 64 in flight; case_http.go);
 //	              not run unless named: scale (10,000 tools) and backends
 //	              (the http and exec tools over the same GET and fork/exec
-//	              made by the driver)
+//	              made by the driver; the baselines in -targets beside
+//	              toolhost, with the same calls)
 //	-throughput LIST
 //	              the tools of the throughput case: template,http,exec
 //	-node PATH    the node binary (default: node on PATH); the ts baseline is
