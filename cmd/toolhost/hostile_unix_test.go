@@ -311,6 +311,7 @@ func TestCallInterrupted(t *testing.T) {
 			case <-exited:
 			case <-time.After(8 * time.Second):
 				_ = cmd.Process.Kill()
+				<-exited // Wait has copied stderr: it may be read
 				t.Fatalf("call still running 8s after Ctrl-C; stderr:\n%s", stderr.String())
 			}
 			checkStopped(t, marker, tc.wantMarker, pids)

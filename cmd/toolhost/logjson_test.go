@@ -227,6 +227,18 @@ func TestLogFormatJSONHTTP(t *testing.T) {
 			}
 			testconfig.WaitFor(t, "the audit log has the two calls", func() bool { return len(auditRecords(t, auditPath)) == 2 })
 			testconfig.WaitFor(t, "the failed call is logged", func() bool { return strings.Contains(s.Log(), `"msg":"tool call failed"`) })
+			// A request's access log record is written once its handler
+			// has returned, which may be after the client has the answer
+			// and the later calls' records: it is waited for too.
+			testconfig.WaitFor(t, "the access log has a POST /mcp", func() bool {
+				for line := range strings.Lines(s.Log()) {
+					var r map[string]any
+					if json.Unmarshal([]byte(line), &r) == nil && r["msg"] == "http request" && r["method"] == "POST" && r["path"] == "/mcp" && r["status"] == 200.0 {
+						return true
+					}
+				}
+				return false
+			})
 			recs := auditRecords(t, auditPath)
 			checkAudit(t, recs, "anonymous")
 			log := jsonRecords(t, s.Log())
