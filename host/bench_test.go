@@ -425,12 +425,12 @@ func benchServeStdioAs(b *testing.B, newProtocol bool, inflight int, opts ...Ser
 		}
 	}
 	// Warm up, then count goroutines at rest, once the GC ballast
-	// is made (see Server.Run).
-	for i := 0; i < 100; i++ {
+	// is made (see Server.Run: after ballastAfterRequests requests).
+	for i := 0; i < ballastAfterRequests+100; i++ {
 		call()
 		check(next())
 	}
-	time.Sleep(ballastDelay + 50*time.Millisecond)
+	time.Sleep(50 * time.Millisecond)
 	before := runtime.NumGoroutine()
 
 	b.ReportAllocs()

@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+	"time"
 )
 
 // loadGCPercent is the GC's GOGC while a config loads (see RelaxGC).
@@ -61,4 +62,4 @@ var relaxed struct {
 // StartGCDelay is how long after a start serve keeps the GC relaxed (see
 // RelaxGC): long enough to answer the client's first requests without a
 // collection in their way.
-const StartGCDelay = ballastDelay
+const StartGCDelay = 200 * time.Millisecond

@@ -54,16 +54,10 @@ func TestRelaxGC(t *testing.T) {
 // GOMEMLIMIT in the environment turns it off.
 //
 // It runs in a process of its own: the servers of earlier tests make their
-// own ballasts 200 ms after they start, which would move the live heap
-// under it.
+// own ballasts once they have answered enough requests, which would move
+// the live heap under it.
 func TestGCBallast(t *testing.T) {
-	if os.Getenv("TOOLHOST_GCBALLAST_TEST") == "" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestGCBallast$", "-test.v", "-test.count=1")
-		cmd.Env = append(os.Environ(), "TOOLHOST_GCBALLAST_TEST=1", "GOGC=", "GOMEMLIMIT=")
-		out, err := cmd.CombinedOutput()
-		if err != nil || !strings.Contains(string(out), "--- PASS: TestGCBallast") {
-			t.Fatalf("TestGCBallast in a process of its own: %v\n%s", err, out)
-		}
+	if !inOwnProcess(t) {
 		return
 	}
 	runtime.GC()
@@ -114,3 +108,50 @@ func TestGCBallast(t *testing.T) {
 
 // garbage keeps the compiler from removing TestGCBallast's allocations.
 var garbage []byte
+
+// TestBusySignal: the ballast's signal opens at the ballastAfterRequests-th
+// request, not before, and further requests leave it as it is.
+func TestBusySignal(t *testing.T) {
+	b := newBusySignal()
+	closed := func() bool {
+		select {
+		case <-b.busy:
+			return true
+		default:
+			return false
+		}
+	}
+	for i := 1; i < ballastAfterRequests; i++ {
+		b.count()
+	}
+	if closed() {
+		t.Fatalf("the signal opened after %d requests, want it at the %d-th", ballastAfterRequests-1, ballastAfterRequests)
+	}
+	b.count()
+	if !closed() {
+		t.Fatalf("the signal is not open after %d requests", ballastAfterRequests)
+	}
+	b.count() // closes nothing twice
+	if !closed() {
+		t.Fatal("the signal closed again")
+	}
+}
+
+// inOwnProcess runs the test t in a process of its own, with GOGC and
+// GOMEMLIMIT unset, and reports false; in that process it reports true,
+// and the test goes on there. A test of the GC ballast needs a heap that
+// no earlier test's server has a ballast in.
+func inOwnProcess(t *testing.T) bool {
+	t.Helper()
+	const mark = "TOOLHOST_OWN_PROCESS_TEST"
+	if os.Getenv(mark) == t.Name() {
+		return true
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), mark+"="+t.Name(), "GOGC=", "GOMEMLIMIT=")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
+		t.Fatalf("%s in a process of its own: %v\n%s", t.Name(), err, out)
+	}
+	return false
+}

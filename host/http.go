@@ -150,10 +150,9 @@ type HTTPServer struct {
 	// inflight counts MCP requests being handled (not notifications, not
 	// subscriptions/listen streams).
 	inflight atomic.Int64
-	// requests counts the MCP requests handled so far, and busy is closed
-	// at the ballastAfterRequests-th (http_ballast.go).
-	requests atomic.Int64
-	busy     chan struct{}
+	// ballastAt counts the MCP requests handled so far, for the GC
+	// ballast (server_ballast.go).
+	ballastAt *busySignal
 	// listenBytes is the sum of the lengths of the requests of the open
 	// subscriptions/listen streams, which hold them while open: at most
 	// maxListenBodies.
@@ -293,7 +292,7 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	h.streamsCtx, h.endStreams = context.WithCancel(context.Background())
 	h.calls = &callTracker{calls: map[trackedKey]*trackedCall{}}
 	h.waiters = &streamWaiters{}
-	h.busy = make(chan struct{})
+	h.ballastAt = newBusySignal()
 	srv.MCP().AddReceivingMiddleware(h.callMiddleware)
 	srv.applyMu.Lock()
 	srv.authApplied = h.endSessionsOnAuthChange
@@ -470,7 +469,7 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 			"to serve other machines, give the names and addresses they reach this one by with --allowed-hosts, as in --allowed-hosts mcp.example.com,192.0.2.10",
 			"addr", ln.Addr().String())
 	}
-	defer holdBallastWhen(h.busy)() // see gcHeapFloor
+	defer holdBallastWhen(h.ballastAt.busy)() // see gcHeapFloor
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
 	select {

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"weak"
@@ -31,6 +32,9 @@ type Server struct {
 	observe *observer // Observe's, or nil
 	// remote is set once an HTTPServer serves the server (clientText).
 	remote atomic.Bool
+	// ballastAt counts the requests received, for the GC ballast of a
+	// stdio session (Run).
+	ballastAt *busySignal
 
 	current atomic.Pointer[Registry]
 	applyMu sync.Mutex
@@ -163,6 +167,7 @@ func NewServer(reg *Registry, logger *slog.Logger, opts ...ServerOption) *Server
 	s := &Server{logger: logger, beforeWork: o.beforeWork, startInfo: identity(reg), states: newStateSigner(o.stateKey, o.stateGuard, logger), group: o.group}
 	s.life, s.shutdown = context.WithCancelCause(context.Background())
 	s.notedFn = s.notedLevel
+	s.ballastAt = newBusySignal()
 	s.tasks = newTaskHost(s, o.tasks)
 	s.audit = o.audit
 	impl := s.startInfo
@@ -212,6 +217,9 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 	s.sdkHandler = next
 	s.received = func(ctx context.Context, method string, req mcp.Request) (_ mcp.Result, err error) {
 		defer s.recoverRequest(method, &err)
+		if !strings.HasPrefix(method, "notifications/") {
+			s.ballastAt.count()
+		}
 		if method == "tools/call" {
 			noteStdioMeta(req) // stdio_fast.go: the SDK took its _meta
 		}
@@ -567,9 +575,10 @@ func (s *Server) promptHandler(ctx context.Context, req *mcp.GetPromptRequest) (
 
 // Run serves one client over t until the client goes away or ctx ends.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	// The ballast (see gcHeapFloor) is made once the session has started:
-	// its allocation starts a GC cycle, which would delay the first answer.
-	defer holdBallast()()
+	// The ballast (see gcHeapFloor) is made once the server has answered
+	// ballastAfterRequests requests: a session that sees few needs none,
+	// and its collection stays off the path of the first answers.
+	defer holdBallastWhen(s.ballastAt.busy)()
 	err := s.mcp.Run(ctx, t)
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil

@@ -3,7 +3,8 @@ package host
 import (
 	"os"
 	"runtime"
-	"time"
+	"runtime/debug"
+	"sync/atomic"
 )
 
 // gcHeapFloor is the live heap, ballast included, that serving keeps the
@@ -24,10 +25,6 @@ import (
 // (bench/driver measures both).
 const gcHeapFloor = 12 << 20
 
-// ballastDelay is how long after the start of a session the ballast is
-// made.
-const ballastDelay = 200 * time.Millisecond
-
 // gcBallast returns the ballast to hold while serving, or nil when none is
 // needed or when GOGC or GOMEMLIMIT is set: whoever set them chose the
 // GC's pacing.
@@ -37,19 +34,23 @@ func gcBallast() []byte {
 	}
 	// The heap marked live by the last collection, as runtime/metrics'
 	// /gc/heap/live:bytes reports it (used before; its package
-	// initialisation slowed every start): none before the
-	// first collection, and after one, HeapAlloc right after a collection
-	// made here. HeapAlloc alone also counts the garbage made since the
-	// last one: read right after a load, when that is up to three times
-	// the live heap, it left a config of a few hundred tools without the
-	// ballast (its GC ran twice as often). This runs 200 ms into a
-	// session, off the path of any answer, when the GC's settings come
-	// back (RelaxGC) and a collection would run anyway.
+	// initialisation slowed every start): none before the first
+	// collection, and after one, HeapAlloc right after a collection made
+	// here. HeapAlloc alone also counts the garbage made since the last
+	// one: read right after a load, when that is up to three times the
+	// live heap, it left a config of a few hundred tools without the
+	// ballast (its GC ran twice as often).
+	//
+	// The collection made here also returns the freed pages to the system
+	// (debug.FreeOSMemory). The ballast raises the heap goal, and the
+	// runtime keeps freed pages resident up to about that goal: the
+	// garbage of a load made under RelaxGC's higher GOGC stayed in RSS for
+	// good (BENCHMARKS.md, round twelve of issue 38).
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	var live uint64
 	if ms.NumGC > 0 {
-		runtime.GC()
+		debug.FreeOSMemory()
 		runtime.ReadMemStats(&ms)
 		live = ms.HeapAlloc
 	}
@@ -57,4 +58,54 @@ func gcBallast() []byte {
 		return nil
 	}
 	return make([]byte, gcHeapFloor-live)
+}
+
+// holdBallastWhen makes the GC ballast once start yields or is closed, and
+// keeps it until release is called.
+func holdBallastWhen[T any](start <-chan T) (release func()) {
+	stop := make(chan struct{})
+	held := make(chan []byte, 1)
+	go func() {
+		var ballast []byte
+		select {
+		case <-start:
+			ballast = gcBallast()
+		case <-stop:
+		}
+		held <- ballast
+	}()
+	return func() {
+		close(stop)
+		runtime.KeepAlive(<-held)
+	}
+}
+
+// ballastAfterRequests is how many MCP requests a server answers before it
+// makes its GC ballast. A server that sees a few requests now and then (an
+// editor's session, most of the time) does not need one; under load the
+// SDK's decoders leave garbage with every request, and the ballast makes
+// the GC run several times less often (BENCHMARKS.md, "HTTP (issue 38)").
+// Making it costs a full collection, which is better not spent in the
+// first moments of a server, when a reload or the first requests may be
+// under way.
+const ballastAfterRequests = 500
+
+// busySignal counts the MCP requests a server answers, and closes busy at
+// the ballastAfterRequests-th: the GC ballast is made then (see
+// holdBallastWhen).
+type busySignal struct {
+	requests atomic.Int64
+	busy     chan struct{}
+}
+
+// newBusySignal returns a busySignal that has counted no request.
+func newBusySignal() *busySignal {
+	return &busySignal{busy: make(chan struct{})}
+}
+
+// count counts a request.
+func (b *busySignal) count() {
+	if b.requests.Add(1) == ballastAfterRequests {
+		close(b.busy)
+	}
 }

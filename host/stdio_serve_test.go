@@ -59,3 +59,28 @@ func TestServeStdioEnds(t *testing.T) {
 		})
 	}
 }
+
+// TestServeStdioCountsForBallast: every request a stdio session receives
+// counts toward the GC ballast (see ballastAfterRequests), calls on the
+// direct path and lists through the SDK alike; notifications do not.
+func TestServeStdioCountsForBallast(t *testing.T) {
+	reg := loadRegistry(t, "args.hcl")
+	logger := slog.New(slog.DiscardHandler)
+	srv := NewServer(reg, logger)
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nothing","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"nothing","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{}}`,
+	}, "\n") + "\n"
+	err := ServeStdio(context.Background(), srv, StdioOptions{
+		Transport: StdioTransport{In: strings.NewReader(in), Out: io.Discard, Logger: logger},
+	})
+	if err != nil && !errors.Is(err, io.EOF) {
+		t.Fatalf("ServeStdio: %v", err)
+	}
+	if got := srv.ballastAt.requests.Load(); got != 4 {
+		t.Errorf("%d requests counted for the ballast, want 4 (initialize, two calls, a list)", got)
+	}
+}

@@ -454,9 +454,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}), host.Observe(obs.tel, obs.metrics)}, append(auditOpts, loadedOpts...)...)
 	srv = host.NewServer(reg, logger, srvOpts...)
 	obs.serve(srv)
-	// The GC's settings come back once the first requests are answered,
-	// when the ballast is made (see host.Server.Run): one collection then
-	// instead of one in the middle of the first answer.
+	// The GC's settings come back once the first requests are answered:
+	// one collection then instead of one in the middle of the first
+	// answer.
 	time.AfterFunc(host.StartGCDelay, restoreGC)
 	msg := "serving over stdio"
 	if httpOpts != nil {
