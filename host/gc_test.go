@@ -135,6 +135,9 @@ func TestBusySignal(t *testing.T) {
 	if !closed() {
 		t.Fatal("the signal closed again")
 	}
+	if n := b.requests.Load(); n != ballastAfterRequests {
+		t.Errorf("the count went on to %d once the signal was open, want it left at %d", n, ballastAfterRequests)
+	}
 }
 
 // inOwnProcess runs the test t in a process of its own, with GOGC and

@@ -150,9 +150,6 @@ type HTTPServer struct {
 	// inflight counts MCP requests being handled (not notifications, not
 	// subscriptions/listen streams).
 	inflight atomic.Int64
-	// ballastAt counts the MCP requests handled so far, for the GC
-	// ballast (server_ballast.go).
-	ballastAt *busySignal
 	// listenBytes is the sum of the lengths of the requests of the open
 	// subscriptions/listen streams, which hold them while open: at most
 	// maxListenBodies.
@@ -292,7 +289,6 @@ func NewHTTPServer(srv *Server, opts HTTPOptions) (*HTTPServer, error) {
 	h.streamsCtx, h.endStreams = context.WithCancel(context.Background())
 	h.calls = &callTracker{calls: map[trackedKey]*trackedCall{}}
 	h.waiters = &streamWaiters{}
-	h.ballastAt = newBusySignal()
 	srv.MCP().AddReceivingMiddleware(h.callMiddleware)
 	srv.applyMu.Lock()
 	srv.authApplied = h.endSessionsOnAuthChange
@@ -469,7 +465,7 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 			"to serve other machines, give the names and addresses they reach this one by with --allowed-hosts, as in --allowed-hosts mcp.example.com,192.0.2.10",
 			"addr", ln.Addr().String())
 	}
-	defer holdBallastWhen(h.ballastAt.busy)() // see gcHeapFloor
+	defer holdBallastWhen(h.srv.ballastAt.busy)() // see gcHeapFloor
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
 	select {

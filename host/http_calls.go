@@ -236,7 +236,6 @@ func (h *HTTPServer) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		h.inflight.Add(1)
 		defer h.inflight.Add(-1)
-		h.ballastAt.count()
 		if h.opts.RequestTimeout <= 0 {
 			return next(ctx, method, req)
 		}

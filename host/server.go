@@ -32,8 +32,9 @@ type Server struct {
 	observe *observer // Observe's, or nil
 	// remote is set once an HTTPServer serves the server (clientText).
 	remote atomic.Bool
-	// ballastAt counts the requests received, for the GC ballast of a
-	// stdio session (Run).
+	// ballastAt counts the requests received, over any transport, for
+	// the GC ballast (a stdio session's in Run, an HTTP server's in its
+	// Serve).
 	ballastAt *busySignal
 
 	current atomic.Pointer[Registry]

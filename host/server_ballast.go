@@ -103,8 +103,12 @@ func newBusySignal() *busySignal {
 	return &busySignal{busy: make(chan struct{})}
 }
 
-// count counts a request.
+// count counts a request. Once the signal is open it only reads the
+// count: the requests of a busy server do not all write one cache line.
 func (b *busySignal) count() {
+	if b.requests.Load() >= ballastAfterRequests {
+		return
+	}
 	if b.requests.Add(1) == ballastAfterRequests {
 		close(b.busy)
 	}
