@@ -196,16 +196,16 @@ func (b *bench) backends() error {
 		if err := p.initialize(); err != nil {
 			return err
 		}
-		for _, w := range []struct {
+		type warmUp struct {
 			c callSpec
 			n int
-		}{{helloCall, 500}, {e.text, 500}, {echoCall, 50}} {
-			if _, err := p.run(w.c, 4, w.n, 10*time.Second, false); err != nil {
-				return err
-			}
 		}
+		warm := []warmUp{{helloCall, 500}, {e.text, 500}, {echoCall, 50}}
 		if e.mapped != nil {
-			if _, err := p.run(*e.mapped, 4, 500, 10*time.Second, false); err != nil {
+			warm = append(warm, warmUp{*e.mapped, 500})
+		}
+		for _, w := range warm {
+			if _, err := p.run(w.c, 4, w.n, 10*time.Second, false); err != nil {
 				return err
 			}
 		}
